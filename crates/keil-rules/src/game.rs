@@ -1,0 +1,640 @@
+//! Rulesets, moves and the turn procedure (keil-rules.md, "A turn", "End and
+//! score", "Variants").
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::board::{BUTTON_KEY, Board, Point, Symmetry};
+use crate::position::{
+    Bits, PointSet, Position, PositionKey, Score, Stones, Wide, canonical_of,
+};
+use crate::{Color, HalfPoints};
+
+/// Which links the game uses (keil-rules.md, "Links").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Linking {
+    /// Adjacent points are linked iff some common neighbour has the type of
+    /// one of them (seeds 000/002; the default).
+    #[default]
+    SameType,
+    /// Adjacent empty points are always linked; stones are linked to a
+    /// neighbour iff some common neighbour is not of the opposite colour
+    /// (seed 001).
+    Unopposed,
+}
+
+/// The repetition rule (keil-rules.md, "Variants": `ko`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
+pub enum Ko {
+    /// A placement may not recreate the position at the end of any of the
+    /// mover's own earlier turns (keil-rules.md, "A turn", step 4).
+    #[default]
+    Keil,
+}
+
+/// A ruleset: the options of keil-rules.md "Variants" and the komi.
+///
+/// Parsed from an `RU` value such as `Keil; linking=unopposed; button=off`
+/// (record-format.md, "Properties with Keil meaning"); komi comes from `KM`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Ruleset {
+    /// How points link.
+    pub linking: Linking,
+    /// Whether the button is in use (`button=on`, the default).
+    pub button: bool,
+    /// The repetition rule.
+    pub ko: Ko,
+    /// Komi added to White's score, in half-points.
+    pub komi: HalfPoints,
+}
+
+impl Ruleset {
+    /// The default ruleset (same-type linking, button on, keil ko) with a komi.
+    pub fn with_komi(komi: HalfPoints) -> Ruleset {
+        Ruleset {
+            komi,
+            ..Ruleset::keil()
+        }
+    }
+
+    /// The default ruleset with komi 0.
+    pub fn keil() -> Ruleset {
+        Ruleset {
+            linking: Linking::SameType,
+            button: true,
+            ko: Ko::Keil,
+            komi: HalfPoints(0),
+        }
+    }
+
+    /// Whether the komi is unusual for the button setting: fractional with
+    /// the button in use, or whole without it (keil-rules.md, "Variants":
+    /// a warning, not a rejection).
+    pub fn komi_warning(&self) -> bool {
+        let fractional = self.komi.0 % 2 != 0;
+        fractional == self.button
+    }
+}
+
+/// Why an `RU` value could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RulesetError {
+    /// Occurs when the value does not start with `Keil`.
+    #[error("ruleset {0:?} is not Keil: expected `Keil` optionally followed by key=value options")]
+    NotKeil(String),
+    /// Occurs on an option that is not `key=value`, or an unknown key.
+    #[error("unknown ruleset option {0:?}: the keys are linking, button and ko")]
+    UnknownOption(String),
+    /// Occurs on a known key with a value it does not take.
+    #[error("ruleset option {key}={value} is not valid: {key} takes {allowed}")]
+    BadValue {
+        /// The key.
+        key: String,
+        /// The value given.
+        value: String,
+        /// The values it takes.
+        allowed: &'static str,
+    },
+    /// Occurs on `ko=kee`: the Kee repetition rule is not implemented yet.
+    #[error("ruleset option ko=kee is not supported yet (only ko=keil)")]
+    Unsupported,
+}
+
+impl FromStr for Ruleset {
+    type Err = RulesetError;
+
+    /// Reads an `RU` value: `Keil` then options `key=value` separated by `;`
+    /// or white space. Komi is left at 0.
+    fn from_str(s: &str) -> Result<Ruleset, RulesetError> {
+        let mut words = s
+            .split(|c: char| c == ';' || c.is_whitespace() || c == ',')
+            .filter(|w| !w.is_empty());
+        match words.next() {
+            Some(w) if w.eq_ignore_ascii_case("keil") => {}
+            _ => return Err(RulesetError::NotKeil(s.to_string())),
+        }
+        let mut rules = Ruleset::keil();
+        for word in words {
+            let (key, value) = word
+                .split_once('=')
+                .ok_or_else(|| RulesetError::UnknownOption(word.to_string()))?;
+            let key_l = key.to_ascii_lowercase();
+            let value_l = value.to_ascii_lowercase();
+            let bad = |allowed| RulesetError::BadValue {
+                key: key.to_string(),
+                value: value.to_string(),
+                allowed,
+            };
+            match (key_l.as_str(), value_l.as_str()) {
+                ("linking", "same-type") => rules.linking = Linking::SameType,
+                ("linking", "unopposed") => rules.linking = Linking::Unopposed,
+                ("linking", _) => return Err(bad("same-type or unopposed")),
+                ("button", "on") => rules.button = true,
+                ("button", "off") => rules.button = false,
+                ("button", _) => return Err(bad("on or off")),
+                ("ko", "keil") => rules.ko = Ko::Keil,
+                ("ko", "kee") => return Err(RulesetError::Unsupported),
+                ("ko", _) => return Err(bad("keil or kee")),
+                _ => return Err(RulesetError::UnknownOption(word.to_string())),
+            }
+        }
+        Ok(rules)
+    }
+}
+
+impl fmt::Display for Ruleset {
+    /// The canonical `RU` value, every option spelled out (komi is `KM`'s).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let linking = match self.linking {
+            Linking::SameType => "same-type",
+            Linking::Unopposed => "unopposed",
+        };
+        let button = if self.button { "on" } else { "off" };
+        write!(f, "Keil; linking={linking}; button={button}; ko=keil")
+    }
+}
+
+/// One turn (keil-rules.md, "A turn").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Move {
+    /// A stone on an empty point.
+    Place(Point),
+    /// A pass.
+    Pass,
+    /// Taking the button.
+    TakeButton,
+}
+
+impl Move {
+    /// The move written as in a record: `g7`, `pass` or `button`.
+    pub fn display(self, board: &Board) -> String {
+        match self {
+            Move::Place(p) => board.name(p).to_string(),
+            Move::Pass => "pass".to_string(),
+            Move::TakeButton => "button".to_string(),
+        }
+    }
+
+    /// The image of the move under a symmetry.
+    pub fn transform(self, board: &Board, s: Symmetry) -> Move {
+        match self {
+            Move::Place(p) => Move::Place(board.transform(p, s)),
+            m => m,
+        }
+    }
+}
+
+/// Why a turn is illegal. The JSON codes of record-format.md are given by
+/// [`IllegalReason::code`].
+#[derive(Clone, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+pub enum IllegalReason {
+    /// Occurs on any turn after two passes ended the game (`after_end`).
+    #[error("the game already ended with two passes")]
+    GameOver,
+    /// Occurs when the colour is not the one to move (`wrong_player`).
+    #[error("it is {expected}'s turn")]
+    WrongPlayer {
+        /// The colour that should have moved.
+        expected: Color,
+    },
+    /// Occurs on a placement on a stone (`occupied`).
+    #[error("the point is occupied")]
+    Occupied,
+    /// Occurs when the placed stone's group has no liberty after removals
+    /// (`self_capture`).
+    #[error("self-capture: the placed stone's group has no liberty after removals")]
+    SelfCapture,
+    /// Occurs when the placement recreates the position at the end of some
+    /// of the mover's own earlier turns (`repetition`).
+    #[error("repetition: the position repeats the end of ply {}", fmt_plies(.plies))]
+    Repetition {
+        /// Every earlier ply of the mover whose end position is the new one
+        /// (1-based, increasing).
+        plies: Vec<u32>,
+    },
+    /// Occurs on a pass while the button is in use and not yet taken
+    /// (`pass_before_button`).
+    #[error("no pass before the button is taken")]
+    PassBeforeButton,
+    /// Occurs on taking the button after it was taken (`button_taken`).
+    #[error("the button was already taken")]
+    ButtonTaken,
+    /// Occurs on taking the button when the ruleset has `button=off`
+    /// (`button_not_in_use`).
+    #[error("the button is not in use (button=off)")]
+    ButtonNotInUse,
+}
+
+fn fmt_plies(plies: &[u32]) -> String {
+    plies
+        .iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+impl IllegalReason {
+    /// The reason code of record-format.md ("Validation outcome").
+    pub fn code(&self) -> &'static str {
+        match self {
+            IllegalReason::GameOver => "after_end",
+            IllegalReason::WrongPlayer { .. } => "wrong_player",
+            IllegalReason::Occupied => "occupied",
+            IllegalReason::SelfCapture => "self_capture",
+            IllegalReason::Repetition { .. } => "repetition",
+            IllegalReason::PassBeforeButton => "pass_before_button",
+            IllegalReason::ButtonTaken => "button_taken",
+            IllegalReason::ButtonNotInUse => "button_not_in_use",
+        }
+    }
+}
+
+/// An illegal turn: who tried what at which ply, and why.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("ply {ply}: {color} {mv:?} is illegal: {reason}")]
+pub struct IllegalMove {
+    /// The ply the move would have had (1-based).
+    pub ply: u32,
+    /// The colour that tried it.
+    pub color: Color,
+    /// The move.
+    pub mv: Move,
+    /// Why it is illegal.
+    pub reason: IllegalReason,
+}
+
+/// What a legal turn did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TurnOutcome {
+    /// The ply of this turn (1-based).
+    pub ply: u32,
+    /// Stones removed by a placement, in board order.
+    pub captured: Vec<Point>,
+    /// The key of the position after the turn.
+    pub key: PositionKey,
+    /// The canonical key of that position, and a symmetry mapping it onto
+    /// its canonical image.
+    pub canonical: (PositionKey, Symmetry),
+    /// Whether this turn ended the game (second pass in a row).
+    pub ended: bool,
+}
+
+/// The state at the end of one turn, kept for the repetition rule.
+#[derive(Clone, Copy, Debug)]
+struct TurnEnd<B: Bits> {
+    stones: Stones<B>,
+    button: bool,
+    key: u64,
+    mover: Color,
+}
+
+/// The engine at one bitset width.
+#[derive(Clone, Debug)]
+struct Engine<B: Bits> {
+    board: &'static Board,
+    rules: Ruleset,
+    stones: Stones<B>,
+    /// Zobrist key under each of the 12 symmetries (index 0: the identity).
+    keys: [u64; 12],
+    button: Option<Color>,
+    to_move: Color,
+    ply: u32,
+    passes: u8,
+    history: Vec<TurnEnd<B>>,
+}
+
+impl<B: Bits> Engine<B> {
+    fn new(board: &'static Board, rules: Ruleset, setup: &Position, to_move: Color) -> Self {
+        let stones: Stones<B> = setup.stones_as();
+        let mut keys = stones.keys(board);
+        if setup.button_taken() {
+            keys.iter_mut().for_each(|k| *k ^= BUTTON_KEY);
+        }
+        Engine {
+            board,
+            rules,
+            stones,
+            keys,
+            button: None,
+            to_move,
+            ply: 0,
+            passes: 0,
+            history: Vec::with_capacity(160),
+        }
+    }
+
+    fn check_turn(&self, color: Color) -> Result<(), IllegalReason> {
+        if self.passes >= 2 {
+            Err(IllegalReason::GameOver)
+        } else if color != self.to_move {
+            Err(IllegalReason::WrongPlayer {
+                expected: self.to_move,
+            })
+        } else {
+            Ok(())
+        }
+    }
+
+    fn play(&mut self, color: Color, mv: Move) -> Result<TurnOutcome, IllegalReason> {
+        self.check_turn(color)?;
+        let mut captured = Vec::new();
+        match mv {
+            Move::Pass => {
+                if self.rules.button && self.button.is_none() {
+                    return Err(IllegalReason::PassBeforeButton);
+                }
+                self.passes += 1;
+            }
+            Move::TakeButton => {
+                if !self.rules.button {
+                    return Err(IllegalReason::ButtonNotInUse);
+                }
+                if self.button.is_some() {
+                    return Err(IllegalReason::ButtonTaken);
+                }
+                self.button = Some(color);
+                self.keys.iter_mut().for_each(|k| *k ^= BUTTON_KEY);
+                self.passes = 0;
+            }
+            Move::Place(p) => {
+                let (stones, dead, keys) = self.try_place(p, color)?;
+                dead.each(|i| captured.push(Point(i as u16)));
+                self.stones = stones;
+                self.keys = keys;
+                self.passes = 0;
+            }
+        }
+        self.ply += 1;
+        self.history.push(TurnEnd {
+            stones: self.stones,
+            button: self.button.is_some(),
+            key: self.keys[0],
+            mover: color,
+        });
+        self.to_move = color.opposite();
+        Ok(TurnOutcome {
+            ply: self.ply,
+            captured,
+            key: PositionKey(self.keys[0]),
+            canonical: canonical_of(&self.keys),
+            ended: self.passes >= 2,
+        })
+    }
+
+    /// Steps 1–4 of a placement, without changing the game.
+    #[allow(clippy::type_complexity)]
+    fn try_place(&self, p: Point, color: Color) -> Result<(Stones<B>, B, [u64; 12]), IllegalReason> {
+        let i = p.index();
+        if self.stones.occupied(i) {
+            return Err(IllegalReason::Occupied);
+        }
+        let (stones, dead) = self
+            .stones
+            .place(self.board, self.rules.linking, i, color)
+            .ok_or(IllegalReason::SelfCapture)?;
+        let mut keys = self.keys;
+        let flip = |keys: &mut [u64; 12], point: usize, c: Color| {
+            for s in Symmetry::all() {
+                let image = self.board.transform(Point(point as u16), s).index();
+                keys[s.index() as usize] ^= self.board.zobrist(image, c);
+            }
+        };
+        flip(&mut keys, i, color);
+        dead.each(|d| flip(&mut keys, d, color.opposite()));
+        let button = self.button.is_some();
+        let plies: Vec<u32> = self
+            .history
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| {
+                t.mover == color && t.key == keys[0] && t.button == button && t.stones == stones
+            })
+            .map(|(k, _)| k as u32 + 1)
+            .collect();
+        if !plies.is_empty() {
+            return Err(IllegalReason::Repetition { plies });
+        }
+        Ok((stones, dead, keys))
+    }
+
+    fn position(&self) -> Position {
+        Position::from_parts(self.board, self.stones.to_wide(), self.button.is_some())
+    }
+
+    fn score(&self) -> Score {
+        let tally = self.stones.tally(self.board, self.rules.linking);
+        Score::from_tally(tally, self.rules.komi, self.button)
+    }
+}
+
+#[derive(Clone, Debug)]
+enum Inner {
+    Narrow(Engine<u128>),
+    Wide(Engine<Wide>),
+}
+
+macro_rules! with_engine {
+    ($self:expr, $e:ident => $body:expr) => {
+        match $self {
+            Inner::Narrow($e) => $body,
+            Inner::Wide($e) => $body,
+        }
+    };
+}
+
+/// A game in progress: the position, whose turn it is, the button, the
+/// history the repetition rule needs, and the turn procedure.
+///
+/// Boards of side 7 or less run on one `u128` per colour, larger ones on
+/// 512-bit sets; the code is the same.
+///
+/// ```
+/// use keil_rules::{Board, Color, Game, Move, Ruleset};
+///
+/// let board = Board::new(7).unwrap();
+/// let mut game = Game::new(board, Ruleset::keil());
+/// game.play(Move::Place(board.parse_point("g7").unwrap())).unwrap();
+/// game.play(Move::TakeButton).unwrap();
+/// game.play(Move::Pass).unwrap();
+/// game.play(Move::Pass).unwrap();
+/// assert!(game.is_over());
+/// let score = game.score();
+/// assert_eq!(score.winner(), Some(Color::Black));
+/// assert_eq!(score.black.to_string(), "127"); // one stone owning the board
+/// ```
+#[derive(Clone, Debug)]
+pub struct Game {
+    inner: Inner,
+}
+
+impl Game {
+    /// A new game on the empty board; Black moves first.
+    pub fn new(board: &'static Board, rules: Ruleset) -> Game {
+        Game::from_setup(&Position::empty(board), rules, Color::Black)
+    }
+
+    /// A game that starts from a setup position (record `AB`/`AW`) with
+    /// `to_move` to play. The setup position does not count for repetition.
+    pub fn from_setup(setup: &Position, rules: Ruleset, to_move: Color) -> Game {
+        let board = setup.board();
+        let inner = if board.len() <= u128::CAPACITY {
+            Inner::Narrow(Engine::new(board, rules, setup, to_move))
+        } else {
+            Inner::Wide(Engine::new(board, rules, setup, to_move))
+        };
+        Game { inner }
+    }
+
+    /// The board.
+    pub fn board(&self) -> &'static Board {
+        with_engine!(&self.inner, e => e.board)
+    }
+
+    /// The ruleset.
+    pub fn ruleset(&self) -> &Ruleset {
+        with_engine!(&self.inner, e => &e.rules)
+    }
+
+    /// Whose turn it is.
+    pub fn to_move(&self) -> Color {
+        with_engine!(&self.inner, e => e.to_move)
+    }
+
+    /// The number of turns played so far.
+    pub fn ply(&self) -> u32 {
+        with_engine!(&self.inner, e => e.ply)
+    }
+
+    /// Whether two passes in a row ended the game.
+    pub fn is_over(&self) -> bool {
+        with_engine!(&self.inner, e => e.passes >= 2)
+    }
+
+    /// Who took the button, if anyone.
+    pub fn button_holder(&self) -> Option<Color> {
+        with_engine!(&self.inner, e => e.button)
+    }
+
+    /// The colour of the stone on `p`, if any.
+    pub fn stone_at(&self, p: Point) -> Option<Color> {
+        with_engine!(&self.inner, e => match e.stones.kind(p.0) {
+            1 => Some(Color::Black),
+            2 => Some(Color::White),
+            _ => None,
+        })
+    }
+
+    /// Checks that `color` may move now: the game is not over and it is
+    /// `color`'s turn. The validator calls this before it reads the point,
+    /// so that `after_end` and `wrong_player` come before `off_board`.
+    ///
+    /// # Errors
+    /// [`IllegalReason::GameOver`] or [`IllegalReason::WrongPlayer`].
+    pub fn check_turn(&self, color: Color) -> Result<(), IllegalMove> {
+        with_engine!(&self.inner, e => e.check_turn(color)).map_err(|reason| IllegalMove {
+            ply: self.ply() + 1,
+            color,
+            mv: Move::Pass,
+            reason,
+        })
+    }
+
+    /// Plays a move for the player to move.
+    ///
+    /// # Errors
+    /// [`IllegalMove`] with the reason; the game is unchanged.
+    pub fn play(&mut self, mv: Move) -> Result<TurnOutcome, IllegalMove> {
+        let color = self.to_move();
+        self.play_as(color, mv)
+    }
+
+    /// Plays a move for `color`, which must be the player to move.
+    ///
+    /// Checks, in the order of record-format.md: game over, wrong player,
+    /// then for a placement occupied, self-capture, repetition; for a pass,
+    /// pass before the button; for the button, not in use, already taken.
+    ///
+    /// # Errors
+    /// [`IllegalMove`] with the reason; the game is unchanged.
+    pub fn play_as(&mut self, color: Color, mv: Move) -> Result<TurnOutcome, IllegalMove> {
+        let ply = self.ply() + 1;
+        with_engine!(&mut self.inner, e => e.play(color, mv)).map_err(|reason| IllegalMove {
+            ply,
+            color,
+            mv,
+            reason,
+        })
+    }
+
+    /// Whether `mv` is legal for the player to move.
+    pub fn is_legal(&self, mv: Move) -> bool {
+        self.legality(mv).is_ok()
+    }
+
+    /// Why `mv` would be illegal for the player to move, without playing it.
+    ///
+    /// # Errors
+    /// The reason, as [`Game::play`] would give it.
+    pub fn legality(&self, mv: Move) -> Result<(), IllegalReason> {
+        with_engine!(&self.inner, e => {
+            e.check_turn(e.to_move)?;
+            match mv {
+                Move::Place(p) => e.try_place(p, e.to_move).map(|_| ()),
+                Move::Pass if e.rules.button && e.button.is_none() => {
+                    Err(IllegalReason::PassBeforeButton)
+                }
+                Move::Pass => Ok(()),
+                Move::TakeButton if !e.rules.button => Err(IllegalReason::ButtonNotInUse),
+                Move::TakeButton if e.button.is_some() => Err(IllegalReason::ButtonTaken),
+                Move::TakeButton => Ok(()),
+            }
+        })
+    }
+
+    /// Every legal move for the player to move: placements in board order,
+    /// then the button, then the pass. Empty once the game is over.
+    pub fn legal_moves(&self) -> Vec<Move> {
+        let board = self.board();
+        board
+            .points()
+            .map(Move::Place)
+            .chain([Move::TakeButton, Move::Pass])
+            .filter(|&m| self.is_legal(m))
+            .collect()
+    }
+
+    /// Whether a placement on `p` by the player to move would capture.
+    /// `None` when the placement is illegal.
+    pub fn captures_of(&self, p: Point) -> Option<PointSet> {
+        with_engine!(&self.inner, e => e
+            .try_place(p, e.to_move)
+            .ok()
+            .map(|(_, dead, _)| PointSet::from_bits(dead)))
+    }
+
+    /// The current position.
+    pub fn position(&self) -> Position {
+        with_engine!(&self.inner, e => e.position())
+    }
+
+    /// The key of the current position.
+    pub fn key(&self) -> PositionKey {
+        with_engine!(&self.inner, e => PositionKey(e.keys[0]))
+    }
+
+    /// The canonical key of the current position (see
+    /// [`Position::canonical_key`]).
+    pub fn canonical_key(&self) -> (PositionKey, Symmetry) {
+        with_engine!(&self.inner, e => canonical_of(&e.keys))
+    }
+
+    /// The score of the current position, read as a final position.
+    pub fn score(&self) -> Score {
+        with_engine!(&self.inner, e => e.score())
+    }
+}

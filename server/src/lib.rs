@@ -1,0 +1,1 @@
+//! The Keil REST API (filled by the server issue).
