@@ -1,0 +1,3 @@
+//! Parse throughput (written below).
+
+fn main() {}

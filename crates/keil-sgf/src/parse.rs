@@ -1,0 +1,650 @@
+//! The parser: nom token parsers driven by an explicit stack.
+//!
+//! Tokens (white space, property identifiers, bracketed values) are nom 8
+//! parsers over `&str`. The tree structure (`(`, `;`, `)`) is driven by a
+//! loop with a heap-allocated stack of open variations instead of recursive
+//! descent, so nesting depth costs no native stack, and a broken game tree
+//! can be abandoned and the next top-level tree read.
+
+use std::borrow::Cow;
+
+use memchr::{memchr, memchr2, memchr3};
+use nom::bytes::complete::{take_while, take_while1};
+use nom::character::complete::char;
+use nom::sequence::delimited;
+use nom::{IResult, Parser as _};
+
+use crate::diag::{Diagnostic, Severity, code};
+use crate::list::SmallList;
+use crate::span::Span;
+use crate::tree::{Collection, GameTree, Node, Property, link};
+use crate::value::PropValue;
+
+/// What the parser accepts and how far it goes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseOptions {
+    /// Report every repaired malformation as an error instead of a warning.
+    /// The repair is still made, so the trees are the same as without.
+    pub strict: bool,
+    /// Largest text accepted, in bytes; a larger one gives a
+    /// [`file-too-large`](crate::code::FILE_TOO_LARGE) error and no tree.
+    /// Default 64 MiB.
+    pub max_file_size: usize,
+    /// Longest value, in bytes between the brackets; a longer one gives a
+    /// [`value-too-long`](crate::code::VALUE_TOO_LONG) error and ends its game
+    /// tree. Default 1 MiB.
+    pub max_value_len: usize,
+    /// Most nodes in one game tree; more give a
+    /// [`too-many-nodes`](crate::code::TOO_MANY_NODES) error and end the game
+    /// tree. Default 1,000,000.
+    pub max_nodes: usize,
+    /// Deepest nesting of `(`, counting the game tree's own; deeper gives a
+    /// [`nesting-too-deep`](crate::code::TOO_DEEP) error and ends the game
+    /// tree. Default 10,000.
+    pub max_depth: usize,
+}
+
+impl Default for ParseOptions {
+    fn default() -> Self {
+        ParseOptions {
+            strict: false,
+            max_file_size: 64 << 20,
+            max_value_len: 1 << 20,
+            max_nodes: 1_000_000,
+            max_depth: 10_000,
+        }
+    }
+}
+
+impl ParseOptions {
+    /// The default limits with [`strict`](Self::strict) on.
+    pub fn strict() -> ParseOptions {
+        ParseOptions {
+            strict: true,
+            ..ParseOptions::default()
+        }
+    }
+}
+
+/// Parse SGF text (SGF FF\[4\] `Collection`) into game trees.
+///
+/// Never fails and never panics: what cannot be read is reported in
+/// [`Collection::diagnostics`], each about one tree where it can be, and
+/// reading resumes at the next top-level game tree. A leading byte order mark
+/// is skipped. Spans are byte offsets into `text`.
+///
+/// Repaired with a warning (an error when [`ParseOptions::strict`]): text
+/// outside game trees, a missing or extra `)`, a node without `;`,
+/// lower-case letters in identifiers, an unescaped `]` inside a value when
+/// the rest of the file shows where the value really ends, stray characters,
+/// empty variations, a property without value and a value without property.
+///
+/// To parse bytes in some charset, [`decode`](crate::decode) them first.
+pub fn parse<'a>(text: &'a str, options: &ParseOptions) -> Collection<'a> {
+    Reader {
+        text,
+        bytes: text.as_bytes(),
+        pos: 0,
+        opts: options,
+        diags: Vec::new(),
+        tree: None,
+    }
+    .collection()
+}
+
+/// SGF white space: the ASCII space and control characters that may stand
+/// between tokens.
+pub(crate) fn is_ws(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)
+}
+
+/// White space between tokens.
+fn ws(input: &str) -> IResult<&str, &str> {
+    take_while(|c: char| c.is_ascii() && is_ws(c as u8)).parse(input)
+}
+
+/// `PropIdent`: letters (upper-case in FF\[4\]; lower-case accepted for FF\[3\]).
+fn ident(input: &str) -> IResult<&str, &str> {
+    take_while1(|c: char| c.is_ascii_alphabetic()).parse(input)
+}
+
+/// `CValueType`: everything up to the first `]` that is not escaped by `\`.
+fn value_body(input: &str) -> IResult<&str, &str> {
+    match find_close(input.as_bytes(), 0) {
+        Some(end) => Ok((&input[end..], &input[..end])),
+        None => Err(nom::Err::Error(nom::error::Error::new(
+            input,
+            nom::error::ErrorKind::TakeUntil,
+        ))),
+    }
+}
+
+/// `PropValue = "[" CValueType "]"`.
+fn bracketed(input: &str) -> IResult<&str, &str> {
+    delimited(char('['), value_body, char(']')).parse(input)
+}
+
+/// Offset of the first `]` at or after `from` that is not escaped.
+pub(crate) fn find_close(bytes: &[u8], from: usize) -> Option<usize> {
+    let mut i = from;
+    loop {
+        let j = i + memchr2(b']', b'\\', bytes.get(i..)?)?;
+        if bytes[j] == b']' {
+            return Some(j);
+        }
+        i = j + 2;
+    }
+}
+
+pub(crate) fn skip_ws_at(bytes: &[u8], mut p: usize) -> usize {
+    while p < bytes.len() && is_ws(bytes[p]) {
+        p += 1;
+    }
+    p
+}
+
+fn skip_letters_at(bytes: &[u8], mut p: usize) -> usize {
+    while p < bytes.len() && bytes[p].is_ascii_alphabetic() {
+        p += 1;
+    }
+    p
+}
+
+/// Does a game tree start at `p`: `(` then, after white space, `;`, `(` or a
+/// property (letters, white space, `[`)? Prose in parentheses before the
+/// first tree does not.
+pub(crate) fn tree_start_at(bytes: &[u8], p: usize) -> bool {
+    if bytes.get(p) != Some(&b'(') {
+        return false;
+    }
+    let q = skip_ws_at(bytes, p + 1);
+    match bytes.get(q) {
+        Some(b';' | b'(') => true,
+        Some(c) if c.is_ascii_alphabetic() => {
+            let r = skip_ws_at(bytes, skip_letters_at(bytes, q));
+            bytes.get(r) == Some(&b'[')
+        }
+        _ => false,
+    }
+}
+
+/// Normalise a property identifier: upper-case letters kept, lower-case
+/// dropped (FF\[3\] `AddBlack` → `AB`). `None` when no upper-case letter is left.
+fn normalise(id: &str) -> Option<Cow<'_, str>> {
+    if id.bytes().all(|b| b.is_ascii_uppercase()) {
+        return Some(Cow::Borrowed(id));
+    }
+    let up: String = id.chars().filter(char::is_ascii_uppercase).collect();
+    (!up.is_empty()).then_some(Cow::Owned(up))
+}
+
+/// How many later `]` the unescaped-bracket repair tries.
+const REPAIR_TRIES: usize = 8;
+
+/// Reading stopped inside the current game tree (a limit, or a value never
+/// closed); the diagnostic is already reported.
+struct Fatal;
+
+const NONE: u32 = u32::MAX;
+
+struct Reader<'a, 'o> {
+    text: &'a str,
+    bytes: &'a [u8],
+    pos: usize,
+    opts: &'o ParseOptions,
+    diags: Vec<Diagnostic>,
+    /// Index of the game tree being read, for its diagnostics.
+    tree: Option<usize>,
+}
+
+impl<'a> Reader<'a, '_> {
+    fn report(&mut self, severity: Severity, code: &'static str, span: Span, message: String) {
+        self.diags.push(Diagnostic {
+            severity,
+            code,
+            message,
+            span,
+            tree: self.tree,
+        });
+    }
+
+    /// A repaired malformation: a warning, or an error in strict mode.
+    fn warn(&mut self, code: &'static str, span: Span, message: String) {
+        let severity = if self.opts.strict {
+            Severity::Error
+        } else {
+            Severity::Warning
+        };
+        self.report(severity, code, span, message);
+    }
+
+    fn error(&mut self, code: &'static str, span: Span, message: String) {
+        self.report(Severity::Error, code, span, message);
+    }
+
+    fn rest(&self) -> &'a str {
+        &self.text[self.pos..]
+    }
+
+    fn skip_ws(&mut self) {
+        if let Ok((rest, _)) = ws(self.rest()) {
+            self.pos = self.text.len() - rest.len();
+        }
+    }
+
+    fn collection(mut self) -> Collection<'a> {
+        let len = self.text.len();
+        if len > self.opts.max_file_size {
+            let max = self.opts.max_file_size;
+            self.error(
+                code::FILE_TOO_LARGE,
+                Span::new(0, len),
+                format!("the text is {len} bytes, more than the limit of {max} bytes; not read"),
+            );
+            return Collection {
+                trees: Vec::new(),
+                diagnostics: self.diags,
+            };
+        }
+        if self.text.starts_with('\u{feff}') {
+            self.pos = '\u{feff}'.len_utf8();
+        }
+        let mut trees = Vec::new();
+        loop {
+            self.skip_ws();
+            if self.pos >= len {
+                break;
+            }
+            if tree_start_at(self.bytes, self.pos) {
+                self.tree = Some(trees.len());
+                trees.push(self.game_tree());
+                self.tree = None;
+            } else {
+                self.outside_text(trees.is_empty());
+            }
+        }
+        if trees.is_empty() {
+            self.error(
+                code::NO_GAME_TREE,
+                Span::new(0, len),
+                "no SGF game tree (`(;...)`) found".to_owned(),
+            );
+        }
+        Collection {
+            trees,
+            diagnostics: self.diags,
+        }
+    }
+
+    /// Skip text outside game trees up to the next `(` that starts a tree.
+    fn outside_text(&mut self, before_first: bool) {
+        let start = self.pos;
+        let len = self.bytes.len();
+        let mut p = start;
+        self.pos = loop {
+            match memchr(b'(', &self.bytes[p + 1..]) {
+                Some(k) if tree_start_at(self.bytes, p + 1 + k) => break p + 1 + k,
+                Some(k) => p += 1 + k,
+                None => break len,
+            }
+        };
+        let skipped = self.text[start..self.pos].trim_end();
+        let span = Span::new(start, start + skipped.len());
+        if skipped.bytes().all(|b| b == b')' || is_ws(b)) {
+            let n = skipped.bytes().filter(|&b| b == b')').count();
+            self.warn(
+                code::EXTRA_CLOSE_PAREN,
+                span,
+                format!("{n} `)` without an open game tree; ignored"),
+            );
+        } else if skipped.bytes().all(|b| b == b')' || b == b'(' || is_ws(b)) {
+            self.warn(
+                code::EMPTY_GAME_TREE,
+                span,
+                "game tree without any node; ignored".to_owned(),
+            );
+        } else {
+            let (code, place) = if before_first {
+                (code::TEXT_BEFORE_TREE, "before the first game tree")
+            } else {
+                (code::TEXT_OUTSIDE_TREE, "outside any game tree")
+            };
+            self.warn(
+                code,
+                span,
+                format!("{} bytes of text {place}; ignored", skipped.len()),
+            );
+        }
+    }
+
+    /// Read one top-level game tree; `self.pos` is at its `(`.
+    fn game_tree(&mut self) -> GameTree<'a> {
+        let start = self.pos;
+        self.pos += 1;
+        let mut nodes: Vec<Node<'a>> = Vec::new();
+        // Open variations: the node new nodes attach to, the node count and
+        // the offset when it was opened.
+        let mut stack: Vec<(u32, usize, usize)> = Vec::new();
+        let mut current = NONE;
+        let mut after_close = false;
+        loop {
+            self.skip_ws();
+            let Some(&b) = self.bytes.get(self.pos) else {
+                let open = stack.len() + 1;
+                self.warn(
+                    code::MISSING_CLOSE_PAREN,
+                    Span::at(self.pos),
+                    format!("end of file with {open} `(` still open; closed here"),
+                );
+                break;
+            };
+            match b {
+                b';' | b'A'..=b'Z' | b'a'..=b'z' => {
+                    if after_close {
+                        self.warn(
+                            code::NODE_AFTER_VARIATION,
+                            Span::at(self.pos),
+                            "node after the variations of a sequence; read as one more variation"
+                                .to_owned(),
+                        );
+                        after_close = false;
+                    }
+                    if b != b';' {
+                        self.warn(
+                            code::MISSING_SEMICOLON,
+                            Span::at(self.pos),
+                            "node without its `;`; added".to_owned(),
+                        );
+                    }
+                    if nodes.len() >= self.opts.max_nodes {
+                        let max = self.opts.max_nodes;
+                        self.error(
+                            code::TOO_MANY_NODES,
+                            Span::at(self.pos),
+                            format!("game tree has more than {max} nodes; rest of it not read"),
+                        );
+                        self.skip_tree_rest(stack.len() + 1);
+                        break;
+                    }
+                    let node_start = self.pos;
+                    if b == b';' {
+                        self.pos += 1;
+                    }
+                    let mut node = Node::new([]);
+                    let outcome = self.properties(&mut node.properties);
+                    let end = node
+                        .properties
+                        .last()
+                        .map_or(node_start + 1, |p| p.span().end);
+                    node.span = Span::new(node_start, end.max(node_start + 1));
+                    current = link(&mut nodes, current, node).index() as u32;
+                    if outcome.is_err() {
+                        self.skip_tree_rest(stack.len() + 1);
+                        break;
+                    }
+                }
+                b'(' => {
+                    after_close = false;
+                    if stack.len() + 2 > self.opts.max_depth {
+                        let max = self.opts.max_depth;
+                        self.error(
+                            code::TOO_DEEP,
+                            Span::at(self.pos),
+                            format!(
+                                "variations nest deeper than {max}; rest of the game tree not read"
+                            ),
+                        );
+                        self.skip_tree_rest(stack.len() + 1);
+                        break;
+                    }
+                    if current == NONE {
+                        self.warn(
+                            code::MISSING_ROOT_NODE,
+                            Span::at(self.pos),
+                            "game tree opens with a variation; empty root node added".to_owned(),
+                        );
+                        let mut root = Node::new([]);
+                        root.span = Span::at(self.pos);
+                        current = link(&mut nodes, NONE, root).index() as u32;
+                    }
+                    stack.push((current, nodes.len(), self.pos));
+                    self.pos += 1;
+                }
+                b')' => {
+                    self.pos += 1;
+                    let Some((attach, count, open)) = stack.pop() else {
+                        break;
+                    };
+                    if nodes.len() == count {
+                        self.warn(
+                            code::EMPTY_GAME_TREE,
+                            Span::new(open, self.pos),
+                            "variation without any node; ignored".to_owned(),
+                        );
+                    }
+                    current = attach;
+                    after_close = true;
+                }
+                b'[' => {
+                    if self.stray_value().is_err() {
+                        self.skip_tree_rest(stack.len() + 1);
+                        break;
+                    }
+                }
+                _ => self.junk(),
+            }
+        }
+        if nodes.is_empty() {
+            let mut root = Node::new([]);
+            root.span = Span::at(start);
+            link(&mut nodes, NONE, root);
+        }
+        GameTree::from_parts(nodes, Span::new(start, self.pos))
+    }
+
+    /// Read the properties of one node, up to the next `;`, `(`, `)` or the
+    /// end of the text.
+    fn properties(&mut self, props: &mut SmallList<Property<'a>>) -> Result<(), Fatal> {
+        loop {
+            self.skip_ws();
+            let Some(&b) = self.bytes.get(self.pos) else {
+                return Ok(());
+            };
+            match b {
+                b';' | b'(' | b')' => return Ok(()),
+                b'[' => self.stray_value()?,
+                b'A'..=b'Z' | b'a'..=b'z' => {
+                    let Ok((_, id)) = ident(self.rest()) else {
+                        unreachable!("a letter starts an identifier")
+                    };
+                    let ident_span = Span::new(self.pos, self.pos + id.len());
+                    self.pos = ident_span.end;
+                    self.skip_ws();
+                    if self.bytes.get(self.pos) != Some(&b'[') {
+                        self.warn(
+                            code::PROPERTY_WITHOUT_VALUE,
+                            ident_span,
+                            format!("property `{id}` has no value; dropped"),
+                        );
+                        continue;
+                    }
+                    let mut values = SmallList::new();
+                    while self.bytes.get(self.pos) == Some(&b'[') {
+                        values.push(self.value()?);
+                        self.skip_ws();
+                    }
+                    let Some(name) = normalise(id) else {
+                        self.warn(
+                            code::INVALID_IDENTIFIER,
+                            ident_span,
+                            format!("`{id}` has no upper-case letter, so it is no property identifier; dropped"),
+                        );
+                        continue;
+                    };
+                    if let Cow::Owned(up) = &name {
+                        self.warn(
+                            code::LOWERCASE_IDENTIFIER,
+                            ident_span,
+                            format!("FF[3]-style identifier `{id}` read as `{up}`"),
+                        );
+                    }
+                    if props.iter().any(|p| p.ident == name) {
+                        self.warn(
+                            code::DUPLICATE_PROPERTY,
+                            ident_span,
+                            format!("property `{name}` occurs twice in this node; both kept"),
+                        );
+                    }
+                    props.push(Property {
+                        ident: name,
+                        ident_span,
+                        values,
+                    });
+                }
+                _ => self.junk(),
+            }
+        }
+    }
+
+    /// Read one value; `self.pos` is at its `[`.
+    fn value(&mut self) -> Result<PropValue<'a>, Fatal> {
+        let open = self.pos;
+        let start = open + 1;
+        let Ok((_, raw)) = bracketed(self.rest()) else {
+            let len = self.bytes.len();
+            self.error(
+                code::UNTERMINATED_VALUE,
+                Span::new(open, len),
+                "value opened here is never closed (no `]` before the end of the file)".to_owned(),
+            );
+            self.pos = len;
+            return Err(Fatal);
+        };
+        let mut end = start + raw.len();
+        if !self.plausible_after_value(end + 1) {
+            if let Some(e) = self.repair_bracket(end) {
+                self.warn(
+                    code::UNESCAPED_BRACKET,
+                    Span::new(end, end + 1),
+                    "`]` inside a value should be escaped as `\\]`; read as part of the value"
+                        .to_owned(),
+                );
+                end = e;
+            }
+        }
+        self.pos = end + 1;
+        if end - start > self.opts.max_value_len {
+            let max = self.opts.max_value_len;
+            self.error(
+                code::VALUE_TOO_LONG,
+                Span::new(start, end),
+                format!(
+                    "value is {} bytes long, more than the limit of {max}; rest of the game tree not read",
+                    end - start
+                ),
+            );
+            return Err(Fatal);
+        }
+        Ok(PropValue {
+            raw: Cow::Borrowed(&self.text[start..end]),
+            span: Span::new(start, end),
+        })
+    }
+
+    /// Could what follows a `]` at `p - 1` be SGF: another value, a node, a
+    /// variation, the end of a tree or of the file, or a property?
+    fn plausible_after_value(&self, p: usize) -> bool {
+        let bytes = self.bytes;
+        let q = skip_ws_at(bytes, p);
+        match bytes.get(q) {
+            None | Some(b'[' | b';' | b'(' | b')') => true,
+            Some(c) if c.is_ascii_alphabetic() => {
+                let r = skip_ws_at(bytes, skip_letters_at(bytes, q));
+                bytes.get(r) == Some(&b'[')
+            }
+            Some(_) => false,
+        }
+    }
+
+    /// After a `]` at `first` that cannot end the value, find a later `]`
+    /// that can, with no `[` in between (else the repair is ambiguous).
+    fn repair_bracket(&self, first: usize) -> Option<usize> {
+        let bytes = self.bytes;
+        let mut cand = first;
+        for _ in 0..REPAIR_TRIES {
+            let mut i = cand + 1;
+            let next = loop {
+                let j = i + memchr3(b']', b'\\', b'[', bytes.get(i..)?)?;
+                match bytes[j] {
+                    b']' => break j,
+                    b'[' => return None,
+                    _ => i = j + 2,
+                }
+            };
+            if self.plausible_after_value(next + 1) {
+                return Some(next);
+            }
+            cand = next;
+        }
+        None
+    }
+
+    /// A value with no property identifier before it: skip it.
+    fn stray_value(&mut self) -> Result<(), Fatal> {
+        let open = self.pos;
+        let value = self.value()?;
+        self.warn(
+            code::VALUE_WITHOUT_PROPERTY,
+            Span::new(open, value.span.end + 1),
+            "value without a property identifier; dropped".to_owned(),
+        );
+        Ok(())
+    }
+
+    /// Skip characters that are not SGF syntax, up to the next one that is.
+    fn junk(&mut self) {
+        let start = self.pos;
+        let bytes = self.bytes;
+        let mut p = start + 1;
+        while p < bytes.len()
+            && !matches!(bytes[p], b';' | b'(' | b')' | b'[')
+            && !bytes[p].is_ascii_alphabetic()
+            && !is_ws(bytes[p])
+        {
+            p += 1;
+        }
+        // Stop bytes are ASCII, so `p` is on a character boundary.
+        self.pos = p;
+        let shown: String = self.text[start..p].chars().take(20).collect();
+        self.warn(
+            code::UNEXPECTED_CHARACTER,
+            Span::new(start, p),
+            format!("unexpected {shown:?}; skipped"),
+        );
+    }
+
+    /// After a fatal error, skip to the end of the current top-level game
+    /// tree (`depth` is the number of `(` open, the tree's own included),
+    /// so the next tree can be read.
+    fn skip_tree_rest(&mut self, mut depth: usize) {
+        let bytes = self.bytes;
+        while self.pos < bytes.len() {
+            let Some(k) = memchr3(b'(', b')', b'[', &bytes[self.pos..]) else {
+                self.pos = bytes.len();
+                return;
+            };
+            let j = self.pos + k;
+            self.pos = j + 1;
+            match bytes[j] {
+                b'(' => depth += 1,
+                b')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return;
+                    }
+                }
+                _ => self.pos = find_close(bytes, j + 1).map_or(bytes.len(), |e| e + 1),
+            }
+        }
+    }
+}
