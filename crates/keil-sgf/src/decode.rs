@@ -67,6 +67,19 @@ impl Decoded<'_> {
 /// warning. Bytes not valid in the charset used become U+FFFD with a
 /// warning; this never fails nor panics.
 pub fn decode(bytes: &[u8]) -> Decoded<'_> {
+    let mut decoded = decode_bytes(bytes);
+    // Diagnostics about CA were placed in the bytes; place them in the text.
+    let ca =
+        declared_charset(decoded.text.as_bytes()).map_or(Span::at(0), |(s, e)| Span::new(s, e));
+    for d in &mut decoded.diagnostics {
+        if matches!(d.code, code::UNKNOWN_CHARSET | code::CHARSET_IGNORED) {
+            d.span = ca;
+        }
+    }
+    decoded
+}
+
+fn decode_bytes(bytes: &[u8]) -> Decoded<'_> {
     let mut diagnostics = Vec::new();
     if let Some((enc, bom_len)) = Encoding::for_bom(bytes) {
         return transcode(enc, &bytes[bom_len..], CharsetSource::Bom, diagnostics);

@@ -70,5 +70,5 @@ pub use list::SmallList;
 pub use parse::{ParseOptions, parse};
 pub use span::{LineIndex, Location, Span};
 pub use tree::{Children, Collection, GameTree, MainLine, Node, NodeId, Property};
-pub use value::{PropValue, escape, unescape};
+pub use value::{PropValue, canonical, escape, unescape};
 pub use write::{write_collection, write_tree, write_tree_to};

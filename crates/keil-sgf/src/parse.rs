@@ -415,15 +415,16 @@ impl<'a> Reader<'a, '_> {
                     let Some((attach, count, open)) = stack.pop() else {
                         break;
                     };
+                    current = attach;
                     if nodes.len() == count {
                         self.warn(
                             code::EMPTY_GAME_TREE,
                             Span::new(open, self.pos),
                             "variation without any node; ignored".to_owned(),
                         );
+                    } else {
+                        after_close = true;
                     }
-                    current = attach;
-                    after_close = true;
                 }
                 b'[' => {
                     if self.stray_value().is_err() {

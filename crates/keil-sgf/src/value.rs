@@ -124,9 +124,49 @@ impl<'a> PropValue<'a> {
 }
 
 impl PartialEq for PropValue<'_> {
+    /// Equal when written the same (see [`canonical`]); spans are ignored.
     fn eq(&self, other: &Self) -> bool {
-        self.raw == other.raw
+        self.raw == other.raw || canonical(&self.raw) == canonical(&other.raw)
     }
+}
+
+/// The raw form as the writer writes it: a `]` that is not escaped becomes
+/// `\]` and a final lone `\` is doubled. Borrows when nothing changes,
+/// which is always the case for values read by the parser without repair.
+pub fn canonical(raw: &str) -> Cow<'_, str> {
+    let bytes = raw.as_bytes();
+    let Some(first) = memchr::memchr2(b']', b'\\', bytes) else {
+        return Cow::Borrowed(raw);
+    };
+    // Find whether anything needs changing before allocating.
+    let mut i = first;
+    let clean = loop {
+        match memchr::memchr2(b']', b'\\', &bytes[i..]) {
+            None => break true,
+            Some(k) if bytes[i + k] == b']' => break false,
+            Some(k) if i + k + 1 == bytes.len() => break false,
+            Some(k) => i += k + 2,
+        }
+        if i >= bytes.len() {
+            break true;
+        }
+    };
+    if clean {
+        return Cow::Borrowed(raw);
+    }
+    let mut out = String::with_capacity(raw.len() + 4);
+    let mut chars = raw.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                out.push('\\');
+                out.push(chars.next().unwrap_or('\\'));
+            }
+            ']' => out.push_str("\\]"),
+            _ => out.push(c),
+        }
+    }
+    Cow::Owned(out)
 }
 
 impl Eq for PropValue<'_> {}

@@ -1,7 +1,7 @@
 //! The writer: a tree back to SGF text.
 
 use crate::tree::{Collection, GameTree, NodeId};
-use crate::value::PropValue;
+use crate::value::{PropValue, canonical};
 
 /// Write every game tree of a collection, one after the other, each ending
 /// with a line break. See [`write_tree`].
@@ -81,23 +81,6 @@ pub fn write_tree_to(tree: &GameTree<'_>, out: &mut String) {
 /// `[raw]`, escaping what must be escaped for the value to read back.
 fn write_value(value: &PropValue<'_>, out: &mut String) {
     out.push('[');
-    let raw: &str = &value.raw;
-    if memchr::memchr2(b']', b'\\', raw.as_bytes()).is_none() {
-        out.push_str(raw);
-    } else {
-        let mut chars = raw.chars();
-        while let Some(c) = chars.next() {
-            match c {
-                '\\' => {
-                    out.push('\\');
-                    // Keep the escape and what it escapes; a lone final `\`
-                    // is doubled so it does not escape the closing `]`.
-                    out.push(chars.next().unwrap_or('\\'));
-                }
-                ']' => out.push_str("\\]"),
-                _ => out.push(c),
-            }
-        }
-    }
+    out.push_str(&canonical(&value.raw));
     out.push(']');
 }
