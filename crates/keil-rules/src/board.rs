@@ -103,7 +103,9 @@ pub enum PointError {
     Malformed(String),
     /// Occurs when the name has the right shape but names no point of this
     /// board (`a8` or `z1` on side 7).
-    #[error("point {name} is off the board of side {side} (columns a..{last_col}, rows 1..{last_row})")]
+    #[error(
+        "point {name} is off the board of side {side} (columns a..{last_col}, rows 1..{last_row})"
+    )]
     OffBoard {
         /// The name as given.
         name: String,
@@ -174,7 +176,7 @@ impl Board {
         let mut coords = Vec::new();
         for c in 0..w as i32 {
             for r in 0..w as i32 {
-                if (c - r).abs() <= n - 1 {
+                if (c - r).abs() < n {
                     grid[c as usize * w + r as usize] = coords.len() as u16;
                     coords.push((c as u8, r as u8));
                 }
@@ -269,10 +271,7 @@ impl Board {
     /// The name of a point: column letter and row number, `g7`.
     pub fn name(&self, p: Point) -> PointName {
         let (c, r) = self.coords(p);
-        PointName {
-            column: c,
-            row: r,
-        }
+        PointName { column: c, row: r }
     }
 
     /// Reads a point name such as `g7` (record-format.md, "Points").
@@ -368,7 +367,10 @@ impl FromStr for PointName {
     fn from_str(s: &str) -> Result<PointName, PointError> {
         let bad = || PointError::Malformed(s.to_string());
         let mut chars = s.chars();
-        let col = chars.next().filter(char::is_ascii_lowercase).ok_or_else(bad)?;
+        let col = chars
+            .next()
+            .filter(char::is_ascii_lowercase)
+            .ok_or_else(bad)?;
         let digits = chars.as_str();
         if digits.is_empty() || digits.len() > 3 || !digits.bytes().all(|b| b.is_ascii_digit()) {
             return Err(bad());
@@ -419,10 +421,19 @@ mod tests {
         assert_eq!(b.name(b.parse_point("g7").unwrap()).to_string(), "g7");
         assert_eq!(b.column_rows(0), 0..=6);
         assert_eq!(b.column_rows(12), 6..=12);
-        assert!(matches!(b.parse_point("a8"), Err(PointError::OffBoard { .. })));
-        assert!(matches!(b.parse_point("z1"), Err(PointError::OffBoard { .. })));
+        assert!(matches!(
+            b.parse_point("a8"),
+            Err(PointError::OffBoard { .. })
+        ));
+        assert!(matches!(
+            b.parse_point("z1"),
+            Err(PointError::OffBoard { .. })
+        ));
         for bad in ["7g", "g", "aa", "", "G7", "g07", "g0", "g7x"] {
-            assert!(matches!(b.parse_point(bad), Err(PointError::Malformed(_))), "{bad}");
+            assert!(
+                matches!(b.parse_point(bad), Err(PointError::Malformed(_))),
+                "{bad}"
+            );
         }
         let msg = b.parse_point("a8").unwrap_err().to_string();
         assert!(msg.contains("a8") && msg.contains("side 7"), "{msg}");

@@ -5,9 +5,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::board::{BUTTON_KEY, Board, Point, Symmetry};
-use crate::position::{
-    Bits, PointSet, Position, PositionKey, Score, Stones, Wide, canonical_of,
-};
+use crate::position::{Bits, PointSet, Position, PositionKey, Score, Stones, Wide, canonical_of};
 use crate::{Color, HalfPoints};
 
 /// Which links the game uses (keil-rules.md, "Links").
@@ -388,7 +386,11 @@ impl<B: Bits> Engine<B> {
 
     /// Steps 1–4 of a placement, without changing the game.
     #[allow(clippy::type_complexity)]
-    fn try_place(&self, p: Point, color: Color) -> Result<(Stones<B>, B, [u64; 12]), IllegalReason> {
+    fn try_place(
+        &self,
+        p: Point,
+        color: Color,
+    ) -> Result<(Stones<B>, B, [u64; 12]), IllegalReason> {
         let i = p.index();
         if self.stones.occupied(i) {
             return Err(IllegalReason::Occupied);
@@ -488,6 +490,16 @@ impl Game {
             Inner::Wide(Engine::new(board, rules, setup, to_move))
         };
         Game { inner }
+    }
+
+    /// The same game on the 512-bit engine whatever the side: only for
+    /// measuring the narrow representation against the wide one (benches).
+    #[doc(hidden)]
+    pub fn new_wide(board: &'static Board, rules: Ruleset) -> Game {
+        let setup = Position::empty(board);
+        Game {
+            inner: Inner::Wide(Engine::new(board, rules, &setup, Color::Black)),
+        }
     }
 
     /// The board.

@@ -172,7 +172,10 @@ impl FromStr for HalfPoints {
             "5" => 1,
             _ => return Err(err()),
         };
-        let v = whole.checked_mul(2).and_then(|w| w.checked_add(half)).ok_or_else(err)?;
+        let v = whole
+            .checked_mul(2)
+            .and_then(|w| w.checked_add(half))
+            .ok_or_else(err)?;
         Ok(HalfPoints(if neg { -v } else { v }))
     }
 }

@@ -17,7 +17,9 @@ use crate::{Color, HalfPoints, Linking};
 
 /// A set of point indices of fixed capacity. Sealed: implemented for `u128`
 /// (boards of at most 128 points) and [`Wide`] (at most 512).
-pub trait Bits: Copy + Eq + Hash + Default + fmt::Debug + Send + Sync + 'static + private::Sealed {
+pub trait Bits:
+    Copy + Eq + Hash + Default + fmt::Debug + Send + Sync + 'static + private::Sealed
+{
     /// How many points fit.
     const CAPACITY: usize;
     /// Whether point `i` is in the set.
@@ -173,8 +175,8 @@ impl<B: Bits> Stones<B> {
 
     pub(crate) fn from_wide(stones: &[Wide; 2]) -> Self {
         let mut out = Stones::<B>::default();
-        for c in 0..2 {
-            stones[c].each(|i| out.0[c].insert(i));
+        for (set, wide) in out.0.iter_mut().zip(stones) {
+            wide.each(|i| set.insert(i));
         }
         out
     }
@@ -228,8 +230,7 @@ impl<B: Bits> Stones<B> {
             top -= 1;
             let p = stack[top];
             let slots = board.neighbour_slots(Point(p));
-            for k in 0..6 {
-                let q = slots[k];
+            for (k, &q) in slots.iter().enumerate() {
                 if q == NONE {
                     continue;
                 }
@@ -317,8 +318,7 @@ impl<B: Bits> Stones<B> {
                 top -= 1;
                 let p = stack[top];
                 let slots = board.neighbour_slots(Point(p));
-                for k in 0..6 {
-                    let q = slots[k];
+                for (k, &q) in slots.iter().enumerate() {
                     if q == NONE {
                         continue;
                     }
@@ -603,9 +603,7 @@ impl Position {
         let slots = self.board.neighbour_slots(p);
         match slots.iter().position(|&s| s == q.0) {
             None => false,
-            Some(k) => self
-                .stones_as::<Wide>()
-                .linked(self.board, linking, p.0, k),
+            Some(k) => self.stones_as::<Wide>().linked(self.board, linking, p.0, k),
         }
     }
 
@@ -677,9 +675,8 @@ impl Position {
         let mut out = Position::empty(self.board);
         out.button_taken = self.button_taken;
         for c in 0..2 {
-            self.stones[c].each(|i| {
-                out.stones[c].insert(self.board.transform(Point(i as u16), s).index())
-            });
+            self.stones[c]
+                .each(|i| out.stones[c].insert(self.board.transform(Point(i as u16), s).index()));
         }
         out
     }
@@ -761,7 +758,8 @@ impl Position {
         if width % 2 == 0 || !(3..=25).contains(&width) {
             return Err(NotationError::Columns(width));
         }
-        let board = Board::new(width.div_ceil(2) as u8).map_err(|_| NotationError::Columns(width))?;
+        let board =
+            Board::new(width.div_ceil(2) as u8).map_err(|_| NotationError::Columns(width))?;
         let mut pos = Position::empty(board);
         pos.button_taken = button;
         let mut offset = 0;
@@ -826,7 +824,10 @@ pub(crate) fn canonical_of(keys: &[u64; 12]) -> (PositionKey, Symmetry) {
         .enumerate()
         .min_by_key(|&(_, k)| *k)
         .expect("12 keys");
-    (PositionKey(*k), Symmetry::from_index(s as u8).expect("index < 12"))
+    (
+        PositionKey(*k),
+        Symmetry::from_index(s as u8).expect("index < 12"),
+    )
 }
 
 /// Dynamic view used by [`Position`] to run the analysis at the narrow width
@@ -885,7 +886,9 @@ pub enum NotationError {
         offset: usize,
     },
     /// Occurs on a suffix other than one ` b`/` w` and one ` +`.
-    #[error("unexpected suffix {0:?}: expected ` b` or ` w` (player to move) and ` +` (button taken)")]
+    #[error(
+        "unexpected suffix {0:?}: expected ` b` or ` w` (player to move) and ` +` (button taken)"
+    )]
     Suffix(String),
 }
 

@@ -14,7 +14,9 @@ fn shared() -> Option<PathBuf> {
     let dir = std::env::var_os("KEIL_SHARED")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared"));
-    dir.join("data/keil-vectors/expected.jsonl").exists().then_some(dir)
+    dir.join("data/keil-vectors/expected.jsonl")
+        .exists()
+        .then_some(dir)
 }
 
 /// One node: its properties in order.
@@ -118,7 +120,11 @@ fn main_lines_agree_with_the_answer_key() {
         let board = Board::new(prop(root, "SZ").map_or(7, |s| s.parse().unwrap())).unwrap();
         let mut rules: Ruleset = prop(root, "RU").unwrap_or("Keil").parse().unwrap();
         rules.komi = prop(root, "KM").map_or(HalfPoints(0), |k| k.parse().unwrap());
-        assert_eq!(rules.komi_warning(), want["komi_warning"].as_bool().unwrap(), "{file}");
+        assert_eq!(
+            rules.komi_warning(),
+            want["komi_warning"].as_bool().unwrap(),
+            "{file}"
+        );
         let mut game = Game::new(board, rules);
         let mut got_illegal: Option<(u32, String, Vec<u32>)> = None;
         let mut ply = 0;
@@ -127,7 +133,11 @@ fn main_lines_agree_with_the_answer_key() {
                 continue;
             };
             ply += 1;
-            let color = if ident == "B" { Color::Black } else { Color::White };
+            let color = if ident == "B" {
+                Color::Black
+            } else {
+                Color::White
+            };
             if let Err(e) = game.check_turn(color) {
                 got_illegal = Some((ply, e.reason.code().into(), vec![]));
                 break;
@@ -180,7 +190,8 @@ fn main_lines_agree_with_the_answer_key() {
                     .map(|a| a.iter().map(|v| v.as_u64().unwrap() as u32).collect())
                     .unwrap_or_default();
                 match &got_illegal {
-                    Some((p, r, plies)) if *p == want_ply && r == reason && *plies == want_plies => {}
+                    Some((p, r, plies))
+                        if *p == want_ply && r == reason && *plies == want_plies => {}
                     other => fail(format!(
                         "want {reason} at ply {want_ply} {want_plies:?}, got {other:?}"
                     )),
@@ -222,7 +233,12 @@ fn main_lines_agree_with_the_answer_key() {
         }
         checked += 1;
     }
-    assert!(failures.is_empty(), "{} of {checked} disagree:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {checked} disagree:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
     assert!(checked >= 300, "only {checked} vectors read");
     eprintln!("keil-vectors: {checked} of {checked} main lines agree");
 }
