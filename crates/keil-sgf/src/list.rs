@@ -24,18 +24,26 @@ impl<T> SmallList<T> {
         SmallList(Repr::Many(Vec::new()))
     }
 
+    /// A list of one element (no allocation).
+    pub const fn one(value: T) -> SmallList<T> {
+        SmallList(Repr::One(value))
+    }
+
     /// Append an element.
     pub fn push(&mut self, value: T) {
         match &mut self.0 {
-            Repr::Many(v) if v.capacity() == 0 => self.0 = Repr::One(value),
-            Repr::Many(v) => v.push(value),
-            Repr::One(_) => {
-                let Repr::One(first) = std::mem::replace(&mut self.0, Repr::Many(Vec::new()))
-                else {
-                    unreachable!("matched One above")
-                };
-                self.0 = Repr::Many(vec![first, value]);
-            }
+            Repr::Many(v) if v.capacity() > 0 => v.push(value),
+            // An unallocated Vec owns nothing: forgetting it leaks nothing
+            // and saves running its drop glue.
+            Repr::Many(_) => std::mem::forget(std::mem::replace(&mut self.0, Repr::One(value))),
+            Repr::One(_) => self.spill(value),
+        }
+    }
+
+    #[cold]
+    fn spill(&mut self, value: T) {
+        if let Repr::One(first) = std::mem::replace(&mut self.0, Repr::Many(Vec::new())) {
+            self.0 = Repr::Many(vec![first, value]);
         }
     }
 

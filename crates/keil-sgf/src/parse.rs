@@ -9,9 +9,7 @@
 use std::borrow::Cow;
 
 use memchr::{memchr, memchr2, memchr3};
-use nom::bytes::complete::{take_while, take_while1};
-use nom::character::complete::char;
-use nom::sequence::delimited;
+use nom::bytes::complete::take_while1;
 use nom::{IResult, Parser as _};
 
 use crate::diag::{Diagnostic, Severity, code};
@@ -88,6 +86,7 @@ pub fn parse<'a>(text: &'a str, options: &ParseOptions) -> Collection<'a> {
         opts: options,
         diags: Vec::new(),
         tree: None,
+        scratch: Vec::new(),
     }
     .collection()
 }
@@ -98,19 +97,14 @@ pub(crate) fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)
 }
 
-/// White space between tokens.
-fn ws(input: &str) -> IResult<&str, &str> {
-    take_while(|c: char| c.is_ascii() && is_ws(c as u8)).parse(input)
-}
-
 /// `PropIdent`: letters (upper-case in FF\[4\]; lower-case accepted for FF\[3\]).
-fn ident(input: &str) -> IResult<&str, &str> {
-    take_while1(|c: char| c.is_ascii_alphabetic()).parse(input)
+fn ident(input: &[u8]) -> IResult<&[u8], &[u8]> {
+    take_while1(|b: u8| b.is_ascii_alphabetic()).parse(input)
 }
 
 /// `CValueType`: everything up to the first `]` that is not escaped by `\`.
-fn value_body(input: &str) -> IResult<&str, &str> {
-    match find_close(input.as_bytes(), 0) {
+fn value_body(input: &[u8]) -> IResult<&[u8], &[u8]> {
+    match find_close(input, 0) {
         Some(end) => Ok((&input[end..], &input[..end])),
         None => Err(nom::Err::Error(nom::error::Error::new(
             input,
@@ -119,14 +113,19 @@ fn value_body(input: &str) -> IResult<&str, &str> {
     }
 }
 
-/// `PropValue = "[" CValueType "]"`.
-fn bracketed(input: &str) -> IResult<&str, &str> {
-    delimited(char('['), value_body, char(']')).parse(input)
-}
-
 /// Offset of the first `]` at or after `from` that is not escaped.
 pub(crate) fn find_close(bytes: &[u8], from: usize) -> Option<usize> {
     let mut i = from;
+    // Most values are short (moves, numbers): a plain loop beats setting up
+    // a vector search.
+    let short_end = bytes.len().min(from + 16);
+    while i < short_end {
+        match bytes[i] {
+            b']' => return Some(i),
+            b'\\' => i += 2,
+            _ => i += 1,
+        }
+    }
     loop {
         let j = i + memchr2(b']', b'\\', bytes.get(i..)?)?;
         if bytes[j] == b']' {
@@ -195,6 +194,8 @@ struct Reader<'a, 'o> {
     diags: Vec<Diagnostic>,
     /// Index of the game tree being read, for its diagnostics.
     tree: Option<usize>,
+    /// Reused between game trees, so growing it costs once per file.
+    scratch: Vec<Node<'a>>,
 }
 
 impl<'a> Reader<'a, '_> {
@@ -222,13 +223,14 @@ impl<'a> Reader<'a, '_> {
         self.report(Severity::Error, code, span, message);
     }
 
-    fn rest(&self) -> &'a str {
-        &self.text[self.pos..]
+    fn rest(&self) -> &'a [u8] {
+        &self.bytes[self.pos..]
     }
 
+    #[inline]
     fn skip_ws(&mut self) {
-        if let Ok((rest, _)) = ws(self.rest()) {
-            self.pos = self.text.len() - rest.len();
+        if self.bytes.get(self.pos).is_some_and(|&b| is_ws(b)) {
+            self.pos = skip_ws_at(self.bytes, self.pos + 1);
         }
     }
 
@@ -321,7 +323,7 @@ impl<'a> Reader<'a, '_> {
     fn game_tree(&mut self) -> GameTree<'a> {
         let start = self.pos;
         self.pos += 1;
-        let mut nodes: Vec<Node<'a>> = Vec::new();
+        let mut nodes = std::mem::take(&mut self.scratch);
         // Open variations: the node new nodes attach to, the node count and
         // the offset when it was opened.
         let mut stack: Vec<(u32, usize, usize)> = Vec::new();
@@ -370,14 +372,12 @@ impl<'a> Reader<'a, '_> {
                     if b == b';' {
                         self.pos += 1;
                     }
-                    let mut node = Node::new([]);
-                    let outcome = self.properties(&mut node.properties);
-                    let end = node
-                        .properties
-                        .last()
-                        .map_or(node_start + 1, |p| p.span().end);
-                    node.span = Span::new(node_start, end.max(node_start + 1));
-                    current = link(&mut nodes, current, node).index() as u32;
+                    let mut properties = SmallList::new();
+                    let outcome = self.properties(&mut properties);
+                    let end = properties.last().map_or(node_start + 1, |p| p.span().end);
+                    let span = Span::new(node_start, end.max(node_start + 1));
+                    current =
+                        link(&mut nodes, current, Node::parsed(properties, span)).index() as u32;
                     if outcome.is_err() {
                         self.skip_tree_rest(stack.len() + 1);
                         break;
@@ -403,8 +403,7 @@ impl<'a> Reader<'a, '_> {
                             Span::at(self.pos),
                             "game tree opens with a variation; empty root node added".to_owned(),
                         );
-                        let mut root = Node::new([]);
-                        root.span = Span::at(self.pos);
+                        let root = Node::parsed(SmallList::new(), Span::at(self.pos));
                         current = link(&mut nodes, NONE, root).index() as u32;
                     }
                     stack.push((current, nodes.len(), self.pos));
@@ -436,11 +435,17 @@ impl<'a> Reader<'a, '_> {
             }
         }
         if nodes.is_empty() {
-            let mut root = Node::new([]);
-            root.span = Span::at(start);
-            link(&mut nodes, NONE, root);
+            link(
+                &mut nodes,
+                NONE,
+                Node::parsed(SmallList::new(), Span::at(start)),
+            );
         }
-        GameTree::from_parts(nodes, Span::new(start, self.pos))
+        // An exact-size copy; `nodes` keeps its capacity for the next tree.
+        let mut exact = Vec::with_capacity(nodes.len());
+        exact.append(&mut nodes);
+        self.scratch = nodes;
+        GameTree::from_parts(exact, Span::new(start, self.pos))
     }
 
     /// Read the properties of one node, up to the next `;`, `(`, `)` or the
@@ -459,6 +464,8 @@ impl<'a> Reader<'a, '_> {
                         unreachable!("a letter starts an identifier")
                     };
                     let ident_span = Span::new(self.pos, self.pos + id.len());
+                    // Letters are ASCII, so the span is on character boundaries.
+                    let id = &self.text[ident_span.range()];
                     self.pos = ident_span.end;
                     self.skip_ws();
                     if self.bytes.get(self.pos) != Some(&b'[') {
@@ -469,11 +476,18 @@ impl<'a> Reader<'a, '_> {
                         );
                         continue;
                     }
-                    let mut values = SmallList::new();
-                    while self.bytes.get(self.pos) == Some(&b'[') {
-                        values.push(self.value()?);
-                        self.skip_ws();
-                    }
+                    let first = self.value()?;
+                    self.skip_ws();
+                    let values = if self.bytes.get(self.pos) == Some(&b'[') {
+                        let mut values = vec![first];
+                        while self.bytes.get(self.pos) == Some(&b'[') {
+                            values.push(self.value()?);
+                            self.skip_ws();
+                        }
+                        SmallList::from(values)
+                    } else {
+                        SmallList::one(first)
+                    };
                     let Some(name) = normalise(id) else {
                         self.warn(
                             code::INVALID_IDENTIFIER,
@@ -511,7 +525,7 @@ impl<'a> Reader<'a, '_> {
     fn value(&mut self) -> Result<PropValue<'a>, Fatal> {
         let open = self.pos;
         let start = open + 1;
-        let Ok((_, raw)) = bracketed(self.rest()) else {
+        let Ok((_, raw)) = value_body(&self.bytes[start..]) else {
             let len = self.bytes.len();
             self.error(
                 code::UNTERMINATED_VALUE,
@@ -556,6 +570,9 @@ impl<'a> Reader<'a, '_> {
     /// variation, the end of a tree or of the file, or a property?
     fn plausible_after_value(&self, p: usize) -> bool {
         let bytes = self.bytes;
+        if let Some(b'[' | b';' | b'(' | b')') = bytes.get(p) {
+            return true;
+        }
         let q = skip_ws_at(bytes, p);
         match bytes.get(q) {
             None | Some(b'[' | b';' | b'(' | b')') => true,

@@ -132,6 +132,18 @@ impl<'a> Node<'a> {
         }
     }
 
+    /// A node read by the parser, not linked yet.
+    pub(crate) fn parsed(properties: SmallList<Property<'a>>, span: Span) -> Node<'a> {
+        Node {
+            properties,
+            span,
+            parent: NONE,
+            first_child: NONE,
+            last_child: NONE,
+            next_sibling: NONE,
+        }
+    }
+
     /// The first property with this (upper-case) identifier.
     pub fn get(&self, ident: &str) -> Option<&Property<'a>> {
         self.properties.iter().find(|p| p.ident == ident)

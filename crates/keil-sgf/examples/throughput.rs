@@ -1,0 +1,44 @@
+//! Measure parse throughput on the files given, concatenated.
+//!
+//! ```text
+//! cargo run --release -p keil-sgf --example throughput -- [--rounds N] FILE...
+//! ```
+//!
+//! Decodes each file, joins the texts, then parses the whole text N times
+//! (default 10) and prints MB/s (10^6 bytes per second). Handy under
+//! `valgrind --tool=callgrind` with `--rounds 1`.
+
+use std::time::Instant;
+
+use keil_sgf::{ParseOptions, decode, parse};
+
+fn main() {
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let mut rounds = 10;
+    if args.first().is_some_and(|a| a == "--rounds") {
+        rounds = args.get(1).and_then(|n| n.parse().ok()).unwrap_or(rounds);
+        args.drain(..2.min(args.len()));
+    }
+    let mut text = String::new();
+    for path in &args {
+        match std::fs::read(path) {
+            Ok(bytes) => {
+                text.push_str(&decode(&bytes).text);
+                text.push('\n');
+            }
+            Err(e) => eprintln!("{path}: {e}"),
+        }
+    }
+    let options = ParseOptions::default();
+    let start = Instant::now();
+    let mut trees = 0;
+    for _ in 0..rounds {
+        trees = std::hint::black_box(parse(&text, &options)).trees.len();
+    }
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "{} bytes, {trees} trees, {rounds} rounds: {:.1} MB/s",
+        text.len(),
+        (text.len() * rounds) as f64 / secs / 1e6
+    );
+}
