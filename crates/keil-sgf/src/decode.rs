@@ -102,7 +102,7 @@ fn decode_bytes(bytes: &[u8]) -> Decoded<'_> {
         let label = String::from_utf8_lossy(&bytes[start..end]);
         let label = label.trim();
         let span = Span::new(start, end);
-        match Encoding::for_label(label.as_bytes()) {
+        match charset_for_label(label) {
             Some(enc) if enc == UTF_16LE || enc == UTF_16BE || enc == REPLACEMENT => {
                 diagnostics.push(Diagnostic::new(
                     Severity::Warning,
@@ -143,6 +143,22 @@ fn decode_bytes(bytes: &[u8]) -> Decoded<'_> {
         Span::at(0),
     ));
     transcode(enc, bytes, CharsetSource::Detected, diagnostics)
+}
+
+/// The charset a `CA` label names: a WHATWG label (what encoding_rs knows),
+/// or one of the common non-WHATWG names found in SGF files.
+fn charset_for_label(label: &str) -> Option<&'static Encoding> {
+    Encoding::for_label(label.as_bytes()).or_else(|| {
+        let alias: &[u8] = match label.to_ascii_lowercase().as_str() {
+            "euc-cn" | "euccn" | "cp936" | "ms936" | "windows-936" => b"gbk",
+            "cp949" | "ms949" | "uhc" | "windows-949" => b"euc-kr",
+            "cp932" | "ms932" | "windows-932" | "shiftjis" => b"shift_jis",
+            "cp950" | "ms950" | "windows-950" => b"big5",
+            "macroman" | "mac-roman" => b"macintosh",
+            _ => return None,
+        };
+        Encoding::for_label(alias)
+    })
 }
 
 /// How many undecodable byte sequences get a diagnostic each; the rest are

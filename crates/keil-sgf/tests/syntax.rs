@@ -141,6 +141,14 @@ fn declared_charsets_are_decoded() {
 }
 
 #[test]
+fn common_non_whatwg_charset_names_are_known() {
+    let (encoded, _, _) = encoding_rs::GBK.encode("(;CA[EUC-CN]PB[黑棋])");
+    let d = decode(&encoded);
+    assert_eq!((d.charset, d.source), ("GBK", CharsetSource::Declared));
+    assert!(d.text.contains("黑棋"));
+}
+
+#[test]
 fn utf8_without_ca_is_borrowed() {
     let bytes = "(;PB[李世乭])".as_bytes();
     let d = decode(bytes);
