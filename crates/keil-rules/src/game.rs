@@ -4,8 +4,8 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::board::{BUTTON_KEY, Board, Point, Symmetry};
-use crate::position::{Bits, PointSet, Position, PositionKey, Score, Stones, Wide, canonical_of};
+use crate::board::{Board, Point, Symmetry};
+use crate::position::{Bits, PointSet, Position, PositionKey, Score, Stones, SymmetricKeys, Wide};
 use crate::{Color, HalfPoints};
 
 /// Which links the game uses (keil-rules.md, "Links").
@@ -297,8 +297,8 @@ struct Engine<B: Bits> {
     board: &'static Board,
     rules: Ruleset,
     stones: Stones<B>,
-    /// Zobrist key under each of the 12 symmetries (index 0: the identity).
-    keys: [u64; 12],
+    /// Zobrist keys under each of the 12 symmetries.
+    keys: SymmetricKeys,
     button: Option<Color>,
     to_move: Color,
     ply: u32,
@@ -309,10 +309,7 @@ struct Engine<B: Bits> {
 impl<B: Bits> Engine<B> {
     fn new(board: &'static Board, rules: Ruleset, setup: &Position, to_move: Color) -> Self {
         let stones: Stones<B> = setup.stones_as();
-        let mut keys = stones.keys(board);
-        if setup.button_taken() {
-            keys.iter_mut().for_each(|k| *k ^= BUTTON_KEY);
-        }
+        let keys = SymmetricKeys::new(setup);
         Engine {
             board,
             rules,
@@ -356,7 +353,7 @@ impl<B: Bits> Engine<B> {
                     return Err(IllegalReason::ButtonTaken);
                 }
                 self.button = Some(color);
-                self.keys.iter_mut().for_each(|k| *k ^= BUTTON_KEY);
+                self.keys.toggle_button();
                 self.passes = 0;
             }
             Move::Place(p) => {
@@ -371,26 +368,25 @@ impl<B: Bits> Engine<B> {
         self.history.push(TurnEnd {
             stones: self.stones,
             button: self.button.is_some(),
-            key: self.keys[0],
+            key: self.keys.key().0,
             mover: color,
         });
         self.to_move = color.opposite();
         Ok(TurnOutcome {
             ply: self.ply,
             captured,
-            key: PositionKey(self.keys[0]),
-            canonical: canonical_of(&self.keys),
+            key: self.keys.key(),
+            canonical: self.keys.canonical(),
             ended: self.passes >= 2,
         })
     }
 
     /// Steps 1–4 of a placement, without changing the game.
-    #[allow(clippy::type_complexity)]
     fn try_place(
         &self,
         p: Point,
         color: Color,
-    ) -> Result<(Stones<B>, B, [u64; 12]), IllegalReason> {
+    ) -> Result<(Stones<B>, B, SymmetricKeys), IllegalReason> {
         let i = p.index();
         if self.stones.occupied(i) {
             return Err(IllegalReason::Occupied);
@@ -400,21 +396,16 @@ impl<B: Bits> Engine<B> {
             .place(self.board, self.rules.linking, i, color)
             .ok_or(IllegalReason::SelfCapture)?;
         let mut keys = self.keys;
-        let flip = |keys: &mut [u64; 12], point: usize, c: Color| {
-            for s in Symmetry::all() {
-                let image = self.board.transform(Point(point as u16), s).index();
-                keys[s.index() as usize] ^= self.board.zobrist(image, c);
-            }
-        };
-        flip(&mut keys, i, color);
-        dead.each(|d| flip(&mut keys, d, color.opposite()));
+        keys.toggle(p, color);
+        dead.each(|d| keys.toggle(Point(d as u16), color.opposite()));
+        let key = keys.key().0;
         let button = self.button.is_some();
         let plies: Vec<u32> = self
             .history
             .iter()
             .enumerate()
             .filter(|(_, t)| {
-                t.mover == color && t.key == keys[0] && t.button == button && t.stones == stones
+                t.mover == color && t.key == key && t.button == button && t.stones == stones
             })
             .map(|(k, _)| k as u32 + 1)
             .collect();
@@ -636,13 +627,13 @@ impl Game {
 
     /// The key of the current position.
     pub fn key(&self) -> PositionKey {
-        with_engine!(&self.inner, e => PositionKey(e.keys[0]))
+        with_engine!(&self.inner, e => e.keys.key())
     }
 
     /// The canonical key of the current position (see
     /// [`Position::canonical_key`]).
     pub fn canonical_key(&self) -> (PositionKey, Symmetry) {
-        with_engine!(&self.inner, e => canonical_of(&e.keys))
+        with_engine!(&self.inner, e => e.keys.canonical())
     }
 
     /// The score of the current position, read as a final position.

@@ -46,7 +46,8 @@ pub use game::{
     Game, IllegalMove, IllegalReason, Ko, Linking, Move, Ruleset, RulesetError, TurnOutcome,
 };
 pub use position::{
-    Bits, Group, NotationError, PointSet, Position, PositionKey, Score, Tally, Territory, Wide,
+    Bits, Group, NotationError, PointSet, Position, PositionKey, Score, SymmetricKeys, Tally,
+    Territory, Wide,
 };
 
 /// A player's colour.

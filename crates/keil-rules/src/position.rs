@@ -817,6 +817,57 @@ impl Position {
     }
 }
 
+/// The Zobrist keys of a position under each of the 12 symmetries, updated
+/// stone by stone: what an index needs to find a position's canonical key
+/// and its stabiliser (the symmetries that map it onto itself) in O(1) per
+/// changed stone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SymmetricKeys {
+    board: &'static Board,
+    keys: [u64; 12],
+}
+
+impl SymmetricKeys {
+    /// The keys of `position`.
+    pub fn new(position: &Position) -> SymmetricKeys {
+        SymmetricKeys {
+            board: position.board,
+            keys: position.keys(),
+        }
+    }
+
+    /// Adds or removes a stone of `colour` on `p` (the same operation).
+    #[inline]
+    pub fn toggle(&mut self, p: Point, colour: Color) {
+        for s in Symmetry::all() {
+            let image = self.board.transform(p, s).index();
+            self.keys[s.index() as usize] ^= self.board.zobrist(image, colour);
+        }
+    }
+
+    /// Flips the button flag.
+    #[inline]
+    pub fn toggle_button(&mut self) {
+        self.keys.iter_mut().for_each(|k| *k ^= BUTTON_KEY);
+    }
+
+    /// The key of the position itself.
+    pub fn key(&self) -> PositionKey {
+        PositionKey(self.keys[0])
+    }
+
+    /// The key of the position's image under `s`.
+    pub fn image(&self, s: Symmetry) -> PositionKey {
+        PositionKey(self.keys[s.index() as usize])
+    }
+
+    /// The canonical key and a symmetry whose image has it (see
+    /// [`Position::canonical_key`]).
+    pub fn canonical(&self) -> (PositionKey, Symmetry) {
+        canonical_of(&self.keys)
+    }
+}
+
 /// The least of 12 keys and its symmetry.
 pub(crate) fn canonical_of(keys: &[u64; 12]) -> (PositionKey, Symmetry) {
     let (s, k) = keys
