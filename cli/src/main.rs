@@ -1,13 +1,49 @@
-//! The `keil` command-line tool.
+//! The `keil` command-line tool: a thin dispatcher; the work is in the
+//! libraries, each subcommand in its own module.
 
-use clap::Parser;
+mod generate;
+
+use std::io;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
 
 /// Keil game records: validate, import, search, serve.
 #[derive(Parser, Debug)]
 #[command(name = "keil", version, about)]
-struct Cli {}
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
 
-fn main() -> anyhow::Result<()> {
-    let _cli = Cli::parse();
-    Ok(())
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Generate realistic Keil games, deterministically from a seed.
+    Generate(generate::Args),
+}
+
+fn run(cli: Cli) -> anyhow::Result<()> {
+    match cli.command {
+        Command::Generate(args) => generate::run(args),
+    }
+}
+
+fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("keil: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Whether the error is a closed pipe (`keil generate | head`): a clean exit.
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<io::Error>()
+            .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
+    })
 }
