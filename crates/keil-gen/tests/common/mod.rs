@@ -198,6 +198,7 @@ pub fn verdict(tree: &Tree) -> Verdict {
         "status": null, "winner": null, "margin": null, "score_black": null,
         "score_white": null, "ply": null, "reason": null, "move": null,
         "repeats_plies": null, "plies": plies, "komi_warning": rules.komi_warning(),
+        "unlinked_territory_points": null,
     });
     let re = prop(root, "RE").filter(|r| !r.is_empty() && *r != "?");
     if let Some((ply, reason, mv, repeats)) = illegal {
@@ -216,6 +217,7 @@ pub fn verdict(tree: &Tree) -> Verdict {
         v["margin"] = s.margin().as_f64().into();
         v["score_black"] = s.black.as_f64().into();
         v["score_white"] = s.white.as_f64().into();
+        v["unlinked_territory_points"] = s.tally.unlinked.into();
         let computed = match s.winner() {
             Some(c) => format!("{}+{}", c.letter(), s.margin()),
             None => "0".into(),
@@ -257,6 +259,7 @@ pub const FIELDS: &[&str] = &[
     "repeats_plies",
     "plies",
     "komi_warning",
+    "unlinked_territory_points",
 ];
 
 /// The differences between an expected verdict and a computed one.
