@@ -1,0 +1,275 @@
+//! Game information: players, dates, event, result (record-format.md,
+//! "Properties with Keil meaning").
+
+use std::fmt;
+use std::str::FromStr;
+
+use chrono::NaiveDate;
+use keil_rules::{Color, HalfPoints};
+
+/// The game information of a record's root node. Every field is the text as
+/// the record wrote it (SGF SimpleText or Text, escapes applied), or `None`
+/// when the property is absent.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameInfo {
+    /// `PB`: Black's name.
+    pub black: Option<String>,
+    /// `PW`: White's name.
+    pub white: Option<String>,
+    /// `BR`: Black's rank.
+    pub black_rank: Option<String>,
+    /// `WR`: White's rank.
+    pub white_rank: Option<String>,
+    /// `BT`: Black's team.
+    pub black_team: Option<String>,
+    /// `WT`: White's team.
+    pub white_team: Option<String>,
+    /// `DT`: the date or dates played.
+    pub date: Option<GameDate>,
+    /// `EV`: event.
+    pub event: Option<String>,
+    /// `RO`: round.
+    pub round: Option<String>,
+    /// `PC`: place.
+    pub place: Option<String>,
+    /// `GN`: game name.
+    pub game_name: Option<String>,
+    /// `SO`: source.
+    pub source: Option<String>,
+    /// `US`: user (who entered the record).
+    pub user: Option<String>,
+    /// `AN`: annotator.
+    pub annotator: Option<String>,
+    /// `CP`: copyright.
+    pub copyright: Option<String>,
+    /// `ON`: opening.
+    pub opening: Option<String>,
+    /// `GC`: comment about the game as a whole.
+    pub comment: Option<String>,
+    /// `TM`: time limit, as written (seconds in FF\[4\]).
+    pub time_limit: Option<String>,
+    /// `OT`: overtime.
+    pub overtime: Option<String>,
+    /// `RE`: the result the record claims.
+    pub result: Option<GameResult>,
+}
+
+/// How precise a [`GameDate`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DatePrecision {
+    /// `2019-12-08`.
+    Day,
+    /// `2019-12`.
+    Month,
+    /// `2019`.
+    Year,
+}
+
+/// An SGF date list (`DT`): `2019-12-08`, partial dates `2019-12` or `2019`,
+/// lists such as `2019-12-08,09` or `2019-12-30,2020-01-02`.
+///
+/// The text is kept as written; [`GameDate::first`] is the first date of the
+/// list read with `chrono`, a partial date read as its first day.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameDate {
+    raw: String,
+    first: Option<(NaiveDate, DatePrecision)>,
+}
+
+impl GameDate {
+    /// Reads a `DT` value. Never fails: a value that is no date keeps its
+    /// text and has no [`first`](Self::first) date.
+    pub fn new(raw: impl Into<String>) -> GameDate {
+        let raw = raw.into();
+        let first = parse_first_date(&raw);
+        GameDate { raw, first }
+    }
+
+    /// The value as written.
+    pub fn raw(&self) -> &str {
+        &self.raw
+    }
+
+    /// The first date of the list; for a partial date its first day
+    /// (`2019-12` gives 2019-12-01). `None` when the value starts with no
+    /// readable date.
+    pub fn first(&self) -> Option<NaiveDate> {
+        self.first.map(|(d, _)| d)
+    }
+
+    /// How precise the first date is.
+    pub fn precision(&self) -> Option<DatePrecision> {
+        self.first.map(|(_, p)| p)
+    }
+}
+
+impl fmt::Display for GameDate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.raw)
+    }
+}
+
+fn parse_first_date(raw: &str) -> Option<(NaiveDate, DatePrecision)> {
+    let first = raw.split(',').next()?.trim();
+    if let Ok(d) = NaiveDate::parse_from_str(first, "%Y-%m-%d") {
+        return Some((d, DatePrecision::Day));
+    }
+    let mut parts = first.split('-');
+    let year = parts.next()?;
+    if year.len() != 4 || !year.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let year: i32 = year.parse().ok()?;
+    match (parts.next(), parts.next()) {
+        (None, _) => NaiveDate::from_ymd_opt(year, 1, 1).map(|d| (d, DatePrecision::Year)),
+        (Some(m), None) if m.len() == 2 => {
+            let month: u32 = m.parse().ok()?;
+            NaiveDate::from_ymd_opt(year, month, 1).map(|d| (d, DatePrecision::Month))
+        }
+        _ => None,
+    }
+}
+
+/// How a game was won (the part of `RE` after `B+` or `W+`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WinBy {
+    /// By this many points on the count (`B+3.5`).
+    Score(HalfPoints),
+    /// By resignation (`B+R`, also read from `B+Resign`).
+    Resign,
+    /// On time (`B+T`, also `B+Time`).
+    Time,
+    /// By forfeit (`B+F`, also `B+Forfeit`).
+    Forfeit,
+    /// The margin is not given (`B+`).
+    Unspecified,
+}
+
+/// A result as `RE` writes it (record-format.md: `B+3.5`, `W+0.5`, `B+R`,
+/// `W+T`, `B+F`, `0`, `Void`, `?`).
+///
+/// [`Display`](fmt::Display) writes the canonical form, which
+/// [`FromStr`] reads back to the same value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameResult {
+    /// A player won.
+    Win {
+        /// The winner.
+        winner: Color,
+        /// How.
+        by: WinBy,
+    },
+    /// A draw (jigo): `0`, also read from `Draw` and `Jigo`.
+    Draw,
+    /// No result (`Void`).
+    Void,
+    /// The result is not known (`?`).
+    Unknown,
+}
+
+impl GameResult {
+    /// The winner, if the result names one.
+    pub fn winner(&self) -> Option<Color> {
+        match self {
+            GameResult::Win { winner, .. } => Some(*winner),
+            _ => None,
+        }
+    }
+}
+
+/// Why an `RE` value could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("result {0:?} is not a Keil result (expected B+3.5, W+R, B+T, W+F, 0, Void or ?)")]
+pub struct ResultError(pub String);
+
+impl FromStr for GameResult {
+    type Err = ResultError;
+
+    /// Reads `B+3.5`, `W+R`/`W+Resign`, `B+T`/`B+Time`, `W+F`/`W+Forfeit`,
+    /// `B+`, `0`/`Draw`/`Jigo`, `Void`, `?` (letters in any case, white space
+    /// around ignored).
+    fn from_str(s: &str) -> Result<GameResult, ResultError> {
+        let t = s.trim();
+        let err = || ResultError(s.to_string());
+        if t == "?" {
+            return Ok(GameResult::Unknown);
+        }
+        if t == "0" || t.eq_ignore_ascii_case("draw") || t.eq_ignore_ascii_case("jigo") {
+            return Ok(GameResult::Draw);
+        }
+        if t.eq_ignore_ascii_case("void") {
+            return Ok(GameResult::Void);
+        }
+        let (who, how) = t.split_once('+').ok_or_else(err)?;
+        let winner = match who.trim() {
+            "B" | "b" => Color::Black,
+            "W" | "w" => Color::White,
+            _ => return Err(err()),
+        };
+        let how = how.trim();
+        let by = match how.to_ascii_lowercase().as_str() {
+            "" => WinBy::Unspecified,
+            "r" | "resign" => WinBy::Resign,
+            "t" | "time" => WinBy::Time,
+            "f" | "forfeit" => WinBy::Forfeit,
+            _ => WinBy::Score(how.parse::<HalfPoints>().map_err(|_| err())?),
+        };
+        Ok(GameResult::Win { winner, by })
+    }
+}
+
+impl fmt::Display for GameResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GameResult::Win { winner, by } => {
+                write!(f, "{}+", winner.letter())?;
+                match by {
+                    WinBy::Score(m) => write!(f, "{m}"),
+                    WinBy::Resign => f.write_str("R"),
+                    WinBy::Time => f.write_str("T"),
+                    WinBy::Forfeit => f.write_str("F"),
+                    WinBy::Unspecified => Ok(()),
+                }
+            }
+            GameResult::Draw => f.write_str("0"),
+            GameResult::Void => f.write_str("Void"),
+            GameResult::Unknown => f.write_str("?"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_round_trip() {
+        for s in [
+            "B+3.5", "W+0.5", "B+R", "W+T", "B+F", "W+", "0", "Void", "?", "B+12",
+        ] {
+            let r: GameResult = s.parse().unwrap();
+            assert_eq!(r.to_string(), s);
+            assert_eq!(r.to_string().parse::<GameResult>().unwrap(), r);
+        }
+        assert_eq!("W+Resign".parse::<GameResult>().unwrap().to_string(), "W+R");
+        assert_eq!("Jigo".parse::<GameResult>().unwrap(), GameResult::Draw);
+        for bad in ["B+3.25", "X+R", "B", "Black wins", ""] {
+            assert!(bad.parse::<GameResult>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn dates_keep_their_text_and_read_the_first_date() {
+        let d = GameDate::new("2019-12-08,09");
+        assert_eq!(d.raw(), "2019-12-08,09");
+        assert_eq!(d.first(), NaiveDate::from_ymd_opt(2019, 12, 8));
+        assert_eq!(d.precision(), Some(DatePrecision::Day));
+        let m = GameDate::new("2019-12");
+        assert_eq!(m.first(), NaiveDate::from_ymd_opt(2019, 12, 1));
+        assert_eq!(m.precision(), Some(DatePrecision::Month));
+        let y = GameDate::new("2019");
+        assert_eq!(y.first(), NaiveDate::from_ymd_opt(2019, 1, 1));
+        assert_eq!(GameDate::new("summer 2019").first(), None);
+        assert_eq!(GameDate::new("2019-13-01").first(), None);
+    }
+}

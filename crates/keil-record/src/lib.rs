@@ -1,0 +1,73 @@
+//! Keil game records: the typed [`Record`] read from an SGF game tree, the
+//! replay validator that gives each game a [`Verdict`], and the normalised
+//! export.
+//!
+//! The contract is `record-format.md`; the rules are keil-rules'. Reading
+//! and validating are separate steps: a record that reads (the properties
+//! mean something in Keil) is not yet a legal game.
+//!
+//! ```
+//! use keil_record::{read_records, validate, Reason, Status, Winner};
+//!
+//! let sgf = b"(;GM[Keil]FF[4]SZ[2]KM[1]RE[B+6.5]PB[Ann]DT[2023-11]
+//! ;B[button];W[c2]
+//! (;B[b2];W[pass];B[pass])
+//! (;B[b3];W[a1];B[button]))";
+//! let records = read_records(sgf);
+//! let record = records[0].as_ref().unwrap();
+//! assert_eq!(record.info.black.as_deref(), Some("Ann"));
+//! assert_eq!(record.info.date.as_ref().unwrap().first().unwrap().to_string(), "2023-11-01");
+//!
+//! let validation = validate(record);
+//! let verdict = &validation.verdict;
+//! assert_eq!(verdict.status, Status::Complete);
+//! assert_eq!(verdict.winner, Some(Winner::Black));
+//! assert_eq!(verdict.margin.unwrap().to_string(), "6.5");
+//! assert_eq!(validation.replay.plies.len(), 5);
+//!
+//! // The variation takes the button a second time at ply 5.
+//! let var = &verdict.variations[0];
+//! assert_eq!((var.path.as_slice(), var.branch_ply, var.status), (&[1][..], 3, Status::Invalid));
+//! let illegal = var.illegal.as_ref().unwrap();
+//! assert_eq!((illegal.ply, illegal.reason, illegal.mv.as_str()), (5, Reason::ButtonTaken, "B[button]"));
+//! assert_eq!((illegal.line, illegal.column), (4, 14));
+//!
+//! // One JSON object per game, as `keil validate --json` prints it.
+//! let json = verdict.to_json("game.keil", 0);
+//! assert_eq!(json["variations"][0]["reason"], "button_taken");
+//!
+//! // Go records are refused with a clear error.
+//! let go = read_records(b"(;GM[1]SZ[19];B[pd])");
+//! assert_eq!(go[0].as_ref().unwrap_err().code(), "not_keil");
+//! ```
+//!
+//! # Overview
+//!
+//! - [`read_records`] reads every game tree of a file; [`ParsedFile`] does
+//!   the same one tree at a time (for parallel readers). A game tree that is
+//!   not a Keil record gives a [`RecordError`] naming the value, its span
+//!   and line:column.
+//! - [`Record`]: [`GameInfo`] (players, [`GameDate`], [`GameResult`], …),
+//!   board, [`Ruleset`](keil_rules::Ruleset) with komi, setup, the SGF tree
+//!   with each node's move read ([`Record::node_move`]), [`Warning`]s.
+//! - [`validate`] replays the main line and every variation in one pass and
+//!   gives a [`Validation`]: the [`Verdict`] (status, score, first
+//!   [`Illegal`] move, variations) and the main line's [`Replay`] (per-ply
+//!   keys, captures, final position) for the archive.
+//! - [`Record::to_sgf`] writes the normalised export.
+
+mod error;
+mod export;
+mod info;
+mod json;
+mod record;
+mod validate;
+
+pub use error::{ErrorKind, RecordError, Result};
+pub use info::{DatePrecision, GameDate, GameInfo, GameResult, ResultError, WinBy};
+pub use json::points;
+pub use record::{MoveValue, NodeMove, ParsedFile, Record, Warning, read_records};
+pub use validate::{
+    Illegal, PlyRecord, Reason, Replay, Status, Validation, VariationVerdict, Verdict, Winner,
+    validate,
+};
