@@ -15,7 +15,7 @@ use nom::{IResult, Parser as _};
 use crate::diag::{Diagnostic, Severity, code};
 use crate::list::SmallList;
 use crate::span::Span;
-use crate::tree::{Collection, GameTree, Node, Property, link};
+use crate::tree::{Collection, GameTree, NONE, Node, Property, link};
 use crate::value::PropValue;
 
 /// What the parser accepts and how far it goes.
@@ -86,7 +86,7 @@ pub fn parse<'a>(text: &'a str, options: &ParseOptions) -> Collection<'a> {
         opts: options,
         diags: Vec::new(),
         tree: None,
-        scratch: Vec::new(),
+        capacity: FIRST_CAPACITY,
     }
     .collection()
 }
@@ -114,7 +114,39 @@ fn value_body(input: &[u8]) -> IResult<&[u8], &[u8]> {
 }
 
 /// Offset of the first `]` at or after `from` that is not escaped.
+#[inline(always)]
 pub(crate) fn find_close(bytes: &[u8], from: usize) -> Option<usize> {
+    // Most values (moves, numbers) are shorter than 8 bytes: look at the
+    // next 8 bytes as one word first.
+    if let Some(&chunk) = bytes.get(from..).and_then(|b| b.first_chunk::<8>()) {
+        let word = u64::from_le_bytes(chunk);
+        let found = zero_bytes(word ^ (u64::from(b']') * ONES))
+            | zero_bytes(word ^ (u64::from(b'\\') * ONES));
+        if found == 0 {
+            return find_close_from(bytes, from + 8);
+        }
+        let i = from + (found.trailing_zeros() / 8) as usize;
+        if bytes[i] == b']' {
+            return Some(i);
+        }
+        return find_close_from(bytes, i);
+    }
+    find_close_from(bytes, from)
+}
+
+/// `0x01` in every byte of a word.
+const ONES: u64 = u64::from_le_bytes([1; 8]);
+
+/// The high bit of each byte of `x` that is zero, and no other bit.
+#[inline]
+fn zero_bytes(x: u64) -> u64 {
+    const LOW7: u64 = ONES * 0x7f;
+    !(((x & LOW7) + LOW7) | x | LOW7)
+}
+
+/// [`find_close`] without the word-at-a-time start.
+#[inline(never)]
+fn find_close_from(bytes: &[u8], from: usize) -> Option<usize> {
     let mut i = from;
     // Most values are short (moves, numbers): a plain loop beats setting up
     // a vector search.
@@ -167,6 +199,12 @@ pub(crate) fn tree_start_at(bytes: &[u8], p: usize) -> bool {
     }
 }
 
+/// `a == b` for identifiers, which are short: a plain loop rather than a
+/// call to `memcmp`.
+fn same_ident(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).all(|(x, y)| x == y)
+}
+
 /// Normalise a property identifier: upper-case letters kept, lower-case
 /// dropped (FF\[3\] `AddBlack` → `AB`). `None` when no upper-case letter is left.
 fn normalise(id: &str) -> Option<Cow<'_, str>> {
@@ -177,14 +215,22 @@ fn normalise(id: &str) -> Option<Cow<'_, str>> {
     (!up.is_empty()).then_some(Cow::Owned(up))
 }
 
+/// Most node capacity reserved ahead for a game tree (more grows as needed).
+const MAX_CAPACITY_GUESS: usize = 1 << 16;
+
+/// One-letter property identifiers (most moves are `B` or `W`), so the hot
+/// path needs no slicing for them.
+const LETTERS: [&str; 26] = [
+    "A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L", "M", "N", "O", "P", "Q", "R", "S",
+    "T", "U", "V", "W", "X", "Y", "Z",
+];
+
 /// How many later `]` the unescaped-bracket repair tries.
 const REPAIR_TRIES: usize = 8;
 
 /// Reading stopped inside the current game tree (a limit, or a value never
 /// closed); the diagnostic is already reported.
 struct Fatal;
-
-const NONE: u32 = u32::MAX;
 
 struct Reader<'a, 'o> {
     text: &'a str,
@@ -194,9 +240,13 @@ struct Reader<'a, 'o> {
     diags: Vec<Diagnostic>,
     /// Index of the game tree being read, for its diagnostics.
     tree: Option<usize>,
-    /// Reused between game trees, so growing it costs once per file.
-    scratch: Vec<Node<'a>>,
+    /// Node capacity to reserve for the next game tree: a little more than
+    /// the last one had, since the trees of one file tend to be alike.
+    capacity: usize,
 }
+
+/// Node capacity reserved for the first game tree of a text.
+const FIRST_CAPACITY: usize = 64;
 
 impl<'a> Reader<'a, '_> {
     fn report(&mut self, severity: Severity, code: &'static str, span: Span, message: String) {
@@ -323,7 +373,9 @@ impl<'a> Reader<'a, '_> {
     fn game_tree(&mut self) -> GameTree<'a> {
         let start = self.pos;
         self.pos += 1;
-        let mut nodes = std::mem::take(&mut self.scratch);
+        // Built in place in the tree's own vector (no copy at the end); its
+        // spare capacity is given back below.
+        let mut nodes = Vec::with_capacity(self.capacity);
         // Open variations: the node new nodes attach to, the node count and
         // the offset when it was opened.
         let mut stack: Vec<(u32, usize, usize)> = Vec::new();
@@ -342,6 +394,16 @@ impl<'a> Reader<'a, '_> {
             };
             match b {
                 b';' | b'A'..=b'Z' | b'a'..=b'z' => {
+                    // Fast path: nearly all nodes are `;` plus one property
+                    // with one value (a move), in which case nothing needs
+                    // reporting.
+                    if b == b';' && !after_close {
+                        let before = nodes.len();
+                        current = self.simple_nodes(&mut nodes, current);
+                        if nodes.len() > before {
+                            continue;
+                        }
+                    }
                     if after_close {
                         self.warn(
                             code::NODE_AFTER_VARIATION,
@@ -441,11 +503,102 @@ impl<'a> Reader<'a, '_> {
                 Node::parsed(SmallList::new(), Span::at(start)),
             );
         }
-        // An exact-size copy; `nodes` keeps its capacity for the next tree.
-        let mut exact = Vec::with_capacity(nodes.len());
-        exact.append(&mut nodes);
-        self.scratch = nodes;
-        GameTree::from_parts(exact, Span::new(start, self.pos))
+        let len = nodes.len();
+        self.capacity = (len + len / 4 + 8).min(MAX_CAPACITY_GUESS);
+        // Shrinking in place: the allocator gives back the tail, no copy.
+        nodes.shrink_to_fit();
+        GameTree::from_parts(nodes, Span::new(start, self.pos))
+    }
+
+    /// Read a run of simple nodes, each `;`, one upper-case property
+    /// identifier and one value, followed (after optional white space) by
+    /// `;`, `(`, `)` or the end of the text; link each under the one before,
+    /// the first under `parent`, and return the last (`parent` when none was
+    /// read). `self.pos` is at a `;` and ends after the last node read.
+    ///
+    /// Such a node has nothing to report, and the result is exactly what the
+    /// general path (`properties`) would give. Reading stops, with nothing
+    /// changed, at the first node that is not simple (or would exceed
+    /// [`ParseOptions::max_nodes`]): the general path reads that one.
+    // Not inlined: a loop of its own keeps its values in registers.
+    #[inline(never)]
+    fn simple_nodes(&mut self, nodes: &mut Vec<Node<'a>>, mut parent: u32) -> u32 {
+        let text = self.text;
+        // Taken from `text` (not `self.bytes`) so the compiler sees that the
+        // bytes checked below are those the `str` slicing checks again.
+        let bytes = text.as_bytes();
+        let (max_nodes, max_value_len) = (self.opts.max_nodes, self.opts.max_value_len);
+        let mut pos = self.pos;
+        while nodes.len() < max_nodes {
+            let id_start = pos + 1;
+            let mut open = id_start;
+            while bytes.get(open).is_some_and(u8::is_ascii_uppercase) {
+                open += 1;
+            }
+            if open == id_start || bytes.get(open) != Some(&b'[') {
+                break;
+            }
+            let Some(close) = find_close(bytes, open + 1) else {
+                break;
+            };
+            if close - (open + 1) > max_value_len {
+                break;
+            }
+            let mut next = close + 1;
+            match bytes.get(next) {
+                None | Some(b';' | b'(' | b')') => {}
+                Some(&c) if is_ws(c) => {
+                    next = skip_ws_at(bytes, next + 1);
+                    if !matches!(bytes.get(next), None | Some(b';' | b'(' | b')')) {
+                        break;
+                    }
+                }
+                Some(_) => break,
+            }
+            // Both slices are between ASCII bytes, so on character boundaries.
+            let ident = match open - id_start {
+                1 => LETTERS[usize::from(bytes[id_start] - b'A')],
+                _ => &text[id_start..open],
+            };
+            let raw = &text[open + 1..close];
+            let id = u32::try_from(nodes.len())
+                .ok()
+                .filter(|&i| i != NONE)
+                .expect("too many nodes");
+            if let Some(p) = nodes.get_mut(parent as usize) {
+                // Only ever the node read just before, which has no child yet
+                // unless the run started after a variation.
+                let last = p.last_child;
+                p.last_child = id;
+                if last == NONE {
+                    p.first_child = id;
+                } else {
+                    nodes[last as usize].next_sibling = id;
+                }
+            }
+            nodes.push(Node {
+                properties: SmallList::one(Property {
+                    ident: Cow::Borrowed(ident),
+                    ident_span: Span::new(id_start, open),
+                    values: SmallList::one(PropValue {
+                        raw: Cow::Borrowed(raw),
+                        span: Span::new(open + 1, close),
+                    }),
+                }),
+                span: Span::new(pos, close + 1),
+                parent,
+                first_child: NONE,
+                last_child: NONE,
+                next_sibling: NONE,
+            });
+            parent = id;
+            pos = next;
+            if bytes.get(pos) != Some(&b';') {
+                break;
+            }
+        }
+        self.pos = pos;
+        parent
     }
 
     /// Read the properties of one node, up to the next `;`, `(`, `)` or the
@@ -503,7 +656,7 @@ impl<'a> Reader<'a, '_> {
                             format!("FF[3]-style identifier `{id}` read as `{up}`"),
                         );
                     }
-                    if props.iter().any(|p| p.ident == name) {
+                    if props.iter().any(|p| same_ident(&p.ident, &name)) {
                         self.warn(
                             code::DUPLICATE_PROPERTY,
                             ident_span,

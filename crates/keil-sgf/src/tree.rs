@@ -99,7 +99,8 @@ impl NodeId {
     }
 }
 
-const NONE: u32 = u32::MAX;
+/// No node (a link that is absent).
+pub(crate) const NONE: u32 = u32::MAX;
 
 /// A node: the properties written after one `;` (SGF FF\[4\] `Node = ";" {
 /// Property }`), with links to its parent and children inside its
@@ -112,10 +113,10 @@ pub struct Node<'a> {
     pub properties: SmallList<Property<'a>>,
     /// From the `;` to the end of the last property, in bytes.
     pub span: Span,
-    parent: u32,
-    first_child: u32,
-    last_child: u32,
-    next_sibling: u32,
+    pub(crate) parent: u32,
+    pub(crate) first_child: u32,
+    pub(crate) last_child: u32,
+    pub(crate) next_sibling: u32,
 }
 
 impl<'a> Node<'a> {
