@@ -87,6 +87,7 @@ pub fn parse<'a>(text: &'a str, options: &ParseOptions) -> Collection<'a> {
         diags: Vec::new(),
         tree: None,
         capacity: FIRST_CAPACITY,
+        props: Vec::new(),
     }
     .collection()
 }
@@ -119,9 +120,10 @@ pub(crate) fn find_close(bytes: &[u8], from: usize) -> Option<usize> {
     // Most values (moves, numbers) are shorter than 8 bytes: look at the
     // next 8 bytes as one word first.
     if let Some(&chunk) = bytes.get(from..).and_then(|b| b.first_chunk::<8>()) {
-        let word = u64::from_le_bytes(chunk);
-        let found = zero_bytes(word ^ (u64::from(b']') * ONES))
-            | zero_bytes(word ^ (u64::from(b'\\') * ONES));
+        // `]` (0x5d) and `\` (0x5c) differ in the lowest bit only: setting
+        // it in every byte leaves one value to look for.
+        let word = u64::from_le_bytes(chunk) | ONES;
+        let found = zero_bytes(word ^ (u64::from(b']') * ONES));
         if found == 0 {
             return find_close_from(bytes, from + 8);
         }
@@ -243,6 +245,9 @@ struct Reader<'a, 'o> {
     /// Node capacity to reserve for the next game tree: a little more than
     /// the last one had, since the trees of one file tend to be alike.
     capacity: usize,
+    /// The properties of the node being read by the general path; reused,
+    /// so a node with many properties costs one exact allocation.
+    props: Vec<Property<'a>>,
 }
 
 /// Node capacity reserved for the first game tree of a text.
@@ -434,8 +439,12 @@ impl<'a> Reader<'a, '_> {
                     if b == b';' {
                         self.pos += 1;
                     }
-                    let mut properties = SmallList::new();
-                    let outcome = self.properties(&mut properties);
+                    let outcome = self.properties();
+                    let properties = match self.props.len() {
+                        0 => SmallList::new(),
+                        1 => self.props.drain(..).collect(),
+                        _ => SmallList::from(self.props.drain(..).collect::<Vec<_>>()),
+                    };
                     let end = properties.last().map_or(node_start + 1, |p| p.span().end);
                     let span = Span::new(node_start, end.max(node_start + 1));
                     current =
@@ -602,8 +611,8 @@ impl<'a> Reader<'a, '_> {
     }
 
     /// Read the properties of one node, up to the next `;`, `(`, `)` or the
-    /// end of the text.
-    fn properties(&mut self, props: &mut SmallList<Property<'a>>) -> Result<(), Fatal> {
+    /// end of the text, into `self.props` (empty on entry).
+    fn properties(&mut self) -> Result<(), Fatal> {
         loop {
             self.skip_ws();
             let Some(&b) = self.bytes.get(self.pos) else {
@@ -656,14 +665,14 @@ impl<'a> Reader<'a, '_> {
                             format!("FF[3]-style identifier `{id}` read as `{up}`"),
                         );
                     }
-                    if props.iter().any(|p| same_ident(&p.ident, &name)) {
+                    if self.props.iter().any(|p| same_ident(&p.ident, &name)) {
                         self.warn(
                             code::DUPLICATE_PROPERTY,
                             ident_span,
                             format!("property `{name}` occurs twice in this node; both kept"),
                         );
                     }
-                    props.push(Property {
+                    self.props.push(Property {
                         ident: name,
                         ident_span,
                         values,
@@ -815,6 +824,47 @@ impl<'a> Reader<'a, '_> {
                     }
                 }
                 _ => self.pos = find_close(bytes, j + 1).map_or(bytes.len(), |e| e + 1),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::find_close;
+
+    /// The first `]` not escaped by `\`, one byte at a time.
+    fn naive(bytes: &[u8], from: usize) -> Option<usize> {
+        let mut i = from;
+        while i < bytes.len() {
+            match bytes[i] {
+                b']' => return Some(i),
+                b'\\' => i += 2,
+                _ => i += 1,
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn find_close_agrees_with_a_byte_loop() {
+        // Every string of up to 10 bytes over `a`, `]`, `\` and `^` (0x5e,
+        // one bit away from `]` too), from every start offset.
+        let alphabet = [b'a', b']', b'\\', b'^'];
+        for len in 0..=10u32 {
+            for mut n in 0..4usize.pow(len) {
+                let mut bytes = Vec::with_capacity(len as usize);
+                for _ in 0..len {
+                    bytes.push(alphabet[n % 4]);
+                    n /= 4;
+                }
+                for from in 0..=bytes.len() {
+                    assert_eq!(
+                        find_close(&bytes, from),
+                        naive(&bytes, from),
+                        "{bytes:?} from {from}"
+                    );
+                }
             }
         }
     }
