@@ -1,7 +1,9 @@
 //! The `keil` command-line tool: a thin dispatcher; the work is in the
 //! libraries, each subcommand in its own module.
 
+mod export;
 mod generate;
+mod validate;
 
 use std::io;
 use std::process::ExitCode;
@@ -21,11 +23,20 @@ struct Cli {
 enum Command {
     /// Generate realistic Keil games, deterministically from a seed.
     Generate(generate::Args),
+    /// Validate records: a verdict per game (complete, resigned, time,
+    /// forfeit, unfinished, invalid and why). Exit 0 all valid, 1 some
+    /// invalid, 2 usage or I/O error.
+    Validate(validate::Args),
+    /// Write records back in normalised form (canonical property order, one
+    /// move per line).
+    Export(export::Args),
 }
 
 fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Generate(args) => generate::run(args),
+        Command::Validate(args) => validate::run(args),
+        Command::Export(args) => export::run(args),
     }
 }
 

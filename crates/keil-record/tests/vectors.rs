@@ -4,7 +4,7 @@
 //! territory, plies, and every variation's entry — compared through the
 //! `--json` object, so the JSON field names are checked too.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use keil_record::{read_records, validate};
 use serde_json::Value;
@@ -53,13 +53,9 @@ const VARIATION_FIELDS: &[&str] = &[
     "repeats_plies",
 ];
 
-#[test]
-fn every_vector_gets_the_expected_verdict() {
-    let Some(shared) = shared() else {
-        eprintln!("note: ../shared is absent; skipping the keil-vectors answer key");
-        return;
-    };
-    let dir = shared.join("data/keil-vectors");
+/// Checks every record listed in `dir/expected.jsonl`; returns the number
+/// that agree and the number checked, and fails on any disagreement.
+fn check_answer_key(dir: &Path, name: &str) -> usize {
     let expected = std::fs::read_to_string(dir.join("expected.jsonl")).unwrap();
     let (mut agree, mut total, mut variations) = (0, 0, 0);
     let mut failures = Vec::new();
@@ -106,12 +102,33 @@ fn every_vector_gets_the_expected_verdict() {
             failures.push(format!("{file} ({}): {}", want["kind"], diffs.join("; ")));
         }
     }
-    eprintln!("keil-vectors: {agree} of {total} records agree ({variations} variations checked)");
+    eprintln!("{name}: {agree} of {total} records agree ({variations} variations checked)");
     assert!(
         failures.is_empty(),
-        "{} of {total} disagree:\n{}",
+        "{name}: {} of {total} disagree:\n{}",
         failures.len(),
         failures.join("\n")
     );
+    total
+}
+
+#[test]
+fn every_vector_gets_the_expected_verdict() {
+    let Some(shared) = shared() else {
+        eprintln!("note: ../shared is absent; skipping the keil-vectors answer key");
+        return;
+    };
+    let total = check_answer_key(&shared.join("data/keil-vectors"), "keil-vectors");
     assert!(total >= 300, "only {total} vectors read");
+}
+
+#[test]
+fn every_fixture_gets_its_expected_verdict() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
+    if !dir.join("expected.jsonl").exists() {
+        eprintln!("note: fixtures/expected.jsonl is absent; skipping");
+        return;
+    }
+    let total = check_answer_key(&dir, "fixtures");
+    assert!(total >= 19, "only {total} fixtures read");
 }

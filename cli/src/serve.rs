@@ -1,0 +1,114 @@
+//! `keil serve`: the REST API (crate keil-server) over an archive; on an
+//! empty archive it first imports the demo corpus, so the first run shows a
+//! populated database.
+
+use std::io::Write;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use anyhow::Context;
+use keil_archive::{Archive, ImportOptions, ImportSource};
+use keil_gen::GeneratorConfig;
+use keil_server::ServerOptions;
+
+/// Options of `keil serve`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The archive directory (created if needed).
+    #[arg(long, default_value = "keil-data")]
+    db: PathBuf,
+    /// The address to listen on.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    addr: SocketAddr,
+    /// A file whose first line is the bearer token that uploads must carry
+    /// (POST /api/v1/games). Without it the KEIL_TOKEN environment variable
+    /// is read; with neither, uploads are disabled.
+    #[arg(long)]
+    token_file: Option<PathBuf>,
+    /// The largest upload body, in bytes.
+    #[arg(long, default_value_t = keil_server::DEFAULT_MAX_UPLOAD)]
+    max_upload: usize,
+    /// HTTP worker threads (default: one per core).
+    #[arg(long)]
+    workers: Option<usize>,
+    /// Do not import the demo corpus into an empty archive.
+    #[arg(long)]
+    no_demo: bool,
+}
+
+/// Runs `keil serve`.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    init_logging();
+    let archive = Archive::open(&args.db)
+        .with_context(|| format!("cannot open the archive {}", args.db.display()))?;
+    let games = archive.stats().context("cannot read the archive")?.games;
+    if games == 0 && !args.no_demo {
+        import_demo(&archive)?;
+    }
+    let token = keil_server::load_token(args.token_file.as_deref()).with_context(|| {
+        format!(
+            "cannot read the token file {}",
+            args.token_file.as_deref().unwrap_or_else(|| "".as_ref()).display()
+        )
+    })?;
+    eprintln!(
+        "keil: serving {} on http://{} (uploads {})",
+        args.db.display(),
+        args.addr,
+        if token.is_some() { "enabled" } else { "disabled: no token" }
+    );
+    let options = ServerOptions {
+        addr: args.addr,
+        token,
+        max_upload: args.max_upload,
+        workers: args.workers,
+        ..ServerOptions::new(Arc::new(archive))
+    };
+    keil_server::run_blocking(options).context("server")?;
+    Ok(())
+}
+
+/// Generates the demo corpus (keil-gen's fixed seed) and imports it, with a
+/// progress line on standard error.
+fn import_demo(archive: &Archive) -> anyhow::Result<()> {
+    let config = GeneratorConfig::demo();
+    let total = config.games;
+    eprint!("keil: empty archive: generating the demo corpus ({total} games)...");
+    let mut bytes = Vec::new();
+    keil_gen::write_collection(config, &mut bytes).context("cannot generate the demo corpus")?;
+    let source = ImportSource::Bytes {
+        name: format!("demo corpus (keil-gen seed {})", keil_gen::DEMO_SEED),
+        bytes,
+    };
+    let options = ImportOptions { batch_size: 500 };
+    let report = archive
+        .import(&[source], &options, &mut |p| {
+            eprint!(
+                "\rkeil: importing the demo corpus: {}/{total} games ({:.1} s)   ",
+                p.games_read,
+                p.elapsed.as_secs_f64()
+            );
+            let _ = std::io::stderr().flush();
+        })
+        .context("cannot import the demo corpus")?;
+    eprintln!(
+        "\rkeil: imported the demo corpus: {} games stored, {} refused in {:.1} s",
+        report.counts.imported,
+        report.counts.invalid,
+        report.counts.elapsed.as_secs_f64()
+    );
+    Ok(())
+}
+
+/// Request logs on standard error; `RUST_LOG` overrides the level (`info`).
+fn init_logging() {
+    use tracing_subscriber::EnvFilter;
+    use tracing_subscriber::fmt::format::FmtSpan;
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_span_events(FmtSpan::CLOSE)
+        .with_writer(std::io::stderr)
+        .try_init();
+}
