@@ -1,8 +1,11 @@
 //! The `keil` command-line tool: a thin dispatcher; the work is in the
 //! libraries, each subcommand in its own module.
 
+mod archive;
 mod export;
 mod generate;
+mod import;
+mod search;
 mod validate;
 
 use std::io;
@@ -30,6 +33,15 @@ enum Command {
     /// Write records back in normalised form (canonical property order, one
     /// move per line).
     Export(export::Args),
+    /// Import records into an archive: valid games are stored (duplicates
+    /// skipped), invalid ones reported with their reasons.
+    Import(import::Args),
+    /// Search an archive: players, games, positions, text.
+    Search(search::Args),
+    /// Rebuild an archive's text and position indexes from its games.
+    Reindex(archive::Args),
+    /// Counts and sizes of an archive.
+    Stats(archive::Args),
 }
 
 fn run(cli: Cli) -> anyhow::Result<()> {
@@ -37,6 +49,10 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Generate(args) => generate::run(args),
         Command::Validate(args) => validate::run(args),
         Command::Export(args) => export::run(args),
+        Command::Import(args) => import::run(args),
+        Command::Search(args) => search::run(args),
+        Command::Reindex(args) => archive::reindex(args),
+        Command::Stats(args) => archive::stats(args),
     }
 }
 

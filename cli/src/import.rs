@@ -1,0 +1,91 @@
+//! `keil import`: store valid games in an archive, report the others.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::Context;
+use indicatif::{ProgressBar, ProgressStyle};
+use keil_archive::{Archive, ImportOptions, ImportSource};
+
+/// Import records into an archive.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The archive directory (created if missing).
+    #[arg(long)]
+    pub db: PathBuf,
+    /// Files, directories (searched for .keil and .sgf files) or `-` for
+    /// standard input.
+    #[arg(required = true)]
+    pub inputs: Vec<PathBuf>,
+    /// Games per transaction.
+    #[arg(long, default_value_t = 2000)]
+    pub batch: usize,
+    /// Print the report as JSON (refused games included) instead of a
+    /// summary.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let archive = Archive::open(&args.db)
+        .with_context(|| format!("opening archive {}", args.db.display()))?;
+    let sources: Vec<ImportSource> = args
+        .inputs
+        .iter()
+        .map(|p| {
+            if p.as_os_str() == "-" {
+                ImportSource::Stdin
+            } else {
+                ImportSource::Path(p.clone())
+            }
+        })
+        .collect();
+    let bar = ProgressBar::new_spinner();
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} {elapsed} {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+    );
+    bar.enable_steady_tick(Duration::from_millis(200));
+    let report = archive.import(
+        &sources,
+        &ImportOptions {
+            batch_size: args.batch,
+        },
+        &mut |p| {
+            let rate = p.games_read as f64 / p.elapsed.as_secs_f64().max(1e-9);
+            bar.set_message(format!(
+                "{} games read, {rate:.0} games/s: {} imported, {} duplicates, {} invalid",
+                p.games_read, p.imported, p.duplicates, p.invalid
+            ));
+        },
+    )?;
+    bar.finish_and_clear();
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+        return Ok(());
+    }
+    let c = &report.counts;
+    println!(
+        "{} games read in {:.2} s ({:.0} games/s): {} imported, {} duplicates, {} invalid",
+        c.games_read,
+        c.elapsed.as_secs_f64(),
+        report.games_per_second(),
+        c.imported,
+        c.duplicates,
+        c.invalid
+    );
+    for (reason, n) in report.invalid_by_reason() {
+        println!("  invalid, {reason}: {n}");
+    }
+    for p in report.invalid.iter().take(20) {
+        println!("  {} game {}: {}", p.source, p.index + 1, p.message);
+    }
+    if report.invalid.len() > 20 {
+        println!(
+            "  ... {} more in the import log (import {})",
+            report.invalid.len() - 20,
+            report.import_id
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,335 @@
+//! `keil search`: players, games, positions and text in an archive.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, bail};
+use chrono::NaiveDate;
+use keil_archive::{Archive, GameFilter, GameStatus, GameSummary, Order, Page, PositionQuery};
+use keil_rules::{Color, Position};
+
+/// Search an archive.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(subcommand)]
+    pub what: What,
+}
+
+/// Options every search takes.
+#[derive(clap::Args, Debug)]
+pub struct Common {
+    /// The archive directory.
+    #[arg(long)]
+    pub db: PathBuf,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// At most this many answers.
+    #[arg(long, default_value_t = 20)]
+    pub limit: usize,
+}
+
+/// What to search.
+#[derive(clap::Subcommand, Debug)]
+pub enum What {
+    /// Players by name: case and accents ignored, prefixes and near
+    /// misspellings found, with game counts.
+    Players {
+        /// A name or part of one.
+        query: String,
+        /// Show the profile of the best match (wins and losses by colour,
+        /// dates, frequent opponents).
+        #[arg(long)]
+        profile: bool,
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Games with filters, sorted by date.
+    Games {
+        #[command(flatten)]
+        filter: FilterArgs,
+        /// Oldest first (default newest first).
+        #[arg(long)]
+        oldest_first: bool,
+        /// Continue after this cursor (printed after a full page).
+        #[arg(long)]
+        after: Option<String>,
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Games that reached a position, and what was played next.
+    Position {
+        /// The position in position notation, e.g.
+        /// `7/8/9/10/11/12/6b6/12/11/10/9/8/7 w` (the suffix ` b`/` w` gives
+        /// the player to move, ` +` that the button is taken).
+        position: String,
+        /// Match the 12 symmetric images too.
+        #[arg(long)]
+        symmetry: bool,
+        /// Only games of this player.
+        #[arg(long)]
+        player: Option<String>,
+        /// Only games on or after this date (YYYY-MM-DD).
+        #[arg(long)]
+        from: Option<NaiveDate>,
+        /// Only games on or before this date (YYYY-MM-DD).
+        #[arg(long)]
+        to: Option<NaiveDate>,
+        /// Continue after this cursor.
+        #[arg(long)]
+        after: Option<String>,
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Comments, events, places and game names (words are ANDed; `event:`,
+    /// `place:`, `name:`, `comment:` restrict to one field).
+    Text {
+        /// The query.
+        query: String,
+        #[command(flatten)]
+        common: Common,
+    },
+}
+
+/// The game filters.
+#[derive(clap::Args, Debug)]
+pub struct FilterArgs {
+    /// A player (case and accents ignored).
+    #[arg(long)]
+    pub player: Option<String>,
+    /// The colour of --player: black or white.
+    #[arg(long, value_parser = parse_color)]
+    pub color: Option<Color>,
+    /// The opponent of --player.
+    #[arg(long)]
+    pub opponent: Option<String>,
+    /// The event (case ignored).
+    #[arg(long)]
+    pub event: Option<String>,
+    /// On or after this date (YYYY-MM-DD).
+    #[arg(long)]
+    pub from: Option<NaiveDate>,
+    /// On or before this date (YYYY-MM-DD).
+    #[arg(long)]
+    pub to: Option<NaiveDate>,
+    /// The result as written, e.g. B+R or W+3.5.
+    #[arg(long)]
+    pub result: Option<String>,
+    /// The winner: black or white.
+    #[arg(long, value_parser = parse_color)]
+    pub winner: Option<Color>,
+    /// The board side.
+    #[arg(long)]
+    pub size: Option<u8>,
+    /// The ruleset, e.g. "Keil; button=off".
+    #[arg(long)]
+    pub ruleset: Option<String>,
+    /// complete, resigned, time, forfeit or unfinished.
+    #[arg(long)]
+    pub status: Option<GameStatus>,
+}
+
+fn parse_color(s: &str) -> Result<Color, String> {
+    match s.to_ascii_lowercase().as_str() {
+        "b" | "black" => Ok(Color::Black),
+        "w" | "white" => Ok(Color::White),
+        _ => Err(format!("{s:?} is not a colour (black or white)")),
+    }
+}
+
+impl FilterArgs {
+    fn filter(self) -> anyhow::Result<GameFilter> {
+        Ok(GameFilter {
+            player: self.player,
+            color: self.color,
+            opponent: self.opponent,
+            event: self.event,
+            from: self.from,
+            to: self.to,
+            result: self.result,
+            winner: self.winner,
+            size: self.size,
+            ruleset: self
+                .ruleset
+                .map(|r| r.parse())
+                .transpose()
+                .context("--ruleset")?,
+            status: self.status,
+        })
+    }
+}
+
+fn open(db: &PathBuf) -> anyhow::Result<Archive> {
+    if !db.join(keil_archive::SQLITE_FILE).exists() {
+        bail!(
+            "no archive at {} (create one with keil import)",
+            db.display()
+        );
+    }
+    Archive::open(db).with_context(|| format!("opening archive {}", db.display()))
+}
+
+fn game_line(g: &GameSummary) -> String {
+    format!(
+        "{:>7}  {:<10}  {} ({}) - {} ({})  {}  {}  {}",
+        g.id,
+        g.date.as_deref().unwrap_or("?"),
+        g.black.as_deref().unwrap_or("?"),
+        g.black_rank.as_deref().unwrap_or("-"),
+        g.white.as_deref().unwrap_or("?"),
+        g.white_rank.as_deref().unwrap_or("-"),
+        g.result.as_deref().unwrap_or("?"),
+        g.event.as_deref().unwrap_or(""),
+        g.round
+            .as_deref()
+            .map(|r| format!("round {r}"))
+            .unwrap_or_default(),
+    )
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    match args.what {
+        What::Players {
+            query,
+            profile,
+            common,
+        } => {
+            let archive = open(&common.db)?;
+            let hits = archive.players().search(&query, common.limit)?;
+            let prof = match (profile, hits.first()) {
+                (true, Some(h)) => archive.players().profile(h.id)?,
+                _ => None,
+            };
+            if common.json {
+                let v = serde_json::json!({ "players": hits, "profile": prof });
+                println!("{}", serde_json::to_string_pretty(&v)?);
+                return Ok(());
+            }
+            for h in &hits {
+                println!(
+                    "{:>6}  {:<30} {:>6} games  ({:?})",
+                    h.id, h.name, h.games, h.matched
+                );
+            }
+            if let Some(p) = prof {
+                println!(
+                    "\n{} ({} games, {} to {})",
+                    p.name,
+                    p.games,
+                    p.first_date.as_deref().unwrap_or("?"),
+                    p.last_date.as_deref().unwrap_or("?")
+                );
+                for (c, r) in [("Black", p.as_black), ("White", p.as_white)] {
+                    println!(
+                        "  as {c}: {} games, {} wins, {} losses",
+                        r.games, r.wins, r.losses
+                    );
+                }
+                println!("  most frequent opponents:");
+                for o in &p.opponents {
+                    println!(
+                        "    {:<30} {:>4} games  +{} -{}",
+                        o.name, o.games, o.wins, o.losses
+                    );
+                }
+            }
+        }
+        What::Games {
+            filter,
+            oldest_first,
+            after,
+            common,
+        } => {
+            let archive = open(&common.db)?;
+            let page = Page {
+                order: if oldest_first {
+                    Order::Ascending
+                } else {
+                    Order::Descending
+                },
+                limit: common.limit,
+                after: after.map(|a| a.parse()).transpose()?,
+            };
+            let list = archive.games().list(&filter.filter()?, &page)?;
+            if common.json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&serde_json::json!({
+                        "games": list.games,
+                        "next": list.next.map(|c| c.to_string()),
+                    }))?
+                );
+                return Ok(());
+            }
+            for g in &list.games {
+                println!("{}", game_line(g));
+            }
+            if let Some(next) = list.next {
+                println!("next page: --after {next}");
+            }
+        }
+        What::Position {
+            position,
+            symmetry,
+            player,
+            from,
+            to,
+            after,
+            common,
+        } => {
+            let archive = open(&common.db)?;
+            let (pos, to_move) = Position::parse_notation(position.trim())
+                .with_context(|| format!("position {position:?}"))?;
+            let mut q = PositionQuery::new(pos);
+            q.to_move = to_move;
+            q.symmetry = symmetry;
+            q.player = player;
+            q.from = from;
+            q.to = to;
+            q.limit = common.limit;
+            q.cursor = after;
+            let answer = archive.search_position(&q)?;
+            if common.json {
+                println!("{}", serde_json::to_string_pretty(&answer)?);
+                return Ok(());
+            }
+            println!("{} games reached the position", answer.total_games);
+            for c in &answer.continuations {
+                println!(
+                    "  {:<8} {:>6} games  ({:.1}%)  B {} / W {}",
+                    c.mv,
+                    c.games,
+                    c.share * 100.0,
+                    c.black_wins,
+                    c.white_wins
+                );
+            }
+            for h in &answer.games {
+                println!(
+                    "{:>7}  ply {:>3}  {:<10} {} - {}  {}  next {}",
+                    h.game_id,
+                    h.ply,
+                    h.date,
+                    h.black.as_deref().unwrap_or("?"),
+                    h.white.as_deref().unwrap_or("?"),
+                    h.result.as_deref().unwrap_or("?"),
+                    h.next.as_deref().unwrap_or("-")
+                );
+            }
+            if let Some(next) = answer.next_cursor {
+                println!("next page: --after {next}");
+            }
+        }
+        What::Text { query, common } => {
+            let archive = open(&common.db)?;
+            let hits = archive.search_text(&query, common.limit)?;
+            if common.json {
+                println!("{}", serde_json::to_string_pretty(&hits)?);
+                return Ok(());
+            }
+            for h in &hits {
+                println!("{:>6.2}  {}", h.score, game_line(&h.game));
+            }
+        }
+    }
+    Ok(())
+}

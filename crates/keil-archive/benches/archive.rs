@@ -1,0 +1,109 @@
+//! Archive benchmarks over generated side-7 games: import throughput,
+//! player search latency (p50/p99), bytes on disk per game.
+//!
+//! `KEIL_BENCH_GAMES=100000 cargo bench -p keil-archive --bench archive`
+//! (default 20,000 games). Budgets (2 cores): import ≥ 2,000 games/s,
+//! player search p99 ≤ 10 ms, ≤ 3 KB per game.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use criterion::Criterion;
+use keil_archive::{Archive, ImportOptions, ImportSource};
+use keil_gen::{GeneratorConfig, write_collection};
+
+fn main() {
+    let games: u64 = std::env::var("KEIL_BENCH_GAMES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(20_000);
+    let config = GeneratorConfig {
+        games,
+        size: 7,
+        seed: 2024,
+        ..GeneratorConfig::default()
+    };
+    let mut corpus = Vec::new();
+    write_collection(config, &mut corpus).expect("generate");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let archive = Archive::open(dir.path()).expect("open");
+
+    let start = Instant::now();
+    let source = ImportSource::Bytes {
+        name: "bench.keil".into(),
+        bytes: corpus,
+    };
+    let report = archive
+        .import(&[source], &ImportOptions::default(), &mut |_| {})
+        .expect("import");
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "import: {} games in {secs:.2} s = {:.0} games/s ({} imported, {} invalid)",
+        report.counts.games_read,
+        report.counts.games_read as f64 / secs,
+        report.counts.imported,
+        report.counts.invalid
+    );
+    archive.compact().expect("compact");
+    let stats = archive.stats().expect("stats");
+    println!(
+        "size: {} bytes SQLite + {} bytes tantivy = {} bytes per game",
+        stats.sqlite_bytes,
+        stats.tantivy_bytes,
+        stats.bytes_per_game()
+    );
+
+    // Player search latency over prefixes, full names and misspellings.
+    let names: Vec<String> = {
+        let conn = archive.reader().expect("reader");
+        let mut stmt = conn
+            .prepare("SELECT name FROM players ORDER BY id")
+            .expect("prepare");
+        stmt.query_map([], |r| r.get(0))
+            .expect("query")
+            .collect::<Result<_, _>>()
+            .expect("rows")
+    };
+    let queries: Vec<String> = names
+        .iter()
+        .flat_map(|n| {
+            let lower = n.to_lowercase();
+            let prefix: String = lower.chars().take(3).collect();
+            let mut typo: Vec<char> = lower.chars().collect();
+            if typo.len() > 4 {
+                typo.swap(2, 3);
+            }
+            [lower.clone(), prefix, typo.into_iter().collect()]
+        })
+        .collect();
+    let mut times: Vec<Duration> = queries
+        .iter()
+        .map(|q| {
+            let t = Instant::now();
+            black_box(archive.players().search(q, 20).expect("search"));
+            t.elapsed()
+        })
+        .collect();
+    times.sort();
+    let pct = |p: f64| times[((times.len() as f64 - 1.0) * p) as usize];
+    println!(
+        "player search: {} queries, p50 {:?}, p99 {:?}, max {:?}",
+        times.len(),
+        pct(0.5),
+        pct(0.99),
+        times[times.len() - 1]
+    );
+
+    let mut c = Criterion::default().configure_from_args().sample_size(50);
+    let mut i = 0;
+    c.bench_function("player_search", |b| {
+        b.iter(|| {
+            i = (i + 1) % queries.len();
+            archive.players().search(&queries[i], 20).expect("search")
+        })
+    });
+    c.bench_function("text_search", |b| {
+        b.iter(|| archive.search_text("comment:button", 20).expect("search"))
+    });
+    c.final_summary();
+}

@@ -1,0 +1,256 @@
+//! Game queries: one game, lists with filters and keyset pagination,
+//! summaries and moves by id.
+
+use chrono::NaiveDate;
+use keil_rules::{Board, Color, HalfPoints, Position, Ruleset};
+use rusqlite::types::Value;
+use rusqlite::{Connection, OptionalExtension, Row};
+
+use crate::model::{
+    Cursor, Game, GameFilter, GameList, GameMoves, GameStatus, GameSummary, Order, Page,
+};
+use crate::{Archive, Error, Result, moves, prepare};
+
+/// Most games one page returns.
+pub const MAX_PAGE: usize = 1_000;
+
+/// The columns read into a [`GameSummary`], over `games g` joined with
+/// `players pb` (Black) and `players pw` (White).
+pub(crate) const SUMMARY_COLUMNS: &str = "g.id, pb.name, pw.name, g.black_rank, g.white_rank, \
+     g.date_raw, g.date, g.event, g.round, g.place, g.game_name, g.result, g.winner, g.margin, \
+     g.status, g.size, g.ruleset, g.komi, g.plies";
+
+pub(crate) const SUMMARY_FROM: &str = "games g LEFT JOIN players pb ON pb.id = g.black_id \
+     LEFT JOIN players pw ON pw.id = g.white_id";
+
+fn color(i: Option<i64>) -> Option<Color> {
+    match i {
+        Some(0) => Some(Color::Black),
+        Some(1) => Some(Color::White),
+        _ => None,
+    }
+}
+
+pub(crate) fn summary_of(row: &Row<'_>) -> rusqlite::Result<GameSummary> {
+    let date: String = row.get(6)?;
+    let status: String = row.get(14)?;
+    let id: i64 = row.get(0)?;
+    Ok(GameSummary {
+        id,
+        black: row.get(1)?,
+        white: row.get(2)?,
+        black_rank: row.get(3)?,
+        white_rank: row.get(4)?,
+        date: row.get(5)?,
+        day: NaiveDate::parse_from_str(&date, "%Y-%m-%d").ok(),
+        event: row.get(7)?,
+        round: row.get(8)?,
+        place: row.get(9)?,
+        game_name: row.get(10)?,
+        result: row.get(11)?,
+        winner: color(row.get(12)?),
+        margin: row.get::<_, Option<i32>>(13)?.map(HalfPoints),
+        status: status.parse().map_err(|e: crate::model::GameStatusError| {
+            rusqlite::Error::FromSqlConversionFailure(14, rusqlite::types::Type::Text, Box::new(e))
+        })?,
+        size: row.get(15)?,
+        ruleset: row.get(16)?,
+        komi: HalfPoints(row.get(17)?),
+        plies: row.get(18)?,
+    })
+}
+
+/// Lists games on `conn` (see [`Games::list`]).
+pub fn list_games(conn: &Connection, filter: &GameFilter, page: &Page) -> Result<GameList> {
+    let (mut cond, mut params) = filter.to_sql();
+    let limit = page.limit.clamp(1, MAX_PAGE);
+    let (cmp, dir) = match page.order {
+        Order::Ascending => (">", "ASC"),
+        Order::Descending => ("<", "DESC"),
+    };
+    if let Some(c) = &page.after {
+        cond.push_str(&format!(" AND (g.date, g.id) {cmp} (?, ?)"));
+        params.push(Value::Text(c.date.clone()));
+        params.push(Value::Integer(c.id));
+    }
+    let sql = format!(
+        "SELECT {SUMMARY_COLUMNS} FROM {SUMMARY_FROM} WHERE {cond} \
+         ORDER BY g.date {dir}, g.id {dir} LIMIT {}",
+        limit + 1
+    );
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let mut games = stmt
+        .query_map(rusqlite::params_from_iter(params), summary_of)?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    let next = if games.len() > limit {
+        games.truncate(limit);
+        games.last().map(|g| Cursor {
+            date: g
+                .day
+                .map(|d| d.format("%Y-%m-%d").to_string())
+                .unwrap_or_default(),
+            id: g.id,
+        })
+    } else {
+        None
+    };
+    Ok(GameList { games, next })
+}
+
+/// Summaries of the games with these ids, in the order of `ids`; ids not in
+/// the archive are skipped.
+pub fn summaries(conn: &Connection, ids: &[i64]) -> Result<Vec<GameSummary>> {
+    let mut out = Vec::with_capacity(ids.len());
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {SUMMARY_COLUMNS} FROM {SUMMARY_FROM} WHERE g.id = ?"
+    ))?;
+    for &id in ids {
+        if let Some(s) = stmt.query_row([id], summary_of).optional()? {
+            out.push(s);
+        }
+    }
+    Ok(out)
+}
+
+/// The moves of one game (see [`Games::moves`]).
+pub fn game_moves(conn: &Connection, id: i64) -> Result<Option<GameMoves>> {
+    let row = conn
+        .prepare_cached("SELECT size, ruleset, komi, setup, moves FROM games WHERE id = ?")?
+        .query_row([id], |r| {
+            Ok((
+                r.get::<_, u8>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, i32>(2)?,
+                r.get::<_, Option<String>>(3)?,
+                r.get::<_, Vec<u8>>(4)?,
+            ))
+        })
+        .optional()?;
+    let Some((size, ruleset, komi, setup, blob)) = row else {
+        return Ok(None);
+    };
+    let corrupt = |reason: String| Error::Corrupt { game: id, reason };
+    let board = Board::new(size).map_err(|s| corrupt(format!("board side {s}")))?;
+    let mut ruleset: Ruleset = ruleset
+        .parse()
+        .map_err(|e| corrupt(format!("ruleset: {e}")))?;
+    ruleset.komi = HalfPoints(komi);
+    let setup = match setup {
+        None => None,
+        Some(text) => {
+            let (pos, to_move) =
+                Position::parse_notation(&text).map_err(|e| corrupt(format!("setup: {e}")))?;
+            Some((pos, to_move.unwrap_or(Color::Black)))
+        }
+    };
+    let moves = moves::decode(board, &blob).ok_or_else(|| corrupt("moves blob".to_string()))?;
+    Ok(Some(GameMoves {
+        id,
+        board,
+        ruleset,
+        setup,
+        moves,
+    }))
+}
+
+/// The game queries of an archive, from [`Archive::games`]. Each call uses
+/// one pooled read connection.
+pub struct Games<'a> {
+    pub(crate) archive: &'a Archive,
+}
+
+impl Games<'_> {
+    /// One game in full: metadata, moves and the normalised record text;
+    /// `None` when no game has this id.
+    ///
+    /// # Errors
+    /// SQLite errors; [`Error::Corrupt`] when the stored moves or record do
+    /// not decode.
+    pub fn get(&self, id: i64) -> Result<Option<Game>> {
+        let conn = self.archive.reader()?;
+        let tx = conn.unchecked_transaction()?;
+        let Some(summary) = summaries(&tx, &[id])?.pop() else {
+            return Ok(None);
+        };
+        let moves = game_moves(&tx, id)?.ok_or(Error::Corrupt {
+            game: id,
+            reason: "vanished".into(),
+        })?;
+        let blob: Vec<u8> =
+            tx.query_row("SELECT record FROM games WHERE id = ?", [id], |r| r.get(0))?;
+        let record = prepare::decompress(id, &blob)?;
+        tx.finish()?;
+        Ok(Some(Game {
+            summary,
+            moves,
+            record,
+        }))
+    }
+
+    /// A page of the games that pass `filter`, sorted by date then id
+    /// (keyset pagination: pass the returned `next` as the next page's
+    /// `after`).
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn list(&self, filter: &GameFilter, page: &Page) -> Result<GameList> {
+        let conn = self.archive.reader()?;
+        list_games(&conn, filter, page)
+    }
+
+    /// Summaries of these game ids, in the given order; missing ids are
+    /// skipped.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn summaries(&self, ids: &[i64]) -> Result<Vec<GameSummary>> {
+        let conn = self.archive.reader()?;
+        let tx = conn.unchecked_transaction()?;
+        let out = summaries(&tx, ids)?;
+        tx.finish()?;
+        Ok(out)
+    }
+
+    /// The main line of one game with its board, ruleset and setup, for
+    /// replay; `None` when no game has this id.
+    ///
+    /// # Errors
+    /// SQLite errors; [`Error::Corrupt`] when the stored moves do not decode.
+    pub fn moves(&self, id: i64) -> Result<Option<GameMoves>> {
+        let conn = self.archive.reader()?;
+        game_moves(&conn, id)
+    }
+
+    /// The number of games that pass `filter`.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn count(&self, filter: &GameFilter) -> Result<u64> {
+        let (cond, params) = filter.to_sql();
+        let conn = self.archive.reader()?;
+        let n: i64 = conn.query_row(
+            &format!("SELECT COUNT(*) FROM games g WHERE {cond}"),
+            rusqlite::params_from_iter(params),
+            |r| r.get(0),
+        )?;
+        Ok(n as u64)
+    }
+
+    /// Every stored status with its number of games.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn count_by_status(&self) -> Result<Vec<(GameStatus, u64)>> {
+        let conn = self.archive.reader()?;
+        let mut out = Vec::new();
+        for s in GameStatus::ALL {
+            let n: i64 = conn.query_row(
+                "SELECT COUNT(*) FROM games WHERE status = ?",
+                [s.code()],
+                |r| r.get(0),
+            )?;
+            out.push((s, n as u64));
+        }
+        Ok(out)
+    }
+}

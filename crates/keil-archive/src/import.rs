@@ -1,0 +1,501 @@
+//! The import pipeline: sources → read → validate in parallel → deduplicate
+//! → batched transactions (games, players, position index, import log) →
+//! text index.
+
+use std::collections::{BTreeMap, HashMap};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+use rusqlite::{OptionalExtension, Transaction, params};
+use serde::Serialize;
+
+use crate::prepare::{Prepare, Prepared, Problem, prepare};
+use crate::{Archive, Error, Result, fold, positions};
+
+/// Where games come from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ImportSource {
+    /// A file, or a directory searched recursively for `.keil` and `.sgf`
+    /// files (in name order).
+    Path(PathBuf),
+    /// Standard input, read to the end.
+    Stdin,
+    /// Bytes in memory, with a name for reports.
+    Bytes {
+        /// The name used in reports and the import log.
+        name: String,
+        /// The collection's bytes.
+        bytes: Vec<u8>,
+    },
+}
+
+/// How long an import waits for the writer lock that a reader process
+/// holds briefly while it catches the text index up.
+const WRITER_WAIT: Duration = Duration::from_secs(5);
+
+/// How to import.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImportOptions {
+    /// Games per transaction (default 2,000). A kill loses at most the
+    /// batch in flight; each batch is all-or-nothing.
+    pub batch_size: usize,
+}
+
+impl Default for ImportOptions {
+    fn default() -> ImportOptions {
+        ImportOptions { batch_size: 2_000 }
+    }
+}
+
+/// Counts so far, given to the progress callback after every batch.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct ImportProgress {
+    /// Game trees read (valid or not).
+    pub games_read: u64,
+    /// Games newly stored.
+    pub imported: u64,
+    /// Valid games already in the archive (same normalised record).
+    pub duplicates: u64,
+    /// Games refused.
+    pub invalid: u64,
+    /// Time since the import started.
+    #[serde(serialize_with = "secs")]
+    pub elapsed: Duration,
+}
+
+fn secs<S: serde::Serializer>(d: &Duration, s: S) -> std::result::Result<S::Ok, S::Error> {
+    s.serialize_f64(d.as_secs_f64())
+}
+
+/// What an import did.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ImportReport {
+    /// The id of the run in the import log (`imports.id`).
+    pub import_id: i64,
+    /// Final counts.
+    pub counts: ImportProgress,
+    /// Every refused game with its reason (also in the import log).
+    pub invalid: Vec<Problem>,
+}
+
+impl ImportReport {
+    /// The number of refused games per reason code.
+    pub fn invalid_by_reason(&self) -> BTreeMap<String, u64> {
+        let mut m = BTreeMap::new();
+        for p in &self.invalid {
+            *m.entry(p.reason.clone()).or_insert(0) += 1;
+        }
+        m
+    }
+
+    /// Game trees read per second of wall time.
+    pub fn games_per_second(&self) -> f64 {
+        self.counts.games_read as f64 / self.counts.elapsed.as_secs_f64().max(1e-9)
+    }
+}
+
+/// One batch of prepared games from one source.
+struct Batch {
+    items: Vec<Prepare>,
+}
+
+fn files_of(path: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+    let meta = std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
+    if !meta.is_dir() {
+        out.push(path.to_path_buf());
+        return Ok(());
+    }
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(path)
+        .map_err(|e| Error::io(path, e))?
+        .map(|e| e.map(|e| e.path()).map_err(|err| Error::io(path, err)))
+        .collect::<Result<_>>()?;
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            files_of(&p, out)?;
+        } else if p
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| e.eq_ignore_ascii_case("keil") || e.eq_ignore_ascii_case("sgf"))
+        {
+            out.push(p);
+        }
+    }
+    Ok(())
+}
+
+/// Named inputs, expanded; a directory that cannot be listed is an error,
+/// a file that cannot be read is reported as a problem.
+enum Input {
+    File(PathBuf),
+    Stdin,
+    Bytes(String, Vec<u8>),
+}
+
+fn now() -> String {
+    chrono::Utc::now()
+        .format("%Y-%m-%dT%H:%M:%S%.3fZ")
+        .to_string()
+}
+
+impl Archive {
+    /// Imports games: reads every source, validates the games in parallel,
+    /// stores the valid ones not already present (same normalised record)
+    /// in transactions of [`ImportOptions::batch_size`] games, logs refused
+    /// games with their reasons, then indexes the new games' text.
+    ///
+    /// `progress` is called after every batch.
+    ///
+    /// A process killed during an import leaves whole batches only: a game
+    /// is stored with its players, its log entry and its positions, or not
+    /// at all. The text index catches up on the next open or import.
+    ///
+    /// # Errors
+    /// [`Error::Busy`] when another import runs on the archive (after waiting
+    /// up to 5 s for the lock); [`Error::Io`]
+    /// for a path that does not exist or a directory that cannot be listed
+    /// (unreadable files inside a directory are reported as problems);
+    /// SQLite and tantivy errors. Games of batches committed before an
+    /// error stay stored.
+    pub fn import(
+        &self,
+        sources: &[ImportSource],
+        options: &ImportOptions,
+        progress: &mut dyn FnMut(&ImportProgress),
+    ) -> Result<ImportReport> {
+        let start = Instant::now();
+        let mut inputs = Vec::new();
+        for s in sources {
+            match s {
+                ImportSource::Path(p) => {
+                    let mut files = Vec::new();
+                    files_of(p, &mut files)?;
+                    inputs.extend(files.into_iter().map(Input::File));
+                }
+                ImportSource::Stdin => inputs.push(Input::Stdin),
+                ImportSource::Bytes { name, bytes } => {
+                    inputs.push(Input::Bytes(name.clone(), bytes.clone()))
+                }
+            }
+        }
+        let names: Vec<String> = sources
+            .iter()
+            .map(|s| match s {
+                ImportSource::Path(p) => p.display().to_string(),
+                ImportSource::Stdin => "-".into(),
+                ImportSource::Bytes { name, .. } => name.clone(),
+            })
+            .collect();
+
+        let mut text = self.text.writer_waiting(WRITER_WAIT)?.ok_or(Error::Busy)?;
+        let mut conn = self.writer.lock().unwrap_or_else(|e| e.into_inner());
+        // Games stored by an earlier, interrupted run get their text first,
+        // so the payload's "every id up to N" stays true.
+        text.catch_up(&conn)?;
+
+        conn.execute(
+            "INSERT INTO imports (started_at, sources) VALUES (?, ?)",
+            params![now(), names.join("\n")],
+        )?;
+        let import_id = conn.last_insert_rowid();
+        let batch_size = options.batch_size.max(1);
+
+        let mut counts = ImportProgress::default();
+        let mut problems = Vec::new();
+        let mut players: HashMap<String, i64> = HashMap::new();
+        let (send, receive) = mpsc::sync_channel::<Batch>(2);
+
+        let written: Result<()> = std::thread::scope(|scope| {
+            // Reading and validating run here (rayon), writing on this thread.
+            let producer = scope.spawn(move || {
+                for input in inputs {
+                    let (name, bytes) = match input {
+                        Input::File(p) => {
+                            let name = p.display().to_string();
+                            match std::fs::read(&p) {
+                                Ok(b) => (name, b),
+                                Err(e) => {
+                                    let item = Prepare::Invalid(Problem {
+                                        source: name.clone(),
+                                        index: 0,
+                                        reason: "unreadable".into(),
+                                        message: e.to_string(),
+                                        ply: None,
+                                    });
+                                    let batch = Batch { items: vec![item] };
+                                    if send.send(batch).is_err() {
+                                        return;
+                                    }
+                                    continue;
+                                }
+                            }
+                        }
+                        Input::Stdin => {
+                            let mut b = Vec::new();
+                            if let Err(e) = std::io::stdin().read_to_end(&mut b) {
+                                let item = Prepare::Invalid(Problem {
+                                    source: "-".into(),
+                                    index: 0,
+                                    reason: "unreadable".into(),
+                                    message: e.to_string(),
+                                    ply: None,
+                                });
+                                let _ = send.send(Batch { items: vec![item] });
+                                continue;
+                            }
+                            ("-".to_string(), b)
+                        }
+                        Input::Bytes(n, b) => (n, b),
+                    };
+                    let decoded = keil_sgf::decode(&bytes);
+                    let file = keil_record::ParsedFile::new(&decoded);
+                    if let Some(e) = file.file_error() {
+                        let item = prepare(&name, 0, Err(e));
+                        if send.send(Batch { items: vec![item] }).is_err() {
+                            return;
+                        }
+                        continue;
+                    }
+                    let mut first = 0;
+                    while first < file.len() {
+                        let end = (first + batch_size).min(file.len());
+                        let items: Vec<Prepare> = (first..end)
+                            .into_par_iter()
+                            .map(|i| prepare(&name, i, file.record(i)))
+                            .collect();
+                        if send.send(Batch { items }).is_err() {
+                            return;
+                        }
+                        first = end;
+                    }
+                }
+            });
+            let mut result = Ok(());
+            for batch in receive.iter() {
+                let step = write_batch(&mut conn, import_id, batch, &mut players);
+                match step {
+                    Ok(written) => {
+                        for (id, fields) in &written.new_games {
+                            text.add(*id, fields)?;
+                        }
+                        counts.games_read += written.read;
+                        counts.imported += written.new_games.len() as u64;
+                        counts.duplicates += written.duplicates;
+                        counts.invalid += written.problems.len() as u64;
+                        problems.extend(written.problems);
+                        counts.elapsed = start.elapsed();
+                        progress(&counts);
+                    }
+                    Err(e) => {
+                        result = Err(e);
+                        break;
+                    }
+                }
+            }
+            // On error, stop the producer by closing the channel.
+            drop(receive);
+            let _ = producer.join();
+            result
+        });
+        written?;
+
+        let upto: i64 =
+            conn.query_row("SELECT COALESCE(MAX(id), 0) FROM games", [], |r| r.get(0))?;
+        text.commit(upto)?;
+        counts.elapsed = start.elapsed();
+        conn.execute(
+            "UPDATE imports SET finished_at = ?, games_read = ?, imported = ?, duplicates = ?, invalid = ? WHERE id = ?",
+            params![
+                now(),
+                counts.games_read as i64,
+                counts.imported as i64,
+                counts.duplicates as i64,
+                counts.invalid as i64,
+                import_id
+            ],
+        )?;
+        Ok(ImportReport {
+            import_id,
+            counts,
+            invalid: problems,
+        })
+    }
+}
+
+/// What one batch wrote.
+struct Written {
+    read: u64,
+    new_games: Vec<(i64, crate::prepare::TextFields)>,
+    duplicates: u64,
+    problems: Vec<Problem>,
+}
+
+fn player_id(
+    tx: &Transaction<'_>,
+    cache: &mut HashMap<String, i64>,
+    added: &mut Vec<String>,
+    name: &str,
+) -> Result<i64> {
+    if let Some(&id) = cache.get(name) {
+        return Ok(id);
+    }
+    let existing: Option<i64> = tx
+        .prepare_cached("SELECT id FROM players WHERE name = ?")?
+        .query_row([name], |r| r.get(0))
+        .optional()?;
+    let id = match existing {
+        Some(id) => id,
+        None => {
+            let folded = fold(name);
+            tx.prepare_cached("INSERT INTO players (name, folded) VALUES (?, ?)")?
+                .execute(params![name, folded])?;
+            let id = tx.last_insert_rowid();
+            let mut words = tx.prepare_cached(
+                "INSERT OR IGNORE INTO player_words (word, player_id) VALUES (?, ?)",
+            )?;
+            for w in folded.split(' ').filter(|w| !w.is_empty()) {
+                words.execute(params![w, id])?;
+            }
+            added.push(name.to_string());
+            id
+        }
+    };
+    cache.insert(name.to_string(), id);
+    Ok(id)
+}
+
+fn write_batch(
+    conn: &mut rusqlite::Connection,
+    import_id: i64,
+    batch: Batch,
+    cache: &mut HashMap<String, i64>,
+) -> Result<Written> {
+    let tx = conn.transaction()?;
+    let mut added_players = Vec::new();
+    let mut out = Written {
+        read: batch.items.len() as u64,
+        new_games: Vec::new(),
+        duplicates: 0,
+        problems: Vec::new(),
+    };
+    let mut stored: Vec<(i64, Box<Prepared>)> = Vec::new();
+    let mut game_counts: HashMap<i64, i64> = HashMap::new();
+    let result = (|| -> Result<()> {
+        let mut insert = tx.prepare_cached(
+            "INSERT INTO games (hash, import_id, black_id, white_id, black_rank, white_rank, \
+             date_raw, date, event, round, place, game_name, result, winner, margin, status, \
+             size, ruleset, komi, plies, setup, moves, record) \
+             VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(hash) DO NOTHING",
+        )?;
+        let mut side = tx.prepare_cached(
+            "INSERT INTO game_players (player_id, date, game_id, color, opponent_id, won) \
+             VALUES (?,?,?,?,?,?)",
+        )?;
+        let mut problem = tx.prepare_cached(
+            "INSERT INTO import_problems (import_id, source, game_index, reason, message, ply) \
+             VALUES (?,?,?,?,?,?)",
+        )?;
+        for item in batch.items {
+            let p = match item {
+                Prepare::Invalid(p) => {
+                    problem.execute(params![
+                        import_id,
+                        p.source,
+                        p.index as i64,
+                        p.reason,
+                        p.message,
+                        p.ply
+                    ])?;
+                    out.problems.push(p);
+                    continue;
+                }
+                Prepare::Valid(p) => p,
+            };
+            let m = &p.meta;
+            let black = m
+                .black
+                .as_deref()
+                .map(|n| player_id(&tx, cache, &mut added_players, n))
+                .transpose()?;
+            let white = m
+                .white
+                .as_deref()
+                .map(|n| player_id(&tx, cache, &mut added_players, n))
+                .transpose()?;
+            let n = insert.execute(params![
+                &p.hash[..],
+                import_id,
+                black,
+                white,
+                m.black_rank,
+                m.white_rank,
+                m.date_raw,
+                m.date,
+                m.event,
+                m.round,
+                m.place,
+                m.game_name,
+                m.result,
+                m.winner.map(|c| c.index() as i64),
+                m.margin.map(|h| i64::from(h.0)),
+                p.status.code(),
+                i64::from(m.size),
+                m.ruleset,
+                i64::from(m.komi.0),
+                i64::from(p.plies),
+                p.setup,
+                p.moves,
+                p.record,
+            ])?;
+            if n == 0 {
+                out.duplicates += 1;
+                continue;
+            }
+            let id = tx.last_insert_rowid();
+            for (color, me, other) in [(0i64, black, white), (1, white, black)] {
+                if let Some(me) = me {
+                    let won = m.winner.map(|w| i64::from(w.index() as i64 == color));
+                    side.execute(params![me, m.date, id, color, other, won])?;
+                    *game_counts.entry(me).or_insert(0) += 1;
+                }
+            }
+            stored.push((id, p));
+        }
+        let mut count = tx.prepare_cached("UPDATE players SET games = games + ? WHERE id = ?")?;
+        for (player, n) in &game_counts {
+            count.execute(params![n, player])?;
+        }
+        let replays: Vec<(i64, &keil_record::Replay)> =
+            stored.iter().map(|(id, p)| (*id, &p.replay)).collect();
+        positions::index_games(&tx, &replays)?;
+        Ok(())
+    })();
+    match result {
+        Ok(()) => {
+            tx.execute(
+                "UPDATE imports SET games_read = games_read + ?, imported = imported + ?, \
+                 duplicates = duplicates + ?, invalid = invalid + ? WHERE id = ?",
+                params![
+                    out.read as i64,
+                    stored.len() as i64,
+                    out.duplicates as i64,
+                    out.problems.len() as i64,
+                    import_id
+                ],
+            )?;
+            tx.commit()?;
+            out.new_games = stored.into_iter().map(|(id, p)| (id, p.text)).collect();
+            Ok(out)
+        }
+        Err(e) => {
+            // The transaction rolls back on drop: forget the players it added.
+            for name in added_players {
+                cache.remove(&name);
+            }
+            Err(e)
+        }
+    }
+}

@@ -1,0 +1,307 @@
+//! The Keil game archive: valid games stored in SQLite (the source of
+//! truth), searchable by player, by text (tantivy) and by position.
+//!
+//! An archive is a directory: `archive.sqlite` (schema applied and upgraded
+//! by numbered migrations when opened, WAL mode, foreign keys on) and
+//! `tantivy/` (the text index, derived: caught up from SQLite on open,
+//! rebuilt by [`Archive::reindex`]).
+//!
+//! - [`Archive::open`] opens or creates one; [`Archive::import`] reads,
+//!   validates (in parallel), deduplicates and stores games in batched
+//!   transactions, and reports the refused ones with their reasons
+//!   ([`ImportReport`]).
+//! - [`Archive::games`] ([`Games`]): one game ([`Game`]), lists with a
+//!   [`GameFilter`] sorted by date with keyset pagination ([`Page`],
+//!   [`Cursor`]), [`GameSummary`]s and [`GameMoves`] by id.
+//! - [`Archive::players`] ([`Players`]): name search, case- and
+//!   accent-insensitive, prefix and fuzzy ([`PlayerHit`]); profiles
+//!   ([`PlayerProfile`]).
+//! - [`Archive::search_text`]: comments, events, places and game names.
+//!
+//! ```
+//! use keil_archive::{Archive, GameFilter, ImportOptions, ImportSource, Page};
+//!
+//! let dir = tempfile::tempdir().unwrap();
+//! let archive = Archive::open(dir.path()).unwrap();
+//! let sgf = "(;GM[Keil]FF[4]SZ[2]KM[1]PB[Ana Bolaños]PW[Bo]DT[2024-05-01]EV[Spring Cup]\
+//!            RE[B+6.5];B[button];W[c2];B[b2];W[pass];B[pass])";
+//! let source = ImportSource::Bytes { name: "demo.keil".into(), bytes: sgf.into() };
+//! let report = archive.import(&[source.clone()], &ImportOptions::default(), &mut |_| {}).unwrap();
+//! assert_eq!((report.counts.imported, report.counts.invalid), (1, 0));
+//! // The same game again adds nothing.
+//! let again = archive.import(&[source], &ImportOptions::default(), &mut |_| {}).unwrap();
+//! assert_eq!((again.counts.imported, again.counts.duplicates), (0, 1));
+//!
+//! // Accents and case do not matter.
+//! let hits = archive.players().search("bolanos", 10).unwrap();
+//! assert_eq!(hits[0].name, "Ana Bolaños");
+//! let filter = GameFilter { player: Some("ANA BOLANOS".into()), ..GameFilter::default() };
+//! let page = archive.games().list(&filter, &Page::default()).unwrap();
+//! assert_eq!(page.games[0].result.as_deref(), Some("B+6.5"));
+//! // Text search.
+//! let found = archive.search_text("spring", 10).unwrap();
+//! assert_eq!(found[0].game.id, page.games[0].id);
+//! ```
+
+mod error;
+mod fold;
+mod games;
+mod import;
+mod model;
+mod moves;
+mod players;
+mod positions;
+mod prepare;
+mod store;
+mod text;
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use serde::Serialize;
+
+pub use error::{Error, Result};
+pub use fold::fold;
+pub use games::{Games, MAX_PAGE, game_moves, list_games, summaries};
+pub use import::{ImportOptions, ImportProgress, ImportReport, ImportSource};
+pub use model::{
+    Cursor, Game, GameFilter, GameList, GameMoves, GameStatus, GameStatusError, GameSummary, Order,
+    Page,
+};
+pub use players::{
+    ColorRecord, MatchKind, Opponent, PROFILE_OPPONENTS, PlayerHit, PlayerProfile, Players,
+    player_profile, search_players,
+};
+pub use positions::{Continuation, PositionAnswer, PositionHit, PositionQuery};
+pub use prepare::Problem;
+pub use store::{ReadConnection, schema_version};
+
+/// The SQLite file inside an archive directory.
+pub const SQLITE_FILE: &str = "archive.sqlite";
+/// The tantivy directory inside an archive directory.
+pub const TANTIVY_DIR: &str = "tantivy";
+
+/// An open archive. `Send + Sync`: share one behind an `Arc`; queries take a
+/// pooled read connection each, imports serialise on the writer.
+pub struct Archive {
+    dir: PathBuf,
+    writer: Mutex<rusqlite::Connection>,
+    readers: store::ReadPool,
+    text: text::TextIndex,
+    positions: positions::PositionIndex,
+}
+
+/// A full-text match.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TextHit {
+    /// The game.
+    pub game: GameSummary,
+    /// tantivy's BM25 score (higher is better).
+    pub score: f32,
+}
+
+/// Sizes and counts of an archive.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Stats {
+    /// Stored games.
+    pub games: u64,
+    /// Distinct player names.
+    pub players: u64,
+    /// Import runs logged.
+    pub imports: u64,
+    /// Refused games logged over all imports.
+    pub refused: u64,
+    /// Games per status.
+    pub by_status: Vec<(GameStatus, u64)>,
+    /// Games per board side.
+    pub by_size: Vec<(u8, u64)>,
+    /// Games in the text index.
+    pub text_documents: u64,
+    /// Bytes on disk of the SQLite files (database and WAL).
+    pub sqlite_bytes: u64,
+    /// Bytes on disk of the tantivy directory.
+    pub tantivy_bytes: u64,
+}
+
+impl Stats {
+    /// Bytes on disk per stored game (SQLite and tantivy together); 0 for an
+    /// empty archive.
+    pub fn bytes_per_game(&self) -> u64 {
+        (self.sqlite_bytes + self.tantivy_bytes)
+            .checked_div(self.games)
+            .unwrap_or(0)
+    }
+}
+
+/// What a [`Archive::reindex`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct ReindexReport {
+    /// Games indexed.
+    pub games: u64,
+}
+
+fn dir_size(path: &Path) -> u64 {
+    let Ok(entries) = std::fs::read_dir(path) else {
+        return 0;
+    };
+    entries
+        .flatten()
+        .map(|e| match e.metadata() {
+            Ok(m) if m.is_dir() => dir_size(&e.path()),
+            Ok(m) => m.len(),
+            Err(_) => 0,
+        })
+        .sum()
+}
+
+impl Archive {
+    /// Opens the archive in directory `dir`, creating the directory and an
+    /// empty archive if needed. Applies pending schema migrations, then adds
+    /// to the text index the games it lacks (those stored by an import that
+    /// was killed), unless an import is running in another process.
+    ///
+    /// # Errors
+    /// [`Error::Io`] when the directory cannot be created; SQLite, migration
+    /// and tantivy errors (e.g. an archive from a newer version).
+    pub fn open(dir: impl AsRef<Path>) -> Result<Archive> {
+        let dir = dir.as_ref().to_path_buf();
+        std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+        let db = dir.join(SQLITE_FILE);
+        let writer = store::open_writer(&db)?;
+        let text = text::TextIndex::open(&dir.join(TANTIVY_DIR))?;
+        if let Some(mut w) = text.try_writer()? {
+            w.catch_up(&writer)?;
+        }
+        Ok(Archive {
+            readers: store::ReadPool::new(db),
+            writer: Mutex::new(writer),
+            text,
+            positions: positions::PositionIndex::default(),
+            dir,
+        })
+    }
+
+    /// The archive's directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// A read-only connection from the pool (returned on drop). For the
+    /// crate's own queries and the position index; statements see WAL
+    /// snapshots, so a reader never sees half an import batch.
+    ///
+    /// # Errors
+    /// SQLite errors opening a new connection.
+    pub fn reader(&self) -> Result<ReadConnection<'_>> {
+        self.readers.get()
+    }
+
+    /// The game queries.
+    pub fn games(&self) -> Games<'_> {
+        Games { archive: self }
+    }
+
+    /// The player queries.
+    pub fn players(&self) -> Players<'_> {
+        Players { archive: self }
+    }
+
+    /// Games whose event, place, game name or comments match `query`
+    /// (tantivy query syntax; words are ANDed, case and accents ignored;
+    /// `event:`, `place:`, `name:`, `comment:` restrict to one field), best
+    /// first, at most `limit`.
+    ///
+    /// # Errors
+    /// [`Error::TextQuery`] for a query that does not parse; tantivy and
+    /// SQLite errors.
+    pub fn search_text(&self, query: &str, limit: usize) -> Result<Vec<TextHit>> {
+        let found = self.text.search(query, limit)?;
+        let ids: Vec<i64> = found.iter().map(|(id, _)| *id).collect();
+        let games = self.games().summaries(&ids)?;
+        let mut by_id: std::collections::HashMap<i64, GameSummary> =
+            games.into_iter().map(|g| (g.id, g)).collect();
+        Ok(found
+            .into_iter()
+            .filter_map(|(id, score)| by_id.remove(&id).map(|game| TextHit { game, score }))
+            .collect())
+    }
+
+    /// Rebuilds the derived indexes from SQLite: the text index and the
+    /// position index, from scratch.
+    ///
+    /// # Errors
+    /// [`Error::Busy`] while an import runs; tantivy and SQLite errors;
+    /// [`Error::Corrupt`] when a stored record does not read back.
+    pub fn reindex(&self) -> Result<ReindexReport> {
+        let mut text = self
+            .text
+            .writer_waiting(std::time::Duration::from_secs(5))?
+            .ok_or(Error::Busy)?;
+        let mut conn = self.writer.lock().unwrap_or_else(|e| e.into_inner());
+        let tx = conn.transaction()?;
+        positions::rebuild(&tx)?;
+        tx.commit()?;
+        text.clear()?;
+        let games = text.add_stored_after(&conn, 0)?;
+        if games == 0 {
+            text.commit(0)?;
+        }
+        Ok(ReindexReport { games })
+    }
+
+    /// Counts and sizes.
+    ///
+    /// # Errors
+    /// SQLite and tantivy errors.
+    pub fn stats(&self) -> Result<Stats> {
+        let conn = self.reader()?;
+        let tx = conn.unchecked_transaction()?;
+        let count = |sql: &str| -> Result<u64> {
+            Ok(tx.query_row(sql, [], |r| r.get::<_, i64>(0))? as u64)
+        };
+        let games = count("SELECT COUNT(*) FROM games")?;
+        let players = count("SELECT COUNT(*) FROM players")?;
+        let imports = count("SELECT COUNT(*) FROM imports")?;
+        let refused = count("SELECT COUNT(*) FROM import_problems")?;
+        let mut by_status = Vec::new();
+        for s in GameStatus::ALL {
+            let n: i64 = tx.query_row(
+                "SELECT COUNT(*) FROM games WHERE status = ?",
+                [s.code()],
+                |r| r.get(0),
+            )?;
+            by_status.push((s, n as u64));
+        }
+        let by_size = tx
+            .prepare("SELECT size, COUNT(*) FROM games GROUP BY size ORDER BY size")?
+            .query_map([], |r| Ok((r.get::<_, u8>(0)?, r.get::<_, i64>(1)? as u64)))?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        tx.finish()?;
+        let file = |name: &str| {
+            std::fs::metadata(self.dir.join(name))
+                .map(|m| m.len())
+                .unwrap_or(0)
+        };
+        Ok(Stats {
+            games,
+            players,
+            imports,
+            refused,
+            by_status,
+            by_size,
+            text_documents: self.text.num_docs()?,
+            sqlite_bytes: file(SQLITE_FILE) + file(&format!("{SQLITE_FILE}-wal")),
+            tantivy_bytes: dir_size(&self.dir.join(TANTIVY_DIR)),
+        })
+    }
+
+    /// Compacts the SQLite file (`VACUUM`) and folds the WAL into it.
+    ///
+    /// # Errors
+    /// SQLite errors, e.g. while readers hold old snapshots.
+    pub fn compact(&self) -> Result<()> {
+        let conn = self.writer.lock().unwrap_or_else(|e| e.into_inner());
+        conn.execute_batch("VACUUM; PRAGMA wal_checkpoint(TRUNCATE);")?;
+        Ok(())
+    }
+}

@@ -1,0 +1,402 @@
+//! The archive's domain types: game ids, statuses, summaries, filters,
+//! pages and cursors.
+
+use std::fmt;
+use std::str::FromStr;
+
+use chrono::NaiveDate;
+use keil_rules::{Color, HalfPoints, Move, Position, Ruleset};
+use serde::Serialize;
+
+use crate::fold::fold;
+
+/// How a stored game ended (only valid games are stored).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GameStatus {
+    /// Ended by two passes; the result is the computed score.
+    Complete,
+    /// A player resigned (`B+R`, `W+R`).
+    Resigned,
+    /// A player lost on time (`B+T`, `W+T`).
+    Time,
+    /// A player forfeited (`B+F`, `W+F`).
+    Forfeit,
+    /// No end and no decisive result.
+    Unfinished,
+}
+
+impl GameStatus {
+    /// Every status, in this order.
+    pub const ALL: [GameStatus; 5] = [
+        GameStatus::Complete,
+        GameStatus::Resigned,
+        GameStatus::Time,
+        GameStatus::Forfeit,
+        GameStatus::Unfinished,
+    ];
+
+    /// The code stored in `games.status` and used in JSON: `complete`,
+    /// `resigned`, `time`, `forfeit`, `unfinished`.
+    pub fn code(self) -> &'static str {
+        match self {
+            GameStatus::Complete => "complete",
+            GameStatus::Resigned => "resigned",
+            GameStatus::Time => "time",
+            GameStatus::Forfeit => "forfeit",
+            GameStatus::Unfinished => "unfinished",
+        }
+    }
+}
+
+impl fmt::Display for GameStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+/// A status code that is not one of [`GameStatus::code`]'s.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown game status {0:?}: expected complete, resigned, time, forfeit or unfinished")]
+pub struct GameStatusError(pub String);
+
+impl FromStr for GameStatus {
+    type Err = GameStatusError;
+    fn from_str(s: &str) -> Result<GameStatus, GameStatusError> {
+        GameStatus::ALL
+            .into_iter()
+            .find(|st| st.code().eq_ignore_ascii_case(s))
+            .ok_or_else(|| GameStatusError(s.to_string()))
+    }
+}
+
+/// One stored game's metadata, as listed by queries.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GameSummary {
+    /// The game id (`games.id`), stable for the archive's life.
+    pub id: i64,
+    /// Black's name (`PB`), if given.
+    pub black: Option<String>,
+    /// White's name (`PW`), if given.
+    pub white: Option<String>,
+    /// Black's rank (`BR`).
+    pub black_rank: Option<String>,
+    /// White's rank (`WR`).
+    pub white_rank: Option<String>,
+    /// The date as written (`DT`), e.g. `2019-12-08,09`.
+    pub date: Option<String>,
+    /// The first day of the date, used for sorting and date filters.
+    pub day: Option<NaiveDate>,
+    /// The event (`EV`).
+    pub event: Option<String>,
+    /// The round (`RO`).
+    pub round: Option<String>,
+    /// The place (`PC`).
+    pub place: Option<String>,
+    /// The game name (`GN`).
+    pub game_name: Option<String>,
+    /// The result as normalised (`B+3.5`, `W+R`, `0`, ...).
+    pub result: Option<String>,
+    /// The winner, when there is one.
+    pub winner: Option<Color>,
+    /// The score difference in half-points, for counted results.
+    pub margin: Option<HalfPoints>,
+    /// How the game ended.
+    pub status: GameStatus,
+    /// The board side.
+    pub size: u8,
+    /// The canonical `RU` value (komi apart).
+    pub ruleset: String,
+    /// Komi in half-points.
+    pub komi: HalfPoints,
+    /// Number of plies of the main line (passes and the button count).
+    pub plies: u32,
+}
+
+impl GameSummary {
+    /// The player of `color`.
+    pub fn player(&self, color: Color) -> Option<&str> {
+        match color {
+            Color::Black => self.black.as_deref(),
+            Color::White => self.white.as_deref(),
+        }
+    }
+}
+
+/// The moves of a stored game, ready to replay with [`keil_rules::Game`].
+#[derive(Clone, Debug)]
+pub struct GameMoves {
+    /// The game id.
+    pub id: i64,
+    /// The board.
+    pub board: &'static keil_rules::Board,
+    /// The ruleset, komi included.
+    pub ruleset: Ruleset,
+    /// The starting position and player to move when the record has a setup
+    /// (`AB`/`AW`); `None` for the empty board with Black to move.
+    pub setup: Option<(Position, Color)>,
+    /// The main line.
+    pub moves: Vec<Move>,
+}
+
+/// One stored game in full.
+#[derive(Clone, Debug)]
+pub struct Game {
+    /// Its metadata.
+    pub summary: GameSummary,
+    /// Its moves.
+    pub moves: GameMoves,
+    /// The normalised record text (SGF).
+    pub record: String,
+}
+
+/// Which games a list (or a position search) keeps. Every field left `None`
+/// keeps all games; the fields that are set must all hold.
+///
+/// Names are compared folded ([`crate::fold`]): `bolanos` selects games of
+/// `Bolaños`. `color` is the colour of `player`; `opponent` plays the other
+/// colour.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameFilter {
+    /// A player of the game.
+    pub player: Option<String>,
+    /// The colour `player` had (with `opponent`: the opponent had the other).
+    pub color: Option<Color>,
+    /// The opponent of `player` (or, without `player`, either player).
+    pub opponent: Option<String>,
+    /// The event, compared case-insensitively (ASCII).
+    pub event: Option<String>,
+    /// First day of the date on or after this day.
+    pub from: Option<NaiveDate>,
+    /// First day of the date on or before this day.
+    pub to: Option<NaiveDate>,
+    /// The result exactly as normalised (`B+R`, `W+3.5`, `0`).
+    pub result: Option<String>,
+    /// The winner.
+    pub winner: Option<Color>,
+    /// The board side.
+    pub size: Option<u8>,
+    /// The ruleset (its komi is ignored).
+    pub ruleset: Option<Ruleset>,
+    /// The status.
+    pub status: Option<GameStatus>,
+}
+
+impl GameFilter {
+    /// The colour assignments (colour of `player`) that the filter allows.
+    fn colors(&self) -> Vec<Color> {
+        match self.color {
+            Some(c) => vec![c],
+            None => vec![Color::Black, Color::White],
+        }
+    }
+
+    /// Whether a game passes the filter. Agrees with [`GameFilter::to_sql`].
+    pub fn matches(&self, g: &GameSummary) -> bool {
+        if self.player.is_some() || self.opponent.is_some() || self.color.is_some() {
+            let p = self.player.as_deref().map(fold);
+            let o = self.opponent.as_deref().map(fold);
+            let is = |name: Option<&str>, want: &Option<String>| match want {
+                None => true,
+                Some(w) => name.is_some_and(|n| fold(n) == *w),
+            };
+            let ok = self
+                .colors()
+                .into_iter()
+                .any(|c| is(g.player(c), &p) && is(g.player(c.opposite()), &o));
+            if !ok {
+                return false;
+            }
+        }
+        if let Some(e) = &self.event {
+            if !g
+                .event
+                .as_deref()
+                .is_some_and(|x| x.eq_ignore_ascii_case(e))
+            {
+                return false;
+            }
+        }
+        if self.from.is_some_and(|f| g.day.is_none_or(|d| d < f))
+            || self.to.is_some_and(|t| g.day.is_none_or(|d| d > t))
+        {
+            return false;
+        }
+        if self
+            .result
+            .as_ref()
+            .is_some_and(|r| g.result.as_ref() != Some(r))
+            || self.winner.is_some_and(|w| g.winner != Some(w))
+            || self.size.is_some_and(|s| g.size != s)
+            || self.ruleset.is_some_and(|r| g.ruleset != r.to_string())
+            || self.status.is_some_and(|s| g.status != s)
+        {
+            return false;
+        }
+        true
+    }
+
+    /// The filter as an SQL condition over the `games` table aliased `g`
+    /// (`WHERE` not included; `1` when nothing is filtered), with its
+    /// parameters in order (positional `?`).
+    pub fn to_sql(&self) -> (String, Vec<rusqlite::types::Value>) {
+        use rusqlite::types::Value;
+        let mut conds: Vec<String> = Vec::new();
+        let mut params: Vec<Value> = Vec::new();
+        if self.player.is_some() || self.opponent.is_some() || self.color.is_some() {
+            let mut alts = Vec::new();
+            for c in self.colors() {
+                let (me, other) = match c {
+                    Color::Black => ("g.black_id", "g.white_id"),
+                    Color::White => ("g.white_id", "g.black_id"),
+                };
+                let mut parts = Vec::new();
+                for (col, name) in [(me, &self.player), (other, &self.opponent)] {
+                    if let Some(n) = name {
+                        parts.push(format!(
+                            "{col} IN (SELECT id FROM players WHERE folded = ?)"
+                        ));
+                        params.push(Value::Text(fold(n)));
+                    }
+                }
+                if parts.is_empty() {
+                    parts.push("1".into());
+                }
+                alts.push(format!("({})", parts.join(" AND ")));
+            }
+            conds.push(format!("({})", alts.join(" OR ")));
+        }
+        if let Some(e) = &self.event {
+            conds.push("g.event = ? COLLATE NOCASE".into());
+            params.push(Value::Text(e.clone()));
+        }
+        if let Some(f) = self.from {
+            conds.push("g.date >= ?".into());
+            params.push(Value::Text(f.format("%Y-%m-%d").to_string()));
+        }
+        if let Some(t) = self.to {
+            conds.push("g.date <> '' AND g.date <= ?".into());
+            params.push(Value::Text(t.format("%Y-%m-%d").to_string()));
+        }
+        if let Some(r) = &self.result {
+            conds.push("g.result = ?".into());
+            params.push(Value::Text(r.clone()));
+        }
+        if let Some(w) = self.winner {
+            conds.push("g.winner = ?".into());
+            params.push(Value::Integer(w.index() as i64));
+        }
+        if let Some(s) = self.size {
+            conds.push("g.size = ?".into());
+            params.push(Value::Integer(i64::from(s)));
+        }
+        if let Some(r) = self.ruleset {
+            conds.push("g.ruleset = ?".into());
+            params.push(Value::Text(r.to_string()));
+        }
+        if let Some(s) = self.status {
+            conds.push("g.status = ?".into());
+            params.push(Value::Text(s.code().into()));
+        }
+        if conds.is_empty() {
+            ("1".into(), params)
+        } else {
+            (conds.join(" AND "), params)
+        }
+    }
+}
+
+/// The order of a game list: by first day of the date, then by id. Games
+/// without a date come first in ascending order.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Order {
+    /// Oldest first.
+    Ascending,
+    /// Newest first (the default).
+    #[default]
+    Descending,
+}
+
+/// Where a page of a game list starts: just after the game with this date
+/// key and id. Written `DATE~ID` (`2019-12-08~42`, `~42` without a date).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Cursor {
+    /// The sort date (`YYYY-MM-DD`, or empty).
+    pub date: String,
+    /// The game id.
+    pub id: i64,
+}
+
+impl fmt::Display for Cursor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}~{}", self.date, self.id)
+    }
+}
+
+impl FromStr for Cursor {
+    type Err = crate::Error;
+    fn from_str(s: &str) -> crate::Result<Cursor> {
+        let bad = || crate::Error::BadCursor(s.to_string());
+        let (date, id) = s.rsplit_once('~').ok_or_else(bad)?;
+        if !date.is_empty() && NaiveDate::parse_from_str(date, "%Y-%m-%d").is_err() {
+            return Err(bad());
+        }
+        Ok(Cursor {
+            date: date.to_string(),
+            id: id.parse().map_err(|_| bad())?,
+        })
+    }
+}
+
+/// One page request of a game list.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Page {
+    /// The order.
+    pub order: Order,
+    /// At most this many games (capped at 1,000).
+    pub limit: usize,
+    /// Start after this game (from the previous page's `next`).
+    pub after: Option<Cursor>,
+}
+
+impl Default for Page {
+    fn default() -> Page {
+        Page {
+            order: Order::Descending,
+            limit: 50,
+            after: None,
+        }
+    }
+}
+
+/// One page of a game list.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GameList {
+    /// The games of the page.
+    pub games: Vec<GameSummary>,
+    /// The cursor of the next page, `None` on the last page.
+    pub next: Option<Cursor>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cursor_round_trips_and_refuses_garbage() {
+        for s in ["2019-12-08~42", "~7"] {
+            assert_eq!(s.parse::<Cursor>().unwrap().to_string(), s);
+        }
+        for s in ["", "42", "2019-13-01~4", "2019-12-08~x"] {
+            assert!(s.parse::<Cursor>().is_err(), "{s}");
+        }
+    }
+
+    #[test]
+    fn status_codes_round_trip() {
+        for s in GameStatus::ALL {
+            assert_eq!(s.code().parse::<GameStatus>().unwrap(), s);
+        }
+        assert!("invalid".parse::<GameStatus>().is_err());
+    }
+}

@@ -1,0 +1,302 @@
+//! Player queries: search by name (case- and accent-insensitive, prefix and
+//! fuzzy) and a player's profile.
+
+use rusqlite::{Connection, OptionalExtension, params};
+use serde::Serialize;
+
+use crate::{Archive, Result, fold};
+
+/// How a player's name matched a search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MatchKind {
+    /// The folded name equals the folded query.
+    Exact,
+    /// The folded name, or one of its words, starts with the folded query.
+    Prefix,
+    /// A word or the whole folded name is within a small edit distance of
+    /// the folded query (1 edit up to 5 letters, 2 beyond; none under 3).
+    Fuzzy,
+}
+
+/// One player found by a search.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PlayerHit {
+    /// The player id (`players.id`).
+    pub id: i64,
+    /// The name as written in the records.
+    pub name: String,
+    /// Number of stored games the player played.
+    pub games: u64,
+    /// How the name matched.
+    pub matched: MatchKind,
+}
+
+/// Games, wins and losses with one colour.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct ColorRecord {
+    /// Games played with this colour.
+    pub games: u64,
+    /// Games won.
+    pub wins: u64,
+    /// Games lost.
+    pub losses: u64,
+}
+
+/// An opponent of a player, with the player's results against them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Opponent {
+    /// The opponent's id.
+    pub id: i64,
+    /// The opponent's name.
+    pub name: String,
+    /// Games between the two.
+    pub games: u64,
+    /// Games the profiled player won.
+    pub wins: u64,
+    /// Games the profiled player lost.
+    pub losses: u64,
+}
+
+/// A player's profile.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PlayerProfile {
+    /// The player id.
+    pub id: i64,
+    /// The name as written.
+    pub name: String,
+    /// All games.
+    pub games: u64,
+    /// As Black.
+    pub as_black: ColorRecord,
+    /// As White.
+    pub as_white: ColorRecord,
+    /// First day of the earliest dated game.
+    pub first_date: Option<String>,
+    /// First day of the latest dated game.
+    pub last_date: Option<String>,
+    /// The most frequent opponents, most games first (then by name), at
+    /// most [`PROFILE_OPPONENTS`].
+    pub opponents: Vec<Opponent>,
+}
+
+/// The number of opponents a profile lists.
+pub const PROFILE_OPPONENTS: usize = 10;
+
+fn allowed_edits(len: usize) -> usize {
+    match len {
+        0..=2 => 0,
+        3..=5 => 1,
+        _ => 2,
+    }
+}
+
+/// Searches players (see [`Players::search`]) on one connection.
+pub fn search_players(conn: &Connection, query: &str, limit: usize) -> Result<Vec<PlayerHit>> {
+    let q = fold(query);
+    if q.is_empty() || limit == 0 {
+        return Ok(Vec::new());
+    }
+    // Folded names are ASCII: '\x7f' sorts after every continuation.
+    let upper = format!("{q}\x7f");
+    let mut hits: Vec<PlayerHit> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, name, folded, games FROM players WHERE folded >= ?1 AND folded < ?2 \
+         UNION SELECT p.id, p.name, p.folded, p.games FROM player_words w \
+         JOIN players p ON p.id = w.player_id WHERE w.word >= ?1 AND w.word < ?2",
+    )?;
+    let rows = stmt.query_map(params![q, upper], |r| {
+        Ok((
+            r.get::<_, i64>(0)?,
+            r.get::<_, String>(1)?,
+            r.get::<_, String>(2)?,
+            r.get::<_, i64>(3)?,
+        ))
+    })?;
+    for row in rows {
+        let (id, name, folded, games) = row?;
+        if seen.insert(id) {
+            let matched = if folded == q {
+                MatchKind::Exact
+            } else {
+                MatchKind::Prefix
+            };
+            hits.push(PlayerHit {
+                id,
+                name,
+                games: games as u64,
+                matched,
+            });
+        }
+    }
+    let edits = allowed_edits(q.len());
+    if hits.len() < limit && edits > 0 {
+        let mut all = conn.prepare_cached("SELECT id, name, folded, games FROM players")?;
+        let rows = all.query_map([], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, i64>(3)?,
+            ))
+        })?;
+        let mut fuzzy = Vec::new();
+        for row in rows {
+            let (id, name, folded, games) = row?;
+            if seen.contains(&id) {
+                continue;
+            }
+            let best = std::iter::once(folded.as_str())
+                .chain(folded.split(' '))
+                .map(|w| {
+                    // Cheap length bound before the edit distance.
+                    if w.len().abs_diff(q.len()) > edits {
+                        usize::MAX
+                    } else {
+                        strsim::damerau_levenshtein(&q, w)
+                    }
+                })
+                .min()
+                .unwrap_or(usize::MAX);
+            if best <= edits {
+                fuzzy.push((
+                    best,
+                    PlayerHit {
+                        id,
+                        name,
+                        games: games as u64,
+                        matched: MatchKind::Fuzzy,
+                    },
+                ));
+            }
+        }
+        fuzzy.sort_by(|a, b| {
+            a.0.cmp(&b.0)
+                .then(b.1.games.cmp(&a.1.games))
+                .then(a.1.name.cmp(&b.1.name))
+        });
+        hits.extend(fuzzy.into_iter().map(|(_, h)| h));
+    }
+    // Exact, then prefix by games, then fuzzy in edit order (stable).
+    hits.sort_by(|a, b| {
+        a.matched.cmp(&b.matched).then_with(|| {
+            if a.matched == MatchKind::Fuzzy {
+                std::cmp::Ordering::Equal
+            } else {
+                b.games.cmp(&a.games).then(a.name.cmp(&b.name))
+            }
+        })
+    });
+    hits.truncate(limit);
+    Ok(hits)
+}
+
+/// A player's profile (see [`Players::profile`]) on one connection.
+pub fn player_profile(conn: &Connection, id: i64) -> Result<Option<PlayerProfile>> {
+    let Some((name, games)) = conn
+        .prepare_cached("SELECT name, games FROM players WHERE id = ?")?
+        .query_row([id], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))
+        .optional()?
+    else {
+        return Ok(None);
+    };
+    let mut by_color = [ColorRecord::default(); 2];
+    let mut stmt = conn.prepare_cached(
+        "SELECT color, COUNT(*), COALESCE(SUM(won = 1), 0), COALESCE(SUM(won = 0), 0) \
+         FROM game_players WHERE player_id = ? GROUP BY color",
+    )?;
+    let rows = stmt.query_map([id], |r| {
+        Ok((
+            r.get::<_, i64>(0)?,
+            r.get::<_, i64>(1)?,
+            r.get::<_, i64>(2)?,
+            r.get::<_, i64>(3)?,
+        ))
+    })?;
+    for row in rows {
+        let (color, n, w, l) = row?;
+        if let Some(slot) = by_color.get_mut(color as usize) {
+            *slot = ColorRecord {
+                games: n as u64,
+                wins: w as u64,
+                losses: l as u64,
+            };
+        }
+    }
+    let (first_date, last_date): (Option<String>, Option<String>) = conn
+        .prepare_cached(
+            "SELECT MIN(date), MAX(date) FROM game_players WHERE player_id = ? AND date <> ''",
+        )?
+        .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    let mut stmt = conn.prepare_cached(
+        "SELECT gp.opponent_id, p.name, COUNT(*) AS n, COALESCE(SUM(gp.won = 1), 0), \
+         COALESCE(SUM(gp.won = 0), 0) FROM game_players gp JOIN players p ON p.id = gp.opponent_id \
+         WHERE gp.player_id = ? GROUP BY gp.opponent_id ORDER BY n DESC, p.name LIMIT ?",
+    )?;
+    let opponents = stmt
+        .query_map(params![id, PROFILE_OPPONENTS as i64], |r| {
+            Ok(Opponent {
+                id: r.get(0)?,
+                name: r.get(1)?,
+                games: r.get::<_, i64>(2)? as u64,
+                wins: r.get::<_, i64>(3)? as u64,
+                losses: r.get::<_, i64>(4)? as u64,
+            })
+        })?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    Ok(Some(PlayerProfile {
+        id,
+        name,
+        games: games as u64,
+        as_black: by_color[0],
+        as_white: by_color[1],
+        first_date,
+        last_date,
+        opponents,
+    }))
+}
+
+/// The player queries of an archive, from [`Archive::players`].
+pub struct Players<'a> {
+    pub(crate) archive: &'a Archive,
+}
+
+impl Players<'_> {
+    /// Players whose name matches `query`, case- and accent-insensitively
+    /// ([`fold`]): exact matches first, then names or name words starting
+    /// with the query (most games first), then, to fill up to `limit`,
+    /// names within a small edit distance (`bolanso` finds `Bolaños`).
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn search(&self, query: &str, limit: usize) -> Result<Vec<PlayerHit>> {
+        let conn = self.archive.reader()?;
+        search_players(&conn, query, limit)
+    }
+
+    /// A player's profile; `None` when no player has this id.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn profile(&self, id: i64) -> Result<Option<PlayerProfile>> {
+        let conn = self.archive.reader()?;
+        let tx = conn.unchecked_transaction()?;
+        let p = player_profile(&tx, id)?;
+        tx.finish()?;
+        Ok(p)
+    }
+
+    /// The id of the player with exactly this name (as written); `None`
+    /// when there is none.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn id_of(&self, name: &str) -> Result<Option<i64>> {
+        let conn = self.archive.reader()?;
+        Ok(conn
+            .prepare_cached("SELECT id FROM players WHERE name = ?")?
+            .query_row([name], |r| r.get(0))
+            .optional()?)
+    }
+}

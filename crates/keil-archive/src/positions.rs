@@ -1,0 +1,1075 @@
+//! The position index: which games reached a position, at which ply, and
+//! what was played next (issue 6, "positions").
+//!
+//! Every position of every stored game's main line (the start and the
+//! position after each ply) is a *posting*: index key, game, ply, the
+//! symmetry onto the canonical orientation, the next move (stored in the
+//! canonical orientation) and the player to move.
+//!
+//! - **Keys.** A position with at most five stones (the openings that many
+//!   games share) is keyed by an exact, injective code of its canonical form;
+//!   any other by its canonical Zobrist key (keil-rules), so the 12 symmetric
+//!   images share a key. A Zobrist match is confirmed by replaying the game
+//!   to the ply and comparing positions: hash collisions never produce false
+//!   matches, and the long posting lists (openings) need no replay.
+//! - **Storage.** Postings live in immutable, sorted segments (blocks of 128
+//!   postings, varint-delta encoded, with a block directory), one blob row of
+//!   `position_segments` per import batch, written in the batch's own
+//!   transaction. Segments merge by tiers of four. The index is derived: it
+//!   can always be rebuilt from the games table.
+//! - **Search.** The directories of the segments are cached in memory; a
+//!   lookup reads only the blocks that may hold the key, through SQLite's
+//!   incremental blob I/O. Filters and statistics use an in-memory summary
+//!   of every game (date, winner, players).
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, RwLock};
+
+use chrono::NaiveDate;
+use keil_record::Replay;
+use keil_rules::{Board, Color, Game, Move, Point, Position, SymmetricKeys, Symmetry};
+
+use crate::games::game_moves;
+use crate::{Error, GameMoves, Result};
+
+// ---- index keys -------------------------------------------------------------
+
+/// Positions with at most this many stones get an exact (injective) index key.
+const EXACT_STONES: usize = 5;
+/// Marks an exact key; Zobrist keys have this bit cleared.
+const EXACT_BIT: u64 = 1 << 63;
+
+/// The index key of a position and the symmetry that maps it onto the
+/// canonical orientation the index stores it in.
+///
+/// Positions with at most [`EXACT_STONES`] stones (the openings, which many
+/// games share) get an injective code of their canonical form: a match needs
+/// no confirmation. Larger positions get their canonical Zobrist key with the
+/// top bit cleared; a match is confirmed by replaying the game.
+pub(crate) fn index_key(
+    position: &Position,
+    keys: &SymmetricKeys,
+    stones: usize,
+) -> (u64, Symmetry) {
+    if stones <= EXACT_STONES {
+        let (canon, sym) = position.canonical();
+        (exact_code(&canon), sym)
+    } else {
+        let (key, sym) = keys.canonical();
+        (key.0 & !EXACT_BIT, sym)
+    }
+}
+
+/// Whether an index key is exact (no confirmation needed).
+pub(crate) fn is_exact(key: u64) -> bool {
+    key & EXACT_BIT != 0
+}
+
+/// marker | side (4 bits) << 56 | button << 55 | count (3 bits) << 52 |
+/// stones in board order, 10 bits each: point index (9 bits) << 1 | colour.
+fn exact_code(canon: &Position) -> u64 {
+    let mut stones: Vec<(usize, u64)> = canon
+        .stones(Color::Black)
+        .iter()
+        .map(|p| (p.index(), 0))
+        .chain(canon.stones(Color::White).iter().map(|p| (p.index(), 1)))
+        .collect();
+    stones.sort_unstable();
+    debug_assert!(stones.len() <= EXACT_STONES);
+    let mut code = EXACT_BIT
+        | (canon.board().side() as u64) << 56
+        | (canon.button_taken() as u64) << 55
+        | (stones.len() as u64) << 52;
+    for (i, (p, c)) in stones.into_iter().enumerate() {
+        code |= ((p as u64) << 1 | c) << (10 * i);
+    }
+    code
+}
+
+// ---- postings ---------------------------------------------------------------
+
+/// The next-move codes: end of game, pass, button, or `POINT + index`.
+pub(crate) const NEXT_END: u16 = 0;
+const NEXT_PASS: u16 = 1;
+const NEXT_BUTTON: u16 = 2;
+const NEXT_POINT: u16 = 3;
+
+/// One occurrence of a position in a game: the position (by index key), the
+/// game, the ply after which it stood (0 = the start), the symmetry that maps
+/// the game's orientation onto the canonical one, the move played next (in
+/// the canonical orientation) and the player to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) struct Posting {
+    pub key: u64,
+    pub game: u32,
+    pub ply: u16,
+    pub next: u16,
+    pub sym: u8,
+    pub white_to_move: bool,
+}
+
+fn encode_move(board: &Board, mv: Move, sym: Symmetry) -> u16 {
+    match mv {
+        Move::Pass => NEXT_PASS,
+        Move::TakeButton => NEXT_BUTTON,
+        Move::Place(p) => NEXT_POINT + board.transform(p, sym).0,
+    }
+}
+
+/// The move a next-move code stands for, `None` for the end of the game.
+pub(crate) fn decode_move(code: u16) -> Option<Move> {
+    match code {
+        NEXT_END => None,
+        NEXT_PASS => Some(Move::Pass),
+        NEXT_BUTTON => Some(Move::TakeButton),
+        c => Some(Move::Place(Point(c - NEXT_POINT))),
+    }
+}
+
+/// One turn as the index needs it: who played what, and what it captured.
+pub(crate) struct Step<'a> {
+    pub color: Color,
+    pub mv: Move,
+    pub captured: &'a [Point],
+}
+
+/// The postings of one game: the start position and the position after
+/// every ply of its main line.
+pub(crate) fn postings<'a>(
+    game: u32,
+    start: &Position,
+    steps: impl ExactSizeIterator<Item = Step<'a>>,
+) -> Vec<Posting> {
+    let board = start.board();
+    let mut position = *start;
+    let mut keys = SymmetricKeys::new(&position);
+    let mut stones = position.stones(Color::Black).len() + position.stones(Color::White).len();
+    let mut out = Vec::with_capacity(steps.len() + 1);
+    let mut steps = steps.peekable();
+    let mut to_move = steps.peek().map_or(Color::Black, |s| s.color);
+    let mut ply = 0u16;
+    loop {
+        let (key, sym) = index_key(&position, &keys, stones);
+        let step = steps.next();
+        out.push(Posting {
+            key,
+            game,
+            ply,
+            next: step
+                .as_ref()
+                .map_or(NEXT_END, |s| encode_move(board, s.mv, sym)),
+            sym: sym.index(),
+            white_to_move: to_move == Color::White,
+        });
+        let Some(step) = step else { break };
+        match step.mv {
+            Move::Place(pt) => {
+                position.set(pt, Some(step.color));
+                keys.toggle(pt, step.color);
+                stones += 1;
+                for &c in step.captured {
+                    position.set(c, None);
+                    keys.toggle(c, step.color.opposite());
+                    stones -= 1;
+                }
+            }
+            Move::TakeButton => {
+                position.set_button_taken(true);
+                keys.toggle_button();
+            }
+            Move::Pass => {}
+        }
+        to_move = step.color.opposite();
+        ply += 1;
+    }
+    out
+}
+
+/// The postings of a validated game.
+pub(crate) fn replay_postings(game: u32, replay: &Replay) -> Vec<Posting> {
+    let steps = replay.plies.iter().map(|p| Step {
+        color: p.color,
+        mv: p.mv,
+        captured: &p.captured,
+    });
+    postings(game, &replay.start, steps)
+}
+
+// ---- segments -----------------------------------------------------------------
+
+/// Postings per block: the unit of decoding.
+const BLOCK: usize = 128;
+const MAGIC: &[u8; 4] = b"KPX1";
+/// magic, nonce u64, postings u32, blocks u32.
+const HEADER: usize = 4 + 8 + 4 + 4;
+/// first key u64, offset u32.
+const INDEX_ENTRY: usize = 12;
+
+fn put_varint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push((v as u8) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+fn get_varint(buf: &[u8], at: &mut usize) -> Option<u64> {
+    let mut v = 0u64;
+    for shift in (0..64).step_by(7) {
+        let b = *buf.get(*at)?;
+        *at += 1;
+        v |= u64::from(b & 0x7f) << shift;
+        if b < 0x80 {
+            return Some(v);
+        }
+    }
+    None
+}
+
+/// Encodes sorted postings as a segment:
+/// `KPX1 | nonce u64 | postings u32 | blocks u32 | blocks × (first key u64,
+/// offset u32) | block data`. Inside a block, each posting is: key delta,
+/// game (delta from the previous posting when the key repeats), ply, and
+/// `next << 5 | sym << 1 | white_to_move`, all LEB128 varints. All integers
+/// in the header are little-endian.
+pub(crate) fn encode_segment(postings: &[Posting], nonce: u64) -> Vec<u8> {
+    debug_assert!(postings.windows(2).all(|w| w[0] <= w[1]));
+    let blocks = postings.len().div_ceil(BLOCK);
+    let mut data = Vec::with_capacity(postings.len() * 8);
+    let mut index = Vec::with_capacity(blocks * INDEX_ENTRY);
+    for block in postings.chunks(BLOCK) {
+        index.extend_from_slice(&block[0].key.to_le_bytes());
+        index.extend_from_slice(&(data.len() as u32).to_le_bytes());
+        let mut prev: Option<&Posting> = None;
+        for p in block {
+            let key_delta = p.key - prev.map_or(block[0].key, |q| q.key);
+            put_varint(&mut data, key_delta);
+            match prev {
+                Some(q) if q.key == p.key => put_varint(&mut data, u64::from(p.game - q.game)),
+                _ => put_varint(&mut data, u64::from(p.game)),
+            }
+            put_varint(&mut data, u64::from(p.ply));
+            let tail = u64::from(p.next) << 5 | u64::from(p.sym) << 1 | u64::from(p.white_to_move);
+            put_varint(&mut data, tail);
+            prev = Some(p);
+        }
+    }
+    let mut out = Vec::with_capacity(HEADER + index.len() + data.len());
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&nonce.to_le_bytes());
+    out.extend_from_slice(&(postings.len() as u32).to_le_bytes());
+    out.extend_from_slice(&(blocks as u32).to_le_bytes());
+    out.extend_from_slice(&index);
+    out.extend_from_slice(&data);
+    out
+}
+
+/// The block directory of a segment, kept in memory per segment.
+#[derive(Debug)]
+pub(crate) struct SegmentIndex {
+    nonce: u64,
+    postings: u32,
+    first_keys: Vec<u64>,
+    /// Byte ranges of the blocks within the blob; one more than blocks.
+    offsets: Vec<u32>,
+}
+
+fn corrupt(what: &str) -> Error {
+    Error::PositionIndex(format!(
+        "damaged segment ({what}); run `keil reindex` to rebuild it"
+    ))
+}
+
+fn read_header(head: &[u8]) -> Result<(u64, u32, u32)> {
+    if head.len() < HEADER || &head[..4] != MAGIC {
+        return Err(corrupt("bad magic"));
+    }
+    let nonce = u64::from_le_bytes(head[4..12].try_into().expect("8 bytes"));
+    let postings = u32::from_le_bytes(head[12..16].try_into().expect("4 bytes"));
+    let blocks = u32::from_le_bytes(head[16..20].try_into().expect("4 bytes"));
+    Ok((nonce, postings, blocks))
+}
+
+impl SegmentIndex {
+    /// Reads the directory from the start of a segment (`head` must hold the
+    /// header and the block index) and the blob's total length.
+    fn parse(head: &[u8], blob_len: usize) -> Result<SegmentIndex> {
+        let (nonce, postings, blocks) = read_header(head)?;
+        let blocks = blocks as usize;
+        let data_start = HEADER + blocks * INDEX_ENTRY;
+        if head.len() < data_start || blob_len < data_start {
+            return Err(corrupt("truncated block index"));
+        }
+        let mut first_keys = Vec::with_capacity(blocks);
+        let mut offsets = Vec::with_capacity(blocks + 1);
+        for b in 0..blocks {
+            let e = &head[HEADER + b * INDEX_ENTRY..HEADER + (b + 1) * INDEX_ENTRY];
+            first_keys.push(u64::from_le_bytes(e[..8].try_into().expect("8 bytes")));
+            offsets
+                .push(data_start as u32 + u32::from_le_bytes(e[8..].try_into().expect("4 bytes")));
+        }
+        offsets.push(blob_len as u32);
+        Ok(SegmentIndex {
+            nonce,
+            postings,
+            first_keys,
+            offsets,
+        })
+    }
+
+    /// The blocks that may hold `key`: the last block starting below it and
+    /// every block starting at it.
+    fn blocks_for(&self, key: u64) -> std::ops::Range<usize> {
+        let lo = self.first_keys.partition_point(|&k| k < key);
+        let hi = self.first_keys.partition_point(|&k| k <= key);
+        lo.saturating_sub(1)..hi.max(lo)
+    }
+}
+
+/// Decodes one block, calling `f` for each posting.
+fn decode_block(buf: &[u8], first_key: u64, mut f: impl FnMut(Posting)) -> Result<()> {
+    let mut at = 0;
+    let mut prev: Option<Posting> = None;
+    while at < buf.len() {
+        let bad = || corrupt("truncated block");
+        let key = prev.map_or(first_key, |q| q.key) + get_varint(buf, &mut at).ok_or_else(bad)?;
+        let g = get_varint(buf, &mut at).ok_or_else(bad)? as u32;
+        let game = match prev {
+            Some(q) if q.key == key => q.game + g,
+            _ => g,
+        };
+        let ply = get_varint(buf, &mut at).ok_or_else(bad)? as u16;
+        let tail = get_varint(buf, &mut at).ok_or_else(bad)?;
+        let p = Posting {
+            key,
+            game,
+            ply,
+            next: (tail >> 5) as u16,
+            sym: ((tail >> 1) & 0xf) as u8,
+            white_to_move: tail & 1 != 0,
+        };
+        f(p);
+        prev = Some(p);
+    }
+    Ok(())
+}
+
+/// Decodes a whole segment held in memory.
+pub(crate) fn decode_segment(blob: &[u8]) -> Result<Vec<Posting>> {
+    let index = SegmentIndex::parse(blob, blob.len())?;
+    let mut out = Vec::with_capacity(index.postings as usize);
+    for (b, &first) in index.first_keys.iter().enumerate() {
+        let range = index.offsets[b] as usize..index.offsets[b + 1] as usize;
+        decode_block(
+            blob.get(range)
+                .ok_or_else(|| corrupt("block out of range"))?,
+            first,
+            |p| out.push(p),
+        )?;
+    }
+    if out.len() != index.postings as usize {
+        return Err(corrupt("posting count disagrees with header"));
+    }
+    Ok(out)
+}
+
+// ---- writing ---------------------------------------------------------------
+
+/// Adds the positions of a batch of newly stored games as one new segment,
+/// inside the import transaction (so a killed import leaves neither games
+/// nor postings). Merges segments when a tier fills up.
+pub(crate) fn index_games(tx: &rusqlite::Transaction<'_>, games: &[(i64, &Replay)]) -> Result<()> {
+    if games.is_empty() {
+        return Ok(());
+    }
+    let mut postings: Vec<Posting> = games
+        .iter()
+        .flat_map(|&(id, replay)| replay_postings(id as u32, replay))
+        .collect();
+    postings.sort_unstable();
+    insert_segment(tx, &postings, games.len())?;
+    compact(tx)
+}
+
+fn insert_segment(conn: &rusqlite::Connection, postings: &[Posting], games: usize) -> Result<()> {
+    let nonce = next_nonce();
+    let blob = encode_segment(postings, nonce);
+    conn.execute(
+        "INSERT INTO position_segments (id, games, postings, data)
+         VALUES ((SELECT COALESCE(MAX(id), 0) + 1 FROM position_segments), ?1, ?2, ?3)",
+        rusqlite::params![games as i64, postings.len() as i64, blob],
+    )?;
+    Ok(())
+}
+
+/// A value that differs between any two segments ever written by this
+/// process or any other (time and a counter), so a cached directory is
+/// never mistaken for a new segment that reuses a row id.
+fn next_nonce() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    now ^ COUNTER.fetch_add(1, Ordering::Relaxed).rotate_left(48)
+        ^ u64::from(std::process::id()) << 32
+}
+
+/// Segments per tier before the tier is merged. Tiers are powers of four
+/// in postings, so a segment is rewritten O(log n) times in all.
+const TIER_FANOUT: usize = 4;
+
+/// Merges, within the current transaction, every tier that holds
+/// [`TIER_FANOUT`] or more segments.
+pub(crate) fn compact(conn: &rusqlite::Connection) -> Result<()> {
+    loop {
+        let mut stmt = conn.prepare_cached("SELECT id, postings FROM position_segments")?;
+        let sizes: Vec<(i64, i64)> = stmt
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<rusqlite::Result<_>>()?;
+        let tier = |n: i64| (64 - (n.max(1) as u64).leading_zeros()) / 2;
+        let mut by_tier: std::collections::BTreeMap<u32, Vec<i64>> = Default::default();
+        for (id, n) in sizes {
+            by_tier.entry(tier(n)).or_default().push(id);
+        }
+        let Some(ids) = by_tier.into_values().find(|ids| ids.len() >= TIER_FANOUT) else {
+            return Ok(());
+        };
+        merge(conn, &ids)?;
+    }
+}
+
+/// Replaces the given segments by one.
+fn merge(conn: &rusqlite::Connection, ids: &[i64]) -> Result<()> {
+    let mut postings = Vec::new();
+    let mut games = 0i64;
+    for &id in ids {
+        let (blob, g): (Vec<u8>, i64) = conn.query_row(
+            "SELECT data, games FROM position_segments WHERE id = ?1",
+            [id],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
+        postings.extend(decode_segment(&blob)?);
+        games += g;
+    }
+    postings.sort_unstable();
+    insert_segment(conn, &postings, games as usize)?;
+    let mut del = conn.prepare_cached("DELETE FROM position_segments WHERE id = ?1")?;
+    for &id in ids {
+        del.execute([id])?;
+    }
+    Ok(())
+}
+
+// ---- reading ----------------------------------------------------------------
+
+/// The in-memory side of the position index: segment directories and a
+/// compact summary of every game (date, winner, players) for filters and
+/// statistics over long posting lists.
+#[derive(Debug, Default)]
+pub(crate) struct PositionIndex {
+    directories: Mutex<HashMap<(i64, u64), Arc<SegmentIndex>>>,
+    summaries: RwLock<Summaries>,
+}
+
+#[derive(Debug, Default)]
+struct Summaries {
+    /// Indexed by game id; `None` for ids without a game.
+    games: Vec<Option<Brief>>,
+    max_id: i64,
+}
+
+/// What position search needs of a game.
+#[derive(Clone, Copy, Debug)]
+struct Brief {
+    /// `YYYYMMDD`, 0 when unknown.
+    date: u32,
+    /// 0 Black, 1 White, -1 nobody.
+    winner: i8,
+    black: i64,
+    white: i64,
+}
+
+fn date_number(date: &str) -> u32 {
+    date.bytes()
+        .filter(u8::is_ascii_digit)
+        .fold(0u32, |n, b| n * 10 + u32::from(b - b'0'))
+}
+
+impl PositionIndex {
+    /// Loads the summaries of games added since the last call.
+    fn refresh(&self, conn: &rusqlite::Connection) -> Result<()> {
+        let max: i64 =
+            conn.query_row("SELECT COALESCE(MAX(id), 0) FROM games", [], |r| r.get(0))?;
+        if max <= self.summaries.read().expect("poisoned").max_id {
+            return Ok(());
+        }
+        let mut s = self.summaries.write().expect("poisoned");
+        let mut stmt = conn.prepare_cached(
+            "SELECT id, date, winner, black_id, white_id FROM games WHERE id > ?1 AND id <= ?2",
+        )?;
+        let rows = stmt.query_map([s.max_id, max], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                Brief {
+                    date: date_number(&r.get::<_, String>(1)?),
+                    winner: r.get::<_, Option<i64>>(2)?.map_or(-1, |w| w as i8),
+                    black: r.get::<_, Option<i64>>(3)?.unwrap_or(0),
+                    white: r.get::<_, Option<i64>>(4)?.unwrap_or(0),
+                },
+            ))
+        })?;
+        for row in rows {
+            let (id, brief) = row?;
+            if s.games.len() <= id as usize {
+                s.games.resize(id as usize + 1, None);
+            }
+            s.games[id as usize] = Some(brief);
+        }
+        s.max_id = max;
+        Ok(())
+    }
+
+    /// Every posting of `key`, from every segment.
+    fn lookup(&self, conn: &rusqlite::Connection, key: u64) -> Result<Vec<Posting>> {
+        let mut stmt = conn.prepare_cached("SELECT id FROM position_segments")?;
+        let ids: Vec<i64> = stmt
+            .query_map([], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        let mut out = Vec::new();
+        for id in ids {
+            let blob = conn.blob_open(
+                rusqlite::MAIN_DB,
+                "position_segments",
+                "data",
+                id,
+                true,
+            )?;
+            let mut head = [0u8; HEADER];
+            blob.read_at_exact(&mut head, 0)?;
+            let (nonce, _, blocks) = read_header(&head)?;
+            let cached = self
+                .directories
+                .lock()
+                .expect("poisoned")
+                .get(&(id, nonce))
+                .cloned();
+            let dir = match cached {
+                Some(d) => d,
+                None => {
+                    let mut buf = vec![0u8; HEADER + blocks as usize * INDEX_ENTRY];
+                    blob.read_at_exact(&mut buf, 0)?;
+                    let d = Arc::new(SegmentIndex::parse(&buf, blob.len())?);
+                    let mut dirs = self.directories.lock().expect("poisoned");
+                    dirs.retain(|(i, _), _| *i != id);
+                    dirs.insert((id, nonce), d.clone());
+                    d
+                }
+            };
+            debug_assert_eq!(dir.nonce, nonce);
+            let range = dir.blocks_for(key);
+            if range.is_empty() {
+                continue;
+            }
+            let (start, end) = (
+                dir.offsets[range.start] as usize,
+                dir.offsets[range.end] as usize,
+            );
+            let mut buf = vec![0u8; end - start];
+            blob.read_at_exact(&mut buf, start)?;
+            for b in range {
+                let s = dir.offsets[b] as usize - start;
+                let e = dir.offsets[b + 1] as usize - start;
+                decode_block(&buf[s..e], dir.first_keys[b], |p| {
+                    if p.key == key {
+                        out.push(p)
+                    }
+                })?;
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// A position search (issue: "positions: exact board search").
+#[derive(Clone, Debug)]
+pub struct PositionQuery {
+    /// The position to find (board and button flag).
+    pub position: Position,
+    /// Only occurrences with this player to move.
+    pub to_move: Option<Color>,
+    /// Whether any of the 12 symmetric images matches (otherwise only the
+    /// position as given).
+    pub symmetry: bool,
+    /// Only games with a player of this exact name (either colour).
+    pub player: Option<String>,
+    /// Only games on or after this date.
+    pub from: Option<NaiveDate>,
+    /// Only games on or before this date.
+    pub to: Option<NaiveDate>,
+    /// How many games to list (statistics always cover all matches).
+    pub limit: usize,
+    /// Continue after this cursor (from [`PositionAnswer::next_cursor`]).
+    pub cursor: Option<String>,
+}
+
+impl PositionQuery {
+    /// A query for `position` with no filters, symmetry off, 20 games.
+    pub fn new(position: Position) -> PositionQuery {
+        PositionQuery {
+            position,
+            to_move: None,
+            symmetry: false,
+            player: None,
+            from: None,
+            to: None,
+            limit: 20,
+            cursor: None,
+        }
+    }
+}
+
+/// What was played from a position, over all matching games (an opening
+/// explorer row).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Continuation {
+    /// The move in the query's orientation: `g7`, `pass`, `button`, or
+    /// `end` when the game ended in this position.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Distinct games that played it.
+    pub games: u64,
+    /// Of those, games Black won.
+    pub black_wins: u64,
+    /// Of those, games White won.
+    pub white_wins: u64,
+    /// `games` / `total_games`, 0..=1.
+    pub share: f64,
+}
+
+/// A game that reached the position.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct PositionHit {
+    /// The game id.
+    pub game_id: i64,
+    /// The first ply after which the position stood (0: the start).
+    pub ply: u32,
+    /// The move played next, in the query's orientation (`None` at the end).
+    pub next: Option<String>,
+    /// The symmetry (0..12) that maps the game's board onto the query's.
+    pub symmetry: u8,
+    /// The game's date, `YYYY-MM-DD` or empty.
+    pub date: String,
+    /// Black's name.
+    pub black: Option<String>,
+    /// White's name.
+    pub white: Option<String>,
+    /// The result as written in RE.
+    pub result: Option<String>,
+}
+
+/// The answer to a [`PositionQuery`].
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct PositionAnswer {
+    /// Distinct games that reached the position (after filters).
+    pub total_games: u64,
+    /// Moves played next, most frequent first.
+    pub continuations: Vec<Continuation>,
+    /// One page of games, newest first.
+    pub games: Vec<PositionHit>,
+    /// Pass as `cursor` for the next page; `None` on the last.
+    pub next_cursor: Option<String>,
+}
+
+/// A game at the start of a stored main line.
+fn start_of(line: &GameMoves) -> Game {
+    match &line.setup {
+        Some((position, to_move)) => Game::from_setup(position, line.ruleset, *to_move),
+        None => Game::new(line.board, line.ruleset),
+    }
+}
+
+/// Replays a stored game's main line to the posting's ply and returns the
+/// position; `None` when the game is gone or does not replay.
+fn position_at(conn: &rusqlite::Connection, x: &Posting) -> Result<Option<Position>> {
+    let Some(line) = game_moves(conn, i64::from(x.game))? else {
+        return Ok(None);
+    };
+    let mut g = start_of(&line);
+    for &mv in line.moves.iter().take(x.ply as usize) {
+        if g.play(mv).is_err() {
+            return Ok(None);
+        }
+    }
+    Ok(Some(g.position()))
+}
+
+/// Rebuilds the position index from the games table, inside the caller's
+/// transaction: every stored main line is replayed through keil-rules.
+///
+/// # Errors
+/// [`Error::Corrupt`] for a stored game whose moves do not replay; SQLite
+/// errors.
+pub(crate) fn rebuild(tx: &rusqlite::Transaction<'_>) -> Result<()> {
+    tx.execute("DELETE FROM position_segments", [])?;
+    let ids: Vec<i64> = tx
+        .prepare("SELECT id FROM games ORDER BY id")?
+        .query_map([], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    for chunk in ids.chunks(2048) {
+        let mut batch = Vec::new();
+        for &id in chunk {
+            let line = game_moves(tx, id)?.ok_or(Error::Corrupt {
+                game: id,
+                reason: "vanished during reindex".into(),
+            })?;
+            let mut game = start_of(&line);
+            let start = game.position();
+            let mut turns = Vec::with_capacity(line.moves.len());
+            for &mv in &line.moves {
+                let color = game.to_move();
+                let out = game.play(mv).map_err(|e| Error::Corrupt {
+                    game: id,
+                    reason: format!("stored moves do not replay: {e}"),
+                })?;
+                turns.push((color, mv, out.captured));
+            }
+            let steps = turns.iter().map(|(color, mv, captured)| Step {
+                color: *color,
+                mv: *mv,
+                captured,
+            });
+            batch.extend(postings(id as u32, &start, steps));
+        }
+        batch.sort_unstable();
+        insert_segment(tx, &batch, chunk.len())?;
+        compact(tx)?;
+    }
+    Ok(())
+}
+
+/// Position search on the archive.
+impl crate::Archive {
+    /// Finds the games that reached a position (any of its 12 images when
+    /// `q.symmetry`), with the ply and the move played next shown in the
+    /// query's orientation, and continuation statistics over all matches
+    /// (issue 6, "positions"). Runs on one read snapshot.
+    ///
+    /// # Errors
+    /// [`Error::BadCursor`] for a cursor this search did not produce;
+    /// [`Error::PositionIndex`] for a damaged segment; SQLite errors.
+    pub fn search_position(&self, q: &PositionQuery) -> Result<PositionAnswer> {
+        let conn = self.reader()?;
+        let tx = conn.unchecked_transaction()?;
+        let answer = search(&self.positions, &tx, q)?;
+        tx.finish()?;
+        Ok(answer)
+    }
+}
+
+/// Runs a position search on one read connection.
+pub(crate) fn search(
+    index: &PositionIndex,
+    conn: &rusqlite::Connection,
+    q: &PositionQuery,
+) -> Result<PositionAnswer> {
+    let p = q.position;
+    let board = p.board();
+    let stones = p.stones(Color::Black).len() + p.stones(Color::White).len();
+    let (key, s_q) = index_key(&p, &SymmetricKeys::new(&p), stones);
+    let canon = p.transform(s_q);
+    let to_query = s_q.inverse();
+    // Symmetries of the game orientation allowed when images don't match:
+    // those under which the game's board is the query's board itself.
+    let same_orientation: Vec<bool> = Symmetry::all()
+        .map(|s| canon.transform(s.inverse()) == p)
+        .collect();
+    let stabiliser: Vec<Symmetry> = Symmetry::all()
+        .filter(|&t| canon.transform(t) == canon)
+        .collect();
+
+    index.refresh(conn)?;
+    let mut postings = index.lookup(conn, key)?;
+    postings.retain(|x| {
+        q.to_move
+            .is_none_or(|c| x.white_to_move == (c == Color::White))
+            && (q.symmetry || same_orientation[x.sym as usize])
+    });
+    // Exactness: Zobrist keys are confirmed by replay, once per game.
+    if !is_exact(key) {
+        let mut confirmed: HashMap<(u32, u16), bool> = HashMap::new();
+        for x in &postings {
+            if let std::collections::hash_map::Entry::Vacant(e) = confirmed.entry((x.game, x.ply)) {
+                let ok = position_at(conn, x)?.is_some_and(|at| {
+                    at.transform(Symmetry::from_index(x.sym).expect("sym < 12")) == canon
+                });
+                e.insert(ok);
+            }
+        }
+        postings.retain(|x| confirmed[&(x.game, x.ply)]);
+    }
+    // Filters on the game.
+    let player_ids: Option<Vec<i64>> = match &q.player {
+        None => None,
+        Some(name) => {
+            let mut stmt = conn.prepare_cached("SELECT id FROM players WHERE name = ?1")?;
+            Some(
+                stmt.query_map([name], |r| r.get(0))?
+                    .collect::<rusqlite::Result<_>>()?,
+            )
+        }
+    };
+    let from = q.from.map_or(0, |d| date_number(&d.to_string()));
+    let to = q.to.map_or(u32::MAX, |d| date_number(&d.to_string()));
+    let summaries = index.summaries.read().expect("poisoned");
+    let brief = |g: u32| summaries.games.get(g as usize).copied().flatten();
+    postings.retain(|x| {
+        let Some(b) = brief(x.game) else { return false };
+        (q.from.is_none() || (b.date >= from && b.date != 0))
+            && (q.to.is_none() || (b.date <= to && b.date != 0))
+            && player_ids
+                .as_ref()
+                .is_none_or(|ids| ids.contains(&b.black) || ids.contains(&b.white))
+    });
+    // Postings are sorted by (game, ply) within the key: the first of each
+    // game is its first occurrence.
+    postings.sort_unstable_by_key(|x| (x.game, x.ply));
+
+    // Continuation statistics: distinct games per move, moves merged under
+    // the position's own symmetries.
+    let reduce = |code: u16| -> u16 {
+        match decode_move(code) {
+            Some(Move::Place(pt)) => stabiliser
+                .iter()
+                .map(|&t| NEXT_POINT + board.transform(pt, t).0)
+                .min()
+                .unwrap_or(code),
+            _ => code,
+        }
+    };
+    let mut per_move: HashMap<u16, (u64, u64, u64)> = HashMap::new();
+    let mut seen: std::collections::HashSet<(u32, u16)> = Default::default();
+    let mut games: Vec<(u32, u32, &Posting)> = Vec::new();
+    for x in &postings {
+        let bucket = reduce(x.next);
+        if seen.insert((x.game, bucket)) {
+            let b = brief(x.game).expect("filtered above");
+            let e = per_move.entry(bucket).or_default();
+            e.0 += 1;
+            e.1 += u64::from(b.winner == 0);
+            e.2 += u64::from(b.winner == 1);
+        }
+        if games.last().is_none_or(|&(g, _, _)| g != x.game) {
+            games.push((x.game, brief(x.game).expect("filtered above").date, x));
+        }
+    }
+    let total = games.len() as u64;
+    let show = |code: u16| match decode_move(code) {
+        None => "end".to_string(),
+        Some(m) => m.transform(board, to_query).display(board),
+    };
+    let mut continuations: Vec<Continuation> = per_move
+        .into_iter()
+        .map(|(code, (n, b, w))| Continuation {
+            mv: show(code),
+            games: n,
+            black_wins: b,
+            white_wins: w,
+            share: if total == 0 {
+                0.0
+            } else {
+                n as f64 / total as f64
+            },
+        })
+        .collect();
+    continuations.sort_by(|a, b| b.games.cmp(&a.games).then_with(|| a.mv.cmp(&b.mv)));
+
+    // One page of games, newest first, keyset on (date, id).
+    games.sort_unstable_by(|a, b| (b.1, b.0).cmp(&(a.1, a.0)));
+    let after = match &q.cursor {
+        None => None,
+        Some(c) => Some(parse_cursor(c)?),
+    };
+    let page: Vec<&(u32, u32, &Posting)> = games
+        .iter()
+        .filter(|&&(g, d, _)| after.is_none_or(|(ad, ag)| (d, g) < (ad, ag)))
+        .take(q.limit.max(1))
+        .collect();
+    let next_cursor = (page.len() == q.limit.max(1))
+        .then(|| page.last().map(|&&(g, d, _)| format!("{d}-{g}")))
+        .flatten()
+        .filter(|_| {
+            games
+                .iter()
+                .any(|&(g, d, _)| page.last().is_some_and(|&&(lg, ld, _)| (d, g) < (ld, lg)))
+        });
+    drop(summaries);
+    let mut stmt = conn.prepare_cached(
+        "SELECT g.date, b.name, w.name, g.result FROM games g
+         LEFT JOIN players b ON b.id = g.black_id LEFT JOIN players w ON w.id = g.white_id
+         WHERE g.id = ?1",
+    )?;
+    let mut hits = Vec::with_capacity(page.len());
+    for &&(g, _, x) in &page {
+        let (date, black, white, result) = stmt.query_row([i64::from(g)], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+        })?;
+        let s_g = Symmetry::from_index(x.sym).expect("sym < 12");
+        hits.push(PositionHit {
+            game_id: i64::from(g),
+            ply: u32::from(x.ply),
+            next: decode_move(x.next).map(|m| m.transform(board, to_query).display(board)),
+            symmetry: compose(board, s_g, to_query).index(),
+            date,
+            black,
+            white,
+            result,
+        });
+    }
+    Ok(PositionAnswer {
+        total_games: total,
+        continuations,
+        games: hits,
+        next_cursor,
+    })
+}
+
+/// The symmetry `b ∘ a` (first `a`, then `b`), found by its action on two
+/// points that no non-identity symmetry fixes together.
+fn compose(board: &Board, a: Symmetry, b: Symmetry) -> Symmetry {
+    let probes: Vec<Point> = board.points().collect();
+    Symmetry::all()
+        .find(|&c| {
+            probes
+                .iter()
+                .all(|&p| board.transform(p, c) == board.transform(board.transform(p, a), b))
+        })
+        .expect("symmetries form a group")
+}
+
+fn parse_cursor(c: &str) -> Result<(u32, u32)> {
+    let bad = || Error::BadCursor(c.to_string());
+    let (d, g) = c.split_once('-').ok_or_else(bad)?;
+    Ok((d.parse().map_err(|_| bad())?, g.parse().map_err(|_| bad())?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The replay of a record with these moves, through the real reader
+    /// and validator.
+    fn replay_of(side: u8, moves: &[&str]) -> Replay {
+        let mut sgf = format!("(;GM[Keil]FF[4]SZ[{side}]KM[0]");
+        for (i, m) in moves.iter().enumerate() {
+            sgf.push_str(&format!(";{}[{m}]", if i % 2 == 0 { 'B' } else { 'W' }));
+        }
+        sgf.push(')');
+        let record = keil_record::read_records(sgf.as_bytes())
+            .into_iter()
+            .next()
+            .unwrap()
+            .unwrap();
+        keil_record::validate(&record).replay
+    }
+
+    #[test]
+    fn segments_round_trip_and_find_every_key() {
+        let mut postings: Vec<Posting> = (0..1000u32)
+            .map(|i| Posting {
+                key: u64::from(i / 3).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 1,
+                game: 7 + i % 5,
+                ply: (i % 200) as u16,
+                next: (i % 130) as u16,
+                sym: (i % 12) as u8,
+                white_to_move: i % 2 == 1,
+            })
+            .collect();
+        postings.sort_unstable();
+        postings.dedup();
+        let blob = encode_segment(&postings, 42);
+        assert_eq!(decode_segment(&blob).unwrap(), postings);
+        let dir = SegmentIndex::parse(&blob, blob.len()).unwrap();
+        assert_eq!(dir.nonce, 42);
+        for want in postings.iter().map(|p| p.key) {
+            let mut got = Vec::new();
+            for b in dir.blocks_for(want) {
+                let range = dir.offsets[b] as usize..dir.offsets[b + 1] as usize;
+                decode_block(&blob[range], dir.first_keys[b], |p| {
+                    if p.key == want {
+                        got.push(p)
+                    }
+                })
+                .unwrap();
+            }
+            let expected: Vec<Posting> =
+                postings.iter().copied().filter(|p| p.key == want).collect();
+            assert_eq!(got, expected);
+        }
+        // A damaged blob is an error, not a panic.
+        assert!(decode_segment(&blob[..blob.len() - 3]).is_err());
+        assert!(decode_segment(b"nonsense").is_err());
+    }
+
+    #[test]
+    fn small_positions_get_exact_keys_shared_by_their_images() {
+        let board = Board::new(7).unwrap();
+        let p = |n| board.parse_point(n).unwrap();
+        let a = Position::from_stones(board, [p("g7"), p("a1")], [p("b3")], false).unwrap();
+        let keys = SymmetricKeys::new(&a);
+        let (ka, _) = index_key(&a, &keys, 3);
+        assert!(is_exact(ka));
+        for s in Symmetry::all() {
+            let image = a.transform(s);
+            assert_eq!(index_key(&image, &SymmetricKeys::new(&image), 3).0, ka);
+        }
+        // Different positions, different exact keys; the button counts.
+        let b = Position::from_stones(board, [p("g7"), p("a1")], [p("b4")], false).unwrap();
+        assert_ne!(index_key(&b, &SymmetricKeys::new(&b), 3).0, ka);
+        let mut c = a;
+        c.set_button_taken(true);
+        assert_ne!(index_key(&c, &SymmetricKeys::new(&c), 3).0, ka);
+        // Six stones: a Zobrist key, top bit clear.
+        let d = Position::from_stones(
+            board,
+            [p("g7"), p("a1"), p("c3")],
+            [p("b3"), p("d4"), p("e5")],
+            false,
+        )
+        .unwrap();
+        assert!(!is_exact(index_key(&d, &SymmetricKeys::new(&d), 6).0));
+    }
+
+    #[test]
+    fn postings_cover_the_start_and_every_ply_with_next_moves() {
+        let replay = replay_of(3, &["a1", "b2", "button", "c3", "pass", "pass"]);
+        let ps = replay_postings(9, &replay);
+        assert_eq!(ps.len(), 7);
+        assert!(ps.iter().all(|p| p.game == 9));
+        assert_eq!(
+            ps.iter().map(|p| p.ply).collect::<Vec<_>>(),
+            vec![0, 1, 2, 3, 4, 5, 6]
+        );
+        assert_eq!(ps[6].next, NEXT_END);
+        assert_eq!(ps[2].next, NEXT_BUTTON);
+        assert_eq!(ps[4].next, NEXT_PASS);
+        assert!(!ps[0].white_to_move && ps[1].white_to_move);
+        // Ply 2: W b2 captured B a1 (the corner), so the position after ply 2
+        // is one white stone; its next move is the button.
+        let board = replay.start.board();
+        let after2 =
+            Position::from_stones(board, [], [board.parse_point("b2").unwrap()], false).unwrap();
+        assert_eq!(
+            ps[2].key,
+            index_key(&after2, &SymmetricKeys::new(&after2), 1).0
+        );
+        // The stored next move, mapped back from the canonical orientation,
+        // is the move the game played.
+        let s = Symmetry::from_index(ps[0].sym).unwrap();
+        let canon_move = decode_move(ps[0].next).unwrap();
+        assert_eq!(
+            canon_move.transform(board, s.inverse()),
+            Move::Place(board.parse_point("a1").unwrap())
+        );
+    }
+}

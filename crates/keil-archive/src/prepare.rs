@@ -1,0 +1,213 @@
+//! From a read record to the rows of one game: the only module that knows
+//! keil-record's types (besides the position index).
+
+use keil_record::{Record, RecordError, Replay};
+use keil_rules::{Color, HalfPoints};
+
+use crate::model::GameStatus;
+use crate::moves;
+
+/// zstd level for the stored record text.
+const ZSTD_LEVEL: i32 = 9;
+
+/// The metadata columns of one game.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Meta {
+    pub black: Option<String>,
+    pub white: Option<String>,
+    pub black_rank: Option<String>,
+    pub white_rank: Option<String>,
+    pub date_raw: Option<String>,
+    /// `YYYY-MM-DD` or empty.
+    pub date: String,
+    pub event: Option<String>,
+    pub round: Option<String>,
+    pub place: Option<String>,
+    pub game_name: Option<String>,
+    pub result: Option<String>,
+    pub winner: Option<Color>,
+    pub margin: Option<HalfPoints>,
+    pub size: u8,
+    pub ruleset: String,
+    pub komi: HalfPoints,
+}
+
+/// What the text index holds for one game.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct TextFields {
+    pub event: Option<String>,
+    pub place: Option<String>,
+    pub game_name: Option<String>,
+    /// The game comment (`GC`) and every node comment, one per line.
+    pub comments: String,
+}
+
+/// A valid game ready to be written.
+pub(crate) struct Prepared {
+    pub hash: [u8; 16],
+    pub meta: Meta,
+    pub status: GameStatus,
+    pub plies: u32,
+    pub setup: Option<String>,
+    pub moves: Vec<u8>,
+    pub record: Vec<u8>,
+    pub text: TextFields,
+    pub replay: Replay,
+}
+
+/// Why a game is not stored.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Problem {
+    /// The file (`-` for standard input, or the name given to bytes).
+    pub source: String,
+    /// 0-based index of the game tree in its file.
+    pub index: usize,
+    /// A verdict code (`occupied`, `repetition`, `result_mismatch`, ...),
+    /// a keil-record error code (`not_keil`, `bad_size`, ...) for a record
+    /// that could not be read, `unreadable` for a file that could not be
+    /// read.
+    pub reason: String,
+    /// The explanation.
+    pub message: String,
+    /// The 1-based ply of the first illegal move, if any.
+    pub ply: Option<u32>,
+}
+
+/// The result of preparing one game tree.
+pub(crate) enum Prepare {
+    Valid(Box<Prepared>),
+    Invalid(Problem),
+}
+
+/// The text fields of a record.
+pub(crate) fn text_fields(record: &Record) -> TextFields {
+    let info = &record.info;
+    let mut comments = String::new();
+    let game_comment = info.comment.as_deref().map(std::borrow::Cow::Borrowed);
+    for c in game_comment.into_iter().chain(record.comments()) {
+        if !comments.is_empty() {
+            comments.push('\n');
+        }
+        comments.push_str(&c);
+    }
+    TextFields {
+        event: info.event.clone(),
+        place: info.place.clone(),
+        game_name: info.game_name.clone(),
+        comments,
+    }
+}
+
+/// The status of a verdict, `None` when the game is invalid.
+fn status_of(code: &str) -> Option<GameStatus> {
+    code.parse().ok()
+}
+
+pub(crate) fn prepare(source: &str, index: usize, read: Result<Record, RecordError>) -> Prepare {
+    let record = match read {
+        Ok(r) => r,
+        Err(e) => {
+            return Prepare::Invalid(Problem {
+                source: source.to_string(),
+                index,
+                reason: e.code().to_string(),
+                message: e.to_string(),
+                ply: None,
+            });
+        }
+    };
+    let validation = keil_record::validate(&record);
+    let verdict = &validation.verdict;
+    let status = match (status_of(verdict.status.code()), &verdict.illegal) {
+        (Some(s), None) => s,
+        (_, Some(ill)) => {
+            return Prepare::Invalid(Problem {
+                source: source.to_string(),
+                index,
+                reason: ill.reason.code().to_string(),
+                message: format!("ply {}: {} ({})", ill.ply, ill.mv, ill.reason.code()),
+                ply: Some(ill.ply),
+            });
+        }
+        (None, None) => {
+            return Prepare::Invalid(Problem {
+                source: source.to_string(),
+                index,
+                reason: verdict.status.code().to_string(),
+                message: format!("game is {}", verdict.status.code()),
+                ply: None,
+            });
+        }
+    };
+    let info = &record.info;
+    let sgf = record.to_sgf();
+    let mut hash = [0u8; 16];
+    hash.copy_from_slice(&blake3::hash(sgf.as_bytes()).as_bytes()[..16]);
+    let replay = validation.replay;
+    let setup = record
+        .setup
+        .as_ref()
+        .map(|start| start.to_notation(Some(record.to_move)));
+    let meta = Meta {
+        black: info.black.clone(),
+        white: info.white.clone(),
+        black_rank: info.black_rank.clone(),
+        white_rank: info.white_rank.clone(),
+        date_raw: info.date.as_ref().map(|d| d.raw().to_string()),
+        date: info
+            .date
+            .as_ref()
+            .and_then(|d| d.first())
+            .map(|d| d.format("%Y-%m-%d").to_string())
+            .unwrap_or_default(),
+        event: info.event.clone(),
+        round: info.round.clone(),
+        place: info.place.clone(),
+        game_name: info.game_name.clone(),
+        result: info.result.as_ref().map(|r| r.to_string()),
+        winner: verdict.winner.and_then(|w| w.color()),
+        margin: verdict.margin,
+        size: record.board.side(),
+        ruleset: record.ruleset.to_string(),
+        komi: record.ruleset.komi,
+    };
+    let moves = moves::encode(record.board, replay.plies.iter().map(|p| p.mv));
+    // Compressing into a Vec cannot fail for an in-memory buffer.
+    let compressed = zstd::bulk::compress(sgf.as_bytes(), ZSTD_LEVEL).unwrap_or_default();
+    Prepare::Valid(Box::new(Prepared {
+        hash,
+        meta,
+        status,
+        plies: replay.plies.len() as u32,
+        setup,
+        moves,
+        record: compressed,
+        text: text_fields(&record),
+        replay,
+    }))
+}
+
+/// Decompresses a stored record.
+pub(crate) fn decompress(game: i64, blob: &[u8]) -> crate::Result<String> {
+    let bytes = zstd::stream::decode_all(blob).map_err(|e| crate::Error::Corrupt {
+        game,
+        reason: format!("record: {e}"),
+    })?;
+    String::from_utf8(bytes).map_err(|e| crate::Error::Corrupt {
+        game,
+        reason: format!("record: {e}"),
+    })
+}
+
+/// Reads the text fields back from a stored record (catch-up, reindex).
+pub(crate) fn text_of_stored(game: i64, blob: &[u8]) -> crate::Result<TextFields> {
+    let text = decompress(game, blob)?;
+    let mut records = keil_record::read_records(text.as_bytes());
+    match records.pop() {
+        Some(Ok(r)) if records.is_empty() => Ok(text_fields(&r)),
+        _ => Err(crate::Error::Corrupt {
+            game,
+            reason: "stored record does not read back as one game".into(),
+        }),
+    }
+}

@@ -1,0 +1,218 @@
+//! The tantivy text index: event, place, game name and comments of every
+//! game, tokenised with case and accents folded. It stores nothing but the
+//! game id (a fast field); SQLite has the rest.
+//!
+//! The index commit payload is the highest game id the index holds: every
+//! game with a larger id in SQLite is missing and gets added by
+//! [`TextIndex::catch_up`]. Imports hold the writer lock for their whole
+//! run, so ids are indexed in order.
+
+use std::path::Path;
+
+use rusqlite::Connection;
+use tantivy::collector::TopDocs;
+use tantivy::directory::MmapDirectory;
+use tantivy::query::QueryParser;
+use tantivy::schema::{
+    FAST, Field, INDEXED, IndexRecordOption, Schema, TextFieldIndexing, TextOptions,
+};
+use tantivy::tokenizer::{AsciiFoldingFilter, LowerCaser, SimpleTokenizer, TextAnalyzer};
+use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, TantivyError};
+
+use crate::prepare::TextFields;
+use crate::{Error, Result};
+
+const TOKENIZER: &str = "keil_folded";
+/// Memory for the index writer (one thread).
+const WRITER_MEMORY: usize = 32 * 1024 * 1024;
+
+#[derive(Clone, Copy)]
+struct Fields {
+    game_id: Field,
+    event: Field,
+    place: Field,
+    game_name: Field,
+    comment: Field,
+}
+
+pub(crate) struct TextIndex {
+    index: Index,
+    reader: IndexReader,
+    fields: Fields,
+}
+
+/// The tantivy writer, held by one import (or catch-up, or reindex) at a
+/// time.
+pub(crate) struct TextWriter<'a> {
+    text: &'a TextIndex,
+    writer: IndexWriter,
+}
+
+fn schema() -> (Schema, Fields) {
+    let mut b = Schema::builder();
+    let text = TextOptions::default().set_indexing_options(
+        TextFieldIndexing::default()
+            .set_tokenizer(TOKENIZER)
+            .set_index_option(IndexRecordOption::WithFreqsAndPositions),
+    );
+    let fields = Fields {
+        game_id: b.add_u64_field("game_id", INDEXED | FAST),
+        event: b.add_text_field("event", text.clone()),
+        place: b.add_text_field("place", text.clone()),
+        game_name: b.add_text_field("name", text.clone()),
+        comment: b.add_text_field("comment", text),
+    };
+    (b.build(), fields)
+}
+
+impl TextIndex {
+    pub(crate) fn open(dir: &Path) -> Result<TextIndex> {
+        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+        let (schema, fields) = schema();
+        let mmap = MmapDirectory::open(dir).map_err(TantivyError::from)?;
+        let index = Index::open_or_create(mmap, schema)?;
+        index.tokenizers().register(
+            TOKENIZER,
+            TextAnalyzer::builder(SimpleTokenizer::default())
+                .filter(LowerCaser)
+                .filter(AsciiFoldingFilter)
+                .build(),
+        );
+        let reader = index
+            .reader_builder()
+            .reload_policy(ReloadPolicy::Manual)
+            .try_into()?;
+        Ok(TextIndex {
+            index,
+            reader,
+            fields,
+        })
+    }
+
+    /// The highest game id the committed index holds (0 when empty).
+    pub(crate) fn indexed_upto(&self) -> Result<i64> {
+        let metas = self.index.load_metas()?;
+        Ok(metas.payload.and_then(|p| p.parse().ok()).unwrap_or(0))
+    }
+
+    /// Takes the writer lock; `Ok(None)` when another writer holds it.
+    pub(crate) fn try_writer(&self) -> Result<Option<TextWriter<'_>>> {
+        match self.index.writer_with_num_threads(1, WRITER_MEMORY) {
+            Ok(writer) => Ok(Some(TextWriter { text: self, writer })),
+            Err(TantivyError::LockFailure(..)) => Ok(None),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// Takes the writer lock, retrying for up to `wait`; `Ok(None)` when it
+    /// is still held then.
+    pub(crate) fn writer_waiting(
+        &self,
+        wait: std::time::Duration,
+    ) -> Result<Option<TextWriter<'_>>> {
+        let start = std::time::Instant::now();
+        loop {
+            if let Some(w) = self.try_writer()? {
+                return Ok(Some(w));
+            }
+            if start.elapsed() >= wait {
+                return Ok(None);
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+    }
+
+    /// Number of documents in the committed index.
+    pub(crate) fn num_docs(&self) -> Result<u64> {
+        self.reader.reload()?;
+        Ok(self.reader.searcher().num_docs())
+    }
+
+    /// The game ids of the best `limit` matches of `query`, best first, with
+    /// their scores.
+    pub(crate) fn search(&self, query: &str, limit: usize) -> Result<Vec<(i64, f32)>> {
+        self.reader.reload()?;
+        let searcher = self.reader.searcher();
+        let f = self.fields;
+        let mut parser =
+            QueryParser::for_index(&self.index, vec![f.event, f.place, f.game_name, f.comment]);
+        parser.set_conjunction_by_default();
+        let query = parser.parse_query(query)?;
+        let top = searcher.search(&query, &TopDocs::with_limit(limit.max(1)))?;
+        let mut out = Vec::with_capacity(top.len());
+        for (score, addr) in top {
+            let column = searcher
+                .segment_reader(addr.segment_ord)
+                .fast_fields()
+                .u64("game_id")?;
+            if let Some(id) = column.first(addr.doc_id) {
+                out.push((id as i64, score));
+            }
+        }
+        Ok(out)
+    }
+}
+
+impl TextWriter<'_> {
+    /// Adds one game's document (uncommitted).
+    pub(crate) fn add(&mut self, id: i64, t: &TextFields) -> Result<()> {
+        let f = self.text.fields;
+        let mut doc = TantivyDocument::default();
+        doc.add_u64(f.game_id, id as u64);
+        for (field, value) in [
+            (f.event, &t.event),
+            (f.place, &t.place),
+            (f.game_name, &t.game_name),
+        ] {
+            if let Some(v) = value {
+                doc.add_text(field, v);
+            }
+        }
+        if !t.comments.is_empty() {
+            doc.add_text(f.comment, &t.comments);
+        }
+        self.writer.add_document(doc)?;
+        Ok(())
+    }
+
+    /// Removes every document (uncommitted).
+    pub(crate) fn clear(&mut self) -> Result<()> {
+        self.writer.delete_all_documents()?;
+        Ok(())
+    }
+
+    /// Commits, recording that every game id up to `upto` is indexed.
+    pub(crate) fn commit(&mut self, upto: i64) -> Result<()> {
+        let mut prepared = self.writer.prepare_commit()?;
+        prepared.set_payload(&upto.to_string());
+        prepared.commit()?;
+        self.text.reader.reload()?;
+        Ok(())
+    }
+
+    /// Adds every game of SQLite with an id above `after`, streaming, and
+    /// commits. Returns the number of games added.
+    pub(crate) fn add_stored_after(&mut self, conn: &Connection, after: i64) -> Result<u64> {
+        let mut stmt = conn.prepare("SELECT id, record FROM games WHERE id > ? ORDER BY id")?;
+        let mut rows = stmt.query([after])?;
+        let (mut n, mut upto) = (0u64, after);
+        while let Some(row) = rows.next()? {
+            let id: i64 = row.get(0)?;
+            let blob: Vec<u8> = row.get(1)?;
+            let fields = crate::prepare::text_of_stored(id, &blob)?;
+            self.add(id, &fields)?;
+            upto = id;
+            n += 1;
+        }
+        if n > 0 || upto > after {
+            self.commit(upto)?;
+        }
+        Ok(n)
+    }
+
+    /// Adds every game SQLite has and this index lacks; commits.
+    pub(crate) fn catch_up(&mut self, conn: &Connection) -> Result<u64> {
+        let after = self.text.indexed_upto()?;
+        self.add_stored_after(conn, after)
+    }
+}

@@ -1,0 +1,169 @@
+//! Shared by the integration tests: corpora and the brute-force truth,
+//! computed from the generated text with a tiny scanner and keil-rules'
+//! replay (independently of keil-record and of the archive).
+#![allow(dead_code)]
+
+use std::collections::BTreeMap;
+
+use keil_archive::{Archive, ImportOptions, ImportReport, ImportSource};
+use keil_gen::{Generator, GeneratorConfig};
+use keil_rules::{Board, Color, Game, HalfPoints, Move, Ruleset};
+
+/// One game as the test sees it.
+#[derive(Clone, Debug)]
+pub struct Truth {
+    pub record: String,
+    pub props: BTreeMap<String, String>,
+    pub comments: Vec<String>,
+    pub size: u8,
+    pub moves: Vec<Move>,
+    pub winner: Option<Color>,
+    pub status: &'static str,
+    pub day: String,
+}
+
+impl Truth {
+    pub fn prop(&self, k: &str) -> Option<&str> {
+        self.props.get(k).map(|s| s.as_str())
+    }
+    pub fn player(&self, c: Color) -> &str {
+        self.prop(if c == Color::Black { "PB" } else { "PW" })
+            .unwrap()
+    }
+}
+
+/// Root properties and node comments/moves of a one-line-per-tree SGF
+/// without variations.
+fn scan(text: &str) -> (BTreeMap<String, String>, Vec<(String, String)>) {
+    let mut root = BTreeMap::new();
+    let mut nodes: Vec<(String, String)> = Vec::new();
+    let mut node = 0;
+    let mut ident = String::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            ';' => node += 1,
+            'A'..='Z' => ident.push(c),
+            '[' => {
+                let mut v = String::new();
+                while let Some(c) = chars.next() {
+                    match c {
+                        '\\' => v.push(chars.next().unwrap()),
+                        ']' => break,
+                        c => v.push(c),
+                    }
+                }
+                if node == 1 {
+                    root.insert(ident.clone(), v);
+                } else {
+                    nodes.push((ident.clone(), v));
+                }
+                ident.clear();
+            }
+            _ => {}
+        }
+    }
+    (root, nodes)
+}
+
+pub fn truth_of(record: &str) -> Truth {
+    let (props, nodes) = scan(record);
+    let size: u8 = props["SZ"].parse().unwrap();
+    let board = Board::new(size).unwrap();
+    let mut rules: Ruleset = props["RU"].parse().unwrap();
+    rules.komi = props["KM"].parse::<HalfPoints>().unwrap();
+    let mut game = Game::new(board, rules);
+    let mut moves = Vec::new();
+    let mut comments = Vec::new();
+    for (k, v) in nodes {
+        match k.as_str() {
+            "B" | "W" => {
+                let mv = match v.as_str() {
+                    "" | "pass" => Move::Pass,
+                    "button" => Move::TakeButton,
+                    p => Move::Place(board.parse_point(p).unwrap()),
+                };
+                game.play(mv).unwrap();
+                moves.push(mv);
+            }
+            "C" => comments.push(v),
+            _ => {}
+        }
+    }
+    let re = props["RE"].clone();
+    let (winner, status) = if game.is_over() {
+        (game.score().winner(), "complete")
+    } else if re.ends_with("+R") {
+        (
+            Some(if re.starts_with('B') {
+                Color::Black
+            } else {
+                Color::White
+            }),
+            "resigned",
+        )
+    } else {
+        (None, "unfinished")
+    };
+    let day = props
+        .get("DT")
+        .map(|d| d[..10].to_string())
+        .unwrap_or_default();
+    Truth {
+        record: record.to_string(),
+        props,
+        comments,
+        size,
+        moves,
+        winner,
+        status,
+        day,
+    }
+}
+
+/// A generated corpus and its truth.
+pub fn corpus(games: u64, size: u8, seed: u64) -> (String, Vec<Truth>) {
+    let config = GeneratorConfig {
+        games,
+        size,
+        seed,
+        ..GeneratorConfig::default()
+    };
+    let mut text = String::new();
+    let mut truth = Vec::new();
+    for g in Generator::new(config).unwrap() {
+        text.push_str(&g.record);
+        truth.push(truth_of(&g.record));
+    }
+    (text, truth)
+}
+
+pub fn bytes(name: &str, text: &str) -> ImportSource {
+    ImportSource::Bytes {
+        name: name.into(),
+        bytes: text.as_bytes().to_vec(),
+    }
+}
+
+pub fn import(archive: &Archive, sources: &[ImportSource]) -> ImportReport {
+    archive
+        .import(sources, &ImportOptions { batch_size: 64 }, &mut |_| {})
+        .unwrap()
+}
+
+/// Folds like a player would expect, written independently of the crate:
+/// lower case, the accents of the test names stripped.
+pub fn plain(s: &str) -> String {
+    s.chars()
+        .map(|c| match c {
+            'á' | 'à' | 'â' | 'ä' | 'ã' | 'å' | 'Á' => 'a',
+            'é' | 'è' | 'ê' | 'ë' | 'É' => 'e',
+            'í' | 'ì' | 'î' | 'ï' => 'i',
+            'ó' | 'ò' | 'ô' | 'ö' | 'õ' | 'ø' | 'Ø' | 'Ö' => 'o',
+            'ú' | 'ù' | 'û' | 'ü' | 'Ü' => 'u',
+            'ñ' => 'n',
+            'ç' => 'c',
+            c => c.to_ascii_lowercase(),
+        })
+        .collect()
+}

@@ -1,0 +1,504 @@
+//! Every query against a real archive, checked against answers computed by
+//! brute force from the generated records (scanned and replayed here with
+//! keil-rules, independently of keil-record and of the archive).
+
+mod common;
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use chrono::NaiveDate;
+use common::{Truth, bytes, corpus, import, plain};
+use keil_archive::{Archive, GameFilter, GameStatus, MatchKind, Order, Page};
+use keil_rules::Color;
+
+const HANDMADE: &str = "\
+(;GM[Keil]FF[4]SZ[2]KM[1]PB[Ana Bolaños]PW[Zoë Ørsted]DT[2021-03-04]EV[Café Cup]PC[Málaga]\
+GN[Final]RE[B+6.5];B[button];W[c2];B[b2]C[Ein schöner Zug];W[pass];B[pass])
+(;GM[Keil]FF[4]SZ[2]KM[1]PB[Zoë Ørsted]PW[Ana Bolaños]DT[2021-03-05]EV[Café Cup]RE[W+R];B[b2])
+(;GM[Keil]FF[4]SZ[2]PB[Ana Bolaños]PW[Bo]RE[?];B[a1];W[a1])
+(;GM[1]SZ[19];B[pd])
+";
+
+struct Fixture {
+    _dir: tempfile::TempDir,
+    archive: Archive,
+    truth: Vec<Truth>,
+    /// Archive id of `truth[i]`.
+    ids: Vec<i64>,
+}
+
+fn fixture() -> Fixture {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = Archive::open(dir.path()).unwrap();
+    let (text7, mut truth) = corpus(240, 7, 11);
+    let (text5, truth5) = corpus(60, 5, 12);
+    truth.extend(truth5);
+    let report = import(
+        &archive,
+        &[bytes("seven.keil", &text7), bytes("five.keil", &text5)],
+    );
+    assert_eq!(report.counts.imported, 300);
+    assert_eq!(report.counts.invalid, 0);
+    // The generated games are distinct, stored in file order.
+    let ids = (1..=300).collect();
+    Fixture {
+        _dir: dir,
+        archive,
+        truth,
+        ids,
+    }
+}
+
+fn all_pages(archive: &Archive, filter: &GameFilter, order: Order, limit: usize) -> Vec<i64> {
+    let mut out = Vec::new();
+    let mut page = Page {
+        order,
+        limit,
+        after: None,
+    };
+    loop {
+        let list = archive.games().list(filter, &page).unwrap();
+        assert!(list.games.len() <= limit);
+        out.extend(list.games.iter().map(|g| g.id));
+        match list.next {
+            Some(c) => page.after = Some(c.to_string().parse().unwrap()),
+            None => break,
+        }
+    }
+    out
+}
+
+/// The brute-force answer: ids of the games passing `keep`, sorted like the
+/// archive (date, then id).
+fn expected(f: &Fixture, order: Order, keep: impl Fn(&Truth) -> bool) -> Vec<i64> {
+    let mut v: Vec<(String, i64)> = f
+        .truth
+        .iter()
+        .zip(&f.ids)
+        .filter(|(t, _)| keep(t))
+        .map(|(t, &id)| (t.day.clone(), id))
+        .collect();
+    v.sort();
+    if order == Order::Descending {
+        v.reverse();
+    }
+    v.into_iter().map(|(_, id)| id).collect()
+}
+
+#[test]
+fn summaries_and_games_equal_the_replayed_records() {
+    let f = fixture();
+    let games = f.archive.games();
+    for (t, &id) in f.truth.iter().zip(&f.ids).step_by(7) {
+        let g = games.get(id).unwrap().unwrap();
+        let s = &g.summary;
+        assert_eq!(s.black.as_deref(), t.prop("PB"));
+        assert_eq!(s.white.as_deref(), t.prop("PW"));
+        assert_eq!(s.event.as_deref(), t.prop("EV"));
+        assert_eq!(s.result.as_deref(), t.prop("RE"));
+        assert_eq!(s.winner, t.winner);
+        assert_eq!(s.status.code(), t.status);
+        assert_eq!(s.size, t.size);
+        assert_eq!(s.plies as usize, t.moves.len());
+        assert_eq!(g.moves.moves, t.moves);
+        assert_eq!(s.day.map(|d| d.to_string()).unwrap_or_default(), t.day);
+        // The stored record reads back as the same game.
+        assert_eq!(
+            common::truth_of(&g.record).props.get("PB"),
+            t.props.get("PB")
+        );
+        assert_eq!(common::truth_of(&g.record).moves, t.moves);
+    }
+    assert!(games.get(10_000).unwrap().is_none());
+    let ids = [f.ids[5], 99_999, f.ids[2]];
+    let s = games.summaries(&ids).unwrap();
+    assert_eq!(
+        s.iter().map(|g| g.id).collect::<Vec<_>>(),
+        vec![f.ids[5], f.ids[2]]
+    );
+}
+
+#[test]
+fn lists_with_filters_equal_brute_force_over_every_page() {
+    let f = fixture();
+    let some = &f.truth[17];
+    let (p, o) = (
+        some.player(Color::Black).to_string(),
+        some.player(Color::White).to_string(),
+    );
+    let event = some.prop("EV").unwrap().to_string();
+    let from = NaiveDate::parse_from_str(&f.truth[40].day, "%Y-%m-%d").unwrap();
+    let to = NaiveDate::parse_from_str(&f.truth[200].day, "%Y-%m-%d").unwrap();
+    let (from, to) = (from.min(to), from.max(to));
+    let day = |t: &Truth| NaiveDate::parse_from_str(&t.day, "%Y-%m-%d").unwrap();
+    type Keep = Box<dyn Fn(&Truth) -> bool>;
+    let (p2, o2, p3, p4, e2) = (p.clone(), o.clone(), p.clone(), p.clone(), event.clone());
+    let cases: Vec<(GameFilter, Keep)> = vec![
+        (GameFilter::default(), Box::new(|_| true)),
+        (
+            GameFilter {
+                player: Some(p.to_uppercase()),
+                ..Default::default()
+            },
+            Box::new(move |t| t.player(Color::Black) == p2 || t.player(Color::White) == p2),
+        ),
+        (
+            GameFilter {
+                player: Some(p.clone()),
+                color: Some(Color::White),
+                ..Default::default()
+            },
+            Box::new(move |t| t.player(Color::White) == p3),
+        ),
+        (
+            GameFilter {
+                player: Some(p.clone()),
+                opponent: Some(o.clone()),
+                ..Default::default()
+            },
+            Box::new(move |t| {
+                (t.player(Color::Black) == p4 && t.player(Color::White) == o2)
+                    || (t.player(Color::White) == p4 && t.player(Color::Black) == o2)
+            }),
+        ),
+        (
+            GameFilter {
+                event: Some(event.to_lowercase()),
+                ..Default::default()
+            },
+            Box::new(move |t| t.prop("EV") == Some(e2.as_str())),
+        ),
+        (
+            GameFilter {
+                from: Some(from),
+                to: Some(to),
+                ..Default::default()
+            },
+            Box::new(move |t| day(t) >= from && day(t) <= to),
+        ),
+        (
+            GameFilter {
+                winner: Some(Color::White),
+                size: Some(7),
+                ..Default::default()
+            },
+            Box::new(|t| t.winner == Some(Color::White) && t.size == 7),
+        ),
+        (
+            GameFilter {
+                status: Some(GameStatus::Resigned),
+                ..Default::default()
+            },
+            Box::new(|t| t.status == "resigned"),
+        ),
+        (
+            GameFilter {
+                result: Some("B+R".into()),
+                ..Default::default()
+            },
+            Box::new(|t| t.prop("RE") == Some("B+R")),
+        ),
+        (
+            GameFilter {
+                ruleset: Some("Keil".parse().unwrap()),
+                size: Some(5),
+                ..Default::default()
+            },
+            Box::new(|t| t.prop("RU") == Some("Keil") && t.size == 5),
+        ),
+    ];
+    for (i, (filter, keep)) in cases.iter().enumerate() {
+        for order in [Order::Ascending, Order::Descending] {
+            let want = expected(&f, order, keep);
+            assert_eq!(
+                all_pages(&f.archive, filter, order, 7),
+                want,
+                "case {i} {order:?}"
+            );
+        }
+        assert_eq!(
+            f.archive.games().count(filter).unwrap(),
+            expected(&f, Order::Ascending, keep).len() as u64
+        );
+        // The filter's own predicate agrees with its SQL.
+        let all = f.archive.games().summaries(&f.ids).unwrap();
+        let by_pred: Vec<i64> = all
+            .iter()
+            .filter(|g| filter.matches(g))
+            .map(|g| g.id)
+            .collect();
+        let mut by_sql = all_pages(&f.archive, filter, Order::Ascending, 1000);
+        by_sql.sort();
+        assert_eq!(by_pred, by_sql, "case {i}: matches() vs to_sql()");
+    }
+    // Non-trivial cases.
+    assert!(expected(&f, Order::Ascending, &cases[1].1).len() >= 2);
+    assert!(!expected(&f, Order::Ascending, &cases[7].1).is_empty());
+}
+
+#[test]
+fn player_search_and_profiles_equal_brute_force() {
+    let f = fixture();
+    // Brute-force counts of games per name.
+    let mut count: HashMap<&str, u64> = HashMap::new();
+    for t in &f.truth {
+        for c in [Color::Black, Color::White] {
+            *count.entry(t.player(c)).or_default() += 1;
+        }
+    }
+    let names: BTreeSet<&str> = count.keys().copied().collect();
+    for name in names.iter().step_by(3) {
+        let hits = f
+            .archive
+            .players()
+            .search(&name.to_uppercase(), 50)
+            .unwrap();
+        let hit = hits
+            .iter()
+            .find(|h| h.name == *name)
+            .unwrap_or_else(|| panic!("{name}"));
+        assert_eq!(hit.games, count[name], "{name}");
+        assert_eq!(hits[0].matched, MatchKind::Exact, "{name}");
+        // Prefix of the last word finds it too.
+        let last = plain(name.split(' ').next_back().unwrap());
+        if last.len() >= 3 && last.chars().all(|c| c.is_ascii_alphabetic()) {
+            let hits = f.archive.players().search(&last[..3], 500).unwrap();
+            assert!(
+                hits.iter().any(|h| h.name == *name),
+                "prefix {} of {name}",
+                &last[..3]
+            );
+        }
+    }
+    for name in names.iter().step_by(9) {
+        let id = f.archive.players().id_of(name).unwrap().unwrap();
+        let prof = f.archive.players().profile(id).unwrap().unwrap();
+        let mut rec = [[0u64; 3]; 2];
+        let mut opp: BTreeMap<&str, u64> = BTreeMap::new();
+        let mut days = Vec::new();
+        for t in &f.truth {
+            for c in [Color::Black, Color::White] {
+                if t.player(c) == *name {
+                    let r = &mut rec[c.index()];
+                    r[0] += 1;
+                    match t.winner {
+                        Some(w) if w == c => r[1] += 1,
+                        Some(_) => r[2] += 1,
+                        None => {}
+                    }
+                    *opp.entry(t.player(c.opposite())).or_default() += 1;
+                    days.push(t.day.clone());
+                }
+            }
+        }
+        days.sort();
+        assert_eq!(prof.games, count[name]);
+        let got = [prof.as_black, prof.as_white].map(|r| [r.games, r.wins, r.losses]);
+        assert_eq!(got, rec, "{name}");
+        assert_eq!(prof.first_date.as_deref(), days.first().map(|s| s.as_str()));
+        assert_eq!(prof.last_date.as_deref(), days.last().map(|s| s.as_str()));
+        let mut want: Vec<(u64, &str)> = opp.iter().map(|(n, c)| (*c, *n)).collect();
+        want.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
+        want.truncate(keil_archive::PROFILE_OPPONENTS);
+        let got: Vec<(u64, &str)> = prof
+            .opponents
+            .iter()
+            .map(|o| (o.games, o.name.as_str()))
+            .collect();
+        assert_eq!(got, want, "{name}");
+    }
+}
+
+#[test]
+fn names_fold_accents_and_case_prefix_and_fuzzy() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = Archive::open(dir.path()).unwrap();
+    let report = import(&archive, &[bytes("hand.keil", HANDMADE)]);
+    assert_eq!(report.counts.imported, 2);
+    assert_eq!(
+        report.invalid_by_reason().into_iter().collect::<Vec<_>>(),
+        vec![("not_keil".to_string(), 1), ("occupied".to_string(), 1)]
+    );
+    let names = |q: &str| -> Vec<(String, MatchKind)> {
+        archive
+            .players()
+            .search(q, 10)
+            .unwrap()
+            .into_iter()
+            .map(|h| (h.name, h.matched))
+            .collect()
+    };
+    let ana = "Ana Bolaños".to_string();
+    assert_eq!(names("bolanos"), vec![(ana.clone(), MatchKind::Prefix)]);
+    assert_eq!(names("Bolanos"), vec![(ana.clone(), MatchKind::Prefix)]);
+    assert_eq!(names("ANA BOLAÑOS"), vec![(ana.clone(), MatchKind::Exact)]);
+    assert_eq!(names("bol"), vec![(ana.clone(), MatchKind::Prefix)]);
+    assert_eq!(names("bolanso"), vec![(ana.clone(), MatchKind::Fuzzy)]);
+    assert_eq!(
+        names("orsted"),
+        vec![("Zoë Ørsted".to_string(), MatchKind::Prefix)]
+    );
+    assert_eq!(
+        names("zoe"),
+        vec![("Zoë Ørsted".to_string(), MatchKind::Prefix)]
+    );
+    assert!(names("xyzzy").is_empty());
+    assert!(names("  ").is_empty());
+    // Games counts only count stored games.
+    let hits = archive.players().search("bolanos", 10).unwrap();
+    assert_eq!(hits[0].games, 2);
+    // The import log holds the refused games with their reasons.
+    let conn = archive.reader().unwrap();
+    let logged: Vec<(String, i64, Option<i64>)> = conn
+        .prepare("SELECT reason, game_index, ply FROM import_problems ORDER BY game_index")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(
+        logged,
+        vec![
+            ("occupied".into(), 2, Some(2)),
+            ("not_keil".into(), 3, None)
+        ]
+    );
+}
+
+#[test]
+fn text_search_finds_comments_events_places_and_names() {
+    let f = fixture();
+    // Brute force: games whose comments contain the word, ignoring case.
+    let with = |word: &str| -> BTreeSet<i64> {
+        f.truth
+            .iter()
+            .zip(&f.ids)
+            .filter(|(t, _)| t.comments.iter().any(|c| plain(c).contains(word)))
+            .map(|(_, &id)| id)
+            .collect()
+    };
+    for word in ["tesuji", "button", "alive"] {
+        let want = with(word);
+        let got: BTreeSet<i64> = f
+            .archive
+            .search_text(&format!("comment:{word}"), 1000)
+            .unwrap()
+            .into_iter()
+            .map(|h| h.game.id)
+            .collect();
+        assert_eq!(got, want, "{word}");
+    }
+    // Accents folded: "uberraschung" finds "Überraschung".
+    let want = with("uberraschung");
+    assert!(!want.is_empty());
+    let got: BTreeSet<i64> = f
+        .archive
+        .search_text("uberraschung", 1000)
+        .unwrap()
+        .into_iter()
+        .map(|h| h.game.id)
+        .collect();
+    assert_eq!(got, want);
+    // Events: every game of an event, by one word of its name.
+    let event = f.truth[3].prop("EV").unwrap();
+    let word = event
+        .split(' ')
+        .find(|w| w.len() > 3 && w.chars().all(char::is_alphabetic))
+        .unwrap();
+    let want: BTreeSet<i64> = f
+        .truth
+        .iter()
+        .zip(&f.ids)
+        .filter(|(t, _)| {
+            t.prop("EV")
+                .is_some_and(|e| e.split(' ').any(|w| w.eq_ignore_ascii_case(word)))
+        })
+        .map(|(_, &id)| id)
+        .collect();
+    let got: BTreeSet<i64> = f
+        .archive
+        .search_text(&format!("event:{word}"), 1000)
+        .unwrap()
+        .into_iter()
+        .map(|h| h.game.id)
+        .collect();
+    assert_eq!(got, want, "event word {word}");
+    assert!(f.archive.search_text("event:(", 10).is_err());
+
+    let dir = tempfile::tempdir().unwrap();
+    let archive = Archive::open(dir.path()).unwrap();
+    import(&archive, &[bytes("hand.keil", HANDMADE)]);
+    for q in [
+        "malaga",
+        "cafe",
+        "final",
+        "schoner",
+        "name:final",
+        "place:MÁLAGA",
+    ] {
+        let hits = archive.search_text(q, 10).unwrap();
+        assert!(!hits.is_empty(), "{q}");
+        assert_eq!(hits[0].game.black.as_deref(), Some("Ana Bolaños"), "{q}");
+    }
+    assert_eq!(archive.search_text("cafe", 10).unwrap().len(), 2);
+}
+
+#[test]
+fn reimport_is_a_no_op_and_reindex_rebuilds() {
+    let f = fixture();
+    let before = f.archive.stats().unwrap();
+    let (text7, _) = corpus(240, 7, 11);
+    let again = import(&f.archive, &[bytes("again.keil", &text7)]);
+    assert_eq!((again.counts.imported, again.counts.duplicates), (0, 240));
+    let after = f.archive.stats().unwrap();
+    assert_eq!(
+        (after.games, after.players, after.text_documents),
+        (before.games, before.players, before.text_documents)
+    );
+    assert_eq!(after.imports, before.imports + 1);
+    let r = f.archive.reindex().unwrap();
+    assert_eq!(r.games, 300);
+    assert_eq!(f.archive.stats().unwrap().text_documents, 300);
+    assert_eq!(
+        f.archive.search_text("comment:tesuji", 1000).unwrap().len(),
+        {
+            f.truth
+                .iter()
+                .filter(|t| t.comments.iter().any(|c| c.contains("Tesuji")))
+                .count()
+        }
+    );
+}
+
+#[test]
+fn directories_and_bad_paths() {
+    let f = tempfile::tempdir().unwrap();
+    let src = f.path().join("in");
+    std::fs::create_dir_all(src.join("sub")).unwrap();
+    let (a, _) = corpus(5, 4, 1);
+    let (b, _) = corpus(5, 4, 2);
+    std::fs::write(src.join("a.keil"), a).unwrap();
+    std::fs::write(src.join("sub/b.SGF"), b).unwrap();
+    std::fs::write(src.join("notes.txt"), "not a record").unwrap();
+    let archive = Archive::open(f.path().join("db")).unwrap();
+    let mut seen = Vec::new();
+    let report = archive
+        .import(
+            &[keil_archive::ImportSource::Path(src.clone())],
+            &Default::default(),
+            &mut |p| seen.push(*p),
+        )
+        .unwrap();
+    assert_eq!(report.counts.imported, 10);
+    assert_eq!(seen.last().unwrap().imported, 10);
+    let missing = archive.import(
+        &[keil_archive::ImportSource::Path(src.join("nope"))],
+        &Default::default(),
+        &mut |_| {},
+    );
+    assert!(matches!(missing, Err(keil_archive::Error::Io { .. })));
+    // Reopening keeps everything (migrations are not re-applied).
+    drop(archive);
+    let archive = Archive::open(f.path().join("db")).unwrap();
+    assert_eq!(archive.stats().unwrap().games, 10);
+}
