@@ -538,13 +538,7 @@ impl PositionIndex {
             .collect::<rusqlite::Result<_>>()?;
         let mut out = Vec::new();
         for id in ids {
-            let blob = conn.blob_open(
-                rusqlite::MAIN_DB,
-                "position_segments",
-                "data",
-                id,
-                true,
-            )?;
+            let blob = conn.blob_open(rusqlite::MAIN_DB, "position_segments", "data", id, true)?;
             let mut head = [0u8; HEADER];
             blob.read_at_exact(&mut head, 0)?;
             let (nonce, _, blocks) = read_header(&head)?;
@@ -885,7 +879,7 @@ pub(crate) fn search(
     continuations.sort_by(|a, b| b.games.cmp(&a.games).then_with(|| a.mv.cmp(&b.mv)));
 
     // One page of games, newest first, keyset on (date, id).
-    games.sort_unstable_by(|a, b| (b.1, b.0).cmp(&(a.1, a.0)));
+    games.sort_unstable_by_key(|&(g, d, _)| std::cmp::Reverse((d, g)));
     let after = match &q.cursor {
         None => None,
         Some(c) => Some(parse_cursor(c)?),
@@ -1071,5 +1065,57 @@ mod tests {
             canon_move.transform(board, s.inverse()),
             Move::Place(board.parse_point("a1").unwrap())
         );
+    }
+
+    #[test]
+    fn a_colliding_key_never_produces_a_false_match() {
+        let dir = tempfile::tempdir().unwrap();
+        let archive = crate::Archive::open(dir.path()).unwrap();
+        let config = keil_gen::GeneratorConfig {
+            games: 12,
+            size: 4,
+            seed: 3,
+            ..keil_gen::GeneratorConfig::default()
+        };
+        let bytes: Vec<u8> = keil_gen::Generator::new(config)
+            .unwrap()
+            .flat_map(|g| g.record.into_bytes())
+            .collect();
+        let source = crate::ImportSource::Bytes {
+            name: "gen.keil".into(),
+            bytes,
+        };
+        let options = crate::ImportOptions::default();
+        archive.import(&[source], &options, &mut |_| {}).unwrap();
+        // The position after ply 12 of game 1: more than five stones, so a
+        // Zobrist key.
+        let line = archive.games().moves(1).unwrap().unwrap();
+        let mut game = start_of(&line);
+        for &mv in &line.moves[..12] {
+            game.play(mv).unwrap();
+        }
+        let q = game.position();
+        let stones = q.stones(Color::Black).len() + q.stones(Color::White).len();
+        let (key, _) = index_key(&q, &SymmetricKeys::new(&q), stones);
+        assert!(!is_exact(key));
+        let mut query = PositionQuery::new(q);
+        query.symmetry = true;
+        let honest = archive.search_position(&query).unwrap();
+        assert!(honest.games.iter().any(|h| h.game_id == 1 && h.ply == 12));
+        // Forge a collision: game 2 at ply 3 filed under the same key.
+        let forged = Posting {
+            key,
+            game: 2,
+            ply: 3,
+            next: NEXT_END,
+            sym: 0,
+            white_to_move: true,
+        };
+        {
+            let conn = archive.writer.lock().unwrap();
+            insert_segment(&conn, &[forged], 1).unwrap();
+        }
+        let answer = archive.search_position(&query).unwrap();
+        assert_eq!(answer, honest, "the forged posting must be rejected");
     }
 }
