@@ -298,50 +298,76 @@ impl<B: Bits> Stones<B> {
         keys
     }
 
+    /// The territory of the empty point `start`: its points, and whether a
+    /// black and a white stone are linked to it.
+    pub(crate) fn territory_of(
+        &self,
+        board: &Board,
+        linking: Linking,
+        start: usize,
+    ) -> (B, [bool; 2]) {
+        let mut region = B::default();
+        let mut linked = [false; 2];
+        let mut stack = [0u16; 512];
+        region.insert(start);
+        stack[0] = start as u16;
+        let mut top = 1;
+        while top > 0 {
+            top -= 1;
+            let p = stack[top];
+            let slots = board.neighbour_slots(Point(p));
+            for (k, &q) in slots.iter().enumerate() {
+                if q == NONE {
+                    continue;
+                }
+                match self.kind(q) {
+                    EMPTY => {
+                        if !region.has(q as usize) && self.linked(board, linking, p, k) {
+                            region.insert(q as usize);
+                            stack[top] = q;
+                            top += 1;
+                        }
+                    }
+                    c => {
+                        let c = c as usize - 1;
+                        if !linked[c] && self.linked(board, linking, p, k) {
+                            linked[c] = true;
+                        }
+                    }
+                }
+            }
+        }
+        (region, linked)
+    }
+
     /// Territories: maximal sets of empty points connected by linked empty
     /// points, with the colours of the stones linked to them.
     pub(crate) fn territories(&self, board: &Board, linking: Linking) -> Vec<(B, [bool; 2])> {
         let mut seen = self.0[0].union(self.0[1]);
         let mut out = Vec::new();
-        let mut stack = [0u16; 512];
         for start in 0..board.len() {
-            if seen.has(start) {
-                continue;
+            if !seen.has(start) {
+                let (region, linked) = self.territory_of(board, linking, start);
+                seen = seen.union(region);
+                out.push((region, linked));
             }
-            let mut region = B::default();
-            let mut linked = [false; 2];
-            region.insert(start);
-            seen.insert(start);
-            stack[0] = start as u16;
-            let mut top = 1;
-            while top > 0 {
-                top -= 1;
-                let p = stack[top];
-                let slots = board.neighbour_slots(Point(p));
-                for (k, &q) in slots.iter().enumerate() {
-                    if q == NONE {
-                        continue;
-                    }
-                    match self.kind(q) {
-                        EMPTY => {
-                            if !region.has(q as usize) && self.linked(board, linking, p, k) {
-                                region.insert(q as usize);
-                                seen.insert(q as usize);
-                                stack[top] = q;
-                                top += 1;
-                            }
-                        }
-                        c => {
-                            let c = c as usize - 1;
-                            if !linked[c] && self.linked(board, linking, p, k) {
-                                linked[c] = true;
-                            }
-                        }
-                    }
+        }
+        out
+    }
+
+    /// The liberties of a group: empty points linked to one of its stones.
+    pub(crate) fn liberties(&self, board: &Board, linking: Linking, group: B) -> B {
+        let mut out = B::default();
+        group.each(|s| {
+            for (k, &q) in board.neighbour_slots(Point(s as u16)).iter().enumerate() {
+                if q != NONE
+                    && !self.occupied(q as usize)
+                    && self.linked(board, linking, s as u16, k)
+                {
+                    out.insert(q as usize);
                 }
             }
-            out.push((region, linked));
-        }
+        });
         out
     }
 
@@ -476,6 +502,23 @@ pub struct Territory {
     pub owner: Option<Color>,
     /// Whether any black stone, and any white stone, is linked to it.
     pub linked: [bool; 2],
+}
+
+impl Territory {
+    /// A territory from its points and the colours linked to it; the owner
+    /// follows (keil-rules.md: owned iff linked to stones of one colour only).
+    pub fn new(points: PointSet, linked: [bool; 2]) -> Territory {
+        let owner = match linked {
+            [true, false] => Some(Color::Black),
+            [false, true] => Some(Color::White),
+            _ => None,
+        };
+        Territory {
+            points,
+            owner,
+            linked,
+        }
+    }
 }
 
 /// A position: the stones on a board and whether the button has been taken
@@ -619,22 +662,10 @@ impl Position {
                 }
                 let (group, _) = st.group(self.board, linking, p.index());
                 seen = seen.union(group);
-                let stones = PointSet(group);
-                let mut liberties = PointSet::default();
-                for s in stones.iter() {
-                    for (k, &q) in self.board.neighbour_slots(s).iter().enumerate() {
-                        if q != NONE
-                            && !st.occupied(q as usize)
-                            && st.linked(self.board, linking, s.0, k)
-                        {
-                            liberties.insert(Point(q));
-                        }
-                    }
-                }
                 out.push(Group {
                     color: colour,
-                    stones,
-                    liberties,
+                    stones: PointSet(group),
+                    liberties: PointSet(st.liberties(self.board, linking, group)),
                 });
             }
         }
@@ -647,15 +678,7 @@ impl Position {
         self.stones_as::<Wide>()
             .territories(self.board, linking)
             .into_iter()
-            .map(|(region, linked)| Territory {
-                points: PointSet(region),
-                owner: match linked {
-                    [true, false] => Some(Color::Black),
-                    [false, true] => Some(Color::White),
-                    _ => None,
-                },
-                linked,
-            })
+            .map(|(region, linked)| Territory::new(PointSet(region), linked))
             .collect()
     }
 

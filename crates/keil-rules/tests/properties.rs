@@ -105,3 +105,34 @@ proptest! {
         prop_assert_eq!(to_move, Some(game.to_move()));
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+
+    #[test]
+    fn group_at_and_territory_at_agree_with_the_whole_board_analysis(
+        side in side(), linking in linking(),
+        choices in prop::collection::vec(any::<u32>(), 0..60),
+    ) {
+        let board = Board::new(side).unwrap();
+        let mut game = Game::new(board, ruleset(linking, true));
+        replay(&mut game, &choices, |_, _, _| {});
+        let position = game.position();
+        let groups = position.groups(linking);
+        let territories = position.territories(linking);
+        for p in board.points() {
+            match position.get(p) {
+                Some(_) => {
+                    let g = game.group_at(p).unwrap();
+                    prop_assert!(groups.contains(&g));
+                    prop_assert!(game.territory_at(p).is_none());
+                }
+                None => {
+                    let t = game.territory_at(p).unwrap();
+                    prop_assert!(territories.contains(&t));
+                    prop_assert!(game.group_at(p).is_none());
+                }
+            }
+        }
+    }
+}
