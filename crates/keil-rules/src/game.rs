@@ -289,8 +289,6 @@ pub struct TurnOutcome {
 struct TurnEnd<B: Bits> {
     stones: Stones<B>,
     button: bool,
-    key: u64,
-    mover: Color,
 }
 
 /// The engine at one bitset width.
@@ -305,7 +303,12 @@ struct Engine<B: Bits> {
     to_move: Color,
     ply: u32,
     passes: u8,
+    /// The position at the end of every turn, by ply - 1.
     history: Vec<TurnEnd<B>>,
+    /// Per colour, the key and ply of the end of each of its turns: the
+    /// repetition rule scans these contiguous keys and compares positions
+    /// only on a match.
+    turn_keys: [Vec<(u64, u32)>; 2],
 }
 
 impl<B: Bits> Engine<B> {
@@ -322,6 +325,7 @@ impl<B: Bits> Engine<B> {
             ply: 0,
             passes: 0,
             history: Vec::with_capacity(160),
+            turn_keys: [Vec::with_capacity(80), Vec::with_capacity(80)],
         }
     }
 
@@ -370,9 +374,8 @@ impl<B: Bits> Engine<B> {
         self.history.push(TurnEnd {
             stones: self.stones,
             button: self.button.is_some(),
-            key: self.keys.key().0,
-            mover: color,
         });
+        self.turn_keys[color.index()].push((self.keys.key().0, self.ply));
         self.to_move = color.opposite();
         Ok(TurnOutcome {
             ply: self.ply,
@@ -402,17 +405,20 @@ impl<B: Bits> Engine<B> {
         dead.each(|d| keys.toggle(Point(d as u16), color.opposite()));
         let key = keys.key().0;
         let button = self.button.is_some();
-        let plies: Vec<u32> = self
-            .history
-            .iter()
-            .enumerate()
-            .filter(|(_, t)| {
-                t.mover == color && t.key == key && t.button == button && t.stones == stones
-            })
-            .map(|(k, _)| k as u32 + 1)
-            .collect();
-        if !plies.is_empty() {
-            return Err(IllegalReason::Repetition { plies });
+        let own = &self.turn_keys[color.index()];
+        if own.iter().any(|&(k, _)| k == key) {
+            // A key match is confirmed by comparing positions.
+            let plies: Vec<u32> = own
+                .iter()
+                .filter(|&&(k, ply)| {
+                    let end = &self.history[ply as usize - 1];
+                    k == key && end.button == button && end.stones == stones
+                })
+                .map(|&(_, ply)| ply)
+                .collect();
+            if !plies.is_empty() {
+                return Err(IllegalReason::Repetition { plies });
+            }
         }
         Ok((stones, dead, keys))
     }

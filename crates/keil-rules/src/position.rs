@@ -38,6 +38,8 @@ pub trait Bits:
     fn minus(self, other: Self) -> Self;
     /// Calls `f` for each point, in increasing order.
     fn each(&self, f: impl FnMut(usize));
+    /// Removes and returns the smallest point, if any (a work-list pop).
+    fn pop_first(&mut self) -> Option<usize>;
 }
 
 mod private {
@@ -83,6 +85,14 @@ impl Bits for u128 {
             f(x.trailing_zeros() as usize);
             x &= x - 1;
         }
+    }
+    #[inline]
+    fn pop_first(&mut self) -> Option<usize> {
+        (*self != 0).then(|| {
+            let i = self.trailing_zeros() as usize;
+            *self &= *self - 1;
+            i
+        })
     }
 }
 
@@ -136,6 +146,17 @@ impl Bits for Wide {
             }
         }
     }
+    #[inline]
+    fn pop_first(&mut self) -> Option<usize> {
+        for (k, w) in self.0.iter_mut().enumerate() {
+            if *w != 0 {
+                let i = w.trailing_zeros() as usize;
+                *w &= *w - 1;
+                return Some(k * 64 + i);
+            }
+        }
+        None
+    }
 }
 
 /// The stones of both colours, `[black, white]`, in a bitset of width `B`.
@@ -145,6 +166,35 @@ pub(crate) struct Stones<B: Bits>(pub [B; 2]);
 /// Type codes of a point: empty, black, white, or off the board.
 const EMPTY: u8 = 0;
 const OFF: u8 = 3;
+
+/// Whether a point of type `tp` is linked to its neighbour in slot `k`,
+/// given the types of all six neighbour slots (`OFF` where there is none):
+/// the two common neighbours are the slots on either side of `k`.
+///
+/// keil-rules.md, "Links": same-type — some common neighbour has the type
+/// of one end; unopposed — two empty points always, otherwise some common
+/// neighbour is not of the colour opposite to the stone(s). Links between a
+/// black and a white stone never matter and are reported as absent.
+#[inline]
+fn link(linking: Linking, tp: u8, kinds: [u8; 6], k: usize) -> bool {
+    let tq = kinds[k];
+    let (a, b) = (kinds[(k + 5) % 6], kinds[(k + 1) % 6]);
+    match linking {
+        Linking::SameType => a == tp || a == tq || b == tp || b == tq,
+        Linking::Unopposed => {
+            if tp == EMPTY && tq == EMPTY {
+                return true;
+            }
+            let stone = if tp == EMPTY { tq } else { tp };
+            let other = if tq == EMPTY { tp } else { tq };
+            if stone != other {
+                return false; // black next to white
+            }
+            let opposite = 3 - stone;
+            (a != OFF && a != opposite) || (b != OFF && b != opposite)
+        }
+    }
+}
 
 impl<B: Bits> Stones<B> {
     #[inline]
@@ -181,36 +231,19 @@ impl<B: Bits> Stones<B> {
         out
     }
 
+    /// The neighbour slots of `p` and the type of each (`OFF` where there is
+    /// no point): everything a flood step needs, read once per point.
+    #[inline]
+    fn around(&self, board: &Board, p: u16) -> ([u16; 6], [u8; 6]) {
+        let slots = *board.neighbour_slots(Point(p));
+        (slots, slots.map(|q| self.kind(q)))
+    }
+
     /// Whether the points `p` and its neighbour in slot `k` are linked.
-    ///
-    /// keil-rules.md, "Links": same-type — some common neighbour has the type
-    /// of one end; unopposed — two empty points always, otherwise some common
-    /// neighbour is not of the colour opposite to the stone(s). Links between
-    /// a black and a white stone never matter and are reported as absent.
     #[inline]
     pub(crate) fn linked(&self, board: &Board, linking: Linking, p: u16, k: usize) -> bool {
-        let slots = board.neighbour_slots(Point(p));
-        let q = slots[k];
-        if q == NONE {
-            return false;
-        }
-        let (a, b) = (self.kind(slots[(k + 5) % 6]), self.kind(slots[(k + 1) % 6]));
-        let (tp, tq) = (self.kind(p), self.kind(q));
-        match linking {
-            Linking::SameType => a == tp || a == tq || b == tp || b == tq,
-            Linking::Unopposed => {
-                if tp == EMPTY && tq == EMPTY {
-                    return true;
-                }
-                let stone = if tp == EMPTY { tq } else { tp };
-                let other = if tq == EMPTY { tp } else { tq };
-                if stone != other {
-                    return false; // black next to white
-                }
-                let opposite = 3 - stone;
-                (a != OFF && a != opposite) || (b != OFF && b != opposite)
-            }
-        }
+        let (slots, kinds) = self.around(board, p);
+        slots[k] != NONE && link(linking, self.kind(p), kinds, k)
     }
 
     /// The group of the stone on `start`, and whether it has a liberty.
@@ -221,32 +254,73 @@ impl<B: Bits> Stones<B> {
         let colour = self.kind(start as u16);
         debug_assert!(colour == 1 || colour == 2);
         let mut group = B::default();
-        let mut stack = [0u16; 512];
-        let mut top = 1;
-        stack[0] = start as u16;
+        let mut todo = B::default();
+        todo.insert(start);
         group.insert(start);
         let mut liberty = false;
-        while top > 0 {
-            top -= 1;
-            let p = stack[top];
-            let slots = board.neighbour_slots(Point(p));
+        while let Some(p) = todo.pop_first() {
+            let p = p as u16;
+            let (slots, kinds) = self.around(board, p);
             for (k, &q) in slots.iter().enumerate() {
                 if q == NONE {
                     continue;
                 }
-                let tq = self.kind(q);
+                let tq = kinds[k];
                 if tq == colour {
-                    if !group.has(q as usize) && self.linked(board, linking, p, k) {
+                    if !group.has(q as usize) && link(linking, colour, kinds, k) {
                         group.insert(q as usize);
-                        stack[top] = q;
-                        top += 1;
+                        todo.insert(q as usize);
                     }
-                } else if tq == EMPTY && !liberty && self.linked(board, linking, p, k) {
+                } else if tq == EMPTY && !liberty && link(linking, colour, kinds, k) {
                     liberty = true;
                 }
             }
         }
         (group, liberty)
+    }
+
+    /// The group of the stone on `start` if it has no liberty; `None` as soon
+    /// as a liberty is found. Every stone visited is added to `seen` (all of
+    /// them belong to the group of `start`).
+    ///
+    /// The early stop is what makes a turn cheap: a living group is usually
+    /// known to live after a step or two; only a dead group is flooded whole.
+    #[inline]
+    pub(crate) fn dead_group(
+        &self,
+        board: &Board,
+        linking: Linking,
+        start: usize,
+        seen: &mut B,
+    ) -> Option<B> {
+        let colour = self.kind(start as u16);
+        debug_assert!(colour == 1 || colour == 2);
+        let mut group = B::default();
+        let mut todo = B::default();
+        todo.insert(start);
+        group.insert(start);
+        seen.insert(start);
+        while let Some(p) = todo.pop_first() {
+            let p = p as u16;
+            let (slots, kinds) = self.around(board, p);
+            for (k, &q) in slots.iter().enumerate() {
+                if q == NONE {
+                    continue;
+                }
+                let tq = kinds[k];
+                if tq == EMPTY {
+                    if link(linking, colour, kinds, k) {
+                        return None;
+                    }
+                } else if tq == colour && !group.has(q as usize) && link(linking, colour, kinds, k)
+                {
+                    group.insert(q as usize);
+                    seen.insert(q as usize);
+                    todo.insert(q as usize);
+                }
+            }
+        }
+        Some(group)
     }
 
     /// Places `colour` on the empty point `p`, removes every opponent group
@@ -272,16 +346,17 @@ impl<B: Bits> Stones<B> {
         let mut seen = B::default();
         for &q in board.neighbour_slots(Point(p as u16)) {
             if q != NONE && next.0[opp].has(q as usize) && !seen.has(q as usize) {
-                let (group, liberty) = next.group(board, linking, q as usize);
-                seen = seen.union(group);
-                if !liberty {
+                if let Some(group) = next.dead_group(board, linking, q as usize, &mut seen) {
                     dead = dead.union(group);
                 }
             }
         }
         next.0[opp] = next.0[opp].minus(dead);
-        let (_, liberty) = next.group(board, linking, p);
-        liberty.then_some((next, dead))
+        let mut own = B::default();
+        match next.dead_group(board, linking, p, &mut own) {
+            None => Some((next, dead)),
+            Some(_) => None,
+        }
     }
 
     /// The Zobrist key of these stones under each of the 12 symmetries.
@@ -308,29 +383,26 @@ impl<B: Bits> Stones<B> {
     ) -> (B, [bool; 2]) {
         let mut region = B::default();
         let mut linked = [false; 2];
-        let mut stack = [0u16; 512];
+        let mut todo = B::default();
         region.insert(start);
-        stack[0] = start as u16;
-        let mut top = 1;
-        while top > 0 {
-            top -= 1;
-            let p = stack[top];
-            let slots = board.neighbour_slots(Point(p));
+        todo.insert(start);
+        while let Some(p) = todo.pop_first() {
+            let p = p as u16;
+            let (slots, kinds) = self.around(board, p);
             for (k, &q) in slots.iter().enumerate() {
                 if q == NONE {
                     continue;
                 }
-                match self.kind(q) {
+                match kinds[k] {
                     EMPTY => {
-                        if !region.has(q as usize) && self.linked(board, linking, p, k) {
+                        if !region.has(q as usize) && link(linking, EMPTY, kinds, k) {
                             region.insert(q as usize);
-                            stack[top] = q;
-                            top += 1;
+                            todo.insert(q as usize);
                         }
                     }
                     c => {
                         let c = c as usize - 1;
-                        if !linked[c] && self.linked(board, linking, p, k) {
+                        if !linked[c] && link(linking, EMPTY, kinds, k) {
                             linked[c] = true;
                         }
                     }
