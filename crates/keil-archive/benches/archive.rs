@@ -1,15 +1,17 @@
 //! Archive benchmarks over generated side-7 games: import throughput,
-//! player search latency (p50/p99), bytes on disk per game.
+//! player search latency (p50/p99), exact position search latency (p50/p99,
+//! with and without symmetry), bytes on disk per game.
 //!
 //! `KEIL_BENCH_GAMES=100000 cargo bench -p keil-archive --bench archive`
 //! (default 20,000 games). Budgets (2 cores): import ≥ 2,000 games/s,
-//! player search p99 ≤ 10 ms, ≤ 3 KB per game.
+//! player search p99 ≤ 10 ms, position search p99 ≤ 5 ms, ≤ 3 KB per game.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::Criterion;
-use keil_archive::{Archive, ImportOptions, ImportSource};
+use keil_archive::{Archive, ImportOptions, ImportSource, PositionQuery};
+use keil_rules::Game;
 use keil_gen::{GeneratorConfig, write_collection};
 
 fn main() {
@@ -94,6 +96,55 @@ fn main() {
         times[times.len() - 1]
     );
 
+    // Exact position search: positions that occurred, sampled uniformly
+    // over (game, ply) — openings shared by thousands of games and unique
+    // late positions alike — each searched as given and with symmetry.
+    let total = stats.games as i64;
+    let mut state = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let positions: Vec<keil_rules::Position> = (0..2000)
+        .map(|_| {
+            let id = 1 + (next() % total as u64) as i64;
+            let line = archive.games().moves(id).expect("moves").expect("game");
+            let mut game = Game::new(line.board, line.ruleset);
+            let ply = (next() % (line.moves.len() as u64 + 1)) as usize;
+            for &mv in &line.moves[..ply] {
+                game.play(mv).expect("stored games replay");
+            }
+            game.position()
+        })
+        .collect();
+    for symmetry in [false, true] {
+        let mut matched = 0u64;
+        let mut times: Vec<Duration> = positions
+            .iter()
+            .map(|p| {
+                let mut q = PositionQuery::new(*p);
+                q.symmetry = symmetry;
+                let t = Instant::now();
+                let answer = archive.search_position(&q).expect("search");
+                let elapsed = t.elapsed();
+                matched += answer.total_games;
+                black_box(answer);
+                elapsed
+            })
+            .collect();
+        times.sort();
+        let pct = |p: f64| times[((times.len() as f64 - 1.0) * p) as usize];
+        println!(
+            "position search (symmetry {symmetry}): {} queries, {matched} games matched, p50 {:?}, p99 {:?}, max {:?}",
+            times.len(),
+            pct(0.5),
+            pct(0.99),
+            times[times.len() - 1]
+        );
+    }
+
     let mut c = Criterion::default().configure_from_args().sample_size(50);
     let mut i = 0;
     c.bench_function("player_search", |b| {
@@ -104,6 +155,15 @@ fn main() {
     });
     c.bench_function("text_search", |b| {
         b.iter(|| archive.search_text("comment:button", 20).expect("search"))
+    });
+    let mut j = 0;
+    c.bench_function("position_search", |b| {
+        b.iter(|| {
+            j = (j + 1) % positions.len();
+            archive
+                .search_position(&PositionQuery::new(positions[j]))
+                .expect("search")
+        })
     });
     c.final_summary();
 }
