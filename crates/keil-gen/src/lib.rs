@@ -10,11 +10,13 @@
 //! - [`write_collection`]: every game of a configuration into one writer, as
 //!   one SGF collection.
 //!
-//! Play is a cheap playout policy over [`keil_rules::Game`]: captures and
-//! saving own groups first, never filling a territory the mover owns,
-//! otherwise a random legal placement; the button is taken at some point,
-//! and players pass when nothing sensible is left. Games end by two passes
-//! with the computed result, or (a share of them) by resignation.
+//! Play is a cheap playout policy over [`keil_rules::Game`], which answers
+//! every rules question it asks (groups, territories, captures, legality):
+//! captures and saving own groups first, never filling a territory the
+//! mover owns, otherwise a random legal placement; the button is taken at
+//! some point, and players pass when nothing sensible is left. Games end
+//! by two passes with the computed result, or (a share of them) by
+//! resignation.
 //!
 //! The output is a fixed function of the configuration: the same seed gives
 //! the same bytes on every machine and every version of this crate that
@@ -37,7 +39,6 @@
 //! assert_eq!(games[0].record, again[0].record);
 //! ```
 
-mod local;
 mod meta;
 mod play;
 mod rng;

@@ -11,10 +11,16 @@
 //!    small to invade;
 //! 4. with no sensible legal placement, takes the button if it is still
 //!    there, else passes. Two passes in a row end the game.
+//!
+//! Every rules question (links, groups and their liberties, territories and
+//! their owners, captures, legality) is asked of the [`Game`] being played:
+//! keil-rules is the only crate that knows the rules, and this policy
+//! restates none of them. Among several equal captures the first in board
+//! order wins; a save is judged by the placed stone's group after the move,
+//! its captures included.
 
-use keil_rules::{Board, Color, Game, Move, Point, Ruleset};
+use keil_rules::{Board, Color, Game, Move, Point, PointSet, Ruleset};
 
-use crate::local::{Area, Local};
 use crate::rng::Rng;
 
 /// How one side plays.
@@ -44,12 +50,11 @@ pub(crate) fn play(
 ) -> Playout {
     let mut p = Player {
         game: Game::new(board, rules),
-        local: Local::new(board, rules.linking),
-        invade: invade_limit(board) as u16,
+        invade: invade_limit(board),
         last: [None, None],
+        empty: board.points().collect(),
         candidates: Vec::with_capacity(board.len()),
         verdict: vec![(0, false); board.len()],
-        scratch: Vec::with_capacity(board.len()),
     };
     let mut moves = Vec::with_capacity(board.len() * 2);
     // A safety net: past this many plies nothing is sensible any more.
@@ -70,11 +75,11 @@ pub(crate) fn play(
             .play(mv)
             .expect("the policy only plays moves it checked to be legal");
         if let Move::Place(q) = mv {
-            p.local.set(q, Some(mover));
             p.last[mover.index()] = Some(q);
+            p.set_empty(q, false);
         }
         for &c in &out.captured {
-            p.local.set(c, None);
+            p.set_empty(c, true);
         }
         moves.push(mv);
     }
@@ -104,28 +109,38 @@ fn button_rate(game: &Game) -> u32 {
 /// The policy's state during one game.
 struct Player {
     game: Game,
-    local: Local,
-    invade: u16,
+    invade: usize,
     /// The last placement of each colour.
     last: [Option<Point>; 2],
+    /// The empty points in board order, kept from the moves played and
+    /// their captures (cheaper than asking the game for every point).
+    empty: Vec<Point>,
     candidates: Vec<Point>,
-    /// Per point: (ply + 1 when judged, sensible?), so that one flood
-    /// judges a whole territory for the turn.
+    /// Per point: (ply + 1 when judged, sensible?), so that one territory
+    /// query judges a whole territory for the turn.
     verdict: Vec<(u32, bool)>,
-    scratch: Vec<Point>,
 }
 
 impl Player {
+    /// Records that `p` became empty (a capture) or not (a placement).
+    fn set_empty(&mut self, p: Point, empty: bool) {
+        match (self.empty.binary_search(&p), empty) {
+            (Err(i), true) => self.empty.insert(i, p),
+            (Ok(i), false) => {
+                self.empty.remove(i);
+            }
+            _ => unreachable!("a placement on an empty point, a capture of a stone"),
+        }
+    }
+
     fn choose(&mut self, mover: Color, style: Style, rng: &mut Rng) -> Option<Point> {
         if rng.chance(style.tactics) {
             if let Some(p) = self.tactical(mover) {
                 return Some(p);
             }
         }
-        let board = self.game.board();
         self.candidates.clear();
-        self.candidates
-            .extend(board.points().filter(|&q| self.local.get(q).is_none()));
+        self.candidates.extend_from_slice(&self.empty);
         let turn = self.game.ply() + 1;
         while !self.candidates.is_empty() {
             let i = rng.below(self.candidates.len());
@@ -145,19 +160,17 @@ impl Player {
         if when == turn {
             return ok;
         }
-        let (ok, size) = match self.local.area(q, true) {
-            Area::Contested => return true,
-            Area::Unlinked(n) => (true, n),
-            Area::Owned(c, n) => (c != mover && n >= self.invade, n),
-        };
-        // Judge the whole territory once for this turn (small ones only:
-        // a big one is flooded again, which is rare).
-        if size <= 32 {
-            self.scratch.clear();
-            self.local.area_points(q, &mut self.scratch);
-            for &r in &self.scratch {
-                self.verdict[r.index()] = (turn, ok);
-            }
+        let territory = self
+            .game
+            .territory_at(q)
+            .expect("candidates are empty points");
+        // Contested and unlinked territories are open to both players.
+        let ok = territory
+            .owner
+            .is_none_or(|c| c != mover && territory.points.len() >= self.invade);
+        // The verdict holds for the whole territory until the next turn.
+        for r in territory.points.iter() {
+            self.verdict[r.index()] = (turn, ok);
         }
         ok
     }
@@ -165,72 +178,62 @@ impl Player {
     /// Near the last two placements: the largest capture, else a move that
     /// gives an own group in atari a second liberty.
     fn tactical(&mut self, mover: Color) -> Option<Point> {
-        let mut hot: [Option<Point>; 14] = [None; 14];
-        let mut n = 0;
-        for m in self.last.iter().flatten() {
-            hot[n] = Some(*m);
-            n += 1;
-            for q in self.local.neighbours(*m) {
-                hot[n] = Some(q);
-                n += 1;
-            }
-        }
+        let board = self.game.board();
+        let hot = self
+            .last
+            .iter()
+            .flatten()
+            .flat_map(|&m| std::iter::once(m).chain(board.neighbours(m)));
+        let mut seen = PointSet::default();
+        // Empty points whose placement was already tried for captures.
+        let mut tried = PointSet::default();
         let mut best: Option<(usize, Point)> = None;
-        let mut seen: Vec<Point> = Vec::new();
-        let mut stones = std::mem::take(&mut self.scratch);
         let mut saves: Vec<Point> = Vec::new();
-        for s in hot.iter().flatten().copied() {
-            let Some(colour) = self.local.get(s) else {
+        for s in hot {
+            if seen.contains(s) {
+                continue;
+            }
+            let Some(group) = self.game.group_at(s) else {
                 continue;
             };
-            if seen.contains(&s) {
-                continue;
-            }
-            stones.clear();
-            let libs = self.local.group(s, &mut stones, 3);
-            seen.extend_from_slice(&stones);
-            if colour != mover && libs <= 2 {
+            group.stones.iter().for_each(|g| seen.insert(g));
+            let libs = group.liberties.len();
+            let empty_neighbours = group
+                .stones
+                .iter()
+                .flat_map(|g| board.neighbours(g))
+                .filter(|&q| self.game.stone_at(q).is_none());
+            if group.color != mover && libs <= 2 {
                 // The capturing stone is adjacent to the captured group
-                // (keil-rules.md, "Links", consequence 4).
-                for &g in &stones {
-                    for q in self.local.neighbours(g) {
-                        if self.local.get(q).is_some() {
-                            continue;
-                        }
-                        if let Some(dead) = self.game.captures_of(q) {
-                            let k = dead.len();
-                            if k > 0 && best.is_none_or(|(m, _)| k > m) {
-                                best = Some((k, q));
-                            }
+                // (keil-rules.md, "Links", consequence 4). A point tried
+                // again cannot beat itself, so each is tried once.
+                for q in empty_neighbours {
+                    if tried.contains(q) {
+                        continue;
+                    }
+                    tried.insert(q);
+                    if let Some(dead) = self.game.captures_of(q) {
+                        let k = dead.len();
+                        if k > 0 && best.is_none_or(|(m, _)| k > m) {
+                            best = Some((k, q));
                         }
                     }
                 }
-            } else if colour == mover && libs == 1 {
-                saves.extend(
-                    stones
-                        .iter()
-                        .flat_map(|&g| self.local.neighbours(g))
-                        .filter(|&q| self.local.get(q).is_none()),
-                );
+            } else if group.color == mover && libs == 1 {
+                saves.extend(empty_neighbours);
             }
         }
-        let mut chosen = best.map(|(_, q)| q);
-        if chosen.is_none() {
-            for &q in &saves {
-                if chosen.is_none() && self.game.is_legal(Move::Place(q)) {
-                    // A save only if the stone's group then has 2 liberties
-                    // (captures it would make only add more).
-                    self.local.set(q, Some(mover));
-                    stones.clear();
-                    let libs = self.local.group(q, &mut stones, 2);
-                    self.local.set(q, None);
-                    if libs >= 2 {
-                        chosen = Some(q);
-                    }
-                }
-            }
+        if let Some((_, q)) = best {
+            return Some(q);
         }
-        self.scratch = stones;
-        chosen
+        // A save only if the placed stone's group has 2 liberties after the
+        // move (its captures included). Playing it also checks legality.
+        saves.into_iter().find(|&q| {
+            let mut next = self.game.clone();
+            next.play(Move::Place(q)).is_ok()
+                && next
+                    .group_at(q)
+                    .is_some_and(|group| group.liberties.len() >= 2)
+        })
     }
 }
