@@ -19,7 +19,7 @@
 //! order wins; a save is judged by the placed stone's group after the move,
 //! its captures included.
 
-use keil_rules::{Board, Color, Game, Move, Point, PointSet, Ruleset};
+use keil_rules::{Area, Board, Color, Game, Move, Point, PointSet, Ruleset};
 
 use crate::rng::Rng;
 
@@ -160,11 +160,15 @@ impl Player {
         if when == turn {
             return ok;
         }
-        let territory = self
-            .game
-            .territory_at(q)
-            .expect("candidates are empty points");
-        // Contested and unlinked territories are open to both players.
+        let territory = match self.game.area_at(q).expect("candidates are empty points") {
+            // Contested territories are open to both players.
+            Area::Contested => {
+                self.verdict[q.index()] = (turn, true);
+                return true;
+            }
+            Area::Territory(t) => t,
+        };
+        // So are unlinked ones.
         let ok = territory
             .owner
             .is_none_or(|c| c != mover && territory.points.len() >= self.invade);

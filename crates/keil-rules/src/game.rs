@@ -268,6 +268,17 @@ pub struct IllegalMove {
     pub reason: IllegalReason,
 }
 
+/// What the empty points around a point form, as far as [`Game::area_at`]
+/// needed to look.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Area {
+    /// Linked to stones of both colours: nobody's territory (the search
+    /// stopped there, so the region's points are not listed).
+    Contested,
+    /// A territory owned by one colour, or linked to no stone.
+    Territory(Territory),
+}
+
 /// What a legal turn did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TurnOutcome {
@@ -634,11 +645,11 @@ impl Game {
     pub fn group_at(&self, p: Point) -> Option<Group> {
         let color = self.stone_at(p)?;
         Some(with_engine!(&self.inner, e => {
-            let (group, _) = e.stones.group(e.board, e.rules.linking, p.index());
+            let (group, liberties) = e.stones.group(e.board, e.rules.linking, p.index());
             Group {
                 color,
                 stones: PointSet::from_bits(group),
-                liberties: PointSet::from_bits(e.stones.liberties(e.board, e.rules.linking, group)),
+                liberties: PointSet::from_bits(liberties),
             }
         }))
     }
@@ -650,8 +661,24 @@ impl Game {
             return None;
         }
         Some(with_engine!(&self.inner, e => {
-            let (points, linked) = e.stones.territory_of(e.board, e.rules.linking, p.index());
+            let (points, linked) = e.stones.territory_of(e.board, e.rules.linking, p.index(), false);
             Territory::new(PointSet::from_bits(points), linked)
+        }))
+    }
+
+    /// Like [`Game::territory_at`], but stops as soon as stones of both
+    /// colours are found linked to the region: `Some(Area::Contested)` then,
+    /// without its points. For move pickers that only need to know whether a
+    /// point lies in someone's territory.
+    pub fn area_at(&self, p: Point) -> Option<Area> {
+        if self.stone_at(p).is_some() {
+            return None;
+        }
+        Some(with_engine!(&self.inner, e => {
+            match e.stones.territory_of(e.board, e.rules.linking, p.index(), true) {
+                (_, [true, true]) => Area::Contested,
+                (points, linked) => Area::Territory(Territory::new(PointSet::from_bits(points), linked)),
+            }
         }))
     }
 

@@ -43,7 +43,7 @@ use std::str::FromStr;
 
 pub use board::{Board, MAX_SIDE, MIN_SIDE, Point, PointError, PointName, Symmetry};
 pub use game::{
-    Game, IllegalMove, IllegalReason, Ko, Linking, Move, Ruleset, RulesetError, TurnOutcome,
+    Area, Game, IllegalMove, IllegalReason, Ko, Linking, Move, Ruleset, RulesetError, TurnOutcome,
 };
 pub use position::{
     Bits, Group, NotationError, PointSet, Position, PositionKey, Score, SymmetricKeys, Tally,

@@ -40,6 +40,8 @@ pub trait Bits:
     fn each(&self, f: impl FnMut(usize));
     /// Removes and returns the smallest point, if any (a work-list pop).
     fn pop_first(&mut self) -> Option<usize>;
+    /// The same set as a [`Wide`] set.
+    fn to_wide(self) -> Wide;
 }
 
 mod private {
@@ -85,6 +87,13 @@ impl Bits for u128 {
             f(x.trailing_zeros() as usize);
             x &= x - 1;
         }
+    }
+    #[inline]
+    fn to_wide(self) -> Wide {
+        let mut w = Wide::default();
+        w.0[0] = self as u64;
+        w.0[1] = (self >> 64) as u64;
+        w
     }
     #[inline]
     fn pop_first(&mut self) -> Option<usize> {
@@ -145,6 +154,10 @@ impl Bits for Wide {
                 x &= x - 1;
             }
         }
+    }
+    #[inline]
+    fn to_wide(self) -> Wide {
+        self
     }
     #[inline]
     fn pop_first(&mut self) -> Option<usize> {
@@ -216,11 +229,7 @@ impl<B: Bits> Stones<B> {
     }
 
     pub(crate) fn to_wide(self) -> [Wide; 2] {
-        self.0.map(|b| {
-            let mut w = Wide::default();
-            b.each(|i| w.insert(i));
-            w
-        })
+        self.0.map(Bits::to_wide)
     }
 
     pub(crate) fn from_wide(stones: &[Wide; 2]) -> Self {
@@ -246,18 +255,18 @@ impl<B: Bits> Stones<B> {
         slots[k] != NONE && link(linking, self.kind(p), kinds, k)
     }
 
-    /// The group of the stone on `start`, and whether it has a liberty.
+    /// The group of the stone on `start` and its liberties, in one flood.
     ///
     /// Stones step to linked stones of their colour; a liberty is an empty
     /// point linked to a stone of the group (keil-rules.md, "Groups").
-    pub(crate) fn group(&self, board: &Board, linking: Linking, start: usize) -> (B, bool) {
+    pub(crate) fn group(&self, board: &Board, linking: Linking, start: usize) -> (B, B) {
         let colour = self.kind(start as u16);
         debug_assert!(colour == 1 || colour == 2);
         let mut group = B::default();
         let mut todo = B::default();
         todo.insert(start);
         group.insert(start);
-        let mut liberty = false;
+        let mut liberties = B::default();
         while let Some(p) = todo.pop_first() {
             let p = p as u16;
             let (slots, kinds) = self.around(board, p);
@@ -271,12 +280,12 @@ impl<B: Bits> Stones<B> {
                         group.insert(q as usize);
                         todo.insert(q as usize);
                     }
-                } else if tq == EMPTY && !liberty && link(linking, colour, kinds, k) {
-                    liberty = true;
+                } else if tq == EMPTY && link(linking, colour, kinds, k) {
+                    liberties.insert(q as usize);
                 }
             }
         }
-        (group, liberty)
+        (group, liberties)
     }
 
     /// The group of the stone on `start` if it has no liberty; `None` as soon
@@ -375,11 +384,15 @@ impl<B: Bits> Stones<B> {
 
     /// The territory of the empty point `start`: its points, and whether a
     /// black and a white stone are linked to it.
+    ///
+    /// With `stop_if_contested`, stops as soon as stones of both colours are
+    /// found linked (the region is then incomplete).
     pub(crate) fn territory_of(
         &self,
         board: &Board,
         linking: Linking,
         start: usize,
+        stop_if_contested: bool,
     ) -> (B, [bool; 2]) {
         let mut region = B::default();
         let mut linked = [false; 2];
@@ -404,6 +417,9 @@ impl<B: Bits> Stones<B> {
                         let c = c as usize - 1;
                         if !linked[c] && link(linking, EMPTY, kinds, k) {
                             linked[c] = true;
+                            if stop_if_contested && linked[1 - c] {
+                                return (region, linked);
+                            }
                         }
                     }
                 }
@@ -419,27 +435,11 @@ impl<B: Bits> Stones<B> {
         let mut out = Vec::new();
         for start in 0..board.len() {
             if !seen.has(start) {
-                let (region, linked) = self.territory_of(board, linking, start);
+                let (region, linked) = self.territory_of(board, linking, start, false);
                 seen = seen.union(region);
                 out.push((region, linked));
             }
         }
-        out
-    }
-
-    /// The liberties of a group: empty points linked to one of its stones.
-    pub(crate) fn liberties(&self, board: &Board, linking: Linking, group: B) -> B {
-        let mut out = B::default();
-        group.each(|s| {
-            for (k, &q) in board.neighbour_slots(Point(s as u16)).iter().enumerate() {
-                if q != NONE
-                    && !self.occupied(q as usize)
-                    && self.linked(board, linking, s as u16, k)
-                {
-                    out.insert(q as usize);
-                }
-            }
-        });
         out
     }
 
@@ -519,9 +519,7 @@ impl PointSet {
             .flat_map(|(k, &w)| BitIter(w).map(move |b| Point((k * 64 + b) as u16)))
     }
     pub(crate) fn from_bits<B: Bits>(b: B) -> PointSet {
-        let mut w = Wide::default();
-        b.each(|i| w.insert(i));
-        PointSet(w)
+        PointSet(b.to_wide())
     }
 }
 
@@ -732,12 +730,12 @@ impl Position {
                 if seen.has(p.index()) {
                     continue;
                 }
-                let (group, _) = st.group(self.board, linking, p.index());
+                let (group, liberties) = st.group(self.board, linking, p.index());
                 seen = seen.union(group);
                 out.push(Group {
                     color: colour,
                     stones: PointSet(group),
-                    liberties: PointSet(st.liberties(self.board, linking, group)),
+                    liberties: PointSet(liberties),
                 });
             }
         }

@@ -131,6 +131,10 @@ proptest! {
                     let t = game.territory_at(p).unwrap();
                     prop_assert!(territories.contains(&t));
                     prop_assert!(game.group_at(p).is_none());
+                    match game.area_at(p).unwrap() {
+                        keil_rules::Area::Contested => prop_assert_eq!(t.linked, [true, true]),
+                        keil_rules::Area::Territory(a) => prop_assert_eq!(a, t),
+                    }
                 }
             }
         }
