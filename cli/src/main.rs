@@ -6,6 +6,7 @@ mod export;
 mod generate;
 mod import;
 mod search;
+mod serve;
 mod validate;
 
 use std::io;
@@ -42,6 +43,9 @@ enum Command {
     Reindex(archive::Args),
     /// Counts and sizes of an archive.
     Stats(archive::Args),
+    /// Serve an archive over HTTP (the REST API); an empty archive first
+    /// gets the demo corpus.
+    Serve(serve::Args),
 }
 
 fn run(cli: Cli) -> anyhow::Result<()> {
@@ -53,6 +57,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Search(args) => search::run(args),
         Command::Reindex(args) => archive::reindex(args),
         Command::Stats(args) => archive::stats(args),
+        Command::Serve(args) => serve::run(args),
     }
 }
 

@@ -4,7 +4,7 @@
 
 use std::io::Write;
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::Context;
@@ -49,14 +49,21 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let token = keil_server::load_token(args.token_file.as_deref()).with_context(|| {
         format!(
             "cannot read the token file {}",
-            args.token_file.as_deref().unwrap_or_else(|| "".as_ref()).display()
+            args.token_file
+                .as_deref()
+                .unwrap_or(Path::new(""))
+                .display()
         )
     })?;
     eprintln!(
         "keil: serving {} on http://{} (uploads {})",
         args.db.display(),
         args.addr,
-        if token.is_some() { "enabled" } else { "disabled: no token" }
+        if token.is_some() {
+            "enabled"
+        } else {
+            "disabled: no token"
+        }
     );
     let options = ServerOptions {
         addr: args.addr,

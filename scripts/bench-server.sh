@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# Load benchmark of `keil serve`: builds the release binary, makes an archive
+# of GAMES generated side-7 games (kept between runs in WORK), starts the
+# server, and drives it from a second process on loopback for DURATION per
+# scenario with CONNECTIONS connections: exact position search, player
+# search, game fetch. Prints requests/s, latency percentiles and the
+# server's resident memory.
+#
+#   scripts/bench-server.sh                      # 100,000 games, 20 s each
+#   GAMES=20000 DURATION=10s scripts/bench-server.sh
+#
+# The load generator is wrk (apt-get install -y wrk), or oha when wrk is
+# missing and apt is not available (cargo install oha).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+GAMES=${GAMES:-100000}
+DURATION=${DURATION:-20s}
+CONNECTIONS=${CONNECTIONS:-32}
+THREADS=${THREADS:-1}
+PORT=${PORT:-18080}
+WORK=${WORK:-/tmp/keil-bench}
+export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-target}
+KEIL="$CARGO_TARGET_DIR/release/keil"
+DB="$WORK/archive-$GAMES"
+BASE="http://127.0.0.1:$PORT"
+
+echo "== build"
+cargo build --release -p keil-cli
+
+echo "== load generator"
+if ! command -v wrk >/dev/null && ! command -v oha >/dev/null; then
+  if command -v apt-get >/dev/null; then
+    (apt-get install -y wrk >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y wrk >/dev/null; })
+  else
+    cargo install oha --locked
+  fi
+fi
+command -v wrk >/dev/null && echo "wrk: $(command -v wrk)" || echo "oha: $(command -v oha)"
+
+mkdir -p "$WORK"
+if [ ! -e "$DB/archive.sqlite" ]; then
+  echo "== archive of $GAMES games"
+  "$KEIL" generate --games "$GAMES" --size 7 --seed 1 --out "$WORK/games-$GAMES.keil"
+  "$KEIL" import --db "$DB" "$WORK/games-$GAMES.keil"
+fi
+
+echo "== server"
+RUST_LOG=warn "$KEIL" serve --db "$DB" --addr "127.0.0.1:$PORT" --no-demo 2>"$WORK/server.log" &
+SERVER=$!
+trap 'kill $SERVER 2>/dev/null || true' EXIT
+for _ in $(seq 1 300); do
+  curl -fs "$BASE/healthz" >/dev/null 2>&1 && break
+  sleep 0.2
+done
+curl -fs "$BASE/healthz" >/dev/null
+
+echo "== request mixes"
+# Positions after plies 4..24 of 200 games, player-name prefixes, game ids:
+# taken from the archive through the API itself.
+python3 - "$BASE" "$WORK" <<'PY'
+import json, random, sys, urllib.parse, urllib.request
+base, work = sys.argv[1], sys.argv[2]
+get = lambda p: json.load(urllib.request.urlopen(base + p))
+random.seed(7)
+games = []
+cursor = None
+while len(games) < 2000:
+    q = "/api/v1/games?limit=1000" + ("&cursor=" + urllib.parse.quote(cursor) if cursor else "")
+    page = get(q)
+    games += page["games"]
+    cursor = page["next_cursor"]
+    if not cursor:
+        break
+positions, players, ids = [], set(), [g["id"] for g in games]
+for g in random.sample(games, min(200, len(games))):
+    ply = min(g["plies"], random.randint(4, 24))
+    p = get(f"/api/v1/games/{g['id']}/positions/{ply}")
+    positions.append("/api/v1/positions?position=" + urllib.parse.quote(p["notation"]))
+    for name in (g["black"], g["white"]):
+        if name:
+            players.add("/api/v1/players?q=" + urllib.parse.quote(name.split()[-1][:4].lower()))
+mixes = {
+    "positions": positions,
+    "players": sorted(players)[:200],
+    "games": [f"/api/v1/games/{i}" for i in random.sample(ids, min(500, len(ids)))],
+}
+for name, paths in mixes.items():
+    with open(f"{work}/{name}.txt", "w") as f:
+        f.write("\n".join(paths) + "\n")
+    with open(f"{work}/{name}.lua", "w") as f:
+        f.write("paths = {" + ",".join(json.dumps(p) for p in paths) + "}\n")
+        f.write("i = 0\nrequest = function()\n  i = i % #paths + 1\n  return wrk.format(\"GET\", paths[i])\nend\n")
+PY
+
+rss() { awk '/^VmRSS/ {print $2}' "/proc/$SERVER/status"; }
+hwm() { awk '/^VmHWM/ {print $2}' "/proc/$SERVER/status"; }
+
+declare -A RPS P50 P99
+for mix in positions players games; do
+  echo "== $mix: $DURATION, $CONNECTIONS connections"
+  if command -v wrk >/dev/null; then
+    out=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -s "$WORK/$mix.lua" "$BASE")
+    echo "$out"
+    RPS[$mix]=$(awk '/^Requests\/sec/ {print $2}' <<<"$out")
+    P50[$mix]=$(awk '$1=="50%" {print $2}' <<<"$out")
+    P99[$mix]=$(awk '$1=="99%" {print $2}' <<<"$out")
+    non2xx=$(awk '/Non-2xx/ {print $4}' <<<"$out")
+    [ -z "$non2xx" ] || echo "WARNING: $non2xx non-2xx answers"
+  else
+    # oha takes one URL: the first path of the mix.
+    out=$(oha -z "$DURATION" -c "$CONNECTIONS" --no-tui "$BASE$(head -1 "$WORK/$mix.txt")")
+    echo "$out"
+    RPS[$mix]=$(awk '/Requests\/sec/ {print $2}' <<<"$out")
+    P50[$mix]=$(awk '/50.00%/ {print $3 $4}' <<<"$out")
+    P99[$mix]=$(awk '/99.00%/ {print $3 $4}' <<<"$out")
+  fi
+done
+
+echo
+echo "== results: $GAMES games, $CONNECTIONS connections, $DURATION per scenario, $(nproc) cores shared by server and load generator"
+printf '%-12s %12s %10s %10s\n' scenario "requests/s" p50 p99
+for mix in positions players games; do
+  printf '%-12s %12s %10s %10s\n' "$mix" "${RPS[$mix]}" "${P50[$mix]}" "${P99[$mix]}"
+done
+echo "server resident memory: now $(( $(rss) / 1024 )) MB, peak $(( $(hwm) / 1024 )) MB"

@@ -1,0 +1,507 @@
+//! Request and response types of the API: the JSON shapes, separate from
+//! keil-archive's domain types (colours as `B`/`W`, half-points as numbers,
+//! cursors as strings), with their OpenAPI schemas.
+
+use std::collections::BTreeMap;
+
+use keil_archive::{GameSummary, MatchKind, PlayerHit, PlayerProfile};
+use keil_rules::{Color, HalfPoints};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+/// `B` or `W`.
+pub(crate) fn color_code(c: Color) -> String {
+    c.letter().to_string()
+}
+
+/// Half-points as a JSON number of points: `6` or `6.5`.
+pub(crate) fn points(h: HalfPoints) -> f64 {
+    h.as_f64()
+}
+
+// ---- queries -------------------------------------------------------------
+
+/// Filters and page of `GET /api/v1/games`.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct GamesQuery {
+    /// A player of the game (case and accents ignored).
+    pub player: Option<String>,
+    /// The colour `player` had: `B` or `W`.
+    pub color: Option<String>,
+    /// The opponent of `player` (without `player`: either player).
+    pub opponent: Option<String>,
+    /// The event, case-insensitively.
+    pub event: Option<String>,
+    /// Games on or after this day (`YYYY-MM-DD`).
+    pub from: Option<String>,
+    /// Games on or before this day (`YYYY-MM-DD`).
+    pub to: Option<String>,
+    /// The result as normalised (`B+R`, `W+3.5`, `0`).
+    pub result: Option<String>,
+    /// The winner: `B` or `W`.
+    pub winner: Option<String>,
+    /// The board side.
+    #[param(value_type = Option<u8>)]
+    pub size: Option<String>,
+    /// The ruleset (`Keil`, `Keil; button=off`, ...).
+    pub ruleset: Option<String>,
+    /// The status: `complete`, `resigned`, `time`, `forfeit`, `unfinished`.
+    pub status: Option<String>,
+    /// `desc` (newest first, the default) or `asc`.
+    pub order: Option<String>,
+    /// Games per page, 1 to 1000 (default 50).
+    #[param(value_type = Option<usize>)]
+    pub limit: Option<String>,
+    /// The `next_cursor` of the previous page.
+    pub cursor: Option<String>,
+}
+
+/// `GET /api/v1/players` query.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct PlayersQuery {
+    /// The name or part of it (case and accents ignored; prefixes and small
+    /// misspellings match).
+    pub q: Option<String>,
+    /// At most this many players, 1 to 100 (default 20).
+    #[param(value_type = Option<usize>)]
+    pub limit: Option<String>,
+}
+
+/// `GET /api/v1/search` query.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct SearchQuery {
+    /// Words to find in events, places, game names and comments (tantivy
+    /// syntax: `event:cup`, quotes for phrases).
+    pub q: Option<String>,
+    /// At most this many games, 1 to 100 (default 20).
+    #[param(value_type = Option<usize>)]
+    pub limit: Option<String>,
+}
+
+/// `GET /api/v1/positions` query.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct PositionsQuery {
+    /// The board in position notation, e.g. `7/8/9/10/11/12/6b6/12/11/10/9/8/7`
+    /// (optional suffixes ` b`/` w`, the player to move, and ` +`, the
+    /// button taken).
+    pub position: Option<String>,
+    /// Whether the 12 symmetric images match too (`true`/`false`, default
+    /// `false`).
+    #[param(value_type = Option<bool>)]
+    pub symmetry: Option<String>,
+    /// Only games with this player (exact name).
+    pub player: Option<String>,
+    /// Only games on or after this day.
+    pub from: Option<String>,
+    /// Only games on or before this day.
+    pub to: Option<String>,
+    /// Games per page, 1 to 1000 (default 20).
+    #[param(value_type = Option<usize>)]
+    pub limit: Option<String>,
+    /// The `next_cursor` of the previous page.
+    pub cursor: Option<String>,
+}
+
+// ---- games ---------------------------------------------------------------
+
+/// One game's metadata.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct GameDto {
+    /// The game id.
+    pub id: i64,
+    /// Black's name.
+    pub black: Option<String>,
+    /// White's name.
+    pub white: Option<String>,
+    /// Black's rank.
+    pub black_rank: Option<String>,
+    /// White's rank.
+    pub white_rank: Option<String>,
+    /// The date as written in the record (`2019-12-08`, `2019-12`).
+    pub date: Option<String>,
+    /// The event.
+    pub event: Option<String>,
+    /// The round.
+    pub round: Option<String>,
+    /// The place.
+    pub place: Option<String>,
+    /// The game name.
+    pub game_name: Option<String>,
+    /// The result as normalised (`B+3.5`, `W+R`, `0`).
+    pub result: Option<String>,
+    /// The winner: `B` or `W`.
+    pub winner: Option<String>,
+    /// The score difference in points, for counted results.
+    pub margin: Option<f64>,
+    /// `complete`, `resigned`, `time`, `forfeit` or `unfinished`.
+    pub status: String,
+    /// The board side.
+    pub size: u8,
+    /// The ruleset (komi apart).
+    pub ruleset: String,
+    /// Komi in points.
+    pub komi: f64,
+    /// Plies of the main line.
+    pub plies: u32,
+}
+
+impl From<GameSummary> for GameDto {
+    fn from(g: GameSummary) -> GameDto {
+        GameDto {
+            id: g.id,
+            black: g.black,
+            white: g.white,
+            black_rank: g.black_rank,
+            white_rank: g.white_rank,
+            date: g.date,
+            event: g.event,
+            round: g.round,
+            place: g.place,
+            game_name: g.game_name,
+            result: g.result,
+            winner: g.winner.map(color_code),
+            margin: g.margin.map(points),
+            status: g.status.code().to_string(),
+            size: g.size,
+            ruleset: g.ruleset,
+            komi: points(g.komi),
+            plies: g.plies,
+        }
+    }
+}
+
+/// One page of games.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct GameListDto {
+    /// The games, in the requested order (date, then id).
+    pub games: Vec<GameDto>,
+    /// Pass as `cursor` for the next page; `null` on the last page.
+    pub next_cursor: Option<String>,
+}
+
+/// One game in full: metadata and main line.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct GameDetailDto {
+    /// The metadata.
+    #[serde(flatten)]
+    pub game: GameDto,
+    /// The setup position (notation with the player to move), when the
+    /// record starts from one.
+    pub setup: Option<String>,
+    /// The main line's moves: `g7`, `pass`, `button`.
+    pub moves: Vec<String>,
+}
+
+/// A board position of a game.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct PositionDto {
+    /// The game id.
+    pub game_id: i64,
+    /// The ply after which the position stands (0: the start).
+    pub ply: u32,
+    /// The game's number of plies.
+    pub plies: u32,
+    /// The board side.
+    pub size: u8,
+    /// The position notation with player to move and button flag.
+    pub notation: String,
+    /// The player to move: `B` or `W`.
+    pub to_move: String,
+    /// Whether the button has been taken.
+    pub button_taken: bool,
+    /// Black's stones (point names).
+    pub black: Vec<String>,
+    /// White's stones (point names).
+    pub white: Vec<String>,
+    /// The move that led here (`null` at ply 0).
+    pub last_move: Option<MoveDto>,
+    /// Stones removed by that move.
+    pub captured: Vec<String>,
+    /// Stones each player has captured up to this ply.
+    pub captures: CapturesDto,
+}
+
+/// A move of a game.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct MoveDto {
+    /// Its ply (1-based).
+    pub ply: u32,
+    /// Who played: `B` or `W`.
+    pub color: String,
+    /// `g7`, `pass` or `button`.
+    #[serde(rename = "move")]
+    pub mv: String,
+}
+
+/// Captured stones per capturing player.
+#[derive(Debug, Default, Serialize, Deserialize, ToSchema)]
+pub struct CapturesDto {
+    /// White stones Black captured.
+    pub black: u32,
+    /// Black stones White captured.
+    pub white: u32,
+}
+
+// ---- players -------------------------------------------------------------
+
+/// A player found by name.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct PlayerHitDto {
+    /// The player id.
+    pub id: i64,
+    /// The name as written in the records.
+    pub name: String,
+    /// Stored games.
+    pub games: u64,
+    /// `exact`, `prefix` or `fuzzy`.
+    pub matched: String,
+}
+
+impl From<PlayerHit> for PlayerHitDto {
+    fn from(h: PlayerHit) -> PlayerHitDto {
+        PlayerHitDto {
+            id: h.id,
+            name: h.name,
+            games: h.games,
+            matched: match h.matched {
+                MatchKind::Exact => "exact",
+                MatchKind::Prefix => "prefix",
+                MatchKind::Fuzzy => "fuzzy",
+            }
+            .to_string(),
+        }
+    }
+}
+
+/// Players matching a search.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct PlayersDto {
+    /// Best first: exact, then prefix (most games first), then fuzzy.
+    pub players: Vec<PlayerHitDto>,
+}
+
+/// Games, wins and losses with one colour, or against one opponent.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct RecordDto {
+    /// Games.
+    pub games: u64,
+    /// Won.
+    pub wins: u64,
+    /// Lost.
+    pub losses: u64,
+}
+
+/// An opponent in a profile.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct OpponentDto {
+    /// The opponent's name.
+    pub name: String,
+    /// Games between the two.
+    pub games: u64,
+    /// Games the profiled player won.
+    pub wins: u64,
+    /// Games the profiled player lost.
+    pub losses: u64,
+}
+
+/// A player's profile.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct PlayerDto {
+    /// The player id.
+    pub id: i64,
+    /// The name as written.
+    pub name: String,
+    /// All stored games.
+    pub games: u64,
+    /// As Black.
+    pub as_black: RecordDto,
+    /// As White.
+    pub as_white: RecordDto,
+    /// Day of the earliest dated game.
+    pub first_date: Option<String>,
+    /// Day of the latest dated game.
+    pub last_date: Option<String>,
+    /// Most frequent opponents.
+    pub opponents: Vec<OpponentDto>,
+}
+
+impl From<PlayerProfile> for PlayerDto {
+    fn from(p: PlayerProfile) -> PlayerDto {
+        let rec = |r: keil_archive::ColorRecord| RecordDto {
+            games: r.games,
+            wins: r.wins,
+            losses: r.losses,
+        };
+        PlayerDto {
+            id: p.id,
+            name: p.name,
+            games: p.games,
+            as_black: rec(p.as_black),
+            as_white: rec(p.as_white),
+            first_date: p.first_date,
+            last_date: p.last_date,
+            opponents: p
+                .opponents
+                .into_iter()
+                .map(|o| OpponentDto {
+                    name: o.name,
+                    games: o.games,
+                    wins: o.wins,
+                    losses: o.losses,
+                })
+                .collect(),
+        }
+    }
+}
+
+// ---- positions -----------------------------------------------------------
+
+/// A move played from the searched position, over all matching games.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct ContinuationDto {
+    /// `g7`, `pass`, `button`, or `end` when games ended here.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Games that played it.
+    pub games: u64,
+    /// Of those, won by Black.
+    pub black_wins: u64,
+    /// Of those, won by White.
+    pub white_wins: u64,
+    /// Share of all matching games, 0 to 1.
+    pub share: f64,
+}
+
+/// A game that reached the searched position.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct PositionGameDto {
+    /// The game id.
+    pub id: i64,
+    /// The first ply after which the position stood (0: the start).
+    pub ply: u32,
+    /// The move played next, in the query's orientation.
+    pub next: Option<String>,
+    /// The symmetry (0..12) mapping the game's board onto the query's.
+    pub symmetry: u8,
+    /// The date, `YYYY-MM-DD` or empty.
+    pub date: String,
+    /// Black's name.
+    pub black: Option<String>,
+    /// White's name.
+    pub white: Option<String>,
+    /// The result.
+    pub result: Option<String>,
+}
+
+/// The answer to a position search.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct PositionSearchDto {
+    /// The position searched, normalised.
+    pub position: String,
+    /// Whether symmetric images were included.
+    pub symmetry: bool,
+    /// Distinct games that reached it.
+    pub total_games: u64,
+    /// What was played next, most frequent first.
+    pub continuations: Vec<ContinuationDto>,
+    /// One page of the games, newest first.
+    pub games: Vec<PositionGameDto>,
+    /// Pass as `cursor` for the next page; `null` on the last page.
+    pub next_cursor: Option<String>,
+}
+
+// ---- text search, stats, health -----------------------------------------
+
+/// A full-text match.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct TextHitDto {
+    /// Relevance (BM25; higher is better).
+    pub score: f32,
+    /// The game.
+    pub game: GameDto,
+}
+
+/// Full-text search results.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct SearchDto {
+    /// Best first.
+    pub hits: Vec<TextHitDto>,
+}
+
+/// Counts and sizes of the archive.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct StatsDto {
+    /// Stored games.
+    pub games: u64,
+    /// Distinct players.
+    pub players: u64,
+    /// Import runs.
+    pub imports: u64,
+    /// Games refused over all imports.
+    pub refused: u64,
+    /// Games per status.
+    pub by_status: BTreeMap<String, u64>,
+    /// Games per board side.
+    pub by_size: BTreeMap<String, u64>,
+    /// Bytes on disk (SQLite and text index).
+    pub bytes: u64,
+}
+
+/// The health check's answer.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct HealthDto {
+    /// `ok`.
+    pub status: String,
+}
+
+// ---- uploads -------------------------------------------------------------
+
+/// What happened to one uploaded game.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct UploadVerdictDto {
+    /// 0-based index of the game tree in the body.
+    pub index: usize,
+    /// `stored`, `duplicate` or `invalid`.
+    pub outcome: String,
+    /// The status code this game alone would get: 201, 200 or 422.
+    pub http_status: u16,
+    /// The stored game's id (`stored`, and `duplicate` when known).
+    pub id: Option<i64>,
+    /// The validator's status (`complete`, `resigned`, `invalid`, ... or
+    /// `error` for a record that does not read).
+    pub status: String,
+    /// Why the game was refused: an illegal-move reason (`occupied`,
+    /// `repetition`, ...) or a record error code (`not_keil`, ...).
+    pub reason: Option<String>,
+    /// A sentence saying what was wrong.
+    pub message: Option<String>,
+    /// The 1-based ply of the first illegal move.
+    pub ply: Option<u32>,
+    /// The illegal move as written (`B[g7]`).
+    #[serde(rename = "move")]
+    pub mv: Option<String>,
+    /// Line of the fault in the body (1-based).
+    pub line: Option<u32>,
+    /// Column of the fault in the body (1-based).
+    pub column: Option<u32>,
+    /// The full verdict as `keil validate --json` prints it.
+    #[schema(value_type = Object)]
+    pub verdict: serde_json::Value,
+}
+
+/// The answer to an upload: one verdict per game tree.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct UploadDto {
+    /// Games newly stored.
+    pub stored: u64,
+    /// Valid games already in the archive.
+    pub duplicates: u64,
+    /// Games refused.
+    pub invalid: u64,
+    /// Per game, in body order.
+    pub games: Vec<UploadVerdictDto>,
+}

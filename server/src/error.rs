@@ -1,0 +1,135 @@
+//! The API's one error type, mapped to HTTP status codes and RFC 7807
+//! `application/problem+json` bodies in one place ([`ApiError`]'s
+//! [`ResponseError`] implementation).
+
+use actix_web::http::StatusCode;
+use actix_web::http::header::{self, HeaderValue};
+use actix_web::{HttpResponse, ResponseError};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+/// What a request can fail with. Each variant is one status code; the
+/// message (its `Display`) says what was wrong and becomes the problem's
+/// `detail`.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// Occurs when a query parameter or path segment does not parse (a bad
+    /// position notation, date, colour, cursor, ...). 400.
+    #[error("{0}")]
+    BadRequest(String),
+    /// Occurs when an upload carries no bearer token or a wrong one. 401.
+    #[error("{0}")]
+    Unauthorized(String),
+    /// Occurs when an upload is attempted on a server with no token
+    /// configured (writes disabled). 403.
+    #[error("uploads are disabled on this server: no write token is configured")]
+    WritesDisabled,
+    /// Occurs when a game, a ply, a player or a route does not exist. 404.
+    #[error("{0}")]
+    NotFound(String),
+    /// Occurs when an upload body exceeds the size limit. 413.
+    #[error("the body is larger than the limit of {limit} bytes")]
+    PayloadTooLarge {
+        /// The limit in bytes.
+        limit: usize,
+    },
+    /// Occurs when another import holds the archive's writer. 503.
+    #[error("another import is running on this archive; retry later")]
+    Busy,
+    /// Occurs when the archive fails (I/O, SQLite, a corrupt game) or a
+    /// blocking task is cancelled. 500; the cause is logged, not shown.
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+impl ApiError {
+    /// The problem `type` URI: a stable tag per kind of error.
+    fn kind(&self) -> &'static str {
+        match self {
+            ApiError::BadRequest(_) => "bad-request",
+            ApiError::Unauthorized(_) => "unauthorized",
+            ApiError::WritesDisabled => "writes-disabled",
+            ApiError::NotFound(_) => "not-found",
+            ApiError::PayloadTooLarge { .. } => "payload-too-large",
+            ApiError::Busy => "busy",
+            ApiError::Internal(_) => "internal",
+        }
+    }
+}
+
+impl From<keil_archive::Error> for ApiError {
+    fn from(e: keil_archive::Error) -> ApiError {
+        use keil_archive::Error as E;
+        match e {
+            E::BadCursor(_) | E::TextQuery(_) => ApiError::BadRequest(e.to_string()),
+            E::Busy => ApiError::Busy,
+            other => ApiError::Internal(other.to_string()),
+        }
+    }
+}
+
+impl From<actix_web::error::BlockingError> for ApiError {
+    fn from(e: actix_web::error::BlockingError) -> ApiError {
+        ApiError::Internal(e.to_string())
+    }
+}
+
+/// An RFC 7807 problem document, the body of every error response.
+#[derive(Debug, Serialize, serde::Deserialize, ToSchema)]
+pub struct Problem {
+    /// A URI naming the kind of problem (`urn:keil:problem:not-found`).
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// The status code's reason phrase (`Not Found`).
+    pub title: String,
+    /// The HTTP status code.
+    pub status: u16,
+    /// What was wrong, for people.
+    pub detail: String,
+}
+
+/// The media type of problem documents.
+pub const PROBLEM_JSON: &str = "application/problem+json";
+
+impl ResponseError for ApiError {
+    fn status_code(&self) -> StatusCode {
+        match self {
+            ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            ApiError::WritesDisabled => StatusCode::FORBIDDEN,
+            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::Busy => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        let status = self.status_code();
+        let detail = match self {
+            ApiError::Internal(cause) => {
+                tracing::error!(%cause, "internal error");
+                "internal error; the cause is in the server log".to_string()
+            }
+            other => other.to_string(),
+        };
+        let problem = Problem {
+            kind: format!("urn:keil:problem:{}", self.kind()),
+            title: status.canonical_reason().unwrap_or("Error").to_string(),
+            status: status.as_u16(),
+            detail,
+        };
+        let mut response = HttpResponse::build(status);
+        response.insert_header((header::CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON)));
+        match self {
+            ApiError::Unauthorized(_) => {
+                response.insert_header((header::WWW_AUTHENTICATE, "Bearer realm=\"keil\""));
+            }
+            ApiError::Busy => {
+                response.insert_header((header::RETRY_AFTER, "5"));
+            }
+            _ => {}
+        }
+        response.body(serde_json::to_string(&problem).unwrap_or_default())
+    }
+}

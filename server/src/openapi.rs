@@ -1,0 +1,90 @@
+//! The OpenAPI 3 document, generated from the handlers' annotations and the
+//! response types (utoipa), served at `GET /openapi.json`.
+
+use std::sync::OnceLock;
+
+use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
+use utoipa::{Modify, OpenApi};
+
+use crate::dto::*;
+use crate::error::Problem;
+use crate::routes;
+
+/// The API description.
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "Keil game database",
+        description = "Search and feed an archive of Keil game records: games, positions, players, full text. Errors are RFC 7807 problem documents (application/problem+json)."
+    ),
+    paths(
+        routes::health,
+        routes::openapi_json,
+        routes::list_games,
+        routes::upload_games,
+        routes::get_game,
+        routes::get_record,
+        routes::get_position_svg,
+        routes::get_position,
+        routes::search_players,
+        routes::get_player,
+        routes::search_positions,
+        routes::search_text,
+        routes::stats,
+    ),
+    components(schemas(
+        Problem, GameDto, GameListDto, GameDetailDto, PositionDto, MoveDto, CapturesDto,
+        PlayerHitDto, PlayersDto, RecordDto, OpponentDto, PlayerDto, ContinuationDto,
+        PositionGameDto, PositionSearchDto, TextHitDto, SearchDto, StatsDto, HealthDto,
+        UploadVerdictDto, UploadDto,
+    )),
+    modifiers(&BearerAuth),
+    tags(
+        (name = "games", description = "Games, their records and positions; uploads"),
+        (name = "players", description = "Player search and profiles"),
+        (name = "positions", description = "Position search with continuation statistics"),
+        (name = "meta", description = "Health, statistics, this document"),
+    )
+)]
+pub struct ApiDoc;
+
+struct BearerAuth;
+
+impl Modify for BearerAuth {
+    fn modify(&self, doc: &mut utoipa::openapi::OpenApi) {
+        let components = doc.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "bearer",
+            SecurityScheme::Http(Http::new(HttpAuthScheme::Bearer)),
+        );
+    }
+}
+
+/// The document as JSON (built once).
+pub fn json() -> String {
+    static DOC: OnceLock<String> = OnceLock::new();
+    DOC.get_or_init(|| ApiDoc::openapi().to_pretty_json().unwrap_or_default())
+        .clone()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn every_route_is_documented_with_its_method() {
+        let doc: serde_json::Value = serde_json::from_str(&super::json()).unwrap();
+        for (method, path) in crate::routes() {
+            let op = &doc["paths"][path][method.to_ascii_lowercase()];
+            assert!(
+                op.is_object(),
+                "{method} {path} is not in the OpenAPI document"
+            );
+        }
+        let documented: usize = doc["paths"]
+            .as_object()
+            .unwrap()
+            .values()
+            .map(|p| p.as_object().unwrap().len())
+            .sum();
+        assert_eq!(documented, crate::routes().len());
+    }
+}

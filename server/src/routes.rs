@@ -1,0 +1,760 @@
+//! The routes, listed once ([`route_table`]), and their handlers: each
+//! parses its parameters into archive types, runs the archive call on the
+//! blocking pool and turns the answer into a response type of [`crate::dto`].
+
+use std::sync::Arc;
+
+use actix_web::http::{Method, StatusCode, header};
+use actix_web::web::{self, Data, ServiceConfig};
+use actix_web::{FromRequest, Handler, HttpRequest, HttpResponse, Responder, Route};
+use chrono::NaiveDate;
+use keil_archive::{Archive, Cursor, GameFilter, GameMoves, Order, Page, PositionQuery};
+use keil_rules::{Color, Game, Move, Point, Position, Ruleset};
+
+use crate::dto::*;
+use crate::error::{ApiError, Problem};
+use crate::{ServerState, svg, upload};
+
+/// One route: method, path (actix and OpenAPI syntax alike) and handler.
+pub struct RouteEntry {
+    /// `GET` or `POST`.
+    pub method: &'static str,
+    /// The path, e.g. `/api/v1/games/{id}`.
+    pub path: &'static str,
+    route: Route,
+}
+
+fn entry<F, Args>(method: &'static str, path: &'static str, handler: F) -> RouteEntry
+where
+    F: Handler<Args>,
+    Args: FromRequest + 'static,
+    F::Output: Responder + 'static,
+{
+    let m = Method::from_bytes(method.as_bytes()).expect("a valid method");
+    RouteEntry {
+        method,
+        path,
+        route: web::method(m).to(handler),
+    }
+}
+
+/// Every route of the API, in matching order (the `.svg` route before the
+/// plain position route).
+pub fn route_table() -> Vec<RouteEntry> {
+    vec![
+        entry("GET", "/healthz", health),
+        entry("GET", "/openapi.json", openapi_json),
+        entry("GET", "/api/v1/games", list_games),
+        entry("POST", "/api/v1/games", upload_games),
+        entry("GET", "/api/v1/games/{id}", get_game),
+        entry("GET", "/api/v1/games/{id}/record", get_record),
+        entry(
+            "GET",
+            "/api/v1/games/{id}/positions/{ply}.svg",
+            get_position_svg,
+        ),
+        entry("GET", "/api/v1/games/{id}/positions/{ply}", get_position),
+        entry("GET", "/api/v1/players", search_players),
+        entry("GET", "/api/v1/players/{name}", get_player),
+        entry("GET", "/api/v1/positions", search_positions),
+        entry("GET", "/api/v1/search", search_text),
+        entry("GET", "/api/v1/stats", stats),
+    ]
+}
+
+/// The `(method, path)` of every route, as [`route_table`] registers them.
+pub fn routes() -> Vec<(&'static str, &'static str)> {
+    route_table().iter().map(|e| (e.method, e.path)).collect()
+}
+
+/// Registers the state, every route of [`route_table`], problem+json for
+/// malformed query strings and paths, and a problem+json 404 for unknown
+/// paths.
+pub fn app_config(state: Data<ServerState>) -> impl FnOnce(&mut ServiceConfig) {
+    move |cfg: &mut ServiceConfig| {
+        cfg.app_data(state)
+            .app_data(
+                web::QueryConfig::default().error_handler(|e, _| {
+                    ApiError::BadRequest(format!("query string: {e}")).into()
+                }),
+            )
+            .app_data(
+                web::PathConfig::default()
+                    .error_handler(|e, _| ApiError::BadRequest(format!("path: {e}")).into()),
+            );
+        // Several methods on one path share one resource.
+        let mut resources: Vec<(&str, actix_web::Resource)> = Vec::new();
+        for e in route_table() {
+            match resources.iter_mut().find(|(p, _)| *p == e.path) {
+                Some((_, r)) => {
+                    let resource = std::mem::replace(r, web::resource(e.path));
+                    *r = resource.route(e.route);
+                }
+                None => resources.push((e.path, web::resource(e.path).route(e.route))),
+            }
+        }
+        for (_, r) in resources {
+            cfg.service(r);
+        }
+        cfg.default_service(web::to(not_found));
+    }
+}
+
+async fn not_found(req: HttpRequest) -> Result<HttpResponse, ApiError> {
+    Err(ApiError::NotFound(format!(
+        "no route for {} {}",
+        req.method(),
+        req.path()
+    )))
+}
+
+// ---- helpers ---------------------------------------------------------------
+
+/// Runs an archive call on the blocking pool.
+async fn blocking<T, F>(state: &Data<ServerState>, f: F) -> Result<T, ApiError>
+where
+    T: Send + 'static,
+    F: FnOnce(&Archive) -> Result<T, ApiError> + Send + 'static,
+{
+    let archive = Arc::clone(&state.archive);
+    web::block(move || f(&archive)).await?
+}
+
+/// A response for immutable game data: a strong `ETag` (a hash of the body),
+/// `Cache-Control: public, max-age=86400, immutable`, and 304 when the
+/// client already has it.
+fn immutable(req: &HttpRequest, content_type: &str, body: Vec<u8>) -> HttpResponse {
+    let etag = format!("\"{:016x}\"", fnv1a(&body));
+    let cached = req
+        .headers()
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|t| t.trim() == etag || t.trim() == "*"));
+    let mut r = if cached {
+        HttpResponse::NotModified()
+    } else {
+        HttpResponse::Ok()
+    };
+    r.insert_header((header::ETAG, etag))
+        .insert_header((header::CACHE_CONTROL, "public, max-age=86400, immutable"));
+    if cached {
+        r.finish()
+    } else {
+        r.content_type(content_type.to_string()).body(body)
+    }
+}
+
+fn json_body<T: serde::Serialize>(v: &T) -> Vec<u8> {
+    serde_json::to_vec(v).unwrap_or_default()
+}
+
+/// 64-bit FNV-1a: stable across runs and versions, for ETags.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+fn bad(what: &str, e: impl std::fmt::Display) -> ApiError {
+    ApiError::BadRequest(format!("{what}: {e}"))
+}
+
+fn parse_id(s: &str) -> Result<i64, ApiError> {
+    s.parse::<i64>()
+        .ok()
+        .filter(|&id| id > 0)
+        .ok_or_else(|| bad("game id", format!("{s:?} is not a positive integer")))
+}
+
+fn parse_color(what: &str, s: &str) -> Result<Color, ApiError> {
+    match s.to_ascii_lowercase().as_str() {
+        "b" | "black" => Ok(Color::Black),
+        "w" | "white" => Ok(Color::White),
+        _ => Err(bad(what, format!("{s:?} is not B or W"))),
+    }
+}
+
+fn parse_day(what: &str, s: &str) -> Result<NaiveDate, ApiError> {
+    NaiveDate::parse_from_str(s, "%Y-%m-%d")
+        .map_err(|_| bad(what, format!("{s:?} is not a date YYYY-MM-DD")))
+}
+
+fn parse_limit(limit: Option<&str>, default: usize, max: usize) -> Result<usize, ApiError> {
+    let Some(text) = limit else {
+        return Ok(default);
+    };
+    match text.parse::<usize>() {
+        Ok(n) if (1..=max).contains(&n) => Ok(n),
+        _ => Err(bad(
+            "limit",
+            format!("{text:?} is not a number in 1..={max}"),
+        )),
+    }
+}
+
+fn parse_flag(what: &str, v: Option<&str>) -> Result<bool, ApiError> {
+    match v {
+        None | Some("false" | "0" | "no") => Ok(false),
+        Some("true" | "1" | "yes" | "") => Ok(true),
+        Some(other) => Err(bad(what, format!("{other:?} is not true or false"))),
+    }
+}
+
+fn required<'a>(what: &str, v: &'a Option<String>) -> Result<&'a str, ApiError> {
+    match v.as_deref().map(str::trim) {
+        Some(s) if !s.is_empty() => Ok(s),
+        _ => Err(ApiError::BadRequest(format!(
+            "the query parameter {what} is required"
+        ))),
+    }
+}
+
+fn no_game(id: i64) -> ApiError {
+    ApiError::NotFound(format!("no game with id {id}"))
+}
+
+/// The archive filter and page of a game list query.
+fn games_query(q: GamesQuery) -> Result<(GameFilter, Page), ApiError> {
+    let filter = GameFilter {
+        player: q.player.filter(|s| !s.is_empty()),
+        color: q
+            .color
+            .as_deref()
+            .map(|c| parse_color("color", c))
+            .transpose()?,
+        opponent: q.opponent.filter(|s| !s.is_empty()),
+        event: q.event.filter(|s| !s.is_empty()),
+        from: q
+            .from
+            .as_deref()
+            .map(|d| parse_day("from", d))
+            .transpose()?,
+        to: q.to.as_deref().map(|d| parse_day("to", d)).transpose()?,
+        result: q.result.filter(|s| !s.is_empty()),
+        winner: q
+            .winner
+            .as_deref()
+            .map(|c| parse_color("winner", c))
+            .transpose()?,
+        size: q
+            .size
+            .as_deref()
+            .map(|s| {
+                s.parse::<u8>()
+                    .map_err(|_| bad("size", format!("{s:?} is not a board side")))
+            })
+            .transpose()?,
+        ruleset: q
+            .ruleset
+            .as_deref()
+            .map(|r| r.parse::<Ruleset>().map_err(|e| bad("ruleset", e)))
+            .transpose()?,
+        status: q
+            .status
+            .as_deref()
+            .map(|s| s.parse().map_err(|e| bad("status", e)))
+            .transpose()?,
+    };
+    let order = match q.order.as_deref() {
+        None | Some("desc") => Order::Descending,
+        Some("asc") => Order::Ascending,
+        Some(o) => return Err(bad("order", format!("{o:?} is not asc or desc"))),
+    };
+    let after = q
+        .cursor
+        .as_deref()
+        .map(|c| c.parse::<Cursor>().map_err(ApiError::from))
+        .transpose()?;
+    let page = Page {
+        order,
+        limit: parse_limit(q.limit.as_deref(), 50, keil_archive::MAX_PAGE)?,
+        after,
+    };
+    Ok((filter, page))
+}
+
+/// A game replayed to a ply.
+struct Replayed {
+    position: Position,
+    to_move: Color,
+    last: Option<(u32, Color, Move)>,
+    captured: Vec<Point>,
+    captures: [u32; 2],
+    plies: u32,
+}
+
+fn replay(line: &GameMoves, ply: u32) -> Result<Replayed, ApiError> {
+    let plies = line.moves.len() as u32;
+    if ply > plies {
+        return Err(ApiError::NotFound(format!(
+            "game {} has {plies} plies: there is no ply {ply}",
+            line.id
+        )));
+    }
+    let mut game = match &line.setup {
+        Some((position, to_move)) => Game::from_setup(position, line.ruleset, *to_move),
+        None => Game::new(line.board, line.ruleset),
+    };
+    let mut last = None;
+    let mut captured = Vec::new();
+    let mut captures = [0u32; 2];
+    for (i, &mv) in line.moves.iter().take(ply as usize).enumerate() {
+        let color = game.to_move();
+        let out = game
+            .play(mv)
+            .map_err(|e| ApiError::Internal(format!("game {} does not replay: {e}", line.id)))?;
+        captures[color.index()] += out.captured.len() as u32;
+        captured = out.captured;
+        last = Some((i as u32 + 1, color, mv));
+    }
+    Ok(Replayed {
+        position: game.position(),
+        to_move: game.to_move(),
+        last,
+        captured,
+        captures,
+        plies,
+    })
+}
+
+fn parse_ply(s: &str) -> Result<u32, ApiError> {
+    s.parse()
+        .map_err(|_| bad("ply", format!("{s:?} is not a number of plies")))
+}
+
+async fn load_game(
+    state: &Data<ServerState>,
+    id: &str,
+) -> Result<(i64, keil_archive::Game), ApiError> {
+    let id = parse_id(id)?;
+    let game = blocking(state, move |a| {
+        a.games().get(id)?.ok_or_else(|| no_game(id))
+    })
+    .await?;
+    Ok((id, game))
+}
+
+async fn load_replay(
+    state: &Data<ServerState>,
+    id: &str,
+    ply: &str,
+) -> Result<(GameMoves, Replayed), ApiError> {
+    let id = parse_id(id)?;
+    let ply = parse_ply(ply)?;
+    blocking(state, move |a| {
+        let line = a.games().moves(id)?.ok_or_else(|| no_game(id))?;
+        let r = replay(&line, ply)?;
+        Ok((line, r))
+    })
+    .await
+}
+
+// ---- handlers ----------------------------------------------------------------
+
+/// Liveness: answers without touching the archive.
+#[utoipa::path(get, path = "/healthz", tag = "meta",
+    responses((status = 200, description = "The server is up", body = HealthDto)))]
+pub async fn health() -> HttpResponse {
+    HttpResponse::Ok().json(HealthDto {
+        status: "ok".into(),
+    })
+}
+
+/// This API's OpenAPI 3 document.
+#[utoipa::path(get, path = "/openapi.json", tag = "meta",
+    responses((status = 200, description = "The OpenAPI document (JSON)")))]
+pub async fn openapi_json() -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("application/json")
+        .body(crate::openapi::json())
+}
+
+/// Lists games, filtered, sorted by date then id, with keyset pagination.
+#[utoipa::path(get, path = "/api/v1/games", tag = "games", params(GamesQuery),
+    responses(
+        (status = 200, description = "One page of games", body = GameListDto),
+        (status = 400, description = "A filter or the cursor does not parse", body = Problem, content_type = "application/problem+json"),
+    ))]
+pub async fn list_games(
+    state: Data<ServerState>,
+    q: web::Query<GamesQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let (filter, page) = games_query(q.into_inner())?;
+    let list = blocking(&state, move |a| Ok(a.games().list(&filter, &page)?)).await?;
+    Ok(HttpResponse::Ok().json(GameListDto {
+        games: list.games.into_iter().map(GameDto::from).collect(),
+        next_cursor: list.next.map(|c| c.to_string()),
+    }))
+}
+
+/// Uploads one record or a collection (SGF text). Needs
+/// `Authorization: Bearer <token>`. Each game gets a verdict: stored,
+/// duplicate, or invalid with the reason, ply and line:column. The status
+/// is 201 when a game was stored, 200 when all valid games were already
+/// there, 422 when no game was valid.
+#[utoipa::path(post, path = "/api/v1/games", tag = "games",
+    request_body(content = String, content_type = "application/x-go-sgf", description = "One or more Keil game records (SGF)"),
+    security(("bearer" = [])),
+    responses(
+        (status = 201, description = "At least one game was stored", body = UploadDto),
+        (status = 200, description = "Every valid game was already in the archive", body = UploadDto),
+        (status = 422, description = "No game was valid; the verdicts say why", body = UploadDto),
+        (status = 401, description = "No or wrong bearer token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Uploads are disabled (no token configured)", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "The body exceeds the limit", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "Another import is running", body = Problem, content_type = "application/problem+json"),
+    ))]
+pub async fn upload_games(
+    req: HttpRequest,
+    state: Data<ServerState>,
+    payload: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    upload::authorize(&req, state.token.as_deref())?;
+    let limit = state.max_upload;
+    let declared = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<usize>().ok());
+    if declared.is_some_and(|n| n > limit) {
+        return Err(ApiError::PayloadTooLarge { limit });
+    }
+    let body = payload
+        .to_bytes_limited(limit)
+        .await
+        .map_err(|_| ApiError::PayloadTooLarge { limit })?
+        .map_err(|e| ApiError::BadRequest(format!("body: {e}")))?;
+    let source = format!(
+        "POST /api/v1/games from {}",
+        req.peer_addr().map_or("?".into(), |a| a.ip().to_string())
+    );
+    let st = state.clone();
+    let answer = web::block(move || upload::store(&st, &source, &body)).await??;
+    let status = if answer.stored > 0 {
+        StatusCode::CREATED
+    } else if answer.duplicates > 0 {
+        StatusCode::OK
+    } else {
+        StatusCode::UNPROCESSABLE_ENTITY
+    };
+    let mut r = HttpResponse::build(status);
+    if let (1, Some(id)) = (answer.games.len(), answer.games.first().and_then(|g| g.id)) {
+        r.insert_header((header::LOCATION, format!("/api/v1/games/{id}")));
+    }
+    Ok(r.json(answer))
+}
+
+/// One game: metadata, setup and main line.
+#[utoipa::path(get, path = "/api/v1/games/{id}", tag = "games",
+    params(("id" = i64, Path, description = "The game id")),
+    responses(
+        (status = 200, description = "The game (ETag, cacheable)", body = GameDetailDto),
+        (status = 304, description = "Not modified (If-None-Match)"),
+        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
+    ))]
+pub async fn get_game(
+    req: HttpRequest,
+    state: Data<ServerState>,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let (_, game) = load_game(&state, &id).await?;
+    let board = game.moves.board;
+    let dto = GameDetailDto {
+        setup: game
+            .moves
+            .setup
+            .as_ref()
+            .map(|(p, c)| p.to_notation(Some(*c))),
+        moves: game.moves.moves.iter().map(|m| m.display(board)).collect(),
+        game: game.summary.into(),
+    };
+    Ok(immutable(&req, "application/json", json_body(&dto)))
+}
+
+/// The game's normalised record, as a file download.
+#[utoipa::path(get, path = "/api/v1/games/{id}/record", tag = "games",
+    params(("id" = i64, Path, description = "The game id")),
+    responses(
+        (status = 200, description = "The record (SGF, `GM[Keil]`)", content_type = "application/x-go-sgf", body = String),
+        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
+    ))]
+pub async fn get_record(
+    req: HttpRequest,
+    state: Data<ServerState>,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let (id, game) = load_game(&state, &id).await?;
+    let mut r = immutable(
+        &req,
+        "application/x-go-sgf; charset=utf-8",
+        game.record.into_bytes(),
+    );
+    r.headers_mut().insert(
+        header::CONTENT_DISPOSITION,
+        header::HeaderValue::from_str(&format!("attachment; filename=\"keil-{id}.keil\""))
+            .expect("ASCII header"),
+    );
+    Ok(r)
+}
+
+/// The board after a ply (0: the start): stones, notation, player to move,
+/// the last move and what it captured.
+#[utoipa::path(get, path = "/api/v1/games/{id}/positions/{ply}", tag = "games",
+    params(("id" = i64, Path, description = "The game id"), ("ply" = u32, Path, description = "0 for the start, else the ply (1-based) after which to show the board")),
+    responses(
+        (status = 200, description = "The position (ETag, cacheable)", body = PositionDto),
+        (status = 400, description = "The ply is not a number", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game or ply", body = Problem, content_type = "application/problem+json"),
+    ))]
+pub async fn get_position(
+    req: HttpRequest,
+    state: Data<ServerState>,
+    path: web::Path<(String, String)>,
+) -> Result<HttpResponse, ApiError> {
+    let (id, ply) = path.into_inner();
+    let (line, r) = load_replay(&state, &id, &ply).await?;
+    let board = line.board;
+    let names = |c: Color| -> Vec<String> {
+        r.position
+            .stones(c)
+            .iter()
+            .map(|p| board.name(p).to_string())
+            .collect()
+    };
+    let dto = PositionDto {
+        game_id: line.id,
+        ply: r.last.map_or(0, |l| l.0),
+        plies: r.plies,
+        size: board.side(),
+        notation: r.position.to_notation(Some(r.to_move)),
+        to_move: color_code(r.to_move),
+        button_taken: r.position.button_taken(),
+        black: names(Color::Black),
+        white: names(Color::White),
+        last_move: r.last.map(|(ply, color, mv)| MoveDto {
+            ply,
+            color: color_code(color),
+            mv: mv.display(board),
+        }),
+        captured: r
+            .captured
+            .iter()
+            .map(|&p| board.name(p).to_string())
+            .collect(),
+        captures: CapturesDto {
+            black: r.captures[0],
+            white: r.captures[1],
+        },
+    };
+    Ok(immutable(&req, "application/json", json_body(&dto)))
+}
+
+/// The board after a ply drawn as SVG: the hexagon of points with
+/// coordinates, the stones, the last move marked, captured stones faded and
+/// crossed.
+#[utoipa::path(get, path = "/api/v1/games/{id}/positions/{ply}.svg", tag = "games",
+    params(("id" = i64, Path, description = "The game id"), ("ply" = u32, Path, description = "0 for the start, else the ply after which to draw the board")),
+    responses(
+        (status = 200, description = "The board (ETag, cacheable)", content_type = "image/svg+xml", body = String),
+        (status = 404, description = "No such game or ply", body = Problem, content_type = "application/problem+json"),
+    ))]
+pub async fn get_position_svg(
+    req: HttpRequest,
+    state: Data<ServerState>,
+    path: web::Path<(String, String)>,
+) -> Result<HttpResponse, ApiError> {
+    let (id, ply) = path.into_inner();
+    let (line, r) = load_replay(&state, &id, &ply).await?;
+    let board = line.board;
+    let captured: Vec<(Point, Color)> = match r.last {
+        Some((_, color, _)) => r.captured.iter().map(|&p| (p, color.opposite())).collect(),
+        None => Vec::new(),
+    };
+    let last_point = match r.last {
+        Some((_, _, Move::Place(p))) => Some(p),
+        _ => None,
+    };
+    let to_move = if r.to_move == Color::Black {
+        "Black"
+    } else {
+        "White"
+    };
+    let mut caption = format!(
+        "game {} · ply {}/{}",
+        line.id,
+        r.last.map_or(0, |l| l.0),
+        r.plies
+    );
+    if let Some((_, color, mv)) = r.last {
+        caption.push_str(&format!(" · {} {}", color.letter(), mv.display(board)));
+    }
+    caption.push_str(&format!(" · {to_move} to move"));
+    if r.position.button_taken() {
+        caption.push_str(" · button taken");
+    }
+    let body = svg::render(&svg::Drawing {
+        position: &r.position,
+        last: last_point,
+        captured: &captured,
+        caption: &caption,
+    });
+    Ok(immutable(&req, "image/svg+xml", body.into_bytes()))
+}
+
+/// Players by name: case- and accent-insensitive, prefixes and small
+/// misspellings.
+#[utoipa::path(get, path = "/api/v1/players", tag = "players", params(PlayersQuery),
+    responses(
+        (status = 200, description = "Matching players, best first", body = PlayersDto),
+        (status = 400, description = "No `q`, or a bad limit", body = Problem, content_type = "application/problem+json"),
+    ))]
+pub async fn search_players(
+    state: Data<ServerState>,
+    q: web::Query<PlayersQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let name = required("q", &q.q)?.to_string();
+    let limit = parse_limit(q.limit.as_deref(), 20, 100)?;
+    let hits = blocking(&state, move |a| Ok(a.players().search(&name, limit)?)).await?;
+    Ok(HttpResponse::Ok().json(PlayersDto {
+        players: hits.into_iter().map(PlayerHitDto::from).collect(),
+    }))
+}
+
+/// A player's profile: games and results per colour, dates, most frequent
+/// opponents. The name is matched as written, else case- and
+/// accent-insensitively.
+#[utoipa::path(get, path = "/api/v1/players/{name}", tag = "players",
+    params(("name" = String, Path, description = "The player's name")),
+    responses(
+        (status = 200, description = "The profile", body = PlayerDto),
+        (status = 404, description = "No such player", body = Problem, content_type = "application/problem+json"),
+    ))]
+pub async fn get_player(
+    state: Data<ServerState>,
+    name: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let name = name.into_inner();
+    let profile = blocking(&state, move |a| {
+        let players = a.players();
+        let id = match players.id_of(&name)? {
+            Some(id) => Some(id),
+            None => players
+                .search(&name, 5)?
+                .into_iter()
+                .find(|h| h.matched == keil_archive::MatchKind::Exact)
+                .map(|h| h.id),
+        };
+        let not_found = || ApiError::NotFound(format!("no player named {name:?}"));
+        let id = id.ok_or_else(not_found)?;
+        players.profile(id)?.ok_or_else(not_found)
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(PlayerDto::from(profile)))
+}
+
+/// Games that reached a position (exactly, or any of its 12 symmetric
+/// images), with what was played next and how it scored.
+#[utoipa::path(get, path = "/api/v1/positions", tag = "positions", params(PositionsQuery),
+    responses(
+        (status = 200, description = "Matching games and continuation statistics", body = PositionSearchDto),
+        (status = 400, description = "The position notation (or another parameter) does not parse", body = Problem, content_type = "application/problem+json"),
+    ))]
+pub async fn search_positions(
+    state: Data<ServerState>,
+    q: web::Query<PositionsQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let q = q.into_inner();
+    let text = required("position", &q.position)?;
+    let (position, to_move) = Position::parse_notation(text).map_err(|e| bad("position", e))?;
+    let symmetry = parse_flag("symmetry", q.symmetry.as_deref())?;
+    let query = PositionQuery {
+        position,
+        to_move,
+        symmetry,
+        player: q.player.filter(|s| !s.is_empty()),
+        from: q
+            .from
+            .as_deref()
+            .map(|d| parse_day("from", d))
+            .transpose()?,
+        to: q.to.as_deref().map(|d| parse_day("to", d)).transpose()?,
+        limit: parse_limit(q.limit.as_deref(), 20, keil_archive::MAX_PAGE)?,
+        cursor: q.cursor,
+    };
+    let answer = blocking(&state, move |a| Ok(a.search_position(&query)?)).await?;
+    Ok(HttpResponse::Ok().json(PositionSearchDto {
+        position: position.to_notation(to_move),
+        symmetry,
+        total_games: answer.total_games,
+        continuations: answer
+            .continuations
+            .into_iter()
+            .map(|c| ContinuationDto {
+                mv: c.mv,
+                games: c.games,
+                black_wins: c.black_wins,
+                white_wins: c.white_wins,
+                share: c.share,
+            })
+            .collect(),
+        games: answer
+            .games
+            .into_iter()
+            .map(|g| PositionGameDto {
+                id: g.game_id,
+                ply: g.ply,
+                next: g.next,
+                symmetry: g.symmetry,
+                date: g.date,
+                black: g.black,
+                white: g.white,
+                result: g.result,
+            })
+            .collect(),
+        next_cursor: answer.next_cursor,
+    }))
+}
+
+/// Full-text search over events, places, game names and comments.
+#[utoipa::path(get, path = "/api/v1/search", tag = "games", params(SearchQuery),
+    responses(
+        (status = 200, description = "Matching games, best first", body = SearchDto),
+        (status = 400, description = "No `q`, or a query that does not parse", body = Problem, content_type = "application/problem+json"),
+    ))]
+pub async fn search_text(
+    state: Data<ServerState>,
+    q: web::Query<SearchQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let text = required("q", &q.q)?.to_string();
+    let limit = parse_limit(q.limit.as_deref(), 20, 100)?;
+    let hits = blocking(&state, move |a| Ok(a.search_text(&text, limit)?)).await?;
+    Ok(HttpResponse::Ok().json(SearchDto {
+        hits: hits
+            .into_iter()
+            .map(|h| TextHitDto {
+                score: h.score,
+                game: h.game.into(),
+            })
+            .collect(),
+    }))
+}
+
+/// Counts and sizes of the archive.
+#[utoipa::path(get, path = "/api/v1/stats", tag = "meta",
+    responses((status = 200, description = "Counts and sizes", body = StatsDto)))]
+pub async fn stats(state: Data<ServerState>) -> Result<HttpResponse, ApiError> {
+    let s = blocking(&state, |a| Ok(a.stats()?)).await?;
+    Ok(HttpResponse::Ok().json(StatsDto {
+        games: s.games,
+        players: s.players,
+        imports: s.imports,
+        refused: s.refused,
+        by_status: s
+            .by_status
+            .iter()
+            .map(|(st, n)| (st.code().to_string(), *n))
+            .collect(),
+        by_size: s.by_size.iter().map(|(k, n)| (k.to_string(), *n)).collect(),
+        bytes: s.sqlite_bytes + s.tantivy_bytes,
+    }))
+}

@@ -1,0 +1,709 @@
+//! HTTP tests: the server bound to a loopback port over a temporary archive
+//! filled with generated games, driven by a blocking HTTP client.
+
+use std::collections::HashSet;
+use std::net::SocketAddr;
+use std::sync::{Arc, OnceLock};
+use std::thread;
+use std::time::Duration;
+
+use keil_archive::{Archive, ImportOptions, ImportSource};
+use keil_gen::GeneratorConfig;
+use keil_rules::{Color, Game, Move, Position};
+use keil_server::ServerOptions;
+use serde_json::Value;
+
+const TOKEN: &str = "test-token-0123";
+const LIMIT: usize = 64 * 1024;
+
+struct Fixture {
+    base: String,
+    archive: Arc<Archive>,
+    _dir: tempfile::TempDir,
+}
+
+fn corpus(games: u64, seed: u64) -> Vec<u8> {
+    let mut out = Vec::new();
+    let config = GeneratorConfig {
+        games,
+        size: 7,
+        seed,
+        ..GeneratorConfig::default()
+    };
+    keil_gen::write_collection(config, &mut out).unwrap();
+    out
+}
+
+fn import(archive: &Archive, name: &str, bytes: Vec<u8>, batch_size: usize) {
+    let source = ImportSource::Bytes {
+        name: name.into(),
+        bytes,
+    };
+    let report = archive
+        .import(&[source], &ImportOptions { batch_size }, &mut |_| {})
+        .unwrap();
+    assert_eq!(report.counts.invalid, 0, "{:?}", report.invalid);
+}
+
+/// A server on 127.0.0.1 (port 0) over a new archive of `games` games.
+fn start(games: u64, token: Option<&str>) -> Fixture {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = Arc::new(Archive::open(dir.path()).unwrap());
+    if games > 0 {
+        import(&archive, "corpus", corpus(games, 1), 500);
+    }
+    let options = ServerOptions {
+        addr: SocketAddr::from(([127, 0, 0, 1], 0)),
+        token: token.map(str::to_string),
+        max_upload: LIMIT,
+        workers: Some(2),
+        ..ServerOptions::new(Arc::clone(&archive))
+    };
+    let (send, receive) = std::sync::mpsc::channel();
+    thread::spawn(move || {
+        actix_web::rt::System::new().block_on(async move {
+            let (server, addrs) = keil_server::bind(options).unwrap();
+            send.send(addrs[0]).unwrap();
+            server.await
+        })
+    });
+    let addr = receive.recv_timeout(Duration::from_secs(30)).unwrap();
+    Fixture {
+        base: format!("http://{addr}"),
+        archive,
+        _dir: dir,
+    }
+}
+
+/// The read-only server shared by most tests: 200 games.
+fn shared() -> &'static Fixture {
+    static FIXTURE: OnceLock<Fixture> = OnceLock::new();
+    FIXTURE.get_or_init(|| start(200, Some(TOKEN)))
+}
+
+fn agent() -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .build()
+        .new_agent()
+}
+
+struct Reply {
+    status: u16,
+    content_type: String,
+    headers: Vec<(String, String)>,
+    body: String,
+}
+
+impl Reply {
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("{e}: {}", self.body))
+    }
+
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Asserts an RFC 7807 problem with this status; returns its detail.
+    fn problem(&self, status: u16) -> String {
+        assert_eq!(self.status, status, "{}", self.body);
+        assert_eq!(self.content_type, "application/problem+json");
+        let p = self.json();
+        assert_eq!(p["status"], status);
+        assert!(p["type"].as_str().unwrap().starts_with("urn:keil:problem:"));
+        assert!(p["title"].is_string());
+        p["detail"].as_str().unwrap().to_string()
+    }
+}
+
+fn reply(mut r: ureq::http::Response<ureq::Body>) -> Reply {
+    let headers = r
+        .headers()
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_str().unwrap_or("").to_string()))
+        .collect();
+    let content_type = r
+        .headers()
+        .get("content-type")
+        .map(|v| v.to_str().unwrap().to_string())
+        .unwrap_or_default();
+    Reply {
+        status: r.status().as_u16(),
+        content_type,
+        headers,
+        body: r.body_mut().read_to_string().unwrap(),
+    }
+}
+
+fn get(base: &str, path: &str) -> Reply {
+    reply(agent().get(&format!("{base}{path}")).call().unwrap())
+}
+
+fn get_ok(base: &str, path: &str) -> Value {
+    let r = get(base, path);
+    assert_eq!(r.status, 200, "GET {path}: {}", r.body);
+    assert!(
+        r.content_type.starts_with("application/json"),
+        "{}",
+        r.content_type
+    );
+    r.json()
+}
+
+fn post(base: &str, token: Option<&str>, body: impl Into<Vec<u8>>) -> Reply {
+    let mut req = agent().post(&format!("{base}/api/v1/games"));
+    if let Some(t) = token {
+        req = req.header("Authorization", &format!("Bearer {t}"));
+    }
+    reply(req.send(body.into()).unwrap())
+}
+
+fn enc(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+/// Replays a game detail's moves locally with keil-rules to `ply`.
+fn replay_local(detail: &Value, ply: usize) -> (Position, Vec<String>) {
+    let board = keil_rules::Board::new(detail["size"].as_u64().unwrap() as u8).unwrap();
+    let ruleset: keil_rules::Ruleset = detail["ruleset"].as_str().unwrap().parse().unwrap();
+    let mut game = Game::new(board, ruleset);
+    let mut captured = Vec::new();
+    for mv in detail["moves"].as_array().unwrap().iter().take(ply) {
+        let mv = match mv.as_str().unwrap() {
+            "pass" => Move::Pass,
+            "button" => Move::TakeButton,
+            p => Move::Place(board.parse_point(p).unwrap()),
+        };
+        captured = game
+            .play(mv)
+            .unwrap()
+            .captured
+            .iter()
+            .map(|&p| board.name(p).to_string())
+            .collect();
+    }
+    (game.position(), captured)
+}
+
+// ---- reads -------------------------------------------------------------------
+
+#[test]
+fn healthz_answers_ok() {
+    let f = shared();
+    assert_eq!(get_ok(&f.base, "/healthz")["status"], "ok");
+}
+
+#[test]
+fn stats_count_the_games() {
+    let f = shared();
+    let s = get_ok(&f.base, "/api/v1/stats");
+    assert_eq!(s["games"], 200);
+    assert_eq!(s["by_size"]["7"], 200);
+    assert!(s["players"].as_u64().unwrap() > 1);
+}
+
+#[test]
+fn game_list_pages_cover_every_game_once_in_a_stable_order() {
+    let f = shared();
+    let mut ids = Vec::new();
+    let mut cursor: Option<String> = None;
+    let mut last_date = String::new();
+    loop {
+        let path = match &cursor {
+            None => "/api/v1/games?order=asc&limit=33".to_string(),
+            Some(c) => format!("/api/v1/games?order=asc&limit=33&cursor={}", enc(c)),
+        };
+        let page = get_ok(&f.base, &path);
+        let games = page["games"].as_array().unwrap();
+        assert!(games.len() <= 33);
+        for g in games {
+            let date = g["date"].as_str().unwrap_or("").to_string();
+            assert!(date >= last_date, "{date} after {last_date}");
+            last_date = date;
+            ids.push(g["id"].as_i64().unwrap());
+        }
+        match page["next_cursor"].as_str() {
+            Some(c) => cursor = Some(c.to_string()),
+            None => break,
+        }
+    }
+    let distinct: HashSet<i64> = ids.iter().copied().collect();
+    assert_eq!((ids.len(), distinct.len()), (200, 200));
+}
+
+#[test]
+fn game_list_filters_by_player_and_refuses_bad_parameters() {
+    let f = shared();
+    let first = &get_ok(&f.base, "/api/v1/games?limit=1")["games"][0];
+    let black = first["black"].as_str().unwrap();
+    let page = get_ok(
+        &f.base,
+        &format!(
+            "/api/v1/games?player={}&color=B&limit=1000",
+            enc(&black.to_lowercase())
+        ),
+    );
+    let games = page["games"].as_array().unwrap();
+    assert!(!games.is_empty());
+    assert!(games.iter().all(|g| g["black"] == black));
+
+    let detail = get(&f.base, "/api/v1/games?cursor=nonsense").problem(400);
+    assert!(detail.contains("cursor"), "{detail}");
+    let detail = get(&f.base, "/api/v1/games?color=green").problem(400);
+    assert!(
+        detail.contains("color") && detail.contains("green"),
+        "{detail}"
+    );
+    let detail = get(&f.base, "/api/v1/games?from=2020-13-01").problem(400);
+    assert!(detail.contains("from"), "{detail}");
+    let detail = get(&f.base, "/api/v1/games?limit=0").problem(400);
+    assert!(detail.contains("limit"), "{detail}");
+    let detail = get(&f.base, "/api/v1/games?size=big").problem(400);
+    assert!(detail.contains("size"), "{detail}");
+}
+
+#[test]
+fn game_detail_is_cacheable_and_unknown_games_are_404() {
+    let f = shared();
+    let id = get_ok(&f.base, "/api/v1/games?limit=1")["games"][0]["id"]
+        .as_i64()
+        .unwrap();
+    let r = get(&f.base, &format!("/api/v1/games/{id}"));
+    assert_eq!(r.status, 200);
+    let g = r.json();
+    assert_eq!(g["id"], id);
+    assert_eq!(
+        g["moves"].as_array().unwrap().len() as u64,
+        g["plies"].as_u64().unwrap()
+    );
+    let etag = r.header("etag").unwrap().to_string();
+    assert!(r.header("cache-control").unwrap().contains("max-age"));
+    let again = reply(
+        agent()
+            .get(&format!("{}/api/v1/games/{id}", f.base))
+            .header("If-None-Match", &etag)
+            .call()
+            .unwrap(),
+    );
+    assert_eq!(again.status, 304);
+    assert!(again.body.is_empty());
+
+    let detail = get(&f.base, "/api/v1/games/999999").problem(404);
+    assert!(detail.contains("999999"), "{detail}");
+    let detail = get(&f.base, "/api/v1/games/abc").problem(400);
+    assert!(detail.contains("abc"), "{detail}");
+    get(&f.base, "/api/v1/nothing-here").problem(404);
+}
+
+#[test]
+fn record_downloads_as_a_keil_file() {
+    let f = shared();
+    let id = get_ok(&f.base, "/api/v1/games?limit=1")["games"][0]["id"]
+        .as_i64()
+        .unwrap();
+    let r = get(&f.base, &format!("/api/v1/games/{id}/record"));
+    assert_eq!(r.status, 200);
+    assert!(r.content_type.starts_with("application/x-go-sgf"));
+    assert!(
+        r.header("content-disposition")
+            .unwrap()
+            .contains(&format!("keil-{id}.keil"))
+    );
+    assert!(r.body.starts_with("(;GM[Keil]"), "{}", r.body);
+    assert!(r.header("etag").is_some());
+    get(&f.base, "/api/v1/games/424242/record").problem(404);
+}
+
+#[test]
+fn positions_of_a_game_agree_with_a_local_replay() {
+    let f = shared();
+    let page = get_ok(&f.base, "/api/v1/games?limit=20");
+    let mut checked_capture = false;
+    for g in page["games"].as_array().unwrap() {
+        let id = g["id"].as_i64().unwrap();
+        let detail = get_ok(&f.base, &format!("/api/v1/games/{id}"));
+        let plies = detail["plies"].as_u64().unwrap() as usize;
+        // The start, the end, and the first capture if any.
+        let mut plies_to_check = vec![0, plies];
+        if !checked_capture {
+            if let Some(p) = (1..=plies).find(|&p| !replay_local(&detail, p).1.is_empty()) {
+                plies_to_check.push(p);
+                checked_capture = true;
+            }
+        }
+        for ply in plies_to_check {
+            let (position, captured) = replay_local(&detail, ply);
+            let got = get_ok(&f.base, &format!("/api/v1/games/{id}/positions/{ply}"));
+            assert_eq!(got["ply"], ply);
+            let (notation, to_move) =
+                Position::parse_notation(got["notation"].as_str().unwrap()).unwrap();
+            assert_eq!(notation, position, "game {id} ply {ply}");
+            assert_eq!(
+                got["black"].as_array().unwrap().len(),
+                position.stones(Color::Black).len()
+            );
+            let want_to_move = if ply % 2 == 0 { "B" } else { "W" };
+            assert_eq!(got["to_move"], want_to_move);
+            assert_eq!(
+                to_move.map(|c| c.letter().to_string()).as_deref(),
+                Some(want_to_move)
+            );
+            let got_captured: Vec<String> = got["captured"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_str().unwrap().to_string())
+                .collect();
+            assert_eq!(got_captured, captured, "game {id} ply {ply}");
+            if ply == 0 {
+                assert!(got["last_move"].is_null());
+                assert_eq!(got["notation"], "7/8/9/10/11/12/13/12/11/10/9/8/7 b");
+            } else {
+                assert_eq!(got["last_move"]["ply"], ply);
+            }
+        }
+        if checked_capture {
+            break;
+        }
+    }
+    assert!(checked_capture, "no game with a capture among 20");
+
+    let id = page["games"][0]["id"].as_i64().unwrap();
+    let plies = page["games"][0]["plies"].as_u64().unwrap();
+    let detail = get(
+        &f.base,
+        &format!("/api/v1/games/{id}/positions/{}", plies + 1),
+    )
+    .problem(404);
+    assert!(detail.contains("plies"), "{detail}");
+    get(&f.base, &format!("/api/v1/games/{id}/positions/x")).problem(400);
+    get(&f.base, "/api/v1/games/999999/positions/0").problem(404);
+}
+
+#[test]
+fn position_svg_draws_the_board() {
+    let f = shared();
+    let g = &get_ok(&f.base, "/api/v1/games?limit=1")["games"][0];
+    let id = g["id"].as_i64().unwrap();
+    let r = get(&f.base, &format!("/api/v1/games/{id}/positions/5.svg"));
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.content_type, "image/svg+xml");
+    assert!(r.body.starts_with("<svg"));
+    assert_eq!(r.body.matches(r#"class="last""#).count(), 1);
+    assert!(r.body.contains(">m</text>") && r.body.contains(">13</text>"));
+    assert!(r.header("etag").is_some());
+    let start = get(&f.base, &format!("/api/v1/games/{id}/positions/0.svg"));
+    assert_eq!(start.status, 200);
+    assert!(!start.body.contains(r#"class="last""#));
+    get(&f.base, "/api/v1/games/999999/positions/0.svg").problem(404);
+}
+
+#[test]
+fn players_are_found_by_part_of_their_name_and_profiled() {
+    let f = shared();
+    let g = &get_ok(&f.base, "/api/v1/games?limit=1")["games"][0];
+    let name = g["black"].as_str().unwrap().to_string();
+    let prefix: String = name.chars().take(4).collect::<String>().to_lowercase();
+    let hits = get_ok(&f.base, &format!("/api/v1/players?q={}", enc(&prefix)));
+    let players = hits["players"].as_array().unwrap();
+    assert!(players.iter().any(|p| p["name"] == name.as_str()), "{hits}");
+
+    let profile = get_ok(&f.base, &format!("/api/v1/players/{}", enc(&name)));
+    assert_eq!(profile["name"], name.as_str());
+    let games = profile["games"].as_u64().unwrap();
+    assert!(games >= 1);
+    assert_eq!(
+        profile["as_black"]["games"].as_u64().unwrap()
+            + profile["as_white"]["games"].as_u64().unwrap(),
+        games
+    );
+
+    get(&f.base, "/api/v1/players/Nobody%20At%20All").problem(404);
+    let detail = get(&f.base, "/api/v1/players").problem(400);
+    assert!(detail.contains('q'), "{detail}");
+}
+
+#[test]
+fn position_search_finds_the_game_and_counts_continuations() {
+    let f = shared();
+    let g = &get_ok(&f.base, "/api/v1/games?limit=1")["games"][0];
+    let id = g["id"].as_i64().unwrap();
+    let pos = get_ok(&f.base, &format!("/api/v1/games/{id}/positions/8"));
+    let notation = pos["notation"].as_str().unwrap();
+    let exact = get_ok(
+        &f.base,
+        &format!("/api/v1/positions?position={}&limit=100", enc(notation)),
+    );
+    let total = exact["total_games"].as_u64().unwrap();
+    assert!(total >= 1);
+    assert!(
+        exact["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|h| h["id"] == id),
+        "{exact}"
+    );
+    let played: u64 = exact["continuations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["games"].as_u64().unwrap())
+        .sum();
+    assert!(played >= total);
+
+    let sym = get_ok(
+        &f.base,
+        &format!("/api/v1/positions?position={}&symmetry=true", enc(notation)),
+    );
+    assert!(sym["total_games"].as_u64().unwrap() >= total);
+
+    // The empty board: every game.
+    let start = get_ok(
+        &f.base,
+        "/api/v1/positions?position=7/8/9/10/11/12/13/12/11/10/9/8/7",
+    );
+    assert_eq!(start["total_games"], 200);
+
+    let detail = get(
+        &f.base,
+        &format!(
+            "/api/v1/positions?position={}",
+            enc("7/8/x9/10/11/12/13/12/11/10/9/8/7")
+        ),
+    )
+    .problem(400);
+    assert!(
+        detail.starts_with("position:") && detail.contains("'x'"),
+        "{detail}"
+    );
+    let detail = get(&f.base, "/api/v1/positions?position=7/8").problem(400);
+    assert!(detail.contains("columns"), "{detail}");
+    let detail = get(&f.base, "/api/v1/positions").problem(400);
+    assert!(detail.contains("position"), "{detail}");
+}
+
+#[test]
+fn text_search_finds_events() {
+    let f = shared();
+    let page = get_ok(&f.base, "/api/v1/games?limit=50");
+    let event = page["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find_map(|g| g["event"].as_str())
+        .expect("an event");
+    let word = event
+        .split_whitespace()
+        .find(|w| w.len() > 3 && w.chars().all(char::is_alphabetic))
+        .unwrap();
+    let hits = get_ok(&f.base, &format!("/api/v1/search?q={}", enc(word)));
+    let hits = hits["hits"].as_array().unwrap();
+    assert!(!hits.is_empty());
+    assert!(hits[0]["game"]["id"].is_i64());
+    get(&f.base, "/api/v1/search").problem(400);
+    get(
+        &f.base,
+        &format!("/api/v1/search?q={}", enc("nosuchfield:x")),
+    )
+    .problem(400);
+}
+
+#[test]
+fn openapi_document_lists_every_route() {
+    let f = shared();
+    let doc = get_ok(&f.base, "/openapi.json");
+    assert!(doc["openapi"].as_str().unwrap().starts_with("3."));
+    let expected = [
+        ("get", "/healthz"),
+        ("get", "/openapi.json"),
+        ("get", "/api/v1/games"),
+        ("post", "/api/v1/games"),
+        ("get", "/api/v1/games/{id}"),
+        ("get", "/api/v1/games/{id}/record"),
+        ("get", "/api/v1/games/{id}/positions/{ply}"),
+        ("get", "/api/v1/games/{id}/positions/{ply}.svg"),
+        ("get", "/api/v1/players"),
+        ("get", "/api/v1/players/{name}"),
+        ("get", "/api/v1/positions"),
+        ("get", "/api/v1/search"),
+        ("get", "/api/v1/stats"),
+    ];
+    for (method, path) in expected {
+        assert!(
+            doc["paths"][path][method].is_object(),
+            "{method} {path} missing"
+        );
+    }
+    assert_eq!(keil_server::routes().len(), expected.len());
+    for (method, path) in keil_server::routes() {
+        assert!(
+            doc["paths"][path][method.to_ascii_lowercase()].is_object(),
+            "registered route {method} {path} is not documented"
+        );
+    }
+    assert!(doc["components"]["securitySchemes"]["bearer"].is_object());
+}
+
+// ---- uploads -------------------------------------------------------------------
+
+#[test]
+fn uploads_need_the_token() {
+    let f = shared();
+    let game = corpus(1, 99);
+    let r = post(&f.base, None, game.clone());
+    let detail = r.problem(401);
+    assert!(detail.contains("Bearer"), "{detail}");
+    assert!(r.header("www-authenticate").unwrap().starts_with("Bearer"));
+    post(&f.base, Some("wrong-token-0123"), game.clone()).problem(401);
+
+    let closed = start(0, None);
+    let detail = post(&closed.base, Some(TOKEN), game).problem(403);
+    assert!(detail.contains("disabled"), "{detail}");
+}
+
+#[test]
+fn oversized_uploads_are_413() {
+    let f = shared();
+    let big = vec![b' '; LIMIT + 1];
+    let detail = post(&f.base, Some(TOKEN), big).problem(413);
+    assert!(detail.contains(&LIMIT.to_string()), "{detail}");
+}
+
+#[test]
+fn upload_answers_a_verdict_per_game() {
+    let f = start(0, Some(TOKEN));
+    // An illegal record: 422 with reason, ply and line:column.
+    let illegal = "(;GM[Keil]FF[4]SZ[2]KM[0]PB[Ann]PW[Bo]\n;B[b2];W[b2])";
+    let r = post(&f.base, Some(TOKEN), illegal);
+    assert_eq!(r.status, 422, "{}", r.body);
+    let v = &r.json()["games"][0];
+    assert_eq!(v["outcome"], "invalid");
+    assert_eq!(v["reason"], "occupied");
+    assert_eq!(v["ply"], 2);
+    assert_eq!(
+        (v["line"].as_u64(), v["column"].as_u64()),
+        (Some(2), Some(7)),
+        "{v}"
+    );
+    assert!(v["message"].as_str().unwrap().contains("occupied"));
+    assert_eq!(v["verdict"]["reason"], "occupied");
+
+    // Not a Keil record at all.
+    let r = post(&f.base, Some(TOKEN), "(;GM[1]SZ[19];B[pd])");
+    assert_eq!(r.status, 422);
+    assert_eq!(r.json()["games"][0]["reason"], "not_keil");
+
+    // A valid game: 201 with its id; again: 200, duplicate.
+    let game = corpus(1, 7);
+    let r = post(&f.base, Some(TOKEN), game.clone());
+    assert_eq!(r.status, 201, "{}", r.body);
+    let v = &r.json()["games"][0];
+    assert_eq!(v["outcome"], "stored");
+    let id = v["id"].as_i64().unwrap();
+    assert_eq!(r.header("location").unwrap(), format!("/api/v1/games/{id}"));
+    assert_eq!(get_ok(&f.base, &format!("/api/v1/games/{id}"))["id"], id);
+    let r = post(&f.base, Some(TOKEN), game.clone());
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.json()["games"][0]["outcome"], "duplicate");
+
+    // A collection: new, duplicate, illegal, new; ids follow the order.
+    let mut body = corpus(3, 8);
+    body.extend_from_slice(&game);
+    body.extend_from_slice(illegal.as_bytes());
+    let r = post(&f.base, Some(TOKEN), body);
+    assert_eq!(r.status, 201, "{}", r.body);
+    let answer = r.json();
+    let outcomes: Vec<&str> = answer["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["outcome"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        outcomes,
+        ["stored", "stored", "stored", "duplicate", "invalid"]
+    );
+    assert_eq!(
+        (
+            answer["stored"].as_u64(),
+            answer["duplicates"].as_u64(),
+            answer["invalid"].as_u64()
+        ),
+        (Some(3), Some(1), Some(1))
+    );
+    let ids: Vec<i64> = answer["games"].as_array().unwrap()[..3]
+        .iter()
+        .map(|g| g["id"].as_i64().unwrap())
+        .collect();
+    for (i, id) in ids.iter().enumerate() {
+        let stored = get(&f.base, &format!("/api/v1/games/{id}/record")).body;
+        let sent = String::from_utf8(corpus(3, 8)).unwrap();
+        let first_player = |s: &str| {
+            s.split("PB[")
+                .nth(1)
+                .and_then(|r| r.split(']').next())
+                .map(str::to_string)
+        };
+        let nth_sent = sent.split("(;").filter(|s| !s.is_empty()).nth(i).unwrap();
+        assert_eq!(first_player(&stored), first_player(nth_sent), "game {i}");
+    }
+    assert_eq!(get_ok(&f.base, "/api/v1/stats")["games"], 4);
+}
+
+#[test]
+fn pagination_neither_repeats_nor_skips_while_an_import_runs() {
+    let f = start(150, None);
+    let before: HashSet<i64> = {
+        let page = get_ok(&f.base, "/api/v1/games?limit=1000");
+        page["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g["id"].as_i64().unwrap())
+            .collect()
+    };
+    assert_eq!(before.len(), 150);
+    let archive = Arc::clone(&f.archive);
+    let importer = thread::spawn(move || {
+        // Small batches, so commits land between the pages.
+        import(&archive, "more", corpus(300, 2), 10);
+    });
+    let mut seen = Vec::new();
+    let mut cursor: Option<String> = None;
+    loop {
+        let path = match &cursor {
+            None => "/api/v1/games?limit=7".to_string(),
+            Some(c) => format!("/api/v1/games?limit=7&cursor={}", enc(c)),
+        };
+        let page = get_ok(&f.base, &path);
+        seen.extend(
+            page["games"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|g| g["id"].as_i64().unwrap()),
+        );
+        match page["next_cursor"].as_str() {
+            Some(c) => cursor = Some(c.to_string()),
+            None => break,
+        }
+        thread::sleep(Duration::from_millis(5));
+    }
+    importer.join().unwrap();
+    let distinct: HashSet<i64> = seen.iter().copied().collect();
+    assert_eq!(distinct.len(), seen.len(), "a game was listed twice");
+    let missing: Vec<_> = before.difference(&distinct).collect();
+    assert!(missing.is_empty(), "games skipped: {missing:?}");
+    assert_eq!(get_ok(&f.base, "/api/v1/stats")["games"], 450);
+}
