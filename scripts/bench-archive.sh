@@ -10,7 +10,13 @@ cargo build --release -p keil-cli
 KEIL="$CARGO_TARGET_DIR/release/keil"
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
-"$KEIL" generate --games "$GAMES" --size 7 --seed 2024 --out "$WORK/games.keil"
-time "$KEIL" import --db "$WORK/db" "$WORK/games.keil"
+# 1,000 games per file: one 100 MB collection would pass keil-sgf's
+# 64 MiB file-size limit.
+mkdir -p "$WORK/games"
+for ((i = 0; i < (GAMES + 999) / 1000; i++)); do
+  n=$(( GAMES - i * 1000 < 1000 ? GAMES - i * 1000 : 1000 ))
+  "$KEIL" generate --games "$n" --size 7 --seed $((2024 + i)) --out "$WORK/games/$i.keil" 2>/dev/null
+done
+time "$KEIL" import --db "$WORK/db" "$WORK/games"
 "$KEIL" stats --db "$WORK/db"
 KEIL_BENCH_GAMES="$GAMES" cargo bench -p keil-archive --bench archive

@@ -8,6 +8,7 @@
 #
 #   scripts/bench-server.sh                      # 100,000 games, 20 s each
 #   GAMES=20000 DURATION=10s scripts/bench-server.sh
+#   PROFILE=dev ...    # the dev build (dependencies optimised, workspace at opt-level 1)
 #
 # The load generator is wrk (apt-get install -y wrk), or oha when wrk is
 # missing and apt is not available (cargo install oha).
@@ -20,13 +21,14 @@ CONNECTIONS=${CONNECTIONS:-32}
 THREADS=${THREADS:-1}
 PORT=${PORT:-18080}
 WORK=${WORK:-/tmp/keil-bench}
+PROFILE=${PROFILE:-release}
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-target}
-KEIL="$CARGO_TARGET_DIR/release/keil"
+if [ "$PROFILE" = release ]; then KEIL="$CARGO_TARGET_DIR/release/keil"; else KEIL="$CARGO_TARGET_DIR/debug/keil"; fi
 DB="$WORK/archive-$GAMES"
 BASE="http://127.0.0.1:$PORT"
 
-echo "== build"
-cargo build --release -p keil-cli
+echo "== build ($PROFILE)"
+if [ "$PROFILE" = release ]; then cargo build --release -p keil-cli; else cargo build -p keil-cli; fi
 
 echo "== load generator"
 if ! command -v wrk >/dev/null && ! command -v oha >/dev/null; then

@@ -117,5 +117,6 @@ fn init_logging() {
         .with_env_filter(filter)
         .with_span_events(FmtSpan::CLOSE)
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .try_init();
 }
