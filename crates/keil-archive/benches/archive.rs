@@ -11,8 +11,8 @@ use std::time::{Duration, Instant};
 
 use criterion::Criterion;
 use keil_archive::{Archive, ImportOptions, ImportSource, PositionQuery};
+use keil_gen::{Generator, GeneratorConfig};
 use keil_rules::Game;
-use keil_gen::{GeneratorConfig, write_collection};
 
 fn main() {
     let games: u64 = std::env::var("KEIL_BENCH_GAMES")
@@ -25,18 +25,34 @@ fn main() {
         seed: 2024,
         ..GeneratorConfig::default()
     };
-    let mut corpus = Vec::new();
-    write_collection(config, &mut corpus).expect("generate");
+    // One source per 1,000 games: a 100,000-game corpus in one collection
+    // would pass keil-sgf's file-size limit (64 MiB).
+    let sources: Vec<ImportSource> = {
+        let mut out = Vec::new();
+        let mut bytes = Vec::new();
+        for (i, g) in Generator::new(config).expect("config").enumerate() {
+            bytes.extend_from_slice(g.record.as_bytes());
+            if (i + 1) % 1000 == 0 {
+                out.push(ImportSource::Bytes {
+                    name: format!("bench-{}.keil", out.len()),
+                    bytes: std::mem::take(&mut bytes),
+                });
+            }
+        }
+        if !bytes.is_empty() {
+            out.push(ImportSource::Bytes {
+                name: format!("bench-{}.keil", out.len()),
+                bytes,
+            });
+        }
+        out
+    };
     let dir = tempfile::tempdir().expect("tempdir");
     let archive = Archive::open(dir.path()).expect("open");
 
     let start = Instant::now();
-    let source = ImportSource::Bytes {
-        name: "bench.keil".into(),
-        bytes: corpus,
-    };
     let report = archive
-        .import(&[source], &ImportOptions::default(), &mut |_| {})
+        .import(&sources, &ImportOptions::default(), &mut |_| {})
         .expect("import");
     let secs = start.elapsed().as_secs_f64();
     println!(

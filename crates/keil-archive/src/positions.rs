@@ -17,10 +17,11 @@
 //!   `position_segments` per import batch, written in the batch's own
 //!   transaction. Segments merge by tiers of four. The index is derived: it
 //!   can always be rebuilt from the games table.
-//! - **Search.** The directories of the segments are cached in memory; a
-//!   lookup reads only the blocks that may hold the key, through SQLite's
-//!   incremental blob I/O. Filters and statistics use an in-memory summary
-//!   of every game (date, winner, players).
+//! - **Search.** Segments are immutable; each is read once and kept in
+//!   memory (about 1.5 KB per game), and a lookup binary-searches its block
+//!   directory and decodes only the blocks that may hold the key. Filters
+//!   and statistics use an in-memory summary of every game (date, winner,
+//!   players).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, RwLock};
@@ -463,12 +464,12 @@ fn merge(conn: &rusqlite::Connection, ids: &[i64]) -> Result<()> {
 
 // ---- reading ----------------------------------------------------------------
 
-/// The in-memory side of the position index: segment directories and a
+/// The in-memory side of the position index: the segments and a
 /// compact summary of every game (date, winner, players) for filters and
 /// statistics over long posting lists.
 #[derive(Debug, Default)]
 pub(crate) struct PositionIndex {
-    directories: Mutex<HashMap<(i64, u64), Arc<SegmentIndex>>>,
+    segments: Mutex<HashMap<i64, Arc<Segment>>>,
     summaries: RwLock<Summaries>,
 }
 
@@ -531,58 +532,76 @@ impl PositionIndex {
     }
 
     /// Every posting of `key`, from every segment.
+    ///
+    /// Segments are immutable: each is read whole once (SQLite's incremental
+    /// blob reads walk the overflow-page chain from the start, which made
+    /// every lookup linear in the segment's size) and kept in memory, about
+    /// 1.5 KB per game. Only the 20-byte header is read per query, to see
+    /// that the cached copy is still the stored one.
     fn lookup(&self, conn: &rusqlite::Connection, key: u64) -> Result<Vec<Posting>> {
         let mut stmt = conn.prepare_cached("SELECT id FROM position_segments")?;
         let ids: Vec<i64> = stmt
             .query_map([], |r| r.get(0))?
             .collect::<rusqlite::Result<_>>()?;
         let mut out = Vec::new();
-        for id in ids {
+        for &id in &ids {
             let blob = conn.blob_open(rusqlite::MAIN_DB, "position_segments", "data", id, true)?;
             let mut head = [0u8; HEADER];
             blob.read_at_exact(&mut head, 0)?;
-            let (nonce, _, blocks) = read_header(&head)?;
+            drop(blob);
+            let (nonce, _, _) = read_header(&head)?;
             let cached = self
-                .directories
+                .segments
                 .lock()
                 .expect("poisoned")
-                .get(&(id, nonce))
+                .get(&id)
+                .filter(|s| s.index.nonce == nonce)
                 .cloned();
-            let dir = match cached {
-                Some(d) => d,
+            let segment = match cached {
+                Some(s) => s,
                 None => {
-                    let mut buf = vec![0u8; HEADER + blocks as usize * INDEX_ENTRY];
-                    blob.read_at_exact(&mut buf, 0)?;
-                    let d = Arc::new(SegmentIndex::parse(&buf, blob.len())?);
-                    let mut dirs = self.directories.lock().expect("poisoned");
-                    dirs.retain(|(i, _), _| *i != id);
-                    dirs.insert((id, nonce), d.clone());
-                    d
+                    let bytes: Vec<u8> = conn.query_row(
+                        "SELECT data FROM position_segments WHERE id = ?1",
+                        [id],
+                        |r| r.get(0),
+                    )?;
+                    let index = SegmentIndex::parse(&bytes, bytes.len())?;
+                    let s = Arc::new(Segment { index, bytes });
+                    self.segments
+                        .lock()
+                        .expect("poisoned")
+                        .insert(id, s.clone());
+                    s
                 }
             };
-            debug_assert_eq!(dir.nonce, nonce);
-            let range = dir.blocks_for(key);
-            if range.is_empty() {
-                continue;
-            }
-            let (start, end) = (
-                dir.offsets[range.start] as usize,
-                dir.offsets[range.end] as usize,
-            );
-            let mut buf = vec![0u8; end - start];
-            blob.read_at_exact(&mut buf, start)?;
-            for b in range {
-                let s = dir.offsets[b] as usize - start;
-                let e = dir.offsets[b + 1] as usize - start;
-                decode_block(&buf[s..e], dir.first_keys[b], |p| {
+            let dir = &segment.index;
+            for b in dir.blocks_for(key) {
+                let range = dir.offsets[b] as usize..dir.offsets[b + 1] as usize;
+                let block = segment
+                    .bytes
+                    .get(range)
+                    .ok_or_else(|| corrupt("block out of range"))?;
+                decode_block(block, dir.first_keys[b], |p| {
                     if p.key == key {
                         out.push(p)
                     }
                 })?;
             }
         }
+        // Forget segments merged away since.
+        self.segments
+            .lock()
+            .expect("poisoned")
+            .retain(|id, _| ids.contains(id));
         Ok(out)
     }
+}
+
+/// A segment held in memory: its block directory and its bytes.
+#[derive(Debug)]
+struct Segment {
+    index: SegmentIndex,
+    bytes: Vec<u8>,
 }
 
 /// A position search (issue: "positions: exact board search").
