@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use keil_record::{ParsedFile, Reason, RecordError, Status, Verdict, validate};
+use keil_record::{ParsedFile, Reason, RecordError, Status, Verdict};
 use keil_sgf::{Diagnostic, Severity, Span};
 use rayon::prelude::*;
 
@@ -436,12 +436,11 @@ fn check_input(input: &Input, style: Style, progress: Option<&ProgressBar>) -> (
 }
 
 fn check_game(file: &ParsedFile<'_>, i: usize, name: &str, many: bool, style: Style) -> GameReport {
-    let record = match file.record(i) {
-        Ok(r) => r,
+    let verdict = match file.verdict(i) {
+        Ok(v) => v,
         Err(e) => return error_report(file, name, &e, style),
     };
-    let validation = validate(&record);
-    let v = &validation.verdict;
+    let v = &verdict;
     let mut counts = Counts {
         games: 1,
         plies: u64::from(v.plies),
@@ -464,9 +463,10 @@ fn check_game(file: &ParsedFile<'_>, i: usize, name: &str, many: bool, style: St
         counts.reasons[ri] = 1;
     }
     let text = if style.json {
-        let mut line = v.to_json(name, i).to_string();
-        line.push('\n');
-        line
+        let mut line = Vec::with_capacity(512);
+        v.write_json(name, i, &mut line);
+        line.push(b'\n');
+        String::from_utf8(line).expect("JSON text is UTF-8")
     } else if style.quiet {
         String::new()
     } else {

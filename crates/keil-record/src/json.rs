@@ -103,3 +103,177 @@ impl RecordError {
         })
     }
 }
+
+/// Appends JSON text to a byte buffer, as serde_json's compact writer
+/// writes the same values (strings escaped by serde_json itself).
+struct Out<'o>(&'o mut Vec<u8>);
+
+impl Out<'_> {
+    fn raw(&mut self, s: &str) {
+        self.0.extend_from_slice(s.as_bytes());
+    }
+
+    fn key(&mut self, first: bool, key: &str) {
+        if !first {
+            self.0.push(b',');
+        }
+        self.0.push(b'"');
+        self.raw(key);
+        self.raw("\":");
+    }
+
+    fn str(&mut self, s: &str) {
+        serde_json::to_writer(&mut *self.0, s).expect("writing to a Vec cannot fail");
+    }
+
+    fn int(&mut self, n: impl std::fmt::Display) {
+        use std::io::Write as _;
+        write!(self.0, "{n}").expect("writing to a Vec cannot fail");
+    }
+
+    fn points(&mut self, h: HalfPoints) {
+        if h.0 % 2 == 0 {
+            self.int(h.0 / 2);
+        } else {
+            serde_json::to_writer(&mut *self.0, &h.as_f64()).expect("writing to a Vec cannot fail");
+        }
+    }
+
+    fn opt<T>(&mut self, v: Option<T>, f: impl FnOnce(&mut Self, T)) {
+        match v {
+            Some(v) => f(self, v),
+            None => self.raw("null"),
+        }
+    }
+
+    fn ints<T: Copy + std::fmt::Display>(&mut self, list: &[T]) {
+        self.0.push(b'[');
+        for (k, n) in list.iter().enumerate() {
+            if k > 0 {
+                self.0.push(b',');
+            }
+            self.int(*n);
+        }
+        self.0.push(b']');
+    }
+
+    /// `column`, `line`, `move`, `ply`, `reason`, `repeats_plies` are
+    /// interleaved with other keys in alphabetical order: the caller writes
+    /// them through these helpers.
+    fn column(&mut self, illegal: Option<&Illegal>) {
+        self.opt(illegal, |o, i| o.int(i.column));
+    }
+
+    fn line(&mut self, illegal: Option<&Illegal>) {
+        self.opt(illegal, |o, i| o.int(i.line));
+    }
+
+    fn mv(&mut self, illegal: Option<&Illegal>) {
+        self.opt(moved(illegal), |o, i| o.str(&i.mv));
+    }
+
+    fn ply(&mut self, illegal: Option<&Illegal>) {
+        self.opt(moved(illegal), |o, i| o.int(i.ply));
+    }
+
+    fn reason(&mut self, illegal: Option<&Illegal>) {
+        self.opt(illegal, |o, i| o.str(i.reason.code()));
+    }
+
+    fn repeats(&mut self, illegal: Option<&Illegal>) {
+        let r = illegal.filter(|i| !i.repeats_plies.is_empty());
+        self.opt(r, |o, i| o.ints(&i.repeats_plies));
+    }
+}
+
+/// A result mismatch has no ply and no move (expected.jsonl).
+fn moved(illegal: Option<&Illegal>) -> Option<&Illegal> {
+    illegal.filter(|i| i.reason != Reason::ResultMismatch)
+}
+
+impl Verdict {
+    /// Appends the `--json` line for this verdict (without the newline) to
+    /// `out`: the same text as `self.to_json(file, game).to_string()`,
+    /// written directly (keys in alphabetical order).
+    pub fn write_json(&self, file: &str, game: usize, out: &mut Vec<u8>) {
+        let mut o = Out(out);
+        let ill = self.illegal.as_ref();
+        o.raw("{");
+        o.key(true, "column");
+        o.column(ill);
+        o.key(false, "file");
+        o.str(file);
+        o.key(false, "game");
+        o.int(game);
+        o.key(false, "komi_warning");
+        o.raw(if self.komi_warning { "true" } else { "false" });
+        o.key(false, "line");
+        o.line(ill);
+        o.key(false, "margin");
+        o.opt(self.margin, Out::points);
+        o.key(false, "move");
+        o.mv(ill);
+        o.key(false, "plies");
+        o.int(self.plies);
+        o.key(false, "ply");
+        o.ply(ill);
+        o.key(false, "reason");
+        o.reason(ill);
+        o.key(false, "repeats_plies");
+        o.repeats(ill);
+        o.key(false, "score_black");
+        o.opt(self.score, |o, s| o.points(s.black));
+        o.key(false, "score_white");
+        o.opt(self.score, |o, s| o.points(s.white));
+        o.key(false, "status");
+        o.str(self.status.code());
+        o.key(false, "unlinked_territory_points");
+        o.opt(self.score, |o, s| o.int(s.tally.unlinked));
+        o.key(false, "variations");
+        o.raw("[");
+        for (k, v) in self.variations.iter().enumerate() {
+            if k > 0 {
+                o.raw(",");
+            }
+            let ill = v.illegal.as_ref();
+            o.raw("{");
+            o.key(true, "branch_ply");
+            o.int(v.branch_ply);
+            o.key(false, "column");
+            o.column(ill);
+            o.key(false, "line");
+            o.line(ill);
+            o.key(false, "move");
+            o.mv(ill);
+            o.key(false, "path");
+            o.ints(&v.path);
+            o.key(false, "ply");
+            o.ply(ill);
+            o.key(false, "reason");
+            o.reason(ill);
+            o.key(false, "repeats_plies");
+            o.repeats(ill);
+            o.key(false, "status");
+            o.str(v.status.code());
+            o.raw("}");
+        }
+        o.raw("]");
+        o.key(false, "warnings");
+        o.raw("[");
+        for (k, w) in self.warnings.iter().enumerate() {
+            if k > 0 {
+                o.raw(",");
+            }
+            o.raw("{");
+            o.key(true, "code");
+            o.str(w.code());
+            o.key(false, "message");
+            o.str(&w.to_string());
+            o.raw("}");
+        }
+        o.raw("]");
+        o.key(false, "winner");
+        o.opt(self.winner, |o, w| o.str(w.code()));
+        o.raw("}");
+    }
+}

@@ -144,7 +144,83 @@ impl fmt::Display for Warning {
     }
 }
 
+/// What the validator reads of a record: a [`Record`], or the parts of
+/// one read from a borrowed tree of a [`ParsedFile`] (no copy of the tree).
+#[derive(Clone, Copy)]
+pub(crate) struct View<'a> {
+    pub(crate) tree: &'a GameTree<'a>,
+    nodes: &'a [NodeData],
+    pub(crate) warnings: &'a [Warning],
+    pub(crate) info: &'a GameInfo,
+    pub(crate) board: &'static Board,
+    pub(crate) ruleset: Ruleset,
+    pub(crate) setup: Option<&'a Position>,
+    pub(crate) to_move: Color,
+}
+
+impl<'a> View<'a> {
+    fn of(tree: &'a GameTree<'a>, parts: &'a Parts) -> View<'a> {
+        View {
+            tree,
+            nodes: &parts.nodes,
+            warnings: &parts.warnings,
+            info: &parts.info,
+            board: parts.board,
+            ruleset: parts.ruleset,
+            setup: parts.setup.as_ref(),
+            to_move: parts.to_move,
+        }
+    }
+
+    pub(crate) fn node_move(&self, id: NodeId) -> Option<NodeMove> {
+        self.nodes[id.index()].mv
+    }
+
+    pub(crate) fn location(&self, id: NodeId) -> (u32, u32) {
+        let n = &self.nodes[id.index()];
+        (n.line, n.column)
+    }
+
+    pub(crate) fn move_text(&self, id: NodeId) -> Option<String> {
+        let m = self.node_move(id)?;
+        let p = &self.tree.node(id).properties[m.property];
+        Some(format!("{}[{}]", p.ident, p.value().map_or("", |v| &v.raw)))
+    }
+
+    pub(crate) fn move_span(&self, id: NodeId) -> Span {
+        let node = self.tree.node(id);
+        match self.node_move(id) {
+            Some(m) => node.properties[m.property].span(),
+            None => node.span,
+        }
+    }
+}
+
+/// A record without its tree (read from a borrowed tree).
+pub(crate) struct Parts {
+    info: GameInfo,
+    board: &'static Board,
+    ruleset: Ruleset,
+    setup: Option<Position>,
+    to_move: Color,
+    warnings: Vec<Warning>,
+    nodes: Vec<NodeData>,
+}
+
 impl Record {
+    pub(crate) fn view(&self) -> View<'_> {
+        View {
+            tree: &self.tree,
+            nodes: &self.nodes,
+            warnings: &self.warnings,
+            info: &self.info,
+            board: self.board,
+            ruleset: self.ruleset,
+            setup: self.setup.as_ref(),
+            to_move: self.to_move,
+        }
+    }
+
     /// The move of a node, if it has one.
     ///
     /// # Panics
@@ -159,26 +235,19 @@ impl Record {
     /// # Panics
     /// When `id` is not a node of [`Record::tree`].
     pub fn location(&self, id: NodeId) -> (u32, u32) {
-        let n = &self.nodes[id.index()];
-        (n.line, n.column)
+        self.view().location(id)
     }
 
     /// A node's move as written, `W[a2]`, `B[]`; `None` for a node without
     /// move.
     pub fn move_text(&self, id: NodeId) -> Option<String> {
-        let m = self.node_move(id)?;
-        let p = &self.tree.node(id).properties[m.property];
-        Some(format!("{}[{}]", p.ident, p.value().map_or("", |v| &v.raw)))
+        self.view().move_text(id)
     }
 
     /// The span of a node's `B`/`W` property, or of the node when it has no
     /// move.
     pub fn move_span(&self, id: NodeId) -> Span {
-        let node = self.tree.node(id);
-        match self.node_move(id) {
-            Some(m) => node.properties[m.property].span(),
-            None => node.span,
-        }
+        self.view().move_span(id)
     }
 
     /// The number of move nodes on the main line.
@@ -359,6 +428,39 @@ impl<'t> ParsedFile<'t> {
     /// # Panics
     /// When `index >= self.len()`.
     pub fn record(&self, index: usize) -> Result<Record> {
+        let tree = &self.trees[index];
+        let parts = self.parts(index)?;
+        Ok(Record {
+            info: parts.info,
+            board: parts.board,
+            ruleset: parts.ruleset,
+            setup: parts.setup,
+            to_move: parts.to_move,
+            tree: tree.to_owned_tree(),
+            warnings: parts.warnings,
+            game: index,
+            nodes: parts.nodes,
+        })
+    }
+
+    /// The verdict on game tree `index`: the same as
+    /// `validate(&self.record(index)?).verdict`, without copying the tree
+    /// into a record and without building the main line's [`Replay`](crate::Replay).
+    ///
+    /// # Errors
+    /// A [`RecordError`] when the tree is not a readable Keil record.
+    ///
+    /// # Panics
+    /// When `index >= self.len()`.
+    pub fn verdict(&self, index: usize) -> Result<crate::Verdict> {
+        let parts = self.parts(index)?;
+        Ok(crate::validate::verdict_of(View::of(
+            &self.trees[index],
+            &parts,
+        )))
+    }
+
+    fn parts(&self, index: usize) -> Result<Parts> {
         read_tree(
             &self.trees[index],
             index,
@@ -488,7 +590,7 @@ fn read_tree(
     start: Location,
     text: &str,
     lines: &LineIndex<'_>,
-) -> Result<Record> {
+) -> Result<Parts> {
     let r = Reader {
         game,
         diagnostics,
@@ -770,15 +872,13 @@ fn read_tree(
         });
     }
 
-    Ok(Record {
+    Ok(Parts {
         info,
         board,
         ruleset,
         setup,
         to_move,
-        tree: tree.clone().into_owned(),
         warnings,
-        game,
         nodes,
     })
 }

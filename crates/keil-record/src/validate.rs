@@ -10,7 +10,7 @@ use keil_rules::{
 use keil_sgf::{NodeId, Span};
 
 use crate::info::{GameResult, WinBy};
-use crate::record::{MoveValue, NodeMove, Record, Warning};
+use crate::record::{MoveValue, NodeMove, Record, View, Warning};
 
 /// The verdict's status for a game (or a variation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -354,10 +354,20 @@ pub struct Validation {
 /// Variations are replayed from a copy of the game at their branch point,
 /// so the whole tree costs one replay of each node.
 pub fn validate(record: &Record) -> Validation {
+    run(record.view(), true)
+}
+
+/// The verdict alone (no [`Replay`] plies are built).
+pub(crate) fn verdict_of(record: View<'_>) -> Verdict {
+    run(record, false).verdict
+}
+
+fn run(record: View<'_>, replay: bool) -> Validation {
     let start = record
         .setup
+        .copied()
         .unwrap_or_else(|| Position::empty(record.board));
-    let game = match &record.setup {
+    let game = match record.setup {
         Some(setup) => Game::from_setup(setup, record.ruleset, record.to_move),
         None => Game::new(record.board, record.ruleset),
     };
@@ -372,6 +382,9 @@ pub fn validate(record: &Record) -> Validation {
         moves: 0,
     };
     line.walk(NodeId::ROOT, Vec::new(), &mut found, |id, m, outcome| {
+        if !replay {
+            return;
+        }
         let node = record.tree.node(id);
         let MoveValue::Move(mv) = m.value else {
             unreachable!("an off-board move is never legal")
@@ -451,7 +464,7 @@ struct Pending {
 /// One line being replayed.
 struct Line<'r> {
     game: Game,
-    record: &'r Record,
+    record: View<'r>,
     illegal: Option<Illegal>,
     /// Move nodes seen along the line, legal or not.
     moves: u32,
@@ -468,7 +481,7 @@ impl<'r> Line<'r> {
         found: &mut Vec<Pending>,
         mut on_ply: impl FnMut(NodeId, NodeMove, TurnOutcome),
     ) {
-        let tree = &self.record.tree;
+        let tree = self.record.tree;
         loop {
             if let Some(m) = self.record.node_move(id)
                 && let Some(outcome) = self.step(id, m)
@@ -537,14 +550,14 @@ impl<'r> Line<'r> {
     }
 }
 
-fn main_verdict(record: &Record, line: &Line<'_>) -> Verdict {
+fn main_verdict(record: View<'_>, line: &Line<'_>) -> Verdict {
     let mut v = Verdict {
         status: Status::Unfinished,
         score: None,
         winner: None,
         margin: None,
         illegal: None,
-        warnings: record.warnings.clone(),
+        warnings: record.warnings.to_vec(),
         variations: Vec::new(),
         plies: line.moves,
         komi_warning: record.ruleset.komi_warning(),

@@ -56,6 +56,24 @@ impl<'a> Property<'a> {
         }
     }
 
+    /// A copy that owns its text, made from a reference (no intermediate
+    /// clone of the borrowed property). Common one- and two-letter move
+    /// identifiers stay borrowed from static strings.
+    pub fn to_owned_property(&self) -> Property<'static> {
+        Property {
+            ident: static_ident(&self.ident),
+            ident_span: self.ident_span,
+            values: self
+                .values
+                .iter()
+                .map(|v| PropValue {
+                    raw: Cow::Owned(String::from(v.raw.as_ref())),
+                    span: v.span,
+                })
+                .collect(),
+        }
+    }
+
     /// A copy that owns its text.
     pub fn into_owned(self) -> Property<'static> {
         Property {
@@ -306,6 +324,31 @@ impl<'a> GameTree<'a> {
         max
     }
 
+    /// A copy that owns its text, made from a reference: equal to
+    /// `self.clone().into_owned()` (same nodes, links and spans) without
+    /// the intermediate clone.
+    pub fn to_owned_tree(&self) -> GameTree<'static> {
+        GameTree {
+            nodes: self
+                .nodes
+                .iter()
+                .map(|n| Node {
+                    properties: n
+                        .properties
+                        .iter()
+                        .map(Property::to_owned_property)
+                        .collect(),
+                    span: n.span,
+                    parent: n.parent,
+                    first_child: n.first_child,
+                    last_child: n.last_child,
+                    next_sibling: n.next_sibling,
+                })
+                .collect(),
+            span: self.span,
+        }
+    }
+
     /// A copy that owns its text.
     pub fn into_owned(self) -> GameTree<'static> {
         GameTree {
@@ -323,6 +366,18 @@ impl<'a> GameTree<'a> {
                 .collect(),
             span: self.span,
         }
+    }
+}
+
+/// The identifier as a `'static` borrow when it is a common one (no
+/// allocation), else an owned copy.
+fn static_ident(ident: &str) -> Cow<'static, str> {
+    const COMMON: [&str; 12] = [
+        "B", "W", "C", "AB", "AW", "AE", "PL", "BL", "WL", "OB", "OW", "N",
+    ];
+    match COMMON.iter().find(|c| **c == ident) {
+        Some(c) => Cow::Borrowed(c),
+        None => Cow::Owned(ident.to_owned()),
     }
 }
 

@@ -1,0 +1,67 @@
+//! The fast path of `keil validate` gives what the record path gives:
+//! `ParsedFile::verdict` equals `validate(&record).verdict`,
+//! `Verdict::write_json` writes the text of `Verdict::to_json`, and
+//! `GameTree::to_owned_tree` equals `clone().into_owned()`, over the
+//! keil-vectors, the fixtures and the real SGF files.
+
+use std::path::{Path, PathBuf};
+
+use keil_record::{ParsedFile, validate};
+
+fn files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            files(&p, out);
+        } else {
+            out.push(p);
+        }
+    }
+}
+
+#[test]
+fn the_fast_path_agrees_with_the_record_path() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let shared = std::env::var_os("KEIL_SHARED")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root.join("../shared"));
+    let mut paths = Vec::new();
+    files(&root.join("fixtures"), &mut paths);
+    files(&shared.join("data/keil-vectors"), &mut paths);
+    files(&shared.join("data/sgf-real"), &mut paths);
+    paths.sort();
+    let mut games = 0;
+    for path in &paths {
+        let bytes = std::fs::read(path).unwrap();
+        let decoded = keil_sgf::decode(&bytes);
+        let file = ParsedFile::new(&decoded);
+        for (i, tree) in file.trees().iter().enumerate() {
+            assert_eq!(
+                format!("{:?}", tree.to_owned_tree()),
+                format!("{:?}", tree.clone().into_owned())
+            );
+            let name = path.display().to_string();
+            match (file.record(i), file.verdict(i)) {
+                (Ok(record), Ok(fast)) => {
+                    assert_eq!(record.tree, tree.clone().into_owned());
+                    let slow = validate(&record).verdict;
+                    assert_eq!(fast, slow, "{name} game {i}");
+                    let mut line = Vec::new();
+                    fast.write_json(&name, i, &mut line);
+                    assert_eq!(
+                        String::from_utf8(line).unwrap(),
+                        slow.to_json(&name, i).to_string(),
+                        "{name} game {i}"
+                    );
+                    games += 1;
+                }
+                (Err(a), Err(b)) => assert_eq!(a.to_json(&name), b.to_json(&name)),
+                (a, b) => panic!("{name} game {i}: {:?} vs {:?}", a.is_ok(), b.is_ok()),
+            }
+        }
+    }
+    assert!(games > 0 || paths.is_empty());
+}
