@@ -860,20 +860,24 @@ pub(crate) fn search(
             _ => code,
         }
     };
-    let mut per_move: HashMap<u16, (u64, u64, u64)> = HashMap::new();
-    let mut seen: std::collections::HashSet<(u32, u16)> = Default::default();
+    // Postings are sorted by game: a game's buckets are deduplicated within
+    // its run, and counts go to a vector indexed by move code.
+    let mut per_move: Vec<(u64, u64, u64)> = vec![(0, 0, 0); NEXT_POINT as usize + board.len()];
+    let mut run: Vec<u16> = Vec::new();
     let mut games: Vec<(u32, u32, &Posting)> = Vec::new();
     for x in &postings {
+        let b = brief(x.game).expect("filtered above");
+        if games.last().is_none_or(|&(g, _, _)| g != x.game) {
+            games.push((x.game, b.date, x));
+            run.clear();
+        }
         let bucket = reduce(x.next);
-        if seen.insert((x.game, bucket)) {
-            let b = brief(x.game).expect("filtered above");
-            let e = per_move.entry(bucket).or_default();
+        if !run.contains(&bucket) {
+            run.push(bucket);
+            let e = &mut per_move[bucket as usize];
             e.0 += 1;
             e.1 += u64::from(b.winner == 0);
             e.2 += u64::from(b.winner == 1);
-        }
-        if games.last().is_none_or(|&(g, _, _)| g != x.game) {
-            games.push((x.game, brief(x.game).expect("filtered above").date, x));
         }
     }
     let total = games.len() as u64;
@@ -883,8 +887,10 @@ pub(crate) fn search(
     };
     let mut continuations: Vec<Continuation> = per_move
         .into_iter()
+        .enumerate()
+        .filter(|&(_, (n, _, _))| n > 0)
         .map(|(code, (n, b, w))| Continuation {
-            mv: show(code),
+            mv: show(code as u16),
             games: n,
             black_wins: b,
             white_wins: w,
