@@ -9,7 +9,7 @@ use actix_web::web::{self, Data, ServiceConfig};
 use actix_web::{FromRequest, Handler, HttpRequest, HttpResponse, Responder, Route};
 use chrono::NaiveDate;
 use keil_archive::{Archive, Cursor, GameFilter, GameMoves, Order, Page, PositionQuery};
-use keil_rules::{Color, Game, Move, Point, Position, Ruleset};
+use keil_rules::{Color, Move, Point, Position, Ruleset};
 
 use crate::dto::*;
 use crate::error::{ApiError, Problem};
@@ -291,10 +291,7 @@ fn replay(line: &GameMoves, ply: u32) -> Result<Replayed, ApiError> {
             line.id
         )));
     }
-    let mut game = match &line.setup {
-        Some((position, to_move)) => Game::from_setup(position, line.ruleset, *to_move),
-        None => Game::new(line.board, line.ruleset),
-    };
+    let mut game = line.start();
     let mut last = None;
     let mut captured = Vec::new();
     let mut captures = [0u32; 2];

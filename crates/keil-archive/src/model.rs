@@ -139,6 +139,20 @@ pub struct GameMoves {
     pub moves: Vec<Move>,
 }
 
+impl GameMoves {
+    /// A game at the start of this main line: the setup position with its
+    /// player to move, or the empty board with Black to move. Replay
+    /// [`GameMoves::moves`] on it.
+    pub fn start(&self) -> keil_rules::Game {
+        match &self.setup {
+            Some((position, to_move)) => {
+                keil_rules::Game::from_setup(position, self.ruleset, *to_move)
+            }
+            None => keil_rules::Game::new(self.board, self.ruleset),
+        }
+    }
+}
+
 /// One stored game in full.
 #[derive(Clone, Debug)]
 pub struct Game {

@@ -28,10 +28,10 @@ use std::sync::{Arc, Mutex, RwLock};
 
 use chrono::NaiveDate;
 use keil_record::Replay;
-use keil_rules::{Board, Color, Game, Move, Point, Position, SymmetricKeys, Symmetry};
+use keil_rules::{Board, Color, Move, Point, Position, SymmetricKeys, Symmetry};
 
 use crate::games::game_moves;
-use crate::{Error, GameMoves, Result};
+use crate::{Error, Result};
 
 // ---- index keys -------------------------------------------------------------
 
@@ -694,21 +694,13 @@ pub struct PositionAnswer {
     pub next_cursor: Option<String>,
 }
 
-/// A game at the start of a stored main line.
-fn start_of(line: &GameMoves) -> Game {
-    match &line.setup {
-        Some((position, to_move)) => Game::from_setup(position, line.ruleset, *to_move),
-        None => Game::new(line.board, line.ruleset),
-    }
-}
-
 /// Replays a stored game's main line to the posting's ply and returns the
 /// position; `None` when the game is gone or does not replay.
 fn position_at(conn: &rusqlite::Connection, x: &Posting) -> Result<Option<Position>> {
     let Some(line) = game_moves(conn, i64::from(x.game))? else {
         return Ok(None);
     };
-    let mut g = start_of(&line);
+    let mut g = line.start();
     for &mv in line.moves.iter().take(x.ply as usize) {
         if g.play(mv).is_err() {
             return Ok(None);
@@ -736,7 +728,7 @@ pub(crate) fn rebuild(tx: &rusqlite::Transaction<'_>) -> Result<()> {
                 game: id,
                 reason: "vanished during reindex".into(),
             })?;
-            let mut game = start_of(&line);
+            let mut game = line.start();
             let start = game.position();
             let mut turns = Vec::with_capacity(line.moves.len());
             for &mv in &line.moves {
@@ -1115,7 +1107,7 @@ mod tests {
         // The position after ply 12 of game 1: more than five stones, so a
         // Zobrist key.
         let line = archive.games().moves(1).unwrap().unwrap();
-        let mut game = start_of(&line);
+        let mut game = line.start();
         for &mv in &line.moves[..12] {
             game.play(mv).unwrap();
         }
