@@ -50,6 +50,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         &sources,
         &ImportOptions {
             batch_size: args.batch,
+            ..ImportOptions::default()
         },
         &mut |p| {
             let rate = p.games_read as f64 / p.elapsed.as_secs_f64().max(1e-9);

@@ -88,7 +88,10 @@ fn import_demo(archive: &Archive) -> anyhow::Result<()> {
         name: format!("demo corpus (keil-gen seed {})", keil_gen::DEMO_SEED),
         bytes,
     };
-    let options = ImportOptions { batch_size: 500 };
+    let options = ImportOptions {
+        batch_size: 500,
+        ..ImportOptions::default()
+    };
     let report = archive
         .import(&[source], &options, &mut |p| {
             eprint!(

@@ -3,12 +3,12 @@
 //!
 //! Every game tree is read and validated here first (for the verdict with
 //! reason, ply and line:column); the valid ones go to the archive in one
-//! import with one game per batch, so that the progress after each batch
-//! says whether that game was stored or a duplicate.
+//! import whose per-game outcomes say stored (with the new id) or duplicate
+//! (with the id of the game already stored).
 
 use actix_web::HttpRequest;
 use actix_web::http::header;
-use keil_archive::{ImportOptions, ImportSource};
+use keil_archive::{GameOutcome, ImportOptions, ImportSource};
 
 use crate::ServerState;
 use crate::dto::{UploadDto, UploadVerdictDto};
@@ -127,48 +127,32 @@ pub(crate) fn store(state: &ServerState, source: &str, body: &[u8]) -> Result<Up
             name: source.to_string(),
             bytes: collection.into_bytes(),
         }];
-        // One game per batch: the counts after each batch tell that game's
-        // outcome, in order.
-        let options = ImportOptions { batch_size: 1 };
-        let mut outcomes: Vec<&'static str> = Vec::with_capacity(valid.len());
-        let mut seen = keil_archive::ImportProgress::default();
+        let options = ImportOptions {
+            outcomes: true,
+            ..ImportOptions::default()
+        };
         let _writer = state.writer.lock().unwrap_or_else(|e| e.into_inner());
-        let report = state.archive.import(
-            &sources,
-            &options,
-            &mut |p: &keil_archive::ImportProgress| {
-                outcomes.push(if p.imported > seen.imported {
-                    "stored"
-                } else if p.duplicates > seen.duplicates {
-                    "duplicate"
-                } else {
-                    "invalid"
-                });
-                seen = *p;
-            },
-        )?;
-        // Stored games got consecutive ids ending at the newest: the writer
-        // is held, so no other import of this server ran in between.
-        let stored = report.counts.imported as i64;
-        let mut next_id = newest_id(state)?.map(|newest| newest - stored + 1);
-        let mut problems = report.invalid.into_iter();
-        for ((at, _), outcome) in valid.iter().zip(outcomes) {
+        let report = state.archive.import(&sources, &options, &mut |_| {})?;
+        // One collection of the valid games, in order: outcome i is valid[i].
+        for ((at, _), outcome) in valid.iter().zip(report.outcomes) {
             let g = &mut games[*at];
-            g.outcome = outcome.to_string();
             match outcome {
-                "stored" => {
+                GameOutcome::Stored { id, .. } => {
+                    g.outcome = "stored".into();
                     g.http_status = 201;
-                    g.id = next_id;
-                    next_id = next_id.map(|i| i + 1);
+                    g.id = Some(id);
                 }
-                "duplicate" => g.http_status = 200,
-                _ => {
+                GameOutcome::Duplicate { id, .. } => {
+                    g.outcome = "duplicate".into();
+                    g.http_status = 200;
+                    g.id = Some(id);
+                }
+                GameOutcome::Invalid(p) => {
+                    g.outcome = "invalid".into();
                     g.http_status = 422;
-                    if let Some(p) = problems.next() {
-                        g.reason = Some(p.reason);
-                        g.message = Some(p.message);
-                        g.ply = p.ply;
-                    }
+                    g.reason = Some(p.reason);
+                    g.message = Some(p.message);
+                    g.ply = p.ply;
                 }
             }
         }
@@ -180,15 +164,6 @@ pub(crate) fn store(state: &ServerState, source: &str, body: &[u8]) -> Result<Up
         invalid: count("invalid"),
         games,
     })
-}
-
-/// The largest game id, read right after an import.
-fn newest_id(state: &ServerState) -> Result<Option<i64>, ApiError> {
-    let conn = state.archive.reader()?;
-    conn.query_row("SELECT MAX(id) FROM games", [], |r| {
-        r.get::<_, Option<i64>>(0)
-    })
-    .map_err(|e| ApiError::Internal(format!("newest game id: {e}")))
 }
 
 #[cfg(test)]

@@ -40,7 +40,14 @@ fn import(archive: &Archive, name: &str, bytes: Vec<u8>, batch_size: usize) {
         bytes,
     };
     let report = archive
-        .import(&[source], &ImportOptions { batch_size }, &mut |_| {})
+        .import(
+            &[source],
+            &ImportOptions {
+                batch_size,
+                ..ImportOptions::default()
+            },
+            &mut |_| {},
+        )
         .unwrap();
     assert_eq!(report.counts.invalid, 0, "{:?}", report.invalid);
 }

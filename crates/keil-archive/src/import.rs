@@ -42,12 +42,45 @@ pub struct ImportOptions {
     /// Games per transaction (default 2,000). A kill loses at most the
     /// batch in flight; each batch is all-or-nothing.
     pub batch_size: usize,
+    /// Whether the report lists what became of every game tree
+    /// ([`ImportReport::outcomes`]); off by default, since a large import
+    /// needs only the counts and the refused games.
+    pub outcomes: bool,
 }
 
 impl Default for ImportOptions {
     fn default() -> ImportOptions {
-        ImportOptions { batch_size: 2_000 }
+        ImportOptions {
+            batch_size: 2_000,
+            outcomes: false,
+        }
     }
+}
+
+/// What became of one game tree of an import, in reading order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum GameOutcome {
+    /// Newly stored as game `id`.
+    Stored {
+        /// The file (`-` for standard input, or the name given to bytes).
+        source: String,
+        /// 0-based index of the game tree in its file.
+        index: usize,
+        /// The new game's id.
+        id: i64,
+    },
+    /// Already in the archive (same normalised record) as game `id`.
+    Duplicate {
+        /// The file (`-` for standard input, or the name given to bytes).
+        source: String,
+        /// 0-based index of the game tree in its file.
+        index: usize,
+        /// The id of the game already stored.
+        id: i64,
+    },
+    /// Refused, with the reason (also in [`ImportReport::invalid`]).
+    Invalid(Problem),
 }
 
 /// Counts so far, given to the progress callback after every batch.
@@ -79,6 +112,10 @@ pub struct ImportReport {
     pub counts: ImportProgress,
     /// Every refused game with its reason (also in the import log).
     pub invalid: Vec<Problem>,
+    /// What became of every game tree, in reading order, when
+    /// [`ImportOptions::outcomes`] asked for it; empty otherwise.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub outcomes: Vec<GameOutcome>,
 }
 
 impl ImportReport {
@@ -99,6 +136,10 @@ impl ImportReport {
 
 /// One batch of prepared games from one source.
 struct Batch {
+    /// The source's name.
+    source: String,
+    /// The index of the first item in its source.
+    first: usize,
     items: Vec<Prepare>,
 }
 
@@ -205,6 +246,7 @@ impl Archive {
 
         let mut counts = ImportProgress::default();
         let mut problems = Vec::new();
+        let mut outcomes = Vec::new();
         let mut players: HashMap<String, i64> = HashMap::new();
         let (send, receive) = mpsc::sync_channel::<Batch>(2);
 
@@ -225,7 +267,11 @@ impl Archive {
                                         message: e.to_string(),
                                         ply: None,
                                     });
-                                    let batch = Batch { items: vec![item] };
+                                    let batch = Batch {
+                                        source: name,
+                                        first: 0,
+                                        items: vec![item],
+                                    };
                                     if send.send(batch).is_err() {
                                         return;
                                     }
@@ -243,7 +289,11 @@ impl Archive {
                                     message: e.to_string(),
                                     ply: None,
                                 });
-                                let _ = send.send(Batch { items: vec![item] });
+                                let _ = send.send(Batch {
+                                    source: "-".into(),
+                                    first: 0,
+                                    items: vec![item],
+                                });
                                 continue;
                             }
                             ("-".to_string(), b)
@@ -254,7 +304,12 @@ impl Archive {
                     let file = keil_record::ParsedFile::new(&decoded);
                     if let Some(e) = file.file_error() {
                         let item = prepare(&name, 0, Err(e));
-                        if send.send(Batch { items: vec![item] }).is_err() {
+                        let batch = Batch {
+                            source: name.clone(),
+                            first: 0,
+                            items: vec![item],
+                        };
+                        if send.send(batch).is_err() {
                             return;
                         }
                         continue;
@@ -266,7 +321,12 @@ impl Archive {
                             .into_par_iter()
                             .map(|i| prepare(&name, i, file.record(i)))
                             .collect();
-                        if send.send(Batch { items }).is_err() {
+                        let batch = Batch {
+                            source: name.clone(),
+                            first,
+                            items,
+                        };
+                        if send.send(batch).is_err() {
                             return;
                         }
                         first = end;
@@ -275,7 +335,8 @@ impl Archive {
             });
             let mut result = Ok(());
             for batch in receive.iter() {
-                let step = write_batch(&mut conn, import_id, batch, &mut players);
+                let keep = options.outcomes.then_some(&mut outcomes);
+                let step = write_batch(&mut conn, import_id, batch, &mut players, keep);
                 match step {
                     Ok(written) => {
                         for (id, fields) in &written.new_games {
@@ -321,6 +382,7 @@ impl Archive {
             import_id,
             counts,
             invalid: problems,
+            outcomes,
         })
     }
 }
@@ -372,8 +434,13 @@ fn write_batch(
     import_id: i64,
     batch: Batch,
     cache: &mut HashMap<String, i64>,
+    outcomes: Option<&mut Vec<GameOutcome>>,
 ) -> Result<Written> {
     let tx = conn.transaction()?;
+    // The outcomes of this batch, appended to `outcomes` once it commits.
+    let mut these: Vec<GameOutcome> = Vec::new();
+    let want = outcomes.is_some();
+    let source = batch.source;
     let mut added_players = Vec::new();
     let mut out = Written {
         read: batch.items.len() as u64,
@@ -398,7 +465,8 @@ fn write_batch(
             "INSERT INTO import_problems (import_id, source, game_index, reason, message, ply) \
              VALUES (?,?,?,?,?,?)",
         )?;
-        for item in batch.items {
+        for (at, item) in batch.items.into_iter().enumerate() {
+            let index = batch.first + at;
             let p = match item {
                 Prepare::Invalid(p) => {
                     problem.execute(params![
@@ -409,6 +477,9 @@ fn write_batch(
                         p.message,
                         p.ply
                     ])?;
+                    if want {
+                        these.push(GameOutcome::Invalid(p.clone()));
+                    }
                     out.problems.push(p);
                     continue;
                 }
@@ -452,9 +523,26 @@ fn write_batch(
             ])?;
             if n == 0 {
                 out.duplicates += 1;
+                if want {
+                    let id = tx
+                        .prepare_cached("SELECT id FROM games WHERE hash = ?")?
+                        .query_row([&p.hash[..]], |r| r.get(0))?;
+                    these.push(GameOutcome::Duplicate {
+                        source: source.clone(),
+                        index,
+                        id,
+                    });
+                }
                 continue;
             }
             let id = tx.last_insert_rowid();
+            if want {
+                these.push(GameOutcome::Stored {
+                    source: source.clone(),
+                    index,
+                    id,
+                });
+            }
             for (color, me, other) in [(0i64, black, white), (1, white, black)] {
                 if let Some(me) = me {
                     let won = m.winner.map(|w| i64::from(w.index() as i64 == color));
@@ -487,6 +575,9 @@ fn write_batch(
                 ],
             )?;
             tx.commit()?;
+            if let Some(all) = outcomes {
+                all.append(&mut these);
+            }
             out.new_games = stored.into_iter().map(|(id, p)| (id, p.text)).collect();
             Ok(out)
         }

@@ -63,7 +63,7 @@ use serde::Serialize;
 pub use error::{Error, Result};
 pub use fold::fold;
 pub use games::{Games, MAX_PAGE, game_moves, list_games, summaries};
-pub use import::{ImportOptions, ImportProgress, ImportReport, ImportSource};
+pub use import::{GameOutcome, ImportOptions, ImportProgress, ImportReport, ImportSource};
 pub use model::{
     Cursor, Game, GameFilter, GameList, GameMoves, GameStatus, GameStatusError, GameSummary, Order,
     Page,

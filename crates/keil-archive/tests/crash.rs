@@ -52,7 +52,10 @@ fn child_import() {
     };
     let (dir, corpus) = spec.split_once('|').unwrap();
     let archive = Archive::open(dir).unwrap();
-    let options = ImportOptions { batch_size: BATCH };
+    let options = ImportOptions {
+        batch_size: BATCH,
+        ..ImportOptions::default()
+    };
     archive
         .import(&[ImportSource::Path(corpus.into())], &options, &mut |_| {})
         .unwrap();
@@ -125,7 +128,10 @@ fn killed_import_leaves_a_consistent_archive_that_a_second_import_completes() {
     let report = archive
         .import(
             &[ImportSource::Path(corpus)],
-            &ImportOptions { batch_size: BATCH },
+            &ImportOptions {
+                batch_size: BATCH,
+                ..ImportOptions::default()
+            },
             &mut |_| {},
         )
         .unwrap();
@@ -145,7 +151,14 @@ fn readers_see_whole_batches_while_an_import_runs() {
     std::thread::scope(|s| {
         let importer = s.spawn(|| {
             archive
-                .import(&[source], &ImportOptions { batch_size: BATCH }, &mut |_| {})
+                .import(
+                    &[source],
+                    &ImportOptions {
+                        batch_size: BATCH,
+                        ..ImportOptions::default()
+                    },
+                    &mut |_| {},
+                )
                 .unwrap()
         });
         while !importer.is_finished() {

@@ -30,7 +30,10 @@ fn archive_with(games: u64, size: u8, seed: u64) -> (tempfile::TempDir, Archive,
         .flat_map(|g| g.record.into_bytes())
         .collect();
     // Small batches: several segments, and merges between them.
-    let options = ImportOptions { batch_size: 37 };
+    let options = ImportOptions {
+        batch_size: 37,
+        ..ImportOptions::default()
+    };
     let source = ImportSource::Bytes {
         name: "gen.keil".into(),
         bytes,

@@ -502,3 +502,78 @@ fn directories_and_bad_paths() {
     let archive = Archive::open(f.path().join("db")).unwrap();
     assert_eq!(archive.stats().unwrap().games, 10);
 }
+
+#[test]
+fn outcomes_name_every_game_in_reading_order() {
+    use keil_archive::{GameOutcome, ImportOptions};
+    let dir = tempfile::tempdir().unwrap();
+    let archive = Archive::open(dir.path()).unwrap();
+    let options = ImportOptions {
+        batch_size: 2,
+        outcomes: true,
+    };
+    let first = archive
+        .import(&[bytes("hand.keil", HANDMADE)], &options, &mut |_| {})
+        .unwrap();
+    let kinds: Vec<(&str, usize)> = first
+        .outcomes
+        .iter()
+        .map(|o| match o {
+            GameOutcome::Stored { source, index, .. } => (source.as_str(), *index),
+            GameOutcome::Duplicate { .. } => panic!("nothing was stored before"),
+            GameOutcome::Invalid(p) => (p.reason.as_str(), p.index),
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        vec![
+            ("hand.keil", 0),
+            ("hand.keil", 1),
+            ("occupied", 2),
+            ("not_keil", 3)
+        ]
+    );
+    let stored: Vec<i64> = first
+        .outcomes
+        .iter()
+        .filter_map(|o| match o {
+            GameOutcome::Stored { id, .. } => Some(*id),
+            _ => None,
+        })
+        .collect();
+    // The ids are the games' real ids: their records come back.
+    let g = archive.games().get(stored[1]).unwrap().unwrap();
+    assert_eq!(g.summary.black.as_deref(), Some("Zoë Ørsted"));
+
+    // Again, with the second game twice in one batch: duplicates name the
+    // game already stored.
+    let second_game = HANDMADE.lines().nth(1).unwrap();
+    let again = format!("{second_game}\n{second_game}\n");
+    let report = archive
+        .import(&[bytes("again.keil", &again)], &options, &mut |_| {})
+        .unwrap();
+    assert_eq!(
+        report.outcomes,
+        vec![
+            GameOutcome::Duplicate {
+                source: "again.keil".into(),
+                index: 0,
+                id: stored[1]
+            },
+            GameOutcome::Duplicate {
+                source: "again.keil".into(),
+                index: 1,
+                id: stored[1]
+            },
+        ]
+    );
+    // Off by default.
+    let quiet = archive
+        .import(
+            &[bytes("again.keil", &again)],
+            &Default::default(),
+            &mut |_| {},
+        )
+        .unwrap();
+    assert!(quiet.outcomes.is_empty());
+}

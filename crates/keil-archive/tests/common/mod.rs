@@ -147,7 +147,14 @@ pub fn bytes(name: &str, text: &str) -> ImportSource {
 
 pub fn import(archive: &Archive, sources: &[ImportSource]) -> ImportReport {
     archive
-        .import(sources, &ImportOptions { batch_size: 64 }, &mut |_| {})
+        .import(
+            sources,
+            &ImportOptions {
+                batch_size: 64,
+                ..ImportOptions::default()
+            },
+            &mut |_| {},
+        )
         .unwrap()
 }
 
