@@ -419,7 +419,7 @@ fn check_input(input: &Input, style: Style, progress: Option<&ProgressBar>) -> (
     let check = |i: usize| {
         let r = check_game(&file, i, &name, many, style);
         if let Some(p) = progress {
-            p.inc(file.trees()[i].span.len() as u64);
+            p.inc(file.trees()[i].span().len() as u64);
         }
         r
     };

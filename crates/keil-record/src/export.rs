@@ -1,7 +1,7 @@
 //! The normalised export: a record written back as SGF text in canonical
 //! property order, one node (so one move) per line, losing nothing.
 
-use keil_sgf::{PropValue, Property, write_tree};
+use keil_sgf::{NodeId, PropValue, PropertyBuf, write_tree};
 
 use crate::record::Record;
 
@@ -42,39 +42,30 @@ impl Record {
     /// same game information, moves, variations and verdict.
     pub fn to_sgf(&self) -> String {
         let mut tree = self.tree.clone();
+        let mut root: Vec<PropertyBuf<'_>> =
+            self.tree.root().properties().map(|p| p.to_buf()).collect();
+        let mut set = |ident: &'static str, value: String, replace: bool| match root
+            .iter()
+            .position(|p| p.ident == ident)
         {
-            let root = tree.node_mut(keil_sgf::NodeId::ROOT);
-            let mut set = |ident: &'static str, value: String, replace: bool| match root
-                .properties
-                .iter()
-                .position(|p| p.ident == ident)
-            {
-                Some(i) if replace => {
-                    root.properties.as_mut_slice()[i] =
-                        Property::new(ident, [PropValue::from_raw(value)]);
-                }
-                Some(_) => {}
-                None => root
-                    .properties
-                    .push(Property::new(ident, [PropValue::from_raw(value)])),
-            };
-            set("GM", "Keil".into(), true);
-            set("FF", "4".into(), false);
-            set("SZ", self.board.side().to_string(), false);
-            if root.properties.iter().any(|p| p.ident == "CA") {
-                root.properties.as_mut_slice().iter_mut().for_each(|p| {
-                    if p.ident == "CA" {
-                        *p = Property::new("CA", [PropValue::from_raw("UTF-8")]);
-                    }
-                });
+            Some(i) if replace => {
+                root[i] = PropertyBuf::new(ident, [PropValue::from_raw(value)]);
+            }
+            Some(_) => {}
+            None => root.push(PropertyBuf::new(ident, [PropValue::from_raw(value)])),
+        };
+        set("GM", "Keil".into(), true);
+        set("FF", "4".into(), false);
+        set("SZ", self.board.side().to_string(), false);
+        for p in &mut root {
+            if p.ident == "CA" {
+                *p = PropertyBuf::new("CA", [PropValue::from_raw("UTF-8")]);
             }
         }
+        tree.set_properties(NodeId::ROOT, root);
         for id in self.node_ids() {
-            let root = id == keil_sgf::NodeId::ROOT;
-            tree.node_mut(id)
-                .properties
-                .as_mut_slice()
-                .sort_by_key(|p| rank(&p.ident, root));
+            let root = id == NodeId::ROOT;
+            tree.sort_properties_by_key(id, |p| rank(p.ident(), root));
         }
         let mut out = write_tree(&tree);
         out.push('\n');

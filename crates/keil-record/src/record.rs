@@ -183,15 +183,15 @@ impl<'a> View<'a> {
 
     pub(crate) fn move_text(&self, id: NodeId) -> Option<String> {
         let m = self.node_move(id)?;
-        let p = &self.tree.node(id).properties[m.property];
-        Some(format!("{}[{}]", p.ident, p.value().map_or("", |v| &v.raw)))
+        let p = self.tree.node(id).property(m.property);
+        Some(format!("{}[{}]", p.ident(), p.raw_value().unwrap_or("")))
     }
 
     pub(crate) fn move_span(&self, id: NodeId) -> Span {
         let node = self.tree.node(id);
         match self.node_move(id) {
-            Some(m) => node.properties[m.property].span(),
-            None => node.span,
+            Some(m) => node.property(m.property).span(),
+            None => node.span(),
         }
     }
 }
@@ -261,12 +261,11 @@ impl Record {
     /// Every `C[]` text in the tree, in file order, escapes applied
     /// (borrowed when there was nothing to unescape).
     pub fn comments(&self) -> impl Iterator<Item = Cow<'_, str>> {
-        self.tree.nodes().iter().flat_map(|n| {
-            n.properties
-                .iter()
-                .filter(|p| p.ident == "C")
-                .flat_map(|p| p.values.iter())
-                .map(|v| v.text())
+        self.tree.nodes().flat_map(|n| {
+            n.properties()
+                .filter(|p| p.ident() == "C")
+                .flat_map(|p| p.values())
+                .map(|v| v.into_text())
         })
     }
 
@@ -287,16 +286,15 @@ impl Record {
     /// The properties that have no Keil meaning (markup, timing, unknown),
     /// with their node. They are kept in [`Record::tree`] and written back by
     /// [`Record::to_sgf`].
-    pub fn unknown_properties(&self) -> Vec<(NodeId, &Property<'static>)> {
+    pub fn unknown_properties(&self) -> Vec<(NodeId, Property<'_>)> {
         self.node_ids()
             .into_iter()
             .flat_map(|id| {
                 let root = id == NodeId::ROOT;
                 self.tree
                     .node(id)
-                    .properties
-                    .iter()
-                    .filter(move |p| !crate::export::is_known(&p.ident, root))
+                    .properties()
+                    .filter(move |p| !crate::export::is_known(p.ident(), root))
                     .map(move |p| (id, p))
             })
             .collect()
@@ -366,7 +364,7 @@ impl<'t> ParsedFile<'t> {
         let mut starts = Vec::with_capacity(n);
         let mut cursor = Cursor::new(text, &lines);
         for t in &collection.trees {
-            starts.push(cursor.advance(t.span.start));
+            starts.push(cursor.advance(t.span().start));
         }
         ParsedFile {
             text,
@@ -613,9 +611,9 @@ fn read_tree(
     match root.get("GM") {
         None => warnings.push(Warning::MissingGm),
         Some(p) => {
-            let gm = text_of(p);
+            let gm = text_of(&p);
             if !gm.eq_ignore_ascii_case("keil") {
-                return Err(r.error(ErrorKind::NotKeil { gm }, value_span(p)));
+                return Err(r.error(ErrorKind::NotKeil { gm }, value_span(&p)));
             }
         }
     }
@@ -625,18 +623,18 @@ fn read_tree(
             Board::new(7).expect("side 7 exists")
         }
         Some(p) => {
-            let value = p.value().map_or("", |v| &v.raw).trim();
+            let value = p.raw_value().unwrap_or("").trim();
             value
                 .parse::<u8>()
                 .ok()
-                .filter(|_| p.values.len() == 1)
+                .filter(|_| p.values().len() == 1)
                 .and_then(|side| Board::new(side).ok())
                 .ok_or_else(|| {
                     r.error(
                         ErrorKind::BadSize {
                             value: value.to_string(),
                         },
-                        value_span(p),
+                        value_span(&p),
                     )
                 })?
         }
@@ -644,19 +642,19 @@ fn read_tree(
     let komi = match root.get("KM") {
         None => HalfPoints(0),
         Some(p) => {
-            let value = text_of(p);
+            let value = text_of(&p);
             value
                 .parse::<HalfPoints>()
-                .map_err(|_| r.error(ErrorKind::BadKomi { value }, value_span(p)))?
+                .map_err(|_| r.error(ErrorKind::BadKomi { value }, value_span(&p)))?
         }
     };
     let mut ruleset = match root.get("RU") {
         None => Ruleset::keil(),
         Some(p) => {
-            let value = text_of(p);
-            value
-                .parse::<Ruleset>()
-                .map_err(|source| r.error(ErrorKind::BadRuleset { value, source }, value_span(p)))?
+            let value = text_of(&p);
+            value.parse::<Ruleset>().map_err(|source| {
+                r.error(ErrorKind::BadRuleset { value, source }, value_span(&p))
+            })?
         }
     };
     ruleset.komi = komi;
@@ -670,8 +668,9 @@ fn read_tree(
     let mut info = GameInfo::default();
     let mut setup_props = Vec::new();
     let mut player = None;
-    for p in &root.properties {
-        let slot = match p.ident.as_ref() {
+    for p in root.properties() {
+        let p = &p;
+        let slot = match p.ident() {
             "PB" => &mut info.black,
             "PW" => &mut info.white,
             "BR" => &mut info.black_rank,
@@ -716,7 +715,7 @@ fn read_tree(
                 continue;
             }
             "AB" | "AW" | "AE" => {
-                setup_props.push(p);
+                setup_props.push(*p);
                 continue;
             }
             _ => continue,
@@ -733,10 +732,10 @@ fn read_tree(
         let mut black = Vec::new();
         let mut white = Vec::new();
         for p in &setup_props {
-            for v in &p.values {
+            for v in p.values() {
                 let value = v.raw.trim();
                 let point = board.parse_point(value).map_err(|e| {
-                    let (prop, value) = (p.ident.to_string(), value.to_string());
+                    let (prop, value) = (p.ident().to_string(), value.to_string());
                     let kind = match e {
                         PointError::OffBoard { .. } => ErrorKind::OffBoardSetup {
                             prop,
@@ -749,7 +748,7 @@ fn read_tree(
                 })?;
                 black.retain(|&q| q != point);
                 white.retain(|&q| q != point);
-                match p.ident.as_ref() {
+                match p.ident() {
                     "AB" => black.push(point),
                     "AW" => white.push(point),
                     _ => {}
@@ -761,7 +760,7 @@ fn read_tree(
                 ErrorKind::ConflictingSetup {
                     value: board.name(p).to_string(),
                 },
-                root.span,
+                root.span(),
             )
         })?;
         warnings.push(Warning::FromSetup);
@@ -771,19 +770,19 @@ fn read_tree(
     // Every node's move, and where every node is.
     let mut nodes = Vec::with_capacity(tree.len());
     let mut cursor = Cursor::starting_at(text, lines, start);
-    for (i, node) in tree.nodes().iter().enumerate() {
-        let loc = cursor.advance(node.span.start);
+    for (i, node) in tree.nodes().enumerate() {
+        let loc = cursor.advance(node.span().start);
         let mut mv: Option<NodeMove> = None;
-        let mut setup_prop: Option<&Property<'_>> = None;
-        for (k, p) in node.properties.iter().enumerate() {
-            let color = match p.ident.as_ref() {
+        let mut setup_prop: Option<Property<'_>> = None;
+        for (k, p) in node.properties().enumerate() {
+            let color = match p.ident() {
                 "B" => Color::Black,
                 "W" => Color::White,
                 "AB" | "AW" | "AE" => {
                     if i != 0 {
                         return Err(r.error(
                             ErrorKind::SetupNotInRoot {
-                                prop: p.ident.to_string(),
+                                prop: p.ident().to_string(),
                             },
                             p.span(),
                         ));
@@ -793,13 +792,12 @@ fn read_tree(
                 }
                 _ => continue,
             };
-            let written = |p: &Property<'_>| {
-                format!("{}[{}]", p.ident, p.value().map_or("", |v| v.raw.as_ref()))
-            };
+            let written =
+                |p: Property<'_>| format!("{}[{}]", p.ident(), p.raw_value().unwrap_or(""));
             if let Some(first) = mv {
                 return Err(r.error(
                     ErrorKind::TwoMoves {
-                        first: written(&node.properties[first.property]),
+                        first: written(node.property(first.property)),
                         second: written(p),
                     },
                     p.span(),
@@ -820,7 +818,7 @@ fn read_tree(
                     Err(PointError::Malformed(_)) => {
                         return Err(r.error(
                             ErrorKind::MalformedPoint {
-                                prop: p.ident.to_string(),
+                                prop: p.ident().to_string(),
                                 value: raw.to_string(),
                             },
                             v.span,
@@ -835,11 +833,11 @@ fn read_tree(
             });
         }
         if let (Some(m), Some(s)) = (mv, setup_prop) {
-            let p = &node.properties[m.property];
+            let p = node.property(m.property);
             return Err(r.error(
                 ErrorKind::MoveAndSetup {
-                    mv: format!("{}[{}]", p.ident, p.value().map_or("", |v| v.raw.as_ref())),
-                    setup: s.ident.to_string(),
+                    mv: format!("{}[{}]", p.ident(), p.raw_value().unwrap_or("")),
+                    setup: s.ident().to_string(),
                 },
                 p.span(),
             ));

@@ -615,7 +615,7 @@ fn main_verdict(record: View<'_>, line: &Line<'_>) -> Verdict {
         v.illegal = Some(Illegal {
             ply: line.game.ply(),
             color: line.game.to_move().opposite(),
-            mv: format!("RE[{}]", re.value().map_or("", |x| x.raw.as_ref())),
+            mv: format!("RE[{}]", re.raw_value().unwrap_or("")),
             reason: Reason::ResultMismatch,
             line: line_no,
             column,

@@ -98,7 +98,7 @@ fn export_orders_properties_and_keeps_unknown_ones() {
         record
             .unknown_properties()
             .iter()
-            .map(|(_, p)| p.ident.to_string())
+            .map(|(_, p)| p.ident().to_string())
             .collect::<Vec<_>>(),
         ["XX", "MN"]
     );

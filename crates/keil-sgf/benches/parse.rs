@@ -5,6 +5,9 @@
 //! ```text
 //! CARGO_TARGET_DIR=/work/target-sgf cargo bench -p keil-sgf --bench parse
 //! ```
+//!
+//! With `KEIL_SGF_BENCH_DUMP=DIR` the inputs are also written to
+//! `DIR/real-corpus.sgf` and `DIR/keil-collection.sgf`.
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -130,6 +133,15 @@ fn bench(c: &mut Criterion) {
         lenient: true,
         ..sgf_parse::ParseOptions::default()
     };
+    if let Some(dir) = std::env::var_os("KEIL_SGF_BENCH_DUMP") {
+        // The exact inputs, for `examples/throughput.rs --utf8` under callgrind.
+        for (name, text) in &inputs {
+            let path = Path::new(&dir).join(format!("{name}.sgf"));
+            if let Err(e) = std::fs::write(&path, text) {
+                eprintln!("{}: {e}", path.display());
+            }
+        }
+    }
     for (name, text) in &inputs {
         // Both parsers must read the whole input.
         let our_trees = parse(text, &ours).trees.len();

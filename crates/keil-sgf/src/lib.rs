@@ -5,7 +5,7 @@
 //! properties.
 //!
 //! ```
-//! use keil_sgf::{decode, write_tree, LineIndex, ParseOptions};
+//! use keil_sgf::{decode, write_tree, GameTree, LineIndex, NodeId, ParseOptions, PropValue, PropertyBuf};
 //!
 //! let bytes = b"(;GM[1]PB[Ann]C[a \\] bracket]\n;B[aa](;W[bb])(;W[cc]C[try\\\nthis]))";
 //! let decoded = decode(bytes);                       // charset: CA, UTF-8 or guessed
@@ -25,15 +25,21 @@
 //! assert_eq!(tree.node(last).value("C").unwrap().text(), "trythis");
 //!
 //! // Spans are byte offsets; a LineIndex gives line and column.
-//! let span = root.get("PB").unwrap().values[0].span;
+//! let span = root.get("PB").unwrap().value().unwrap().span;
 //! assert_eq!(&decoded.text[span.range()], "Ann");
-//! let at = LineIndex::new(&decoded.text).location(tree.node(last).span.start);
+//! let at = LineIndex::new(&decoded.text).location(tree.node(last).span().start);
 //! assert_eq!((at.line, at.column), (2, 16));
 //!
 //! // Writing and reading back gives the same tree.
 //! let text = write_tree(tree);
 //! let again = keil_sgf::parse(&text, &ParseOptions::default());
 //! assert_eq!(&again.trees[0], tree);
+//!
+//! // Trees are built (and changed) with owned properties.
+//! let mut built = GameTree::new([PropertyBuf::new("GM", [PropValue::from_raw("1")])]);
+//! let child = built.add_child(NodeId::ROOT, [PropertyBuf::new("B", [PropValue::from_raw("aa")])]);
+//! assert_eq!(built.node(child).get("B").unwrap().raw_value(), Some("aa"));
+//! assert_eq!(write_tree(&built), "(;GM[1]\n;B[aa])");
 //! ```
 //!
 //! # Overview
@@ -47,16 +53,18 @@
 //!   ([`ParseOptions`]) bound file size, value length, node count and
 //!   nesting depth; [`Collection::into_result`] turns the first error into
 //!   an [`Error`].
-//! - A [`GameTree`] is an arena of [`Node`]s addressed by [`NodeId`]; a node
-//!   holds [`Property`]s, a property holds [`PropValue`]s, each with its
-//!   [`Span`]. Values borrow from the text.
+//! - A [`GameTree`] is stored flat: nodes, properties and values in three
+//!   vectors of small records, values referring to the text by offset. It
+//!   is read through borrowing views: [`Node`] (addressed by [`NodeId`]),
+//!   [`Property`] and [`PropValue`], each with its [`Span`]. Trees are built
+//!   and changed with [`PropertyBuf`]s ([`GameTree::new`],
+//!   [`GameTree::add_child`], [`GameTree::set_properties`]).
 //! - [`write_tree`] and [`write_collection`] write SGF text back.
 //! - [`Diagnostic::render`] shows the source line with a marker.
 
 mod decode;
 mod diag;
 mod error;
-mod list;
 mod parse;
 mod span;
 mod tree;
@@ -66,9 +74,11 @@ mod write;
 pub use decode::{CharsetSource, Decoded, decode};
 pub use diag::{Diagnostic, Severity, code, render_all};
 pub use error::{Error, Limit, Result};
-pub use list::SmallList;
 pub use parse::{ParseOptions, parse};
 pub use span::{LineIndex, Location, Span};
-pub use tree::{Children, Collection, GameTree, MainLine, Node, NodeId, Property};
+pub use tree::{
+    Children, Collection, GameTree, MainLine, Node, NodeId, Nodes, Properties, Property,
+    PropertyBuf, Values,
+};
 pub use value::{PropValue, canonical, escape, unescape};
 pub use write::{write_collection, write_tree, write_tree_to};

@@ -13,10 +13,10 @@ use nom::bytes::complete::take_while1;
 use nom::{IResult, Parser as _};
 
 use crate::diag::{Diagnostic, Severity, code};
-use crate::list::SmallList;
 use crate::span::Span;
-use crate::tree::{Collection, GameTree, NONE, Node, Property, link};
-use crate::value::PropValue;
+use crate::tree::{
+    Arena, Collection, GameTree, INLINE_NODE, MAX_OFFSET, NONE, NodeData, OWN, PropData, TextRef,
+};
 
 /// What the parser accepts and how far it goes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -26,7 +26,8 @@ pub struct ParseOptions {
     pub strict: bool,
     /// Largest text accepted, in bytes; a larger one gives a
     /// [`file-too-large`](crate::code::FILE_TOO_LARGE) error and no tree.
-    /// Default 64 MiB.
+    /// Default 64 MiB. Texts of 2 GiB or more are always refused (trees
+    /// store offsets in 31 bits).
     pub max_file_size: usize,
     /// Longest value, in bytes between the brackets; a longer one gives a
     /// [`value-too-long`](crate::code::VALUE_TOO_LONG) error and ends its game
@@ -86,8 +87,7 @@ pub fn parse<'a>(text: &'a str, options: &ParseOptions) -> Collection<'a> {
         opts: options,
         diags: Vec::new(),
         tree: None,
-        capacity: FIRST_CAPACITY,
-        props: Vec::new(),
+        scratch: Arena::default(),
     }
     .collection()
 }
@@ -203,8 +203,8 @@ pub(crate) fn tree_start_at(bytes: &[u8], p: usize) -> bool {
 
 /// `a == b` for identifiers, which are short: a plain loop rather than a
 /// call to `memcmp`.
-fn same_ident(a: &str, b: &str) -> bool {
-    a.len() == b.len() && a.bytes().zip(b.bytes()).all(|(x, y)| x == y)
+fn same_ident(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
 }
 
 /// Normalise a property identifier: upper-case letters kept, lower-case
@@ -216,16 +216,6 @@ fn normalise(id: &str) -> Option<Cow<'_, str>> {
     let up: String = id.chars().filter(char::is_ascii_uppercase).collect();
     (!up.is_empty()).then_some(Cow::Owned(up))
 }
-
-/// Most node capacity reserved ahead for a game tree (more grows as needed).
-const MAX_CAPACITY_GUESS: usize = 1 << 16;
-
-/// One-letter property identifiers (most moves are `B` or `W`), so the hot
-/// path needs no slicing for them.
-const LETTERS: [&str; 26] = [
-    "A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L", "M", "N", "O", "P", "Q", "R", "S",
-    "T", "U", "V", "W", "X", "Y", "Z",
-];
 
 /// How many later `]` the unescaped-bracket repair tries.
 const REPAIR_TRIES: usize = 8;
@@ -242,16 +232,20 @@ struct Reader<'a, 'o> {
     diags: Vec<Diagnostic>,
     /// Index of the game tree being read, for its diagnostics.
     tree: Option<usize>,
-    /// Node capacity to reserve for the next game tree: a little more than
-    /// the last one had, since the trees of one file tend to be alike.
-    capacity: usize,
-    /// The properties of the node being read by the general path; reused,
-    /// so a node with many properties costs one exact allocation.
-    props: Vec<Property<'a>>,
+    /// Where game trees are built, reused from one tree to the next (so it
+    /// grows to the largest tree once); each tree gets an exact copy.
+    scratch: Arena,
 }
 
-/// Node capacity reserved for the first game tree of a text.
-const FIRST_CAPACITY: usize = 64;
+/// The bytes of an identifier reference made while reading `bytes`.
+fn ident_bytes<'s>(bytes: &'s [u8], arena: &'s Arena, r: TextRef) -> &'s [u8] {
+    let (start, end) = ((r.start & !OWN) as usize, r.end as usize);
+    if r.start & OWN != 0 {
+        &arena.own.as_bytes()[start..end]
+    } else {
+        &bytes[start..end]
+    }
+}
 
 impl<'a> Reader<'a, '_> {
     fn report(&mut self, severity: Severity, code: &'static str, span: Span, message: String) {
@@ -291,8 +285,8 @@ impl<'a> Reader<'a, '_> {
 
     fn collection(mut self) -> Collection<'a> {
         let len = self.text.len();
-        if len > self.opts.max_file_size {
-            let max = self.opts.max_file_size;
+        if len > self.opts.max_file_size || len > MAX_OFFSET {
+            let max = self.opts.max_file_size.min(MAX_OFFSET);
             self.error(
                 code::FILE_TOO_LARGE,
                 Span::new(0, len),
@@ -378,9 +372,11 @@ impl<'a> Reader<'a, '_> {
     fn game_tree(&mut self) -> GameTree<'a> {
         let start = self.pos;
         self.pos += 1;
-        // Built in place in the tree's own vector (no copy at the end); its
-        // spare capacity is given back below.
-        let mut nodes = Vec::with_capacity(self.capacity);
+        // Built in the scratch vectors, copied out at the end: one exact
+        // allocation per vector, and no growth once the scratch is as large
+        // as the largest tree. Every count and offset fits in a u32, as the
+        // text is shorter than MAX_OFFSET bytes.
+        let mut arena = std::mem::take(&mut self.scratch);
         // Open variations: the node new nodes attach to, the node count and
         // the offset when it was opened.
         let mut stack: Vec<(u32, usize, usize)> = Vec::new();
@@ -403,9 +399,9 @@ impl<'a> Reader<'a, '_> {
                     // with one value (a move), in which case nothing needs
                     // reporting.
                     if b == b';' && !after_close {
-                        let before = nodes.len();
-                        current = self.simple_nodes(&mut nodes, current);
-                        if nodes.len() > before {
+                        let before = arena.nodes.len();
+                        current = self.simple_nodes(&mut arena, current);
+                        if arena.nodes.len() > before {
                             continue;
                         }
                     }
@@ -425,7 +421,7 @@ impl<'a> Reader<'a, '_> {
                             "node without its `;`; added".to_owned(),
                         );
                     }
-                    if nodes.len() >= self.opts.max_nodes {
+                    if arena.nodes.len() >= self.opts.max_nodes {
                         let max = self.opts.max_nodes;
                         self.error(
                             code::TOO_MANY_NODES,
@@ -439,16 +435,19 @@ impl<'a> Reader<'a, '_> {
                     if b == b';' {
                         self.pos += 1;
                     }
-                    let outcome = self.properties();
-                    let properties = match self.props.len() {
-                        0 => SmallList::new(),
-                        1 => self.props.drain(..).collect(),
-                        _ => SmallList::from(self.props.drain(..).collect::<Vec<_>>()),
-                    };
-                    let end = properties.last().map_or(node_start + 1, |p| p.span().end);
+                    let props_start = arena.props.len() as u32;
+                    let outcome = self.properties(&mut arena);
+                    let props_end = arena.props.len() as u32;
+                    // A parsed property ends after its last value's `]`.
+                    let end = arena
+                        .props
+                        .last()
+                        .filter(|_| props_end > props_start)
+                        .map_or(node_start + 1, |p| {
+                            arena.values[p.values_end as usize - 1].end as usize + 1
+                        });
                     let span = Span::new(node_start, end.max(node_start + 1));
-                    current =
-                        link(&mut nodes, current, Node::parsed(properties, span)).index() as u32;
+                    current = arena.link(current, span, (props_start, props_end));
                     if outcome.is_err() {
                         self.skip_tree_rest(stack.len() + 1);
                         break;
@@ -474,10 +473,10 @@ impl<'a> Reader<'a, '_> {
                             Span::at(self.pos),
                             "game tree opens with a variation; empty root node added".to_owned(),
                         );
-                        let root = Node::parsed(SmallList::new(), Span::at(self.pos));
-                        current = link(&mut nodes, NONE, root).index() as u32;
+                        let none = arena.props.len() as u32;
+                        current = arena.link(NONE, Span::at(self.pos), (none, none));
                     }
-                    stack.push((current, nodes.len(), self.pos));
+                    stack.push((current, arena.nodes.len(), self.pos));
                     self.pos += 1;
                 }
                 b')' => {
@@ -486,7 +485,7 @@ impl<'a> Reader<'a, '_> {
                         break;
                     };
                     current = attach;
-                    if nodes.len() == count {
+                    if arena.nodes.len() == count {
                         self.warn(
                             code::EMPTY_GAME_TREE,
                             Span::new(open, self.pos),
@@ -505,18 +504,21 @@ impl<'a> Reader<'a, '_> {
                 _ => self.junk(),
             }
         }
-        if nodes.is_empty() {
-            link(
-                &mut nodes,
-                NONE,
-                Node::parsed(SmallList::new(), Span::at(start)),
-            );
+        if arena.nodes.is_empty() {
+            let none = arena.props.len() as u32;
+            arena.link(NONE, Span::at(start), (none, none));
         }
-        let len = nodes.len();
-        self.capacity = (len + len / 4 + 8).min(MAX_CAPACITY_GUESS);
-        // Shrinking in place: the allocator gives back the tail, no copy.
-        nodes.shrink_to_fit();
-        GameTree::from_parts(nodes, Span::new(start, self.pos))
+        let tree = Arena {
+            nodes: arena.nodes.as_slice().to_vec(),
+            props: arena.props.as_slice().to_vec(),
+            values: arena.values.as_slice().to_vec(),
+            own: std::mem::take(&mut arena.own),
+        };
+        arena.nodes.clear();
+        arena.props.clear();
+        arena.values.clear();
+        self.scratch = arena;
+        GameTree::from_parts(self.text, tree, Span::new(start, self.pos))
     }
 
     /// Read a run of simple nodes, each `;`, one upper-case property
@@ -525,28 +527,38 @@ impl<'a> Reader<'a, '_> {
     /// the first under `parent`, and return the last (`parent` when none was
     /// read). `self.pos` is at a `;` and ends after the last node read.
     ///
-    /// Such a node has nothing to report, and the result is exactly what the
-    /// general path (`properties`) would give. Reading stops, with nothing
+    /// Such a node has nothing to report, and reads (through the views)
+    /// exactly as what the general path (`properties`) would give; it is
+    /// stored inline (see `INLINE_NODE`), without property nor value record. Reading stops, with nothing
     /// changed, at the first node that is not simple (or would exceed
     /// [`ParseOptions::max_nodes`]): the general path reads that one.
     // Not inlined: a loop of its own keeps its values in registers.
     #[inline(never)]
-    fn simple_nodes(&mut self, nodes: &mut Vec<Node<'a>>, mut parent: u32) -> u32 {
-        let text = self.text;
-        // Taken from `text` (not `self.bytes`) so the compiler sees that the
-        // bytes checked below are those the `str` slicing checks again.
-        let bytes = text.as_bytes();
-        let (max_nodes, max_value_len) = (self.opts.max_nodes, self.opts.max_value_len);
+    fn simple_nodes(&mut self, arena: &mut Arena, parent: u32) -> u32 {
+        let bytes = self.bytes;
+        let max_value_len = self.opts.max_value_len;
+        let first = arena.nodes.len();
+        let mut budget = self.opts.max_nodes.saturating_sub(first);
         let mut pos = self.pos;
-        while nodes.len() < max_nodes {
+        // Each node is pushed with the next one as its only child; the last
+        // one read is put right below.
+        let mut prev = parent;
+        while budget > 0 {
             let id_start = pos + 1;
-            let mut open = id_start;
-            while bytes.get(open).is_some_and(u8::is_ascii_uppercase) {
-                open += 1;
-            }
-            if open == id_start || bytes.get(open) != Some(&b'[') {
-                break;
-            }
+            // Most identifiers are one letter (`B`, `W`).
+            let open = match bytes.get(id_start..id_start + 2) {
+                Some(&[c, b'[']) if c.is_ascii_uppercase() => id_start + 1,
+                _ => {
+                    let mut open = id_start;
+                    while bytes.get(open).is_some_and(u8::is_ascii_uppercase) {
+                        open += 1;
+                    }
+                    if open == id_start || bytes.get(open) != Some(&b'[') {
+                        break;
+                    }
+                    open
+                }
+            };
             let Some(close) = find_close(bytes, open + 1) else {
                 break;
             };
@@ -564,55 +576,43 @@ impl<'a> Reader<'a, '_> {
                 }
                 Some(_) => break,
             }
-            // Both slices are between ASCII bytes, so on character boundaries.
-            let ident = match open - id_start {
-                1 => LETTERS[usize::from(bytes[id_start] - b'A')],
-                _ => &text[id_start..open],
-            };
-            let raw = &text[open + 1..close];
-            let id = u32::try_from(nodes.len())
-                .ok()
-                .filter(|&i| i != NONE)
-                .expect("too many nodes");
-            if let Some(p) = nodes.get_mut(parent as usize) {
-                // Only ever the node read just before, which has no child yet
-                // unless the run started after a variation.
-                let last = p.last_child;
-                p.last_child = id;
-                if last == NONE {
-                    p.first_child = id;
-                } else {
-                    nodes[last as usize].next_sibling = id;
-                }
-            }
-            nodes.push(Node {
-                properties: SmallList::one(Property {
-                    ident: Cow::Borrowed(ident),
-                    ident_span: Span::new(id_start, open),
-                    values: SmallList::one(PropValue {
-                        raw: Cow::Borrowed(raw),
-                        span: Span::new(open + 1, close),
-                    }),
-                }),
-                span: Span::new(pos, close + 1),
-                parent,
-                first_child: NONE,
-                last_child: NONE,
+            // The text is shorter than MAX_OFFSET, so all of these fit.
+            let id = arena.nodes.len() as u32;
+            // The property is inline: `;`, identifier, `[` at `open`, value,
+            // `]` at `end - 1`.
+            arena.nodes.push(NodeData {
+                parent: prev,
+                first_child: id + 1,
+                last_child: id + 1,
                 next_sibling: NONE,
+                start: pos as u32,
+                end: (close + 1) as u32,
+                props_start: open as u32,
+                props_end: INLINE_NODE,
             });
-            parent = id;
+            prev = id;
+            budget -= 1;
             pos = next;
             if bytes.get(pos) != Some(&b';') {
                 break;
             }
         }
         self.pos = pos;
-        parent
+        if let Some(last) = arena.nodes[first..].last_mut() {
+            last.first_child = NONE;
+            last.last_child = NONE;
+            // The first node read hangs under `parent`, after its other
+            // children (if the run started after a variation).
+            arena.attach(parent, first as u32);
+        }
+        prev
     }
 
     /// Read the properties of one node, up to the next `;`, `(`, `)` or the
-    /// end of the text, into `self.props` (empty on entry).
-    fn properties(&mut self) -> Result<(), Fatal> {
+    /// end of the text, onto the end of `arena.props` (and their values
+    /// onto `arena.values`).
+    fn properties(&mut self, arena: &mut Arena) -> Result<(), Fatal> {
+        let node_props = arena.props.len();
         loop {
             self.skip_ws();
             let Some(&b) = self.bytes.get(self.pos) else {
@@ -638,19 +638,14 @@ impl<'a> Reader<'a, '_> {
                         );
                         continue;
                     }
-                    let first = self.value()?;
-                    self.skip_ws();
-                    let values = if self.bytes.get(self.pos) == Some(&b'[') {
-                        let mut values = vec![first];
-                        while self.bytes.get(self.pos) == Some(&b'[') {
-                            values.push(self.value()?);
-                            self.skip_ws();
-                        }
-                        SmallList::from(values)
-                    } else {
-                        SmallList::one(first)
-                    };
+                    let values_start = arena.values.len();
+                    let read = self.values(arena);
+                    if read.is_err() {
+                        arena.values.truncate(values_start);
+                        return read;
+                    }
                     let Some(name) = normalise(id) else {
+                        arena.values.truncate(values_start);
                         self.warn(
                             code::INVALID_IDENTIFIER,
                             ident_span,
@@ -658,24 +653,32 @@ impl<'a> Reader<'a, '_> {
                         );
                         continue;
                     };
-                    if let Cow::Owned(up) = &name {
-                        self.warn(
-                            code::LOWERCASE_IDENTIFIER,
-                            ident_span,
-                            format!("FF[3]-style identifier `{id}` read as `{up}`"),
-                        );
-                    }
-                    if self.props.iter().any(|p| same_ident(&p.ident, &name)) {
+                    let ident = match &name {
+                        Cow::Borrowed(_) => TextRef::source(ident_span.start, ident_span.end),
+                        Cow::Owned(up) => {
+                            self.warn(
+                                code::LOWERCASE_IDENTIFIER,
+                                ident_span,
+                                format!("FF[3]-style identifier `{id}` read as `{up}`"),
+                            );
+                            arena.push_own(up)
+                        }
+                    };
+                    if arena.props[node_props..].iter().any(|p| {
+                        same_ident(ident_bytes(self.bytes, arena, p.ident), name.as_bytes())
+                    }) {
                         self.warn(
                             code::DUPLICATE_PROPERTY,
                             ident_span,
                             format!("property `{name}` occurs twice in this node; both kept"),
                         );
                     }
-                    self.props.push(Property {
-                        ident: name,
-                        ident_span,
-                        values,
+                    arena.props.push(PropData {
+                        ident,
+                        ident_start: ident_span.start as u32,
+                        ident_end: ident_span.end as u32,
+                        values_start: values_start as u32,
+                        values_end: arena.values.len() as u32,
                     });
                 }
                 _ => self.junk(),
@@ -683,8 +686,20 @@ impl<'a> Reader<'a, '_> {
         }
     }
 
-    /// Read one value; `self.pos` is at its `[`.
-    fn value(&mut self) -> Result<PropValue<'a>, Fatal> {
+    /// Read the values of a property onto `arena.values`; `self.pos` is at
+    /// the first `[`.
+    fn values(&mut self, arena: &mut Arena) -> Result<(), Fatal> {
+        while self.bytes.get(self.pos) == Some(&b'[') {
+            let (start, end) = self.value()?;
+            arena.values.push(TextRef::source(start, end));
+            self.skip_ws();
+        }
+        Ok(())
+    }
+
+    /// Read one value; `self.pos` is at its `[`. Returns where its raw text
+    /// is (the brackets excluded).
+    fn value(&mut self) -> Result<(usize, usize), Fatal> {
         let open = self.pos;
         let start = open + 1;
         let Ok((_, raw)) = value_body(&self.bytes[start..]) else {
@@ -722,10 +737,7 @@ impl<'a> Reader<'a, '_> {
             );
             return Err(Fatal);
         }
-        Ok(PropValue {
-            raw: Cow::Borrowed(&self.text[start..end]),
-            span: Span::new(start, end),
-        })
+        Ok((start, end))
     }
 
     /// Could what follows a `]` at `p - 1` be SGF: another value, a node, a
@@ -772,10 +784,10 @@ impl<'a> Reader<'a, '_> {
     /// A value with no property identifier before it: skip it.
     fn stray_value(&mut self) -> Result<(), Fatal> {
         let open = self.pos;
-        let value = self.value()?;
+        let (_, end) = self.value()?;
         self.warn(
             code::VALUE_WITHOUT_PROPERTY,
-            Span::new(open, value.span.end + 1),
+            Span::new(open, end + 1),
             "value without a property identifier; dropped".to_owned(),
         );
         Ok(())

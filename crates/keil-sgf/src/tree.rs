@@ -1,104 +1,211 @@
-//! The tree: a collection of game trees, each an arena of nodes.
+//! The tree: a collection of game trees, each stored flat (nodes,
+//! properties and values in three vectors), read through borrowing views.
 
 use std::borrow::Cow;
 use std::fmt;
+use std::iter::FusedIterator;
 
 use crate::diag::{Diagnostic, Severity};
 use crate::error::{Error, Result};
-use crate::list::SmallList;
 use crate::span::Span;
 use crate::value::PropValue;
 
-/// A property: an identifier and one or more values (SGF FF\[4\] `Property =
-/// PropIdent PropValue { PropValue }`).
-///
-/// Equality compares identifier and values, not spans.
-#[derive(Clone)]
-pub struct Property<'a> {
-    /// The identifier, upper-case letters only (`AB`). FF\[3\]-style
-    /// identifiers with lower-case letters are normalised by the parser
-    /// (`AddBlack` → `AB`); then this is owned rather than borrowed.
-    pub ident: Cow<'a, str>,
-    /// Where the identifier was written, in bytes (as written, before
-    /// normalisation).
-    pub ident_span: Span,
-    /// The values in order; the parser never yields an empty list.
-    pub values: SmallList<PropValue<'a>>,
+/// No node (a link that is absent).
+pub(crate) const NONE: u32 = u32::MAX;
+
+/// Set in [`TextRef::start`] when the text is in the tree's own buffer
+/// rather than in the parsed text.
+pub(crate) const OWN: u32 = 1 << 31;
+
+/// Largest offset a tree can refer to, in either text, and most nodes,
+/// properties or values: offsets and indices are `u32` with one bit kept
+/// for [`OWN`] or [`INLINE`].
+pub(crate) const MAX_OFFSET: usize = (OWN - 1) as usize;
+
+/// In [`NodeData::props_end`]: the node holds one property with one value,
+/// written `;ID[value]` from `start` to `end`, with its `[` at
+/// `props_start`. The parser stores most move nodes so, without a
+/// [`PropData`] nor a value record.
+pub(crate) const INLINE_NODE: u32 = u32::MAX;
+
+/// Set in a property or value index that stands for the inline property of
+/// node `index & !INLINE` (or its value), rather than for an entry of
+/// [`Arena::props`] or [`Arena::values`].
+const INLINE: u32 = 1 << 31;
+
+/// Where a piece of text is: bytes `start..end` of the parsed text (absolute
+/// offsets, so also the span), or, when `start` has the [`OWN`] bit, of the
+/// tree's own buffer (text that was built or normalised, without a span).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TextRef {
+    pub(crate) start: u32,
+    pub(crate) end: u32,
 }
 
-impl<'a> Property<'a> {
-    /// A property built in code (spans are `0..0`). `ident` should be
-    /// upper-case ASCII letters: the writer writes it as it is.
+impl TextRef {
+    /// Bytes `start..end` of the parsed text.
+    #[inline]
+    pub(crate) fn source(start: usize, end: usize) -> TextRef {
+        TextRef {
+            start: start as u32,
+            end: end as u32,
+        }
+    }
+
+    fn span(self) -> Span {
+        if self.start & OWN != 0 {
+            Span::default()
+        } else {
+            Span::new(self.start as usize, self.end as usize)
+        }
+    }
+}
+
+/// One node in the arena: links, span, and its properties
+/// (`props_start..props_end` in [`Arena::props`], or one inline property,
+/// see [`INLINE_NODE`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct NodeData {
+    pub(crate) parent: u32,
+    pub(crate) first_child: u32,
+    pub(crate) last_child: u32,
+    pub(crate) next_sibling: u32,
+    pub(crate) start: u32,
+    pub(crate) end: u32,
+    pub(crate) props_start: u32,
+    pub(crate) props_end: u32,
+}
+
+/// One property in the arena: identifier (text and span), and its values
+/// (`values_start..values_end` in [`Arena::values`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PropData {
+    pub(crate) ident: TextRef,
+    pub(crate) ident_start: u32,
+    pub(crate) ident_end: u32,
+    pub(crate) values_start: u32,
+    pub(crate) values_end: u32,
+}
+
+/// The three vectors of a game tree, plus its own text buffer.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Arena {
+    pub(crate) nodes: Vec<NodeData>,
+    pub(crate) props: Vec<PropData>,
+    pub(crate) values: Vec<TextRef>,
+    /// Text that is not in the parsed text: normalised identifiers, and the
+    /// identifiers and values of properties built in code.
+    pub(crate) own: String,
+}
+
+impl Arena {
+    /// Append `text` to the own buffer and refer to it.
+    ///
+    /// # Panics
+    /// When the buffer would pass [`MAX_OFFSET`] bytes.
+    pub(crate) fn push_own(&mut self, text: &str) -> TextRef {
+        let start = self.own.len();
+        self.own.push_str(text);
+        assert!(self.own.len() <= MAX_OFFSET, "too much text in one tree");
+        TextRef {
+            start: start as u32 | OWN,
+            end: self.own.len() as u32,
+        }
+    }
+
+    /// Append properties built in code; returns their range in `props`.
+    fn push_properties<'p>(
+        &mut self,
+        properties: impl IntoIterator<Item = PropertyBuf<'p>>,
+    ) -> (u32, u32) {
+        let start = index(self.props.len());
+        for p in properties {
+            let ident = self.push_own(&p.ident);
+            let values_start = index(self.values.len());
+            for v in &p.values {
+                let r = self.push_own(&v.raw);
+                self.values.push(r);
+            }
+            self.props.push(PropData {
+                ident,
+                ident_start: 0,
+                ident_end: 0,
+                values_start,
+                values_end: index(self.values.len()),
+            });
+        }
+        (start, index(self.props.len()))
+    }
+
+    /// Make node `id` the last child of `parent` (nothing for NONE): set
+    /// the parent's child links and the previous last child's sibling link.
+    #[inline]
+    pub(crate) fn attach(&mut self, parent: u32, id: u32) {
+        if let Some(p) = self.nodes.get_mut(parent as usize) {
+            let last = p.last_child;
+            p.last_child = id;
+            if last == NONE {
+                p.first_child = id;
+            } else {
+                self.nodes[last as usize].next_sibling = id;
+            }
+        }
+    }
+
+    /// Append a node under `parent` (NONE for a root) and link it; its
+    /// properties are `props` in `self.props`. Returns its id.
+    #[inline]
+    pub(crate) fn link(&mut self, parent: u32, span: Span, props: (u32, u32)) -> u32 {
+        let id = index(self.nodes.len());
+        self.attach(parent, id);
+        self.nodes.push(NodeData {
+            parent,
+            first_child: NONE,
+            last_child: NONE,
+            next_sibling: NONE,
+            start: span.start as u32,
+            end: span.end as u32,
+            props_start: props.0,
+            props_end: props.1,
+        });
+        id
+    }
+}
+
+/// A vector length as a `u32` index.
+///
+/// # Panics
+/// When it does not fit (more than [`MAX_OFFSET`] items).
+#[inline]
+pub(crate) fn index(len: usize) -> u32 {
+    assert!(len <= MAX_OFFSET, "too many items in one tree");
+    len as u32
+}
+
+/// A property to add to a tree ([`GameTree::new`], [`GameTree::add_child`],
+/// [`GameTree::set_properties`]): an identifier and its values (SGF
+/// FF\[4\] `Property = PropIdent PropValue { PropValue }`).
+///
+/// The tree copies the text; values added this way have no span (`0..0`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PropertyBuf<'a> {
+    /// The identifier; should be upper-case ASCII letters, as the writer
+    /// writes it as it is.
+    pub ident: Cow<'a, str>,
+    /// The values in order; SGF wants at least one.
+    pub values: Vec<PropValue<'a>>,
+}
+
+impl<'a> PropertyBuf<'a> {
+    /// A property from its identifier and values.
     pub fn new(
         ident: impl Into<Cow<'a, str>>,
         values: impl IntoIterator<Item = PropValue<'a>>,
-    ) -> Property<'a> {
-        Property {
+    ) -> PropertyBuf<'a> {
+        PropertyBuf {
             ident: ident.into(),
-            ident_span: Span::default(),
             values: values.into_iter().collect(),
         }
-    }
-
-    /// The first value (SGF properties that are not lists have exactly one).
-    pub fn value(&self) -> Option<&PropValue<'a>> {
-        self.values.first()
-    }
-
-    /// From the start of the identifier to the end of the last value's `]`,
-    /// in bytes.
-    pub fn span(&self) -> Span {
-        match self.values.last() {
-            Some(v) if v.span != Span::default() => {
-                Span::new(self.ident_span.start, v.span.end + 1)
-            }
-            _ => self.ident_span,
-        }
-    }
-
-    /// A copy that owns its text, made from a reference (no intermediate
-    /// clone of the borrowed property). Common one- and two-letter move
-    /// identifiers stay borrowed from static strings.
-    pub fn to_owned_property(&self) -> Property<'static> {
-        Property {
-            ident: static_ident(&self.ident),
-            ident_span: self.ident_span,
-            values: self
-                .values
-                .iter()
-                .map(|v| PropValue {
-                    raw: Cow::Owned(String::from(v.raw.as_ref())),
-                    span: v.span,
-                })
-                .collect(),
-        }
-    }
-
-    /// A copy that owns its text.
-    pub fn into_owned(self) -> Property<'static> {
-        Property {
-            ident: Cow::Owned(self.ident.into_owned()),
-            ident_span: self.ident_span,
-            values: self.values.into_iter().map(PropValue::into_owned).collect(),
-        }
-    }
-}
-
-impl PartialEq for Property<'_> {
-    fn eq(&self, other: &Self) -> bool {
-        self.ident == other.ident && self.values == other.values
-    }
-}
-
-impl Eq for Property<'_> {}
-
-impl fmt::Debug for Property<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.ident)?;
-        for v in &self.values {
-            write!(f, "{v:?}")?;
-        }
-        Ok(())
     }
 }
 
@@ -111,198 +218,193 @@ impl NodeId {
     /// The root node of every game tree.
     pub const ROOT: NodeId = NodeId(0);
 
-    /// The index into [`GameTree::nodes`].
+    /// The index of the node in [`GameTree::nodes`] order, from 0.
     pub fn index(self) -> usize {
         self.0 as usize
     }
 }
 
-/// No node (a link that is absent).
-pub(crate) const NONE: u32 = u32::MAX;
-
-/// A node: the properties written after one `;` (SGF FF\[4\] `Node = ";" {
-/// Property }`), with links to its parent and children inside its
-/// [`GameTree`].
-///
-/// Equality compares properties only (not spans, not links).
-#[derive(Clone)]
-pub struct Node<'a> {
-    /// The properties in the order written.
-    pub properties: SmallList<Property<'a>>,
-    /// From the `;` to the end of the last property, in bytes.
-    pub span: Span,
-    pub(crate) parent: u32,
-    pub(crate) first_child: u32,
-    pub(crate) last_child: u32,
-    pub(crate) next_sibling: u32,
-}
-
-impl<'a> Node<'a> {
-    /// A node with these properties and no links yet (add it to a tree with
-    /// [`GameTree::new`] or [`GameTree::add_child`]).
-    pub fn new(properties: impl IntoIterator<Item = Property<'a>>) -> Node<'a> {
-        Node {
-            properties: properties.into_iter().collect(),
-            span: Span::default(),
-            parent: NONE,
-            first_child: NONE,
-            last_child: NONE,
-            next_sibling: NONE,
-        }
-    }
-
-    /// A node read by the parser, not linked yet.
-    pub(crate) fn parsed(properties: SmallList<Property<'a>>, span: Span) -> Node<'a> {
-        Node {
-            properties,
-            span,
-            parent: NONE,
-            first_child: NONE,
-            last_child: NONE,
-            next_sibling: NONE,
-        }
-    }
-
-    /// The first property with this (upper-case) identifier.
-    pub fn get(&self, ident: &str) -> Option<&Property<'a>> {
-        self.properties.iter().find(|p| p.ident == ident)
-    }
-
-    /// The first value of the first property with this identifier.
-    pub fn value(&self, ident: &str) -> Option<&PropValue<'a>> {
-        self.get(ident).and_then(Property::value)
-    }
-
-    /// The parent node; `None` for the root.
-    pub fn parent(&self) -> Option<NodeId> {
-        (self.parent != NONE).then_some(NodeId(self.parent))
-    }
-
-    /// The first child (the main line continues there); `None` for a leaf.
-    pub fn first_child(&self) -> Option<NodeId> {
-        (self.first_child != NONE).then_some(NodeId(self.first_child))
-    }
-
-    /// The next child of this node's parent.
-    pub fn next_sibling(&self) -> Option<NodeId> {
-        (self.next_sibling != NONE).then_some(NodeId(self.next_sibling))
-    }
-}
-
-impl PartialEq for Node<'_> {
-    fn eq(&self, other: &Self) -> bool {
-        self.properties == other.properties
-    }
-}
-
-impl fmt::Debug for Node<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, ";")?;
-        for p in &self.properties {
-            write!(f, "{p:?}")?;
-        }
-        Ok(())
-    }
-}
-
 /// One game tree (SGF FF\[4\] `GameTree = "(" Sequence { GameTree } ")"`),
-/// stored as an arena of nodes.
+/// stored flat.
 ///
 /// Sequences and variations are flattened into one tree of nodes: a node's
 /// children are, in order, the next node of its sequence (if any) and the
 /// first nodes of the variations that follow; the first child is the main
-/// line. The arena means no recursion anywhere: building, walking,
-/// writing and dropping a tree 100,000 nodes deep uses no stack depth.
+/// line. Nodes, properties and values live in three vectors of small
+/// fixed-size records (a parsed move node `;B[aa]` costs 32 bytes, no allocation of
+/// its own, nothing to drop); values refer to the parsed text by offset.
+/// Read the tree through the views [`Node`] and [`Property`]. No recursion
+/// anywhere: building, walking, writing and dropping a tree 100,000 nodes
+/// deep uses no stack depth.
 ///
 /// There is always at least a root node. Equality compares the shape and
 /// the properties, not spans or node numbering.
 #[derive(Clone)]
 pub struct GameTree<'a> {
-    nodes: Vec<Node<'a>>,
-    /// From the `(` to the matching `)` (or to where reading stopped), in bytes.
-    pub span: Span,
+    /// The text values refer to: the parsed text, or (for an owned tree)
+    /// the part of it the tree spans.
+    source: Cow<'a, str>,
+    /// Offset in the parsed text of `source`'s first byte.
+    base: u32,
+    arena: Arena,
+    span: Span,
 }
 
 impl<'a> GameTree<'a> {
-    /// A tree with just this root node.
-    pub fn new(root: Node<'a>) -> GameTree<'a> {
-        let mut tree = GameTree {
-            nodes: Vec::new(),
-            span: Span::default(),
-        };
-        tree.push_node(None, root);
-        tree
-    }
-
-    /// Build from parsed parts: `nodes` must be non-empty with valid links.
-    pub(crate) fn from_parts(nodes: Vec<Node<'a>>, span: Span) -> GameTree<'a> {
-        debug_assert!(!nodes.is_empty());
-        GameTree { nodes, span }
-    }
-
-    /// Add `node` as the last child of `parent` (a new variation if `parent`
-    /// already has children) and return its id.
+    /// A tree with just a root node holding these properties.
     ///
     /// # Panics
-    /// When `parent` is not a node of this tree, or the tree would have more
-    /// than `u32::MAX - 1` nodes.
-    pub fn add_child(&mut self, parent: NodeId, node: Node<'a>) -> NodeId {
-        assert!(parent.index() < self.nodes.len(), "no such parent node");
-        self.push_node(Some(parent), node)
+    /// When the properties hold more than 2 GiB of text.
+    pub fn new<'p>(root: impl IntoIterator<Item = PropertyBuf<'p>>) -> GameTree<'a> {
+        let mut arena = Arena::default();
+        let props = arena.push_properties(root);
+        arena.link(NONE, Span::default(), props);
+        GameTree {
+            source: Cow::Borrowed(""),
+            base: 0,
+            arena,
+            span: Span::default(),
+        }
     }
 
-    pub(crate) fn push_node(&mut self, parent: Option<NodeId>, node: Node<'a>) -> NodeId {
-        link(&mut self.nodes, parent.map_or(NONE, |p| p.0), node)
+    /// Build from parsed parts: `arena` must hold at least one node with
+    /// valid links, and every parsed-text reference lie inside `span`.
+    pub(crate) fn from_parts(text: &'a str, arena: Arena, span: Span) -> GameTree<'a> {
+        debug_assert!(!arena.nodes.is_empty());
+        GameTree {
+            source: Cow::Borrowed(text),
+            base: 0,
+            arena,
+            span,
+        }
+    }
+
+    /// Add a node with these properties as the last child of `parent` (a
+    /// new variation if `parent` already has children) and return its id.
+    /// The node has no span (`0..0`).
+    ///
+    /// # Panics
+    /// When `parent` is not a node of this tree, or the tree would have 2³¹
+    /// nodes, properties or values, or 2 GiB of text.
+    pub fn add_child<'p>(
+        &mut self,
+        parent: NodeId,
+        properties: impl IntoIterator<Item = PropertyBuf<'p>>,
+    ) -> NodeId {
+        assert!(
+            parent.index() < self.arena.nodes.len(),
+            "no such parent node"
+        );
+        let props = self.arena.push_properties(properties);
+        NodeId(self.arena.link(parent.0, Span::default(), props))
+    }
+
+    /// Replace the properties of a node (its links and span stay). The new
+    /// properties have no spans.
+    ///
+    /// # Panics
+    /// When `id` is not a node of this tree, or the limits of
+    /// [`add_child`](Self::add_child) are passed.
+    pub fn set_properties<'p>(
+        &mut self,
+        id: NodeId,
+        properties: impl IntoIterator<Item = PropertyBuf<'p>>,
+    ) {
+        assert!(id.index() < self.arena.nodes.len(), "no such node");
+        let (start, end) = self.arena.push_properties(properties);
+        let node = &mut self.arena.nodes[id.index()];
+        node.props_start = start;
+        node.props_end = end;
+    }
+
+    /// Reorder the properties of a node by a key computed once for each
+    /// (a stable sort: equal keys keep their order). Spans stay.
+    ///
+    /// # Panics
+    /// When `id` is not a node of this tree.
+    pub fn sort_properties_by_key<K: Ord>(
+        &mut self,
+        id: NodeId,
+        mut key: impl FnMut(Property<'_>) -> K,
+    ) {
+        let node = self.arena.nodes[id.index()];
+        if node.props_end == INLINE_NODE {
+            return; // one property
+        }
+        let (start, end) = (node.props_start as usize, node.props_end as usize);
+        let mut keyed: Vec<(K, PropData)> = (start..end)
+            .map(|k| {
+                (
+                    key(Property {
+                        tree: self,
+                        index: k as u32,
+                    }),
+                    self.arena.props[k],
+                )
+            })
+            .collect();
+        keyed.sort_by(|a, b| a.0.cmp(&b.0));
+        for (slot, (_, data)) in self.arena.props[start..end].iter_mut().zip(keyed) {
+            *slot = data;
+        }
+    }
+
+    /// From the `(` to the matching `)` (or to where reading stopped), in
+    /// bytes of the parsed text; `0..0` for a tree built in code.
+    pub fn span(&self) -> Span {
+        self.span
     }
 
     /// The root node.
-    pub fn root(&self) -> &Node<'a> {
-        &self.nodes[0]
-    }
-
-    /// All nodes; index with [`NodeId::index`]. The parser stores them in the
-    /// order they appear in the file.
-    pub fn nodes(&self) -> &[Node<'a>] {
-        &self.nodes
-    }
-
-    /// Number of nodes.
-    pub fn len(&self) -> usize {
-        self.nodes.len()
-    }
-
-    /// Always false: a tree has at least its root.
-    pub fn is_empty(&self) -> bool {
-        self.nodes.is_empty()
+    pub fn root(&self) -> Node<'_> {
+        self.node(NodeId::ROOT)
     }
 
     /// The node with this id.
     ///
     /// # Panics
     /// When `id` is not from this tree.
-    pub fn node(&self, id: NodeId) -> &Node<'a> {
-        &self.nodes[id.index()]
+    pub fn node(&self, id: NodeId) -> Node<'_> {
+        assert!(id.index() < self.arena.nodes.len(), "no such node");
+        Node {
+            tree: self,
+            id: id.0,
+        }
     }
 
-    /// The node with this id, to change its properties (links cannot be
-    /// changed this way).
-    ///
-    /// # Panics
-    /// When `id` is not from this tree.
-    pub fn node_mut(&mut self, id: NodeId) -> &mut Node<'a> {
-        &mut self.nodes[id.index()]
+    /// All nodes in storage order (the parser stores them in the order they
+    /// appear in the file; parents always come before their children).
+    pub fn nodes(&self) -> Nodes<'_> {
+        Nodes {
+            tree: self,
+            next: 0,
+            end: self.arena.nodes.len() as u32,
+        }
+    }
+
+    /// Number of nodes.
+    pub fn len(&self) -> usize {
+        self.arena.nodes.len()
+    }
+
+    /// Always false: a tree has at least its root.
+    pub fn is_empty(&self) -> bool {
+        self.arena.nodes.is_empty()
     }
 
     /// The children of a node in order; the first is the main line.
-    pub fn children(&self, id: NodeId) -> Children<'_, 'a> {
+    ///
+    /// # Panics
+    /// When `id` is not from this tree.
+    pub fn children(&self, id: NodeId) -> Children<'_> {
         Children {
             tree: self,
-            next: self.nodes[id.index()].first_child,
+            next: self.arena.nodes[id.index()].first_child,
         }
     }
 
     /// The main line: the root, then the first child of each node in turn.
-    pub fn main_line(&self) -> MainLine<'_, 'a> {
+    pub fn main_line(&self) -> MainLine<'_> {
         MainLine {
             tree: self,
             next: 0,
@@ -313,11 +415,12 @@ impl<'a> GameTree<'a> {
     /// node (0 for a tree without variations).
     pub fn variation_depth(&self) -> usize {
         // Nodes are stored parents-first by both the parser and add_child.
-        let mut depth = vec![0usize; self.nodes.len()];
+        let nodes = &self.arena.nodes;
+        let mut depth = vec![0usize; nodes.len()];
         let mut max = 0;
-        for (i, n) in self.nodes.iter().enumerate().skip(1) {
+        for (i, n) in nodes.iter().enumerate().skip(1) {
             let p = n.parent as usize;
-            let branch = usize::from(self.nodes[p].first_child != self.nodes[p].last_child);
+            let branch = usize::from(nodes[p].first_child != nodes[p].last_child);
             depth[i] = depth[p] + branch;
             max = max.max(depth[i]);
         }
@@ -325,105 +428,117 @@ impl<'a> GameTree<'a> {
     }
 
     /// A copy that owns its text, made from a reference: equal to
-    /// `self.clone().into_owned()` (same nodes, links and spans) without
-    /// the intermediate clone.
+    /// `self.clone().into_owned()` (same nodes, links and spans). Costs one
+    /// copy of the tree's part of the text and of its three vectors, with no
+    /// allocation per node.
     pub fn to_owned_tree(&self) -> GameTree<'static> {
         GameTree {
-            nodes: self
-                .nodes
-                .iter()
-                .map(|n| Node {
-                    properties: n
-                        .properties
-                        .iter()
-                        .map(Property::to_owned_property)
-                        .collect(),
-                    span: n.span,
-                    parent: n.parent,
-                    first_child: n.first_child,
-                    last_child: n.last_child,
-                    next_sibling: n.next_sibling,
-                })
-                .collect(),
+            source: Cow::Owned(self.own_source().to_owned()),
+            base: self.span.start as u32,
+            arena: self.arena.clone(),
             span: self.span,
         }
     }
 
-    /// A copy that owns its text.
+    /// A copy that owns its text (see [`to_owned_tree`](Self::to_owned_tree));
+    /// the vectors are moved, not copied.
     pub fn into_owned(self) -> GameTree<'static> {
+        let source =
+            if matches!(self.source, Cow::Owned(_)) && self.base as usize == self.span.start {
+                // Already the tree's own part of the text (see to_owned_tree).
+                self.source.into_owned()
+            } else {
+                self.own_source().to_owned()
+            };
         GameTree {
-            nodes: self
-                .nodes
-                .into_iter()
-                .map(|n| Node {
-                    properties: n.properties.into_iter().map(Property::into_owned).collect(),
-                    span: n.span,
-                    parent: n.parent,
-                    first_child: n.first_child,
-                    last_child: n.last_child,
-                    next_sibling: n.next_sibling,
-                })
-                .collect(),
+            source: Cow::Owned(source),
+            base: self.span.start as u32,
+            arena: self.arena,
             span: self.span,
         }
     }
-}
 
-/// The identifier as a `'static` borrow when it is a common one (no
-/// allocation), else an owned copy.
-fn static_ident(ident: &str) -> Cow<'static, str> {
-    const COMMON: [&str; 12] = [
-        "B", "W", "C", "AB", "AW", "AE", "PL", "BL", "WL", "OB", "OW", "N",
-    ];
-    match COMMON.iter().find(|c| **c == ident) {
-        Some(c) => Cow::Borrowed(c),
-        None => Cow::Owned(ident.to_owned()),
+    /// The part of the source the tree refers to: its span.
+    fn own_source(&self) -> &str {
+        let base = self.base as usize;
+        &self.source[self.span.start - base..self.span.end - base]
     }
-}
 
-/// Append `node` to the arena under `parent` (NONE for a root) and return its id.
-pub(crate) fn link<'a>(nodes: &mut Vec<Node<'a>>, parent: u32, mut node: Node<'a>) -> NodeId {
-    let id = u32::try_from(nodes.len())
-        .ok()
-        .filter(|&i| i != NONE)
-        .expect("too many nodes");
-    node.parent = parent;
-    node.first_child = NONE;
-    node.last_child = NONE;
-    node.next_sibling = NONE;
-    if parent != NONE {
-        let p = &mut nodes[parent as usize];
-        if p.last_child == NONE {
-            p.first_child = id;
+    /// The text a reference points to.
+    #[inline]
+    fn text(&self, r: TextRef) -> &str {
+        if r.start & OWN != 0 {
+            &self.arena.own[(r.start & !OWN) as usize..r.end as usize]
         } else {
-            let last = p.last_child as usize;
-            p.last_child = id;
-            nodes[last].next_sibling = id;
+            &self.source[(r.start - self.base) as usize..(r.end - self.base) as usize]
         }
-        nodes[parent as usize].last_child = id;
     }
-    nodes.push(node);
-    NodeId(id)
+
+    /// Where value `k` is (an index into the values, or [`INLINE`] + node).
+    #[inline]
+    fn value_ref(&self, k: u32) -> TextRef {
+        if k & INLINE != 0 {
+            let n = &self.arena.nodes[(k & !INLINE) as usize];
+            TextRef {
+                start: n.props_start + 1,
+                end: n.end - 1,
+            }
+        } else {
+            self.arena.values[k as usize]
+        }
+    }
+
+    #[inline]
+    fn value_at(&self, k: u32) -> PropValue<'_> {
+        let r = self.value_ref(k);
+        PropValue {
+            raw: Cow::Borrowed(self.text(r)),
+            span: r.span(),
+        }
+    }
+
+    /// Property `k` (an index into the properties, or [`INLINE`] + node).
+    #[inline]
+    fn prop_data(&self, k: u32) -> PropData {
+        if k & INLINE != 0 {
+            let n = &self.arena.nodes[(k & !INLINE) as usize];
+            PropData {
+                ident: TextRef {
+                    start: n.start + 1,
+                    end: n.props_start,
+                },
+                ident_start: n.start + 1,
+                ident_end: n.props_start,
+                values_start: k,
+                values_end: k + 1,
+            }
+        } else {
+            self.arena.props[k as usize]
+        }
+    }
 }
 
 impl PartialEq for GameTree<'_> {
     /// Same shape (children in the same order) and equal properties, node by
     /// node; spans and node numbering are ignored.
     fn eq(&self, other: &Self) -> bool {
-        if self.nodes.len() != other.nodes.len() {
+        let (a_nodes, b_nodes) = (&self.arena.nodes, &other.arena.nodes);
+        if a_nodes.len() != b_nodes.len() {
             return false;
         }
         let mut stack = vec![(0u32, 0u32)];
         while let Some((a, b)) = stack.pop() {
-            let (na, nb) = (&self.nodes[a as usize], &other.nodes[b as usize]);
-            if na != nb {
+            if self.node(NodeId(a)) != other.node(NodeId(b)) {
                 return false;
             }
-            let (mut ca, mut cb) = (na.first_child, nb.first_child);
+            let (mut ca, mut cb) = (
+                a_nodes[a as usize].first_child,
+                b_nodes[b as usize].first_child,
+            );
             while ca != NONE && cb != NONE {
                 stack.push((ca, cb));
-                ca = self.nodes[ca as usize].next_sibling;
-                cb = other.nodes[cb as usize].next_sibling;
+                ca = a_nodes[ca as usize].next_sibling;
+                cb = b_nodes[cb as usize].next_sibling;
             }
             if ca != cb {
                 return false; // one has more children than the other
@@ -439,45 +554,326 @@ impl fmt::Debug for GameTree<'_> {
     }
 }
 
+/// A node of a [`GameTree`], borrowed: the properties written after one `;`
+/// (SGF FF\[4\] `Node = ";" { Property }`) and the node's links.
+///
+/// Equality compares properties only (not spans, not links).
+#[derive(Clone, Copy)]
+pub struct Node<'t> {
+    tree: &'t GameTree<'t>,
+    id: u32,
+}
+
+impl<'t> Node<'t> {
+    #[inline]
+    fn data(&self) -> &'t NodeData {
+        &self.tree.arena.nodes[self.id as usize]
+    }
+
+    /// This node's id.
+    pub fn id(&self) -> NodeId {
+        NodeId(self.id)
+    }
+
+    /// From the `;` to the end of the last property, in bytes; `0..0` for a
+    /// node built in code.
+    pub fn span(&self) -> Span {
+        let d = self.data();
+        Span::new(d.start as usize, d.end as usize)
+    }
+
+    /// The range of this node's properties (see [`INLINE`]).
+    #[inline]
+    fn props(&self) -> (u32, u32) {
+        let d = self.data();
+        if d.props_end == INLINE_NODE {
+            (self.id | INLINE, (self.id | INLINE) + 1)
+        } else {
+            (d.props_start, d.props_end)
+        }
+    }
+
+    /// The properties in the order written.
+    pub fn properties(&self) -> Properties<'t> {
+        let (next, end) = self.props();
+        Properties {
+            tree: self.tree,
+            next,
+            end,
+        }
+    }
+
+    /// Property `k` of [`properties`](Self::properties), from 0.
+    ///
+    /// # Panics
+    /// When the node has no property `k`.
+    pub fn property(&self, k: usize) -> Property<'t> {
+        let (start, end) = self.props();
+        assert!(k < (end - start) as usize, "no property {k} in this node");
+        Property {
+            tree: self.tree,
+            index: start + k as u32,
+        }
+    }
+
+    /// The first property with this (upper-case) identifier.
+    pub fn get(&self, ident: &str) -> Option<Property<'t>> {
+        self.properties().find(|p| p.ident() == ident)
+    }
+
+    /// The first value of the first property with this identifier.
+    pub fn value(&self, ident: &str) -> Option<PropValue<'t>> {
+        self.get(ident).and_then(|p| p.value())
+    }
+
+    /// The parent node; `None` for the root.
+    pub fn parent(&self) -> Option<NodeId> {
+        let p = self.data().parent;
+        (p != NONE).then_some(NodeId(p))
+    }
+
+    /// The first child (the main line continues there); `None` for a leaf.
+    pub fn first_child(&self) -> Option<NodeId> {
+        let c = self.data().first_child;
+        (c != NONE).then_some(NodeId(c))
+    }
+
+    /// The next child of this node's parent.
+    pub fn next_sibling(&self) -> Option<NodeId> {
+        let s = self.data().next_sibling;
+        (s != NONE).then_some(NodeId(s))
+    }
+
+    /// The children of this node in order; the first is the main line.
+    pub fn children(&self) -> Children<'t> {
+        self.tree.children(self.id())
+    }
+}
+
+impl PartialEq for Node<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.properties().eq(other.properties())
+    }
+}
+
+impl fmt::Debug for Node<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, ";")?;
+        for p in self.properties() {
+            write!(f, "{p:?}")?;
+        }
+        Ok(())
+    }
+}
+
+/// A property of a node, borrowed: an identifier and one or more values
+/// (SGF FF\[4\] `Property = PropIdent PropValue { PropValue }`).
+///
+/// Equality compares identifier and values, not spans.
+#[derive(Clone, Copy)]
+pub struct Property<'t> {
+    tree: &'t GameTree<'t>,
+    index: u32,
+}
+
+impl<'t> Property<'t> {
+    #[inline]
+    fn data(&self) -> PropData {
+        self.tree.prop_data(self.index)
+    }
+
+    /// The identifier, upper-case letters only (`AB`). FF\[3\]-style
+    /// identifiers with lower-case letters are normalised by the parser
+    /// (`AddBlack` → `AB`).
+    pub fn ident(&self) -> &'t str {
+        self.tree.text(self.data().ident)
+    }
+
+    /// Where the identifier was written, in bytes (as written, before
+    /// normalisation); `0..0` for a property built in code.
+    pub fn ident_span(&self) -> Span {
+        let d = self.data();
+        Span::new(d.ident_start as usize, d.ident_end as usize)
+    }
+
+    /// The values in order; the parser never yields an empty list.
+    pub fn values(&self) -> Values<'t> {
+        let d = self.data();
+        Values {
+            tree: self.tree,
+            next: d.values_start,
+            end: d.values_end,
+        }
+    }
+
+    /// The first value (SGF properties that are not lists have exactly one).
+    pub fn value(&self) -> Option<PropValue<'t>> {
+        self.values().next()
+    }
+
+    /// The raw text (escapes not applied) of the first value, borrowed from
+    /// the tree: `p.value().map(|v| v.raw)` without the `Cow`.
+    pub fn raw_value(&self) -> Option<&'t str> {
+        let d = self.data();
+        (d.values_start < d.values_end).then(|| self.tree.text(self.tree.value_ref(d.values_start)))
+    }
+
+    /// From the start of the identifier to the end of the last value's `]`,
+    /// in bytes.
+    pub fn span(&self) -> Span {
+        let d = self.data();
+        let ident = self.ident_span();
+        if d.values_start == d.values_end {
+            return ident;
+        }
+        match self.tree.value_ref(d.values_end - 1).span() {
+            v if v != Span::default() => Span::new(ident.start, v.end + 1),
+            _ => ident,
+        }
+    }
+
+    /// The property as a [`PropertyBuf`] borrowing this tree's text (to
+    /// build another node from it).
+    pub fn to_buf(&self) -> PropertyBuf<'t> {
+        PropertyBuf {
+            ident: Cow::Borrowed(self.ident()),
+            values: self.values().collect(),
+        }
+    }
+}
+
+impl PartialEq for Property<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.ident() == other.ident() && self.values().eq(other.values())
+    }
+}
+
+impl Eq for Property<'_> {}
+
+impl fmt::Debug for Property<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.ident())?;
+        for v in self.values() {
+            write!(f, "{v:?}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Defines an iterator over `next..end` of one of the tree's vectors.
+macro_rules! range_iter {
+    ($(#[$doc:meta])* $name:ident => $item:ty, |$tree:ident, $k:ident| $make:expr) => {
+        $(#[$doc])*
+        #[derive(Clone)]
+        pub struct $name<'t> {
+            tree: &'t GameTree<'t>,
+            next: u32,
+            end: u32,
+        }
+
+        impl<'t> Iterator for $name<'t> {
+            type Item = $item;
+            #[inline]
+            fn next(&mut self) -> Option<$item> {
+                if self.next >= self.end {
+                    return None;
+                }
+                let ($tree, $k) = (self.tree, self.next);
+                self.next += 1;
+                Some($make)
+            }
+            fn size_hint(&self) -> (usize, Option<usize>) {
+                let n = (self.end - self.next) as usize;
+                (n, Some(n))
+            }
+        }
+
+        impl<'t> DoubleEndedIterator for $name<'t> {
+            fn next_back(&mut self) -> Option<$item> {
+                if self.next >= self.end {
+                    return None;
+                }
+                self.end -= 1;
+                let ($tree, $k) = (self.tree, self.end);
+                Some($make)
+            }
+        }
+
+        impl ExactSizeIterator for $name<'_> {}
+        impl FusedIterator for $name<'_> {}
+
+        impl fmt::Debug for $name<'_> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.debug_list().entries(self.clone()).finish()
+            }
+        }
+    };
+}
+
+range_iter!(
+    /// The nodes of a tree in storage order, see [`GameTree::nodes`].
+    Nodes => Node<'t>, |tree, k| Node { tree, id: k }
+);
+range_iter!(
+    /// The properties of a node, see [`Node::properties`].
+    Properties => Property<'t>, |tree, k| Property { tree, index: k }
+);
+range_iter!(
+    /// The values of a property, see [`Property::values`].
+    Values => PropValue<'t>, |tree, k| tree.value_at(k)
+);
+
 /// Iterator over the children of a node, see [`GameTree::children`].
 #[derive(Clone, Debug)]
-pub struct Children<'t, 'a> {
-    tree: &'t GameTree<'a>,
+pub struct Children<'t> {
+    tree: &'t GameTree<'t>,
     next: u32,
 }
 
-impl<'t, 'a> Iterator for Children<'t, 'a> {
-    type Item = (NodeId, &'t Node<'a>);
+impl<'t> Iterator for Children<'t> {
+    type Item = (NodeId, Node<'t>);
     fn next(&mut self) -> Option<Self::Item> {
         if self.next == NONE {
             return None;
         }
         let id = self.next;
-        let node = &self.tree.nodes[id as usize];
-        self.next = node.next_sibling;
-        Some((NodeId(id), node))
+        self.next = self.tree.arena.nodes[id as usize].next_sibling;
+        Some((
+            NodeId(id),
+            Node {
+                tree: self.tree,
+                id,
+            },
+        ))
     }
 }
+
+impl FusedIterator for Children<'_> {}
 
 /// Iterator over the main line, see [`GameTree::main_line`].
 #[derive(Clone, Debug)]
-pub struct MainLine<'t, 'a> {
-    tree: &'t GameTree<'a>,
+pub struct MainLine<'t> {
+    tree: &'t GameTree<'t>,
     next: u32,
 }
 
-impl<'t, 'a> Iterator for MainLine<'t, 'a> {
-    type Item = (NodeId, &'t Node<'a>);
+impl<'t> Iterator for MainLine<'t> {
+    type Item = (NodeId, Node<'t>);
     fn next(&mut self) -> Option<Self::Item> {
-        if self.next == NONE {
-            return None;
-        }
         let id = self.next;
-        let node = self.tree.nodes.get(id as usize)?;
-        self.next = node.first_child;
-        Some((NodeId(id), node))
+        let data = self.tree.arena.nodes.get(id as usize)?;
+        self.next = data.first_child;
+        Some((
+            NodeId(id),
+            Node {
+                tree: self.tree,
+                id,
+            },
+        ))
     }
 }
+
+impl FusedIterator for MainLine<'_> {}
 
 /// What one file holds (SGF FF\[4\] `Collection = GameTree { GameTree }`):
 /// its game trees and everything found wrong while reading it.

@@ -63,6 +63,16 @@ impl<'a> PropValue<'a> {
         unescape(&self.raw, false)
     }
 
+    /// [`text`](Self::text), keeping the lifetime of the raw text: borrows
+    /// from it when nothing changes (handy for values returned by value
+    /// from a tree's views).
+    pub fn into_text(self) -> Cow<'a, str> {
+        match self.raw {
+            Cow::Borrowed(raw) => unescape(raw, false),
+            Cow::Owned(raw) => Cow::Owned(unescape(&raw, false).into_owned()),
+        }
+    }
+
     /// The value read as SGF FF\[4\] SimpleText: like [`text`](Self::text),
     /// but line breaks that are not escaped become spaces too.
     pub fn simple_text(&self) -> Cow<'_, str> {

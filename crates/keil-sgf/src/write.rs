@@ -52,10 +52,10 @@ pub fn write_tree_to(tree: &GameTree<'_>, out: &mut String) {
                 }
                 first = false;
                 out.push(';');
-                for prop in &tree.node(id).properties {
-                    out.push_str(&prop.ident);
-                    for value in &prop.values {
-                        write_value(value, out);
+                for prop in tree.node(id).properties() {
+                    out.push_str(prop.ident());
+                    for value in prop.values() {
+                        write_value(&value, out);
                     }
                 }
                 let node = tree.node(id);

@@ -2,7 +2,7 @@
 //! span outside the text, and writing then parsing any tree gives it back.
 
 use keil_sgf::{
-    Collection, GameTree, Node, NodeId, ParseOptions, PropValue, Property, decode, parse,
+    Collection, GameTree, NodeId, ParseOptions, PropValue, PropertyBuf, decode, parse,
     write_collection, write_tree,
 };
 use proptest::prelude::*;
@@ -21,13 +21,13 @@ fn check_spans(c: &Collection<'_>, text: &str) {
         assert!(d.tree.is_none_or(|t| t < c.trees.len()));
     }
     for tree in &c.trees {
-        assert!(inside(tree.span));
+        assert!(inside(tree.span()));
         for node in tree.nodes() {
-            assert!(inside(node.span));
-            for p in &node.properties {
-                assert!(inside(p.ident_span));
-                assert!(!p.values.is_empty());
-                for v in &p.values {
+            assert!(inside(node.span()));
+            for p in node.properties() {
+                assert!(inside(p.ident_span()));
+                assert!(p.values().len() > 0);
+                for v in p.values() {
                     assert!(inside(v.span));
                     assert_eq!(&text[v.span.range()], v.raw);
                 }
@@ -68,9 +68,9 @@ fn value() -> impl Strategy<Value = PropValue<'static>> {
     ]
 }
 
-fn property() -> impl Strategy<Value = Property<'static>> {
+fn property() -> impl Strategy<Value = PropertyBuf<'static>> {
     ("[A-Z]{1,3}", prop::collection::vec(value(), 1..4))
-        .prop_map(|(ident, values)| Property::new(ident, values))
+        .prop_map(|(ident, values)| PropertyBuf::new(ident, values))
 }
 
 /// A tree built from a list of (parent choice, properties): each node hangs
@@ -86,11 +86,11 @@ fn tree() -> impl Strategy<Value = GameTree<'static>> {
     .prop_map(|nodes| {
         let mut iter = nodes.into_iter();
         let (_, root) = iter.next().expect("at least one node");
-        let mut tree = GameTree::new(Node::new(root));
+        let mut tree = GameTree::new(root);
         let mut ids = vec![NodeId::ROOT];
         for (parent, props) in iter {
             let parent = ids[parent.index(ids.len())];
-            ids.push(tree.add_child(parent, Node::new(props)));
+            ids.push(tree.add_child(parent, props));
         }
         tree
     })

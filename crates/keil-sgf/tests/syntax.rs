@@ -17,10 +17,10 @@ fn codes(c: &Collection<'_>) -> Vec<&'static str> {
 fn main_line(c: &Collection<'_>, tree: usize) -> Vec<String> {
     c.trees[tree]
         .main_line()
-        .flat_map(|(_, n)| n.properties.iter())
+        .flat_map(|(_, n)| n.properties())
         .map(|p| {
-            let values: Vec<String> = p.values.iter().map(|v| v.text().into_owned()).collect();
-            format!("{}={}", p.ident, values.join("|"))
+            let values: Vec<String> = p.values().map(|v| v.text().into_owned()).collect();
+            format!("{}={}", p.ident(), values.join("|"))
         })
         .collect()
 }
@@ -64,7 +64,7 @@ fn white_space_anywhere_between_tokens() {
     let c = lenient(" \n( \t;\r\n B \n [aa] \n [bb]\x0c;W  [cc]\n(\n;B[dd]\n)\n(;B[ee])\n)\n");
     assert!(c.diagnostics.is_empty(), "{:?}", c.diagnostics);
     let tree = &c.trees[0];
-    assert_eq!(tree.root().get("B").unwrap().values.len(), 2);
+    assert_eq!(tree.root().get("B").unwrap().values().len(), 2);
     assert_eq!(tree.len(), 4);
 }
 
@@ -75,7 +75,7 @@ fn crlf_line_endings_give_lines_and_columns() {
     assert!(c.diagnostics.is_empty());
     let index = LineIndex::new(text);
     let (w, _) = c.trees[0].main_line().nth(2).unwrap();
-    let at = index.location(c.trees[0].node(w).span.start);
+    let at = index.location(c.trees[0].node(w).span().start);
     assert_eq!((at.line, at.column), (3, 1));
     assert_eq!(index.line_text(2), ";B[aa]");
 }
@@ -99,8 +99,8 @@ fn lowercase_identifier_is_normalised_with_warning() {
     assert_eq!(codes(&c), [code::LOWERCASE_IDENTIFIER; 2]);
     assert_eq!(c.diagnostics[0].severity, Severity::Warning);
     let root = c.trees[0].root();
-    assert_eq!(root.get("AB").unwrap().values.len(), 2);
-    assert_eq!(root.get("AB").unwrap().ident_span, (2..10).into());
+    assert_eq!(root.get("AB").unwrap().values().len(), 2);
+    assert_eq!(root.get("AB").unwrap().ident_span(), (2..10).into());
     assert!(root.get("GM").is_some());
     let strict = parse("(;AddBlack[aa])", &ParseOptions::strict());
     assert_eq!(strict.diagnostics[0].severity, Severity::Error);
@@ -399,14 +399,14 @@ fn spans_point_at_what_was_read() {
     let text = "(;GM[1]\n;B[aa]C[hi\\]]\n)";
     let c = lenient(text);
     let tree = &c.trees[0];
-    assert_eq!(tree.span, (0..text.len()).into());
+    assert_eq!(tree.span(), (0..text.len()).into());
     let (id, node) = tree.main_line().nth(1).unwrap();
     assert_eq!(tree.node(id).parent(), Some(NodeId::ROOT));
-    assert_eq!(&text[node.span.range()], ";B[aa]C[hi\\]]");
+    assert_eq!(&text[node.span().range()], ";B[aa]C[hi\\]]");
     let c_prop = node.get("C").unwrap();
     assert_eq!(&text[c_prop.span().range()], "C[hi\\]]");
-    assert_eq!(&text[c_prop.ident_span.range()], "C");
-    assert_eq!(&text[c_prop.values[0].span.range()], "hi\\]");
+    assert_eq!(&text[c_prop.ident_span().range()], "C");
+    assert_eq!(&text[c_prop.value().unwrap().span.range()], "hi\\]");
 }
 
 #[test]
@@ -466,7 +466,7 @@ fn no_game_tree_is_an_error() {
 fn duplicate_property_is_kept_with_warning() {
     let c = lenient("(;AP[a]AP[b])");
     assert_eq!(codes(&c), [code::DUPLICATE_PROPERTY]);
-    assert_eq!(c.trees[0].root().properties.len(), 2);
+    assert_eq!(c.trees[0].root().properties().len(), 2);
 }
 
 #[test]
@@ -492,6 +492,6 @@ fn columns_count_characters() {
     let c = lenient(text);
     let at = c.diagnostics[0].location(&index);
     assert_eq!((at.line, at.column, at.offset), (2, 8, 23));
-    let at = index.location(c.trees[0].root().span.end);
+    let at = index.location(c.trees[0].root().span().end);
     assert_eq!((at.line, at.column), (1, 10));
 }
