@@ -22,9 +22,9 @@ fuzz_target!(|data: &[u8]| {
     }
     for tree in &collection.trees {
         for node in tree.nodes() {
-            assert!(node.span.end <= len);
-            for property in &node.properties {
-                for value in &property.values {
+            assert!(node.span().end <= len);
+            for property in node.properties() {
+                for value in property.values() {
                     assert_eq!(&decoded.text[value.span.range()], value.raw);
                 }
             }
