@@ -351,11 +351,13 @@ impl<'a> GameTree<'a> {
 
     /// From the `(` to the matching `)` (or to where reading stopped), in
     /// bytes of the parsed text; `0..0` for a tree built in code.
+    #[inline]
     pub fn span(&self) -> Span {
         self.span
     }
 
     /// The root node.
+    #[inline]
     pub fn root(&self) -> Node<'_> {
         self.node(NodeId::ROOT)
     }
@@ -364,6 +366,7 @@ impl<'a> GameTree<'a> {
     ///
     /// # Panics
     /// When `id` is not from this tree.
+    #[inline]
     pub fn node(&self, id: NodeId) -> Node<'_> {
         assert!(id.index() < self.arena.nodes.len(), "no such node");
         Node {
@@ -374,6 +377,7 @@ impl<'a> GameTree<'a> {
 
     /// All nodes in storage order (the parser stores them in the order they
     /// appear in the file; parents always come before their children).
+    #[inline]
     pub fn nodes(&self) -> Nodes<'_> {
         Nodes {
             tree: self,
@@ -383,11 +387,13 @@ impl<'a> GameTree<'a> {
     }
 
     /// Number of nodes.
+    #[inline]
     pub fn len(&self) -> usize {
         self.arena.nodes.len()
     }
 
     /// Always false: a tree has at least its root.
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.arena.nodes.is_empty()
     }
@@ -396,6 +402,7 @@ impl<'a> GameTree<'a> {
     ///
     /// # Panics
     /// When `id` is not from this tree.
+    #[inline]
     pub fn children(&self, id: NodeId) -> Children<'_> {
         Children {
             tree: self,
@@ -404,6 +411,7 @@ impl<'a> GameTree<'a> {
     }
 
     /// The main line: the root, then the first child of each node in turn.
+    #[inline]
     pub fn main_line(&self) -> MainLine<'_> {
         MainLine {
             tree: self,
@@ -571,12 +579,14 @@ impl<'t> Node<'t> {
     }
 
     /// This node's id.
+    #[inline]
     pub fn id(&self) -> NodeId {
         NodeId(self.id)
     }
 
     /// From the `;` to the end of the last property, in bytes; `0..0` for a
     /// node built in code.
+    #[inline]
     pub fn span(&self) -> Span {
         let d = self.data();
         Span::new(d.start as usize, d.end as usize)
@@ -594,6 +604,7 @@ impl<'t> Node<'t> {
     }
 
     /// The properties in the order written.
+    #[inline]
     pub fn properties(&self) -> Properties<'t> {
         let (next, end) = self.props();
         Properties {
@@ -607,6 +618,7 @@ impl<'t> Node<'t> {
     ///
     /// # Panics
     /// When the node has no property `k`.
+    #[inline]
     pub fn property(&self, k: usize) -> Property<'t> {
         let (start, end) = self.props();
         assert!(k < (end - start) as usize, "no property {k} in this node");
@@ -617,34 +629,40 @@ impl<'t> Node<'t> {
     }
 
     /// The first property with this (upper-case) identifier.
+    #[inline]
     pub fn get(&self, ident: &str) -> Option<Property<'t>> {
         self.properties().find(|p| p.ident() == ident)
     }
 
     /// The first value of the first property with this identifier.
+    #[inline]
     pub fn value(&self, ident: &str) -> Option<PropValue<'t>> {
         self.get(ident).and_then(|p| p.value())
     }
 
     /// The parent node; `None` for the root.
+    #[inline]
     pub fn parent(&self) -> Option<NodeId> {
         let p = self.data().parent;
         (p != NONE).then_some(NodeId(p))
     }
 
     /// The first child (the main line continues there); `None` for a leaf.
+    #[inline]
     pub fn first_child(&self) -> Option<NodeId> {
         let c = self.data().first_child;
         (c != NONE).then_some(NodeId(c))
     }
 
     /// The next child of this node's parent.
+    #[inline]
     pub fn next_sibling(&self) -> Option<NodeId> {
         let s = self.data().next_sibling;
         (s != NONE).then_some(NodeId(s))
     }
 
     /// The children of this node in order; the first is the main line.
+    #[inline]
     pub fn children(&self) -> Children<'t> {
         self.tree.children(self.id())
     }
@@ -685,18 +703,21 @@ impl<'t> Property<'t> {
     /// The identifier, upper-case letters only (`AB`). FF\[3\]-style
     /// identifiers with lower-case letters are normalised by the parser
     /// (`AddBlack` → `AB`).
+    #[inline]
     pub fn ident(&self) -> &'t str {
         self.tree.text(self.data().ident)
     }
 
     /// Where the identifier was written, in bytes (as written, before
     /// normalisation); `0..0` for a property built in code.
+    #[inline]
     pub fn ident_span(&self) -> Span {
         let d = self.data();
         Span::new(d.ident_start as usize, d.ident_end as usize)
     }
 
     /// The values in order; the parser never yields an empty list.
+    #[inline]
     pub fn values(&self) -> Values<'t> {
         let d = self.data();
         Values {
@@ -707,12 +728,14 @@ impl<'t> Property<'t> {
     }
 
     /// The first value (SGF properties that are not lists have exactly one).
+    #[inline]
     pub fn value(&self) -> Option<PropValue<'t>> {
         self.values().next()
     }
 
     /// The raw text (escapes not applied) of the first value, borrowed from
     /// the tree: `p.value().map(|v| v.raw)` without the `Cow`.
+    #[inline]
     pub fn raw_value(&self) -> Option<&'t str> {
         let d = self.data();
         (d.values_start < d.values_end).then(|| self.tree.text(self.tree.value_ref(d.values_start)))
@@ -720,6 +743,7 @@ impl<'t> Property<'t> {
 
     /// From the start of the identifier to the end of the last value's `]`,
     /// in bytes.
+    #[inline]
     pub fn span(&self) -> Span {
         let d = self.data();
         let ident = self.ident_span();
@@ -832,6 +856,7 @@ pub struct Children<'t> {
 
 impl<'t> Iterator for Children<'t> {
     type Item = (NodeId, Node<'t>);
+    #[inline]
     fn next(&mut self) -> Option<Self::Item> {
         if self.next == NONE {
             return None;
@@ -859,6 +884,7 @@ pub struct MainLine<'t> {
 
 impl<'t> Iterator for MainLine<'t> {
     type Item = (NodeId, Node<'t>);
+    #[inline]
     fn next(&mut self) -> Option<Self::Item> {
         let id = self.next;
         let data = self.tree.arena.nodes.get(id as usize)?;
