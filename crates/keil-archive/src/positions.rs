@@ -22,6 +22,13 @@
 //!   directory and decodes only the blocks that may hold the key. Filters
 //!   and statistics use an in-memory summary of every game (date, winner,
 //!   players).
+//! - **Popular positions.** The matches of a search before paging (first
+//!   occurrence per game, newest first, and the continuation counts) are
+//!   kept in a bounded cache (64 MiB, weighted by size) when the key had at
+//!   least 256 postings, keyed by the index generation (a hash of the
+//!   segments' ids and nonces) and the query's filters: the next search of
+//!   the empty board, or of its next page, costs a binary search, and any
+//!   import or reindex makes a new generation.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, RwLock};
@@ -467,10 +474,30 @@ fn merge(conn: &rusqlite::Connection, ids: &[i64]) -> Result<()> {
 /// The in-memory side of the position index: the segments and a
 /// compact summary of every game (date, winner, players) for filters and
 /// statistics over long posting lists.
-#[derive(Debug, Default)]
 pub(crate) struct PositionIndex {
     segments: Mutex<HashMap<i64, Arc<Segment>>>,
     summaries: RwLock<Summaries>,
+    /// Match lists of popular positions, by index generation and query.
+    answers: Answers,
+}
+
+impl Default for PositionIndex {
+    fn default() -> PositionIndex {
+        PositionIndex {
+            segments: Mutex::default(),
+            summaries: RwLock::default(),
+            answers: new_answers(),
+        }
+    }
+}
+
+impl std::fmt::Debug for PositionIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PositionIndex")
+            .field("segments", &self.segments.lock().map(|s| s.len()).ok())
+            .field("answers", &self.answers.len())
+            .finish_non_exhaustive()
+    }
 }
 
 #[derive(Debug, Default)]
@@ -531,25 +558,30 @@ impl PositionIndex {
         Ok(())
     }
 
-    /// Every posting of `key`, from every segment.
+    /// The segments of the caller's read snapshot, with a signature that
+    /// changes whenever the set of segments does (an import, a merge, a
+    /// reindex).
     ///
     /// Segments are immutable: each is read whole once (SQLite's incremental
     /// blob reads walk the overflow-page chain from the start, which made
     /// every lookup linear in the segment's size) and kept in memory, about
     /// 1.5 KB per game. Only the 20-byte header is read per query, to see
     /// that the cached copy is still the stored one.
-    fn lookup(&self, conn: &rusqlite::Connection, key: u64) -> Result<Vec<Posting>> {
+    fn segments(&self, conn: &rusqlite::Connection) -> Result<Snapshot> {
         let mut stmt = conn.prepare_cached("SELECT id FROM position_segments")?;
         let ids: Vec<i64> = stmt
             .query_map([], |r| r.get(0))?
             .collect::<rusqlite::Result<_>>()?;
-        let mut out = Vec::new();
+        let mut list = Vec::with_capacity(ids.len());
+        let mut signature = blake3::Hasher::new();
         for &id in &ids {
             let blob = conn.blob_open(rusqlite::MAIN_DB, "position_segments", "data", id, true)?;
             let mut head = [0u8; HEADER];
             blob.read_at_exact(&mut head, 0)?;
             drop(blob);
             let (nonce, _, _) = read_header(&head)?;
+            signature.update(&id.to_le_bytes());
+            signature.update(&nonce.to_le_bytes());
             let cached = self
                 .segments
                 .lock()
@@ -574,6 +606,31 @@ impl PositionIndex {
                     s
                 }
             };
+            list.push(segment);
+        }
+        // Forget segments merged away since.
+        self.segments
+            .lock()
+            .expect("poisoned")
+            .retain(|id, _| ids.contains(id));
+        let hash = signature.finalize();
+        let generation = u64::from_le_bytes(hash.as_bytes()[..8].try_into().expect("8 bytes"));
+        Ok(Snapshot { list, generation })
+    }
+}
+
+/// The segments one search reads.
+struct Snapshot {
+    list: Vec<Arc<Segment>>,
+    /// Differs between any two sets of segments (ids and nonces hashed).
+    generation: u64,
+}
+
+impl Snapshot {
+    /// Calls `f` with every posting of `key`, segment by segment; within a
+    /// segment they come sorted by (game, ply).
+    fn scan(&self, key: u64, mut f: impl FnMut(Posting)) -> Result<()> {
+        for segment in &self.list {
             let dir = &segment.index;
             for b in dir.blocks_for(key) {
                 let range = dir.offsets[b] as usize..dir.offsets[b + 1] as usize;
@@ -583,17 +640,12 @@ impl PositionIndex {
                     .ok_or_else(|| corrupt("block out of range"))?;
                 decode_block(block, dir.first_keys[b], |p| {
                     if p.key == key {
-                        out.push(p)
+                        f(p)
                     }
                 })?;
             }
         }
-        // Forget segments merged away since.
-        self.segments
-            .lock()
-            .expect("poisoned")
-            .retain(|id, _| ids.contains(id));
-        Ok(out)
+        Ok(())
     }
 }
 
@@ -772,6 +824,72 @@ impl crate::Archive {
     }
 }
 
+/// Match lists at least this long are kept in [`PositionIndex::answers`]:
+/// shorter ones cost less to recompute than to keep.
+const CACHE_MIN_POSTINGS: usize = 256;
+
+/// Memory for cached match lists, in bytes.
+const CACHE_BYTES: u64 = 64 << 20;
+
+/// What identifies the matches of a search before paging: the index
+/// generation, the key, the orientations allowed (a bit per symmetry from
+/// the game's board onto the canonical one), and the filters.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct MatchKey {
+    generation: u64,
+    key: u64,
+    orientations: u16,
+    white_to_move: Option<bool>,
+    player: Option<String>,
+    from: Option<u32>,
+    to: Option<u32>,
+}
+
+/// The matches of a search before paging; for a popular position, shared
+/// by every search of it until the index changes.
+#[derive(Debug)]
+pub(crate) struct Matches {
+    /// (next-move code reduced under the position's own symmetries, games,
+    /// Black wins, White wins), most frequent first; codes are canonical.
+    per_move: Vec<(u16, u64, u64, u64)>,
+    /// The first occurrence in each matching game, newest game first.
+    games: Vec<Hit>,
+}
+
+/// A game's first occurrence of the position.
+#[derive(Clone, Copy, Debug)]
+struct Hit {
+    date: u32,
+    game: u32,
+    ply: u16,
+    next: u16,
+    sym: u8,
+}
+
+impl Hit {
+    /// The keyset order of pages: newest first, then highest id.
+    fn order(&self) -> std::cmp::Reverse<(u32, u32)> {
+        std::cmp::Reverse((self.date, self.game))
+    }
+}
+
+/// Weighs cached match lists by their memory.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct MatchesWeight;
+
+impl quick_cache::Weighter<MatchKey, Arc<Matches>> for MatchesWeight {
+    fn weight(&self, _key: &MatchKey, m: &Arc<Matches>) -> u64 {
+        (128 + m.games.len() * std::mem::size_of::<Hit>() + m.per_move.len() * 32) as u64
+    }
+}
+
+/// The cache of popular positions' match lists.
+pub(crate) type Answers = quick_cache::sync::Cache<MatchKey, Arc<Matches>, MatchesWeight>;
+
+pub(crate) fn new_answers() -> Answers {
+    Answers::with_weighter(1024, CACHE_BYTES, MatchesWeight)
+}
+
 /// Runs a position search on one read connection.
 pub(crate) fn search(
     index: &PositionIndex,
@@ -786,103 +904,51 @@ pub(crate) fn search(
     let to_query = s_q.inverse();
     // Symmetries of the game orientation allowed when images don't match:
     // those under which the game's board is the query's board itself.
-    let same_orientation: Vec<bool> = Symmetry::all()
-        .map(|s| canon.transform(s.inverse()) == p)
-        .collect();
-    let stabiliser: Vec<Symmetry> = Symmetry::all()
-        .filter(|&t| canon.transform(t) == canon)
-        .collect();
+    let orientations: u16 = if q.symmetry {
+        (1 << 12) - 1
+    } else {
+        Symmetry::all()
+            .filter(|s| canon.transform(s.inverse()) == p)
+            .fold(0, |m, s| m | 1 << s.index())
+    };
+    let after = match &q.cursor {
+        None => None,
+        Some(c) => Some(parse_cursor(c)?),
+    };
 
     index.refresh(conn)?;
-    let mut postings = index.lookup(conn, key)?;
-    postings.retain(|x| {
-        q.to_move
-            .is_none_or(|c| x.white_to_move == (c == Color::White))
-            && (q.symmetry || same_orientation[x.sym as usize])
-    });
-    // Exactness: Zobrist keys are confirmed by replay, once per game.
-    if !is_exact(key) {
-        let mut confirmed: HashMap<(u32, u16), bool> = HashMap::new();
-        for x in &postings {
-            if let std::collections::hash_map::Entry::Vacant(e) = confirmed.entry((x.game, x.ply)) {
-                let ok = position_at(conn, x)?.is_some_and(|at| {
-                    at.transform(Symmetry::from_index(x.sym).expect("sym < 12")) == canon
-                });
-                e.insert(ok);
+    let snapshot = index.segments(conn)?;
+    let match_key = MatchKey {
+        generation: snapshot.generation,
+        key,
+        orientations,
+        white_to_move: q.to_move.map(|c| c == Color::White),
+        player: q.player.clone(),
+        from: q.from.map(|d| date_number(&d.to_string())),
+        to: q.to.map(|d| date_number(&d.to_string())),
+    };
+    let matches = match index.answers.get(&match_key) {
+        Some(m) => m,
+        None => {
+            let (m, postings) = collect(index, conn, &snapshot, &match_key, &canon)?;
+            let m = Arc::new(m);
+            if postings >= CACHE_MIN_POSTINGS {
+                index.answers.insert(match_key, m.clone());
             }
-        }
-        postings.retain(|x| confirmed[&(x.game, x.ply)]);
-    }
-    // Filters on the game.
-    let player_ids: Option<Vec<i64>> = match &q.player {
-        None => None,
-        Some(name) => {
-            let mut stmt = conn.prepare_cached("SELECT id FROM players WHERE name = ?1")?;
-            Some(
-                stmt.query_map([name], |r| r.get(0))?
-                    .collect::<rusqlite::Result<_>>()?,
-            )
+            m
         }
     };
-    let from = q.from.map_or(0, |d| date_number(&d.to_string()));
-    let to = q.to.map_or(u32::MAX, |d| date_number(&d.to_string()));
-    let summaries = index.summaries.read().expect("poisoned");
-    let brief = |g: u32| summaries.games.get(g as usize).copied().flatten();
-    postings.retain(|x| {
-        let Some(b) = brief(x.game) else { return false };
-        (q.from.is_none() || (b.date >= from && b.date != 0))
-            && (q.to.is_none() || (b.date <= to && b.date != 0))
-            && player_ids
-                .as_ref()
-                .is_none_or(|ids| ids.contains(&b.black) || ids.contains(&b.white))
-    });
-    // Postings are sorted by (game, ply) within the key: the first of each
-    // game is its first occurrence.
-    postings.sort_unstable_by_key(|x| (x.game, x.ply));
 
-    // Continuation statistics: distinct games per move, moves merged under
-    // the position's own symmetries.
-    let reduce = |code: u16| -> u16 {
-        match decode_move(code) {
-            Some(Move::Place(pt)) => stabiliser
-                .iter()
-                .map(|&t| NEXT_POINT + board.transform(pt, t).0)
-                .min()
-                .unwrap_or(code),
-            _ => code,
-        }
-    };
-    // Postings are sorted by game: a game's buckets are deduplicated within
-    // its run, and counts go to a vector indexed by move code.
-    let mut per_move: Vec<(u64, u64, u64)> = vec![(0, 0, 0); NEXT_POINT as usize + board.len()];
-    let mut run: Vec<u16> = Vec::new();
-    let mut games: Vec<(u32, u32, &Posting)> = Vec::new();
-    for x in &postings {
-        let b = brief(x.game).expect("filtered above");
-        if games.last().is_none_or(|&(g, _, _)| g != x.game) {
-            games.push((x.game, b.date, x));
-            run.clear();
-        }
-        let bucket = reduce(x.next);
-        if !run.contains(&bucket) {
-            run.push(bucket);
-            let e = &mut per_move[bucket as usize];
-            e.0 += 1;
-            e.1 += u64::from(b.winner == 0);
-            e.2 += u64::from(b.winner == 1);
-        }
-    }
-    let total = games.len() as u64;
+    let total = matches.games.len() as u64;
     let show = |code: u16| match decode_move(code) {
         None => "end".to_string(),
         Some(m) => m.transform(board, to_query).display(board),
     };
-    let mut continuations: Vec<Continuation> = per_move
-        .into_iter()
-        .enumerate()
-        .filter(|&(_, (n, _, _))| n > 0)
-        .map(|(code, (n, b, w))| Continuation {
-            mv: show(code as u16),
+    let mut continuations: Vec<Continuation> = matches
+        .per_move
+        .iter()
+        .map(|&(code, n, b, w)| Continuation {
+            mv: show(code),
             games: n,
             black_wins: b,
             white_wins: w,
@@ -896,40 +962,31 @@ pub(crate) fn search(
     continuations.sort_by(|a, b| b.games.cmp(&a.games).then_with(|| a.mv.cmp(&b.mv)));
 
     // One page of games, newest first, keyset on (date, id).
-    games.sort_unstable_by_key(|&(g, d, _)| std::cmp::Reverse((d, g)));
-    let after = match &q.cursor {
-        None => None,
-        Some(c) => Some(parse_cursor(c)?),
-    };
-    let page: Vec<&(u32, u32, &Posting)> = games
-        .iter()
-        .filter(|&&(g, d, _)| after.is_none_or(|(ad, ag)| (d, g) < (ad, ag)))
-        .take(q.limit.max(1))
-        .collect();
-    let next_cursor = (page.len() == q.limit.max(1))
-        .then(|| page.last().map(|&&(g, d, _)| format!("{d}-{g}")))
-        .flatten()
-        .filter(|_| {
-            games
-                .iter()
-                .any(|&(g, d, _)| page.last().is_some_and(|&&(lg, ld, _)| (d, g) < (ld, lg)))
-        });
-    drop(summaries);
+    let first = after.map_or(0, |(d, g)| {
+        matches
+            .games
+            .partition_point(|h| h.order() <= std::cmp::Reverse((d, g)))
+    });
+    let limit = q.limit.max(1);
+    let page = &matches.games[first..(first + limit).min(matches.games.len())];
+    let next_cursor = (first + limit < matches.games.len())
+        .then(|| page.last().map(|h| format!("{}-{}", h.date, h.game)))
+        .flatten();
     let mut stmt = conn.prepare_cached(
         "SELECT g.date, b.name, w.name, g.result FROM games g
          LEFT JOIN players b ON b.id = g.black_id LEFT JOIN players w ON w.id = g.white_id
          WHERE g.id = ?1",
     )?;
     let mut hits = Vec::with_capacity(page.len());
-    for &&(g, _, x) in &page {
-        let (date, black, white, result) = stmt.query_row([i64::from(g)], |r| {
+    for h in page {
+        let (date, black, white, result) = stmt.query_row([i64::from(h.game)], |r| {
             Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
         })?;
-        let s_g = Symmetry::from_index(x.sym).expect("sym < 12");
+        let s_g = Symmetry::from_index(h.sym).expect("sym < 12");
         hits.push(PositionHit {
-            game_id: i64::from(g),
-            ply: u32::from(x.ply),
-            next: decode_move(x.next).map(|m| m.transform(board, to_query).display(board)),
+            game_id: i64::from(h.game),
+            ply: u32::from(h.ply),
+            next: decode_move(h.next).map(|m| m.transform(board, to_query).display(board)),
             symmetry: compose(board, s_g, to_query).index(),
             date,
             black,
@@ -943,6 +1000,126 @@ pub(crate) fn search(
         games: hits,
         next_cursor,
     })
+}
+
+/// Finds the matches of `k` in the snapshot: postings of the key with an
+/// allowed orientation and player to move, confirmed exactly (Zobrist keys:
+/// by replay), of games that pass the filters; then the first occurrence
+/// per game and the continuation statistics. Also returns the number of
+/// postings read (the cost of doing it again).
+fn collect(
+    index: &PositionIndex,
+    conn: &rusqlite::Connection,
+    snapshot: &Snapshot,
+    k: &MatchKey,
+    canon: &Position,
+) -> Result<(Matches, usize)> {
+    let board = canon.board();
+    let mut postings = Vec::new();
+    let mut read = 0;
+    snapshot.scan(k.key, |x| {
+        read += 1;
+        if k.orientations & (1 << x.sym) != 0
+            && k.white_to_move.is_none_or(|w| x.white_to_move == w)
+        {
+            postings.push(x);
+        }
+    })?;
+    // Each segment's postings of the key are sorted by (game, ply): a stable
+    // sort merges those runs (it finds them) rather than sorting from
+    // scratch. The first posting of each game is then its first occurrence.
+    postings.sort_by_key(|x| (x.game, x.ply));
+    // Exactness: Zobrist keys are confirmed by replay, once per game.
+    if !is_exact(k.key) {
+        let mut confirmed: HashMap<(u32, u16), bool> = HashMap::new();
+        for x in &postings {
+            if let std::collections::hash_map::Entry::Vacant(e) = confirmed.entry((x.game, x.ply)) {
+                let ok = position_at(conn, x)?.is_some_and(|at| {
+                    at.transform(Symmetry::from_index(x.sym).expect("sym < 12")) == *canon
+                });
+                e.insert(ok);
+            }
+        }
+        postings.retain(|x| confirmed[&(x.game, x.ply)]);
+    }
+    let player_ids: Option<Vec<i64>> = match &k.player {
+        None => None,
+        Some(name) => {
+            let mut stmt = conn.prepare_cached("SELECT id FROM players WHERE name = ?1")?;
+            Some(
+                stmt.query_map([name], |r| r.get(0))?
+                    .collect::<rusqlite::Result<_>>()?,
+            )
+        }
+    };
+    // Next moves merge under the position's own symmetries: each code maps
+    // to the least code of its orbit (a table, built once per search).
+    let stabiliser: Vec<Symmetry> = Symmetry::all()
+        .filter(|&t| canon.transform(t) == *canon)
+        .collect();
+    let codes = NEXT_POINT as usize + board.len();
+    let reduce: Vec<u16> = (0..codes as u16)
+        .map(|code| match decode_move(code) {
+            Some(Move::Place(pt)) => stabiliser
+                .iter()
+                .map(|&t| NEXT_POINT + board.transform(pt, t).0)
+                .min()
+                .unwrap_or(code),
+            _ => code,
+        })
+        .collect();
+
+    let summaries = index.summaries.read().expect("poisoned");
+    let mut per_move: Vec<(u64, u64, u64)> = vec![(0, 0, 0); codes];
+    let mut run: Vec<u16> = Vec::new();
+    let mut games: Vec<Hit> = Vec::new();
+    let mut current: Option<(u32, Brief)> = None;
+    for x in &postings {
+        let b = match current {
+            Some((g, b)) if g == x.game => b,
+            _ => {
+                let Some(b) = summaries.games.get(x.game as usize).copied().flatten() else {
+                    continue;
+                };
+                let keep = k.from.is_none_or(|from| b.date >= from && b.date != 0)
+                    && k.to.is_none_or(|to| b.date <= to && b.date != 0)
+                    && player_ids
+                        .as_ref()
+                        .is_none_or(|ids| ids.contains(&b.black) || ids.contains(&b.white));
+                if !keep {
+                    continue;
+                }
+                current = Some((x.game, b));
+                run.clear();
+                games.push(Hit {
+                    date: b.date,
+                    game: x.game,
+                    ply: x.ply,
+                    next: x.next,
+                    sym: x.sym,
+                });
+                b
+            }
+        };
+        let bucket = reduce[x.next as usize];
+        if !run.contains(&bucket) {
+            run.push(bucket);
+            let e = &mut per_move[bucket as usize];
+            e.0 += 1;
+            e.1 += u64::from(b.winner == 0);
+            e.2 += u64::from(b.winner == 1);
+        }
+    }
+    drop(summaries);
+    games.sort_unstable_by_key(Hit::order);
+    let mut per_move: Vec<(u16, u64, u64, u64)> = per_move
+        .into_iter()
+        .enumerate()
+        .filter(|&(_, (n, _, _))| n > 0)
+        .map(|(code, (n, b, w))| (code as u16, n, b, w))
+        .collect();
+    per_move.sort_by_key(|&(code, n, _, _)| (std::cmp::Reverse(n), code));
+    Ok((Matches { per_move, games }, read))
 }
 
 /// The symmetry `b ∘ a` (first `a`, then `b`), found by its action on two

@@ -40,8 +40,15 @@ fn archive_with(games: u64, size: u8, seed: u64) -> (tempfile::TempDir, Archive,
     };
     let report = archive.import(&[source], &options, &mut |_| {}).unwrap();
     assert_eq!(report.counts.imported, games);
+    let all = replayed(&archive);
+    (dir, archive, all)
+}
+
+/// Every game of the archive, replayed.
+fn replayed(archive: &Archive) -> Vec<Replayed> {
+    let games = archive.stats().unwrap().games as i64;
     let mut all = Vec::new();
-    for id in 1..=games as i64 {
+    for id in 1..=games {
         let moves = archive.games().moves(id).unwrap().unwrap();
         let summary = archive.games().summaries(&[id]).unwrap().remove(0);
         let mut game = match &moves.setup {
@@ -61,7 +68,7 @@ fn archive_with(games: u64, size: u8, seed: u64) -> (tempfile::TempDir, Archive,
             steps,
         });
     }
-    (dir, archive, all)
+    all
 }
 
 /// The class of a move under the symmetries that fix `q`, as names.
@@ -270,4 +277,66 @@ fn player_to_move_and_filters_narrow_the_answer() {
         .filter(|g| g.black.as_deref() == Some(&name) || g.white.as_deref() == Some(&name))
         .count() as u64;
     assert_eq!(got.total_games, want);
+}
+
+#[test]
+fn popular_positions_answer_from_the_cache_until_the_index_changes() {
+    // Enough games that the empty board and the first moves have long
+    // match lists, which the archive keeps between searches.
+    let (_dir, archive, all) = archive_with(700, 3, 21);
+    let board = Board::new(3).unwrap();
+    let empty = Position::empty(board);
+    let first_moves: Vec<Position> = all.iter().take(40).map(|g| g.steps[1].0).collect();
+    for _ in 0..2 {
+        for symmetry in [false, true] {
+            check(&archive, &all, &empty, symmetry);
+            for p in &first_moves {
+                check(&archive, &all, p, symmetry);
+            }
+        }
+    }
+    // Pages of a cached list neither repeat nor skip.
+    let mut q = PositionQuery::new(empty);
+    q.limit = 64;
+    let mut seen = BTreeSet::new();
+    loop {
+        let page = archive.search_position(&q).unwrap();
+        for h in &page.games {
+            assert!(seen.insert(h.game_id), "game {} repeated", h.game_id);
+        }
+        match page.next_cursor {
+            Some(c) => q.cursor = Some(c),
+            None => break,
+        }
+    }
+    assert_eq!(seen.len(), all.len());
+
+    // New games change the index: the next answers include them.
+    let config = GeneratorConfig {
+        games: 300,
+        size: 3,
+        seed: 22,
+        ..GeneratorConfig::default()
+    };
+    let bytes: Vec<u8> = Generator::new(config)
+        .unwrap()
+        .flat_map(|g| g.record.into_bytes())
+        .collect();
+    let source = ImportSource::Bytes {
+        name: "more.keil".into(),
+        bytes,
+    };
+    let report = archive
+        .import(&[source], &ImportOptions::default(), &mut |_| {})
+        .unwrap();
+    assert!(report.counts.imported > 0);
+    let all = replayed(&archive);
+    assert!(all.len() > 700);
+    for symmetry in [false, true] {
+        let got = check(&archive, &all, &empty, symmetry);
+        assert_eq!(got.total_games, all.len() as u64);
+        for p in &first_moves {
+            check(&archive, &all, p, symmetry);
+        }
+    }
 }
