@@ -168,6 +168,7 @@ impl Archive {
         std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
         let db = dir.join(SQLITE_FILE);
         let writer = store::open_writer(&db)?;
+        positions::fill_nonces(&writer)?;
         let text = text::TextIndex::open(&dir.join(TANTIVY_DIR))?;
         if let Some(mut w) = text.try_writer()? {
             w.catch_up(&writer)?;

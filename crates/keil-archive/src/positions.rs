@@ -206,7 +206,7 @@ pub(crate) fn replay_postings(game: u32, replay: &Replay) -> Vec<Posting> {
 // ---- segments -----------------------------------------------------------------
 
 /// Postings per block: the unit of decoding.
-const BLOCK: usize = 128;
+const BLOCK: usize = 32;
 const MAGIC: &[u8; 4] = b"KPX1";
 /// magic, nonce u64, postings u32, blocks u32.
 const HEADER: usize = 4 + 8 + 4 + 4;
@@ -403,10 +403,36 @@ fn insert_segment(conn: &rusqlite::Connection, postings: &[Posting], games: usiz
     let nonce = next_nonce();
     let blob = encode_segment(postings, nonce);
     conn.execute(
-        "INSERT INTO position_segments (id, games, postings, data)
-         VALUES ((SELECT COALESCE(MAX(id), 0) + 1 FROM position_segments), ?1, ?2, ?3)",
-        rusqlite::params![games as i64, postings.len() as i64, blob],
+        "INSERT INTO position_segments (id, games, postings, data, nonce)
+         VALUES ((SELECT COALESCE(MAX(id), 0) + 1 FROM position_segments), ?1, ?2, ?3, ?4)",
+        rusqlite::params![games as i64, postings.len() as i64, blob, nonce as i64],
     )?;
+    Ok(())
+}
+
+/// Copies each segment's nonce from its header into the `nonce` column
+/// where it is NULL (segments written before schema 2), so searches read
+/// it from the table.
+///
+/// # Errors
+/// [`Error::PositionIndex`] for a segment whose header is damaged; SQLite
+/// errors.
+pub(crate) fn fill_nonces(conn: &rusqlite::Connection) -> Result<()> {
+    let ids: Vec<i64> = conn
+        .prepare("SELECT id FROM position_segments WHERE nonce IS NULL")?
+        .query_map([], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    for id in ids {
+        let blob = conn.blob_open(rusqlite::MAIN_DB, "position_segments", "data", id, true)?;
+        let mut head = [0u8; HEADER];
+        blob.read_at_exact(&mut head, 0)?;
+        drop(blob);
+        let (nonce, _, _) = read_header(&head)?;
+        conn.execute(
+            "UPDATE position_segments SET nonce = ?1 WHERE id = ?2",
+            [nonce as i64, id],
+        )?;
+    }
     Ok(())
 }
 
@@ -565,21 +591,20 @@ impl PositionIndex {
     /// Segments are immutable: each is read whole once (SQLite's incremental
     /// blob reads walk the overflow-page chain from the start, which made
     /// every lookup linear in the segment's size) and kept in memory, about
-    /// 1.5 KB per game. Only the 20-byte header is read per query, to see
-    /// that the cached copy is still the stored one.
+    /// 1.5 KB per game. Per query, only the segments' ids and nonces are
+    /// read, to see that the cached copies are still the stored ones.
     fn segments(&self, conn: &rusqlite::Connection) -> Result<Snapshot> {
-        let mut stmt = conn.prepare_cached("SELECT id FROM position_segments")?;
-        let ids: Vec<i64> = stmt
-            .query_map([], |r| r.get(0))?
+        let mut stmt = conn.prepare_cached(
+            "SELECT id, nonce FROM position_segments INDEXED BY position_segments_nonce",
+        )?;
+        let rows: Vec<(i64, Option<i64>)> = stmt
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
             .collect::<rusqlite::Result<_>>()?;
-        let mut list = Vec::with_capacity(ids.len());
+        let mut list = Vec::with_capacity(rows.len());
         let mut signature = blake3::Hasher::new();
-        for &id in &ids {
-            let blob = conn.blob_open(rusqlite::MAIN_DB, "position_segments", "data", id, true)?;
-            let mut head = [0u8; HEADER];
-            blob.read_at_exact(&mut head, 0)?;
-            drop(blob);
-            let (nonce, _, _) = read_header(&head)?;
+        for &(id, nonce) in &rows {
+            // Filled in at open for segments older than the column.
+            let nonce = nonce.ok_or_else(|| corrupt("segment without a nonce"))? as u64;
             signature.update(&id.to_le_bytes());
             signature.update(&nonce.to_le_bytes());
             let cached = self
@@ -598,6 +623,9 @@ impl PositionIndex {
                         |r| r.get(0),
                     )?;
                     let index = SegmentIndex::parse(&bytes, bytes.len())?;
+                    if index.nonce != nonce {
+                        return Err(corrupt("nonce column disagrees with the header"));
+                    }
                     let s = Arc::new(Segment { index, bytes });
                     self.segments
                         .lock()
@@ -612,7 +640,7 @@ impl PositionIndex {
         self.segments
             .lock()
             .expect("poisoned")
-            .retain(|id, _| ids.contains(id));
+            .retain(|id, _| rows.iter().any(|&(r, _)| r == *id));
         let hash = signature.finalize();
         let generation = u64::from_le_bytes(hash.as_bytes()[..8].try_into().expect("8 bytes"));
         Ok(Snapshot { list, generation })

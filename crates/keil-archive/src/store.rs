@@ -11,7 +11,10 @@ use crate::Result;
 
 /// The numbered migrations of `schema/`, in order. Never edit one that has
 /// been released: add the next file.
-const MIGRATIONS: &[&str] = &[include_str!("../../../schema/0001_initial.sql")];
+const MIGRATIONS: &[&str] = &[
+    include_str!("../../../schema/0001_initial.sql"),
+    include_str!("../../../schema/0002_segment_nonce.sql"),
+];
 
 /// How long a statement waits for another connection's lock (ms).
 const BUSY_TIMEOUT_MS: u64 = 5_000;

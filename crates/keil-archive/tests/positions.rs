@@ -340,3 +340,56 @@ fn popular_positions_answer_from_the_cache_until_the_index_changes() {
         }
     }
 }
+
+#[test]
+fn an_archive_of_schema_one_upgrades_in_place() {
+    let (dir, archive, all) = archive_with(40, 3, 9);
+    let empty = Position::empty(Board::new(3).unwrap());
+    let deep = all[5].steps[all[5].steps.len() / 2].0;
+    let before = [
+        check(&archive, &all, &empty, true),
+        check(&archive, &all, &deep, false),
+    ];
+    drop(archive);
+    // What schema 1 wrote: segments without the nonce column.
+    let conn = rusqlite::Connection::open(dir.path().join("archive.sqlite")).unwrap();
+    conn.execute_batch("ALTER TABLE position_segments DROP COLUMN nonce; PRAGMA user_version = 1;")
+        .unwrap();
+    drop(conn);
+    let archive = Archive::open(dir.path()).unwrap();
+    let conn = rusqlite::Connection::open(dir.path().join("archive.sqlite")).unwrap();
+    let missing: i64 = conn
+        .query_row(
+            "SELECT COUNT(*) FROM position_segments WHERE nonce IS NULL",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(missing, 0, "opening fills the nonces in");
+    let after = [
+        check(&archive, &all, &empty, true),
+        check(&archive, &all, &deep, false),
+    ];
+    assert_eq!(before, after);
+    // Old segments (nonce from their header) and new ones together.
+    let config = GeneratorConfig {
+        games: 30,
+        size: 3,
+        seed: 10,
+        ..GeneratorConfig::default()
+    };
+    let bytes: Vec<u8> = Generator::new(config)
+        .unwrap()
+        .flat_map(|g| g.record.into_bytes())
+        .collect();
+    let source = ImportSource::Bytes {
+        name: "more.keil".into(),
+        bytes,
+    };
+    archive
+        .import(&[source], &ImportOptions::default(), &mut |_| {})
+        .unwrap();
+    let all = replayed(&archive);
+    let got = check(&archive, &all, &empty, true);
+    assert_eq!(got.total_games, all.len() as u64);
+}
