@@ -44,6 +44,20 @@ fn archive_with(games: u64, size: u8, seed: u64) -> (tempfile::TempDir, Archive,
     (dir, archive, all)
 }
 
+/// A generated collection of `games` games on side `size`.
+fn generated(games: u64, size: u8, seed: u64) -> Vec<u8> {
+    let config = GeneratorConfig {
+        games,
+        size,
+        seed,
+        ..GeneratorConfig::default()
+    };
+    Generator::new(config)
+        .unwrap()
+        .flat_map(|g| g.record.into_bytes())
+        .collect()
+}
+
 /// Every game of the archive, replayed.
 fn replayed(archive: &Archive) -> Vec<Replayed> {
     let games = archive.stats().unwrap().games as i64;
@@ -312,16 +326,7 @@ fn popular_positions_answer_from_the_cache_until_the_index_changes() {
     assert_eq!(seen.len(), all.len());
 
     // New games change the index: the next answers include them.
-    let config = GeneratorConfig {
-        games: 300,
-        size: 3,
-        seed: 22,
-        ..GeneratorConfig::default()
-    };
-    let bytes: Vec<u8> = Generator::new(config)
-        .unwrap()
-        .flat_map(|g| g.record.into_bytes())
-        .collect();
+    let bytes = generated(300, 3, 22);
     let source = ImportSource::Bytes {
         name: "more.keil".into(),
         bytes,
@@ -353,7 +358,9 @@ fn an_archive_of_schema_one_upgrades_in_place() {
     drop(archive);
     // What schema 1 wrote: segments without the nonce column.
     let conn = rusqlite::Connection::open(dir.path().join("archive.sqlite")).unwrap();
-    conn.execute_batch("ALTER TABLE position_segments DROP COLUMN nonce; PRAGMA user_version = 1;")
+    conn.execute_batch(
+        "DROP INDEX position_segments_nonce; ALTER TABLE position_segments DROP COLUMN nonce; PRAGMA user_version = 1;",
+    )
         .unwrap();
     drop(conn);
     let archive = Archive::open(dir.path()).unwrap();
@@ -372,16 +379,7 @@ fn an_archive_of_schema_one_upgrades_in_place() {
     ];
     assert_eq!(before, after);
     // Old segments (nonce from their header) and new ones together.
-    let config = GeneratorConfig {
-        games: 30,
-        size: 3,
-        seed: 10,
-        ..GeneratorConfig::default()
-    };
-    let bytes: Vec<u8> = Generator::new(config)
-        .unwrap()
-        .flat_map(|g| g.record.into_bytes())
-        .collect();
+    let bytes = generated(30, 3, 10);
     let source = ImportSource::Bytes {
         name: "more.keil".into(),
         bytes,
