@@ -8,7 +8,7 @@ use crate::model::GameStatus;
 use crate::moves;
 
 /// zstd level for the stored record text.
-const ZSTD_LEVEL: i32 = 9;
+const ZSTD_LEVEL: i32 = 5;
 
 /// The metadata columns of one game.
 #[derive(Clone, Debug, Default)]
