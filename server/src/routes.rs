@@ -38,14 +38,20 @@ where
     }
 }
 
-/// Every route of the API, in matching order (the `.svg` route before the
-/// plain position route).
+/// Every route of the API, in matching order: the fixed paths first (the
+/// router compares them as strings; each path with a `{}` segment costs a
+/// regex match for every request that reaches it), position search first of
+/// all; the `.svg` route before the plain position route.
 pub fn route_table() -> Vec<RouteEntry> {
     vec![
-        entry("GET", "/healthz", health),
-        entry("GET", "/openapi.json", openapi_json),
+        entry("GET", "/api/v1/positions", search_positions),
+        entry("GET", "/api/v1/players", search_players),
         entry("GET", "/api/v1/games", list_games),
         entry("POST", "/api/v1/games", upload_games),
+        entry("GET", "/api/v1/search", search_text),
+        entry("GET", "/api/v1/stats", stats),
+        entry("GET", "/healthz", health),
+        entry("GET", "/openapi.json", openapi_json),
         entry("GET", "/api/v1/games/{id}", get_game),
         entry("GET", "/api/v1/games/{id}/record", get_record),
         entry(
@@ -54,11 +60,7 @@ pub fn route_table() -> Vec<RouteEntry> {
             get_position_svg,
         ),
         entry("GET", "/api/v1/games/{id}/positions/{ply}", get_position),
-        entry("GET", "/api/v1/players", search_players),
         entry("GET", "/api/v1/players/{name}", get_player),
-        entry("GET", "/api/v1/positions", search_positions),
-        entry("GET", "/api/v1/search", search_text),
-        entry("GET", "/api/v1/stats", stats),
     ]
 }
 
