@@ -9,6 +9,7 @@
 #   scripts/bench-server.sh                      # 100,000 games, 20 s each
 #   GAMES=20000 DURATION=10s scripts/bench-server.sh
 #   PROFILE=dev ...    # the dev build (dependencies optimised, workspace at opt-level 1)
+#   KEIL=/path/to/keil ...  # that binary, not built (e.g. an older build, to compare)
 #   WORKERS=1 ...      # `keil serve --workers 1` (default: actix's, one per core)
 #   CONNECTIONS=32 THREADS=1 ...  # wrk's connections and threads
 #
@@ -27,12 +28,17 @@ PROFILE=${PROFILE:-release}
 CHUNK=${CHUNK:-10000}
 WORKERS=${WORKERS:-}
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-target}
-if [ "$PROFILE" = release ]; then KEIL="$CARGO_TARGET_DIR/release/keil"; else KEIL="$CARGO_TARGET_DIR/debug/keil"; fi
+if [ "$PROFILE" = release ]; then BUILT="$CARGO_TARGET_DIR/release/keil"; else BUILT="$CARGO_TARGET_DIR/debug/keil"; fi
+KEIL=${KEIL:-$BUILT}
 DB="$WORK/archive-$GAMES"
 BASE="http://127.0.0.1:$PORT"
 
-echo "== build ($PROFILE)"
-if [ "$PROFILE" = release ]; then cargo build --release -p keil-cli; else cargo build -p keil-cli; fi
+if [ "$KEIL" = "$BUILT" ]; then
+  echo "== build ($PROFILE)"
+  if [ "$PROFILE" = release ]; then cargo build --release -p keil-cli; else cargo build -p keil-cli; fi
+else
+  echo "== binary $KEIL (not built)"
+fi
 
 echo "== load generator"
 if ! command -v wrk >/dev/null && ! command -v oha >/dev/null; then
