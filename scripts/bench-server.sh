@@ -9,6 +9,9 @@
 #   scripts/bench-server.sh                      # 100,000 games, 20 s each
 #   GAMES=20000 DURATION=10s scripts/bench-server.sh
 #   PROFILE=dev ...    # the dev build (dependencies optimised, workspace at opt-level 1)
+#   KEIL=/path/to/keil ...  # that binary, not built (e.g. an older build, to compare)
+#   WORKERS=1 ...      # `keil serve --workers 1` (default: actix's, one per core)
+#   CONNECTIONS=32 THREADS=1 ...  # wrk's connections and threads
 #
 # The load generator is wrk (apt-get install -y wrk), or oha when wrk is
 # missing and apt is not available (cargo install oha).
@@ -22,13 +25,20 @@ THREADS=${THREADS:-1}
 PORT=${PORT:-18080}
 WORK=${WORK:-/tmp/keil-bench}
 PROFILE=${PROFILE:-release}
+CHUNK=${CHUNK:-10000}
+WORKERS=${WORKERS:-}
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-target}
-if [ "$PROFILE" = release ]; then KEIL="$CARGO_TARGET_DIR/release/keil"; else KEIL="$CARGO_TARGET_DIR/debug/keil"; fi
+if [ "$PROFILE" = release ]; then BUILT="$CARGO_TARGET_DIR/release/keil"; else BUILT="$CARGO_TARGET_DIR/debug/keil"; fi
+KEIL=${KEIL:-$BUILT}
 DB="$WORK/archive-$GAMES"
 BASE="http://127.0.0.1:$PORT"
 
-echo "== build ($PROFILE)"
-if [ "$PROFILE" = release ]; then cargo build --release -p keil-cli; else cargo build -p keil-cli; fi
+if [ "$KEIL" = "$BUILT" ]; then
+  echo "== build ($PROFILE)"
+  if [ "$PROFILE" = release ]; then cargo build --release -p keil-cli; else cargo build -p keil-cli; fi
+else
+  echo "== binary $KEIL (not built)"
+fi
 
 echo "== load generator"
 if ! command -v wrk >/dev/null && ! command -v oha >/dev/null; then
@@ -42,13 +52,24 @@ command -v wrk >/dev/null && echo "wrk: $(command -v wrk)" || echo "oha: $(comma
 
 mkdir -p "$WORK"
 if [ ! -e "$DB/archive.sqlite" ]; then
+  # A file holds at most CHUNK games: the parser refuses files over 64 MiB
+  # (about 60,000 side-7 games), so the corpus is several collections with
+  # seeds 1, 2, ... in one directory, imported together.
   echo "== archive of $GAMES games"
-  "$KEIL" generate --games "$GAMES" --size 7 --seed 1 --out "$WORK/games-$GAMES.keil"
-  "$KEIL" import --db "$DB" "$WORK/games-$GAMES.keil"
+  CORPUS="$WORK/corpus-$GAMES"
+  rm -rf "$CORPUS" "$DB"
+  mkdir -p "$CORPUS"
+  left=$GAMES seed=1
+  while [ "$left" -gt 0 ]; do
+    n=$(( left < CHUNK ? left : CHUNK ))
+    "$KEIL" generate --games "$n" --size 7 --seed "$seed" --out "$CORPUS/games-$seed.keil"
+    left=$(( left - n )) seed=$(( seed + 1 ))
+  done
+  "$KEIL" import --db "$DB" "$CORPUS"
 fi
 
 echo "== server"
-RUST_LOG=warn "$KEIL" serve --db "$DB" --addr "127.0.0.1:$PORT" --no-demo 2>"$WORK/server.log" &
+RUST_LOG=warn "$KEIL" serve --db "$DB" --addr "127.0.0.1:$PORT" --no-demo ${WORKERS:+--workers "$WORKERS"} 2>"$WORK/server.log" &
 SERVER=$!
 trap 'kill $SERVER 2>/dev/null || true' EXIT
 for _ in $(seq 1 300); do
@@ -97,10 +118,14 @@ PY
 
 rss() { awk '/^VmRSS/ {print $2}' "/proc/$SERVER/status"; }
 hwm() { awk '/^VmHWM/ {print $2}' "/proc/$SERVER/status"; }
+# The server's CPU time (user + system), in clock ticks.
+cpu() { awk '{print $14 + $15}' "/proc/$SERVER/stat"; }
+TICK=$(getconf CLK_TCK)
 
-declare -A RPS P50 P99
+declare -A RPS P50 P99 CPU
 for mix in positions players games; do
   echo "== $mix: $DURATION, $CONNECTIONS connections"
+  cpu0=$(cpu)
   if command -v wrk >/dev/null; then
     out=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -s "$WORK/$mix.lua" "$BASE")
     echo "$out"
@@ -117,12 +142,17 @@ for mix in positions players games; do
     P50[$mix]=$(awk '/50.00%/ {print $3 $4}' <<<"$out")
     P99[$mix]=$(awk '/99.00%/ {print $3 $4}' <<<"$out")
   fi
+  # Server CPU per request, in microseconds (both cores count).
+  requests=$(awk '/requests in/ {print $1}' <<<"$out")  # wrk's count; none from oha
+  CPU[$mix]=$(awk -v c=$(( $(cpu) - cpu0 )) -v t="$TICK" -v n="${requests:-0}" \
+    'BEGIN { if (n > 0) printf "%.0f", c / t * 1e6 / n; else print "?" }')
 done
 
 echo
 echo "== results: $GAMES games, $CONNECTIONS connections, $DURATION per scenario, $(nproc) cores shared by server and load generator"
-printf '%-12s %12s %10s %10s\n' scenario "requests/s" p50 p99
+printf '%-12s %12s %10s %10s %16s\n' scenario "requests/s" p50 p99 "server CPU/req"
 for mix in positions players games; do
-  printf '%-12s %12s %10s %10s\n' "$mix" "${RPS[$mix]}" "${P50[$mix]}" "${P99[$mix]}"
+  printf '%-12s %12s %10s %10s %13s us\n' "$mix" "${RPS[$mix]}" "${P50[$mix]}" "${P99[$mix]}" "${CPU[$mix]}"
 done
+echo "load: $(uptime | sed 's/.*load/load/')"
 echo "server resident memory: now $(( $(rss) / 1024 )) MB, peak $(( $(hwm) / 1024 )) MB"

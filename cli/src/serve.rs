@@ -29,9 +29,14 @@ pub struct Args {
     /// The largest upload body, in bytes.
     #[arg(long, default_value_t = keil_server::DEFAULT_MAX_UPLOAD)]
     max_upload: usize,
-    /// HTTP worker threads (default: one per core).
+    /// HTTP worker threads (default: half the cores, at least one; archive
+    /// queries run on each worker's --blocking-threads).
     #[arg(long)]
     workers: Option<usize>,
+    /// Threads per worker that run archive queries: at most this many
+    /// queries run at once per worker.
+    #[arg(long, default_value_t = keil_server::DEFAULT_BLOCKING_THREADS)]
+    blocking_threads: usize,
     /// Do not import the demo corpus into an empty archive.
     #[arg(long)]
     no_demo: bool,
@@ -55,6 +60,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 .display()
         )
     })?;
+    let warm = keil_server::warm_up(&archive).context("cannot read the position index")?;
+    eprintln!("keil: position index loaded in {:.1} s", warm.as_secs_f64());
     eprintln!(
         "keil: serving {} on http://{} (uploads {})",
         args.db.display(),
@@ -70,6 +77,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         token,
         max_upload: args.max_upload,
         workers: args.workers,
+        blocking_threads: args.blocking_threads,
         ..ServerOptions::new(Arc::new(archive))
     };
     keil_server::run_blocking(options).context("server")?;

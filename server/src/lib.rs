@@ -31,9 +31,13 @@
 //! - [`dto`] holds the request and response types, separate from the
 //!   archive's domain types.
 //! - Every archive call runs on actix's blocking thread pool
-//!   (`web::block`); the archive keeps a pool of read connections and one
-//!   writer. Uploads need a bearer token ([`ServerOptions::token`]); with
-//!   none configured, writes are disabled.
+//!   (`web::block`), bounded to [`ServerOptions::blocking_threads`] per
+//!   worker ([`default_workers`] workers); the archive keeps a pool of read
+//!   connections and one writer. [`warm_up`] loads the position index
+//!   before serving. Uploads need a bearer token ([`ServerOptions::token`]);
+//!   with none configured, writes are disabled.
+//! - Request logging (tracing-actix-web) is installed only when the
+//!   subscriber records INFO spans.
 //!
 //! **Invariant:** only this crate knows HTTP and JSON shapes; the archive
 //! knows nothing of them.
@@ -51,6 +55,7 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use actix_web::dev::Server;
+use actix_web::middleware::Condition;
 use actix_web::{App, HttpServer, web};
 use keil_archive::Archive;
 
@@ -59,6 +64,24 @@ pub use routes::{app_config, routes};
 
 /// The default upload body limit: 8 MiB (about 8,000 games).
 pub const DEFAULT_MAX_UPLOAD: usize = 8 * 1024 * 1024;
+
+/// Archive-call threads per worker (see [`ServerOptions::blocking_threads`]).
+/// Archive calls are short and CPU-bound (a position search takes ~0.1 ms),
+/// so two per worker keep the cores busy. actix's own default (512 / workers)
+/// let a burst of requests run as many calls at once: read connections
+/// beyond the archive's idle pool were opened and closed per request, and a
+/// cold position index was loaded once per request (1.7 GB resident at
+/// 100,000 games).
+pub const DEFAULT_BLOCKING_THREADS: usize = 2;
+
+/// The default number of HTTP workers: half the cores, at least one. A
+/// worker only parses requests and writes answers (archive calls run on its
+/// [`DEFAULT_BLOCKING_THREADS`] blocking threads), so one worker keeps two
+/// cores of queries busy; on 2 cores, one worker had the same throughput as
+/// two and a third of the p99 latency (`scripts/bench-server.sh`).
+pub fn default_workers() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| (n.get() / 2).max(1))
+}
 
 /// The environment variable read for the write token when no token file is
 /// given.
@@ -75,8 +98,13 @@ pub struct ServerOptions {
     pub token: Option<String>,
     /// The largest upload body, in bytes.
     pub max_upload: usize,
-    /// Worker threads (default: actix's, one per core).
+    /// HTTP worker threads (default: [`default_workers`]).
     pub workers: Option<usize>,
+    /// Threads per worker that run archive calls (actix's blocking pool):
+    /// at most this many archive calls run at once per worker, so the read
+    /// connections, their page caches and any index loading stay bounded.
+    /// Default [`DEFAULT_BLOCKING_THREADS`].
+    pub blocking_threads: usize,
 }
 
 impl ServerOptions {
@@ -89,6 +117,7 @@ impl ServerOptions {
             token: None,
             max_upload: DEFAULT_MAX_UPLOAD,
             workers: None,
+            blocking_threads: DEFAULT_BLOCKING_THREADS,
         }
     }
 }
@@ -141,17 +170,48 @@ pub fn load_token(file: Option<&Path>) -> io::Result<Option<String>> {
 /// When the address cannot be bound.
 pub fn bind(options: ServerOptions) -> io::Result<(Server, Vec<SocketAddr>)> {
     let state = web::Data::new(ServerState::new(&options));
-    let mut server = HttpServer::new(move || {
+    // Request logging only when its spans can be recorded: a disabled
+    // logger still built a root span and a request id per request (~5% of
+    // a position search's CPU time).
+    let log = request_logging_enabled();
+    let server = HttpServer::new(move || {
         App::new()
-            .wrap(tracing_actix_web::TracingLogger::default())
+            .wrap(Condition::new(
+                log,
+                tracing_actix_web::TracingLogger::default(),
+            ))
             .configure(app_config(state.clone()))
-    });
-    if let Some(w) = options.workers {
-        server = server.workers(w);
-    }
+    })
+    .workers(options.workers.unwrap_or_else(default_workers).max(1))
+    .worker_max_blocking_threads(options.blocking_threads.max(1));
     let server = server.bind(options.addr)?;
     let addrs = server.addrs();
     Ok((server.run(), addrs))
+}
+
+/// Whether the request logger's spans (level INFO) can be recorded by the
+/// installed subscriber; read once when the server is built.
+fn request_logging_enabled() -> bool {
+    tracing::level_filters::LevelFilter::current() >= tracing::Level::INFO
+}
+
+/// Loads what the first queries would otherwise load under load: the
+/// position index's segments and game summaries (one position search, on a
+/// board with no games). Call before serving, so that concurrent first
+/// requests neither wait for it nor each load their own copy. Returns how
+/// long it took.
+///
+/// # Errors
+/// Archive errors.
+pub fn warm_up(archive: &Archive) -> keil_archive::Result<std::time::Duration> {
+    let start = std::time::Instant::now();
+    // Side 2: no stored game is that small in practice, so the search
+    // itself has next to nothing to count.
+    let board = keil_rules::Board::new(2).expect("side 2 is a board");
+    let mut query = keil_archive::PositionQuery::new(keil_rules::Position::empty(board));
+    query.limit = 1;
+    archive.search_position(&query)?;
+    Ok(start.elapsed())
 }
 
 /// Serves until the process is interrupted (Ctrl-C stops gracefully).
