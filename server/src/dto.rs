@@ -469,7 +469,8 @@ pub struct UploadVerdictDto {
     pub outcome: String,
     /// The status code this game alone would get: 201, 200 or 422.
     pub http_status: u16,
-    /// The stored game's id (`stored`, and `duplicate` when known).
+    /// The stored game's id: the new game (`stored`) or the one already
+    /// in the archive (`duplicate`).
     pub id: Option<i64>,
     /// The validator's status (`complete`, `resigned`, `invalid`, ... or
     /// `error` for a record that does not read).

@@ -623,6 +623,11 @@ fn upload_answers_a_verdict_per_game() {
     let r = post(&f.base, Some(TOKEN), game.clone());
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.json()["games"][0]["outcome"], "duplicate");
+    assert_eq!(
+        r.json()["games"][0]["id"],
+        id,
+        "a duplicate names the stored game"
+    );
 
     // A collection: new, duplicate, illegal, new; ids follow the order.
     let mut body = corpus(3, 8);

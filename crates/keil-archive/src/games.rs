@@ -204,11 +204,7 @@ impl Games<'_> {
     /// # Errors
     /// SQLite errors.
     pub fn summaries(&self, ids: &[i64]) -> Result<Vec<GameSummary>> {
-        let conn = self.archive.reader()?;
-        let tx = conn.unchecked_transaction()?;
-        let out = summaries(&tx, ids)?;
-        tx.finish()?;
-        Ok(out)
+        self.archive.reader()?.snapshot(|conn| summaries(conn, ids))
     }
 
     /// The main line of one game with its board, ruleset and setup, for

@@ -280,11 +280,9 @@ impl Players<'_> {
     /// # Errors
     /// SQLite errors.
     pub fn profile(&self, id: i64) -> Result<Option<PlayerProfile>> {
-        let conn = self.archive.reader()?;
-        let tx = conn.unchecked_transaction()?;
-        let p = player_profile(&tx, id)?;
-        tx.finish()?;
-        Ok(p)
+        self.archive
+            .reader()?
+            .snapshot(|conn| player_profile(conn, id))
     }
 
     /// The id of the player with exactly this name (as written); `None`

@@ -502,6 +502,8 @@ fn merge(conn: &rusqlite::Connection, ids: &[i64]) -> Result<()> {
 /// statistics over long posting lists.
 pub(crate) struct PositionIndex {
     segments: Mutex<HashMap<i64, Arc<Segment>>>,
+    /// Held while a segment is read from the database.
+    loading: Mutex<()>,
     summaries: RwLock<Summaries>,
     /// Match lists of popular positions, by index generation and query.
     answers: Answers,
@@ -511,6 +513,7 @@ impl Default for PositionIndex {
     fn default() -> PositionIndex {
         PositionIndex {
             segments: Mutex::default(),
+            loading: Mutex::default(),
             summaries: RwLock::default(),
             answers: new_answers(),
         }
@@ -553,8 +556,9 @@ fn date_number(date: &str) -> u32 {
 impl PositionIndex {
     /// Loads the summaries of games added since the last call.
     fn refresh(&self, conn: &rusqlite::Connection) -> Result<()> {
-        let max: i64 =
-            conn.query_row("SELECT COALESCE(MAX(id), 0) FROM games", [], |r| r.get(0))?;
+        let max: i64 = conn
+            .prepare_cached("SELECT COALESCE(MAX(id), 0) FROM games")?
+            .query_row([], |r| r.get(0))?;
         if max <= self.summaries.read().expect("poisoned").max_id {
             return Ok(());
         }
@@ -607,16 +611,24 @@ impl PositionIndex {
             let nonce = nonce.ok_or_else(|| corrupt("segment without a nonce"))? as u64;
             signature.update(&id.to_le_bytes());
             signature.update(&nonce.to_le_bytes());
-            let cached = self
-                .segments
-                .lock()
-                .expect("poisoned")
-                .get(&id)
-                .filter(|s| s.index.nonce == nonce)
-                .cloned();
-            let segment = match cached {
+            let cached = || {
+                self.segments
+                    .lock()
+                    .expect("poisoned")
+                    .get(&id)
+                    .filter(|s| s.index.nonce == nonce)
+                    .cloned()
+            };
+            let segment = match cached() {
                 Some(s) => s,
                 None => {
+                    // One reader loads a segment; the others wait for it
+                    // rather than each holding a copy of it.
+                    let _loading = self.loading.lock().expect("poisoned");
+                    if let Some(s) = cached() {
+                        list.push(s);
+                        continue;
+                    }
                     let bytes: Vec<u8> = conn.query_row(
                         "SELECT data FROM position_segments WHERE id = ?1",
                         [id],
@@ -844,11 +856,8 @@ impl crate::Archive {
     /// [`Error::BadCursor`] for a cursor this search did not produce;
     /// [`Error::PositionIndex`] for a damaged segment; SQLite errors.
     pub fn search_position(&self, q: &PositionQuery) -> Result<PositionAnswer> {
-        let conn = self.reader()?;
-        let tx = conn.unchecked_transaction()?;
-        let answer = search(&self.positions, &tx, q)?;
-        tx.finish()?;
-        Ok(answer)
+        self.reader()?
+            .snapshot(|conn| search(&self.positions, conn, q))
     }
 }
 

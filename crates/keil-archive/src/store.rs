@@ -87,11 +87,32 @@ impl ReadPool {
 /// the pool when dropped. Dereferences to [`rusqlite::Connection`].
 ///
 /// Statements on it see a consistent snapshot per transaction (WAL mode):
-/// wrap several queries in one `BEGIN`…`COMMIT` (or
-/// `Connection::unchecked_transaction`) to see one state of the archive.
+/// run several queries in [`ReadConnection::snapshot`] to see one state of
+/// the archive.
 pub struct ReadConnection<'a> {
     pool: &'a ReadPool,
     conn: Option<Connection>,
+}
+
+impl ReadConnection<'_> {
+    /// Runs `f` inside one read transaction, so that all its queries see one
+    /// state of the archive. `BEGIN` and `COMMIT` are cached statements
+    /// (rusqlite's transactions prepare them anew on every call).
+    ///
+    /// # Errors
+    /// The error of `f`, else SQLite errors of `BEGIN`/`COMMIT`.
+    pub fn snapshot<T>(&self, f: impl FnOnce(&Connection) -> Result<T>) -> Result<T> {
+        self.prepare_cached("BEGIN")?.execute([])?;
+        let out = f(self);
+        // Ending a read transaction cannot lose anything; a connection left
+        // inside one is not reused (see `Drop`).
+        let end = self
+            .prepare_cached("COMMIT")
+            .and_then(|mut s| s.execute([]));
+        let out = out?;
+        end?;
+        Ok(out)
+    }
 }
 
 impl Deref for ReadConnection<'_> {
