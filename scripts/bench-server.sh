@@ -52,9 +52,9 @@ command -v wrk >/dev/null && echo "wrk: $(command -v wrk)" || echo "oha: $(comma
 
 mkdir -p "$WORK"
 if [ ! -e "$DB/archive.sqlite" ]; then
-  # A file holds at most CHUNK games: the parser refuses files over 64 MiB
-  # (about 60,000 side-7 games), so the corpus is several collections with
-  # seeds 1, 2, ... in one directory, imported together.
+  # A file holds at most CHUNK games, so the corpus is several collections
+  # with seeds 1, 2, ... in one directory, imported together (generation
+  # stays reproducible per file; one big collection would import as well).
   echo "== archive of $GAMES games"
   CORPUS="$WORK/corpus-$GAMES"
   rm -rf "$CORPUS" "$DB"

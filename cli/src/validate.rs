@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use keil_record::{ParsedFile, Reason, RecordError, Status, Verdict};
+use keil_record::{PART_BYTES, ParsedFile, Reason, RecordError, Status, Verdict};
 use keil_sgf::{Diagnostic, Severity, Span};
 use rayon::prelude::*;
 
@@ -401,45 +401,53 @@ fn check_input(input: &Input, style: Style, progress: Option<&ProgressBar>) -> (
         }
     };
     let decoded = keil_sgf::decode(&bytes);
-    let file = ParsedFile::new(&decoded);
     let mut counts = Counts {
         files: 1,
         ..Counts::default()
     };
     let mut text = String::new();
-    if let Some(e) = file.file_error() {
-        let r = error_report(&file, &name, &e, style);
-        counts.add(&r.counts);
-        if let Some(p) = progress {
-            p.inc(bytes.len() as u64);
+    // Part by part: a collection over the parser's size limit is read
+    // whole, one part's trees at a time.
+    let mut parts = ParsedFile::in_parts(&decoded, PART_BYTES).peekable();
+    let mut many = None;
+    while let Some(file) = parts.next() {
+        let many = *many.get_or_insert(file.len() > 1 || parts.peek().is_some());
+        if let Some(e) = file.file_error() {
+            let r = error_report(&file, &name, &e, many, style);
+            counts.add(&r.counts);
+            if let Some(p) = progress {
+                p.inc(file.text().len() as u64);
+            }
+            continue;
         }
-        return (r.text, counts);
-    }
-    let many = file.len() > 1;
-    let check = |i: usize| {
-        let r = check_game(&file, i, &name, many, style);
-        if let Some(p) = progress {
-            p.inc(file.trees()[i].span().len() as u64);
+        let check = |i: usize| {
+            let r = check_game(&file, i, &name, many, style);
+            if let Some(p) = progress {
+                p.inc(file.trees()[i].span().len() as u64);
+            }
+            r
+        };
+        let reports: Vec<GameReport> = if file.len() >= 16 {
+            (0..file.len()).into_par_iter().map(check).collect()
+        } else {
+            (0..file.len()).map(check).collect()
+        };
+        for r in reports {
+            text.push_str(&r.text);
+            counts.add(&r.counts);
         }
-        r
-    };
-    let reports: Vec<GameReport> = if file.len() >= 16 {
-        (0..file.len()).into_par_iter().map(check).collect()
-    } else {
-        (0..file.len()).map(check).collect()
-    };
-    for r in reports {
-        text.push_str(&r.text);
-        counts.add(&r.counts);
     }
     (text, counts)
 }
 
+/// The report on tree `i` of `file` (game `file.first_game() + i` of the
+/// input).
 fn check_game(file: &ParsedFile<'_>, i: usize, name: &str, many: bool, style: Style) -> GameReport {
     let verdict = match file.verdict(i) {
         Ok(v) => v,
-        Err(e) => return error_report(file, name, &e, style),
+        Err(e) => return error_report(file, name, &e, many, style),
     };
+    let game = file.first_game() + i;
     let v = &verdict;
     let mut counts = Counts {
         games: 1,
@@ -464,18 +472,24 @@ fn check_game(file: &ParsedFile<'_>, i: usize, name: &str, many: bool, style: St
     }
     let text = if style.json {
         let mut line = Vec::with_capacity(512);
-        v.write_json(name, i, &mut line);
+        v.write_json(name, game, &mut line);
         line.push(b'\n');
         String::from_utf8(line).expect("JSON text is UTF-8")
     } else if style.quiet {
         String::new()
     } else {
-        human_verdict(file, name, i, many, v, style)
+        human_verdict(file, name, game, many, v, style)
     };
     GameReport { text, counts }
 }
 
-fn error_report(file: &ParsedFile<'_>, name: &str, e: &RecordError, style: Style) -> GameReport {
+fn error_report(
+    file: &ParsedFile<'_>,
+    name: &str,
+    e: &RecordError,
+    many: bool,
+    style: Style,
+) -> GameReport {
     let mut counts = Counts {
         games: 1,
         ..Counts::default()
@@ -488,7 +502,7 @@ fn error_report(file: &ParsedFile<'_>, name: &str, e: &RecordError, style: Style
     } else if style.quiet {
         String::new()
     } else {
-        let prefix = if file.len() > 1 {
+        let prefix = if many {
             format!("game {}: ", e.game)
         } else {
             String::new()

@@ -29,8 +29,8 @@ fn main() {
         seed: 2024,
         ..GeneratorConfig::default()
     };
-    // One source per 1,000 games: a 100,000-game corpus in one collection
-    // would pass keil-sgf's file-size limit (64 MiB).
+    // One source per 1,000 games, as an import of a directory of files
+    // would give it (import figures of session 1 were taken this way).
     let sources = || -> Vec<ImportSource> {
         let mut out = Vec::new();
         let mut bytes = Vec::new();

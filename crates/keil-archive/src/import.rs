@@ -46,6 +46,11 @@ pub struct ImportOptions {
     /// ([`ImportReport::outcomes`]); off by default, since a large import
     /// needs only the counts and the refused games.
     pub outcomes: bool,
+    /// A file is read in parts of about this many bytes (default
+    /// [`keil_record::PART_BYTES`], 32 MiB), each starting at a game tree:
+    /// collections larger than the parser's file-size limit are imported
+    /// whole, with at most one part's trees in memory.
+    pub part_bytes: usize,
 }
 
 impl Default for ImportOptions {
@@ -53,6 +58,7 @@ impl Default for ImportOptions {
         ImportOptions {
             batch_size: 2_000,
             outcomes: false,
+            part_bytes: keil_record::PART_BYTES,
         }
     }
 }
@@ -243,6 +249,7 @@ impl Archive {
         )?;
         let import_id = conn.last_insert_rowid();
         let batch_size = options.batch_size.max(1);
+        let part_bytes = options.part_bytes.max(1);
 
         let mut counts = ImportProgress::default();
         let mut problems = Vec::new();
@@ -301,35 +308,39 @@ impl Archive {
                         Input::Bytes(n, b) => (n, b),
                     };
                     let decoded = keil_sgf::decode(&bytes);
-                    let file = keil_record::ParsedFile::new(&decoded);
-                    if let Some(e) = file.file_error() {
-                        let item = prepare(&name, 0, Err(e));
-                        let batch = Batch {
-                            source: name.clone(),
-                            first: 0,
-                            items: vec![item],
-                        };
-                        if send.send(batch).is_err() {
-                            return;
+                    // Part by part: a collection over the parser's size
+                    // limit is read whole, one part's trees at a time.
+                    for file in keil_record::ParsedFile::in_parts(&decoded, part_bytes) {
+                        if let Some(e) = file.file_error() {
+                            let item = prepare(&name, file.first_game(), Err(e));
+                            let batch = Batch {
+                                source: name.clone(),
+                                first: file.first_game(),
+                                items: vec![item],
+                            };
+                            if send.send(batch).is_err() {
+                                return;
+                            }
+                            continue;
                         }
-                        continue;
-                    }
-                    let mut first = 0;
-                    while first < file.len() {
-                        let end = (first + batch_size).min(file.len());
-                        let items: Vec<Prepare> = (first..end)
-                            .into_par_iter()
-                            .map(|i| prepare(&name, i, file.record(i)))
-                            .collect();
-                        let batch = Batch {
-                            source: name.clone(),
-                            first,
-                            items,
-                        };
-                        if send.send(batch).is_err() {
-                            return;
+                        let base = file.first_game();
+                        let mut first = 0;
+                        while first < file.len() {
+                            let end = (first + batch_size).min(file.len());
+                            let items: Vec<Prepare> = (first..end)
+                                .into_par_iter()
+                                .map(|i| prepare(&name, base + i, file.record(i)))
+                                .collect();
+                            let batch = Batch {
+                                source: name.clone(),
+                                first: base + first,
+                                items,
+                            };
+                            if send.send(batch).is_err() {
+                                return;
+                            }
+                            first = end;
                         }
-                        first = end;
                     }
                 }
             });

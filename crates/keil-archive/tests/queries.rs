@@ -511,6 +511,7 @@ fn outcomes_name_every_game_in_reading_order() {
     let options = ImportOptions {
         batch_size: 2,
         outcomes: true,
+        ..ImportOptions::default()
     };
     let first = archive
         .import(&[bytes("hand.keil", HANDMADE)], &options, &mut |_| {})
@@ -576,4 +577,41 @@ fn outcomes_name_every_game_in_reading_order() {
         )
         .unwrap();
     assert!(quiet.outcomes.is_empty());
+}
+
+#[test]
+fn a_collection_read_in_parts_imports_as_a_whole() {
+    use keil_archive::{GameOutcome, ImportOptions};
+    // Parts of at most 300 bytes: about one game each, so batches and
+    // game indexes cross part boundaries.
+    let (text, truth) = corpus(40, 5, 31);
+    let mut text = text;
+    text.push_str(HANDMADE);
+    let dir = tempfile::tempdir().unwrap();
+    let archive = Archive::open(dir.path()).unwrap();
+    let options = ImportOptions {
+        batch_size: 3,
+        outcomes: true,
+        part_bytes: 300,
+    };
+    let report = archive
+        .import(&[bytes("big.keil", &text)], &options, &mut |_| {})
+        .unwrap();
+    assert_eq!(report.counts.games_read, 44);
+    assert_eq!(report.counts.imported, truth.len() as u64 + 2);
+    let indexes: Vec<usize> = report
+        .outcomes
+        .iter()
+        .map(|o| match o {
+            GameOutcome::Stored { index, .. } | GameOutcome::Duplicate { index, .. } => *index,
+            GameOutcome::Invalid(p) => p.index,
+        })
+        .collect();
+    assert_eq!(indexes, (0..44).collect::<Vec<_>>());
+    let refused: Vec<(usize, &str)> = report
+        .invalid
+        .iter()
+        .map(|p| (p.index, p.reason.as_str()))
+        .collect();
+    assert_eq!(refused, vec![(42, "occupied"), (43, "not_keil")]);
 }

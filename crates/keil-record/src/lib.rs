@@ -66,7 +66,7 @@ mod validate;
 pub use error::{ErrorKind, RecordError, Result};
 pub use info::{DatePrecision, GameDate, GameInfo, GameResult, ResultError, WinBy};
 pub use json::points;
-pub use record::{MoveValue, NodeMove, ParsedFile, Record, Warning, read_records};
+pub use record::{MoveValue, NodeMove, PART_BYTES, ParsedFile, Record, Warning, read_records};
 pub use validate::{
     Illegal, PlyRecord, Reason, Replay, Status, Validation, VariationVerdict, Verdict, Winner,
     validate,

@@ -301,6 +301,11 @@ impl Record {
     }
 }
 
+/// The part size for [`ParsedFile::in_parts`] that `keil import` and
+/// `keil validate` use, bytes: half of keil-sgf's default file-size limit,
+/// so that a part holding one very long game still parses.
+pub const PART_BYTES: usize = 32 << 20;
+
 /// A decoded and parsed file: gives one [`Record`] per game tree, in any
 /// order or in parallel ([`ParsedFile::record`] takes `&self`).
 ///
@@ -315,7 +320,9 @@ impl Record {
 #[derive(Debug)]
 pub struct ParsedFile<'t> {
     text: &'t str,
-    lines: LineIndex<'t>,
+    lines: std::sync::Arc<LineIndex<'t>>,
+    /// The index in the file of this part's first game tree.
+    first_game: usize,
     trees: Vec<GameTree<'t>>,
     diagnostics: Vec<Vec<Diagnostic>>,
     starts: Vec<Location>,
@@ -335,8 +342,44 @@ impl<'t> ParsedFile<'t> {
         ParsedFile::from_collection(text, collection)
     }
 
+    /// Parses a collection part by part, each at most about `max_part`
+    /// bytes and starting at a game tree (keil-sgf's `split_collection`),
+    /// so that a collection larger than the parser's file-size limit is
+    /// read whole, and the trees of one part are dropped before the next is
+    /// parsed. Locations (line:column) and game indexes are those of the
+    /// whole file ([`ParsedFile::first_game`]). A text within `max_part` is
+    /// one part, the same as [`ParsedFile::new`].
+    pub fn in_parts(
+        decoded: &'t Decoded<'_>,
+        max_part: usize,
+    ) -> impl Iterator<Item = ParsedFile<'t>> + 't {
+        let text: &'t str = &decoded.text;
+        let lines = std::sync::Arc::new(LineIndex::new(text));
+        let ranges = keil_sgf::split_collection(text, max_part);
+        let mut first_game = 0;
+        ranges.into_iter().map(move |range| {
+            let start = lines.location(range.start);
+            let collection = decoded.parse_range(range, &ParseOptions::default());
+            let part = ParsedFile::assemble(text, lines.clone(), first_game, start, collection);
+            first_game += part.len();
+            part
+        })
+    }
+
     fn from_collection(text: &'t str, collection: keil_sgf::Collection<'t>) -> ParsedFile<'t> {
-        let lines = LineIndex::new(text);
+        let lines = std::sync::Arc::new(LineIndex::new(text));
+        let start = lines.location(0);
+        ParsedFile::assemble(text, lines, 0, start, collection)
+    }
+
+    /// A part's trees and diagnostics; `start` is where the part begins.
+    fn assemble(
+        text: &'t str,
+        lines: std::sync::Arc<LineIndex<'t>>,
+        first_game: usize,
+        start: Location,
+        collection: keil_sgf::Collection<'t>,
+    ) -> ParsedFile<'t> {
         let n = collection.trees.len();
         let mut diagnostics = vec![Vec::new(); n];
         let mut file_error = None;
@@ -362,13 +405,14 @@ impl<'t> ParsedFile<'t> {
         }
         // Locations of tree starts, in one pass (trees are in file order).
         let mut starts = Vec::with_capacity(n);
-        let mut cursor = Cursor::new(text, &lines);
+        let mut cursor = Cursor::starting_at(text, &lines, start);
         for t in &collection.trees {
             starts.push(cursor.advance(t.span().start));
         }
         ParsedFile {
             text,
             lines,
+            first_game,
             trees: collection.trees,
             diagnostics,
             starts,
@@ -384,6 +428,13 @@ impl<'t> ParsedFile<'t> {
     /// The line index of the text.
     pub fn lines(&self) -> &LineIndex<'t> {
         &self.lines
+    }
+
+    /// The index in the file of this part's first game tree (0 unless read
+    /// with [`ParsedFile::parts`]): tree `i` of this part is game
+    /// `first_game() + i` of the file.
+    pub fn first_game(&self) -> usize {
+        self.first_game
     }
 
     /// Number of game trees.
@@ -413,7 +464,7 @@ impl<'t> ParsedFile<'t> {
             span: d.span,
             line: loc.line as u32,
             column: loc.column as u32,
-            game: 0,
+            game: self.first_game,
             diagnostics: vec![d.clone()],
         })
     }
@@ -436,7 +487,7 @@ impl<'t> ParsedFile<'t> {
             to_move: parts.to_move,
             tree: tree.to_owned_tree(),
             warnings: parts.warnings,
-            game: index,
+            game: self.first_game + index,
             nodes: parts.nodes,
         })
     }
@@ -461,7 +512,7 @@ impl<'t> ParsedFile<'t> {
     fn parts(&self, index: usize) -> Result<Parts> {
         read_tree(
             &self.trees[index],
-            index,
+            self.first_game + index,
             &self.diagnostics[index],
             self.starts[index],
             self.text,
@@ -497,16 +548,6 @@ struct Cursor<'a> {
 }
 
 impl<'a> Cursor<'a> {
-    fn new(text: &'a str, lines: &'a LineIndex<'a>) -> Cursor<'a> {
-        Cursor {
-            text: text.as_bytes(),
-            lines,
-            pos: 0,
-            line: 1,
-            column: 1,
-        }
-    }
-
     fn starting_at(text: &'a str, lines: &'a LineIndex<'a>, at: Location) -> Cursor<'a> {
         Cursor {
             text: text.as_bytes(),

@@ -6,7 +6,7 @@ use chardetng::{EncodingDetector, Iso2022JpDetection, Utf8Detection};
 use encoding_rs::{DecoderResult, Encoding, REPLACEMENT, UTF_8, UTF_16BE, UTF_16LE};
 
 use crate::diag::{Diagnostic, Severity, code};
-use crate::parse::{ParseOptions, find_close, is_ws, parse, skip_ws_at, tree_start_at};
+use crate::parse::{ParseOptions, find_close, is_ws, skip_ws_at, tree_start_at};
 use crate::span::Span;
 use crate::tree::Collection;
 
@@ -44,8 +44,29 @@ impl Decoded<'_> {
     /// Parse the text; the decoding diagnostics come first in the result
     /// (as errors when [`ParseOptions::strict`]).
     pub fn parse(&self, options: &ParseOptions) -> Collection<'_> {
-        let mut collection = parse(&self.text, options);
-        let mut diagnostics = self.diagnostics.clone();
+        self.parse_range(0..self.text.len(), options)
+    }
+
+    /// Parse one part of the text (see [`parse_range`](crate::parse_range)
+    /// and [`split_collection`](crate::split_collection)); the decoding
+    /// diagnostics that start within `range` come first, as in
+    /// [`Decoded::parse`], so that parsing every part reports each once.
+    ///
+    /// # Panics
+    /// When `range` is not within the text or not on character boundaries.
+    pub fn parse_range(
+        &self,
+        range: std::ops::Range<usize>,
+        options: &ParseOptions,
+    ) -> Collection<'_> {
+        let last = range.end == self.text.len();
+        let mut collection = crate::parse_range(&self.text, range.clone(), options);
+        let mut diagnostics: Vec<Diagnostic> = self
+            .diagnostics
+            .iter()
+            .filter(|d| range.contains(&d.span.start) || (last && d.span.start >= range.end))
+            .cloned()
+            .collect();
         if options.strict {
             for d in &mut diagnostics {
                 d.severity = Severity::Error;

@@ -92,6 +92,103 @@ pub fn parse<'a>(text: &'a str, options: &ParseOptions) -> Collection<'a> {
     .collection()
 }
 
+/// Parse the game trees of `text[range]`, with spans that are byte offsets
+/// into the whole `text` (so line and column are those of the whole file).
+///
+/// For collections larger than [`ParseOptions::max_file_size`]: cut them
+/// with [`split_collection`] and parse the parts one after the other, each
+/// within the limit, without holding the whole file's trees at once. The
+/// size limit applies to the range. A byte order mark is skipped only at the
+/// start of the text.
+///
+/// # Panics
+/// When `range` is not within `text` or does not fall on character
+/// boundaries.
+pub fn parse_range<'a>(
+    text: &'a str,
+    range: std::ops::Range<usize>,
+    options: &ParseOptions,
+) -> Collection<'a> {
+    let text = &text[..range.end];
+    assert!(
+        text.is_char_boundary(range.start),
+        "range start inside a character"
+    );
+    Reader {
+        text,
+        bytes: text.as_bytes(),
+        pos: range.start,
+        opts: options,
+        diags: Vec::new(),
+        tree: None,
+        scratch: Arena::default(),
+    }
+    .collection()
+}
+
+/// Cuts a collection into parts of at most about `max_part` bytes, each
+/// starting at a top-level game tree (`(` outside every value and tree),
+/// for [`parse_range`]. The parts cover the text in order; a part holds
+/// more than `max_part` bytes only when one game tree does.
+///
+/// The cut points come from a scan of tree starts, brackets, values and
+/// escapes only: on malformed text (an unbalanced `[` or `(` inside a tree)
+/// fewer cut points are found, never one inside a well-formed tree. A text
+/// within `max_part` is one part.
+pub fn split_collection(text: &str, max_part: usize) -> Vec<std::ops::Range<usize>> {
+    let bytes = text.as_bytes();
+    let mut parts = Vec::new();
+    let mut start = 0;
+    // The last top-level tree start in the part after its first tree.
+    let mut cut = None;
+    let mut part_has_tree = false;
+    let (mut depth, mut in_value, mut escaped) = (0usize, false, false);
+    for (i, &b) in bytes.iter().enumerate() {
+        if depth == 0 {
+            // Outside trees only a tree start counts, as for the parser.
+            if b == b'(' && tree_start_at(bytes, i) {
+                // A part starts with its first tree (text before the first
+                // tree stays with it); any later tree start may cut.
+                if part_has_tree {
+                    if i - start > max_part {
+                        if let Some(c) = cut {
+                            parts.push(start..c);
+                            start = c;
+                        }
+                    }
+                    cut = Some(i);
+                }
+                part_has_tree = true;
+                depth = 1;
+            }
+            continue;
+        }
+        if in_value {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b']' => in_value = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'[' => in_value = true,
+            b'(' => depth += 1,
+            b')' => depth -= 1,
+            _ => {}
+        }
+    }
+    if bytes.len() - start > max_part {
+        if let Some(c) = cut.filter(|&c| c > start) {
+            parts.push(start..c);
+            start = c;
+        }
+    }
+    parts.push(start..bytes.len());
+    parts
+}
+
 /// SGF white space: the ASCII space and control characters that may stand
 /// between tokens.
 pub(crate) fn is_ws(b: u8) -> bool {
@@ -285,19 +382,21 @@ impl<'a> Reader<'a, '_> {
 
     fn collection(mut self) -> Collection<'a> {
         let len = self.text.len();
-        if len > self.opts.max_file_size || len > MAX_OFFSET {
+        let first = self.pos;
+        let size = len - first;
+        if size > self.opts.max_file_size || len > MAX_OFFSET {
             let max = self.opts.max_file_size.min(MAX_OFFSET);
             self.error(
                 code::FILE_TOO_LARGE,
-                Span::new(0, len),
-                format!("the text is {len} bytes, more than the limit of {max} bytes; not read"),
+                Span::new(first, len),
+                format!("the text is {size} bytes, more than the limit of {max} bytes; not read"),
             );
             return Collection {
                 trees: Vec::new(),
                 diagnostics: self.diags,
             };
         }
-        if self.text.starts_with('\u{feff}') {
+        if first == 0 && self.text.starts_with('\u{feff}') {
             self.pos = '\u{feff}'.len_utf8();
         }
         let mut trees = Vec::new();
@@ -317,7 +416,7 @@ impl<'a> Reader<'a, '_> {
         if trees.is_empty() {
             self.error(
                 code::NO_GAME_TREE,
-                Span::new(0, len),
+                Span::new(first, len),
                 "no SGF game tree (`(;...)`) found".to_owned(),
             );
         }

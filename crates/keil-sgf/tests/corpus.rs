@@ -118,3 +118,32 @@ fn writing_is_stable_after_one_pass() {
         assert_eq!(once, twice, "{path}: writer not stable");
     }
 }
+
+#[test]
+fn every_file_cut_into_parts_parses_as_a_whole() {
+    let Some(files) = corpus() else { return };
+    let options = keil_sgf::ParseOptions::default();
+    let mut cut_files = 0;
+    for (name, bytes) in &files {
+        let decoded = keil_sgf::decode(bytes);
+        let text: &str = &decoded.text;
+        let whole = keil_sgf::parse(text, &options);
+        // Parts of at most one byte: a cut before every top-level tree
+        // that the scan finds.
+        let parts = keil_sgf::split_collection(text, 1);
+        cut_files += usize::from(parts.len() > 1);
+        let mut trees = Vec::new();
+        for part in parts {
+            trees.extend(keil_sgf::parse_range(text, part, &options).trees);
+        }
+        assert_eq!(trees.len(), whole.trees.len(), "{name}");
+        for (a, b) in trees.iter().zip(&whole.trees) {
+            assert!(
+                a == b && a.span() == b.span(),
+                "{name}: tree at {:?}",
+                b.span()
+            );
+        }
+    }
+    assert!(cut_files > 0, "no file was cut");
+}

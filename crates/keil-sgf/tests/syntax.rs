@@ -495,3 +495,66 @@ fn columns_count_characters() {
     let at = index.location(c.trees[0].root().span().end);
     assert_eq!((at.line, at.column), (1, 10));
 }
+
+#[test]
+fn a_collection_cut_into_parts_parses_as_a_whole() {
+    // Values holding brackets, parentheses and escapes; variations; text
+    // between trees; CRLF.
+    let mut text = String::from("Notes before the first tree.\r\n");
+    for i in 0..40 {
+        text.push_str(&format!(
+            "(;GM[1]FF[4]C[game {i}: ( \\] ) \\\\]GN[a(b]\r\n;B[aa](;W[bb]C[x)y];B[cc])(;W[dd]))\n"
+        ));
+        if i % 7 == 0 {
+            text.push_str("stray words (not a tree\n");
+        }
+    }
+    let whole = lenient(&text);
+    let options = ParseOptions::default();
+    for max_part in [1, 50, 200, 1000, usize::MAX] {
+        let parts = keil_sgf::split_collection(&text, max_part);
+        assert_eq!(parts.first().unwrap().start, 0);
+        assert_eq!(parts.last().unwrap().end, text.len());
+        assert!(parts.windows(2).all(|w| w[0].end == w[1].start));
+        if max_part == usize::MAX {
+            assert_eq!(parts.len(), 1);
+        }
+        if max_part <= 200 {
+            assert!(parts.len() > 10, "{max_part}: {} parts", parts.len());
+        }
+        let mut trees = Vec::new();
+        let mut diagnostics = Vec::new();
+        for part in parts {
+            assert!(part.start == 0 || text[part.start..].starts_with('('));
+            let c = keil_sgf::parse_range(&text, part, &options);
+            diagnostics.extend(c.diagnostics.iter().map(|d| (d.code, d.span)));
+            trees.extend(c.trees);
+        }
+        assert_eq!(trees.len(), whole.trees.len(), "{max_part}");
+        for (a, b) in trees.iter().zip(&whole.trees) {
+            assert_eq!(a, b);
+            assert_eq!(a.span(), b.span(), "spans are offsets into the whole text");
+        }
+        let want: Vec<_> = whole.diagnostics.iter().map(|d| (d.code, d.span)).collect();
+        assert_eq!(diagnostics, want, "{max_part}");
+    }
+}
+
+#[test]
+fn the_size_limit_applies_to_the_range() {
+    let text = "(;GM[1];B[aa])(;GM[1];B[bb])";
+    let options = ParseOptions {
+        max_file_size: 15,
+        ..ParseOptions::default()
+    };
+    assert_eq!(
+        codes(&keil_sgf::parse(text, &options)),
+        vec![code::FILE_TOO_LARGE]
+    );
+    for part in keil_sgf::split_collection(text, 15) {
+        let c = keil_sgf::parse_range(text, part.clone(), &options);
+        assert!(c.diagnostics.is_empty(), "{part:?}");
+        assert_eq!(c.trees.len(), 1);
+        assert_eq!(c.trees[0].span().start, part.start);
+    }
+}
