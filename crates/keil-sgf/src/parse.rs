@@ -137,6 +137,9 @@ pub fn parse_range<'a>(
 /// within `max_part` is one part.
 pub fn split_collection(text: &str, max_part: usize) -> Vec<std::ops::Range<usize>> {
     let bytes = text.as_bytes();
+    if bytes.len() <= max_part {
+        return std::iter::once(0..bytes.len()).collect();
+    }
     let mut parts = Vec::new();
     let mut start = 0;
     // The last top-level tree start in the part after its first tree.
