@@ -70,7 +70,7 @@ pub use model::{
 };
 pub use players::{
     ColorRecord, MatchKind, Opponent, PROFILE_OPPONENTS, PlayerHit, PlayerProfile, Players,
-    player_profile, search_players,
+    player_profile,
 };
 pub use positions::{Continuation, PositionAnswer, PositionHit, PositionQuery};
 pub use prepare::Problem;
@@ -89,6 +89,8 @@ pub struct Archive {
     readers: store::ReadPool,
     text: text::TextIndex,
     positions: positions::PositionIndex,
+    /// Players' folded names and words, for fuzzy name search.
+    vocabulary: std::sync::RwLock<players::Vocabulary>,
 }
 
 /// A full-text match.
@@ -178,6 +180,7 @@ impl Archive {
             writer: Mutex::new(writer),
             text,
             positions: positions::PositionIndex::default(),
+            vocabulary: Default::default(),
             dir,
         })
     }

@@ -1,6 +1,8 @@
 //! Player queries: search by name (case- and accent-insensitive, prefix and
 //! fuzzy) and a player's profile.
 
+use std::sync::RwLock;
+
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
 
@@ -91,8 +93,56 @@ fn allowed_edits(len: usize) -> usize {
     }
 }
 
+/// Every player's folded name and the words of it, grouped by length, so
+/// that fuzzy search compares the query with the terms of about its length
+/// only, in memory, instead of reading every player row. Players are never
+/// renamed: the vocabulary only grows.
+#[derive(Debug, Default)]
+pub(crate) struct Vocabulary {
+    /// Every player with an id up to this one is in.
+    max_id: i64,
+    /// `by_len[n]`: the terms of `n` bytes (folded names are ASCII) with
+    /// their player.
+    by_len: Vec<Vec<(Box<str>, i64)>>,
+}
+
+impl Vocabulary {
+    /// Adds the players stored since the last call.
+    fn refresh(lock: &RwLock<Vocabulary>, conn: &Connection) -> Result<()> {
+        let max: i64 = conn
+            .prepare_cached("SELECT COALESCE(MAX(id), 0) FROM players")?
+            .query_row([], |r| r.get(0))?;
+        if max <= lock.read().expect("poisoned").max_id {
+            return Ok(());
+        }
+        let mut v = lock.write().expect("poisoned");
+        let mut stmt =
+            conn.prepare_cached("SELECT id, folded FROM players WHERE id > ?1 AND id <= ?2")?;
+        let rows = stmt.query_map([v.max_id, max], |r| {
+            Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
+        })?;
+        for row in rows {
+            let (id, folded) = row?;
+            let words = folded.split(' ').filter(|w| !w.is_empty() && *w != folded);
+            for term in std::iter::once(folded.as_str()).chain(words) {
+                if v.by_len.len() <= term.len() {
+                    v.by_len.resize_with(term.len() + 1, Vec::new);
+                }
+                v.by_len[term.len()].push((term.into(), id));
+            }
+        }
+        v.max_id = max;
+        Ok(())
+    }
+}
+
 /// Searches players (see [`Players::search`]) on one connection.
-pub fn search_players(conn: &Connection, query: &str, limit: usize) -> Result<Vec<PlayerHit>> {
+pub(crate) fn search_players(
+    conn: &Connection,
+    vocabulary: &RwLock<Vocabulary>,
+    query: &str,
+    limit: usize,
+) -> Result<Vec<PlayerHit>> {
     let q = fold(query);
     if q.is_empty() || limit == 0 {
         return Ok(Vec::new());
@@ -132,44 +182,45 @@ pub fn search_players(conn: &Connection, query: &str, limit: usize) -> Result<Ve
     }
     let edits = allowed_edits(q.len());
     if hits.len() < limit && edits > 0 {
-        let mut all = conn.prepare_cached("SELECT id, name, folded, games FROM players")?;
-        let rows = all.query_map([], |r| {
-            Ok((
-                r.get::<_, i64>(0)?,
-                r.get::<_, String>(1)?,
-                r.get::<_, String>(2)?,
-                r.get::<_, i64>(3)?,
-            ))
-        })?;
-        let mut fuzzy = Vec::new();
-        for row in rows {
-            let (id, name, folded, games) = row?;
-            if seen.contains(&id) {
-                continue;
-            }
-            let best = std::iter::once(folded.as_str())
-                .chain(folded.split(' '))
-                .map(|w| {
-                    // Cheap length bound before the edit distance.
-                    if w.len().abs_diff(q.len()) > edits {
-                        usize::MAX
-                    } else {
-                        strsim::damerau_levenshtein(&q, w)
+        Vocabulary::refresh(vocabulary, conn)?;
+        // The closest term of each player within the allowed edits; a
+        // term's length differs from the query's by at most its distance.
+        let mut best: std::collections::HashMap<i64, usize> = Default::default();
+        {
+            let v = vocabulary.read().expect("poisoned");
+            let lengths = q.len().saturating_sub(edits)..=q.len() + edits;
+            for bucket in lengths.filter_map(|n| v.by_len.get(n)) {
+                for (term, id) in bucket {
+                    if seen.contains(id) {
+                        continue;
                     }
-                })
-                .min()
-                .unwrap_or(usize::MAX);
-            if best <= edits {
-                fuzzy.push((
-                    best,
-                    PlayerHit {
-                        id,
-                        name,
-                        games: games as u64,
-                        matched: MatchKind::Fuzzy,
-                    },
-                ));
+                    let d = strsim::damerau_levenshtein(&q, term);
+                    if d <= edits {
+                        let e = best.entry(*id).or_insert(d);
+                        *e = (*e).min(d);
+                    }
+                }
             }
+        }
+        let mut row = conn.prepare_cached("SELECT name, games FROM players WHERE id = ?1")?;
+        let mut fuzzy = Vec::with_capacity(best.len());
+        for (id, d) in best {
+            // A player newer than this reader's snapshot is not there yet.
+            let Some((name, games)) = row
+                .query_row([id], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))
+                .optional()?
+            else {
+                continue;
+            };
+            fuzzy.push((
+                d,
+                PlayerHit {
+                    id,
+                    name,
+                    games: games as u64,
+                    matched: MatchKind::Fuzzy,
+                },
+            ));
         }
         fuzzy.sort_by(|a, b| {
             a.0.cmp(&b.0)
@@ -272,7 +323,7 @@ impl Players<'_> {
     /// SQLite errors.
     pub fn search(&self, query: &str, limit: usize) -> Result<Vec<PlayerHit>> {
         let conn = self.archive.reader()?;
-        search_players(&conn, query, limit)
+        search_players(&conn, &self.archive.vocabulary, query, limit)
     }
 
     /// A player's profile; `None` when no player has this id.

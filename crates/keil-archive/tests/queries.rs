@@ -344,6 +344,14 @@ fn names_fold_accents_and_case_prefix_and_fuzzy() {
     );
     assert!(names("xyzzy").is_empty());
     assert!(names("  ").is_empty());
+    // Players of a later import are found by fuzzy search too.
+    assert!(names("kovra").is_empty());
+    let later = "(;GM[Keil]FF[4]SZ[2]KM[1]PB[Zdeněk Kovář]PW[Mei Lin];B[b2])";
+    import(&archive, &[bytes("later.keil", later)]);
+    assert_eq!(
+        names("kovra"),
+        vec![("Zdeněk Kovář".to_string(), MatchKind::Fuzzy)]
+    );
     // Games counts only count stored games.
     let hits = archive.players().search("bolanos", 10).unwrap();
     assert_eq!(hits[0].games, 2);
@@ -614,4 +622,77 @@ fn a_collection_read_in_parts_imports_as_a_whole() {
         .map(|p| (p.index, p.reason.as_str()))
         .collect();
     assert_eq!(refused, vec![(42, "occupied"), (43, "not_keil")]);
+}
+
+#[test]
+fn fuzzy_player_search_equals_brute_force() {
+    let f = fixture();
+    let names: BTreeSet<&str> = f
+        .truth
+        .iter()
+        .flat_map(|t| [t.player(Color::Black), t.player(Color::White)])
+        .collect();
+    let folded: Vec<(&str, String)> = names.iter().map(|n| (*n, keil_archive::fold(n))).collect();
+    let edits = |len: usize| match len {
+        0..=2 => 0,
+        3..=5 => 1,
+        _ => 2,
+    };
+    // Typos of name words: two letters swapped, one dropped, one changed.
+    let mut queries = BTreeSet::new();
+    for (_, f) in folded.iter().step_by(2) {
+        for w in f.split(' ').filter(|w| w.len() >= 4) {
+            let b = w.as_bytes();
+            let mut swapped = b.to_vec();
+            swapped.swap(1, 2);
+            let mut dropped = b.to_vec();
+            dropped.remove(b.len() / 2);
+            let mut changed = b.to_vec();
+            changed[b.len() - 1] = b'q';
+            for q in [swapped, dropped, changed] {
+                queries.insert(String::from_utf8(q).unwrap());
+            }
+        }
+    }
+    assert!(queries.len() > 50);
+    for q in &queries {
+        let hits = f.archive.players().search(q, 10_000).unwrap();
+        let got: BTreeSet<&str> = hits
+            .iter()
+            .filter(|h| h.matched == MatchKind::Fuzzy)
+            .map(|h| h.name.as_str())
+            .collect();
+        let k = edits(q.len());
+        let want: BTreeSet<&str> = folded
+            .iter()
+            .filter(|(_, f)| {
+                !(f.starts_with(q.as_str()) || f.split(' ').any(|w| w.starts_with(q.as_str())))
+            })
+            .filter(|(_, f)| {
+                k > 0
+                    && std::iter::once(f.as_str())
+                        .chain(f.split(' '))
+                        .any(|w| strsim::damerau_levenshtein(q, w) <= k)
+            })
+            .map(|(n, _)| *n)
+            .collect();
+        assert_eq!(got, want, "query {q}");
+        // Fuzzy hits come closest first.
+        let distances: Vec<usize> = hits
+            .iter()
+            .filter(|h| h.matched == MatchKind::Fuzzy)
+            .map(|h| {
+                let f = keil_archive::fold(&h.name);
+                std::iter::once(f.as_str())
+                    .chain(f.split(' '))
+                    .map(|w| strsim::damerau_levenshtein(q, w))
+                    .min()
+                    .unwrap()
+            })
+            .collect();
+        assert!(
+            distances.windows(2).all(|w| w[0] <= w[1]),
+            "query {q}: {distances:?}"
+        );
+    }
 }
