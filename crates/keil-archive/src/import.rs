@@ -260,70 +260,53 @@ impl Archive {
         let written: Result<()> = std::thread::scope(|scope| {
             // Reading and validating run here (rayon), writing on this thread.
             let producer = scope.spawn(move || {
+                // Hands a batch to the writer; false once the writer stopped.
+                let emit = |source: &str, first: usize, items: Vec<Prepare>| {
+                    let source = source.to_string();
+                    send.send(Batch {
+                        source,
+                        first,
+                        items,
+                    })
+                    .is_ok()
+                };
                 for input in inputs {
-                    let (name, bytes) = match input {
-                        Input::File(p) => {
-                            let name = p.display().to_string();
-                            match std::fs::read(&p) {
-                                Ok(b) => (name, b),
-                                Err(e) => {
-                                    let item = Prepare::Invalid(Problem {
-                                        source: name.clone(),
-                                        index: 0,
-                                        reason: "unreadable".into(),
-                                        message: e.to_string(),
-                                        ply: None,
-                                    });
-                                    let batch = Batch {
-                                        source: name,
-                                        first: 0,
-                                        items: vec![item],
-                                    };
-                                    if send.send(batch).is_err() {
-                                        return;
-                                    }
-                                    continue;
-                                }
-                            }
-                        }
+                    let (name, read) = match input {
+                        Input::File(p) => (p.display().to_string(), std::fs::read(&p)),
                         Input::Stdin => {
                             let mut b = Vec::new();
-                            if let Err(e) = std::io::stdin().read_to_end(&mut b) {
-                                let item = Prepare::Invalid(Problem {
-                                    source: "-".into(),
-                                    index: 0,
-                                    reason: "unreadable".into(),
-                                    message: e.to_string(),
-                                    ply: None,
-                                });
-                                let _ = send.send(Batch {
-                                    source: "-".into(),
-                                    first: 0,
-                                    items: vec![item],
-                                });
-                                continue;
-                            }
-                            ("-".to_string(), b)
+                            let read = std::io::stdin().read_to_end(&mut b).map(|_| b);
+                            ("-".to_string(), read)
                         }
-                        Input::Bytes(n, b) => (n, b),
+                        Input::Bytes(n, b) => (n, Ok(b)),
+                    };
+                    let bytes = match read {
+                        Ok(b) => b,
+                        Err(e) => {
+                            let item = Prepare::Invalid(Problem {
+                                source: name.clone(),
+                                index: 0,
+                                reason: "unreadable".into(),
+                                message: e.to_string(),
+                                ply: None,
+                            });
+                            if !emit(&name, 0, vec![item]) {
+                                return;
+                            }
+                            continue;
+                        }
                     };
                     let decoded = keil_sgf::decode(&bytes);
                     // Part by part: a collection over the parser's size
                     // limit is read whole, one part's trees at a time.
                     for file in keil_record::ParsedFile::in_parts(&decoded, part_bytes) {
+                        let base = file.first_game();
                         if let Some(e) = file.file_error() {
-                            let item = prepare(&name, file.first_game(), Err(e));
-                            let batch = Batch {
-                                source: name.clone(),
-                                first: file.first_game(),
-                                items: vec![item],
-                            };
-                            if send.send(batch).is_err() {
+                            if !emit(&name, base, vec![prepare(&name, base, Err(e))]) {
                                 return;
                             }
                             continue;
                         }
-                        let base = file.first_game();
                         let mut first = 0;
                         while first < file.len() {
                             let end = (first + batch_size).min(file.len());
@@ -331,12 +314,7 @@ impl Archive {
                                 .into_par_iter()
                                 .map(|i| prepare(&name, base + i, file.record(i)))
                                 .collect();
-                            let batch = Batch {
-                                source: name.clone(),
-                                first: base + first,
-                                items,
-                            };
-                            if send.send(batch).is_err() {
+                            if !emit(&name, base + first, items) {
                                 return;
                             }
                             first = end;
