@@ -1024,7 +1024,7 @@ pub(crate) fn search(
             game_id: i64::from(h.game),
             ply: u32::from(h.ply),
             next: decode_move(h.next).map(|m| m.transform(board, to_query).display(board)),
-            symmetry: compose(board, s_g, to_query).index(),
+            symmetry: s_g.then(to_query).index(),
             date,
             black,
             white,
@@ -1157,19 +1157,6 @@ fn collect(
         .collect();
     per_move.sort_by_key(|&(code, n, _, _)| (std::cmp::Reverse(n), code));
     Ok((Matches { per_move, games }, read))
-}
-
-/// The symmetry `b ∘ a` (first `a`, then `b`), found by its action on two
-/// points that no non-identity symmetry fixes together.
-fn compose(board: &Board, a: Symmetry, b: Symmetry) -> Symmetry {
-    let probes: Vec<Point> = board.points().collect();
-    Symmetry::all()
-        .find(|&c| {
-            probes
-                .iter()
-                .all(|&p| board.transform(p, c) == board.transform(board.transform(p, a), b))
-        })
-        .expect("symmetries form a group")
 }
 
 fn parse_cursor(c: &str) -> Result<(u32, u32)> {

@@ -76,6 +76,18 @@ impl Symmetry {
         }
     }
 
+    /// The symmetry that applies `self`, then `next` (`next ∘ self`).
+    ///
+    /// Found by the image of one cube vector whose coordinates differ in
+    /// absolute value, so that no two symmetries map it alike.
+    pub fn then(self, next: Symmetry) -> Symmetry {
+        const PROBE: [i32; 3] = [1, 2, -3];
+        let image = next.apply_cube(self.apply_cube(PROBE));
+        Symmetry::all()
+            .find(|c| c.apply_cube(PROBE) == image)
+            .expect("the 12 symmetries form a group")
+    }
+
     /// Applies `self` to cube coordinates.
     fn apply_cube(self, mut v: [i32; 3]) -> [i32; 3] {
         if self.reflects() {
@@ -487,6 +499,13 @@ mod tests {
                     }
                 }
                 assert_eq!(b.transform(centre, s), centre);
+                // Composition agrees with applying one after the other.
+                for t in Symmetry::all() {
+                    let st = s.then(t);
+                    for p in b.points() {
+                        assert_eq!(b.transform(p, st), b.transform(b.transform(p, s), t));
+                    }
+                }
             }
             // The 12 images of a point off every axis are all distinct.
             if side >= 4 {
