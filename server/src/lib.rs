@@ -196,21 +196,15 @@ fn request_logging_enabled() -> bool {
 }
 
 /// Loads what the first queries would otherwise load under load: the
-/// position index's segments and game summaries (one position search, on a
-/// board with no games). Call before serving, so that concurrent first
-/// requests neither wait for it nor each load their own copy. Returns how
-/// long it took.
+/// position index's segments and game summaries
+/// ([`Archive::load_position_index`]). Call before serving, so that
+/// concurrent first requests do not wait for it. Returns how long it took.
 ///
 /// # Errors
 /// Archive errors.
 pub fn warm_up(archive: &Archive) -> keil_archive::Result<std::time::Duration> {
     let start = std::time::Instant::now();
-    // Side 2: no stored game is that small in practice, so the search
-    // itself has next to nothing to count.
-    let board = keil_rules::Board::new(2).expect("side 2 is a board");
-    let mut query = keil_archive::PositionQuery::new(keil_rules::Position::empty(board));
-    query.limit = 1;
-    archive.search_position(&query)?;
+    archive.load_position_index()?;
     Ok(start.elapsed())
 }
 

@@ -859,6 +859,20 @@ impl crate::Archive {
         self.reader()?
             .snapshot(|conn| search(&self.positions, conn, q))
     }
+
+    /// Reads the position index into memory (its segments and the game
+    /// summaries, about 1.5 KB per game) ahead of the first search, which
+    /// would otherwise pay for it (0.3–0.5 s at 100,000 games). A server
+    /// calls it before it takes requests.
+    ///
+    /// # Errors
+    /// [`Error::PositionIndex`] for a damaged segment; SQLite errors.
+    pub fn load_position_index(&self) -> Result<()> {
+        self.reader()?.snapshot(|conn| {
+            self.positions.refresh(conn)?;
+            self.positions.segments(conn).map(drop)
+        })
+    }
 }
 
 /// Match lists at least this long are kept in [`PositionIndex::answers`]:
