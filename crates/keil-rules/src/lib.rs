@@ -34,20 +34,37 @@
 //! ```
 
 mod board;
+mod dispatch;
 mod game;
+mod go;
+mod kee;
 mod position;
+mod square;
 
 use std::fmt;
 use std::ops::{Add, Sub};
 use std::str::FromStr;
 
 pub use board::{Board, MAX_SIDE, MIN_SIDE, Point, PointError, PointName, Symmetry};
+pub use dispatch::{
+    AnyBoard, AnyGame, AnyGameError, AnyNotationError, AnyPointError, AnyPosition, AnyRuleset,
+    BoardSpec, BoardSpecError, GameKind, GameKindError, ParsedPosition,
+};
 pub use game::{
     Area, Game, IllegalMove, IllegalReason, Ko, Linking, Move, Ruleset, RulesetError, TurnOutcome,
 };
+pub use go::{
+    GoEnd, GoGame, GoNotationError, GoPosition, GoRuleset, GoRulesetError, RepetitionRule,
+    RuMapped, ToMove,
+};
+pub use kee::KeeCheck;
 pub use position::{
     Bits, Group, NotationError, PointSet, Position, PositionKey, Score, SymmetricKeys, Tally,
     Territory, Wide,
+};
+pub use square::{
+    DisplayNameError, KeySalt, MAX_SQUARE_SIZE, MIN_SQUARE_SIZE, SgfPointError, SquareBoard,
+    SquareKeys, SquareSymmetry,
 };
 
 /// A player's colour.

@@ -1,7 +1,7 @@
 //! One test per rule of keil-rules.md, on hand-made small-board positions.
 
 use keil_rules::{
-    Board, Color, Game, HalfPoints, IllegalReason, Linking, Move, Position, Ruleset, Symmetry,
+    Board, Color, Game, HalfPoints, IllegalReason, Ko, Linking, Move, Position, Ruleset, Symmetry,
 };
 
 fn board(side: u8) -> &'static Board {
@@ -146,7 +146,13 @@ fn repeating_the_movers_own_earlier_position_is_illegal() {
     let mut game = Game::new(b, rules("Keil; linking=unopposed", 0));
     play(&mut game, &["button", "c3", "a1", "a2", "b3"]);
     let err = game.play(parse_move(b, "a2")).unwrap_err();
-    assert_eq!(err.reason, IllegalReason::Repetition { plies: vec![4] });
+    assert_eq!(
+        err.reason,
+        IllegalReason::Repetition {
+            plies: vec![4],
+            kee: None
+        }
+    );
     assert_eq!(err.reason.code(), "repetition");
     assert_eq!(err.ply, 6);
 }
@@ -284,13 +290,14 @@ fn ruleset_options_parse_and_reject_clearly() {
     let e = "Keil; linking=diagonal".parse::<Ruleset>().unwrap_err();
     assert!(e.to_string().contains("same-type or unopposed"), "{e}");
     assert!("Keil; colour=red".parse::<Ruleset>().is_err());
-    assert!(
-        "Keil; ko=kee"
-            .parse::<Ruleset>()
-            .unwrap_err()
-            .to_string()
-            .contains("kee")
+    let kee: Ruleset = "Keil; ko=kee".parse().unwrap();
+    assert_eq!(kee.ko, Ko::Kee);
+    assert_eq!(
+        kee.to_string(),
+        "Keil; linking=same-type; button=on; ko=kee"
     );
+    assert_eq!(kee.to_string().parse::<Ruleset>().unwrap(), kee);
+    assert!("Keil; ko=superko".parse::<Ruleset>().is_err());
     // The komi warning: fractional with the button, whole without it.
     assert!(rules("Keil", 13).komi_warning());
     assert!(!rules("Keil", 12).komi_warning());

@@ -156,7 +156,7 @@ fn main_lines_agree_with_the_answer_key() {
             };
             if let Err(e) = game.play_as(color, mv) {
                 let plies = match &e.reason {
-                    IllegalReason::Repetition { plies } => plies.clone(),
+                    IllegalReason::Repetition { plies, .. } => plies.clone(),
                     _ => vec![],
                 };
                 got_illegal = Some((ply, e.reason.code().into(), plies));

@@ -188,7 +188,7 @@ pub fn verdict(tree: &Tree) -> Verdict {
         };
         if let Err(e) = game.play_as(color, mv) {
             let repeats = match &e.reason {
-                IllegalReason::Repetition { plies } => Some(plies.clone()),
+                IllegalReason::Repetition { plies, .. } => Some(plies.clone()),
                 _ => None,
             };
             illegal = Some((plies, e.reason.code(), written, repeats));
