@@ -18,7 +18,7 @@
 
 use std::fmt::Write;
 
-use keil_rules::{Board, Color, Point, Position};
+use keil_rules::{AnyBoard, AnyPosition, Board, Color, GameKind, Point, Position, SquareBoard};
 
 /// Distance between neighbouring points, in SVG units.
 const STEP: f64 = 32.0;
@@ -43,16 +43,74 @@ const CROSS: &str = "#c0392b";
 const STYLE: &str = "<style>@media (prefers-color-scheme: dark){\
 .page{fill:#1d1f21}.caption{fill:#e8e6e3}.hex-label{fill:#c9c5bd}.board{fill:#c9a352}}</style>";
 
-/// A Keil position to draw.
+/// A position of any game to draw; [`render`] picks the drawing from the
+/// board's geometry.
 pub struct Drawing<'a> {
     /// The position.
-    pub position: &'a Position,
+    pub position: &'a AnyPosition,
     /// The point of the last move, if it was a placement.
     pub last: Option<Point>,
     /// Stones removed by the last move, with their colour.
     pub captured: &'a [(Point, Color)],
     /// A line of text under the board (ply, player to move, button).
     pub caption: &'a str,
+}
+
+/// The SVG document of a drawing: a hexagonal board for Keil, a square one
+/// for Go.
+pub fn render(d: &Drawing<'_>) -> String {
+    match (d.position, d.position.board()) {
+        (AnyPosition::Keil(p), _) => render_hex(p, d.last, d.captured, d.caption),
+        (p, AnyBoard::Square(board)) => render_square_position(p, board, game_name(p.kind()), d),
+        (_, AnyBoard::Hex(_)) => unreachable!("only Keil positions are hexagonal"),
+    }
+}
+
+/// The game's name in titles.
+fn game_name(kind: GameKind) -> &'static str {
+    match kind {
+        GameKind::Keil => "Keil",
+        GameKind::Go => "Go",
+        other => other.code(),
+    }
+}
+
+/// A position on a square board, drawn with [`render_square`].
+fn render_square_position(
+    p: &AnyPosition,
+    board: &'static SquareBoard,
+    game: &str,
+    d: &Drawing<'_>,
+) -> String {
+    let on_board = |q: Point| q.index() < board.len();
+    let at = |q: Point, c: Color| {
+        let (x, y) = board.coords(q);
+        (x, y, c)
+    };
+    let mut stones = Vec::new();
+    for c in [Color::Black, Color::White] {
+        stones.extend(p.stones(c).iter().map(|q| at(q, c)));
+    }
+    let captured: Vec<_> = d
+        .captured
+        .iter()
+        .filter(|&&(q, _)| on_board(q))
+        .map(|&(q, c)| at(q, c))
+        .collect();
+    let name = |c: u8, r: u8| {
+        board
+            .point_at(i32::from(c), i32::from(r))
+            .map_or_else(String::new, |q| board.sgf_name(q))
+    };
+    render_square(&SquareDiagram {
+        size: board.size(),
+        stones: &stones,
+        last: d.last.filter(|&q| on_board(q)).map(|q| board.coords(q)),
+        captured: &captured,
+        name: &name,
+        game,
+        caption: d.caption,
+    })
 }
 
 /// A square board to draw, in plain coordinates: columns from the left and
@@ -384,9 +442,14 @@ fn lattice(column: i32, row: i32) -> (f64, f64) {
     (x, y)
 }
 
-/// The SVG document of a Keil (hexagonal) drawing.
-pub fn render(d: &Drawing<'_>) -> String {
-    let board: &Board = d.position.board();
+/// The SVG document of a Keil (hexagonal) board.
+fn render_hex(
+    position: &Position,
+    last: Option<Point>,
+    captured: &[(Point, Color)],
+    caption: &str,
+) -> String {
+    let board: &Board = position.board();
     let n = i32::from(board.side());
     let width = i32::from(board.width());
     let side = n - 1;
@@ -410,7 +473,7 @@ pub fn render(d: &Drawing<'_>) -> String {
     }
     let natural = x1 - x0 + 2.0 * MARGIN + STEP;
     // A caption wider than the board widens the page; the board is centred.
-    let w = natural.max(caption_width(d.caption));
+    let w = natural.max(caption_width(caption));
     let (ox, oy) = (
         (w - natural) / 2.0 + MARGIN + STEP / 2.0 - x0,
         MARGIN + STEP / 2.0 - y0,
@@ -425,7 +488,7 @@ pub fn render(d: &Drawing<'_>) -> String {
     };
     let h = y1 - y0 + 2.0 * MARGIN + STEP + CAPTION;
 
-    let count = |c: Color| d.position.stones(c).iter().count();
+    let count = |c: Color| position.stones(c).len();
     let size = format!("side {n}");
     let mut cv = Canvas::open(
         w,
@@ -435,7 +498,7 @@ pub fn render(d: &Drawing<'_>) -> String {
             &size,
             count(Color::Black),
             count(Color::White),
-            d.caption,
+            caption,
         ),
     );
     let s = &mut cv.s;
@@ -508,16 +571,16 @@ pub fn render(d: &Drawing<'_>) -> String {
     };
     let mut stones: Vec<Mark> = Vec::new();
     for c in [Color::Black, Color::White] {
-        stones.extend(d.position.stones(c).iter().map(|p| mark(p, c)));
+        stones.extend(position.stones(c).iter().map(|p| mark(p, c)));
     }
     cv.stones(&stones, radius);
-    let captured: Vec<Mark> = d.captured.iter().map(|&(p, c)| mark(p, c)).collect();
+    let captured: Vec<Mark> = captured.iter().map(|&(p, c)| mark(p, c)).collect();
     cv.captured(&captured, radius, true);
-    if let Some(p) = d.last {
+    if let Some(p) = last {
         let (x, y) = pt(p);
-        cv.last(x, y, d.position.get(p), radius);
+        cv.last(x, y, position.get(p), radius);
     }
-    cv.close(d.caption)
+    cv.close(caption)
 }
 
 #[cfg(test)]
@@ -554,10 +617,11 @@ mod tests {
             .collect()
     }
 
-    /// SGF point letters, for the tests' own diagrams.
+    /// The SGF name of a point of the 19×19 board (every smaller board's
+    /// points have the same names).
     fn sgf(c: u8, r: u8) -> String {
-        let l = |i: u8| char::from(if i < 26 { b'a' + i } else { b'A' + i - 26 });
-        format!("{}{}", l(c), l(r))
+        let board = SquareBoard::new(19).unwrap();
+        board.sgf_name(board.point_at(c.into(), r.into()).unwrap())
     }
 
     fn empty(side: u8) -> Position {
@@ -573,7 +637,7 @@ mod tests {
         p.set(g7, Some(Color::Black));
         let captured = [(a1, Color::White)];
         let svg = render(&Drawing {
-            position: &p,
+            position: &AnyPosition::Keil(p),
             last: Some(g7),
             captured: &captured,
             caption: "ply 3 <B>",
@@ -707,6 +771,24 @@ mod tests {
             .unwrap();
         assert_eq!(corner.attribute("cx").unwrap().parse::<f64>().unwrap(), x);
         assert_eq!(corner.attribute("cy").unwrap().parse::<f64>().unwrap(), y);
+    }
+
+    #[test]
+    fn square_labels_agree_with_the_rules_display_names() {
+        for n in 1..=19u8 {
+            let board = SquareBoard::new(n).unwrap();
+            let svg = square(n, &[], "");
+            let labels = texts(&parse(&svg), "coords");
+            for (i, chunk) in labels.chunks(4).enumerate() {
+                let i = i as i32;
+                // The column letter with the top row's number.
+                let top = board.point_at(i, 0).unwrap();
+                assert_eq!(board.display_name(top), format!("{}{n}", chunk[0]));
+                // The left column's letter with the row's number.
+                let left = board.point_at(0, i).unwrap();
+                assert_eq!(board.display_name(left), format!("A{}", chunk[2]));
+            }
+        }
     }
 
     #[test]
