@@ -24,7 +24,7 @@ use keil_rules::{
     Color, GoGame, GoPosition, GoRuleset, HalfPoints, Move, Point, PointSet, SquareBoard,
 };
 
-use crate::play::Style;
+use crate::play::{EmptyPoints, Style};
 use crate::rng::Rng;
 
 /// How an event's `RU` is spelled: the ruleset's usual spellings in real
@@ -117,7 +117,7 @@ pub(crate) fn play(game: GoGame, first: Color, styles: [Style; 2], rng: &mut Rng
     let pos = game.position();
     let mut p = Player {
         board,
-        empty: board.points().filter(|&q| pos.get(q).is_none()).collect(),
+        empty: EmptyPoints::new(board.points().filter(|&q| pos.get(q).is_none())),
         game,
         own_limit: (board.len() / 10).max(1),
         invade: 4 + usize::from(n) / 4,
@@ -147,10 +147,10 @@ pub(crate) fn play(game: GoGame, first: Color, styles: [Style; 2], rng: &mut Rng
             .expect("the policy only plays moves it checked to be legal");
         if let Move::Place(q) = mv {
             p.last[mover.index()] = Some(q);
-            p.set_empty(q, false);
+            p.empty.set(q, false);
         }
         for &c in out.captured.iter().chain(&out.suicided) {
-            p.set_empty(c, true);
+            p.empty.set(c, true);
         }
         moves.push(mv);
         mover = mover.opposite();
@@ -175,9 +175,7 @@ struct Player {
     edge: u8,
     /// The last placement of each colour.
     last: [Option<Point>; 2],
-    /// The empty points in board order, kept from the moves played and
-    /// their captures.
-    empty: Vec<Point>,
+    empty: EmptyPoints,
     candidates: Vec<Point>,
     /// Per point: (ply + 1 when judged, sensible?), so that one flood
     /// judges a whole region for the turn.
@@ -189,17 +187,6 @@ struct Player {
 }
 
 impl Player {
-    /// Records that `p` became empty (a capture) or not (a placement).
-    fn set_empty(&mut self, p: Point, empty: bool) {
-        match (self.empty.binary_search(&p), empty) {
-            (Err(i), true) => self.empty.insert(i, p),
-            (Ok(i), false) => {
-                self.empty.remove(i);
-            }
-            _ => unreachable!("a placement on an empty point, a capture of a stone"),
-        }
-    }
-
     fn choose(&mut self, mover: Color, style: Style, rng: &mut Rng) -> Option<Point> {
         if rng.chance(style.tactics) {
             if let Some(p) = self.tactical(mover) {
@@ -213,7 +200,7 @@ impl Player {
             let (a, b) = (i32::from(self.edge) - 1, i32::from(self.edge));
             let band = |v: i32| (a..=b).contains(&v.min(n - 1 - v));
             self.candidates.clear();
-            for &q in &self.empty {
+            for &q in self.empty.points() {
                 let (c, r) = self.board.coords(q);
                 if band(i32::from(c)) && band(i32::from(r)) {
                     self.candidates.push(q);
@@ -243,7 +230,7 @@ impl Player {
             }
         }
         self.candidates.clear();
-        self.candidates.extend_from_slice(&self.empty);
+        self.candidates.extend_from_slice(self.empty.points());
         self.pick(mover, turn, rng)
     }
 
