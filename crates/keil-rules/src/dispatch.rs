@@ -353,8 +353,29 @@ impl AnyPosition {
     /// # Errors
     /// [`AnyNotationError`] with the kind's own error.
     pub fn parse_notation(kind: GameKind, text: &str) -> Result<ParsedPosition, AnyNotationError> {
-        let _ = (kind, text);
-        unimplemented!("stage 2")
+        match kind {
+            GameKind::Keil => {
+                let (position, to_move) = Position::parse_notation(text)?;
+                let button = text.split_whitespace().skip(1).find_map(|w| match w {
+                    "+" => Some(true),
+                    "-" => Some(false),
+                    _ => None,
+                });
+                Ok(ParsedPosition {
+                    position: AnyPosition::Keil(position),
+                    to_move,
+                    button,
+                })
+            }
+            GameKind::Go => {
+                let (position, to_move) = GoPosition::parse_notation(text)?;
+                Ok(ParsedPosition {
+                    position: AnyPosition::Go(position),
+                    to_move,
+                    button: None,
+                })
+            }
+        }
     }
 
     /// Writes the canonical notation: the board, then ` b`/` w` when

@@ -5,7 +5,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::board::{Board, Point, Symmetry};
-use crate::kee::KeeCheck;
+use crate::kee::{KeeCheck, KeeRecords, KeeVerdict};
 use crate::position::{
     Bits, Group, PointSet, Position, PositionKey, Score, Stones, SymmetricKeys, Territory, Wide,
 };
@@ -350,7 +350,7 @@ pub struct TurnOutcome {
 }
 
 /// The state at the end of one turn, kept for the repetition rule.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct TurnEnd<B: Bits> {
     stones: Stones<B>,
     button: bool,
@@ -374,12 +374,24 @@ struct Engine<B: Bits> {
     /// repetition rule scans these contiguous keys and compares positions
     /// only on a match.
     turn_keys: [Vec<(u64, u32)>; 2],
+    /// Under `ko=kee`: the records of kee-rules.md (the initial position
+    /// counts), replacing `history` and `turn_keys`.
+    kee: Option<Box<KeeRecords<TurnEnd<B>>>>,
+    /// Under `ko=kee`: the plies of superko breaks.
+    superko_breaks: Vec<u32>,
 }
 
 impl<B: Bits> Engine<B> {
     fn new(board: &'static Board, rules: Ruleset, setup: &Position, to_move: Color) -> Self {
         let stones: Stones<B> = setup.stones_as();
         let keys = SymmetricKeys::new(setup);
+        let kee = (rules.ko == Ko::Kee).then(|| {
+            let start = TurnEnd {
+                stones,
+                button: false,
+            };
+            Box::new(KeeRecords::new(start, keys.key().0, 1))
+        });
         Engine {
             board,
             rules,
@@ -391,11 +403,20 @@ impl<B: Bits> Engine<B> {
             passes: 0,
             history: Vec::with_capacity(160),
             turn_keys: [Vec::with_capacity(80), Vec::with_capacity(80)],
+            kee,
+            superko_breaks: Vec::new(),
         }
     }
 
+    /// Consecutive passes that end the game: two, four under Kee
+    /// (kee-rules.md, "End of the game").
+    #[inline]
+    fn end_passes(&self) -> u8 {
+        if self.kee.is_some() { 4 } else { 2 }
+    }
+
     fn check_turn(&self, color: Color) -> Result<(), IllegalReason> {
-        if self.passes >= 2 {
+        if self.passes >= self.end_passes() {
             Err(IllegalReason::GameOver)
         } else if color != self.to_move {
             Err(IllegalReason::WrongPlayer {
@@ -409,6 +430,7 @@ impl<B: Bits> Engine<B> {
     fn play(&mut self, color: Color, mv: Move) -> Result<TurnOutcome, IllegalReason> {
         self.check_turn(color)?;
         let mut captured = Vec::new();
+        let mut superko_break = false;
         match mv {
             Move::Pass => {
                 if self.rules.button && self.button.is_none() {
@@ -428,19 +450,43 @@ impl<B: Bits> Engine<B> {
                 self.passes = 0;
             }
             Move::Place(p) => {
-                let (stones, dead, keys) = self.try_place(p, color)?;
+                let (stones, dead, keys, verdict) = self.try_place(p, color)?;
                 dead.each(|i| captured.push(Point(i as u16)));
                 self.stones = stones;
                 self.keys = keys;
                 self.passes = 0;
+                superko_break = verdict == Some(KeeVerdict::Break);
             }
         }
         self.ply += 1;
-        self.history.push(TurnEnd {
+        let end = TurnEnd {
             stones: self.stones,
             button: self.button.is_some(),
-        });
-        self.turn_keys[color.index()].push((self.keys.key().0, self.ply));
+        };
+        match &mut self.kee {
+            None => {
+                self.history.push(end);
+                self.turn_keys[color.index()].push((self.keys.key().0, self.ply));
+            }
+            Some(kee) => {
+                let (m, key) = (self.ply, self.keys.key().0);
+                match mv {
+                    Move::Pass => kee.pass(color, m, end, key),
+                    Move::TakeButton => kee.neutral(m, end, key),
+                    Move::Place(_) => {
+                        let verdict = if superko_break {
+                            KeeVerdict::Break
+                        } else {
+                            KeeVerdict::New
+                        };
+                        kee.commit(verdict, color, m, end, key);
+                        if superko_break {
+                            self.superko_breaks.push(m);
+                        }
+                    }
+                }
+            }
+        }
         self.to_move = color.opposite();
         let canonical = self.keys.canonical();
         Ok(TurnOutcome {
@@ -448,21 +494,23 @@ impl<B: Bits> Engine<B> {
             captured,
             key: self.keys.key(),
             canonical,
-            ended: self.passes >= 2,
+            ended: self.passes >= self.end_passes(),
             canonical_sym: canonical.1.index(),
             suicided: Vec::new(),
-            superko_break: false,
+            superko_break,
             pass_play: false,
             resumed: false,
         })
     }
 
-    /// Steps 1–4 of a placement, without changing the game.
+    /// Steps 1–4 of a placement, without changing the game; under Kee, also
+    /// what the play does to the Kee records.
+    #[allow(clippy::type_complexity)]
     fn try_place(
         &self,
         p: Point,
         color: Color,
-    ) -> Result<(Stones<B>, B, SymmetricKeys), IllegalReason> {
+    ) -> Result<(Stones<B>, B, SymmetricKeys, Option<KeeVerdict>), IllegalReason> {
         let i = p.index();
         if self.stones.occupied(i) {
             return Err(IllegalReason::Occupied);
@@ -476,6 +524,18 @@ impl<B: Bits> Engine<B> {
         dead.each(|d| keys.toggle(Point(d as u16), color.opposite()));
         let key = keys.key().0;
         let button = self.button.is_some();
+        if let Some(kee) = &self.kee {
+            // kee-rules.md replaces the own-turn rule entirely; a Keil
+            // placement always changes the position (no step 0).
+            let end = TurnEnd { stones, button };
+            return match kee.check(color, &end, key) {
+                Ok(verdict) => Ok((stones, dead, keys, Some(verdict))),
+                Err((check, plies)) => Err(IllegalReason::Repetition {
+                    plies,
+                    kee: Some(check),
+                }),
+            };
+        }
         let own = &self.turn_keys[color.index()];
         if own.iter().any(|&(k, _)| k == key) {
             // A key match is confirmed by comparing positions.
@@ -491,7 +551,7 @@ impl<B: Bits> Engine<B> {
                 return Err(IllegalReason::Repetition { plies, kee: None });
             }
         }
-        Ok((stones, dead, keys))
+        Ok((stones, dead, keys, None))
     }
 
     fn position(&self) -> Position {
@@ -551,7 +611,9 @@ impl Game {
     }
 
     /// A game that starts from a setup position (record `AB`/`AW`) with
-    /// `to_move` to play. The setup position does not count for repetition.
+    /// `to_move` to play. The setup position does not count for Keil's own
+    /// repetition rule; under `ko=kee` it is the first entry of the history
+    /// (kee-rules.md: the initial position counts).
     pub fn from_setup(setup: &Position, rules: Ruleset, to_move: Color) -> Game {
         let board = setup.board();
         let inner = if board.len() <= u128::CAPACITY {
@@ -592,15 +654,21 @@ impl Game {
         with_engine!(&self.inner, e => e.ply)
     }
 
-    /// Whether two passes in a row ended the game.
+    /// Whether the game ended by passes: two in a row, four under
+    /// `ko=kee` (kee-rules.md, "End of the game").
     pub fn is_over(&self) -> bool {
-        with_engine!(&self.inner, e => e.passes >= 2)
+        with_engine!(&self.inner, e => e.passes >= e.end_passes())
+    }
+
+    /// The number of consecutive passes at the end of the game so far.
+    pub fn consecutive_passes(&self) -> u32 {
+        with_engine!(&self.inner, e => u32::from(e.passes))
     }
 
     /// The plies of Kee superko breaks so far (`ko=kee`; kee-rules.md step
     /// 4); empty under Keil's own rule.
     pub fn superko_breaks(&self) -> &[u32] {
-        &[]
+        with_engine!(&self.inner, e => &e.superko_breaks)
     }
 
     /// Who took the button, if anyone.
@@ -702,7 +770,7 @@ impl Game {
         with_engine!(&self.inner, e => e
             .try_place(p, e.to_move)
             .ok()
-            .map(|(_, dead, _)| PointSet::from_bits(dead)))
+            .map(|(_, dead, _, _)| PointSet::from_bits(dead)))
     }
 
     /// The group of the stone on `p` with its liberties; `None` when `p` is

@@ -6,16 +6,15 @@
 //! SGF syntax (property values, `tt`, setup lists) is the record reader's;
 //! this module takes points and colours.
 
-#![allow(clippy::todo)] // API stage: bodies follow.
-
 use std::fmt;
 use std::str::FromStr;
 
-use crate::board::Point;
-use crate::game::{IllegalMove, Move, TurnOutcome};
-use crate::position::{Group, PointSet, PositionKey, Score, Wide};
-use crate::square::{SquareBoard, SquareSymmetry};
-use crate::{Color, HalfPoints};
+use crate::board::{NONE, Point, Symmetry};
+use crate::game::{IllegalMove, IllegalReason, Move, TurnOutcome};
+use crate::kee::{KeeRecords, KeeVerdict};
+use crate::position::{Group, PointSet, PositionKey, Score, Tally, Wide};
+use crate::square::{KeySalt, MAX_SQUARE_SIZE, SquareBoard, SquareKeys, SquareSymmetry};
+use crate::{Bits, Color, HalfPoints};
 
 /// A Go ruleset (go-rules.md, "Rulesets").
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -297,6 +296,132 @@ pub enum GoNotationError {
     Suffix(String),
 }
 
+// ---- floods on a square board -------------------------------------------------
+
+/// The group of the stone of colour index `c` on `start` if it has no
+/// liberty; `None` as soon as a liberty is found. Every stone visited is
+/// added to `seen`. The early stop keeps a placement cheap: a living group
+/// is usually known to live after a step or two.
+#[inline]
+fn dead_group(
+    board: &SquareBoard,
+    stones: &[Wide; 2],
+    c: usize,
+    start: usize,
+    seen: &mut Wide,
+) -> Option<Wide> {
+    let mut group = Wide::default();
+    let mut todo = Wide::default();
+    group.insert(start);
+    todo.insert(start);
+    seen.insert(start);
+    while let Some(p) = todo.pop_first() {
+        for &q in board.slots(p) {
+            if q == NONE {
+                continue;
+            }
+            let q = q as usize;
+            if stones[c].has(q) {
+                if !group.has(q) {
+                    group.insert(q);
+                    seen.insert(q);
+                    todo.insert(q);
+                }
+            } else if !stones[1 - c].has(q) {
+                return None;
+            }
+        }
+    }
+    Some(group)
+}
+
+/// The group of the stone of colour index `c` on `start`, and its
+/// liberties.
+fn group_of(board: &SquareBoard, stones: &[Wide; 2], c: usize, start: usize) -> (Wide, Wide) {
+    let mut group = Wide::default();
+    let mut liberties = Wide::default();
+    let mut todo = Wide::default();
+    group.insert(start);
+    todo.insert(start);
+    while let Some(p) = todo.pop_first() {
+        for &q in board.slots(p) {
+            if q == NONE {
+                continue;
+            }
+            let q = q as usize;
+            if stones[c].has(q) {
+                if !group.has(q) {
+                    group.insert(q);
+                    todo.insert(q);
+                }
+            } else if !stones[1 - c].has(q) {
+                liberties.insert(q);
+            }
+        }
+    }
+    (group, liberties)
+}
+
+/// The empty region (4-connected empty points) of the empty point `start`,
+/// and whether it touches a black and a white stone.
+fn region_of(board: &SquareBoard, stones: &[Wide; 2], start: usize) -> (Wide, [bool; 2]) {
+    let mut region = Wide::default();
+    let mut touches = [false; 2];
+    let mut todo = Wide::default();
+    region.insert(start);
+    todo.insert(start);
+    while let Some(p) = todo.pop_first() {
+        for &q in board.slots(p) {
+            if q == NONE {
+                continue;
+            }
+            let q = q as usize;
+            if stones[0].has(q) {
+                touches[0] = true;
+            } else if stones[1].has(q) {
+                touches[1] = true;
+            } else if !region.has(q) {
+                region.insert(q);
+                todo.insert(q);
+            }
+        }
+    }
+    (region, touches)
+}
+
+/// The area tally of `stones` (go-rules.md, "End of the game and the
+/// result").
+fn area_tally(board: &SquareBoard, stones: &[Wide; 2]) -> Tally {
+    let mut tally = Tally {
+        stones: [stones[0].count() as u16, stones[1].count() as u16],
+        ..Tally::default()
+    };
+    let mut seen = stones[0].union(stones[1]);
+    for start in 0..board.len() {
+        if seen.has(start) {
+            continue;
+        }
+        let (region, touches) = region_of(board, stones, start);
+        seen = seen.union(region);
+        let n = region.count() as u16;
+        match touches {
+            [true, false] => tally.territory[0] += n,
+            [false, true] => tally.territory[1] += n,
+            [true, true] => tally.contested += n,
+            [false, false] => tally.unlinked += n,
+        }
+    }
+    tally
+}
+
+fn points_of(set: Wide) -> Vec<Point> {
+    let mut out = Vec::with_capacity(set.count() as usize);
+    set.each(|i| out.push(Point(i as u16)));
+    out
+}
+
+// ---- positions ----------------------------------------------------------------
+
 /// A Go position: the stones on a square board (positions are boards only,
 /// go-rules.md "Rulesets").
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -324,13 +449,31 @@ impl GoPosition {
     ///
     /// # Errors
     /// Returns a point given for both colours.
+    ///
+    /// # Panics
+    /// When a point is not on the board.
     pub fn from_stones(
         board: &'static SquareBoard,
         black: impl IntoIterator<Item = Point>,
         white: impl IntoIterator<Item = Point>,
     ) -> Result<GoPosition, Point> {
-        let _ = (board, black.into_iter(), white.into_iter());
-        todo!()
+        let mut pos = GoPosition::empty(board);
+        for p in black {
+            assert!(p.index() < board.len(), "{p:?} is off the board");
+            pos.stones[0].insert(p.index());
+        }
+        for p in white {
+            assert!(p.index() < board.len(), "{p:?} is off the board");
+            if pos.stones[0].has(p.index()) {
+                return Err(p);
+            }
+            pos.stones[1].insert(p.index());
+        }
+        Ok(pos)
+    }
+
+    pub(crate) fn from_parts(board: &'static SquareBoard, stones: [Wide; 2]) -> GoPosition {
+        GoPosition { board, stones }
     }
 
     /// The board.
@@ -340,33 +483,60 @@ impl GoPosition {
 
     /// The colour of the stone on `p`, if any.
     pub fn get(&self, p: Point) -> Option<Color> {
-        let _ = p;
-        todo!()
+        if self.stones[0].has(p.index()) {
+            Some(Color::Black)
+        } else if self.stones[1].has(p.index()) {
+            Some(Color::White)
+        } else {
+            None
+        }
     }
 
     /// Puts a stone (or nothing) on `p`, without applying any rule (setup:
     /// `AB`, `AW`, `AE`).
+    ///
+    /// # Panics
+    /// When `p` is not on the board.
     pub fn set(&mut self, p: Point, stone: Option<Color>) {
-        let _ = (p, stone);
-        todo!()
+        assert!(p.index() < self.board.len(), "{p:?} is off the board");
+        self.stones[0].remove(p.index());
+        self.stones[1].remove(p.index());
+        if let Some(c) = stone {
+            self.stones[c.index()].insert(p.index());
+        }
     }
 
     /// The stones of one colour.
     pub fn stones(&self, color: Color) -> PointSet {
-        let _ = color;
-        todo!()
+        PointSet(self.stones[color.index()])
     }
 
     /// Every group (4-connected stones of one colour) with its liberties,
     /// in board order of its first stone.
     pub fn groups(&self) -> Vec<Group> {
-        todo!()
+        let mut seen = Wide::default();
+        let mut out = Vec::new();
+        for p in 0..self.board.len() {
+            if seen.has(p) {
+                continue;
+            }
+            if let Some(group) = self.group_at(Point(p as u16)) {
+                seen = seen.union(group.stones.0);
+                out.push(group);
+            }
+        }
+        out
     }
 
     /// The group of the stone on `p`; `None` when `p` is empty.
     pub fn group_at(&self, p: Point) -> Option<Group> {
-        let _ = p;
-        todo!()
+        let color = self.get(p)?;
+        let (stones, liberties) = group_of(self.board, &self.stones, color.index(), p.index());
+        Some(Group {
+            color,
+            stones: PointSet(stones),
+            liberties: PointSet(liberties),
+        })
     }
 
     /// The area score (go-rules.md, "End of the game and the result"):
@@ -375,38 +545,51 @@ impl GoPosition {
     /// `territory` is the empty points counted, `contested` the empty points
     /// of regions touching both colours, `unlinked` those touching none.
     pub fn score(&self, komi: HalfPoints) -> Score {
-        let _ = komi;
-        todo!()
+        Score::from_tally(area_tally(self.board, &self.stones), komi, None)
     }
 
-    /// The 64-bit Zobrist key, salted for Go ([`crate::KeySalt::GO`]):
-    /// never equal to a Keil key of the same stones. Stable across versions.
+    fn keys(&self) -> SquareKeys {
+        SquareKeys::new(self.board, &self.stones, KeySalt::GO)
+    }
+
+    /// The 64-bit Zobrist key, salted for Go ([`KeySalt::GO`]): never equal
+    /// to a Keil key of the same stones. Stable across versions.
     pub fn key(&self) -> PositionKey {
-        todo!()
+        self.keys().key()
     }
 
     /// The canonical key: the least of the keys of the 8 images, and a
     /// symmetry whose image has it.
     pub fn canonical_key(&self) -> (PositionKey, SquareSymmetry) {
-        todo!()
+        self.keys().canonical()
     }
 
     /// The image of the position under a symmetry.
     pub fn transform(&self, s: SquareSymmetry) -> GoPosition {
-        let _ = s;
-        todo!()
+        let mut out = GoPosition::empty(self.board);
+        for c in 0..2 {
+            self.stones[c]
+                .each(|i| out.stones[c].insert(self.board.transform(Point(i as u16), s).index()));
+        }
+        out
     }
 
     /// The canonical form: of the 8 images, the one whose (black, white)
     /// bitsets are least, and a symmetry mapping `self` onto it.
     pub fn canonical(&self) -> (GoPosition, SquareSymmetry) {
-        todo!()
+        SquareSymmetry::all()
+            .map(|s| (self.transform(s), s))
+            .min_by(|a, b| a.0.stones.cmp(&b.0.stones))
+            .expect("8 symmetries")
     }
 
     /// The position with black and white exchanged (go-rules.md, "colour
     /// swap"; the player to move is exchanged by the caller).
     pub fn swap_colors(&self) -> GoPosition {
-        todo!()
+        GoPosition {
+            board: self.board,
+            stones: [self.stones[1], self.stones[0]],
+        }
     }
 
     /// The position notation (go-rules.md, "Position notation and search"):
@@ -414,8 +597,12 @@ impl GoPosition {
     /// points; ` b`/` w` appended when `to_move` is given. Canonical: one
     /// text per board.
     pub fn to_notation(&self, to_move: Option<Color>) -> String {
-        let _ = to_move;
-        todo!()
+        let mut s = self.to_string();
+        if let Some(c) = to_move {
+            s.push(' ');
+            s.push(if c == Color::Black { 'b' } else { 'w' });
+        }
+        s
     }
 
     /// Reads the position notation; the size is the number of rows.
@@ -423,16 +610,100 @@ impl GoPosition {
     /// # Errors
     /// [`GoNotationError`] naming the row or byte offset at fault.
     pub fn parse_notation(text: &str) -> Result<(GoPosition, Option<Color>), GoNotationError> {
-        let _ = text;
-        todo!()
+        let mut parts = text.split_whitespace();
+        let board_part = parts.next().ok_or(GoNotationError::Empty)?;
+        let mut to_move = None;
+        for extra in parts {
+            match extra {
+                "b" | "B" if to_move.is_none() => to_move = Some(Color::Black),
+                "w" | "W" if to_move.is_none() => to_move = Some(Color::White),
+                other => return Err(GoNotationError::Suffix(other.to_string())),
+            }
+        }
+        let rows: Vec<&str> = board_part.split('/').collect();
+        let n = rows.len();
+        let board = u8::try_from(n)
+            .ok()
+            .and_then(|n| SquareBoard::new(n).ok())
+            .ok_or(GoNotationError::Rows(n))?;
+        let mut pos = GoPosition::empty(board);
+        let mut offset = 0;
+        for (r, row) in rows.iter().enumerate() {
+            let bytes = row.as_bytes();
+            let length = GoNotationError::RowLength {
+                row: r + 1,
+                expected: n,
+            };
+            let mut col = 0usize;
+            let mut i = 0;
+            while i < bytes.len() {
+                let at = offset + i;
+                match bytes[i] {
+                    b @ (b'b' | b'w') => {
+                        if col >= n {
+                            return Err(length);
+                        }
+                        let c = usize::from(b == b'w');
+                        pos.stones[c].insert(r * n + col);
+                        col += 1;
+                        i += 1;
+                    }
+                    b'1'..=b'9' => {
+                        let start = i;
+                        while i < bytes.len() && bytes[i].is_ascii_digit() {
+                            i += 1;
+                        }
+                        let run: usize = row[start..i].parse().unwrap_or(usize::MAX);
+                        if run > MAX_SQUARE_SIZE as usize {
+                            return Err(GoNotationError::Run { offset: at });
+                        }
+                        col += run;
+                        if col > n {
+                            return Err(length);
+                        }
+                    }
+                    b'0' => return Err(GoNotationError::Run { offset: at }),
+                    _ => {
+                        let ch = row[i..].chars().next().unwrap_or('?');
+                        return Err(GoNotationError::Char { ch, offset: at });
+                    }
+                }
+            }
+            if col != n {
+                return Err(length);
+            }
+            offset += row.len() + 1;
+        }
+        Ok((pos, to_move))
     }
 }
 
 impl fmt::Display for GoPosition {
     /// The position notation of the board alone (no suffix).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let _ = f;
-        todo!()
+        let n = self.board.size() as usize;
+        for r in 0..n {
+            if r > 0 {
+                f.write_str("/")?;
+            }
+            let mut run = 0;
+            for c in 0..n {
+                match self.get(Point((r * n + c) as u16)) {
+                    None => run += 1,
+                    Some(colour) => {
+                        if run > 0 {
+                            write!(f, "{run}")?;
+                            run = 0;
+                        }
+                        f.write_str(if colour == Color::Black { "b" } else { "w" })?;
+                    }
+                }
+            }
+            if run > 0 {
+                write!(f, "{run}")?;
+            }
+        }
+        Ok(())
     }
 }
 
@@ -443,24 +714,153 @@ impl FromStr for GoPosition {
     }
 }
 
+// ---- the game -----------------------------------------------------------------
+
+/// The repetition records of simple ko and superko: the board after every
+/// ply since the start (or the last setup restart), with its key and the
+/// colour to move after it.
+#[derive(Clone, Debug)]
+struct Records {
+    /// The ply of entry 0 (0, or the ply before a setup restart).
+    base: u32,
+    keys: Vec<u64>,
+    boards: Vec<[Wide; 2]>,
+    /// Entry 0: the colour of the first move after it (known once played);
+    /// entry k: the colour other than ply `base + k`'s mover.
+    next: Vec<Option<Color>>,
+    /// One bit per key's top 12 bits: a key whose bit is clear is new, and
+    /// no scan is needed.
+    filter: Box<[u64; 64]>,
+}
+
+impl Records {
+    fn new(base: u32, key: u64, board: [Wide; 2]) -> Records {
+        let mut r = Records {
+            base,
+            keys: Vec::with_capacity(256),
+            boards: Vec::with_capacity(256),
+            next: Vec::with_capacity(256),
+            filter: Box::new([0; 64]),
+        };
+        r.push(key, board, None);
+        r
+    }
+
+    #[inline]
+    fn bit(key: u64) -> (usize, u64) {
+        let b = (key >> 52) as usize;
+        (b >> 6, 1 << (b & 63))
+    }
+
+    #[inline]
+    fn push(&mut self, key: u64, board: [Wide; 2], next: Option<Color>) {
+        let (w, m) = Records::bit(key);
+        self.filter[w] |= m;
+        self.keys.push(key);
+        self.boards.push(board);
+        self.next.push(next);
+    }
+
+    #[inline]
+    fn may_contain(&self, key: u64) -> bool {
+        let (w, m) = Records::bit(key);
+        self.filter[w] & m != 0
+    }
+
+    /// The plies after which the board was `board` (and, when `next` is
+    /// given, with that colour to move).
+    fn matches(&self, key: u64, board: &[Wide; 2], next: Option<Color>) -> Vec<u32> {
+        if !self.may_contain(key) {
+            return Vec::new();
+        }
+        self.keys
+            .iter()
+            .enumerate()
+            .filter(|&(i, &k)| {
+                k == key && next.is_none_or(|c| self.next[i] == Some(c)) && self.boards[i] == *board
+            })
+            .map(|(i, _)| self.base + i as u32)
+            .collect()
+    }
+
+    /// The entry of ply `ply`, if it is in the records.
+    fn at(&self, ply: u32) -> Option<(u64, &[Wide; 2])> {
+        let i = ply.checked_sub(self.base)? as usize;
+        Some((*self.keys.get(i)?, &self.boards[i]))
+    }
+}
+
+/// The repetition records of a game: plain, or Kee's three.
+#[derive(Clone, Debug)]
+enum Repetition {
+    Plain(Records),
+    Kee(Box<KeeRecords<[Wide; 2]>>),
+}
+
+/// What a legal move does, computed before the game changes.
+struct Effect {
+    stones: [Wide; 2],
+    keys: SquareKeys,
+    captured: Wide,
+    suicided: Wide,
+    kind: EffectKind,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum EffectKind {
+    /// A pass, or a Kee pass-equivalent play.
+    Pass { play: bool },
+    /// A placement that changed the board (with Kee's verdict under Kee).
+    Play(Option<KeeVerdict>),
+}
+
 /// A Go game in progress: the board, the ruleset and komi, turn order, the
 /// repetition records and the turn procedure of go-rules.md "Placing a
 /// stone".
 ///
 /// Points passed to [`GoGame::play_as`] are points of the game's board; a
 /// point index outside it is refused as `off_board`.
+///
+/// ```
+/// use keil_rules::{Color, GoGame, GoRuleset, HalfPoints, IllegalReason, Move, SquareBoard};
+///
+/// let board = SquareBoard::new(9).unwrap();
+/// let mut game = GoGame::new(board, GoRuleset::TrompTaylor, HalfPoints(13));
+/// let p = |s| Move::Place(board.parse_sgf_point(s).unwrap());
+/// game.play_as(Color::Black, p("ee")).unwrap();
+/// let err = game.play_as(Color::Black, p("dd")).unwrap_err();
+/// assert_eq!(err.reason, IllegalReason::WrongPlayer { expected: Color::White });
+/// game.play_as(Color::White, Move::Pass).unwrap();
+/// game.play_as(Color::Black, Move::Pass).unwrap();
+/// assert!(game.is_over());
+/// // One black stone owns the board: 81 points to 6.5.
+/// assert_eq!(game.score().black, HalfPoints(162));
+/// ```
 #[derive(Clone, Debug)]
 pub struct GoGame {
     board: &'static SquareBoard,
     ruleset: GoRuleset,
     komi: HalfPoints,
+    stones: [Wide; 2],
+    keys: SquareKeys,
+    expected: ToMove,
+    handicap_left: u32,
+    ply: u32,
+    passes: u32,
+    records: Repetition,
+    superko_breaks: Vec<u32>,
+    pass_plays: Vec<u32>,
 }
 
 impl GoGame {
     /// A game on the empty board, Black first.
     pub fn new(board: &'static SquareBoard, ruleset: GoRuleset, komi: HalfPoints) -> GoGame {
-        let _ = (board, ruleset, komi);
-        todo!()
+        GoGame::from_setup(
+            &GoPosition::empty(board),
+            ruleset,
+            komi,
+            ToMove::Color(Color::Black),
+        )
     }
 
     /// A game from a setup position (the initial position of go-rules.md
@@ -473,33 +873,64 @@ impl GoGame {
         komi: HalfPoints,
         to_move: ToMove,
     ) -> GoGame {
-        let _ = (setup, ruleset, komi, to_move);
-        todo!()
+        let keys = setup.keys();
+        GoGame {
+            board: setup.board,
+            ruleset,
+            komi,
+            stones: setup.stones,
+            keys,
+            expected: to_move,
+            handicap_left: 0,
+            ply: 0,
+            passes: 0,
+            records: GoGame::records_from(ruleset, 0, keys.key().0, setup.stones),
+            superko_breaks: Vec::new(),
+            pass_plays: Vec::new(),
+        }
+    }
+
+    fn records_from(ruleset: GoRuleset, ply: u32, key: u64, board: [Wide; 2]) -> Repetition {
+        if ruleset.repetition() == RepetitionRule::Kee {
+            Repetition::Kee(Box::new(KeeRecords::new(board, key, ply + 1)))
+        } else {
+            Repetition::Plain(Records::new(ply, key, board))
+        }
     }
 
     /// Free handicap written as moves (go-rules.md "Turn order" 1: `HA[h]`
     /// with h ≥ 2, no setup and no `PL` before the first move): the next `h`
     /// moves are Black's, then White moves. `h` < 2 does nothing.
     pub fn set_handicap_moves(&mut self, h: u32) {
-        let _ = h;
-        todo!()
+        if h >= 2 {
+            self.handicap_left = h;
+            self.expected = ToMove::Color(Color::Black);
+        }
     }
 
     /// Names the player of the next move (`PL`, in a node with or without a
     /// move); ends handicap moves.
     pub fn set_to_move(&mut self, to_move: ToMove) {
-        let _ = to_move;
-        todo!()
+        self.expected = to_move;
+        self.handicap_left = 0;
     }
 
     /// Setup in the game (go-rules.md "Setup", kee-rules.md "setup in the
     /// middle of a record"): the board becomes `position`, the repetition
     /// records restart from it (it stands for the ply played last, the ply
-    /// count going on), the run of passes is reset, and `to_move` moves next
-    /// (`PL`, else [`ToMove::Either`]).
+    /// count going on; under Kee the history is `[(position, m)]` for the
+    /// next move m), and `to_move` moves next (`PL`, else
+    /// [`ToMove::Either`]). The run of consecutive passes is not one of the
+    /// records and goes on.
+    ///
+    /// # Panics
+    /// When `position` is on another board.
     pub fn apply_setup(&mut self, position: &GoPosition, to_move: ToMove) {
-        let _ = (position, to_move);
-        todo!()
+        assert_eq!(position.board, self.board, "setup on another board");
+        self.stones = position.stones;
+        self.keys = position.keys();
+        self.records = GoGame::records_from(self.ruleset, self.ply, self.keys.key().0, self.stones);
+        self.set_to_move(to_move);
     }
 
     /// The board.
@@ -519,25 +950,29 @@ impl GoGame {
 
     /// Who may move next.
     pub fn to_move(&self) -> ToMove {
-        todo!()
+        self.expected
     }
 
     /// The number of moves played so far (passes included).
     pub fn ply(&self) -> u32 {
-        todo!()
+        self.ply
     }
 
     /// The number of consecutive passes (pass-equivalent plays included)
     /// at the end of the line so far.
     pub fn consecutive_passes(&self) -> u32 {
-        todo!()
+        self.passes
     }
 
     /// Whether the game has ended so that any further move is `after_end`:
     /// two consecutive passes under tromp-taylor, four under kee; never
     /// under an agreement ruleset.
     pub fn is_over(&self) -> bool {
-        todo!()
+        match self.ruleset.end() {
+            GoEnd::Agreement => false,
+            GoEnd::TwoPasses => self.passes >= 2,
+            GoEnd::FourPasses => self.passes >= 4,
+        }
     }
 
     /// Whether the line so far ended by passes per the ruleset
@@ -545,38 +980,57 @@ impl GoGame {
     /// are passes (agreement rulesets, tromp-taylor), its last four are
     /// (kee).
     pub fn is_complete(&self) -> bool {
-        todo!()
+        match self.ruleset.end() {
+            GoEnd::Agreement | GoEnd::TwoPasses => self.passes >= 2,
+            GoEnd::FourPasses => self.passes >= 4,
+        }
     }
 
     /// The colour of the stone on `p`, if any.
     pub fn stone_at(&self, p: Point) -> Option<Color> {
-        let _ = p;
-        todo!()
+        if self.stones[0].has(p.index()) {
+            Some(Color::Black)
+        } else if self.stones[1].has(p.index()) {
+            Some(Color::White)
+        } else {
+            None
+        }
     }
 
     /// The current position.
     pub fn position(&self) -> GoPosition {
-        todo!()
+        GoPosition::from_parts(self.board, self.stones)
     }
 
     /// The key of the current position.
     pub fn key(&self) -> PositionKey {
-        todo!()
+        self.keys.key()
     }
 
     /// The canonical key of the current position.
     pub fn canonical_key(&self) -> (PositionKey, SquareSymmetry) {
-        todo!()
+        self.keys.canonical()
     }
 
     /// The plies of Kee superko breaks so far (`superko_breaks`).
     pub fn superko_breaks(&self) -> &[u32] {
-        todo!()
+        &self.superko_breaks
     }
 
     /// The plies of Kee pass-equivalent plays so far (`pass_plays`).
     pub fn pass_plays(&self) -> &[u32] {
-        todo!()
+        &self.pass_plays
+    }
+
+    fn turn(&self, color: Color) -> Result<(), IllegalReason> {
+        if self.is_over() {
+            Err(IllegalReason::GameOver)
+        } else {
+            match self.expected {
+                ToMove::Color(c) if c != color => Err(IllegalReason::WrongPlayer { expected: c }),
+                _ => Ok(()),
+            }
+        }
     }
 
     /// Checks that `color` may move now: the game is not over, and `color`
@@ -588,8 +1042,117 @@ impl GoGame {
     /// [`crate::IllegalReason::GameOver`] or
     /// [`crate::IllegalReason::WrongPlayer`].
     pub fn check_turn(&self, color: Color) -> Result<(), IllegalMove> {
-        let _ = color;
-        todo!()
+        self.turn(color).map_err(|reason| IllegalMove {
+            ply: self.ply + 1,
+            color,
+            mv: Move::Pass,
+            reason,
+        })
+    }
+
+    /// Steps 1-4 of go-rules.md "Placing a stone" (and a pass), without
+    /// changing the game.
+    #[inline]
+    fn evaluate(&self, color: Color, mv: Move) -> Result<Effect, IllegalReason> {
+        self.turn(color)?;
+        let p = match mv {
+            Move::Pass => {
+                return Ok(Effect {
+                    stones: self.stones,
+                    keys: self.keys,
+                    captured: Wide::default(),
+                    suicided: Wide::default(),
+                    kind: EffectKind::Pass { play: false },
+                });
+            }
+            Move::TakeButton => return Err(IllegalReason::ButtonNotInUse),
+            Move::Place(p) => p.index(),
+        };
+        if p >= self.board.len() {
+            return Err(IllegalReason::OffBoard);
+        }
+        if self.stones[0].has(p) || self.stones[1].has(p) {
+            return Err(IllegalReason::Occupied);
+        }
+        let me = color.index();
+        let opp = 1 - me;
+        let mut stones = self.stones;
+        stones[me].insert(p);
+        let mut keys = self.keys;
+        keys.toggle(Point(p as u16), color);
+        // Step 2: opponent groups adjacent to the stone, without liberty.
+        let mut captured = Wide::default();
+        let mut seen = Wide::default();
+        for &q in self.board.slots(p) {
+            if q != NONE && stones[opp].has(q as usize) && !seen.has(q as usize) {
+                if let Some(g) = dead_group(self.board, &stones, opp, q as usize, &mut seen) {
+                    captured = captured.union(g);
+                }
+            }
+        }
+        if !captured.none() {
+            stones[opp] = stones[opp].minus(captured);
+            captured.each(|i| keys.toggle(Point(i as u16), color.opposite()));
+        }
+        // Step 3: the placed stone's group.
+        let mut suicided = Wide::default();
+        let mut own = Wide::default();
+        if let Some(g) = dead_group(self.board, &stones, me, p, &mut own) {
+            if !self.ruleset.suicide() {
+                return Err(IllegalReason::SelfCapture);
+            }
+            stones[me] = stones[me].minus(g);
+            g.each(|i| keys.toggle(Point(i as u16), color));
+            suicided = g;
+        }
+        // Step 4: the repetition rule.
+        let key = keys.key().0;
+        let ply = self.ply + 1;
+        let kind = match &self.records {
+            Repetition::Kee(kee) => {
+                if stones == self.stones {
+                    // kee-rules.md step 0: the play is a pass.
+                    EffectKind::Pass { play: true }
+                } else {
+                    let verdict = kee.check(color, &stones, key).map_err(|(check, plies)| {
+                        IllegalReason::Repetition {
+                            plies,
+                            kee: Some(check),
+                        }
+                    })?;
+                    EffectKind::Play(Some(verdict))
+                }
+            }
+            Repetition::Plain(records) => {
+                let plies = match self.ruleset.repetition() {
+                    RepetitionRule::Simple => {
+                        // The board before the opponent's last move; never
+                        // after a pass.
+                        match records.at(ply.saturating_sub(2)) {
+                            Some((k, board))
+                                if ply >= 2 && self.passes == 0 && k == key && *board == stones =>
+                            {
+                                vec![ply - 2]
+                            }
+                            _ => Vec::new(),
+                        }
+                    }
+                    RepetitionRule::Positional => records.matches(key, &stones, None),
+                    _ => records.matches(key, &stones, Some(color.opposite())),
+                };
+                if !plies.is_empty() {
+                    return Err(IllegalReason::Repetition { plies, kee: None });
+                }
+                EffectKind::Play(None)
+            }
+        };
+        Ok(Effect {
+            stones,
+            keys,
+            captured,
+            suicided,
+            kind,
+        })
     }
 
     /// Plays a move for `color` ([`Move::TakeButton`] is refused as
@@ -601,8 +1164,94 @@ impl GoGame {
     /// # Errors
     /// [`IllegalMove`] with the reason; the game is unchanged.
     pub fn play_as(&mut self, color: Color, mv: Move) -> Result<TurnOutcome, IllegalMove> {
-        let _ = (color, mv);
-        todo!()
+        let effect = self.evaluate(color, mv).map_err(|reason| IllegalMove {
+            ply: self.ply + 1,
+            color,
+            mv,
+            reason,
+        })?;
+        Ok(self.commit(color, effect))
+    }
+
+    #[inline]
+    fn commit(&mut self, color: Color, effect: Effect) -> TurnOutcome {
+        let ply = self.ply + 1;
+        let resumed = matches!(effect.kind, EffectKind::Play(_))
+            && self.passes >= 2
+            && self.ruleset.end() == GoEnd::Agreement;
+        self.stones = effect.stones;
+        self.keys = effect.keys;
+        self.ply = ply;
+        let key = self.keys.key().0;
+        let (mut superko_break, mut pass_play) = (false, false);
+        match effect.kind {
+            EffectKind::Pass { play } => {
+                self.passes += 1;
+                pass_play = play;
+                if play {
+                    self.pass_plays.push(ply);
+                }
+            }
+            EffectKind::Play(_) => self.passes = 0,
+        }
+        match &mut self.records {
+            Repetition::Plain(records) => {
+                if records.next[0].is_none() && records.keys.len() == 1 {
+                    records.next[0] = Some(color);
+                }
+                records.push(key, self.stones, Some(color.opposite()));
+            }
+            Repetition::Kee(kee) => match effect.kind {
+                EffectKind::Pass { .. } => kee.pass(color, ply, self.stones, key),
+                EffectKind::Play(verdict) => {
+                    let verdict = verdict.expect("Kee verdict under Kee");
+                    kee.commit(verdict, color, ply, self.stones, key);
+                    if verdict == KeeVerdict::Break {
+                        superko_break = true;
+                        self.superko_breaks.push(ply);
+                    }
+                }
+            },
+        }
+        // Turn order (go-rules.md "Turn order" 2 and 4).
+        self.expected = if self.handicap_left > 0 && color == Color::Black {
+            self.handicap_left -= 1;
+            ToMove::Color(if self.handicap_left > 0 {
+                Color::Black
+            } else {
+                Color::White
+            })
+        } else {
+            self.handicap_left = 0;
+            ToMove::Color(color.opposite())
+        };
+        if self.passes >= 2 && self.ruleset.end() == GoEnd::Agreement {
+            self.expected = ToMove::Either;
+        }
+        let canonical = self.keys.canonical();
+        TurnOutcome {
+            ply,
+            captured: if effect.captured.none() {
+                Vec::new()
+            } else {
+                points_of(effect.captured)
+            },
+            key: self.keys.key(),
+            canonical: (
+                canonical.0,
+                Symmetry::from_index(canonical.1.index()).expect("index < 8"),
+            ),
+            ended: self.is_over(),
+            canonical_sym: canonical.1.index(),
+            suicided: if effect.suicided.none() {
+                Vec::new()
+            } else {
+                points_of(effect.suicided)
+            },
+            superko_break,
+            pass_play,
+            resumed,
+        }
     }
 
     /// Plays a move for the player to move; under [`ToMove::Either`], Black.
@@ -618,20 +1267,42 @@ impl GoGame {
     ///
     /// # Errors
     /// The reason [`GoGame::play_as`] would give.
-    pub fn legality(&self, color: Color, mv: Move) -> Result<(), crate::IllegalReason> {
-        let _ = (color, mv);
-        todo!()
+    pub fn legality(&self, color: Color, mv: Move) -> Result<(), IllegalReason> {
+        self.evaluate(color, mv).map(|_| ())
+    }
+
+    /// Whether `mv` by `color` is legal now.
+    pub fn is_legal(&self, color: Color, mv: Move) -> bool {
+        self.evaluate(color, mv).is_ok()
     }
 
     /// Every legal move for `color`: placements in board order, then the
     /// pass. Empty once the game is over.
     pub fn legal_moves(&self, color: Color) -> Vec<Move> {
-        let _ = color;
-        todo!()
+        self.board
+            .points()
+            .map(Move::Place)
+            .chain([Move::Pass])
+            .filter(|&m| self.is_legal(color, m))
+            .collect()
+    }
+
+    /// The stones a placement on `p` by `color` would capture; `None` when
+    /// it is illegal.
+    pub fn captures_of(&self, color: Color, p: Point) -> Option<PointSet> {
+        self.evaluate(color, Move::Place(p))
+            .ok()
+            .map(|e| PointSet(e.captured))
+    }
+
+    /// The group of the stone on `p` with its liberties; `None` when `p` is
+    /// empty.
+    pub fn group_at(&self, p: Point) -> Option<Group> {
+        self.position().group_at(p)
     }
 
     /// The area score of the current position with komi.
     pub fn score(&self) -> Score {
-        todo!()
+        Score::from_tally(area_tally(self.board, &self.stones), self.komi, None)
     }
 }

@@ -3,8 +3,6 @@
 //! `RU[Kee]` ([`crate::GoRuleset::Kee`]) and Keil `ko=kee`
 //! ([`crate::Ko::Kee`]).
 
-#![allow(dead_code)] // API stage: used by the games in stage 2.
-
 use crate::Color;
 
 /// Which check of kee-rules.md ("After a play") refused a play: the
@@ -178,8 +176,90 @@ impl<P: PartialEq + Clone> KeeRecords<P> {
     }
 
     /// The superko start of each colour (move numbers), `[black, white]`.
-    #[cfg_attr(not(test), allow(dead_code))]
+    #[cfg(test)]
     pub(crate) fn starts(&self) -> [u32; 2] {
         self.starts
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Color::{Black, White};
+
+    /// kee-rules.md example A ("Black 11 is prohibited"), on the records
+    /// alone: the 2x1 board's positions written as text, keys derived from
+    /// the text (so a key match is always confirmed by comparison).
+    #[test]
+    fn example_a_on_a_2x1_board() {
+        let key = |p: &str| p.len() as u64 + p.bytes().map(u64::from).sum::<u64>();
+        let mut r = KeeRecords::new("..", key(".."), 1);
+        let play = |r: &mut KeeRecords<&'static str>, who, m, p: &'static str| {
+            let v = r.check(who, &p, key(p))?;
+            r.commit(v, who, m, p, key(p));
+            Ok::<_, (KeeCheck, Vec<u32>)>(v)
+        };
+        assert_eq!(play(&mut r, Black, 1, "b."), Ok(KeeVerdict::New));
+        assert_eq!(play(&mut r, White, 2, ".w"), Ok(KeeVerdict::New));
+        assert_eq!(
+            r.check(Black, &"b.", key("b.")),
+            Err((KeeCheck::SuperkoStart, vec![1]))
+        );
+        r.pass(Black, 3, ".w", key(".w"));
+        assert_eq!(r.starts(), [4, 1]);
+        // White at 0: a two-stone suicide that empties the board.
+        assert_eq!(
+            r.check(White, &"..", key("..")),
+            Err((KeeCheck::SuperkoStart, vec![0]))
+        );
+        r.pass(White, 4, ".w", key(".w"));
+        assert_eq!(play(&mut r, Black, 5, "b."), Ok(KeeVerdict::Break));
+        assert_eq!(r.starts(), [1, 1]);
+        r.pass(White, 6, "b.", key("b."));
+        r.pass(Black, 7, "b.", key("b."));
+        assert_eq!(play(&mut r, White, 8, ".w"), Ok(KeeVerdict::Break));
+        r.pass(Black, 9, ".w", key(".w"));
+        r.pass(White, 10, ".w", key(".w"));
+        assert_eq!(
+            r.check(Black, &"b.", key("b.")),
+            Err((KeeCheck::RepeatedSituation, vec![1, 5, 6, 7]))
+        );
+    }
+
+    /// A new position empties the set of repeated situations: the same
+    /// situation may break superko again afterwards.
+    #[test]
+    fn a_new_position_empties_the_repeated_situations() {
+        let key = |p: &str| p.bytes().map(u64::from).sum::<u64>();
+        let mut r = KeeRecords::new("a", key("a"), 1);
+        for (m, p) in [(1, "b"), (2, "c")] {
+            let v = r
+                .check(if m % 2 == 1 { Black } else { White }, &p, key(p))
+                .unwrap();
+            r.commit(v, if m % 2 == 1 { Black } else { White }, m, p, key(p));
+        }
+        r.pass(Black, 3, "c", key("c"));
+        r.pass(White, 4, "c", key("c"));
+        // Black recreates "b": a break; (b, White) is now a repeated situation.
+        assert_eq!(r.check(Black, &"b", key("b")), Ok(KeeVerdict::Break));
+        r.commit(KeeVerdict::Break, Black, 5, "b", key("b"));
+        r.pass(White, 6, "b", key("b"));
+        r.pass(Black, 7, "b", key("b"));
+        assert_eq!(r.check(White, &"c", key("c")), Ok(KeeVerdict::Break));
+        r.commit(KeeVerdict::Break, White, 8, "c", key("c"));
+        r.pass(Black, 9, "c", key("c"));
+        r.pass(White, 10, "c", key("c"));
+        assert!(matches!(
+            r.check(Black, &"b", key("b")),
+            Err((KeeCheck::RepeatedSituation, _))
+        ));
+        // A new position appears: the set is emptied.
+        let v = r.check(Black, &"d", key("d")).unwrap();
+        assert_eq!(v, KeeVerdict::New);
+        r.commit(v, Black, 11, "d", key("d"));
+        r.pass(White, 12, "d", key("d"));
+        r.pass(Black, 13, "d", key("d"));
+        r.pass(White, 14, "d", key("d"));
+        assert_eq!(r.check(Black, &"b", key("b")), Ok(KeeVerdict::Break));
     }
 }

@@ -828,7 +828,8 @@ impl Position {
     /// Reads the position notation (record-format.md, "Position notation"):
     /// the board column by column, `b`, `w`, digit runs for empty points,
     /// `/` between columns; optional ` b`/` w` (player to move) and ` +`
-    /// (button taken). The side follows from the number of columns.
+    /// (button taken) or ` -` (not taken). The side follows from the number
+    /// of columns.
     ///
     /// # Errors
     /// [`NotationError`] naming the column or byte offset at fault.
@@ -837,15 +838,17 @@ impl Position {
         let mut parts = text.split_whitespace();
         let board_part = parts.next().ok_or(NotationError::Empty)?;
         let mut to_move = None;
-        let mut button = false;
+        let mut button = None;
         for extra in parts {
             match extra {
                 "b" | "B" if to_move.is_none() => to_move = Some(Color::Black),
                 "w" | "W" if to_move.is_none() => to_move = Some(Color::White),
-                "+" if !button => button = true,
+                "+" if button.is_none() => button = Some(true),
+                "-" if button.is_none() => button = Some(false),
                 other => return Err(NotationError::Suffix(other.to_string())),
             }
         }
+        let button = button.unwrap_or(false);
         let columns: Vec<&str> = board_part.split('/').collect();
         let width = columns.len();
         if width % 2 == 0 || !(3..=25).contains(&width) {
@@ -1029,9 +1032,9 @@ pub enum NotationError {
         /// Its byte offset.
         offset: usize,
     },
-    /// Occurs on a suffix other than one ` b`/` w` and one ` +`.
+    /// Occurs on a suffix other than one ` b`/` w` and one ` +`/` -`.
     #[error(
-        "unexpected suffix {0:?}: expected ` b` or ` w` (player to move) and ` +` (button taken)"
+        "unexpected suffix {0:?}: expected ` b` or ` w` (player to move) and ` +` or ` -` (button taken or not)"
     )]
     Suffix(String),
 }

@@ -305,7 +305,6 @@ impl SquareBoard {
     /// The four neighbour slots of a point (`NONE` = `u16::MAX` off the
     /// board).
     #[inline]
-    #[allow(dead_code)]
     pub(crate) fn slots(&self, p: usize) -> &[u16; 4] {
         &self.neighbours[p]
     }
