@@ -46,12 +46,12 @@ pub(crate) fn ru_spellings(r: GoRuleset) -> &'static [&'static str] {
 /// represented (Tromp-Taylor and Kee often enough to test checked results).
 pub(crate) fn pick_ruleset(rng: &mut Rng) -> GoRuleset {
     match rng.below(100) {
-        0..30 => GoRuleset::Japanese,
-        30..38 => GoRuleset::Korean,
-        38..56 => GoRuleset::Chinese,
-        56..66 => GoRuleset::Aga,
-        66..71 => GoRuleset::Nz,
-        71..86 => GoRuleset::TrompTaylor,
+        0..28 => GoRuleset::Japanese,
+        28..35 => GoRuleset::Korean,
+        35..52 => GoRuleset::Chinese,
+        52..62 => GoRuleset::Aga,
+        62..70 => GoRuleset::Nz,
+        70..85 => GoRuleset::TrompTaylor,
         _ => GoRuleset::Kee,
     }
 }
@@ -102,6 +102,10 @@ pub(crate) fn handicap_points(n: u8, h: u32) -> Vec<(u8, u8)> {
     out
 }
 
+/// Chance (per million) that a first-line point drawn in the first third
+/// of a game is considered at once rather than after the others.
+const FIRST_LINE_EARLY: u32 = 150_000;
+
 /// A played Go game: the moves (from the first mover on, alternating) and
 /// the game after them.
 pub(crate) struct GoPlayout {
@@ -125,6 +129,7 @@ pub(crate) fn play(game: GoGame, first: Color, styles: [Style; 2], rng: &mut Rng
         edge: if n >= 13 { 3 } else { 2 },
         last: [None, None],
         candidates: Vec::with_capacity(board.len()),
+        deferred: Vec::with_capacity(board.len()),
         verdict: vec![(0, false); board.len()],
         region: Vec::with_capacity(board.len()),
         seen: vec![0; board.len()],
@@ -177,6 +182,8 @@ struct Player {
     last: [Option<Point>; 2],
     empty: EmptyPoints,
     candidates: Vec<Point>,
+    /// First-line candidates put back in the opening.
+    deferred: Vec<Point>,
     /// Per point: (ply + 1 when judged, sensible?), so that one flood
     /// judges a whole region for the turn.
     verdict: Vec<(u32, bool)>,
@@ -234,11 +241,31 @@ impl Player {
         self.pick(mover, turn, rng)
     }
 
-    /// Draws candidates at random until one is sensible and legal.
+    /// Draws candidates at random until one is sensible and legal. In the
+    /// first third of a game on boards from 9×9 up, most first-line points
+    /// are put back and tried only after every other candidate.
     fn pick(&mut self, mover: Color, turn: u32, rng: &mut Rng) -> Option<Point> {
+        let early = self.opening > 0 && (self.game.ply() as usize) < self.board.len() / 3;
+        let last = i32::from(self.board.size()) - 1;
+        self.deferred.clear();
         while !self.candidates.is_empty() {
             let i = rng.below(self.candidates.len());
             let q = self.candidates.swap_remove(i);
+            if early && !rng.chance(FIRST_LINE_EARLY) {
+                let (c, r) = self.board.coords(q);
+                let (c, r) = (i32::from(c), i32::from(r));
+                if c == 0 || r == 0 || c == last || r == last {
+                    self.deferred.push(q);
+                    continue;
+                }
+            }
+            if self.sensible(q, mover, turn) && self.acceptable(q, mover) {
+                return Some(q);
+            }
+        }
+        while !self.deferred.is_empty() {
+            let i = rng.below(self.deferred.len());
+            let q = self.deferred.swap_remove(i);
             if self.sensible(q, mover, turn) && self.acceptable(q, mover) {
                 return Some(q);
             }
