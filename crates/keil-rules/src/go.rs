@@ -11,7 +11,7 @@ use std::str::FromStr;
 
 use crate::board::{NONE, Point, Symmetry};
 use crate::game::{IllegalMove, IllegalReason, Move, TurnOutcome};
-use crate::kee::{KeeRecords, KeeVerdict};
+use crate::kee::{KeeRecords, KeeVerdict, KeyFilter};
 use crate::position::{Group, PointSet, PositionKey, Score, Tally, Wide};
 use crate::square::{KeySalt, MAX_SQUARE_SIZE, SquareBoard, SquareKeys, SquareSymmetry};
 use crate::{Bits, Color, HalfPoints};
@@ -298,10 +298,20 @@ pub enum GoNotationError {
 
 // ---- floods on a square board -------------------------------------------------
 
+/// Whether the point `p` has an empty neighbour.
+#[inline(always)]
+fn touches_empty(board: &SquareBoard, stones: &[Wide; 2], p: usize) -> bool {
+    board
+        .slots(p)
+        .iter()
+        .any(|&q| q != NONE && !stones[0].has(q as usize) && !stones[1].has(q as usize))
+}
+
 /// The group of the stone of colour index `c` on `start` if it has no
 /// liberty; `None` as soon as a liberty is found. Every stone visited is
 /// added to `seen`. The early stop keeps a placement cheap: a living group
-/// is usually known to live after a step or two.
+/// is usually known to live after a step or two, and most often from the
+/// first stone's own neighbours, checked before any set is built.
 #[inline]
 fn dead_group(
     board: &SquareBoard,
@@ -310,6 +320,10 @@ fn dead_group(
     start: usize,
     seen: &mut Wide,
 ) -> Option<Wide> {
+    if touches_empty(board, stones, start) {
+        seen.insert(start);
+        return None;
+    }
     let mut group = Wide::default();
     let mut todo = Wide::default();
     group.insert(start);
@@ -728,9 +742,8 @@ struct Records {
     /// Entry 0: the colour of the first move after it (known once played);
     /// entry k: the colour other than ply `base + k`'s mover.
     next: Vec<Option<Color>>,
-    /// One bit per key's top 12 bits: a key whose bit is clear is new, and
-    /// no scan is needed.
-    filter: Box<[u64; 64]>,
+    /// Keys added so far: a key not in the filter is new, without a scan.
+    filter: KeyFilter,
 }
 
 impl Records {
@@ -740,37 +753,24 @@ impl Records {
             keys: Vec::with_capacity(256),
             boards: Vec::with_capacity(256),
             next: Vec::with_capacity(256),
-            filter: Box::new([0; 64]),
+            filter: KeyFilter::new(),
         };
         r.push(key, board, None);
         r
     }
 
     #[inline]
-    fn bit(key: u64) -> (usize, u64) {
-        let b = (key >> 52) as usize;
-        (b >> 6, 1 << (b & 63))
-    }
-
-    #[inline]
     fn push(&mut self, key: u64, board: [Wide; 2], next: Option<Color>) {
-        let (w, m) = Records::bit(key);
-        self.filter[w] |= m;
+        self.filter.insert(key);
         self.keys.push(key);
         self.boards.push(board);
         self.next.push(next);
     }
 
-    #[inline]
-    fn may_contain(&self, key: u64) -> bool {
-        let (w, m) = Records::bit(key);
-        self.filter[w] & m != 0
-    }
-
     /// The plies after which the board was `board` (and, when `next` is
     /// given, with that colour to move).
     fn matches(&self, key: u64, board: &[Wide; 2], next: Option<Color>) -> Vec<u32> {
-        if !self.may_contain(key) {
+        if !self.filter.may_contain(key) {
             return Vec::new();
         }
         self.keys

@@ -34,6 +34,37 @@ impl std::fmt::Display for KeeCheck {
     }
 }
 
+/// A 4096-bit filter over 64-bit position keys (one bit per key's top 12
+/// bits): a key whose bit is clear was never added, so a repetition check
+/// needs no scan. A set bit only says "maybe": the caller scans and
+/// confirms by comparing positions.
+#[derive(Clone, Debug)]
+pub(crate) struct KeyFilter(Box<[u64; 64]>);
+
+impl KeyFilter {
+    pub(crate) fn new() -> KeyFilter {
+        KeyFilter(Box::new([0; 64]))
+    }
+
+    #[inline]
+    fn bit(key: u64) -> (usize, u64) {
+        let b = (key >> 52) as usize;
+        (b >> 6, 1 << (b & 63))
+    }
+
+    #[inline]
+    pub(crate) fn insert(&mut self, key: u64) {
+        let (w, m) = KeyFilter::bit(key);
+        self.0[w] |= m;
+    }
+
+    #[inline]
+    pub(crate) fn may_contain(&self, key: u64) -> bool {
+        let (w, m) = KeyFilter::bit(key);
+        self.0[w] & m != 0
+    }
+}
+
 /// What a play does to the Kee records, once it is known to be legal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum KeeVerdict {
@@ -58,6 +89,7 @@ struct Entry {
 #[derive(Clone, Debug)]
 pub(crate) struct KeeRecords<P> {
     entries: Vec<Entry>,
+    filter: KeyFilter,
     positions: Vec<P>,
     /// Superko start per colour (move numbers).
     starts: [u32; 2],
@@ -74,8 +106,11 @@ impl<P: PartialEq + Clone> KeeRecords<P> {
         entries.push(Entry { key, number });
         let mut positions = Vec::with_capacity(64);
         positions.push(position);
+        let mut filter = KeyFilter::new();
+        filter.insert(key);
         KeeRecords {
             entries,
+            filter,
             positions,
             starts: [number; 2],
             repeated: Vec::new(),
@@ -83,6 +118,7 @@ impl<P: PartialEq + Clone> KeeRecords<P> {
     }
 
     fn append(&mut self, position: P, key: u64, number: u32) {
+        self.filter.insert(key);
         self.entries.push(Entry { key, number });
         self.positions.push(position);
     }
@@ -124,6 +160,9 @@ impl<P: PartialEq + Clone> KeeRecords<P> {
         position: &P,
         key: u64,
     ) -> Result<KeeVerdict, (KeeCheck, Vec<u32>)> {
+        if !self.filter.may_contain(key) {
+            return Ok(KeeVerdict::New);
+        }
         let mut found = false;
         let mut banned = false;
         let start = self.starts[player.index()];

@@ -149,6 +149,9 @@ pub struct SquareBoard {
     /// Zobrist keys: `keys[2p + colour][s]` is the key of a stone of
     /// `colour` on the image of `p` under symmetry `s`.
     keys: Vec<[u64; 8]>,
+    /// XORed into every key with the game's salt: the empty boards of two
+    /// sizes have different keys.
+    size_key: u64,
 }
 
 impl fmt::Debug for SquareBoard {
@@ -260,6 +263,7 @@ impl SquareBoard {
             neighbours,
             symmetry,
             keys,
+            size_key: splitmix64(size as u64 ^ 0x5349_5A45_0000_0000),
         }
     }
 
@@ -386,7 +390,7 @@ impl SquareBoard {
     /// The unsalted Zobrist keys of a stone of `colour` on `p` under each of
     /// the 8 symmetries: entry `s` is the key of the stone on
     /// `transform(p, s)`. A position's key is the XOR of its stones' entry
-    /// 0 and its game's [`KeySalt`].
+    /// 0, a constant of the board size and its game's [`KeySalt`].
     #[inline]
     pub fn stone_keys(&self, p: Point, colour: Color) -> &[u64; 8] {
         &self.keys[2 * p.index() + colour.index()]
@@ -394,7 +398,7 @@ impl SquareBoard {
 
     /// The 8 symmetric keys of the stones `[black, white]` with a salt.
     pub(crate) fn keys_of(&self, stones: &[Wide; 2], salt: KeySalt) -> [u64; 8] {
-        let mut keys = [salt.0; 8];
+        let mut keys = [salt.0 ^ self.size_key; 8];
         for colour in [Color::Black, Color::White] {
             stones[colour.index()].each(|i| {
                 let k = self.stone_keys(Point(i as u16), colour);
