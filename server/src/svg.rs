@@ -774,6 +774,43 @@ mod tests {
     }
 
     #[test]
+    fn a_go_position_is_drawn_on_a_square_board() {
+        use keil_rules::{GoPosition, SquareBoard};
+        let board = SquareBoard::new(9).unwrap();
+        let p = |name: &str| board.parse_sgf_point(name).unwrap();
+        let go = GoPosition::from_stones(board, [p("cc"), p("ge")], [p("gc")]).unwrap();
+        let captured = [(p("dd"), Color::White)];
+        let svg = render(&Drawing {
+            position: &AnyPosition::Go(go),
+            last: Some(p("ge")),
+            captured: &captured,
+            caption: "ply 5",
+        });
+        let doc = parse(&svg);
+        let b = |s: &str| (s.to_string(), "b".to_string());
+        assert_eq!(marked(&doc, "black"), [b("cc"), b("ge")]);
+        assert_eq!(marked(&doc, "white"), [("gc".into(), "w".into())]);
+        assert_eq!(marked(&doc, "captured"), [("dd".into(), "w".into())]);
+        assert_eq!(texts(&doc, "coords").len(), 4 * 9);
+        assert_eq!(
+            doc.root_element().attribute("aria-label"),
+            Some("Go board 9×9: 2 black stones, 1 white stone. ply 5")
+        );
+        // The last move (a black stone) gets a light ring at its point.
+        let ge = doc
+            .descendants()
+            .find(|n| n.attribute("data-point") == Some("ge"))
+            .unwrap();
+        let ring = doc
+            .descendants()
+            .find(|n| n.attribute("class") == Some("last"))
+            .unwrap();
+        assert_eq!(ring.attribute("cx"), ge.attribute("cx"));
+        assert_eq!(ring.attribute("cy"), ge.attribute("cy"));
+        assert_eq!(ring.attribute("stroke"), Some("#f7f7f4"));
+    }
+
+    #[test]
     fn square_labels_agree_with_the_rules_display_names() {
         for n in 1..=19u8 {
             let board = SquareBoard::new(n).unwrap();
