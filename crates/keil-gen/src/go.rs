@@ -13,9 +13,9 @@
 //!    ruleset says the line is complete (two passes; four under Kee).
 //!
 //! A point is sensible when the empty region around it (empty points
-//! connected orthogonally) is not a small region bordered by the mover's
-//! stones only (own eyes and territory are never filled), nor a region of
-//! the opponent's too small to invade; and when the placement neither
+//! connected orthogonally) is not a small region bordered (nearly) only by
+//! the mover's stones (own eyes and territory are never filled), nor such a
+//! region of the opponent's too small to invade; and when the placement neither
 //! commits suicide nor puts its own group in atari without capturing.
 //! Legality, captures, suicide and the groups' liberties are asked of the
 //! [`GoGame`] (keil-rules); the regions are the policy's own heuristic.
@@ -106,6 +106,10 @@ pub(crate) fn handicap_points(n: u8, h: u32) -> Vec<(u8, u8)> {
 /// of a game is considered at once rather than after the others.
 const FIRST_LINE_EARLY: u32 = 150_000;
 
+/// A region belongs to a colour when that colour's contacts with it are at
+/// least this many times the other's.
+const MAJORITY: usize = 4;
+
 /// A played Go game: the moves (from the first mover on, alternating) and
 /// the game after them.
 pub(crate) struct GoPlayout {
@@ -123,8 +127,8 @@ pub(crate) fn play(game: GoGame, first: Color, styles: [Style; 2], rng: &mut Rng
         board,
         empty: EmptyPoints::new(board.points().filter(|&q| pos.get(q).is_none())),
         game,
-        own_limit: (board.len() / 10).max(1),
-        invade: 4 + usize::from(n) / 4,
+        own_limit: (board.len() / 6).max(1),
+        invade: (4 + usize::from(n) / 4).max(board.len() / 24),
         opening: if n >= 9 { u32::from(n) / 2 } else { 0 },
         edge: if n >= 13 { 3 } else { 2 },
         last: [None, None],
@@ -287,14 +291,15 @@ impl Player {
         self.region.clear();
         self.region.push(q);
         self.seen[q.index()] = stamp;
-        let mut borders = [false; 2];
+        // Contacts between the region and each colour's stones.
+        let mut borders = [0usize; 2];
         let mut i = 0;
         while i < self.region.len() {
             let r = self.region[i];
             i += 1;
             for s in self.board.neighbours(r) {
                 match self.game.stone_at(s) {
-                    Some(c) => borders[c.index()] = true,
+                    Some(c) => borders[c.index()] += 1,
                     None if self.seen[s.index()] != stamp => {
                         self.seen[s.index()] = stamp;
                         self.region.push(s);
@@ -305,10 +310,15 @@ impl Player {
         }
         let len = self.region.len();
         let (own, theirs) = (borders[mover.index()], borders[mover.opposite().index()]);
-        let ok = match (own, theirs) {
-            (true, false) => len > self.own_limit,
-            (false, true) => len >= self.invade,
-            _ => true,
+        // A region is a colour's when its stones make nearly all of the
+        // border (a few opponent stones inside or at the edge do not open
+        // it); regions bordered by both alike, or by none, are open.
+        let ok = if own > 0 && theirs * MAJORITY <= own {
+            len > self.own_limit
+        } else if theirs > 0 && own * MAJORITY <= theirs {
+            len >= self.invade
+        } else {
+            true
         };
         for r in &self.region {
             self.verdict[r.index()] = (turn, ok);
