@@ -291,10 +291,13 @@ impl Player {
         self.region.clear();
         self.region.push(q);
         self.seen[q.index()] = stamp;
-        // Contacts between the region and each colour's stones.
+        // Contacts between the region and each colour's stones. A region
+        // larger than both limits is open whoever borders it: the flood
+        // stops there (its points seen so far get the verdict).
+        let open_size = self.own_limit.max(self.invade - 1);
         let mut borders = [0usize; 2];
         let mut i = 0;
-        while i < self.region.len() {
+        while i < self.region.len() && self.region.len() <= open_size {
             let r = self.region[i];
             i += 1;
             for s in self.board.neighbours(r) {
@@ -313,7 +316,9 @@ impl Player {
         // A region is a colour's when its stones make nearly all of the
         // border (a few opponent stones inside or at the edge do not open
         // it); regions bordered by both alike, or by none, are open.
-        let ok = if own > 0 && theirs * MAJORITY <= own {
+        let ok = if len > open_size {
+            true
+        } else if own > 0 && theirs * MAJORITY <= own {
             len > self.own_limit
         } else if theirs > 0 && own * MAJORITY <= theirs {
             len >= self.invade
