@@ -1,9 +1,10 @@
-//! `keil export`: every record of the given files written back in
-//! normalised form (crate keil-record, `Record::to_sgf`): canonical property
-//! order, one node per line, nothing the record said lost.
+//! `keil export`: every record of the given files (Keil and Go) written
+//! back in normalised form (crate keil-record, `Record::to_sgf`): canonical
+//! property order, `GM` always written, one node per line, nothing the
+//! record said lost.
 //!
 //! Exit status: 0 when every game tree was exported, 1 when some game tree
-//! is not a readable Keil record (it is skipped, with a message on standard
+//! is not a readable record (it is skipped, with a message on standard
 //! error), 2 on a usage or I/O error.
 
 use std::fs;
@@ -11,7 +12,7 @@ use std::io::{self, BufWriter, Read, Write};
 use std::path::PathBuf;
 
 use anyhow::Context;
-use keil_record::read_records;
+use keil_record::{NameHint, read_records_with};
 
 /// Options of `keil export`.
 #[derive(clap::Args, Debug)]
@@ -49,7 +50,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 }
             }
         };
-        for record in read_records(&bytes) {
+        let hint = if name == "-" {
+            NameHint::None
+        } else {
+            NameHint::of(path)
+        };
+        for record in read_records_with(&bytes, hint) {
             match record {
                 Ok(r) => out.write_all(r.to_sgf().as_bytes())?,
                 Err(e) => {

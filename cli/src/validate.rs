@@ -1,10 +1,12 @@
-//! `keil validate`: verdicts for every game of the given files (crate
-//! keil-record), as rustc-style text or one JSON object per game.
+//! `keil validate`: verdicts for every game of the given files, Keil and Go
+//! alike (crate keil-record), as rustc-style text or one JSON object per
+//! game.
 //!
 //! Exit status: 0 when every game is valid (with `--strict`: and has no
-//! warning), 1 when some game or variation is invalid or some game tree is
-//! not a readable Keil record, 2 on a usage or I/O error. The JSON line
-//! format is documented in `cli/docs/validate-json.md`.
+//! warning), 1 when some game or variation is invalid, malformed or
+//! unsupported, or some game tree is not a readable record, 2 on a usage or
+//! I/O error. The JSON line format is documented in
+//! `cli/docs/validate-json.md`.
 
 use std::fmt::Write as _;
 use std::io::{self, IsTerminal, Read, Write};
@@ -12,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use keil_record::{PART_BYTES, ParsedFile, Reason, RecordError, Status, Verdict};
+use keil_record::{NameHint, PART_BYTES, ParsedFile, Reason, RecordError, Status, Verdict};
 use keil_sgf::{Diagnostic, Severity, Span};
 use rayon::prelude::*;
 
@@ -20,7 +22,8 @@ use rayon::prelude::*;
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Files or directories (searched recursively for .keil and .sgf
-    /// files); `-` reads standard input.
+    /// files); `-` reads standard input. A record without GM is Keil in a
+    /// .keil file (or with an RU beginning with Keil), Go otherwise.
     #[arg(required = true, value_name = "FILE|DIR|-")]
     paths: Vec<PathBuf>,
     /// One JSON object per line per game (and per file that cannot be
@@ -62,6 +65,14 @@ impl Input {
         match self {
             Input::File(p) => p.display().to_string(),
             Input::Stdin => "<stdin>".to_string(),
+        }
+    }
+
+    /// What the file name says about records without GM.
+    fn hint(&self) -> NameHint {
+        match self {
+            Input::File(p) => NameHint::of(p),
+            Input::Stdin => NameHint::None,
         }
     }
 }
@@ -116,7 +127,10 @@ impl Counts {
     fn exit_code(&self, strict: bool) -> i32 {
         if self.io_errors > 0 {
             2
-        } else if self.status[Status::ALL.len() - 1] > 0
+        } else if Status::ALL
+            .iter()
+            .zip(self.status)
+            .any(|(s, n)| s.is_failure() && n > 0)
             || self.invalid_variations > 0
             || self.record_errors() > 0
             || (strict && self.games_with_warnings > 0)
@@ -142,11 +156,11 @@ impl Counts {
                 continue;
             }
             let mut part = format!("{n} {status}");
-            if *status == Status::Invalid && n > 0 {
+            if status.is_failure() && n > 0 {
                 let reasons: Vec<String> = Reason::ALL
                     .iter()
                     .zip(self.reasons)
-                    .filter(|(_, k)| *k > 0)
+                    .filter(|(r, k)| *k > 0 && r.status() == *status)
                     .map(|(r, k)| format!("{k} {r}"))
                     .collect();
                 let _ = write!(part, " ({})", reasons.join(", "));
@@ -408,12 +422,16 @@ fn check_input(input: &Input, style: Style, progress: Option<&ProgressBar>) -> (
     let mut text = String::new();
     // Part by part: a collection over the parser's size limit is read
     // whole, one part's trees at a time.
-    let mut parts = ParsedFile::in_parts(&decoded, PART_BYTES).peekable();
+    let hint = input.hint();
+    let mut parts = ParsedFile::in_parts(&decoded, PART_BYTES)
+        .map(|part| part.with_hint(hint))
+        .peekable();
     let mut many = None;
     while let Some(file) = parts.next() {
         let many = *many.get_or_insert(file.len() > 1 || parts.peek().is_some());
         if let Some(e) = file.file_error() {
             let r = error_report(&file, &name, &e, many, style);
+            text.push_str(&r.text);
             counts.add(&r.counts);
             if let Some(p) = progress {
                 p.inc(file.text().len() as u64);
@@ -457,7 +475,7 @@ fn check_game(file: &ParsedFile<'_>, i: usize, name: &str, many: bool, style: St
         invalid_variations: v
             .variations
             .iter()
-            .filter(|x| x.status == Status::Invalid)
+            .filter(|x| x.status.is_failure())
             .count(),
         ..Counts::default()
     };
@@ -617,9 +635,13 @@ fn human_verdict(
             )),
             _ => {
                 let head = format!("warning[{}]", w.code());
+                let at = match w.seen() {
+                    Some(seen) => format!("{name}:{}:{}", seen.line, seen.column),
+                    None => name.to_string(),
+                };
                 let _ = writeln!(
                     out,
-                    "{}: {prefix}{w}\n  --> {name}\n",
+                    "{}: {prefix}{w}\n  --> {at}\n",
                     paint(style.color, "1;33", &head)
                 );
             }
@@ -627,11 +649,11 @@ fn human_verdict(
     }
     if style.verbose && v.illegal.is_none() {
         let result = match (v.status, v.winner, v.margin) {
-            (Status::Complete, Some(w), Some(m)) => match w.color() {
+            (Status::Complete | Status::Scored, Some(w), Some(m)) => match w.color() {
                 Some(c) => format!(" {}+{m}", c.letter()),
                 None => " draw".to_string(),
             },
-            (_, Some(w), None) => format!(" {} wins", w.code()),
+            (_, Some(w), _) => format!(" {} wins", w.code()),
             _ => String::new(),
         };
         let _ = writeln!(

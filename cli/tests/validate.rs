@@ -28,6 +28,19 @@ fn shared() -> Option<PathBuf> {
         .then_some(dir)
 }
 
+/// `keil validate --json -` on `input`, which must exit with `code`.
+fn json_of_stdin(input: &str, code: i32) -> Vec<Value> {
+    let out = keil()
+        .args(["validate", "--json", "-"])
+        .write_stdin(input.to_string())
+        .assert()
+        .code(code)
+        .get_output()
+        .stdout
+        .clone();
+    json_lines(&out)
+}
+
 fn json_lines(out: &[u8]) -> Vec<Value> {
     String::from_utf8_lossy(out)
         .lines()
@@ -131,32 +144,127 @@ fn warnings_fail_only_with_strict() {
 }
 
 #[test]
-fn standard_input_and_not_keil_records() {
+fn standard_input_go_keil_and_other_games() {
+    // GM[11] is Hex: refused. No GM on standard input: Go, unless RU says
+    // Keil. SZ[2] B[b2] is no Go move: malformed.
+    let lines = json_of_stdin(
+        "(;GM[11]SZ[11];B[aa])(;SZ[2];B[b2])(;RU[Keil]SZ[2];B[b2])",
+        1,
+    );
+    assert_eq!(lines[0]["status"], "error");
+    assert_eq!(lines[0]["error"], "unknown_game");
+    assert_eq!(lines[0]["file"], "<stdin>");
+    assert_eq!(lines[1]["game_kind"], "go");
+    assert_eq!(lines[1]["status"], "malformed");
+    assert_eq!(lines[1]["reason"], "bad_move_value");
+    assert_eq!(lines[1]["ply"], 1);
+    assert_eq!(lines[1]["warnings"][0]["code"], "missing_gm");
+    assert_eq!(lines[2]["game_kind"], "keil");
+    assert_eq!(lines[2]["status"], "unfinished");
+    assert_eq!(lines[2]["game"], 2);
+    assert_eq!(lines[2]["warnings"][0]["code"], "missing_gm");
+
+    keil()
+        .args(["validate", "-"])
+        .write_stdin("(;GM[11]SZ[11];B[aa])")
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "error[unknown_game]: not a Keil, Go or Kaomi record: GM[11] is Hex",
+        ))
+        .stdout(predicate::str::contains("1 not read (1 unknown_game)"));
+}
+
+#[test]
+fn a_record_without_gm_is_keil_in_a_keil_file() {
+    let dir = std::env::temp_dir().join(format!("keil-cli-hint-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = "(;SZ[2];B[b2])";
+    let keil_file = dir.join("game.keil");
+    let sgf_file = dir.join("game.sgf");
+    std::fs::write(&keil_file, text).unwrap();
+    std::fs::write(&sgf_file, text).unwrap();
     let out = keil()
-        .args(["validate", "--json", "-"])
-        .write_stdin("(;GM[1]SZ[19];B[pd];W[dp])(;SZ[2];B[b2])")
+        .args(["validate", "--json"])
+        .arg(&keil_file)
+        .arg(&sgf_file)
         .assert()
         .code(1)
         .get_output()
         .stdout
         .clone();
     let lines = json_lines(&out);
-    assert_eq!(lines[0]["status"], "error");
-    assert_eq!(lines[0]["error"], "not_keil");
-    assert_eq!(lines[0]["file"], "<stdin>");
-    assert_eq!(lines[1]["status"], "unfinished");
-    assert_eq!(lines[1]["game"], 1);
-    assert_eq!(lines[1]["warnings"][0]["code"], "missing_gm");
+    assert_eq!(
+        (&lines[0]["game_kind"], &lines[0]["status"]),
+        (&Value::from("keil"), &Value::from("unfinished"))
+    );
+    assert_eq!(
+        (&lines[1]["game_kind"], &lines[1]["status"]),
+        (&Value::from("go"), &Value::from("malformed"))
+    );
+    // The export writes GM: it reads back as Keil anywhere.
+    let out = keil().arg("export").arg(&keil_file).assert().code(0);
+    let exported = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(exported.starts_with("(;GM[Keil]FF[4]SZ[2]"), "{exported}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
 
+#[test]
+fn a_go_game_is_reported_like_a_keil_game() {
+    // 9x9, japanese (no RU); White plays twice: ply 4.
+    let game = "(;GM[1]FF[4]SZ[9]KM[6.5]RE[B+R]\n;B[ee];W[cc];B[gg]\n;W[gc];W[cg])";
     keil()
         .args(["validate", "-"])
-        .write_stdin("(;GM[1]SZ[19];B[pd])")
+        .write_stdin(game)
         .assert()
         .code(1)
         .stdout(predicate::str::contains(
-            "error[not_keil]: not a Keil record: GM[1] is Go",
+            "error[wrong_player]: ply 5: W[cg] is illegal: it is Black's turn",
         ))
-        .stdout(predicate::str::contains("1 not read (1 not_keil)"));
+        .stdout(predicate::str::contains("--> <stdin>:3:8"))
+        .stdout(predicate::str::contains("1 invalid (1 wrong_player)"));
+    let lines = json_of_stdin(
+        "(;GM[1]SZ[9]RU[Chinese]KM[7.5]RE[W+3.5];B[ee];W[cc];B[];W[])",
+        0,
+    );
+    let v = &lines[0];
+    assert_eq!(v["game_kind"], "go");
+    assert_eq!(v["status"], "complete");
+    // Agreement rules: RE reported, not checked; no computed score.
+    assert_eq!(
+        (&v["winner"], &v["margin"]),
+        (&Value::from("W"), &Value::from(3.5))
+    );
+    assert_eq!(v["re_checked"], false);
+    assert_eq!(v["score_black"], Value::Null);
+    assert_eq!(v["ruleset"]["rules"], "chinese");
+    assert_eq!(v["ruleset"]["ko"], "positional");
+    assert_eq!(v["ru_mapped"], "ru");
+    assert_eq!(
+        (&v["size"], &v["plies"]),
+        (&Value::from(9), &Value::from(4))
+    );
+}
+
+#[test]
+fn the_kee_vectors_through_the_cli_match_the_answer_key() {
+    let Some(pairs) = through_the_cli("kee-vectors") else {
+        return;
+    };
+    let fields = [
+        "status",
+        "reason",
+        "ply",
+        "move",
+        "kee_check",
+        "superko_breaks",
+    ];
+    for (g, w) in &pairs {
+        assert_eq!(g["game_kind"], w["game"], "{}", w["file"]);
+        for f in fields {
+            assert_eq!(g[f], w[f], "{}: {f}", w["file"]);
+        }
+    }
 }
 
 #[test]
@@ -196,13 +304,15 @@ fn a_directory_is_searched_and_every_fixture_is_counted() {
         .stdout(predicate::str::contains("error[").not());
 }
 
-#[test]
-fn the_vectors_through_the_cli_match_the_answer_key() {
+/// `keil validate --json` on an answer-key folder of `../shared/data`:
+/// each expected object with the line the CLI wrote for its file; `None`
+/// when the shared folder is absent.
+fn through_the_cli(set: &str) -> Option<Vec<(Value, Value)>> {
     let Some(shared) = shared() else {
         eprintln!("note: ../shared is absent; skipping");
-        return;
+        return None;
     };
-    let dir = shared.join("data/keil-vectors");
+    let dir = shared.join("data").join(set);
     let out = keil()
         .args(["validate", "--json", dir.to_str().unwrap()])
         .assert()
@@ -217,19 +327,28 @@ fn the_vectors_through_the_cli_match_the_answer_key() {
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
     assert_eq!(got.len(), want.len());
-    let mut agree = 0;
-    for w in &want {
+    let pairs = want.into_iter().map(|w| {
         let name = w["file"].as_str().unwrap();
         let g = got
             .iter()
             .find(|g| g["file"].as_str().unwrap().ends_with(name))
             .unwrap();
-        let fields = ["status", "winner", "reason", "ply", "move", "repeats_plies"];
-        if fields.iter().all(|f| g[f] == w[f]) {
-            agree += 1;
+        (g.clone(), w)
+    });
+    Some(pairs.collect())
+}
+
+#[test]
+fn the_vectors_through_the_cli_match_the_answer_key() {
+    let Some(pairs) = through_the_cli("keil-vectors") else {
+        return;
+    };
+    let fields = ["status", "winner", "reason", "ply", "move", "repeats_plies"];
+    for (g, w) in &pairs {
+        for f in fields {
+            assert_eq!(g[f], w[f], "{}: {f}", w["file"]);
         }
     }
-    assert_eq!(agree, want.len());
 }
 
 #[test]
@@ -271,8 +390,8 @@ fn export_normalises_and_validates_the_same() {
     );
     keil()
         .args(["export", "-"])
-        .write_stdin("(;GM[1])")
+        .write_stdin("(;GM[11])")
         .assert()
         .code(1)
-        .stderr(predicate::str::contains("not a Keil record"));
+        .stderr(predicate::str::contains("not a Keil, Go or Kaomi record"));
 }

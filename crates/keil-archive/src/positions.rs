@@ -193,14 +193,18 @@ pub(crate) fn postings<'a>(
     out
 }
 
-/// The postings of a validated game.
+/// The postings of a validated game (Keil; the archive stores no other
+/// game yet).
 pub(crate) fn replay_postings(game: u32, replay: &Replay) -> Vec<Posting> {
+    let keil_rules::AnyPosition::Keil(start) = &replay.start else {
+        return Vec::new();
+    };
     let steps = replay.plies.iter().map(|p| Step {
         color: p.color,
         mv: p.mv,
         captured: &p.captured,
     });
-    postings(game, &replay.start, steps)
+    postings(game, start, steps)
 }
 
 // ---- segments -----------------------------------------------------------------
@@ -1196,7 +1200,7 @@ mod tests {
             .next()
             .unwrap()
             .unwrap();
-        keil_record::validate(&record).replay
+        keil_record::validate(&record).replay.unwrap()
     }
 
     #[test]
@@ -1282,7 +1286,10 @@ mod tests {
         assert!(!ps[0].white_to_move && ps[1].white_to_move);
         // Ply 2: W b2 captured B a1 (the corner), so the position after ply 2
         // is one white stone; its next move is the button.
-        let board = replay.start.board();
+        let keil_rules::AnyPosition::Keil(start) = replay.start else {
+            unreachable!("a Keil record")
+        };
+        let board = start.board();
         let after2 =
             Position::from_stones(board, [], [board.parse_point("b2").unwrap()], false).unwrap();
         assert_eq!(

@@ -116,6 +116,20 @@ pub(crate) fn prepare(source: &str, index: usize, read: Result<Record, RecordErr
             });
         }
     };
+    // The archive stores Keil games only, for now (a Go record reads and
+    // validates, but its board has no Keil move encoding).
+    let Some(keil) = record.keil() else {
+        return Prepare::Invalid(Problem {
+            source: source.to_string(),
+            index,
+            reason: "not_keil".to_string(),
+            message: format!(
+                "the archive stores Keil games only: this is a {} record",
+                record.kind().code()
+            ),
+            ply: None,
+        });
+    };
     let validation = keil_record::validate(&record);
     let verdict = &validation.verdict;
     let status = match (status_of(verdict.status.code()), &verdict.illegal) {
@@ -143,11 +157,11 @@ pub(crate) fn prepare(source: &str, index: usize, read: Result<Record, RecordErr
     let sgf = record.to_sgf();
     let mut hash = [0u8; 16];
     hash.copy_from_slice(&blake3::hash(sgf.as_bytes()).as_bytes()[..16]);
-    let replay = validation.replay;
-    let setup = record
+    let replay = validation.replay.expect("a Keil game always replays");
+    let setup = keil
         .setup
         .as_ref()
-        .map(|start| start.to_notation(Some(record.to_move)));
+        .map(|start| start.to_notation(Some(keil.to_move)));
     let meta = Meta {
         black: info.black.clone(),
         white: info.white.clone(),
@@ -167,11 +181,11 @@ pub(crate) fn prepare(source: &str, index: usize, read: Result<Record, RecordErr
         result: info.result.as_ref().map(|r| r.to_string()),
         winner: verdict.winner.and_then(|w| w.color()),
         margin: verdict.margin,
-        size: record.board.side(),
-        ruleset: record.ruleset.to_string(),
-        komi: record.ruleset.komi,
+        size: keil.board.side(),
+        ruleset: keil.ruleset.to_string(),
+        komi: keil.ruleset.komi,
     };
-    let moves = moves::encode(record.board, replay.plies.iter().map(|p| p.mv));
+    let moves = moves::encode(keil.board, replay.plies.iter().map(|p| p.mv));
     // Compressing into a Vec cannot fail for an in-memory buffer.
     let compressed = zstd::bulk::compress(sgf.as_bytes(), ZSTD_LEVEL).unwrap_or_default();
     Prepare::Valid(Box::new(Prepared {

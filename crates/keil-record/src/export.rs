@@ -1,45 +1,69 @@
 //! The normalised export: a record written back as SGF text in canonical
 //! property order, one node (so one move) per line, losing nothing.
 
+use keil_rules::GameKind;
 use keil_sgf::{NodeId, PropValue, PropertyBuf, write_tree};
 
-use crate::record::Record;
+use crate::record::{GameSpec, Record};
 
-/// Root properties in the order the export writes them (record-format.md,
-/// "Properties with Keil meaning"); any other property follows in its
-/// original order.
+/// Root properties of a Keil record in the order the export writes them
+/// (record-format.md, "Properties with Keil meaning"); any other property
+/// follows in its original order.
 const ROOT_ORDER: &[&str] = &[
     "GM", "FF", "CA", "SZ", "KM", "RU", "PB", "BR", "BT", "PW", "WR", "WT", "DT", "EV", "RO", "PC",
     "GN", "SO", "US", "AN", "CP", "ON", "TM", "OT", "RE", "GC", "PL", "AB", "AW", "AE",
 ];
 
-/// Properties of any node, after the move, in this order.
+/// Properties of any Keil node, after the move, in this order.
 const NODE_ORDER: &[&str] = &["B", "W", "C", "N"];
 
-/// Whether a property has Keil meaning in a node (the root when `root`).
-pub(crate) fn is_known(ident: &str, root: bool) -> bool {
-    NODE_ORDER.contains(&ident) || (root && ROOT_ORDER.contains(&ident))
+/// Root properties of a Go record (go-rules.md: the same game information,
+/// and `HA`).
+const GO_ROOT_ORDER: &[&str] = &[
+    "GM", "FF", "CA", "SZ", "KM", "RU", "HA", "PB", "BR", "BT", "PW", "WR", "WT", "DT", "EV", "RO",
+    "PC", "GN", "SO", "US", "AN", "CP", "ON", "TM", "OT", "RE", "GC",
+];
+
+/// Properties of any Go node (the root's after its game information):
+/// setup, applied before the move; the move; `PL`; comment and name.
+const GO_NODE_ORDER: &[&str] = &["AB", "AW", "AE", "B", "W", "PL", "C", "N"];
+
+fn orders(kind: GameKind) -> (&'static [&'static str], &'static [&'static str]) {
+    match kind {
+        GameKind::Go => (GO_ROOT_ORDER, GO_NODE_ORDER),
+        _ => (ROOT_ORDER, NODE_ORDER),
+    }
 }
 
-fn rank(ident: &str, root: bool) -> usize {
-    if root && let Some(i) = ROOT_ORDER.iter().position(|&k| k == ident) {
+/// Whether a property has a meaning in a node of a record of `kind` (the
+/// root when `root`).
+pub(crate) fn is_known(kind: GameKind, ident: &str, root: bool) -> bool {
+    let (root_order, node_order) = orders(kind);
+    node_order.contains(&ident) || (root && root_order.contains(&ident))
+}
+
+fn rank(kind: GameKind, ident: &str, root: bool) -> usize {
+    let (root_order, node_order) = orders(kind);
+    if root && let Some(i) = root_order.iter().position(|&k| k == ident) {
         return i;
     }
-    match NODE_ORDER.iter().position(|&k| k == ident) {
-        Some(i) => ROOT_ORDER.len() + i,
-        None => ROOT_ORDER.len() + NODE_ORDER.len(),
+    match node_order.iter().position(|&k| k == ident) {
+        Some(i) => root_order.len() + i,
+        None => root_order.len() + node_order.len(),
     }
 }
 
 impl Record {
-    /// The record as normalised SGF text: `GM[Keil]`, `FF[4]` and `SZ` always
-    /// written (filled in when the record left them implicit), `CA[UTF-8]`
-    /// when the record named a charset (the text is UTF-8 now), properties
-    /// in canonical order (game information as in record-format.md, then the
-    /// move, comment and name of each node, then every other property in its
-    /// original order), one node per line, variations in parentheses. Values
-    /// are written as the record wrote them; reading the export gives the
-    /// same game information, moves, variations and verdict.
+    /// The record as normalised SGF text: `GM` (`Keil`, or `1` for Go),
+    /// `FF[4]` and `SZ` always written (filled in when the record left them
+    /// implicit, so the export needs no file-name hint), `CA[UTF-8]` when
+    /// the record named a charset (the text is UTF-8 now), properties in
+    /// canonical order (game information as in record-format.md, `HA` in
+    /// Go, then each node's setup (Go), move, `PL` (Go), comment and name,
+    /// then every other property in its original order), one node per line,
+    /// variations in parentheses. Values are written as the record wrote
+    /// them (a Go `SZ` that is not a size too); reading the export gives
+    /// the same game information, moves, variations and verdict.
     pub fn to_sgf(&self) -> String {
         let mut tree = self.tree.clone();
         let mut root: Vec<PropertyBuf<'_>> =
@@ -54,9 +78,20 @@ impl Record {
             Some(_) => {}
             None => root.push(PropertyBuf::new(ident, [PropValue::from_raw(value)])),
         };
-        set("GM", "Keil".into(), true);
+        let kind = self.kind();
+        let size = match &self.spec {
+            GameSpec::Keil(k) => Some(k.board.side()),
+            GameSpec::Go(g) => g.board.as_ref().ok().map(|b| b.size()),
+        };
+        set(
+            "GM",
+            if kind == GameKind::Go { "1" } else { "Keil" }.into(),
+            true,
+        );
         set("FF", "4".into(), false);
-        set("SZ", self.board.side().to_string(), false);
+        if let Some(size) = size {
+            set("SZ", size.to_string(), false);
+        }
         for p in &mut root {
             if p.ident == "CA" {
                 *p = PropertyBuf::new("CA", [PropValue::from_raw("UTF-8")]);
@@ -65,7 +100,7 @@ impl Record {
         tree.set_properties(NodeId::ROOT, root);
         for id in self.node_ids() {
             let root = id == NodeId::ROOT;
-            tree.sort_properties_by_key(id, |p| rank(p.ident(), root));
+            tree.sort_properties_by_key(id, |p| rank(kind, p.ident(), root));
         }
         let mut out = write_tree(&tree);
         out.push('\n');

@@ -218,6 +218,52 @@ impl FromStr for GameResult {
     }
 }
 
+impl GameResult {
+    /// Reads the `RE` of a Go record (go-rules.md, "End of the game and the
+    /// result"), case-insensitively: `0`, `Draw`, `Jigo`, `D`, `B+0`, `W+0`
+    /// a draw; `B+R`/`B+Resign`, `B+T`/`B+Time`, `B+F`/`B+Forfeit`, and the
+    /// servers' `B+I`/`B+Illegal` read as a forfeit; `B+3.5` a score (a
+    /// positive multiple of 0.5); `B+` a winner with no margin; `Void`; `?`.
+    /// White space around the value and around `+` is ignored.
+    ///
+    /// `None` for anything else (`B`, `B+AW`, `john wins`, `B+3.25`): an
+    /// unparsed result, which a Go verdict reports as written and never
+    /// compares (unlike a Keil record, where it is an error).
+    pub fn parse_go(s: &str) -> Option<GameResult> {
+        let t = s.trim();
+        let lower = t.to_ascii_lowercase();
+        match lower.as_str() {
+            "?" => return Some(GameResult::Unknown),
+            "0" | "draw" | "jigo" | "d" => return Some(GameResult::Draw),
+            "void" => return Some(GameResult::Void),
+            _ => {}
+        }
+        let (who, how) = lower.split_once('+')?;
+        let winner = match who.trim() {
+            "b" => Color::Black,
+            "w" => Color::White,
+            _ => return None,
+        };
+        let by = match how.trim() {
+            "" => WinBy::Unspecified,
+            "r" | "resign" => WinBy::Resign,
+            "t" | "time" => WinBy::Time,
+            "f" | "forfeit" | "i" | "illegal" => WinBy::Forfeit,
+            n => {
+                let m = n.parse::<HalfPoints>().ok()?;
+                if m.0 == 0 {
+                    return Some(GameResult::Draw);
+                }
+                if m.0 < 0 || n.starts_with(['+', '-']) {
+                    return None;
+                }
+                WinBy::Score(m)
+            }
+        };
+        Some(GameResult::Win { winner, by })
+    }
+}
+
 impl fmt::Display for GameResult {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -255,6 +301,48 @@ mod tests {
         assert_eq!("Jigo".parse::<GameResult>().unwrap(), GameResult::Draw);
         for bad in ["B+3.25", "X+R", "B", "Black wins", ""] {
             assert!(bad.parse::<GameResult>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn go_results_are_read_leniently() {
+        let win = |winner, by| Some(GameResult::Win { winner, by });
+        let score = |h| WinBy::Score(HalfPoints(h));
+        for (s, want) in [
+            ("B+R", win(Color::Black, WinBy::Resign)),
+            ("w+resign", win(Color::White, WinBy::Resign)),
+            ("B+Time", win(Color::Black, WinBy::Time)),
+            ("W+F", win(Color::White, WinBy::Forfeit)),
+            ("B+I", win(Color::Black, WinBy::Forfeit)),
+            ("b+illegal", win(Color::Black, WinBy::Forfeit)),
+            ("B+3.5", win(Color::Black, score(7))),
+            ("W+2.50", win(Color::White, score(5))),
+            ("B+", win(Color::Black, WinBy::Unspecified)),
+            (" W + 12 ", win(Color::White, score(24))),
+            ("0", Some(GameResult::Draw)),
+            ("DRAW", Some(GameResult::Draw)),
+            ("jigo", Some(GameResult::Draw)),
+            ("D", Some(GameResult::Draw)),
+            ("B+0", Some(GameResult::Draw)),
+            ("W+0.0", Some(GameResult::Draw)),
+            ("void", Some(GameResult::Void)),
+            ("?", Some(GameResult::Unknown)),
+        ] {
+            assert_eq!(GameResult::parse_go(s), want, "{s}");
+        }
+        for unparsed in [
+            "B",
+            "W",
+            "B+AW",
+            "W+J",
+            "D+J",
+            "john wins",
+            "B+3.25",
+            "B+-3",
+            "",
+            "X+R",
+        ] {
+            assert_eq!(GameResult::parse_go(unparsed), None, "{unparsed}");
         }
     }
 

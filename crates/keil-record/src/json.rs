@@ -2,11 +2,11 @@
 //! line format of `keil validate --json` (field names and codes of the
 //! keil-vectors answer key, `expected.jsonl`, where they overlap).
 
-use keil_rules::HalfPoints;
+use keil_rules::{GameKind, HalfPoints};
 use serde_json::{Map, Value, json};
 
 use crate::error::RecordError;
-use crate::validate::{Illegal, Reason, Verdict};
+use crate::validate::{Illegal, Rules, Verdict};
 
 /// A half-point value as a JSON number: `6` or `6.5`.
 pub fn points(h: HalfPoints) -> Value {
@@ -21,9 +21,42 @@ fn opt<T>(v: Option<T>, f: impl FnOnce(T) -> Value) -> Value {
     v.map_or(Value::Null, f)
 }
 
+/// The `ruleset` object: Keil `{"button", "ko", "linking"}`, Go
+/// `{"ko", "result_checked", "rules", "suicide"}` (kee-vectors README).
+fn ruleset(rules: &Rules) -> Value {
+    match rules {
+        Rules::Keil(r) => json!({
+            "linking": linking(r),
+            "button": if r.button { "on" } else { "off" },
+            "ko": r.ko.code(),
+        }),
+        Rules::Go(r, _) => json!({
+            "rules": r.code(),
+            "suicide": r.suicide(),
+            "ko": r.repetition().code(),
+            "result_checked": r.result_checked(),
+        }),
+    }
+}
+
+fn linking(r: &keil_rules::Ruleset) -> &'static str {
+    match r.linking {
+        keil_rules::Linking::SameType => "same-type",
+        keil_rules::Linking::Unopposed => "unopposed",
+    }
+}
+
+fn ru_mapped(rules: &Rules) -> Option<&'static str> {
+    match rules {
+        Rules::Keil(_) => None,
+        Rules::Go(_, m) => Some(m.code()),
+    }
+}
+
 fn illegal_fields(map: &mut Map<String, Value>, illegal: Option<&Illegal>) {
-    // A result mismatch has no ply and no move (expected.jsonl).
-    let mv = illegal.filter(|i| i.reason != Reason::ResultMismatch);
+    // A result mismatch (and a malformed setup or size) has no ply and no
+    // move (expected.jsonl).
+    let mv = moved(illegal);
     map.insert("ply".into(), opt(mv, |i| i.ply.into()));
     map.insert("reason".into(), opt(illegal, |i| i.reason.code().into()));
     map.insert("move".into(), opt(mv, |i| i.mv.clone().into()));
@@ -33,23 +66,32 @@ fn illegal_fields(map: &mut Map<String, Value>, illegal: Option<&Illegal>) {
             i.repeats_plies.clone().into()
         }),
     );
+    map.insert(
+        "kee_check".into(),
+        opt(illegal.and_then(|i| i.kee_check), |k| k.code().into()),
+    );
     map.insert("line".into(), opt(illegal, |i| i.line.into()));
     map.insert("column".into(), opt(illegal, |i| i.column.into()));
 }
 
 impl Verdict {
     /// The `--json` line for this verdict: `file`, `game` (0-based index in
-    /// the file), `status`, `winner` (`B`, `W`, `draw`), `margin`,
-    /// `score_black`, `score_white`, `unlinked_territory_points`, `ply`,
-    /// `reason`, `move`, `repeats_plies`, `line`, `column`, `plies`,
-    /// `komi_warning`, `warnings` (objects with `code` and `message`) and
-    /// `variations` (objects with `path`, `branch_ply`, `status`, `ply`,
-    /// `reason`, `move`, `repeats_plies`, `line`, `column`). Absent values
-    /// are `null`. See `docs/validate-json.md` in the CLI.
+    /// the file), `game_kind` (`keil`, `go`), `status`, `winner` (`B`, `W`,
+    /// `draw`), `margin`, `score_black`, `score_white`,
+    /// `unlinked_territory_points` (Keil), `ply`, `reason`, `move`,
+    /// `repeats_plies`, `kee_check`, `superko_breaks`, `pass_plays`, `line`,
+    /// `column`, `plies`, `komi`, `komi_warning`, `handicap` (Go),
+    /// `re_checked`, `ruleset` (an object), `ru_mapped` (Go), `size`,
+    /// `warnings` (objects with `code` and `message`) and `variations`
+    /// (objects with `path`, `branch_ply`, `status`, `ply`, `reason`,
+    /// `move`, `repeats_plies`, `kee_check`, `line`, `column`). Absent
+    /// values are `null`. See `docs/validate-json.md` in the CLI.
     pub fn to_json(&self, file: &str, game: usize) -> Value {
+        let keil = self.kind == GameKind::Keil;
         let mut m = Map::new();
         m.insert("file".into(), file.into());
         m.insert("game".into(), game.into());
+        m.insert("game_kind".into(), self.kind.code().into());
         m.insert("status".into(), self.status.code().into());
         m.insert("winner".into(), opt(self.winner, |w| w.code().into()));
         m.insert("margin".into(), opt(self.margin, points));
@@ -57,11 +99,25 @@ impl Verdict {
         m.insert("score_white".into(), opt(self.score, |s| points(s.white)));
         m.insert(
             "unlinked_territory_points".into(),
-            opt(self.score, |s| s.tally.unlinked.into()),
+            opt(self.score.filter(|_| keil), |s| s.tally.unlinked.into()),
         );
         illegal_fields(&mut m, self.illegal.as_ref());
+        m.insert(
+            "superko_breaks".into(),
+            opt(self.superko_breaks.clone(), Value::from),
+        );
+        m.insert(
+            "pass_plays".into(),
+            opt(self.pass_plays.clone(), Value::from),
+        );
         m.insert("plies".into(), self.plies.into());
+        m.insert("komi".into(), points(self.komi));
         m.insert("komi_warning".into(), self.komi_warning.into());
+        m.insert("handicap".into(), opt(self.handicap, Value::from));
+        m.insert("re_checked".into(), self.re_checked.into());
+        m.insert("ruleset".into(), ruleset(&self.rules));
+        m.insert("ru_mapped".into(), opt(ru_mapped(&self.rules), Value::from));
+        m.insert("size".into(), opt(self.size, Value::from));
         m.insert(
             "warnings".into(),
             self.warnings
@@ -88,9 +144,9 @@ impl Verdict {
 }
 
 impl RecordError {
-    /// The `--json` line for a game tree that is not a readable Keil record:
+    /// The `--json` line for a game tree that is not a readable record:
     /// `file`, `game`, `status` (`"error"`), `error` (the code, e.g.
-    /// `not_keil`), `message`, `line`, `column`.
+    /// `unknown_game`), `message`, `line`, `column`.
     pub fn to_json(&self, file: &str) -> Value {
         json!({
             "file": file,
@@ -184,11 +240,46 @@ impl Out<'_> {
         let r = illegal.filter(|i| !i.repeats_plies.is_empty());
         self.opt(r, |o, i| o.ints(&i.repeats_plies));
     }
+
+    fn kee_check(&mut self, illegal: Option<&Illegal>) {
+        self.opt(illegal.and_then(|i| i.kee_check), |o, k| o.str(k.code()));
+    }
+
+    fn bool(&mut self, b: bool) {
+        self.raw(if b { "true" } else { "false" });
+    }
+
+    /// The `ruleset` object, keys in alphabetical order.
+    fn ruleset(&mut self, rules: &Rules) {
+        self.raw("{");
+        match rules {
+            Rules::Keil(r) => {
+                self.key(true, "button");
+                self.str(if r.button { "on" } else { "off" });
+                self.key(false, "ko");
+                self.str(r.ko.code());
+                self.key(false, "linking");
+                self.str(linking(r));
+            }
+            Rules::Go(r, _) => {
+                self.key(true, "ko");
+                self.str(r.repetition().code());
+                self.key(false, "result_checked");
+                self.bool(r.result_checked());
+                self.key(false, "rules");
+                self.str(r.code());
+                self.key(false, "suicide");
+                self.bool(r.suicide());
+            }
+        }
+        self.raw("}");
+    }
 }
 
-/// A result mismatch has no ply and no move (expected.jsonl).
+/// A result mismatch, a malformed setup and a size have no ply and no move
+/// (expected.jsonl).
 fn moved(illegal: Option<&Illegal>) -> Option<&Illegal> {
-    illegal.filter(|i| i.reason != Reason::ResultMismatch)
+    illegal.filter(|i| i.reason.has_move())
 }
 
 impl Verdict {
@@ -196,6 +287,7 @@ impl Verdict {
     /// `out`: the same text as `self.to_json(file, game).to_string()`,
     /// written directly (keys in alphabetical order).
     pub fn write_json(&self, file: &str, game: usize, out: &mut Vec<u8>) {
+        let keil = self.kind == GameKind::Keil;
         let mut o = Out(out);
         let ill = self.illegal.as_ref();
         o.raw("{");
@@ -205,30 +297,50 @@ impl Verdict {
         o.str(file);
         o.key(false, "game");
         o.int(game);
+        o.key(false, "game_kind");
+        o.str(self.kind.code());
+        o.key(false, "handicap");
+        o.opt(self.handicap, Out::int);
+        o.key(false, "kee_check");
+        o.kee_check(ill);
+        o.key(false, "komi");
+        o.points(self.komi);
         o.key(false, "komi_warning");
-        o.raw(if self.komi_warning { "true" } else { "false" });
+        o.bool(self.komi_warning);
         o.key(false, "line");
         o.line(ill);
         o.key(false, "margin");
         o.opt(self.margin, Out::points);
         o.key(false, "move");
         o.mv(ill);
+        o.key(false, "pass_plays");
+        o.opt(self.pass_plays.as_deref(), Out::ints);
         o.key(false, "plies");
         o.int(self.plies);
         o.key(false, "ply");
         o.ply(ill);
+        o.key(false, "re_checked");
+        o.bool(self.re_checked);
         o.key(false, "reason");
         o.reason(ill);
         o.key(false, "repeats_plies");
         o.repeats(ill);
+        o.key(false, "ru_mapped");
+        o.opt(ru_mapped(&self.rules), Out::str);
+        o.key(false, "ruleset");
+        o.ruleset(&self.rules);
         o.key(false, "score_black");
         o.opt(self.score, |o, s| o.points(s.black));
         o.key(false, "score_white");
         o.opt(self.score, |o, s| o.points(s.white));
+        o.key(false, "size");
+        o.opt(self.size, Out::int);
         o.key(false, "status");
         o.str(self.status.code());
+        o.key(false, "superko_breaks");
+        o.opt(self.superko_breaks.as_deref(), Out::ints);
         o.key(false, "unlinked_territory_points");
-        o.opt(self.score, |o, s| o.int(s.tally.unlinked));
+        o.opt(self.score.filter(|_| keil), |o, s| o.int(s.tally.unlinked));
         o.key(false, "variations");
         o.raw("[");
         for (k, v) in self.variations.iter().enumerate() {
@@ -241,6 +353,8 @@ impl Verdict {
             o.int(v.branch_ply);
             o.key(false, "column");
             o.column(ill);
+            o.key(false, "kee_check");
+            o.kee_check(ill);
             o.key(false, "line");
             o.line(ill);
             o.key(false, "move");

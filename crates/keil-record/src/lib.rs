@@ -1,10 +1,12 @@
-//! Keil game records: the typed [`Record`] read from an SGF game tree, the
-//! replay validator that gives each game a [`Verdict`], and the normalised
-//! export.
+//! Game records of Keil and Go: the typed [`Record`] read from an SGF game
+//! tree, the replay validator that gives each game a [`Verdict`], and the
+//! normalised export.
 //!
-//! The contract is `record-format.md`; the rules are keil-rules'. Reading
-//! and validating are separate steps: a record that reads (the properties
-//! mean something in Keil) is not yet a legal game.
+//! The contracts are `record-format.md` (syntax, `GM` dispatch, Keil
+//! properties), `go-rules.md` (Go records) and `kee-rules.md` (the Kee rule
+//! in both games); the rules are keil-rules'. Reading and validating are
+//! separate steps: a record that reads (the properties mean something in
+//! its game) is not yet a legal game.
 //!
 //! ```
 //! use keil_record::{read_records, validate, Reason, Status, Winner};
@@ -23,7 +25,7 @@
 //! assert_eq!(verdict.status, Status::Complete);
 //! assert_eq!(verdict.winner, Some(Winner::Black));
 //! assert_eq!(verdict.margin.unwrap().to_string(), "6.5");
-//! assert_eq!(validation.replay.plies.len(), 5);
+//! assert_eq!(validation.replay.as_ref().unwrap().plies.len(), 5);
 //!
 //! // The variation takes the button a second time at ply 5.
 //! let var = &verdict.variations[0];
@@ -36,20 +38,27 @@
 //! let json = verdict.to_json("game.keil", 0);
 //! assert_eq!(json["variations"][0]["reason"], "button_taken");
 //!
-//! // Go records are refused with a clear error.
-//! let go = read_records(b"(;GM[1]SZ[19];B[pd])");
-//! assert_eq!(go[0].as_ref().unwrap_err().code(), "not_keil");
+//! // Go records are validated too (go-rules.md); other games are refused.
+//! let go = read_records(b"(;GM[1]SZ[9]RU[Japanese]RE[W+R];B[ee];W[ce];B[ee])");
+//! let verdict = validate(go[0].as_ref().unwrap()).verdict;
+//! assert_eq!((verdict.status, verdict.illegal.unwrap().reason), (Status::Invalid, Reason::Occupied));
+//! let hex = read_records(b"(;GM[11]SZ[11];B[aa])");
+//! assert_eq!(hex[0].as_ref().unwrap_err().code(), "unknown_game");
 //! ```
 //!
 //! # Overview
 //!
 //! - [`read_records`] reads every game tree of a file; [`ParsedFile`] does
-//!   the same one tree at a time (for parallel readers). A game tree that is
-//!   not a Keil record gives a [`RecordError`] naming the value, its span
-//!   and line:column.
+//!   the same one tree at a time (for parallel readers). `GM` picks the game
+//!   (`GM[Keil]`, `GM[1]`; without `GM`, an `RU` beginning with `Keil` or a
+//!   `.keil` file name — [`NameHint`] — means Keil, anything else Go). A
+//!   game tree that is not a readable record gives a [`RecordError`] naming
+//!   the value, its span and line:column.
 //! - [`Record`]: [`GameInfo`] (players, [`GameDate`], [`GameResult`], …),
-//!   board, [`Ruleset`](keil_rules::Ruleset) with komi, setup, the SGF tree
-//!   with each node's move read ([`Record::node_move`]), [`Warning`]s.
+//!   the game's [`GameSpec`] ([`KeilSpec`]: board, ruleset with komi,
+//!   setup; [`GoSpec`]: board, Go ruleset, komi, handicap, setup, first
+//!   player), the SGF tree with each node's move read
+//!   ([`Record::node_move`]), [`Warning`]s.
 //! - [`validate`] replays the main line and every variation in one pass and
 //!   gives a [`Validation`]: the [`Verdict`] (status, score, first
 //!   [`Illegal`] move, variations) and the main line's [`Replay`] (per-ply
@@ -66,8 +75,11 @@ mod validate;
 pub use error::{ErrorKind, RecordError, Result};
 pub use info::{DatePrecision, GameDate, GameInfo, GameResult, ResultError, WinBy};
 pub use json::points;
-pub use record::{MoveValue, NodeMove, PART_BYTES, ParsedFile, Record, Warning, read_records};
+pub use record::{
+    GameSpec, GoSpec, KeilSpec, MoveValue, NameHint, NodeMove, PART_BYTES, ParsedFile, Record,
+    Seen, SizeError, Warning, read_records, read_records_with,
+};
 pub use validate::{
-    Illegal, PlyRecord, Reason, Replay, Status, Validation, VariationVerdict, Verdict, Winner,
-    validate,
+    Illegal, PlyRecord, Reason, Replay, Rules, Status, Validation, VariationVerdict, Verdict,
+    Winner, validate,
 };

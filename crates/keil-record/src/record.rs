@@ -1,19 +1,32 @@
-//! The typed record: a game tree read with Keil meaning (record-format.md,
-//! "Properties with Keil meaning", "Moves and variations", "Point values").
+//! The typed record: a game tree read with the meaning of its game, chosen
+//! by `GM` (record-format.md, the table at the top and the `GM` row): Keil
+//! (record-format.md, "Properties with Keil meaning", "Moves and
+//! variations", "Point values") or Go (go-rules.md).
+
+mod go;
+mod keil;
 
 use std::borrow::Cow;
 use std::fmt;
+use std::path::Path;
 
-use keil_rules::{Board, Color, HalfPoints, Move, PointError, Position, Ruleset};
-use keil_sgf::{
-    Decoded, Diagnostic, GameTree, LineIndex, Location, NodeId, ParseOptions, Property, Severity,
-    Span,
+use keil_rules::{
+    Board, BoardSpec, Color, GameKind, GoPosition, GoRuleset, HalfPoints, Move, Position, RuMapped,
+    Ruleset, SquareBoard, ToMove,
 };
+use keil_sgf::{
+    Decoded, Diagnostic, GameTree, LineIndex, Location, Node, NodeId, ParseOptions, Property,
+    Severity, Span,
+};
+
+pub(crate) use go::GoNode;
 
 use crate::error::{ErrorKind, RecordError, Result};
 use crate::info::{GameDate, GameInfo, GameResult};
+use crate::validate::Reason;
 
-/// A Keil record: game information, board, ruleset, setup, and the game
+/// A record of any game: game information, the game's own setup
+/// ([`GameSpec`]: board, ruleset, komi, setup, first player…), and the game
 /// tree with every node's move already read.
 ///
 /// A record that reads is not yet a legal game: [`validate`](crate::validate)
@@ -23,6 +36,34 @@ use crate::info::{GameDate, GameInfo, GameResult};
 pub struct Record {
     /// Players, date, event, result, …
     pub info: GameInfo,
+    /// What the game is and how it is set up.
+    pub spec: GameSpec,
+    /// The SGF game tree as read (all properties, unknown ones included, and
+    /// their spans in the decoded text of the file).
+    pub tree: GameTree<'static>,
+    /// What deserves a warning (missing `GM`/`SZ`, unusual komi, a setup,
+    /// `PL` or setup beside a move, SGF repairs).
+    pub warnings: Vec<Warning>,
+    /// Index of this game tree in its file, from 0.
+    pub game: usize,
+    nodes: Vec<NodeData>,
+    go_nodes: Vec<GoNode>,
+}
+
+/// The game of a record and what its root sets up.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub enum GameSpec {
+    /// A Keil record (`GM[Keil]`; record-format.md).
+    Keil(KeilSpec),
+    /// A Go record (`GM[1]`; go-rules.md).
+    Go(GoSpec),
+}
+
+/// What a Keil record's root sets up (record-format.md, "Properties with
+/// Keil meaning").
+#[derive(Clone, Debug)]
+pub struct KeilSpec {
     /// The board (`SZ`; 7 when absent).
     pub board: &'static Board,
     /// The ruleset (`RU`), with the komi of `KM` (0 when absent).
@@ -32,15 +73,79 @@ pub struct Record {
     /// Who moves first: `PL`, else with a setup the colour of the first
     /// move, else Black.
     pub to_move: Color,
-    /// The SGF game tree as read (all properties, unknown ones included, and
-    /// their spans in the decoded text of the file).
-    pub tree: GameTree<'static>,
-    /// What deserves a warning (missing `GM`/`SZ`, unusual komi, a setup,
-    /// SGF repairs).
-    pub warnings: Vec<Warning>,
-    /// Index of this game tree in its file, from 0.
-    pub game: usize,
-    nodes: Vec<NodeData>,
+}
+
+/// What a Go record's root sets up (go-rules.md, "Board and points",
+/// "Setup and the player to move", "RU values").
+#[derive(Clone, Debug)]
+pub struct GoSpec {
+    /// The board (`SZ`, 19 when absent), or why there is none: a size
+    /// that is not a positive number (`bad_size`) or one this validator
+    /// does not support (`board_size`: larger than 19, or rectangular).
+    pub board: std::result::Result<&'static SquareBoard, SizeError>,
+    /// The ruleset `RU` maps to.
+    pub ruleset: GoRuleset,
+    /// How: from `RU`, or by default because `RU` is missing or unknown.
+    pub ru_mapped: RuMapped,
+    /// `RU` as written.
+    pub ru: Option<String>,
+    /// `KM`, added to White's area score (0 when absent or unreadable).
+    pub komi: HalfPoints,
+    /// `HA` (0 when absent, not an integer, or negative); from 2 up, the
+    /// first `handicap` moves are Black's when nothing is set up before
+    /// the first move.
+    pub handicap: u32,
+    /// The main line's initial position: setup in the root and in the
+    /// nodes up to its first move; `None` without setup.
+    pub setup: Option<GoPosition>,
+    /// Who may play the main line's first move: `PL` before it, else
+    /// either colour after setup, else Black.
+    pub first_player: ToMove,
+}
+
+/// Why a Go record has no board (go-rules.md, "Board and points").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SizeError {
+    /// [`Reason::BadSize`] (status `malformed`) or [`Reason::BoardSize`]
+    /// (status `unsupported`).
+    pub reason: Reason,
+    /// `SZ` as written.
+    pub value: String,
+    /// Where, in the decoded text.
+    pub span: Span,
+}
+
+impl GameSpec {
+    /// The game.
+    pub fn kind(&self) -> GameKind {
+        match self {
+            GameSpec::Keil(_) => GameKind::Keil,
+            GameSpec::Go(_) => GameKind::Go,
+        }
+    }
+
+    /// The board: its game and size; `None` for a Go record whose size is
+    /// malformed or unsupported.
+    pub fn board_spec(&self) -> Option<BoardSpec> {
+        match self {
+            GameSpec::Keil(k) => Some(BoardSpec {
+                kind: GameKind::Keil,
+                size: k.board.side(),
+            }),
+            GameSpec::Go(g) => g.board.as_ref().ok().map(|b| BoardSpec {
+                kind: GameKind::Go,
+                size: b.size(),
+            }),
+        }
+    }
+
+    /// The komi (`KM`), in half-points.
+    pub fn komi(&self) -> HalfPoints {
+        match self {
+            GameSpec::Keil(k) => k.ruleset.komi,
+            GameSpec::Go(g) => g.komi,
+        }
+    }
 }
 
 /// One node's move as the record wrote it, already read.
@@ -48,37 +153,100 @@ pub struct Record {
 pub struct NodeMove {
     /// `B` or `W`.
     pub color: Color,
-    /// The move, or [`MoveValue::OffBoard`].
+    /// The move, or why it is none.
     pub value: MoveValue,
     /// Index of the `B`/`W` property among the node's properties.
     pub property: usize,
 }
 
-/// A move value: a move, or a point name that is not on the hexagon (an
-/// illegal move `off_board`, record-format.md "Point values").
+/// A move value: a move, or a point name that is not on the board (an
+/// illegal move `off_board`, record-format.md "Point values", go-rules.md
+/// "Moves"), or (Go) a value that is no move at all.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MoveValue {
     /// A placement, pass or button.
     Move(Move),
-    /// A letter + number off the board (`a8` on side 7).
+    /// A point name off the board: `a8` on Keil side 7, `jj` on Go 9×9.
     OffBoard,
+    /// Go: a value that is neither empty, `tt` nor two SGF letters (`c4`,
+    /// `pass`): the line is `malformed`, `bad_move_value`. (In a Keil
+    /// record such a value is a record error.)
+    Malformed,
 }
 
+/// A node's move, where it is, and (Go) the index of its [`GoNode`].
 #[derive(Clone, Copy, Debug)]
-struct NodeData {
-    mv: Option<NodeMove>,
-    line: u32,
-    column: u32,
+pub(crate) struct NodeData {
+    pub(crate) mv: Option<NodeMove>,
+    pub(crate) line: u32,
+    pub(crate) column: u32,
+    /// Index into the record's Go nodes, or [`NO_EXTRA`].
+    pub(crate) extra: u32,
 }
 
-/// Something a record says that is allowed but deserves a flag.
+/// [`NodeData::extra`] of a node with nothing but a move.
+pub(crate) const NO_EXTRA: u32 = u32::MAX;
+
+/// Where a node warning was first seen, and on how many nodes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Seen {
+    /// Line of the first such node's `;`, from 1.
+    pub line: u32,
+    /// Its column, from 1, in characters.
+    pub column: u32,
+    /// How many nodes.
+    pub count: u32,
+}
+
+impl Seen {
+    /// Counts one more node.
+    pub(crate) fn add(&mut self, line: u32, column: u32) {
+        if self.count == 0 {
+            (self.line, self.column) = (line, column);
+        }
+        self.count += 1;
+    }
+
+    /// `Some` once a node was counted.
+    pub(crate) fn get(self) -> Option<Seen> {
+        (self.count > 0).then_some(self)
+    }
+}
+
+impl fmt::Display for Seen {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "at {}:{}", self.line, self.column)?;
+        if self.count > 1 {
+            write!(
+                f,
+                " and {} more node{}",
+                self.count - 1,
+                plural(self.count - 1)
+            )?;
+        }
+        Ok(())
+    }
+}
+
+fn plural(n: u32) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+/// Something a record says that is allowed but deserves a flag. Warnings
+/// never change a verdict.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Warning {
-    /// No `GM` in the root: read as Keil (record-format.md).
-    MissingGm,
-    /// No `SZ` in the root: read as side 7.
-    MissingSz,
+    /// No `GM` in the root: read as this game (record-format.md, `GM` row).
+    MissingGm {
+        /// The game the record was read as.
+        read_as: GameKind,
+    },
+    /// No `SZ` in a Keil root: read as side 7.
+    MissingSz {
+        /// The side used.
+        size: u8,
+    },
     /// A fractional komi with the button in use, or a whole komi without it
     /// (keil-rules.md, "Variants").
     Komi {
@@ -87,8 +255,41 @@ pub enum Warning {
         /// Whether the button is in use.
         button: bool,
     },
-    /// The game starts from a setup position (`AB`/`AW`).
+    /// The Keil game starts from a setup position (`AB`/`AW`).
     FromSetup,
+    /// Go: setup after the first move of a line, applied there; the
+    /// repetition records restart (go-rules.md, "Setup and the player to
+    /// move").
+    SetupInGame {
+        /// The first such node, and how many.
+        at: Seen,
+    },
+    /// Go: setup in a node with a move, applied before the move.
+    SetupWithMove {
+        /// The first such node, and how many.
+        at: Seen,
+    },
+    /// Go: `PL` in a node with a move, naming the player of the move after.
+    PlWithMove {
+        /// The first such node, and how many.
+        at: Seen,
+    },
+    /// Go: a setup left a group without liberties; it stays on the board.
+    SetupNoLiberties {
+        /// The first such node, and how many.
+        at: Seen,
+    },
+    /// Go: `HA` is not an integer; no handicap moves.
+    HandicapIgnored {
+        /// `HA` as written.
+        value: String,
+    },
+    /// Go: a move after two consecutive passes under a ruleset where passes
+    /// only stop the game (either colour may play it).
+    ResumedAfterPasses {
+        /// The first such move's node, and how many.
+        at: Seen,
+    },
     /// The SGF reader repaired something (lower-case identifiers, a missing
     /// `)`, …).
     Sgf {
@@ -107,14 +308,34 @@ pub enum Warning {
 
 impl Warning {
     /// A short stable code: `missing_gm`, `missing_sz`, `komi_warning`,
-    /// `from_setup`, or the keil-sgf diagnostic code for SGF repairs.
+    /// `from_setup`, `setup_in_game`, `setup_with_move`, `pl_with_move`,
+    /// `setup_no_liberties`, `handicap_ignored`, `resumed_after_passes`, or
+    /// the keil-sgf diagnostic code for SGF repairs.
     pub fn code(&self) -> &'static str {
         match self {
-            Warning::MissingGm => "missing_gm",
-            Warning::MissingSz => "missing_sz",
+            Warning::MissingGm { .. } => "missing_gm",
+            Warning::MissingSz { .. } => "missing_sz",
             Warning::Komi { .. } => "komi_warning",
             Warning::FromSetup => "from_setup",
+            Warning::SetupInGame { .. } => "setup_in_game",
+            Warning::SetupWithMove { .. } => "setup_with_move",
+            Warning::PlWithMove { .. } => "pl_with_move",
+            Warning::SetupNoLiberties { .. } => "setup_no_liberties",
+            Warning::HandicapIgnored { .. } => "handicap_ignored",
+            Warning::ResumedAfterPasses { .. } => "resumed_after_passes",
             Warning::Sgf { code, .. } => code,
+        }
+    }
+
+    /// Where a node warning (Go) was first seen, and how often.
+    pub fn seen(&self) -> Option<Seen> {
+        match self {
+            Warning::SetupInGame { at }
+            | Warning::SetupWithMove { at }
+            | Warning::PlWithMove { at }
+            | Warning::SetupNoLiberties { at }
+            | Warning::ResumedAfterPasses { at } => Some(*at),
+            _ => None,
         }
     }
 }
@@ -122,8 +343,11 @@ impl Warning {
 impl fmt::Display for Warning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Warning::MissingGm => f.write_str("no GM property: read as GM[Keil]"),
-            Warning::MissingSz => f.write_str("no SZ property: read as SZ[7]"),
+            Warning::MissingGm {
+                read_as: GameKind::Keil,
+            } => f.write_str("no GM property: read as GM[Keil]"),
+            Warning::MissingGm { .. } => f.write_str("no GM property: read as GM[1] (Go)"),
+            Warning::MissingSz { size } => write!(f, "no SZ property: read as SZ[{size}]"),
             Warning::Komi { komi, button: true } => {
                 write!(f, "fractional komi {komi} with the button in use")
             }
@@ -134,6 +358,29 @@ impl fmt::Display for Warning {
                 write!(f, "whole komi {komi} without the button (button=off)")
             }
             Warning::FromSetup => f.write_str("the game starts from a setup position"),
+            Warning::SetupInGame { at } => write!(
+                f,
+                "setup after the first move ({at}): applied there, the repetition records restart"
+            ),
+            Warning::SetupWithMove { at } => write!(
+                f,
+                "setup in a node with a move ({at}): applied before the move"
+            ),
+            Warning::PlWithMove { at } => write!(
+                f,
+                "PL in a node with a move ({at}): it names the player of the next move"
+            ),
+            Warning::SetupNoLiberties { at } => write!(
+                f,
+                "a setup leaves a group without liberties ({at}): kept as it is"
+            ),
+            Warning::HandicapIgnored { value } => {
+                write!(f, "HA[{value}] is not an integer: no handicap moves")
+            }
+            Warning::ResumedAfterPasses { at } => write!(
+                f,
+                "play goes on after two consecutive passes ({at}): either colour may move"
+            ),
             Warning::Sgf {
                 message,
                 line,
@@ -150,30 +397,38 @@ impl fmt::Display for Warning {
 pub(crate) struct View<'a> {
     pub(crate) tree: &'a GameTree<'a>,
     nodes: &'a [NodeData],
+    go_nodes: &'a [GoNode],
     pub(crate) warnings: &'a [Warning],
     pub(crate) info: &'a GameInfo,
-    pub(crate) board: &'static Board,
-    pub(crate) ruleset: Ruleset,
-    pub(crate) setup: Option<&'a Position>,
-    pub(crate) to_move: Color,
+    pub(crate) spec: &'a GameSpec,
 }
 
 impl<'a> View<'a> {
     fn of(tree: &'a GameTree<'a>, parts: &'a Parts) -> View<'a> {
         View {
             tree,
-            nodes: &parts.nodes,
+            nodes: &parts.tree.nodes,
+            go_nodes: &parts.tree.go_nodes,
             warnings: &parts.warnings,
             info: &parts.info,
-            board: parts.board,
-            ruleset: parts.ruleset,
-            setup: parts.setup.as_ref(),
-            to_move: parts.to_move,
+            spec: &parts.tree.spec,
         }
     }
 
+    #[inline]
+    pub(crate) fn node(&self, id: NodeId) -> NodeData {
+        self.nodes[id.index()]
+    }
+
+    #[inline]
     pub(crate) fn node_move(&self, id: NodeId) -> Option<NodeMove> {
         self.nodes[id.index()].mv
+    }
+
+    /// A Go node's setup, `PL` and problem, if it has any.
+    #[inline]
+    pub(crate) fn go_node(&self, data: NodeData) -> Option<&'a GoNode> {
+        self.go_nodes.get(data.extra as usize)
     }
 
     pub(crate) fn location(&self, id: NodeId) -> (u32, u32) {
@@ -183,8 +438,7 @@ impl<'a> View<'a> {
 
     pub(crate) fn move_text(&self, id: NodeId) -> Option<String> {
         let m = self.node_move(id)?;
-        let p = self.tree.node(id).property(m.property);
-        Some(format!("{}[{}]", p.ident(), p.raw_value().unwrap_or("")))
+        Some(written(&self.tree.node(id).property(m.property)))
     }
 
     pub(crate) fn move_span(&self, id: NodeId) -> Span {
@@ -194,17 +448,33 @@ impl<'a> View<'a> {
             None => node.span(),
         }
     }
+
+    /// The number of move nodes on the main line.
+    pub(crate) fn main_line_plies(&self) -> usize {
+        self.tree
+            .main_line()
+            .filter(|(id, _)| self.nodes[id.index()].mv.is_some())
+            .count()
+    }
+}
+
+/// A property as written, first value only: `B[dd]`, `W[]`.
+pub(crate) fn written(p: &Property<'_>) -> String {
+    format!("{}[{}]", p.ident(), p.raw_value().unwrap_or(""))
+}
+
+/// The game-specific part of a record read from a tree.
+pub(crate) struct Tree {
+    spec: GameSpec,
+    nodes: Vec<NodeData>,
+    go_nodes: Vec<GoNode>,
 }
 
 /// A record without its tree (read from a borrowed tree).
 pub(crate) struct Parts {
     info: GameInfo,
-    board: &'static Board,
-    ruleset: Ruleset,
-    setup: Option<Position>,
-    to_move: Color,
+    tree: Tree,
     warnings: Vec<Warning>,
-    nodes: Vec<NodeData>,
 }
 
 impl Record {
@@ -212,12 +482,31 @@ impl Record {
         View {
             tree: &self.tree,
             nodes: &self.nodes,
+            go_nodes: &self.go_nodes,
             warnings: &self.warnings,
             info: &self.info,
-            board: self.board,
-            ruleset: self.ruleset,
-            setup: self.setup.as_ref(),
-            to_move: self.to_move,
+            spec: &self.spec,
+        }
+    }
+
+    /// The game.
+    pub fn kind(&self) -> GameKind {
+        self.spec.kind()
+    }
+
+    /// The Keil part, for a Keil record.
+    pub fn keil(&self) -> Option<&KeilSpec> {
+        match &self.spec {
+            GameSpec::Keil(k) => Some(k),
+            GameSpec::Go(_) => None,
+        }
+    }
+
+    /// The Go part, for a Go record.
+    pub fn go(&self) -> Option<&GoSpec> {
+        match &self.spec {
+            GameSpec::Go(g) => Some(g),
+            GameSpec::Keil(_) => None,
         }
     }
 
@@ -252,10 +541,7 @@ impl Record {
 
     /// The number of move nodes on the main line.
     pub fn main_line_plies(&self) -> usize {
-        self.tree
-            .main_line()
-            .filter(|(id, _)| self.nodes[id.index()].mv.is_some())
-            .count()
+        self.view().main_line_plies()
     }
 
     /// Every `C[]` text in the tree, in file order, escapes applied
@@ -283,10 +569,11 @@ impl Record {
         out
     }
 
-    /// The properties that have no Keil meaning (markup, timing, unknown),
-    /// with their node. They are kept in [`Record::tree`] and written back by
-    /// [`Record::to_sgf`].
+    /// The properties that have no meaning in the record's game (markup,
+    /// timing, unknown), with their node. They are kept in
+    /// [`Record::tree`] and written back by [`Record::to_sgf`].
     pub fn unknown_properties(&self) -> Vec<(NodeId, Property<'_>)> {
+        let kind = self.kind();
         self.node_ids()
             .into_iter()
             .flat_map(|id| {
@@ -294,10 +581,43 @@ impl Record {
                 self.tree
                     .node(id)
                     .properties()
-                    .filter(move |p| !crate::export::is_known(p.ident(), root))
+                    .filter(move |p| !crate::export::is_known(kind, p.ident(), root))
                     .map(move |p| (id, p))
             })
             .collect()
+    }
+}
+
+/// What a file's name says about its game, for a root without `GM`
+/// (record-format.md, `GM` row: a `.keil` file is Keil, a `.kaomi` file
+/// Kaomi; `.sgf` and any other name say nothing).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum NameHint {
+    /// No name, or a name that says nothing (`.sgf`).
+    #[default]
+    None,
+    /// The name ends in `.keil`.
+    Keil,
+    /// The name ends in `.kaomi`.
+    Kaomi,
+}
+
+impl NameHint {
+    /// The hint of a file name or path, by its extension (any case).
+    ///
+    /// ```
+    /// use keil_record::NameHint;
+    /// assert_eq!(NameHint::of("games/a.KEIL"), NameHint::Keil);
+    /// assert_eq!(NameHint::of("b.kaomi"), NameHint::Kaomi);
+    /// assert_eq!(NameHint::of("c.sgf"), NameHint::None);
+    /// ```
+    pub fn of(name: impl AsRef<Path>) -> NameHint {
+        let ext = name.as_ref().extension().and_then(|e| e.to_str());
+        match ext {
+            Some(e) if e.eq_ignore_ascii_case("keil") => NameHint::Keil,
+            Some(e) if e.eq_ignore_ascii_case("kaomi") => NameHint::Kaomi,
+            _ => NameHint::None,
+        }
     }
 }
 
@@ -310,12 +630,18 @@ pub const PART_BYTES: usize = 32 << 20;
 /// order or in parallel ([`ParsedFile::record`] takes `&self`).
 ///
 /// ```
-/// use keil_record::ParsedFile;
-/// let decoded = keil_sgf::decode(b"(;GM[Keil]SZ[2];B[a1])(;GM[1])");
+/// use keil_record::{NameHint, ParsedFile};
+/// use keil_rules::GameKind;
+/// let decoded = keil_sgf::decode(b"(;GM[Keil]SZ[2];B[a1])(;GM[1])(;GM[11])(;SZ[2];B[a1])");
 /// let file = ParsedFile::new(&decoded);
-/// assert_eq!(file.len(), 2);
-/// assert!(file.record(0).is_ok());
-/// assert_eq!(file.record(1).unwrap_err().code(), "not_keil");
+/// assert_eq!(file.len(), 4);
+/// assert_eq!(file.record(0).unwrap().kind(), GameKind::Keil);
+/// assert_eq!(file.record(1).unwrap().kind(), GameKind::Go);
+/// assert_eq!(file.record(2).unwrap_err().code(), "unknown_game");
+/// // No GM: Go, unless the file name says Keil.
+/// assert_eq!(file.record(3).unwrap().kind(), GameKind::Go);
+/// let file = ParsedFile::new(&decoded).with_hint(NameHint::Keil);
+/// assert_eq!(file.record(3).unwrap().kind(), GameKind::Keil);
 /// ```
 #[derive(Debug)]
 pub struct ParsedFile<'t> {
@@ -327,6 +653,7 @@ pub struct ParsedFile<'t> {
     diagnostics: Vec<Vec<Diagnostic>>,
     starts: Vec<Location>,
     file_error: Option<Diagnostic>,
+    hint: NameHint,
 }
 
 impl<'t> ParsedFile<'t> {
@@ -417,7 +744,15 @@ impl<'t> ParsedFile<'t> {
             diagnostics,
             starts,
             file_error,
+            hint: NameHint::None,
         }
+    }
+
+    /// The same file, reading a root without `GM` by what the file name
+    /// says (record-format.md, `GM` row); see [`NameHint::of`].
+    pub fn with_hint(mut self, hint: NameHint) -> ParsedFile<'t> {
+        self.hint = hint;
+        self
     }
 
     /// The decoded text.
@@ -472,7 +807,7 @@ impl<'t> ParsedFile<'t> {
     /// The record of game tree `index`.
     ///
     /// # Errors
-    /// A [`RecordError`] when the tree is not a readable Keil record.
+    /// A [`RecordError`] when the tree is not a readable record.
     ///
     /// # Panics
     /// When `index >= self.len()`.
@@ -481,14 +816,12 @@ impl<'t> ParsedFile<'t> {
         let parts = self.parts(index)?;
         Ok(Record {
             info: parts.info,
-            board: parts.board,
-            ruleset: parts.ruleset,
-            setup: parts.setup,
-            to_move: parts.to_move,
+            spec: parts.tree.spec,
             tree: tree.to_owned_tree(),
             warnings: parts.warnings,
             game: self.first_game + index,
-            nodes: parts.nodes,
+            nodes: parts.tree.nodes,
+            go_nodes: parts.tree.go_nodes,
         })
     }
 
@@ -497,7 +830,7 @@ impl<'t> ParsedFile<'t> {
     /// into a record and without building the main line's [`Replay`](crate::Replay).
     ///
     /// # Errors
-    /// A [`RecordError`] when the tree is not a readable Keil record.
+    /// A [`RecordError`] when the tree is not a readable record.
     ///
     /// # Panics
     /// When `index >= self.len()`.
@@ -517,6 +850,7 @@ impl<'t> ParsedFile<'t> {
             self.starts[index],
             self.text,
             &self.lines,
+            self.hint,
         )
     }
 
@@ -533,13 +867,22 @@ impl<'t> ParsedFile<'t> {
 /// as a record, in file order: one entry per game tree, so one broken game
 /// does not hide the others. A file with no game tree at all gives one
 /// `Err`.
+///
+/// A root without `GM` is Keil when its `RU` begins with `Keil`, and Go
+/// otherwise; [`read_records_with`] also reads the file name.
 pub fn read_records(bytes: &[u8]) -> Vec<Result<Record>> {
+    read_records_with(bytes, NameHint::None)
+}
+
+/// [`read_records`], with what the file name says about a root without
+/// `GM` ([`NameHint::of`] the name; record-format.md, `GM` row).
+pub fn read_records_with(bytes: &[u8], hint: NameHint) -> Vec<Result<Record>> {
     let decoded = keil_sgf::decode(bytes);
-    ParsedFile::new(&decoded).records()
+    ParsedFile::new(&decoded).with_hint(hint).records()
 }
 
 /// Turns byte offsets into line:column, moving forward through the text.
-struct Cursor<'a> {
+pub(crate) struct Cursor<'a> {
     text: &'a [u8],
     lines: &'a LineIndex<'a>,
     pos: usize,
@@ -558,7 +901,7 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    fn advance(&mut self, offset: usize) -> Location {
+    pub(crate) fn advance(&mut self, offset: usize) -> Location {
         let offset = offset.min(self.text.len());
         if offset < self.pos {
             let loc = self.lines.location(offset);
@@ -592,14 +935,14 @@ impl<'a> Cursor<'a> {
     }
 }
 
-struct Reader<'r, 't> {
+pub(crate) struct Reader<'r, 't> {
     game: usize,
     diagnostics: &'r [Diagnostic],
     lines: &'r LineIndex<'t>,
 }
 
 impl Reader<'_, '_> {
-    fn error(&self, kind: ErrorKind, span: Span) -> RecordError {
+    pub(crate) fn error(&self, kind: ErrorKind, span: Span) -> RecordError {
         let loc = self.lines.location(span.start);
         RecordError {
             kind: Box::new(kind),
@@ -612,7 +955,7 @@ impl Reader<'_, '_> {
     }
 }
 
-fn text_of(p: &Property<'_>) -> String {
+pub(crate) fn text_of(p: &Property<'_>) -> String {
     p.value()
         .map_or_else(String::new, |v| v.simple_text().trim().to_string())
 }
@@ -622,93 +965,21 @@ fn long_text_of(p: &Property<'_>) -> String {
         .map_or_else(String::new, |v| v.text().into_owned())
 }
 
-fn read_tree(
-    tree: &GameTree<'_>,
-    game: usize,
-    diagnostics: &[Diagnostic],
-    start: Location,
-    text: &str,
-    lines: &LineIndex<'_>,
-) -> Result<Parts> {
-    let r = Reader {
-        game,
-        diagnostics,
-        lines,
-    };
-    if let Some(d) = diagnostics.iter().find(|d| d.is_error()) {
-        return Err(r.error(
-            ErrorKind::Syntax {
-                code: d.code,
-                message: d.message.clone(),
-            },
-            d.span,
-        ));
-    }
-    let mut warnings = Vec::new();
-    let root = tree.root();
-    let value_span = |p: &Property<'_>| p.value().map_or(p.span(), |v| v.span);
+/// The span of a property's first value (the property when it has none).
+pub(crate) fn value_span(p: &Property<'_>) -> Span {
+    p.value().map_or(p.span(), |v| v.span)
+}
 
-    // GM first: a Go record's SZ[19] should be called Go, not a bad size.
-    match root.get("GM") {
-        None => warnings.push(Warning::MissingGm),
-        Some(p) => {
-            let gm = text_of(&p);
-            if !gm.eq_ignore_ascii_case("keil") {
-                return Err(r.error(ErrorKind::NotKeil { gm }, value_span(&p)));
-            }
-        }
-    }
-    let board = match root.get("SZ") {
-        None => {
-            warnings.push(Warning::MissingSz);
-            Board::new(7).expect("side 7 exists")
-        }
-        Some(p) => {
-            let value = p.raw_value().unwrap_or("").trim();
-            value
-                .parse::<u8>()
-                .ok()
-                .filter(|_| p.values().len() == 1)
-                .and_then(|side| Board::new(side).ok())
-                .ok_or_else(|| {
-                    r.error(
-                        ErrorKind::BadSize {
-                            value: value.to_string(),
-                        },
-                        value_span(&p),
-                    )
-                })?
-        }
-    };
-    let komi = match root.get("KM") {
-        None => HalfPoints(0),
-        Some(p) => {
-            let value = text_of(&p);
-            value
-                .parse::<HalfPoints>()
-                .map_err(|_| r.error(ErrorKind::BadKomi { value }, value_span(&p)))?
-        }
-    };
-    let mut ruleset = match root.get("RU") {
-        None => Ruleset::keil(),
-        Some(p) => {
-            let value = text_of(&p);
-            value.parse::<Ruleset>().map_err(|source| {
-                r.error(ErrorKind::BadRuleset { value, source }, value_span(&p))
-            })?
-        }
-    };
-    ruleset.komi = komi;
-    if ruleset.komi_warning() {
-        warnings.push(Warning::Komi {
-            komi,
-            button: ruleset.button,
-        });
-    }
-
+/// The game information of a root (record-format.md, "Properties with Keil
+/// meaning"; the same properties in Go). `RE` is read by `result`: a
+/// Keil record refuses a result it does not know, a Go record keeps it
+/// unparsed (`None`).
+fn read_info(
+    root: &Node<'_>,
+    mut result: impl FnMut(&Property<'_>) -> Result<Option<GameResult>>,
+) -> Result<GameInfo> {
     let mut info = GameInfo::default();
-    let mut setup_props = Vec::new();
-    let mut player = None;
+    let mut re_seen = false;
     for p in root.properties() {
         let p = &p;
         let slot = match p.ident() {
@@ -738,25 +1009,10 @@ fn read_tree(
                 continue;
             }
             "RE" => {
-                if info.result.is_none() {
-                    let value = text_of(p);
-                    let result = value.parse::<GameResult>().map_err(|source| {
-                        r.error(ErrorKind::BadResult { value, source }, value_span(p))
-                    })?;
-                    info.result = Some(result);
+                if !re_seen {
+                    re_seen = true;
+                    info.result = result(p)?;
                 }
-                continue;
-            }
-            "PL" => {
-                player = match text_of(p).as_str() {
-                    "B" | "b" | "1" => Some(Color::Black),
-                    "W" | "w" | "2" => Some(Color::White),
-                    _ => player,
-                };
-                continue;
-            }
-            "AB" | "AW" | "AE" => {
-                setup_props.push(*p);
                 continue;
             }
             _ => continue,
@@ -765,141 +1021,89 @@ fn read_tree(
             *slot = Some(text_of(p));
         }
     }
+    Ok(info)
+}
 
-    // Setup stones (root only).
-    let setup = if setup_props.is_empty() {
-        None
-    } else {
-        let mut black = Vec::new();
-        let mut white = Vec::new();
-        for p in &setup_props {
-            for v in p.values() {
-                let value = v.raw.trim();
-                let point = board.parse_point(value).map_err(|e| {
-                    let (prop, value) = (p.ident().to_string(), value.to_string());
-                    let kind = match e {
-                        PointError::OffBoard { .. } => ErrorKind::OffBoardSetup {
-                            prop,
-                            value,
-                            side: board.side(),
-                        },
-                        PointError::Malformed(_) => ErrorKind::MalformedPoint { prop, value },
-                    };
-                    r.error(kind, v.span)
-                })?;
-                black.retain(|&q| q != point);
-                white.retain(|&q| q != point);
-                match p.ident() {
-                    "AB" => black.push(point),
-                    "AW" => white.push(point),
-                    _ => {}
-                }
-            }
+/// The game a root says (record-format.md, the `GM` row), or why it is
+/// none this crate reads.
+fn game_of(
+    r: &Reader<'_, '_>,
+    root: &Node<'_>,
+    hint: NameHint,
+    warnings: &mut Vec<Warning>,
+) -> Result<GameKind> {
+    let kaomi = |why: String, span| r.error(ErrorKind::KaomiNotSupported { why }, span);
+    if let Some(p) = root.get("GM") {
+        let gm = text_of(&p);
+        if gm.eq_ignore_ascii_case("keil") {
+            return Ok(GameKind::Keil);
         }
-        let position = Position::from_stones(board, black, white, false).map_err(|p| {
-            r.error(
-                ErrorKind::ConflictingSetup {
-                    value: board.name(p).to_string(),
-                },
-                root.span(),
-            )
-        })?;
-        warnings.push(Warning::FromSetup);
-        Some(position)
-    };
-
-    // Every node's move, and where every node is.
-    let mut nodes = Vec::with_capacity(tree.len());
-    let mut cursor = Cursor::starting_at(text, lines, start);
-    for (i, node) in tree.nodes().enumerate() {
-        let loc = cursor.advance(node.span().start);
-        let mut mv: Option<NodeMove> = None;
-        let mut setup_prop: Option<Property<'_>> = None;
-        for (k, p) in node.properties().enumerate() {
-            let color = match p.ident() {
-                "B" => Color::Black,
-                "W" => Color::White,
-                "AB" | "AW" | "AE" => {
-                    if i != 0 {
-                        return Err(r.error(
-                            ErrorKind::SetupNotInRoot {
-                                prop: p.ident().to_string(),
-                            },
-                            p.span(),
-                        ));
-                    }
-                    setup_prop = Some(p);
-                    continue;
-                }
-                _ => continue,
-            };
-            let written =
-                |p: Property<'_>| format!("{}[{}]", p.ident(), p.raw_value().unwrap_or(""));
-            if let Some(first) = mv {
-                return Err(r.error(
-                    ErrorKind::TwoMoves {
-                        first: written(node.property(first.property)),
-                        second: written(p),
-                    },
-                    p.span(),
-                ));
-            }
-            let v = p
-                .value()
-                .expect("the parser never yields a property without value");
-            let raw = v.raw.trim();
-            let value = if raw.is_empty() || raw.eq_ignore_ascii_case("pass") {
-                MoveValue::Move(Move::Pass)
-            } else if raw.eq_ignore_ascii_case("button") {
-                MoveValue::Move(Move::TakeButton)
-            } else {
-                match board.parse_point(raw) {
-                    Ok(point) => MoveValue::Move(Move::Place(point)),
-                    Err(PointError::OffBoard { .. }) => MoveValue::OffBoard,
-                    Err(PointError::Malformed(_)) => {
-                        return Err(r.error(
-                            ErrorKind::MalformedPoint {
-                                prop: p.ident().to_string(),
-                                value: raw.to_string(),
-                            },
-                            v.span,
-                        ));
-                    }
-                }
-            };
-            mv = Some(NodeMove {
-                color,
-                value,
-                property: k,
-            });
+        if gm.parse::<u32>() == Ok(1) {
+            return Ok(GameKind::Go);
         }
-        if let (Some(m), Some(s)) = (mv, setup_prop) {
-            let p = node.property(m.property);
-            return Err(r.error(
-                ErrorKind::MoveAndSetup {
-                    mv: format!("{}[{}]", p.ident(), p.raw_value().unwrap_or("")),
-                    setup: s.ident().to_string(),
-                },
-                p.span(),
-            ));
+        if gm.eq_ignore_ascii_case("kaomi") {
+            return Err(kaomi(format!("GM[{gm}]"), value_span(&p)));
         }
-        nodes.push(NodeData {
-            mv,
-            line: loc.line as u32,
-            column: loc.column as u32,
-        });
+        return Err(r.error(ErrorKind::UnknownGame { gm }, value_span(&p)));
     }
-
-    let to_move = player.unwrap_or_else(|| {
-        if setup.is_some() {
-            tree.main_line()
-                .find_map(|(id, _)| nodes[id.index()].mv.map(|m| m.color))
-                .unwrap_or(Color::Black)
-        } else {
-            Color::Black
+    let ru = root.get("RU");
+    let begins = |word: &str| {
+        ru.as_ref().is_some_and(|p| {
+            let t = text_of(p);
+            t.as_bytes()
+                .get(..word.len())
+                .is_some_and(|b| b.eq_ignore_ascii_case(word.as_bytes()))
+        })
+    };
+    let kind = if begins("keil") {
+        GameKind::Keil
+    } else if begins("kaomi") {
+        let p = ru.expect("an RU begins with Kaomi");
+        return Err(kaomi(format!("RU[{}]", text_of(&p)), value_span(&p)));
+    } else {
+        match hint {
+            NameHint::Keil => GameKind::Keil,
+            NameHint::Kaomi => return Err(kaomi("a .kaomi file".into(), root.span())),
+            NameHint::None => GameKind::Go,
         }
-    });
+    };
+    warnings.push(Warning::MissingGm { read_as: kind });
+    Ok(kind)
+}
 
+/// Reads one game tree: syntax, `GM`, then the game's own reader.
+fn read_tree(
+    tree: &GameTree<'_>,
+    game: usize,
+    diagnostics: &[Diagnostic],
+    start: Location,
+    text: &str,
+    lines: &LineIndex<'_>,
+    hint: NameHint,
+) -> Result<Parts> {
+    let r = Reader {
+        game,
+        diagnostics,
+        lines,
+    };
+    if let Some(d) = diagnostics.iter().find(|d| d.is_error()) {
+        return Err(r.error(
+            ErrorKind::Syntax {
+                code: d.code,
+                message: d.message.clone(),
+            },
+            d.span,
+        ));
+    }
+    let mut warnings = Vec::new();
+    let root = tree.root();
+    // GM first: a Go record's SZ[19] is Go's, not a bad Keil size.
+    let kind = game_of(&r, &root, hint, &mut warnings)?;
+    let mut cursor = Cursor::starting_at(text, lines, start);
+    let (info, tree) = match kind {
+        GameKind::Go => go::read(tree, &mut cursor, &mut warnings),
+        _ => keil::read(&r, tree, &mut cursor, &mut warnings)?,
+    };
     for d in diagnostics {
         let loc = lines.location(d.span.start);
         warnings.push(Warning::Sgf {
@@ -910,14 +1114,9 @@ fn read_tree(
             column: loc.column as u32,
         });
     }
-
     Ok(Parts {
         info,
-        board,
-        ruleset,
-        setup,
-        to_move,
+        tree,
         warnings,
-        nodes,
     })
 }

@@ -1,59 +1,91 @@
 //! The replay validator (record-format.md, "Validation outcome for one
-//! game"; keil-rules.md, "A turn", "End and score").
+//! game"; keil-rules.md, "A turn", "End and score"; go-rules.md, "Placing
+//! a stone", "Rulesets", "End of the game and the result", "Verdict of one
+//! line"; kee-rules.md).
+//!
+//! One walker replays the main line and every variation of a tree for any
+//! game ([`Replayer`]); `keil` and `go` hold each game's turn and verdict.
+
+mod go;
+mod keil;
 
 use std::fmt;
 
 use keil_rules::{
-    Color, Game, HalfPoints, IllegalReason, Move, Point, Position, PositionKey, Score, Symmetry,
-    TurnOutcome,
+    AnyPosition, Color, GameKind, GoRuleset, HalfPoints, IllegalReason, KeeCheck, Move, Point,
+    PositionKey, RuMapped, Ruleset, Score, TurnOutcome,
 };
 use keil_sgf::{NodeId, Span};
 
 use crate::info::{GameResult, WinBy};
-use crate::record::{MoveValue, NodeMove, Record, View, Warning};
+use crate::record::{GameSpec, NodeMove, Record, Seen, View, Warning};
 
 /// The verdict's status for a game (or a variation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Status {
-    /// Ended with two passes; the computed score is the result, and a given
-    /// `RE` agrees with it.
+    /// Ended by passes; where the result is checked (Keil, Go tromp-taylor
+    /// and kee) the computed score is the result and a given `RE` agrees.
     Complete,
     /// `RE` says a player resigned; every move is legal and the game did not
     /// end by passes.
     Resigned,
     /// `RE` says a player lost on time (same conditions).
     Time,
-    /// `RE` says a player forfeited (same conditions).
+    /// `RE` says a player forfeited (same conditions; Go `B+I` too).
     Forfeit,
-    /// No end, and no decisive `RE` (or `RE[?]`, or `RE[Void]`).
+    /// Go: not ended by passes, and `RE` gives a score, a winner (`B+`) or a
+    /// draw (go-rules.md, "Verdict of one line").
+    Scored,
+    /// No end, and no decisive `RE` (or `RE[?]`, or `RE[Void]`, or a Go
+    /// `RE` that does not parse).
     Unfinished,
     /// An illegal move, or an `RE` that disagrees with the game.
     Invalid,
+    /// Go: a value that means nothing (`bad_move_value`,
+    /// `two_moves_in_node`, `bad_setup`, `bad_size`).
+    Malformed,
+    /// Go: a board this validator does not handle (`board_size`).
+    Unsupported,
 }
 
 impl Status {
-    /// The JSON code: `complete`, `resigned`, `time`, `forfeit`,
-    /// `unfinished`, `invalid`.
+    /// The JSON code: `complete`, `resigned`, `time`, `forfeit`, `scored`,
+    /// `unfinished`, `invalid`, `malformed`, `unsupported`.
     pub fn code(self) -> &'static str {
         match self {
             Status::Complete => "complete",
             Status::Resigned => "resigned",
             Status::Time => "time",
             Status::Forfeit => "forfeit",
+            Status::Scored => "scored",
             Status::Unfinished => "unfinished",
             Status::Invalid => "invalid",
+            Status::Malformed => "malformed",
+            Status::Unsupported => "unsupported",
         }
     }
 
     /// Every status, in the order of the summary line.
-    pub const ALL: [Status; 6] = [
+    pub const ALL: [Status; 9] = [
         Status::Complete,
         Status::Resigned,
         Status::Time,
         Status::Forfeit,
+        Status::Scored,
         Status::Unfinished,
         Status::Invalid,
+        Status::Malformed,
+        Status::Unsupported,
     ];
+
+    /// Whether a game or line with this status is not valid: `invalid`,
+    /// `malformed` or `unsupported`.
+    pub fn is_failure(self) -> bool {
+        matches!(
+            self,
+            Status::Invalid | Status::Malformed | Status::Unsupported
+        )
+    }
 }
 
 impl fmt::Display for Status {
@@ -62,22 +94,24 @@ impl fmt::Display for Status {
     }
 }
 
-/// Why a game is invalid: the fixed list of record-format.md ("Validation
-/// outcome"), in the order of precedence where several apply first.
+/// Why a game is invalid, malformed or unsupported: the fixed lists of
+/// record-format.md ("Validation outcome") and go-rules.md ("Verdict of one
+/// line"), the move reasons in the order of precedence where several apply
+/// first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Reason {
-    /// A turn after two passes ended the game (`after_end`).
+    /// A turn after passes ended the game (`after_end`).
     AfterEnd,
     /// Not this colour's turn (`wrong_player`).
     WrongPlayer,
-    /// A point name off the hexagon (`off_board`).
+    /// A point name off the board (`off_board`).
     OffBoard,
     /// A placement on a stone (`occupied`).
     Occupied,
-    /// The placed stone's group has no liberty after removals
-    /// (`self_capture`).
+    /// The placed stone's group has no liberty after removals, under rules
+    /// without suicide (`self_capture`).
     SelfCapture,
-    /// The position repeats the end of one of the mover's earlier turns
+    /// The position repeats an earlier one the repetition rule forbids
     /// (`repetition`).
     Repetition,
     /// A pass while the button is in use and untaken (`pass_before_button`).
@@ -88,6 +122,16 @@ pub enum Reason {
     ButtonNotInUse,
     /// `RE` disagrees with how the game ended (`result_mismatch`).
     ResultMismatch,
+    /// Go, `malformed`: a move value that is no move (`bad_move_value`).
+    BadMoveValue,
+    /// Go, `malformed`: a node with two moves (`two_moves_in_node`).
+    TwoMovesInNode,
+    /// Go, `malformed`: a setup value that is not a point (`bad_setup`).
+    BadSetup,
+    /// Go, `malformed`: `SZ` is not a positive number (`bad_size`).
+    BadSize,
+    /// Go, `unsupported`: larger than 19, or rectangular (`board_size`).
+    BoardSize,
 }
 
 impl Reason {
@@ -104,11 +148,16 @@ impl Reason {
             Reason::ButtonTaken => "button_taken",
             Reason::ButtonNotInUse => "button_not_in_use",
             Reason::ResultMismatch => "result_mismatch",
+            Reason::BadMoveValue => "bad_move_value",
+            Reason::TwoMovesInNode => "two_moves_in_node",
+            Reason::BadSetup => "bad_setup",
+            Reason::BadSize => "bad_size",
+            Reason::BoardSize => "board_size",
         }
     }
 
     /// Every reason, in the order of [`Reason`].
-    pub const ALL: [Reason; 10] = [
+    pub const ALL: [Reason; 15] = [
         Reason::AfterEnd,
         Reason::WrongPlayer,
         Reason::OffBoard,
@@ -119,19 +168,45 @@ impl Reason {
         Reason::ButtonTaken,
         Reason::ButtonNotInUse,
         Reason::ResultMismatch,
+        Reason::BadMoveValue,
+        Reason::TwoMovesInNode,
+        Reason::BadSetup,
+        Reason::BadSize,
+        Reason::BoardSize,
     ];
 
-    fn of(reason: &IllegalReason) -> Reason {
+    /// The status a line with this reason gets: `malformed` for the
+    /// malformed values, `unsupported` for `board_size`, else `invalid`.
+    pub fn status(self) -> Status {
+        match self {
+            Reason::BadMoveValue | Reason::TwoMovesInNode | Reason::BadSetup | Reason::BadSize => {
+                Status::Malformed
+            }
+            Reason::BoardSize => Status::Unsupported,
+            _ => Status::Invalid,
+        }
+    }
+
+    /// Whether the reason names a move (its `ply` and `move` are given):
+    /// not `result_mismatch`, `bad_setup`, `bad_size`, `board_size`.
+    pub fn has_move(self) -> bool {
+        !matches!(
+            self,
+            Reason::ResultMismatch | Reason::BadSetup | Reason::BadSize | Reason::BoardSize
+        )
+    }
+
+    pub(crate) fn of(reason: &IllegalReason) -> Reason {
         match reason {
             IllegalReason::GameOver => Reason::AfterEnd,
             IllegalReason::WrongPlayer { .. } => Reason::WrongPlayer,
-            IllegalReason::OffBoard => Reason::OffBoard,
             IllegalReason::Occupied => Reason::Occupied,
             IllegalReason::SelfCapture => Reason::SelfCapture,
             IllegalReason::Repetition { .. } => Reason::Repetition,
             IllegalReason::PassBeforeButton => Reason::PassBeforeButton,
             IllegalReason::ButtonTaken => Reason::ButtonTaken,
             IllegalReason::ButtonNotInUse => Reason::ButtonNotInUse,
+            IllegalReason::OffBoard => Reason::OffBoard,
         }
     }
 }
@@ -182,61 +257,103 @@ impl Winner {
     }
 }
 
-/// The first illegal move of a line, or the result mismatch of a game.
+/// The first illegal move of a line, the first malformed value, the result
+/// mismatch of a game, or why its board is not supported.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Illegal {
     /// The ply of the illegal move (1-based, from the start of the game
-    /// along its line). For [`Reason::ResultMismatch`]: the number of plies
-    /// of the main line (the JSON gives `null`).
+    /// along its line; the ply the next move would have for a malformed
+    /// setup). For [`Reason::ResultMismatch`]: the number of plies of the
+    /// main line; 0 for a size. The JSON gives `null` unless
+    /// [`Reason::has_move`].
     pub ply: u32,
     /// The colour that moved.
     pub color: Color,
-    /// The move as written, `W[a2]`; for a result mismatch the result,
-    /// `RE[B+3.5]` (the JSON gives `null`).
+    /// The move as written, `W[a2]` (`B[tt]W[tt]` for two moves in a node);
+    /// for the others the property, `RE[B+3.5]`, `AB[zz]`, `SZ[25]` (the
+    /// JSON gives `null`).
     pub mv: String,
     /// Why it is illegal.
     pub reason: Reason,
-    /// Line of the node (the root for a result mismatch), from 1.
+    /// Line of the node (the root for a result mismatch or a size), from 1.
     pub line: u32,
     /// Column of the node's `;`, from 1, in characters.
     pub column: u32,
-    /// For [`Reason::Repetition`]: every earlier ply of the mover whose end
-    /// position the move recreates (increasing); empty otherwise.
+    /// For [`Reason::Repetition`]: the earlier plies whose position (or
+    /// situation) the move recreates, increasing, 0 for the initial
+    /// position (Keil's own rule: the mover's turns; Go simple ko: ply − 2;
+    /// superko and Kee: all of them); empty otherwise.
     pub repeats_plies: Vec<u32>,
+    /// For a Kee repetition: which check refused the play (kee-rules.md).
+    pub kee_check: Option<KeeCheck>,
+    /// For [`Reason::AfterEnd`]: how many consecutive passes ended the game
+    /// (2, or 4 under Kee).
+    pub end_passes: u8,
     /// The node holding the move (the root for a result mismatch).
     pub node: NodeId,
-    /// The move's (or `RE`'s) property span in the decoded text.
+    /// The move's (or `RE`'s, or the value's) span in the decoded text.
     pub span: Span,
 }
 
 impl fmt::Display for Illegal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.reason == Reason::ResultMismatch {
-            return write!(f, "{} disagrees with the game", self.mv);
-        }
-        let who = self.color;
         let what = match self.reason {
-            Reason::AfterEnd => "the game already ended with two passes".to_string(),
-            Reason::WrongPlayer => format!("it is {}'s turn", who.opposite()),
+            Reason::ResultMismatch => return write!(f, "{} disagrees with the game", self.mv),
+            Reason::BadSetup => {
+                return write!(f, "{} is not a point of the board (bad setup)", self.mv);
+            }
+            Reason::BadSize => {
+                return write!(
+                    f,
+                    "{} is not a board size: expected a positive number",
+                    self.mv
+                );
+            }
+            Reason::BoardSize => {
+                return write!(
+                    f,
+                    "{}: only square boards up to 19x19 are supported",
+                    self.mv
+                );
+            }
+            Reason::BadMoveValue => {
+                "not a move: expected two letters such as dd, or [] for a pass".to_string()
+            }
+            Reason::TwoMovesInNode => "a node with two moves".to_string(),
+            Reason::AfterEnd => format!(
+                "the game already ended with {} passes",
+                if self.end_passes == 4 { "four" } else { "two" }
+            ),
+            Reason::WrongPlayer => format!("it is {}'s turn", self.color.opposite()),
             Reason::OffBoard => "the point is off the board".to_string(),
             Reason::Occupied => "the point is occupied".to_string(),
             Reason::SelfCapture => {
                 "self-capture: the stone's group has no liberty after removals".to_string()
             }
-            Reason::Repetition => format!(
-                "repetition: the position repeats the end of ply {}",
-                self.repeats_plies
+            Reason::Repetition => {
+                let plies = self
+                    .repeats_plies
                     .iter()
                     .map(u32::to_string)
                     .collect::<Vec<_>>()
-                    .join(", ")
-            ),
+                    .join(", ");
+                match self.kee_check {
+                    None => format!("repetition: the position repeats the end of ply {plies}"),
+                    Some(k) => {
+                        format!("repetition ({k}): the position repeats the end of ply {plies}")
+                    }
+                }
+            }
             Reason::PassBeforeButton => "no pass before the button is taken".to_string(),
             Reason::ButtonTaken => "the button was already taken".to_string(),
             Reason::ButtonNotInUse => "the button is not in use (button=off)".to_string(),
-            Reason::ResultMismatch => unreachable!(),
         };
-        write!(f, "ply {}: {} is illegal: {what}", self.ply, self.mv)
+        let verb = if self.reason.status() == Status::Malformed {
+            "is malformed"
+        } else {
+            "is illegal"
+        };
+        write!(f, "ply {}: {} {verb}: {what}", self.ply, self.mv)
     }
 }
 
@@ -252,49 +369,112 @@ pub struct VariationVerdict {
     pub branch_ply: u32,
     /// The variation's first node.
     pub node: NodeId,
-    /// `Complete` (two passes), `Unfinished`, or `Invalid`. `RE` belongs to
-    /// the main line and is not checked here.
+    /// `Complete` (ended by passes), `Unfinished`, `Invalid` or
+    /// `Malformed`. `RE` belongs to the main line and is not checked here.
     pub status: Status,
     /// The first illegal move along the variation. Its ply is below
     /// `branch_ply` when the line was already illegal where the variation
     /// leaves it.
     pub illegal: Option<Illegal>,
-    /// The score, when two passes end the variation.
+    /// The score, when passes end the variation (and, in Go, the ruleset
+    /// counts area: tromp-taylor, kee).
     pub score: Option<Score>,
+}
+
+/// The rules a verdict was reached under.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rules {
+    /// Keil: the ruleset of `RU` (and the komi of `KM`).
+    Keil(Ruleset),
+    /// Go: the ruleset, and how `RU` gave it.
+    Go(GoRuleset, RuMapped),
 }
 
 /// The verdict on one game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Verdict {
+    /// The game.
+    pub kind: GameKind,
     /// The status of the main line.
     pub status: Status,
-    /// The computed score of a game that ended by passes (`Complete`, and
-    /// `Invalid` with a result mismatch).
+    /// The computed score of a game that ended by passes where the result
+    /// is checked (`Complete`, and `Invalid` with a result mismatch).
     pub score: Option<Score>,
-    /// The winner: computed for a game that ended by passes, named by `RE`
-    /// for a resignation, time or forfeit.
+    /// The winner: computed with [`Verdict::score`], else as `RE` names it.
     pub winner: Option<Winner>,
-    /// The absolute score difference, with [`Verdict::score`].
+    /// The margin: computed with [`Verdict::score`], else as `RE` gives
+    /// it (0 for a draw; `None` for a resignation or `B+`).
     pub margin: Option<HalfPoints>,
-    /// Why the game is invalid.
+    /// Why the game is invalid, malformed or unsupported.
     pub illegal: Option<Illegal>,
     /// The record's warnings (missing `GM`/`SZ`, unusual komi, setup, SGF
-    /// repairs).
+    /// repairs) and the replay's (Go setup in the game, resumption…).
     pub warnings: Vec<Warning>,
     /// Every variation, in file order.
     pub variations: Vec<VariationVerdict>,
     /// The number of move nodes on the main line (the illegal one and any
     /// after it included).
     pub plies: u32,
-    /// Whether the komi deserves a warning (see [`Warning::Komi`]).
+    /// Whether the komi deserves a warning (Keil; see [`Warning::Komi`]).
     pub komi_warning: bool,
+    /// Whether `RE` was compared with the computed result: the line ended
+    /// by passes under rules that count it (Keil; Go tromp-taylor, kee).
+    pub re_checked: bool,
+    /// Kee rules (Go `RU[Kee]`, Keil `ko=kee`): the plies of superko breaks
+    /// on the main line up to its first illegal move; `None` otherwise.
+    pub superko_breaks: Option<Vec<u32>>,
+    /// Go `RU[Kee]`: the plies of plays that left the board unchanged
+    /// (counted as passes); `None` otherwise.
+    pub pass_plays: Option<Vec<u32>>,
+    /// The rules.
+    pub rules: Rules,
+    /// The board size (Keil side, Go n); `None` for a Go `SZ` that is not
+    /// a square size.
+    pub size: Option<u8>,
+    /// `KM`.
+    pub komi: HalfPoints,
+    /// Go: `HA` (0 when absent or ignored).
+    pub handicap: Option<u32>,
 }
 
 impl Verdict {
-    /// True when the game is not invalid and no variation is.
+    /// A verdict on a main line of `plies` move nodes, `unfinished` until
+    /// told otherwise, with the record's warnings.
+    pub(crate) fn start(
+        record: View<'_>,
+        rules: Rules,
+        size: Option<u8>,
+        komi: HalfPoints,
+        plies: u32,
+    ) -> Verdict {
+        Verdict {
+            kind: match rules {
+                Rules::Keil(_) => GameKind::Keil,
+                Rules::Go(..) => GameKind::Go,
+            },
+            status: Status::Unfinished,
+            score: None,
+            winner: None,
+            margin: None,
+            illegal: None,
+            warnings: record.warnings.to_vec(),
+            variations: Vec::new(),
+            plies,
+            komi_warning: false,
+            re_checked: false,
+            superko_breaks: None,
+            pass_plays: None,
+            rules,
+            size,
+            komi,
+            handicap: None,
+        }
+    }
+
+    /// True when the game is neither invalid, malformed nor unsupported, and
+    /// no variation is.
     pub fn is_valid(&self) -> bool {
-        self.status != Status::Invalid
-            && self.variations.iter().all(|v| v.status != Status::Invalid)
+        !self.status.is_failure() && self.variations.iter().all(|v| !v.status.is_failure())
     }
 }
 
@@ -311,8 +491,13 @@ pub struct PlyRecord {
     pub captured: Vec<Point>,
     /// The key of the position after the move.
     pub key: PositionKey,
-    /// The canonical key of that position and the symmetry onto it.
-    pub canonical: (PositionKey, Symmetry),
+    /// The canonical key of that position, and the index of a symmetry
+    /// onto it (of the board's 12 or 8; see `AnyBoard::transform`).
+    pub canonical: (PositionKey, u8),
+    /// Go: the position a setup in the game made just before this move
+    /// (setup nodes since the previous move, or in this move's node);
+    /// `None` almost always.
+    pub setup: Option<AnyPosition>,
     /// The move node's comment (`C`), escapes applied.
     pub comment: Option<String>,
     /// The move's node.
@@ -326,9 +511,9 @@ pub struct Replay {
     /// Every legal ply of the main line.
     pub plies: Vec<PlyRecord>,
     /// The position before the first move (the setup, or the empty board).
-    pub start: Position,
+    pub start: AnyPosition,
     /// The position after the last legal move.
-    pub final_position: Position,
+    pub final_position: AnyPosition,
 }
 
 /// A verdict and the replay that produced it.
@@ -336,21 +521,28 @@ pub struct Replay {
 pub struct Validation {
     /// The verdict.
     pub verdict: Verdict,
-    /// The main line's replay.
-    pub replay: Replay,
+    /// The main line's replay; `None` for a Go record whose board is
+    /// malformed or unsupported (nothing was replayed).
+    pub replay: Option<Replay>,
 }
 
-/// Replays the main line and every variation of a record (each variation from
-/// its branch point, in one pass over the tree) and gives the verdict.
+/// Replays the main line and every variation of a record (each variation
+/// from its branch point, in one pass over the tree) and gives the verdict.
 ///
-/// The main line's status follows record-format.md "Validation outcome": an
-/// illegal move makes it `invalid` (first illegal ply, move, reason,
-/// location, repeated plies); a game ended by two passes is `complete` when
-/// a given `RE` (other than `?`) agrees with the computed winner and margin,
-/// `invalid` with `result_mismatch` otherwise; a game not ended by passes is
+/// Keil (record-format.md "Validation outcome"): an illegal move makes the
+/// main line `invalid` (first illegal ply, move, reason, location, repeated
+/// plies); a game ended by passes is `complete` when a given `RE` (other
+/// than `?`) agrees with the computed winner and margin, `invalid` with
+/// `result_mismatch` otherwise; a game not ended by passes is
 /// `resigned`/`time`/`forfeit` per `RE`, `unfinished` with no `RE`, `RE[?]`
 /// or `RE[Void]`, and `invalid` with `result_mismatch` when `RE` claims a
 /// counted result or a draw.
+///
+/// Go (go-rules.md "Verdict of one line"): the same, except that `RE` is
+/// compared only under tromp-taylor and kee (area score), a game not ended
+/// by passes whose `RE` gives a score, `B+` or a draw is `scored`, and a
+/// value that means nothing makes the line `malformed` (an unsupported
+/// board: `unsupported`).
 ///
 /// Variations are replayed from a copy of the game at their branch point,
 /// so the whole tree costs one replay of each node.
@@ -364,96 +556,60 @@ pub(crate) fn verdict_of(record: View<'_>) -> Verdict {
 }
 
 fn run(record: View<'_>, replay: bool) -> Validation {
-    let start = record
-        .setup
-        .copied()
-        .unwrap_or_else(|| Position::empty(record.board));
-    let game = match record.setup {
-        Some(setup) => Game::from_setup(setup, record.ruleset, record.to_move),
-        None => Game::new(record.board, record.ruleset),
-    };
-    let mut found: Vec<Pending> = Vec::new();
-
-    // The main line.
-    let mut plies = Vec::new();
-    let mut line = Line {
-        game,
-        record,
-        illegal: None,
-        moves: 0,
-    };
-    line.walk(NodeId::ROOT, Vec::new(), &mut found, |id, m, outcome| {
-        if !replay {
-            return;
-        }
-        let node = record.tree.node(id);
-        let MoveValue::Move(mv) = m.value else {
-            unreachable!("an off-board move is never legal")
-        };
-        let comment = node
-            .get("C")
-            .and_then(|p| p.value())
-            .map(|v| v.text().into_owned());
-        plies.push(PlyRecord {
-            ply: outcome.ply,
-            color: m.color,
-            mv,
-            captured: outcome.captured,
-            key: outcome.key,
-            canonical: outcome.canonical,
-            comment,
-            node: id,
-        });
-    });
-    let final_position = line.game.position();
-    let mut verdict = main_verdict(record, &line);
-
-    // The variations, depth first in file order.
-    let mut pending: Vec<Pending> = Vec::new();
-    found.reverse();
-    pending.append(&mut found);
-    while let Some(v) = pending.pop() {
-        let mut line = Line {
-            game: v.game,
-            record,
-            illegal: v.illegal,
-            moves: v.moves,
-        };
-        line.walk(v.node, v.path.clone(), &mut found, |_, _, _| {});
-        let (status, score) = match (&line.illegal, line.game.is_over()) {
-            (Some(_), _) => (Status::Invalid, None),
-            (None, true) => (Status::Complete, Some(line.game.score())),
-            (None, false) => (Status::Unfinished, None),
-        };
-        verdict.variations.push(VariationVerdict {
-            path: v.path,
-            branch_ply: v.moves + 1,
-            node: v.node,
-            status,
-            illegal: line.illegal,
-            score,
-        });
-        found.reverse();
-        pending.append(&mut found);
-    }
-
-    Validation {
-        verdict,
-        replay: Replay {
-            plies,
-            start,
-            final_position,
-        },
+    match record.spec {
+        GameSpec::Keil(spec) => keil::run(record, spec, replay),
+        GameSpec::Go(spec) => go::run(record, spec, replay),
     }
 }
 
+/// A legal move as the walker reports it.
+pub(crate) struct Played {
+    /// The node's move.
+    pub(crate) mv: NodeMove,
+    /// What the engine said.
+    pub(crate) outcome: TurnOutcome,
+    /// Go: a setup in the game just before the move.
+    pub(crate) setup: Option<AnyPosition>,
+}
+
+/// Warnings found while replaying (Go), each counted once per node.
+#[derive(Default)]
+pub(crate) struct Notes {
+    pub(crate) setup_in_game: Seen,
+    pub(crate) setup_no_liberties: Seen,
+    pub(crate) resumed: Seen,
+}
+
+impl Notes {
+    fn into_warnings(self, out: &mut Vec<Warning>) {
+        if let Some(at) = self.setup_in_game.get() {
+            out.push(Warning::SetupInGame { at });
+        }
+        if let Some(at) = self.setup_no_liberties.get() {
+            out.push(Warning::SetupNoLiberties { at });
+        }
+        if let Some(at) = self.resumed.get() {
+            out.push(Warning::ResumedAfterPasses { at });
+        }
+    }
+}
+
+/// A game replayed along the lines of a record: Keil's [`keil_rules::Game`]
+/// or a Go line.
+pub(crate) trait Replayer: Clone {
+    /// Plays one node of the line (its setup and `PL`, then its move) and
+    /// returns the legal move it made; the first problem is kept in
+    /// `line.illegal` and stops the line (later moves are only counted).
+    fn step(line: &mut Line<'_, Self>, id: NodeId, notes: &mut Notes) -> Option<Played>;
+}
+
 /// A variation waiting to be replayed.
-struct Pending {
+pub(crate) struct Pending<G> {
     /// Its first node.
     node: NodeId,
     /// The game at the branch point (its state is unused once the line is
     /// illegal).
-    game: Game,
+    game: G,
     /// The line's first illegal move before the branch point.
     illegal: Option<Illegal>,
     /// Move nodes before the branch point.
@@ -463,31 +619,30 @@ struct Pending {
 }
 
 /// One line being replayed.
-struct Line<'r> {
-    game: Game,
-    record: View<'r>,
-    illegal: Option<Illegal>,
+pub(crate) struct Line<'r, G> {
+    pub(crate) game: G,
+    pub(crate) record: View<'r>,
+    pub(crate) illegal: Option<Illegal>,
     /// Move nodes seen along the line, legal or not.
-    moves: u32,
+    pub(crate) moves: u32,
 }
 
-impl<'r> Line<'r> {
-    /// Follows first children from `id` to a leaf, playing every move until
-    /// the first illegal one; every other child met is pushed on `found`
-    /// with a copy of the game there. `on_ply` sees each legal move.
+impl<'r, G: Replayer> Line<'r, G> {
+    /// Follows first children from `id` to a leaf, playing every node until
+    /// the first problem; every other child met is pushed on `found` with a
+    /// copy of the game there. `on_ply` sees each legal move.
     fn walk(
         &mut self,
         mut id: NodeId,
         mut path: Vec<usize>,
-        found: &mut Vec<Pending>,
-        mut on_ply: impl FnMut(NodeId, NodeMove, TurnOutcome),
+        found: &mut Vec<Pending<G>>,
+        notes: &mut Notes,
+        mut on_ply: impl FnMut(NodeId, Played),
     ) {
         let tree = self.record.tree;
         loop {
-            if let Some(m) = self.record.node_move(id)
-                && let Some(outcome) = self.step(id, m)
-            {
-                on_ply(id, m, outcome);
+            if let Some(played) = G::step(self, id, notes) {
+                on_ply(id, played);
             }
             let node = tree.node(id);
             let Some(first) = node.first_child() else {
@@ -511,119 +666,190 @@ impl<'r> Line<'r> {
         }
     }
 
-    /// Plays a node's move; records the first illegal move of the line.
-    fn step(&mut self, id: NodeId, m: NodeMove) -> Option<TurnOutcome> {
-        self.moves += 1;
-        if self.illegal.is_some() {
-            return None;
-        }
-        let result = match self.game.check_turn(m.color) {
-            Err(e) => Err((Reason::of(&e.reason), Vec::new())),
-            Ok(()) => match m.value {
-                MoveValue::OffBoard => Err((Reason::OffBoard, Vec::new())),
-                MoveValue::Move(mv) => self.game.play_as(m.color, mv).map_err(|e| {
-                    let reason = Reason::of(&e.reason);
-                    match e.reason {
-                        IllegalReason::Repetition { plies, .. } => (reason, plies),
-                        _ => (reason, Vec::new()),
-                    }
-                }),
-            },
-        };
-        match result {
-            Ok(outcome) => Some(outcome),
-            Err((reason, repeats_plies)) => {
-                let (line, column) = self.record.location(id);
-                self.illegal = Some(Illegal {
-                    ply: self.game.ply() + 1,
-                    color: m.color,
-                    mv: self.record.move_text(id).unwrap_or_default(),
-                    reason,
-                    line,
-                    column,
-                    repeats_plies,
-                    node: id,
-                    span: self.record.move_span(id),
-                });
-                None
-            }
-        }
+    /// The illegal move `id` makes, for the move reasons.
+    pub(crate) fn illegal(
+        &self,
+        id: NodeId,
+        m: NodeMove,
+        ply: u32,
+        reason: Reason,
+        repeats_plies: Vec<u32>,
+        kee_check: Option<KeeCheck>,
+    ) -> Illegal {
+        let mv = self.record.move_text(id).unwrap_or_default();
+        let span = self.record.move_span(id);
+        let mut ill = problem(self.record, id, (ply, m.color), mv, reason, span);
+        ill.repeats_plies = repeats_plies;
+        ill.kee_check = kee_check;
+        ill
     }
 }
 
-fn main_verdict(record: View<'_>, line: &Line<'_>) -> Verdict {
-    let mut v = Verdict {
-        status: Status::Unfinished,
-        score: None,
-        winner: None,
-        margin: None,
+/// A problem at node `id`: its ply and colour, what is written, why, and
+/// where exactly.
+pub(crate) fn problem(
+    record: View<'_>,
+    id: NodeId,
+    (ply, color): (u32, Color),
+    mv: String,
+    reason: Reason,
+    span: Span,
+) -> Illegal {
+    let (line, column) = record.location(id);
+    Illegal {
+        ply,
+        color,
+        mv,
+        reason,
+        line,
+        column,
+        repeats_plies: Vec::new(),
+        kee_check: None,
+        end_passes: 0,
+        node: id,
+        span,
+    }
+}
+
+/// What [`run_lines`] gives: the main line as it ended, the variations'
+/// verdicts, and the main line's legal plies (when asked for).
+struct Lines<'r, G> {
+    main: Line<'r, G>,
+    variations: Vec<VariationVerdict>,
+    plies: Vec<PlyRecord>,
+}
+
+/// Plays the main line from `game` (keeping a [`PlyRecord`] of each legal
+/// move when `replay`), then every variation depth first in file order,
+/// each judged by `judge` unless it has a problem.
+fn run_lines<'r, G: Replayer>(
+    record: View<'r>,
+    game: G,
+    notes: &mut Notes,
+    replay: bool,
+    mut judge: impl FnMut(&Line<'r, G>) -> (Status, Option<Score>),
+) -> Lines<'r, G> {
+    let mut found: Vec<Pending<G>> = Vec::new();
+    let mut line = Line {
+        game,
+        record,
         illegal: None,
-        warnings: record.warnings.to_vec(),
-        variations: Vec::new(),
-        plies: line.moves,
-        komi_warning: record.ruleset.komi_warning(),
+        moves: 0,
     };
-    if let Some(illegal) = &line.illegal {
-        v.status = Status::Invalid;
-        v.illegal = Some(illegal.clone());
-        return v;
-    }
-    let result = record.info.result;
-    let ended = line.game.is_over();
-    let agrees = if ended {
-        let score = line.game.score();
-        let winner = score.winner();
-        v.score = Some(score);
-        v.winner = Some(Winner::of(winner));
-        v.margin = Some(score.margin());
-        v.status = Status::Complete;
-        match result {
-            None | Some(GameResult::Unknown) => true,
-            Some(GameResult::Draw) => winner.is_none(),
-            Some(GameResult::Win { winner: w, by }) => {
-                Some(w) == winner
-                    && match by {
-                        WinBy::Score(m) => m == score.margin(),
-                        WinBy::Unspecified => true,
-                        WinBy::Resign | WinBy::Time | WinBy::Forfeit => false,
-                    }
-            }
-            Some(GameResult::Void) => false,
+    let mut plies = Vec::new();
+    line.walk(NodeId::ROOT, Vec::new(), &mut found, notes, |id, played| {
+        if replay {
+            plies.push(ply_record(record, id, played));
         }
-    } else {
-        match result {
-            None | Some(GameResult::Unknown) | Some(GameResult::Void) => true,
-            Some(GameResult::Win { winner, by }) => {
-                let status = match by {
-                    WinBy::Resign => Status::Resigned,
-                    WinBy::Time => Status::Time,
-                    WinBy::Forfeit => Status::Forfeit,
-                    WinBy::Score(_) | WinBy::Unspecified => Status::Invalid,
-                };
-                v.status = status;
-                v.winner = Some(Winner::of(Some(winner)));
-                status != Status::Invalid
-            }
-            Some(GameResult::Draw) => false,
-        }
-    };
-    if !agrees {
-        v.status = Status::Invalid;
-        let root = record.tree.root();
-        let re = root.get("RE").expect("a result mismatch needs an RE");
-        let (line_no, column) = record.location(NodeId::ROOT);
-        let loc = re.span();
-        v.illegal = Some(Illegal {
-            ply: line.game.ply(),
-            color: line.game.to_move().opposite(),
-            mv: format!("RE[{}]", re.raw_value().unwrap_or("")),
-            reason: Reason::ResultMismatch,
-            line: line_no,
-            column,
-            repeats_plies: Vec::new(),
-            node: NodeId::ROOT,
-            span: loc,
+    });
+
+    let mut variations = Vec::new();
+    let mut pending: Vec<Pending<G>> = Vec::new();
+    found.reverse();
+    pending.append(&mut found);
+    while let Some(v) = pending.pop() {
+        let mut var = Line {
+            game: v.game,
+            record,
+            illegal: v.illegal,
+            moves: v.moves,
+        };
+        var.walk(v.node, v.path.clone(), &mut found, notes, |_, _| {});
+        let (status, score) = match &var.illegal {
+            Some(ill) => (ill.reason.status(), None),
+            None => judge(&var),
+        };
+        variations.push(VariationVerdict {
+            path: v.path,
+            branch_ply: v.moves + 1,
+            node: v.node,
+            status,
+            illegal: var.illegal,
+            score,
         });
+        found.reverse();
+        pending.append(&mut found);
     }
-    v
+    Lines {
+        main: line,
+        variations,
+        plies,
+    }
+}
+
+/// A replay's ply record for a legal move of the main line.
+fn ply_record(record: View<'_>, id: NodeId, played: Played) -> PlyRecord {
+    let Played { mv, outcome, setup } = played;
+    let crate::record::MoveValue::Move(m) = mv.value else {
+        unreachable!("only a move is ever legal")
+    };
+    let comment = record
+        .tree
+        .node(id)
+        .get("C")
+        .and_then(|p| p.value())
+        .map(|v| v.text().into_owned());
+    PlyRecord {
+        ply: outcome.ply,
+        color: mv.color,
+        mv: m,
+        captured: outcome.captured,
+        key: outcome.key,
+        canonical: (outcome.canonical.0, outcome.canonical_sym),
+        setup,
+        comment,
+        node: id,
+    }
+}
+
+/// What a result says of the winner and margin, as written (go-rules.md:
+/// "otherwise as RE reports them"): a draw has margin 0.
+fn reported(result: Option<GameResult>) -> (Option<Winner>, Option<HalfPoints>) {
+    match result {
+        Some(GameResult::Win { winner, by }) => (
+            Some(Winner::of(Some(winner))),
+            match by {
+                WinBy::Score(m) => Some(m),
+                _ => None,
+            },
+        ),
+        Some(GameResult::Draw) => (Some(Winner::Draw), Some(HalfPoints(0))),
+        _ => (None, None),
+    }
+}
+
+/// Whether a checked result agrees with a computed score (record-format.md
+/// "complete"; go-rules.md "End of the game and the result"). `void`: what
+/// `RE[Void]` on a counted game is (Keil: a mismatch; Go: not compared).
+fn agrees(result: Option<GameResult>, score: &Score, void: bool) -> bool {
+    let winner = score.winner();
+    match result {
+        None | Some(GameResult::Unknown) => true,
+        Some(GameResult::Draw) => winner.is_none(),
+        Some(GameResult::Win { winner: w, by }) => {
+            Some(w) == winner
+                && match by {
+                    WinBy::Score(m) => m == score.margin(),
+                    WinBy::Unspecified => true,
+                    WinBy::Resign | WinBy::Time | WinBy::Forfeit => false,
+                }
+        }
+        Some(GameResult::Void) => void,
+    }
+}
+
+/// The `result_mismatch` of a game whose main line ended with `ply` plies.
+fn result_mismatch(record: View<'_>, ply: u32, color: Color) -> Illegal {
+    let root = record.tree.root();
+    let re = root.get("RE").expect("a result mismatch needs an RE");
+    let mv = format!("RE[{}]", re.raw_value().unwrap_or(""));
+    let at = (ply, color);
+    problem(
+        record,
+        NodeId::ROOT,
+        at,
+        mv,
+        Reason::ResultMismatch,
+        re.span(),
+    )
 }

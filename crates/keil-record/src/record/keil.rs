@@ -1,0 +1,259 @@
+//! Reading a Keil record (record-format.md, "Properties with Keil meaning",
+//! "Moves and variations", "Point values"): root properties, the root setup,
+//! and every node's move.
+
+use keil_rules::{Board, Color, HalfPoints, Move, PointError, Position, Ruleset};
+use keil_sgf::{GameTree, Node, Property};
+
+use super::{
+    Cursor, GameSpec, KeilSpec, MoveValue, NO_EXTRA, NodeData, NodeMove, Reader, Tree, Warning,
+    text_of, value_span,
+};
+use crate::error::{ErrorKind, Result};
+use crate::info::{GameInfo, GameResult};
+
+/// The spec, node data and warnings of a Keil record (after `GM`; the
+/// caller reads the game information and adds SGF repairs).
+pub(super) fn read(
+    r: &Reader<'_, '_>,
+    tree: &GameTree<'_>,
+    cursor: &mut Cursor<'_>,
+    warnings: &mut Vec<Warning>,
+) -> Result<(GameInfo, Tree)> {
+    let root = tree.root();
+    let board = match root.get("SZ") {
+        None => {
+            warnings.push(Warning::MissingSz { size: 7 });
+            Board::new(7).expect("side 7 exists")
+        }
+        Some(p) => {
+            let value = p.raw_value().unwrap_or("").trim();
+            value
+                .parse::<u8>()
+                .ok()
+                .filter(|_| p.values().len() == 1)
+                .and_then(|side| Board::new(side).ok())
+                .ok_or_else(|| {
+                    r.error(
+                        ErrorKind::BadSize {
+                            value: value.to_string(),
+                        },
+                        value_span(&p),
+                    )
+                })?
+        }
+    };
+    let komi = match root.get("KM") {
+        None => HalfPoints(0),
+        Some(p) => {
+            let value = text_of(&p);
+            value
+                .parse::<HalfPoints>()
+                .map_err(|_| r.error(ErrorKind::BadKomi { value }, value_span(&p)))?
+        }
+    };
+    let mut ruleset = match root.get("RU") {
+        None => Ruleset::keil(),
+        Some(p) => {
+            let value = text_of(&p);
+            value.parse::<Ruleset>().map_err(|source| {
+                r.error(ErrorKind::BadRuleset { value, source }, value_span(&p))
+            })?
+        }
+    };
+    ruleset.komi = komi;
+    if ruleset.komi_warning() {
+        warnings.push(Warning::Komi {
+            komi,
+            button: ruleset.button,
+        });
+    }
+
+    let info = super::read_info(&root, |p| {
+        let value = text_of(p);
+        let result = value
+            .parse::<GameResult>()
+            .map_err(|source| r.error(ErrorKind::BadResult { value, source }, value_span(p)))?;
+        Ok(Some(result))
+    })?;
+    let (setup, player) = root_setup(r, &root, board)?;
+    if setup.is_some() {
+        warnings.push(Warning::FromSetup);
+    }
+
+    // Every node's move, and where every node is.
+    let mut nodes = Vec::with_capacity(tree.len());
+    for (i, node) in tree.nodes().enumerate() {
+        let loc = cursor.advance(node.span().start);
+        let mv = node_move(r, &node, i == 0, board)?;
+        nodes.push(NodeData {
+            mv,
+            line: loc.line as u32,
+            column: loc.column as u32,
+            extra: NO_EXTRA,
+        });
+    }
+
+    let to_move = player.unwrap_or_else(|| {
+        if setup.is_some() {
+            tree.main_line()
+                .find_map(|(id, _)| nodes[id.index()].mv.map(|m| m.color))
+                .unwrap_or(Color::Black)
+        } else {
+            Color::Black
+        }
+    });
+    let spec = GameSpec::Keil(KeilSpec {
+        board,
+        ruleset,
+        setup,
+        to_move,
+    });
+    Ok((
+        info,
+        Tree {
+            spec,
+            nodes,
+            go_nodes: Vec::new(),
+        },
+    ))
+}
+
+/// `PL` and the setup stones of the root (`AB`, `AW`, `AE`).
+fn root_setup(
+    r: &Reader<'_, '_>,
+    root: &Node<'_>,
+    board: &'static Board,
+) -> Result<(Option<Position>, Option<Color>)> {
+    let mut setup_props = Vec::new();
+    let mut player = None;
+    for p in root.properties() {
+        match p.ident() {
+            "PL" => {
+                player = match text_of(&p).as_str() {
+                    "B" | "b" | "1" => Some(Color::Black),
+                    "W" | "w" | "2" => Some(Color::White),
+                    _ => player,
+                };
+            }
+            "AB" | "AW" | "AE" => setup_props.push(p),
+            _ => {}
+        }
+    }
+    if setup_props.is_empty() {
+        return Ok((None, player));
+    }
+    let mut black = Vec::new();
+    let mut white = Vec::new();
+    for p in &setup_props {
+        for v in p.values() {
+            let value = v.raw.trim();
+            let point = board.parse_point(value).map_err(|e| {
+                let (prop, value) = (p.ident().to_string(), value.to_string());
+                let kind = match e {
+                    PointError::OffBoard { .. } => ErrorKind::OffBoardSetup {
+                        prop,
+                        value,
+                        side: board.side(),
+                    },
+                    PointError::Malformed(_) => ErrorKind::MalformedPoint { prop, value },
+                };
+                r.error(kind, v.span)
+            })?;
+            black.retain(|&q| q != point);
+            white.retain(|&q| q != point);
+            match p.ident() {
+                "AB" => black.push(point),
+                "AW" => white.push(point),
+                _ => {}
+            }
+        }
+    }
+    let position = Position::from_stones(board, black, white, false).map_err(|p| {
+        r.error(
+            ErrorKind::ConflictingSetup {
+                value: board.name(p).to_string(),
+            },
+            root.span(),
+        )
+    })?;
+    Ok((Some(position), player))
+}
+
+/// A node's move (`B`/`W`), with the record errors of record-format.md:
+/// two moves, a move with setup, setup outside the root, a malformed point.
+fn node_move(
+    r: &Reader<'_, '_>,
+    node: &Node<'_>,
+    root: bool,
+    board: &'static Board,
+) -> Result<Option<NodeMove>> {
+    let mut mv: Option<NodeMove> = None;
+    let mut setup_prop: Option<Property<'_>> = None;
+    for (k, p) in node.properties().enumerate() {
+        let color = match p.ident() {
+            "B" => Color::Black,
+            "W" => Color::White,
+            "AB" | "AW" | "AE" => {
+                if !root {
+                    return Err(r.error(
+                        ErrorKind::SetupNotInRoot {
+                            prop: p.ident().to_string(),
+                        },
+                        p.span(),
+                    ));
+                }
+                setup_prop = Some(p);
+                continue;
+            }
+            _ => continue,
+        };
+        if let Some(first) = mv {
+            return Err(r.error(
+                ErrorKind::TwoMoves {
+                    first: super::written(&node.property(first.property)),
+                    second: super::written(&p),
+                },
+                p.span(),
+            ));
+        }
+        let v = p
+            .value()
+            .expect("the parser never yields a property without value");
+        let raw = v.raw.trim();
+        let value = if raw.is_empty() || raw.eq_ignore_ascii_case("pass") {
+            MoveValue::Move(Move::Pass)
+        } else if raw.eq_ignore_ascii_case("button") {
+            MoveValue::Move(Move::TakeButton)
+        } else {
+            match board.parse_point(raw) {
+                Ok(point) => MoveValue::Move(Move::Place(point)),
+                Err(PointError::OffBoard { .. }) => MoveValue::OffBoard,
+                Err(PointError::Malformed(_)) => {
+                    return Err(r.error(
+                        ErrorKind::MalformedPoint {
+                            prop: p.ident().to_string(),
+                            value: raw.to_string(),
+                        },
+                        v.span,
+                    ));
+                }
+            }
+        };
+        mv = Some(NodeMove {
+            color,
+            value,
+            property: k,
+        });
+    }
+    if let (Some(m), Some(s)) = (mv, setup_prop) {
+        return Err(r.error(
+            ErrorKind::MoveAndSetup {
+                mv: super::written(&node.property(m.property)),
+                setup: s.ident().to_string(),
+            },
+            node.property(m.property).span(),
+        ));
+    }
+    Ok(mv)
+}
