@@ -3,6 +3,7 @@
 
 use assert_cmd::Command;
 use predicates::prelude::*;
+use serde_json::Value;
 
 fn keil() -> Command {
     Command::cargo_bin("keil").unwrap()
@@ -29,6 +30,60 @@ fn go_games_are_sgf_with_go_points_and_the_same_for_a_seed() {
         text,
         generate(&["--game", "go", "--size", "9", "--games", "4"])
     );
+}
+
+/// The record-level check: keil-record reads and validates every generated
+/// Go game (`keil validate --json`), under every ruleset and several sizes.
+#[test]
+fn generated_go_games_validate_as_complete_or_resigned() {
+    let rulesets = [
+        None,
+        Some("japanese"),
+        Some("korean"),
+        Some("chinese"),
+        Some("aga"),
+        Some("nz"),
+        Some("tromp-taylor"),
+        Some("kee"),
+    ];
+    let mut checked = 0;
+    let mut statuses = std::collections::HashMap::new();
+    for (size, games) in [("4", "30"), ("9", "30"), ("19", "4")] {
+        for ruleset in rulesets {
+            let mut args = vec!["--game", "go", "--size", size, "--games", games];
+            args.extend(["--seed", "11", "--resign-share", "0.2"]);
+            if let Some(r) = ruleset {
+                args.extend(["--ruleset", r]);
+            }
+            let text = generate(&args);
+            let out = keil()
+                .args(["validate", "--json", "-"])
+                .write_stdin(text)
+                .assert()
+                .code(0);
+            for line in String::from_utf8_lossy(&out.get_output().stdout).lines() {
+                let v: Value = serde_json::from_str(line).unwrap();
+                let status = v["status"].as_str().unwrap().to_string();
+                assert!(["complete", "resigned"].contains(&status.as_str()), "{v}");
+                assert_eq!(v["game_kind"], "go", "{v}");
+                assert_eq!(v["warnings"], serde_json::json!([]), "{v}");
+                if let Some(r) = ruleset {
+                    assert_eq!(v["ruleset"]["rules"], r, "{v}");
+                }
+                // Tromp-Taylor and Kee games that end by passes have RE
+                // compared with the area score (a mismatch would be invalid).
+                let counted =
+                    ["tromp-taylor", "kee"].contains(&v["ruleset"]["rules"].as_str().unwrap());
+                if status == "complete" && counted {
+                    assert_eq!(v["re_checked"], true, "{v}");
+                    checked += 1;
+                }
+                *statuses.entry(status).or_insert(0) += 1;
+            }
+        }
+    }
+    assert!(checked >= 60, "{checked}");
+    assert!(statuses["resigned"] >= 20, "{statuses:?}");
 }
 
 #[test]
