@@ -1,38 +1,50 @@
-//! `keil generate`: realistic games from a seed (crate keil-gen).
+//! `keil generate`: realistic Keil or Go games from a seed (crate keil-gen).
 
 use std::fs;
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 
-use anyhow::Context;
+use anyhow::{Context, bail};
 use keil_gen::{GameStatus, Generator, GeneratorConfig};
-use keil_rules::{HalfPoints, Ruleset};
+use keil_rules::{GameKind, GoRuleset, HalfPoints, RuMapped, Ruleset};
 
 /// Options of `keil generate`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
+    /// The game: keil or go.
+    #[arg(long, default_value = "keil")]
+    game: GameKind,
     /// Number of games.
     #[arg(long, default_value_t = 100)]
     games: u64,
-    /// Board side (2..=13; 7 is the usual 127-point board).
-    #[arg(long, default_value_t = 7)]
-    size: u8,
+    /// Board size: Keil side 2..=13 (default 7, the 127-point board); Go
+    /// 2..=19 (default 19).
+    #[arg(long)]
+    size: Option<u8>,
     /// Seed: the same seed and options give byte-identical output.
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Play every game under this ruleset (an RU value such as
-    /// "Keil; linking=unopposed"); by default events vary it.
+    /// Play every game under this ruleset; by default events vary it.
+    /// Keil: an RU value such as "Keil; linking=unopposed". Go: a ruleset
+    /// as RU names it (japanese, korean, chinese, aga, nz, tromp-taylor,
+    /// kee).
     #[arg(long)]
-    ruleset: Option<Ruleset>,
+    ruleset: Option<String>,
     /// Komi for every game, in points (e.g. 6 or 6.5); by default events
-    /// vary it, whole with the button and .5 without.
+    /// vary it (Keil: whole with the button and .5 without; Go: 6.5 or 7.5
+    /// by ruleset, some 0, handicap games 0.5).
     #[arg(long)]
     komi: Option<HalfPoints>,
+    /// Go: no handicap games (by default some events give the weaker
+    /// player handicap stones).
+    #[arg(long)]
+    no_handicap: bool,
     /// Share of games that end by resignation, 0..=1.
     #[arg(long, default_value_t = 0.1)]
     resign_share: f64,
     /// Output: a directory (existing, or a path ending in '/') gets one
-    /// .keil file per game; any other path gets one collection file.
+    /// file per game (.keil, or .sgf for Go); any other path gets one
+    /// collection file.
     /// Standard output when absent.
     #[arg(long)]
     out: Option<PathBuf>,
@@ -40,12 +52,22 @@ pub struct Args {
 
 /// Runs `keil generate`.
 pub fn run(args: Args) -> anyhow::Result<()> {
+    let (mut ruleset, mut go_ruleset) = (None, None);
+    if let Some(text) = &args.ruleset {
+        match args.game {
+            GameKind::Go => go_ruleset = Some(go_ruleset_of(text)?),
+            _ => ruleset = Some(text.parse::<Ruleset>().context("--ruleset")?),
+        }
+    }
     let config = GeneratorConfig {
+        game: args.game,
         games: args.games,
-        size: args.size,
+        size: args.size.unwrap_or_else(|| args.game.default_size()),
         seed: args.seed,
-        ruleset: args.ruleset,
+        ruleset,
+        go_ruleset,
         komi: args.komi,
+        handicaps: !args.no_handicap,
         resign_share: args.resign_share,
     };
     let generator = Generator::new(config).context("invalid options")?;
@@ -71,6 +93,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// A Go ruleset named as `RU` names it (`Japanese`, `tromp-taylor`, `TT`).
+fn go_ruleset_of(text: &str) -> anyhow::Result<GoRuleset> {
+    match GoRuleset::from_ru(Some(text)) {
+        (r, RuMapped::Ru) => Ok(r),
+        _ => bail!(
+            "--ruleset {text:?} is not a Go ruleset: expected japanese, korean, chinese, aga, nz, tromp-taylor or kee"
+        ),
+    }
 }
 
 /// Counts of what was written.
@@ -108,9 +140,13 @@ fn write_dir(generator: Generator, dir: &PathBuf) -> anyhow::Result<Summary> {
         .to_string()
         .len()
         .max(5);
+    let ext = match generator.config().game {
+        GameKind::Keil => "keil",
+        _ => "sgf",
+    };
     let mut summary = Summary::default();
     for game in generator {
-        let path = dir.join(format!("{:0width$}.keil", game.index));
+        let path = dir.join(format!("{:0width$}.{ext}", game.index));
         fs::write(&path, &game.record)
             .with_context(|| format!("cannot write {}", path.display()))?;
         summary.add(&game);

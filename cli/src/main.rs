@@ -25,7 +25,7 @@ struct Cli {
 /// The subcommands.
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Generate realistic Keil games, deterministically from a seed.
+    /// Generate realistic Keil or Go games, deterministically from a seed.
     Generate(generate::Args),
     /// Validate records: a verdict per game (complete, resigned, time,
     /// forfeit, unfinished, invalid and why). Exit 0 all valid, 1 some

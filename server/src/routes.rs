@@ -600,7 +600,7 @@ pub async fn get_position_svg(
         caption.push_str(" · button taken");
     }
     let body = svg::render(&svg::Drawing {
-        position: &r.position,
+        position: &keil_rules::AnyPosition::Keil(r.position),
         last: last_point,
         captured: &captured,
         caption: &caption,

@@ -1,4 +1,5 @@
-//! Generation throughput: games per second on one core, for several sides.
+//! Generation throughput: games per second on one core, for several Keil
+//! sides and Go sizes.
 //!
 //! `cargo bench -p keil-gen --bench generate`; the issue asks for at least
 //! 1,000 side-7 games/s.
@@ -7,15 +8,28 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use keil_gen::{Generator, GeneratorConfig};
+use keil_rules::GameKind;
 
 fn generate(c: &mut Criterion) {
     let mut group = c.benchmark_group("generate");
     group.sample_size(10);
-    for (size, games) in [(5u8, 200u64), (7, 200), (9, 50)] {
+    let cases = [
+        (GameKind::Keil, 5u8, 200u64),
+        (GameKind::Keil, 7, 200),
+        (GameKind::Keil, 9, 50),
+        (GameKind::Go, 9, 200),
+        (GameKind::Go, 19, 50),
+    ];
+    for (game, size, games) in cases {
         group.throughput(Throughput::Elements(games));
-        group.bench_function(format!("side{size}x{games}"), |b| {
+        let name = match game {
+            GameKind::Keil => format!("side{size}x{games}"),
+            _ => format!("{game}{size}x{games}"),
+        };
+        group.bench_function(name, |b| {
             b.iter(|| {
                 let config = GeneratorConfig {
+                    game,
                     games,
                     size,
                     seed: 1,

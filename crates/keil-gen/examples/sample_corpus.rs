@@ -1,21 +1,31 @@
-//! Generates a small corpus and prints it, with a summary on stderr.
+//! Generates a small corpus and prints it, with a summary and the
+//! throughput on stderr.
 //!
-//! `cargo run -p keil-gen --example sample_corpus -- [GAMES] [SIDE] [SEED]`
+//! `cargo run --release -p keil-gen --example sample_corpus -- [GAMES] [SIZE] [SEED] [GAME]`
+//!
+//! `GAME` is `keil` (the default, side 7) or `go` (e.g. size 9 or 19):
+//! `cargo run --release -p keil-gen --example sample_corpus -- 2000 19 1 go > /dev/null`.
 
 use std::time::Instant;
 
 use keil_gen::{GameStatus, Generator, GeneratorConfig};
+use keil_rules::GameKind;
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let mut arg = |default: u64| {
-        args.next()
-            .map_or(default, |a| a.parse().expect("a number"))
-    };
+    let games = args
+        .next()
+        .map_or(5, |a| a.parse().expect("a number of games"));
+    let size = args.next().map(|a| a.parse::<u8>().expect("a board size"));
+    let seed = args.next().map_or(0, |a| a.parse().expect("a seed"));
+    let game: GameKind = args
+        .next()
+        .map_or(GameKind::Keil, |a| a.parse().expect("keil or go"));
     let config = GeneratorConfig {
-        games: arg(5),
-        size: arg(7) as u8,
-        seed: arg(0),
+        game,
+        games,
+        size: size.unwrap_or_else(|| game.default_size()),
+        seed,
         ..GeneratorConfig::default()
     };
     let start = Instant::now();

@@ -1,9 +1,10 @@
-//! Realistic Keil game records, made deterministically from a seed.
+//! Realistic Keil and Go game records, made deterministically from a seed.
 //!
 //! Tests, the demo archive and the benchmarks need many complete games
 //! played by recurring players over years of events. This crate makes them:
 //!
-//! - [`GeneratorConfig`]: how many games, the board side, the seed, and
+//! - [`GeneratorConfig`]: which game ([`GameKind::Keil`] or
+//!   [`GameKind::Go`]), how many games, the board size, the seed, and
 //!   optionally a forced ruleset or komi and the share of resignations.
 //! - [`Generator`]: an iterator of [`GeneratedGame`]s, one game at a time,
 //!   so that 100,000 games never need to be held in memory.
@@ -17,6 +18,16 @@
 //! some point, and players pass when nothing sensible is left. Games end
 //! by two passes with the computed result, or (a share of them) by
 //! resignation.
+//!
+//! Go games (`GM[1]`, SGF point letters) are played the same way over
+//! [`keil_rules::GoGame`]: captures and saves first, no filling of own eyes
+//! or small own regions, no suicide or self-atari, the opening on the third
+//! and fourth lines, often a reply near the opponent's last stone; events
+//! use the real-world rulesets (Japanese, Chinese, Korean, AGA, NZ,
+//! Tromp-Taylor, Kee) with their usual komi (6.5, 7.5, some 0), and some
+//! give handicaps (`HA`, `AB` stones, White first, komi 0.5). The result
+//! is the area score of the final position (checked by the validator under
+//! Tromp-Taylor and Kee).
 //!
 //! The output is a fixed function of the configuration: the same seed gives
 //! the same bytes on every machine and every version of this crate that
@@ -39,6 +50,7 @@
 //! assert_eq!(games[0].record, again[0].record);
 //! ```
 
+mod go;
 mod meta;
 mod play;
 mod rng;
@@ -47,7 +59,10 @@ mod sgf;
 use std::fmt;
 use std::io::{self, Write};
 
-use keil_rules::{Board, Color, HalfPoints, Linking, Move, Ruleset};
+use keil_rules::{
+    AnyBoard, Board, Color, GameKind, GoGame, GoPosition, GoRuleset, HalfPoints, Linking, Move,
+    Ruleset, SquareBoard, ToMove,
+};
 
 use crate::meta::{FIRST_DAY, SPAN_DAYS};
 use crate::play::Style;
@@ -58,19 +73,30 @@ pub use crate::sgf::escape_text;
 /// What to generate.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GeneratorConfig {
+    /// The game: Keil (the default) or Go.
+    pub game: GameKind,
     /// The number of games.
     pub games: u64,
-    /// The board side (2..=13; 7 is the usual board, 127 points).
+    /// The board size: Keil side 2..=13 (7 is the usual board, 127
+    /// points); Go 2..=19 (n×n).
     pub size: u8,
     /// The seed: the output is a fixed function of the whole configuration.
     pub seed: u64,
-    /// A ruleset for every game; `None` varies it by event as real events
-    /// would (mostly `Keil`, some `linking=unopposed`, some `button=off`).
-    /// The komi of a forced ruleset is ignored; see `komi`.
+    /// Keil: a ruleset for every game; `None` varies it by event as real
+    /// events would (mostly `Keil`, some `linking=unopposed`, some
+    /// `button=off`). The komi of a forced ruleset is ignored; see `komi`.
     pub ruleset: Option<Ruleset>,
-    /// A komi (half-points) for every game; `None` varies it by event, whole
-    /// with the button and `.5` without it.
+    /// Go: a ruleset for every game; `None` varies it by event (mostly
+    /// Japanese and Chinese, every other ruleset too).
+    pub go_ruleset: Option<GoRuleset>,
+    /// A komi (half-points) for every game, handicap games included; `None`
+    /// varies it by event. Keil: whole with the button and `.5` without it.
+    /// Go: the ruleset's usual 6.5 or 7.5, some events 0; handicap games
+    /// 0.5.
     pub komi: Option<HalfPoints>,
+    /// Go: whether some events give handicaps (fixed `AB` stones, `HA`,
+    /// White first) to the weaker player, from 9×9 up.
+    pub handicaps: bool,
     /// The share of games that end by resignation, 0.0..=1.0 (default 0.1).
     pub resign_share: f64,
 }
@@ -78,11 +104,14 @@ pub struct GeneratorConfig {
 impl Default for GeneratorConfig {
     fn default() -> Self {
         GeneratorConfig {
+            game: GameKind::Keil,
             games: 100,
             size: 7,
             seed: 0,
             ruleset: None,
+            go_ruleset: None,
             komi: None,
+            handicaps: true,
             resign_share: 0.1,
         }
     }
@@ -110,9 +139,15 @@ impl GeneratorConfig {
 /// Why a configuration cannot be generated.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum ConfigError {
-    /// Occurs when the side is outside 2..=13.
+    /// Occurs when the Keil side is outside 2..=13.
     #[error("board side {0} is outside 2..=13")]
     Size(u8),
+    /// Occurs when the Go board size is outside 2..=19.
+    #[error("Go board size {0} is outside 2..=19")]
+    GoSize(u8),
+    /// Occurs for a game this generator does not play yet.
+    #[error("cannot generate {0} games")]
+    Game(GameKind),
     /// Occurs when the resignation share is not a number in 0..=1.
     #[error("resignation share {0} is not in 0..=1")]
     ResignShare(f64),
@@ -121,7 +156,8 @@ pub enum ConfigError {
 /// How a generated game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum GameStatus {
-    /// Two passes in a row; `RE` is the computed score.
+    /// Ended by passes (two in a row; four under Go's Kee rules); `RE` is
+    /// the computed score.
     Complete,
     /// A player resigned; the moves stop before the end.
     Resigned,
@@ -174,6 +210,23 @@ pub struct GeneratedGame {
     pub plies: u32,
 }
 
+/// The rules of an event.
+#[derive(Clone, Copy)]
+enum EventRules {
+    Keil(Ruleset),
+    Go {
+        ruleset: GoRuleset,
+        /// The `RU` value as the event writes it.
+        ru: &'static str,
+        /// Komi of even games.
+        komi: HalfPoints,
+        /// Komi of handicap games.
+        handicap_komi: HalfPoints,
+        /// Whether the weaker player gets handicap stones.
+        handicaps: bool,
+    },
+}
+
 /// One event in progress: who plays, under which rules, on which days.
 struct Event {
     name: String,
@@ -183,9 +236,9 @@ struct Event {
     rounds: u32,
     round: u32,
     participants: Vec<usize>,
-    rules: Ruleset,
-    /// Passes written `[]` (true) or `[pass]`.
-    empty_pass: bool,
+    rules: EventRules,
+    /// Passes written the less usual way (Keil `[]`, Go `[tt]`).
+    alt_pass: bool,
     /// Pairings of the current round: (black, white) pool indices.
     pairings: Vec<(usize, usize)>,
     next: usize,
@@ -197,7 +250,7 @@ struct Event {
 /// the seed, the index, the ruleset and the two players.
 pub struct Generator {
     config: GeneratorConfig,
-    board: &'static Board,
+    board: AnyBoard,
     schedule: Rng,
     event: Option<Event>,
     index: u64,
@@ -208,9 +261,17 @@ impl Generator {
     /// A generator for `config`.
     ///
     /// # Errors
-    /// [`ConfigError`] when the side or the resignation share is out of range.
+    /// [`ConfigError`] when the size or the resignation share is out of
+    /// range, or the game is not one this generator plays.
     pub fn new(config: GeneratorConfig) -> Result<Generator, ConfigError> {
-        let board = Board::new(config.size).map_err(ConfigError::Size)?;
+        let board = match config.game {
+            GameKind::Keil => AnyBoard::Hex(Board::new(config.size).map_err(ConfigError::Size)?),
+            GameKind::Go if config.size >= 2 => {
+                AnyBoard::Square(SquareBoard::new(config.size).map_err(ConfigError::GoSize)?)
+            }
+            GameKind::Go => return Err(ConfigError::GoSize(config.size)),
+            other => return Err(ConfigError::Game(other)),
+        };
         if !(0.0..=1.0).contains(&config.resign_share) {
             return Err(ConfigError::ResignShare(config.resign_share));
         }
@@ -231,7 +292,8 @@ impl Generator {
 
     fn new_event(&mut self) -> Event {
         let rng = &mut self.schedule;
-        let series = rng.pick(meta::SERIES);
+        let go = matches!(self.board, AnyBoard::Square(_));
+        let series = rng.pick(if go { meta::GO_SERIES } else { meta::SERIES });
         // Dates spread evenly over the span as the games are emitted.
         let games = self.config.games.max(1);
         let day = FIRST_DAY
@@ -256,6 +318,30 @@ impl Generator {
         }
         let rounds = rng.range(3, 7).min(n as u32 - 1);
         let days = rng.range(1, 3).min(rounds);
+        let rules = if go {
+            self.go_event_rules()
+        } else {
+            self.keil_event_rules()
+        };
+        let rng = &mut self.schedule;
+        Event {
+            name: format!("{} {year}", series.name),
+            place,
+            start_day: day,
+            days,
+            rounds,
+            round: 0,
+            participants,
+            rules,
+            alt_pass: rng.below(3) == 0,
+            pairings: Vec::new(),
+            next: 0,
+        }
+    }
+
+    /// The ruleset and komi of a new Keil event.
+    fn keil_event_rules(&mut self) -> EventRules {
+        let rng = &mut self.schedule;
         let mut rules = match self.config.ruleset {
             Some(r) => r,
             None => match rng.below(20) {
@@ -278,18 +364,32 @@ impl Generator {
                 HalfPoints(2 * whole + i32::from(!rules.button))
             }
         };
-        Event {
-            name: format!("{} {year}", series.name),
-            place,
-            start_day: day,
-            days,
-            rounds,
-            round: 0,
-            participants,
-            rules,
-            empty_pass: rng.below(3) == 0,
-            pairings: Vec::new(),
-            next: 0,
+        EventRules::Keil(rules)
+    }
+
+    /// The ruleset, `RU` spelling, komi and handicap policy of a new Go
+    /// event.
+    fn go_event_rules(&mut self) -> EventRules {
+        let rng = &mut self.schedule;
+        let ruleset = match self.config.go_ruleset {
+            Some(r) => r,
+            None => go::pick_ruleset(rng),
+        };
+        let ru = *rng.pick(go::ru_spellings(ruleset));
+        let no_komi = rng.below(10) == 0;
+        let (komi, handicap_komi) = match self.config.komi {
+            Some(k) => (k, k),
+            None if no_komi => (HalfPoints(0), HalfPoints(0)),
+            None => (go::usual_komi(ruleset), HalfPoints(1)),
+        };
+        let handicaps =
+            self.config.handicaps && go::max_handicap(self.config.size) >= 2 && rng.below(4) == 0;
+        EventRules::Go {
+            ruleset,
+            ru,
+            komi,
+            handicap_komi,
+            handicaps,
         }
     }
 
@@ -332,61 +432,174 @@ impl Generator {
         let index = self.index;
         self.index += 1;
         let e = self.event.as_ref().expect("paired within an event");
-        let pool = meta::pool();
-        let (pb, pw) = (&pool[black], &pool[white]);
         let mut rng = Rng::new(self.config.seed, index);
-        let style = |level: u32| Style {
-            tactics: 550_000 + level * 12_000,
-        };
-        let playout = play::play(
-            self.board,
-            e.rules,
-            [style(pb.level), style(pw.level)],
-            &mut rng,
-        );
-        let score = playout.game.score();
-        let counted = GameResult::Counted {
-            winner: score.winner(),
-            margin: score.margin(),
-        };
-        let mut moves: &[Move] = &playout.moves;
-        let mut status = GameStatus::Complete;
-        let mut result = counted;
-        if let Some(winner) = score.winner() {
-            // Resign at the loser's turn, somewhere in the second half.
-            let len = moves.len();
-            if len >= 8 && rng.chance(self.resign_per_million) {
-                let mut cut = len / 2 + rng.below(len / 2 - 2);
-                // `cut` moves are kept; move `cut + 1` would be the loser's.
-                let loser_first = if winner == Color::Black { 1 } else { 0 };
-                if cut % 2 != loser_first {
-                    cut -= 1;
-                }
-                moves = &moves[..cut];
-                status = GameStatus::Resigned;
-                result = GameResult::Resignation { winner };
-            }
-        }
-        let day = e.start_day + i64::from((e.round - 1) * e.days / e.rounds);
-        let info = sgf::Info {
+        let game = Pairing {
+            event: e,
+            black: &meta::pool()[black],
+            white: &meta::pool()[white],
             size: self.config.size,
-            rules: &e.rules,
-            black: pb,
-            white: pw,
-            event: &e.name,
-            round: e.round,
-            date: meta::format_date(day),
-            place: e.place,
-            result: &result,
-            empty_pass: e.empty_pass,
+            resign_per_million: self.resign_per_million,
         };
-        let record = sgf::write_record(self.board, &info, moves, &mut rng);
+        let (record, status, result, plies) = match (self.board, e.rules) {
+            (AnyBoard::Hex(board), EventRules::Keil(rules)) => game.keil(board, rules, &mut rng),
+            (AnyBoard::Square(board), EventRules::Go { .. }) => game.go(board, &mut rng),
+            _ => unreachable!("events are made for the generator's board"),
+        };
         GeneratedGame {
             index,
             record,
             status,
             result,
-            plies: moves.len() as u32,
+            plies,
+        }
+    }
+}
+
+/// The strength of a player of `level` in the playout policies.
+fn style(level: u32) -> Style {
+    Style {
+        tactics: 550_000 + level * 12_000,
+    }
+}
+
+/// One game to play: the event, the players, what the configuration says.
+struct Pairing<'a> {
+    event: &'a Event,
+    black: &'a meta::Player,
+    white: &'a meta::Player,
+    size: u8,
+    resign_per_million: u32,
+}
+
+/// A generated record, how it ended, its result and its number of plies.
+type Played = (String, GameStatus, GameResult, u32);
+
+impl Pairing<'_> {
+    /// A Keil game.
+    fn keil(&self, board: &'static Board, rules: Ruleset, rng: &mut Rng) -> Played {
+        let (pb, pw) = (self.black, self.white);
+        let playout = play::play(board, rules, [style(pb.level), style(pw.level)], rng);
+        let score = playout.game.score();
+        let (moves, status, result) = self.ending(
+            &playout.moves,
+            score.winner(),
+            score.margin(),
+            Color::Black,
+            rng,
+        );
+        let info = self.info(pb, pw, &result);
+        let record = sgf::write_record(board, &rules, &info, moves, rng);
+        (record, status, result, moves.len() as u32)
+    }
+
+    /// A Go game: even, or with handicap stones for the weaker player when
+    /// the event gives them and the ranks differ by two or more.
+    fn go(&self, board: &'static SquareBoard, rng: &mut Rng) -> Played {
+        let EventRules::Go {
+            ruleset,
+            ru,
+            komi,
+            handicap_komi,
+            handicaps,
+        } = self.event.rules
+        else {
+            unreachable!("a Go event")
+        };
+        let (mut pb, mut pw) = (self.black, self.white);
+        let mut handicap = 0;
+        if handicaps && pb.level.abs_diff(pw.level) >= 2 {
+            if pb.level > pw.level {
+                std::mem::swap(&mut pb, &mut pw);
+            }
+            handicap = (pw.level - pb.level).min(go::max_handicap(self.size));
+        }
+        let stones: Vec<_> = if handicap >= 2 {
+            go::handicap_points(self.size, handicap)
+                .into_iter()
+                .map(|(c, r)| {
+                    board
+                        .point_at(i32::from(c), i32::from(r))
+                        .expect("handicap points are on the board")
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let (game, first, komi) = if stones.is_empty() {
+            (GoGame::new(board, ruleset, komi), Color::Black, komi)
+        } else {
+            let setup = GoPosition::from_stones(board, stones.iter().copied(), [])
+                .expect("handicap points are distinct");
+            (
+                GoGame::from_setup(&setup, ruleset, handicap_komi, ToMove::Either),
+                Color::White,
+                handicap_komi,
+            )
+        };
+        let playout = go::play(game, first, [style(pb.level), style(pw.level)], rng);
+        let score = playout.game.score();
+        let (moves, status, result) =
+            self.ending(&playout.moves, score.winner(), score.margin(), first, rng);
+        let info = self.info(pb, pw, &result);
+        let go_info = sgf::GoInfo {
+            ru,
+            komi,
+            handicap: &stones,
+            first,
+        };
+        let record = sgf::write_go_record(board, &info, &go_info, moves, rng);
+        (record, status, result, moves.len() as u32)
+    }
+
+    /// The moves to write, how the game ended and its result: the counted
+    /// result, or (a share of games with a winner) a resignation at the
+    /// loser's turn somewhere in the second half.
+    fn ending<'m>(
+        &self,
+        moves: &'m [Move],
+        winner: Option<Color>,
+        margin: HalfPoints,
+        first: Color,
+        rng: &mut Rng,
+    ) -> (&'m [Move], GameStatus, GameResult) {
+        let counted = GameResult::Counted { winner, margin };
+        let Some(winner) = winner else {
+            return (moves, GameStatus::Complete, counted);
+        };
+        let len = moves.len();
+        if len >= 8 && rng.chance(self.resign_per_million) {
+            let mut cut = len / 2 + rng.below(len / 2 - 2);
+            // `cut` moves are kept; move `cut + 1` (index `cut`) would be
+            // the loser's: `first` makes the even indices.
+            let loser_parity = usize::from(winner == first);
+            if cut % 2 != loser_parity {
+                cut -= 1;
+            }
+            let result = GameResult::Resignation { winner };
+            return (&moves[..cut], GameStatus::Resigned, result);
+        }
+        (moves, GameStatus::Complete, counted)
+    }
+
+    /// The game information shared by both games' records.
+    fn info<'a>(
+        &'a self,
+        black: &'a meta::Player,
+        white: &'a meta::Player,
+        result: &'a GameResult,
+    ) -> sgf::Info<'a> {
+        let e = self.event;
+        let day = e.start_day + i64::from((e.round - 1) * e.days / e.rounds);
+        sgf::Info {
+            size: self.size,
+            black,
+            white,
+            event: &e.name,
+            round: e.round,
+            date: meta::format_date(day),
+            place: e.place,
+            result,
+            alt_pass: e.alt_pass,
         }
     }
 }

@@ -277,6 +277,62 @@ pub(crate) const SERIES: &[Series] = &[
     },
 ];
 
+/// The Go event series: the same regions as Keil's, Go names.
+pub(crate) const GO_SERIES: &[Series] = &[
+    Series {
+        name: "Madrid Go Open",
+        region: 0,
+    },
+    Series {
+        name: "Copa Bogotá de Go",
+        region: 0,
+    },
+    Series {
+        name: "Nordic Go Championship",
+        region: 1,
+    },
+    Series {
+        name: "Malmö Go Cup",
+        region: 1,
+    },
+    Series {
+        name: "Кубок Москвы по го",
+        region: 2,
+    },
+    Series {
+        name: "Kraków Go Spring",
+        region: 2,
+    },
+    Series {
+        name: "东亚围棋名人战",
+        region: 3,
+    },
+    Series {
+        name: "東京囲碁 Meijin",
+        region: 3,
+    },
+    Series {
+        name: "Irish Go Congress",
+        region: 4,
+    },
+    Series {
+        name: "Montréal Go Classic",
+        region: 4,
+    },
+    Series {
+        name: "Zürich Go Turnier",
+        region: 5,
+    },
+    Series {
+        name: "European Go Congress",
+        region: 5,
+    },
+    Series {
+        name: "Internet Go League",
+        region: usize::MAX,
+    },
+];
+
 /// A date as days since 1970-01-01, written `YYYY-MM-DD`.
 pub(crate) fn format_date(days: i64) -> String {
     // Civil-from-days over 400-year eras of 146097 days, epoch shifted to
@@ -310,6 +366,20 @@ pub(crate) const COMMENTS: &[&str] = &[
     "Path: a1\\b2\\c3 (with backslashes)",
     "Heavy shape. Søren would have passed.",
     "Both groups are alive.",
+];
+
+/// Comments some Go nodes carry, for full-text search to find.
+pub(crate) const GO_COMMENTS: &[&str] = &[
+    "Tesuji: the throw-in makes a false eye.",
+    "Böse Überraschung für Weiß",
+    "Слабая группа — надо спасать",
+    "这步棋很厉害",
+    "Mistake? [White could cut at the hane]",
+    "Ko threat, or resolve the ko now?",
+    "¡Qué jugada! La escalera funciona.",
+    "Path: a1\\b2\\c3 (with backslashes)",
+    "Heavy shape. Søren would have tenuki'd.",
+    "Seki: both groups are alive.",
 ];
 
 #[cfg(test)]

@@ -36,6 +36,34 @@ pub(crate) struct Playout {
     pub game: Game,
 }
 
+/// The empty points of a board in board order, kept up to date from the
+/// moves played and their captures (cheaper than asking the game for every
+/// point each turn).
+pub(crate) struct EmptyPoints(Vec<Point>);
+
+impl EmptyPoints {
+    /// The given empty points, in board order.
+    pub(crate) fn new(points: impl Iterator<Item = Point>) -> EmptyPoints {
+        EmptyPoints(points.collect())
+    }
+
+    /// Records that `p` became empty (a capture) or not (a placement).
+    pub(crate) fn set(&mut self, p: Point, empty: bool) {
+        match (self.0.binary_search(&p), empty) {
+            (Err(i), true) => self.0.insert(i, p),
+            (Ok(i), false) => {
+                self.0.remove(i);
+            }
+            _ => unreachable!("a placement on an empty point, a capture of a stone"),
+        }
+    }
+
+    /// The empty points, in board order.
+    pub(crate) fn points(&self) -> &[Point] {
+        &self.0
+    }
+}
+
 /// The smallest opponent territory (in points) worth invading on a board.
 fn invade_limit(board: &Board) -> usize {
     3 + board.side() as usize / 2
@@ -52,7 +80,7 @@ pub(crate) fn play(
         game: Game::new(board, rules),
         invade: invade_limit(board),
         last: [None, None],
-        empty: board.points().collect(),
+        empty: EmptyPoints::new(board.points()),
         candidates: Vec::with_capacity(board.len()),
         verdict: vec![(0, false); board.len()],
     };
@@ -76,10 +104,10 @@ pub(crate) fn play(
             .expect("the policy only plays moves it checked to be legal");
         if let Move::Place(q) = mv {
             p.last[mover.index()] = Some(q);
-            p.set_empty(q, false);
+            p.empty.set(q, false);
         }
         for &c in &out.captured {
-            p.set_empty(c, true);
+            p.empty.set(c, true);
         }
         moves.push(mv);
     }
@@ -112,9 +140,7 @@ struct Player {
     invade: usize,
     /// The last placement of each colour.
     last: [Option<Point>; 2],
-    /// The empty points in board order, kept from the moves played and
-    /// their captures (cheaper than asking the game for every point).
-    empty: Vec<Point>,
+    empty: EmptyPoints,
     candidates: Vec<Point>,
     /// Per point: (ply + 1 when judged, sensible?), so that one territory
     /// query judges a whole territory for the turn.
@@ -122,17 +148,6 @@ struct Player {
 }
 
 impl Player {
-    /// Records that `p` became empty (a capture) or not (a placement).
-    fn set_empty(&mut self, p: Point, empty: bool) {
-        match (self.empty.binary_search(&p), empty) {
-            (Err(i), true) => self.empty.insert(i, p),
-            (Ok(i), false) => {
-                self.empty.remove(i);
-            }
-            _ => unreachable!("a placement on an empty point, a capture of a stone"),
-        }
-    }
-
     fn choose(&mut self, mover: Color, style: Style, rng: &mut Rng) -> Option<Point> {
         if rng.chance(style.tactics) {
             if let Some(p) = self.tactical(mover) {
@@ -140,7 +155,7 @@ impl Player {
             }
         }
         self.candidates.clear();
-        self.candidates.extend_from_slice(&self.empty);
+        self.candidates.extend_from_slice(self.empty.points());
         let turn = self.game.ply() + 1;
         while !self.candidates.is_empty() {
             let i = rng.below(self.candidates.len());

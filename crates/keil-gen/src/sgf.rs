@@ -1,11 +1,11 @@
-//! Writing a record as SGF text (record-format.md).
+//! Writing a record as SGF text (record-format.md; Go records go-rules.md).
 
 use std::fmt::Write as _;
 
-use keil_rules::{Board, Color, Linking, Move, Ruleset};
+use keil_rules::{Board, Color, HalfPoints, Linking, Move, Point, Ruleset, SquareBoard};
 
 use crate::GameResult;
-use crate::meta::{COMMENTS, Player};
+use crate::meta::{COMMENTS, GO_COMMENTS, Player};
 use crate::rng::Rng;
 
 /// Escapes an SGF text value: `\` and `]` get a backslash before them.
@@ -40,7 +40,6 @@ fn ru_value(rules: &Ruleset) -> String {
 /// The game information of one record.
 pub(crate) struct Info<'a> {
     pub size: u8,
-    pub rules: &'a Ruleset,
     pub black: &'a Player,
     pub white: &'a Player,
     pub event: &'a str,
@@ -48,7 +47,9 @@ pub(crate) struct Info<'a> {
     pub date: String,
     pub place: &'a str,
     pub result: &'a GameResult,
-    pub empty_pass: bool,
+    /// The event writes passes the less usual way: Keil `[]` rather than
+    /// `[pass]`, Go `[tt]` rather than `[]`.
+    pub alt_pass: bool,
 }
 
 /// Moves per line of the record.
@@ -56,22 +57,84 @@ const MOVES_PER_LINE: usize = 12;
 /// Chance (per million) that a record carries a comment.
 const COMMENT_RATE: u32 = 80_000;
 
-/// One game tree: the root node, then one node per move.
+/// One Keil game tree: the root node, then one node per move.
 pub(crate) fn write_record(
     board: &Board,
+    rules: &Ruleset,
     info: &Info<'_>,
     moves: &[Move],
     rng: &mut Rng,
 ) -> String {
     let mut s = String::with_capacity(256 + moves.len() * 7);
-    let t = escape_text;
     // Writing to a String cannot fail.
     let _ = write!(
         s,
-        "(;GM[Keil]FF[4]CA[UTF-8]SZ[{}]KM[{}]RU[{}]PB[{}]PW[{}]BR[{}]WR[{}]\nEV[{}]RO[{}]DT[{}]PC[{}]RE[{}]",
+        "(;GM[Keil]FF[4]CA[UTF-8]SZ[{}]KM[{}]RU[{}]",
         info.size,
-        info.rules.komi,
-        ru_value(info.rules),
+        rules.komi,
+        ru_value(rules),
+    );
+    write_info(&mut s, info);
+    let pass = if info.alt_pass { "" } else { "pass" };
+    write_moves(&mut s, moves, Color::Black, pass, COMMENTS, rng, |s, p| {
+        let _ = write!(s, "{}", board.name(p));
+    });
+    s
+}
+
+/// The Go-only game information of one record.
+pub(crate) struct GoInfo<'a> {
+    /// `RU` as the event writes it.
+    pub ru: &'a str,
+    pub komi: HalfPoints,
+    /// Handicap stones (`AB`, with `HA`), in the order they are placed.
+    pub handicap: &'a [Point],
+    /// Who moves first: White in handicap games.
+    pub first: Color,
+}
+
+/// One Go game tree (`GM[1]`, SGF point letters; go-rules.md): the root
+/// node with `HA` and `AB` for a handicap, then one node per move. Passes
+/// are written `[]`, or `[tt]` (the FF[3] convention) by some events.
+pub(crate) fn write_go_record(
+    board: &SquareBoard,
+    info: &Info<'_>,
+    go: &GoInfo<'_>,
+    moves: &[Move],
+    rng: &mut Rng,
+) -> String {
+    let mut s = String::with_capacity(256 + moves.len() * 6);
+    let _ = write!(
+        s,
+        "(;GM[1]FF[4]CA[UTF-8]SZ[{}]KM[{}]RU[{}]",
+        info.size,
+        go.komi,
+        escape_text(go.ru),
+    );
+    if !go.handicap.is_empty() {
+        let _ = write!(s, "HA[{}]", go.handicap.len());
+    }
+    write_info(&mut s, info);
+    if !go.handicap.is_empty() {
+        s.push_str("\nAB");
+        for &p in go.handicap {
+            let _ = write!(s, "[{}]", board.sgf_name(p));
+        }
+    }
+    // `tt` is a pass in FF[3] and never a point up to 19×19.
+    let pass = if info.alt_pass { "tt" } else { "" };
+    write_moves(&mut s, moves, go.first, pass, GO_COMMENTS, rng, |s, p| {
+        s.push_str(&board.sgf_name(p));
+    });
+    s
+}
+
+/// The players, event and result properties of a root node.
+fn write_info(s: &mut String, info: &Info<'_>) {
+    let t = escape_text;
+    let _ = write!(
+        s,
+        "PB[{}]PW[{}]BR[{}]WR[{}]\nEV[{}]RO[{}]DT[{}]PC[{}]RE[{}]",
         t(&info.black.name),
         t(&info.white.name),
         info.black.rank,
@@ -82,32 +145,42 @@ pub(crate) fn write_record(
         t(info.place),
         info.result,
     );
+}
+
+/// The move nodes, `MOVES_PER_LINE` to a line, colours alternating from
+/// `first`; a pass is written `[pass_text]`, a placement by `point`. One
+/// record in `1 / COMMENT_RATE` carries a comment from `comments`.
+fn write_moves(
+    s: &mut String,
+    moves: &[Move],
+    first: Color,
+    pass_text: &str,
+    comments: &[&str],
+    rng: &mut Rng,
+    point: impl Fn(&mut String, Point),
+) {
     let comment_at = if !moves.is_empty() && rng.chance(COMMENT_RATE) {
-        Some((rng.below(moves.len()), *rng.pick(COMMENTS)))
+        Some((rng.below(moves.len()), *rng.pick(comments)))
     } else {
         None
     };
-    let mut color = Color::Black;
+    let mut color = first;
     for (i, &mv) in moves.iter().enumerate() {
         s.push_str(if i % MOVES_PER_LINE == 0 { "\n;" } else { ";" });
         s.push(color.letter());
         s.push('[');
         match mv {
-            Move::Place(p) => {
-                let _ = write!(s, "{}", board.name(p));
-            }
-            Move::Pass if info.empty_pass => {}
-            Move::Pass => s.push_str("pass"),
+            Move::Place(p) => point(s, p),
+            Move::Pass => s.push_str(pass_text),
             Move::TakeButton => s.push_str("button"),
         }
         s.push(']');
         if let Some((at, text)) = comment_at {
             if at == i {
-                let _ = write!(s, "C[{}]", t(text));
+                let _ = write!(s, "C[{}]", escape_text(text));
             }
         }
         color = color.opposite();
     }
     s.push_str(")\n");
-    s
 }

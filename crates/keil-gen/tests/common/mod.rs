@@ -111,6 +111,15 @@ fn node(text: &str, i: &mut usize) -> Node {
     }
 }
 
+/// The 64-bit FNV-1a digest of some bytes, in hex: pinned corpora are
+/// compared by it.
+pub fn digest(bytes: &[u8]) -> String {
+    let d = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    });
+    format!("{d:016x}")
+}
+
 /// The first value of a property of a node.
 pub fn prop<'a>(node: &'a Node, id: &str) -> Option<&'a str> {
     node.iter()
