@@ -287,7 +287,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             q.to = to;
             q.limit = common.limit;
             q.cursor = after;
-            let answer = archive.search_position(&q)?;
+            let answer = archive.positions().search(&q)?;
             if common.json {
                 println!("{}", serde_json::to_string_pretty(&answer)?);
                 return Ok(());

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use keil_archive::{GameSummary, MatchKind, PlayerHit, PlayerProfile};
+use keil_archive::{GameId, GameSummary, MatchKind, PlayerHit, PlayerId, PlayerProfile};
 use keil_rules::{Color, HalfPoints};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -112,7 +112,8 @@ pub struct PositionsQuery {
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct GameDto {
     /// The game id.
-    pub id: i64,
+    #[schema(value_type = i64)]
+    pub id: GameId,
     /// Black's name.
     pub black: Option<String>,
     /// White's name.
@@ -200,7 +201,8 @@ pub struct GameDetailDto {
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct PositionDto {
     /// The game id.
-    pub game_id: i64,
+    #[schema(value_type = i64)]
+    pub game_id: GameId,
     /// The ply after which the position stands (0: the start).
     pub ply: u32,
     /// The game's number of plies.
@@ -252,7 +254,8 @@ pub struct CapturesDto {
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct PlayerHitDto {
     /// The player id.
-    pub id: i64,
+    #[schema(value_type = i64)]
+    pub id: PlayerId,
     /// The name as written in the records.
     pub name: String,
     /// Stored games.
@@ -312,7 +315,8 @@ pub struct OpponentDto {
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct PlayerDto {
     /// The player id.
-    pub id: i64,
+    #[schema(value_type = i64)]
+    pub id: PlayerId,
     /// The name as written.
     pub name: String,
     /// All stored games.
@@ -380,7 +384,8 @@ pub struct ContinuationDto {
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct PositionGameDto {
     /// The game id.
-    pub id: i64,
+    #[schema(value_type = i64)]
+    pub id: GameId,
     /// The first ply after which the position stood (0: the start).
     pub ply: u32,
     /// The move played next, in the query's orientation.
@@ -471,7 +476,8 @@ pub struct UploadVerdictDto {
     pub http_status: u16,
     /// The stored game's id: the new game (`stored`) or the one already
     /// in the archive (`duplicate`).
-    pub id: Option<i64>,
+    #[schema(value_type = Option<i64>)]
+    pub id: Option<GameId>,
     /// The validator's status (`complete`, `resigned`, `invalid`, ... or
     /// `error` for a record that does not read).
     pub status: String,

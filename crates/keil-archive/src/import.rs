@@ -13,7 +13,7 @@ use rusqlite::{OptionalExtension, Transaction, params};
 use serde::Serialize;
 
 use crate::prepare::{Prepare, Prepared, Problem, prepare};
-use crate::{Archive, Error, Result, fold, positions};
+use crate::{Archive, Error, GameId, ImportId, Result, fold, positions};
 
 /// Where games come from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -74,7 +74,7 @@ pub enum GameOutcome {
         /// 0-based index of the game tree in its file.
         index: usize,
         /// The new game's id.
-        id: i64,
+        id: GameId,
     },
     /// Already in the archive (same normalised record) as game `id`.
     Duplicate {
@@ -83,7 +83,7 @@ pub enum GameOutcome {
         /// 0-based index of the game tree in its file.
         index: usize,
         /// The id of the game already stored.
-        id: i64,
+        id: GameId,
     },
     /// Refused, with the reason (also in [`ImportReport::invalid`]).
     Invalid(Problem),
@@ -112,8 +112,8 @@ fn secs<S: serde::Serializer>(d: &Duration, s: S) -> std::result::Result<S::Ok, 
 /// What an import did.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ImportReport {
-    /// The id of the run in the import log (`imports.id`).
-    pub import_id: i64,
+    /// The run in the import log.
+    pub import_id: ImportId,
     /// Final counts.
     pub counts: ImportProgress,
     /// Every refused game with its reason (also in the import log).
@@ -368,7 +368,7 @@ impl Archive {
             ],
         )?;
         Ok(ImportReport {
-            import_id,
+            import_id: ImportId::from_sql(import_id),
             counts,
             invalid: problems,
             outcomes,
@@ -379,7 +379,7 @@ impl Archive {
 /// What one batch wrote.
 struct Written {
     read: u64,
-    new_games: Vec<(i64, crate::prepare::TextFields)>,
+    new_games: Vec<(GameId, crate::prepare::TextFields)>,
     duplicates: u64,
     problems: Vec<Problem>,
 }
@@ -519,7 +519,7 @@ fn write_batch(
                     these.push(GameOutcome::Duplicate {
                         source: source.clone(),
                         index,
-                        id,
+                        id: GameId::from_sql(id),
                     });
                 }
                 continue;
@@ -529,7 +529,7 @@ fn write_batch(
                 these.push(GameOutcome::Stored {
                     source: source.clone(),
                     index,
-                    id,
+                    id: GameId::from_sql(id),
                 });
             }
             for (color, me, other) in [(0i64, black, white), (1, white, black)] {
@@ -567,7 +567,10 @@ fn write_batch(
             if let Some(all) = outcomes {
                 all.append(&mut these);
             }
-            out.new_games = stored.into_iter().map(|(id, p)| (id, p.text)).collect();
+            out.new_games = stored
+                .into_iter()
+                .map(|(id, p)| (GameId::from_sql(id), p.text))
+                .collect();
             Ok(out)
         }
         Err(e) => {

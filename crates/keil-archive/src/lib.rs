@@ -16,7 +16,14 @@
 //! - [`Archive::players`] ([`Players`]): name search, case- and
 //!   accent-insensitive, prefix and fuzzy ([`PlayerHit`]); profiles
 //!   ([`PlayerProfile`]).
+//! - [`Archive::positions`] ([`Positions`]): the games that reached a
+//!   position, with continuation statistics ([`PositionQuery`],
+//!   [`PositionAnswer`]).
 //! - [`Archive::search_text`]: comments, events, places and game names.
+//!
+//! The storage stays inside: callers see typed views and domain types
+//! ([`GameId`], [`GameSummary`], ...), never a connection, a statement or
+//! SQL, so another storage backend can serve the same views.
 //!
 //! ```
 //! use keil_archive::{Archive, GameFilter, ImportOptions, ImportSource, Page};
@@ -46,6 +53,7 @@
 mod error;
 mod fold;
 mod games;
+mod ids;
 mod import;
 mod model;
 mod moves;
@@ -60,9 +68,10 @@ use std::sync::Mutex;
 
 use serde::Serialize;
 
-pub use error::{Error, Result};
+pub use error::{Error, Result, StorageError};
 pub use fold::fold;
-pub use games::{Games, MAX_PAGE, game_moves, list_games, summaries};
+pub use games::{Games, MAX_PAGE};
+pub use ids::{GameId, IdError, ImportId, PlayerId};
 pub use import::{GameOutcome, ImportOptions, ImportProgress, ImportReport, ImportSource};
 pub use model::{
     Cursor, Game, GameFilter, GameList, GameMoves, GameStatus, GameStatusError, GameSummary, Order,
@@ -70,11 +79,10 @@ pub use model::{
 };
 pub use players::{
     ColorRecord, MatchKind, Opponent, PROFILE_OPPONENTS, PlayerHit, PlayerProfile, Players,
-    player_profile,
 };
-pub use positions::{Continuation, PositionAnswer, PositionHit, PositionQuery};
+pub use positions::{Continuation, PositionAnswer, PositionHit, PositionQuery, Positions};
 pub use prepare::Problem;
-pub use store::{ReadConnection, schema_version};
+pub use store::schema_version;
 
 /// The SQLite file inside an archive directory.
 pub const SQLITE_FILE: &str = "archive.sqlite";
@@ -193,10 +201,7 @@ impl Archive {
     /// A read-only connection from the pool (returned on drop). For the
     /// crate's own queries and the position index; statements see WAL
     /// snapshots, so a reader never sees half an import batch.
-    ///
-    /// # Errors
-    /// SQLite errors opening a new connection.
-    pub fn reader(&self) -> Result<ReadConnection<'_>> {
+    pub(crate) fn reader(&self) -> Result<store::ReadConnection<'_>> {
         self.readers.get()
     }
 
@@ -210,6 +215,11 @@ impl Archive {
         Players { archive: self }
     }
 
+    /// The position queries.
+    pub fn positions(&self) -> Positions<'_> {
+        Positions { archive: self }
+    }
+
     /// Games whose event, place, game name or comments match `query`
     /// (tantivy query syntax; words are ANDed, case and accents ignored;
     /// `event:`, `place:`, `name:`, `comment:` restrict to one field), best
@@ -220,9 +230,9 @@ impl Archive {
     /// SQLite errors.
     pub fn search_text(&self, query: &str, limit: usize) -> Result<Vec<TextHit>> {
         let found = self.text.search(query, limit)?;
-        let ids: Vec<i64> = found.iter().map(|(id, _)| *id).collect();
+        let ids: Vec<GameId> = found.iter().map(|(id, _)| *id).collect();
         let games = self.games().summaries(&ids)?;
-        let mut by_id: std::collections::HashMap<i64, GameSummary> =
+        let mut by_id: std::collections::HashMap<GameId, GameSummary> =
             games.into_iter().map(|g| (g.id, g)).collect();
         Ok(found
             .into_iter()

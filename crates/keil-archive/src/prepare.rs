@@ -4,6 +4,7 @@
 use keil_record::{Record, RecordError, Replay};
 use keil_rules::{Color, HalfPoints};
 
+use crate::GameId;
 use crate::model::GameStatus;
 use crate::moves;
 
@@ -188,7 +189,7 @@ pub(crate) fn prepare(source: &str, index: usize, read: Result<Record, RecordErr
 }
 
 /// Decompresses a stored record.
-pub(crate) fn decompress(game: i64, blob: &[u8]) -> crate::Result<String> {
+pub(crate) fn decompress(game: GameId, blob: &[u8]) -> crate::Result<String> {
     let bytes = zstd::stream::decode_all(blob).map_err(|e| crate::Error::Corrupt {
         game,
         reason: format!("record: {e}"),
@@ -200,7 +201,7 @@ pub(crate) fn decompress(game: i64, blob: &[u8]) -> crate::Result<String> {
 }
 
 /// Reads the text fields back from a stored record (catch-up, reindex).
-pub(crate) fn text_of_stored(game: i64, blob: &[u8]) -> crate::Result<TextFields> {
+pub(crate) fn text_of_stored(game: GameId, blob: &[u8]) -> crate::Result<TextFields> {
     let text = decompress(game, blob)?;
     let mut records = keil_record::read_records(text.as_bytes());
     match records.pop() {

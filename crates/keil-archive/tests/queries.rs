@@ -7,8 +7,8 @@ mod common;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use chrono::NaiveDate;
-use common::{Truth, bytes, corpus, import, plain};
-use keil_archive::{Archive, GameFilter, GameStatus, MatchKind, Order, Page};
+use common::{Truth, bytes, corpus, import, plain, storage};
+use keil_archive::{Archive, GameFilter, GameId, GameStatus, MatchKind, Order, Page};
 use keil_rules::Color;
 
 const HANDMADE: &str = "\
@@ -24,7 +24,7 @@ struct Fixture {
     archive: Archive,
     truth: Vec<Truth>,
     /// Archive id of `truth[i]`.
-    ids: Vec<i64>,
+    ids: Vec<GameId>,
 }
 
 fn fixture() -> Fixture {
@@ -40,7 +40,7 @@ fn fixture() -> Fixture {
     assert_eq!(report.counts.imported, 300);
     assert_eq!(report.counts.invalid, 0);
     // The generated games are distinct, stored in file order.
-    let ids = (1..=300).collect();
+    let ids = (1..=300).map(|n| GameId::new(n).unwrap()).collect();
     Fixture {
         _dir: dir,
         archive,
@@ -49,7 +49,7 @@ fn fixture() -> Fixture {
     }
 }
 
-fn all_pages(archive: &Archive, filter: &GameFilter, order: Order, limit: usize) -> Vec<i64> {
+fn all_pages(archive: &Archive, filter: &GameFilter, order: Order, limit: usize) -> Vec<GameId> {
     let mut out = Vec::new();
     let mut page = Page {
         order,
@@ -70,8 +70,8 @@ fn all_pages(archive: &Archive, filter: &GameFilter, order: Order, limit: usize)
 
 /// The brute-force answer: ids of the games passing `keep`, sorted like the
 /// archive (date, then id).
-fn expected(f: &Fixture, order: Order, keep: impl Fn(&Truth) -> bool) -> Vec<i64> {
-    let mut v: Vec<(String, i64)> = f
+fn expected(f: &Fixture, order: Order, keep: impl Fn(&Truth) -> bool) -> Vec<GameId> {
+    let mut v: Vec<(String, GameId)> = f
         .truth
         .iter()
         .zip(&f.ids)
@@ -109,8 +109,8 @@ fn summaries_and_games_equal_the_replayed_records() {
         );
         assert_eq!(common::truth_of(&g.record).moves, t.moves);
     }
-    assert!(games.get(10_000).unwrap().is_none());
-    let ids = [f.ids[5], 99_999, f.ids[2]];
+    assert!(games.get(GameId::new(10_000).unwrap()).unwrap().is_none());
+    let ids = [f.ids[5], GameId::new(99_999).unwrap(), f.ids[2]];
     let s = games.summaries(&ids).unwrap();
     assert_eq!(
         s.iter().map(|g| g.id).collect::<Vec<_>>(),
@@ -222,7 +222,7 @@ fn lists_with_filters_equal_brute_force_over_every_page() {
         );
         // The filter's own predicate agrees with its SQL.
         let all = f.archive.games().summaries(&f.ids).unwrap();
-        let by_pred: Vec<i64> = all
+        let by_pred: Vec<GameId> = all
             .iter()
             .filter(|g| filter.matches(g))
             .map(|g| g.id)
@@ -356,7 +356,7 @@ fn names_fold_accents_and_case_prefix_and_fuzzy() {
     let hits = archive.players().search("bolanos", 10).unwrap();
     assert_eq!(hits[0].games, 2);
     // The import log holds the refused games with their reasons.
-    let conn = archive.reader().unwrap();
+    let conn = storage(&archive);
     let logged: Vec<(String, i64, Option<i64>)> = conn
         .prepare("SELECT reason, game_index, ply FROM import_problems ORDER BY game_index")
         .unwrap()
@@ -377,7 +377,7 @@ fn names_fold_accents_and_case_prefix_and_fuzzy() {
 fn text_search_finds_comments_events_places_and_names() {
     let f = fixture();
     // Brute force: games whose comments contain the word, ignoring case.
-    let with = |word: &str| -> BTreeSet<i64> {
+    let with = |word: &str| -> BTreeSet<GameId> {
         f.truth
             .iter()
             .zip(&f.ids)
@@ -387,7 +387,7 @@ fn text_search_finds_comments_events_places_and_names() {
     };
     for word in ["tesuji", "button", "alive"] {
         let want = with(word);
-        let got: BTreeSet<i64> = f
+        let got: BTreeSet<GameId> = f
             .archive
             .search_text(&format!("comment:{word}"), 1000)
             .unwrap()
@@ -399,7 +399,7 @@ fn text_search_finds_comments_events_places_and_names() {
     // Accents folded: "uberraschung" finds "Überraschung".
     let want = with("uberraschung");
     assert!(!want.is_empty());
-    let got: BTreeSet<i64> = f
+    let got: BTreeSet<GameId> = f
         .archive
         .search_text("uberraschung", 1000)
         .unwrap()
@@ -413,7 +413,7 @@ fn text_search_finds_comments_events_places_and_names() {
         .split(' ')
         .find(|w| w.len() > 3 && w.chars().all(char::is_alphabetic))
         .unwrap();
-    let want: BTreeSet<i64> = f
+    let want: BTreeSet<GameId> = f
         .truth
         .iter()
         .zip(&f.ids)
@@ -423,7 +423,7 @@ fn text_search_finds_comments_events_places_and_names() {
         })
         .map(|(_, &id)| id)
         .collect();
-    let got: BTreeSet<i64> = f
+    let got: BTreeSet<GameId> = f
         .archive
         .search_text(&format!("event:{word}"), 1000)
         .unwrap()
@@ -542,7 +542,7 @@ fn outcomes_name_every_game_in_reading_order() {
             ("not_keil", 3)
         ]
     );
-    let stored: Vec<i64> = first
+    let stored: Vec<GameId> = first
         .outcomes
         .iter()
         .filter_map(|o| match o {
