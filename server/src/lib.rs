@@ -130,8 +130,9 @@ pub struct ServerState {
     pub token: Option<String>,
     /// The largest upload body, in bytes.
     pub max_upload: usize,
-    /// Serialises uploads (the archive has one writer; holding this while
-    /// importing lets an upload learn the ids it stored).
+    /// Serialises uploads: the archive has one writer, and an upload waits
+    /// here for the previous one rather than failing as busy after the
+    /// archive's 5 s wait.
     pub(crate) writer: Mutex<()>,
 }
 

@@ -604,7 +604,9 @@ fn upload_answers_a_verdict_per_game() {
         "{v}"
     );
     assert!(v["message"].as_str().unwrap().contains("occupied"));
+    assert_eq!(v["move"], "W[b2]");
     assert_eq!(v["verdict"]["reason"], "occupied");
+    assert_eq!(v["verdict"]["file"], "upload");
 
     // Not a Keil record at all.
     let r = post(&f.base, Some(TOKEN), "(;GM[1]SZ[19];B[pd])");
@@ -645,6 +647,19 @@ fn upload_answers_a_verdict_per_game() {
     assert_eq!(
         outcomes,
         ["stored", "stored", "stored", "duplicate", "invalid"]
+    );
+    // Each answer carries the validator's verdict on its own game tree.
+    for (i, g) in answer["games"].as_array().unwrap().iter().enumerate() {
+        assert_eq!(g["index"], i);
+        assert_eq!(g["verdict"]["game"], i, "{g}");
+    }
+    // Lines count in the whole body.
+    let illegal_at = &answer["games"][4];
+    assert_eq!(illegal_at["line"], illegal_at["verdict"]["line"]);
+    assert!(illegal_at["line"].as_u64().unwrap() > 2, "{illegal_at}");
+    assert_eq!(
+        answer["games"][0]["status"],
+        answer["games"][0]["verdict"]["status"]
     );
     assert_eq!(
         (

@@ -12,7 +12,7 @@ use rayon::prelude::*;
 use rusqlite::{OptionalExtension, Transaction, params};
 use serde::Serialize;
 
-use crate::prepare::{Prepare, Prepared, Problem, prepare};
+use crate::prepare::{Checked, Prepare, Prepared, Problem, prepare};
 use crate::{Archive, Error, GameId, ImportId, Result, fold, positions};
 
 /// Where games come from.
@@ -42,9 +42,10 @@ pub struct ImportOptions {
     /// Games per transaction (default 2,000). A kill loses at most the
     /// batch in flight; each batch is all-or-nothing.
     pub batch_size: usize,
-    /// Whether the report lists what became of every game tree
-    /// ([`ImportReport::outcomes`]); off by default, since a large import
-    /// needs only the counts and the refused games.
+    /// Whether the report lists what became of every game tree, with the
+    /// validator's verdict on it ([`ImportReport::outcomes`]); off by
+    /// default, since a large import needs only the counts and the refused
+    /// games.
     pub outcomes: bool,
     /// A file is read in parts of about this many bytes (default
     /// [`keil_record::PART_BYTES`], 32 MiB), each starting at a game tree:
@@ -63,10 +64,43 @@ impl Default for ImportOptions {
     }
 }
 
-/// What became of one game tree of an import, in reading order.
+/// What became of one game tree of an import, in reading order, and what
+/// the validator said about it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GameOutcome {
+    /// Stored, duplicate or refused (in JSON: the `outcome` tag and its
+    /// fields).
+    #[serde(flatten)]
+    pub fate: Fate,
+    /// The verdict (or read error) behind the fate, as keil-record gives
+    /// it: a caller shows the full verdict from here instead of reading and
+    /// validating the game again. Not serialised.
+    #[serde(skip)]
+    pub checked: Checked,
+}
+
+impl GameOutcome {
+    /// The file (`-` for standard input, or the name given to bytes).
+    pub fn source(&self) -> &str {
+        match &self.fate {
+            Fate::Stored { source, .. } | Fate::Duplicate { source, .. } => source,
+            Fate::Invalid(p) => &p.source,
+        }
+    }
+
+    /// 0-based index of the game tree in its file.
+    pub fn index(&self) -> usize {
+        match &self.fate {
+            Fate::Stored { index, .. } | Fate::Duplicate { index, .. } => *index,
+            Fate::Invalid(p) => p.index,
+        }
+    }
+}
+
+/// What an import did with one game tree.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "outcome", rename_all = "snake_case")]
-pub enum GameOutcome {
+pub enum Fate {
     /// Newly stored as game `id`.
     Stored {
         /// The file (`-` for standard input, or the name given to bytes).
@@ -250,6 +284,8 @@ impl Archive {
         let import_id = conn.last_insert_rowid();
         let batch_size = options.batch_size.max(1);
         let part_bytes = options.part_bytes.max(1);
+        // Verdicts travel with the games only when the outcomes are kept.
+        let keep = options.outcomes;
 
         let mut counts = ImportProgress::default();
         let mut problems = Vec::new();
@@ -283,13 +319,17 @@ impl Archive {
                     let bytes = match read {
                         Ok(b) => b,
                         Err(e) => {
-                            let item = Prepare::Invalid(Problem {
+                            let problem = Problem {
                                 source: name.clone(),
                                 index: 0,
                                 reason: "unreadable".into(),
                                 message: e.to_string(),
                                 ply: None,
-                            });
+                                mv: None,
+                                line: None,
+                                column: None,
+                            };
+                            let item = Prepare::Invalid(problem, Checked::NotRead);
                             if !emit(&name, 0, vec![item]) {
                                 return;
                             }
@@ -302,7 +342,7 @@ impl Archive {
                     for file in keil_record::ParsedFile::in_parts(&decoded, part_bytes) {
                         let base = file.first_game();
                         if let Some(e) = file.file_error() {
-                            if !emit(&name, base, vec![prepare(&name, base, Err(e))]) {
+                            if !emit(&name, base, vec![prepare(&name, base, Err(e), keep)]) {
                                 return;
                             }
                             continue;
@@ -312,7 +352,7 @@ impl Archive {
                             let end = (first + batch_size).min(file.len());
                             let items: Vec<Prepare> = (first..end)
                                 .into_par_iter()
-                                .map(|i| prepare(&name, base + i, file.record(i)))
+                                .map(|i| prepare(&name, base + i, file.record(i), keep))
                                 .collect();
                             if !emit(&name, base + first, items) {
                                 return;
@@ -456,8 +496,8 @@ fn write_batch(
         )?;
         for (at, item) in batch.items.into_iter().enumerate() {
             let index = batch.first + at;
-            let p = match item {
-                Prepare::Invalid(p) => {
+            let (p, checked) = match item {
+                Prepare::Invalid(p, checked) => {
                     problem.execute(params![
                         import_id,
                         p.source,
@@ -467,12 +507,15 @@ fn write_batch(
                         p.ply
                     ])?;
                     if want {
-                        these.push(GameOutcome::Invalid(p.clone()));
+                        these.push(GameOutcome {
+                            fate: Fate::Invalid(p.clone()),
+                            checked,
+                        });
                     }
                     out.problems.push(p);
                     continue;
                 }
-                Prepare::Valid(p) => p,
+                Prepare::Valid(p, checked) => (p, checked),
             };
             let m = &p.meta;
             let black = m
@@ -516,20 +559,26 @@ fn write_batch(
                     let id = tx
                         .prepare_cached("SELECT id FROM games WHERE hash = ?")?
                         .query_row([&p.hash[..]], |r| r.get(0))?;
-                    these.push(GameOutcome::Duplicate {
-                        source: source.clone(),
-                        index,
-                        id: GameId::from_sql(id),
+                    these.push(GameOutcome {
+                        fate: Fate::Duplicate {
+                            source: source.clone(),
+                            index,
+                            id: GameId::from_sql(id),
+                        },
+                        checked,
                     });
                 }
                 continue;
             }
             let id = tx.last_insert_rowid();
             if want {
-                these.push(GameOutcome::Stored {
-                    source: source.clone(),
-                    index,
-                    id: GameId::from_sql(id),
+                these.push(GameOutcome {
+                    fate: Fate::Stored {
+                        source: source.clone(),
+                        index,
+                        id: GameId::from_sql(id),
+                    },
+                    checked,
                 });
             }
             for (color, me, other) in [(0i64, black, white), (1, white, black)] {

@@ -72,7 +72,7 @@ pub use error::{Error, Result, StorageError};
 pub use fold::fold;
 pub use games::{Games, MAX_PAGE};
 pub use ids::{GameId, IdError, ImportId, PlayerId};
-pub use import::{GameOutcome, ImportOptions, ImportProgress, ImportReport, ImportSource};
+pub use import::{Fate, GameOutcome, ImportOptions, ImportProgress, ImportReport, ImportSource};
 pub use model::{
     Cursor, Game, GameFilter, GameList, GameMoves, GameStatus, GameStatusError, GameSummary, Order,
     Page,
@@ -81,7 +81,7 @@ pub use players::{
     ColorRecord, MatchKind, Opponent, PROFILE_OPPONENTS, PlayerHit, PlayerProfile, Players,
 };
 pub use positions::{Continuation, PositionAnswer, PositionHit, PositionQuery, Positions};
-pub use prepare::Problem;
+pub use prepare::{Checked, Problem};
 pub use store::schema_version;
 
 /// The SQLite file inside an archive directory.

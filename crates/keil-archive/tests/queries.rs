@@ -513,7 +513,7 @@ fn directories_and_bad_paths() {
 
 #[test]
 fn outcomes_name_every_game_in_reading_order() {
-    use keil_archive::{GameOutcome, ImportOptions};
+    use keil_archive::{Checked, Fate, ImportOptions};
     let dir = tempfile::tempdir().unwrap();
     let archive = Archive::open(dir.path()).unwrap();
     let options = ImportOptions {
@@ -527,10 +527,10 @@ fn outcomes_name_every_game_in_reading_order() {
     let kinds: Vec<(&str, usize)> = first
         .outcomes
         .iter()
-        .map(|o| match o {
-            GameOutcome::Stored { source, index, .. } => (source.as_str(), *index),
-            GameOutcome::Duplicate { .. } => panic!("nothing was stored before"),
-            GameOutcome::Invalid(p) => (p.reason.as_str(), p.index),
+        .map(|o| match &o.fate {
+            Fate::Stored { source, index, .. } => (source.as_str(), *index),
+            Fate::Duplicate { .. } => panic!("nothing was stored before"),
+            Fate::Invalid(p) => (p.reason.as_str(), p.index),
         })
         .collect();
     assert_eq!(
@@ -545,11 +545,50 @@ fn outcomes_name_every_game_in_reading_order() {
     let stored: Vec<GameId> = first
         .outcomes
         .iter()
-        .filter_map(|o| match o {
-            GameOutcome::Stored { id, .. } => Some(*id),
+        .filter_map(|o| match o.fate {
+            Fate::Stored { id, .. } => Some(id),
             _ => None,
         })
         .collect();
+    // Each outcome keeps what the validator said, with where the fault is.
+    let checked: Vec<(&str, Option<(u32, u32)>)> = first
+        .outcomes
+        .iter()
+        .map(|o| match &o.checked {
+            Checked::Verdict(v) => (
+                v.status.code(),
+                v.illegal.as_ref().map(|i| (i.line, i.column)),
+            ),
+            Checked::RecordError(e) => ("error", Some((e.line, e.column))),
+            Checked::NotRead => panic!("every tree was read"),
+        })
+        .collect();
+    assert_eq!(
+        checked,
+        vec![
+            ("complete", None),
+            ("resigned", None),
+            ("invalid", Some((3, 53))),
+            ("error", Some((4, 6)))
+        ]
+    );
+    let Fate::Invalid(occupied) = &first.outcomes[2].fate else {
+        panic!("game 2 is illegal");
+    };
+    assert_eq!(
+        (
+            occupied.ply,
+            occupied.mv.as_deref(),
+            occupied.line,
+            occupied.column
+        ),
+        (Some(2), Some("W[a1]"), Some(3), Some(53))
+    );
+    assert!(
+        occupied.message.contains("occupied"),
+        "{}",
+        occupied.message
+    );
     // The ids are the games' real ids: their records come back.
     let g = archive.games().get(stored[1]).unwrap().unwrap();
     assert_eq!(g.summary.black.as_deref(), Some("Zoë Ørsted"));
@@ -561,15 +600,16 @@ fn outcomes_name_every_game_in_reading_order() {
     let report = archive
         .import(&[bytes("again.keil", &again)], &options, &mut |_| {})
         .unwrap();
+    let fates: Vec<&Fate> = report.outcomes.iter().map(|o| &o.fate).collect();
     assert_eq!(
-        report.outcomes,
+        fates,
         vec![
-            GameOutcome::Duplicate {
+            &Fate::Duplicate {
                 source: "again.keil".into(),
                 index: 0,
                 id: stored[1]
             },
-            GameOutcome::Duplicate {
+            &Fate::Duplicate {
                 source: "again.keil".into(),
                 index: 1,
                 id: stored[1]
@@ -589,7 +629,7 @@ fn outcomes_name_every_game_in_reading_order() {
 
 #[test]
 fn a_collection_read_in_parts_imports_as_a_whole() {
-    use keil_archive::{GameOutcome, ImportOptions};
+    use keil_archive::ImportOptions;
     // Parts of at most 300 bytes: about one game each, so batches and
     // game indexes cross part boundaries.
     let (text, truth) = corpus(40, 5, 31);
@@ -607,14 +647,7 @@ fn a_collection_read_in_parts_imports_as_a_whole() {
         .unwrap();
     assert_eq!(report.counts.games_read, 44);
     assert_eq!(report.counts.imported, truth.len() as u64 + 2);
-    let indexes: Vec<usize> = report
-        .outcomes
-        .iter()
-        .map(|o| match o {
-            GameOutcome::Stored { index, .. } | GameOutcome::Duplicate { index, .. } => *index,
-            GameOutcome::Invalid(p) => p.index,
-        })
-        .collect();
+    let indexes: Vec<usize> = report.outcomes.iter().map(|o| o.index()).collect();
     assert_eq!(indexes, (0..44).collect::<Vec<_>>());
     let refused: Vec<(usize, &str)> = report
         .invalid
