@@ -41,7 +41,10 @@ pub struct GamesQuery {
     pub result: Option<String>,
     /// The winner: `B` or `W`.
     pub winner: Option<String>,
-    /// The board side.
+    /// The game: `keil` or `go`.
+    pub kind: Option<String>,
+    /// The board size: the hexagon's side (Keil), the square's side (Go);
+    /// without `kind`, of any kind.
     #[param(value_type = Option<u8>)]
     pub size: Option<String>,
     /// The ruleset (`Keil`, `Keil; button=off`, ...).
@@ -140,7 +143,9 @@ pub struct GameDto {
     pub margin: Option<f64>,
     /// `complete`, `resigned`, `time`, `forfeit` or `unfinished`.
     pub status: String,
-    /// The board side.
+    /// The game: `keil` or `go`.
+    pub kind: String,
+    /// The board size: the hexagon's side (Keil), the square's side (Go).
     pub size: u8,
     /// The ruleset (komi apart).
     pub ruleset: String,
@@ -167,6 +172,7 @@ impl From<GameSummary> for GameDto {
             winner: g.winner.map(color_code),
             margin: g.margin.map(points),
             status: g.status.code().to_string(),
+            kind: g.kind.code().to_string(),
             size: g.size,
             ruleset: g.ruleset,
             komi: points(g.komi),
@@ -450,6 +456,8 @@ pub struct StatsDto {
     pub refused: u64,
     /// Games per status.
     pub by_status: BTreeMap<String, u64>,
+    /// Games per kind (`keil`, `go`).
+    pub by_kind: BTreeMap<String, u64>,
     /// Games per board side.
     pub by_size: BTreeMap<String, u64>,
     /// Bytes on disk (SQLite and text index).

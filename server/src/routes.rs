@@ -236,6 +236,11 @@ fn games_query(q: GamesQuery) -> Result<(GameFilter, Page), ApiError> {
             .as_deref()
             .map(|c| parse_color("winner", c))
             .transpose()?,
+        kind: q
+            .kind
+            .as_deref()
+            .map(|k| k.parse().map_err(|e| bad("kind", e)))
+            .transpose()?,
         size: q
             .size
             .as_deref()
@@ -752,6 +757,11 @@ pub async fn stats(state: Data<ServerState>) -> Result<HttpResponse, ApiError> {
             .by_status
             .iter()
             .map(|(st, n)| (st.code().to_string(), *n))
+            .collect(),
+        by_kind: s
+            .by_kind
+            .iter()
+            .map(|(k, n)| (k.code().to_string(), *n))
             .collect(),
         by_size: s.by_size.iter().map(|(k, n)| (k.to_string(), *n)).collect(),
         bytes: s.sqlite_bytes + s.tantivy_bytes,

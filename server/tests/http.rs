@@ -216,6 +216,7 @@ fn stats_count_the_games() {
     let s = get_ok(&f.base, "/api/v1/stats");
     assert_eq!(s["games"], 200);
     assert_eq!(s["by_size"]["7"], 200);
+    assert_eq!(s["by_kind"]["keil"], 200);
     assert!(s["players"].as_u64().unwrap() > 1);
 }
 
@@ -277,6 +278,32 @@ fn game_list_filters_by_player_and_refuses_bad_parameters() {
     assert!(detail.contains("limit"), "{detail}");
     let detail = get(&f.base, "/api/v1/games?size=big").problem(400);
     assert!(detail.contains("size"), "{detail}");
+
+    // Kinds: every stored game is a Keil game of side 7 (so far).
+    let count = |query: &str| {
+        get_ok(&f.base, &format!("/api/v1/games?limit=1000&{query}"))["games"]
+            .as_array()
+            .unwrap()
+            .len()
+    };
+    assert_eq!(count("kind=keil"), 200);
+    assert_eq!(count("kind=keil&size=7"), 200);
+    assert_eq!(count("kind=KEIL&size=5"), 0);
+    assert_eq!(count("kind=go"), 0);
+    assert_eq!(count("size=7"), 200);
+    let page = get_ok(&f.base, "/api/v1/games?limit=3&kind=keil");
+    assert!(
+        page["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|g| g["kind"] == "keil")
+    );
+    let detail = get(&f.base, "/api/v1/games?kind=chess").problem(400);
+    assert!(
+        detail.contains("kind") && detail.contains("chess"),
+        "{detail}"
+    );
 }
 
 #[test]
@@ -289,6 +316,7 @@ fn game_detail_is_cacheable_and_unknown_games_are_404() {
     assert_eq!(r.status, 200);
     let g = r.json();
     assert_eq!(g["id"], id);
+    assert_eq!(g["kind"], "keil");
     assert_eq!(
         g["moves"].as_array().unwrap().len() as u64,
         g["plies"].as_u64().unwrap()

@@ -18,7 +18,7 @@ pub const MAX_PAGE: usize = 1_000;
 /// `players pb` (Black) and `players pw` (White).
 pub(crate) const SUMMARY_COLUMNS: &str = "g.id, pb.name, pw.name, g.black_rank, g.white_rank, \
      g.date_raw, g.date, g.event, g.round, g.place, g.game_name, g.result, g.winner, g.margin, \
-     g.status, g.size, g.ruleset, g.komi, g.plies";
+     g.status, g.size, g.ruleset, g.komi, g.plies, g.kind";
 
 pub(crate) const SUMMARY_FROM: &str = "games g LEFT JOIN players pb ON pb.id = g.black_id \
      LEFT JOIN players pw ON pw.id = g.white_id";
@@ -34,6 +34,7 @@ fn color(i: Option<i64>) -> Option<Color> {
 pub(crate) fn summary_of(row: &Row<'_>) -> rusqlite::Result<GameSummary> {
     let date: String = row.get(6)?;
     let status: String = row.get(14)?;
+    let kind: String = row.get(19)?;
     Ok(GameSummary {
         id: GameId::from_sql(row.get(0)?),
         black: row.get(1)?,
@@ -56,6 +57,9 @@ pub(crate) fn summary_of(row: &Row<'_>) -> rusqlite::Result<GameSummary> {
         ruleset: row.get(16)?,
         komi: HalfPoints(row.get(17)?),
         plies: row.get(18)?,
+        kind: kind.parse().map_err(|e: crate::GameKindError| {
+            rusqlite::Error::FromSqlConversionFailure(19, rusqlite::types::Type::Text, Box::new(e))
+        })?,
     })
 }
 
@@ -111,6 +115,10 @@ pub(crate) fn filter_sql(filter: &GameFilter) -> (String, Vec<Value>) {
     if let Some(w) = filter.winner {
         conds.push("g.winner = ?".into());
         params.push(Value::Integer(w.index() as i64));
+    }
+    if let Some(k) = filter.kind {
+        conds.push("g.kind = ?".into());
+        params.push(Value::Text(k.code().into()));
     }
     if let Some(s) = filter.size {
         conds.push("g.size = ?".into());
@@ -224,6 +232,24 @@ pub(crate) fn game_moves(conn: &Connection, id: GameId) -> Result<Option<GameMov
     }))
 }
 
+/// The number of games per value of a text column of `games` (`status`,
+/// `kind`): one count per value, in the order given.
+pub(crate) fn count_by<T: Copy>(
+    conn: &Connection,
+    column: &str,
+    values: impl IntoIterator<Item = T>,
+    code: impl Fn(T) -> &'static str,
+) -> Result<Vec<(T, u64)>> {
+    let mut stmt =
+        conn.prepare_cached(&format!("SELECT COUNT(*) FROM games WHERE {column} = ?"))?;
+    let mut out = Vec::new();
+    for v in values {
+        let n: i64 = stmt.query_row([code(v)], |r| r.get(0))?;
+        out.push((v, n as u64));
+    }
+    Ok(out)
+}
+
 /// One game's summary and moves on `conn`; `None` when no game has this id.
 fn summary_and_moves(conn: &Connection, id: GameId) -> Result<Option<(GameSummary, GameMoves)>> {
     let Some(summary) = summaries(conn, &[id])?.pop() else {
@@ -331,15 +357,6 @@ impl Games<'_> {
     /// SQLite errors.
     pub fn count_by_status(&self) -> Result<Vec<(GameStatus, u64)>> {
         let conn = self.archive.reader()?;
-        let mut out = Vec::new();
-        for s in GameStatus::ALL {
-            let n: i64 = conn.query_row(
-                "SELECT COUNT(*) FROM games WHERE status = ?",
-                [s.code()],
-                |r| r.get(0),
-            )?;
-            out.push((s, n as u64));
-        }
-        Ok(out)
+        count_by(&conn, "status", GameStatus::ALL, GameStatus::code)
     }
 }

@@ -483,16 +483,16 @@ fn write_batch(
         let mut insert = tx.prepare_cached(
             "INSERT INTO games (hash, import_id, black_id, white_id, black_rank, white_rank, \
              date_raw, date, event, round, place, game_name, result, winner, margin, status, \
-             size, ruleset, komi, plies, setup, moves, record) \
-             VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(hash) DO NOTHING",
+             kind, size, ruleset, komi, plies, setup, moves, record) \
+             VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(hash) DO NOTHING",
         )?;
         let mut side = tx.prepare_cached(
             "INSERT INTO game_players (player_id, date, game_id, color, opponent_id, won) \
              VALUES (?,?,?,?,?,?)",
         )?;
         let mut problem = tx.prepare_cached(
-            "INSERT INTO import_problems (import_id, source, game_index, reason, message, ply) \
-             VALUES (?,?,?,?,?,?)",
+            "INSERT INTO import_problems (import_id, source, game_index, reason, message, ply, \
+             line, col) VALUES (?,?,?,?,?,?,?,?)",
         )?;
         for (at, item) in batch.items.into_iter().enumerate() {
             let index = batch.first + at;
@@ -504,7 +504,9 @@ fn write_batch(
                         p.index as i64,
                         p.reason,
                         p.message,
-                        p.ply
+                        p.ply,
+                        p.line,
+                        p.column
                     ])?;
                     if want {
                         these.push(GameOutcome {
@@ -545,6 +547,7 @@ fn write_batch(
                 m.winner.map(|c| c.index() as i64),
                 m.margin.map(|h| i64::from(h.0)),
                 p.status.code(),
+                m.kind.code(),
                 i64::from(m.size),
                 m.ruleset,
                 i64::from(m.komi.0),

@@ -55,6 +55,7 @@ mod fold;
 mod games;
 mod ids;
 mod import;
+mod kind;
 mod model;
 mod moves;
 mod players;
@@ -73,6 +74,7 @@ pub use fold::fold;
 pub use games::{Games, MAX_PAGE};
 pub use ids::{GameId, IdError, ImportId, PlayerId};
 pub use import::{Fate, GameOutcome, ImportOptions, ImportProgress, ImportReport, ImportSource};
+pub use kind::{GameKind, GameKindError};
 pub use model::{
     Cursor, Game, GameFilter, GameList, GameMoves, GameStatus, GameStatusError, GameSummary, Order,
     Page,
@@ -123,6 +125,8 @@ pub struct Stats {
     pub refused: u64,
     /// Games per status.
     pub by_status: Vec<(GameStatus, u64)>,
+    /// Games per kind (the kinds with games).
+    pub by_kind: Vec<(GameKind, u64)>,
     /// Games per board side.
     pub by_size: Vec<(u8, u64)>,
     /// Games in the text index.
@@ -277,15 +281,9 @@ impl Archive {
         let players = count("SELECT COUNT(*) FROM players")?;
         let imports = count("SELECT COUNT(*) FROM imports")?;
         let refused = count("SELECT COUNT(*) FROM import_problems")?;
-        let mut by_status = Vec::new();
-        for s in GameStatus::ALL {
-            let n: i64 = tx.query_row(
-                "SELECT COUNT(*) FROM games WHERE status = ?",
-                [s.code()],
-                |r| r.get(0),
-            )?;
-            by_status.push((s, n as u64));
-        }
+        let by_status = games::count_by(&tx, "status", GameStatus::ALL, GameStatus::code)?;
+        let mut by_kind = games::count_by(&tx, "kind", GameKind::ALL, GameKind::code)?;
+        by_kind.retain(|&(_, n)| n > 0);
         let by_size = tx
             .prepare("SELECT size, COUNT(*) FROM games GROUP BY size ORDER BY size")?
             .query_map([], |r| Ok((r.get::<_, u8>(0)?, r.get::<_, i64>(1)? as u64)))?
@@ -302,6 +300,7 @@ impl Archive {
             imports,
             refused,
             by_status,
+            by_kind,
             by_size,
             text_documents: self.text.num_docs()?,
             sqlite_bytes: file(SQLITE_FILE) + file(&format!("{SQLITE_FILE}-wal")),

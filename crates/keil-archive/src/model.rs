@@ -8,8 +8,8 @@ use chrono::NaiveDate;
 use keil_rules::{Color, HalfPoints, Move, Position, Ruleset};
 use serde::Serialize;
 
-use crate::GameId;
 use crate::fold::fold;
+use crate::{GameId, GameKind};
 
 /// How a stored game ended (only valid games are stored).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -104,7 +104,9 @@ pub struct GameSummary {
     pub margin: Option<HalfPoints>,
     /// How the game ended.
     pub status: GameStatus,
-    /// The board side.
+    /// The game: Keil, Go, ...
+    pub kind: GameKind,
+    /// The board size: the hexagon's side (Keil), the square's side (Go).
     pub size: u8,
     /// The canonical `RU` value (komi apart).
     pub ruleset: String,
@@ -189,7 +191,10 @@ pub struct GameFilter {
     pub result: Option<String>,
     /// The winner.
     pub winner: Option<Color>,
-    /// The board side.
+    /// The game kind.
+    pub kind: Option<GameKind>,
+    /// The board size (the side of the game's board; with `kind` unset, of
+    /// any kind).
     pub size: Option<u8>,
     /// The ruleset (its komi is ignored).
     pub ruleset: Option<Ruleset>,
@@ -243,6 +248,7 @@ impl GameFilter {
             .as_ref()
             .is_some_and(|r| g.result.as_ref() != Some(r))
             || self.winner.is_some_and(|w| g.winner != Some(w))
+            || self.kind.is_some_and(|k| g.kind != k)
             || self.size.is_some_and(|s| g.size != s)
             || self.ruleset.is_some_and(|r| g.ruleset != r.to_string())
             || self.status.is_some_and(|s| g.status != s)

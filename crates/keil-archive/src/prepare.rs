@@ -4,15 +4,15 @@
 use keil_record::{Reason, Record, RecordError, Replay, Verdict};
 use keil_rules::{Color, HalfPoints};
 
-use crate::GameId;
 use crate::model::GameStatus;
 use crate::moves;
+use crate::{GameId, GameKind};
 
 /// zstd level for the stored record text.
 const ZSTD_LEVEL: i32 = 5;
 
 /// The metadata columns of one game.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub(crate) struct Meta {
     pub black: Option<String>,
     pub white: Option<String>,
@@ -28,6 +28,7 @@ pub(crate) struct Meta {
     pub result: Option<String>,
     pub winner: Option<Color>,
     pub margin: Option<HalfPoints>,
+    pub kind: GameKind,
     pub size: u8,
     pub ruleset: String,
     pub komi: HalfPoints,
@@ -234,6 +235,8 @@ pub(crate) fn prepare(
         result: info.result.as_ref().map(|r| r.to_string()),
         winner: verdict.winner.and_then(|w| w.color()),
         margin: verdict.margin,
+        // Every record keil-record reads today is a Keil game.
+        kind: GameKind::Keil,
         size: record.board.side(),
         ruleset: record.ruleset.to_string(),
         komi: record.ruleset.komi,

@@ -14,6 +14,7 @@ use crate::Result;
 const MIGRATIONS: &[&str] = &[
     include_str!("../../../schema/0001_initial.sql"),
     include_str!("../../../schema/0002_segment_nonce.sql"),
+    include_str!("../../../schema/0003_game_kinds.sql"),
 ];
 
 /// How long a statement waits for another connection's lock (ms).

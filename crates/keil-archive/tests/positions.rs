@@ -3,7 +3,10 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use keil_archive::{Archive, GameId, ImportOptions, ImportSource, PositionAnswer, PositionQuery};
+use keil_archive::{
+    Archive, GameFilter, GameId, GameKind, ImportOptions, ImportSource, Page, PositionAnswer,
+    PositionQuery,
+};
 use keil_gen::{Generator, GeneratorConfig};
 use keil_rules::{Board, Color, Game, Move, Position, Symmetry};
 
@@ -361,12 +364,19 @@ fn an_archive_of_schema_one_upgrades_in_place() {
         check(&archive, &all, &deep, false),
     ];
     drop(archive);
-    // What schema 1 wrote: segments without the nonce column.
+    // What schema 1 wrote: games without a kind, problems without a
+    // place (schema 3 added them), segments without the nonce column
+    // (schema 2).
     let conn = rusqlite::Connection::open(dir.path().join("archive.sqlite")).unwrap();
     conn.execute_batch(
-        "DROP INDEX position_segments_nonce; ALTER TABLE position_segments DROP COLUMN nonce; PRAGMA user_version = 1;",
+        "DROP INDEX games_kind_date; DROP INDEX games_kind_size_date; \
+         ALTER TABLE games DROP COLUMN kind; \
+         ALTER TABLE import_problems DROP COLUMN line; \
+         ALTER TABLE import_problems DROP COLUMN col; \
+         DROP INDEX position_segments_nonce; ALTER TABLE position_segments DROP COLUMN nonce; \
+         PRAGMA user_version = 1;",
     )
-        .unwrap();
+    .unwrap();
     drop(conn);
     let archive = Archive::open(dir.path()).unwrap();
     let conn = rusqlite::Connection::open(dir.path().join("archive.sqlite")).unwrap();
@@ -378,6 +388,20 @@ fn an_archive_of_schema_one_upgrades_in_place() {
         )
         .unwrap();
     assert_eq!(missing, 0, "opening fills the nonces in");
+    // Every game stored before kinds existed is a Keil game.
+    let keil = GameFilter {
+        kind: Some(GameKind::Keil),
+        ..GameFilter::default()
+    };
+    assert_eq!(archive.games().count(&keil).unwrap(), all.len() as u64);
+    let go = GameFilter {
+        kind: Some(GameKind::Go),
+        ..GameFilter::default()
+    };
+    assert_eq!(archive.games().count(&go).unwrap(), 0);
+    let listed = archive.games().list(&keil, &Page::default()).unwrap();
+    assert!(listed.games.iter().all(|g| g.kind == GameKind::Keil));
+    assert_eq!(keil_archive::schema_version(), 3);
     let after = [
         check(&archive, &all, &empty, true),
         check(&archive, &all, &deep, false),

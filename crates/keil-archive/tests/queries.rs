@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use chrono::NaiveDate;
 use common::{Truth, bytes, corpus, import, plain, storage};
-use keil_archive::{Archive, GameFilter, GameId, GameStatus, MatchKind, Order, Page};
+use keil_archive::{Archive, GameFilter, GameId, GameKind, GameStatus, MatchKind, Order, Page};
 use keil_rules::Color;
 
 const HANDMADE: &str = "\
@@ -99,6 +99,7 @@ fn summaries_and_games_equal_the_replayed_records() {
         assert_eq!(s.winner, t.winner);
         assert_eq!(s.status.code(), t.status);
         assert_eq!(s.size, t.size);
+        assert_eq!(s.kind, GameKind::Keil);
         assert_eq!(s.plies as usize, t.moves.len());
         assert_eq!(g.moves.moves, t.moves);
         assert_eq!(s.day.map(|d| d.to_string()).unwrap_or_default(), t.day);
@@ -206,6 +207,44 @@ fn lists_with_filters_equal_brute_force_over_every_page() {
             },
             Box::new(|t| t.prop("RU") == Some("Keil") && t.size == 5),
         ),
+        // Every stored game is a Keil game (until Go records come).
+        (
+            GameFilter {
+                kind: Some(GameKind::Keil),
+                ..Default::default()
+            },
+            Box::new(|_| true),
+        ),
+        (
+            GameFilter {
+                kind: Some(GameKind::Keil),
+                size: Some(5),
+                ..Default::default()
+            },
+            Box::new(|t| t.size == 5),
+        ),
+        (
+            GameFilter {
+                size: Some(7),
+                ..Default::default()
+            },
+            Box::new(|t| t.size == 7),
+        ),
+        (
+            GameFilter {
+                kind: Some(GameKind::Go),
+                ..Default::default()
+            },
+            Box::new(|_| false),
+        ),
+        (
+            GameFilter {
+                kind: Some(GameKind::Go),
+                size: Some(7),
+                ..Default::default()
+            },
+            Box::new(|_| false),
+        ),
     ];
     for (i, (filter, keep)) in cases.iter().enumerate() {
         for order in [Order::Ascending, Order::Descending] {
@@ -229,7 +268,10 @@ fn lists_with_filters_equal_brute_force_over_every_page() {
             .collect();
         let mut by_sql = all_pages(&f.archive, filter, Order::Ascending, 1000);
         by_sql.sort();
-        assert_eq!(by_pred, by_sql, "case {i}: matches() vs to_sql()");
+        assert_eq!(
+            by_pred, by_sql,
+            "case {i}: matches() vs the storage's query"
+        );
     }
     // Non-trivial cases.
     assert!(expected(&f, Order::Ascending, &cases[1].1).len() >= 2);
@@ -357,18 +399,23 @@ fn names_fold_accents_and_case_prefix_and_fuzzy() {
     assert_eq!(hits[0].games, 2);
     // The import log holds the refused games with their reasons.
     let conn = storage(&archive);
-    let logged: Vec<(String, i64, Option<i64>)> = conn
-        .prepare("SELECT reason, game_index, ply FROM import_problems ORDER BY game_index")
+    type Logged = (String, i64, Option<i64>, Option<i64>, Option<i64>);
+    let logged: Vec<Logged> = conn
+        .prepare(
+            "SELECT reason, game_index, ply, line, col FROM import_problems ORDER BY game_index",
+        )
         .unwrap()
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .query_map([], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+        })
         .unwrap()
         .collect::<Result<_, _>>()
         .unwrap();
     assert_eq!(
         logged,
         vec![
-            ("occupied".into(), 2, Some(2)),
-            ("not_keil".into(), 3, None)
+            ("occupied".into(), 2, Some(2), Some(3), Some(53)),
+            ("not_keil".into(), 3, None, Some(4), Some(6))
         ]
     );
 }
