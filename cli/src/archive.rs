@@ -51,6 +51,9 @@ pub fn stats(args: Args) -> anyhow::Result<()> {
     for (status, n) in &s.by_status {
         println!("  {status:<11} {n}");
     }
+    for (kind, n) in &s.by_kind {
+        println!("  {kind:<11} {n}");
+    }
     for (size, n) in &s.by_size {
         println!("  side {size:<6} {n}");
     }

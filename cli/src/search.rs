@@ -4,7 +4,9 @@ use std::path::PathBuf;
 
 use anyhow::{Context, bail};
 use chrono::NaiveDate;
-use keil_archive::{Archive, GameFilter, GameStatus, GameSummary, Order, Page, PositionQuery};
+use keil_archive::{
+    Archive, GameFilter, GameKind, GameStatus, GameSummary, Order, Page, PositionQuery,
+};
 use keil_rules::{Color, Position};
 
 /// Search an archive.
@@ -117,7 +119,10 @@ pub struct FilterArgs {
     /// The winner: black or white.
     #[arg(long, value_parser = parse_color)]
     pub winner: Option<Color>,
-    /// The board side.
+    /// The game: keil or go.
+    #[arg(long)]
+    pub kind: Option<GameKind>,
+    /// The board size (the hexagon's side for Keil, the square's for Go).
     #[arg(long)]
     pub size: Option<u8>,
     /// The ruleset, e.g. "Keil; button=off".
@@ -147,6 +152,7 @@ impl FilterArgs {
             to: self.to,
             result: self.result,
             winner: self.winner,
+            kind: self.kind,
             size: self.size,
             ruleset: self
                 .ruleset
@@ -170,8 +176,10 @@ fn open(db: &PathBuf) -> anyhow::Result<Archive> {
 
 fn game_line(g: &GameSummary) -> String {
     format!(
-        "{:>7}  {:<10}  {} ({}) - {} ({})  {}  {}  {}",
+        "{:>7}  {:<4} {:>2}  {:<10}  {} ({}) - {} ({})  {}  {}  {}",
         g.id,
+        g.kind,
+        g.size,
         g.date.as_deref().unwrap_or("?"),
         g.black.as_deref().unwrap_or("?"),
         g.black_rank.as_deref().unwrap_or("-"),
@@ -287,7 +295,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             q.to = to;
             q.limit = common.limit;
             q.cursor = after;
-            let answer = archive.search_position(&q)?;
+            let answer = archive.positions().search(&q)?;
             if common.json {
                 println!("{}", serde_json::to_string_pretty(&answer)?);
                 return Ok(());

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use keil_archive::{GameSummary, MatchKind, PlayerHit, PlayerProfile};
+use keil_archive::{GameId, GameSummary, MatchKind, PlayerHit, PlayerId, PlayerProfile};
 use keil_rules::{Color, HalfPoints};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -41,7 +41,10 @@ pub struct GamesQuery {
     pub result: Option<String>,
     /// The winner: `B` or `W`.
     pub winner: Option<String>,
-    /// The board side.
+    /// The game: `keil` or `go`.
+    pub kind: Option<String>,
+    /// The board size: the hexagon's side (Keil), the square's side (Go);
+    /// without `kind`, of any kind.
     #[param(value_type = Option<u8>)]
     pub size: Option<String>,
     /// The ruleset (`Keil`, `Keil; button=off`, ...).
@@ -112,7 +115,8 @@ pub struct PositionsQuery {
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct GameDto {
     /// The game id.
-    pub id: i64,
+    #[schema(value_type = i64)]
+    pub id: GameId,
     /// Black's name.
     pub black: Option<String>,
     /// White's name.
@@ -139,7 +143,9 @@ pub struct GameDto {
     pub margin: Option<f64>,
     /// `complete`, `resigned`, `time`, `forfeit` or `unfinished`.
     pub status: String,
-    /// The board side.
+    /// The game: `keil` or `go`.
+    pub kind: String,
+    /// The board size: the hexagon's side (Keil), the square's side (Go).
     pub size: u8,
     /// The ruleset (komi apart).
     pub ruleset: String,
@@ -166,6 +172,7 @@ impl From<GameSummary> for GameDto {
             winner: g.winner.map(color_code),
             margin: g.margin.map(points),
             status: g.status.code().to_string(),
+            kind: g.kind.code().to_string(),
             size: g.size,
             ruleset: g.ruleset,
             komi: points(g.komi),
@@ -200,7 +207,8 @@ pub struct GameDetailDto {
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct PositionDto {
     /// The game id.
-    pub game_id: i64,
+    #[schema(value_type = i64)]
+    pub game_id: GameId,
     /// The ply after which the position stands (0: the start).
     pub ply: u32,
     /// The game's number of plies.
@@ -252,7 +260,8 @@ pub struct CapturesDto {
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct PlayerHitDto {
     /// The player id.
-    pub id: i64,
+    #[schema(value_type = i64)]
+    pub id: PlayerId,
     /// The name as written in the records.
     pub name: String,
     /// Stored games.
@@ -312,7 +321,8 @@ pub struct OpponentDto {
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct PlayerDto {
     /// The player id.
-    pub id: i64,
+    #[schema(value_type = i64)]
+    pub id: PlayerId,
     /// The name as written.
     pub name: String,
     /// All stored games.
@@ -380,7 +390,8 @@ pub struct ContinuationDto {
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct PositionGameDto {
     /// The game id.
-    pub id: i64,
+    #[schema(value_type = i64)]
+    pub id: GameId,
     /// The first ply after which the position stood (0: the start).
     pub ply: u32,
     /// The move played next, in the query's orientation.
@@ -445,6 +456,8 @@ pub struct StatsDto {
     pub refused: u64,
     /// Games per status.
     pub by_status: BTreeMap<String, u64>,
+    /// Games per kind (`keil`, `go`).
+    pub by_kind: BTreeMap<String, u64>,
     /// Games per board side.
     pub by_size: BTreeMap<String, u64>,
     /// Bytes on disk (SQLite and text index).
@@ -471,7 +484,8 @@ pub struct UploadVerdictDto {
     pub http_status: u16,
     /// The stored game's id: the new game (`stored`) or the one already
     /// in the archive (`duplicate`).
-    pub id: Option<i64>,
+    #[schema(value_type = Option<i64>)]
+    pub id: Option<GameId>,
     /// The validator's status (`complete`, `resigned`, `invalid`, ... or
     /// `error` for a record that does not read).
     pub status: String,

@@ -130,8 +130,9 @@ pub struct ServerState {
     pub token: Option<String>,
     /// The largest upload body, in bytes.
     pub max_upload: usize,
-    /// Serialises uploads (the archive has one writer; holding this while
-    /// importing lets an upload learn the ids it stored).
+    /// Serialises uploads: the archive has one writer, and an upload waits
+    /// here for the previous one rather than failing as busy after the
+    /// archive's 5 s wait.
     pub(crate) writer: Mutex<()>,
 }
 
@@ -197,14 +198,14 @@ fn request_logging_enabled() -> bool {
 
 /// Loads what the first queries would otherwise load under load: the
 /// position index's segments and game summaries
-/// ([`Archive::load_position_index`]). Call before serving, so that
+/// ([`keil_archive::Positions::load`]). Call before serving, so that
 /// concurrent first requests do not wait for it. Returns how long it took.
 ///
 /// # Errors
 /// Archive errors.
 pub fn warm_up(archive: &Archive) -> keil_archive::Result<std::time::Duration> {
     let start = std::time::Instant::now();
-    archive.load_position_index()?;
+    archive.positions().load()?;
     Ok(start.elapsed())
 }
 

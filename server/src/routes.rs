@@ -8,7 +8,7 @@ use actix_web::http::{Method, StatusCode, header};
 use actix_web::web::{self, Data, ServiceConfig};
 use actix_web::{FromRequest, Handler, HttpRequest, HttpResponse, Responder, Route};
 use chrono::NaiveDate;
-use keil_archive::{Archive, Cursor, GameFilter, GameMoves, Order, Page, PositionQuery};
+use keil_archive::{Archive, Cursor, GameFilter, GameId, GameMoves, Order, Page, PositionQuery};
 use keil_rules::{Color, Move, Point, Position, Ruleset};
 
 use crate::dto::*;
@@ -161,11 +161,9 @@ fn bad(what: &str, e: impl std::fmt::Display) -> ApiError {
     ApiError::BadRequest(format!("{what}: {e}"))
 }
 
-fn parse_id(s: &str) -> Result<i64, ApiError> {
-    s.parse::<i64>()
-        .ok()
-        .filter(|&id| id > 0)
-        .ok_or_else(|| bad("game id", format!("{s:?} is not a positive integer")))
+fn parse_id(s: &str) -> Result<GameId, ApiError> {
+    s.parse::<GameId>()
+        .map_err(|e| ApiError::BadRequest(e.to_string()))
 }
 
 fn parse_color(what: &str, s: &str) -> Result<Color, ApiError> {
@@ -211,7 +209,7 @@ fn required<'a>(what: &str, v: &'a Option<String>) -> Result<&'a str, ApiError> 
     }
 }
 
-fn no_game(id: i64) -> ApiError {
+fn no_game(id: GameId) -> ApiError {
     ApiError::NotFound(format!("no game with id {id}"))
 }
 
@@ -237,6 +235,11 @@ fn games_query(q: GamesQuery) -> Result<(GameFilter, Page), ApiError> {
             .winner
             .as_deref()
             .map(|c| parse_color("winner", c))
+            .transpose()?,
+        kind: q
+            .kind
+            .as_deref()
+            .map(|k| k.parse().map_err(|e| bad("kind", e)))
             .transpose()?,
         size: q
             .size
@@ -324,7 +327,7 @@ fn parse_ply(s: &str) -> Result<u32, ApiError> {
 async fn load_game(
     state: &Data<ServerState>,
     id: &str,
-) -> Result<(i64, keil_archive::Game), ApiError> {
+) -> Result<(GameId, keil_archive::Game), ApiError> {
     let id = parse_id(id)?;
     let game = blocking(state, move |a| {
         a.games().get(id)?.ok_or_else(|| no_game(id))
@@ -458,15 +461,9 @@ pub async fn get_game(
 ) -> Result<HttpResponse, ApiError> {
     let id = parse_id(&id)?;
     // Summary and moves only: the record text (zstd) is not part of the
-    // answer. A stored game never changes, so the two reads need no
-    // transaction (BEGIN/COMMIT were ~5% of a fetch).
+    // answer.
     let (summary, moves) = blocking(&state, move |a| {
-        let conn = a.reader()?;
-        let summary = keil_archive::summaries(&conn, &[id])?
-            .pop()
-            .ok_or_else(|| no_game(id))?;
-        let moves = keil_archive::game_moves(&conn, id)?.ok_or_else(|| no_game(id))?;
-        Ok((summary, moves))
+        a.games().summary_and_moves(id)?.ok_or_else(|| no_game(id))
     })
     .await?;
     let board = moves.board;
@@ -688,7 +685,7 @@ pub async fn search_positions(
         limit: parse_limit(q.limit.as_deref(), 20, keil_archive::MAX_PAGE)?,
         cursor: q.cursor,
     };
-    let answer = blocking(&state, move |a| Ok(a.search_position(&query)?)).await?;
+    let answer = blocking(&state, move |a| Ok(a.positions().search(&query)?)).await?;
     Ok(HttpResponse::Ok().json(PositionSearchDto {
         position: position.to_notation(to_move),
         symmetry,
@@ -760,6 +757,11 @@ pub async fn stats(state: Data<ServerState>) -> Result<HttpResponse, ApiError> {
             .by_status
             .iter()
             .map(|(st, n)| (st.code().to_string(), *n))
+            .collect(),
+        by_kind: s
+            .by_kind
+            .iter()
+            .map(|(k, n)| (k.code().to_string(), *n))
             .collect(),
         by_size: s.by_size.iter().map(|(k, n)| (k.to_string(), *n)).collect(),
         bytes: s.sqlite_bytes + s.tantivy_bytes,

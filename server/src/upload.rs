@@ -1,14 +1,14 @@
 //! Uploads: the bearer-token check and the per-game verdicts of a posted
 //! record or collection.
 //!
-//! Every game tree is read and validated here first (for the verdict with
-//! reason, ply and line:column); the valid ones go to the archive in one
-//! import whose per-game outcomes say stored (with the new id) or duplicate
-//! (with the id of the game already stored).
+//! The body goes to the archive in one import, which reads and validates
+//! every game tree once: its per-game outcomes say stored (with the new
+//! id), duplicate (with the id of the game already stored) or invalid (with
+//! the reason, ply and line:column), each with the validator's full verdict.
 
 use actix_web::HttpRequest;
 use actix_web::http::header;
-use keil_archive::{GameOutcome, ImportOptions, ImportSource};
+use keil_archive::{Checked, Fate, GameOutcome, ImportOptions, ImportSource};
 
 use crate::ServerState;
 use crate::dto::{UploadDto, UploadVerdictDto};
@@ -47,116 +47,81 @@ fn same(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
-fn refused(index: usize, verdict: serde_json::Value) -> UploadVerdictDto {
-    let s = |k: &str| verdict.get(k).and_then(|v| v.as_str()).map(str::to_string);
-    let n = |k: &str| verdict.get(k).and_then(|v| v.as_u64()).map(|v| v as u32);
+/// The answer for one game tree, from what the import did with it and the
+/// verdict it kept.
+fn verdict_dto(outcome: GameOutcome) -> UploadVerdictDto {
+    let index = outcome.index();
+    let verdict = match &outcome.checked {
+        Checked::Verdict(v) => v.to_json(UPLOAD, index),
+        Checked::RecordError(e) => e.to_json(UPLOAD),
+        Checked::NotRead => serde_json::Value::Null,
+    };
+    let status = verdict
+        .get("status")
+        .and_then(|v| v.as_str())
+        .unwrap_or("invalid")
+        .to_string();
+    let (outcome, http_status, id) = match outcome.fate {
+        Fate::Stored { id, .. } => ("stored", 201, Some(id)),
+        Fate::Duplicate { id, .. } => ("duplicate", 200, Some(id)),
+        Fate::Invalid(p) => {
+            return UploadVerdictDto {
+                index,
+                outcome: "invalid".into(),
+                http_status: 422,
+                id: None,
+                status,
+                reason: Some(p.reason),
+                message: Some(p.message),
+                ply: p.ply,
+                mv: p.mv,
+                line: p.line,
+                column: p.column,
+                verdict,
+            };
+        }
+    };
     UploadVerdictDto {
         index,
-        outcome: "invalid".into(),
-        http_status: 422,
-        id: None,
-        status: s("status").unwrap_or_else(|| "invalid".into()),
-        reason: s("reason").or_else(|| s("error")),
-        message: s("message"),
-        ply: n("ply"),
-        mv: s("move"),
-        line: n("line"),
-        column: n("column"),
+        outcome: outcome.into(),
+        http_status,
+        id,
+        status,
+        reason: None,
+        message: None,
+        ply: None,
+        mv: None,
+        line: None,
+        column: None,
         verdict,
     }
 }
 
-/// Reads, validates and imports an upload; `source` names it in the import
-/// log. Runs on the blocking pool.
+/// The file name the verdicts of an upload give (`keil validate --json`'s
+/// `file`).
+const UPLOAD: &str = "upload";
+
+/// Imports an upload and answers with a verdict per game tree; `source`
+/// names it in the import log. One import reads, validates and stores the
+/// body (the archive's verdict pipeline): its outcomes carry the verdicts.
+/// Runs on the blocking pool.
 ///
 /// # Errors
 /// [`ApiError::Busy`] when another import runs; archive errors.
 pub(crate) fn store(state: &ServerState, source: &str, body: &[u8]) -> Result<UploadDto, ApiError> {
-    let mut games: Vec<UploadVerdictDto> = Vec::new();
-    // The valid games: their index in `games` and normalised record.
-    let mut valid: Vec<(usize, String)> = Vec::new();
-    for (i, read) in keil_record::read_records(body).into_iter().enumerate() {
-        match read {
-            Err(e) => games.push(refused(i, e.to_json("upload"))),
-            Ok(record) => {
-                let verdict = keil_record::validate(&record).verdict;
-                let json = verdict.to_json("upload", i);
-                if let Some(ill) = verdict.illegal.as_ref().filter(|_| !verdict.is_valid()) {
-                    let mut v = refused(i, json);
-                    v.message = Some(format!(
-                        "ply {}: {} is illegal ({}) at line {}, column {}",
-                        ill.ply,
-                        ill.mv,
-                        ill.reason.code(),
-                        ill.line,
-                        ill.column
-                    ));
-                    games.push(v);
-                } else if !verdict.is_valid() {
-                    let mut v = refused(i, json);
-                    v.message = Some(format!("the game is {}", verdict.status.code()));
-                    games.push(v);
-                } else {
-                    valid.push((games.len(), record.to_sgf()));
-                    games.push(UploadVerdictDto {
-                        index: i,
-                        outcome: String::new(),
-                        http_status: 0,
-                        id: None,
-                        status: verdict.status.code().to_string(),
-                        reason: None,
-                        message: None,
-                        ply: None,
-                        mv: None,
-                        line: None,
-                        column: None,
-                        verdict: json,
-                    });
-                }
-            }
-        }
-    }
-
-    if !valid.is_empty() {
-        let mut collection = String::new();
-        for (_, sgf) in &valid {
-            collection.push_str(sgf);
-            collection.push('\n');
-        }
-        let sources = [ImportSource::Bytes {
-            name: source.to_string(),
-            bytes: collection.into_bytes(),
-        }];
-        let options = ImportOptions {
-            outcomes: true,
-            ..ImportOptions::default()
-        };
+    let sources = [ImportSource::Bytes {
+        name: source.to_string(),
+        bytes: body.to_vec(),
+    }];
+    let options = ImportOptions {
+        outcomes: true,
+        ..ImportOptions::default()
+    };
+    let report = {
         let _writer = state.writer.lock().unwrap_or_else(|e| e.into_inner());
-        let report = state.archive.import(&sources, &options, &mut |_| {})?;
-        // One collection of the valid games, in order: outcome i is valid[i].
-        for ((at, _), outcome) in valid.iter().zip(report.outcomes) {
-            let g = &mut games[*at];
-            match outcome {
-                GameOutcome::Stored { id, .. } => {
-                    g.outcome = "stored".into();
-                    g.http_status = 201;
-                    g.id = Some(id);
-                }
-                GameOutcome::Duplicate { id, .. } => {
-                    g.outcome = "duplicate".into();
-                    g.http_status = 200;
-                    g.id = Some(id);
-                }
-                GameOutcome::Invalid(p) => {
-                    g.outcome = "invalid".into();
-                    g.http_status = 422;
-                    g.reason = Some(p.reason);
-                    g.message = Some(p.message);
-                    g.ply = p.ply;
-                }
-            }
-        }
-    }
+        state.archive.import(&sources, &options, &mut |_| {})?
+    };
+    let games: Vec<UploadVerdictDto> = report.outcomes.into_iter().map(verdict_dto).collect();
     let count = |o: &str| games.iter().filter(|g| g.outcome == o).count() as u64;
     Ok(UploadDto {
         stored: count("stored"),

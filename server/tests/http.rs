@@ -216,6 +216,7 @@ fn stats_count_the_games() {
     let s = get_ok(&f.base, "/api/v1/stats");
     assert_eq!(s["games"], 200);
     assert_eq!(s["by_size"]["7"], 200);
+    assert_eq!(s["by_kind"]["keil"], 200);
     assert!(s["players"].as_u64().unwrap() > 1);
 }
 
@@ -277,6 +278,32 @@ fn game_list_filters_by_player_and_refuses_bad_parameters() {
     assert!(detail.contains("limit"), "{detail}");
     let detail = get(&f.base, "/api/v1/games?size=big").problem(400);
     assert!(detail.contains("size"), "{detail}");
+
+    // Kinds: every stored game is a Keil game of side 7 (so far).
+    let count = |query: &str| {
+        get_ok(&f.base, &format!("/api/v1/games?limit=1000&{query}"))["games"]
+            .as_array()
+            .unwrap()
+            .len()
+    };
+    assert_eq!(count("kind=keil"), 200);
+    assert_eq!(count("kind=keil&size=7"), 200);
+    assert_eq!(count("kind=KEIL&size=5"), 0);
+    assert_eq!(count("kind=go"), 0);
+    assert_eq!(count("size=7"), 200);
+    let page = get_ok(&f.base, "/api/v1/games?limit=3&kind=keil");
+    assert!(
+        page["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|g| g["kind"] == "keil")
+    );
+    let detail = get(&f.base, "/api/v1/games?kind=chess").problem(400);
+    assert!(
+        detail.contains("kind") && detail.contains("chess"),
+        "{detail}"
+    );
 }
 
 #[test]
@@ -289,6 +316,7 @@ fn game_detail_is_cacheable_and_unknown_games_are_404() {
     assert_eq!(r.status, 200);
     let g = r.json();
     assert_eq!(g["id"], id);
+    assert_eq!(g["kind"], "keil");
     assert_eq!(
         g["moves"].as_array().unwrap().len() as u64,
         g["plies"].as_u64().unwrap()
@@ -604,7 +632,9 @@ fn upload_answers_a_verdict_per_game() {
         "{v}"
     );
     assert!(v["message"].as_str().unwrap().contains("occupied"));
+    assert_eq!(v["move"], "W[b2]");
     assert_eq!(v["verdict"]["reason"], "occupied");
+    assert_eq!(v["verdict"]["file"], "upload");
 
     // Not a Keil record at all.
     let r = post(&f.base, Some(TOKEN), "(;GM[1]SZ[19];B[pd])");
@@ -645,6 +675,19 @@ fn upload_answers_a_verdict_per_game() {
     assert_eq!(
         outcomes,
         ["stored", "stored", "stored", "duplicate", "invalid"]
+    );
+    // Each answer carries the validator's verdict on its own game tree.
+    for (i, g) in answer["games"].as_array().unwrap().iter().enumerate() {
+        assert_eq!(g["index"], i);
+        assert_eq!(g["verdict"]["game"], i, "{g}");
+    }
+    // Lines count in the whole body.
+    let illegal_at = &answer["games"][4];
+    assert_eq!(illegal_at["line"], illegal_at["verdict"]["line"]);
+    assert!(illegal_at["line"].as_u64().unwrap() > 2, "{illegal_at}");
+    assert_eq!(
+        answer["games"][0]["status"],
+        answer["games"][0]["verdict"]["status"]
     );
     assert_eq!(
         (

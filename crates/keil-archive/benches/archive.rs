@@ -14,7 +14,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::Criterion;
-use keil_archive::{Archive, ImportOptions, ImportSource, PositionQuery};
+use keil_archive::{Archive, GameId, ImportOptions, ImportSource, PositionQuery};
 use keil_gen::{Generator, GeneratorConfig};
 use keil_rules::Game;
 
@@ -83,7 +83,9 @@ fn main() {
 
     // Player search latency over prefixes, full names and misspellings.
     let names: Vec<String> = {
-        let conn = archive.reader().expect("reader");
+        // A plain connection: the archive keeps its own to itself.
+        let file = archive.dir().join(keil_archive::SQLITE_FILE);
+        let conn = rusqlite::Connection::open(file).expect("open");
         let mut stmt = conn
             .prepare("SELECT name FROM players ORDER BY id")
             .expect("prepare");
@@ -125,7 +127,7 @@ fn main() {
     // Exact position search: positions that occurred, sampled uniformly
     // over (game, ply) — openings shared by thousands of games and unique
     // late positions alike — each searched as given and with symmetry.
-    let total = stats.games as i64;
+    let total = stats.games;
     let mut state = 0x2545_F491_4F6C_DD1Du64;
     let mut next = move || {
         state ^= state << 13;
@@ -135,7 +137,7 @@ fn main() {
     };
     let positions: Vec<keil_rules::Position> = (0..2000)
         .map(|_| {
-            let id = 1 + (next() % total as u64) as i64;
+            let id = GameId::new(1 + next() % total).expect("a game id");
             let line = archive.games().moves(id).expect("moves").expect("game");
             let mut game = Game::new(line.board, line.ruleset);
             let ply = (next() % (line.moves.len() as u64 + 1)) as usize;
@@ -153,7 +155,7 @@ fn main() {
                 let mut q = PositionQuery::new(*p);
                 q.symmetry = symmetry;
                 let t = Instant::now();
-                let answer = archive.search_position(&q).expect("search");
+                let answer = archive.positions().search(&q).expect("search");
                 let elapsed = t.elapsed();
                 matched += answer.total_games;
                 black_box(answer);
@@ -187,7 +189,8 @@ fn main() {
         b.iter(|| {
             j = (j + 1) % positions.len();
             archive
-                .search_position(&PositionQuery::new(positions[j]))
+                .positions()
+                .search(&PositionQuery::new(positions[j]))
                 .expect("search")
         })
     });

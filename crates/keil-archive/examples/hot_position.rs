@@ -22,7 +22,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let archive = Archive::open(&dir)?;
     let mut q = PositionQuery::new(position);
-    let first = archive.search_position(&q)?;
+    let first = archive.positions().search(&q)?;
     println!(
         "{} games, {} continuations",
         first.total_games,
@@ -31,7 +31,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let t = Instant::now();
     for i in 0..repeats {
         q.symmetry = i % 2 == 1;
-        std::hint::black_box(archive.search_position(&q)?);
+        std::hint::black_box(archive.positions().search(&q)?);
     }
     println!("{:?} per search", t.elapsed() / repeats);
     Ok(())

@@ -11,7 +11,7 @@
 
 use std::time::{Duration, Instant};
 
-use keil_archive::{Archive, PositionQuery};
+use keil_archive::{Archive, GameId, PositionQuery};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
@@ -34,7 +34,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let mut sample = Vec::with_capacity(queries);
     while sample.len() < queries {
-        let id = 1 + (next() % games) as i64;
+        let id = GameId::new(1 + next() % games).ok_or("a game id")?;
         let Some(line) = archive.games().moves(id)? else {
             continue;
         };
@@ -51,7 +51,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let mut all = Vec::with_capacity(sample.len());
         for (ply, position) in &sample {
             let t = Instant::now();
-            let answer = archive.search_position(&PositionQuery::new(*position))?;
+            let answer = archive.positions().search(&PositionQuery::new(*position))?;
             let took = t.elapsed();
             let band = bands.iter().position(|&(lo, hi)| (lo..=hi).contains(ply));
             by_band[band.expect("bands cover every ply")].push((took, answer.total_games));

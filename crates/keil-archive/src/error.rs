@@ -1,26 +1,26 @@
-//! The crate's one error type.
+//! The crate's one error type. Storage failures are opaque
+//! ([`StorageError`]): no type of the storage engine (SQLite, tantivy)
+//! appears in the API, so that another backend can report its own.
 
 use std::path::PathBuf;
+
+use crate::GameId;
 
 /// What can go wrong when opening, importing into or querying an archive.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
-    /// Occurs when SQLite refuses a statement (I/O, corruption, a lock held
-    /// longer than the busy timeout of 5 s).
-    #[error("SQLite: {0}")]
-    Sqlite(#[from] rusqlite::Error),
-    /// Occurs when the schema migrations cannot be applied, e.g. an archive
-    /// written by a newer version of keil-archive.
-    #[error("schema migration: {0}")]
-    Migration(#[from] rusqlite_migration::Error),
-    /// Occurs when the tantivy text index cannot be opened, written or read.
-    #[error("text index: {0}")]
-    Text(#[from] tantivy::TantivyError),
+    /// Occurs when the storage fails: the database refuses a statement (I/O,
+    /// corruption, a lock held longer than the busy timeout of 5 s), the
+    /// schema migrations cannot be applied (e.g. an archive written by a
+    /// newer version of keil-archive), or the text index cannot be opened,
+    /// written or read.
+    #[error("{0}")]
+    Storage(StorageError),
     /// Occurs when a full-text query does not parse (e.g. an unknown field
-    /// or an unbalanced quote).
+    /// or an unbalanced quote); the text says why.
     #[error("text query: {0}")]
-    TextQuery(#[from] tantivy::query::QueryParserError),
+    TextQuery(String),
     /// Occurs when a file or directory cannot be read or created.
     #[error("{}: {source}", path.display())]
     Io {
@@ -36,8 +36,8 @@ pub enum Error {
     /// Occurs when a stored game cannot be decoded (its moves or record).
     #[error("game {game} is corrupt: {reason}")]
     Corrupt {
-        /// The game id.
-        game: i64,
+        /// The game.
+        game: GameId,
         /// What could not be decoded.
         reason: String,
     },
@@ -49,6 +49,62 @@ pub enum Error {
     /// archive); `keil reindex` rebuilds the position index from the games.
     #[error("position index: {0}")]
     PositionIndex(String),
+}
+
+/// A failure of the archive's storage, with its cause (see
+/// [`std::error::Error::source`]). Opaque: callers report it, they do not
+/// match on the engine's errors.
+#[derive(Debug, thiserror::Error)]
+#[error("{what}: {source}")]
+pub struct StorageError {
+    /// Which part of the storage failed: `SQLite`, `schema migration` or
+    /// `text index`.
+    what: &'static str,
+    source: Box<dyn std::error::Error + Send + Sync + 'static>,
+}
+
+impl StorageError {
+    /// Which part of the storage failed: `SQLite`, `schema migration` or
+    /// `text index`.
+    pub fn part(&self) -> &'static str {
+        self.what
+    }
+}
+
+fn storage(what: &'static str, e: impl std::error::Error + Send + Sync + 'static) -> Error {
+    Error::Storage(StorageError {
+        what,
+        source: Box::new(e),
+    })
+}
+
+// The conversions that let the crate's code use `?` on its engines' calls.
+#[doc(hidden)]
+impl From<rusqlite::Error> for Error {
+    fn from(e: rusqlite::Error) -> Error {
+        storage("SQLite", e)
+    }
+}
+
+#[doc(hidden)]
+impl From<rusqlite_migration::Error> for Error {
+    fn from(e: rusqlite_migration::Error) -> Error {
+        storage("schema migration", e)
+    }
+}
+
+#[doc(hidden)]
+impl From<tantivy::TantivyError> for Error {
+    fn from(e: tantivy::TantivyError) -> Error {
+        storage("text index", e)
+    }
+}
+
+#[doc(hidden)]
+impl From<tantivy::query::QueryParserError> for Error {
+    fn from(e: tantivy::query::QueryParserError) -> Error {
+        Error::TextQuery(e.to_string())
+    }
 }
 
 /// The crate's result type.

@@ -9,7 +9,7 @@ use rusqlite::{Connection, OptionalExtension, Row};
 use crate::model::{
     Cursor, Game, GameFilter, GameList, GameMoves, GameStatus, GameSummary, Order, Page,
 };
-use crate::{Archive, Error, Result, moves, prepare};
+use crate::{Archive, Error, GameId, Result, fold, moves, prepare};
 
 /// Most games one page returns.
 pub const MAX_PAGE: usize = 1_000;
@@ -18,7 +18,7 @@ pub const MAX_PAGE: usize = 1_000;
 /// `players pb` (Black) and `players pw` (White).
 pub(crate) const SUMMARY_COLUMNS: &str = "g.id, pb.name, pw.name, g.black_rank, g.white_rank, \
      g.date_raw, g.date, g.event, g.round, g.place, g.game_name, g.result, g.winner, g.margin, \
-     g.status, g.size, g.ruleset, g.komi, g.plies";
+     g.status, g.size, g.ruleset, g.komi, g.plies, g.kind";
 
 pub(crate) const SUMMARY_FROM: &str = "games g LEFT JOIN players pb ON pb.id = g.black_id \
      LEFT JOIN players pw ON pw.id = g.white_id";
@@ -34,9 +34,9 @@ fn color(i: Option<i64>) -> Option<Color> {
 pub(crate) fn summary_of(row: &Row<'_>) -> rusqlite::Result<GameSummary> {
     let date: String = row.get(6)?;
     let status: String = row.get(14)?;
-    let id: i64 = row.get(0)?;
+    let kind: String = row.get(19)?;
     Ok(GameSummary {
-        id,
+        id: GameId::from_sql(row.get(0)?),
         black: row.get(1)?,
         white: row.get(2)?,
         black_rank: row.get(3)?,
@@ -57,12 +57,91 @@ pub(crate) fn summary_of(row: &Row<'_>) -> rusqlite::Result<GameSummary> {
         ruleset: row.get(16)?,
         komi: HalfPoints(row.get(17)?),
         plies: row.get(18)?,
+        kind: kind.parse().map_err(|e: crate::GameKindError| {
+            rusqlite::Error::FromSqlConversionFailure(19, rusqlite::types::Type::Text, Box::new(e))
+        })?,
     })
 }
 
+/// The filter as an SQL condition over the `games` table aliased `g`
+/// (`WHERE` not included; `1` when nothing is filtered), with its
+/// parameters in order (positional `?`). Agrees with [`GameFilter::matches`].
+pub(crate) fn filter_sql(filter: &GameFilter) -> (String, Vec<Value>) {
+    let mut conds: Vec<String> = Vec::new();
+    let mut params: Vec<Value> = Vec::new();
+    if filter.player.is_some() || filter.opponent.is_some() || filter.color.is_some() {
+        let colors = match filter.color {
+            Some(c) => vec![c],
+            None => vec![Color::Black, Color::White],
+        };
+        let mut alts = Vec::new();
+        for c in colors {
+            let (me, other) = match c {
+                Color::Black => ("g.black_id", "g.white_id"),
+                Color::White => ("g.white_id", "g.black_id"),
+            };
+            let mut parts = Vec::new();
+            for (col, name) in [(me, &filter.player), (other, &filter.opponent)] {
+                if let Some(n) = name {
+                    parts.push(format!(
+                        "{col} IN (SELECT id FROM players WHERE folded = ?)"
+                    ));
+                    params.push(Value::Text(fold(n)));
+                }
+            }
+            if parts.is_empty() {
+                parts.push("1".into());
+            }
+            alts.push(format!("({})", parts.join(" AND ")));
+        }
+        conds.push(format!("({})", alts.join(" OR ")));
+    }
+    if let Some(e) = &filter.event {
+        conds.push("g.event = ? COLLATE NOCASE".into());
+        params.push(Value::Text(e.clone()));
+    }
+    if let Some(f) = filter.from {
+        conds.push("g.date >= ?".into());
+        params.push(Value::Text(f.format("%Y-%m-%d").to_string()));
+    }
+    if let Some(t) = filter.to {
+        conds.push("g.date <> '' AND g.date <= ?".into());
+        params.push(Value::Text(t.format("%Y-%m-%d").to_string()));
+    }
+    if let Some(r) = &filter.result {
+        conds.push("g.result = ?".into());
+        params.push(Value::Text(r.clone()));
+    }
+    if let Some(w) = filter.winner {
+        conds.push("g.winner = ?".into());
+        params.push(Value::Integer(w.index() as i64));
+    }
+    if let Some(k) = filter.kind {
+        conds.push("g.kind = ?".into());
+        params.push(Value::Text(k.code().into()));
+    }
+    if let Some(s) = filter.size {
+        conds.push("g.size = ?".into());
+        params.push(Value::Integer(i64::from(s)));
+    }
+    if let Some(r) = filter.ruleset {
+        conds.push("g.ruleset = ?".into());
+        params.push(Value::Text(r.to_string()));
+    }
+    if let Some(s) = filter.status {
+        conds.push("g.status = ?".into());
+        params.push(Value::Text(s.code().into()));
+    }
+    if conds.is_empty() {
+        ("1".into(), params)
+    } else {
+        (conds.join(" AND "), params)
+    }
+}
+
 /// Lists games on `conn` (see [`Games::list`]).
-pub fn list_games(conn: &Connection, filter: &GameFilter, page: &Page) -> Result<GameList> {
-    let (mut cond, mut params) = filter.to_sql();
+pub(crate) fn list_games(conn: &Connection, filter: &GameFilter, page: &Page) -> Result<GameList> {
+    let (mut cond, mut params) = filter_sql(filter);
     let limit = page.limit.clamp(1, MAX_PAGE);
     let (cmp, dir) = match page.order {
         Order::Ascending => (">", "ASC"),
@@ -71,7 +150,7 @@ pub fn list_games(conn: &Connection, filter: &GameFilter, page: &Page) -> Result
     if let Some(c) = &page.after {
         cond.push_str(&format!(" AND (g.date, g.id) {cmp} (?, ?)"));
         params.push(Value::Text(c.date.clone()));
-        params.push(Value::Integer(c.id));
+        params.push(Value::Integer(c.id.sql()));
     }
     let sql = format!(
         "SELECT {SUMMARY_COLUMNS} FROM {SUMMARY_FROM} WHERE {cond} \
@@ -99,13 +178,13 @@ pub fn list_games(conn: &Connection, filter: &GameFilter, page: &Page) -> Result
 
 /// Summaries of the games with these ids, in the order of `ids`; ids not in
 /// the archive are skipped.
-pub fn summaries(conn: &Connection, ids: &[i64]) -> Result<Vec<GameSummary>> {
+pub(crate) fn summaries(conn: &Connection, ids: &[GameId]) -> Result<Vec<GameSummary>> {
     let mut out = Vec::with_capacity(ids.len());
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {SUMMARY_COLUMNS} FROM {SUMMARY_FROM} WHERE g.id = ?"
     ))?;
     for &id in ids {
-        if let Some(s) = stmt.query_row([id], summary_of).optional()? {
+        if let Some(s) = stmt.query_row([id.sql()], summary_of).optional()? {
             out.push(s);
         }
     }
@@ -113,10 +192,10 @@ pub fn summaries(conn: &Connection, ids: &[i64]) -> Result<Vec<GameSummary>> {
 }
 
 /// The moves of one game (see [`Games::moves`]).
-pub fn game_moves(conn: &Connection, id: i64) -> Result<Option<GameMoves>> {
+pub(crate) fn game_moves(conn: &Connection, id: GameId) -> Result<Option<GameMoves>> {
     let row = conn
         .prepare_cached("SELECT size, ruleset, komi, setup, moves FROM games WHERE id = ?")?
-        .query_row([id], |r| {
+        .query_row([id.sql()], |r| {
             Ok((
                 r.get::<_, u8>(0)?,
                 r.get::<_, String>(1)?,
@@ -153,6 +232,36 @@ pub fn game_moves(conn: &Connection, id: i64) -> Result<Option<GameMoves>> {
     }))
 }
 
+/// The number of games per value of a text column of `games` (`status`,
+/// `kind`): one count per value, in the order given.
+pub(crate) fn count_by<T: Copy>(
+    conn: &Connection,
+    column: &str,
+    values: impl IntoIterator<Item = T>,
+    code: impl Fn(T) -> &'static str,
+) -> Result<Vec<(T, u64)>> {
+    let mut stmt =
+        conn.prepare_cached(&format!("SELECT COUNT(*) FROM games WHERE {column} = ?"))?;
+    let mut out = Vec::new();
+    for v in values {
+        let n: i64 = stmt.query_row([code(v)], |r| r.get(0))?;
+        out.push((v, n as u64));
+    }
+    Ok(out)
+}
+
+/// One game's summary and moves on `conn`; `None` when no game has this id.
+fn summary_and_moves(conn: &Connection, id: GameId) -> Result<Option<(GameSummary, GameMoves)>> {
+    let Some(summary) = summaries(conn, &[id])?.pop() else {
+        return Ok(None);
+    };
+    let moves = game_moves(conn, id)?.ok_or(Error::Corrupt {
+        game: id,
+        reason: "vanished".into(),
+    })?;
+    Ok(Some((summary, moves)))
+}
+
 /// The game queries of an archive, from [`Archive::games`]. Each call uses
 /// one pooled read connection.
 pub struct Games<'a> {
@@ -166,18 +275,16 @@ impl Games<'_> {
     /// # Errors
     /// SQLite errors; [`Error::Corrupt`] when the stored moves or record do
     /// not decode.
-    pub fn get(&self, id: i64) -> Result<Option<Game>> {
+    pub fn get(&self, id: GameId) -> Result<Option<Game>> {
         let conn = self.archive.reader()?;
         let tx = conn.unchecked_transaction()?;
-        let Some(summary) = summaries(&tx, &[id])?.pop() else {
+        let Some((summary, moves)) = summary_and_moves(&tx, id)? else {
             return Ok(None);
         };
-        let moves = game_moves(&tx, id)?.ok_or(Error::Corrupt {
-            game: id,
-            reason: "vanished".into(),
-        })?;
         let blob: Vec<u8> =
-            tx.query_row("SELECT record FROM games WHERE id = ?", [id], |r| r.get(0))?;
+            tx.query_row("SELECT record FROM games WHERE id = ?", [id.sql()], |r| {
+                r.get(0)
+            })?;
         let record = prepare::decompress(id, &blob)?;
         tx.finish()?;
         Ok(Some(Game {
@@ -203,7 +310,7 @@ impl Games<'_> {
     ///
     /// # Errors
     /// SQLite errors.
-    pub fn summaries(&self, ids: &[i64]) -> Result<Vec<GameSummary>> {
+    pub fn summaries(&self, ids: &[GameId]) -> Result<Vec<GameSummary>> {
         self.archive.reader()?.snapshot(|conn| summaries(conn, ids))
     }
 
@@ -212,9 +319,21 @@ impl Games<'_> {
     ///
     /// # Errors
     /// SQLite errors; [`Error::Corrupt`] when the stored moves do not decode.
-    pub fn moves(&self, id: i64) -> Result<Option<GameMoves>> {
+    pub fn moves(&self, id: GameId) -> Result<Option<GameMoves>> {
         let conn = self.archive.reader()?;
         game_moves(&conn, id)
+    }
+
+    /// One game's metadata and main line, without the record text (no
+    /// decompression): what a game page shows; `None` when no game has
+    /// this id. The two reads need no common snapshot: a stored game never
+    /// changes.
+    ///
+    /// # Errors
+    /// SQLite errors; [`Error::Corrupt`] when the stored moves do not decode.
+    pub fn summary_and_moves(&self, id: GameId) -> Result<Option<(GameSummary, GameMoves)>> {
+        let conn = self.archive.reader()?;
+        summary_and_moves(&conn, id)
     }
 
     /// The number of games that pass `filter`.
@@ -222,7 +341,7 @@ impl Games<'_> {
     /// # Errors
     /// SQLite errors.
     pub fn count(&self, filter: &GameFilter) -> Result<u64> {
-        let (cond, params) = filter.to_sql();
+        let (cond, params) = filter_sql(filter);
         let conn = self.archive.reader()?;
         let n: i64 = conn.query_row(
             &format!("SELECT COUNT(*) FROM games g WHERE {cond}"),
@@ -238,15 +357,6 @@ impl Games<'_> {
     /// SQLite errors.
     pub fn count_by_status(&self) -> Result<Vec<(GameStatus, u64)>> {
         let conn = self.archive.reader()?;
-        let mut out = Vec::new();
-        for s in GameStatus::ALL {
-            let n: i64 = conn.query_row(
-                "SELECT COUNT(*) FROM games WHERE status = ?",
-                [s.code()],
-                |r| r.get(0),
-            )?;
-            out.push((s, n as u64));
-        }
-        Ok(out)
+        count_by(&conn, "status", GameStatus::ALL, GameStatus::code)
     }
 }

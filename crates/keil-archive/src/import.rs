@@ -12,8 +12,8 @@ use rayon::prelude::*;
 use rusqlite::{OptionalExtension, Transaction, params};
 use serde::Serialize;
 
-use crate::prepare::{Prepare, Prepared, Problem, prepare};
-use crate::{Archive, Error, Result, fold, positions};
+use crate::prepare::{Checked, Prepare, Prepared, Problem, prepare};
+use crate::{Archive, Error, GameId, ImportId, Result, fold, positions};
 
 /// Where games come from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,9 +42,10 @@ pub struct ImportOptions {
     /// Games per transaction (default 2,000). A kill loses at most the
     /// batch in flight; each batch is all-or-nothing.
     pub batch_size: usize,
-    /// Whether the report lists what became of every game tree
-    /// ([`ImportReport::outcomes`]); off by default, since a large import
-    /// needs only the counts and the refused games.
+    /// Whether the report lists what became of every game tree, with the
+    /// validator's verdict on it ([`ImportReport::outcomes`]); off by
+    /// default, since a large import needs only the counts and the refused
+    /// games.
     pub outcomes: bool,
     /// A file is read in parts of about this many bytes (default
     /// [`keil_record::PART_BYTES`], 32 MiB), each starting at a game tree:
@@ -63,10 +64,43 @@ impl Default for ImportOptions {
     }
 }
 
-/// What became of one game tree of an import, in reading order.
+/// What became of one game tree of an import, in reading order, and what
+/// the validator said about it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GameOutcome {
+    /// Stored, duplicate or refused (in JSON: the `outcome` tag and its
+    /// fields).
+    #[serde(flatten)]
+    pub fate: Fate,
+    /// The verdict (or read error) behind the fate, as keil-record gives
+    /// it: a caller shows the full verdict from here instead of reading and
+    /// validating the game again. Not serialised.
+    #[serde(skip)]
+    pub checked: Checked,
+}
+
+impl GameOutcome {
+    /// The file (`-` for standard input, or the name given to bytes).
+    pub fn source(&self) -> &str {
+        match &self.fate {
+            Fate::Stored { source, .. } | Fate::Duplicate { source, .. } => source,
+            Fate::Invalid(p) => &p.source,
+        }
+    }
+
+    /// 0-based index of the game tree in its file.
+    pub fn index(&self) -> usize {
+        match &self.fate {
+            Fate::Stored { index, .. } | Fate::Duplicate { index, .. } => *index,
+            Fate::Invalid(p) => p.index,
+        }
+    }
+}
+
+/// What an import did with one game tree.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "outcome", rename_all = "snake_case")]
-pub enum GameOutcome {
+pub enum Fate {
     /// Newly stored as game `id`.
     Stored {
         /// The file (`-` for standard input, or the name given to bytes).
@@ -74,7 +108,7 @@ pub enum GameOutcome {
         /// 0-based index of the game tree in its file.
         index: usize,
         /// The new game's id.
-        id: i64,
+        id: GameId,
     },
     /// Already in the archive (same normalised record) as game `id`.
     Duplicate {
@@ -83,7 +117,7 @@ pub enum GameOutcome {
         /// 0-based index of the game tree in its file.
         index: usize,
         /// The id of the game already stored.
-        id: i64,
+        id: GameId,
     },
     /// Refused, with the reason (also in [`ImportReport::invalid`]).
     Invalid(Problem),
@@ -112,8 +146,8 @@ fn secs<S: serde::Serializer>(d: &Duration, s: S) -> std::result::Result<S::Ok, 
 /// What an import did.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ImportReport {
-    /// The id of the run in the import log (`imports.id`).
-    pub import_id: i64,
+    /// The run in the import log.
+    pub import_id: ImportId,
     /// Final counts.
     pub counts: ImportProgress,
     /// Every refused game with its reason (also in the import log).
@@ -250,6 +284,8 @@ impl Archive {
         let import_id = conn.last_insert_rowid();
         let batch_size = options.batch_size.max(1);
         let part_bytes = options.part_bytes.max(1);
+        // Verdicts travel with the games only when the outcomes are kept.
+        let keep = options.outcomes;
 
         let mut counts = ImportProgress::default();
         let mut problems = Vec::new();
@@ -283,13 +319,17 @@ impl Archive {
                     let bytes = match read {
                         Ok(b) => b,
                         Err(e) => {
-                            let item = Prepare::Invalid(Problem {
+                            let problem = Problem {
                                 source: name.clone(),
                                 index: 0,
                                 reason: "unreadable".into(),
                                 message: e.to_string(),
                                 ply: None,
-                            });
+                                mv: None,
+                                line: None,
+                                column: None,
+                            };
+                            let item = Prepare::Invalid(problem, Checked::NotRead);
                             if !emit(&name, 0, vec![item]) {
                                 return;
                             }
@@ -302,7 +342,7 @@ impl Archive {
                     for file in keil_record::ParsedFile::in_parts(&decoded, part_bytes) {
                         let base = file.first_game();
                         if let Some(e) = file.file_error() {
-                            if !emit(&name, base, vec![prepare(&name, base, Err(e))]) {
+                            if !emit(&name, base, vec![prepare(&name, base, Err(e), keep)]) {
                                 return;
                             }
                             continue;
@@ -312,7 +352,7 @@ impl Archive {
                             let end = (first + batch_size).min(file.len());
                             let items: Vec<Prepare> = (first..end)
                                 .into_par_iter()
-                                .map(|i| prepare(&name, base + i, file.record(i)))
+                                .map(|i| prepare(&name, base + i, file.record(i), keep))
                                 .collect();
                             if !emit(&name, base + first, items) {
                                 return;
@@ -368,7 +408,7 @@ impl Archive {
             ],
         )?;
         Ok(ImportReport {
-            import_id,
+            import_id: ImportId::from_sql(import_id),
             counts,
             invalid: problems,
             outcomes,
@@ -379,7 +419,7 @@ impl Archive {
 /// What one batch wrote.
 struct Written {
     read: u64,
-    new_games: Vec<(i64, crate::prepare::TextFields)>,
+    new_games: Vec<(GameId, crate::prepare::TextFields)>,
     duplicates: u64,
     problems: Vec<Problem>,
 }
@@ -443,36 +483,41 @@ fn write_batch(
         let mut insert = tx.prepare_cached(
             "INSERT INTO games (hash, import_id, black_id, white_id, black_rank, white_rank, \
              date_raw, date, event, round, place, game_name, result, winner, margin, status, \
-             size, ruleset, komi, plies, setup, moves, record) \
-             VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(hash) DO NOTHING",
+             kind, size, ruleset, komi, plies, setup, moves, record) \
+             VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(hash) DO NOTHING",
         )?;
         let mut side = tx.prepare_cached(
             "INSERT INTO game_players (player_id, date, game_id, color, opponent_id, won) \
              VALUES (?,?,?,?,?,?)",
         )?;
         let mut problem = tx.prepare_cached(
-            "INSERT INTO import_problems (import_id, source, game_index, reason, message, ply) \
-             VALUES (?,?,?,?,?,?)",
+            "INSERT INTO import_problems (import_id, source, game_index, reason, message, ply, \
+             line, col) VALUES (?,?,?,?,?,?,?,?)",
         )?;
         for (at, item) in batch.items.into_iter().enumerate() {
             let index = batch.first + at;
-            let p = match item {
-                Prepare::Invalid(p) => {
+            let (p, checked) = match item {
+                Prepare::Invalid(p, checked) => {
                     problem.execute(params![
                         import_id,
                         p.source,
                         p.index as i64,
                         p.reason,
                         p.message,
-                        p.ply
+                        p.ply,
+                        p.line,
+                        p.column
                     ])?;
                     if want {
-                        these.push(GameOutcome::Invalid(p.clone()));
+                        these.push(GameOutcome {
+                            fate: Fate::Invalid(p.clone()),
+                            checked,
+                        });
                     }
                     out.problems.push(p);
                     continue;
                 }
-                Prepare::Valid(p) => p,
+                Prepare::Valid(p, checked) => (p, checked),
             };
             let m = &p.meta;
             let black = m
@@ -502,6 +547,7 @@ fn write_batch(
                 m.winner.map(|c| c.index() as i64),
                 m.margin.map(|h| i64::from(h.0)),
                 p.status.code(),
+                m.kind.code(),
                 i64::from(m.size),
                 m.ruleset,
                 i64::from(m.komi.0),
@@ -516,20 +562,26 @@ fn write_batch(
                     let id = tx
                         .prepare_cached("SELECT id FROM games WHERE hash = ?")?
                         .query_row([&p.hash[..]], |r| r.get(0))?;
-                    these.push(GameOutcome::Duplicate {
-                        source: source.clone(),
-                        index,
-                        id,
+                    these.push(GameOutcome {
+                        fate: Fate::Duplicate {
+                            source: source.clone(),
+                            index,
+                            id: GameId::from_sql(id),
+                        },
+                        checked,
                     });
                 }
                 continue;
             }
             let id = tx.last_insert_rowid();
             if want {
-                these.push(GameOutcome::Stored {
-                    source: source.clone(),
-                    index,
-                    id,
+                these.push(GameOutcome {
+                    fate: Fate::Stored {
+                        source: source.clone(),
+                        index,
+                        id: GameId::from_sql(id),
+                    },
+                    checked,
                 });
             }
             for (color, me, other) in [(0i64, black, white), (1, white, black)] {
@@ -567,7 +619,10 @@ fn write_batch(
             if let Some(all) = outcomes {
                 all.append(&mut these);
             }
-            out.new_games = stored.into_iter().map(|(id, p)| (id, p.text)).collect();
+            out.new_games = stored
+                .into_iter()
+                .map(|(id, p)| (GameId::from_sql(id), p.text))
+                .collect();
             Ok(out)
         }
         Err(e) => {

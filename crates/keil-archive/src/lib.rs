@@ -16,7 +16,14 @@
 //! - [`Archive::players`] ([`Players`]): name search, case- and
 //!   accent-insensitive, prefix and fuzzy ([`PlayerHit`]); profiles
 //!   ([`PlayerProfile`]).
+//! - [`Archive::positions`] ([`Positions`]): the games that reached a
+//!   position, with continuation statistics ([`PositionQuery`],
+//!   [`PositionAnswer`]).
 //! - [`Archive::search_text`]: comments, events, places and game names.
+//!
+//! The storage stays inside: callers see typed views and domain types
+//! ([`GameId`], [`GameSummary`], ...), never a connection, a statement or
+//! SQL, so another storage backend can serve the same views.
 //!
 //! ```
 //! use keil_archive::{Archive, GameFilter, ImportOptions, ImportSource, Page};
@@ -46,7 +53,9 @@
 mod error;
 mod fold;
 mod games;
+mod ids;
 mod import;
+mod kind;
 mod model;
 mod moves;
 mod players;
@@ -60,21 +69,22 @@ use std::sync::Mutex;
 
 use serde::Serialize;
 
-pub use error::{Error, Result};
+pub use error::{Error, Result, StorageError};
 pub use fold::fold;
-pub use games::{Games, MAX_PAGE, game_moves, list_games, summaries};
-pub use import::{GameOutcome, ImportOptions, ImportProgress, ImportReport, ImportSource};
+pub use games::{Games, MAX_PAGE};
+pub use ids::{GameId, IdError, ImportId, PlayerId};
+pub use import::{Fate, GameOutcome, ImportOptions, ImportProgress, ImportReport, ImportSource};
+pub use kind::{GameKind, GameKindError};
 pub use model::{
     Cursor, Game, GameFilter, GameList, GameMoves, GameStatus, GameStatusError, GameSummary, Order,
     Page,
 };
 pub use players::{
     ColorRecord, MatchKind, Opponent, PROFILE_OPPONENTS, PlayerHit, PlayerProfile, Players,
-    player_profile,
 };
-pub use positions::{Continuation, PositionAnswer, PositionHit, PositionQuery};
-pub use prepare::Problem;
-pub use store::{ReadConnection, schema_version};
+pub use positions::{Continuation, PositionAnswer, PositionHit, PositionQuery, Positions};
+pub use prepare::{Checked, Problem};
+pub use store::schema_version;
 
 /// The SQLite file inside an archive directory.
 pub const SQLITE_FILE: &str = "archive.sqlite";
@@ -115,6 +125,8 @@ pub struct Stats {
     pub refused: u64,
     /// Games per status.
     pub by_status: Vec<(GameStatus, u64)>,
+    /// Games per kind (the kinds with games).
+    pub by_kind: Vec<(GameKind, u64)>,
     /// Games per board side.
     pub by_size: Vec<(u8, u64)>,
     /// Games in the text index.
@@ -193,10 +205,7 @@ impl Archive {
     /// A read-only connection from the pool (returned on drop). For the
     /// crate's own queries and the position index; statements see WAL
     /// snapshots, so a reader never sees half an import batch.
-    ///
-    /// # Errors
-    /// SQLite errors opening a new connection.
-    pub fn reader(&self) -> Result<ReadConnection<'_>> {
+    pub(crate) fn reader(&self) -> Result<store::ReadConnection<'_>> {
         self.readers.get()
     }
 
@@ -210,6 +219,11 @@ impl Archive {
         Players { archive: self }
     }
 
+    /// The position queries.
+    pub fn positions(&self) -> Positions<'_> {
+        Positions { archive: self }
+    }
+
     /// Games whose event, place, game name or comments match `query`
     /// (tantivy query syntax; words are ANDed, case and accents ignored;
     /// `event:`, `place:`, `name:`, `comment:` restrict to one field), best
@@ -220,9 +234,9 @@ impl Archive {
     /// SQLite errors.
     pub fn search_text(&self, query: &str, limit: usize) -> Result<Vec<TextHit>> {
         let found = self.text.search(query, limit)?;
-        let ids: Vec<i64> = found.iter().map(|(id, _)| *id).collect();
+        let ids: Vec<GameId> = found.iter().map(|(id, _)| *id).collect();
         let games = self.games().summaries(&ids)?;
-        let mut by_id: std::collections::HashMap<i64, GameSummary> =
+        let mut by_id: std::collections::HashMap<GameId, GameSummary> =
             games.into_iter().map(|g| (g.id, g)).collect();
         Ok(found
             .into_iter()
@@ -267,15 +281,9 @@ impl Archive {
         let players = count("SELECT COUNT(*) FROM players")?;
         let imports = count("SELECT COUNT(*) FROM imports")?;
         let refused = count("SELECT COUNT(*) FROM import_problems")?;
-        let mut by_status = Vec::new();
-        for s in GameStatus::ALL {
-            let n: i64 = tx.query_row(
-                "SELECT COUNT(*) FROM games WHERE status = ?",
-                [s.code()],
-                |r| r.get(0),
-            )?;
-            by_status.push((s, n as u64));
-        }
+        let by_status = games::count_by(&tx, "status", GameStatus::ALL, GameStatus::code)?;
+        let mut by_kind = games::count_by(&tx, "kind", GameKind::ALL, GameKind::code)?;
+        by_kind.retain(|&(_, n)| n > 0);
         let by_size = tx
             .prepare("SELECT size, COUNT(*) FROM games GROUP BY size ORDER BY size")?
             .query_map([], |r| Ok((r.get::<_, u8>(0)?, r.get::<_, i64>(1)? as u64)))?
@@ -292,6 +300,7 @@ impl Archive {
             imports,
             refused,
             by_status,
+            by_kind,
             by_size,
             text_documents: self.text.num_docs()?,
             sqlite_bytes: file(SQLITE_FILE) + file(&format!("{SQLITE_FILE}-wal")),

@@ -9,6 +9,7 @@ use keil_rules::{Color, HalfPoints, Move, Position, Ruleset};
 use serde::Serialize;
 
 use crate::fold::fold;
+use crate::{GameId, GameKind};
 
 /// How a stored game ended (only valid games are stored).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -73,8 +74,8 @@ impl FromStr for GameStatus {
 /// One stored game's metadata, as listed by queries.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct GameSummary {
-    /// The game id (`games.id`), stable for the archive's life.
-    pub id: i64,
+    /// The game id, stable for the archive's life.
+    pub id: GameId,
     /// Black's name (`PB`), if given.
     pub black: Option<String>,
     /// White's name (`PW`), if given.
@@ -103,7 +104,9 @@ pub struct GameSummary {
     pub margin: Option<HalfPoints>,
     /// How the game ended.
     pub status: GameStatus,
-    /// The board side.
+    /// The game: Keil, Go, ...
+    pub kind: GameKind,
+    /// The board size: the hexagon's side (Keil), the square's side (Go).
     pub size: u8,
     /// The canonical `RU` value (komi apart).
     pub ruleset: String,
@@ -127,7 +130,7 @@ impl GameSummary {
 #[derive(Clone, Debug)]
 pub struct GameMoves {
     /// The game id.
-    pub id: i64,
+    pub id: GameId,
     /// The board.
     pub board: &'static keil_rules::Board,
     /// The ruleset, komi included.
@@ -188,7 +191,10 @@ pub struct GameFilter {
     pub result: Option<String>,
     /// The winner.
     pub winner: Option<Color>,
-    /// The board side.
+    /// The game kind.
+    pub kind: Option<GameKind>,
+    /// The board size (the side of the game's board; with `kind` unset, of
+    /// any kind).
     pub size: Option<u8>,
     /// The ruleset (its komi is ignored).
     pub ruleset: Option<Ruleset>,
@@ -205,7 +211,8 @@ impl GameFilter {
         }
     }
 
-    /// Whether a game passes the filter. Agrees with [`GameFilter::to_sql`].
+    /// Whether a game passes the filter: the definition that the storage's
+    /// queries implement (and the tests hold them to).
     pub fn matches(&self, g: &GameSummary) -> bool {
         if self.player.is_some() || self.opponent.is_some() || self.color.is_some() {
             let p = self.player.as_deref().map(fold);
@@ -241,6 +248,7 @@ impl GameFilter {
             .as_ref()
             .is_some_and(|r| g.result.as_ref() != Some(r))
             || self.winner.is_some_and(|w| g.winner != Some(w))
+            || self.kind.is_some_and(|k| g.kind != k)
             || self.size.is_some_and(|s| g.size != s)
             || self.ruleset.is_some_and(|r| g.ruleset != r.to_string())
             || self.status.is_some_and(|s| g.status != s)
@@ -248,75 +256,6 @@ impl GameFilter {
             return false;
         }
         true
-    }
-
-    /// The filter as an SQL condition over the `games` table aliased `g`
-    /// (`WHERE` not included; `1` when nothing is filtered), with its
-    /// parameters in order (positional `?`).
-    pub fn to_sql(&self) -> (String, Vec<rusqlite::types::Value>) {
-        use rusqlite::types::Value;
-        let mut conds: Vec<String> = Vec::new();
-        let mut params: Vec<Value> = Vec::new();
-        if self.player.is_some() || self.opponent.is_some() || self.color.is_some() {
-            let mut alts = Vec::new();
-            for c in self.colors() {
-                let (me, other) = match c {
-                    Color::Black => ("g.black_id", "g.white_id"),
-                    Color::White => ("g.white_id", "g.black_id"),
-                };
-                let mut parts = Vec::new();
-                for (col, name) in [(me, &self.player), (other, &self.opponent)] {
-                    if let Some(n) = name {
-                        parts.push(format!(
-                            "{col} IN (SELECT id FROM players WHERE folded = ?)"
-                        ));
-                        params.push(Value::Text(fold(n)));
-                    }
-                }
-                if parts.is_empty() {
-                    parts.push("1".into());
-                }
-                alts.push(format!("({})", parts.join(" AND ")));
-            }
-            conds.push(format!("({})", alts.join(" OR ")));
-        }
-        if let Some(e) = &self.event {
-            conds.push("g.event = ? COLLATE NOCASE".into());
-            params.push(Value::Text(e.clone()));
-        }
-        if let Some(f) = self.from {
-            conds.push("g.date >= ?".into());
-            params.push(Value::Text(f.format("%Y-%m-%d").to_string()));
-        }
-        if let Some(t) = self.to {
-            conds.push("g.date <> '' AND g.date <= ?".into());
-            params.push(Value::Text(t.format("%Y-%m-%d").to_string()));
-        }
-        if let Some(r) = &self.result {
-            conds.push("g.result = ?".into());
-            params.push(Value::Text(r.clone()));
-        }
-        if let Some(w) = self.winner {
-            conds.push("g.winner = ?".into());
-            params.push(Value::Integer(w.index() as i64));
-        }
-        if let Some(s) = self.size {
-            conds.push("g.size = ?".into());
-            params.push(Value::Integer(i64::from(s)));
-        }
-        if let Some(r) = self.ruleset {
-            conds.push("g.ruleset = ?".into());
-            params.push(Value::Text(r.to_string()));
-        }
-        if let Some(s) = self.status {
-            conds.push("g.status = ?".into());
-            params.push(Value::Text(s.code().into()));
-        }
-        if conds.is_empty() {
-            ("1".into(), params)
-        } else {
-            (conds.join(" AND "), params)
-        }
     }
 }
 
@@ -338,7 +277,7 @@ pub struct Cursor {
     /// The sort date (`YYYY-MM-DD`, or empty).
     pub date: String,
     /// The game id.
-    pub id: i64,
+    pub id: GameId,
 }
 
 impl fmt::Display for Cursor {

@@ -6,7 +6,7 @@ use std::sync::RwLock;
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
 
-use crate::{Archive, Result, fold};
+use crate::{Archive, PlayerId, Result, fold};
 
 /// How a player's name matched a search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -24,8 +24,8 @@ pub enum MatchKind {
 /// One player found by a search.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct PlayerHit {
-    /// The player id (`players.id`).
-    pub id: i64,
+    /// The player id.
+    pub id: PlayerId,
     /// The name as written in the records.
     pub name: String,
     /// Number of stored games the player played.
@@ -49,7 +49,7 @@ pub struct ColorRecord {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Opponent {
     /// The opponent's id.
-    pub id: i64,
+    pub id: PlayerId,
     /// The opponent's name.
     pub name: String,
     /// Games between the two.
@@ -64,7 +64,7 @@ pub struct Opponent {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct PlayerProfile {
     /// The player id.
-    pub id: i64,
+    pub id: PlayerId,
     /// The name as written.
     pub name: String,
     /// All games.
@@ -173,7 +173,7 @@ pub(crate) fn search_players(
                 MatchKind::Prefix
             };
             hits.push(PlayerHit {
-                id,
+                id: PlayerId::from_sql(id),
                 name,
                 games: games as u64,
                 matched,
@@ -215,7 +215,7 @@ pub(crate) fn search_players(
             fuzzy.push((
                 d,
                 PlayerHit {
-                    id,
+                    id: PlayerId::from_sql(id),
                     name,
                     games: games as u64,
                     matched: MatchKind::Fuzzy,
@@ -244,7 +244,8 @@ pub(crate) fn search_players(
 }
 
 /// A player's profile (see [`Players::profile`]) on one connection.
-pub fn player_profile(conn: &Connection, id: i64) -> Result<Option<PlayerProfile>> {
+pub(crate) fn player_profile(conn: &Connection, player: PlayerId) -> Result<Option<PlayerProfile>> {
+    let id = player.sql();
     let Some((name, games)) = conn
         .prepare_cached("SELECT name, games FROM players WHERE id = ?")?
         .query_row([id], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))
@@ -288,7 +289,7 @@ pub fn player_profile(conn: &Connection, id: i64) -> Result<Option<PlayerProfile
     let opponents = stmt
         .query_map(params![id, PROFILE_OPPONENTS as i64], |r| {
             Ok(Opponent {
-                id: r.get(0)?,
+                id: PlayerId::from_sql(r.get(0)?),
                 name: r.get(1)?,
                 games: r.get::<_, i64>(2)? as u64,
                 wins: r.get::<_, i64>(3)? as u64,
@@ -297,7 +298,7 @@ pub fn player_profile(conn: &Connection, id: i64) -> Result<Option<PlayerProfile
         })?
         .collect::<rusqlite::Result<Vec<_>>>()?;
     Ok(Some(PlayerProfile {
-        id,
+        id: player,
         name,
         games: games as u64,
         as_black: by_color[0],
@@ -330,7 +331,7 @@ impl Players<'_> {
     ///
     /// # Errors
     /// SQLite errors.
-    pub fn profile(&self, id: i64) -> Result<Option<PlayerProfile>> {
+    pub fn profile(&self, id: PlayerId) -> Result<Option<PlayerProfile>> {
         self.archive
             .reader()?
             .snapshot(|conn| player_profile(conn, id))
@@ -341,11 +342,12 @@ impl Players<'_> {
     ///
     /// # Errors
     /// SQLite errors.
-    pub fn id_of(&self, name: &str) -> Result<Option<i64>> {
+    pub fn id_of(&self, name: &str) -> Result<Option<PlayerId>> {
         let conn = self.archive.reader()?;
-        Ok(conn
+        let id: Option<i64> = conn
             .prepare_cached("SELECT id FROM players WHERE name = ?")?
             .query_row([name], |r| r.get(0))
-            .optional()?)
+            .optional()?;
+        Ok(id.map(PlayerId::from_sql))
     }
 }

@@ -38,7 +38,7 @@ use keil_record::Replay;
 use keil_rules::{Board, Color, Move, Point, Position, SymmetricKeys, Symmetry};
 
 use crate::games::game_moves;
-use crate::{Error, Result};
+use crate::{Error, GameId, Result};
 
 // ---- index keys -------------------------------------------------------------
 
@@ -760,7 +760,7 @@ pub struct Continuation {
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct PositionHit {
     /// The game id.
-    pub game_id: i64,
+    pub game_id: GameId,
     /// The first ply after which the position stood (0: the start).
     pub ply: u32,
     /// The move played next, in the query's orientation (`None` at the end).
@@ -793,7 +793,7 @@ pub struct PositionAnswer {
 /// Replays a stored game's main line to the posting's ply and returns the
 /// position; `None` when the game is gone or does not replay.
 fn position_at(conn: &rusqlite::Connection, x: &Posting) -> Result<Option<Position>> {
-    let Some(line) = game_moves(conn, i64::from(x.game))? else {
+    let Some(line) = game_moves(conn, GameId::from_sql(i64::from(x.game)))? else {
         return Ok(None);
     };
     let mut g = line.start();
@@ -820,8 +820,9 @@ pub(crate) fn rebuild(tx: &rusqlite::Transaction<'_>) -> Result<()> {
     for chunk in ids.chunks(2048) {
         let mut batch = Vec::new();
         for &id in chunk {
-            let line = game_moves(tx, id)?.ok_or(Error::Corrupt {
-                game: id,
+            let game_id = GameId::from_sql(id);
+            let line = game_moves(tx, game_id)?.ok_or(Error::Corrupt {
+                game: game_id,
                 reason: "vanished during reindex".into(),
             })?;
             let mut game = line.start();
@@ -830,7 +831,7 @@ pub(crate) fn rebuild(tx: &rusqlite::Transaction<'_>) -> Result<()> {
             for &mv in &line.moves {
                 let color = game.to_move();
                 let out = game.play(mv).map_err(|e| Error::Corrupt {
-                    game: id,
+                    game: game_id,
                     reason: format!("stored moves do not replay: {e}"),
                 })?;
                 turns.push((color, mv, out.captured));
@@ -849,8 +850,13 @@ pub(crate) fn rebuild(tx: &rusqlite::Transaction<'_>) -> Result<()> {
     Ok(())
 }
 
-/// Position search on the archive.
-impl crate::Archive {
+/// The position queries of an archive, from [`crate::Archive::positions`].
+/// Each call uses one pooled read connection.
+pub struct Positions<'a> {
+    pub(crate) archive: &'a crate::Archive,
+}
+
+impl Positions<'_> {
     /// Finds the games that reached a position (any of its 12 images when
     /// `q.symmetry`), with the ply and the move played next shown in the
     /// query's orientation, and continuation statistics over all matches
@@ -858,10 +864,12 @@ impl crate::Archive {
     ///
     /// # Errors
     /// [`Error::BadCursor`] for a cursor this search did not produce;
-    /// [`Error::PositionIndex`] for a damaged segment; SQLite errors.
-    pub fn search_position(&self, q: &PositionQuery) -> Result<PositionAnswer> {
-        self.reader()?
-            .snapshot(|conn| search(&self.positions, conn, q))
+    /// [`Error::PositionIndex`] for a damaged segment; storage errors.
+    pub fn search(&self, q: &PositionQuery) -> Result<PositionAnswer> {
+        let archive = self.archive;
+        archive
+            .reader()?
+            .snapshot(|conn| search(&archive.positions, conn, q))
     }
 
     /// Reads the position index into memory (its segments and the game
@@ -870,11 +878,12 @@ impl crate::Archive {
     /// calls it before it takes requests.
     ///
     /// # Errors
-    /// [`Error::PositionIndex`] for a damaged segment; SQLite errors.
-    pub fn load_position_index(&self) -> Result<()> {
-        self.reader()?.snapshot(|conn| {
-            self.positions.refresh(conn)?;
-            self.positions.segments(conn).map(drop)
+    /// [`Error::PositionIndex`] for a damaged segment; storage errors.
+    pub fn load(&self) -> Result<()> {
+        let index = &self.archive.positions;
+        self.archive.reader()?.snapshot(|conn| {
+            index.refresh(conn)?;
+            index.segments(conn).map(drop)
         })
     }
 }
@@ -1039,7 +1048,7 @@ pub(crate) fn search(
         })?;
         let s_g = Symmetry::from_index(h.sym).expect("sym < 12");
         hits.push(PositionHit {
-            game_id: i64::from(h.game),
+            game_id: GameId::from_sql(i64::from(h.game)),
             ply: u32::from(h.ply),
             next: decode_move(h.next).map(|m| m.transform(board, to_query).display(board)),
             symmetry: s_g.then(to_query).index(),
@@ -1328,7 +1337,11 @@ mod tests {
         archive.import(&[source], &options, &mut |_| {}).unwrap();
         // The position after ply 12 of game 1: more than five stones, so a
         // Zobrist key.
-        let line = archive.games().moves(1).unwrap().unwrap();
+        let line = archive
+            .games()
+            .moves(GameId::new(1).unwrap())
+            .unwrap()
+            .unwrap();
         let mut game = line.start();
         for &mv in &line.moves[..12] {
             game.play(mv).unwrap();
@@ -1339,8 +1352,13 @@ mod tests {
         assert!(!is_exact(key));
         let mut query = PositionQuery::new(q);
         query.symmetry = true;
-        let honest = archive.search_position(&query).unwrap();
-        assert!(honest.games.iter().any(|h| h.game_id == 1 && h.ply == 12));
+        let honest = archive.positions().search(&query).unwrap();
+        assert!(
+            honest
+                .games
+                .iter()
+                .any(|h| h.game_id.get() == 1 && h.ply == 12)
+        );
         // Forge a collision: game 2 at ply 3 filed under the same key.
         let forged = Posting {
             key,
@@ -1354,7 +1372,7 @@ mod tests {
             let conn = archive.writer.lock().unwrap();
             insert_segment(&conn, &[forged], 1).unwrap();
         }
-        let answer = archive.search_position(&query).unwrap();
+        let answer = archive.positions().search(&query).unwrap();
         assert_eq!(answer, honest, "the forged posting must be rejected");
     }
 }

@@ -1,17 +1,18 @@
 //! From a read record to the rows of one game: the only module that knows
 //! keil-record's types (besides the position index).
 
-use keil_record::{Record, RecordError, Replay};
+use keil_record::{Reason, Record, RecordError, Replay, Verdict};
 use keil_rules::{Color, HalfPoints};
 
 use crate::model::GameStatus;
 use crate::moves;
+use crate::{GameId, GameKind};
 
 /// zstd level for the stored record text.
 const ZSTD_LEVEL: i32 = 5;
 
 /// The metadata columns of one game.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub(crate) struct Meta {
     pub black: Option<String>,
     pub white: Option<String>,
@@ -27,6 +28,7 @@ pub(crate) struct Meta {
     pub result: Option<String>,
     pub winner: Option<Color>,
     pub margin: Option<HalfPoints>,
+    pub kind: GameKind,
     pub size: u8,
     pub ruleset: String,
     pub komi: HalfPoints,
@@ -67,16 +69,41 @@ pub struct Problem {
     /// that could not be read, `unreadable` for a file that could not be
     /// read.
     pub reason: String,
-    /// The explanation.
+    /// The explanation, with the line and column when there are some.
     pub message: String,
-    /// The 1-based ply of the first illegal move, if any.
+    /// The 1-based ply of the first illegal move, if any (none for a result
+    /// mismatch, as in `keil validate --json`).
     pub ply: Option<u32>,
+    /// The illegal move as written (`W[b2]`), if any.
+    #[serde(rename = "move")]
+    pub mv: Option<String>,
+    /// The line of the fault in the file (1-based): the illegal move's
+    /// node, the root for a result mismatch, the value at fault for a record
+    /// that could not be read.
+    pub line: Option<u32>,
+    /// The column of the fault (1-based, in characters).
+    pub column: Option<u32>,
 }
 
-/// The result of preparing one game tree.
+/// What reading and validating one game tree said, as keil-record gives it:
+/// for callers that show the full verdict (the server's upload answers
+/// write it as `keil validate --json` does). Kept in
+/// [`crate::GameOutcome`]s only.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Checked {
+    /// The record was read; the validator's verdict (valid or not).
+    Verdict(Box<Verdict>),
+    /// The game tree is not a readable record.
+    RecordError(Box<RecordError>),
+    /// The file could not be read at all.
+    NotRead,
+}
+
+/// The result of preparing one game tree, with the validator's word when
+/// asked for (`Checked::NotRead` otherwise).
 pub(crate) enum Prepare {
-    Valid(Box<Prepared>),
-    Invalid(Problem),
+    Valid(Box<Prepared>, Checked),
+    Invalid(Problem, Checked),
 }
 
 /// The text fields of a record.
@@ -103,23 +130,87 @@ fn status_of(code: &str) -> Option<GameStatus> {
     code.parse().ok()
 }
 
-pub(crate) fn prepare(source: &str, index: usize, read: Result<Record, RecordError>) -> Prepare {
+/// Why a verdict refuses its game (its main line): the first illegal move
+/// or result mismatch, else the status itself.
+fn refusal(source: &str, index: usize, verdict: &Verdict) -> Problem {
+    let problem = |reason: &str, message: String| Problem {
+        source: source.to_string(),
+        index,
+        reason: reason.to_string(),
+        message,
+        ply: None,
+        mv: None,
+        line: None,
+        column: None,
+    };
+    match &verdict.illegal {
+        Some(ill) => {
+            let moved = ill.reason != Reason::ResultMismatch;
+            Problem {
+                ply: moved.then_some(ill.ply),
+                mv: moved.then(|| ill.mv.clone()),
+                line: Some(ill.line),
+                column: Some(ill.column),
+                ..problem(
+                    ill.reason.code(),
+                    format!("{ill} (line {}, column {})", ill.line, ill.column),
+                )
+            }
+        }
+        None => problem(
+            verdict.status.code(),
+            format!("the game is {}", verdict.status.code()),
+        ),
+    }
+}
+
+/// Reads the verdict on one game tree and, for a valid one, the rows to
+/// store. With `keep`, the verdict (or read error) comes along for the
+/// import's outcomes.
+pub(crate) fn prepare(
+    source: &str,
+    index: usize,
+    read: Result<Record, RecordError>,
+    keep: bool,
+) -> Prepare {
     let record = match read {
         Ok(r) => r,
         Err(e) => {
-            return Prepare::Invalid(Problem {
+            let problem = Problem {
                 source: source.to_string(),
                 index,
                 reason: e.code().to_string(),
                 message: e.to_string(),
                 ply: None,
-            });
+                mv: None,
+                line: Some(e.line),
+                column: Some(e.column),
+            };
+            let checked = if keep {
+                Checked::RecordError(Box::new(e))
+            } else {
+                Checked::NotRead
+            };
+            return Prepare::Invalid(problem, checked);
         }
+    };
+    let validation = keil_record::validate(&record);
+    let verdict = validation.verdict;
+    let status = status_of(verdict.status.code()).filter(|_| verdict.illegal.is_none());
+    let checked = |verdict: Verdict| {
+        if keep {
+            Checked::Verdict(Box::new(verdict))
+        } else {
+            Checked::NotRead
+        }
+    };
+    let Some(status) = status else {
+        return Prepare::Invalid(refusal(source, index, &verdict), checked(verdict));
     };
     // The archive stores Keil games only, for now (a Go record reads and
     // validates, but its board has no Keil move encoding).
     let Some(keil) = record.keil() else {
-        return Prepare::Invalid(Problem {
+        let problem = Problem {
             source: source.to_string(),
             index,
             reason: "not_keil".to_string(),
@@ -128,30 +219,11 @@ pub(crate) fn prepare(source: &str, index: usize, read: Result<Record, RecordErr
                 record.kind().code()
             ),
             ply: None,
-        });
-    };
-    let validation = keil_record::validate(&record);
-    let verdict = &validation.verdict;
-    let status = match (status_of(verdict.status.code()), &verdict.illegal) {
-        (Some(s), None) => s,
-        (_, Some(ill)) => {
-            return Prepare::Invalid(Problem {
-                source: source.to_string(),
-                index,
-                reason: ill.reason.code().to_string(),
-                message: format!("ply {}: {} ({})", ill.ply, ill.mv, ill.reason.code()),
-                ply: Some(ill.ply),
-            });
-        }
-        (None, None) => {
-            return Prepare::Invalid(Problem {
-                source: source.to_string(),
-                index,
-                reason: verdict.status.code().to_string(),
-                message: format!("game is {}", verdict.status.code()),
-                ply: None,
-            });
-        }
+            mv: None,
+            line: None,
+            column: None,
+        };
+        return Prepare::Invalid(problem, checked(verdict));
     };
     let info = &record.info;
     let sgf = record.to_sgf();
@@ -181,6 +253,7 @@ pub(crate) fn prepare(source: &str, index: usize, read: Result<Record, RecordErr
         result: info.result.as_ref().map(|r| r.to_string()),
         winner: verdict.winner.and_then(|w| w.color()),
         margin: verdict.margin,
+        kind: GameKind::Keil,
         size: keil.board.side(),
         ruleset: keil.ruleset.to_string(),
         komi: keil.ruleset.komi,
@@ -188,7 +261,7 @@ pub(crate) fn prepare(source: &str, index: usize, read: Result<Record, RecordErr
     let moves = moves::encode(keil.board, replay.plies.iter().map(|p| p.mv));
     // Compressing into a Vec cannot fail for an in-memory buffer.
     let compressed = zstd::bulk::compress(sgf.as_bytes(), ZSTD_LEVEL).unwrap_or_default();
-    Prepare::Valid(Box::new(Prepared {
+    let valid = Box::new(Prepared {
         hash,
         meta,
         status,
@@ -198,11 +271,12 @@ pub(crate) fn prepare(source: &str, index: usize, read: Result<Record, RecordErr
         record: compressed,
         text: text_fields(&record),
         replay,
-    }))
+    });
+    Prepare::Valid(valid, checked(verdict))
 }
 
 /// Decompresses a stored record.
-pub(crate) fn decompress(game: i64, blob: &[u8]) -> crate::Result<String> {
+pub(crate) fn decompress(game: GameId, blob: &[u8]) -> crate::Result<String> {
     let bytes = zstd::stream::decode_all(blob).map_err(|e| crate::Error::Corrupt {
         game,
         reason: format!("record: {e}"),
@@ -214,7 +288,7 @@ pub(crate) fn decompress(game: i64, blob: &[u8]) -> crate::Result<String> {
 }
 
 /// Reads the text fields back from a stored record (catch-up, reindex).
-pub(crate) fn text_of_stored(game: i64, blob: &[u8]) -> crate::Result<TextFields> {
+pub(crate) fn text_of_stored(game: GameId, blob: &[u8]) -> crate::Result<TextFields> {
     let text = decompress(game, blob)?;
     let mut records = keil_record::read_records(text.as_bytes());
     match records.pop() {

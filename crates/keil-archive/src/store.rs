@@ -14,6 +14,7 @@ use crate::Result;
 const MIGRATIONS: &[&str] = &[
     include_str!("../../../schema/0001_initial.sql"),
     include_str!("../../../schema/0002_segment_nonce.sql"),
+    include_str!("../../../schema/0003_game_kinds.sql"),
 ];
 
 /// How long a statement waits for another connection's lock (ms).
@@ -89,7 +90,7 @@ impl ReadPool {
 /// Statements on it see a consistent snapshot per transaction (WAL mode):
 /// run several queries in [`ReadConnection::snapshot`] to see one state of
 /// the archive.
-pub struct ReadConnection<'a> {
+pub(crate) struct ReadConnection<'a> {
     pool: &'a ReadPool,
     conn: Option<Connection>,
 }
@@ -101,7 +102,7 @@ impl ReadConnection<'_> {
     ///
     /// # Errors
     /// The error of `f`, else SQLite errors of `BEGIN`/`COMMIT`.
-    pub fn snapshot<T>(&self, f: impl FnOnce(&Connection) -> Result<T>) -> Result<T> {
+    pub(crate) fn snapshot<T>(&self, f: impl FnOnce(&Connection) -> Result<T>) -> Result<T> {
         self.prepare_cached("BEGIN")?.execute([])?;
         let out = f(self);
         // Ending a read transaction cannot lose anything; a connection left

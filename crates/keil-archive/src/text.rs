@@ -20,7 +20,7 @@ use tantivy::tokenizer::{AsciiFoldingFilter, LowerCaser, SimpleTokenizer, TextAn
 use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, TantivyError};
 
 use crate::prepare::TextFields;
-use crate::{Error, Result};
+use crate::{Error, GameId, Result};
 
 const TOKENIZER: &str = "keil_folded";
 /// Memory for the index writer (one thread).
@@ -130,7 +130,7 @@ impl TextIndex {
 
     /// The game ids of the best `limit` matches of `query`, best first, with
     /// their scores.
-    pub(crate) fn search(&self, query: &str, limit: usize) -> Result<Vec<(i64, f32)>> {
+    pub(crate) fn search(&self, query: &str, limit: usize) -> Result<Vec<(GameId, f32)>> {
         self.reader.reload()?;
         let searcher = self.reader.searcher();
         let f = self.fields;
@@ -145,8 +145,8 @@ impl TextIndex {
                 .segment_reader(addr.segment_ord)
                 .fast_fields()
                 .u64("game_id")?;
-            if let Some(id) = column.first(addr.doc_id) {
-                out.push((id as i64, score));
+            if let Some(id) = column.first(addr.doc_id).and_then(GameId::new) {
+                out.push((id, score));
             }
         }
         Ok(out)
@@ -155,10 +155,10 @@ impl TextIndex {
 
 impl TextWriter<'_> {
     /// Adds one game's document (uncommitted).
-    pub(crate) fn add(&mut self, id: i64, t: &TextFields) -> Result<()> {
+    pub(crate) fn add(&mut self, id: GameId, t: &TextFields) -> Result<()> {
         let f = self.text.fields;
         let mut doc = TantivyDocument::default();
-        doc.add_u64(f.game_id, id as u64);
+        doc.add_u64(f.game_id, id.get());
         for (field, value) in [
             (f.event, &t.event),
             (f.place, &t.place),
@@ -199,8 +199,9 @@ impl TextWriter<'_> {
         while let Some(row) = rows.next()? {
             let id: i64 = row.get(0)?;
             let blob: Vec<u8> = row.get(1)?;
-            let fields = crate::prepare::text_of_stored(id, &blob)?;
-            self.add(id, &fields)?;
+            let game = GameId::from_sql(id);
+            let fields = crate::prepare::text_of_stored(game, &blob)?;
+            self.add(game, &fields)?;
             upto = id;
             n += 1;
         }

@@ -13,7 +13,7 @@ const BATCH: usize = 50;
 
 /// Invariants that hold after every committed batch.
 fn check_consistent(archive: &Archive) -> u64 {
-    let conn = archive.reader().unwrap();
+    let conn = common::storage(archive);
     let tx = conn.unchecked_transaction().unwrap();
     let q = |sql: &str| -> i64 { tx.query_row(sql, [], |r| r.get(0)).unwrap() };
     let games = q("SELECT COUNT(*) FROM games");
@@ -114,7 +114,7 @@ fn killed_import_leaves_a_consistent_archive_that_a_second_import_completes() {
     // Opening caught the text index up with SQLite.
     let stats = archive.stats().unwrap();
     assert_eq!(stats.text_documents, stats.games);
-    let conn = archive.reader().unwrap();
+    let conn = common::storage(&archive);
     let unfinished: i64 = conn
         .query_row(
             "SELECT COUNT(*) FROM imports WHERE finished_at IS NULL",

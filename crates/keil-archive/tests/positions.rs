@@ -3,14 +3,17 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use keil_archive::{Archive, ImportOptions, ImportSource, PositionAnswer, PositionQuery};
+use keil_archive::{
+    Archive, GameFilter, GameId, GameKind, ImportOptions, ImportSource, Page, PositionAnswer,
+    PositionQuery,
+};
 use keil_gen::{Generator, GeneratorConfig};
 use keil_rules::{Board, Color, Game, Move, Position, Symmetry};
 
 /// Every stored game replayed: its id, winner and the position after each
 /// ply (0 = start) with the move played next.
 struct Replayed {
-    id: i64,
+    id: GameId,
     winner: Option<Color>,
     date: String,
     steps: Vec<(Position, Option<Move>)>,
@@ -60,9 +63,9 @@ fn generated(games: u64, size: u8, seed: u64) -> Vec<u8> {
 
 /// Every game of the archive, replayed.
 fn replayed(archive: &Archive) -> Vec<Replayed> {
-    let games = archive.stats().unwrap().games as i64;
+    let games = archive.stats().unwrap().games;
     let mut all = Vec::new();
-    for id in 1..=games {
+    for id in (1..=games).map(|n| GameId::new(n).unwrap()) {
         let moves = archive.games().moves(id).unwrap().unwrap();
         let summary = archive.games().summaries(&[id]).unwrap().remove(0);
         let mut game = match &moves.setup {
@@ -101,12 +104,12 @@ fn class(board: &Board, q: &Position, mv: Option<Move>) -> BTreeSet<String> {
 type Expected = (
     BTreeMap<BTreeSet<String>, (u64, u64, u64)>,
     u64,
-    BTreeMap<i64, u32>,
+    BTreeMap<GameId, u32>,
 );
 
 fn brute_force(all: &[Replayed], q: &Position, symmetry: bool) -> Expected {
     let board = q.board();
-    let mut stats: BTreeMap<BTreeSet<String>, BTreeSet<i64>> = BTreeMap::new();
+    let mut stats: BTreeMap<BTreeSet<String>, BTreeSet<GameId>> = BTreeMap::new();
     let mut first = BTreeMap::new();
     let mut wins = BTreeMap::new();
     for g in all {
@@ -146,7 +149,7 @@ fn check(archive: &Archive, all: &[Replayed], q: &Position, symmetry: bool) -> P
     let mut query = PositionQuery::new(*q);
     query.symmetry = symmetry;
     query.limit = 1000;
-    let got = archive.search_position(&query).unwrap();
+    let got = archive.positions().search(&query).unwrap();
     assert_eq!(
         got.total_games, want_total,
         "total for {q} (symmetry {symmetry})"
@@ -168,7 +171,7 @@ fn check(archive: &Archive, all: &[Replayed], q: &Position, symmetry: bool) -> P
         got_stats, want_stats,
         "continuations for {q} (symmetry {symmetry})"
     );
-    let got_first: BTreeMap<i64, u32> = got.games.iter().map(|h| (h.game_id, h.ply)).collect();
+    let got_first: BTreeMap<GameId, u32> = got.games.iter().map(|h| (h.game_id, h.ply)).collect();
     assert_eq!(got_first, want_first, "games for {q}");
     // Each listed next move is the game's move seen in the query's
     // orientation (up to the position's own symmetries).
@@ -231,21 +234,21 @@ fn position_search_equals_brute_force() {
         .unwrap();
     let mut q = PositionQuery::new(full);
     q.symmetry = true;
-    assert_eq!(archive.search_position(&q).unwrap().total_games, 0);
+    assert_eq!(archive.positions().search(&q).unwrap().total_games, 0);
 }
 
 #[test]
 fn position_search_pages_without_repeats_and_survives_reindex() {
     let (_dir, archive, all) = archive_with(90, 3, 5);
     // Loading the index ahead of the first search changes no answer.
-    archive.load_position_index().unwrap();
+    archive.positions().load().unwrap();
     let board = Board::new(3).unwrap();
     let empty = Position::empty(board);
     let mut q = PositionQuery::new(empty);
     q.limit = 7;
     let mut seen = Vec::new();
     loop {
-        let page = archive.search_position(&q).unwrap();
+        let page = archive.positions().search(&q).unwrap();
         assert_eq!(page.total_games, all.len() as u64);
         seen.extend(page.games.iter().map(|h| h.game_id));
         match page.next_cursor {
@@ -253,7 +256,7 @@ fn position_search_pages_without_repeats_and_survives_reindex() {
             None => break,
         }
     }
-    let distinct: BTreeSet<i64> = seen.iter().copied().collect();
+    let distinct: BTreeSet<GameId> = seen.iter().copied().collect();
     assert_eq!(seen.len(), distinct.len(), "a game repeated across pages");
     assert_eq!(distinct.len(), all.len(), "a game skipped");
 
@@ -272,22 +275,25 @@ fn player_to_move_and_filters_narrow_the_answer() {
     q.to_move = Some(Color::White);
     // Nobody has White to move on the empty board at the start, but games
     // that captured everything may come back to it.
-    let got = archive.search_position(&q).unwrap();
+    let got = archive.positions().search(&q).unwrap();
     assert!(got.total_games < all.len() as u64);
     q.to_move = Some(Color::Black);
     assert_eq!(
-        archive.search_position(&q).unwrap().total_games,
+        archive.positions().search(&q).unwrap().total_games,
         all.len() as u64
     );
-    let name = archive.games().summaries(&[1]).unwrap()[0]
+    let name = archive
+        .games()
+        .summaries(&[GameId::new(1).unwrap()])
+        .unwrap()[0]
         .black
         .clone()
         .unwrap();
     q.player = Some(name.clone());
-    let got = archive.search_position(&q).unwrap();
+    let got = archive.positions().search(&q).unwrap();
     let want = archive
         .games()
-        .summaries(&(1..=all.len() as i64).collect::<Vec<_>>())
+        .summaries(&all.iter().map(|g| g.id).collect::<Vec<_>>())
         .unwrap()
         .into_iter()
         .filter(|g| g.black.as_deref() == Some(&name) || g.white.as_deref() == Some(&name))
@@ -316,7 +322,7 @@ fn popular_positions_answer_from_the_cache_until_the_index_changes() {
     q.limit = 64;
     let mut seen = BTreeSet::new();
     loop {
-        let page = archive.search_position(&q).unwrap();
+        let page = archive.positions().search(&q).unwrap();
         for h in &page.games {
             assert!(seen.insert(h.game_id), "game {} repeated", h.game_id);
         }
@@ -358,12 +364,19 @@ fn an_archive_of_schema_one_upgrades_in_place() {
         check(&archive, &all, &deep, false),
     ];
     drop(archive);
-    // What schema 1 wrote: segments without the nonce column.
+    // What schema 1 wrote: games without a kind, problems without a
+    // place (schema 3 added them), segments without the nonce column
+    // (schema 2).
     let conn = rusqlite::Connection::open(dir.path().join("archive.sqlite")).unwrap();
     conn.execute_batch(
-        "DROP INDEX position_segments_nonce; ALTER TABLE position_segments DROP COLUMN nonce; PRAGMA user_version = 1;",
+        "DROP INDEX games_kind_date; DROP INDEX games_kind_size_date; \
+         ALTER TABLE games DROP COLUMN kind; \
+         ALTER TABLE import_problems DROP COLUMN line; \
+         ALTER TABLE import_problems DROP COLUMN col; \
+         DROP INDEX position_segments_nonce; ALTER TABLE position_segments DROP COLUMN nonce; \
+         PRAGMA user_version = 1;",
     )
-        .unwrap();
+    .unwrap();
     drop(conn);
     let archive = Archive::open(dir.path()).unwrap();
     let conn = rusqlite::Connection::open(dir.path().join("archive.sqlite")).unwrap();
@@ -375,6 +388,20 @@ fn an_archive_of_schema_one_upgrades_in_place() {
         )
         .unwrap();
     assert_eq!(missing, 0, "opening fills the nonces in");
+    // Every game stored before kinds existed is a Keil game.
+    let keil = GameFilter {
+        kind: Some(GameKind::Keil),
+        ..GameFilter::default()
+    };
+    assert_eq!(archive.games().count(&keil).unwrap(), all.len() as u64);
+    let go = GameFilter {
+        kind: Some(GameKind::Go),
+        ..GameFilter::default()
+    };
+    assert_eq!(archive.games().count(&go).unwrap(), 0);
+    let listed = archive.games().list(&keil, &Page::default()).unwrap();
+    assert!(listed.games.iter().all(|g| g.kind == GameKind::Keil));
+    assert_eq!(keil_archive::schema_version(), 3);
     let after = [
         check(&archive, &all, &empty, true),
         check(&archive, &all, &deep, false),

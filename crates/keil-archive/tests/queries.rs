@@ -7,8 +7,8 @@ mod common;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use chrono::NaiveDate;
-use common::{Truth, bytes, corpus, import, plain};
-use keil_archive::{Archive, GameFilter, GameStatus, MatchKind, Order, Page};
+use common::{Truth, bytes, corpus, import, plain, storage};
+use keil_archive::{Archive, GameFilter, GameId, GameKind, GameStatus, MatchKind, Order, Page};
 use keil_rules::Color;
 
 const HANDMADE: &str = "\
@@ -24,7 +24,7 @@ struct Fixture {
     archive: Archive,
     truth: Vec<Truth>,
     /// Archive id of `truth[i]`.
-    ids: Vec<i64>,
+    ids: Vec<GameId>,
 }
 
 fn fixture() -> Fixture {
@@ -40,7 +40,7 @@ fn fixture() -> Fixture {
     assert_eq!(report.counts.imported, 300);
     assert_eq!(report.counts.invalid, 0);
     // The generated games are distinct, stored in file order.
-    let ids = (1..=300).collect();
+    let ids = (1..=300).map(|n| GameId::new(n).unwrap()).collect();
     Fixture {
         _dir: dir,
         archive,
@@ -49,7 +49,7 @@ fn fixture() -> Fixture {
     }
 }
 
-fn all_pages(archive: &Archive, filter: &GameFilter, order: Order, limit: usize) -> Vec<i64> {
+fn all_pages(archive: &Archive, filter: &GameFilter, order: Order, limit: usize) -> Vec<GameId> {
     let mut out = Vec::new();
     let mut page = Page {
         order,
@@ -70,8 +70,8 @@ fn all_pages(archive: &Archive, filter: &GameFilter, order: Order, limit: usize)
 
 /// The brute-force answer: ids of the games passing `keep`, sorted like the
 /// archive (date, then id).
-fn expected(f: &Fixture, order: Order, keep: impl Fn(&Truth) -> bool) -> Vec<i64> {
-    let mut v: Vec<(String, i64)> = f
+fn expected(f: &Fixture, order: Order, keep: impl Fn(&Truth) -> bool) -> Vec<GameId> {
+    let mut v: Vec<(String, GameId)> = f
         .truth
         .iter()
         .zip(&f.ids)
@@ -99,6 +99,7 @@ fn summaries_and_games_equal_the_replayed_records() {
         assert_eq!(s.winner, t.winner);
         assert_eq!(s.status.code(), t.status);
         assert_eq!(s.size, t.size);
+        assert_eq!(s.kind, GameKind::Keil);
         assert_eq!(s.plies as usize, t.moves.len());
         assert_eq!(g.moves.moves, t.moves);
         assert_eq!(s.day.map(|d| d.to_string()).unwrap_or_default(), t.day);
@@ -109,8 +110,8 @@ fn summaries_and_games_equal_the_replayed_records() {
         );
         assert_eq!(common::truth_of(&g.record).moves, t.moves);
     }
-    assert!(games.get(10_000).unwrap().is_none());
-    let ids = [f.ids[5], 99_999, f.ids[2]];
+    assert!(games.get(GameId::new(10_000).unwrap()).unwrap().is_none());
+    let ids = [f.ids[5], GameId::new(99_999).unwrap(), f.ids[2]];
     let s = games.summaries(&ids).unwrap();
     assert_eq!(
         s.iter().map(|g| g.id).collect::<Vec<_>>(),
@@ -206,6 +207,44 @@ fn lists_with_filters_equal_brute_force_over_every_page() {
             },
             Box::new(|t| t.prop("RU") == Some("Keil") && t.size == 5),
         ),
+        // Every stored game is a Keil game (until Go records come).
+        (
+            GameFilter {
+                kind: Some(GameKind::Keil),
+                ..Default::default()
+            },
+            Box::new(|_| true),
+        ),
+        (
+            GameFilter {
+                kind: Some(GameKind::Keil),
+                size: Some(5),
+                ..Default::default()
+            },
+            Box::new(|t| t.size == 5),
+        ),
+        (
+            GameFilter {
+                size: Some(7),
+                ..Default::default()
+            },
+            Box::new(|t| t.size == 7),
+        ),
+        (
+            GameFilter {
+                kind: Some(GameKind::Go),
+                ..Default::default()
+            },
+            Box::new(|_| false),
+        ),
+        (
+            GameFilter {
+                kind: Some(GameKind::Go),
+                size: Some(7),
+                ..Default::default()
+            },
+            Box::new(|_| false),
+        ),
     ];
     for (i, (filter, keep)) in cases.iter().enumerate() {
         for order in [Order::Ascending, Order::Descending] {
@@ -222,14 +261,17 @@ fn lists_with_filters_equal_brute_force_over_every_page() {
         );
         // The filter's own predicate agrees with its SQL.
         let all = f.archive.games().summaries(&f.ids).unwrap();
-        let by_pred: Vec<i64> = all
+        let by_pred: Vec<GameId> = all
             .iter()
             .filter(|g| filter.matches(g))
             .map(|g| g.id)
             .collect();
         let mut by_sql = all_pages(&f.archive, filter, Order::Ascending, 1000);
         by_sql.sort();
-        assert_eq!(by_pred, by_sql, "case {i}: matches() vs to_sql()");
+        assert_eq!(
+            by_pred, by_sql,
+            "case {i}: matches() vs the storage's query"
+        );
     }
     // Non-trivial cases.
     assert!(expected(&f, Order::Ascending, &cases[1].1).len() >= 2);
@@ -356,19 +398,24 @@ fn names_fold_accents_and_case_prefix_and_fuzzy() {
     let hits = archive.players().search("bolanos", 10).unwrap();
     assert_eq!(hits[0].games, 2);
     // The import log holds the refused games with their reasons.
-    let conn = archive.reader().unwrap();
-    let logged: Vec<(String, i64, Option<i64>)> = conn
-        .prepare("SELECT reason, game_index, ply FROM import_problems ORDER BY game_index")
+    let conn = storage(&archive);
+    type Logged = (String, i64, Option<i64>, Option<i64>, Option<i64>);
+    let logged: Vec<Logged> = conn
+        .prepare(
+            "SELECT reason, game_index, ply, line, col FROM import_problems ORDER BY game_index",
+        )
         .unwrap()
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .query_map([], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+        })
         .unwrap()
         .collect::<Result<_, _>>()
         .unwrap();
     assert_eq!(
         logged,
         vec![
-            ("occupied".into(), 2, Some(2)),
-            ("not_keil".into(), 3, None)
+            ("occupied".into(), 2, Some(2), Some(3), Some(53)),
+            ("not_keil".into(), 3, None, Some(4), Some(6))
         ]
     );
 }
@@ -377,7 +424,7 @@ fn names_fold_accents_and_case_prefix_and_fuzzy() {
 fn text_search_finds_comments_events_places_and_names() {
     let f = fixture();
     // Brute force: games whose comments contain the word, ignoring case.
-    let with = |word: &str| -> BTreeSet<i64> {
+    let with = |word: &str| -> BTreeSet<GameId> {
         f.truth
             .iter()
             .zip(&f.ids)
@@ -387,7 +434,7 @@ fn text_search_finds_comments_events_places_and_names() {
     };
     for word in ["tesuji", "button", "alive"] {
         let want = with(word);
-        let got: BTreeSet<i64> = f
+        let got: BTreeSet<GameId> = f
             .archive
             .search_text(&format!("comment:{word}"), 1000)
             .unwrap()
@@ -399,7 +446,7 @@ fn text_search_finds_comments_events_places_and_names() {
     // Accents folded: "uberraschung" finds "Überraschung".
     let want = with("uberraschung");
     assert!(!want.is_empty());
-    let got: BTreeSet<i64> = f
+    let got: BTreeSet<GameId> = f
         .archive
         .search_text("uberraschung", 1000)
         .unwrap()
@@ -413,7 +460,7 @@ fn text_search_finds_comments_events_places_and_names() {
         .split(' ')
         .find(|w| w.len() > 3 && w.chars().all(char::is_alphabetic))
         .unwrap();
-    let want: BTreeSet<i64> = f
+    let want: BTreeSet<GameId> = f
         .truth
         .iter()
         .zip(&f.ids)
@@ -423,7 +470,7 @@ fn text_search_finds_comments_events_places_and_names() {
         })
         .map(|(_, &id)| id)
         .collect();
-    let got: BTreeSet<i64> = f
+    let got: BTreeSet<GameId> = f
         .archive
         .search_text(&format!("event:{word}"), 1000)
         .unwrap()
@@ -513,7 +560,7 @@ fn directories_and_bad_paths() {
 
 #[test]
 fn outcomes_name_every_game_in_reading_order() {
-    use keil_archive::{GameOutcome, ImportOptions};
+    use keil_archive::{Checked, Fate, ImportOptions};
     let dir = tempfile::tempdir().unwrap();
     let archive = Archive::open(dir.path()).unwrap();
     let options = ImportOptions {
@@ -527,10 +574,10 @@ fn outcomes_name_every_game_in_reading_order() {
     let kinds: Vec<(&str, usize)> = first
         .outcomes
         .iter()
-        .map(|o| match o {
-            GameOutcome::Stored { source, index, .. } => (source.as_str(), *index),
-            GameOutcome::Duplicate { .. } => panic!("nothing was stored before"),
-            GameOutcome::Invalid(p) => (p.reason.as_str(), p.index),
+        .map(|o| match &o.fate {
+            Fate::Stored { source, index, .. } => (source.as_str(), *index),
+            Fate::Duplicate { .. } => panic!("nothing was stored before"),
+            Fate::Invalid(p) => (p.reason.as_str(), p.index),
         })
         .collect();
     assert_eq!(
@@ -542,14 +589,53 @@ fn outcomes_name_every_game_in_reading_order() {
             ("not_keil", 3)
         ]
     );
-    let stored: Vec<i64> = first
+    let stored: Vec<GameId> = first
         .outcomes
         .iter()
-        .filter_map(|o| match o {
-            GameOutcome::Stored { id, .. } => Some(*id),
+        .filter_map(|o| match o.fate {
+            Fate::Stored { id, .. } => Some(id),
             _ => None,
         })
         .collect();
+    // Each outcome keeps what the validator said, with where the fault is.
+    let checked: Vec<(&str, Option<(u32, u32)>)> = first
+        .outcomes
+        .iter()
+        .map(|o| match &o.checked {
+            Checked::Verdict(v) => (
+                v.status.code(),
+                v.illegal.as_ref().map(|i| (i.line, i.column)),
+            ),
+            Checked::RecordError(e) => ("error", Some((e.line, e.column))),
+            Checked::NotRead => panic!("every tree was read"),
+        })
+        .collect();
+    assert_eq!(
+        checked,
+        vec![
+            ("complete", None),
+            ("resigned", None),
+            ("invalid", Some((3, 53))),
+            ("error", Some((4, 6)))
+        ]
+    );
+    let Fate::Invalid(occupied) = &first.outcomes[2].fate else {
+        panic!("game 2 is illegal");
+    };
+    assert_eq!(
+        (
+            occupied.ply,
+            occupied.mv.as_deref(),
+            occupied.line,
+            occupied.column
+        ),
+        (Some(2), Some("W[a1]"), Some(3), Some(53))
+    );
+    assert!(
+        occupied.message.contains("occupied"),
+        "{}",
+        occupied.message
+    );
     // The ids are the games' real ids: their records come back.
     let g = archive.games().get(stored[1]).unwrap().unwrap();
     assert_eq!(g.summary.black.as_deref(), Some("Zoë Ørsted"));
@@ -561,15 +647,16 @@ fn outcomes_name_every_game_in_reading_order() {
     let report = archive
         .import(&[bytes("again.keil", &again)], &options, &mut |_| {})
         .unwrap();
+    let fates: Vec<&Fate> = report.outcomes.iter().map(|o| &o.fate).collect();
     assert_eq!(
-        report.outcomes,
+        fates,
         vec![
-            GameOutcome::Duplicate {
+            &Fate::Duplicate {
                 source: "again.keil".into(),
                 index: 0,
                 id: stored[1]
             },
-            GameOutcome::Duplicate {
+            &Fate::Duplicate {
                 source: "again.keil".into(),
                 index: 1,
                 id: stored[1]
@@ -589,7 +676,7 @@ fn outcomes_name_every_game_in_reading_order() {
 
 #[test]
 fn a_collection_read_in_parts_imports_as_a_whole() {
-    use keil_archive::{GameOutcome, ImportOptions};
+    use keil_archive::ImportOptions;
     // Parts of at most 300 bytes: about one game each, so batches and
     // game indexes cross part boundaries.
     let (text, truth) = corpus(40, 5, 31);
@@ -607,14 +694,7 @@ fn a_collection_read_in_parts_imports_as_a_whole() {
         .unwrap();
     assert_eq!(report.counts.games_read, 44);
     assert_eq!(report.counts.imported, truth.len() as u64 + 2);
-    let indexes: Vec<usize> = report
-        .outcomes
-        .iter()
-        .map(|o| match o {
-            GameOutcome::Stored { index, .. } | GameOutcome::Duplicate { index, .. } => *index,
-            GameOutcome::Invalid(p) => p.index,
-        })
-        .collect();
+    let indexes: Vec<usize> = report.outcomes.iter().map(|o| o.index()).collect();
     assert_eq!(indexes, (0..44).collect::<Vec<_>>());
     let refused: Vec<(usize, &str)> = report
         .invalid

@@ -138,6 +138,15 @@ pub fn corpus(games: u64, size: u8, seed: u64) -> (String, Vec<Truth>) {
     (text, truth)
 }
 
+/// A plain SQLite connection to an archive's database, for tests that check
+/// the storage itself (the import log, invariants between tables): the
+/// archive's API keeps its connections to itself.
+pub fn storage(archive: &Archive) -> rusqlite::Connection {
+    let file = archive.dir().join(keil_archive::SQLITE_FILE);
+    rusqlite::Connection::open_with_flags(&file, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+        .unwrap()
+}
+
 pub fn bytes(name: &str, text: &str) -> ImportSource {
     ImportSource::Bytes {
         name: name.into(),

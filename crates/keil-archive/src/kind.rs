@@ -1,0 +1,81 @@
+//! The kinds of game an archive holds.
+//!
+//! Mirrors `GameKind` of keil-rules' dispatch module (the session's API
+//! contract: `Keil`, `Go`, `#[non_exhaustive]`, `code()`, `FromStr`); once
+//! that lands, this type becomes a re-export of it. Until then every
+//! imported game is [`GameKind::Keil`].
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Serialize, Serializer};
+
+/// The game a record is of: stored in `games.kind` as [`GameKind::code`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum GameKind {
+    /// Keil: hexagonal board of side 2..=13 (keil-rules.md).
+    Keil,
+    /// Go: square board n×n (go-rules.md).
+    Go,
+}
+
+impl GameKind {
+    /// Every kind, in this order.
+    pub const ALL: [GameKind; 2] = [GameKind::Keil, GameKind::Go];
+
+    /// The code stored in the archive and used in JSON and queries:
+    /// `keil`, `go` (later `kaomi`).
+    pub fn code(self) -> &'static str {
+        match self {
+            GameKind::Keil => "keil",
+            GameKind::Go => "go",
+        }
+    }
+}
+
+impl fmt::Display for GameKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+impl Serialize for GameKind {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.code())
+    }
+}
+
+/// A text that names no [`GameKind`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown game kind {0:?}: expected keil or go")]
+pub struct GameKindError(pub String);
+
+impl FromStr for GameKind {
+    type Err = GameKindError;
+    /// Reads a [`GameKind::code`], ignoring ASCII case.
+    fn from_str(s: &str) -> Result<GameKind, GameKindError> {
+        GameKind::ALL
+            .into_iter()
+            .find(|k| k.code().eq_ignore_ascii_case(s))
+            .ok_or_else(|| GameKindError(s.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_round_trip() {
+        for k in GameKind::ALL {
+            assert_eq!(k.code().parse::<GameKind>().unwrap(), k);
+            assert_eq!(k.code().to_uppercase().parse::<GameKind>().unwrap(), k);
+            assert_eq!(
+                serde_json::to_string(&k).unwrap(),
+                format!("\"{}\"", k.code())
+            );
+        }
+        assert!("chess".parse::<GameKind>().is_err());
+    }
+}

@@ -1,0 +1,17 @@
+-- Keil archive, schema version 3: games of several kinds (Keil, Go, later
+-- Kaomi), import problems with their line:column.
+
+-- The game a record is of: 'keil', 'go' (later 'kaomi'). With `size`, the
+-- board: Keil's hexagon side, Go's square side. Every game stored before
+-- is a Keil game.
+ALTER TABLE games ADD COLUMN kind TEXT NOT NULL DEFAULT 'keil';
+-- Game lists filtered by kind, or by kind and size, in date order (the
+-- keyset of `Games::list`): each filter reads an index range in order.
+CREATE INDEX games_kind_date ON games(kind, date, id);
+CREATE INDEX games_kind_size_date ON games(kind, size, date, id);
+
+-- Where in its file a refused game is at fault (1-based; NULL when the
+-- fault has no place, e.g. an unreadable file).
+ALTER TABLE import_problems ADD COLUMN line INTEGER;
+ALTER TABLE import_problems ADD COLUMN col INTEGER;
+
