@@ -874,6 +874,10 @@ mod tests {
             let n_stones = marked(&doc, "black").len() + marked(&doc, "white").len();
             assert_eq!(n_stones, usize::from(n));
             assert!(!svg.contains("NaN") && !svg.contains("inf"), "{n}");
+            // Self-contained: no scripts, links, external fonts or images.
+            for banned in ["<script", "href", "@import", "url(", "@font-face"] {
+                assert!(!svg.contains(banned), "{banned} in {n}×{n}");
+            }
         }
     }
 }
