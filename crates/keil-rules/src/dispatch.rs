@@ -302,6 +302,18 @@ pub struct ParsedPosition {
     pub button: Option<bool>,
 }
 
+impl ParsedPosition {
+    /// The colour-swapped query: black and white exchanged, and the player
+    /// to move too (go-rules.md "colour swap"); the button flag is kept.
+    pub fn swap_colors(&self) -> ParsedPosition {
+        ParsedPosition {
+            position: self.position.swap_colors(),
+            to_move: self.to_move.map(Color::opposite),
+            button: self.button,
+        }
+    }
+}
+
 /// A position of any game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AnyPosition {
@@ -484,13 +496,7 @@ impl AnyPosition {
     /// flag). The caller exchanges the player to move.
     pub fn swap_colors(&self) -> AnyPosition {
         match self {
-            AnyPosition::Keil(pos) => {
-                let mut out = *pos;
-                for p in pos.board().points() {
-                    out.set(p, pos.get(p).map(Color::opposite));
-                }
-                AnyPosition::Keil(out)
-            }
+            AnyPosition::Keil(pos) => AnyPosition::Keil(pos.swap_colors()),
             AnyPosition::Go(pos) => AnyPosition::Go(pos.swap_colors()),
         }
     }

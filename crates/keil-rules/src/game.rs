@@ -450,42 +450,22 @@ impl<B: Bits> Engine<B> {
                 self.passes = 0;
             }
             Move::Place(p) => {
-                let (stones, dead, keys, verdict) = self.try_place(p, color)?;
+                let (stones, dead, keys) = self.try_place(p, color)?;
                 dead.each(|i| captured.push(Point(i as u16)));
                 self.stones = stones;
                 self.keys = keys;
                 self.passes = 0;
-                superko_break = verdict == Some(KeeVerdict::Break);
             }
         }
         self.ply += 1;
-        let end = TurnEnd {
-            stones: self.stones,
-            button: self.button.is_some(),
-        };
-        match &mut self.kee {
-            None => {
-                self.history.push(end);
-                self.turn_keys[color.index()].push((self.keys.key().0, self.ply));
-            }
-            Some(kee) => {
-                let (m, key) = (self.ply, self.keys.key().0);
-                match mv {
-                    Move::Pass => kee.pass(color, m, end, key),
-                    Move::TakeButton => kee.neutral(m, end, key),
-                    Move::Place(_) => {
-                        let verdict = if superko_break {
-                            KeeVerdict::Break
-                        } else {
-                            KeeVerdict::New
-                        };
-                        kee.commit(verdict, color, m, end, key);
-                        if superko_break {
-                            self.superko_breaks.push(m);
-                        }
-                    }
-                }
-            }
+        if self.kee.is_none() {
+            self.history.push(TurnEnd {
+                stones: self.stones,
+                button: self.button.is_some(),
+            });
+            self.turn_keys[color.index()].push((self.keys.key().0, self.ply));
+        } else {
+            superko_break = self.kee_record(color, mv);
         }
         self.to_move = color.opposite();
         let canonical = self.keys.canonical();
@@ -503,14 +483,60 @@ impl<B: Bits> Engine<B> {
         })
     }
 
+    /// kee-rules.md "After a play" steps 1-3 for a Keil placement (Kee
+    /// replaces the own-turn rule entirely; a Keil placement always changes
+    /// the position, so there is no step 0). Out of line: the default
+    /// `ko=keil` path does not pay for it.
+    #[cold]
+    #[inline(never)]
+    fn kee_check(
+        kee: &KeeRecords<TurnEnd<B>>,
+        color: Color,
+        end: TurnEnd<B>,
+        key: u64,
+    ) -> Result<KeeVerdict, IllegalReason> {
+        kee.check(color, &end, key)
+            .map_err(|(check, plies)| IllegalReason::Repetition {
+                plies,
+                kee: Some(check),
+            })
+    }
+
+    /// Appends a legal turn (already played) to the Kee
+    /// records; returns whether it was a superko break. Out of line, as
+    /// [`Engine::kee_check`]: the placement's verdict is found again here
+    /// rather than carried through the `ko=keil` path.
+    #[cold]
+    #[inline(never)]
+    fn kee_record(&mut self, color: Color, mv: Move) -> bool {
+        let (m, key) = (self.ply, self.keys.key().0);
+        let end = TurnEnd {
+            stones: self.stones,
+            button: self.button.is_some(),
+        };
+        let kee = self.kee.as_mut().expect("Kee records under ko=kee");
+        match mv {
+            Move::Pass => kee.pass(color, m, end, key),
+            Move::TakeButton => kee.neutral(m, end, key),
+            Move::Place(_) => {
+                let verdict = kee.check(color, &end, key).expect("checked by try_place");
+                kee.commit(verdict, color, m, end, key);
+                if verdict == KeeVerdict::Break {
+                    self.superko_breaks.push(m);
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
     /// Steps 1–4 of a placement, without changing the game; under Kee, also
     /// what the play does to the Kee records.
-    #[allow(clippy::type_complexity)]
     fn try_place(
         &self,
         p: Point,
         color: Color,
-    ) -> Result<(Stones<B>, B, SymmetricKeys, Option<KeeVerdict>), IllegalReason> {
+    ) -> Result<(Stones<B>, B, SymmetricKeys), IllegalReason> {
         let i = p.index();
         if self.stones.occupied(i) {
             return Err(IllegalReason::Occupied);
@@ -525,16 +551,8 @@ impl<B: Bits> Engine<B> {
         let key = keys.key().0;
         let button = self.button.is_some();
         if let Some(kee) = &self.kee {
-            // kee-rules.md replaces the own-turn rule entirely; a Keil
-            // placement always changes the position (no step 0).
-            let end = TurnEnd { stones, button };
-            return match kee.check(color, &end, key) {
-                Ok(verdict) => Ok((stones, dead, keys, Some(verdict))),
-                Err((check, plies)) => Err(IllegalReason::Repetition {
-                    plies,
-                    kee: Some(check),
-                }),
-            };
+            Engine::kee_check(kee, color, TurnEnd { stones, button }, key)?;
+            return Ok((stones, dead, keys));
         }
         let own = &self.turn_keys[color.index()];
         if own.iter().any(|&(k, _)| k == key) {
@@ -551,7 +569,7 @@ impl<B: Bits> Engine<B> {
                 return Err(IllegalReason::Repetition { plies, kee: None });
             }
         }
-        Ok((stones, dead, keys, None))
+        Ok((stones, dead, keys))
     }
 
     fn position(&self) -> Position {
@@ -770,7 +788,7 @@ impl Game {
         with_engine!(&self.inner, e => e
             .try_place(p, e.to_move)
             .ok()
-            .map(|(_, dead, _, _)| PointSet::from_bits(dead)))
+            .map(|(_, dead, _)| PointSet::from_bits(dead)))
     }
 
     /// The group of the stone on `p` with its liberties; `None` when `p` is

@@ -1,16 +1,70 @@
-//! The rules of Keil, exactly: the hexagonal board, links, groups, liberties,
-//! territories, the turn procedure, the score and position keys. No I/O.
+//! The rules of the archive's games, exactly: Keil (hexagonal board, links,
+//! the button, its own-turn repetition rule), Go (square board, captures,
+//! suicide, ko and superko variants, area score) and the Kee rule shared by
+//! both. No I/O, no SGF.
 //!
-//! The contract is `keil-rules.md` (the precise reading of the designer's
-//! texts); section names are cited on the items that implement them.
+//! The contracts are the shared design texts: `keil-rules.md`, `go-rules.md`
+//! and `kee-rules.md`; section names are cited on the items that implement
+//! them.
 //!
-//! - [`Board`]: the geometry of side `n` (2..=13), point names (`g7`),
+//! Geometry:
+//! - [`Board`]: the hexagon of side `n` (2..=13), point names (`g7`),
 //!   neighbours, common neighbours, the 12 [`Symmetry`]s.
-//! - [`Position`]: stones per colour and the button flag; links, groups,
-//!   territories, the score, the position notation, keys, canonical form.
-//! - [`Ruleset`]: linking reading, button, ko rule, komi in [`HalfPoints`].
-//! - [`Game`]: the turn procedure. [`Game::play`] returns what a turn did or
-//!   an [`IllegalMove`] saying why not.
+//! - [`SquareBoard`]: the n×n board (1..=19), SGF (`dd`) and Go players'
+//!   (`D16`) point names, orthogonal neighbours, the 8 [`SquareSymmetry`]s,
+//!   Zobrist tables whose keys are salted by game ([`KeySalt`]).
+//!
+//! Games:
+//! - Keil: [`Position`] (stones and button flag: links, groups,
+//!   territories, score, notation, keys), [`Ruleset`] (linking, button, ko
+//!   `keil`/`kee`, komi in [`HalfPoints`]), [`Game`] (the turn procedure).
+//! - Go: [`GoRuleset`] (from `RU`: japanese, korean, chinese, aga, nz,
+//!   tromp-taylor, kee), [`GoPosition`] (stones: groups, area score, row
+//!   notation, keys), [`GoGame`] (placing a stone, repetition rules, turn
+//!   order with `PL`/setup/handicap, end of the game).
+//! - Shared results: [`Move`], [`TurnOutcome`], [`IllegalMove`] with an
+//!   [`IllegalReason`] whose [`IllegalReason::code`] is the verdict code
+//!   (`occupied`, `repetition` with `repeats_plies` and a [`KeeCheck`]...).
+//!
+//! Dispatch: [`GameKind`], [`BoardSpec`], [`AnyBoard`], [`AnyPosition`],
+//! [`AnyRuleset`] and [`AnyGame`] are thin enums over the games (one
+//! `match` per call, no trait objects); symmetries travel as their index in
+//! the board's own group. The archive, the server and the CLI use these.
+//!
+//! A Go game, through the dispatch layer:
+//!
+//! ```
+//! use keil_rules::{
+//!     AnyGame, AnyRuleset, BoardSpec, Color, GameKind, GoRuleset, HalfPoints, IllegalReason,
+//!     Move, ToMove,
+//! };
+//!
+//! let spec = BoardSpec::new(GameKind::Go, 9).unwrap();
+//! let (ruleset, _) = GoRuleset::from_ru(Some("Chinese"));
+//! let rules = AnyRuleset::Go { ruleset, komi: "7.5".parse().unwrap() };
+//! let mut game = AnyGame::new(spec, rules, None, ToMove::Color(Color::Black)).unwrap();
+//! let board = game.board();
+//! let p = |name| Move::Place(board.parse_point(name).unwrap());
+//! // Black takes White's corner stone at aa.
+//! for (color, mv) in [(Color::Black, "ba"), (Color::White, "aa"), (Color::Black, "ab")] {
+//!     game.play_as(color, p(mv)).unwrap();
+//! }
+//! assert_eq!(game.position().to_notation(Some(Color::White)), "1b7/b8/9/9/9/9/9/9/9 w");
+//! // Playing on a stone is refused with the verdict's reason code.
+//! let err = game.play_as(Color::White, p("ba")).unwrap_err();
+//! assert_eq!(err.reason, IllegalReason::Occupied);
+//! assert_eq!(err.reason.code(), "occupied");
+//! // Two passes stop the game under Chinese rules; the area score counts
+//! // every stone as alive: Black 81 points (stones and the one-colour
+//! // region), White 7.5 (komi).
+//! game.play_as(Color::White, Move::Pass).unwrap();
+//! game.play_as(Color::Black, Move::Pass).unwrap();
+//! assert!(game.is_complete());
+//! assert_eq!(game.score().black.to_string(), "81");
+//! assert_eq!(game.score().white.to_string(), "7.5");
+//! ```
+//!
+//! A Keil game:
 //!
 //! ```
 //! use keil_rules::{Board, Color, Game, IllegalReason, Move, Ruleset};

@@ -774,6 +774,16 @@ impl Position {
         out
     }
 
+    /// The position with black and white exchanged, the button flag kept
+    /// (record-format.md "colour swap" queries; the caller exchanges the
+    /// player to move).
+    pub fn swap_colors(&self) -> Position {
+        Position {
+            stones: [self.stones[1], self.stones[0]],
+            ..*self
+        }
+    }
+
     /// The canonical form: of the 12 images, the one whose (black, white)
     /// bitsets are least; and a symmetry that maps `self` onto it. Two
     /// positions are images of each other iff their canonical forms are equal.

@@ -361,6 +361,9 @@ fn dispatch_over_keil_and_go() {
     assert_eq!(pos.transform(s).key(), k);
     assert_eq!(pos.swap_colors().get(Point(0)), Some(Color::White));
     assert!(AnyPosition::parse_notation(GameKind::Go, "b1w/3/2b +").is_err());
+    let swapped = parsed.swap_colors();
+    assert_eq!(swapped.to_move, Some(Color::White));
+    assert_eq!(swapped.position.to_notation(swapped.to_move), "w1b/3/2w w");
 
     let rules = AnyRuleset::Go {
         ruleset: GoRuleset::TrompTaylor,
@@ -399,6 +402,7 @@ fn dispatch_over_keil_and_go() {
     let parsed = AnyPosition::parse_notation(GameKind::Keil, "b1/3/2 +").unwrap();
     assert_eq!(parsed.button, Some(true));
     assert_eq!(parsed.position.to_notation(None), "b1/3/2 +");
+    assert_eq!(parsed.swap_colors().position.to_notation(None), "w1/3/2 +");
     assert_eq!(
         AnyPosition::parse_notation(GameKind::Keil, "b1/3/2")
             .unwrap()
