@@ -337,9 +337,12 @@ impl Archive {
                         }
                     };
                     let decoded = keil_sgf::decode(&bytes);
+                    // A record without GM is Keil in a .keil file.
+                    let hint = keil_record::NameHint::of(&name);
                     // Part by part: a collection over the parser's size
                     // limit is read whole, one part's trees at a time.
                     for file in keil_record::ParsedFile::in_parts(&decoded, part_bytes) {
+                        let file = file.with_hint(hint);
                         let base = file.first_game();
                         if let Some(e) = file.file_error() {
                             if !emit(&name, base, vec![prepare(&name, base, Err(e), keep)]) {

@@ -381,7 +381,8 @@ pub struct VariationVerdict {
     pub score: Option<Score>,
 }
 
-/// The rules a verdict was reached under.
+/// The rules a verdict was reached under: the JSON `ruleset` object and
+/// `ru_mapped` (kee-vectors README; go-rules.md "RU values").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Rules {
     /// Keil: the ruleset of `RU` (and the komi of `KM`).

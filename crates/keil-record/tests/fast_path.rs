@@ -2,25 +2,14 @@
 //! `ParsedFile::verdict` equals `validate(&record).verdict`,
 //! `Verdict::write_json` writes the text of `Verdict::to_json`, and
 //! `GameTree::to_owned_tree` equals `clone().into_owned()`, over the
-//! keil-vectors, the fixtures and the real SGF files.
+//! keil-vectors, the kee-vectors (Go and Keil), the fixtures and the real
+//! SGF files.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::PathBuf;
 
 use keil_record::{ParsedFile, validate};
-
-fn files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            files(&p, out);
-        } else {
-            out.push(p);
-        }
-    }
-}
 
 #[test]
 fn the_fast_path_agrees_with_the_record_path() {
@@ -28,10 +17,10 @@ fn the_fast_path_agrees_with_the_record_path() {
     let shared = std::env::var_os("KEIL_SHARED")
         .map(PathBuf::from)
         .unwrap_or_else(|| root.join("../shared"));
-    let mut paths = Vec::new();
-    files(&root.join("fixtures"), &mut paths);
-    files(&shared.join("data/keil-vectors"), &mut paths);
-    files(&shared.join("data/sgf-real"), &mut paths);
+    let mut paths = common::files(&root.join("fixtures"), &[]);
+    for set in ["keil-vectors", "kee-vectors", "sgf-real"] {
+        paths.extend(common::files(&shared.join("data").join(set), &[]));
+    }
     paths.sort();
     let mut games = 0;
     for path in &paths {

@@ -8,32 +8,11 @@
 //! with a missing move or pass, Fox games where White moves first with
 //! `HA[0]`, and test files).
 
+mod common;
+
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
 
 use keil_record::{NameHint, Status, read_records_with, validate};
-
-fn shared() -> Option<PathBuf> {
-    let dir = std::env::var_os("KEIL_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared"));
-    dir.join("data/sgf-real").is_dir().then_some(dir)
-}
-
-fn files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for e in std::fs::read_dir(dir).unwrap().flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            files(&p, out);
-        } else if p
-            .extension()
-            .and_then(|x| x.to_str())
-            .is_some_and(|x| x.eq_ignore_ascii_case("sgf"))
-        {
-            out.push(p);
-        }
-    }
-}
 
 /// Verdicts per status.
 const STATUSES: &[(&str, usize)] = &[
@@ -507,14 +486,12 @@ const VARIATIONS_NOT_VALID: &[Variation] = &[
 
 #[test]
 fn real_files_get_a_verdict_or_an_error_never_a_panic() {
-    let Some(shared) = shared() else {
+    let Some(shared) = common::shared("sgf-real") else {
         eprintln!("note: ../shared is absent; skipping the real-file corpus");
         return;
     };
     let root = shared.join("data/sgf-real");
-    let mut paths = Vec::new();
-    files(&root, &mut paths);
-    paths.sort();
+    let paths = common::files(&root, &["sgf"]);
     let mut statuses: BTreeMap<&str, usize> = BTreeMap::new();
     let mut reasons: BTreeMap<&str, usize> = BTreeMap::new();
     let mut errors: BTreeMap<&str, usize> = BTreeMap::new();

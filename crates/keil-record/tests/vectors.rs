@@ -6,22 +6,13 @@
 //! compared through the `--json` object, so the JSON field names are
 //! checked too.
 
-use std::path::{Path, PathBuf};
+mod common;
 
+use std::path::Path;
+
+use common::shared;
 use keil_record::{NameHint, read_records_with, validate};
 use serde_json::Value;
-
-/// `<repo root>/../shared` (or `$KEIL_SHARED`) when it holds `data/<set>`.
-fn shared(set: &str) -> Option<PathBuf> {
-    let dir = std::env::var_os("KEIL_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared"));
-    dir.join("data")
-        .join(set)
-        .join("expected.jsonl")
-        .exists()
-        .then_some(dir)
-}
 
 /// JSON values equal, numbers compared as numbers (`6` == `6.0`).
 fn same(a: &Value, b: &Value) -> bool {
