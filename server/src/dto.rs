@@ -92,10 +92,18 @@ pub struct PositionsQuery {
     /// (optional suffixes ` b`/` w`, the player to move, and ` +`, the
     /// button taken).
     pub position: Option<String>,
-    /// Whether the 12 symmetric images match too (`true`/`false`, default
-    /// `false`).
+    /// The game of the position: `keil` (column notation) or `go` (row
+    /// notation, e.g. `9/9/2b6/9/4w4/9/9/9/9 b`). When absent, inferred
+    /// from the notation: Keil's columns have different lengths and Go's
+    /// rows all have the same, so no notation reads as both.
+    pub kind: Option<String>,
+    /// Whether the symmetric images match too (12 on Keil's hexagon, 8 on
+    /// Go's square; `true`/`false`, default `false`).
     #[param(value_type = Option<bool>)]
     pub symmetry: Option<String>,
+    /// `swap`: also match the position with colours exchanged (and the
+    /// player to move exchanged); `same` (the default): only as given.
+    pub colors: Option<String>,
     /// Only games with this player (exact name).
     pub player: Option<String>,
     /// Only games on or after this day.
@@ -396,8 +404,14 @@ pub struct PositionGameDto {
     pub ply: u32,
     /// The move played next, in the query's orientation.
     pub next: Option<String>,
-    /// The symmetry (0..12) mapping the game's board onto the query's.
+    /// The symmetry (0..12 Keil, 0..8 Go) mapping the game's board onto
+    /// the query's.
     pub symmetry: u8,
+    /// Whether the game matched with colours exchanged (`colors=swap`).
+    pub swapped: bool,
+    /// The position as the game had it, in full notation (the game's
+    /// orientation and colours, player to move, Keil's button flag).
+    pub matched: String,
     /// The date, `YYYY-MM-DD` or empty.
     pub date: String,
     /// Black's name.
@@ -413,8 +427,12 @@ pub struct PositionGameDto {
 pub struct PositionSearchDto {
     /// The position searched, normalised.
     pub position: String,
+    /// The game kind searched: `keil` or `go`.
+    pub kind: String,
     /// Whether symmetric images were included.
     pub symmetry: bool,
+    /// Whether colour-swapped positions were included.
+    pub swap_colors: bool,
     /// Distinct games that reached it.
     pub total_games: u64,
     /// What was played next, most frequent first.

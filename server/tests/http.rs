@@ -636,10 +636,12 @@ fn upload_answers_a_verdict_per_game() {
     assert_eq!(v["verdict"]["reason"], "occupied");
     assert_eq!(v["verdict"]["file"], "upload");
 
-    // Not a Keil record at all.
+    // A Go record is stored (schema 4); a chess record is refused.
     let r = post(&f.base, Some(TOKEN), "(;GM[1]SZ[19];B[pd])");
-    assert_eq!(r.status, 422);
-    assert_eq!(r.json()["games"][0]["reason"], "not_keil");
+    assert_eq!(r.status, 201, "{}", r.body);
+    assert_eq!(r.json()["games"][0]["outcome"], "stored");
+    let r = post(&f.base, Some(TOKEN), "(;GM[3]SZ[8];B[aa])");
+    assert_eq!(r.status, 422, "{}", r.body);
 
     // A valid game: 201 with its id; again: 200, duplicate.
     let game = corpus(1, 7);
@@ -713,7 +715,8 @@ fn upload_answers_a_verdict_per_game() {
         let nth_sent = sent.split("(;").filter(|s| !s.is_empty()).nth(i).unwrap();
         assert_eq!(first_player(&stored), first_player(nth_sent), "game {i}");
     }
-    assert_eq!(get_ok(&f.base, "/api/v1/stats")["games"], 4);
+    // Three generated games and the Go game posted above.
+    assert_eq!(get_ok(&f.base, "/api/v1/stats")["games"], 5);
 }
 
 #[test]

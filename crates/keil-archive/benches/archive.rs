@@ -16,7 +16,6 @@ use std::time::{Duration, Instant};
 use criterion::Criterion;
 use keil_archive::{Archive, GameId, ImportOptions, ImportSource, PositionQuery};
 use keil_gen::{Generator, GeneratorConfig};
-use keil_rules::Game;
 
 fn main() {
     let games: u64 = std::env::var("KEIL_BENCH_GAMES")
@@ -139,12 +138,12 @@ fn main() {
         .map(|_| {
             let id = GameId::new(1 + next() % total).expect("a game id");
             let line = archive.games().moves(id).expect("moves").expect("game");
-            let mut game = Game::new(line.board, line.ruleset);
             let ply = (next() % (line.moves.len() as u64 + 1)) as usize;
-            for &mv in &line.moves[..ply] {
-                game.play(mv).expect("stored games replay");
+            let game = line.game_at(ply).expect("stored games replay");
+            match game.position() {
+                keil_rules::AnyPosition::Keil(p) => p,
+                _ => unreachable!("a Keil corpus"),
             }
-            game.position()
         })
         .collect();
     for symmetry in [false, true] {

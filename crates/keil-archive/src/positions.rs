@@ -35,7 +35,10 @@ use std::sync::{Arc, Mutex, RwLock};
 
 use chrono::NaiveDate;
 use keil_record::Replay;
-use keil_rules::{Board, Color, Move, Point, Position, SymmetricKeys, Symmetry};
+use keil_rules::{
+    AnyBoard, AnyPosition, Board, Color, Move, Point, PointSet, Position, PositionKey,
+    SymmetricKeys, Symmetry,
+};
 
 use crate::games::game_moves;
 use crate::{Error, GameId, Result};
@@ -73,25 +76,85 @@ pub(crate) fn is_exact(key: u64) -> bool {
     key & EXACT_BIT != 0
 }
 
-/// marker | side (4 bits) << 56 | button << 55 | count (3 bits) << 52 |
-/// stones in board order, 10 bits each: point index (9 bits) << 1 | colour.
-fn exact_code(canon: &Position) -> u64 {
-    let mut stones: Vec<(usize, u64)> = canon
-        .stones(Color::Black)
+/// `head` with the stones of a position (at most [`EXACT_STONES`]) in
+/// board order, 10 bits each: point index (9 bits) << 1 | colour, and their
+/// count (3 bits) << 52.
+fn pack_stones(head: u64, black: PointSet, white: PointSet) -> u64 {
+    let mut stones: Vec<(usize, u64)> = black
         .iter()
         .map(|p| (p.index(), 0))
-        .chain(canon.stones(Color::White).iter().map(|p| (p.index(), 1)))
+        .chain(white.iter().map(|p| (p.index(), 1)))
         .collect();
     stones.sort_unstable();
     debug_assert!(stones.len() <= EXACT_STONES);
-    let mut code = EXACT_BIT
-        | (canon.board().side() as u64) << 56
-        | (canon.button_taken() as u64) << 55
-        | (stones.len() as u64) << 52;
+    let mut code = head | (stones.len() as u64) << 52;
     for (i, (p, c)) in stones.into_iter().enumerate() {
         code |= ((p as u64) << 1 | c) << (10 * i);
     }
     code
+}
+
+/// marker | side (4 bits) << 56 | button << 55 | count (3 bits) << 52 |
+/// stones in board order, 10 bits each: point index (9 bits) << 1 | colour.
+fn exact_code(canon: &Position) -> u64 {
+    let head =
+        EXACT_BIT | (canon.board().side() as u64) << 56 | (canon.button_taken() as u64) << 55;
+    pack_stones(head, canon.stones(Color::Black), canon.stones(Color::White))
+}
+
+/// Marks a Go exact key (Keil's have it cleared, so that the codes of the
+/// two kinds never agree).
+const GO_BIT: u64 = 1 << 62;
+
+/// The exact code of a canonical position of any kind: Keil's as
+/// [`exact_code`]; Go: marker | Go bit | size (6 bits) << 56 | count
+/// (3 bits) << 52 | stones in board order, 10 bits each (point index
+/// < 361 in 9 bits, colour).
+fn any_exact_code(canon: &AnyPosition) -> u64 {
+    match canon {
+        AnyPosition::Keil(p) => exact_code(p),
+        AnyPosition::Go(_) => {
+            let head = EXACT_BIT | GO_BIT | u64::from(canon.board().size()) << 56;
+            pack_stones(head, canon.stones(Color::Black), canon.stones(Color::White))
+        }
+    }
+}
+
+/// The number of stones of a position.
+fn stone_count(p: &AnyPosition) -> usize {
+    p.stones(Color::Black).len() + p.stones(Color::White).len()
+}
+
+/// [`index_key`] for a position of any kind, given its canonical Zobrist
+/// key and symmetry index (from the game or [`AnyPosition::canonical_key`]).
+pub(crate) fn any_index_key(position: &AnyPosition, canonical: (PositionKey, u8)) -> (u64, u8) {
+    if let AnyPosition::Keil(p) = position {
+        let (key, sym) = index_key(p, &SymmetricKeys::new(p), stone_count(position));
+        return (key, sym.index());
+    }
+    if stone_count(position) <= EXACT_STONES {
+        let (canon, sym) = position.canonical();
+        (any_exact_code(&canon), sym)
+    } else {
+        (canonical.0.0 & !EXACT_BIT, canonical.1)
+    }
+}
+
+/// A move for people: the point's display name (`g7`, `D16`), `pass` or
+/// `button`.
+pub(crate) fn show_move(board: AnyBoard, mv: Move) -> String {
+    match mv {
+        Move::Place(p) => board.display_name(p),
+        Move::Pass => "pass".to_string(),
+        Move::TakeButton => "button".to_string(),
+    }
+}
+
+fn transform_move(board: AnyBoard, mv: Move, sym: u8) -> Move {
+    match mv {
+        Move::Place(p) => Move::Place(board.transform(p, sym)),
+        m => m,
+    }
 }
 
 // ---- postings ---------------------------------------------------------------
@@ -193,18 +256,64 @@ pub(crate) fn postings<'a>(
     out
 }
 
-/// The postings of a validated game (Keil; the archive stores no other
-/// game yet).
+/// The postings of one game of any kind but Keil (which has the faster
+/// [`postings`]): `steps` give each ply with the canonical key and
+/// symmetry index of the position after it.
+pub(crate) fn any_postings<'a>(
+    game: u32,
+    start: &AnyPosition,
+    steps: impl ExactSizeIterator<Item = (Step<'a>, (PositionKey, u8))>,
+) -> Vec<Posting> {
+    let board = start.board();
+    let mut position = *start;
+    let mut canonical = start.canonical_key();
+    let mut out = Vec::with_capacity(steps.len() + 1);
+    let mut steps = steps.peekable();
+    let mut to_move = steps.peek().map_or(Color::Black, |s| s.0.color);
+    let mut ply = 0u16;
+    loop {
+        let (key, sym) = any_index_key(&position, canonical);
+        let step = steps.next();
+        out.push(Posting {
+            key,
+            game,
+            ply,
+            next: step.as_ref().map_or(NEXT_END, |(s, _)| match s.mv {
+                Move::Pass => NEXT_PASS,
+                Move::TakeButton => NEXT_BUTTON,
+                Move::Place(p) => NEXT_POINT + board.transform(p, sym).0,
+            }),
+            sym,
+            white_to_move: to_move == Color::White,
+        });
+        let Some((step, after)) = step else { break };
+        if let Move::Place(pt) = step.mv {
+            position.set(pt, Some(step.color));
+            for &c in step.captured {
+                position.set(c, None);
+            }
+        }
+        canonical = after;
+        to_move = step.color.opposite();
+        ply += 1;
+    }
+    out
+}
+
+/// The postings of a validated game.
 pub(crate) fn replay_postings(game: u32, replay: &Replay) -> Vec<Posting> {
-    let keil_rules::AnyPosition::Keil(start) = &replay.start else {
-        return Vec::new();
-    };
     let steps = replay.plies.iter().map(|p| Step {
         color: p.color,
         mv: p.mv,
         captured: &p.captured,
     });
-    postings(game, start, steps)
+    match &replay.start {
+        AnyPosition::Keil(start) => postings(game, start, steps),
+        start => {
+            let keys = replay.plies.iter().map(|p| p.canonical);
+            any_postings(game, start, steps.zip(keys))
+        }
+    }
 }
 
 // ---- segments -----------------------------------------------------------------
@@ -703,13 +812,19 @@ struct Segment {
 /// A position search (issue: "positions: exact board search").
 #[derive(Clone, Debug)]
 pub struct PositionQuery {
-    /// The position to find (board and button flag).
-    pub position: Position,
+    /// The position to find (its kind and board size, and for Keil the
+    /// button flag).
+    pub position: AnyPosition,
     /// Only occurrences with this player to move.
     pub to_move: Option<Color>,
-    /// Whether any of the 12 symmetric images matches (otherwise only the
-    /// position as given).
+    /// Whether any symmetric image matches (12 on Keil's hexagon, 8 on
+    /// Go's square; otherwise only the position as given).
     pub symmetry: bool,
+    /// Colour swap: also match the position with black and white
+    /// exchanged, the player to move exchanged too (go-rules.md, "Position
+    /// notation and search"); with `symmetry`, 24 images on the hexagon and
+    /// 16 on the square. Hits say whether they matched swapped.
+    pub swap_colors: bool,
     /// Only games with a player of this exact name (either colour).
     pub player: Option<String>,
     /// Only games on or after this date.
@@ -722,13 +837,39 @@ pub struct PositionQuery {
     pub cursor: Option<String>,
 }
 
+/// A position of some game kind, for [`PositionQuery::new`].
+pub trait QueryPosition {
+    /// The position as an [`AnyPosition`].
+    fn into_any(self) -> AnyPosition;
+}
+
+impl QueryPosition for AnyPosition {
+    fn into_any(self) -> AnyPosition {
+        self
+    }
+}
+
+impl QueryPosition for Position {
+    fn into_any(self) -> AnyPosition {
+        AnyPosition::Keil(self)
+    }
+}
+
+impl QueryPosition for keil_rules::GoPosition {
+    fn into_any(self) -> AnyPosition {
+        AnyPosition::Go(self)
+    }
+}
+
 impl PositionQuery {
-    /// A query for `position` with no filters, symmetry off, 20 games.
-    pub fn new(position: Position) -> PositionQuery {
+    /// A query for `position` (Keil, Go or [`AnyPosition`]) with no
+    /// filters, symmetry and colour swap off, 20 games.
+    pub fn new(position: impl QueryPosition) -> PositionQuery {
         PositionQuery {
-            position,
+            position: position.into_any(),
             to_move: None,
             symmetry: false,
+            swap_colors: false,
             player: None,
             from: None,
             to: None,
@@ -742,15 +883,16 @@ impl PositionQuery {
 /// explorer row).
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Continuation {
-    /// The move in the query's orientation: `g7`, `pass`, `button`, or
-    /// `end` when the game ended in this position.
+    /// The move in the query's orientation: `g7` (Keil), `D16` (Go),
+    /// `pass`, `button`, or `end` when the game ended in this position.
     #[serde(rename = "move")]
     pub mv: String,
     /// Distinct games that played it.
     pub games: u64,
-    /// Of those, games Black won.
+    /// Of those, games won by the player who has the query's black stones
+    /// (Black, or White in a colour-swapped match).
     pub black_wins: u64,
-    /// Of those, games White won.
+    /// Of those, games won by the player who has the query's white stones.
     pub white_wins: u64,
     /// `games` / `total_games`, 0..=1.
     pub share: f64,
@@ -765,8 +907,15 @@ pub struct PositionHit {
     pub ply: u32,
     /// The move played next, in the query's orientation (`None` at the end).
     pub next: Option<String>,
-    /// The symmetry (0..12) that maps the game's board onto the query's.
+    /// The symmetry (0..12 on Keil's hexagon, 0..8 on Go's square) that
+    /// maps the game's board onto the query's.
     pub symmetry: u8,
+    /// Whether the game reached the position with colours exchanged (a
+    /// colour-swap search): its Black played the query's white stones.
+    pub swapped: bool,
+    /// The position as the game had it, in full (board in the game's
+    /// orientation and colours, the player to move, Keil's button flag).
+    pub position: String,
     /// The game's date, `YYYY-MM-DD` or empty.
     pub date: String,
     /// Black's name.
@@ -792,17 +941,11 @@ pub struct PositionAnswer {
 
 /// Replays a stored game's main line to the posting's ply and returns the
 /// position; `None` when the game is gone or does not replay.
-fn position_at(conn: &rusqlite::Connection, x: &Posting) -> Result<Option<Position>> {
+fn position_at(conn: &rusqlite::Connection, x: &Posting) -> Result<Option<AnyPosition>> {
     let Some(line) = game_moves(conn, GameId::from_sql(i64::from(x.game)))? else {
         return Ok(None);
     };
-    let mut g = line.start();
-    for &mv in line.moves.iter().take(x.ply as usize) {
-        if g.play(mv).is_err() {
-            return Ok(None);
-        }
-    }
-    Ok(Some(g.position()))
+    Ok(line.game_at(x.ply as usize).ok().map(|g| g.position()))
 }
 
 /// Rebuilds the position index from the games table, inside the caller's
@@ -828,20 +971,31 @@ pub(crate) fn rebuild(tx: &rusqlite::Transaction<'_>) -> Result<()> {
             let mut game = line.start();
             let start = game.position();
             let mut turns = Vec::with_capacity(line.moves.len());
-            for &mv in &line.moves {
-                let color = game.to_move();
-                let out = game.play(mv).map_err(|e| Error::Corrupt {
+            for (i, &mv) in line.moves.iter().enumerate() {
+                let color = line.color(i, &game);
+                let out = line.play(i, &mut game).map_err(|e| Error::Corrupt {
                     game: game_id,
                     reason: format!("stored moves do not replay: {e}"),
                 })?;
-                turns.push((color, mv, out.captured));
+                let after = if game.kind() == keil_rules::GameKind::Keil {
+                    (PositionKey(0), 0)
+                } else {
+                    game.canonical_key()
+                };
+                turns.push((color, mv, out.captured, after));
             }
-            let steps = turns.iter().map(|(color, mv, captured)| Step {
+            let steps = turns.iter().map(|(color, mv, captured, _)| Step {
                 color: *color,
                 mv: *mv,
                 captured,
             });
-            batch.extend(postings(id as u32, &start, steps));
+            match &start {
+                AnyPosition::Keil(start) => batch.extend(postings(id as u32, start, steps)),
+                start => {
+                    let keys = turns.iter().map(|t| t.3);
+                    batch.extend(any_postings(id as u32, start, steps.zip(keys)));
+                }
+            }
         }
         batch.sort_unstable();
         insert_segment(tx, &batch, chunk.len())?;
@@ -928,6 +1082,7 @@ struct Hit {
     ply: u16,
     next: u16,
     sym: u8,
+    white_to_move: bool,
 }
 
 impl Hit {
@@ -954,6 +1109,72 @@ pub(crate) fn new_answers() -> Answers {
     Answers::with_weighter(1024, CACHE_BYTES, MatchesWeight)
 }
 
+/// One side of a search (the query, or its colour swap): the match key,
+/// the canonical position and the symmetry back to the query.
+struct Side {
+    key: MatchKey,
+    canon: AnyPosition,
+    to_query: u8,
+    swapped: bool,
+}
+
+impl Side {
+    fn new(
+        p: &AnyPosition,
+        to_move: Option<Color>,
+        q: &PositionQuery,
+        generation: u64,
+        swapped: bool,
+    ) -> Side {
+        let board = p.board();
+        let (key, s_q) = any_index_key(p, p.canonical_key());
+        let canon = p.transform(s_q);
+        let to_query = board.inverse(s_q);
+        let count = board.symmetry_count();
+        // Symmetries of the game orientation allowed when images don't
+        // match: those under which the game's board is the query's board.
+        let orientations: u16 = if q.symmetry {
+            (1 << count) - 1
+        } else {
+            (0..count)
+                .filter(|&s| canon.transform(board.inverse(s)) == *p)
+                .fold(0, |m, s| m | 1 << s)
+        };
+        Side {
+            key: MatchKey {
+                generation,
+                key,
+                orientations,
+                white_to_move: to_move.map(|c| c == Color::White),
+                player: q.player.clone(),
+                from: q.from.map(|d| date_number(&d.to_string())),
+                to: q.to.map(|d| date_number(&d.to_string())),
+            },
+            canon,
+            to_query,
+            swapped,
+        }
+    }
+
+    /// The matches, from the cache when there.
+    fn matches(
+        &self,
+        index: &PositionIndex,
+        conn: &rusqlite::Connection,
+        snapshot: &Snapshot,
+    ) -> Result<Arc<Matches>> {
+        if let Some(m) = index.answers.get(&self.key) {
+            return Ok(m);
+        }
+        let (m, postings) = collect(index, conn, snapshot, &self.key, &self.canon)?;
+        let m = Arc::new(m);
+        if postings >= CACHE_MIN_POSTINGS {
+            index.answers.insert(self.key.clone(), m.clone());
+        }
+        Ok(m)
+    }
+}
+
 /// Runs a position search on one read connection.
 pub(crate) fn search(
     index: &PositionIndex,
@@ -962,19 +1183,6 @@ pub(crate) fn search(
 ) -> Result<PositionAnswer> {
     let p = q.position;
     let board = p.board();
-    let stones = p.stones(Color::Black).len() + p.stones(Color::White).len();
-    let (key, s_q) = index_key(&p, &SymmetricKeys::new(&p), stones);
-    let canon = p.transform(s_q);
-    let to_query = s_q.inverse();
-    // Symmetries of the game orientation allowed when images don't match:
-    // those under which the game's board is the query's board itself.
-    let orientations: u16 = if q.symmetry {
-        (1 << 12) - 1
-    } else {
-        Symmetry::all()
-            .filter(|s| canon.transform(s.inverse()) == p)
-            .fold(0, |m, s| m | 1 << s.index())
-    };
     let after = match &q.cursor {
         None => None,
         Some(c) => Some(parse_cursor(c)?),
@@ -982,37 +1190,55 @@ pub(crate) fn search(
 
     index.refresh(conn)?;
     let snapshot = index.segments(conn)?;
-    let match_key = MatchKey {
-        generation: snapshot.generation,
-        key,
-        orientations,
-        white_to_move: q.to_move.map(|c| c == Color::White),
-        player: q.player.clone(),
-        from: q.from.map(|d| date_number(&d.to_string())),
-        to: q.to.map(|d| date_number(&d.to_string())),
-    };
-    let matches = match index.answers.get(&match_key) {
-        Some(m) => m,
-        None => {
-            let (m, postings) = collect(index, conn, &snapshot, &match_key, &canon)?;
-            let m = Arc::new(m);
-            if postings >= CACHE_MIN_POSTINGS {
-                index.answers.insert(match_key, m.clone());
-            }
-            m
-        }
-    };
-
-    let total = matches.games.len() as u64;
-    let show = |code: u16| match decode_move(code) {
-        None => "end".to_string(),
-        Some(m) => m.transform(board, to_query).display(board),
-    };
-    let mut continuations: Vec<Continuation> = matches
-        .per_move
+    let mut sides = vec![Side::new(&p, q.to_move, q, snapshot.generation, false)];
+    if q.swap_colors {
+        let swapped = p.swap_colors();
+        let to_move = q.to_move.map(Color::opposite);
+        sides.push(Side::new(&swapped, to_move, q, snapshot.generation, true));
+    }
+    let matches = sides
         .iter()
-        .map(|&(code, n, b, w)| Continuation {
-            mv: show(code),
+        .map(|side| side.matches(index, conn, &snapshot))
+        .collect::<Result<Vec<_>>>()?;
+
+    // Continuations in the query's orientation and colours.
+    let mut per_move: HashMap<String, (u64, u64, u64)> = HashMap::new();
+    for (side, m) in sides.iter().zip(&matches) {
+        for &(code, n, b, w) in &m.per_move {
+            let mv = match decode_move(code) {
+                None => "end".to_string(),
+                Some(m) => show_move(board, transform_move(board, m, side.to_query)),
+            };
+            let (b, w) = if side.swapped { (w, b) } else { (b, w) };
+            let e = per_move.entry(mv).or_default();
+            e.0 += n;
+            e.1 += b;
+            e.2 += w;
+        }
+    }
+    // Every matching game once (its first occurrence; unswapped first).
+    let merged: Vec<(Hit, usize)> = if matches.len() == 1 {
+        Vec::new()
+    } else {
+        let mut all: Vec<(Hit, usize)> = matches
+            .iter()
+            .enumerate()
+            .flat_map(|(i, m)| m.games.iter().map(move |&h| (h, i)))
+            .collect();
+        all.sort_by_key(|(h, i)| (h.order(), h.ply, *i));
+        all.dedup_by_key(|(h, _)| h.game);
+        all
+    };
+    let list: &[(Hit, usize)] = &merged;
+    let total = if matches.len() == 1 {
+        matches[0].games.len()
+    } else {
+        list.len()
+    } as u64;
+    let mut continuations: Vec<Continuation> = per_move
+        .into_iter()
+        .map(|(mv, (n, b, w))| Continuation {
+            mv,
             games: n,
             black_wins: b,
             white_wins: w,
@@ -1026,15 +1252,26 @@ pub(crate) fn search(
     continuations.sort_by(|a, b| b.games.cmp(&a.games).then_with(|| a.mv.cmp(&b.mv)));
 
     // One page of games, newest first, keyset on (date, id).
-    let first = after.map_or(0, |(d, g)| {
-        matches
-            .games
-            .partition_point(|h| h.order() <= std::cmp::Reverse((d, g)))
-    });
     let limit = q.limit.max(1);
-    let page = &matches.games[first..(first + limit).min(matches.games.len())];
-    let next_cursor = (first + limit < matches.games.len())
-        .then(|| page.last().map(|h| format!("{}-{}", h.date, h.game)))
+    let (page, more): (Vec<(Hit, usize)>, bool) = if matches.len() == 1 {
+        let games = &matches[0].games;
+        let first = after.map_or(0, |(d, g)| {
+            games.partition_point(|h| h.order() <= std::cmp::Reverse((d, g)))
+        });
+        let end = (first + limit).min(games.len());
+        (
+            games[first..end].iter().map(|&h| (h, 0)).collect(),
+            end < games.len(),
+        )
+    } else {
+        let first = after.map_or(0, |(d, g)| {
+            list.partition_point(|(h, _)| h.order() <= std::cmp::Reverse((d, g)))
+        });
+        let end = (first + limit).min(list.len());
+        (list[first..end].to_vec(), end < list.len())
+    };
+    let next_cursor = more
+        .then(|| page.last().map(|(h, _)| format!("{}-{}", h.date, h.game)))
         .flatten();
     let mut stmt = conn.prepare_cached(
         "SELECT g.date, b.name, w.name, g.result FROM games g
@@ -1042,16 +1279,27 @@ pub(crate) fn search(
          WHERE g.id = ?1",
     )?;
     let mut hits = Vec::with_capacity(page.len());
-    for h in page {
+    for (h, i) in &page {
+        let side = &sides[*i];
         let (date, black, white, result) = stmt.query_row([i64::from(h.game)], |r| {
             Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
         })?;
-        let s_g = Symmetry::from_index(h.sym).expect("sym < 12");
+        // The game's orientation and colours: the canonical position mapped
+        // back by the inverse of the game's symmetry.
+        let at = side.canon.transform(board.inverse(h.sym));
+        let to_move = if h.white_to_move {
+            Color::White
+        } else {
+            Color::Black
+        };
         hits.push(PositionHit {
             game_id: GameId::from_sql(i64::from(h.game)),
             ply: u32::from(h.ply),
-            next: decode_move(h.next).map(|m| m.transform(board, to_query).display(board)),
-            symmetry: s_g.then(to_query).index(),
+            next: decode_move(h.next)
+                .map(|m| show_move(board, transform_move(board, m, side.to_query))),
+            symmetry: board.compose(h.sym, side.to_query),
+            swapped: side.swapped,
+            position: at.to_full_notation(to_move),
             date,
             black,
             white,
@@ -1076,7 +1324,7 @@ fn collect(
     conn: &rusqlite::Connection,
     snapshot: &Snapshot,
     k: &MatchKey,
-    canon: &Position,
+    canon: &AnyPosition,
 ) -> Result<(Matches, usize)> {
     let board = canon.board();
     let mut postings = Vec::new();
@@ -1098,9 +1346,7 @@ fn collect(
         let mut confirmed: HashMap<(u32, u16), bool> = HashMap::new();
         for x in &postings {
             if let std::collections::hash_map::Entry::Vacant(e) = confirmed.entry((x.game, x.ply)) {
-                let ok = position_at(conn, x)?.is_some_and(|at| {
-                    at.transform(Symmetry::from_index(x.sym).expect("sym < 12")) == *canon
-                });
+                let ok = position_at(conn, x)?.is_some_and(|at| at.transform(x.sym) == *canon);
                 e.insert(ok);
             }
         }
@@ -1118,7 +1364,7 @@ fn collect(
     };
     // Next moves merge under the position's own symmetries: each code maps
     // to the least code of its orbit (a table, built once per search).
-    let stabiliser: Vec<Symmetry> = Symmetry::all()
+    let stabiliser: Vec<u8> = (0..board.symmetry_count())
         .filter(|&t| canon.transform(t) == *canon)
         .collect();
     let codes = NEXT_POINT as usize + board.len();
@@ -1161,6 +1407,7 @@ fn collect(
                     ply: x.ply,
                     next: x.next,
                     sym: x.sym,
+                    white_to_move: x.white_to_move,
                 });
                 b
             }
@@ -1342,13 +1589,9 @@ mod tests {
             .moves(GameId::new(1).unwrap())
             .unwrap()
             .unwrap();
-        let mut game = line.start();
-        for &mv in &line.moves[..12] {
-            game.play(mv).unwrap();
-        }
+        let game = line.game_at(12).unwrap();
         let q = game.position();
-        let stones = q.stones(Color::Black).len() + q.stones(Color::White).len();
-        let (key, _) = index_key(&q, &SymmetricKeys::new(&q), stones);
+        let (key, _) = any_index_key(&q, q.canonical_key());
         assert!(!is_exact(key));
         let mut query = PositionQuery::new(q);
         query.symmetry = true;

@@ -8,7 +8,7 @@ use keil_archive::{
     PositionQuery,
 };
 use keil_gen::{Generator, GeneratorConfig};
-use keil_rules::{Board, Color, Game, Move, Position, Symmetry};
+use keil_rules::{AnyBoard, AnyPosition, Board, Color, Move, Position};
 
 /// Every stored game replayed: its id, winner and the position after each
 /// ply (0 = start) with the move played next.
@@ -16,18 +16,22 @@ struct Replayed {
     id: GameId,
     winner: Option<Color>,
     date: String,
-    steps: Vec<(Position, Option<Move>)>,
+    steps: Vec<(AnyPosition, Option<Move>)>,
 }
 
 fn archive_with(games: u64, size: u8, seed: u64) -> (tempfile::TempDir, Archive, Vec<Replayed>) {
-    let dir = tempfile::tempdir().unwrap();
-    let archive = Archive::open(dir.path()).unwrap();
-    let config = GeneratorConfig {
+    archive_of(GeneratorConfig {
         games,
         size,
         seed,
         ..GeneratorConfig::default()
-    };
+    })
+}
+
+fn archive_of(config: GeneratorConfig) -> (tempfile::TempDir, Archive, Vec<Replayed>) {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = Archive::open(dir.path()).unwrap();
+    let games = config.games;
     let bytes: Vec<u8> = Generator::new(config)
         .unwrap()
         .flat_map(|g| g.record.into_bytes())
@@ -68,14 +72,11 @@ fn replayed(archive: &Archive) -> Vec<Replayed> {
     for id in (1..=games).map(|n| GameId::new(n).unwrap()) {
         let moves = archive.games().moves(id).unwrap().unwrap();
         let summary = archive.games().summaries(&[id]).unwrap().remove(0);
-        let mut game = match &moves.setup {
-            Some((p, c)) => Game::from_setup(p, moves.ruleset, *c),
-            None => Game::new(moves.board, moves.ruleset),
-        };
+        let mut game = moves.start();
         let mut steps = Vec::new();
-        for &mv in &moves.moves {
+        for (i, &mv) in moves.moves.iter().enumerate() {
             steps.push((game.position(), Some(mv)));
-            game.play(mv).unwrap();
+            moves.play(i, &mut game).unwrap();
         }
         steps.push((game.position(), None));
         all.push(Replayed {
@@ -88,42 +89,83 @@ fn replayed(archive: &Archive) -> Vec<Replayed> {
     all
 }
 
+fn show(board: AnyBoard, mv: Move) -> String {
+    match mv {
+        Move::Place(p) => board.display_name(p),
+        Move::Pass => "pass".to_string(),
+        Move::TakeButton => "button".to_string(),
+    }
+}
+
+fn image(board: AnyBoard, mv: Move, s: u8) -> Move {
+    match mv {
+        Move::Place(p) => Move::Place(board.transform(p, s)),
+        m => m,
+    }
+}
+
 /// The class of a move under the symmetries that fix `q`, as names.
-fn class(board: &Board, q: &Position, mv: Option<Move>) -> BTreeSet<String> {
+fn class(q: &AnyPosition, mv: Option<Move>) -> BTreeSet<String> {
+    let board = q.board();
     match mv {
         None => BTreeSet::from(["end".to_string()]),
-        Some(m) => Symmetry::all()
+        Some(m) => (0..board.symmetry_count())
             .filter(|&t| q.transform(t) == *q)
-            .map(|t| m.transform(board, t).display(board))
+            .map(|t| show(board, image(board, m, t)))
             .collect(),
     }
 }
 
+/// Every move's name on the board of `q` → its class.
+fn classes(q: &AnyPosition) -> BTreeMap<String, BTreeSet<String>> {
+    let board = q.board();
+    let moves = board
+        .points()
+        .map(Move::Place)
+        .chain([Move::Pass, Move::TakeButton]);
+    let mut out: BTreeMap<String, BTreeSet<String>> =
+        moves.map(|m| (show(board, m), class(q, Some(m)))).collect();
+    out.insert("end".into(), class(q, None));
+    out
+}
+
 /// (continuation classes → (games, black wins, white wins)), total games,
-/// and per game its first matching ply.
+/// and per game its first matching ply and whether it matched swapped.
 type Expected = (
     BTreeMap<BTreeSet<String>, (u64, u64, u64)>,
     u64,
-    BTreeMap<GameId, u32>,
+    BTreeMap<GameId, (u32, bool)>,
 );
 
-fn brute_force(all: &[Replayed], q: &Position, symmetry: bool) -> Expected {
+/// The answer computed by replaying every game: a game counts once in the
+/// total (at its first matching ply, unswapped before swapped), and once per
+/// way it matched (as given, colour-swapped) in the continuations, with
+/// wins in the query's colours.
+fn brute_force(all: &[Replayed], q: &AnyPosition, symmetry: bool, swap: bool) -> Expected {
     let board = q.board();
-    let mut stats: BTreeMap<BTreeSet<String>, BTreeSet<GameId>> = BTreeMap::new();
-    let mut first = BTreeMap::new();
+    let swapped_q = q.swap_colors();
+    let mut stats: BTreeMap<BTreeSet<String>, BTreeSet<(GameId, bool)>> = BTreeMap::new();
+    let mut first: BTreeMap<GameId, (u32, bool)> = BTreeMap::new();
     let mut wins = BTreeMap::new();
     for g in all {
         for (ply, (p, next)) in g.steps.iter().enumerate() {
-            let to_query = Symmetry::all()
-                .find(|&s| (symmetry || s == Symmetry::IDENTITY) && p.transform(s) == *q);
-            let Some(s) = to_query else { continue };
-            first.entry(g.id).or_insert(ply as u32);
-            let shown = next.map(|m| m.transform(board, s));
-            stats
-                .entry(class(board, q, shown))
-                .or_default()
-                .insert(g.id);
-            wins.insert(g.id, g.winner);
+            for (sw, target) in [(false, q), (true, &swapped_q)] {
+                if sw && !swap {
+                    continue;
+                }
+                let to_query = (0..board.symmetry_count())
+                    .find(|&s| (symmetry || s == 0) && p.transform(s) == *target);
+                let Some(s) = to_query else { continue };
+                first.entry(g.id).or_insert((ply as u32, sw));
+                let shown = next.map(|m| image(board, m, s));
+                stats.entry(class(q, shown)).or_default().insert((g.id, sw));
+                let w = if sw {
+                    g.winner.map(Color::opposite)
+                } else {
+                    g.winner
+                };
+                wins.insert((g.id, sw), w);
+            }
         }
     }
     let stats = stats
@@ -143,47 +185,58 @@ fn brute_force(all: &[Replayed], q: &Position, symmetry: bool) -> Expected {
     (stats, first.len() as u64, first)
 }
 
-fn check(archive: &Archive, all: &[Replayed], q: &Position, symmetry: bool) -> PositionAnswer {
+fn check(archive: &Archive, all: &[Replayed], q: &AnyPosition, symmetry: bool) -> PositionAnswer {
+    check_any(archive, all, q, symmetry, false)
+}
+
+fn check_any(
+    archive: &Archive,
+    all: &[Replayed],
+    q: &AnyPosition,
+    symmetry: bool,
+    swap: bool,
+) -> PositionAnswer {
     let board = q.board();
-    let (want_stats, want_total, want_first) = brute_force(all, q, symmetry);
+    let (want_stats, want_total, want_first) = brute_force(all, q, symmetry, swap);
     let mut query = PositionQuery::new(*q);
     query.symmetry = symmetry;
+    query.swap_colors = swap;
     query.limit = 1000;
     let got = archive.positions().search(&query).unwrap();
-    assert_eq!(
-        got.total_games, want_total,
-        "total for {q} (symmetry {symmetry})"
-    );
+    let what = format!("{q} (symmetry {symmetry}, swap {swap})");
+    assert_eq!(got.total_games, want_total, "total for {what}");
+    let names = classes(q);
     let got_stats: BTreeMap<_, _> = got
         .continuations
         .iter()
-        .map(|c| {
-            let mv = match c.mv.as_str() {
-                "end" => None,
-                "pass" => Some(Move::Pass),
-                "button" => Some(Move::TakeButton),
-                p => Some(Move::Place(board.parse_point(p).unwrap())),
-            };
-            (class(board, q, mv), (c.games, c.black_wins, c.white_wins))
-        })
+        .map(|c| (names[&c.mv].clone(), (c.games, c.black_wins, c.white_wins)))
         .collect();
-    assert_eq!(
-        got_stats, want_stats,
-        "continuations for {q} (symmetry {symmetry})"
-    );
-    let got_first: BTreeMap<GameId, u32> = got.games.iter().map(|h| (h.game_id, h.ply)).collect();
-    assert_eq!(got_first, want_first, "games for {q}");
+    assert_eq!(got_stats, want_stats, "continuations for {what}");
+    let got_first: BTreeMap<GameId, (u32, bool)> = got
+        .games
+        .iter()
+        .map(|h| (h.game_id, (h.ply, h.swapped)))
+        .collect();
+    assert_eq!(got_first, want_first, "games for {what}");
     // Each listed next move is the game's move seen in the query's
-    // orientation (up to the position's own symmetries).
+    // orientation (up to the position's own symmetries), and the position
+    // is written as the game had it.
     for hit in &got.games {
         let g = all.iter().find(|g| g.id == hit.game_id).unwrap();
         let (p, next) = &g.steps[hit.ply as usize];
-        let s = Symmetry::from_index(hit.symmetry).unwrap();
-        assert_eq!(p.transform(s), *q, "symmetry of game {}", g.id);
-        let shown = next.map(|m| m.transform(board, s));
+        let target = if hit.swapped { q.swap_colors() } else { *q };
+        assert_eq!(
+            p.transform(hit.symmetry),
+            target,
+            "symmetry of game {}",
+            g.id
+        );
+        let written = AnyPosition::parse_notation(q.kind(), &hit.position).unwrap();
+        assert_eq!(written.position, *p, "position of game {}", g.id);
+        let shown = next.map(|m| image(board, m, hit.symmetry));
         let listed = hit.next.as_deref().unwrap_or("end");
         assert!(
-            class(board, q, shown).contains(listed),
+            class(q, shown).contains(listed),
             "next move of game {}",
             g.id
         );
@@ -211,12 +264,12 @@ fn position_search_equals_brute_force() {
     // The empty board (every game), early shared positions (exact keys),
     // and deep positions (Zobrist keys, confirmed by replay), as given and
     // as a symmetric image.
-    let mut queries = vec![Position::empty(board)];
+    let mut queries = vec![AnyPosition::Keil(Position::empty(board))];
     for g in all.iter().step_by(9) {
         for ply in [1, 2, 3, 7, 12, g.steps.len() - 1] {
             if let Some((p, _)) = g.steps.get(ply) {
                 queries.push(*p);
-                queries.push(p.transform(Symmetry::from_index((ply % 12) as u8).unwrap()));
+                queries.push(p.transform((ply % 12) as u8));
             }
         }
     }
@@ -308,10 +361,10 @@ fn popular_positions_answer_from_the_cache_until_the_index_changes() {
     let (_dir, archive, all) = archive_with(700, 3, 21);
     let board = Board::new(3).unwrap();
     let empty = Position::empty(board);
-    let first_moves: Vec<Position> = all.iter().take(40).map(|g| g.steps[1].0).collect();
+    let first_moves: Vec<AnyPosition> = all.iter().take(40).map(|g| g.steps[1].0).collect();
     for _ in 0..2 {
         for symmetry in [false, true] {
-            check(&archive, &all, &empty, symmetry);
+            check(&archive, &all, &AnyPosition::Keil(empty), symmetry);
             for p in &first_moves {
                 check(&archive, &all, p, symmetry);
             }
@@ -346,7 +399,7 @@ fn popular_positions_answer_from_the_cache_until_the_index_changes() {
     let all = replayed(&archive);
     assert!(all.len() > 700);
     for symmetry in [false, true] {
-        let got = check(&archive, &all, &empty, symmetry);
+        let got = check(&archive, &all, &AnyPosition::Keil(empty), symmetry);
         assert_eq!(got.total_games, all.len() as u64);
         for p in &first_moves {
             check(&archive, &all, p, symmetry);
@@ -360,17 +413,17 @@ fn an_archive_of_schema_one_upgrades_in_place() {
     let empty = Position::empty(Board::new(3).unwrap());
     let deep = all[5].steps[all[5].steps.len() / 2].0;
     let before = [
-        check(&archive, &all, &empty, true),
+        check(&archive, &all, &AnyPosition::Keil(empty), true),
         check(&archive, &all, &deep, false),
     ];
     drop(archive);
     // What schema 1 wrote: games without a kind, problems without a
-    // place (schema 3 added them), segments without the nonce column
-    // (schema 2).
+    // place (schema 3 added them), games without a handicap (schema 4),
+    // segments without the nonce column (schema 2).
     let conn = rusqlite::Connection::open(dir.path().join("archive.sqlite")).unwrap();
     conn.execute_batch(
         "DROP INDEX games_kind_date; DROP INDEX games_kind_size_date; \
-         ALTER TABLE games DROP COLUMN kind; \
+         ALTER TABLE games DROP COLUMN kind; ALTER TABLE games DROP COLUMN handicap; \
          ALTER TABLE import_problems DROP COLUMN line; \
          ALTER TABLE import_problems DROP COLUMN col; \
          DROP INDEX position_segments_nonce; ALTER TABLE position_segments DROP COLUMN nonce; \
@@ -401,9 +454,9 @@ fn an_archive_of_schema_one_upgrades_in_place() {
     assert_eq!(archive.games().count(&go).unwrap(), 0);
     let listed = archive.games().list(&keil, &Page::default()).unwrap();
     assert!(listed.games.iter().all(|g| g.kind == GameKind::Keil));
-    assert_eq!(keil_archive::schema_version(), 3);
+    assert_eq!(keil_archive::schema_version(), 4);
     let after = [
-        check(&archive, &all, &empty, true),
+        check(&archive, &all, &AnyPosition::Keil(empty), true),
         check(&archive, &all, &deep, false),
     ];
     assert_eq!(before, after);
@@ -417,6 +470,63 @@ fn an_archive_of_schema_one_upgrades_in_place() {
         .import(&[source], &ImportOptions::default(), &mut |_| {})
         .unwrap();
     let all = replayed(&archive);
-    let got = check(&archive, &all, &empty, true);
+    let got = check(&archive, &all, &AnyPosition::Keil(empty), true);
     assert_eq!(got.total_games, all.len() as u64);
+}
+
+#[test]
+fn go_position_search_equals_brute_force() {
+    let (_dir, archive, all) = archive_of(GeneratorConfig {
+        game: keil_rules::GameKind::Go,
+        games: 60,
+        size: 5,
+        seed: 23,
+        handicaps: true,
+        ..GeneratorConfig::default()
+    });
+    let summaries = archive
+        .games()
+        .list(
+            &GameFilter {
+                kind: Some(GameKind::Go),
+                size: Some(5),
+                ..GameFilter::default()
+            },
+            &Page {
+                limit: 100,
+                ..Page::default()
+            },
+        )
+        .unwrap();
+    assert_eq!(summaries.games.len(), 60);
+    let board = all[0].steps[0].0.board();
+    let mut queries = vec![AnyPosition::empty(all[0].steps[0].0.spec()).unwrap()];
+    for g in all.iter().step_by(7) {
+        for ply in [1, 2, 4, 6, 9, g.steps.len() - 1] {
+            if let Some((p, _)) = g.steps.get(ply) {
+                queries.push(*p);
+                let s = (ply % usize::from(board.symmetry_count())) as u8;
+                queries.push(p.transform(s));
+                queries.push(p.transform(s).swap_colors());
+            }
+        }
+    }
+    let mut swapped = 0;
+    for q in &queries {
+        for symmetry in [false, true] {
+            for swap in [false, true] {
+                let got = check_any(&archive, &all, q, symmetry, swap);
+                swapped += got.games.iter().filter(|h| h.swapped).count();
+            }
+        }
+    }
+    assert!(swapped > 0, "some colour-swapped matches");
+    // A Keil query never matches Go games, and the reverse.
+    let keil = AnyPosition::empty(keil_rules::BoardSpec {
+        kind: keil_rules::GameKind::Keil,
+        size: 3,
+    })
+    .unwrap();
+    let q = PositionQuery::new(keil);
+    assert_eq!(archive.positions().search(&q).unwrap().total_games, 0);
 }
