@@ -88,9 +88,10 @@ pub struct SearchQuery {
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct PositionsQuery {
-    /// The board in position notation, e.g. `7/8/9/10/11/12/6b6/12/11/10/9/8/7`
-    /// (optional suffixes ` b`/` w`, the player to move, and ` +`, the
-    /// button taken).
+    /// The board in position notation, e.g. `7/8/9/10/11/12/6b6/12/11/10/9/8/7`,
+    /// with optional suffixes in any order: ` b`/` w` the player to move,
+    /// ` +` the button taken, ` -` not taken. An absent suffix matches
+    /// either value.
     pub position: Option<String>,
     /// Whether the 12 symmetric images match too (`true`/`false`, default
     /// `false`).
@@ -376,6 +377,11 @@ pub struct ContinuationDto {
     /// `g7`, `pass`, `button`, or `end` when games ended here.
     #[serde(rename = "move")]
     pub mv: String,
+    /// The player to move in the matched position (who played it): `B` or
+    /// `W`. Continuations are counted per matched position.
+    pub to_move: String,
+    /// Whether the button had been taken in the matched position.
+    pub button_taken: bool,
     /// Games that played it.
     pub games: u64,
     /// Of those, won by Black.
@@ -398,6 +404,13 @@ pub struct PositionGameDto {
     pub next: Option<String>,
     /// The symmetry (0..12) mapping the game's board onto the query's.
     pub symmetry: u8,
+    /// The position matched, in full, in the query's orientation: board,
+    /// player to move (` b`/` w`) and button flag (` +` taken, ` -` not).
+    pub position: String,
+    /// The player to move in the matched position: `B` or `W`.
+    pub to_move: String,
+    /// Whether the button had been taken in the matched position.
+    pub button_taken: bool,
     /// The date, `YYYY-MM-DD` or empty.
     pub date: String,
     /// Black's name.
@@ -411,7 +424,8 @@ pub struct PositionGameDto {
 /// The answer to a position search.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct PositionSearchDto {
-    /// The position searched, normalised.
+    /// The position searched, normalised: the board with the suffixes the
+    /// query gave (an absent one matched either value).
     pub position: String,
     /// Whether symmetric images were included.
     pub symmetry: bool,

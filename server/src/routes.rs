@@ -656,8 +656,10 @@ pub async fn get_player(
     Ok(HttpResponse::Ok().json(PlayerDto::from(profile)))
 }
 
-/// Games that reached a position (exactly, or any of its 12 symmetric
-/// images), with what was played next and how it scored.
+/// Games that reached a board (exactly, or any of its 12 symmetric
+/// images), whoever was to move and whatever the button's state unless the
+/// query's suffixes say, with what was played next and how it scored, per
+/// matched position; each game writes the position it matched in full.
 #[utoipa::path(get, path = "/api/v1/positions", tag = "positions", params(PositionsQuery),
     responses(
         (status = 200, description = "Matching games and continuation statistics", body = PositionSearchDto),
@@ -669,11 +671,9 @@ pub async fn search_positions(
 ) -> Result<HttpResponse, ApiError> {
     let q = q.into_inner();
     let text = required("position", &q.position)?;
-    let (position, to_move) = Position::parse_notation(text).map_err(|e| bad("position", e))?;
+    let parsed = PositionQuery::parse(text).map_err(|e| bad("position", e))?;
     let symmetry = parse_flag("symmetry", q.symmetry.as_deref())?;
     let query = PositionQuery {
-        position,
-        to_move,
         symmetry,
         player: q.player.filter(|s| !s.is_empty()),
         from: q
@@ -684,10 +684,12 @@ pub async fn search_positions(
         to: q.to.as_deref().map(|d| parse_day("to", d)).transpose()?,
         limit: parse_limit(q.limit.as_deref(), 20, keil_archive::MAX_PAGE)?,
         cursor: q.cursor,
+        ..parsed
     };
+    let position = query.notation();
     let answer = blocking(&state, move |a| Ok(a.positions().search(&query)?)).await?;
     Ok(HttpResponse::Ok().json(PositionSearchDto {
-        position: position.to_notation(to_move),
+        position,
         symmetry,
         total_games: answer.total_games,
         continuations: answer
@@ -695,6 +697,8 @@ pub async fn search_positions(
             .into_iter()
             .map(|c| ContinuationDto {
                 mv: c.mv,
+                to_move: color_code(c.to_move),
+                button_taken: c.button_taken,
                 games: c.games,
                 black_wins: c.black_wins,
                 white_wins: c.white_wins,
@@ -709,6 +713,9 @@ pub async fn search_positions(
                 ply: g.ply,
                 next: g.next,
                 symmetry: g.symmetry,
+                position: g.position,
+                to_move: color_code(g.to_move),
+                button_taken: g.button_taken,
                 date: g.date,
                 black: g.black,
                 white: g.white,
