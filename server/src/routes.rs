@@ -667,8 +667,10 @@ pub async fn get_player(
     Ok(HttpResponse::Ok().json(PlayerDto::from(profile)))
 }
 
-/// Games that reached a position (exactly, or any of its 12 symmetric
-/// images), with what was played next and how it scored.
+/// Games that reached a board (exactly, or any of its 12 symmetric
+/// images), whoever was to move and whatever the button's state unless the
+/// query's suffixes say, with what was played next and how it scored, per
+/// matched position; each game writes the position it matched in full.
 #[utoipa::path(get, path = "/api/v1/positions", tag = "positions", params(PositionsQuery),
     responses(
         (status = 200, description = "Matching games and continuation statistics", body = PositionSearchDto),
@@ -680,7 +682,7 @@ pub async fn search_positions(
 ) -> Result<HttpResponse, ApiError> {
     let q = q.into_inner();
     let text = required("position", &q.position)?;
-    let parse = |kind| keil_rules::AnyPosition::parse_notation(kind, text);
+    let parse = |kind| PositionQuery::parse_kind(kind, text);
     let parsed = match q.kind.as_deref().filter(|k| !k.is_empty()) {
         Some(k) => {
             let kind: keil_rules::GameKind = k.parse().map_err(|e| bad("kind", e))?;
@@ -692,7 +694,6 @@ pub async fn search_positions(
             .or_else(|e| parse(keil_rules::GameKind::Go).map_err(|_| e))
             .map_err(|e| bad("position", e))?,
     };
-    let (position, to_move) = (parsed.position, parsed.to_move);
     let symmetry = parse_flag("symmetry", q.symmetry.as_deref())?;
     let swap_colors = match q.colors.as_deref() {
         None | Some("") | Some("same") => false,
@@ -705,8 +706,6 @@ pub async fn search_positions(
         }
     };
     let query = PositionQuery {
-        position,
-        to_move,
         symmetry,
         swap_colors,
         player: q.player.filter(|s| !s.is_empty()),
@@ -718,11 +717,14 @@ pub async fn search_positions(
         to: q.to.as_deref().map(|d| parse_day("to", d)).transpose()?,
         limit: parse_limit(q.limit.as_deref(), 20, keil_archive::MAX_PAGE)?,
         cursor: q.cursor,
+        ..parsed
     };
+    let position = query.notation();
+    let kind = query.position.kind().code();
     let answer = blocking(&state, move |a| Ok(a.positions().search(&query)?)).await?;
     Ok(HttpResponse::Ok().json(PositionSearchDto {
-        position: position.to_notation(to_move),
-        kind: position.kind().code().to_string(),
+        position,
+        kind: kind.to_string(),
         symmetry,
         swap_colors,
         total_games: answer.total_games,
@@ -731,6 +733,8 @@ pub async fn search_positions(
             .into_iter()
             .map(|c| ContinuationDto {
                 mv: c.mv,
+                to_move: color_code(c.to_move),
+                button_taken: c.button_taken,
                 games: c.games,
                 black_wins: c.black_wins,
                 white_wins: c.white_wins,
@@ -746,7 +750,9 @@ pub async fn search_positions(
                 next: g.next,
                 symmetry: g.symmetry,
                 swapped: g.swapped,
-                matched: g.position,
+                position: g.position,
+                to_move: color_code(g.to_move),
+                button_taken: g.button_taken,
                 date: g.date,
                 black: g.black,
                 white: g.white,

@@ -509,6 +509,67 @@ fn position_search_finds_the_game_and_counts_continuations() {
         "/api/v1/positions?position=7/8/9/10/11/12/13/12/11/10/9/8/7",
     );
     assert_eq!(start["total_games"], 200);
+    // Suffixes restrict; an absent one matches either value, and every
+    // game writes the position it matched in full.
+    let empty = "7/8/9/10/11/12/13/12/11/10/9/8/7";
+    let count_of = |query: &str| {
+        let answer = get_ok(
+            &f.base,
+            &format!("/api/v1/positions?position={}&limit=1000", enc(query)),
+        );
+        assert_eq!(answer["position"], query.trim());
+        answer["total_games"].as_u64().unwrap()
+    };
+    assert_eq!(
+        count_of(&format!("{empty} -")),
+        200,
+        "every game starts with the button"
+    );
+    assert_eq!(count_of(&format!("{empty} b -")), 200);
+    assert_eq!(
+        count_of(&format!("{empty} w")),
+        count_of(&format!("{empty} w -")) + count_of(&format!("{empty} w +"))
+    );
+    let board = notation.split(' ').next().unwrap();
+    let either = get_ok(
+        &f.base,
+        &format!("/api/v1/positions?position={}&limit=1000", enc(board)),
+    );
+    assert!(either["total_games"].as_u64().unwrap() >= total);
+    let hit = either["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|h| h["id"] == id)
+        .unwrap_or_else(|| panic!("game {id} in {either}"));
+    let written = hit["position"].as_str().unwrap();
+    assert!(written.starts_with(board), "{written}");
+    let suffix = if hit["button_taken"].as_bool().unwrap() {
+        "+"
+    } else {
+        "-"
+    };
+    let to_move = hit["to_move"].as_str().unwrap().to_ascii_lowercase();
+    assert!(
+        written.ends_with(&format!(" {to_move} {suffix}")),
+        "{written}"
+    );
+    assert!(
+        either["continuations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c["to_move"].is_string() && c["button_taken"].is_boolean())
+    );
+    let detail = get(
+        &f.base,
+        &format!(
+            "/api/v1/positions?position={}",
+            enc(&format!("{empty} + -"))
+        ),
+    )
+    .problem(400);
+    assert!(detail.contains('-'), "{detail}");
 
     let detail = get(
         &f.base,
