@@ -7,7 +7,7 @@ use chrono::NaiveDate;
 use keil_archive::{
     Archive, GameFilter, GameKind, GameStatus, GameSummary, Order, Page, PositionQuery,
 };
-use keil_rules::{Color, Position};
+use keil_rules::Color;
 
 /// Search an archive.
 #[derive(clap::Args, Debug)]
@@ -61,8 +61,9 @@ pub enum What {
     /// Games that reached a position, and what was played next.
     Position {
         /// The position in position notation, e.g.
-        /// `7/8/9/10/11/12/6b6/12/11/10/9/8/7 w` (the suffix ` b`/` w` gives
-        /// the player to move, ` +` that the button is taken).
+        /// `7/8/9/10/11/12/6b6/12/11/10/9/8/7 w`: suffixes ` b`/` w` restrict
+        /// the player to move, ` +`/` -` the button taken or not; an absent
+        /// suffix matches either value.
         position: String,
         /// Match the 12 symmetric images too.
         #[arg(long)]
@@ -172,6 +173,16 @@ fn open(db: &PathBuf) -> anyhow::Result<Archive> {
         );
     }
     Archive::open(db).with_context(|| format!("opening archive {}", db.display()))
+}
+
+/// What a matched position adds to the board: the player to move and the
+/// button flag, as the notation's suffixes (`w +`, `b -`).
+fn matched(to_move: Color, button_taken: bool) -> String {
+    format!(
+        "{} {}",
+        to_move.letter().to_ascii_lowercase(),
+        if button_taken { '+' } else { '-' }
+    )
 }
 
 fn game_line(g: &GameSummary) -> String {
@@ -285,10 +296,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             common,
         } => {
             let archive = open(&common.db)?;
-            let (pos, to_move) = Position::parse_notation(position.trim())
+            let mut q = PositionQuery::parse(&position)
                 .with_context(|| format!("position {position:?}"))?;
-            let mut q = PositionQuery::new(pos);
-            q.to_move = to_move;
             q.symmetry = symmetry;
             q.player = player;
             q.from = from;
@@ -300,10 +309,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 println!("{}", serde_json::to_string_pretty(&answer)?);
                 return Ok(());
             }
-            println!("{} games reached the position", answer.total_games);
+            println!("{} games reached {}", answer.total_games, q.notation());
             for c in &answer.continuations {
                 println!(
-                    "  {:<8} {:>6} games  ({:.1}%)  B {} / W {}",
+                    "  {} {:<8} {:>6} games  ({:.1}%)  B {} / W {}",
+                    matched(c.to_move, c.button_taken),
                     c.mv,
                     c.games,
                     c.share * 100.0,
@@ -313,9 +323,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             }
             for h in &answer.games {
                 println!(
-                    "{:>7}  ply {:>3}  {:<10} {} - {}  {}  next {}",
+                    "{:>7}  ply {:>3} {}  {:<10} {} - {}  {}  next {}",
                     h.game_id,
                     h.ply,
+                    matched(h.to_move, h.button_taken),
                     h.date,
                     h.black.as_deref().unwrap_or("?"),
                     h.white.as_deref().unwrap_or("?"),

@@ -88,14 +88,23 @@ pub struct SearchQuery {
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct PositionsQuery {
-    /// The board in position notation, e.g. `7/8/9/10/11/12/6b6/12/11/10/9/8/7`
-    /// (optional suffixes ` b`/` w`, the player to move, and ` +`, the
-    /// button taken).
+    /// The board in position notation, e.g. `7/8/9/10/11/12/6b6/12/11/10/9/8/7`,
+    /// with optional suffixes in any order: ` b`/` w` the player to move,
+    /// ` +` the button taken, ` -` not taken. An absent suffix matches
+    /// either value.
     pub position: Option<String>,
-    /// Whether the 12 symmetric images match too (`true`/`false`, default
-    /// `false`).
+    /// The game of the position: `keil` (column notation) or `go` (row
+    /// notation, e.g. `9/9/2b6/9/4w4/9/9/9/9 b`). When absent, inferred
+    /// from the notation: Keil's columns have different lengths and Go's
+    /// rows all have the same, so no notation reads as both.
+    pub kind: Option<String>,
+    /// Whether the symmetric images match too (12 on Keil's hexagon, 8 on
+    /// Go's square; `true`/`false`, default `false`).
     #[param(value_type = Option<bool>)]
     pub symmetry: Option<String>,
+    /// `swap`: also match the position with colours exchanged (and the
+    /// player to move exchanged); `same` (the default): only as given.
+    pub colors: Option<String>,
     /// Only games with this player (exact name).
     pub player: Option<String>,
     /// Only games on or after this day.
@@ -376,6 +385,11 @@ pub struct ContinuationDto {
     /// `g7`, `pass`, `button`, or `end` when games ended here.
     #[serde(rename = "move")]
     pub mv: String,
+    /// The player to move in the matched position (who played it): `B` or
+    /// `W`. Continuations are counted per matched position.
+    pub to_move: String,
+    /// Whether the button had been taken in the matched position.
+    pub button_taken: bool,
     /// Games that played it.
     pub games: u64,
     /// Of those, won by Black.
@@ -396,8 +410,21 @@ pub struct PositionGameDto {
     pub ply: u32,
     /// The move played next, in the query's orientation.
     pub next: Option<String>,
-    /// The symmetry (0..12) mapping the game's board onto the query's.
+    /// The symmetry (0..12 Keil, 0..8 Go) mapping the game's board onto
+    /// the query's.
     pub symmetry: u8,
+    /// Whether the game matched with colours exchanged (`colors=swap`):
+    /// its Black had the query's white stones.
+    pub swapped: bool,
+    /// The position matched, in full, in the query's orientation and the
+    /// game's colours: board, player to move (` b`/` w`) and, Keil, button
+    /// flag (` +` taken, ` -` not).
+    pub position: String,
+    /// The player to move in the matched position: `B` or `W`.
+    pub to_move: String,
+    /// Whether the button had been taken in the matched position (always
+    /// `false` for Go).
+    pub button_taken: bool,
     /// The date, `YYYY-MM-DD` or empty.
     pub date: String,
     /// Black's name.
@@ -411,10 +438,15 @@ pub struct PositionGameDto {
 /// The answer to a position search.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct PositionSearchDto {
-    /// The position searched, normalised.
+    /// The position searched, normalised: the board with the suffixes the
+    /// query gave (an absent one matched either value).
     pub position: String,
+    /// The game kind searched: `keil` or `go`.
+    pub kind: String,
     /// Whether symmetric images were included.
     pub symmetry: bool,
+    /// Whether colour-swapped positions were included.
+    pub swap_colors: bool,
     /// Distinct games that reached it.
     pub total_games: u64,
     /// What was played next, most frequent first.

@@ -9,7 +9,7 @@ use actix_web::web::{self, Data, ServiceConfig};
 use actix_web::{FromRequest, Handler, HttpRequest, HttpResponse, Responder, Route};
 use chrono::NaiveDate;
 use keil_archive::{Archive, Cursor, GameFilter, GameId, GameMoves, Order, Page, PositionQuery};
-use keil_rules::{Color, Move, Point, Position, Ruleset};
+use keil_rules::{Color, Move, Point, Ruleset};
 
 use crate::dto::*;
 use crate::error::{ApiError, Problem};
@@ -280,7 +280,7 @@ fn games_query(q: GamesQuery) -> Result<(GameFilter, Page), ApiError> {
 
 /// A game replayed to a ply.
 struct Replayed {
-    position: Position,
+    position: keil_rules::AnyPosition,
     to_move: Color,
     last: Option<(u32, Color, Move)>,
     captured: Vec<Point>,
@@ -301,9 +301,9 @@ fn replay(line: &GameMoves, ply: u32) -> Result<Replayed, ApiError> {
     let mut captured = Vec::new();
     let mut captures = [0u32; 2];
     for (i, &mv) in line.moves.iter().take(ply as usize).enumerate() {
-        let color = game.to_move();
-        let out = game
-            .play(mv)
+        let color = line.color(i, &game);
+        let out = line
+            .play(i, &mut game)
             .map_err(|e| ApiError::Internal(format!("game {} does not replay: {e}", line.id)))?;
         captures[color.index()] += out.captured.len() as u32;
         captured = out.captured;
@@ -311,7 +311,15 @@ fn replay(line: &GameMoves, ply: u32) -> Result<Replayed, ApiError> {
     }
     Ok(Replayed {
         position: game.position(),
-        to_move: game.to_move(),
+        // Either colour may move (Go, after setup or passes): the next
+        // stored move's player, else Black.
+        to_move: game.to_move().color().unwrap_or_else(|| {
+            if (ply as usize) < line.moves.len() {
+                line.color(ply as usize, &game)
+            } else {
+                Color::Black
+            }
+        }),
         last,
         captured,
         captures,
@@ -468,8 +476,11 @@ pub async fn get_game(
     .await?;
     let board = moves.board;
     let dto = GameDetailDto {
-        setup: moves.setup.as_ref().map(|(p, c)| p.to_notation(Some(*c))),
-        moves: moves.moves.iter().map(|m| m.display(board)).collect(),
+        setup: moves
+            .setup
+            .as_ref()
+            .map(|p| p.to_notation(moves.to_move.color())),
+        moves: moves.moves.iter().map(|&m| board.move_name(m)).collect(),
         game: summary.into(),
     };
     Ok(immutable(&req, "application/json", json_body(&dto)))
@@ -522,29 +533,25 @@ pub async fn get_position(
         r.position
             .stones(c)
             .iter()
-            .map(|p| board.name(p).to_string())
+            .map(|p| board.point_name(p))
             .collect()
     };
     let dto = PositionDto {
         game_id: line.id,
         ply: r.last.map_or(0, |l| l.0),
         plies: r.plies,
-        size: board.side(),
+        size: board.size(),
         notation: r.position.to_notation(Some(r.to_move)),
         to_move: color_code(r.to_move),
-        button_taken: r.position.button_taken(),
+        button_taken: r.position.button_taken().unwrap_or(false),
         black: names(Color::Black),
         white: names(Color::White),
         last_move: r.last.map(|(ply, color, mv)| MoveDto {
             ply,
             color: color_code(color),
-            mv: mv.display(board),
+            mv: board.move_name(mv),
         }),
-        captured: r
-            .captured
-            .iter()
-            .map(|&p| board.name(p).to_string())
-            .collect(),
+        captured: r.captured.iter().map(|&p| board.point_name(p)).collect(),
         captures: CapturesDto {
             black: r.captures[0],
             white: r.captures[1],
@@ -590,14 +597,18 @@ pub async fn get_position_svg(
         r.plies
     );
     if let Some((_, color, mv)) = r.last {
-        caption.push_str(&format!(" · {} {}", color.letter(), mv.display(board)));
+        let name = match mv {
+            Move::Place(p) => board.display_name(p),
+            m => board.move_name(m),
+        };
+        caption.push_str(&format!(" · {} {name}", color.letter()));
     }
     caption.push_str(&format!(" · {to_move} to move"));
-    if r.position.button_taken() {
+    if r.position.button_taken() == Some(true) {
         caption.push_str(" · button taken");
     }
     let body = svg::render(&svg::Drawing {
-        position: &keil_rules::AnyPosition::Keil(r.position),
+        position: &r.position,
         last: last_point,
         captured: &captured,
         caption: &caption,
@@ -656,8 +667,10 @@ pub async fn get_player(
     Ok(HttpResponse::Ok().json(PlayerDto::from(profile)))
 }
 
-/// Games that reached a position (exactly, or any of its 12 symmetric
-/// images), with what was played next and how it scored.
+/// Games that reached a board (exactly, or any of its 12 symmetric
+/// images), whoever was to move and whatever the button's state unless the
+/// query's suffixes say, with what was played next and how it scored, per
+/// matched position; each game writes the position it matched in full.
 #[utoipa::path(get, path = "/api/v1/positions", tag = "positions", params(PositionsQuery),
     responses(
         (status = 200, description = "Matching games and continuation statistics", body = PositionSearchDto),
@@ -669,12 +682,32 @@ pub async fn search_positions(
 ) -> Result<HttpResponse, ApiError> {
     let q = q.into_inner();
     let text = required("position", &q.position)?;
-    let (position, to_move) = Position::parse_notation(text).map_err(|e| bad("position", e))?;
+    let parse = |kind| PositionQuery::parse_kind(kind, text);
+    let parsed = match q.kind.as_deref().filter(|k| !k.is_empty()) {
+        Some(k) => {
+            let kind: keil_rules::GameKind = k.parse().map_err(|e| bad("kind", e))?;
+            parse(kind).map_err(|e| bad("position", e))?
+        }
+        // Keil's columns have different lengths, Go's rows the same: at
+        // most one reads it.
+        None => parse(keil_rules::GameKind::Keil)
+            .or_else(|e| parse(keil_rules::GameKind::Go).map_err(|_| e))
+            .map_err(|e| bad("position", e))?,
+    };
     let symmetry = parse_flag("symmetry", q.symmetry.as_deref())?;
+    let swap_colors = match q.colors.as_deref() {
+        None | Some("") | Some("same") => false,
+        Some("swap") => true,
+        Some(other) => {
+            return Err(bad(
+                "colors",
+                format!("{other:?} is not a colour mode: expected same or swap"),
+            ));
+        }
+    };
     let query = PositionQuery {
-        position,
-        to_move,
         symmetry,
+        swap_colors,
         player: q.player.filter(|s| !s.is_empty()),
         from: q
             .from
@@ -684,17 +717,24 @@ pub async fn search_positions(
         to: q.to.as_deref().map(|d| parse_day("to", d)).transpose()?,
         limit: parse_limit(q.limit.as_deref(), 20, keil_archive::MAX_PAGE)?,
         cursor: q.cursor,
+        ..parsed
     };
+    let position = query.notation();
+    let kind = query.position.kind().code();
     let answer = blocking(&state, move |a| Ok(a.positions().search(&query)?)).await?;
     Ok(HttpResponse::Ok().json(PositionSearchDto {
-        position: position.to_notation(to_move),
+        position,
+        kind: kind.to_string(),
         symmetry,
+        swap_colors,
         total_games: answer.total_games,
         continuations: answer
             .continuations
             .into_iter()
             .map(|c| ContinuationDto {
                 mv: c.mv,
+                to_move: color_code(c.to_move),
+                button_taken: c.button_taken,
                 games: c.games,
                 black_wins: c.black_wins,
                 white_wins: c.white_wins,
@@ -709,6 +749,10 @@ pub async fn search_positions(
                 ply: g.ply,
                 next: g.next,
                 symmetry: g.symmetry,
+                swapped: g.swapped,
+                position: g.position,
+                to_move: color_code(g.to_move),
+                button_taken: g.button_taken,
                 date: g.date,
                 black: g.black,
                 white: g.white,

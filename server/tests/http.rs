@@ -509,6 +509,67 @@ fn position_search_finds_the_game_and_counts_continuations() {
         "/api/v1/positions?position=7/8/9/10/11/12/13/12/11/10/9/8/7",
     );
     assert_eq!(start["total_games"], 200);
+    // Suffixes restrict; an absent one matches either value, and every
+    // game writes the position it matched in full.
+    let empty = "7/8/9/10/11/12/13/12/11/10/9/8/7";
+    let count_of = |query: &str| {
+        let answer = get_ok(
+            &f.base,
+            &format!("/api/v1/positions?position={}&limit=1000", enc(query)),
+        );
+        assert_eq!(answer["position"], query.trim());
+        answer["total_games"].as_u64().unwrap()
+    };
+    assert_eq!(
+        count_of(&format!("{empty} -")),
+        200,
+        "every game starts with the button"
+    );
+    assert_eq!(count_of(&format!("{empty} b -")), 200);
+    assert_eq!(
+        count_of(&format!("{empty} w")),
+        count_of(&format!("{empty} w -")) + count_of(&format!("{empty} w +"))
+    );
+    let board = notation.split(' ').next().unwrap();
+    let either = get_ok(
+        &f.base,
+        &format!("/api/v1/positions?position={}&limit=1000", enc(board)),
+    );
+    assert!(either["total_games"].as_u64().unwrap() >= total);
+    let hit = either["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|h| h["id"] == id)
+        .unwrap_or_else(|| panic!("game {id} in {either}"));
+    let written = hit["position"].as_str().unwrap();
+    assert!(written.starts_with(board), "{written}");
+    let suffix = if hit["button_taken"].as_bool().unwrap() {
+        "+"
+    } else {
+        "-"
+    };
+    let to_move = hit["to_move"].as_str().unwrap().to_ascii_lowercase();
+    assert!(
+        written.ends_with(&format!(" {to_move} {suffix}")),
+        "{written}"
+    );
+    assert!(
+        either["continuations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c["to_move"].is_string() && c["button_taken"].is_boolean())
+    );
+    let detail = get(
+        &f.base,
+        &format!(
+            "/api/v1/positions?position={}",
+            enc(&format!("{empty} + -"))
+        ),
+    )
+    .problem(400);
+    assert!(detail.contains('-'), "{detail}");
 
     let detail = get(
         &f.base,
@@ -636,10 +697,12 @@ fn upload_answers_a_verdict_per_game() {
     assert_eq!(v["verdict"]["reason"], "occupied");
     assert_eq!(v["verdict"]["file"], "upload");
 
-    // Not a Keil record at all.
+    // A Go record is stored (schema 4); a chess record is refused.
     let r = post(&f.base, Some(TOKEN), "(;GM[1]SZ[19];B[pd])");
-    assert_eq!(r.status, 422);
-    assert_eq!(r.json()["games"][0]["reason"], "not_keil");
+    assert_eq!(r.status, 201, "{}", r.body);
+    assert_eq!(r.json()["games"][0]["outcome"], "stored");
+    let r = post(&f.base, Some(TOKEN), "(;GM[3]SZ[8];B[aa])");
+    assert_eq!(r.status, 422, "{}", r.body);
 
     // A valid game: 201 with its id; again: 200, duplicate.
     let game = corpus(1, 7);
@@ -713,7 +776,8 @@ fn upload_answers_a_verdict_per_game() {
         let nth_sent = sent.split("(;").filter(|s| !s.is_empty()).nth(i).unwrap();
         assert_eq!(first_player(&stored), first_player(nth_sent), "game {i}");
     }
-    assert_eq!(get_ok(&f.base, "/api/v1/stats")["games"], 4);
+    // Three generated games and the Go game posted above.
+    assert_eq!(get_ok(&f.base, "/api/v1/stats")["games"], 5);
 }
 
 #[test]

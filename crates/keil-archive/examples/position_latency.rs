@@ -39,10 +39,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             continue;
         };
         let ply = (next() % (line.moves.len() as u64 + 1)) as usize;
-        let mut game = line.start();
-        for &mv in &line.moves[..ply] {
-            game.play(mv)?;
-        }
+        let game = line.game_at(ply)?;
         sample.push((ply, game.position()));
     }
     let bands: [(usize, usize); 5] = [(0, 2), (3, 5), (6, 10), (11, 30), (31, usize::MAX)];

@@ -2,7 +2,9 @@
 //! summaries and moves by id.
 
 use chrono::NaiveDate;
-use keil_rules::{Board, Color, HalfPoints, Position, Ruleset};
+use keil_rules::{
+    AnyBoard, AnyPosition, AnyRuleset, BoardSpec, Color, GoRuleset, HalfPoints, Ruleset, ToMove,
+};
 use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, Row};
 
@@ -194,41 +196,72 @@ pub(crate) fn summaries(conn: &Connection, ids: &[GameId]) -> Result<Vec<GameSum
 /// The moves of one game (see [`Games::moves`]).
 pub(crate) fn game_moves(conn: &Connection, id: GameId) -> Result<Option<GameMoves>> {
     let row = conn
-        .prepare_cached("SELECT size, ruleset, komi, setup, moves FROM games WHERE id = ?")?
+        .prepare_cached(
+            "SELECT kind, size, ruleset, komi, setup, moves, handicap FROM games WHERE id = ?",
+        )?
         .query_row([id.sql()], |r| {
             Ok((
-                r.get::<_, u8>(0)?,
-                r.get::<_, String>(1)?,
-                r.get::<_, i32>(2)?,
-                r.get::<_, Option<String>>(3)?,
-                r.get::<_, Vec<u8>>(4)?,
+                r.get::<_, String>(0)?,
+                r.get::<_, u8>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, i32>(3)?,
+                r.get::<_, Option<String>>(4)?,
+                r.get::<_, Vec<u8>>(5)?,
+                r.get::<_, u32>(6)?,
             ))
         })
         .optional()?;
-    let Some((size, ruleset, komi, setup, blob)) = row else {
+    let Some((kind, size, ruleset, komi, setup, blob, handicap)) = row else {
         return Ok(None);
     };
     let corrupt = |reason: String| Error::Corrupt { game: id, reason };
-    let board = Board::new(size).map_err(|s| corrupt(format!("board side {s}")))?;
-    let mut ruleset: Ruleset = ruleset
-        .parse()
-        .map_err(|e| corrupt(format!("ruleset: {e}")))?;
-    ruleset.komi = HalfPoints(komi);
-    let setup = match setup {
-        None => None,
-        Some(text) => {
-            let (pos, to_move) =
-                Position::parse_notation(&text).map_err(|e| corrupt(format!("setup: {e}")))?;
-            Some((pos, to_move.unwrap_or(Color::Black)))
+    let kind: keil_rules::GameKind = kind.parse().map_err(|e| corrupt(format!("kind: {e}")))?;
+    let spec = BoardSpec::new(kind, size).map_err(|e| corrupt(format!("board: {e}")))?;
+    let board = spec.board().map_err(|e| corrupt(format!("board: {e}")))?;
+    let komi = HalfPoints(komi);
+    let rules = match kind {
+        keil_rules::GameKind::Go => {
+            let ruleset: GoRuleset = ruleset
+                .parse()
+                .map_err(|e| corrupt(format!("ruleset: {e}")))?;
+            AnyRuleset::Go { ruleset, komi }
+        }
+        _ => {
+            let mut ruleset: Ruleset = ruleset
+                .parse()
+                .map_err(|e| corrupt(format!("ruleset: {e}")))?;
+            ruleset.komi = komi;
+            AnyRuleset::Keil(ruleset)
         }
     };
-    let moves = moves::decode(board, &blob).ok_or_else(|| corrupt("moves blob".to_string()))?;
+    let go = matches!(board, AnyBoard::Square(_));
+    let (setup, to_move) = match setup {
+        None => (None, ToMove::Color(Color::Black)),
+        Some(text) => {
+            let parsed = AnyPosition::parse_notation(kind, &text)
+                .map_err(|e| corrupt(format!("setup: {e}")))?;
+            if parsed.position.spec() != spec {
+                return Err(corrupt("setup on another board".into()));
+            }
+            let to_move = match parsed.to_move {
+                Some(c) => ToMove::Color(c),
+                None if go => ToMove::Either,
+                None => ToMove::Color(Color::Black),
+            };
+            (Some(parsed.position), to_move)
+        }
+    };
+    let (moves, colors) =
+        moves::decode(board, &blob).ok_or_else(|| corrupt("moves blob".to_string()))?;
     Ok(Some(GameMoves {
         id,
         board,
-        ruleset,
+        rules,
         setup,
+        to_move,
+        handicap: if go { handicap } else { 0 },
         moves,
+        colors,
     }))
 }
 

@@ -32,6 +32,16 @@ impl GameKind {
             GameKind::Go => "go",
         }
     }
+
+    /// A number per kind, part of the position index's exact keys (so
+    /// that positions of two kinds never share a key). Stored on disk:
+    /// never renumber; a new kind takes the next number (3 bits: at most 8).
+    pub(crate) fn key_code(self) -> u64 {
+        match self {
+            GameKind::Keil => 0,
+            GameKind::Go => 1,
+        }
+    }
 }
 
 impl fmt::Display for GameKind {
@@ -67,7 +77,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn kinds_round_trip() {
+    fn kinds_round_trip_and_have_distinct_key_codes() {
         for k in GameKind::ALL {
             assert_eq!(k.code().parse::<GameKind>().unwrap(), k);
             assert_eq!(k.code().to_uppercase().parse::<GameKind>().unwrap(), k);
@@ -75,7 +85,11 @@ mod tests {
                 serde_json::to_string(&k).unwrap(),
                 format!("\"{}\"", k.code())
             );
+            assert!(k.key_code() < 8);
         }
+        let mut codes: Vec<u64> = GameKind::ALL.iter().map(|k| k.key_code()).collect();
+        codes.dedup();
+        assert_eq!(codes.len(), GameKind::ALL.len());
         assert!("chess".parse::<GameKind>().is_err());
     }
 }

@@ -181,7 +181,8 @@ impl Archive {
         let dir = dir.as_ref().to_path_buf();
         std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
         let db = dir.join(SQLITE_FILE);
-        let writer = store::open_writer(&db)?;
+        let mut writer = store::open_writer(&db)?;
+        positions::upgrade_keys(&mut writer)?;
         positions::fill_nonces(&writer)?;
         let text = text::TextIndex::open(&dir.join(TANTIVY_DIR))?;
         if let Some(mut w) = text.try_writer()? {

@@ -5,7 +5,10 @@ use std::fmt;
 use std::str::FromStr;
 
 use chrono::NaiveDate;
-use keil_rules::{Color, HalfPoints, Move, Position, Ruleset};
+use keil_rules::{
+    AnyBoard, AnyGame, AnyPosition, AnyRuleset, BoardSpec, Color, HalfPoints, IllegalMove, Move,
+    Ruleset, ToMove, TurnOutcome,
+};
 use serde::Serialize;
 
 use crate::fold::fold;
@@ -21,30 +24,35 @@ pub enum GameStatus {
     Resigned,
     /// A player lost on time (`B+T`, `W+T`).
     Time,
-    /// A player forfeited (`B+F`, `W+F`).
+    /// A player forfeited (`B+F`, `W+F`; Go `B+I` too).
     Forfeit,
+    /// Go: not ended by passes, and `RE` gives a score, a winner (`B+`) or
+    /// a draw, taken as written (go-rules.md, "Verdict of one line").
+    Scored,
     /// No end and no decisive result.
     Unfinished,
 }
 
 impl GameStatus {
     /// Every status, in this order.
-    pub const ALL: [GameStatus; 5] = [
+    pub const ALL: [GameStatus; 6] = [
         GameStatus::Complete,
         GameStatus::Resigned,
         GameStatus::Time,
         GameStatus::Forfeit,
+        GameStatus::Scored,
         GameStatus::Unfinished,
     ];
 
     /// The code stored in `games.status` and used in JSON: `complete`,
-    /// `resigned`, `time`, `forfeit`, `unfinished`.
+    /// `resigned`, `time`, `forfeit`, `scored`, `unfinished`.
     pub fn code(self) -> &'static str {
         match self {
             GameStatus::Complete => "complete",
             GameStatus::Resigned => "resigned",
             GameStatus::Time => "time",
             GameStatus::Forfeit => "forfeit",
+            GameStatus::Scored => "scored",
             GameStatus::Unfinished => "unfinished",
         }
     }
@@ -58,7 +66,9 @@ impl fmt::Display for GameStatus {
 
 /// A status code that is not one of [`GameStatus::code`]'s.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown game status {0:?}: expected complete, resigned, time, forfeit or unfinished")]
+#[error(
+    "unknown game status {0:?}: expected complete, resigned, time, forfeit, scored or unfinished"
+)]
 pub struct GameStatusError(pub String);
 
 impl FromStr for GameStatus {
@@ -126,33 +136,100 @@ impl GameSummary {
     }
 }
 
-/// The moves of a stored game, ready to replay with [`keil_rules::Game`].
+/// The moves of a stored game, ready to replay on [`GameMoves::start`]
+/// with [`GameMoves::play`] (any game kind).
 #[derive(Clone, Debug)]
 pub struct GameMoves {
     /// The game id.
     pub id: GameId,
-    /// The board.
-    pub board: &'static keil_rules::Board,
-    /// The ruleset, komi included.
-    pub ruleset: Ruleset,
-    /// The starting position and player to move when the record has a setup
-    /// (`AB`/`AW`); `None` for the empty board with Black to move.
-    pub setup: Option<(Position, Color)>,
+    /// The board (Keil hexagon or Go square).
+    pub board: AnyBoard,
+    /// The rules, komi included.
+    pub rules: AnyRuleset,
+    /// The starting position when the record sets one up (`AB`/`AW`), or
+    /// names the first player (`PL`); `None` for the empty board with the
+    /// kind's first player (Black).
+    pub setup: Option<AnyPosition>,
+    /// Who moves first: Keil always a colour; Go `PL`, else either colour
+    /// after a setup, else Black.
+    pub to_move: ToMove,
+    /// Go: `HA` (0 when absent); with no setup and no `PL`, Black's first
+    /// `handicap` moves are free handicap stones (go-rules.md, "Turn
+    /// order"). Always 0 for Keil.
+    pub handicap: u32,
     /// The main line.
     pub moves: Vec<Move>,
+    /// Go: who played each move of [`GameMoves::moves`] (a record names
+    /// them); empty for Keil, whose turns alternate.
+    pub colors: Vec<Color>,
 }
 
 impl GameMoves {
-    /// A game at the start of this main line: the setup position with its
-    /// player to move, or the empty board with Black to move. Replay
-    /// [`GameMoves::moves`] on it.
-    pub fn start(&self) -> keil_rules::Game {
-        match &self.setup {
-            Some((position, to_move)) => {
-                keil_rules::Game::from_setup(position, self.ruleset, *to_move)
-            }
-            None => keil_rules::Game::new(self.board, self.ruleset),
+    /// A game at the start of this main line: the setup (or empty board),
+    /// the first player, and Go's free handicap moves. Replay
+    /// [`GameMoves::moves`] on it with [`GameMoves::play`].
+    pub fn start(&self) -> AnyGame {
+        let kind = match self.board {
+            AnyBoard::Hex(_) => keil_rules::GameKind::Keil,
+            AnyBoard::Square(_) => keil_rules::GameKind::Go,
+        };
+        let spec = BoardSpec {
+            kind,
+            size: self.board.size(),
+        };
+        let mut game = AnyGame::new(spec, self.rules, self.setup.as_ref(), self.to_move)
+            .expect("a stored game's board, rules and setup agree (checked when read)");
+        if self.handicap >= 2 && self.setup.is_none() && self.to_move.color().is_none() {
+            // Go only (Keil games store 0).
+            let _ = game.set_handicap_moves(self.handicap);
         }
+        game
+    }
+
+    /// The player of move `i` (0-based) when `game` is the game before it.
+    pub fn color(&self, i: usize, game: &AnyGame) -> Color {
+        self.colors
+            .get(i)
+            .copied()
+            .or(game.to_move().color())
+            .unwrap_or(Color::Black)
+    }
+
+    /// Plays move `i` (0-based) of the main line on `game`, the game after
+    /// the moves before it, with its player. A Go record may name the
+    /// player of the next move in the game (`PL`): the stored colours
+    /// stand for it.
+    ///
+    /// # Errors
+    /// The rules' [`IllegalMove`] when the stored line does not replay
+    /// (a corrupt archive; `i` out of range gives `GameOver`).
+    pub fn play(&self, i: usize, game: &mut AnyGame) -> Result<TurnOutcome, IllegalMove> {
+        let Some(&mv) = self.moves.get(i) else {
+            return Err(IllegalMove {
+                ply: game.ply() + 1,
+                color: game.to_move().color().unwrap_or(Color::Black),
+                mv: Move::Pass,
+                reason: keil_rules::IllegalReason::GameOver,
+            });
+        };
+        let color = self.color(i, game);
+        if !self.colors.is_empty() && game.check_turn(color).is_err() && !game.is_over() {
+            let _ = game.set_to_move(ToMove::Color(color));
+        }
+        game.play_as(color, mv)
+    }
+
+    /// The game after the first `ply` moves (all of them when `ply` is
+    /// larger).
+    ///
+    /// # Errors
+    /// As [`GameMoves::play`].
+    pub fn game_at(&self, ply: usize) -> Result<AnyGame, IllegalMove> {
+        let mut game = self.start();
+        for i in 0..ply.min(self.moves.len()) {
+            self.play(i, &mut game)?;
+        }
+        Ok(game)
     }
 }
 

@@ -1,25 +1,49 @@
 //! The compact move blob stored in `games.moves`.
 //!
-//! Boards of at most 254 points (sides up to 9) use one byte per move: the
-//! point index, `254` a pass, `255` the button. Larger boards use two bytes
-//! (little endian) with `0xFFFE` a pass and `0xFFFF` the button.
+//! Keil (hexagonal boards; unchanged since schema 1): boards of at most 254
+//! points (sides up to 9) use one byte per move: the point index, `254` a
+//! pass, `255` the button. Larger boards use two bytes (little endian) with
+//! `0xFFFE` a pass and `0xFFFF` the button. Colours are not stored: Keil's
+//! turns alternate.
+//!
+//! Go (square boards up to 19×19 = 361 points): two bytes per move (little
+//! endian), the colour in bit 15 (set for White) and the point index in the
+//! low 15 bits, [`GO_PASS`] for a pass. Colours are stored because a Go
+//! record names the player of each move (handicap moves, `PL`, setup with
+//! either colour to move).
 
-use keil_rules::{Board, Move, Point};
+use keil_rules::{AnyBoard, Color, Move, Point};
 
 const NARROW_PASS: u8 = 254;
 const NARROW_BUTTON: u8 = 255;
 const WIDE_PASS: u16 = 0xFFFE;
 const WIDE_BUTTON: u16 = 0xFFFF;
+/// A Go pass (low 15 bits), with the colour bit.
+const GO_PASS: u16 = 0x7FFF;
+const GO_WHITE: u16 = 0x8000;
 
-fn narrow(board: &Board) -> bool {
+fn narrow(board: AnyBoard) -> bool {
     board.len() <= usize::from(NARROW_PASS)
 }
 
-/// Encodes moves of a game on `board`.
-pub(crate) fn encode(board: &Board, moves: impl IntoIterator<Item = Move>) -> Vec<u8> {
+/// Encodes the moves of a game on `board`, each with its player (the
+/// colours are written for square boards only).
+pub(crate) fn encode(board: AnyBoard, moves: impl IntoIterator<Item = (Color, Move)>) -> Vec<u8> {
     let mut out = Vec::new();
+    if let AnyBoard::Square(_) = board {
+        for (color, mv) in moves {
+            let v = match mv {
+                Move::Place(p) => p.0,
+                // Go never takes the button: the validator refused it.
+                Move::Pass | Move::TakeButton => GO_PASS,
+            };
+            let c = if color == Color::White { GO_WHITE } else { 0 };
+            out.extend_from_slice(&(v | c).to_le_bytes());
+        }
+        return out;
+    }
     let narrow = narrow(board);
-    for mv in moves {
+    for (_, mv) in moves {
         if narrow {
             out.push(match mv {
                 // Index < 254 on a narrow board.
@@ -39,11 +63,35 @@ pub(crate) fn encode(board: &Board, moves: impl IntoIterator<Item = Move>) -> Ve
     out
 }
 
+/// A decoded blob: the moves, and for Go their colours (empty for Keil).
+pub(crate) type Decoded = (Vec<Move>, Vec<Color>);
+
 /// Decodes a blob written by [`encode`] for the same board; `None` when a
-/// value is not a point of the board or the length is odd on a wide board.
-pub(crate) fn decode(board: &Board, bytes: &[u8]) -> Option<Vec<Move>> {
+/// value is not a point of the board or the length is odd on a two-byte
+/// board.
+pub(crate) fn decode(board: AnyBoard, bytes: &[u8]) -> Option<Decoded> {
     let point = |v: u16| (usize::from(v) < board.len()).then_some(Move::Place(Point(v)));
-    if narrow(board) {
+    if let AnyBoard::Square(_) = board {
+        if bytes.len() % 2 != 0 {
+            return None;
+        }
+        let mut moves = Vec::with_capacity(bytes.len() / 2);
+        let mut colors = Vec::with_capacity(bytes.len() / 2);
+        for c in bytes.chunks_exact(2) {
+            let v = u16::from_le_bytes([c[0], c[1]]);
+            colors.push(if v & GO_WHITE != 0 {
+                Color::White
+            } else {
+                Color::Black
+            });
+            moves.push(match v & !GO_WHITE {
+                GO_PASS => Move::Pass,
+                v => point(v)?,
+            });
+        }
+        return Some((moves, colors));
+    }
+    let moves = if narrow(board) {
         bytes
             .iter()
             .map(|&b| match b {
@@ -51,7 +99,7 @@ pub(crate) fn decode(board: &Board, bytes: &[u8]) -> Option<Vec<Move>> {
                 NARROW_BUTTON => Some(Move::TakeButton),
                 b => point(u16::from(b)),
             })
-            .collect()
+            .collect::<Option<Vec<Move>>>()?
     } else {
         if bytes.len() % 2 != 0 {
             return None;
@@ -63,32 +111,83 @@ pub(crate) fn decode(board: &Board, bytes: &[u8]) -> Option<Vec<Move>> {
                 WIDE_BUTTON => Some(Move::TakeButton),
                 v => point(v),
             })
-            .collect()
-    }
+            .collect::<Option<Vec<Move>>>()?
+    };
+    Some((moves, Vec::new()))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use keil_rules::{Board, SquareBoard};
+
+    fn black(moves: &[Move]) -> impl Iterator<Item = (Color, Move)> + '_ {
+        moves.iter().map(|&m| (Color::Black, m))
+    }
 
     #[test]
     fn round_trip_narrow_and_wide() {
         for side in [2, 7, 9, 10, 13] {
-            let board = Board::new(side).unwrap();
+            let board = AnyBoard::Hex(Board::new(side).unwrap());
             let mut moves: Vec<Move> = board.points().map(Move::Place).collect();
             moves.extend([Move::Pass, Move::TakeButton, Move::Pass]);
-            let blob = encode(board, moves.iter().copied());
+            let blob = encode(board, black(&moves));
             let per = if side <= 9 { 1 } else { 2 };
             assert_eq!(blob.len(), moves.len() * per, "side {side}");
-            assert_eq!(decode(board, &blob).unwrap(), moves, "side {side}");
+            assert_eq!(
+                decode(board, &blob).unwrap(),
+                (moves, vec![]),
+                "side {side}"
+            );
+        }
+    }
+
+    #[test]
+    fn keil_encoding_is_unchanged() {
+        // Byte for byte as schema 1 wrote it.
+        let narrow = AnyBoard::Hex(Board::new(2).unwrap());
+        let moves = [Move::Place(Point(3)), Move::Pass, Move::TakeButton];
+        assert_eq!(encode(narrow, black(&moves)), vec![3, 254, 255]);
+        let wide = AnyBoard::Hex(Board::new(13).unwrap());
+        assert_eq!(
+            encode(wide, black(&moves)),
+            vec![3, 0, 0xFE, 0xFF, 0xFF, 0xFF]
+        );
+    }
+
+    #[test]
+    fn go_round_trips_every_point_pass_and_colour() {
+        for n in [1, 9, 13, 19] {
+            let board = AnyBoard::Square(SquareBoard::new(n).unwrap());
+            let mut plies: Vec<(Color, Move)> = board
+                .points()
+                .enumerate()
+                .map(|(i, p)| {
+                    let c = if i % 3 == 0 {
+                        Color::White
+                    } else {
+                        Color::Black
+                    };
+                    (c, Move::Place(p))
+                })
+                .collect();
+            plies.extend([(Color::Black, Move::Pass), (Color::White, Move::Pass)]);
+            let blob = encode(board, plies.iter().copied());
+            assert_eq!(blob.len(), plies.len() * 2, "size {n}");
+            let (moves, colors) = decode(board, &blob).unwrap();
+            let back: Vec<(Color, Move)> = colors.into_iter().zip(moves).collect();
+            assert_eq!(back, plies, "size {n}");
         }
     }
 
     #[test]
     fn decode_refuses_points_off_the_board() {
-        let board = Board::new(2).unwrap();
+        let board = AnyBoard::Hex(Board::new(2).unwrap());
         assert_eq!(decode(board, &[7]), None);
-        let wide = Board::new(13).unwrap();
+        let wide = AnyBoard::Hex(Board::new(13).unwrap());
         assert_eq!(decode(wide, &[1]), None);
+        let go = AnyBoard::Square(SquareBoard::new(9).unwrap());
+        assert_eq!(decode(go, &[81, 0]), None);
+        assert_eq!(decode(go, &[1]), None);
     }
 }

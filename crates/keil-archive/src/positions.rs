@@ -7,12 +7,20 @@
 //! canonical orientation) and the player to move.
 //!
 //! - **Keys.** A position with at most five stones (the openings that many
-//!   games share) is keyed by an exact, injective code of its canonical form;
-//!   any other by its canonical Zobrist key (keil-rules), so the 12 symmetric
-//!   images share a key. A Zobrist match is confirmed by replaying the game
-//!   to the ply and comparing positions: hash collisions never produce false
-//!   matches, and the long posting lists (openings) need no replay.
-//! - **Storage.** Postings live in immutable, sorted segments (blocks of 128
+//!   games share) is keyed by an exact, injective code of its canonical form
+//!   with the game kind and the board size; any other by its canonical
+//!   Zobrist key (keil-rules; salted by game kind once Go is indexed), so
+//!   the symmetric images
+//!   (12 on the hexagon, 8 on the square) share a key. A Zobrist match is
+//!   confirmed by replaying the game to the ply and comparing positions:
+//!   hash collisions never produce false matches, and the long posting lists
+//!   (openings) need no replay. The canonical orientation is chosen from
+//!   the stones alone, and the button flag is the key's lowest bit: the two
+//!   button states of a board are adjacent keys in one orientation, so a
+//!   query without a button suffix reads one key range in one pass.
+//!   Segments record the version of their keys ([`KEY_VERSION`]); older
+//!   ones are rebuilt from the games when the archive is opened.
+//! - **Storage.** Postings live in immutable, sorted segments (blocks of 32
 //!   postings, varint-delta encoded, with a block directory), one blob row of
 //!   `position_segments` per import batch, written in the batch's own
 //!   transaction. Segments merge by tiers of four. The index is derived: it
@@ -22,6 +30,10 @@
 //!   directory and decodes only the blocks that may hold the key. Filters
 //!   and statistics use an in-memory summary of every game (date, winner,
 //!   players).
+//! - **Queries.** A query's absent player-to-move or button suffix matches
+//!   either value (record-format.md, "Position notation"); answers write the
+//!   matched position in full, and continuations are counted per matched
+//!   position (who moves, button flag).
 //! - **Popular positions.** The matches of a search before paging (first
 //!   occurrence per game, newest first, and the continuation counts) are
 //!   kept in a bounded cache (64 MiB, weighted by size) when the key had at
@@ -35,36 +47,62 @@ use std::sync::{Arc, Mutex, RwLock};
 
 use chrono::NaiveDate;
 use keil_record::Replay;
-use keil_rules::{Board, Color, Move, Point, Position, SymmetricKeys, Symmetry};
+use keil_rules::{
+    AnyBoard, AnyPosition, Board, Color, Move, NotationError, Point, PointSet, Position,
+    PositionKey, SymmetricKeys, Symmetry,
+};
+use rusqlite::OptionalExtension;
 
 use crate::games::game_moves;
-use crate::{Error, GameId, Result};
+use crate::{Error, GameId, GameKind, Result};
 
 // ---- index keys -------------------------------------------------------------
+
+/// The version of the index keys that segments are written with (the
+/// `keys` column of `position_segments`). Version 2 (schema 3): exact codes
+/// carry the game kind and the board size, the canonical orientation comes
+/// from the stones alone, and the button flag is the lowest bit. Segments of
+/// an older version are rebuilt when the archive is opened.
+pub(crate) const KEY_VERSION: i64 = 2;
 
 /// Positions with at most this many stones get an exact (injective) index key.
 const EXACT_STONES: usize = 5;
 /// Marks an exact key; Zobrist keys have this bit cleared.
 const EXACT_BIT: u64 = 1 << 63;
+/// The button flag: the lowest bit of every key.
+const BUTTON_BIT: u64 = 1;
+/// Bits per stone in an exact code: point index and colour.
+const STONE_BITS: u32 = 10;
+/// Point indexes an exact code can hold (9 bits).
+const EXACT_POINTS: usize = 1 << (STONE_BITS - 1);
+/// Board sizes an exact code can hold (5 bits).
+const EXACT_SIZES: u8 = 1 << 5;
 
-/// The index key of a position and the symmetry that maps it onto the
-/// canonical orientation the index stores it in.
+/// The index key of a position of game `kind` and the symmetry that maps it
+/// onto the canonical orientation the index stores it in. The orientation
+/// depends on the stones only; the button flag is the key's lowest bit.
 ///
 /// Positions with at most [`EXACT_STONES`] stones (the openings, which many
-/// games share) get an injective code of their canonical form: a match needs
-/// no confirmation. Larger positions get their canonical Zobrist key with the
-/// top bit cleared; a match is confirmed by replaying the game.
+/// games share) get an injective code of their canonical form, game kind
+/// and board size: a match needs no confirmation, and positions of two
+/// kinds never share a key. Larger positions get the canonical Zobrist key
+/// of their stones with the top and lowest bits cleared; a match is
+/// confirmed by replaying the game. `keys` are the symmetric keys of the
+/// stones (the button left out).
 pub(crate) fn index_key(
+    kind: GameKind,
     position: &Position,
     keys: &SymmetricKeys,
     stones: usize,
 ) -> (u64, Symmetry) {
-    if stones <= EXACT_STONES {
+    let button = u64::from(position.button_taken());
+    let board = position.board();
+    if stones <= EXACT_STONES && board.len() <= EXACT_POINTS && board.side() < EXACT_SIZES {
         let (canon, sym) = position.canonical();
-        (exact_code(&canon), sym)
+        (exact_code(kind, &canon) | button, sym)
     } else {
         let (key, sym) = keys.canonical();
-        (key.0 & !EXACT_BIT, sym)
+        ((key.0 & !EXACT_BIT & !BUTTON_BIT) | button, sym)
     }
 }
 
@@ -73,25 +111,102 @@ pub(crate) fn is_exact(key: u64) -> bool {
     key & EXACT_BIT != 0
 }
 
-/// marker | side (4 bits) << 56 | button << 55 | count (3 bits) << 52 |
-/// stones in board order, 10 bits each: point index (9 bits) << 1 | colour.
-fn exact_code(canon: &Position) -> u64 {
-    let mut stones: Vec<(usize, u64)> = canon
-        .stones(Color::Black)
+/// Whether an index key is of a position with the button taken.
+fn button_of(key: u64) -> bool {
+    key & BUTTON_BIT != 0
+}
+
+/// marker (bit 63) | kind (3 bits) << 59 | size (5 bits) << 54 | count
+/// (3 bits) << 51 | stones in board order from bit 1, 10 bits each: point
+/// index (9 bits) << 1 | colour. The button bit (0) is left clear.
+fn exact_code(kind: GameKind, canon: &Position) -> u64 {
+    pack_exact(
+        kind,
+        canon.board().side(),
+        canon.stones(Color::Black),
+        canon.stones(Color::White),
+    )
+}
+
+/// The exact code of [`exact_code`] from a board size and the stones.
+fn pack_exact(kind: GameKind, size: u8, black: PointSet, white: PointSet) -> u64 {
+    let mut stones: Vec<(usize, u64)> = black
         .iter()
         .map(|p| (p.index(), 0))
-        .chain(canon.stones(Color::White).iter().map(|p| (p.index(), 1)))
+        .chain(white.iter().map(|p| (p.index(), 1)))
         .collect();
     stones.sort_unstable();
     debug_assert!(stones.len() <= EXACT_STONES);
-    let mut code = EXACT_BIT
-        | (canon.board().side() as u64) << 56
-        | (canon.button_taken() as u64) << 55
-        | (stones.len() as u64) << 52;
+    let mut code =
+        EXACT_BIT | kind.key_code() << 59 | u64::from(size) << 54 | (stones.len() as u64) << 51;
     for (i, (p, c)) in stones.into_iter().enumerate() {
-        code |= ((p as u64) << 1 | c) << (10 * i);
+        code |= ((p as u64) << 1 | c) << (1 + STONE_BITS as usize * i);
     }
     code
+}
+
+/// The number of stones of a position.
+fn stone_count(p: &AnyPosition) -> usize {
+    p.stones(Color::Black).len() + p.stones(Color::White).len()
+}
+
+/// The game kind of a position, as the archive names it.
+fn kind_of(p: &AnyPosition) -> GameKind {
+    match p {
+        AnyPosition::Keil(_) => GameKind::Keil,
+        AnyPosition::Go(_) => GameKind::Go,
+    }
+}
+
+/// [`index_key`] for a position of any kind, the symmetry as its index in
+/// the board's group. `canonical` is the canonical Zobrist key and
+/// symmetry index of the position (from the game or
+/// [`AnyPosition::canonical_key`]), used for Go (Keil's keys are of the
+/// stones alone, button left out). Go has no button: its keys' lowest bit
+/// is clear.
+pub(crate) fn any_index_key(position: &AnyPosition, canonical: (PositionKey, u8)) -> (u64, u8) {
+    if let AnyPosition::Keil(p) = position {
+        let (key, sym) = index_key(GameKind::Keil, p, &stone_keys(p), stone_count(position));
+        return (key, sym.index());
+    }
+    if stone_count(position) <= EXACT_STONES {
+        let (canon, sym) = position.canonical();
+        let code = pack_exact(
+            kind_of(position),
+            canon.board().size(),
+            canon.stones(Color::Black),
+            canon.stones(Color::White),
+        );
+        (code, sym)
+    } else {
+        (canonical.0.0 & !EXACT_BIT & !BUTTON_BIT, canonical.1)
+    }
+}
+
+/// A move for people: the point's display name (`g7`, `D16`), `pass` or
+/// `button`.
+pub(crate) fn show_move(board: AnyBoard, mv: Move) -> String {
+    match mv {
+        Move::Place(p) => board.display_name(p),
+        Move::Pass => "pass".to_string(),
+        Move::TakeButton => "button".to_string(),
+    }
+}
+
+fn transform_move(board: AnyBoard, mv: Move, sym: u8) -> Move {
+    match mv {
+        Move::Place(p) => Move::Place(board.transform(p, sym)),
+        m => m,
+    }
+}
+
+/// The symmetric Zobrist keys of a position's stones (its button left out:
+/// the button is the key's lowest bit, and the orientation must not depend
+/// on it).
+fn stone_keys(position: &Position) -> SymmetricKeys {
+    let mut stones = *position;
+    stones.set_button_taken(false);
+    SymmetricKeys::new(&stones)
 }
 
 // ---- postings ---------------------------------------------------------------
@@ -141,23 +256,24 @@ pub(crate) struct Step<'a> {
     pub captured: &'a [Point],
 }
 
-/// The postings of one game: the start position and the position after
-/// every ply of its main line.
+/// The postings of one game of `kind`: the start position and the position
+/// after every ply of its main line.
 pub(crate) fn postings<'a>(
+    kind: GameKind,
     game: u32,
     start: &Position,
     steps: impl ExactSizeIterator<Item = Step<'a>>,
 ) -> Vec<Posting> {
     let board = start.board();
     let mut position = *start;
-    let mut keys = SymmetricKeys::new(&position);
+    let mut keys = stone_keys(&position);
     let mut stones = position.stones(Color::Black).len() + position.stones(Color::White).len();
     let mut out = Vec::with_capacity(steps.len() + 1);
     let mut steps = steps.peekable();
     let mut to_move = steps.peek().map_or(Color::Black, |s| s.color);
     let mut ply = 0u16;
     loop {
-        let (key, sym) = index_key(&position, &keys, stones);
+        let (key, sym) = index_key(kind, &position, &keys, stones);
         let step = steps.next();
         out.push(Posting {
             key,
@@ -181,10 +297,8 @@ pub(crate) fn postings<'a>(
                     stones -= 1;
                 }
             }
-            Move::TakeButton => {
-                position.set_button_taken(true);
-                keys.toggle_button();
-            }
+            // The button is the key's lowest bit, not part of the keys.
+            Move::TakeButton => position.set_button_taken(true),
             Move::Pass => {}
         }
         to_move = step.color.opposite();
@@ -193,18 +307,64 @@ pub(crate) fn postings<'a>(
     out
 }
 
-/// The postings of a validated game (Keil; the archive stores no other
-/// game yet).
+/// The postings of one game of any kind but Keil (which has the faster
+/// [`postings`]): `steps` give each ply with the canonical key and
+/// symmetry index of the position after it.
+pub(crate) fn any_postings<'a>(
+    game: u32,
+    start: &AnyPosition,
+    steps: impl ExactSizeIterator<Item = (Step<'a>, (PositionKey, u8))>,
+) -> Vec<Posting> {
+    let board = start.board();
+    let mut position = *start;
+    let mut canonical = start.canonical_key();
+    let mut out = Vec::with_capacity(steps.len() + 1);
+    let mut steps = steps.peekable();
+    let mut to_move = steps.peek().map_or(Color::Black, |s| s.0.color);
+    let mut ply = 0u16;
+    loop {
+        let (key, sym) = any_index_key(&position, canonical);
+        let step = steps.next();
+        out.push(Posting {
+            key,
+            game,
+            ply,
+            next: step.as_ref().map_or(NEXT_END, |(s, _)| match s.mv {
+                Move::Pass => NEXT_PASS,
+                Move::TakeButton => NEXT_BUTTON,
+                Move::Place(p) => NEXT_POINT + board.transform(p, sym).0,
+            }),
+            sym,
+            white_to_move: to_move == Color::White,
+        });
+        let Some((step, after)) = step else { break };
+        if let Move::Place(pt) = step.mv {
+            position.set(pt, Some(step.color));
+            for &c in step.captured {
+                position.set(c, None);
+            }
+        }
+        canonical = after;
+        to_move = step.color.opposite();
+        ply += 1;
+    }
+    out
+}
+
+/// The postings of a validated game.
 pub(crate) fn replay_postings(game: u32, replay: &Replay) -> Vec<Posting> {
-    let keil_rules::AnyPosition::Keil(start) = &replay.start else {
-        return Vec::new();
-    };
     let steps = replay.plies.iter().map(|p| Step {
         color: p.color,
         mv: p.mv,
         captured: &p.captured,
     });
-    postings(game, start, steps)
+    match &replay.start {
+        AnyPosition::Keil(start) => postings(GameKind::Keil, game, start, steps),
+        start => {
+            let keys = replay.plies.iter().map(|p| p.canonical);
+            any_postings(game, start, steps.zip(keys))
+        }
+    }
 }
 
 // ---- segments -----------------------------------------------------------------
@@ -329,12 +489,12 @@ impl SegmentIndex {
         })
     }
 
-    /// The blocks that may hold `key`: the last block starting below it and
-    /// every block starting at it.
-    fn blocks_for(&self, key: u64) -> std::ops::Range<usize> {
-        let lo = self.first_keys.partition_point(|&k| k < key);
-        let hi = self.first_keys.partition_point(|&k| k <= key);
-        lo.saturating_sub(1)..hi.max(lo)
+    /// The blocks that may hold keys in `lo..=hi`: the last block starting
+    /// below `lo` and every block starting within the range.
+    fn blocks_for(&self, lo: u64, hi: u64) -> std::ops::Range<usize> {
+        let first = self.first_keys.partition_point(|&k| k < lo);
+        let end = self.first_keys.partition_point(|&k| k <= hi);
+        first.saturating_sub(1)..end.max(first)
     }
 }
 
@@ -407,11 +567,44 @@ fn insert_segment(conn: &rusqlite::Connection, postings: &[Posting], games: usiz
     let nonce = next_nonce();
     let blob = encode_segment(postings, nonce);
     conn.execute(
-        "INSERT INTO position_segments (id, games, postings, data, nonce)
-         VALUES ((SELECT COALESCE(MAX(id), 0) + 1 FROM position_segments), ?1, ?2, ?3, ?4)",
-        rusqlite::params![games as i64, postings.len() as i64, blob, nonce as i64],
+        "INSERT INTO position_segments (id, games, postings, data, nonce, keys)
+         VALUES ((SELECT COALESCE(MAX(id), 0) + 1 FROM position_segments), ?1, ?2, ?3, ?4, ?5)",
+        rusqlite::params![
+            games as i64,
+            postings.len() as i64,
+            blob,
+            nonce as i64,
+            KEY_VERSION
+        ],
     )?;
     Ok(())
+}
+
+/// Rebuilds the position index, in one transaction, when a segment was
+/// written with keys older than [`KEY_VERSION`] (an archive of schema 2 or
+/// older, or one whose upgrade was interrupted: the rebuild commits whole
+/// or not at all). Returns whether it rebuilt. Reads only the `keys`
+/// index, never the segments' blobs.
+///
+/// # Errors
+/// [`Error::Corrupt`] for a stored game whose moves do not replay; storage
+/// errors.
+pub(crate) fn upgrade_keys(conn: &mut rusqlite::Connection) -> Result<bool> {
+    let old: Option<i64> = conn
+        .query_row(
+            "SELECT id FROM position_segments INDEXED BY position_segments_keys \
+             WHERE keys < ?1 LIMIT 1",
+            [KEY_VERSION],
+            |r| r.get(0),
+        )
+        .optional()?;
+    if old.is_none() {
+        return Ok(false);
+    }
+    let tx = conn.transaction()?;
+    rebuild(&tx)?;
+    tx.commit()?;
+    Ok(true)
 }
 
 /// Copies each segment's nonce from its header into the `nonce` column
@@ -671,19 +864,21 @@ struct Snapshot {
 }
 
 impl Snapshot {
-    /// Calls `f` with every posting of `key`, segment by segment; within a
-    /// segment they come sorted by (game, ply).
-    fn scan(&self, key: u64, mut f: impl FnMut(Posting)) -> Result<()> {
+    /// Calls `f` with every posting of the keys `keys` (one range, read in
+    /// one pass), segment by segment; within a segment they come sorted by
+    /// (key, game, ply).
+    fn scan(&self, keys: std::ops::RangeInclusive<u64>, mut f: impl FnMut(Posting)) -> Result<()> {
+        let (lo, hi) = (*keys.start(), *keys.end());
         for segment in &self.list {
             let dir = &segment.index;
-            for b in dir.blocks_for(key) {
+            for b in dir.blocks_for(lo, hi) {
                 let range = dir.offsets[b] as usize..dir.offsets[b + 1] as usize;
                 let block = segment
                     .bytes
                     .get(range)
                     .ok_or_else(|| corrupt("block out of range"))?;
                 decode_block(block, dir.first_keys[b], |p| {
-                    if p.key == key {
+                    if keys.contains(&p.key) {
                         f(p)
                     }
                 })?;
@@ -701,15 +896,29 @@ struct Segment {
 }
 
 /// A position search (issue: "positions: exact board search").
+///
+/// The board is matched exactly (or under symmetry); the player to move and
+/// the button flag match either value when `None` (record-format.md,
+/// "Position notation": a query's absent suffix matches either value).
 #[derive(Clone, Debug)]
 pub struct PositionQuery {
-    /// The position to find (board and button flag).
-    pub position: Position,
-    /// Only occurrences with this player to move.
+    /// The board to find (Keil or Go; its kind and size): its stones. A
+    /// Keil board's button flag is not read: see [`PositionQuery::button`].
+    pub position: AnyPosition,
+    /// Only occurrences with this player to move; `None`: either.
     pub to_move: Option<Color>,
-    /// Whether any of the 12 symmetric images matches (otherwise only the
-    /// position as given).
+    /// Only occurrences with the button taken (`Some(true)`) or not
+    /// (`Some(false)`); `None`: either. Go has no button: not read.
+    pub button: Option<bool>,
+    /// Whether any of the board's symmetric images matches (12 on the
+    /// hexagon, 8 on the square; otherwise only the board as given).
     pub symmetry: bool,
+    /// Colour swap: also match the board with black and white exchanged,
+    /// the player to move exchanged too (go-rules.md, "Position notation
+    /// and search"); with `symmetry`, 24 images on the hexagon and 16 on
+    /// the square. Hits say whether they matched swapped; continuations
+    /// are counted in the query's colours.
+    pub swap_colors: bool,
     /// Only games with a player of this exact name (either colour).
     pub player: Option<String>,
     /// Only games on or after this date.
@@ -722,13 +931,42 @@ pub struct PositionQuery {
     pub cursor: Option<String>,
 }
 
+/// A position of some game kind, for [`PositionQuery::new`].
+pub trait QueryPosition {
+    /// The position as an [`AnyPosition`].
+    fn into_any(self) -> AnyPosition;
+}
+
+impl QueryPosition for AnyPosition {
+    fn into_any(self) -> AnyPosition {
+        self
+    }
+}
+
+impl QueryPosition for Position {
+    fn into_any(self) -> AnyPosition {
+        AnyPosition::Keil(self)
+    }
+}
+
+impl QueryPosition for keil_rules::GoPosition {
+    fn into_any(self) -> AnyPosition {
+        AnyPosition::Go(self)
+    }
+}
+
 impl PositionQuery {
-    /// A query for `position` with no filters, symmetry off, 20 games.
-    pub fn new(position: Position) -> PositionQuery {
+    /// A query for `position` (Keil, Go or [`AnyPosition`]) as it is (its
+    /// stones and, Keil, its button flag), whoever is to move, with no
+    /// filters, symmetry and colour swap off, 20 games.
+    pub fn new(position: impl QueryPosition) -> PositionQuery {
+        let position = position.into_any();
         PositionQuery {
             position,
             to_move: None,
+            button: position.button_taken(),
             symmetry: false,
+            swap_colors: false,
             player: None,
             from: None,
             to: None,
@@ -736,21 +974,110 @@ impl PositionQuery {
             cursor: None,
         }
     }
+
+    /// Reads a query in position notation (record-format.md, "Position
+    /// notation"): the board, then optional suffixes in any order, each at
+    /// most once: ` b`/` w` the player to move, ` +` the button taken, ` -`
+    /// not taken. An absent suffix matches either value: `7/8/…/7` finds
+    /// the board whoever was to move and whatever the button's state.
+    ///
+    /// # Errors
+    /// [`NotationError`] for the board (from keil-rules), or
+    /// [`NotationError::Suffix`] for an unknown or repeated suffix.
+    pub fn parse(text: &str) -> Result<PositionQuery, NotationError> {
+        let mut parts = text.split_whitespace();
+        let board = parts.next().ok_or(NotationError::Empty)?;
+        let (mut to_move, mut button) = (None, None);
+        for suffix in parts {
+            match suffix {
+                "b" | "B" if to_move.is_none() => to_move = Some(Color::Black),
+                "w" | "W" if to_move.is_none() => to_move = Some(Color::White),
+                "+" if button.is_none() => button = Some(true),
+                "-" if button.is_none() => button = Some(false),
+                other => return Err(NotationError::Suffix(other.to_string())),
+            }
+        }
+        let (position, _) = Position::parse_notation(board)?;
+        Ok(PositionQuery {
+            button,
+            ..PositionQuery::new(position)
+        }
+        .with_to_move(to_move))
+    }
+
+    fn with_to_move(self, to_move: Option<Color>) -> PositionQuery {
+        PositionQuery { to_move, ..self }
+    }
+
+    /// Reads a query of game `kind` in its notation: Keil as
+    /// [`PositionQuery::parse`]; Go rows (go-rules.md, "Position notation
+    /// and search") with an optional ` b`/` w` (absent: either player).
+    ///
+    /// # Errors
+    /// [`keil_rules::AnyNotationError`] with the kind's own error.
+    pub fn parse_kind(
+        kind: keil_rules::GameKind,
+        text: &str,
+    ) -> Result<PositionQuery, keil_rules::AnyNotationError> {
+        if kind == keil_rules::GameKind::Keil {
+            return PositionQuery::parse(text).map_err(keil_rules::AnyNotationError::Keil);
+        }
+        let parsed = AnyPosition::parse_notation(kind, text)?;
+        Ok(PositionQuery::new(parsed.position).with_to_move(parsed.to_move))
+    }
+
+    /// The query in position notation, as [`PositionQuery::parse`] reads
+    /// it: the board, then ` b`/` w` and ` +`/` -` for the restrictions
+    /// given (none for a value that matches either).
+    pub fn notation(&self) -> String {
+        let AnyPosition::Keil(mut board) = self.position else {
+            return self.position.to_notation(self.to_move);
+        };
+        board.set_button_taken(false);
+        let mut s = board.to_notation(self.to_move);
+        match self.button {
+            Some(true) => s.push_str(" +"),
+            Some(false) => s.push_str(" -"),
+            None => {}
+        }
+        s
+    }
+}
+
+/// A matched position written in full: the board's notation `board`, the
+/// player to move and the button flag (` +` taken, ` -` not), as an answer
+/// writes it; read back by [`PositionQuery::parse`], it matches only itself.
+/// Go has no button: its positions are written with the player to move
+/// only (`keil` false).
+fn full_notation(board: &str, v: Variant, keil: bool) -> String {
+    let to_move = variant_to_move(v).letter().to_ascii_lowercase();
+    if !keil {
+        return format!("{board} {to_move}");
+    }
+    let button = if variant_button(v) { '+' } else { '-' };
+    format!("{board} {to_move} {button}")
 }
 
 /// What was played from a position, over all matching games (an opening
-/// explorer row).
+/// explorer row), per matched position: the same move by another player to
+/// move or with another button state is another row.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Continuation {
-    /// The move in the query's orientation: `g7`, `pass`, `button`, or
-    /// `end` when the game ended in this position.
+    /// The move in the query's orientation: `g7` (Keil), `D16` (Go),
+    /// `pass`, `button`, or `end` when the game ended in this position.
     #[serde(rename = "move")]
     pub mv: String,
+    /// The player to move in the matched position (who played `mv`), in
+    /// the query's colours (a colour-swapped match's White is Black here).
+    pub to_move: Color,
+    /// Whether the button had been taken in the matched position.
+    pub button_taken: bool,
     /// Distinct games that played it.
     pub games: u64,
-    /// Of those, games Black won.
+    /// Of those, games won by the player of the query's black stones
+    /// (Black; White in a colour-swapped match).
     pub black_wins: u64,
-    /// Of those, games White won.
+    /// Of those, games won by the player of the query's white stones.
     pub white_wins: u64,
     /// `games` / `total_games`, 0..=1.
     pub share: f64,
@@ -765,8 +1092,20 @@ pub struct PositionHit {
     pub ply: u32,
     /// The move played next, in the query's orientation (`None` at the end).
     pub next: Option<String>,
-    /// The symmetry (0..12) that maps the game's board onto the query's.
+    /// The symmetry (its index: 0..12 on the hexagon, 0..8 on the square)
+    /// that maps the game's board onto the query's.
     pub symmetry: u8,
+    /// Whether the game had the position with colours exchanged (a
+    /// colour-swap search): its Black had the query's white stones.
+    pub swapped: bool,
+    /// The position matched, in full, in the query's orientation and the
+    /// game's colours: board, player to move, Keil's button flag (` +`
+    /// taken, ` -` not).
+    pub position: String,
+    /// The player to move in the matched position.
+    pub to_move: Color,
+    /// Whether the button had been taken in the matched position.
+    pub button_taken: bool,
     /// The game's date, `YYYY-MM-DD` or empty.
     pub date: String,
     /// Black's name.
@@ -792,17 +1131,11 @@ pub struct PositionAnswer {
 
 /// Replays a stored game's main line to the posting's ply and returns the
 /// position; `None` when the game is gone or does not replay.
-fn position_at(conn: &rusqlite::Connection, x: &Posting) -> Result<Option<Position>> {
+fn position_at(conn: &rusqlite::Connection, x: &Posting) -> Result<Option<AnyPosition>> {
     let Some(line) = game_moves(conn, GameId::from_sql(i64::from(x.game)))? else {
         return Ok(None);
     };
-    let mut g = line.start();
-    for &mv in line.moves.iter().take(x.ply as usize) {
-        if g.play(mv).is_err() {
-            return Ok(None);
-        }
-    }
-    Ok(Some(g.position()))
+    Ok(line.game_at(x.ply as usize).ok().map(|g| g.position()))
 }
 
 /// Rebuilds the position index from the games table, inside the caller's
@@ -827,21 +1160,36 @@ pub(crate) fn rebuild(tx: &rusqlite::Transaction<'_>) -> Result<()> {
             })?;
             let mut game = line.start();
             let start = game.position();
+            let keil = matches!(start, AnyPosition::Keil(_));
             let mut turns = Vec::with_capacity(line.moves.len());
-            for &mv in &line.moves {
-                let color = game.to_move();
-                let out = game.play(mv).map_err(|e| Error::Corrupt {
+            for (i, &mv) in line.moves.iter().enumerate() {
+                let color = line.color(i, &game);
+                let out = line.play(i, &mut game).map_err(|e| Error::Corrupt {
                     game: game_id,
                     reason: format!("stored moves do not replay: {e}"),
                 })?;
-                turns.push((color, mv, out.captured));
+                // Keil's postings keep their own keys of the stones.
+                let after = if keil {
+                    (PositionKey(0), 0)
+                } else {
+                    game.canonical_key()
+                };
+                turns.push((color, mv, out.captured, after));
             }
-            let steps = turns.iter().map(|(color, mv, captured)| Step {
+            let steps = turns.iter().map(|(color, mv, captured, _)| Step {
                 color: *color,
                 mv: *mv,
                 captured,
             });
-            batch.extend(postings(id as u32, &start, steps));
+            match &start {
+                AnyPosition::Keil(start) => {
+                    batch.extend(postings(GameKind::Keil, id as u32, start, steps));
+                }
+                start => {
+                    let keys = turns.iter().map(|t| t.3);
+                    batch.extend(any_postings(id as u32, start, steps.zip(keys)));
+                }
+            }
         }
         batch.sort_unstable();
         insert_segment(tx, &batch, chunk.len())?;
@@ -857,10 +1205,12 @@ pub struct Positions<'a> {
 }
 
 impl Positions<'_> {
-    /// Finds the games that reached a position (any of its 12 images when
-    /// `q.symmetry`), with the ply and the move played next shown in the
-    /// query's orientation, and continuation statistics over all matches
-    /// (issue 6, "positions"). Runs on one read snapshot.
+    /// Finds the games that reached a board (any of its symmetric images,
+    /// 12 on the hexagon, when `q.symmetry`) with the player to move and
+    /// button state the query allows, with the ply, the position matched
+    /// (in full) and the move played next shown in the query's
+    /// orientation, and continuation statistics over all matches per
+    /// matched position (issue 6, "positions"). Runs on one read snapshot.
     ///
     /// # Errors
     /// [`Error::BadCursor`] for a cursor this search did not produce;
@@ -896,12 +1246,13 @@ const CACHE_MIN_POSTINGS: usize = 256;
 const CACHE_BYTES: u64 = 64 << 20;
 
 /// What identifies the matches of a search before paging: the index
-/// generation, the key, the orientations allowed (a bit per symmetry from
-/// the game's board onto the canonical one), and the filters.
+/// generation, the keys (both button states of the board, or one), the
+/// orientations allowed (a bit per symmetry from the game's board onto the
+/// canonical one), and the filters.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct MatchKey {
     generation: u64,
-    key: u64,
+    keys: std::ops::RangeInclusive<u64>,
     orientations: u16,
     white_to_move: Option<bool>,
     player: Option<String>,
@@ -909,13 +1260,36 @@ pub(crate) struct MatchKey {
     to: Option<u32>,
 }
 
+/// What a matched position adds to the query's board: the player to move
+/// and the button flag, packed as `button << 1 | white_to_move` (0..4).
+type Variant = u8;
+/// The number of [`Variant`]s.
+const VARIANTS: usize = 4;
+
+fn variant_of(x: &Posting) -> Variant {
+    u8::from(button_of(x.key)) << 1 | u8::from(x.white_to_move)
+}
+
+fn variant_to_move(v: Variant) -> Color {
+    if v & 1 != 0 {
+        Color::White
+    } else {
+        Color::Black
+    }
+}
+
+fn variant_button(v: Variant) -> bool {
+    v & 2 != 0
+}
+
 /// The matches of a search before paging; for a popular position, shared
 /// by every search of it until the index changes.
 #[derive(Debug)]
 pub(crate) struct Matches {
-    /// (next-move code reduced under the position's own symmetries, games,
-    /// Black wins, White wins), most frequent first; codes are canonical.
-    per_move: Vec<(u16, u64, u64, u64)>,
+    /// (matched position's variant, next-move code reduced under the
+    /// position's own symmetries, games, Black wins, White wins), most
+    /// frequent first; codes are canonical.
+    per_move: Vec<(Variant, u16, u64, u64, u64)>,
     /// The first occurrence in each matching game, newest game first.
     games: Vec<Hit>,
 }
@@ -928,6 +1302,7 @@ struct Hit {
     ply: u16,
     next: u16,
     sym: u8,
+    variant: Variant,
 }
 
 impl Hit {
@@ -943,7 +1318,7 @@ pub(crate) struct MatchesWeight;
 
 impl quick_cache::Weighter<MatchKey, Arc<Matches>> for MatchesWeight {
     fn weight(&self, _key: &MatchKey, m: &Arc<Matches>) -> u64 {
-        (128 + m.games.len() * std::mem::size_of::<Hit>() + m.per_move.len() * 32) as u64
+        (128 + m.games.len() * std::mem::size_of::<Hit>() + m.per_move.len() * 40) as u64
     }
 }
 
@@ -954,27 +1329,96 @@ pub(crate) fn new_answers() -> Answers {
     Answers::with_weighter(1024, CACHE_BYTES, MatchesWeight)
 }
 
+/// One side of a search (the query, or its colour swap): the match key,
+/// the board without button (as given, and canonical), the symmetry back to
+/// the query.
+struct Side {
+    key: MatchKey,
+    board: AnyPosition,
+    canon: AnyPosition,
+    to_query: u8,
+    swapped: bool,
+}
+
+impl Side {
+    fn new(p: AnyPosition, to_move: Option<Color>, q: &PositionQuery, generation: u64) -> Side {
+        // The board alone: its key has the button bit clear, and the
+        // query's button restriction picks one or both of the two adjacent
+        // keys (Keil; Go keys have the bit clear).
+        let mut p = p;
+        if let AnyPosition::Keil(k) = &mut p {
+            k.set_button_taken(false);
+        }
+        let board = p.board();
+        let (key, s_q) = any_index_key(&p, p.canonical_key());
+        let keys = match (q.button, &p) {
+            (_, AnyPosition::Go(_)) => key..=key,
+            (None, _) => key..=key | BUTTON_BIT,
+            (Some(b), _) => {
+                let k = key | u64::from(b);
+                k..=k
+            }
+        };
+        let canon = p.transform(s_q);
+        let count = board.symmetry_count();
+        // Symmetries of the game orientation allowed when images don't
+        // match: those under which the game's board is the query's board.
+        let orientations: u16 = if q.symmetry {
+            (1 << count) - 1
+        } else {
+            (0..count)
+                .filter(|&s| canon.transform(board.inverse(s)) == p)
+                .fold(0, |m, s| m | 1 << s)
+        };
+        Side {
+            key: MatchKey {
+                generation,
+                keys,
+                orientations,
+                white_to_move: to_move.map(|c| c == Color::White),
+                player: q.player.clone(),
+                from: q.from.map(|d| date_number(&d.to_string())),
+                to: q.to.map(|d| date_number(&d.to_string())),
+            },
+            board: p,
+            canon,
+            to_query: board.inverse(s_q),
+            swapped: false,
+        }
+    }
+
+    /// The matches, from the cache when there.
+    fn matches(
+        &self,
+        index: &PositionIndex,
+        conn: &rusqlite::Connection,
+        snapshot: &Snapshot,
+    ) -> Result<Arc<Matches>> {
+        if let Some(m) = index.answers.get(&self.key) {
+            return Ok(m);
+        }
+        let (m, postings) = collect(index, conn, snapshot, &self.key, &self.canon)?;
+        let m = Arc::new(m);
+        if postings >= CACHE_MIN_POSTINGS {
+            index.answers.insert(self.key.clone(), m.clone());
+        }
+        Ok(m)
+    }
+
+    /// A variant in the query's colours.
+    fn seen(&self, v: Variant) -> Variant {
+        if self.swapped { v ^ 1 } else { v }
+    }
+}
+
 /// Runs a position search on one read connection.
 pub(crate) fn search(
     index: &PositionIndex,
     conn: &rusqlite::Connection,
     q: &PositionQuery,
 ) -> Result<PositionAnswer> {
-    let p = q.position;
-    let board = p.board();
-    let stones = p.stones(Color::Black).len() + p.stones(Color::White).len();
-    let (key, s_q) = index_key(&p, &SymmetricKeys::new(&p), stones);
-    let canon = p.transform(s_q);
-    let to_query = s_q.inverse();
-    // Symmetries of the game orientation allowed when images don't match:
-    // those under which the game's board is the query's board itself.
-    let orientations: u16 = if q.symmetry {
-        (1 << 12) - 1
-    } else {
-        Symmetry::all()
-            .filter(|s| canon.transform(s.inverse()) == p)
-            .fold(0, |m, s| m | 1 << s.index())
-    };
+    let board = q.position.board();
+    let keil = matches!(q.position, AnyPosition::Keil(_));
     let after = match &q.cursor {
         None => None,
         Some(c) => Some(parse_cursor(c)?),
@@ -982,37 +1426,59 @@ pub(crate) fn search(
 
     index.refresh(conn)?;
     let snapshot = index.segments(conn)?;
-    let match_key = MatchKey {
-        generation: snapshot.generation,
-        key,
-        orientations,
-        white_to_move: q.to_move.map(|c| c == Color::White),
-        player: q.player.clone(),
-        from: q.from.map(|d| date_number(&d.to_string())),
-        to: q.to.map(|d| date_number(&d.to_string())),
-    };
-    let matches = match index.answers.get(&match_key) {
-        Some(m) => m,
-        None => {
-            let (m, postings) = collect(index, conn, &snapshot, &match_key, &canon)?;
-            let m = Arc::new(m);
-            if postings >= CACHE_MIN_POSTINGS {
-                index.answers.insert(match_key, m.clone());
-            }
-            m
-        }
-    };
-
-    let total = matches.games.len() as u64;
-    let show = |code: u16| match decode_move(code) {
-        None => "end".to_string(),
-        Some(m) => m.transform(board, to_query).display(board),
-    };
-    let mut continuations: Vec<Continuation> = matches
-        .per_move
+    let mut sides = vec![Side::new(q.position, q.to_move, q, snapshot.generation)];
+    if q.swap_colors {
+        let to_move = q.to_move.map(Color::opposite);
+        let mut side = Side::new(q.position.swap_colors(), to_move, q, snapshot.generation);
+        side.swapped = true;
+        sides.push(side);
+    }
+    let matches = sides
         .iter()
-        .map(|&(code, n, b, w)| Continuation {
-            mv: show(code),
+        .map(|side| side.matches(index, conn, &snapshot))
+        .collect::<Result<Vec<_>>>()?;
+
+    // Every matching game once: its first occurrence (unswapped first).
+    let merged: Vec<(Hit, usize)> = if matches.len() == 1 {
+        Vec::new()
+    } else {
+        let mut all: Vec<(Hit, usize)> = matches
+            .iter()
+            .enumerate()
+            .flat_map(|(i, m)| m.games.iter().map(move |&h| (h, i)))
+            .collect();
+        all.sort_by_key(|(h, i)| (h.game, h.ply, *i));
+        all.dedup_by_key(|(h, _)| h.game);
+        all.sort_by_key(|(h, _)| h.order());
+        all
+    };
+    let total = if matches.len() == 1 {
+        matches[0].games.len()
+    } else {
+        merged.len()
+    } as u64;
+
+    // Continuations in the query's orientation and colours.
+    let mut rows: HashMap<(String, Variant), (u64, u64, u64)> = HashMap::new();
+    for (side, m) in sides.iter().zip(&matches) {
+        for &(variant, code, n, b, w) in &m.per_move {
+            let mv = match decode_move(code) {
+                None => "end".to_string(),
+                Some(m) => show_move(board, transform_move(board, m, side.to_query)),
+            };
+            let (b, w) = if side.swapped { (w, b) } else { (b, w) };
+            let e = rows.entry((mv, side.seen(variant))).or_default();
+            e.0 += n;
+            e.1 += b;
+            e.2 += w;
+        }
+    }
+    let mut continuations: Vec<Continuation> = rows
+        .into_iter()
+        .map(|((mv, variant), (n, b, w))| Continuation {
+            mv,
+            to_move: variant_to_move(variant),
+            button_taken: variant_button(variant),
             games: n,
             black_wins: b,
             white_wins: w,
@@ -1023,18 +1489,35 @@ pub(crate) fn search(
             },
         })
         .collect();
-    continuations.sort_by(|a, b| b.games.cmp(&a.games).then_with(|| a.mv.cmp(&b.mv)));
+    continuations.sort_by(|a, b| {
+        b.games
+            .cmp(&a.games)
+            .then_with(|| a.mv.cmp(&b.mv))
+            .then_with(|| a.to_move.index().cmp(&b.to_move.index()))
+            .then_with(|| a.button_taken.cmp(&b.button_taken))
+    });
 
     // One page of games, newest first, keyset on (date, id).
-    let first = after.map_or(0, |(d, g)| {
-        matches
-            .games
-            .partition_point(|h| h.order() <= std::cmp::Reverse((d, g)))
-    });
     let limit = q.limit.max(1);
-    let page = &matches.games[first..(first + limit).min(matches.games.len())];
-    let next_cursor = (first + limit < matches.games.len())
-        .then(|| page.last().map(|h| format!("{}-{}", h.date, h.game)))
+    let (page, more): (Vec<(Hit, usize)>, bool) = if matches.len() == 1 {
+        let games = &matches[0].games;
+        let first = after.map_or(0, |(d, g)| {
+            games.partition_point(|h| h.order() <= std::cmp::Reverse((d, g)))
+        });
+        let end = (first + limit).min(games.len());
+        (
+            games[first..end].iter().map(|&h| (h, 0)).collect(),
+            end < games.len(),
+        )
+    } else {
+        let first = after.map_or(0, |(d, g)| {
+            merged.partition_point(|(h, _)| h.order() <= std::cmp::Reverse((d, g)))
+        });
+        let end = (first + limit).min(merged.len());
+        (merged[first..end].to_vec(), end < merged.len())
+    };
+    let next_cursor = more
+        .then(|| page.last().map(|(h, _)| format!("{}-{}", h.date, h.game)))
         .flatten();
     let mut stmt = conn.prepare_cached(
         "SELECT g.date, b.name, w.name, g.result FROM games g
@@ -1042,16 +1525,32 @@ pub(crate) fn search(
          WHERE g.id = ?1",
     )?;
     let mut hits = Vec::with_capacity(page.len());
-    for h in page {
+    // Each side's board notation, once (Keil: button flag clear).
+    let board_texts: Vec<String> = if page.is_empty() {
+        Vec::new()
+    } else {
+        sides.iter().map(|s| s.board.to_notation(None)).collect()
+    };
+    let count = board.symmetry_count();
+    for (h, i) in &page {
+        let side = &sides[*i];
         let (date, black, white, result) = stmt.query_row([i64::from(h.game)], |r| {
             Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
         })?;
-        let s_g = Symmetry::from_index(h.sym).expect("sym < 12");
+        if h.sym >= count {
+            return Err(corrupt("symmetry index"));
+        }
+        let (to_move, button_taken) = (variant_to_move(h.variant), variant_button(h.variant));
         hits.push(PositionHit {
             game_id: GameId::from_sql(i64::from(h.game)),
             ply: u32::from(h.ply),
-            next: decode_move(h.next).map(|m| m.transform(board, to_query).display(board)),
-            symmetry: s_g.then(to_query).index(),
+            next: decode_move(h.next)
+                .map(|m| show_move(board, transform_move(board, m, side.to_query))),
+            symmetry: board.compose(h.sym, side.to_query),
+            swapped: side.swapped,
+            position: full_notation(&board_texts[*i], h.variant, keil),
+            to_move,
+            button_taken,
             date,
             black,
             white,
@@ -1066,22 +1565,24 @@ pub(crate) fn search(
     })
 }
 
-/// Finds the matches of `k` in the snapshot: postings of the key with an
-/// allowed orientation and player to move, confirmed exactly (Zobrist keys:
-/// by replay), of games that pass the filters; then the first occurrence
-/// per game and the continuation statistics. Also returns the number of
-/// postings read (the cost of doing it again).
+/// Finds the matches of `k` in the snapshot, in one pass over the postings
+/// of its key range: postings with an allowed orientation and player to
+/// move, confirmed exactly (Zobrist keys: by replay), of games that pass
+/// the filters; then the first occurrence per game and the continuation
+/// statistics per matched position. `canon` is the board in the canonical
+/// orientation (button clear). Also returns the number of postings read
+/// (the cost of doing it again).
 fn collect(
     index: &PositionIndex,
     conn: &rusqlite::Connection,
     snapshot: &Snapshot,
     k: &MatchKey,
-    canon: &Position,
+    canon: &AnyPosition,
 ) -> Result<(Matches, usize)> {
     let board = canon.board();
     let mut postings = Vec::new();
     let mut read = 0;
-    snapshot.scan(k.key, |x| {
+    snapshot.scan(k.keys.clone(), |x| {
         read += 1;
         if k.orientations & (1 << x.sym) != 0
             && k.white_to_move.is_none_or(|w| x.white_to_move == w)
@@ -1089,18 +1590,24 @@ fn collect(
             postings.push(x);
         }
     })?;
-    // Each segment's postings of the key are sorted by (game, ply): a stable
+    // Each segment's postings of a key are sorted by (game, ply): a stable
     // sort merges those runs (it finds them) rather than sorting from
-    // scratch. The first posting of each game is then its first occurrence.
+    // scratch. The first posting of each game is then its first occurrence,
+    // whichever button state it had.
     postings.sort_by_key(|x| (x.game, x.ply));
-    // Exactness: Zobrist keys are confirmed by replay, once per game.
-    if !is_exact(k.key) {
+    // Exactness: Zobrist keys are confirmed by replay, once per game ply.
+    if !is_exact(*k.keys.start()) {
         let mut confirmed: HashMap<(u32, u16), bool> = HashMap::new();
         for x in &postings {
             if let std::collections::hash_map::Entry::Vacant(e) = confirmed.entry((x.game, x.ply)) {
-                let ok = position_at(conn, x)?.is_some_and(|at| {
-                    at.transform(Symmetry::from_index(x.sym).expect("sym < 12")) == *canon
-                });
+                let mut want = *canon;
+                if let AnyPosition::Keil(p) = &mut want {
+                    p.set_button_taken(button_of(x.key));
+                }
+                if x.sym >= board.symmetry_count() {
+                    return Err(corrupt("symmetry index"));
+                }
+                let ok = position_at(conn, x)?.is_some_and(|at| at.transform(x.sym) == want);
                 e.insert(ok);
             }
         }
@@ -1118,7 +1625,7 @@ fn collect(
     };
     // Next moves merge under the position's own symmetries: each code maps
     // to the least code of its orbit (a table, built once per search).
-    let stabiliser: Vec<Symmetry> = Symmetry::all()
+    let stabiliser: Vec<u8> = (0..board.symmetry_count())
         .filter(|&t| canon.transform(t) == *canon)
         .collect();
     let codes = NEXT_POINT as usize + board.len();
@@ -1134,11 +1641,13 @@ fn collect(
         .collect();
 
     let summaries = index.summaries.read().expect("poisoned");
-    let mut per_move: Vec<(u64, u64, u64)> = vec![(0, 0, 0); codes];
-    let mut run: Vec<u16> = Vec::new();
+    // Counts per variant (a table per variant met) and reduced code.
+    let mut per_move: [Vec<(u64, u64, u64)>; VARIANTS] = Default::default();
+    let mut run: Vec<(Variant, u16)> = Vec::new();
     let mut games: Vec<Hit> = Vec::new();
     let mut current: Option<(u32, Brief)> = None;
     for x in &postings {
+        let variant = variant_of(x);
         let b = match current {
             Some((g, b)) if g == x.game => b,
             _ => {
@@ -1161,14 +1670,19 @@ fn collect(
                     ply: x.ply,
                     next: x.next,
                     sym: x.sym,
+                    variant,
                 });
                 b
             }
         };
-        let bucket = reduce[x.next as usize];
+        let bucket = (variant, reduce[x.next as usize]);
         if !run.contains(&bucket) {
             run.push(bucket);
-            let e = &mut per_move[bucket as usize];
+            let table = &mut per_move[usize::from(variant)];
+            if table.is_empty() {
+                table.resize(codes, (0, 0, 0));
+            }
+            let e = &mut table[usize::from(bucket.1)];
             e.0 += 1;
             e.1 += u64::from(b.winner == 0);
             e.2 += u64::from(b.winner == 1);
@@ -1176,13 +1690,18 @@ fn collect(
     }
     drop(summaries);
     games.sort_unstable_by_key(Hit::order);
-    let mut per_move: Vec<(u16, u64, u64, u64)> = per_move
-        .into_iter()
+    let mut per_move: Vec<(Variant, u16, u64, u64, u64)> = per_move
+        .iter()
         .enumerate()
-        .filter(|&(_, (n, _, _))| n > 0)
-        .map(|(code, (n, b, w))| (code as u16, n, b, w))
+        .flat_map(|(variant, table)| {
+            table
+                .iter()
+                .enumerate()
+                .filter(|&(_, &(n, _, _))| n > 0)
+                .map(move |(code, &(n, b, w))| (variant as Variant, code as u16, n, b, w))
+        })
         .collect();
-    per_move.sort_by_key(|&(code, n, _, _)| (std::cmp::Reverse(n), code));
+    per_move.sort_by_key(|&(variant, code, n, _, _)| (std::cmp::Reverse(n), code, variant));
     Ok((Matches { per_move, games }, read))
 }
 
@@ -1232,7 +1751,7 @@ mod tests {
         assert_eq!(dir.nonce, 42);
         for want in postings.iter().map(|p| p.key) {
             let mut got = Vec::new();
-            for b in dir.blocks_for(want) {
+            for b in dir.blocks_for(want, want) {
                 let range = dir.offsets[b] as usize..dir.offsets[b + 1] as usize;
                 decode_block(&blob[range], dir.first_keys[b], |p| {
                     if p.key == want {
@@ -1250,33 +1769,65 @@ mod tests {
         assert!(decode_segment(b"nonsense").is_err());
     }
 
+    /// The Keil index key of a position and its orientation.
+    fn key_of(p: &Position) -> (u64, Symmetry) {
+        let stones = p.stones(Color::Black).len() + p.stones(Color::White).len();
+        index_key(GameKind::Keil, p, &stone_keys(p), stones)
+    }
+
     #[test]
     fn small_positions_get_exact_keys_shared_by_their_images() {
         let board = Board::new(7).unwrap();
         let p = |n| board.parse_point(n).unwrap();
         let a = Position::from_stones(board, [p("g7"), p("a1")], [p("b3")], false).unwrap();
-        let keys = SymmetricKeys::new(&a);
-        let (ka, _) = index_key(&a, &keys, 3);
-        assert!(is_exact(ka));
+        let (ka, sa) = key_of(&a);
+        assert!(is_exact(ka) && !button_of(ka));
         for s in Symmetry::all() {
-            let image = a.transform(s);
-            assert_eq!(index_key(&image, &SymmetricKeys::new(&image), 3).0, ka);
+            assert_eq!(key_of(&a.transform(s)).0, ka);
         }
-        // Different positions, different exact keys; the button counts.
+        // Different positions, different exact keys.
         let b = Position::from_stones(board, [p("g7"), p("a1")], [p("b4")], false).unwrap();
-        assert_ne!(index_key(&b, &SymmetricKeys::new(&b), 3).0, ka);
+        assert_ne!(key_of(&b).0, ka);
+        // The button is the lowest bit, in the same orientation.
         let mut c = a;
         c.set_button_taken(true);
-        assert_ne!(index_key(&c, &SymmetricKeys::new(&c), 3).0, ka);
-        // Six stones: a Zobrist key, top bit clear.
-        let d = Position::from_stones(
+        assert_eq!(key_of(&c), (ka | BUTTON_BIT, sa));
+        // The kind and the board size are part of the code.
+        let (canon, _) = a.canonical();
+        assert_ne!(
+            exact_code(GameKind::Go, &canon),
+            exact_code(GameKind::Keil, &canon)
+        );
+        let side5 = Board::new(5).unwrap();
+        let e =
+            Position::from_stones(side5, [side5.parse_point("a1").unwrap()], [], false).unwrap();
+        let f = Position::from_stones(board, [p("a1")], [], false).unwrap();
+        assert_ne!(key_of(&e).0, key_of(&f).0);
+        // Six stones: a Zobrist key, top bit clear; its button state is the
+        // lowest bit too, in the same orientation.
+        let mut d = Position::from_stones(
             board,
             [p("g7"), p("a1"), p("c3")],
             [p("b3"), p("d4"), p("e5")],
             false,
         )
         .unwrap();
-        assert!(!is_exact(index_key(&d, &SymmetricKeys::new(&d), 6).0));
+        let (kd, sd) = key_of(&d);
+        assert!(!is_exact(kd) && !button_of(kd));
+        d.set_button_taken(true);
+        assert_eq!(key_of(&d), (kd | BUTTON_BIT, sd));
+    }
+
+    #[test]
+    fn every_side_fits_the_exact_code() {
+        // Side 13 has the most points (469 < 512); five stones at the last
+        // points still decode to distinct codes per colour pattern.
+        let board = Board::new(13).unwrap();
+        let last: Vec<Point> = board.points().skip(board.len() - 5).collect();
+        let all_black = Position::from_stones(board, last.clone(), [], false).unwrap();
+        let all_white = Position::from_stones(board, [], last, false).unwrap();
+        let (kb, kw) = (key_of(&all_black).0, key_of(&all_white).0);
+        assert!(is_exact(kb) && is_exact(kw) && kb != kw);
     }
 
     #[test]
@@ -1295,16 +1846,16 @@ mod tests {
         assert!(!ps[0].white_to_move && ps[1].white_to_move);
         // Ply 2: W b2 captured B a1 (the corner), so the position after ply 2
         // is one white stone; its next move is the button.
-        let keil_rules::AnyPosition::Keil(start) = replay.start else {
-            unreachable!("a Keil record")
+        let AnyPosition::Keil(start) = replay.start else {
+            panic!("a Keil game")
         };
         let board = start.board();
         let after2 =
             Position::from_stones(board, [], [board.parse_point("b2").unwrap()], false).unwrap();
-        assert_eq!(
-            ps[2].key,
-            index_key(&after2, &SymmetricKeys::new(&after2), 1).0
-        );
+        assert_eq!(ps[2].key, key_of(&after2).0);
+        // The button taken at ply 3: the same board, the next key.
+        assert_eq!(ps[3].key, ps[2].key | BUTTON_BIT);
+        assert_eq!(ps[3].sym, ps[2].sym);
         // The stored next move, mapped back from the canonical orientation,
         // is the move the game played.
         let s = Symmetry::from_index(ps[0].sym).unwrap();
@@ -1342,16 +1893,16 @@ mod tests {
             .moves(GameId::new(1).unwrap())
             .unwrap()
             .unwrap();
-        let mut game = line.start();
-        for &mv in &line.moves[..12] {
-            game.play(mv).unwrap();
-        }
-        let q = game.position();
-        let stones = q.stones(Color::Black).len() + q.stones(Color::White).len();
-        let (key, _) = index_key(&q, &SymmetricKeys::new(&q), stones);
+        let q = line.game_at(12).unwrap().position();
+        let AnyPosition::Keil(q) = q else {
+            panic!("a Keil game")
+        };
+        let (key, _) = key_of(&q);
         assert!(!is_exact(key));
         let mut query = PositionQuery::new(q);
         query.symmetry = true;
+        // Whatever the button's state: the key range holds both.
+        query.button = None;
         let honest = archive.positions().search(&query).unwrap();
         assert!(
             honest

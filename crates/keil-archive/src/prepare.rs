@@ -2,7 +2,7 @@
 //! keil-record's types (besides the position index).
 
 use keil_record::{Reason, Record, RecordError, Replay, Verdict};
-use keil_rules::{Color, HalfPoints};
+use keil_rules::{Color, HalfPoints, ToMove};
 
 use crate::model::GameStatus;
 use crate::moves;
@@ -32,6 +32,8 @@ pub(crate) struct Meta {
     pub size: u8,
     pub ruleset: String,
     pub komi: HalfPoints,
+    /// Go `HA` (0 for Keil).
+    pub handicap: u32,
 }
 
 /// What the text index holds for one game.
@@ -65,8 +67,9 @@ pub struct Problem {
     /// 0-based index of the game tree in its file.
     pub index: usize,
     /// A verdict code (`occupied`, `repetition`, `result_mismatch`, ...),
-    /// a keil-record error code (`not_keil`, `bad_size`, ...) for a record
-    /// that could not be read, `unreadable` for a file that could not be
+    /// a keil-record error code (`bad_size`, ...) for a record that could
+    /// not be read, `setup_in_game` for a Go game with setup after its
+    /// first move (not stored yet), `unreadable` for a file that could not be
     /// read.
     pub reason: String,
     /// The explanation, with the line and column when there are some.
@@ -207,17 +210,15 @@ pub(crate) fn prepare(
     let Some(status) = status else {
         return Prepare::Invalid(refusal(source, index, &verdict), checked(verdict));
     };
-    // The archive stores Keil games only, for now (a Go record reads and
-    // validates, but its board has no Keil move encoding).
-    let Some(keil) = record.keil() else {
+    let info = &record.info;
+    let Some(replay) = validation.replay else {
+        // Only a Go record with no board has no replay, and it is malformed
+        // or unsupported (refused above).
         let problem = Problem {
             source: source.to_string(),
             index,
-            reason: "not_keil".to_string(),
-            message: format!(
-                "the archive stores Keil games only: this is a {} record",
-                record.kind().code()
-            ),
+            reason: "unsupported".to_string(),
+            message: "the game has no board to replay".to_string(),
             ply: None,
             mv: None,
             line: None,
@@ -225,15 +226,70 @@ pub(crate) fn prepare(
         };
         return Prepare::Invalid(problem, checked(verdict));
     };
-    let info = &record.info;
+    // A Go setup in the middle of the game (AB/AW/AE after the first move)
+    // has no place in the move blob: such games are refused for now.
+    if let Some(at) = replay.plies.iter().find(|p| p.setup.is_some()) {
+        let (line, column) = record.location(at.node);
+        let problem = Problem {
+            source: source.to_string(),
+            index,
+            reason: "setup_in_game".to_string(),
+            message: format!(
+                "the archive does not store setup in the middle of a game (before ply {}, line {line}, column {column})",
+                at.ply
+            ),
+            ply: Some(at.ply),
+            mv: None,
+            line: Some(line),
+            column: Some(column),
+        };
+        return Prepare::Invalid(problem, checked(verdict));
+    }
     let sgf = record.to_sgf();
     let mut hash = [0u8; 16];
     hash.copy_from_slice(&blake3::hash(sgf.as_bytes()).as_bytes()[..16]);
-    let replay = validation.replay.expect("a Keil game always replays");
-    let setup = keil
-        .setup
-        .as_ref()
-        .map(|start| start.to_notation(Some(keil.to_move)));
+    let (kind, size, ruleset, komi, handicap, setup) = if let Some(keil) = record.keil() {
+        let setup = keil
+            .setup
+            .as_ref()
+            .map(|start| start.to_notation(Some(keil.to_move)));
+        let r = keil.ruleset;
+        (
+            GameKind::Keil,
+            keil.board.side(),
+            r.to_string(),
+            r.komi,
+            0,
+            setup,
+        )
+    } else if let Some(go) = record.go() {
+        // The start as the validator replayed it; written when set up or
+        // when the first player is not Black (`PL[W]`, or either colour
+        // after setup).
+        let first = go.first_player;
+        let setup = (go.setup.is_some() || first != ToMove::Color(Color::Black))
+            .then(|| replay.start.to_notation(first.color()));
+        (
+            GameKind::Go,
+            replay.start.board().size(),
+            go.ruleset.code().to_string(),
+            go.komi,
+            go.handicap,
+            setup,
+        )
+    } else {
+        let problem = Problem {
+            source: source.to_string(),
+            index,
+            reason: "unsupported_kind".to_string(),
+            message: format!("the archive does not store {} games", record.kind().code()),
+            ply: None,
+            mv: None,
+            line: None,
+            column: None,
+        };
+        return Prepare::Invalid(problem, checked(verdict));
+    };
     let meta = Meta {
         black: info.black.clone(),
         white: info.white.clone(),
@@ -253,12 +309,16 @@ pub(crate) fn prepare(
         result: info.result.as_ref().map(|r| r.to_string()),
         winner: verdict.winner.and_then(|w| w.color()),
         margin: verdict.margin,
-        kind: GameKind::Keil,
-        size: keil.board.side(),
-        ruleset: keil.ruleset.to_string(),
-        komi: keil.ruleset.komi,
+        kind,
+        size,
+        ruleset,
+        komi,
+        handicap,
     };
-    let moves = moves::encode(keil.board, replay.plies.iter().map(|p| p.mv));
+    let moves = moves::encode(
+        replay.start.board(),
+        replay.plies.iter().map(|p| (p.color, p.mv)),
+    );
     // Compressing into a Vec cannot fail for an in-memory buffer.
     let compressed = zstd::bulk::compress(sgf.as_bytes(), ZSTD_LEVEL).unwrap_or_default();
     let valid = Box::new(Prepared {

@@ -8,15 +8,15 @@ use keil_archive::{
     PositionQuery,
 };
 use keil_gen::{Generator, GeneratorConfig};
-use keil_rules::{Board, Color, Game, Move, Position, Symmetry};
+use keil_rules::{AnyPosition, Board, Color, Move, Position, Symmetry};
 
 /// Every stored game replayed: its id, winner and the position after each
-/// ply (0 = start) with the move played next.
+/// ply (0 = start) with the player to move and the move played next.
 struct Replayed {
     id: GameId,
     winner: Option<Color>,
     date: String,
-    steps: Vec<(Position, Option<Move>)>,
+    steps: Vec<(Position, Color, Option<Move>)>,
 }
 
 fn archive_with(games: u64, size: u8, seed: u64) -> (tempfile::TempDir, Archive, Vec<Replayed>) {
@@ -68,16 +68,14 @@ fn replayed(archive: &Archive) -> Vec<Replayed> {
     for id in (1..=games).map(|n| GameId::new(n).unwrap()) {
         let moves = archive.games().moves(id).unwrap().unwrap();
         let summary = archive.games().summaries(&[id]).unwrap().remove(0);
-        let mut game = match &moves.setup {
-            Some((p, c)) => Game::from_setup(p, moves.ruleset, *c),
-            None => Game::new(moves.board, moves.ruleset),
-        };
+        let mut game = moves.start();
         let mut steps = Vec::new();
-        for &mv in &moves.moves {
-            steps.push((game.position(), Some(mv)));
-            game.play(mv).unwrap();
+        let to_move = |g: &keil_rules::AnyGame| g.to_move().color().unwrap();
+        for (i, &mv) in moves.moves.iter().enumerate() {
+            steps.push((keil(&game.position()), to_move(&game), Some(mv)));
+            moves.play(i, &mut game).unwrap();
         }
-        steps.push((game.position(), None));
+        steps.push((keil(&game.position()), to_move(&game), None));
         all.push(Replayed {
             id,
             winner: summary.winner,
@@ -99,28 +97,60 @@ fn class(board: &Board, q: &Position, mv: Option<Move>) -> BTreeSet<String> {
     }
 }
 
-/// (continuation classes → (games, black wins, white wins)), total games,
-/// and per game its first matching ply.
+/// A Keil position (every game here is one).
+fn keil(p: &AnyPosition) -> Position {
+    match p {
+        AnyPosition::Keil(p) => *p,
+        _ => panic!("a Keil position"),
+    }
+}
+
+/// The board of a position: its stones, the button flag cleared.
+fn board_of(p: &Position) -> Position {
+    let mut b = *p;
+    b.set_button_taken(false);
+    b
+}
+
+/// A matched position in full, as answers write it.
+fn written(board: &Position, to_move: Color, button: bool) -> String {
+    let mut p = *board;
+    p.set_button_taken(button);
+    let mut s = p.to_notation(Some(to_move));
+    if !button {
+        s.push_str(" -");
+    }
+    s
+}
+
+/// ((player to move, button, continuation class) → (games, black wins,
+/// white wins)), total games, and per game its first matching ply.
 type Expected = (
-    BTreeMap<BTreeSet<String>, (u64, u64, u64)>,
+    BTreeMap<(Color, bool, BTreeSet<String>), (u64, u64, u64)>,
     u64,
     BTreeMap<GameId, u32>,
 );
 
-fn brute_force(all: &[Replayed], q: &Position, symmetry: bool) -> Expected {
-    let board = q.board();
-    let mut stats: BTreeMap<BTreeSet<String>, BTreeSet<GameId>> = BTreeMap::new();
+fn brute_force(all: &[Replayed], q: &PositionQuery) -> Expected {
+    let board = keil(&q.position).board();
+    let want = board_of(&keil(&q.position));
+    let mut stats: BTreeMap<(Color, bool, BTreeSet<String>), BTreeSet<GameId>> = BTreeMap::new();
     let mut first = BTreeMap::new();
     let mut wins = BTreeMap::new();
     for g in all {
-        for (ply, (p, next)) in g.steps.iter().enumerate() {
-            let to_query = Symmetry::all()
-                .find(|&s| (symmetry || s == Symmetry::IDENTITY) && p.transform(s) == *q);
+        for (ply, (p, to_move, next)) in g.steps.iter().enumerate() {
+            let button = p.button_taken();
+            if q.to_move.is_some_and(|c| c != *to_move) || q.button.is_some_and(|b| b != button) {
+                continue;
+            }
+            let to_query = Symmetry::all().find(|&s| {
+                (q.symmetry || s == Symmetry::IDENTITY) && board_of(p).transform(s) == want
+            });
             let Some(s) = to_query else { continue };
             first.entry(g.id).or_insert(ply as u32);
             let shown = next.map(|m| m.transform(board, s));
             stats
-                .entry(class(board, q, shown))
+                .entry((*to_move, button, class(board, &want, shown)))
                 .or_default()
                 .insert(g.id);
             wins.insert(g.id, g.winner);
@@ -143,17 +173,26 @@ fn brute_force(all: &[Replayed], q: &Position, symmetry: bool) -> Expected {
     (stats, first.len() as u64, first)
 }
 
+/// Searches `q` as the position is (its button flag, anyone to move) and
+/// checks the answer against brute force.
 fn check(archive: &Archive, all: &[Replayed], q: &Position, symmetry: bool) -> PositionAnswer {
-    let board = q.board();
-    let (want_stats, want_total, want_first) = brute_force(all, q, symmetry);
     let mut query = PositionQuery::new(*q);
     query.symmetry = symmetry;
+    check_query(archive, all, &query)
+}
+
+/// Checks the answer to `query` (all its games on one page) against brute
+/// force: totals, continuations per matched position, first plies, the
+/// matched positions written in full, symmetries and next moves, order.
+fn check_query(archive: &Archive, all: &[Replayed], query: &PositionQuery) -> PositionAnswer {
+    let q = board_of(&keil(&query.position));
+    let board = q.board();
+    let (want_stats, want_total, want_first) = brute_force(all, query);
+    let mut query = query.clone();
     query.limit = 1000;
+    let what = query.notation();
     let got = archive.positions().search(&query).unwrap();
-    assert_eq!(
-        got.total_games, want_total,
-        "total for {q} (symmetry {symmetry})"
-    );
+    assert_eq!(got.total_games, want_total, "total for {what} ({query:?})");
     let got_stats: BTreeMap<_, _> = got
         .continuations
         .iter()
@@ -164,26 +203,32 @@ fn check(archive: &Archive, all: &[Replayed], q: &Position, symmetry: bool) -> P
                 "button" => Some(Move::TakeButton),
                 p => Some(Move::Place(board.parse_point(p).unwrap())),
             };
-            (class(board, q, mv), (c.games, c.black_wins, c.white_wins))
+            (
+                (c.to_move, c.button_taken, class(board, &q, mv)),
+                (c.games, c.black_wins, c.white_wins),
+            )
         })
         .collect();
-    assert_eq!(
-        got_stats, want_stats,
-        "continuations for {q} (symmetry {symmetry})"
-    );
+    assert_eq!(got_stats, want_stats, "continuations for {what}");
     let got_first: BTreeMap<GameId, u32> = got.games.iter().map(|h| (h.game_id, h.ply)).collect();
-    assert_eq!(got_first, want_first, "games for {q}");
-    // Each listed next move is the game's move seen in the query's
-    // orientation (up to the position's own symmetries).
+    assert_eq!(got_first, want_first, "games for {what}");
+    // Each hit writes the position it matched in full, seen in the query's
+    // orientation, and its next move is the game's (up to the position's
+    // own symmetries).
     for hit in &got.games {
         let g = all.iter().find(|g| g.id == hit.game_id).unwrap();
-        let (p, next) = &g.steps[hit.ply as usize];
+        let (p, to_move, next) = &g.steps[hit.ply as usize];
         let s = Symmetry::from_index(hit.symmetry).unwrap();
-        assert_eq!(p.transform(s), *q, "symmetry of game {}", g.id);
+        assert_eq!(board_of(p).transform(s), q, "symmetry of game {}", g.id);
+        assert_eq!(
+            (hit.to_move, hit.button_taken),
+            (*to_move, p.button_taken())
+        );
+        assert_eq!(hit.position, written(&q, *to_move, p.button_taken()));
         let shown = next.map(|m| m.transform(board, s));
         let listed = hit.next.as_deref().unwrap_or("end");
         assert!(
-            class(board, q, shown).contains(listed),
+            class(board, &q, shown).contains(listed),
             "next move of game {}",
             g.id
         );
@@ -214,7 +259,7 @@ fn position_search_equals_brute_force() {
     let mut queries = vec![Position::empty(board)];
     for g in all.iter().step_by(9) {
         for ply in [1, 2, 3, 7, 12, g.steps.len() - 1] {
-            if let Some((p, _)) = g.steps.get(ply) {
+            if let Some((p, _, _)) = g.steps.get(ply) {
                 queries.push(*p);
                 queries.push(p.transform(Symmetry::from_index((ply % 12) as u8).unwrap()));
             }
@@ -235,6 +280,90 @@ fn position_search_equals_brute_force() {
     let mut q = PositionQuery::new(full);
     q.symmetry = true;
     assert_eq!(archive.positions().search(&q).unwrap().total_games, 0);
+}
+
+#[test]
+fn absent_suffixes_match_either_value_equal_brute_force() {
+    let (_dir, archive, all) = archive_with(150, 3, 17);
+    // Boards around the button (the same stones before and after it is
+    // taken), early and deep boards, and the empty board.
+    let mut boards = vec![Position::empty(Board::new(3).unwrap())];
+    for g in all.iter().step_by(6) {
+        let around_button = g
+            .steps
+            .iter()
+            .position(|(_, _, next)| *next == Some(Move::TakeButton));
+        for ply in [
+            Some(2),
+            Some(5),
+            around_button,
+            around_button.map(|b| b + 1),
+        ] {
+            if let Some((p, _, _)) = ply.and_then(|ply| g.steps.get(ply)) {
+                boards.push(*p);
+            }
+        }
+    }
+    let mut widened = 0;
+    for p in &boards {
+        for symmetry in [false, true] {
+            let mut totals = BTreeMap::new();
+            for to_move in [None, Some(Color::Black), Some(Color::White)] {
+                for button in [None, Some(false), Some(true)] {
+                    let mut q = PositionQuery::new(*p);
+                    (q.to_move, q.button, q.symmetry) = (to_move, button, symmetry);
+                    let got = check_query(&archive, &all, &q);
+                    totals.insert((to_move, button), got.total_games);
+                    // The notation says the same query.
+                    let parsed = PositionQuery::parse(&q.notation()).unwrap();
+                    assert_eq!((parsed.to_move, parsed.button), (to_move, button));
+                    assert_eq!(board_of(&keil(&parsed.position)), board_of(p));
+                }
+            }
+            // Either value finds at least what each restriction finds.
+            let any = totals[&(None, None)];
+            assert!(totals.values().all(|&n| n <= any));
+            if any > totals[&(None, Some(p.button_taken()))] {
+                widened += 1;
+            }
+        }
+    }
+    // Boards whose stones stood both before and after the button was taken:
+    // the query without a button suffix finds more than the exact one.
+    assert!(widened > 0, "no board was found in both button states");
+}
+
+#[test]
+fn position_queries_read_and_write_the_notation() {
+    let empty = "7/8/9/10/11/12/13/12/11/10/9/8/7";
+    for (text, to_move, button) in [
+        (empty.to_string(), None, None),
+        (format!("{empty} +"), None, Some(true)),
+        (format!("{empty} -"), None, Some(false)),
+        (format!("{empty} b"), Some(Color::Black), None),
+        (format!("{empty} + w"), Some(Color::White), Some(true)),
+        (
+            format!("  {empty}  W  -  "),
+            Some(Color::White),
+            Some(false),
+        ),
+    ] {
+        let q = PositionQuery::parse(&text).unwrap();
+        assert_eq!((q.to_move, q.button), (to_move, button), "{text:?}");
+        assert_eq!(keil(&q.position), Position::empty(Board::new(7).unwrap()));
+        let again = PositionQuery::parse(&q.notation()).unwrap();
+        assert_eq!((again.to_move, again.button), (to_move, button));
+    }
+    for bad in [
+        format!("{empty} + -"),
+        format!("{empty} + +"),
+        format!("{empty} b w"),
+        format!("{empty} x"),
+        String::new(),
+        "7/8".to_string(),
+    ] {
+        assert!(PositionQuery::parse(&bad).is_err(), "{bad:?}");
+    }
 }
 
 #[test]
@@ -365,14 +494,18 @@ fn an_archive_of_schema_one_upgrades_in_place() {
     ];
     drop(archive);
     // What schema 1 wrote: games without a kind, problems without a
-    // place (schema 3 added them), segments without the nonce column
+    // place, segments without a key version (schema 3 added them; the
+    // segments' keys were of version 1, which these blobs stand for: they
+    // must not be read, only rebuilt), segments without the nonce column
     // (schema 2).
     let conn = rusqlite::Connection::open(dir.path().join("archive.sqlite")).unwrap();
     conn.execute_batch(
         "DROP INDEX games_kind_date; DROP INDEX games_kind_size_date; \
-         ALTER TABLE games DROP COLUMN kind; \
+         ALTER TABLE games DROP COLUMN kind; ALTER TABLE games DROP COLUMN handicap; \
          ALTER TABLE import_problems DROP COLUMN line; \
          ALTER TABLE import_problems DROP COLUMN col; \
+         DROP INDEX position_segments_keys; ALTER TABLE position_segments DROP COLUMN keys; \
+         UPDATE position_segments SET data = x'4b505831'; \
          DROP INDEX position_segments_nonce; ALTER TABLE position_segments DROP COLUMN nonce; \
          PRAGMA user_version = 1;",
     )
@@ -388,6 +521,14 @@ fn an_archive_of_schema_one_upgrades_in_place() {
         )
         .unwrap();
     assert_eq!(missing, 0, "opening fills the nonces in");
+    let old: i64 = conn
+        .query_row(
+            "SELECT COUNT(*) FROM position_segments WHERE keys < 2",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(old, 0, "opening rebuilds segments of older keys");
     // Every game stored before kinds existed is a Keil game.
     let keil = GameFilter {
         kind: Some(GameKind::Keil),
@@ -401,7 +542,7 @@ fn an_archive_of_schema_one_upgrades_in_place() {
     assert_eq!(archive.games().count(&go).unwrap(), 0);
     let listed = archive.games().list(&keil, &Page::default()).unwrap();
     assert!(listed.games.iter().all(|g| g.kind == GameKind::Keil));
-    assert_eq!(keil_archive::schema_version(), 3);
+    assert_eq!(keil_archive::schema_version(), 4);
     let after = [
         check(&archive, &all, &empty, true),
         check(&archive, &all, &deep, false),

@@ -1,0 +1,97 @@
+//! Real Go games (the shared sgf-real data, read only): a subset of the
+//! 19×19 computer-Go collection imports, and every stored game's moves
+//! replay to the validator's own final position.
+
+use std::path::{Path, PathBuf};
+
+use keil_archive::{Archive, GameFilter, GameKind, GameStatus, ImportOptions, ImportSource, Page};
+
+const DATA: &str = "../../../shared/data/sgf-real/yenw__computer-go-dataset";
+
+/// The `.sgf` files under `dir`, recursively, in name order.
+fn sgf_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    paths.sort();
+    for p in paths {
+        if p.is_dir() {
+            sgf_files(&p, out);
+        } else if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("sgf")) {
+            out.push(p);
+        }
+    }
+}
+
+#[test]
+fn real_go_games_import_and_replay_to_the_validators_position() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join(DATA);
+    if !data.is_dir() {
+        println!("skipped: {} is absent", data.display());
+        return;
+    }
+    let mut files = Vec::new();
+    sgf_files(&data, &mut files);
+    // 50 files spread over the collection.
+    let step = (files.len() / 50).max(1);
+    let subset: Vec<ImportSource> = files
+        .iter()
+        .step_by(step)
+        .take(50)
+        .map(|p| ImportSource::Path(p.clone()))
+        .collect();
+    assert_eq!(subset.len(), 50);
+    let dir = tempfile::tempdir().unwrap();
+    let archive = Archive::open(dir.path()).unwrap();
+    let report = archive
+        .import(&subset, &ImportOptions::default(), &mut |_| {})
+        .unwrap();
+    let c = &report.counts;
+    assert_eq!(c.games_read, 50);
+    assert_eq!(c.imported + c.duplicates + c.invalid, c.games_read);
+    assert!(c.imported >= 45, "{c:?}: {:?}", report.invalid);
+    // Every refusal has a reason and a place.
+    assert!(
+        report
+            .invalid
+            .iter()
+            .all(|p| !p.reason.is_empty() && p.line.is_some())
+    );
+
+    let list = archive
+        .games()
+        .list(
+            &GameFilter {
+                kind: Some(GameKind::Go),
+                size: Some(19),
+                ..GameFilter::default()
+            },
+            &Page {
+                limit: 1000,
+                ..Page::default()
+            },
+        )
+        .unwrap();
+    assert_eq!(list.games.len() as u64, c.imported);
+    let mut statuses = std::collections::BTreeSet::new();
+    for s in &list.games {
+        statuses.insert(s.status);
+        let game = archive.games().get(s.id).unwrap().unwrap();
+        // The stored record, validated again: the verdict is the stored
+        // status, and the stored moves replay to the same final position.
+        let record = keil_record::read_records(game.record.as_bytes())
+            .pop()
+            .unwrap()
+            .unwrap();
+        let validation = keil_record::validate(&record);
+        assert_eq!(validation.verdict.status.code(), s.status.code());
+        let replay = validation.replay.unwrap();
+        assert_eq!(game.moves.moves.len(), replay.plies.len(), "game {}", s.id);
+        assert_eq!(s.plies as usize, replay.plies.len());
+        let end = game.moves.game_at(game.moves.moves.len()).unwrap();
+        assert_eq!(end.position(), replay.final_position, "game {}", s.id);
+        assert_eq!(game.moves.start().position(), replay.start, "game {}", s.id);
+    }
+    assert!(statuses.contains(&GameStatus::Resigned) || statuses.contains(&GameStatus::Scored));
+}
