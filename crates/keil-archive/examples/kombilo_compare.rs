@@ -1,0 +1,254 @@
+//! Whole-board position search on real Go games, side by side with Kombilo.
+//!
+//! ```text
+//! cargo run --release -p keil-archive --example kombilo_compare -- \
+//!     KOMBILO_JSON DATA_DIR ARCHIVE_DIR
+//! ```
+//!
+//! `KOMBILO_JSON` is the file that `../shared/peers/kombilo/run.sh DATA_DIR
+//! --out FILE` writes: the queries it ran (the whole-board positions after
+//! plies 10, 30 and 60 of sampled games), the games each one found, and its
+//! timings. This example:
+//!
+//! 1. imports `DATA_DIR` into a new archive at `ARCHIVE_DIR` (removed first)
+//!    and reports games/s and bytes on disk per game next to Kombilo's
+//!    database build;
+//! 2. runs every whole-board query of the Kombilo file with the 8 symmetries
+//!    and colour swap (Kombilo's defaults), one warm-up run then 10 timed
+//!    runs each, all hits listed (not one page), and reports p50/p99 per ply
+//!    band next to Kombilo's figures from the same file;
+//! 3. compares the games found with Kombilo's hit lists. Kombilo keeps
+//!    duplicate games and stores games that our validator refuses (a real
+//!    record with a missing move, say): both are mapped through the import's
+//!    per-game outcomes, and a Kombilo hit in a refused game is counted apart,
+//!    never as an agreement.
+//!
+//! One thread (the search is single-threaded); the machine's load matters:
+//! run it right after Kombilo (`scripts/bench-go.sh` does both).
+
+use std::collections::{BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use keil_archive::{Archive, Fate, GameId, ImportOptions, ImportSource, PositionQuery};
+use keil_rules::GameKind;
+use serde_json::Value;
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [kombilo, data, archive_dir] = args.as_slice() else {
+        eprintln!("usage: kombilo_compare KOMBILO_JSON DATA_DIR ARCHIVE_DIR");
+        std::process::exit(2);
+    };
+    let kombilo: Value = serde_json::from_str(&std::fs::read_to_string(kombilo)?)?;
+    let data = PathBuf::from(data);
+    let label = data
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+
+    // 1. Import.
+    let archive_dir = Path::new(archive_dir);
+    if archive_dir.exists() {
+        std::fs::remove_dir_all(archive_dir)?;
+    }
+    let archive = Archive::open(archive_dir)?;
+    let options = ImportOptions {
+        outcomes: true,
+        ..ImportOptions::default()
+    };
+    let start = Instant::now();
+    let report = archive.import(&[ImportSource::Path(data.clone())], &options, &mut |_| {})?;
+    let import_s = start.elapsed().as_secs_f64();
+    archive.compact()?;
+    let stats = archive.stats()?;
+    // Kombilo's game key `<label>/<relative path>#<index>` → our game (the
+    // stored one for a duplicate), or `None` when we refused it.
+    let mut ours: HashMap<String, Option<GameId>> = HashMap::new();
+    let mut refused_reasons: HashMap<String, String> = HashMap::new();
+    for o in &report.outcomes {
+        let rel = Path::new(o.source())
+            .strip_prefix(&data)
+            .map(|p| p.to_string_lossy().into_owned())
+            .unwrap_or_else(|_| o.source().to_string());
+        let key = format!("{label}/{rel}#{}", o.index());
+        let id = match &o.fate {
+            Fate::Stored { id, .. } | Fate::Duplicate { id, .. } => Some(*id),
+            Fate::Invalid(p) => {
+                refused_reasons.insert(key.clone(), p.reason.clone());
+                None
+            }
+        };
+        ours.insert(key, id);
+    }
+    let build = &kombilo["build"];
+    println!(
+        "== import of {} ({} game trees)",
+        data.display(),
+        report.outcomes.len()
+    );
+    println!(
+        "keil:    {:.2} s, {:.0} games/s, stored {} (+{} duplicates, {} refused), {} bytes on disk = {} B/game",
+        import_s,
+        report.outcomes.len() as f64 / import_s,
+        report.counts.imported,
+        report.counts.duplicates,
+        report.invalid.len(),
+        (stats.sqlite_bytes + stats.tantivy_bytes),
+        stats.bytes_per_game(),
+    );
+    let kb_s =
+        build["process_s"].as_f64().unwrap_or(0.0) + build["finalize_s"].as_f64().unwrap_or(0.0);
+    let kb_bytes = build["db_bytes"].as_u64().unwrap_or(0);
+    let kb_games = build["games_in_db"].as_u64().unwrap_or(1);
+    println!(
+        "kombilo: {:.2} s, {:.0} games/s, {} games, {} bytes on disk = {} B/game",
+        kb_s,
+        kb_games as f64 / kb_s,
+        kb_games,
+        kb_bytes,
+        kb_bytes / kb_games.max(1),
+    );
+    println!(
+        "ratio:   {:.2}x the speed, {:.2}x the size",
+        (kb_s / import_s),
+        (stats.sqlite_bytes + stats.tantivy_bytes) as f64 / kb_bytes.max(1) as f64
+    );
+
+    // 2 and 3. Whole-board queries.
+    archive.positions().load()?;
+    let games: Vec<String> = kombilo["games"]
+        .as_array()
+        .ok_or("no games in the Kombilo file")?
+        .iter()
+        .map(|g| g.as_str().unwrap_or_default().to_string())
+        .collect();
+    let mut bands: Vec<(String, Vec<f64>, Vec<f64>)> = Vec::new();
+    let (mut agree, mut differ, mut refused_hits) = (0, 0, 0);
+    for q in kombilo["queries"].as_array().ok_or("no queries")? {
+        let kind = q["kind"].as_str().unwrap_or_default();
+        if !kind.starts_with("fullboard") {
+            continue;
+        }
+        let rows: Vec<&str> = q["rows"]
+            .as_array()
+            .ok_or("no rows")?
+            .iter()
+            .filter_map(Value::as_str)
+            .collect();
+        let mut query = PositionQuery::parse_kind(GameKind::Go, &notation(&rows))?;
+        query.symmetry = true;
+        query.swap_colors = true;
+        query.limit = 100_000;
+        let run = || archive.positions().search(&query);
+        run()?;
+        let mut times = Vec::new();
+        let mut answer = None;
+        for _ in 0..10 {
+            let t = Instant::now();
+            let a = run()?;
+            times.push(t.elapsed().as_secs_f64() * 1e3);
+            answer = Some(a);
+        }
+        let answer = answer.expect("ten runs");
+        let found: BTreeSet<GameId> = answer.games.iter().map(|h| h.game_id).collect();
+        let mut expected = BTreeSet::new();
+        let mut refused_here = 0;
+        for hit in q["hit_games"].as_array().into_iter().flatten() {
+            let key = &games[hit[0].as_u64().unwrap_or(0) as usize];
+            match ours.get(key) {
+                Some(Some(id)) => {
+                    expected.insert(*id);
+                }
+                Some(None) => refused_here += 1,
+                None => eprintln!("{}: Kombilo game {key} was not read by the import", q["id"]),
+            }
+        }
+        refused_hits += refused_here;
+        if found == expected {
+            agree += 1;
+        } else {
+            differ += 1;
+            eprintln!(
+                "{}: keil found {} games, Kombilo {} (+{refused_here} in games we refused); only keil: {:?}; only Kombilo: {:?}",
+                q["id"],
+                found.len(),
+                expected.len(),
+                found.difference(&expected).collect::<Vec<_>>(),
+                expected.difference(&found).collect::<Vec<_>>(),
+            );
+        }
+        let kb: Vec<f64> = q["search_ms"]["median"].as_f64().into_iter().collect();
+        match bands.iter_mut().find(|b| b.0 == kind) {
+            Some(b) => {
+                b.1.extend(times);
+                b.2.extend(kb);
+            }
+            None => bands.push((kind.to_string(), times, kb)),
+        }
+    }
+    println!("== whole-board search, 8 symmetries + colour swap, all hits listed");
+    println!("band              keil p50    keil p99    kombilo p50  kombilo p99  ratio p50");
+    for (kind, mut ours_ms, _) in bands {
+        let summary = &kombilo["summary"][&kind]["search_ms_all_samples"];
+        let (kp50, kp99) = (
+            summary["median"].as_f64().unwrap_or(f64::NAN),
+            summary["p99"].as_f64().unwrap_or(f64::NAN),
+        );
+        ours_ms.sort_by(f64::total_cmp);
+        let p = |q: f64| ours_ms[((ours_ms.len() - 1) as f64 * q).round() as usize];
+        println!(
+            "{kind:<17} {:>8.3} ms {:>8.3} ms {:>9.3} ms {:>9.3} ms {:>8.0}x",
+            p(0.5),
+            p(0.99),
+            kp50,
+            kp99,
+            kp50 / p(0.5)
+        );
+    }
+    println!(
+        "hit lists: {agree} queries agree, {differ} differ; {refused_hits} Kombilo hits are in games keil refused"
+    );
+    if !refused_reasons.is_empty() {
+        let mut by_reason: HashMap<&str, usize> = HashMap::new();
+        for r in refused_reasons.values() {
+            *by_reason.entry(r).or_default() += 1;
+        }
+        println!("refused by the validator: {by_reason:?}");
+    }
+    if differ > 0 {
+        std::process::exit(1);
+    }
+    Ok(())
+}
+
+/// Kombilo's rows (`X` black, `O` white, `.` empty; the top row first) in
+/// the Go position notation (go-rules.md, "Position notation").
+fn notation(rows: &[&str]) -> String {
+    let mut out = String::new();
+    for (i, row) in rows.iter().enumerate() {
+        if i > 0 {
+            out.push('/');
+        }
+        let mut run = 0;
+        for c in row.chars() {
+            let stone = match c {
+                'X' => 'b',
+                'O' => 'w',
+                _ => {
+                    run += 1;
+                    continue;
+                }
+            };
+            if run > 0 {
+                out.push_str(&run.to_string());
+                run = 0;
+            }
+            out.push(stone);
+        }
+        if run > 0 {
+            out.push_str(&run.to_string());
+        }
+    }
+    out
+}
