@@ -1026,6 +1026,26 @@ impl PositionQuery {
         Ok(PositionQuery::new(parsed.position).with_to_move(parsed.to_move))
     }
 
+    /// Reads a query of game `kind` ([`PositionQuery::parse_kind`]), or,
+    /// without a kind, of the kind whose notation reads it: Keil's columns
+    /// have different lengths and Go's rows all the same length, so no
+    /// board reads as both (Keil is tried first; its error is given when
+    /// neither reads it).
+    ///
+    /// # Errors
+    /// [`keil_rules::AnyNotationError`] as [`PositionQuery::parse_kind`].
+    pub fn parse_inferred(
+        kind: Option<keil_rules::GameKind>,
+        text: &str,
+    ) -> Result<PositionQuery, keil_rules::AnyNotationError> {
+        match kind {
+            Some(kind) => PositionQuery::parse_kind(kind, text),
+            None => PositionQuery::parse_kind(keil_rules::GameKind::Keil, text).or_else(|e| {
+                PositionQuery::parse_kind(keil_rules::GameKind::Go, text).map_err(|_| e)
+            }),
+        }
+    }
+
     /// The query in position notation, as [`PositionQuery::parse`] reads
     /// it: the board, then ` b`/` w` and ` +`/` -` for the restrictions
     /// given (none for a value that matches either).
