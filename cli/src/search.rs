@@ -176,7 +176,7 @@ impl FilterArgs {
 }
 
 fn open(db: &PathBuf) -> anyhow::Result<Archive> {
-    if !db.join(keil_archive::SQLITE_FILE).exists() {
+    if !Archive::exists(db) {
         bail!(
             "no archive at {} (create one with keil import)",
             db.display()

@@ -60,7 +60,7 @@ impl GameStatus {
 
 impl fmt::Display for GameStatus {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.code())
+        f.pad(self.code())
     }
 }
 
