@@ -65,9 +65,19 @@ pub enum What {
         /// the player to move, ` +`/` -` the button taken or not; an absent
         /// suffix matches either value.
         position: String,
-        /// Match the 12 symmetric images too.
+        /// The game of the position: `keil` (columns) or `go` (rows, e.g.
+        /// `9/9/2b6/9/4w4/9/9/9/9 b`). Default: the kind whose notation
+        /// reads it (no board reads as both).
+        #[arg(long)]
+        kind: Option<keil_rules::GameKind>,
+        /// Match the symmetric images too (12 on Keil's hexagon, 8 on Go's
+        /// square).
         #[arg(long)]
         symmetry: bool,
+        /// `swap`: also match the position with colours exchanged (and the
+        /// player to move); hits matched so are marked `swapped`.
+        #[arg(long, default_value = "same", value_parser = ["same", "swap"])]
+        colors: String,
         /// Only games of this player.
         #[arg(long)]
         player: Option<String>,
@@ -166,7 +176,7 @@ impl FilterArgs {
 }
 
 fn open(db: &PathBuf) -> anyhow::Result<Archive> {
-    if !db.join(keil_archive::SQLITE_FILE).exists() {
+    if !Archive::exists(db) {
         bail!(
             "no archive at {} (create one with keil import)",
             db.display()
@@ -176,13 +186,13 @@ fn open(db: &PathBuf) -> anyhow::Result<Archive> {
 }
 
 /// What a matched position adds to the board: the player to move and the
-/// button flag, as the notation's suffixes (`w +`, `b -`).
-fn matched(to_move: Color, button_taken: bool) -> String {
-    format!(
-        "{} {}",
-        to_move.letter().to_ascii_lowercase(),
-        if button_taken { '+' } else { '-' }
-    )
+/// button flag (Keil), as the notation's suffixes (`w +`, `b -`; Go `b`).
+fn matched(to_move: Color, button_taken: Option<bool>) -> String {
+    let to_move = to_move.letter().to_ascii_lowercase();
+    match button_taken {
+        Some(b) => format!("{to_move} {}", if b { '+' } else { '-' }),
+        None => to_move.to_string(),
+    }
 }
 
 fn game_line(g: &GameSummary) -> String {
@@ -288,7 +298,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         What::Position {
             position,
+            kind,
             symmetry,
+            colors,
             player,
             from,
             to,
@@ -296,9 +308,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             common,
         } => {
             let archive = open(&common.db)?;
-            let mut q = PositionQuery::parse(&position)
+            let mut q = PositionQuery::parse_inferred(kind, &position)
                 .with_context(|| format!("position {position:?}"))?;
             q.symmetry = symmetry;
+            q.swap_colors = colors == "swap";
+            let keil = q.position.kind() == keil_rules::GameKind::Keil;
             q.player = player;
             q.from = from;
             q.to = to;
@@ -313,7 +327,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             for c in &answer.continuations {
                 println!(
                     "  {} {:<8} {:>6} games  ({:.1}%)  B {} / W {}",
-                    matched(c.to_move, c.button_taken),
+                    matched(c.to_move, keil.then_some(c.button_taken)),
                     c.mv,
                     c.games,
                     c.share * 100.0,
@@ -323,10 +337,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             }
             for h in &answer.games {
                 println!(
-                    "{:>7}  ply {:>3} {}  {:<10} {} - {}  {}  next {}",
+                    "{:>7}  ply {:>3} {}{}  {:<10} {} - {}  {}  next {}",
                     h.game_id,
                     h.ply,
-                    matched(h.to_move, h.button_taken),
+                    matched(h.to_move, keil.then_some(h.button_taken)),
+                    if h.swapped { " swapped" } else { "" },
                     h.date,
                     h.black.as_deref().unwrap_or("?"),
                     h.white.as_deref().unwrap_or("?"),

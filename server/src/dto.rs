@@ -208,7 +208,8 @@ pub struct GameDetailDto {
     /// The setup position (notation with the player to move), when the
     /// record starts from one.
     pub setup: Option<String>,
-    /// The main line's moves: `g7`, `pass`, `button`.
+    /// The main line's moves as records write them: Keil `g7`, Go SGF
+    /// `dd`, `pass`, `button`.
     pub moves: Vec<String>,
 }
 

@@ -682,18 +682,16 @@ pub async fn search_positions(
 ) -> Result<HttpResponse, ApiError> {
     let q = q.into_inner();
     let text = required("position", &q.position)?;
-    let parse = |kind| PositionQuery::parse_kind(kind, text);
-    let parsed = match q.kind.as_deref().filter(|k| !k.is_empty()) {
-        Some(k) => {
-            let kind: keil_rules::GameKind = k.parse().map_err(|e| bad("kind", e))?;
-            parse(kind).map_err(|e| bad("position", e))?
-        }
-        // Keil's columns have different lengths, Go's rows the same: at
-        // most one reads it.
-        None => parse(keil_rules::GameKind::Keil)
-            .or_else(|e| parse(keil_rules::GameKind::Go).map_err(|_| e))
-            .map_err(|e| bad("position", e))?,
-    };
+    let kind = q
+        .kind
+        .as_deref()
+        .filter(|k| !k.is_empty())
+        .map(|k| {
+            k.parse::<keil_rules::GameKind>()
+                .map_err(|e| bad("kind", e))
+        })
+        .transpose()?;
+    let parsed = PositionQuery::parse_inferred(kind, text).map_err(|e| bad("position", e))?;
     let symmetry = parse_flag("symmetry", q.symmetry.as_deref())?;
     let swap_colors = match q.colors.as_deref() {
         None | Some("") | Some("same") => false,

@@ -826,3 +826,94 @@ fn pagination_neither_repeats_nor_skips_while_an_import_runs() {
     assert!(missing.is_empty(), "games skipped: {missing:?}");
     assert_eq!(get_ok(&f.base, "/api/v1/stats")["games"], 450);
 }
+
+#[test]
+fn go_games_list_replay_draw_and_search_by_position() {
+    let f = start(0, None);
+    let mut bytes = Vec::new();
+    let config = GeneratorConfig {
+        game: keil_rules::GameKind::Go,
+        games: 12,
+        size: 9,
+        seed: 5,
+        ..GeneratorConfig::default()
+    };
+    keil_gen::write_collection(config, &mut bytes).unwrap();
+    import(&f.archive, "go", bytes, 5);
+
+    // Lists by kind and size.
+    let list = get_ok(&f.base, "/api/v1/games?kind=go&size=9&limit=100");
+    let games = list["games"].as_array().unwrap();
+    assert_eq!(games.len(), 12, "{list}");
+    assert!(games.iter().all(|g| g["kind"] == "go" && g["size"] == 9));
+    let none = get_ok(&f.base, "/api/v1/games?kind=keil");
+    assert_eq!(none["games"].as_array().unwrap().len(), 0);
+
+    // One game, its positions, its boards.
+    let id = games[0]["id"].as_i64().unwrap();
+    let game = get_ok(&f.base, &format!("/api/v1/games/{id}"));
+    let moves = game["moves"].as_array().unwrap();
+    assert!(!moves.is_empty());
+    let plies = moves.len();
+    let start = get_ok(&f.base, &format!("/api/v1/games/{id}/positions/0"));
+    assert_eq!(start["size"], 9);
+    let two = get_ok(&f.base, &format!("/api/v1/games/{id}/positions/2"));
+    assert_eq!(two["ply"], 2);
+    let notation = two["notation"].as_str().unwrap().to_string();
+    assert_eq!(notation.split(' ').next().unwrap().split('/').count(), 9);
+    let end = get_ok(&f.base, &format!("/api/v1/games/{id}/positions/{plies}"));
+    assert_eq!(end["ply"].as_u64(), Some(plies as u64));
+    let svg = get(&f.base, &format!("/api/v1/games/{id}/positions/2.svg"));
+    assert_eq!(svg.status, 200);
+    assert!(svg.content_type.starts_with("image/svg+xml"));
+    assert!(svg.body.contains("<svg") && svg.body.contains("data-point"));
+
+    // The position after ply 2, by kind, inferred, symmetric, swapped.
+    let board = notation.split(' ').next().unwrap();
+    let path = |extra: &str| format!("/api/v1/positions?position={}{extra}", enc(board));
+    let exact = get_ok(&f.base, &path("&kind=go"));
+    assert_eq!(exact["kind"], "go");
+    let total = exact["total_games"].as_u64().unwrap();
+    assert!(total >= 1);
+    assert!(
+        exact["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|g| g["id"].as_i64() == Some(id) && g["ply"] == 2 && g["swapped"] == false)
+    );
+    let inferred = get_ok(&f.base, &path(""));
+    assert_eq!(inferred["kind"], "go");
+    assert_eq!(inferred["total_games"].as_u64(), Some(total));
+    let wide = get_ok(&f.base, &path("&kind=go&symmetry=true&colors=swap"));
+    assert_eq!(wide["swap_colors"], true);
+    assert!(wide["total_games"].as_u64().unwrap() >= total);
+    // The colour-swapped board finds the game, marked swapped.
+    let swapped_board: String = board
+        .chars()
+        .map(|c| match c {
+            'b' => 'w',
+            'w' => 'b',
+            c => c,
+        })
+        .collect();
+    let swapped = get_ok(
+        &f.base,
+        &format!(
+            "/api/v1/positions?position={}&kind=go&colors=swap",
+            enc(&swapped_board)
+        ),
+    );
+    assert!(
+        swapped["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|g| g["id"].as_i64() == Some(id) && g["swapped"] == true),
+        "{swapped}"
+    );
+    // Bad parameters.
+    assert_eq!(get(&f.base, &path("&kind=go&colors=both")).status, 400);
+    assert_eq!(get(&f.base, &path("&kind=chess")).status, 400);
+    assert_eq!(get(&f.base, &path("&kind=keil")).status, 400);
+}

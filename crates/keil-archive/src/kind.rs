@@ -46,7 +46,7 @@ impl GameKind {
 
 impl fmt::Display for GameKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.code())
+        f.pad(self.code())
     }
 }
 

@@ -17,8 +17,10 @@
 //!   accent-insensitive, prefix and fuzzy ([`PlayerHit`]); profiles
 //!   ([`PlayerProfile`]).
 //! - [`Archive::positions`] ([`Positions`]): the games that reached a
-//!   position, with continuation statistics ([`PositionQuery`],
-//!   [`PositionAnswer`]).
+//!   position, with continuation statistics ([`PositionQuery`], read from
+//!   the position notation by [`PositionQuery::parse`]; [`PositionAnswer`]).
+//! - Every game has a [`GameKind`] (Keil today; Go records come next) and a
+//!   board size; [`GameFilter`] selects by both.
 //! - [`Archive::search_text`]: comments, events, places and game names.
 //!
 //! The storage stays inside: callers see typed views and domain types
@@ -86,7 +88,9 @@ pub use positions::{Continuation, PositionAnswer, PositionHit, PositionQuery, Po
 pub use prepare::{Checked, Problem};
 pub use store::schema_version;
 
-/// The SQLite file inside an archive directory.
+/// The SQLite file inside an archive directory (for tools and tests that
+/// inspect the storage itself; callers of the archive use
+/// [`Archive::exists`] and the views).
 pub const SQLITE_FILE: &str = "archive.sqlite";
 /// The tantivy directory inside an archive directory.
 pub const TANTIVY_DIR: &str = "tantivy";
@@ -196,6 +200,12 @@ impl Archive {
             vocabulary: Default::default(),
             dir,
         })
+    }
+
+    /// Whether directory `dir` holds an archive (so that [`Archive::open`]
+    /// would open it rather than create one).
+    pub fn exists(dir: impl AsRef<Path>) -> bool {
+        dir.as_ref().join(SQLITE_FILE).is_file()
     }
 
     /// The archive's directory.

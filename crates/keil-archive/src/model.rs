@@ -60,7 +60,7 @@ impl GameStatus {
 
 impl fmt::Display for GameStatus {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.code())
+        f.pad(self.code())
     }
 }
 
@@ -169,6 +169,13 @@ impl GameMoves {
     /// the first player, and Go's free handicap moves. Replay
     /// [`GameMoves::moves`] on it with [`GameMoves::play`].
     pub fn start(&self) -> AnyGame {
+        // Keil from the empty board: the plain constructor (no setup to
+        // read), as before Go.
+        if let (AnyBoard::Hex(board), AnyRuleset::Keil(rules), None) =
+            (self.board, self.rules, &self.setup)
+        {
+            return AnyGame::Keil(keil_rules::Game::new(board, rules));
+        }
         let kind = match self.board {
             AnyBoard::Hex(_) => keil_rules::GameKind::Keil,
             AnyBoard::Square(_) => keil_rules::GameKind::Go,

@@ -161,10 +161,13 @@ fn kind_of(p: &AnyPosition) -> GameKind {
 /// [`index_key`] for a position of any kind, the symmetry as its index in
 /// the board's group. `canonical` is the canonical Zobrist key and
 /// symmetry index of the position (from the game or
-/// [`AnyPosition::canonical_key`]), used for Go (Keil's keys are of the
-/// stones alone, button left out). Go has no button: its keys' lowest bit
-/// is clear.
-pub(crate) fn any_index_key(position: &AnyPosition, canonical: (PositionKey, u8)) -> (u64, u8) {
+/// [`AnyPosition::canonical_key`]; computed when `None` and needed), used
+/// for Go only (Keil's keys are of the stones alone, button left out). Go
+/// has no button: its keys' lowest bit is clear.
+pub(crate) fn any_index_key(
+    position: &AnyPosition,
+    canonical: Option<(PositionKey, u8)>,
+) -> (u64, u8) {
     if let AnyPosition::Keil(p) = position {
         let (key, sym) = index_key(GameKind::Keil, p, &stone_keys(p), stone_count(position));
         return (key, sym.index());
@@ -179,7 +182,8 @@ pub(crate) fn any_index_key(position: &AnyPosition, canonical: (PositionKey, u8)
         );
         (code, sym)
     } else {
-        (canonical.0.0 & !EXACT_BIT & !BUTTON_BIT, canonical.1)
+        let (key, sym) = canonical.unwrap_or_else(|| position.canonical_key());
+        (key.0 & !EXACT_BIT & !BUTTON_BIT, sym)
     }
 }
 
@@ -323,7 +327,7 @@ pub(crate) fn any_postings<'a>(
     let mut to_move = steps.peek().map_or(Color::Black, |s| s.0.color);
     let mut ply = 0u16;
     loop {
-        let (key, sym) = any_index_key(&position, canonical);
+        let (key, sym) = any_index_key(&position, Some(canonical));
         let step = steps.next();
         out.push(Posting {
             key,
@@ -1026,6 +1030,26 @@ impl PositionQuery {
         Ok(PositionQuery::new(parsed.position).with_to_move(parsed.to_move))
     }
 
+    /// Reads a query of game `kind` ([`PositionQuery::parse_kind`]), or,
+    /// without a kind, of the kind whose notation reads it: Keil's columns
+    /// have different lengths and Go's rows all the same length, so no
+    /// board reads as both (Keil is tried first; its error is given when
+    /// neither reads it).
+    ///
+    /// # Errors
+    /// [`keil_rules::AnyNotationError`] as [`PositionQuery::parse_kind`].
+    pub fn parse_inferred(
+        kind: Option<keil_rules::GameKind>,
+        text: &str,
+    ) -> Result<PositionQuery, keil_rules::AnyNotationError> {
+        match kind {
+            Some(kind) => PositionQuery::parse_kind(kind, text),
+            None => PositionQuery::parse_kind(keil_rules::GameKind::Keil, text).or_else(|e| {
+                PositionQuery::parse_kind(keil_rules::GameKind::Go, text).map_err(|_| e)
+            }),
+        }
+    }
+
     /// The query in position notation, as [`PositionQuery::parse`] reads
     /// it: the board, then ` b`/` w` and ` +`/` -` for the restrictions
     /// given (none for a value that matches either).
@@ -1350,7 +1374,7 @@ impl Side {
             k.set_button_taken(false);
         }
         let board = p.board();
-        let (key, s_q) = any_index_key(&p, p.canonical_key());
+        let (key, s_q) = any_index_key(&p, None);
         let keys = match (q.button, &p) {
             (_, AnyPosition::Go(_)) => key..=key,
             (None, _) => key..=key | BUTTON_BIT,
