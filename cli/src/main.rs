@@ -27,8 +27,9 @@ struct Cli {
 enum Command {
     /// Generate realistic Keil or Go games, deterministically from a seed.
     Generate(generate::Args),
-    /// Validate records: a verdict per game (complete, resigned, time,
-    /// forfeit, unfinished, invalid and why). Exit 0 all valid, 1 some
+    /// Validate records (Keil, Go): a verdict per game (complete, scored,
+    /// resigned, time, forfeit, unfinished; invalid, malformed or
+    /// unsupported and why). Exit 0 all valid, 1 some
     /// invalid, 2 usage or I/O error.
     Validate(validate::Args),
     /// Write records back in normalised form (canonical property order, one

@@ -139,7 +139,8 @@ pub struct FilterArgs {
     /// The ruleset, e.g. "Keil; button=off".
     #[arg(long)]
     pub ruleset: Option<String>,
-    /// complete, resigned, time, forfeit or unfinished.
+    /// complete, scored (Go: the result checked against the area score),
+    /// resigned, time, forfeit or unfinished.
     #[arg(long)]
     pub status: Option<GameStatus>,
 }

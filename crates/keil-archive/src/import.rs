@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::sync::mpsc;
+use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
@@ -174,13 +174,124 @@ impl ImportReport {
     }
 }
 
-/// One batch of prepared games from one source.
-struct Batch {
+/// One prepared game tree and where it came from.
+struct Item {
     /// The source's name.
-    source: String,
-    /// The index of the first item in its source.
-    first: usize,
-    items: Vec<Prepare>,
+    source: Arc<str>,
+    /// The tree's index in its source, from 0.
+    index: usize,
+    prepared: Prepare,
+}
+
+/// One batch of prepared games (one transaction), from one source or from
+/// several small ones.
+struct Batch {
+    items: Vec<Item>,
+}
+
+/// Files up to this size are read in groups, a whole file per rayon task: a
+/// folder of one-game files (the usual shape of real Go collections) is then
+/// read in parallel and stored in full batches, not one transaction per file.
+const SMALL_FILE: u64 = 1 << 20;
+
+/// A group of small files is prepared at once when it holds this many bytes.
+const GROUP_BYTES: u64 = 8 << 20;
+
+impl Input {
+    /// The source's name in reports.
+    fn name(&self) -> String {
+        match self {
+            Input::File(p) => p.display().to_string(),
+            Input::Stdin => "-".to_string(),
+            Input::Bytes(n, _) => n.clone(),
+        }
+    }
+
+    /// The source's size in bytes if it is small enough to be read in a
+    /// group ([`SMALL_FILE`]); `None` for standard input and large sources.
+    fn small_size(&self) -> Option<u64> {
+        let len = match self {
+            Input::File(p) => std::fs::metadata(p).map_or(0, |m| m.len()),
+            Input::Stdin => return None,
+            Input::Bytes(_, b) => b.len() as u64,
+        };
+        (len <= SMALL_FILE).then_some(len)
+    }
+
+    /// The source's bytes.
+    fn read(self) -> std::io::Result<Vec<u8>> {
+        match self {
+            Input::File(p) => std::fs::read(&p),
+            Input::Stdin => {
+                let mut b = Vec::new();
+                std::io::stdin().read_to_end(&mut b).map(|_| b)
+            }
+            Input::Bytes(_, b) => Ok(b),
+        }
+    }
+}
+
+/// Reads one source and prepares its game trees (in parallel, runs of at
+/// most `run` trees), handing each run to `sink`; false as soon as `sink`
+/// returns false (the writer stopped).
+fn prepare_source(
+    input: Input,
+    run: usize,
+    part_bytes: usize,
+    keep: bool,
+    sink: &mut dyn FnMut(Vec<Item>) -> bool,
+) -> bool {
+    let name = input.name();
+    let source: Arc<str> = Arc::from(name.as_str());
+    let item = |index: usize, prepared: Prepare| Item {
+        source: source.clone(),
+        index,
+        prepared,
+    };
+    let bytes = match input.read() {
+        Ok(b) => b,
+        Err(e) => {
+            let problem = Problem {
+                source: name.clone(),
+                index: 0,
+                reason: "unreadable".into(),
+                message: e.to_string(),
+                ply: None,
+                mv: None,
+                line: None,
+                column: None,
+            };
+            return sink(vec![item(0, Prepare::Invalid(problem, Checked::NotRead))]);
+        }
+    };
+    let decoded = keil_sgf::decode(&bytes);
+    // A record without GM is Keil in a .keil file.
+    let hint = keil_record::NameHint::of(&name);
+    // Part by part: a collection over the parser's size limit is read
+    // whole, one part's trees at a time.
+    for file in keil_record::ParsedFile::in_parts(&decoded, part_bytes) {
+        let file = file.with_hint(hint);
+        let base = file.first_game();
+        if let Some(e) = file.file_error() {
+            if !sink(vec![item(base, prepare(&name, base, Err(e), keep))]) {
+                return false;
+            }
+            continue;
+        }
+        let mut first = 0;
+        while first < file.len() {
+            let end = (first + run).min(file.len());
+            let items: Vec<Item> = (first..end)
+                .into_par_iter()
+                .map(|i| item(base + i, prepare(&name, base + i, file.record(i), keep)))
+                .collect();
+            if !sink(items) {
+                return false;
+            }
+            first = end;
+        }
+    }
+    true
 }
 
 fn files_of(path: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
@@ -296,73 +407,65 @@ impl Archive {
         let written: Result<()> = std::thread::scope(|scope| {
             // Reading and validating run here (rayon), writing on this thread.
             let producer = scope.spawn(move || {
-                // Hands a batch to the writer; false once the writer stopped.
-                let emit = |source: &str, first: usize, items: Vec<Prepare>| {
-                    let source = source.to_string();
-                    send.send(Batch {
-                        source,
-                        first,
-                        items,
-                    })
-                    .is_ok()
-                };
-                for input in inputs {
-                    let (name, read) = match input {
-                        Input::File(p) => (p.display().to_string(), std::fs::read(&p)),
-                        Input::Stdin => {
-                            let mut b = Vec::new();
-                            let read = std::io::stdin().read_to_end(&mut b).map(|_| b);
-                            ("-".to_string(), read)
-                        }
-                        Input::Bytes(n, b) => (n, Ok(b)),
-                    };
-                    let bytes = match read {
-                        Ok(b) => b,
-                        Err(e) => {
-                            let problem = Problem {
-                                source: name.clone(),
-                                index: 0,
-                                reason: "unreadable".into(),
-                                message: e.to_string(),
-                                ply: None,
-                                mv: None,
-                                line: None,
-                                column: None,
-                            };
-                            let item = Prepare::Invalid(problem, Checked::NotRead);
-                            if !emit(&name, 0, vec![item]) {
-                                return;
-                            }
-                            continue;
-                        }
-                    };
-                    let decoded = keil_sgf::decode(&bytes);
-                    // A record without GM is Keil in a .keil file.
-                    let hint = keil_record::NameHint::of(&name);
-                    // Part by part: a collection over the parser's size
-                    // limit is read whole, one part's trees at a time.
-                    for file in keil_record::ParsedFile::in_parts(&decoded, part_bytes) {
-                        let file = file.with_hint(hint);
-                        let base = file.first_game();
-                        if let Some(e) = file.file_error() {
-                            if !emit(&name, base, vec![prepare(&name, base, Err(e), keep)]) {
-                                return;
-                            }
-                            continue;
-                        }
-                        let mut first = 0;
-                        while first < file.len() {
-                            let end = (first + batch_size).min(file.len());
-                            let items: Vec<Prepare> = (first..end)
-                                .into_par_iter()
-                                .map(|i| prepare(&name, base + i, file.record(i), keep))
-                                .collect();
-                            if !emit(&name, base + first, items) {
-                                return;
-                            }
-                            first = end;
+                // Games wait here until they fill a batch.
+                let mut pending: Vec<Item> = Vec::new();
+                // Adds prepared games and hands full batches to the writer;
+                // false once the writer stopped.
+                let mut add = |items: Vec<Item>| -> bool {
+                    pending.extend(items);
+                    while pending.len() >= batch_size {
+                        let rest = pending.split_off(batch_size);
+                        let items = std::mem::replace(&mut pending, rest);
+                        if send.send(Batch { items }).is_err() {
+                            return false;
                         }
                     }
+                    true
+                };
+                // Small files are prepared a group at a time, one file per
+                // task, in input order.
+                let mut group: Vec<Input> = Vec::new();
+                let mut group_bytes = 0u64;
+                let prepare_group = |group: Vec<Input>| -> Vec<Item> {
+                    group
+                        .into_par_iter()
+                        .flat_map_iter(|input| {
+                            let mut out = Vec::new();
+                            prepare_source(input, batch_size, part_bytes, keep, &mut |items| {
+                                out.extend(items);
+                                true
+                            });
+                            out
+                        })
+                        .collect()
+                };
+                for input in inputs {
+                    if let Some(len) = input.small_size() {
+                        group_bytes += len;
+                        group.push(input);
+                        if group_bytes >= GROUP_BYTES || group.len() >= batch_size {
+                            group_bytes = 0;
+                            if !add(prepare_group(std::mem::take(&mut group))) {
+                                return;
+                            }
+                        }
+                        continue;
+                    }
+                    if !group.is_empty() {
+                        group_bytes = 0;
+                        if !add(prepare_group(std::mem::take(&mut group))) {
+                            return;
+                        }
+                    }
+                    if !prepare_source(input, batch_size, part_bytes, keep, &mut add) {
+                        return;
+                    }
+                }
+                if !group.is_empty() && !add(prepare_group(group)) {
+                    return;
+                }
+                if !pending.is_empty() {
+                    let _ = send.send(Batch { items: pending });
                 }
             });
             let mut result = Ok(());
@@ -472,7 +575,6 @@ fn write_batch(
     // The outcomes of this batch, appended to `outcomes` once it commits.
     let mut these: Vec<GameOutcome> = Vec::new();
     let want = outcomes.is_some();
-    let source = batch.source;
     let mut added_players = Vec::new();
     let mut out = Written {
         read: batch.items.len() as u64,
@@ -497,9 +599,13 @@ fn write_batch(
             "INSERT INTO import_problems (import_id, source, game_index, reason, message, ply, \
              line, col) VALUES (?,?,?,?,?,?,?,?)",
         )?;
-        for (at, item) in batch.items.into_iter().enumerate() {
-            let index = batch.first + at;
-            let (p, checked) = match item {
+        for Item {
+            source,
+            index,
+            prepared,
+        } in batch.items
+        {
+            let (p, checked) = match prepared {
                 Prepare::Invalid(p, checked) => {
                     problem.execute(params![
                         import_id,
@@ -568,7 +674,7 @@ fn write_batch(
                         .query_row([&p.hash[..]], |r| r.get(0))?;
                     these.push(GameOutcome {
                         fate: Fate::Duplicate {
-                            source: source.clone(),
+                            source: source.to_string(),
                             index,
                             id: GameId::from_sql(id),
                         },
@@ -581,7 +687,7 @@ fn write_batch(
             if want {
                 these.push(GameOutcome {
                     fate: Fate::Stored {
-                        source: source.clone(),
+                        source: source.to_string(),
                         index,
                         id: GameId::from_sql(id),
                     },
