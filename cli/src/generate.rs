@@ -140,10 +140,7 @@ fn write_dir(generator: Generator, dir: &PathBuf) -> anyhow::Result<Summary> {
         .to_string()
         .len()
         .max(5);
-    let ext = match generator.config().game {
-        GameKind::Keil => "keil",
-        _ => "sgf",
-    };
+    let ext = keil_record::file_extension(generator.config().game);
     let mut summary = Summary::default();
     for game in generator {
         let path = dir.join(format!("{:0width$}.{ext}", game.index));

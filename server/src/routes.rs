@@ -490,7 +490,7 @@ pub async fn get_game(
 #[utoipa::path(get, path = "/api/v1/games/{id}/record", tag = "games",
     params(("id" = i64, Path, description = "The game id")),
     responses(
-        (status = 200, description = "The record (SGF, `GM[Keil]`)", content_type = "application/x-go-sgf", body = String),
+        (status = 200, description = "The record (SGF: `GM[Keil]` as `.keil`, Go `GM[1]` as `.sgf`)", content_type = "application/x-go-sgf", body = String),
         (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
     ))]
 pub async fn get_record(
@@ -506,8 +506,11 @@ pub async fn get_record(
     );
     r.headers_mut().insert(
         header::CONTENT_DISPOSITION,
-        header::HeaderValue::from_str(&format!("attachment; filename=\"keil-{id}.keil\""))
-            .expect("ASCII header"),
+        header::HeaderValue::from_str(&format!(
+            "attachment; filename=\"keil-{id}.{}\"",
+            keil_record::file_extension(game.summary.kind)
+        ))
+        .expect("ASCII header"),
     );
     Ok(r)
 }

@@ -867,6 +867,18 @@ fn go_games_list_replay_draw_and_search_by_position() {
     assert_eq!(svg.status, 200);
     assert!(svg.content_type.starts_with("image/svg+xml"));
     assert!(svg.body.contains("<svg") && svg.body.contains("data-point"));
+    // The record downloads as a Go SGF file.
+    let record = get(&f.base, &format!("/api/v1/games/{id}/record"));
+    assert_eq!(record.status, 200);
+    assert!(
+        record
+            .header("content-disposition")
+            .unwrap()
+            .contains(&format!("keil-{id}.sgf")),
+        "{:?}",
+        record.header("content-disposition")
+    );
+    assert!(record.body.starts_with("(;GM[1]"), "{}", record.body);
 
     // The position after ply 2, by kind, inferred, symmetric, swapped.
     let board = notation.split(' ').next().unwrap();

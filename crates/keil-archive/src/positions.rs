@@ -137,8 +137,10 @@ fn pack_exact(kind: GameKind, size: u8, black: PointSet, white: PointSet) -> u64
         .collect();
     stones.sort_unstable();
     debug_assert!(stones.len() <= EXACT_STONES);
-    let mut code =
-        EXACT_BIT | kind.key_code() << 59 | u64::from(size) << 54 | (stones.len() as u64) << 51;
+    let mut code = EXACT_BIT
+        | crate::kind::key_code(kind) << 59
+        | u64::from(size) << 54
+        | (stones.len() as u64) << 51;
     for (i, (p, c)) in stones.into_iter().enumerate() {
         code |= ((p as u64) << 1 | c) << (1 + STONE_BITS as usize * i);
     }

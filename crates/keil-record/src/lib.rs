@@ -77,7 +77,7 @@ pub use info::{DatePrecision, GameDate, GameInfo, GameResult, ResultError, WinBy
 pub use json::points;
 pub use record::{
     GameSpec, GoSpec, KeilSpec, MoveValue, NameHint, NodeMove, PART_BYTES, ParsedFile, Record,
-    Seen, SizeError, Warning, read_records, read_records_with,
+    Seen, SizeError, Warning, file_extension, read_records, read_records_with,
 };
 pub use validate::{
     Illegal, PlyRecord, Reason, Replay, Rules, Status, Validation, VariationVerdict, Verdict,

@@ -621,6 +621,21 @@ impl NameHint {
     }
 }
 
+/// The file extension a record of `kind` is written with (record-format.md,
+/// "Files"): `keil` for Keil, `sgf` for Go and any other kind.
+///
+/// ```
+/// use keil_rules::GameKind;
+/// assert_eq!(keil_record::file_extension(GameKind::Keil), "keil");
+/// assert_eq!(keil_record::file_extension(GameKind::Go), "sgf");
+/// ```
+pub fn file_extension(kind: GameKind) -> &'static str {
+    match kind {
+        GameKind::Keil => "keil",
+        _ => "sgf",
+    }
+}
+
 /// The part size for [`ParsedFile::in_parts`] that `keil import` and
 /// `keil validate` use, bytes: half of keil-sgf's default file-size limit,
 /// so that a part holding one very long game still parses.

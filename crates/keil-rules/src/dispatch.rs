@@ -15,9 +15,11 @@ use crate::position::{NotationError, PointSet, Position, PositionKey, Score};
 use crate::square::{MAX_SQUARE_SIZE, MIN_SQUARE_SIZE, SgfPointError, SquareBoard, SquareSymmetry};
 use crate::{Color, HalfPoints};
 
-/// The kind of game a record, position or board belongs to.
+/// The kind of game a record, position or board belongs to. Serialised
+/// (feature `serde`) as its [`GameKind::code`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 #[non_exhaustive]
 pub enum GameKind {
     /// Keil: hexagonal board of side 2..=13 (keil-rules.md).
@@ -56,8 +58,9 @@ impl GameKind {
 }
 
 impl fmt::Display for GameKind {
+    /// The code, padded to the formatter's width (`{:<5}` aligns tables).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.code())
+        f.pad(self.code())
     }
 }
 
