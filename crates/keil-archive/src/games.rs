@@ -3,7 +3,7 @@
 
 use chrono::NaiveDate;
 use keil_rules::{
-    AnyBoard, AnyPosition, AnyRuleset, BoardSpec, Color, GoRuleset, HalfPoints, Ruleset, ToMove,
+    AnyPosition, AnyRuleset, BoardSpec, Color, GoRuleset, HalfPoints, KaomiRuleset, Ruleset, ToMove,
 };
 use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, Row};
@@ -226,6 +226,12 @@ pub(crate) fn game_moves(conn: &Connection, id: GameId) -> Result<Option<GameMov
                 .map_err(|e| corrupt(format!("ruleset: {e}")))?;
             AnyRuleset::Go { ruleset, komi }
         }
+        keil_rules::GameKind::Kaomi => {
+            let ruleset: KaomiRuleset = ruleset
+                .parse()
+                .map_err(|e| corrupt(format!("ruleset: {e}")))?;
+            AnyRuleset::Kaomi { ruleset, komi }
+        }
         _ => {
             let mut ruleset: Ruleset = ruleset
                 .parse()
@@ -234,7 +240,7 @@ pub(crate) fn game_moves(conn: &Connection, id: GameId) -> Result<Option<GameMov
             AnyRuleset::Keil(ruleset)
         }
     };
-    let go = matches!(board, AnyBoard::Square(_));
+    let go = kind == keil_rules::GameKind::Go;
     let (setup, to_move) = match setup {
         None => (None, ToMove::Color(Color::Black)),
         Some(text) => {

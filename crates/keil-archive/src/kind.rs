@@ -18,18 +18,21 @@ pub enum GameKind {
     Keil,
     /// Go: square board n×n (go-rules.md).
     Go,
+    /// Kaomi: square board n×n, 2 ≤ n ≤ 19 (kaomi-rules.md).
+    Kaomi,
 }
 
 impl GameKind {
     /// Every kind, in this order.
-    pub const ALL: [GameKind; 2] = [GameKind::Keil, GameKind::Go];
+    pub const ALL: [GameKind; 3] = [GameKind::Keil, GameKind::Go, GameKind::Kaomi];
 
     /// The code stored in the archive and used in JSON and queries:
-    /// `keil`, `go` (later `kaomi`).
+    /// `keil`, `go`, `kaomi`.
     pub fn code(self) -> &'static str {
         match self {
             GameKind::Keil => "keil",
             GameKind::Go => "go",
+            GameKind::Kaomi => "kaomi",
         }
     }
 
@@ -40,6 +43,7 @@ impl GameKind {
         match self {
             GameKind::Keil => 0,
             GameKind::Go => 1,
+            GameKind::Kaomi => 2,
         }
     }
 }
@@ -58,7 +62,7 @@ impl Serialize for GameKind {
 
 /// A text that names no [`GameKind`].
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown game kind {0:?}: expected keil or go")]
+#[error("unknown game kind {0:?}: expected keil, go or kaomi")]
 pub struct GameKindError(pub String);
 
 impl FromStr for GameKind {

@@ -176,12 +176,8 @@ impl GameMoves {
         {
             return AnyGame::Keil(keil_rules::Game::new(board, rules));
         }
-        let kind = match self.board {
-            AnyBoard::Hex(_) => keil_rules::GameKind::Keil,
-            AnyBoard::Square(_) => keil_rules::GameKind::Go,
-        };
         let spec = BoardSpec {
-            kind,
+            kind: self.rules.kind(),
             size: self.board.size(),
         };
         let mut game = AnyGame::new(spec, self.rules, self.setup.as_ref(), self.to_move)

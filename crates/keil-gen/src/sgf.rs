@@ -173,6 +173,7 @@ fn write_moves(
             Move::Place(p) => point(s, p),
             Move::Pass => s.push_str(pass_text),
             Move::TakeButton => s.push_str("button"),
+            Move::Swap => s.push_str("swap"),
         }
         s.push(']');
         if let Some((at, text)) = comment_at {
