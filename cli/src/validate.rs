@@ -21,9 +21,10 @@ use rayon::prelude::*;
 /// Options of `keil validate`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Files or directories (searched recursively for .keil and .sgf
-    /// files); `-` reads standard input. A record without GM is Keil in a
-    /// .keil file (or with an RU beginning with Keil), Go otherwise.
+    /// Files or directories (searched recursively for .keil, .kaomi and
+    /// .sgf files); `-` reads standard input. A record without GM is Keil
+    /// in a .keil file (or with an RU beginning with Keil), Kaomi in a
+    /// .kaomi file (or with an RU beginning with Kaomi), Go otherwise.
     #[arg(required = true, value_name = "FILE|DIR|-")]
     paths: Vec<PathBuf>,
     /// One JSON object per line per game (and per file that cannot be
@@ -317,7 +318,7 @@ fn progress_bar(bytes: u64, files: usize) -> Option<ProgressBar> {
     Some(bar)
 }
 
-/// Expands directories (recursively, sorted) into .keil/.sgf files.
+/// Expands directories (recursively, sorted) into .keil/.kaomi/.sgf files.
 fn collect_inputs(paths: &[PathBuf]) -> (Vec<Input>, Vec<(String, io::Error)>) {
     let mut inputs = Vec::new();
     let mut errors = Vec::new();
@@ -360,9 +361,7 @@ fn walk(dir: &Path, inputs: &mut Vec<Input>, errors: &mut Vec<(String, io::Error
 }
 
 fn is_record_file(p: &Path) -> bool {
-    p.extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| e.eq_ignore_ascii_case("keil") || e.eq_ignore_ascii_case("sgf"))
+    keil_record::NameHint::is_record_file(p)
 }
 
 fn read_input(input: &Input) -> io::Result<Vec<u8>> {

@@ -679,6 +679,23 @@ impl NameHint {
             _ => NameHint::None,
         }
     }
+
+    /// Whether a file is a record by its extension: `.keil`, `.kaomi` or
+    /// `.sgf` (any case); what a directory search collects.
+    ///
+    /// ```
+    /// use keil_record::NameHint;
+    /// assert!(NameHint::is_record_file("a/b.KAOMI"));
+    /// assert!(!NameHint::is_record_file("notes.txt"));
+    /// ```
+    pub fn is_record_file(name: impl AsRef<Path>) -> bool {
+        let name = name.as_ref();
+        NameHint::of(name) != NameHint::None
+            || name
+                .extension()
+                .and_then(|e| e.to_str())
+                .is_some_and(|e| e.eq_ignore_ascii_case("sgf"))
+    }
 }
 
 /// The part size for [`ParsedFile::in_parts`] that `keil import` and
