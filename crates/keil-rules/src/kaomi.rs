@@ -431,6 +431,32 @@ impl KaomiPosition {
             .collect()
     }
 
+    /// The size of the biggest group of `color` (0 without stones), by
+    /// flooding the colour's bitset once (each stone is visited once).
+    pub fn biggest_group(&self, color: Color) -> u32 {
+        let mut left = self.stones[color.index()];
+        let mut todo = [0u16; 361];
+        let mut best = 0;
+        while let Some(start) = left.pop_first() {
+            let (mut size, mut top) = (1, 1);
+            todo[0] = start as u16;
+            while top > 0 {
+                top -= 1;
+                for &q in self.board.slots(todo[top] as usize) {
+                    let q = q as usize;
+                    if q != crate::board::NONE as usize && left.has(q) {
+                        left.remove(q);
+                        todo[top] = q as u16;
+                        top += 1;
+                        size += 1;
+                    }
+                }
+            }
+            best = best.max(size);
+        }
+        best
+    }
+
     fn keys(&self) -> SquareKeys {
         SquareKeys::new(self.board, &self.stones, KeySalt::KAOMI)
     }

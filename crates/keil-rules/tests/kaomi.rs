@@ -289,6 +289,11 @@ proptest! {
         for row in [true, false] {
             prop_assert_eq!(cyclic_line(&after, p, row), cyclic_line(&pos, p, row));
         }
+        // The flood agrees with the group list.
+        for c in [Color::Black, Color::White] {
+            let biggest = after.groups().iter().filter(|g| g.color == c).map(|g| g.size as u32).max();
+            prop_assert_eq!(after.biggest_group(c), biggest.unwrap_or(0));
+        }
         // 8: nothing moves on 2×2.
         if n == 2 {
             prop_assert!(pushes.is_empty());
