@@ -41,7 +41,7 @@ pub struct Args {
     no_handicap: bool,
     /// Kaomi: play every game under this variant (standard or squared);
     /// by default events vary it.
-    #[arg(long, value_parser = parse_variant)]
+    #[arg(long)]
     variant: Option<KaomiVariant>,
     /// Share of games that end by resignation, 0..=1.
     #[arg(long, default_value_t = 0.1)]
@@ -98,17 +98,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         );
     }
     Ok(())
-}
-
-/// `--variant`: `standard` or `squared`.
-fn parse_variant(text: &str) -> Result<KaomiVariant, String> {
-    match text.to_ascii_lowercase().as_str() {
-        "standard" => Ok(KaomiVariant::Standard),
-        "squared" => Ok(KaomiVariant::Squared),
-        _ => Err(format!(
-            "{text:?} is not a Kaomi variant: expected standard or squared"
-        )),
-    }
 }
 
 /// A Go ruleset named as `RU` names it (`Japanese`, `tromp-taylor`, `TT`).

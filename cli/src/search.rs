@@ -7,7 +7,7 @@ use chrono::NaiveDate;
 use keil_archive::{
     Archive, GameFilter, GameKind, GameStatus, GameSummary, Order, Page, PositionQuery,
 };
-use keil_rules::Color;
+use keil_rules::{Color, KaomiVariant};
 
 /// Search an archive.
 #[derive(clap::Args, Debug)]
@@ -130,9 +130,12 @@ pub struct FilterArgs {
     /// The winner: black or white.
     #[arg(long, value_parser = parse_color)]
     pub winner: Option<Color>,
-    /// The game: keil or go.
+    /// The game: keil, go or kaomi.
     #[arg(long)]
     pub kind: Option<GameKind>,
+    /// Kaomi: the variant, standard or squared.
+    #[arg(long)]
+    pub variant: Option<KaomiVariant>,
     /// The board size (the hexagon's side for Keil, the square's for Go).
     #[arg(long)]
     pub size: Option<u8>,
@@ -171,6 +174,7 @@ impl FilterArgs {
                 .transpose()
                 .context("--ruleset")?,
             status: self.status,
+            variant: self.variant,
         })
     }
 }

@@ -130,6 +130,12 @@ pub(crate) fn filter_sql(filter: &GameFilter) -> (String, Vec<Value>) {
         conds.push("g.ruleset = ?".into());
         params.push(Value::Text(r.to_string()));
     }
+    if let Some(v) = filter.variant {
+        // The stored ruleset is KaomiRuleset's canonical form,
+        // `Kaomi; variant=squared; pie=off`.
+        conds.push("g.kind = 'kaomi' AND g.ruleset LIKE ?".into());
+        params.push(Value::Text(format!("%variant={};%", v.code())));
+    }
     if let Some(s) = filter.status {
         conds.push("g.status = ?".into());
         params.push(Value::Text(s.code().into()));

@@ -51,6 +51,24 @@ impl KaomiVariant {
     }
 }
 
+impl fmt::Display for KaomiVariant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+impl FromStr for KaomiVariant {
+    type Err = KaomiRulesetError;
+
+    /// Reads `standard` or `squared` (ASCII case ignored).
+    fn from_str(s: &str) -> Result<KaomiVariant, KaomiRulesetError> {
+        [KaomiVariant::Standard, KaomiVariant::Squared]
+            .into_iter()
+            .find(|v| v.code().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| KaomiRulesetError::Option(format!("variant={s}")))
+    }
+}
+
 /// A Kaomi ruleset: the variant and whether the pie rule is in use
 /// (kaomi-rules.md, "Rulesets").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
