@@ -65,9 +65,10 @@ pub enum What {
         /// the player to move, ` +`/` -` the button taken or not; an absent
         /// suffix matches either value.
         position: String,
-        /// The game of the position: `keil` (columns) or `go` (rows, e.g.
-        /// `9/9/2b6/9/4w4/9/9/9/9 b`). Default: the kind whose notation
-        /// reads it (no board reads as both).
+        /// The game of the position: `keil` (columns), `go` or `kaomi`
+        /// (rows, e.g. `9/9/2b6/9/4w4/9/9/9/9 b`). Default: the kind whose
+        /// notation reads it (Keil or Go; a Kaomi query needs `--kind
+        /// kaomi`, its rows read as Go's too).
         #[arg(long)]
         kind: Option<keil_rules::GameKind>,
         /// Match the symmetric images too (12 on Keil's hexagon, 8 on Go's

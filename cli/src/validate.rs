@@ -574,17 +574,27 @@ fn human_verdict(
     };
     let mut out = String::new();
     if let Some(ill) = &v.illegal {
+        let kaomi = v.kind == keil_rules::GameKind::Kaomi;
+        let (ended, not_ended) = if kaomi {
+            (
+                "the board is full and the result is",
+                "the board is not full",
+            )
+        } else {
+            (
+                "the game ended by passes and the count gives",
+                "the game did not end by two passes",
+            )
+        };
         let message = match (ill.reason, v.winner, v.margin) {
             (Reason::ResultMismatch, Some(w), Some(m)) => format!(
-                "{prefix}{ill}: the game ended by passes and the count gives {}",
+                "{prefix}{ill}: {ended} {}",
                 match w.color() {
                     Some(c) => format!("{}+{m}", c.letter()),
                     None => "a draw (0)".to_string(),
                 }
             ),
-            (Reason::ResultMismatch, _, _) => {
-                format!("{prefix}{ill}: the game did not end by two passes")
-            }
+            (Reason::ResultMismatch, _, _) => format!("{prefix}{ill}: {not_ended}"),
             _ => format!("{prefix}{ill}"),
         };
         out.push_str(&render(
