@@ -351,6 +351,91 @@ proptest! {
     }
 }
 
+/// An independent model of the placement on a plain array: each of the
+/// four directions, taken in the order `order`, reads its chain on the
+/// board as it was at the start of the turn (kaomi-rules.md, "Reading"),
+/// the text's two return clauses drop chains, and the rest shift.
+fn model(pos: &KaomiPosition, p: Point, color: Color, order: [usize; 4]) -> KaomiPosition {
+    let board = pos.board();
+    let n = board.size() as i32;
+    let (px, py) = board.coords(p);
+    let (px, py) = (px as i32, py as i32);
+    let at = |x: i32, y: i32| board.point_at(x.rem_euclid(n), y.rem_euclid(n)).unwrap();
+    let mut start = *pos;
+    start.set(p, Some(color));
+    // (dx, dy) per direction: east, west, south, north.
+    let dirs = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+    // Per direction: the chain's squares and whether it wraps; `None` when
+    // it lands on P (full line).
+    let mut chains: [Option<(Vec<Point>, Point, bool)>; 4] = [None, None, None, None];
+    let mut full = [false; 2];
+    for &d in &order {
+        let (dx, dy) = dirs[d];
+        let (fx, fy) = (px + dx, py + dy);
+        if fx < 0 || fy < 0 || fx >= n || fy >= n || start.get(at(fx, fy)).is_none() {
+            continue;
+        }
+        let mut squares = Vec::new();
+        let (mut x, mut y) = (fx, fy);
+        let mut wraps = false;
+        loop {
+            let q = at(x, y);
+            if q == p {
+                full[d / 2] = true;
+                break;
+            }
+            if start.get(q).is_none() {
+                chains[d] = Some((squares, q, wraps));
+                break;
+            }
+            squares.push(q);
+            (x, y) = (x + dx, y + dy);
+            if x < 0 || y < 0 || x >= n || y >= n {
+                wraps = true;
+            }
+        }
+    }
+    let mut out = start;
+    for line in 0..2 {
+        if full[line] {
+            continue;
+        }
+        let (a, b) = (&chains[2 * line], &chains[2 * line + 1]);
+        let collide = matches!((a, b), (Some(x), Some(y)) if x.1 == y.1);
+        for c in [a, b].into_iter().flatten() {
+            if collide && c.2 {
+                continue;
+            }
+            for q in &c.0 {
+                out.set(*q, None);
+            }
+            let mut to = c.1;
+            for q in c.0.iter().rev() {
+                out.set(to, start.get(*q));
+                to = *q;
+            }
+        }
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// Invariant 7 (order independence) and the whole line rule: the
+    /// placement equals the model with the four directions in any order.
+    #[test]
+    fn placement_matches_a_model_in_any_direction_order(
+        (pos, p, color) in position_and_empty(),
+        order in Just([0usize, 1, 2, 3]).prop_shuffle(),
+    ) {
+        let mut after = pos;
+        after.place(p, color);
+        let order = [order[0], order[1], order[2], order[3]];
+        prop_assert_eq!(after, model(&pos, p, color, order));
+    }
+}
+
 /// Invariant 7, order independence: the result equals the rows and
 /// columns settled in either order (the line rule settles each line on its
 /// own; this checks the implementation does not let one leak into the
