@@ -671,7 +671,7 @@ pub async fn get_position_svg(
     );
     if let Some((_, color, mv)) = r.last {
         let name = match mv {
-            Move::Place(p) => board.display_name(p),
+            Move::Place(p) => r.position.display_name(p),
             m => board.move_name(m),
         };
         caption.push_str(&format!(" · {} {name}", color.letter()));

@@ -188,11 +188,11 @@ pub(crate) fn any_index_key(
     }
 }
 
-/// A move for people: the point's display name (`g7`, `D16`), `pass` or
-/// `button`.
-pub(crate) fn show_move(board: AnyBoard, mv: Move) -> String {
+/// A move for people on the board of `position`: the point's display
+/// name (`g7`, `D16`, Kaomi `cc`), `pass`, `button` or `swap`.
+pub(crate) fn show_move(position: &AnyPosition, mv: Move) -> String {
     match mv {
-        Move::Place(p) => board.display_name(p),
+        Move::Place(p) => position.display_name(p),
         Move::Pass => "pass".to_string(),
         Move::TakeButton => "button".to_string(),
         Move::Swap => "swap".to_string(),
@@ -1509,7 +1509,7 @@ pub(crate) fn search(
         for &(variant, code, n, b, w) in &m.per_move {
             let mv = match decode_move(code) {
                 None => "end".to_string(),
-                Some(m) => show_move(board, transform_move(board, m, side.to_query)),
+                Some(m) => show_move(&q.position, transform_move(board, m, side.to_query)),
             };
             let (b, w) = if side.swapped { (w, b) } else { (b, w) };
             let e = rows.entry((mv, side.seen(variant))).or_default();
@@ -1590,7 +1590,7 @@ pub(crate) fn search(
             game_id: GameId::from_sql(i64::from(h.game)),
             ply: u32::from(h.ply),
             next: decode_move(h.next)
-                .map(|m| show_move(board, transform_move(board, m, side.to_query))),
+                .map(|m| show_move(&q.position, transform_move(board, m, side.to_query))),
             symmetry: board.compose(h.sym, side.to_query),
             swapped: side.swapped,
             position: full_notation(&board_texts[*i], h.variant, keil),

@@ -445,6 +445,15 @@ impl AnyPosition {
         }
     }
 
+    /// A point's name for people: Keil `g7`, Go players' `D16`, Kaomi the
+    /// SGF letters `cc` (the only names kaomi-rules.md gives points).
+    pub fn display_name(&self, p: Point) -> String {
+        match self {
+            AnyPosition::Kaomi(pos) => pos.board().sgf_name(p),
+            _ => self.board().display_name(p),
+        }
+    }
+
     /// The colour of the stone on `p`, if any.
     pub fn get(&self, p: Point) -> Option<Color> {
         match self {
