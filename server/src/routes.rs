@@ -564,6 +564,11 @@ pub async fn get_record(
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let (id, game) = load_game(&state, &id).await?;
+    // Kaomi records keep their own extension (kaomi-rules.md, "Records").
+    let ext = match game.summary.kind {
+        keil_archive::GameKind::Kaomi => "kaomi",
+        _ => "keil",
+    };
     let mut r = immutable(
         &req,
         "application/x-go-sgf; charset=utf-8",
@@ -571,7 +576,7 @@ pub async fn get_record(
     );
     r.headers_mut().insert(
         header::CONTENT_DISPOSITION,
-        header::HeaderValue::from_str(&format!("attachment; filename=\"keil-{id}.keil\""))
+        header::HeaderValue::from_str(&format!("attachment; filename=\"keil-{id}.{ext}\""))
             .expect("ASCII header"),
     );
     Ok(r)

@@ -1041,6 +1041,14 @@ fn kaomi_games_list_show_their_end_draw_pushes_and_search_by_position() {
         r#"data-to="{}""#,
         moved[0]["to"].as_str().unwrap()
     )));
+    // The record downloads as a .kaomi file.
+    let record = get(&f.base, &format!("/api/v1/games/{id}/record"));
+    let disposition = record.header("content-disposition").unwrap();
+    assert!(
+        disposition.contains(&format!("keil-{id}.kaomi")),
+        "{disposition}"
+    );
+    assert!(record.body.starts_with("(;GM[Kaomi]"));
 
     // The position after that ply, by kind, symmetric and colour-swapped.
     let board = position["notation"]
