@@ -685,21 +685,22 @@ pub async fn get_position_svg(
     if r.position.button_taken() == Some(true) {
         caption.push_str(" · button taken");
     }
-    let mut body = svg::render(&svg::Drawing {
+    let drawing = svg::Drawing {
         position: &r.position,
         last: last_point,
         captured: &captured,
         caption: &caption,
-    });
-    if let (keil_rules::AnyPosition::Kaomi(p), true) =
-        (&r.position, !r.moved.is_empty() || r.kaomi.is_some())
-    {
-        let marks = svg::KaomiMarks {
-            moved: &r.moved,
-            result: r.kaomi.as_ref(),
-        };
-        body = svg::kaomi_marks(body, p.board(), &caption, &marks);
-    }
+    };
+    let body = match &r.position {
+        keil_rules::AnyPosition::Kaomi(_) => svg::render_kaomi(
+            &drawing,
+            &svg::KaomiMarks {
+                moved: &r.moved,
+                result: r.kaomi.as_ref(),
+            },
+        ),
+        _ => svg::render(&drawing),
+    };
     Ok(immutable(&req, "image/svg+xml", body.into_bytes()))
 }
 

@@ -454,6 +454,53 @@ pub struct KaomiMarks<'a> {
     pub result: Option<&'a KaomiResult>,
 }
 
+/// A Kaomi board: the square drawing of [`render`] with the coordinates
+/// Kaomi names points by (SGF letters: columns `a`.. from the left, rows
+/// `a`.. from the top; kaomi-rules.md, "Board and points") and Kaomi's
+/// marks ([`kaomi_marks`]).
+pub fn render_kaomi(d: &Drawing<'_>, marks: &KaomiMarks<'_>) -> String {
+    let svg = render(d);
+    let AnyBoard::Square(board) = d.position.board() else {
+        return svg;
+    };
+    let svg = sgf_coordinates(svg, board.size(), d.caption);
+    kaomi_marks(svg, board, d.caption, marks)
+}
+
+/// Replaces the Go players' coordinates of a square drawing with SGF
+/// letters on all four sides.
+fn sgf_coordinates(svg: String, n: u8, caption: &str) -> String {
+    const OPEN: &str = r#"<g class="coords""#;
+    let Some(start) = svg.find(OPEN) else {
+        return svg;
+    };
+    let Some(len) = svg[start..].find("</g>") else {
+        return svg;
+    };
+    let (_, _, (ox, oy)) = square_frame(n, caption);
+    let span = f64::from(n.clamp(1, 19) - 1) * STEP;
+    let off = STEP * 0.78;
+    let mut g = format!(
+        r#"<g class="coords" fill="{LABEL}" text-anchor="middle" dominant-baseline="central" font-size="11">"#
+    );
+    for i in 0..n.min(19) {
+        let letter = char::from(b'a' + i);
+        let (x, y) = (ox + f64::from(i) * STEP, oy + f64::from(i) * STEP);
+        let _ = write!(
+            g,
+            r#"<text x="{x:.1}" y="{:.1}">{letter}</text><text x="{x:.1}" y="{:.1}">{letter}</text><text x="{:.1}" y="{y:.1}">{letter}</text><text x="{:.1}" y="{y:.1}">{letter}</text>"#,
+            oy - off,
+            oy + span + off,
+            ox - off,
+            ox + span + off,
+        );
+    }
+    g.push_str("</g>");
+    let mut out = svg;
+    out.replace_range(start..start + len + "</g>".len(), &g);
+    out
+}
+
 /// Adds Kaomi's marks to `svg`, a square board of `board` drawn by
 /// [`render`] with `caption`: each pushed stone's origin as a dashed ghost
 /// (`class="ghost"`, `data-point` the origin, `data-to` where it went) with

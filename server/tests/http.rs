@@ -1041,6 +1041,8 @@ fn kaomi_games_list_show_their_end_draw_pushes_and_search_by_position() {
         r#"data-to="{}""#,
         moved[0]["to"].as_str().unwrap()
     )));
+    // Coordinates are Kaomi's SGF letters, not Go's.
+    assert!(svg.body.contains(">g</text>") && !svg.body.contains(">A</text>"));
     // The record downloads as a .kaomi file.
     let record = get(&f.base, &format!("/api/v1/games/{id}/record"));
     let disposition = record.header("content-disposition").unwrap();
