@@ -236,8 +236,9 @@ impl fmt::Debug for Pushes {
     }
 }
 
-/// One chain of the line rule: its first index on the line, its length and
-/// its target index.
+/// One chain of the line rule (step 1): its number of stones from the
+/// square next to `P`, its target's index on the line, and whether it
+/// wraps (passes the end of the line).
 #[derive(Clone, Copy)]
 struct Chain {
     len: usize,
@@ -861,7 +862,7 @@ impl KaomiGame {
                 moved.extend(pushes.iter());
                 self.last_placer = Some(color);
             }
-            _ => {
+            Move::Swap => {
                 // The swap: the one black stone becomes white.
                 let p = Point(
                     self.position.stones[0]
@@ -873,6 +874,7 @@ impl KaomiGame {
                 self.keys.toggle(p, Color::White);
                 self.swapped = true;
             }
+            Move::Pass | Move::TakeButton => unreachable!("refused by legality"),
         }
         self.ply += 1;
         self.to_move = color.opposite();
