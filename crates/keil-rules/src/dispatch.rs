@@ -63,11 +63,6 @@ impl GameKind {
             GameKind::Kaomi => DEFAULT_KAOMI_SIZE,
         }
     }
-
-    /// Whether the kind plays on the square board.
-    pub fn is_square(self) -> bool {
-        !matches!(self, GameKind::Keil)
-    }
 }
 
 impl fmt::Display for GameKind {
