@@ -6,12 +6,12 @@ use std::path::PathBuf;
 
 use anyhow::{Context, bail};
 use keil_gen::{GameStatus, Generator, GeneratorConfig};
-use keil_rules::{GameKind, GoRuleset, HalfPoints, RuMapped, Ruleset};
+use keil_rules::{GameKind, GoRuleset, HalfPoints, KaomiVariant, RuMapped, Ruleset};
 
 /// Options of `keil generate`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The game: keil or go.
+    /// The game: keil, go or kaomi.
     #[arg(long, default_value = "keil")]
     game: GameKind,
     /// Number of games.
@@ -39,11 +39,15 @@ pub struct Args {
     /// player handicap stones).
     #[arg(long)]
     no_handicap: bool,
+    /// Kaomi: play every game under this variant (standard or squared);
+    /// by default events vary it.
+    #[arg(long)]
+    variant: Option<KaomiVariant>,
     /// Share of games that end by resignation, 0..=1.
     #[arg(long, default_value_t = 0.1)]
     resign_share: f64,
     /// Output: a directory (existing, or a path ending in '/') gets one
-    /// file per game (.keil, or .sgf for Go); any other path gets one
+    /// file per game (.keil, .kaomi, or .sgf for Go); any other path gets one
     /// collection file.
     /// Standard output when absent.
     #[arg(long)]
@@ -67,6 +71,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         ruleset,
         go_ruleset,
         komi: args.komi,
+        kaomi_variant: args.variant,
         handicaps: !args.no_handicap,
         resign_share: args.resign_share,
     };

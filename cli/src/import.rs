@@ -13,7 +13,7 @@ pub struct Args {
     /// The archive directory (created if missing).
     #[arg(long)]
     pub db: PathBuf,
-    /// Files, directories (searched for .keil and .sgf files) or `-` for
+    /// Files, directories (searched for .keil, .kaomi and .sgf files) or `-` for
     /// standard input.
     #[arg(required = true)]
     pub inputs: Vec<PathBuf>,

@@ -7,7 +7,7 @@ use chrono::NaiveDate;
 use keil_archive::{
     Archive, GameFilter, GameKind, GameStatus, GameSummary, Order, Page, PositionQuery,
 };
-use keil_rules::Color;
+use keil_rules::{Color, KaomiVariant};
 
 /// Search an archive.
 #[derive(clap::Args, Debug)]
@@ -65,9 +65,10 @@ pub enum What {
         /// the player to move, ` +`/` -` the button taken or not; an absent
         /// suffix matches either value.
         position: String,
-        /// The game of the position: `keil` (columns) or `go` (rows, e.g.
-        /// `9/9/2b6/9/4w4/9/9/9/9 b`). Default: the kind whose notation
-        /// reads it (no board reads as both).
+        /// The game of the position: `keil` (columns), `go` or `kaomi`
+        /// (rows, e.g. `9/9/2b6/9/4w4/9/9/9/9 b`). Default: the kind whose
+        /// notation reads it (Keil or Go; a Kaomi query needs `--kind
+        /// kaomi`, its rows read as Go's too).
         #[arg(long)]
         kind: Option<keil_rules::GameKind>,
         /// Match the symmetric images too (12 on Keil's hexagon, 8 on Go's
@@ -130,9 +131,12 @@ pub struct FilterArgs {
     /// The winner: black or white.
     #[arg(long, value_parser = parse_color)]
     pub winner: Option<Color>,
-    /// The game: keil or go.
+    /// The game: keil, go or kaomi.
     #[arg(long)]
     pub kind: Option<GameKind>,
+    /// Kaomi: the variant, standard or squared.
+    #[arg(long)]
+    pub variant: Option<KaomiVariant>,
     /// The board size (the hexagon's side for Keil, the square's for Go).
     #[arg(long)]
     pub size: Option<u8>,
@@ -172,6 +176,7 @@ impl FilterArgs {
                 .transpose()
                 .context("--ruleset")?,
             status: self.status,
+            variant: self.variant,
         })
     }
 }

@@ -21,9 +21,10 @@ use rayon::prelude::*;
 /// Options of `keil validate`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Files or directories (searched recursively for .keil and .sgf
-    /// files); `-` reads standard input. A record without GM is Keil in a
-    /// .keil file (or with an RU beginning with Keil), Go otherwise.
+    /// Files or directories (searched recursively for .keil, .kaomi and
+    /// .sgf files); `-` reads standard input. A record without GM is Keil
+    /// in a .keil file (or with an RU beginning with Keil), Kaomi in a
+    /// .kaomi file (or with an RU beginning with Kaomi), Go otherwise.
     #[arg(required = true, value_name = "FILE|DIR|-")]
     paths: Vec<PathBuf>,
     /// One JSON object per line per game (and per file that cannot be
@@ -317,7 +318,7 @@ fn progress_bar(bytes: u64, files: usize) -> Option<ProgressBar> {
     Some(bar)
 }
 
-/// Expands directories (recursively, sorted) into .keil/.sgf files.
+/// Expands directories (recursively, sorted) into .keil/.kaomi/.sgf files.
 fn collect_inputs(paths: &[PathBuf]) -> (Vec<Input>, Vec<(String, io::Error)>) {
     let mut inputs = Vec::new();
     let mut errors = Vec::new();
@@ -360,9 +361,7 @@ fn walk(dir: &Path, inputs: &mut Vec<Input>, errors: &mut Vec<(String, io::Error
 }
 
 fn is_record_file(p: &Path) -> bool {
-    p.extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| e.eq_ignore_ascii_case("keil") || e.eq_ignore_ascii_case("sgf"))
+    keil_record::NameHint::is_record_file(p)
 }
 
 fn read_input(input: &Input) -> io::Result<Vec<u8>> {
@@ -575,17 +574,27 @@ fn human_verdict(
     };
     let mut out = String::new();
     if let Some(ill) = &v.illegal {
+        let kaomi = v.kind == keil_rules::GameKind::Kaomi;
+        let (ended, not_ended) = if kaomi {
+            (
+                "the board is full and the result is",
+                "the board is not full",
+            )
+        } else {
+            (
+                "the game ended by passes and the count gives",
+                "the game did not end by two passes",
+            )
+        };
         let message = match (ill.reason, v.winner, v.margin) {
             (Reason::ResultMismatch, Some(w), Some(m)) => format!(
-                "{prefix}{ill}: the game ended by passes and the count gives {}",
+                "{prefix}{ill}: {ended} {}",
                 match w.color() {
                     Some(c) => format!("{}+{m}", c.letter()),
                     None => "a draw (0)".to_string(),
                 }
             ),
-            (Reason::ResultMismatch, _, _) => {
-                format!("{prefix}{ill}: the game did not end by two passes")
-            }
+            (Reason::ResultMismatch, _, _) => format!("{prefix}{ill}: {not_ended}"),
             _ => format!("{prefix}{ill}"),
         };
         out.push_str(&render(

@@ -41,8 +41,11 @@ pub struct GamesQuery {
     pub result: Option<String>,
     /// The winner: `B` or `W`.
     pub winner: Option<String>,
-    /// The game: `keil` or `go`.
+    /// The game: `keil`, `go` or `kaomi`.
     pub kind: Option<String>,
+    /// Kaomi: the variant, `standard` or `squared` (only Kaomi games
+    /// pass).
+    pub variant: Option<String>,
     /// The board size: the hexagon's side (Keil), the square's side (Go);
     /// without `kind`, of any kind.
     #[param(value_type = Option<u8>)]
@@ -209,8 +212,76 @@ pub struct GameDetailDto {
     /// record starts from one.
     pub setup: Option<String>,
     /// The main line's moves as records write them: Keil `g7`, Go SGF
-    /// `dd`, `pass`, `button`.
+    /// `dd`, `pass`, `button`, Kaomi `swap`.
     pub moves: Vec<String>,
+    /// Kaomi games that reached the full board: the final groups, the pair
+    /// removal and the winner's group (absent for other games).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kaomi: Option<KaomiEndDto>,
+}
+
+/// The end of a Kaomi game (kaomi-rules.md, "End and result", "Variant
+/// Squared").
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct KaomiEndDto {
+    /// `standard` or `squared`.
+    pub variant: String,
+    /// Group sizes of the full board, largest first.
+    pub groups_black: Vec<u16>,
+    /// Group sizes of the full board, largest first.
+    pub groups_white: Vec<u16>,
+    /// Standard: group sizes left after pair removal, largest first
+    /// (`null` in Squared, which removes nothing).
+    pub left_black: Option<Vec<u16>>,
+    /// Standard: group sizes left after pair removal.
+    pub left_white: Option<Vec<u16>>,
+    /// Standard: the biggest group left; Squared: the sum of squared
+    /// sizes.
+    pub score_black: f64,
+    /// As `score_black`, komi included in Squared.
+    pub score_white: f64,
+    /// `B`, `W`, or `null` for a Squared draw.
+    pub winner: Option<String>,
+    /// Winner's score minus loser's.
+    pub margin: f64,
+    /// Standard: every group was paired off and the player of the last
+    /// stone lost.
+    pub emptied: bool,
+    /// Standard: the winner's biggest group left (the deciding group).
+    pub winner_group: Option<KaomiGroupDto>,
+    /// Standard: the pairs removed, in board order.
+    pub removed_pairs: Vec<KaomiPairDto>,
+}
+
+/// A group of a Kaomi board.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct KaomiGroupDto {
+    /// `B` or `W`.
+    pub color: String,
+    /// Its number of stones.
+    pub size: u16,
+    /// Its stones (SGF point names).
+    pub points: Vec<String>,
+}
+
+/// A black and a white group of the same size, removed together.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct KaomiPairDto {
+    /// The size of each group.
+    pub size: u16,
+    /// The black group's stones.
+    pub black: Vec<String>,
+    /// The white group's stones.
+    pub white: Vec<String>,
+}
+
+/// A stone pushed by a Kaomi placement.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct PushDto {
+    /// Where it stood (SGF point name).
+    pub from: String,
+    /// Where it went.
+    pub to: String,
 }
 
 /// A board position of a game.
@@ -241,6 +312,10 @@ pub struct PositionDto {
     pub captured: Vec<String>,
     /// Stones each player has captured up to this ply.
     pub captures: CapturesDto,
+    /// Kaomi: the stones that move pushed, in the order they moved
+    /// (absent when none did).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub moved: Vec<PushDto>,
 }
 
 /// A move of a game.

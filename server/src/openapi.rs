@@ -33,7 +33,7 @@ use crate::routes;
         routes::stats,
     ),
     components(schemas(
-        Problem, GameDto, GameListDto, GameDetailDto, PositionDto, MoveDto, CapturesDto,
+        Problem, GameDto, GameListDto, GameDetailDto, PositionDto, MoveDto, CapturesDto, KaomiEndDto, KaomiGroupDto, KaomiPairDto, PushDto,
         PlayerHitDto, PlayersDto, RecordDto, OpponentDto, PlayerDto, ContinuationDto,
         PositionGameDto, PositionSearchDto, TextHitDto, SearchDto, StatsDto, HealthDto,
         UploadVerdictDto, UploadDto,

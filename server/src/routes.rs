@@ -9,7 +9,7 @@ use actix_web::web::{self, Data, ServiceConfig};
 use actix_web::{FromRequest, Handler, HttpRequest, HttpResponse, Responder, Route};
 use chrono::NaiveDate;
 use keil_archive::{Archive, Cursor, GameFilter, GameId, GameMoves, Order, Page, PositionQuery};
-use keil_rules::{Color, Move, Point, Ruleset};
+use keil_rules::{Color, KaomiVariant, Move, Point, Ruleset};
 
 use crate::dto::*;
 use crate::error::{ApiError, Problem};
@@ -259,6 +259,11 @@ fn games_query(q: GamesQuery) -> Result<(GameFilter, Page), ApiError> {
             .as_deref()
             .map(|s| s.parse().map_err(|e| bad("status", e)))
             .transpose()?,
+        variant: q
+            .variant
+            .as_deref()
+            .map(|v| v.parse::<KaomiVariant>().map_err(|e| bad("variant", e)))
+            .transpose()?,
     };
     let order = match q.order.as_deref() {
         None | Some("desc") => Order::Descending,
@@ -286,6 +291,10 @@ struct Replayed {
     captured: Vec<Point>,
     captures: [u32; 2],
     plies: u32,
+    /// Kaomi: the stones the last move pushed.
+    moved: Vec<(Point, Point)>,
+    /// Kaomi: the result, when the board is full.
+    kaomi: Option<keil_rules::KaomiResult>,
 }
 
 fn replay(line: &GameMoves, ply: u32) -> Result<Replayed, ApiError> {
@@ -300,6 +309,7 @@ fn replay(line: &GameMoves, ply: u32) -> Result<Replayed, ApiError> {
     let mut last = None;
     let mut captured = Vec::new();
     let mut captures = [0u32; 2];
+    let mut moved = Vec::new();
     for (i, &mv) in line.moves.iter().take(ply as usize).enumerate() {
         let color = line.color(i, &game);
         let out = line
@@ -307,8 +317,10 @@ fn replay(line: &GameMoves, ply: u32) -> Result<Replayed, ApiError> {
             .map_err(|e| ApiError::Internal(format!("game {} does not replay: {e}", line.id)))?;
         captures[color.index()] += out.captured.len() as u32;
         captured = out.captured;
+        moved = out.moved;
         last = Some((i as u32 + 1, color, mv));
     }
+    let kaomi = game.kaomi_result();
     Ok(Replayed {
         position: game.position(),
         // Either colour may move (Go, after setup or passes): the next
@@ -324,7 +336,49 @@ fn replay(line: &GameMoves, ply: u32) -> Result<Replayed, ApiError> {
         captured,
         captures,
         plies,
+        moved,
+        kaomi,
     })
+}
+
+/// The end of a Kaomi game for the API.
+fn kaomi_end(board: keil_rules::AnyBoard, r: &keil_rules::KaomiResult) -> KaomiEndDto {
+    let names = |s: &keil_rules::PointSet| s.iter().map(|p| board.point_name(p)).collect();
+    let standard = r.variant == keil_rules::KaomiVariant::Standard;
+    let removed_pairs = r
+        .groups
+        .iter()
+        .filter(|g| g.removed && g.color == Color::Black)
+        .filter_map(|b| {
+            let w = &r.groups[b.paired_with?];
+            Some(KaomiPairDto {
+                size: b.size,
+                black: names(&b.stones),
+                white: names(&w.stones),
+            })
+        })
+        .collect();
+    KaomiEndDto {
+        variant: r.variant.code().to_string(),
+        groups_black: r.sizes(Color::Black),
+        groups_white: r.sizes(Color::White),
+        left_black: standard.then(|| r.left(Color::Black)),
+        left_white: standard.then(|| r.left(Color::White)),
+        score_black: r.scores[0].as_f64(),
+        score_white: r.scores[1].as_f64(),
+        winner: r.winner.map(color_code),
+        margin: r.margin.as_f64(),
+        emptied: r.emptied,
+        winner_group: r.deciding.map(|i| {
+            let g = &r.groups[i];
+            KaomiGroupDto {
+                color: color_code(g.color),
+                size: g.size,
+                points: names(&g.stones),
+            }
+        }),
+        removed_pairs,
+    }
 }
 
 fn parse_ply(s: &str) -> Result<u32, ApiError> {
@@ -470,8 +524,18 @@ pub async fn get_game(
     let id = parse_id(&id)?;
     // Summary and moves only: the record text (zstd) is not part of the
     // answer.
-    let (summary, moves) = blocking(&state, move |a| {
-        a.games().summary_and_moves(id)?.ok_or_else(|| no_game(id))
+    let (summary, moves, kaomi) = blocking(&state, move |a| {
+        let (summary, moves) = a
+            .games()
+            .summary_and_moves(id)?
+            .ok_or_else(|| no_game(id))?;
+        // Kaomi: the final groups come from replaying the line.
+        let kaomi = if matches!(moves.rules, keil_rules::AnyRuleset::Kaomi { .. }) {
+            replay(&moves, moves.moves.len() as u32)?.kaomi
+        } else {
+            None
+        };
+        Ok((summary, moves, kaomi))
     })
     .await?;
     let board = moves.board;
@@ -482,6 +546,7 @@ pub async fn get_game(
             .map(|p| p.to_notation(moves.to_move.color())),
         moves: moves.moves.iter().map(|&m| board.move_name(m)).collect(),
         game: summary.into(),
+        kaomi: kaomi.as_ref().map(|r| kaomi_end(board, r)),
     };
     Ok(immutable(&req, "application/json", json_body(&dto)))
 }
@@ -490,7 +555,7 @@ pub async fn get_game(
 #[utoipa::path(get, path = "/api/v1/games/{id}/record", tag = "games",
     params(("id" = i64, Path, description = "The game id")),
     responses(
-        (status = 200, description = "The record (SGF: `GM[Keil]` as `.keil`, Go `GM[1]` as `.sgf`)", content_type = "application/x-go-sgf", body = String),
+        (status = 200, description = "The record (SGF: `GM[Keil]` as `.keil`, Go `GM[1]` as `.sgf`, `GM[Kaomi]` as `.kaomi`)", content_type = "application/x-go-sgf", body = String),
         (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
     ))]
 pub async fn get_record(
@@ -559,6 +624,14 @@ pub async fn get_position(
             black: r.captures[0],
             white: r.captures[1],
         },
+        moved: r
+            .moved
+            .iter()
+            .map(|&(from, to)| PushDto {
+                from: board.point_name(from),
+                to: board.point_name(to),
+            })
+            .collect(),
     };
     Ok(immutable(&req, "application/json", json_body(&dto)))
 }
@@ -601,7 +674,7 @@ pub async fn get_position_svg(
     );
     if let Some((_, color, mv)) = r.last {
         let name = match mv {
-            Move::Place(p) => board.display_name(p),
+            Move::Place(p) => r.position.display_name(p),
             m => board.move_name(m),
         };
         caption.push_str(&format!(" · {} {name}", color.letter()));
@@ -610,12 +683,22 @@ pub async fn get_position_svg(
     if r.position.button_taken() == Some(true) {
         caption.push_str(" · button taken");
     }
-    let body = svg::render(&svg::Drawing {
+    let drawing = svg::Drawing {
         position: &r.position,
         last: last_point,
         captured: &captured,
         caption: &caption,
-    });
+    };
+    let body = match &r.position {
+        keil_rules::AnyPosition::Kaomi(_) => svg::render_kaomi(
+            &drawing,
+            &svg::KaomiMarks {
+                moved: &r.moved,
+                result: r.kaomi.as_ref(),
+            },
+        ),
+        _ => svg::render(&drawing),
+    };
     Ok(immutable(&req, "image/svg+xml", body.into_bytes()))
 }
 

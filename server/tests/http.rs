@@ -180,6 +180,18 @@ fn enc(s: &str) -> String {
 }
 
 /// Replays a game detail's moves locally with keil-rules to `ply`.
+/// A board notation with `b` and `w` exchanged.
+fn swap_letters(board: &str) -> String {
+    board
+        .chars()
+        .map(|c| match c {
+            'b' => 'w',
+            'w' => 'b',
+            c => c,
+        })
+        .collect()
+}
+
 fn replay_local(detail: &Value, ply: usize) -> (Position, Vec<String>) {
     let board = keil_rules::Board::new(detail["size"].as_u64().unwrap() as u8).unwrap();
     let ruleset: keil_rules::Ruleset = detail["ruleset"].as_str().unwrap().parse().unwrap();
@@ -901,14 +913,7 @@ fn go_games_list_replay_draw_and_search_by_position() {
     assert_eq!(wide["swap_colors"], true);
     assert!(wide["total_games"].as_u64().unwrap() >= total);
     // The colour-swapped board finds the game, marked swapped.
-    let swapped_board: String = board
-        .chars()
-        .map(|c| match c {
-            'b' => 'w',
-            'w' => 'b',
-            c => c,
-        })
-        .collect();
+    let swapped_board = swap_letters(board);
     let swapped = get_ok(
         &f.base,
         &format!(
@@ -928,4 +933,189 @@ fn go_games_list_replay_draw_and_search_by_position() {
     assert_eq!(get(&f.base, &path("&kind=go&colors=both")).status, 400);
     assert_eq!(get(&f.base, &path("&kind=chess")).status, 400);
     assert_eq!(get(&f.base, &path("&kind=keil")).status, 400);
+}
+
+#[test]
+fn kaomi_games_list_show_their_end_draw_pushes_and_search_by_position() {
+    let f = start(0, None);
+    for (seed, variant) in [
+        (3, keil_rules::KaomiVariant::Standard),
+        (4, keil_rules::KaomiVariant::Squared),
+    ] {
+        let mut bytes = Vec::new();
+        let config = GeneratorConfig {
+            game: keil_rules::GameKind::Kaomi,
+            games: 10,
+            size: 7,
+            seed,
+            kaomi_variant: Some(variant),
+            resign_share: 0.0,
+            ..GeneratorConfig::default()
+        };
+        keil_gen::write_collection(config, &mut bytes).unwrap();
+        import(&f.archive, "kaomi", bytes, 5);
+    }
+
+    // Lists by kind, size and variant.
+    let all = get_ok(&f.base, "/api/v1/games?kind=kaomi&size=7&limit=100");
+    assert_eq!(all["games"].as_array().unwrap().len(), 20, "{all}");
+    let squared = get_ok(
+        &f.base,
+        "/api/v1/games?kind=kaomi&variant=squared&limit=100",
+    );
+    let squared = squared["games"].as_array().unwrap();
+    assert_eq!(squared.len(), 10);
+    assert!(
+        squared
+            .iter()
+            .all(|g| g["ruleset"].as_str().unwrap().contains("variant=squared"))
+    );
+    assert_eq!(get(&f.base, "/api/v1/games?variant=cubed").status, 400);
+
+    // A standard game: its final groups, pairs and deciding group.
+    let standard = get_ok(
+        &f.base,
+        "/api/v1/games?kind=kaomi&variant=standard&limit=100",
+    );
+    let game = &standard["games"].as_array().unwrap()[0];
+    let id = game["id"].as_i64().unwrap();
+    let detail = get_ok(&f.base, &format!("/api/v1/games/{id}"));
+    let end = &detail["kaomi"];
+    assert_eq!(end["variant"], "standard", "{detail}");
+    let blacks: u64 = end["groups_black"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .sum();
+    let whites: u64 = end["groups_white"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .sum();
+    assert_eq!(blacks + whites, 49);
+    assert_eq!(end["winner"], game["winner"]);
+    assert_eq!(end["margin"].as_f64(), game["margin"].as_f64());
+    if end["emptied"] == false {
+        let group = &end["winner_group"];
+        assert_eq!(group["color"], end["winner"]);
+        assert_eq!(
+            group["points"].as_array().unwrap().len() as u64,
+            group["size"].as_u64().unwrap()
+        );
+    }
+    for pair in end["removed_pairs"].as_array().unwrap() {
+        assert_eq!(
+            pair["black"].as_array().unwrap().len(),
+            pair["white"].as_array().unwrap().len()
+        );
+    }
+    let plies = detail["moves"].as_array().unwrap().len();
+    let svg = get(
+        &f.base,
+        &format!("/api/v1/games/{id}/positions/{plies}.svg"),
+    );
+    assert_eq!(svg.status, 200);
+    assert!(
+        svg.body.contains(r#"class="deciding""#) || end["emptied"] == true,
+        "{}",
+        svg.body
+    );
+    assert_eq!(
+        svg.body.matches(r#"data-size="#).count()
+            - usize::from(svg.body.contains(r#"class="deciding""#)),
+        end["removed_pairs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| 2 * p["size"].as_u64().unwrap() as usize)
+            .sum::<usize>()
+    );
+
+    // A ply that pushed stones: the position lists them, the SVG draws
+    // ghosts and arrows.
+    let pushed = (1..=plies)
+        .map(|ply| {
+            (
+                ply,
+                get_ok(&f.base, &format!("/api/v1/games/{id}/positions/{ply}")),
+            )
+        })
+        .find(|(_, p)| p.get("moved").is_some())
+        .expect("some placement pushes a stone");
+    let (ply, position) = pushed;
+    let moved = position["moved"].as_array().unwrap();
+    let svg = get(&f.base, &format!("/api/v1/games/{id}/positions/{ply}.svg"));
+    assert_eq!(svg.body.matches(r#"class="ghost""#).count(), moved.len());
+    assert_eq!(svg.body.matches(r#"class="push""#).count(), moved.len());
+    assert!(svg.body.contains(&format!(
+        r#"data-to="{}""#,
+        moved[0]["to"].as_str().unwrap()
+    )));
+    // Coordinates are Kaomi's SGF letters, not Go's.
+    assert!(svg.body.contains(">g</text>") && !svg.body.contains(">A</text>"));
+    // The record downloads as a .kaomi file.
+    let record = get(&f.base, &format!("/api/v1/games/{id}/record"));
+    let disposition = record.header("content-disposition").unwrap();
+    assert!(
+        disposition.contains(&format!("keil-{id}.kaomi")),
+        "{disposition}"
+    );
+    assert!(record.body.starts_with("(;GM[Kaomi]"));
+
+    // The position after that ply, by kind, symmetric and colour-swapped.
+    let board = position["notation"]
+        .as_str()
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .to_string();
+    let found = |query: &str| -> bool {
+        get_ok(
+            &f.base,
+            &format!("/api/v1/positions?position={query}&kind=kaomi&symmetry=true&colors=swap"),
+        )["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|g| g["id"].as_i64() == Some(id) && g["ply"].as_u64() == Some(ply as u64))
+    };
+    assert!(found(&enc(&board)));
+    // Rotated by 180°: rows reversed, each row reversed.
+    let rotated: Vec<String> = board
+        .split('/')
+        .rev()
+        .map(|r| {
+            let mut cells = String::new();
+            for ch in r.chars() {
+                match ch.to_digit(10) {
+                    Some(k) => cells.extend(std::iter::repeat_n('.', k as usize)),
+                    None => cells.push(ch),
+                }
+            }
+            let reversed: String = cells.chars().rev().collect();
+            // Back to digit runs.
+            let mut out = String::new();
+            let mut run = 0;
+            for ch in reversed.chars() {
+                if ch == '.' {
+                    run += 1;
+                } else {
+                    if run > 0 {
+                        out.push_str(&run.to_string());
+                        run = 0;
+                    }
+                    out.push(ch);
+                }
+            }
+            if run > 0 {
+                out.push_str(&run.to_string());
+            }
+            out
+        })
+        .collect();
+    assert!(found(&enc(&rotated.join("/"))));
+    assert!(found(&enc(&swap_letters(&board))));
 }

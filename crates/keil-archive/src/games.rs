@@ -3,7 +3,7 @@
 
 use chrono::NaiveDate;
 use keil_rules::{
-    AnyBoard, AnyPosition, AnyRuleset, BoardSpec, Color, GoRuleset, HalfPoints, Ruleset, ToMove,
+    AnyPosition, AnyRuleset, BoardSpec, Color, GoRuleset, HalfPoints, KaomiRuleset, Ruleset, ToMove,
 };
 use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, Row};
@@ -130,6 +130,12 @@ pub(crate) fn filter_sql(filter: &GameFilter) -> (String, Vec<Value>) {
         conds.push("g.ruleset = ?".into());
         params.push(Value::Text(r.to_string()));
     }
+    if let Some(v) = filter.variant {
+        // The stored ruleset is KaomiRuleset's canonical form,
+        // `Kaomi; variant=squared; pie=off`.
+        conds.push("g.kind = 'kaomi' AND g.ruleset LIKE ?".into());
+        params.push(Value::Text(format!("%variant={};%", v.code())));
+    }
     if let Some(s) = filter.status {
         conds.push("g.status = ?".into());
         params.push(Value::Text(s.code().into()));
@@ -226,6 +232,12 @@ pub(crate) fn game_moves(conn: &Connection, id: GameId) -> Result<Option<GameMov
                 .map_err(|e| corrupt(format!("ruleset: {e}")))?;
             AnyRuleset::Go { ruleset, komi }
         }
+        keil_rules::GameKind::Kaomi => {
+            let ruleset: KaomiRuleset = ruleset
+                .parse()
+                .map_err(|e| corrupt(format!("ruleset: {e}")))?;
+            AnyRuleset::Kaomi { ruleset, komi }
+        }
         _ => {
             let mut ruleset: Ruleset = ruleset
                 .parse()
@@ -234,7 +246,7 @@ pub(crate) fn game_moves(conn: &Connection, id: GameId) -> Result<Option<GameMov
             AnyRuleset::Keil(ruleset)
         }
     };
-    let go = matches!(board, AnyBoard::Square(_));
+    let go = kind == keil_rules::GameKind::Go;
     let (setup, to_move) = match setup {
         None => (None, ToMove::Color(Color::Black)),
         Some(text) => {

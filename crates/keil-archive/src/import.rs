@@ -18,7 +18,7 @@ use crate::{Archive, Error, GameId, ImportId, Result, fold, positions};
 /// Where games come from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ImportSource {
-    /// A file, or a directory searched recursively for `.keil` and `.sgf`
+    /// A file, or a directory searched recursively for `.keil`, `.kaomi` and `.sgf`
     /// files (in name order).
     Path(PathBuf),
     /// Standard input, read to the end.
@@ -265,7 +265,7 @@ fn prepare_source(
         }
     };
     let decoded = keil_sgf::decode(&bytes);
-    // A record without GM is Keil in a .keil file.
+    // A record without GM is Keil in a .keil file, Kaomi in a .kaomi file.
     let hint = keil_record::NameHint::of(&name);
     // Part by part: a collection over the parser's size limit is read
     // whole, one part's trees at a time.
@@ -308,11 +308,7 @@ fn files_of(path: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
     for p in entries {
         if p.is_dir() {
             files_of(&p, out)?;
-        } else if p
-            .extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| e.eq_ignore_ascii_case("keil") || e.eq_ignore_ascii_case("sgf"))
-        {
+        } else if keil_record::NameHint::is_record_file(&p) {
             out.push(p);
         }
     }

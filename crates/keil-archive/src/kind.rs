@@ -10,6 +10,7 @@ pub(crate) fn key_code(kind: GameKind) -> u64 {
     match kind {
         GameKind::Keil => 0,
         GameKind::Go => 1,
+        GameKind::Kaomi => 2,
         // A kind this archive version cannot store never reaches a key:
         // imports refuse it first.
         _ => 7,

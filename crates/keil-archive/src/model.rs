@@ -6,8 +6,8 @@ use std::str::FromStr;
 
 use chrono::NaiveDate;
 use keil_rules::{
-    AnyBoard, AnyGame, AnyPosition, AnyRuleset, BoardSpec, Color, HalfPoints, IllegalMove, Move,
-    Ruleset, ToMove, TurnOutcome,
+    AnyBoard, AnyGame, AnyPosition, AnyRuleset, BoardSpec, Color, HalfPoints, IllegalMove,
+    KaomiRuleset, KaomiVariant, Move, Ruleset, ToMove, TurnOutcome,
 };
 use serde::Serialize;
 
@@ -176,12 +176,8 @@ impl GameMoves {
         {
             return AnyGame::Keil(keil_rules::Game::new(board, rules));
         }
-        let kind = match self.board {
-            AnyBoard::Hex(_) => keil_rules::GameKind::Keil,
-            AnyBoard::Square(_) => keil_rules::GameKind::Go,
-        };
         let spec = BoardSpec {
-            kind,
+            kind: self.rules.kind(),
             size: self.board.size(),
         };
         let mut game = AnyGame::new(spec, self.rules, self.setup.as_ref(), self.to_move)
@@ -282,6 +278,9 @@ pub struct GameFilter {
     pub size: Option<u8>,
     /// The ruleset (its komi is ignored).
     pub ruleset: Option<Ruleset>,
+    /// Kaomi: the variant (`standard` or `squared`); only Kaomi games
+    /// pass it.
+    pub variant: Option<KaomiVariant>,
     /// The status.
     pub status: Option<GameStatus>,
 }
@@ -335,6 +334,10 @@ impl GameFilter {
             || self.kind.is_some_and(|k| g.kind != k)
             || self.size.is_some_and(|s| g.size != s)
             || self.ruleset.is_some_and(|r| g.ruleset != r.to_string())
+            || self.variant.is_some_and(|v| {
+                g.kind != GameKind::Kaomi
+                    || g.ruleset.parse::<KaomiRuleset>().map(|r| r.variant) != Ok(v)
+            })
             || self.status.is_some_and(|s| g.status != s)
         {
             return false;

@@ -11,6 +11,9 @@
 //! low 15 bits, [`GO_PASS`] for a pass. Colours are stored because a Go
 //! record names the player of each move (handicap moves, `PL`, setup with
 //! either colour to move).
+//!
+//! Kaomi (square boards) is stored as Go is, with [`KAOMI_SWAP`] for the
+//! pie rule's swap.
 
 use keil_rules::{AnyBoard, Color, Move, Point};
 
@@ -21,6 +24,8 @@ const WIDE_BUTTON: u16 = 0xFFFF;
 /// A Go pass (low 15 bits), with the colour bit.
 const GO_PASS: u16 = 0x7FFF;
 const GO_WHITE: u16 = 0x8000;
+/// Kaomi's swap (low 15 bits), with the colour bit (always White).
+const KAOMI_SWAP: u16 = 0x7FFE;
 
 fn narrow(board: AnyBoard) -> bool {
     board.len() <= usize::from(NARROW_PASS)
@@ -36,6 +41,7 @@ pub(crate) fn encode(board: AnyBoard, moves: impl IntoIterator<Item = (Color, Mo
                 Move::Place(p) => p.0,
                 // Go never takes the button: the validator refused it.
                 Move::Pass | Move::TakeButton => GO_PASS,
+                Move::Swap => KAOMI_SWAP,
             };
             let c = if color == Color::White { GO_WHITE } else { 0 };
             out.extend_from_slice(&(v | c).to_le_bytes());
@@ -49,13 +55,14 @@ pub(crate) fn encode(board: AnyBoard, moves: impl IntoIterator<Item = (Color, Mo
                 // Index < 254 on a narrow board.
                 Move::Place(p) => p.0 as u8,
                 Move::Pass => NARROW_PASS,
-                Move::TakeButton => NARROW_BUTTON,
+                // Keil never swaps: the validator refused it.
+                Move::TakeButton | Move::Swap => NARROW_BUTTON,
             });
         } else {
             let v = match mv {
                 Move::Place(p) => p.0,
                 Move::Pass => WIDE_PASS,
-                Move::TakeButton => WIDE_BUTTON,
+                Move::TakeButton | Move::Swap => WIDE_BUTTON,
             };
             out.extend_from_slice(&v.to_le_bytes());
         }
@@ -86,6 +93,7 @@ pub(crate) fn decode(board: AnyBoard, bytes: &[u8]) -> Option<Decoded> {
             });
             moves.push(match v & !GO_WHITE {
                 GO_PASS => Move::Pass,
+                KAOMI_SWAP => Move::Swap,
                 v => point(v)?,
             });
         }

@@ -157,6 +157,7 @@ fn kind_of(p: &AnyPosition) -> GameKind {
     match p {
         AnyPosition::Keil(_) => GameKind::Keil,
         AnyPosition::Go(_) => GameKind::Go,
+        AnyPosition::Kaomi(_) => GameKind::Kaomi,
     }
 }
 
@@ -189,13 +190,14 @@ pub(crate) fn any_index_key(
     }
 }
 
-/// A move for people: the point's display name (`g7`, `D16`), `pass` or
-/// `button`.
-pub(crate) fn show_move(board: AnyBoard, mv: Move) -> String {
+/// A move for people on the board of `position`: the point's display
+/// name (`g7`, `D16`, Kaomi `cc`), `pass`, `button` or `swap`.
+pub(crate) fn show_move(position: &AnyPosition, mv: Move) -> String {
     match mv {
-        Move::Place(p) => board.display_name(p),
+        Move::Place(p) => position.display_name(p),
         Move::Pass => "pass".to_string(),
         Move::TakeButton => "button".to_string(),
+        Move::Swap => "swap".to_string(),
     }
 }
 
@@ -222,6 +224,8 @@ pub(crate) const NEXT_END: u16 = 0;
 const NEXT_PASS: u16 = 1;
 const NEXT_BUTTON: u16 = 2;
 const NEXT_POINT: u16 = 3;
+/// Kaomi's swap: above every point code (stored on disk: never change).
+const NEXT_SWAP: u16 = u16::MAX;
 
 /// One occurrence of a position in a game: the position (by index key), the
 /// game, the ply after which it stood (0 = the start), the symmetry that maps
@@ -241,6 +245,7 @@ fn encode_move(board: &Board, mv: Move, sym: Symmetry) -> u16 {
     match mv {
         Move::Pass => NEXT_PASS,
         Move::TakeButton => NEXT_BUTTON,
+        Move::Swap => NEXT_SWAP,
         Move::Place(p) => NEXT_POINT + board.transform(p, sym).0,
     }
 }
@@ -251,15 +256,19 @@ pub(crate) fn decode_move(code: u16) -> Option<Move> {
         NEXT_END => None,
         NEXT_PASS => Some(Move::Pass),
         NEXT_BUTTON => Some(Move::TakeButton),
+        NEXT_SWAP => Some(Move::Swap),
         c => Some(Move::Place(Point(c - NEXT_POINT))),
     }
 }
 
-/// One turn as the index needs it: who played what, and what it captured.
+/// One turn as the index needs it: who played what, what it captured, and
+/// (Kaomi) the stones it pushed, `(from, to)` in the order the rules moved
+/// them.
 pub(crate) struct Step<'a> {
     pub color: Color,
     pub mv: Move,
     pub captured: &'a [Point],
+    pub moved: &'a [(Point, Point)],
 }
 
 /// The postings of one game of `kind`: the start position and the position
@@ -305,7 +314,7 @@ pub(crate) fn postings<'a>(
             }
             // The button is the key's lowest bit, not part of the keys.
             Move::TakeButton => position.set_button_taken(true),
-            Move::Pass => {}
+            Move::Pass | Move::Swap => {}
         }
         to_move = step.color.opposite();
         ply += 1;
@@ -338,17 +347,27 @@ pub(crate) fn any_postings<'a>(
             next: step.as_ref().map_or(NEXT_END, |(s, _)| match s.mv {
                 Move::Pass => NEXT_PASS,
                 Move::TakeButton => NEXT_BUTTON,
+                Move::Swap => NEXT_SWAP,
                 Move::Place(p) => NEXT_POINT + board.transform(p, sym).0,
             }),
             sym,
             white_to_move: to_move == Color::White,
         });
         let Some((step, after)) = step else { break };
-        if let Move::Place(pt) = step.mv {
-            position.set(pt, Some(step.color));
-            for &c in step.captured {
-                position.set(c, None);
+        match step.mv {
+            Move::Place(pt) => {
+                position.set(pt, Some(step.color));
+                for &c in step.captured {
+                    position.set(c, None);
+                }
+                for &(from, to) in step.moved {
+                    position.set(to, position.get(from));
+                    position.set(from, None);
+                }
             }
+            // Kaomi's swap: the one stone on the board changes colour.
+            Move::Swap => position = position.swap_colors(),
+            Move::Pass | Move::TakeButton => {}
         }
         canonical = after;
         to_move = step.color.opposite();
@@ -363,6 +382,7 @@ pub(crate) fn replay_postings(game: u32, replay: &Replay) -> Vec<Posting> {
         color: p.color,
         mv: p.mv,
         captured: &p.captured,
+        moved: &p.moved,
     });
     match &replay.start {
         AnyPosition::Keil(start) => postings(GameKind::Keil, game, start, steps),
@@ -1200,19 +1220,20 @@ pub(crate) fn rebuild(tx: &rusqlite::Transaction<'_>) -> Result<()> {
                 } else {
                     game.canonical_key()
                 };
-                turns.push((color, mv, out.captured, after));
+                turns.push((color, mv, out.captured, out.moved, after));
             }
-            let steps = turns.iter().map(|(color, mv, captured, _)| Step {
+            let steps = turns.iter().map(|(color, mv, captured, moved, _)| Step {
                 color: *color,
                 mv: *mv,
                 captured,
+                moved,
             });
             match &start {
                 AnyPosition::Keil(start) => {
                     batch.extend(postings(GameKind::Keil, id as u32, start, steps));
                 }
                 start => {
-                    let keys = turns.iter().map(|t| t.3);
+                    let keys = turns.iter().map(|t| t.4);
                     batch.extend(any_postings(id as u32, start, steps.zip(keys)));
                 }
             }
@@ -1490,7 +1511,7 @@ pub(crate) fn search(
         for &(variant, code, n, b, w) in &m.per_move {
             let mv = match decode_move(code) {
                 None => "end".to_string(),
-                Some(m) => show_move(board, transform_move(board, m, side.to_query)),
+                Some(m) => show_move(&q.position, transform_move(board, m, side.to_query)),
             };
             let (b, w) = if side.swapped { (w, b) } else { (b, w) };
             let e = rows.entry((mv, side.seen(variant))).or_default();
@@ -1571,7 +1592,7 @@ pub(crate) fn search(
             game_id: GameId::from_sql(i64::from(h.game)),
             ply: u32::from(h.ply),
             next: decode_move(h.next)
-                .map(|m| show_move(board, transform_move(board, m, side.to_query))),
+                .map(|m| show_move(&q.position, transform_move(board, m, side.to_query))),
             symmetry: board.compose(h.sym, side.to_query),
             swapped: side.swapped,
             position: full_notation(&board_texts[*i], h.variant, keil),

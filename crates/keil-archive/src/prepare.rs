@@ -277,6 +277,15 @@ pub(crate) fn prepare(
             go.handicap,
             setup,
         )
+    } else if let Some(kaomi) = record.kaomi() {
+        (
+            GameKind::Kaomi,
+            kaomi.board.size(),
+            kaomi.ruleset.to_string(),
+            kaomi.komi,
+            0,
+            None,
+        )
     } else {
         let problem = Problem {
             source: source.to_string(),

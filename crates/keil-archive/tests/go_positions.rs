@@ -74,6 +74,7 @@ fn show(board: AnyBoard, mv: Move) -> String {
         Move::Place(p) => board.display_name(p),
         Move::Pass => "pass".to_string(),
         Move::TakeButton => "button".to_string(),
+        Move::Swap => "swap".to_string(),
     }
 }
 

@@ -29,6 +29,13 @@
 //! is the area score of the final position (checked by the validator under
 //! Tromp-Taylor and Kee).
 //!
+//! Kaomi games (`GM[Kaomi]`) are played over [`keil_rules::KaomiGame`] by a
+//! policy that prefers, among a few random empty squares, the one growing
+//! its own biggest group against the opponent's (Squared: the sums of
+//! squared group sizes); White sometimes swaps a central first stone under
+//! the pie rule. Games end with the full board and the computed result, or
+//! by resignation.
+//!
 //! The output is a fixed function of the configuration: the same seed gives
 //! the same bytes on every machine and every version of this crate that
 //! does not say otherwise.
@@ -51,6 +58,7 @@
 //! ```
 
 mod go;
+mod kaomi;
 mod meta;
 mod play;
 mod rng;
@@ -60,8 +68,8 @@ use std::fmt;
 use std::io::{self, Write};
 
 use keil_rules::{
-    AnyBoard, Board, Color, GameKind, GoGame, GoPosition, GoRuleset, HalfPoints, Linking, Move,
-    Ruleset, SquareBoard, ToMove,
+    AnyBoard, Board, Color, GameKind, GoGame, GoPosition, GoRuleset, HalfPoints, KaomiRuleset,
+    KaomiVariant, Linking, Move, Ruleset, SquareBoard, ToMove,
 };
 
 use crate::meta::{FIRST_DAY, SPAN_DAYS};
@@ -73,12 +81,12 @@ pub use crate::sgf::escape_text;
 /// What to generate.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GeneratorConfig {
-    /// The game: Keil (the default) or Go.
+    /// The game: Keil (the default), Go or Kaomi.
     pub game: GameKind,
     /// The number of games.
     pub games: u64,
     /// The board size: Keil side 2..=13 (7 is the usual board, 127
-    /// points); Go 2..=19 (n×n).
+    /// points); Go and Kaomi 2..=19 (n×n).
     pub size: u8,
     /// The seed: the output is a fixed function of the whole configuration.
     pub seed: u64,
@@ -94,6 +102,9 @@ pub struct GeneratorConfig {
     /// Go: the ruleset's usual 6.5 or 7.5, some events 0; handicap games
     /// 0.5.
     pub komi: Option<HalfPoints>,
+    /// Kaomi: a variant for every game; `None` varies it by event (mostly
+    /// standard, a quarter Squared).
+    pub kaomi_variant: Option<KaomiVariant>,
     /// Go: whether some events give handicaps (fixed `AB` stones, `HA`,
     /// White first) to the weaker player, from 9×9 up.
     pub handicaps: bool,
@@ -111,6 +122,7 @@ impl Default for GeneratorConfig {
             ruleset: None,
             go_ruleset: None,
             komi: None,
+            kaomi_variant: None,
             handicaps: true,
             resign_share: 0.1,
         }
@@ -145,6 +157,9 @@ pub enum ConfigError {
     /// Occurs when the Go board size is outside 2..=19.
     #[error("Go board size {0} is outside 2..=19")]
     GoSize(u8),
+    /// Occurs when the Kaomi board size is outside 2..=19.
+    #[error("Kaomi board size {0} is outside 2..=19")]
+    KaomiSize(u8),
     /// Occurs for a game this generator does not play yet.
     #[error("cannot generate {0} games")]
     Game(GameKind),
@@ -156,8 +171,8 @@ pub enum ConfigError {
 /// How a generated game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum GameStatus {
-    /// Ended by passes (two in a row; four under Go's Kee rules); `RE` is
-    /// the computed score.
+    /// Ended by passes (two in a row; four under Go's Kee rules), or
+    /// (Kaomi) with the full board; `RE` is the computed score.
     Complete,
     /// A player resigned; the moves stop before the end.
     Resigned,
@@ -225,6 +240,13 @@ enum EventRules {
         /// Whether the weaker player gets handicap stones.
         handicaps: bool,
     },
+    Kaomi {
+        ruleset: KaomiRuleset,
+        /// The `RU` value as the event writes it.
+        ru: &'static str,
+        /// Komi (Squared; 0 in the standard game).
+        komi: HalfPoints,
+    },
 }
 
 /// One event in progress: who plays, under which rules, on which days.
@@ -270,6 +292,12 @@ impl Generator {
                 AnyBoard::Square(SquareBoard::new(config.size).map_err(ConfigError::GoSize)?)
             }
             GameKind::Go => return Err(ConfigError::GoSize(config.size)),
+            GameKind::Kaomi => AnyBoard::Square(
+                SquareBoard::new(config.size)
+                    .ok()
+                    .filter(|_| GameKind::Kaomi.sizes().contains(&config.size))
+                    .ok_or(ConfigError::KaomiSize(config.size))?,
+            ),
             other => return Err(ConfigError::Game(other)),
         };
         if !(0.0..=1.0).contains(&config.resign_share) {
@@ -292,7 +320,7 @@ impl Generator {
 
     fn new_event(&mut self) -> Event {
         let rng = &mut self.schedule;
-        let go = matches!(self.board, AnyBoard::Square(_));
+        let go = self.config.game == GameKind::Go;
         let series = rng.pick(if go { meta::GO_SERIES } else { meta::SERIES });
         // Dates spread evenly over the span as the games are emitted.
         let games = self.config.games.max(1);
@@ -318,14 +346,28 @@ impl Generator {
         }
         let rounds = rng.range(3, 7).min(n as u32 - 1);
         let days = rng.range(1, 3).min(rounds);
-        let rules = if go {
-            self.go_event_rules()
-        } else {
-            self.keil_event_rules()
+        let rules = match self.config.game {
+            GameKind::Go => self.go_event_rules(),
+            GameKind::Kaomi => {
+                let c = &self.config;
+                let (ruleset, ru, komi) =
+                    kaomi::event_rules(c.kaomi_variant, c.komi, c.size, &mut self.schedule);
+                EventRules::Kaomi { ruleset, ru, komi }
+            }
+            _ => self.keil_event_rules(),
         };
         let rng = &mut self.schedule;
+        let name = match self.config.game {
+            // Kaomi is played at the abstract-game events.
+            GameKind::Kaomi => series
+                .name
+                .replace("Keil", "Kaomi")
+                .replace("Hexagon", "Kaomi")
+                .replace("кейлу", "каоми"),
+            _ => series.name.to_string(),
+        };
         Event {
-            name: format!("{} {year}", series.name),
+            name: format!("{name} {year}"),
             place,
             start_day: day,
             days,
@@ -443,6 +485,9 @@ impl Generator {
         let (record, status, result, plies) = match (self.board, e.rules) {
             (AnyBoard::Hex(board), EventRules::Keil(rules)) => game.keil(board, rules, &mut rng),
             (AnyBoard::Square(board), EventRules::Go { .. }) => game.go(board, &mut rng),
+            (AnyBoard::Square(board), EventRules::Kaomi { ruleset, ru, komi }) => {
+                game.kaomi(board, ruleset, (ru, komi), &mut rng)
+            }
             _ => unreachable!("events are made for the generator's board"),
         };
         GeneratedGame {
@@ -548,6 +593,30 @@ impl Pairing<'_> {
             first,
         };
         let record = sgf::write_go_record(board, &info, &go_info, moves, rng);
+        (record, status, result, moves.len() as u32)
+    }
+
+    /// A Kaomi game, played to the full board.
+    fn kaomi(
+        &self,
+        board: &'static SquareBoard,
+        ruleset: KaomiRuleset,
+        (ru, komi): (&str, HalfPoints),
+        rng: &mut Rng,
+    ) -> Played {
+        let (pb, pw) = (self.black, self.white);
+        let styles = [style(pb.level), style(pw.level)];
+        let playout = kaomi::play(board, ruleset, komi, styles, rng);
+        let result = playout.game.result().expect("played to the full board");
+        let (moves, status, result) = self.ending(
+            &playout.moves,
+            result.winner,
+            result.margin,
+            Color::Black,
+            rng,
+        );
+        let info = self.info(pb, pw, &result);
+        let record = sgf::write_kaomi_record(board, &info, ru, komi, moves, rng);
         (record, status, result, moves.len() as u32)
     }
 

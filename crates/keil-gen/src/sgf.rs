@@ -129,6 +129,29 @@ pub(crate) fn write_go_record(
     s
 }
 
+/// One Kaomi game tree (`GM[Kaomi]`, SGF point letters, `W[swap]`;
+/// kaomi-rules.md "Records"): `KM` only where the variant counts it.
+pub(crate) fn write_kaomi_record(
+    board: &SquareBoard,
+    info: &Info<'_>,
+    ru: &str,
+    komi: HalfPoints,
+    moves: &[Move],
+    rng: &mut Rng,
+) -> String {
+    let mut s = String::with_capacity(256 + moves.len() * 6);
+    let _ = write!(s, "(;GM[Kaomi]FF[4]CA[UTF-8]SZ[{}]", info.size);
+    if komi.0 != 0 {
+        let _ = write!(s, "KM[{komi}]");
+    }
+    let _ = write!(s, "RU[{}]", escape_text(ru));
+    write_info(&mut s, info);
+    write_moves(&mut s, moves, Color::Black, "", COMMENTS, rng, |s, p| {
+        s.push_str(&board.sgf_name(p));
+    });
+    s
+}
+
 /// The players, event and result properties of a root node.
 fn write_info(s: &mut String, info: &Info<'_>) {
     let t = escape_text;
@@ -173,6 +196,7 @@ fn write_moves(
             Move::Place(p) => point(s, p),
             Move::Pass => s.push_str(pass_text),
             Move::TakeButton => s.push_str("button"),
+            Move::Swap => s.push_str("swap"),
         }
         s.push(']');
         if let Some((at, text)) = comment_at {

@@ -2,7 +2,7 @@
 //! (record-format.md; Go records are refused only for SGF syntax, their
 //! other defects are verdicts, go-rules.md "Verdict of one line").
 
-use keil_rules::RulesetError;
+use keil_rules::{KaomiRulesetError, RulesetError};
 use keil_sgf::{Diagnostic, Span};
 
 use crate::info::ResultError;
@@ -26,13 +26,37 @@ pub enum ErrorKind {
         /// The `GM` value as written.
         gm: String,
     },
-    /// Occurs on a Kaomi record (`GM[Kaomi]`, or no `GM` with an `RU`
-    /// beginning with `Kaomi` or a `.kaomi` file): record-format.md lists
-    /// the game, but its validator is not written yet (kaomi-rules.md).
-    #[error("Kaomi records are not validated yet ({why})")]
-    KaomiNotSupported {
-        /// What made the record Kaomi: `GM[Kaomi]`, `RU[...]` or the file name.
-        why: String,
+    /// Occurs when a Kaomi `SZ` is not one number from 2 to 19
+    /// (kaomi-rules.md, "Board and points": `SZ[a:b]` too).
+    #[error("bad board size SZ[{value}]: a Kaomi board is n x n with n from 2 to 19")]
+    KaomiSize {
+        /// The value as written.
+        value: String,
+    },
+    /// Occurs when a Kaomi `RU` is not `Kaomi` with known options, each at
+    /// most once (kaomi-rules.md, "Rulesets").
+    #[error("bad ruleset RU[{value}]: {source}")]
+    KaomiRuleset {
+        /// The value as written.
+        value: String,
+        /// What keil-rules found wrong.
+        source: KaomiRulesetError,
+    },
+    /// Occurs on setup (`AB`, `AW`, `AE`) in a Kaomi record: setup is not
+    /// part of Kaomi (kaomi-rules.md, "Records").
+    #[error("setup {prop} in a Kaomi record: Kaomi games start from the empty board")]
+    KaomiSetup {
+        /// The property.
+        prop: String,
+    },
+    /// Occurs on a Kaomi move value that is not two SGF letters, `swap`,
+    /// `pass` or empty (`c3`, `a`, `SWAP`, `swap-sides`).
+    #[error("malformed move {prop}[{value}]: expected two letters like cc, swap, pass or []")]
+    KaomiMoveValue {
+        /// The property (`B` or `W`).
+        prop: String,
+        /// The value as written.
+        value: String,
     },
     /// Occurs when `SZ` is not a number from 2 to 13.
     #[error("bad board size SZ[{value}]: a Keil board has side 2 to 13")]
@@ -167,9 +191,9 @@ fn game_name(gm: &str) -> String {
         "38" => "Tamsk",
         "39" => "Gipf",
         "40" => "Kropki",
-        _ => return "another game (expected GM[Keil] or GM[1])".to_string(),
+        _ => return "another game (expected GM[Keil], GM[1] or GM[Kaomi])".to_string(),
     };
-    format!("{name} (expected GM[Keil] or GM[1])")
+    format!("{name} (expected GM[Keil], GM[1] or GM[Kaomi])")
 }
 
 fn go_hint(value: &str) -> &'static str {
@@ -183,13 +207,16 @@ fn go_hint(value: &str) -> &'static str {
 
 impl ErrorKind {
     /// A short stable code for JSON and the terminal (`unknown_game`,
-    /// `kaomi_not_supported`, `bad_size`, `malformed_point`, `off_board_setup`, `conflicting_setup`,
+    /// `bad_size`, `setup_not_allowed`, `malformed_move`, `malformed_point`, `off_board_setup`, `conflicting_setup`,
     /// `bad_komi`, `bad_ruleset`, `bad_result`, `two_moves`,
     /// `move_and_setup`, `setup_not_in_root`, `syntax`).
     pub fn code(&self) -> &'static str {
         match self {
             ErrorKind::UnknownGame { .. } => "unknown_game",
-            ErrorKind::KaomiNotSupported { .. } => "kaomi_not_supported",
+            ErrorKind::KaomiSize { .. } => "bad_size",
+            ErrorKind::KaomiRuleset { .. } => "bad_ruleset",
+            ErrorKind::KaomiSetup { .. } => "setup_not_allowed",
+            ErrorKind::KaomiMoveValue { .. } => "malformed_move",
             ErrorKind::BadSize { .. } => "bad_size",
             ErrorKind::MalformedPoint { .. } => "malformed_point",
             ErrorKind::OffBoardSetup { .. } => "off_board_setup",

@@ -54,7 +54,8 @@ fn rank(kind: GameKind, ident: &str, root: bool) -> usize {
 }
 
 impl Record {
-    /// The record as normalised SGF text: `GM` (`Keil`, or `1` for Go),
+    /// The record as normalised SGF text: `GM` (`Keil`, `1` for Go,
+    /// `Kaomi`),
     /// `FF[4]` and `SZ` always written (filled in when the record left them
     /// implicit, so the export needs no file-name hint), `CA[UTF-8]` when
     /// the record named a charset (the text is UTF-8 now), properties in
@@ -82,12 +83,14 @@ impl Record {
         let size = match &self.spec {
             GameSpec::Keil(k) => Some(k.board.side()),
             GameSpec::Go(g) => g.board.as_ref().ok().map(|b| b.size()),
+            GameSpec::Kaomi(k) => Some(k.board.size()),
         };
-        set(
-            "GM",
-            if kind == GameKind::Go { "1" } else { "Keil" }.into(),
-            true,
-        );
+        let gm = match kind {
+            GameKind::Go => "1",
+            GameKind::Kaomi => "Kaomi",
+            _ => "Keil",
+        };
+        set("GM", gm.into(), true);
         set("FF", "4".into(), false);
         if let Some(size) = size {
             set("SZ", size.to_string(), false);

@@ -2,11 +2,11 @@
 //! line format of `keil validate --json` (field names and codes of the
 //! keil-vectors answer key, `expected.jsonl`, where they overlap).
 
-use keil_rules::{GameKind, HalfPoints};
+use keil_rules::{Color, GameKind, HalfPoints, KaomiVariant};
 use serde_json::{Map, Value, json};
 
 use crate::error::RecordError;
-use crate::validate::{Illegal, Rules, Verdict};
+use crate::validate::{Illegal, KaomiVerdict, Rules, Verdict};
 
 /// A half-point value as a JSON number: `6` or `6.5`.
 pub fn points(h: HalfPoints) -> Value {
@@ -36,6 +36,10 @@ fn ruleset(rules: &Rules) -> Value {
             "ko": r.repetition().code(),
             "result_checked": r.result_checked(),
         }),
+        Rules::Kaomi(r) => json!({
+            "variant": r.variant.code(),
+            "pie": if r.pie { "on" } else { "off" },
+        }),
     }
 }
 
@@ -48,7 +52,7 @@ fn linking(r: &keil_rules::Ruleset) -> &'static str {
 
 fn ru_mapped(rules: &Rules) -> Option<&'static str> {
     match rules {
-        Rules::Keil(_) => None,
+        Rules::Keil(_) | Rules::Kaomi(_) => None,
         Rules::Go(_, m) => Some(m.code()),
     }
 }
@@ -135,12 +139,40 @@ impl Verdict {
                     vm.insert("branch_ply".into(), v.branch_ply.into());
                     vm.insert("status".into(), v.status.code().into());
                     illegal_fields(&mut vm, v.illegal.as_ref());
+                    if let Some(p) = &v.position {
+                        vm.insert("position".into(), p.clone().into());
+                    }
                     Value::Object(vm)
                 })
                 .collect(),
         );
+        if let Some(k) = &self.kaomi {
+            kaomi_fields(&mut m, k);
+        }
         Value::Object(m)
     }
+}
+
+/// The Kaomi fields of kaomi-vectors' `expected.jsonl`: `swapped`,
+/// `last_stone`, `groups_black`/`groups_white` (complete games, largest
+/// first), `left_black`/`left_white` (complete standard games),
+/// `position`.
+fn kaomi_fields(m: &mut Map<String, Value>, k: &KaomiVerdict) {
+    let r = k.result.as_ref();
+    let standard = r.filter(|r| r.variant == KaomiVariant::Standard);
+    m.insert("swapped".into(), k.swapped.into());
+    m.insert(
+        "last_stone".into(),
+        opt(k.last_stone, |c| c.letter().to_string().into()),
+    );
+    for (color, name) in [(Color::Black, "black"), (Color::White, "white")] {
+        m.insert(format!("groups_{name}"), opt(r, |r| r.sizes(color).into()));
+        m.insert(
+            format!("left_{name}"),
+            opt(standard, |r| r.left(color).into()),
+        );
+    }
+    m.insert("position".into(), k.position.clone().into());
 }
 
 impl RecordError {
@@ -261,6 +293,12 @@ impl Out<'_> {
                 self.key(false, "linking");
                 self.str(linking(r));
             }
+            Rules::Kaomi(r) => {
+                self.key(true, "pie");
+                self.str(if r.pie { "on" } else { "off" });
+                self.key(false, "variant");
+                self.str(r.variant.code());
+            }
             Rules::Go(r, _) => {
                 self.key(true, "ko");
                 self.str(r.repetition().code());
@@ -287,6 +325,13 @@ impl Verdict {
     /// `out`: the same text as `self.to_json(file, game).to_string()`,
     /// written directly (keys in alphabetical order).
     pub fn write_json(&self, file: &str, game: usize, out: &mut Vec<u8>) {
+        if self.kaomi.is_some() {
+            // Kaomi's extra fields: the general writer (the fast one is
+            // Keil's and Go's).
+            serde_json::to_writer(&mut *out, &self.to_json(file, game))
+                .expect("writing to a Vec cannot fail");
+            return;
+        }
         let keil = self.kind == GameKind::Keil;
         let mut o = Out(out);
         let ill = self.illegal.as_ref();

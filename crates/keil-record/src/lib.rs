@@ -76,10 +76,10 @@ pub use error::{ErrorKind, RecordError, Result};
 pub use info::{DatePrecision, GameDate, GameInfo, GameResult, ResultError, WinBy};
 pub use json::points;
 pub use record::{
-    GameSpec, GoSpec, KeilSpec, MoveValue, NameHint, NodeMove, PART_BYTES, ParsedFile, Record,
-    Seen, SizeError, Warning, file_extension, read_records, read_records_with,
+    GameSpec, GoSpec, KaomiSpec, KeilSpec, MoveValue, NameHint, NodeMove, PART_BYTES, ParsedFile,
+    Record, Seen, SizeError, Warning, file_extension, read_records, read_records_with,
 };
 pub use validate::{
-    Illegal, PlyRecord, Reason, Replay, Rules, Status, Validation, VariationVerdict, Verdict,
-    Winner, validate,
+    Illegal, KaomiVerdict, PlyRecord, Reason, Replay, Rules, Status, Validation, VariationVerdict,
+    Verdict, Winner, validate,
 };

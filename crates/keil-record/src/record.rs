@@ -4,6 +4,7 @@
 //! variations", "Point values") or Go (go-rules.md).
 
 mod go;
+mod kaomi;
 mod keil;
 
 use std::borrow::Cow;
@@ -11,8 +12,8 @@ use std::fmt;
 use std::path::Path;
 
 use keil_rules::{
-    Board, BoardSpec, Color, GameKind, GoPosition, GoRuleset, HalfPoints, Move, Position, RuMapped,
-    Ruleset, SquareBoard, ToMove,
+    Board, BoardSpec, Color, GameKind, GoPosition, GoRuleset, HalfPoints, KaomiRuleset,
+    KaomiVariant, Move, Position, RuMapped, Ruleset, SquareBoard, ToMove,
 };
 use keil_sgf::{
     Decoded, Diagnostic, GameTree, LineIndex, Location, Node, NodeId, ParseOptions, Property,
@@ -58,6 +59,23 @@ pub enum GameSpec {
     Keil(KeilSpec),
     /// A Go record (`GM[1]`; go-rules.md).
     Go(GoSpec),
+    /// A Kaomi record (`GM[Kaomi]`; kaomi-rules.md, "Records").
+    Kaomi(KaomiSpec),
+}
+
+/// What a Kaomi record's root sets up (kaomi-rules.md, "Records",
+/// "Rulesets"): the game always starts from the empty board, Black first.
+#[derive(Clone, Debug)]
+pub struct KaomiSpec {
+    /// The board (`SZ`, 7 when absent).
+    pub board: &'static SquareBoard,
+    /// The ruleset (`RU`; `Kaomi` when absent).
+    pub ruleset: KaomiRuleset,
+    /// `KM` (0 when absent), added to White's score in Squared.
+    pub komi: HalfPoints,
+    /// Whether the komi deserves a warning: Squared with a komi that is
+    /// not an even whole number, or a non-zero komi in the standard game.
+    pub komi_warning: bool,
 }
 
 /// What a Keil record's root sets up (record-format.md, "Properties with
@@ -121,6 +139,7 @@ impl GameSpec {
         match self {
             GameSpec::Keil(_) => GameKind::Keil,
             GameSpec::Go(_) => GameKind::Go,
+            GameSpec::Kaomi(_) => GameKind::Kaomi,
         }
     }
 
@@ -136,6 +155,10 @@ impl GameSpec {
                 kind: GameKind::Go,
                 size: b.size(),
             }),
+            GameSpec::Kaomi(k) => Some(BoardSpec {
+                kind: GameKind::Kaomi,
+                size: k.board.size(),
+            }),
         }
     }
 
@@ -144,6 +167,7 @@ impl GameSpec {
         match self {
             GameSpec::Keil(k) => k.ruleset.komi,
             GameSpec::Go(g) => g.komi,
+            GameSpec::Kaomi(k) => k.komi,
         }
     }
 }
@@ -284,6 +308,20 @@ pub enum Warning {
         /// `HA` as written.
         value: String,
     },
+    /// Kaomi: a komi that is not an even whole number in Squared, or a
+    /// non-zero komi in the standard game, where it is ignored
+    /// (kaomi-rules.md, "Variant Squared", "Rulesets").
+    KaomiKomi {
+        /// The komi.
+        komi: HalfPoints,
+        /// The variant.
+        variant: KaomiVariant,
+    },
+    /// Kaomi: an `RE` in no form kaomi-rules.md knows, treated as absent.
+    ResultIgnored {
+        /// `RE` as written.
+        value: String,
+    },
     /// Go: a move after two consecutive passes under a ruleset where passes
     /// only stop the game (either colour may play it).
     ResumedAfterPasses {
@@ -315,7 +353,8 @@ impl Warning {
         match self {
             Warning::MissingGm { .. } => "missing_gm",
             Warning::MissingSz { .. } => "missing_sz",
-            Warning::Komi { .. } => "komi_warning",
+            Warning::Komi { .. } | Warning::KaomiKomi { .. } => "komi_warning",
+            Warning::ResultIgnored { .. } => "result_ignored",
             Warning::FromSetup => "from_setup",
             Warning::SetupInGame { .. } => "setup_in_game",
             Warning::SetupWithMove { .. } => "setup_with_move",
@@ -346,6 +385,9 @@ impl fmt::Display for Warning {
             Warning::MissingGm {
                 read_as: GameKind::Keil,
             } => f.write_str("no GM property: read as GM[Keil]"),
+            Warning::MissingGm {
+                read_as: GameKind::Kaomi,
+            } => f.write_str("no GM property: read as GM[Kaomi]"),
             Warning::MissingGm { .. } => f.write_str("no GM property: read as GM[1] (Go)"),
             Warning::MissingSz { size } => write!(f, "no SZ property: read as SZ[{size}]"),
             Warning::Komi { komi, button: true } => {
@@ -358,6 +400,16 @@ impl fmt::Display for Warning {
                 write!(f, "whole komi {komi} without the button (button=off)")
             }
             Warning::FromSetup => f.write_str("the game starts from a setup position"),
+            Warning::KaomiKomi {
+                komi,
+                variant: KaomiVariant::Standard,
+            } => write!(f, "komi {komi} is ignored in the standard Kaomi game"),
+            Warning::KaomiKomi { komi, .. } => {
+                write!(f, "komi {komi} is not an even whole number (Squared)")
+            }
+            Warning::ResultIgnored { value } => {
+                write!(f, "RE[{value}] is not a Kaomi result: read as absent")
+            }
             Warning::SetupInGame { at } => write!(
                 f,
                 "setup after the first move ({at}): applied there, the repetition records restart"
@@ -498,7 +550,7 @@ impl Record {
     pub fn keil(&self) -> Option<&KeilSpec> {
         match &self.spec {
             GameSpec::Keil(k) => Some(k),
-            GameSpec::Go(_) => None,
+            _ => None,
         }
     }
 
@@ -506,7 +558,15 @@ impl Record {
     pub fn go(&self) -> Option<&GoSpec> {
         match &self.spec {
             GameSpec::Go(g) => Some(g),
-            GameSpec::Keil(_) => None,
+            _ => None,
+        }
+    }
+
+    /// The Kaomi part, for a Kaomi record.
+    pub fn kaomi(&self) -> Option<&KaomiSpec> {
+        match &self.spec {
+            GameSpec::Kaomi(k) => Some(k),
+            _ => None,
         }
     }
 
@@ -619,19 +679,39 @@ impl NameHint {
             _ => NameHint::None,
         }
     }
+
+    /// Whether a file is a record by its extension: `.keil`, `.kaomi` or
+    /// `.sgf` (any case); what a directory search collects.
+    ///
+    /// ```
+    /// use keil_record::NameHint;
+    /// assert!(NameHint::is_record_file("a/b.KAOMI"));
+    /// assert!(!NameHint::is_record_file("notes.txt"));
+    /// ```
+    pub fn is_record_file(name: impl AsRef<Path>) -> bool {
+        let name = name.as_ref();
+        NameHint::of(name) != NameHint::None
+            || name
+                .extension()
+                .and_then(|e| e.to_str())
+                .is_some_and(|e| e.eq_ignore_ascii_case("sgf"))
+    }
 }
 
 /// The file extension a record of `kind` is written with (record-format.md,
-/// "Files"): `keil` for Keil, `sgf` for Go and any other kind.
+/// "Files"; kaomi-rules.md, "Records"): `keil` for Keil, `kaomi` for
+/// Kaomi, `sgf` for Go and any other kind.
 ///
 /// ```
 /// use keil_rules::GameKind;
 /// assert_eq!(keil_record::file_extension(GameKind::Keil), "keil");
 /// assert_eq!(keil_record::file_extension(GameKind::Go), "sgf");
+/// assert_eq!(keil_record::file_extension(GameKind::Kaomi), "kaomi");
 /// ```
 pub fn file_extension(kind: GameKind) -> &'static str {
     match kind {
         GameKind::Keil => "keil",
+        GameKind::Kaomi => "kaomi",
         _ => "sgf",
     }
 }
@@ -1047,7 +1127,6 @@ fn game_of(
     hint: NameHint,
     warnings: &mut Vec<Warning>,
 ) -> Result<GameKind> {
-    let kaomi = |why: String, span| r.error(ErrorKind::KaomiNotSupported { why }, span);
     if let Some(p) = root.get("GM") {
         let gm = text_of(&p);
         if gm.eq_ignore_ascii_case("keil") {
@@ -1057,7 +1136,7 @@ fn game_of(
             return Ok(GameKind::Go);
         }
         if gm.eq_ignore_ascii_case("kaomi") {
-            return Err(kaomi(format!("GM[{gm}]"), value_span(&p)));
+            return Ok(GameKind::Kaomi);
         }
         return Err(r.error(ErrorKind::UnknownGame { gm }, value_span(&p)));
     }
@@ -1073,12 +1152,11 @@ fn game_of(
     let kind = if begins("keil") {
         GameKind::Keil
     } else if begins("kaomi") {
-        let p = ru.expect("an RU begins with Kaomi");
-        return Err(kaomi(format!("RU[{}]", text_of(&p)), value_span(&p)));
+        GameKind::Kaomi
     } else {
         match hint {
             NameHint::Keil => GameKind::Keil,
-            NameHint::Kaomi => return Err(kaomi("a .kaomi file".into(), root.span())),
+            NameHint::Kaomi => GameKind::Kaomi,
             NameHint::None => GameKind::Go,
         }
     };
@@ -1117,6 +1195,7 @@ fn read_tree(
     let mut cursor = Cursor::starting_at(text, lines, start);
     let (info, tree) = match kind {
         GameKind::Go => go::read(tree, &mut cursor, &mut warnings),
+        GameKind::Kaomi => kaomi::read(&r, tree, &mut cursor, &mut warnings)?,
         _ => keil::read(&r, tree, &mut cursor, &mut warnings)?,
     };
     for d in diagnostics {

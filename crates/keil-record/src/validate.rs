@@ -7,13 +7,14 @@
 //! game ([`Replayer`]); `keil` and `go` hold each game's turn and verdict.
 
 mod go;
+mod kaomi;
 mod keil;
 
 use std::fmt;
 
 use keil_rules::{
-    AnyPosition, Color, GameKind, GoRuleset, HalfPoints, IllegalReason, KeeCheck, Move, Point,
-    PositionKey, RuMapped, Ruleset, Score, TurnOutcome,
+    AnyPosition, Color, GameKind, GoRuleset, HalfPoints, IllegalReason, KaomiResult, KaomiRuleset,
+    KeeCheck, Move, Point, PositionKey, RuMapped, Ruleset, Score, TurnOutcome,
 };
 use keil_sgf::{NodeId, Span};
 
@@ -120,6 +121,13 @@ pub enum Reason {
     ButtonTaken,
     /// Taking the button with `button=off` (`button_not_in_use`).
     ButtonNotInUse,
+    /// Kaomi: a pass; Kaomi has none (`pass_not_allowed`).
+    PassNotAllowed,
+    /// Kaomi: a swap with `pie=off` (`swap_not_allowed`).
+    SwapNotAllowed,
+    /// Kaomi: a swap with the pie rule in use but not on White's first
+    /// turn, ply 2 (`swap_wrong_turn`).
+    SwapWrongTurn,
     /// `RE` disagrees with how the game ended (`result_mismatch`).
     ResultMismatch,
     /// Go, `malformed`: a move value that is no move (`bad_move_value`).
@@ -147,6 +155,9 @@ impl Reason {
             Reason::PassBeforeButton => "pass_before_button",
             Reason::ButtonTaken => "button_taken",
             Reason::ButtonNotInUse => "button_not_in_use",
+            Reason::PassNotAllowed => "pass_not_allowed",
+            Reason::SwapNotAllowed => "swap_not_allowed",
+            Reason::SwapWrongTurn => "swap_wrong_turn",
             Reason::ResultMismatch => "result_mismatch",
             Reason::BadMoveValue => "bad_move_value",
             Reason::TwoMovesInNode => "two_moves_in_node",
@@ -157,7 +168,7 @@ impl Reason {
     }
 
     /// Every reason, in the order of [`Reason`].
-    pub const ALL: [Reason; 15] = [
+    pub const ALL: [Reason; 18] = [
         Reason::AfterEnd,
         Reason::WrongPlayer,
         Reason::OffBoard,
@@ -167,6 +178,9 @@ impl Reason {
         Reason::PassBeforeButton,
         Reason::ButtonTaken,
         Reason::ButtonNotInUse,
+        Reason::PassNotAllowed,
+        Reason::SwapNotAllowed,
+        Reason::SwapWrongTurn,
         Reason::ResultMismatch,
         Reason::BadMoveValue,
         Reason::TwoMovesInNode,
@@ -198,7 +212,10 @@ impl Reason {
 
     pub(crate) fn of(reason: &IllegalReason) -> Reason {
         match reason {
-            IllegalReason::GameOver => Reason::AfterEnd,
+            IllegalReason::GameOver | IllegalReason::BoardFull => Reason::AfterEnd,
+            IllegalReason::PassNotAllowed => Reason::PassNotAllowed,
+            IllegalReason::SwapNotAllowed => Reason::SwapNotAllowed,
+            IllegalReason::SwapWrongTurn => Reason::SwapWrongTurn,
             IllegalReason::WrongPlayer { .. } => Reason::WrongPlayer,
             IllegalReason::Occupied => Reason::Occupied,
             IllegalReason::SelfCapture => Reason::SelfCapture,
@@ -287,7 +304,7 @@ pub struct Illegal {
     /// For a Kee repetition: which check refused the play (kee-rules.md).
     pub kee_check: Option<KeeCheck>,
     /// For [`Reason::AfterEnd`]: how many consecutive passes ended the game
-    /// (2, or 4 under Kee).
+    /// (2, or 4 under Kee; 0 for Kaomi, which ends when the board is full).
     pub end_passes: u8,
     /// The node holding the move (the root for a result mismatch).
     pub node: NodeId,
@@ -320,6 +337,7 @@ impl fmt::Display for Illegal {
                 "not a move: expected two letters such as dd, or [] for a pass".to_string()
             }
             Reason::TwoMovesInNode => "a node with two moves".to_string(),
+            Reason::AfterEnd if self.end_passes == 0 => "the board is already full".to_string(),
             Reason::AfterEnd => format!(
                 "the game already ended with {} passes",
                 if self.end_passes == 4 { "four" } else { "two" }
@@ -347,6 +365,11 @@ impl fmt::Display for Illegal {
             Reason::PassBeforeButton => "no pass before the button is taken".to_string(),
             Reason::ButtonTaken => "the button was already taken".to_string(),
             Reason::ButtonNotInUse => "the button is not in use (button=off)".to_string(),
+            Reason::PassNotAllowed => "Kaomi has no pass".to_string(),
+            Reason::SwapNotAllowed => "no swap: the pie rule is not in use (pie=off)".to_string(),
+            Reason::SwapWrongTurn => {
+                "the swap is only allowed on White's first turn (ply 2)".to_string()
+            }
         };
         let verb = if self.reason.status() == Status::Malformed {
             "is malformed"
@@ -379,6 +402,11 @@ pub struct VariationVerdict {
     /// The score, when passes end the variation (and, in Go, the ruleset
     /// counts area: tromp-taylor, kee).
     pub score: Option<Score>,
+    /// Kaomi: the variation's board after its last legal move (for an
+    /// illegal one, the board it was played on), in the position notation
+    /// with the player to move unless the board is full; `None` for the
+    /// other games.
+    pub position: Option<String>,
 }
 
 /// The rules a verdict was reached under: the JSON `ruleset` object and
@@ -389,6 +417,24 @@ pub enum Rules {
     Keil(Ruleset),
     /// Go: the ruleset, and how `RU` gave it.
     Go(GoRuleset, RuMapped),
+    /// Kaomi: the ruleset of `RU`.
+    Kaomi(KaomiRuleset),
+}
+
+/// What a Kaomi verdict adds (kaomi-vectors README: `swapped`,
+/// `last_stone`, `groups_*`, `left_*`, `position`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KaomiVerdict {
+    /// Whether the main line holds a legal swap.
+    pub swapped: bool,
+    /// Complete games: the colour of the last placement.
+    pub last_stone: Option<Color>,
+    /// Complete games: the final groups, pair removal, scores, winner.
+    pub result: Option<KaomiResult>,
+    /// The main line's board after its last legal move (for an invalid
+    /// line, the board the illegal move was played on), with ` b`/` w`
+    /// unless the board is full.
+    pub position: String,
 }
 
 /// The verdict on one game.
@@ -436,6 +482,8 @@ pub struct Verdict {
     pub komi: HalfPoints,
     /// Go: `HA` (0 when absent or ignored).
     pub handicap: Option<u32>,
+    /// Kaomi: the final groups and the rest of the Kaomi verdict.
+    pub kaomi: Option<KaomiVerdict>,
 }
 
 impl Verdict {
@@ -452,6 +500,7 @@ impl Verdict {
             kind: match rules {
                 Rules::Keil(_) => GameKind::Keil,
                 Rules::Go(..) => GameKind::Go,
+                Rules::Kaomi(_) => GameKind::Kaomi,
             },
             status: Status::Unfinished,
             score: None,
@@ -469,6 +518,7 @@ impl Verdict {
             size,
             komi,
             handicap: None,
+            kaomi: None,
         }
     }
 
@@ -490,6 +540,10 @@ pub struct PlyRecord {
     pub mv: Move,
     /// Stones removed by the move, in board order.
     pub captured: Vec<Point>,
+    /// Kaomi: the stones the placement pushed, `(from, to)`, in the order
+    /// the rules moved them (applying them one after another gives the
+    /// board after the move); empty in Keil and Go.
+    pub moved: Vec<(Point, Point)>,
     /// The key of the position after the move.
     pub key: PositionKey,
     /// The canonical key of that position, and the index of a symmetry
@@ -560,6 +614,7 @@ fn run(record: View<'_>, replay: bool) -> Validation {
     match record.spec {
         GameSpec::Keil(spec) => keil::run(record, spec, replay),
         GameSpec::Go(spec) => go::run(record, spec, replay),
+        GameSpec::Kaomi(spec) => kaomi::run(record, spec, replay),
     }
 }
 
@@ -602,6 +657,12 @@ pub(crate) trait Replayer: Clone {
     /// returns the legal move it made; the first problem is kept in
     /// `line.illegal` and stops the line (later moves are only counted).
     fn step(line: &mut Line<'_, Self>, id: NodeId, notes: &mut Notes) -> Option<Played>;
+
+    /// Kaomi: the board of the line as it stands, for the verdict's
+    /// `position`; `None` for the other games.
+    fn kaomi_position(&self) -> Option<String> {
+        None
+    }
 }
 
 /// A variation waiting to be replayed.
@@ -686,6 +747,41 @@ impl<'r, G: Replayer> Line<'r, G> {
     }
 }
 
+/// One node of a game whose turns strictly alternate (Keil, Kaomi): its
+/// move, if any, played by `play` (which checks the turn before reading
+/// the point, so `after_end` and `wrong_player` come before `off_board`);
+/// `ply` is the game's ply before it. The first illegal move is kept in
+/// `line.illegal` and stops the line.
+pub(crate) fn step_move<G: Replayer>(
+    line: &mut Line<'_, G>,
+    id: NodeId,
+    ply: impl Fn(&G) -> u32,
+    play: impl FnOnce(&mut G, NodeMove) -> Result<TurnOutcome, IllegalReason>,
+) -> Option<Played> {
+    let m = line.record.node_move(id)?;
+    line.moves += 1;
+    if line.illegal.is_some() {
+        return None;
+    }
+    match play(&mut line.game, m) {
+        Ok(outcome) => Some(Played {
+            mv: m,
+            outcome,
+            setup: None,
+        }),
+        Err(e) => {
+            let reason = Reason::of(&e);
+            let (plies, kee) = match e {
+                IllegalReason::Repetition { plies, kee } => (plies, kee),
+                _ => (Vec::new(), None),
+            };
+            let ill = line.illegal(id, m, ply(&line.game) + 1, reason, plies, kee);
+            line.illegal = Some(ill);
+            None
+        }
+    }
+}
+
 /// A problem at node `id`: its ply and colour, what is written, why, and
 /// where exactly.
 pub(crate) fn problem(
@@ -767,6 +863,7 @@ fn run_lines<'r, G: Replayer>(
             status,
             illegal: var.illegal,
             score,
+            position: var.game.kaomi_position(),
         });
         found.reverse();
         pending.append(&mut found);
@@ -795,6 +892,7 @@ fn ply_record(record: View<'_>, id: NodeId, played: Played) -> PlyRecord {
         color: mv.color,
         mv: m,
         captured: outcome.captured,
+        moved: outcome.moved,
         key: outcome.key,
         canonical: (outcome.canonical.0, outcome.canonical_sym),
         setup,
@@ -819,23 +917,78 @@ fn reported(result: Option<GameResult>) -> (Option<Winner>, Option<HalfPoints>) 
     }
 }
 
-/// Whether a checked result agrees with a computed score (record-format.md
-/// "complete"; go-rules.md "End of the game and the result"). `void`: what
-/// `RE[Void]` on a counted game is (Keil: a mismatch; Go: not compared).
-fn agrees(result: Option<GameResult>, score: &Score, void: bool) -> bool {
-    let winner = score.winner();
+/// Whether a checked result agrees with a computed winner (`None`: a
+/// draw) and margin (record-format.md "complete"; go-rules.md "End of the
+/// game and the result"; kaomi-rules.md "Verdicts"). `void`: what
+/// `RE[Void]` on a counted game is (Keil, Kaomi: a mismatch; Go: not
+/// compared).
+fn agrees(
+    result: Option<GameResult>,
+    (winner, margin): (Option<Color>, HalfPoints),
+    void: bool,
+) -> bool {
     match result {
         None | Some(GameResult::Unknown) => true,
         Some(GameResult::Draw) => winner.is_none(),
         Some(GameResult::Win { winner: w, by }) => {
             Some(w) == winner
                 && match by {
-                    WinBy::Score(m) => m == score.margin(),
+                    WinBy::Score(m) => m == margin,
                     WinBy::Unspecified => true,
                     WinBy::Resign | WinBy::Time | WinBy::Forfeit => false,
                 }
         }
         Some(GameResult::Void) => void,
+    }
+}
+
+/// The verdict of a main line without an illegal move, in a game whose
+/// result is always computed at its end (Keil, Kaomi; record-format.md
+/// "Validation outcome", kaomi-rules.md "Verdicts"): `end` is the computed
+/// score, winner (`None`: a draw) and margin when the game is over. Over:
+/// `complete`, and `RE` must agree. Not over: `resigned`/`time`/`forfeit`
+/// per `RE`, `unfinished` without a decisive `RE`, and a score, `B+` or a
+/// draw is `result_mismatch`. `ply` and `last` (the colour of the last
+/// move) place a mismatch.
+pub(crate) fn judge_checked(
+    record: View<'_>,
+    v: &mut Verdict,
+    end: Option<(Score, Option<Color>, HalfPoints)>,
+    ply: u32,
+    last: Color,
+) {
+    let result = record.info.result;
+    let ok = if let Some((score, winner, margin)) = end {
+        v.score = Some(score);
+        v.winner = Some(Winner::of(winner));
+        v.margin = Some(margin);
+        v.status = Status::Complete;
+        v.re_checked = true;
+        agrees(result, (winner, margin), false)
+    } else {
+        match result {
+            None | Some(GameResult::Unknown) | Some(GameResult::Void) => true,
+            Some(GameResult::Win { winner, by }) => {
+                let status = match by {
+                    WinBy::Resign => Status::Resigned,
+                    WinBy::Time => Status::Time,
+                    WinBy::Forfeit => Status::Forfeit,
+                    WinBy::Score(_) | WinBy::Unspecified => Status::Invalid,
+                };
+                v.status = status;
+                // A score or `B+` for a game that was not scored names no
+                // winner of the game (kaomi-vectors: `winner` null).
+                if status != Status::Invalid {
+                    v.winner = Some(Winner::of(Some(winner)));
+                }
+                status != Status::Invalid
+            }
+            Some(GameResult::Draw) => false,
+        }
+    };
+    if !ok {
+        v.status = Status::Invalid;
+        v.illegal = Some(result_mismatch(record, ply, last));
     }
 }
 

@@ -363,12 +363,12 @@ fn gm_chooses_the_game() {
     assert_eq!(kind("(;SZ[2]RU[Keil; button=off])"), Ok(GameKind::Keil));
     assert_eq!(kind("(;SZ[19])"), Ok(GameKind::Go));
     assert_eq!(kind("(;GM[11])"), Err("unknown_game"));
-    assert_eq!(kind("(;GM[Kaomi])"), Err("kaomi_not_supported"));
-    assert_eq!(kind("(;RU[Kaomi])"), Err("kaomi_not_supported"));
+    assert_eq!(kind("(;GM[Kaomi])"), Ok(GameKind::Kaomi));
+    assert_eq!(kind("(;RU[Kaomi])"), Ok(GameKind::Kaomi));
     let e = read_records(b"(;GM[11]SZ[11])").remove(0).unwrap_err();
     assert_eq!(
         e.to_string(),
-        "1:6: not a Keil, Go or Kaomi record: GM[11] is Hex (expected GM[Keil] or GM[1])"
+        "1:6: not a Keil, Go or Kaomi record: GM[11] is Hex (expected GM[Keil], GM[1] or GM[Kaomi])"
     );
     let v = verdict("(;SZ[9];B[ee])");
     assert_eq!(codes(&v), ["missing_gm"]);

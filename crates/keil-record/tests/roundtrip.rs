@@ -135,6 +135,18 @@ fn exports_of_the_kee_vectors_get_the_same_verdict() {
     assert!(n >= 400);
 }
 
+/// Kaomi records of both variants, with swaps, passes and variations.
+#[test]
+fn exports_of_the_kaomi_vectors_get_the_same_verdict() {
+    let Some(shared) = shared("kaomi-vectors") else {
+        eprintln!("note: ../shared is absent; skipping");
+        return;
+    };
+    let n = check_dir(&shared.join("data/kaomi-vectors"), &["kaomi"]);
+    eprintln!("export round trip: {n} kaomi-vectors");
+    assert!(n >= 300);
+}
+
 /// Real Go records: problems, server exports, test files with setup in
 /// the game, `PL`, handicaps, charsets.
 #[test]

@@ -225,3 +225,48 @@ fn every_fixture_gets_its_expected_verdict() {
     let total = check_answer_key(&dir, &key);
     assert!(total >= 19, "only {total} fixtures read");
 }
+
+/// The fields of kaomi-vectors (its README's list).
+const KAOMI_FIELDS: &[&str] = &[
+    "status",
+    "winner",
+    "margin",
+    "score_black",
+    "score_white",
+    "ply",
+    "reason",
+    "move",
+    "ruleset",
+    "size",
+    "komi",
+    "komi_warning",
+    "plies",
+    "swapped",
+    "last_stone",
+    "groups_black",
+    "groups_white",
+    "left_black",
+    "left_white",
+    "position",
+];
+
+const KAOMI_VARIATION_FIELDS: &[&str] =
+    &["branch_ply", "status", "ply", "reason", "move", "position"];
+
+/// Kaomi records of sizes 2 to 9, both variants, the pie rule on and off
+/// (kaomi-rules.md).
+#[test]
+fn every_kaomi_vector_gets_the_expected_verdict() {
+    let Some(shared) = shared("kaomi-vectors") else {
+        eprintln!("note: ../shared is absent; skipping the kaomi-vectors answer key");
+        return;
+    };
+    let key = Key {
+        name: "kaomi-vectors",
+        fields: KAOMI_FIELDS,
+        variation_fields: KAOMI_VARIATION_FIELDS,
+        by_game: &[],
+    };
+    let total = check_answer_key(&shared.join("data/kaomi-vectors"), &key);
+    assert!(total >= 300, "only {total} vectors read");
+}

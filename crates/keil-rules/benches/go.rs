@@ -10,6 +10,8 @@
 //! - `replay/go9/japanese`: small boards.
 //! - `score/go19`: the area score of the final positions.
 
+mod common;
+
 use criterion::{Criterion, Throughput, criterion_main};
 use keil_rules::{Color, GoGame, GoRuleset, HalfPoints, Move, Point, SquareBoard};
 use std::hint::black_box;
@@ -21,13 +23,7 @@ use std::hint::black_box;
 /// as nobody passes before the end.
 fn games(size: u8, count: usize, seed: u64) -> Vec<Vec<Move>> {
     let board = SquareBoard::new(size).unwrap();
-    let mut state = seed;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut next = common::xorshift(seed);
     (0..count)
         .map(|_| {
             let mut game = GoGame::new(board, GoRuleset::Chinese, HalfPoints(13));

@@ -9,6 +9,8 @@
 //! - `score/side7`, `legal_moves/side7`: end-of-game scoring and move
 //!   generation.
 
+mod common;
+
 use criterion::{Criterion, Throughput, criterion_main};
 use keil_rules::{Board, Game, Move, Ruleset};
 use std::hint::black_box;
@@ -17,13 +19,7 @@ use std::hint::black_box;
 /// the button taken around ply 20, then passes when the board is full.
 fn games(side: u8, count: usize, seed: u64) -> Vec<Vec<Move>> {
     let board = Board::new(side).unwrap();
-    let mut state = seed;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut next = common::xorshift(seed);
     (0..count)
         .map(|_| {
             let mut game = Game::new(board, Ruleset::keil());

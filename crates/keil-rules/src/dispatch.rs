@@ -11,6 +11,10 @@ use std::str::FromStr;
 use crate::board::{Board, MAX_SIDE, MIN_SIDE, Point, PointError, Symmetry};
 use crate::game::{Game, IllegalMove, IllegalReason, Move, Ruleset, TurnOutcome};
 use crate::go::{GoGame, GoNotationError, GoPosition, GoRuleset, ToMove};
+use crate::kaomi::{
+    DEFAULT_KAOMI_SIZE, KaomiGame, KaomiPosition, KaomiResult, KaomiRuleset, MAX_KAOMI_SIZE,
+    MIN_KAOMI_SIZE,
+};
 use crate::position::{NotationError, PointSet, Position, PositionKey, Score};
 use crate::square::{MAX_SQUARE_SIZE, MIN_SQUARE_SIZE, SgfPointError, SquareBoard, SquareSymmetry};
 use crate::{Color, HalfPoints};
@@ -26,33 +30,39 @@ pub enum GameKind {
     Keil,
     /// Go: square board 1..=19 (go-rules.md).
     Go,
+    /// Kaomi: square board 2..=19 (kaomi-rules.md).
+    Kaomi,
 }
 
 impl GameKind {
     /// Every kind, in code order.
-    pub const ALL: [GameKind; 2] = [GameKind::Keil, GameKind::Go];
+    pub const ALL: [GameKind; 3] = [GameKind::Keil, GameKind::Go, GameKind::Kaomi];
 
-    /// The code used in URLs, JSON and the archive: `keil`, `go`.
+    /// The code used in URLs, JSON and the archive: `keil`, `go`, `kaomi`.
     pub fn code(self) -> &'static str {
         match self {
             GameKind::Keil => "keil",
             GameKind::Go => "go",
+            GameKind::Kaomi => "kaomi",
         }
     }
 
-    /// The board sizes the kind supports: Keil sides 2..=13, Go 1..=19.
+    /// The board sizes the kind supports: Keil sides 2..=13, Go 1..=19,
+    /// Kaomi 2..=19.
     pub fn sizes(self) -> std::ops::RangeInclusive<u8> {
         match self {
             GameKind::Keil => MIN_SIDE..=MAX_SIDE,
             GameKind::Go => MIN_SQUARE_SIZE..=MAX_SQUARE_SIZE,
+            GameKind::Kaomi => MIN_KAOMI_SIZE..=MAX_KAOMI_SIZE,
         }
     }
 
-    /// The usual board size: Keil side 7, Go 19.
+    /// The usual board size: Keil side 7, Go 19, Kaomi 7.
     pub fn default_size(self) -> u8 {
         match self {
             GameKind::Keil => 7,
             GameKind::Go => 19,
+            GameKind::Kaomi => DEFAULT_KAOMI_SIZE,
         }
     }
 }
@@ -66,7 +76,7 @@ impl fmt::Display for GameKind {
 
 /// Why a text is not a game kind.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown game kind {0:?}: expected keil or go")]
+#[error("unknown game kind {0:?}: expected keil, go or kaomi")]
 pub struct GameKindError(pub String);
 
 impl FromStr for GameKind {
@@ -125,7 +135,7 @@ impl BoardSpec {
         };
         match self.kind {
             GameKind::Keil => Board::new(self.size).map(AnyBoard::Hex).map_err(|_| err),
-            GameKind::Go => SquareBoard::new(self.size)
+            GameKind::Go | GameKind::Kaomi => SquareBoard::new(self.size)
                 .map(AnyBoard::Square)
                 .map_err(|_| err),
         }
@@ -139,7 +149,7 @@ impl fmt::Display for BoardSpec {
     }
 }
 
-/// A board's geometry: hexagonal (Keil) or square (Go, and Kaomi next).
+/// A board's geometry: hexagonal (Keil) or square (Go, Kaomi).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AnyBoard {
     /// A Keil board.
@@ -225,6 +235,7 @@ impl AnyBoard {
             Move::Place(p) => self.point_name(p),
             Move::Pass => "pass".to_string(),
             Move::TakeButton => "button".to_string(),
+            Move::Swap => "swap".to_string(),
         }
     }
 
@@ -288,6 +299,9 @@ pub enum AnyNotationError {
     /// Occurs on a Go position (row notation).
     #[error(transparent)]
     Go(#[from] GoNotationError),
+    /// Occurs on a Kaomi position (the same row notation, sizes 2..=19).
+    #[error(transparent)]
+    Kaomi(GoNotationError),
 }
 
 /// A position notation as read: the position and the suffixes that were
@@ -324,6 +338,8 @@ pub enum AnyPosition {
     Keil(Position),
     /// A Go position (stones).
     Go(GoPosition),
+    /// A Kaomi position (stones).
+    Kaomi(KaomiPosition),
 }
 
 impl AnyPosition {
@@ -332,9 +348,10 @@ impl AnyPosition {
     /// # Errors
     /// [`BoardSpecError`] when the size is not one of the kind's.
     pub fn empty(spec: BoardSpec) -> Result<AnyPosition, BoardSpecError> {
-        Ok(match spec.board()? {
-            AnyBoard::Hex(b) => AnyPosition::Keil(Position::empty(b)),
-            AnyBoard::Square(b) => AnyPosition::Go(GoPosition::empty(b)),
+        Ok(match (spec.board()?, spec.kind) {
+            (AnyBoard::Hex(b), _) => AnyPosition::Keil(Position::empty(b)),
+            (AnyBoard::Square(b), GameKind::Kaomi) => AnyPosition::Kaomi(KaomiPosition::empty(b)),
+            (AnyBoard::Square(b), _) => AnyPosition::Go(GoPosition::empty(b)),
         })
     }
 
@@ -343,6 +360,7 @@ impl AnyPosition {
         match self {
             AnyPosition::Keil(_) => GameKind::Keil,
             AnyPosition::Go(_) => GameKind::Go,
+            AnyPosition::Kaomi(_) => GameKind::Kaomi,
         }
     }
 
@@ -351,6 +369,7 @@ impl AnyPosition {
         match self {
             AnyPosition::Keil(p) => AnyBoard::Hex(p.board()),
             AnyPosition::Go(p) => AnyBoard::Square(p.board()),
+            AnyPosition::Kaomi(p) => AnyBoard::Square(p.board()),
         }
     }
 
@@ -390,6 +409,15 @@ impl AnyPosition {
                     button: None,
                 })
             }
+            GameKind::Kaomi => {
+                let (position, to_move) =
+                    KaomiPosition::parse_notation(text).map_err(AnyNotationError::Kaomi)?;
+                Ok(ParsedPosition {
+                    position: AnyPosition::Kaomi(position),
+                    to_move,
+                    button: None,
+                })
+            }
         }
     }
 
@@ -399,6 +427,7 @@ impl AnyPosition {
         match self {
             AnyPosition::Keil(p) => p.to_notation(to_move),
             AnyPosition::Go(p) => p.to_notation(to_move),
+            AnyPosition::Kaomi(p) => p.to_notation(to_move),
         }
     }
 
@@ -414,11 +443,21 @@ impl AnyPosition {
         }
     }
 
+    /// A point's name for people: Keil `g7`, Go players' `D16`, Kaomi the
+    /// SGF letters `cc` (the only names kaomi-rules.md gives points).
+    pub fn display_name(&self, p: Point) -> String {
+        match self {
+            AnyPosition::Kaomi(pos) => pos.board().sgf_name(p),
+            _ => self.board().display_name(p),
+        }
+    }
+
     /// The colour of the stone on `p`, if any.
     pub fn get(&self, p: Point) -> Option<Color> {
         match self {
             AnyPosition::Keil(pos) => pos.get(p),
             AnyPosition::Go(pos) => pos.get(p),
+            AnyPosition::Kaomi(pos) => pos.get(p),
         }
     }
 
@@ -427,6 +466,7 @@ impl AnyPosition {
         match self {
             AnyPosition::Keil(pos) => pos.set(p, stone),
             AnyPosition::Go(pos) => pos.set(p, stone),
+            AnyPosition::Kaomi(pos) => pos.set(p, stone),
         }
     }
 
@@ -435,6 +475,7 @@ impl AnyPosition {
         match self {
             AnyPosition::Keil(pos) => pos.stones(color),
             AnyPosition::Go(pos) => pos.stones(color),
+            AnyPosition::Kaomi(pos) => pos.stones(color),
         }
     }
 
@@ -442,7 +483,7 @@ impl AnyPosition {
     pub fn button_taken(&self) -> Option<bool> {
         match self {
             AnyPosition::Keil(pos) => Some(pos.button_taken()),
-            AnyPosition::Go(_) => None,
+            AnyPosition::Go(_) | AnyPosition::Kaomi(_) => None,
         }
     }
 
@@ -452,6 +493,7 @@ impl AnyPosition {
         match self {
             AnyPosition::Keil(pos) => pos.key(),
             AnyPosition::Go(pos) => pos.key(),
+            AnyPosition::Kaomi(pos) => pos.key(),
         }
     }
 
@@ -463,6 +505,10 @@ impl AnyPosition {
                 (k, s.index())
             }
             AnyPosition::Go(pos) => {
+                let (k, s) = pos.canonical_key();
+                (k, s.index())
+            }
+            AnyPosition::Kaomi(pos) => {
                 let (k, s) = pos.canonical_key();
                 (k, s.index())
             }
@@ -481,6 +527,10 @@ impl AnyPosition {
                 let (p, s) = pos.canonical();
                 (AnyPosition::Go(p), s.index())
             }
+            AnyPosition::Kaomi(pos) => {
+                let (p, s) = pos.canonical();
+                (AnyPosition::Kaomi(p), s.index())
+            }
         }
     }
 
@@ -492,6 +542,7 @@ impl AnyPosition {
         match self {
             AnyPosition::Keil(pos) => AnyPosition::Keil(pos.transform(hex(sym))),
             AnyPosition::Go(pos) => AnyPosition::Go(pos.transform(square(sym))),
+            AnyPosition::Kaomi(pos) => AnyPosition::Kaomi(pos.transform(square(sym))),
         }
     }
 
@@ -501,6 +552,7 @@ impl AnyPosition {
         match self {
             AnyPosition::Keil(pos) => AnyPosition::Keil(pos.swap_colors()),
             AnyPosition::Go(pos) => AnyPosition::Go(pos.swap_colors()),
+            AnyPosition::Kaomi(pos) => AnyPosition::Kaomi(pos.swap_colors()),
         }
     }
 }
@@ -511,6 +563,7 @@ impl fmt::Display for AnyPosition {
         match self {
             AnyPosition::Keil(p) => fmt::Display::fmt(p, f),
             AnyPosition::Go(p) => fmt::Display::fmt(p, f),
+            AnyPosition::Kaomi(p) => fmt::Display::fmt(p, f),
         }
     }
 }
@@ -529,6 +582,13 @@ pub enum AnyRuleset {
         /// Komi, added to White's area score.
         komi: HalfPoints,
     },
+    /// Kaomi.
+    Kaomi {
+        /// The ruleset (variant, pie rule).
+        ruleset: KaomiRuleset,
+        /// Komi, added to White's score in Squared (ignored otherwise).
+        komi: HalfPoints,
+    },
 }
 
 impl AnyRuleset {
@@ -537,6 +597,7 @@ impl AnyRuleset {
         match self {
             AnyRuleset::Keil(_) => GameKind::Keil,
             AnyRuleset::Go { .. } => GameKind::Go,
+            AnyRuleset::Kaomi { .. } => GameKind::Kaomi,
         }
     }
 
@@ -544,7 +605,7 @@ impl AnyRuleset {
     pub fn komi(&self) -> HalfPoints {
         match self {
             AnyRuleset::Keil(r) => r.komi,
-            AnyRuleset::Go { komi, .. } => *komi,
+            AnyRuleset::Go { komi, .. } | AnyRuleset::Kaomi { komi, .. } => *komi,
         }
     }
 }
@@ -578,6 +639,8 @@ pub enum AnyGame {
     Keil(Game),
     /// A Go game.
     Go(GoGame),
+    /// A Kaomi game.
+    Kaomi(KaomiGame),
 }
 
 macro_rules! either {
@@ -585,6 +648,7 @@ macro_rules! either {
         match $self {
             AnyGame::Keil($g) => $body,
             AnyGame::Go($g) => $body,
+            AnyGame::Kaomi($g) => $body,
         }
     };
 }
@@ -636,6 +700,12 @@ impl AnyGame {
             (AnyBoard::Square(_), AnyRuleset::Go { ruleset, komi }, Some(AnyPosition::Go(p))) => {
                 AnyGame::Go(GoGame::from_setup(p, ruleset, komi, to_move))
             }
+            (AnyBoard::Square(b), AnyRuleset::Kaomi { ruleset, komi }, None) => {
+                AnyGame::Kaomi(KaomiGame::new(b, ruleset, komi))
+            }
+            (AnyBoard::Square(_), AnyRuleset::Kaomi { .. }, Some(_)) => {
+                return Err(AnyGameError::NotForKind(GameKind::Kaomi));
+            }
             _ => unreachable!("kinds checked above"),
         })
     }
@@ -645,6 +715,7 @@ impl AnyGame {
         match self {
             AnyGame::Keil(_) => GameKind::Keil,
             AnyGame::Go(_) => GameKind::Go,
+            AnyGame::Kaomi(_) => GameKind::Kaomi,
         }
     }
 
@@ -653,6 +724,7 @@ impl AnyGame {
         match self {
             AnyGame::Keil(g) => AnyBoard::Hex(g.board()),
             AnyGame::Go(g) => AnyBoard::Square(g.board()),
+            AnyGame::Kaomi(g) => AnyBoard::Square(g.board()),
         }
     }
 
@@ -664,6 +736,10 @@ impl AnyGame {
                 ruleset: g.ruleset(),
                 komi: g.komi(),
             },
+            AnyGame::Kaomi(g) => AnyRuleset::Kaomi {
+                ruleset: g.ruleset(),
+                komi: g.komi(),
+            },
         }
     }
 
@@ -672,6 +748,7 @@ impl AnyGame {
         match self {
             AnyGame::Keil(g) => ToMove::Color(g.to_move()),
             AnyGame::Go(g) => g.to_move(),
+            AnyGame::Kaomi(g) => ToMove::Color(g.to_move()),
         }
     }
 
@@ -687,10 +764,12 @@ impl AnyGame {
 
     /// Whether the line so far ended by passes per its rules (the verdict
     /// `complete`, before the result check): Keil and Go tromp-taylor/kee
-    /// when over; Go agreement rulesets when the last two moves are passes.
+    /// when over; Go agreement rulesets when the last two moves are passes;
+    /// Kaomi when the board is full.
     pub fn is_complete(&self) -> bool {
         match self {
             AnyGame::Keil(g) => g.is_over(),
+            AnyGame::Kaomi(g) => g.is_over(),
             AnyGame::Go(g) => g.is_complete(),
         }
     }
@@ -725,6 +804,7 @@ impl AnyGame {
                 g.legality(mv)
             }
             AnyGame::Go(g) => g.legality(color, mv),
+            AnyGame::Kaomi(g) => g.legality(color, mv),
         }
     }
 
@@ -735,6 +815,7 @@ impl AnyGame {
             AnyGame::Keil(g) if g.to_move() == color => g.legal_moves(),
             AnyGame::Keil(_) => Vec::new(),
             AnyGame::Go(g) => g.legal_moves(color),
+            AnyGame::Kaomi(g) => g.legal_moves(color),
         }
     }
 
@@ -745,6 +826,7 @@ impl AnyGame {
     pub fn set_to_move(&mut self, to_move: ToMove) -> Result<(), AnyGameError> {
         match self {
             AnyGame::Keil(_) => Err(AnyGameError::NotForKind(GameKind::Keil)),
+            AnyGame::Kaomi(_) => Err(AnyGameError::NotForKind(GameKind::Kaomi)),
             AnyGame::Go(g) => {
                 g.set_to_move(to_move);
                 Ok(())
@@ -760,6 +842,7 @@ impl AnyGame {
     pub fn set_handicap_moves(&mut self, h: u32) -> Result<(), AnyGameError> {
         match self {
             AnyGame::Keil(_) => Err(AnyGameError::NotForKind(GameKind::Keil)),
+            AnyGame::Kaomi(_) => Err(AnyGameError::NotForKind(GameKind::Kaomi)),
             AnyGame::Go(g) => {
                 g.set_handicap_moves(h);
                 Ok(())
@@ -779,6 +862,7 @@ impl AnyGame {
     ) -> Result<(), AnyGameError> {
         match (self, position) {
             (AnyGame::Keil(_), _) => Err(AnyGameError::NotForKind(GameKind::Keil)),
+            (AnyGame::Kaomi(_), _) => Err(AnyGameError::NotForKind(GameKind::Kaomi)),
             (AnyGame::Go(g), AnyPosition::Go(p)) if p.board() == g.board() => {
                 g.apply_setup(p, to_move);
                 Ok(())
@@ -803,6 +887,7 @@ impl AnyGame {
         match self {
             AnyGame::Keil(g) => AnyPosition::Keil(g.position()),
             AnyGame::Go(g) => AnyPosition::Go(g.position()),
+            AnyGame::Kaomi(g) => AnyPosition::Kaomi(g.position()),
         }
     }
 
@@ -823,27 +908,46 @@ impl AnyGame {
                 let (k, s) = g.canonical_key();
                 (k, s.index())
             }
+            AnyGame::Kaomi(g) => {
+                let (k, s) = g.canonical_key();
+                (k, s.index())
+            }
         }
     }
 
     /// The plies of Kee superko breaks so far (`superko_breaks`); empty
     /// under other rules.
     pub fn superko_breaks(&self) -> &[u32] {
-        either!(self, g => g.superko_breaks())
+        match self {
+            AnyGame::Keil(g) => g.superko_breaks(),
+            AnyGame::Go(g) => g.superko_breaks(),
+            AnyGame::Kaomi(_) => &[],
+        }
     }
 
     /// Go Kee: the plies of pass-equivalent plays (`pass_plays`); empty
     /// otherwise.
     pub fn pass_plays(&self) -> &[u32] {
         match self {
-            AnyGame::Keil(_) => &[],
+            AnyGame::Keil(_) | AnyGame::Kaomi(_) => &[],
             AnyGame::Go(g) => g.pass_plays(),
         }
     }
 
     /// The score of the current position read as final: Keil's
-    /// (keil-rules.md), Go's area score with komi.
+    /// (keil-rules.md), Go's area score with komi, Kaomi's scores
+    /// ([`KaomiGame::score`]; the winner of a full Kaomi board is
+    /// [`AnyGame::kaomi_result`]'s, which knows the emptied-board rule).
     pub fn score(&self) -> Score {
         either!(self, g => g.score())
+    }
+
+    /// Kaomi: the result of the full board (groups, pair removal, scores,
+    /// winner, margin); `None` before the end and for other kinds.
+    pub fn kaomi_result(&self) -> Option<KaomiResult> {
+        match self {
+            AnyGame::Kaomi(g) => g.result(),
+            _ => None,
+        }
     }
 }

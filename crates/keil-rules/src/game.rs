@@ -185,6 +185,10 @@ pub enum Move {
     Pass,
     /// Taking the button.
     TakeButton,
+    /// Kaomi's pie rule: White's swap on ply 2 (`W[swap]`; kaomi-rules.md,
+    /// "Pie rule"). Illegal in Keil and Go (`button_not_in_use` is never
+    /// reached: records of those games cannot write it).
+    Swap,
 }
 
 impl Move {
@@ -194,6 +198,7 @@ impl Move {
             Move::Place(p) => board.name(p).to_string(),
             Move::Pass => "pass".to_string(),
             Move::TakeButton => "button".to_string(),
+            Move::Swap => "swap".to_string(),
         }
     }
 
@@ -214,6 +219,9 @@ pub enum IllegalReason {
     /// two consecutive passes (Keil, Go tromp-taylor), four under Kee.
     #[error("the game already ended by passes")]
     GameOver,
+    /// Occurs on any Kaomi turn once the board is full (`after_end`).
+    #[error("the board is already full")]
+    BoardFull,
     /// Occurs when the colour is not the one to move (`wrong_player`).
     #[error("it is {expected}'s turn")]
     WrongPlayer {
@@ -259,6 +267,17 @@ pub enum IllegalReason {
     /// (`button_not_in_use`).
     #[error("the button is not in use (button=off)")]
     ButtonNotInUse,
+    /// Occurs on a Kaomi pass (`pass_not_allowed`): Kaomi has none.
+    #[error("Kaomi has no pass: a placement always exists until the board is full")]
+    PassNotAllowed,
+    /// Occurs on a swap when the pie rule is not in use
+    /// (`swap_not_allowed`), and on a swap in Keil or Go.
+    #[error("no swap: the pie rule is not in use (pie=off)")]
+    SwapNotAllowed,
+    /// Occurs on a swap with the pie rule in use, but not on White's first
+    /// turn, ply 2 (`swap_wrong_turn`).
+    #[error("the swap is only allowed on White's first turn (ply 2)")]
+    SwapWrongTurn,
 }
 
 fn fmt_plies(plies: &[u32]) -> String {
@@ -273,7 +292,7 @@ impl IllegalReason {
     /// The reason code of record-format.md ("Validation outcome").
     pub fn code(&self) -> &'static str {
         match self {
-            IllegalReason::GameOver => "after_end",
+            IllegalReason::GameOver | IllegalReason::BoardFull => "after_end",
             IllegalReason::WrongPlayer { .. } => "wrong_player",
             IllegalReason::OffBoard => "off_board",
             IllegalReason::Occupied => "occupied",
@@ -282,6 +301,9 @@ impl IllegalReason {
             IllegalReason::PassBeforeButton => "pass_before_button",
             IllegalReason::ButtonTaken => "button_taken",
             IllegalReason::ButtonNotInUse => "button_not_in_use",
+            IllegalReason::PassNotAllowed => "pass_not_allowed",
+            IllegalReason::SwapNotAllowed => "swap_not_allowed",
+            IllegalReason::SwapWrongTurn => "swap_wrong_turn",
         }
     }
 }
@@ -347,6 +369,9 @@ pub struct TurnOutcome {
     /// more consecutive passes (go-rules.md "Turn order" 4; warning
     /// `resumed_after_passes`). A further pass does not count.
     pub resumed: bool,
+    /// Kaomi: the stones a placement pushed, `(from, to)`, row then column
+    /// (kaomi-rules.md, "The line rule"); empty in Keil and Go.
+    pub moved: Vec<(Point, Point)>,
 }
 
 /// The state at the end of one turn, kept for the repetition rule.
@@ -432,6 +457,7 @@ impl<B: Bits> Engine<B> {
         let mut captured = Vec::new();
         let mut superko_break = false;
         match mv {
+            Move::Swap => return Err(IllegalReason::SwapNotAllowed),
             Move::Pass => {
                 if self.rules.button && self.button.is_none() {
                     return Err(IllegalReason::PassBeforeButton);
@@ -480,6 +506,7 @@ impl<B: Bits> Engine<B> {
             superko_break,
             pass_play: false,
             resumed: false,
+            moved: Vec::new(),
         })
     }
 
@@ -518,6 +545,7 @@ impl<B: Bits> Engine<B> {
         match mv {
             Move::Pass => kee.pass(color, m, end, key),
             Move::TakeButton => kee.neutral(m, end, key),
+            Move::Swap => unreachable!("refused by play"),
             Move::Place(_) => {
                 let verdict = kee.check(color, &end, key).expect("checked by try_place");
                 kee.commit(verdict, color, m, end, key);
@@ -766,6 +794,7 @@ impl Game {
                 Move::TakeButton if !e.rules.button => Err(IllegalReason::ButtonNotInUse),
                 Move::TakeButton if e.button.is_some() => Err(IllegalReason::ButtonTaken),
                 Move::TakeButton => Ok(()),
+                Move::Swap => Err(IllegalReason::SwapNotAllowed),
             }
         })
     }

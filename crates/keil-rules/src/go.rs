@@ -12,7 +12,7 @@ use std::str::FromStr;
 use crate::board::{NONE, Point, Symmetry};
 use crate::game::{IllegalMove, IllegalReason, Move, TurnOutcome};
 use crate::kee::{KeeRecords, KeeVerdict, KeyFilter};
-use crate::position::{Group, PointSet, PositionKey, Score, Tally, Wide};
+use crate::position::{Group, PointSet, PositionKey, Score, Tally, Wide, put_stone, stone_at};
 use crate::square::{KeySalt, MAX_SQUARE_SIZE, SquareBoard, SquareKeys, SquareSymmetry};
 use crate::{Bits, Color, HalfPoints};
 
@@ -490,6 +490,11 @@ impl GoPosition {
         GoPosition { board, stones }
     }
 
+    /// The stones `[black, white]` (Kaomi shares this representation).
+    pub(crate) fn parts(&self) -> [Wide; 2] {
+        self.stones
+    }
+
     /// The board.
     pub fn board(&self) -> &'static SquareBoard {
         self.board
@@ -497,13 +502,7 @@ impl GoPosition {
 
     /// The colour of the stone on `p`, if any.
     pub fn get(&self, p: Point) -> Option<Color> {
-        if self.stones[0].has(p.index()) {
-            Some(Color::Black)
-        } else if self.stones[1].has(p.index()) {
-            Some(Color::White)
-        } else {
-            None
-        }
+        stone_at(&self.stones, p)
     }
 
     /// Puts a stone (or nothing) on `p`, without applying any rule (setup:
@@ -513,11 +512,7 @@ impl GoPosition {
     /// When `p` is not on the board.
     pub fn set(&mut self, p: Point, stone: Option<Color>) {
         assert!(p.index() < self.board.len(), "{p:?} is off the board");
-        self.stones[0].remove(p.index());
-        self.stones[1].remove(p.index());
-        if let Some(c) = stone {
-            self.stones[c.index()].insert(p.index());
-        }
+        put_stone(&mut self.stones, p, stone)
     }
 
     /// The stones of one colour.
@@ -1066,6 +1061,7 @@ impl GoGame {
                 });
             }
             Move::TakeButton => return Err(IllegalReason::ButtonNotInUse),
+            Move::Swap => return Err(IllegalReason::SwapNotAllowed),
             Move::Place(p) => p.index(),
         };
         if p >= self.board.len() {
@@ -1251,6 +1247,7 @@ impl GoGame {
             superko_break,
             pass_play,
             resumed,
+            moved: Vec::new(),
         }
     }
 

@@ -91,6 +91,7 @@ mod board;
 mod dispatch;
 mod game;
 mod go;
+mod kaomi;
 mod kee;
 mod position;
 mod square;
@@ -110,6 +111,10 @@ pub use game::{
 pub use go::{
     GoEnd, GoGame, GoNotationError, GoPosition, GoRuleset, GoRulesetError, RepetitionRule,
     RuMapped, ToMove,
+};
+pub use kaomi::{
+    DEFAULT_KAOMI_SIZE, KaomiGame, KaomiGroup, KaomiPosition, KaomiResult, KaomiRuleset,
+    KaomiRulesetError, KaomiVariant, MAX_KAOMI_SIZE, MIN_KAOMI_SIZE, Pushes,
 };
 pub use kee::KeeCheck;
 pub use position::{

@@ -105,6 +105,29 @@ impl Bits for u128 {
     }
 }
 
+/// The colour of the stone on `p` in stones `[black, white]` (every
+/// game's positions store their stones so).
+#[inline]
+pub(crate) fn stone_at(stones: &[Wide; 2], p: Point) -> Option<Color> {
+    if stones[0].has(p.index()) {
+        Some(Color::Black)
+    } else if stones[1].has(p.index()) {
+        Some(Color::White)
+    } else {
+        None
+    }
+}
+
+/// Puts a stone (or nothing) on `p` in stones `[black, white]`.
+#[inline]
+pub(crate) fn put_stone(stones: &mut [Wide; 2], p: Point, stone: Option<Color>) {
+    stones[0].remove(p.index());
+    stones[1].remove(p.index());
+    if let Some(c) = stone {
+        stones[c.index()].insert(p.index());
+    }
+}
+
 /// A 512-point set: eight `u64` words, for boards of side 8 to 13.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Wide(pub [u64; 8]);
@@ -668,22 +691,12 @@ impl Position {
 
     /// The colour of the stone on `p`, if any.
     pub fn get(&self, p: Point) -> Option<Color> {
-        if self.stones[0].has(p.index()) {
-            Some(Color::Black)
-        } else if self.stones[1].has(p.index()) {
-            Some(Color::White)
-        } else {
-            None
-        }
+        stone_at(&self.stones, p)
     }
 
     /// Puts a stone (or nothing) on `p`, without applying any rule.
     pub fn set(&mut self, p: Point, stone: Option<Color>) {
-        self.stones[0].remove(p.index());
-        self.stones[1].remove(p.index());
-        if let Some(c) = stone {
-            self.stones[c.index()].insert(p.index());
-        }
+        put_stone(&mut self.stones, p, stone)
     }
 
     /// The stones of one colour.

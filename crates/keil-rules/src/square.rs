@@ -1,4 +1,4 @@
-//! Square-board geometry for Go (and next for Kaomi): points, SGF and Go
+//! Square-board geometry for Go and Kaomi: points, SGF and Go
 //! players' point names, orthogonal neighbours, the 8 symmetries of the
 //! square, and Zobrist tables (go-rules.md, "Board and points", "Position
 //! notation and search").
@@ -101,6 +101,8 @@ pub struct KeySalt(pub u64);
 impl KeySalt {
     /// Go (`GM[1]`).
     pub const GO: KeySalt = KeySalt(0x476F_2047_4D31_0001 ^ 0xA5A5_5A5A_C3C3_3C3C);
+    /// Kaomi (`GM[Kaomi]`).
+    pub const KAOMI: KeySalt = KeySalt(0x4B61_6F6D_6920_0003 ^ 0xA5A5_5A5A_C3C3_3C3C);
 }
 
 /// Why an SGF point value could not be read as a point of a square board

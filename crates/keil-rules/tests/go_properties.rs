@@ -303,7 +303,7 @@ impl Model {
         let p = match mv {
             Move::Pass => return Ok(self.pass(color, false)),
             Move::Place(p) => p.index(),
-            Move::TakeButton => unreachable!(),
+            Move::TakeButton | Move::Swap => unreachable!(),
         };
         if self.cells[p] != 0 {
             return Err(IllegalReason::Occupied);

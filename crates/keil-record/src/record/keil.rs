@@ -43,15 +43,7 @@ pub(super) fn read(
                 })?
         }
     };
-    let komi = match root.get("KM") {
-        None => HalfPoints(0),
-        Some(p) => {
-            let value = text_of(&p);
-            value
-                .parse::<HalfPoints>()
-                .map_err(|_| r.error(ErrorKind::BadKomi { value }, value_span(&p)))?
-        }
-    };
+    let komi = read_komi(r, &root)?;
     let mut ruleset = match root.get("RU") {
         None => Ruleset::keil(),
         Some(p) => {
@@ -117,6 +109,20 @@ pub(super) fn read(
             go_nodes: Vec::new(),
         },
     ))
+}
+
+/// `KM` as a multiple of 0.5 (0 when absent); anything else is a record
+/// error (Keil and Kaomi).
+pub(super) fn read_komi(r: &Reader<'_, '_>, root: &Node<'_>) -> Result<HalfPoints> {
+    match root.get("KM") {
+        None => Ok(HalfPoints(0)),
+        Some(p) => {
+            let value = text_of(&p);
+            value
+                .parse::<HalfPoints>()
+                .map_err(|_| r.error(ErrorKind::BadKomi { value }, value_span(&p)))
+        }
+    }
 }
 
 /// `PL` and the setup stones of the root (`AB`, `AW`, `AE`).
@@ -188,6 +194,49 @@ fn node_move(
     root: bool,
     board: &'static Board,
 ) -> Result<Option<NodeMove>> {
+    read_node_move(
+        r,
+        node,
+        Dialect::Keil,
+        |raw| {
+            if raw.is_empty() || raw.eq_ignore_ascii_case("pass") {
+                Some(MoveValue::Move(Move::Pass))
+            } else if raw.eq_ignore_ascii_case("button") {
+                Some(MoveValue::Move(Move::TakeButton))
+            } else {
+                match board.parse_point(raw) {
+                    Ok(point) => Some(MoveValue::Move(Move::Place(point))),
+                    Err(PointError::OffBoard { .. }) => Some(MoveValue::OffBoard),
+                    Err(PointError::Malformed(_)) => None,
+                }
+            }
+        },
+        root,
+    )
+}
+
+/// The game whose node rules apply: where setup (`AB`, `AW`, `AE`) may
+/// stand and what a malformed move value is called.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Dialect {
+    /// Keil: setup in the root only; moves `g7`, `pass`, `button`, `[]`.
+    Keil,
+    /// Kaomi: no setup at all (kaomi-rules.md, "Records"); moves `cc`,
+    /// `swap`, `pass`, `[]`.
+    Kaomi,
+}
+
+/// A node's move with the game's value reader `value` (the trimmed raw
+/// value; `None` is a malformed point, a record error), and the record
+/// errors every game shares: two moves, a move with setup, setup where the
+/// game has none.
+pub(super) fn read_node_move(
+    r: &Reader<'_, '_>,
+    node: &Node<'_>,
+    dialect: Dialect,
+    value: impl Fn(&str) -> Option<MoveValue>,
+    root: bool,
+) -> Result<Option<NodeMove>> {
     let mut mv: Option<NodeMove> = None;
     let mut setup_prop: Option<Property<'_>> = None;
     for (k, p) in node.properties().enumerate() {
@@ -195,6 +244,14 @@ fn node_move(
             "B" => Color::Black,
             "W" => Color::White,
             "AB" | "AW" | "AE" => {
+                if dialect == Dialect::Kaomi {
+                    return Err(r.error(
+                        ErrorKind::KaomiSetup {
+                            prop: p.ident().to_string(),
+                        },
+                        p.span(),
+                    ));
+                }
                 if !root {
                     return Err(r.error(
                         ErrorKind::SetupNotInRoot {
@@ -221,24 +278,13 @@ fn node_move(
             .value()
             .expect("the parser never yields a property without value");
         let raw = v.raw.trim();
-        let value = if raw.is_empty() || raw.eq_ignore_ascii_case("pass") {
-            MoveValue::Move(Move::Pass)
-        } else if raw.eq_ignore_ascii_case("button") {
-            MoveValue::Move(Move::TakeButton)
-        } else {
-            match board.parse_point(raw) {
-                Ok(point) => MoveValue::Move(Move::Place(point)),
-                Err(PointError::OffBoard { .. }) => MoveValue::OffBoard,
-                Err(PointError::Malformed(_)) => {
-                    return Err(r.error(
-                        ErrorKind::MalformedPoint {
-                            prop: p.ident().to_string(),
-                            value: raw.to_string(),
-                        },
-                        v.span,
-                    ));
-                }
-            }
+        let Some(value) = value(raw) else {
+            let (prop, value) = (p.ident().to_string(), raw.to_string());
+            let kind = match dialect {
+                Dialect::Keil => ErrorKind::MalformedPoint { prop, value },
+                Dialect::Kaomi => ErrorKind::KaomiMoveValue { prop, value },
+            };
+            return Err(r.error(kind, v.span));
         };
         mv = Some(NodeMove {
             color,

@@ -236,7 +236,7 @@ fn main_verdict(
         v.margin = Some(score.margin());
         v.status = Status::Complete;
         v.re_checked = true;
-        if !agrees(result, &score, true) {
+        if !agrees(result, (score.winner(), score.margin()), true) {
             v.status = Status::Invalid;
             let ill: Illegal = result_mismatch(record, game.ply(), Color::Black);
             v.illegal = Some(ill);

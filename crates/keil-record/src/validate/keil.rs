@@ -5,48 +5,28 @@ use keil_rules::{AnyPosition, Game, IllegalReason, Ko, Position};
 use keil_sgf::NodeId;
 
 use super::{
-    Illegal, Line, Notes, Played, Reason, Replay, Replayer, Rules, Status, Validation, Verdict,
-    Winner, agrees, result_mismatch, run_lines,
+    Line, Notes, Played, Reason, Replay, Replayer, Rules, Status, Validation, Verdict,
+    judge_checked, run_lines, step_move,
 };
-use crate::info::{GameResult, WinBy};
 use crate::record::{KeilSpec, MoveValue, View};
 
 impl Replayer for Game {
     #[inline]
     fn step(line: &mut Line<'_, Game>, id: NodeId, _: &mut Notes) -> Option<Played> {
-        let m = line.record.node_move(id)?;
-        line.moves += 1;
-        if line.illegal.is_some() {
-            return None;
-        }
-        let result = match line.game.check_turn(m.color) {
-            Err(e) => Err(e.reason),
-            Ok(()) => match m.value {
-                MoveValue::Move(mv) => line.game.play_as(m.color, mv).map_err(|e| e.reason),
+        let played = step_move(line, id, Game::ply, |game, m| {
+            game.check_turn(m.color).map_err(|e| e.reason)?;
+            match m.value {
+                MoveValue::Move(mv) => game.play_as(m.color, mv).map_err(|e| e.reason),
                 // A Keil record never holds a malformed value (a record error).
                 MoveValue::OffBoard | MoveValue::Malformed => Err(IllegalReason::OffBoard),
-            },
-        };
-        match result {
-            Ok(outcome) => Some(Played {
-                mv: m,
-                outcome,
-                setup: None,
-            }),
-            Err(e) => {
-                let reason = Reason::of(&e);
-                let (plies, kee) = match e {
-                    IllegalReason::Repetition { plies, kee } => (plies, kee),
-                    _ => (Vec::new(), None),
-                };
-                let mut ill = line.illegal(id, m, line.game.ply() + 1, reason, plies, kee);
-                if reason == Reason::AfterEnd {
-                    ill.end_passes = end_passes(line.game.ruleset().ko);
-                }
-                line.illegal = Some(ill);
-                None
             }
+        });
+        if let Some(ill) = &mut line.illegal
+            && ill.reason == Reason::AfterEnd
+        {
+            ill.end_passes = end_passes(line.game.ruleset().ko);
         }
+        played
     }
 }
 
@@ -95,36 +75,11 @@ fn main_verdict(record: View<'_>, spec: &KeilSpec, line: &Line<'_, Game>) -> Ver
         v.illegal = Some(illegal.clone());
         return v;
     }
-    let result = record.info.result;
-    let ok = if line.game.is_over() {
+    let end = line.game.is_over().then(|| {
         let score = line.game.score();
-        v.score = Some(score);
-        v.winner = Some(Winner::of(score.winner()));
-        v.margin = Some(score.margin());
-        v.status = Status::Complete;
-        v.re_checked = true;
-        agrees(result, &score, false)
-    } else {
-        match result {
-            None | Some(GameResult::Unknown) | Some(GameResult::Void) => true,
-            Some(GameResult::Win { winner, by }) => {
-                let status = match by {
-                    WinBy::Resign => Status::Resigned,
-                    WinBy::Time => Status::Time,
-                    WinBy::Forfeit => Status::Forfeit,
-                    WinBy::Score(_) | WinBy::Unspecified => Status::Invalid,
-                };
-                v.status = status;
-                v.winner = Some(Winner::of(Some(winner)));
-                status != Status::Invalid
-            }
-            Some(GameResult::Draw) => false,
-        }
-    };
-    if !ok {
-        v.status = Status::Invalid;
-        let ill: Illegal = result_mismatch(record, line.game.ply(), line.game.to_move().opposite());
-        v.illegal = Some(ill);
-    }
+        (score, score.winner(), score.margin())
+    });
+    let last = line.game.to_move().opposite();
+    judge_checked(record, &mut v, end, line.game.ply(), last);
     v
 }
