@@ -299,6 +299,32 @@ fn viewer_board_equals_the_api_position_for_each_kind() {
 }
 
 #[test]
+fn the_final_position_of_a_complete_game_marks_its_score() {
+    let f = shared();
+    for kind in ["keil", "go"] {
+        let filter = keil_archive::GameFilter {
+            kind: Some(kind.parse().unwrap()),
+            status: Some(keil_archive::GameStatus::Complete),
+            ..Default::default()
+        };
+        let page = keil_archive::Page {
+            order: keil_archive::Order::Ascending,
+            limit: 5,
+            after: None,
+        };
+        let g = &f.archive.games().list(&filter, &page).unwrap().games[0];
+        let end = html(&format!("/games/{}", g.id));
+        let svg = board(&end);
+        let owned = svg.matches("class=\"dot-b\"").count() + svg.matches("class=\"dot-w\"").count();
+        assert!(owned > 0, "{kind} game {}: no owned points marked", g.id);
+        assert!(svg.contains("score B "), "{kind}");
+        assert!(end.contains("<dd class=\"score\">"), "{kind}");
+        let before = html(&format!("/games/{}?ply={}", g.id, g.plies - 1));
+        assert!(!board(&before).contains("class=\"dot-"), "{kind}");
+    }
+}
+
+#[test]
 fn continuation_links_open_the_next_position_and_its_games() {
     for (kind, notation) in [("keil", None), ("go", Some(9))] {
         let path = match notation {
@@ -461,7 +487,8 @@ fn upload_page_has_the_form_and_no_token() {
 fn a_150_ply_side_7_game_page_is_under_60_kb() {
     let f = shared();
     let (id, plies) = first_game(f, "keil");
-    let body = html(&format!("/games/{id}?ply={}", plies / 2));
+    // The final position: the fullest board, with the score's marks.
+    let body = html(&format!("/games/{id}?ply={plies}"));
     // The generated games are shorter than 150 plies: add the measured size
     // of one move-list item per missing ply (the board's size does not
     // depend on the number of plies; a fuller board adds one circle of

@@ -844,6 +844,27 @@ fn board_panel(id: GameId, plies: u32, ply: u32, line: &Line, board: AnyBoard) -
         caption.push_str(" · button taken");
     }
     let notation = l.position.to_notation(Some(l.to_move));
+    // The final position of a finished game: the points its score counts
+    // (territory, area) marked for their owner.
+    let mut marks = Vec::new();
+    if ply == plies && line.end.is_complete() {
+        let score = line.end.score();
+        let _ = write!(caption, " · score B {} W {}", score.black, score.white);
+        for (p, c) in line.end.owned_points() {
+            let (class, who) = match c {
+                Color::Black => ("dot-b", "Black"),
+                Color::White => ("dot-w", "White"),
+            };
+            marks.push(PointMark {
+                point: p,
+                class,
+                label: String::new(),
+                href: None,
+                title: format!("{}: {who}'s", board.display_name(p)),
+                fill: None,
+            });
+        }
+    }
     let svg = svg::render_with(
         &Drawing {
             position: &l.position,
@@ -855,7 +876,7 @@ fn board_panel(id: GameId, plies: u32, ply: u32, line: &Line, board: AnyBoard) -
             inline: true,
             ply: Some(ply),
             notation: Some(&notation),
-            marks: &[],
+            marks: &marks,
         },
     );
     let b = |to: u32, text, title, disabled| NavButton {
