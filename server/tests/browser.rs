@@ -164,15 +164,15 @@ async fn board_stones(c: &Client) -> (Vec<String>, Vec<String>) {
 }
 
 async fn shown_ply(c: &Client) -> u32 {
-    c.find(Locator::Css("svg[data-ply]"))
+    // One script call: the board may be replaced between two commands.
+    let v = c
+        .execute(
+            "return document.querySelector('svg[data-ply]').dataset.ply",
+            vec![],
+        )
         .await
-        .unwrap()
-        .attr("data-ply")
-        .await
-        .unwrap()
-        .unwrap()
-        .parse()
-        .unwrap()
+        .unwrap();
+    v.as_str().unwrap().parse().unwrap()
 }
 
 fn api(f: &Fixture, path: &str) -> Value {
@@ -213,16 +213,34 @@ where
     }
 }
 
+async fn click(c: &Client, css: &str) {
+    c.find(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("{css}: {e}"))
+        .click()
+        .await
+        .unwrap();
+}
+
+async fn type_into(c: &Client, css: &str, text: &str) {
+    c.find(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("{css}: {e}"))
+        .send_keys(text)
+        .await
+        .unwrap();
+}
+
+/// The query string of the current URL.
+async fn query(c: &Client) -> Option<String> {
+    c.current_url().await.unwrap().query().map(str::to_string)
+}
+
 const ARROW_LEFT: &str = "\u{E012}";
 const ARROW_RIGHT: &str = "\u{E014}";
 
 async fn press(c: &Client, key: &str) {
-    c.find(Locator::Css("body"))
-        .await
-        .unwrap()
-        .send_keys(key)
-        .await
-        .unwrap();
+    type_into(c, "body", key).await;
 }
 
 async fn home_and_typeahead(c: &Client, base: &str) {
@@ -264,18 +282,9 @@ async fn list_and_filters(c: &Client, base: &str) {
     c.goto(&format!("{base}/games")).await.unwrap();
     let kind = c.find(Locator::Css("select[name=kind]")).await.unwrap();
     kind.select_by_value("go").await.unwrap();
-    c.find(Locator::Css("form.filters button[type=submit]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(c, "form.filters button[type=submit]").await;
     until("the filtered list", || async {
-        c.current_url()
-            .await
-            .unwrap()
-            .query()
-            .is_some_and(|q| q.contains("kind=go"))
+        query(c).await.is_some_and(|q| q.contains("kind=go"))
     })
     .await;
     let rows = c
@@ -340,12 +349,7 @@ async fn viewer_steps(c: &Client, f: &Fixture, kind: &str) {
         assert!(said.starts_with("Move "), "{said:?}");
     }
     // The buttons and the move list are links that step the same way.
-    c.find(Locator::Css("nav.controls a[title^='Forward ten']"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(c, "nav.controls a[title^='Forward ten']").await;
     let to = (ply + 10).min(plies);
     until("ten plies on", || async { shown_ply(c).await == to }).await;
     assert_eq!(board_stones(c).await, api_stones(f, id, to));
@@ -368,11 +372,7 @@ async fn explorer_and_editor(c: &Client, f: &Fixture) {
     shoot(c, "explorer").await;
     first.click().await.unwrap();
     until("the next position", || async {
-        c.current_url()
-            .await
-            .unwrap()
-            .query()
-            .is_some_and(|q| q.contains("to_move=w"))
+        query(c).await.is_some_and(|q| q.contains("to_move=w"))
     })
     .await;
     let (b, w) = board_stones(c).await;
@@ -411,12 +411,7 @@ async fn explorer_and_editor(c: &Client, f: &Fixture) {
         .await
         .unwrap();
     until("the search", || async {
-        !c.current_url()
-            .await
-            .unwrap()
-            .query()
-            .unwrap_or("")
-            .contains("edit=1")
+        !query(c).await.unwrap_or_default().contains("edit=1")
     })
     .await;
     let games = c
@@ -451,24 +446,9 @@ async fn upload(c: &Client, base: &str) {
     // Through the file picker.
     let file = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-upload.sgf");
     std::fs::write(&file, &record).unwrap();
-    c.find(Locator::Css("input[type=file]"))
-        .await
-        .unwrap()
-        .send_keys(file.to_str().unwrap())
-        .await
-        .unwrap();
-    c.find(Locator::Css("input[name=token]"))
-        .await
-        .unwrap()
-        .send_keys(TOKEN)
-        .await
-        .unwrap();
-    c.find(Locator::Css("#upload button[type=submit]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    type_into(c, "input[type=file]", file.to_str().unwrap()).await;
+    type_into(c, "input[name=token]", TOKEN).await;
+    click(c, "#upload button[type=submit]").await;
     let row = c
         .wait()
         .at_most(Duration::from_secs(10))
@@ -504,12 +484,7 @@ async fn upload(c: &Client, base: &str) {
         .clear()
         .await
         .unwrap();
-    c.find(Locator::Css("#upload button[type=submit]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(c, "#upload button[type=submit]").await;
     until("the refusal", || async {
         c.find(Locator::Css("#result"))
             .await

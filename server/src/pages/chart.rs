@@ -61,7 +61,7 @@ impl Years {
         );
         let _ = write!(
             s,
-            r##"<svg class="chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w:.0} {h:.0}" role="img" aria-label="{label}" font-family="sans-serif" font-size="11"><title>{label}</title><line x1="20" y1="{:.0}" x2="{:.0}" y2="{:.0}" stroke="#888"/>"##,
+            r##"<svg class="chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w:.0} {h:.0}" width="{w:.0}" height="{h:.0}" role="img" aria-label="{label}" font-family="sans-serif" font-size="11"><title>{label}</title><line x1="20" y1="{:.0}" x2="{:.0}" y2="{:.0}" stroke="#888"/>"##,
             top + plot,
             w - 10.0,
             top + plot

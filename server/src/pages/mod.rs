@@ -331,29 +331,48 @@ pub struct HomeData {
     rows: Vec<Row>,
 }
 
-/// How long the home page's counts are reused.
+/// How long the home page's counts are served before they are computed
+/// again (in the background: until then the older ones are served).
 const HOME_TTL: Duration = Duration::from_secs(10);
 
-/// The home page's data and when it was computed; uploads clear it.
+/// The home page's data and when it was computed (uploads clear it), and
+/// whether a refresh is running.
 #[derive(Default)]
-pub struct HomeCache(Mutex<Option<(Instant, Arc<HomeData>)>>);
+pub struct HomeCache(Mutex<HomeSlot>);
+
+#[derive(Default)]
+struct HomeSlot {
+    data: Option<(Instant, Arc<HomeData>)>,
+    refreshing: bool,
+}
 
 impl HomeCache {
     /// Forgets the cached data (after an upload stored games).
     pub fn clear(&self) {
-        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = None;
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).data = None;
     }
 
-    fn get(&self) -> Option<Arc<HomeData>> {
-        let guard = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        guard
+    /// The cached data, if any, and whether the caller should refresh it
+    /// (it is stale and nobody else is refreshing it).
+    fn get(&self) -> (Option<Arc<HomeData>>, bool) {
+        let mut slot = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let stale = slot
+            .data
             .as_ref()
-            .filter(|(at, _)| at.elapsed() < HOME_TTL)
-            .map(|(_, d)| Arc::clone(d))
+            .is_none_or(|(at, _)| at.elapsed() >= HOME_TTL);
+        let refresh = stale && !slot.refreshing;
+        if refresh {
+            slot.refreshing = true;
+        }
+        (slot.data.as_ref().map(|(_, d)| Arc::clone(d)), refresh)
     }
 
-    fn put(&self, d: Arc<HomeData>) {
-        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some((Instant::now(), d));
+    fn put(&self, d: Option<Arc<HomeData>>) {
+        let mut slot = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(d) = d {
+            slot.data = Some((Instant::now(), d));
+        }
+        slot.refreshing = false;
     }
 }
 
@@ -453,14 +472,25 @@ struct HomePage<'a> {
 }
 
 /// `GET /`: the search box, counts per kind, the most played first moves
-/// per kind, the latest games.
+/// per kind, the latest games. The counts are computed at most every
+/// [`HOME_TTL`], in the background once a first answer exists.
 pub async fn home(state: Data<ServerState>) -> PageResult {
     let data = match state.home.get() {
-        Some(d) => d,
-        None => {
-            let d = Arc::new(blocking(&state, home_data).await?);
-            state.home.put(Arc::clone(&d));
+        (Some(d), false) => d,
+        (Some(d), true) => {
+            let st = state.clone();
+            actix_web::rt::spawn(async move {
+                let fresh = blocking(&st, home_data).await.ok().map(Arc::new);
+                st.home.put(fresh);
+            });
             d
+        }
+        (None, refresh) => {
+            let fresh = blocking(&state, home_data).await.map(Arc::new);
+            if refresh {
+                state.home.put(fresh.as_ref().ok().cloned());
+            }
+            fresh?
         }
     };
     render(&HomePage {
@@ -706,11 +736,13 @@ const SGF_LIMIT: usize = 1000;
 pub async fn games_sgf(state: Data<ServerState>, q: web::Query<GamesQuery>) -> PageResult {
     let mut q = drop_empty(q.into_inner());
     q.cursor = None;
+    let default_limit = q.limit.is_none();
     let (filter, mut page) = crate::routes::games_query(q)?;
-    page.limit = page.limit.clamp(1, SGF_LIMIT);
-    if page.limit == 50 {
-        page.limit = SGF_LIMIT;
-    }
+    page.limit = if default_limit {
+        SGF_LIMIT
+    } else {
+        page.limit.min(SGF_LIMIT)
+    };
     let text = blocking(&state, move |a| {
         let list = a.games().list(&filter, &page)?;
         let mut out = String::new();
