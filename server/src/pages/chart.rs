@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use keil_rules::Color;
+use keil_archive::YearRecord;
 
 /// Wins, losses and other results (draws, no result) per year.
 #[derive(Default)]
@@ -14,17 +14,19 @@ pub(super) struct Years {
 }
 
 impl Years {
-    /// Counts a game of the player's, who had colour `me`.
-    pub(super) fn add(&mut self, year: Option<i32>, winner: Option<Color>, me: Color) {
-        let slot = match winner {
-            Some(w) if w == me => 0,
-            Some(_) => 1,
-            None => 2,
-        };
-        match year {
-            Some(y) => self.by_year.entry(y).or_default()[slot] += 1,
-            None => self.undated[slot] += 1,
+    /// The archive's per-year records of a player.
+    pub(super) fn from_records(records: &[YearRecord]) -> Years {
+        let mut out = Years::default();
+        for r in records {
+            let counts = [r.wins, r.losses, r.games.saturating_sub(r.wins + r.losses)];
+            match r.year {
+                Some(y) => {
+                    out.by_year.insert(y, counts);
+                }
+                None => out.undated = counts,
+            }
         }
+        out
     }
 
     /// The chart: per year, a green bar of wins, a red bar of losses and a
@@ -115,11 +117,17 @@ mod tests {
 
     #[test]
     fn counts_each_result_in_its_year_and_escapes_the_name() {
-        let mut y = Years::default();
-        y.add(Some(2020), Some(Color::Black), Color::Black);
-        y.add(Some(2020), Some(Color::White), Color::Black);
-        y.add(Some(2021), None, Color::White);
-        y.add(None, Some(Color::White), Color::White);
+        let rec = |year, games, wins, losses| YearRecord {
+            year,
+            games,
+            wins,
+            losses,
+        };
+        let y = Years::from_records(&[
+            rec(Some(2020), 2, 1, 1),
+            rec(Some(2021), 1, 0, 0),
+            rec(None, 1, 1, 0),
+        ]);
         let svg = y.svg("<script>x</script>");
         assert!(svg.contains("2020: 1 won, 1 lost, 0 other"));
         assert!(svg.contains("undated: 1 won"));

@@ -24,8 +24,7 @@ use actix_web::web::{self, Data};
 use actix_web::{HttpRequest, HttpResponse, ResponseError};
 use askama::Template;
 use keil_archive::{
-    Archive, GameFilter, GameId, GameMoves, GameSummary, MAX_PAGE, Order, Page, PlayerHit,
-    PositionQuery,
+    Archive, GameFilter, GameId, GameMoves, GameSummary, Order, Page, PlayerHit, PositionQuery,
 };
 use keil_rules::{
     AnyBoard, AnyGame, AnyPosition, AnyRuleset, BoardSpec, Color, GoRuleset, HalfPoints, Move,
@@ -1456,9 +1455,6 @@ struct PlayerPage<'a> {
     rows: Vec<Row>,
 }
 
-/// The most games read for a player's per-year chart.
-const CHART_GAMES: usize = 20 * MAX_PAGE;
-
 /// `GET /players/{name}`: totals, by colour, results per year, opponents
 /// with head-to-head records, the latest games.
 pub async fn player_page(state: Data<ServerState>, name: web::Path<String>) -> PageResult {
@@ -1469,37 +1465,23 @@ pub async fn player_page(state: Data<ServerState>, name: web::Path<String>) -> P
                 "no player named {name:?}; search for the name on the home page"
             )))
         })?;
+        let years = chart::Years::from_records(&a.players().results_by_year(profile.id)?);
         let filter = GameFilter {
             player: Some(profile.name.clone()),
             ..GameFilter::default()
         };
-        let mut page = Page {
+        let page = Page {
             order: Order::Descending,
-            limit: MAX_PAGE,
+            limit: 20,
             after: None,
         };
-        let mut years = chart::Years::default();
-        let mut rows = Vec::new();
-        let mut seen = 0;
-        loop {
-            let list = a.games().list(&filter, &page)?;
-            for g in &list.games {
-                if rows.len() < 20 {
-                    rows.push(Row::from(g));
-                }
-                let me = if g.black.as_deref() == Some(profile.name.as_str()) {
-                    Color::Black
-                } else {
-                    Color::White
-                };
-                years.add(g.day.map(|d| chrono::Datelike::year(&d)), g.winner, me);
-            }
-            seen += list.games.len();
-            match list.next {
-                Some(c) if seen < CHART_GAMES => page.after = Some(c),
-                _ => break,
-            }
-        }
+        let rows = a
+            .games()
+            .list(&filter, &page)?
+            .games
+            .iter()
+            .map(Row::from)
+            .collect();
         Ok((profile, years, rows))
     })
     .await?;
