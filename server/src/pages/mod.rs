@@ -917,8 +917,8 @@ fn board_panel(id: GameId, plies: u32, ply: u32, line: &Line, board: AnyBoard) -
         disabled,
     };
     let buttons = vec![
-        b(0, "⏮", "Start (Home)", ply == 0),
-        b(ply.saturating_sub(10), "⏪", "Back ten moves (↑)", ply == 0),
+        b(0, "|◀", "Start (Home)", ply == 0),
+        b(ply.saturating_sub(10), "◀◀", "Back ten moves (↑)", ply == 0),
         b(ply.saturating_sub(1), "◀", "Back one move (←)", ply == 0),
         b(
             (ply + 1).min(plies),
@@ -928,11 +928,11 @@ fn board_panel(id: GameId, plies: u32, ply: u32, line: &Line, board: AnyBoard) -
         ),
         b(
             (ply + 10).min(plies),
-            "⏩",
+            "▶▶",
             "Forward ten moves (↓)",
             ply == plies,
         ),
-        b(plies, "⏭", "End (End)", ply == plies),
+        b(plies, "▶|", "End (End)", ply == plies),
     ];
     let explore = link(
         "/positions",
