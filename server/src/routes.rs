@@ -102,12 +102,20 @@ pub fn app_config(state: Data<ServerState>) -> impl FnOnce(&mut ServiceConfig) {
     }
 }
 
-async fn not_found(req: HttpRequest) -> Result<HttpResponse, ApiError> {
-    Err(ApiError::NotFound(format!(
-        "no route for {} {}",
-        req.method(),
-        req.path()
-    )))
+/// An unknown path: a problem document, or an HTML page for a browser
+/// (an `Accept` header naming `text/html`) outside `/api/`.
+async fn not_found(req: HttpRequest) -> HttpResponse {
+    let e = ApiError::NotFound(format!("no route for {} {}", req.method(), req.path()));
+    let browser = req
+        .headers()
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.contains("text/html"));
+    if browser && !req.path().starts_with("/api/") {
+        actix_web::ResponseError::error_response(&crate::pages::PageError(e))
+    } else {
+        actix_web::ResponseError::error_response(&e)
+    }
 }
 
 // ---- helpers ---------------------------------------------------------------

@@ -483,6 +483,37 @@ fn every_text_is_escaped() {
 }
 
 #[test]
+fn unknown_paths_are_an_html_page_for_browsers_and_a_problem_otherwise() {
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .build()
+        .into();
+    let url = format!("{}/no/such/page", shared().base);
+    let mut r = agent
+        .get(&url)
+        .header("Accept", "text/html,application/xhtml+xml")
+        .call()
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 404);
+    assert!(
+        r.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/html")
+    );
+    assert!(r.headers().contains_key("content-security-policy"));
+    assert!(
+        r.body_mut()
+            .read_to_string()
+            .unwrap()
+            .contains("/no/such/page")
+    );
+    let p = get("/no/such/page");
+    assert_eq!(p.status, 404);
+    assert_eq!(p.content_type, "application/problem+json");
+}
+
+#[test]
 fn upload_page_has_the_form_and_no_token() {
     let body = html("/upload");
     assert!(body.contains("<form id=\"upload\""));
