@@ -845,6 +845,81 @@ mod tests {
     }
 
     #[test]
+    fn inline_boards_have_no_style_and_mark_only_stones_with_data_point() {
+        let mut p = empty(4);
+        let board = p.board();
+        let d4 = board.parse_point("d4").unwrap();
+        let a1 = board.parse_point("a1").unwrap();
+        p.set(d4, Some(Color::Black));
+        let captured = [(a1, Color::White)];
+        let marks = [
+            PointMark {
+                point: a1,
+                class: "next",
+                label: "12".into(),
+                href: Some("/positions?a=1&b=<2>".into()),
+                title: "a1 <x>".into(),
+                fill: Some("#123456".into()),
+            },
+            PointMark {
+                point: d4,
+                class: "dot-w",
+                label: String::new(),
+                href: None,
+                title: "d4".into(),
+                fill: None,
+            },
+        ];
+        let position = AnyPosition::Keil(p);
+        let svg = render_with(
+            &Drawing {
+                position: &position,
+                last: Some(d4),
+                captured: &captured,
+                caption: "c",
+            },
+            &Extras {
+                inline: true,
+                ply: Some(7),
+                notation: Some("4/5 b"),
+                marks: &marks,
+            },
+        );
+        let doc = parse(&svg);
+        let root = doc.root_element();
+        assert_eq!(root.attribute("data-ply"), Some("7"));
+        assert_eq!(root.attribute("data-position"), Some("4/5 b"));
+        assert_eq!(root.attribute("width"), None);
+        assert!(!svg.contains("<style"));
+        // Only the stone carries data-point; the capture is data-captured.
+        let pointed: Vec<_> = doc
+            .descendants()
+            .filter_map(|n| n.attribute("data-point"))
+            .collect();
+        assert_eq!(pointed, ["d4"]);
+        assert_eq!(
+            doc.descendants()
+                .filter_map(|n| n.attribute("data-captured"))
+                .collect::<Vec<_>>(),
+            ["a1"]
+        );
+        // The marks: a link (escaped) around a labelled disc, a square.
+        let a = doc.descendants().find(|n| n.has_tag_name("a")).unwrap();
+        assert_eq!(a.attribute("href"), Some("/positions?a=1&b=<2>"));
+        assert!(svg.contains("a1 &lt;x&gt;"));
+        assert_eq!(svg.matches(r#"class="dot-w""#).count(), 1);
+        assert!(svg.contains(">12</text>"));
+        // The standalone document is unchanged by the defaults.
+        let plain = render(&Drawing {
+            position: &position,
+            last: Some(d4),
+            captured: &captured,
+            caption: "c",
+        });
+        assert!(plain.contains("<style") && plain.contains(r#"data-point="a1""#));
+    }
+
+    #[test]
     fn neighbours_are_equidistant() {
         let board = Board::new(4).unwrap();
         for p in board.points() {

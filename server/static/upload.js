@@ -47,6 +47,12 @@ if (form) {
       headers: { "Authorization": "Bearer " + token, "Content-Type": "application/x-go-sgf" },
       body,
     });
+    // Sent: the chosen files and the pasted text are cleared (the token
+    // stays in its field for the next upload).
+    dropped = null;
+    files.value = "";
+    form.querySelector("textarea").value = "";
+    drop.querySelector("p").textContent = "Drop .sgf files here";
     const answer = await r.json().catch(() => null);
     if (!answer) { say(`The server answered ${r.status}.`, "error"); return; }
     if (!answer.games) { say(answer.detail || `The server answered ${r.status}.`, "error"); return; }

@@ -472,6 +472,35 @@ async fn upload(c: &Client, base: &str) {
         .unwrap();
     assert!(!stored.as_str().unwrap().contains(TOKEN));
     shoot(c, "upload").await;
+    // Dropped on the drop zone (a drop event carrying a file), then sent:
+    // already in the archive.
+    c.execute(
+        "const dt = new DataTransfer();\
+         dt.items.add(new File([arguments[0]], 'dropped.sgf'));\
+         document.getElementById('drop').dispatchEvent(new DragEvent('drop', {dataTransfer: dt, bubbles: true, cancelable: true}));",
+        vec![json!(String::from_utf8(record.clone()).unwrap())],
+    )
+    .await
+    .unwrap();
+    let zone = c
+        .find(Locator::Css("#drop p"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert_eq!(zone, "dropped.sgf");
+    click(c, "#upload button[type=submit]").await;
+    until("the duplicate verdicts", || async {
+        c.find(Locator::Css("#result"))
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap()
+            .contains("0 stored, 2 already in the archive")
+    })
+    .await;
     // A refused game shows its reason and line:column.
     let textarea = c.find(Locator::Css("textarea")).await.unwrap();
     textarea
