@@ -231,6 +231,17 @@ async fn type_into(c: &Client, css: &str, text: &str) {
         .unwrap();
 }
 
+/// Whether the text of the element at `css` contains `text`.
+async fn text_contains(c: &Client, css: &str, text: &str) -> bool {
+    c.find(Locator::Css(css))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap()
+        .contains(text)
+}
+
 /// The query string of the current URL.
 async fn query(c: &Client) -> Option<String> {
     c.current_url().await.unwrap().query().map(str::to_string)
@@ -482,23 +493,10 @@ async fn upload(c: &Client, base: &str) {
     )
     .await
     .unwrap();
-    let zone = c
-        .find(Locator::Css("#drop p"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    assert_eq!(zone, "dropped.sgf");
+    assert!(text_contains(c, "#drop p", "dropped.sgf").await);
     click(c, "#upload button[type=submit]").await;
-    until("the duplicate verdicts", || async {
-        c.find(Locator::Css("#result"))
-            .await
-            .unwrap()
-            .text()
-            .await
-            .unwrap()
-            .contains("0 stored, 2 already in the archive")
+    until("the duplicate verdicts", || {
+        text_contains(c, "#result", "0 stored, 2 already in the archive")
     })
     .await;
     // A refused game shows its reason and line:column.
@@ -507,23 +505,8 @@ async fn upload(c: &Client, base: &str) {
         .send_keys("(;GM[Keil]FF[4]SZ[2]KM[0]PB[Ann]PW[Bo]\n;B[b2];W[b2])")
         .await
         .unwrap();
-    c.find(Locator::Css("input[type=file]"))
-        .await
-        .unwrap()
-        .clear()
-        .await
-        .unwrap();
     click(c, "#upload button[type=submit]").await;
-    until("the refusal", || async {
-        c.find(Locator::Css("#result"))
-            .await
-            .unwrap()
-            .text()
-            .await
-            .unwrap()
-            .contains("line 2:")
-    })
-    .await;
+    until("the refusal", || text_contains(c, "#result", "line 2:")).await;
     no_console_errors(
         c,
         "upload",
