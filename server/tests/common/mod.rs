@@ -38,7 +38,9 @@ pub struct Fixture {
     _dir: tempfile::TempDir,
 }
 
-/// The games of each kind: `(kind, size, games, seed)`.
+/// The games of each kind: `(kind, size, games, seed)`. Every page test
+/// and the browser test's viewer steps run once per entry: a new game kind
+/// (Kaomi) is covered by adding its line here once keil-gen plays it.
 pub const CORPUS: &[(GameKind, u8, u64, u64)] =
     &[(GameKind::Keil, 7, 60, 11), (GameKind::Go, 9, 40, 12)];
 
