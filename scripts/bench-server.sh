@@ -3,8 +3,10 @@
 # of GAMES generated side-7 games (kept between runs in WORK), starts the
 # server, and drives it from a second process on loopback for DURATION per
 # scenario with CONNECTIONS connections: exact position search, player
-# search, game fetch. Prints requests/s, latency percentiles and the
-# server's resident memory.
+# search, game fetch (the API), and the web pages: the game viewer at a
+# random ply (`viewer`), and a mix of game list, explorer and player pages
+# (`pages`). Prints requests/s, latency percentiles and the server's
+# resident memory.
 #
 #   scripts/bench-server.sh                      # 100,000 games, 20 s each
 #   GAMES=20000 DURATION=10s scripts/bench-server.sh
@@ -12,6 +14,7 @@
 #   KEIL=/path/to/keil ...  # that binary, not built (e.g. an older build, to compare)
 #   WORKERS=1 ...      # `keil serve --workers 1` (default: actix's, one per core)
 #   CONNECTIONS=32 THREADS=1 ...  # wrk's connections and threads
+#   SCENARIOS="viewer pages" ...  # only these (default: all five)
 #
 # The load generator is wrk (apt-get install -y wrk), or oha when wrk is
 # missing and apt is not available (cargo install oha).
@@ -27,6 +30,7 @@ WORK=${WORK:-/tmp/keil-bench}
 PROFILE=${PROFILE:-release}
 CHUNK=${CHUNK:-10000}
 WORKERS=${WORKERS:-}
+SCENARIOS=${SCENARIOS:-positions players games viewer pages}
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-target}
 if [ "$PROFILE" = release ]; then BUILT="$CARGO_TARGET_DIR/release/keil"; else BUILT="$CARGO_TARGET_DIR/debug/keil"; fi
 KEIL=${KEIL:-$BUILT}
@@ -96,17 +100,25 @@ while len(games) < 2000:
     if not cursor:
         break
 positions, players, ids = [], set(), [g["id"] for g in games]
+explorer, names = [], set()
 for g in random.sample(games, min(200, len(games))):
     ply = min(g["plies"], random.randint(4, 24))
     p = get(f"/api/v1/games/{g['id']}/positions/{ply}")
     positions.append("/api/v1/positions?position=" + urllib.parse.quote(p["notation"]))
+    explorer.append("/positions?position=" + urllib.parse.quote(p["notation"]))
     for name in (g["black"], g["white"]):
         if name:
             players.add("/api/v1/players?q=" + urllib.parse.quote(name.split()[-1][:4].lower()))
+            names.add(name)
+events = sorted({g["event"] for g in games if g.get("event")})
+lists = ["/games"] + [f"/games?event={urllib.parse.quote(e)}" for e in events[:50]]
+lists += [f"/games?player={urllib.parse.quote(n)}" for n in sorted(names)[:50]]
 mixes = {
     "positions": positions,
     "players": sorted(players)[:200],
     "games": [f"/api/v1/games/{i}" for i in random.sample(ids, min(500, len(ids)))],
+    "viewer": [f"/games/{g['id']}?ply={random.randint(0, g['plies'])}" for g in random.sample(games, min(500, len(games)))],
+    "pages": lists + explorer[:100] + [f"/players/{urllib.parse.quote(n)}" for n in sorted(names)[:50]],
 }
 for name, paths in mixes.items():
     with open(f"{work}/{name}.txt", "w") as f:
@@ -123,7 +135,7 @@ cpu() { awk '{print $14 + $15}' "/proc/$SERVER/stat"; }
 TICK=$(getconf CLK_TCK)
 
 declare -A RPS P50 P99 CPU
-for mix in positions players games; do
+for mix in $SCENARIOS; do
   echo "== $mix: $DURATION, $CONNECTIONS connections"
   cpu0=$(cpu)
   if command -v wrk >/dev/null; then
@@ -151,7 +163,7 @@ done
 echo
 echo "== results: $GAMES games, $CONNECTIONS connections, $DURATION per scenario, $(nproc) cores shared by server and load generator"
 printf '%-12s %12s %10s %10s %16s\n' scenario "requests/s" p50 p99 "server CPU/req"
-for mix in positions players games; do
+for mix in $SCENARIOS; do
   printf '%-12s %12s %10s %10s %13s us\n' "$mix" "${RPS[$mix]}" "${P50[$mix]}" "${P99[$mix]}" "${CPU[$mix]}"
 done
 echo "load: $(uptime | sed 's/.*load/load/')"

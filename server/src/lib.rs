@@ -45,6 +45,7 @@
 pub mod dto;
 mod error;
 pub mod openapi;
+pub mod pages;
 pub mod routes;
 pub mod svg;
 mod upload;
@@ -134,6 +135,8 @@ pub struct ServerState {
     /// here for the previous one rather than failing as busy after the
     /// archive's 5 s wait.
     pub(crate) writer: Mutex<()>,
+    /// The home page's counts, reused for a few seconds.
+    pub(crate) home: pages::HomeCache,
 }
 
 impl ServerState {
@@ -144,6 +147,7 @@ impl ServerState {
             token: options.token.clone(),
             max_upload: options.max_upload,
             writer: Mutex::new(()),
+            home: pages::HomeCache::default(),
         }
     }
 }

@@ -24,7 +24,7 @@ pub struct RouteEntry {
     route: Route,
 }
 
-fn entry<F, Args>(method: &'static str, path: &'static str, handler: F) -> RouteEntry
+pub(crate) fn entry<F, Args>(method: &'static str, path: &'static str, handler: F) -> RouteEntry
 where
     F: Handler<Args>,
     Args: FromRequest + 'static,
@@ -86,7 +86,7 @@ pub fn app_config(state: Data<ServerState>) -> impl FnOnce(&mut ServiceConfig) {
             );
         // Several methods on one path share one resource.
         let mut resources: Vec<(&str, actix_web::Resource)> = Vec::new();
-        for e in route_table() {
+        for e in route_table().into_iter().chain(crate::pages::page_table()) {
             match resources.iter_mut().find(|(p, _)| *p == e.path) {
                 Some((_, r)) => {
                     let resource = std::mem::replace(r, web::resource(e.path));
@@ -102,12 +102,20 @@ pub fn app_config(state: Data<ServerState>) -> impl FnOnce(&mut ServiceConfig) {
     }
 }
 
-async fn not_found(req: HttpRequest) -> Result<HttpResponse, ApiError> {
-    Err(ApiError::NotFound(format!(
-        "no route for {} {}",
-        req.method(),
-        req.path()
-    )))
+/// An unknown path: a problem document, or an HTML page for a browser
+/// (an `Accept` header naming `text/html`) outside `/api/`.
+async fn not_found(req: HttpRequest) -> HttpResponse {
+    let e = ApiError::NotFound(format!("no route for {} {}", req.method(), req.path()));
+    let browser = req
+        .headers()
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.contains("text/html"));
+    if browser && !req.path().starts_with("/api/") {
+        actix_web::ResponseError::error_response(&crate::pages::PageError(e))
+    } else {
+        actix_web::ResponseError::error_response(&e)
+    }
 }
 
 // ---- helpers ---------------------------------------------------------------
@@ -125,7 +133,7 @@ where
 /// A response for immutable game data: a strong `ETag` (a hash of the body),
 /// `Cache-Control: public, max-age=86400, immutable`, and 304 when the
 /// client already has it.
-fn immutable(req: &HttpRequest, content_type: &str, body: Vec<u8>) -> HttpResponse {
+pub(crate) fn immutable(req: &HttpRequest, content_type: &str, body: Vec<u8>) -> HttpResponse {
     let etag = format!("\"{:016x}\"", fnv1a(&body));
     let cached = req
         .headers()
@@ -151,7 +159,7 @@ fn json_body<T: serde::Serialize>(v: &T) -> Vec<u8> {
 }
 
 /// 64-bit FNV-1a: stable across runs and versions, for ETags.
-fn fnv1a(bytes: &[u8]) -> u64 {
+pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
         (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
     })
@@ -161,12 +169,12 @@ fn bad(what: &str, e: impl std::fmt::Display) -> ApiError {
     ApiError::BadRequest(format!("{what}: {e}"))
 }
 
-fn parse_id(s: &str) -> Result<GameId, ApiError> {
+pub(crate) fn parse_id(s: &str) -> Result<GameId, ApiError> {
     s.parse::<GameId>()
         .map_err(|e| ApiError::BadRequest(e.to_string()))
 }
 
-fn parse_color(what: &str, s: &str) -> Result<Color, ApiError> {
+pub(crate) fn parse_color(what: &str, s: &str) -> Result<Color, ApiError> {
     match s.to_ascii_lowercase().as_str() {
         "b" | "black" => Ok(Color::Black),
         "w" | "white" => Ok(Color::White),
@@ -174,7 +182,7 @@ fn parse_color(what: &str, s: &str) -> Result<Color, ApiError> {
     }
 }
 
-fn parse_day(what: &str, s: &str) -> Result<NaiveDate, ApiError> {
+pub(crate) fn parse_day(what: &str, s: &str) -> Result<NaiveDate, ApiError> {
     NaiveDate::parse_from_str(s, "%Y-%m-%d")
         .map_err(|_| bad(what, format!("{s:?} is not a date YYYY-MM-DD")))
 }
@@ -214,7 +222,7 @@ fn no_game(id: GameId) -> ApiError {
 }
 
 /// The archive filter and page of a game list query.
-fn games_query(q: GamesQuery) -> Result<(GameFilter, Page), ApiError> {
+pub(crate) fn games_query(q: GamesQuery) -> Result<(GameFilter, Page), ApiError> {
     let filter = GameFilter {
         player: q.player.filter(|s| !s.is_empty()),
         color: q
@@ -284,24 +292,24 @@ fn games_query(q: GamesQuery) -> Result<(GameFilter, Page), ApiError> {
 }
 
 /// A game replayed to a ply.
-struct Replayed {
-    position: keil_rules::AnyPosition,
-    to_move: Color,
-    last: Option<(u32, Color, Move)>,
-    captured: Vec<Point>,
-    captures: [u32; 2],
-    plies: u32,
+pub(crate) struct Replayed {
+    pub(crate) position: keil_rules::AnyPosition,
+    pub(crate) to_move: Color,
+    pub(crate) last: Option<(u32, Color, Move)>,
+    pub(crate) captured: Vec<Point>,
+    pub(crate) captures: [u32; 2],
+    pub(crate) plies: u32,
     /// Kaomi: the stones the last move pushed.
-    moved: Vec<(Point, Point)>,
+    pub(crate) moved: Vec<(Point, Point)>,
     /// Kaomi: the result, when the board is full.
-    kaomi: Option<keil_rules::KaomiResult>,
+    pub(crate) kaomi: Option<keil_rules::KaomiResult>,
 }
 
-fn replay(line: &GameMoves, ply: u32) -> Result<Replayed, ApiError> {
+pub(crate) fn replay(line: &GameMoves, ply: u32) -> Result<Replayed, ApiError> {
     let plies = line.moves.len() as u32;
     if ply > plies {
         return Err(ApiError::NotFound(format!(
-            "game {} has {plies} plies: there is no ply {ply}",
+            "game {} has {plies} plies: there is no ply {ply} (use 0 to {plies})",
             line.id
         )));
     }
@@ -702,6 +710,27 @@ pub async fn get_position_svg(
     Ok(immutable(&req, "image/svg+xml", body.into_bytes()))
 }
 
+/// A player's profile by name: as written, else the one whose name
+/// matches case- and accent-insensitively.
+pub(crate) fn find_player(
+    a: &Archive,
+    name: &str,
+) -> keil_archive::Result<Option<keil_archive::PlayerProfile>> {
+    let players = a.players();
+    let id = match players.id_of(name)? {
+        Some(id) => Some(id),
+        None => players
+            .search(name, 5)?
+            .into_iter()
+            .find(|h| h.matched == keil_archive::MatchKind::Exact)
+            .map(|h| h.id),
+    };
+    match id {
+        Some(id) => players.profile(id),
+        None => Ok(None),
+    }
+}
+
 /// Players by name: case- and accent-insensitive, prefixes and small
 /// misspellings.
 #[utoipa::path(get, path = "/api/v1/players", tag = "players", params(PlayersQuery),
@@ -736,18 +765,8 @@ pub async fn get_player(
 ) -> Result<HttpResponse, ApiError> {
     let name = name.into_inner();
     let profile = blocking(&state, move |a| {
-        let players = a.players();
-        let id = match players.id_of(&name)? {
-            Some(id) => Some(id),
-            None => players
-                .search(&name, 5)?
-                .into_iter()
-                .find(|h| h.matched == keil_archive::MatchKind::Exact)
-                .map(|h| h.id),
-        };
-        let not_found = || ApiError::NotFound(format!("no player named {name:?}"));
-        let id = id.ok_or_else(not_found)?;
-        players.profile(id)?.ok_or_else(not_found)
+        find_player(a, &name)?
+            .ok_or_else(|| ApiError::NotFound(format!("no player named {name:?}")))
     })
     .await?;
     Ok(HttpResponse::Ok().json(PlayerDto::from(profile)))

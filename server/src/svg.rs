@@ -61,9 +61,58 @@ pub struct Drawing<'a> {
 /// The SVG document of a drawing: a hexagonal board for Keil, a square one
 /// for Go.
 pub fn render(d: &Drawing<'_>) -> String {
+    render_with(d, &Extras::default())
+}
+
+/// What a board drawn inside an HTML page adds to a [`Drawing`]
+/// ([`render_with`]); the default adds nothing and draws the standalone
+/// document of [`render`].
+#[derive(Default)]
+pub struct Extras<'a> {
+    /// Drawn for an HTML page: no `<style>` element (the page's stylesheet
+    /// restyles the board, and a strict Content-Security-Policy refuses
+    /// inline styles), no fixed width and height (the page sizes it), and
+    /// the points captured by the last move marked with `data-captured`
+    /// rather than `data-point` (so that every element with `data-point`
+    /// is a stone on the board).
+    pub inline: bool,
+    /// The ply shown, written as the root's `data-ply`.
+    pub ply: Option<u32>,
+    /// The position notation, written as the root's `data-position`.
+    pub notation: Option<&'a str>,
+    /// Marks drawn over the stones: continuations, territory, links.
+    pub marks: &'a [PointMark],
+}
+
+/// A mark drawn on one point over the board (see [`Extras::marks`]).
+pub struct PointMark {
+    /// The point.
+    pub point: Point,
+    /// Its look: `dot-b`/`dot-w` (a small square: territory or area),
+    /// `next` (a continuation: a disc with `label`), `hot` (an invisible
+    /// target covering the point, for links); Kaomi's `removed` (a stone of
+    /// a removed pair, greyed), `deciding` (a ring around a stone of the
+    /// deciding group) and `ghost` (a dashed circle where a pushed stone
+    /// stood).
+    pub class: &'static str,
+    /// A short text drawn on the point (a continuation's games count).
+    pub label: String,
+    /// Makes the mark a link to this URL.
+    pub href: Option<String>,
+    /// A tooltip and accessible name.
+    pub title: String,
+    /// The fill of a `next` mark (by win share).
+    pub fill: Option<String>,
+}
+
+/// The SVG of a drawing with [`Extras`]: for pages, a board with marks and
+/// links over the points.
+pub fn render_with(d: &Drawing<'_>, ex: &Extras<'_>) -> String {
     match (d.position, d.position.board()) {
-        (AnyPosition::Keil(p), _) => render_hex(p, d.last, d.captured, d.caption),
-        (p, AnyBoard::Square(board)) => render_square_position(p, board, game_name(p.kind()), d),
+        (AnyPosition::Keil(p), _) => render_hex(p, d.last, d.captured, d.caption, ex),
+        (p, AnyBoard::Square(board)) => {
+            render_square_position(p, board, game_name(p.kind()), d, ex)
+        }
         (_, AnyBoard::Hex(_)) => unreachable!("only Keil positions are hexagonal"),
     }
 }
@@ -84,6 +133,7 @@ fn render_square_position(
     board: &'static SquareBoard,
     game: &str,
     d: &Drawing<'_>,
+    ex: &Extras<'_>,
 ) -> String {
     let on_board = |q: Point| q.index() < board.len();
     let at = |q: Point, c: Color| {
@@ -105,15 +155,28 @@ fn render_square_position(
             .point_at(i32::from(c), i32::from(r))
             .map_or_else(String::new, |q| board.sgf_name(q))
     };
-    render_square(&SquareDiagram {
-        size: board.size(),
-        stones: &stones,
-        last: d.last.filter(|&q| on_board(q)).map(|q| board.coords(q)),
-        captured: &captured,
-        name: &name,
-        game,
-        caption: d.caption,
-    })
+    let marks: Vec<(u8, u8, &PointMark)> = ex
+        .marks
+        .iter()
+        .filter(|m| on_board(m.point))
+        .map(|m| {
+            let (c, r) = board.coords(m.point);
+            (c, r, m)
+        })
+        .collect();
+    draw_square(
+        &SquareDiagram {
+            size: board.size(),
+            stones: &stones,
+            last: d.last.filter(|&q| on_board(q)).map(|q| board.coords(q)),
+            captured: &captured,
+            name: &name,
+            game,
+            caption: d.caption,
+        },
+        ex,
+        &marks,
+    )
 }
 
 /// A square board to draw, in plain coordinates: columns from the left and
@@ -205,6 +268,8 @@ struct Canvas {
     s: String,
     w: f64,
     h: f64,
+    /// Drawn for a page ([`Extras::inline`]).
+    inline: bool,
 }
 
 /// The width a drawing needs for its caption: a generous estimate of
@@ -215,14 +280,113 @@ fn caption_width(caption: &str) -> f64 {
 
 impl Canvas {
     /// Opens the document: size, title, styles and the page background.
-    fn open(w: f64, h: f64, title: &str) -> Canvas {
+    fn open(w: f64, h: f64, title: &str, ex: &Extras<'_>) -> Canvas {
         let mut s = String::with_capacity(24 * 1024);
         let title = escape(title);
-        let _ = write!(
+        if ex.inline {
+            let _ = write!(
+                s,
+                r#"<svg xmlns="http://www.w3.org/2000/svg" class="board-svg" viewBox="0 0 {w:.0} {h:.0}""#
+            );
+            if let Some(ply) = ex.ply {
+                let _ = write!(s, r#" data-ply="{ply}""#);
+            }
+            if let Some(n) = ex.notation {
+                let _ = write!(s, r#" data-position="{}""#, escape(n));
+            }
+            let _ = write!(
+                s,
+                r#" role="img" aria-label="{title}" font-family="sans-serif" font-size="12"><title>{title}</title><rect class="page" width="100%" height="100%" fill="{PAGE}"/>"#
+            );
+        } else {
+            let _ = write!(
+                s,
+                r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w:.0} {h:.0}" width="{w:.0}" height="{h:.0}" role="img" aria-label="{title}" font-family="sans-serif" font-size="12"><title>{title}</title>{STYLE}<rect class="page" width="100%" height="100%" fill="{PAGE}"/>"#
+            );
+        }
+        Canvas {
             s,
-            r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w:.0} {h:.0}" width="{w:.0}" height="{h:.0}" role="img" aria-label="{title}" font-family="sans-serif" font-size="12"><title>{title}</title>{STYLE}<rect class="page" width="100%" height="100%" fill="{PAGE}"/>"#
-        );
-        Canvas { s, w, h }
+            w,
+            h,
+            inline: ex.inline,
+        }
+    }
+
+    /// The marks of [`Extras::marks`] at their canvas coordinates.
+    fn marks(&mut self, marks: &[(f64, f64, &PointMark)], radius: f64) {
+        if marks.is_empty() {
+            return;
+        }
+        self.s.push_str(r#"<g class="marks">"#);
+        for &(x, y, m) in marks {
+            if let Some(href) = &m.href {
+                let _ = write!(self.s, r#"<a href="{}">"#, escape(href));
+            }
+            let title = escape(&m.title);
+            match m.class {
+                "dot-b" | "dot-w" => {
+                    let k = radius * 0.35;
+                    let fill = if m.class == "dot-b" {
+                        "#151515"
+                    } else {
+                        "#f7f7f4"
+                    };
+                    let _ = write!(
+                        self.s,
+                        r##"<rect class="{}" x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="{fill}" stroke="#555" stroke-width="0.8"><title>{title}</title></rect>"##,
+                        m.class,
+                        x - k,
+                        y - k,
+                        2.0 * k,
+                        2.0 * k
+                    );
+                }
+                "next" => {
+                    let fill = m.fill.as_deref().unwrap_or("#2e86de");
+                    let _ = write!(
+                        self.s,
+                        r##"<circle class="next" cx="{x:.1}" cy="{y:.1}" r="{:.1}" fill="{}" stroke="#fff" stroke-width="1.5"><title>{title}</title></circle><text class="next-label" x="{x:.1}" y="{y:.1}" text-anchor="middle" dominant-baseline="central" fill="#fff" font-size="{}">{}</text>"##,
+                        radius * 0.8,
+                        escape(fill),
+                        if m.label.len() > 3 { 8 } else { 10 },
+                        escape(&m.label)
+                    );
+                }
+                // Kaomi: a removed pair's stone greyed, the deciding
+                // group ringed, a pushed stone's origin as a dashed ghost.
+                "removed" => {
+                    let _ = write!(
+                        self.s,
+                        r##"<circle class="removed" cx="{x:.1}" cy="{y:.1}" r="{radius:.1}" fill="#8a8a8a" fill-opacity="0.8" stroke="#5a5a5a"><title>{title}</title></circle>"##
+                    );
+                }
+                "deciding" => {
+                    let _ = write!(
+                        self.s,
+                        r##"<circle class="deciding" cx="{x:.1}" cy="{y:.1}" r="{:.1}" fill="none" stroke="#e0a800" stroke-width="3"><title>{title}</title></circle>"##,
+                        radius + 1.5
+                    );
+                }
+                "ghost" => {
+                    let _ = write!(
+                        self.s,
+                        r##"<circle class="ghost" cx="{x:.1}" cy="{y:.1}" r="{:.1}" fill="none" stroke="#c0392b" stroke-width="1.5" stroke-dasharray="3 3"><title>{title}</title></circle>"##,
+                        radius * 0.9
+                    );
+                }
+                _ => {
+                    let _ = write!(
+                        self.s,
+                        r##"<circle class="{}" cx="{x:.1}" cy="{y:.1}" r="{radius:.1}" fill="#000" fill-opacity="0"><title>{title}</title></circle>"##,
+                        m.class
+                    );
+                }
+            }
+            if m.href.is_some() {
+                self.s.push_str("</a>");
+            }
+        }
+        self.s.push_str("</g>");
     }
 
     /// The stones, black then white, each with its point name and colour.
@@ -273,9 +437,14 @@ impl Canvas {
             }
             let k = radius * if ghost { 0.6 } else { 0.45 };
             let (x, y) = (m.x, m.y);
+            let attr = if self.inline {
+                "data-captured"
+            } else {
+                "data-point"
+            };
             let _ = write!(
                 self.s,
-                r#"<path d="M{:.1} {:.1}L{:.1} {:.1}M{:.1} {:.1}L{:.1} {:.1}" stroke="{CROSS}" stroke-width="2.5" stroke-linecap="round" data-point="{name}" data-color="{code}"/>"#,
+                r#"<path d="M{:.1} {:.1}L{:.1} {:.1}M{:.1} {:.1}L{:.1} {:.1}" stroke="{CROSS}" stroke-width="2.5" stroke-linecap="round" {attr}="{name}" data-color="{code}"/>"#,
                 x - k,
                 y - k,
                 x + k,
@@ -330,6 +499,11 @@ fn title(game: &str, size: &str, black: usize, white: usize, caption: &str) -> S
 
 /// The SVG document of a square board.
 pub fn render_square(d: &SquareDiagram<'_>) -> String {
+    draw_square(d, &Extras::default(), &[])
+}
+
+/// A square board with extras; `marks` at `(column, row)`.
+fn draw_square(d: &SquareDiagram<'_>, ex: &Extras<'_>, over: &[(u8, u8, &PointMark)]) -> String {
     let n = d.size.clamp(1, 19);
     let span = f64::from(n - 1) * STEP;
     // Wood: the grid plus a band holding the coordinates on every side.
@@ -344,6 +518,7 @@ pub fn render_square(d: &SquareDiagram<'_>) -> String {
         w,
         h,
         &title(d.game, &size, blacks, d.stones.len() - blacks, d.caption),
+        ex,
     );
     let s = &mut cv.s;
     let _ = write!(
@@ -427,6 +602,15 @@ pub fn render_square(d: &SquareDiagram<'_>) -> String {
         let (x, y) = at(c, r);
         cv.last(x, y, on, radius);
     }
+    let placed: Vec<(f64, f64, &PointMark)> = over
+        .iter()
+        .filter(|&&(c, r, _)| c < n && r < n)
+        .map(|&(c, r, m)| {
+            let (x, y) = at(c, r);
+            (x, y, m)
+        })
+        .collect();
+    cv.marks(&placed, radius);
     cv.close(d.caption)
 }
 
@@ -603,6 +787,7 @@ fn render_hex(
     last: Option<Point>,
     captured: &[(Point, Color)],
     caption: &str,
+    ex: &Extras<'_>,
 ) -> String {
     let board: &Board = position.board();
     let n = i32::from(board.side());
@@ -655,6 +840,7 @@ fn render_hex(
             count(Color::White),
             caption,
         ),
+        ex,
     );
     let s = &mut cv.s;
 
@@ -735,6 +921,16 @@ fn render_hex(
         let (x, y) = pt(p);
         cv.last(x, y, position.get(p), radius);
     }
+    let placed: Vec<(f64, f64, &PointMark)> = ex
+        .marks
+        .iter()
+        .filter(|m| m.point.index() < board.len())
+        .map(|m| {
+            let (x, y) = pt(m.point);
+            (x, y, m)
+        })
+        .collect();
+    cv.marks(&placed, radius);
     cv.close(caption)
 }
 
@@ -826,6 +1022,81 @@ mod tests {
             "Keil board side 7: 1 black stone, 0 white stones. ply 3 <B>"
         );
         assert_eq!(doc.root_element().attribute("aria-label"), Some(title));
+    }
+
+    #[test]
+    fn inline_boards_have_no_style_and_mark_only_stones_with_data_point() {
+        let mut p = empty(4);
+        let board = p.board();
+        let d4 = board.parse_point("d4").unwrap();
+        let a1 = board.parse_point("a1").unwrap();
+        p.set(d4, Some(Color::Black));
+        let captured = [(a1, Color::White)];
+        let marks = [
+            PointMark {
+                point: a1,
+                class: "next",
+                label: "12".into(),
+                href: Some("/positions?a=1&b=<2>".into()),
+                title: "a1 <x>".into(),
+                fill: Some("#123456".into()),
+            },
+            PointMark {
+                point: d4,
+                class: "dot-w",
+                label: String::new(),
+                href: None,
+                title: "d4".into(),
+                fill: None,
+            },
+        ];
+        let position = AnyPosition::Keil(p);
+        let svg = render_with(
+            &Drawing {
+                position: &position,
+                last: Some(d4),
+                captured: &captured,
+                caption: "c",
+            },
+            &Extras {
+                inline: true,
+                ply: Some(7),
+                notation: Some("4/5 b"),
+                marks: &marks,
+            },
+        );
+        let doc = parse(&svg);
+        let root = doc.root_element();
+        assert_eq!(root.attribute("data-ply"), Some("7"));
+        assert_eq!(root.attribute("data-position"), Some("4/5 b"));
+        assert_eq!(root.attribute("width"), None);
+        assert!(!svg.contains("<style"));
+        // Only the stone carries data-point; the capture is data-captured.
+        let pointed: Vec<_> = doc
+            .descendants()
+            .filter_map(|n| n.attribute("data-point"))
+            .collect();
+        assert_eq!(pointed, ["d4"]);
+        assert_eq!(
+            doc.descendants()
+                .filter_map(|n| n.attribute("data-captured"))
+                .collect::<Vec<_>>(),
+            ["a1"]
+        );
+        // The marks: a link (escaped) around a labelled disc, a square.
+        let a = doc.descendants().find(|n| n.has_tag_name("a")).unwrap();
+        assert_eq!(a.attribute("href"), Some("/positions?a=1&b=<2>"));
+        assert!(svg.contains("a1 &lt;x&gt;"));
+        assert_eq!(svg.matches(r#"class="dot-w""#).count(), 1);
+        assert!(svg.contains(">12</text>"));
+        // The standalone document is unchanged by the defaults.
+        let plain = render(&Drawing {
+            position: &position,
+            last: Some(d4),
+            captured: &captured,
+            caption: "c",
+        });
+        assert!(plain.contains("<style") && plain.contains(r#"data-point="a1""#));
     }
 
     #[test]

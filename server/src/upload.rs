@@ -121,6 +121,9 @@ pub(crate) fn store(state: &ServerState, source: &str, body: &[u8]) -> Result<Up
         let _writer = state.writer.lock().unwrap_or_else(|e| e.into_inner());
         state.archive.import(&sources, &options, &mut |_| {})?
     };
+    if report.counts.imported > 0 {
+        state.home.clear();
+    }
     let games: Vec<UploadVerdictDto> = report.outcomes.into_iter().map(verdict_dto).collect();
     let count = |o: &str| games.iter().filter(|g| g.outcome == o).count() as u64;
     Ok(UploadDto {

@@ -83,6 +83,7 @@ pub use model::{
 };
 pub use players::{
     ColorRecord, MatchKind, Opponent, PROFILE_OPPONENTS, PlayerHit, PlayerProfile, Players,
+    YearRecord,
 };
 pub use positions::{Continuation, PositionAnswer, PositionHit, PositionQuery, Positions};
 pub use prepare::{Checked, Problem};

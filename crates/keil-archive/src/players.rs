@@ -82,6 +82,19 @@ pub struct PlayerProfile {
     pub opponents: Vec<Opponent>,
 }
 
+/// A player's results in one year (the first day of the game's date).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct YearRecord {
+    /// The year; `None` for undated games.
+    pub year: Option<i32>,
+    /// Games played.
+    pub games: u64,
+    /// Games won.
+    pub wins: u64,
+    /// Games lost.
+    pub losses: u64,
+}
+
 /// The number of opponents a profile lists.
 pub const PROFILE_OPPONENTS: usize = 10;
 
@@ -335,6 +348,29 @@ impl Players<'_> {
         self.archive
             .reader()?
             .snapshot(|conn| player_profile(conn, id))
+    }
+
+    /// A player's games, wins and losses per year, oldest first, undated
+    /// games last; empty when no player has this id.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn results_by_year(&self, id: PlayerId) -> Result<Vec<YearRecord>> {
+        let conn = self.archive.reader()?;
+        let mut stmt = conn.prepare_cached(
+            "SELECT substr(date, 1, 4) AS y, COUNT(*), COALESCE(SUM(won = 1), 0), \
+             COALESCE(SUM(won = 0), 0) FROM game_players WHERE player_id = ? \
+             GROUP BY y ORDER BY y = '', y",
+        )?;
+        let rows = stmt.query_map([id.sql()], |r| {
+            Ok(YearRecord {
+                year: r.get::<_, String>(0)?.parse().ok(),
+                games: r.get::<_, i64>(1)? as u64,
+                wins: r.get::<_, i64>(2)? as u64,
+                losses: r.get::<_, i64>(3)? as u64,
+            })
+        })?;
+        Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
     }
 
     /// The id of the player with exactly this name (as written); `None`

@@ -318,14 +318,25 @@ fn player_search_and_profiles_equal_brute_force() {
         let mut rec = [[0u64; 3]; 2];
         let mut opp: BTreeMap<&str, u64> = BTreeMap::new();
         let mut days = Vec::new();
+        // Per year, undated (`None`) last.
+        let mut years: BTreeMap<(bool, Option<i32>), [u64; 3]> = BTreeMap::new();
         for t in &f.truth {
             for c in [Color::Black, Color::White] {
                 if t.player(c) == *name {
                     let r = &mut rec[c.index()];
                     r[0] += 1;
+                    let year = t.day.get(..4).and_then(|y| y.parse::<i32>().ok());
+                    let y = years.entry((year.is_none(), year)).or_default();
+                    y[0] += 1;
                     match t.winner {
-                        Some(w) if w == c => r[1] += 1,
-                        Some(_) => r[2] += 1,
+                        Some(w) if w == c => {
+                            r[1] += 1;
+                            y[1] += 1;
+                        }
+                        Some(_) => {
+                            r[2] += 1;
+                            y[2] += 1;
+                        }
                         None => {}
                     }
                     *opp.entry(t.player(c.opposite())).or_default() += 1;
@@ -348,6 +359,17 @@ fn player_search_and_profiles_equal_brute_force() {
             .map(|o| (o.games, o.name.as_str()))
             .collect();
         assert_eq!(got, want, "{name}");
+        let by_year: Vec<(Option<i32>, [u64; 3])> = f
+            .archive
+            .players()
+            .results_by_year(id)
+            .unwrap()
+            .iter()
+            .map(|r| (r.year, [r.games, r.wins, r.losses]))
+            .collect();
+        let want: Vec<(Option<i32>, [u64; 3])> =
+            years.into_iter().map(|((_, y), c)| (y, c)).collect();
+        assert_eq!(by_year, want, "{name}");
     }
 }
 

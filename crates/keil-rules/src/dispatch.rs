@@ -934,6 +934,27 @@ impl AnyGame {
         }
     }
 
+    /// The empty points the score of the current position counts for one
+    /// colour, with that colour: Keil's owned territories (keil-rules.md,
+    /// under the game's linking rule), Go's area regions touching one
+    /// colour only; none for Kaomi, whose score counts groups, not points
+    /// ([`AnyGame::kaomi_result`]).
+    pub fn owned_points(&self) -> Vec<(Point, Color)> {
+        match self {
+            AnyGame::Keil(g) => {
+                let mut out = Vec::new();
+                for t in g.position().territories(g.ruleset().linking) {
+                    if let Some(c) = t.owner {
+                        out.extend(t.points.iter().map(|p| (p, c)));
+                    }
+                }
+                out
+            }
+            AnyGame::Go(g) => g.position().area_owners(),
+            AnyGame::Kaomi(_) => Vec::new(),
+        }
+    }
+
     /// The score of the current position read as final: Keil's
     /// (keil-rules.md), Go's area score with komi, Kaomi's scores
     /// ([`KaomiGame::score`]; the winner of a full Kaomi board is

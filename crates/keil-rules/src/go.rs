@@ -557,6 +557,28 @@ impl GoPosition {
         Score::from_tally(area_tally(self.board, &self.stones), komi, None)
     }
 
+    /// The empty points the area score counts for a colour: each empty
+    /// region (4-connected) that touches stones of that colour only, with
+    /// its owner (the points of [`GoPosition::score`]'s `territory`).
+    pub fn area_owners(&self) -> Vec<(Point, Color)> {
+        let mut out = Vec::new();
+        let mut seen = self.stones[0].union(self.stones[1]);
+        for start in 0..self.board.len() {
+            if seen.has(start) {
+                continue;
+            }
+            let (region, touches) = region_of(self.board, &self.stones, start);
+            seen = seen.union(region);
+            let owner = match touches {
+                [true, false] => Color::Black,
+                [false, true] => Color::White,
+                _ => continue,
+            };
+            region.each(|i| out.push((Point(i as u16), owner)));
+        }
+        out
+    }
+
     fn keys(&self) -> SquareKeys {
         SquareKeys::new(self.board, &self.stones, KeySalt::GO)
     }

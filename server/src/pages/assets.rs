@@ -1,0 +1,107 @@
+//! The pages' static files (CSS and JavaScript modules), embedded in the
+//! binary and served under content-hashed names (`app.3f2a9c1d0b7e.css`)
+//! with immutable caching: a new build with a changed file gets a new name,
+//! so a browser never keeps a stale one.
+
+use std::sync::OnceLock;
+
+use actix_web::http::header;
+use actix_web::{HttpResponse, web};
+
+/// One embedded file.
+struct File {
+    /// The name in the source tree (`app.css`).
+    name: &'static str,
+    /// Its media type.
+    content_type: &'static str,
+    /// Its bytes.
+    bytes: &'static [u8],
+}
+
+const FILES: &[File] = &[
+    File {
+        name: "app.css",
+        content_type: "text/css; charset=utf-8",
+        bytes: include_bytes!("../../static/app.css"),
+    },
+    File {
+        name: "common.js",
+        content_type: "text/javascript; charset=utf-8",
+        bytes: include_bytes!("../../static/common.js"),
+    },
+    File {
+        name: "viewer.js",
+        content_type: "text/javascript; charset=utf-8",
+        bytes: include_bytes!("../../static/viewer.js"),
+    },
+    File {
+        name: "upload.js",
+        content_type: "text/javascript; charset=utf-8",
+        bytes: include_bytes!("../../static/upload.js"),
+    },
+];
+
+/// The URLs of the embedded files, as templates link them.
+pub struct Assets {
+    /// The stylesheet.
+    pub css: String,
+    /// Theme toggle and typeahead, on every page.
+    pub common_js: String,
+    /// The game viewer's replay.
+    pub viewer_js: String,
+    /// The upload form.
+    pub upload_js: String,
+    /// `(hashed name, file index)`.
+    served: Vec<(String, usize)>,
+}
+
+/// The hashed name of a file: its stem, 12 hex digits of its FNV-1a hash,
+/// its extension.
+fn hashed(f: &File) -> String {
+    let hash = crate::routes::fnv1a(f.bytes);
+    let (stem, ext) = f.name.rsplit_once('.').unwrap_or((f.name, ""));
+    format!("{stem}.{:012x}.{ext}", hash & 0xffff_ffff_ffff)
+}
+
+/// The assets, hashed once per process.
+pub fn assets() -> &'static Assets {
+    static ASSETS: OnceLock<Assets> = OnceLock::new();
+    ASSETS.get_or_init(|| {
+        let served: Vec<(String, usize)> = FILES
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (hashed(f), i))
+            .collect();
+        let url = |name: &str| {
+            let i = FILES.iter().position(|f| f.name == name).expect("embedded");
+            format!("/static/{}", served[i].0)
+        };
+        Assets {
+            css: url("app.css"),
+            common_js: url("common.js"),
+            viewer_js: url("viewer.js"),
+            upload_js: url("upload.js"),
+            served,
+        }
+    })
+}
+
+/// `GET /static/{name}`: an embedded file under its hashed name, cached
+/// for a year as immutable; 404 for any other name.
+pub async fn serve(name: web::Path<String>) -> HttpResponse {
+    let a = assets();
+    match a.served.iter().find(|(n, _)| *n == *name) {
+        Some(&(_, i)) => HttpResponse::Ok()
+            .content_type(FILES[i].content_type)
+            .insert_header((header::CACHE_CONTROL, "public, max-age=31536000, immutable"))
+            .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+            .body(FILES[i].bytes),
+        None => HttpResponse::NotFound()
+            .content_type("text/plain; charset=utf-8")
+            .insert_header((header::CACHE_CONTROL, "no-store"))
+            .body(format!(
+                "no static file {:?}: names carry the hash of their content; reload the page",
+                name.as_str()
+            )),
+    }
+}

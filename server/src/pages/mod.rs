@@ -1,0 +1,1672 @@
+//! The web pages: server-rendered HTML (askama templates, checked at
+//! compile time) over the same archive views as the API, for every game
+//! kind through the rules' dispatch types ([`AnyPosition`], [`AnyBoard`],
+//! [`AnyGame`]) and the one SVG renderer ([`crate::svg`]).
+//!
+//! Every page works without JavaScript: each ply, continuation, filter and
+//! page is a plain link or form. Small embedded modules ([`assets`]) add
+//! keyboard replay, typeahead, the theme toggle and the upload form (which
+//! needs them: the token goes only in the `Authorization` header).
+//!
+//! Every HTML answer carries a strict Content-Security-Policy
+//! ([`CSP`]): scripts and styles from this origin only, no inline script,
+//! style or handler; templates escape every text.
+
+pub mod assets;
+mod chart;
+
+use std::fmt::Write as _;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use actix_web::http::{StatusCode, header};
+use actix_web::web::{self, Data};
+use actix_web::{HttpRequest, HttpResponse, ResponseError};
+use askama::Template;
+use keil_archive::{
+    Archive, GameFilter, GameId, GameMoves, GameSummary, Order, Page, PlayerHit, PositionQuery,
+};
+use keil_rules::{
+    AnyBoard, AnyGame, AnyPosition, AnyRuleset, BoardSpec, Color, GoRuleset, HalfPoints, Move,
+    Point, Ruleset, ToMove,
+};
+use serde::Deserialize;
+
+use crate::ServerState;
+use crate::dto::GamesQuery;
+use crate::error::ApiError;
+use crate::routes::{RouteEntry, entry};
+use crate::svg::{self, Drawing, Extras, PointMark};
+use assets::{Assets, assets};
+
+/// The Content-Security-Policy of every page: everything from this origin
+/// only; no inline script, style or event handler; no plugins, frames,
+/// `<base>`, or form posts elsewhere.
+pub const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/// The pages, in matching order (fixed paths first), registered by
+/// [`crate::app_config`] after the API's [`crate::routes::route_table`].
+pub fn page_table() -> Vec<RouteEntry> {
+    vec![
+        entry("GET", "/", home),
+        entry("GET", "/games", games_page),
+        entry("GET", "/games.sgf", games_sgf),
+        entry("GET", "/positions", positions_page),
+        entry("GET", "/search", search_page),
+        entry("GET", "/upload", upload_page),
+        entry("GET", "/static/{name}", assets::serve),
+        entry("GET", "/games/{id}", game_page),
+        entry("GET", "/games/{id}/board", board_fragment),
+        entry("GET", "/players/{name}", player_page),
+    ]
+}
+
+// ---- responses ---------------------------------------------------------------
+
+/// An error shown as an HTML page (with the API error's status and
+/// message).
+#[derive(Debug)]
+pub struct PageError(pub ApiError);
+
+impl std::fmt::Display for PageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl From<ApiError> for PageError {
+    fn from(e: ApiError) -> PageError {
+        PageError(e)
+    }
+}
+
+impl From<keil_archive::Error> for PageError {
+    fn from(e: keil_archive::Error) -> PageError {
+        PageError(e.into())
+    }
+}
+
+#[derive(Template)]
+#[template(path = "error.html")]
+struct ErrorPage<'a> {
+    a: &'a Assets,
+    title: String,
+    status: String,
+    message: String,
+}
+
+impl ResponseError for PageError {
+    fn status_code(&self) -> StatusCode {
+        self.0.status_code()
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        let status = self.status_code();
+        let message = match &self.0 {
+            ApiError::Internal(cause) => {
+                tracing::error!(%cause, "internal error");
+                "internal error; the cause is in the server log".to_string()
+            }
+            other => other.to_string(),
+        };
+        let reason = status.canonical_reason().unwrap_or("Error");
+        let page = ErrorPage {
+            a: assets(),
+            title: reason.to_string(),
+            status: format!("{} {reason}", status.as_u16()),
+            message,
+        };
+        html_response(status, page.render().unwrap_or_default())
+    }
+}
+
+type PageResult = Result<HttpResponse, PageError>;
+
+/// An HTML answer with the page headers (CSP, no sniffing, same-origin
+/// referrers).
+fn html_response(status: StatusCode, body: String) -> HttpResponse {
+    HttpResponse::build(status)
+        .content_type("text/html; charset=utf-8")
+        .insert_header((header::CONTENT_SECURITY_POLICY, CSP))
+        .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+        .insert_header((header::REFERRER_POLICY, "same-origin"))
+        .body(body)
+}
+
+fn render<T: Template>(t: &T) -> PageResult {
+    let body = t
+        .render()
+        .map_err(|e| ApiError::Internal(format!("template: {e}")))?;
+    Ok(html_response(StatusCode::OK, body))
+}
+
+/// Runs an archive call on the blocking pool.
+async fn blocking<T, F>(state: &Data<ServerState>, f: F) -> Result<T, PageError>
+where
+    T: Send + 'static,
+    F: FnOnce(&Archive) -> Result<T, PageError> + Send + 'static,
+{
+    let archive = Arc::clone(&state.archive);
+    web::block(move || f(&archive))
+        .await
+        .map_err(|e| PageError(e.into()))?
+}
+
+// ---- shared helpers ----------------------------------------------------------
+
+/// Percent-encodes a query value (everything but unreserved characters).
+fn enc(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for &b in s.as_bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
+            out.push(char::from(b));
+        } else {
+            let _ = write!(out, "%{b:02X}");
+        }
+    }
+    out
+}
+
+/// `path?k=v&...` of the non-empty values.
+fn link(path: &str, pairs: &[(&str, &str)]) -> String {
+    let mut s = path.to_string();
+    let mut sep = '?';
+    for (k, v) in pairs.iter().filter(|(_, v)| !v.is_empty()) {
+        let _ = write!(s, "{sep}{k}={}", enc(v));
+        sep = '&';
+    }
+    s
+}
+
+/// The name of a game kind for people: `Keil`, `Go`, `Kaomi`.
+fn kind_name(code: &str) -> String {
+    let mut c = code.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
+}
+
+/// A board size for people: `side 7` (hexagon), `9×9` (square).
+fn size_name(kind: &str, size: u8) -> String {
+    let board = kind
+        .parse::<keil_rules::GameKind>()
+        .ok()
+        .and_then(|k| BoardSpec::new(k, size).ok())
+        .and_then(|s| s.board().ok());
+    match board {
+        Some(AnyBoard::Square(_)) => format!("{size}×{size}"),
+        _ => format!("side {size}"),
+    }
+}
+
+/// Every game kind the archive stores: `(code, name)`.
+fn kinds() -> Vec<(String, String)> {
+    keil_archive::GameKind::ALL
+        .iter()
+        .map(|k| (k.code().to_string(), kind_name(k.code())))
+        .collect()
+}
+
+/// `B` or `W`.
+fn letter(c: Color) -> &'static str {
+    match c {
+        Color::Black => "B",
+        Color::White => "W",
+    }
+}
+
+fn color_word(c: Color) -> &'static str {
+    match c {
+        Color::Black => "Black",
+        Color::White => "White",
+    }
+}
+
+/// The rules a position of this kind is explored under (for the position
+/// after a continuation): each kind's default ruleset.
+fn default_rules(kind: keil_rules::GameKind) -> Option<AnyRuleset> {
+    match kind {
+        keil_rules::GameKind::Keil => Some(AnyRuleset::Keil(Ruleset::default())),
+        keil_rules::GameKind::Go => Some(AnyRuleset::Go {
+            ruleset: GoRuleset::default(),
+            komi: HalfPoints(0),
+        }),
+        keil_rules::GameKind::Kaomi => Some(AnyRuleset::Kaomi {
+            ruleset: keil_rules::KaomiRuleset::default(),
+            komi: HalfPoints(0),
+        }),
+        #[allow(unreachable_patterns)] // GameKind is non-exhaustive.
+        _ => None,
+    }
+}
+
+/// Reads a move as the archive names continuations: a point's display
+/// name in `pos`'s game (`g7`, `D16`, Kaomi `cc`), `pass`, `button` or
+/// `swap`.
+fn parse_display_move(pos: &AnyPosition, name: &str) -> Option<Move> {
+    match name {
+        "pass" => Some(Move::Pass),
+        "button" => Some(Move::TakeButton),
+        "swap" => Some(Move::Swap),
+        _ => pos
+            .board()
+            .points()
+            .find(|&p| pos.display_name(p) == name)
+            .map(Move::Place),
+    }
+}
+
+/// The position after `mv` by `to_move` (captures, or Kaomi's pushes, by
+/// the kind's rules).
+fn position_after(pos: &AnyPosition, to_move: Color, mv: Move) -> Option<AnyPosition> {
+    // A Kaomi game never starts from a setup (kaomi-rules.md, "Records"):
+    // a placement is the rules' push procedure on the position itself.
+    if let (AnyPosition::Kaomi(p), Move::Place(at)) = (pos, mv) {
+        let mut after = *p;
+        if after.get(at).is_some() {
+            return None;
+        }
+        after.place(at, to_move);
+        return Some(AnyPosition::Kaomi(after));
+    }
+    let rules = default_rules(pos.kind())?;
+    let mut game = AnyGame::new(pos.spec(), rules, Some(pos), ToMove::Color(to_move)).ok()?;
+    game.play_as(to_move, mv).ok()?;
+    Some(game.position())
+}
+
+/// A row of a game table.
+struct Row {
+    id: GameId,
+    href: String,
+    kind_name: String,
+    size_name: String,
+    black: Option<String>,
+    white: Option<String>,
+    black_rank: String,
+    white_rank: String,
+    result: String,
+    date: String,
+    event: String,
+    plies: u32,
+}
+
+impl From<&GameSummary> for Row {
+    fn from(g: &GameSummary) -> Row {
+        let code = g.kind.code();
+        Row {
+            id: g.id,
+            href: format!("/games/{}", g.id),
+            kind_name: kind_name(code),
+            size_name: size_name(code, g.size),
+            black: g.black.clone(),
+            white: g.white.clone(),
+            black_rank: g.black_rank.clone().unwrap_or_default(),
+            white_rank: g.white_rank.clone().unwrap_or_default(),
+            result: g.result.clone().unwrap_or_default(),
+            date: g.date.clone().unwrap_or_default(),
+            event: g.event.clone().unwrap_or_default(),
+            plies: g.plies,
+        }
+    }
+}
+
+// ---- home ----------------------------------------------------------------------
+
+/// Games of one kind on the home page.
+struct KindCount {
+    code: String,
+    name: String,
+    games: u64,
+}
+
+/// A continuation in a short table.
+struct MoveRow {
+    mv: String,
+    href: Option<String>,
+    games: u64,
+    black_wins: u64,
+    white_wins: u64,
+}
+
+/// The most played first moves of one kind (its most played size).
+struct Opening {
+    kind: String,
+    name: String,
+    size_name: String,
+    total: u64,
+    explore: String,
+    moves: Vec<MoveRow>,
+}
+
+/// What the home page shows, computed at most every [`HOME_TTL`].
+pub struct HomeData {
+    games: u64,
+    players: u64,
+    kinds: Vec<KindCount>,
+    openings: Vec<Opening>,
+    rows: Vec<Row>,
+}
+
+/// How long the home page's counts are served before they are computed
+/// again (in the background: until then the older ones are served).
+const HOME_TTL: Duration = Duration::from_secs(10);
+
+/// The home page's data and when it was computed (uploads clear it), and
+/// whether a refresh is running.
+#[derive(Default)]
+pub struct HomeCache(Mutex<HomeSlot>);
+
+#[derive(Default)]
+struct HomeSlot {
+    data: Option<(Instant, Arc<HomeData>)>,
+    refreshing: bool,
+}
+
+impl HomeCache {
+    /// Forgets the cached data (after an upload stored games).
+    pub fn clear(&self) {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).data = None;
+    }
+
+    /// The cached data, if any, and whether the caller should refresh it
+    /// (it is stale and nobody else is refreshing it).
+    fn get(&self) -> (Option<Arc<HomeData>>, bool) {
+        let mut slot = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let stale = slot
+            .data
+            .as_ref()
+            .is_none_or(|(at, _)| at.elapsed() >= HOME_TTL);
+        let refresh = stale && !slot.refreshing;
+        if refresh {
+            slot.refreshing = true;
+        }
+        (slot.data.as_ref().map(|(_, d)| Arc::clone(d)), refresh)
+    }
+
+    fn put(&self, d: Option<Arc<HomeData>>) {
+        let mut slot = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(d) = d {
+            slot.data = Some((Instant::now(), d));
+        }
+        slot.refreshing = false;
+    }
+}
+
+fn home_data(a: &Archive) -> Result<HomeData, PageError> {
+    let stats = a.stats()?;
+    let kinds: Vec<KindCount> = stats
+        .by_kind
+        .iter()
+        .map(|(k, n)| KindCount {
+            code: k.code().to_string(),
+            name: kind_name(k.code()),
+            games: *n,
+        })
+        .collect();
+    let mut openings = Vec::new();
+    for (kind, _) in &stats.by_kind {
+        // The kind's most played size among the archive's sizes.
+        let mut best: Option<(u64, u8)> = None;
+        for &(size, _) in &stats.by_size {
+            let filter = GameFilter {
+                kind: Some(*kind),
+                size: Some(size),
+                ..GameFilter::default()
+            };
+            let n = a.games().count(&filter)?;
+            if n > 0 && best.is_none_or(|(m, _)| n > m) {
+                best = Some((n, size));
+            }
+        }
+        let Some((_, size)) = best else { continue };
+        let Ok(rk) = kind.code().parse::<keil_rules::GameKind>() else {
+            continue;
+        };
+        let Ok(spec) = BoardSpec::new(rk, size) else {
+            continue;
+        };
+        let Ok(empty) = AnyPosition::empty(spec) else {
+            continue;
+        };
+        let query = PositionQuery {
+            limit: 1,
+            ..PositionQuery::new(empty)
+        };
+        let answer = a.positions().search(&query)?;
+        let code = kind.code();
+        let moves = answer
+            .continuations
+            .iter()
+            .take(8)
+            .map(|c| MoveRow {
+                href: continuation_href(&empty, code, c.to_move, &c.mv, false),
+                mv: format!("{} {}", letter(c.to_move), c.mv),
+                games: c.games,
+                black_wins: c.black_wins,
+                white_wins: c.white_wins,
+            })
+            .collect();
+        openings.push(Opening {
+            kind: code.to_string(),
+            name: kind_name(code),
+            size_name: size_name(code, size),
+            total: answer.total_games,
+            explore: link(
+                "/positions",
+                &[("kind", code), ("position", &empty.to_notation(None))],
+            ),
+            moves,
+        });
+    }
+    let list = a.games().list(
+        &GameFilter::default(),
+        &Page {
+            order: Order::Descending,
+            limit: 10,
+            after: None,
+        },
+    )?;
+    Ok(HomeData {
+        games: stats.games,
+        players: stats.players,
+        kinds,
+        openings,
+        rows: list.games.iter().map(Row::from).collect(),
+    })
+}
+
+#[derive(Template)]
+#[template(path = "home.html")]
+struct HomePage<'a> {
+    a: &'a Assets,
+    title: &'a str,
+    games: u64,
+    players: u64,
+    kinds: &'a [KindCount],
+    openings: &'a [Opening],
+    rows: &'a [Row],
+}
+
+/// `GET /`: the search box, counts per kind, the most played first moves
+/// per kind, the latest games. The counts are computed at most every
+/// [`HOME_TTL`], in the background once a first answer exists.
+pub async fn home(state: Data<ServerState>) -> PageResult {
+    let data = match state.home.get() {
+        (Some(d), false) => d,
+        (Some(d), true) => {
+            let st = state.clone();
+            actix_web::rt::spawn(async move {
+                let fresh = blocking(&st, home_data).await.ok().map(Arc::new);
+                st.home.put(fresh);
+            });
+            d
+        }
+        (None, refresh) => {
+            let fresh = blocking(&state, home_data).await.map(Arc::new);
+            if refresh {
+                state.home.put(fresh.as_ref().ok().cloned());
+            }
+            fresh?
+        }
+    };
+    render(&HomePage {
+        a: assets(),
+        title: "Home",
+        games: data.games,
+        players: data.players,
+        kinds: &data.kinds,
+        openings: &data.openings,
+        rows: &data.rows,
+    })
+}
+
+// ---- search ----------------------------------------------------------------------
+
+/// `GET /search?q=`.
+#[derive(Debug, Deserialize)]
+pub struct SearchParams {
+    /// A player's name or words of events, places, game names, comments.
+    pub q: Option<String>,
+}
+
+struct PlayerRow {
+    name: String,
+    games: u64,
+    matched: &'static str,
+}
+
+impl From<PlayerHit> for PlayerRow {
+    fn from(h: PlayerHit) -> PlayerRow {
+        PlayerRow {
+            name: h.name,
+            games: h.games,
+            matched: match h.matched {
+                keil_archive::MatchKind::Exact => "exact",
+                keil_archive::MatchKind::Prefix => "prefix",
+                keil_archive::MatchKind::Fuzzy => "close spelling",
+            },
+        }
+    }
+}
+
+#[derive(Template)]
+#[template(path = "search.html")]
+struct SearchPage<'a> {
+    a: &'a Assets,
+    title: String,
+    q: String,
+    players: Vec<PlayerRow>,
+    rows: Vec<Row>,
+    error: Option<String>,
+}
+
+/// `GET /search?q=`: players by name (case and accents ignored) and games
+/// by full text.
+pub async fn search_page(state: Data<ServerState>, q: web::Query<SearchParams>) -> PageResult {
+    let q = q.into_inner().q.unwrap_or_default().trim().to_string();
+    let text = q.clone();
+    let (players, rows, error) = blocking(&state, move |a| {
+        if text.is_empty() {
+            return Ok((Vec::new(), Vec::new(), None));
+        }
+        let players = a.players().search(&text, 20)?;
+        let (rows, error) = match a.search_text(&text, 20) {
+            Ok(hits) => (hits.iter().map(|h| Row::from(&h.game)).collect(), None),
+            Err(e @ keil_archive::Error::TextQuery(_)) => (Vec::new(), Some(e.to_string())),
+            Err(e) => return Err(e.into()),
+        };
+        Ok((players, rows, error))
+    })
+    .await?;
+    render(&SearchPage {
+        a: assets(),
+        title: if q.is_empty() {
+            "Search".into()
+        } else {
+            format!("Search: {q}")
+        },
+        q,
+        players: players.into_iter().map(PlayerRow::from).collect(),
+        rows,
+        error,
+    })
+}
+
+// ---- game list ---------------------------------------------------------------------
+
+/// The list's filters as typed, to fill the form again.
+#[derive(Default)]
+struct FilterEcho {
+    player: String,
+    color: String,
+    opponent: String,
+    event: String,
+    from: String,
+    to: String,
+    result: String,
+    winner: String,
+    kind: String,
+    size: String,
+    ruleset: String,
+    status: String,
+    order: String,
+}
+
+impl FilterEcho {
+    fn from_query(q: &GamesQuery) -> FilterEcho {
+        let s = |v: &Option<String>| v.clone().unwrap_or_default();
+        FilterEcho {
+            player: s(&q.player),
+            color: s(&q.color).to_ascii_uppercase(),
+            opponent: s(&q.opponent),
+            event: s(&q.event),
+            from: s(&q.from),
+            to: s(&q.to),
+            result: s(&q.result),
+            winner: s(&q.winner).to_ascii_uppercase(),
+            kind: s(&q.kind),
+            size: s(&q.size),
+            ruleset: s(&q.ruleset),
+            status: s(&q.status),
+            order: s(&q.order),
+        }
+    }
+
+    fn pairs(&self) -> Vec<(&'static str, &str)> {
+        vec![
+            ("player", &self.player),
+            ("color", &self.color),
+            ("opponent", &self.opponent),
+            ("event", &self.event),
+            ("from", &self.from),
+            ("to", &self.to),
+            ("result", &self.result),
+            ("winner", &self.winner),
+            ("kind", &self.kind),
+            ("size", &self.size),
+            ("ruleset", &self.ruleset),
+            ("status", &self.status),
+            ("order", &self.order),
+        ]
+    }
+}
+
+/// Empty form fields mean "any": the API's parser reads an empty value as
+/// a bad one, so they are dropped first.
+fn drop_empty(mut q: GamesQuery) -> GamesQuery {
+    for v in [
+        &mut q.player,
+        &mut q.color,
+        &mut q.opponent,
+        &mut q.event,
+        &mut q.from,
+        &mut q.to,
+        &mut q.result,
+        &mut q.winner,
+        &mut q.kind,
+        &mut q.size,
+        &mut q.ruleset,
+        &mut q.status,
+        &mut q.order,
+        &mut q.limit,
+        &mut q.cursor,
+    ] {
+        if v.as_deref().is_some_and(|s| s.trim().is_empty()) {
+            *v = None;
+        }
+    }
+    q
+}
+
+#[derive(Template)]
+#[template(path = "games.html")]
+struct GamesPage<'a> {
+    a: &'a Assets,
+    title: &'a str,
+    f: FilterEcho,
+    kinds: Vec<(String, String)>,
+    statuses: Vec<String>,
+    rows: Vec<Row>,
+    next: Option<String>,
+    first: String,
+    first_page: bool,
+    download: String,
+    error: Option<String>,
+}
+
+/// `GET /games?…`: the game list with the API's filters, state in the
+/// URL, keyset pagination.
+pub async fn games_page(state: Data<ServerState>, q: web::Query<GamesQuery>) -> PageResult {
+    let q = drop_empty(q.into_inner());
+    let f = FilterEcho::from_query(&q);
+    let first_page = q.cursor.is_none();
+    let limit = q.limit.clone().unwrap_or_default();
+    let (rows, next, error) = match crate::routes::games_query(q) {
+        Ok((filter, page)) => {
+            let list = blocking(&state, move |a| Ok(a.games().list(&filter, &page)?)).await?;
+            let next = list.next.map(|c| {
+                let mut pairs = f.pairs();
+                let cursor = c.to_string();
+                pairs.push(("limit", &limit));
+                pairs.push(("cursor", &cursor));
+                link("/games", &pairs)
+            });
+            (list.games.iter().map(Row::from).collect(), next, None)
+        }
+        Err(e) => (Vec::new(), None, Some(e.to_string())),
+    };
+    let first = link("/games", &f.pairs());
+    let download = link("/games.sgf", &f.pairs());
+    let status = if error.is_some() {
+        StatusCode::BAD_REQUEST
+    } else {
+        StatusCode::OK
+    };
+    let page = GamesPage {
+        a: assets(),
+        title: "Games",
+        f,
+        kinds: kinds(),
+        statuses: keil_archive::GameStatus::ALL
+            .iter()
+            .map(|s| s.code().to_string())
+            .collect(),
+        rows,
+        next,
+        first,
+        first_page,
+        download,
+        error,
+    };
+    let body = page
+        .render()
+        .map_err(|e| ApiError::Internal(format!("template: {e}")))?;
+    Ok(html_response(status, body))
+}
+
+/// The most games [`games_sgf`] writes.
+const SGF_LIMIT: usize = 1000;
+
+/// `GET /games.sgf?…`: the filtered games (the first 1000) as one SGF
+/// collection, as a download.
+pub async fn games_sgf(state: Data<ServerState>, q: web::Query<GamesQuery>) -> PageResult {
+    let mut q = drop_empty(q.into_inner());
+    q.cursor = None;
+    let default_limit = q.limit.is_none();
+    let (filter, mut page) = crate::routes::games_query(q)?;
+    page.limit = if default_limit {
+        SGF_LIMIT
+    } else {
+        page.limit.min(SGF_LIMIT)
+    };
+    let text = blocking(&state, move |a| {
+        let list = a.games().list(&filter, &page)?;
+        let mut out = String::new();
+        for g in &list.games {
+            if let Some(game) = a.games().get(g.id)? {
+                out.push_str(game.record.trim_end());
+                out.push('\n');
+            }
+        }
+        Ok(out)
+    })
+    .await?;
+    Ok(HttpResponse::Ok()
+        .content_type("application/x-go-sgf; charset=utf-8")
+        .insert_header((
+            header::CONTENT_DISPOSITION,
+            "attachment; filename=\"keil-games.sgf\"",
+        ))
+        .body(text))
+}
+
+// ---- the game viewer -----------------------------------------------------------------
+
+/// `?ply=N`.
+#[derive(Debug, Deserialize)]
+pub struct PlyParam {
+    /// The ply to show (0: the start; default: the last).
+    pub ply: Option<String>,
+}
+
+fn parse_ply(p: &PlyParam) -> Result<Option<u32>, ApiError> {
+    match p.ply.as_deref().map(str::trim) {
+        None | Some("") => Ok(None),
+        Some(s) => s.parse().map(Some).map_err(|_| {
+            ApiError::BadRequest(format!(
+                "ply: {s:?} is not a number of plies (0 for the start)"
+            ))
+        }),
+    }
+}
+
+/// One move of the move list.
+struct MoveItem {
+    ply: u32,
+    color: &'static str,
+    name: String,
+}
+
+/// A replayed main line: each move's player and name, the board at the
+/// requested ply, and the final game.
+struct Line {
+    moves: Vec<MoveItem>,
+    at: crate::routes::Replayed,
+    end: AnyGame,
+}
+
+fn replay_line(line: &GameMoves, ply: u32) -> Result<Line, ApiError> {
+    let at = crate::routes::replay(line, ply)?;
+    let board = line.board;
+    let mut game = line.start();
+    let mut moves = Vec::with_capacity(line.moves.len());
+    for (i, &mv) in line.moves.iter().enumerate() {
+        let color = line.color(i, &game);
+        line.play(i, &mut game)
+            .map_err(|e| ApiError::Internal(format!("game {} does not replay: {e}", line.id)))?;
+        moves.push(MoveItem {
+            ply: i as u32 + 1,
+            color: letter(color),
+            name: match mv {
+                Move::Place(p) => board.display_name(p),
+                m => board.move_name(m),
+            },
+        });
+    }
+    Ok(Line {
+        moves,
+        at,
+        end: game,
+    })
+}
+
+/// A replay button.
+struct NavButton {
+    ply: u32,
+    text: &'static str,
+    title: &'static str,
+    disabled: bool,
+}
+
+#[derive(Template)]
+#[template(path = "board_panel.html")]
+struct BoardPanel {
+    ply: u32,
+    announce: String,
+    svg: String,
+    buttons: Vec<NavButton>,
+    caption: String,
+    explore: String,
+}
+
+/// Kaomi's marks on a board of the viewer (kaomi-rules.md): the squares
+/// the last placement pushed stones from (`ghost`, titled with where each
+/// went) and, on the full board at the end, the stones of removed pairs
+/// (`removed`) and the deciding group (`deciding`). Empty for other games.
+fn kaomi_marks(l: &crate::routes::Replayed, end: bool) -> Vec<PointMark> {
+    let mut marks = Vec::new();
+    let name = |p: Point| l.position.display_name(p);
+    for &(from, to) in &l.moved {
+        marks.push(PointMark {
+            point: from,
+            class: "ghost",
+            label: String::new(),
+            href: None,
+            title: format!("{} pushed to {}", name(from), name(to)),
+            fill: None,
+        });
+    }
+    let Some(result) = l.kaomi.as_ref().filter(|_| end) else {
+        return marks;
+    };
+    let deciding = result.deciding;
+    for (i, g) in result.groups.iter().enumerate() {
+        let class = if g.removed {
+            "removed"
+        } else if deciding == Some(i) {
+            "deciding"
+        } else {
+            continue;
+        };
+        let who = color_word(g.color);
+        for p in g.stones.iter() {
+            marks.push(PointMark {
+                point: p,
+                class,
+                label: String::new(),
+                href: None,
+                title: if g.removed {
+                    format!(
+                        "{}: {who}'s group of {}, removed in a pair",
+                        name(p),
+                        g.size
+                    )
+                } else {
+                    format!("{}: {who}'s deciding group of {}", name(p), g.size)
+                },
+                fill: None,
+            });
+        }
+    }
+    marks
+}
+
+/// The board at a ply with its replay buttons, caption and explorer link:
+/// part of the game page, and the fragment the viewer's script fetches.
+fn board_panel(id: GameId, plies: u32, ply: u32, line: &Line, board: AnyBoard) -> String {
+    let l = &line.at;
+    let last_point = match l.last {
+        Some((_, _, Move::Place(p))) => Some(p),
+        _ => None,
+    };
+    let captured: Vec<(Point, Color)> = match l.last {
+        Some((_, c, _)) => l.captured.iter().map(|&p| (p, c.opposite())).collect(),
+        None => Vec::new(),
+    };
+    let mut caption = format!("ply {ply}/{plies}");
+    let mut announce = String::new();
+    match l.last {
+        Some((n, c, mv)) => {
+            let name = match mv {
+                Move::Place(p) => l.position.display_name(p),
+                m => board.move_name(m),
+            };
+            let _ = write!(caption, " · {} {name}", letter(c));
+            let _ = write!(announce, "Move {n}: {} {name}", color_word(c));
+            if !l.captured.is_empty() {
+                let _ = write!(announce, ", {} captured", l.captured.len());
+            }
+        }
+        None => announce.push_str("Start of the game"),
+    }
+    let _ = write!(caption, " · {} to move", color_word(l.to_move));
+    if l.position.button_taken() == Some(true) {
+        caption.push_str(" · button taken");
+    }
+    let notation = l.position.to_notation(Some(l.to_move));
+    // The final position of a finished game: the points its score counts
+    // (territory, area) marked for their owner.
+    let mut marks = kaomi_marks(l, ply == plies);
+    if ply == plies && line.end.is_complete() {
+        let score = line.end.score();
+        let _ = write!(caption, " · score B {} W {}", score.black, score.white);
+        for (p, c) in line.end.owned_points() {
+            let (class, who) = match c {
+                Color::Black => ("dot-b", "Black"),
+                Color::White => ("dot-w", "White"),
+            };
+            marks.push(PointMark {
+                point: p,
+                class,
+                label: String::new(),
+                href: None,
+                title: format!("{}: {who}'s", board.display_name(p)),
+                fill: None,
+            });
+        }
+    }
+    let svg = svg::render_with(
+        &Drawing {
+            position: &l.position,
+            last: last_point,
+            captured: &captured,
+            caption: &caption,
+        },
+        &Extras {
+            inline: true,
+            ply: Some(ply),
+            notation: Some(&notation),
+            marks: &marks,
+        },
+    );
+    let b = |to: u32, text, title, disabled| NavButton {
+        ply: to,
+        text,
+        title,
+        disabled,
+    };
+    let buttons = vec![
+        b(0, "|◀", "Start (Home)", ply == 0),
+        b(ply.saturating_sub(10), "◀◀", "Back ten moves (↑)", ply == 0),
+        b(ply.saturating_sub(1), "◀", "Back one move (←)", ply == 0),
+        b(
+            (ply + 1).min(plies),
+            "▶",
+            "Forward one move (→)",
+            ply == plies,
+        ),
+        b(
+            (ply + 10).min(plies),
+            "▶▶",
+            "Forward ten moves (↓)",
+            ply == plies,
+        ),
+        b(plies, "▶|", "End (End)", ply == plies),
+    ];
+    let explore = link(
+        "/positions",
+        &[
+            ("kind", l.position.kind().code()),
+            ("position", &l.position.to_notation(None)),
+            ("to_move", if l.to_move == Color::Black { "b" } else { "w" }),
+        ],
+    );
+    let panel = BoardPanel {
+        ply,
+        announce,
+        svg,
+        buttons,
+        caption: format!("Game {id}, {caption}"),
+        explore,
+    };
+    panel.render().unwrap_or_default()
+}
+
+#[derive(Template)]
+#[template(path = "game.html")]
+struct GamePage<'a> {
+    a: &'a Assets,
+    title: String,
+    heading: String,
+    id: GameId,
+    ply: u32,
+    plies: u32,
+    panel: String,
+    moves: Vec<MoveItem>,
+    g: Row,
+    ruleset: String,
+    komi: String,
+    round: String,
+    place: String,
+    game_name: String,
+    status: &'static str,
+    verdict: &'static str,
+    score: Option<String>,
+    black_q: String,
+    white_q: String,
+}
+
+/// What a stored game's status says.
+fn status_sentence(s: keil_archive::GameStatus) -> &'static str {
+    use keil_archive::GameStatus as S;
+    match s {
+        S::Complete => "legal throughout; ended by passes, the result is the computed score",
+        S::Resigned => "legal throughout; a player resigned",
+        S::Time => "legal throughout; a player lost on time",
+        S::Forfeit => "legal throughout; a player forfeited",
+        S::Scored => "legal throughout; the result is taken as written",
+        S::Unfinished => "legal throughout; not finished",
+    }
+}
+
+/// `GET /games/{id}?ply=N`: the game viewer.
+pub async fn game_page(
+    state: Data<ServerState>,
+    id: web::Path<String>,
+    q: web::Query<PlyParam>,
+) -> PageResult {
+    let id = crate::routes::parse_id(&id)?;
+    let ply = parse_ply(&q)?;
+    let (summary, line) = blocking(&state, move |a| {
+        a.games()
+            .summary_and_moves(id)?
+            .ok_or_else(|| PageError(ApiError::NotFound(format!("no game with id {id}"))))
+    })
+    .await?;
+    let plies = line.moves.len() as u32;
+    let ply = ply.unwrap_or(plies);
+    let l = replay_line(&line, ply)?;
+    let panel = board_panel(id, plies, ply, &l, line.board);
+    let score = (summary.status == keil_archive::GameStatus::Complete).then(|| {
+        let s = l.end.score();
+        format!("Black {}, White {} (komi included)", s.black, s.white)
+    });
+    let g = Row::from(&summary);
+    let name = |n: &Option<String>| n.clone().unwrap_or_else(|| "?".into());
+    let heading = format!(
+        "{} – {} · {} {}",
+        name(&summary.black),
+        name(&summary.white),
+        g.kind_name,
+        g.size_name
+    );
+    render(&GamePage {
+        a: assets(),
+        title: heading.clone(),
+        heading,
+        id,
+        ply,
+        plies,
+        panel,
+        moves: l.moves,
+        ruleset: summary.ruleset.clone(),
+        komi: summary.komi.to_string(),
+        round: summary.round.clone().unwrap_or_default(),
+        place: summary.place.clone().unwrap_or_default(),
+        game_name: summary.game_name.clone().unwrap_or_default(),
+        status: summary.status.code(),
+        verdict: status_sentence(summary.status),
+        score,
+        black_q: summary.black.clone().unwrap_or_default(),
+        white_q: summary.white.clone().unwrap_or_default(),
+        g,
+    })
+}
+
+/// `GET /games/{id}/board?ply=N`: the board panel alone (HTML fragment),
+/// fetched by the viewer's script when stepping.
+pub async fn board_fragment(
+    req: HttpRequest,
+    state: Data<ServerState>,
+    id: web::Path<String>,
+    q: web::Query<PlyParam>,
+) -> PageResult {
+    let id = crate::routes::parse_id(&id)?;
+    let ply = parse_ply(&q)?;
+    let line = blocking(&state, move |a| {
+        a.games()
+            .moves(id)?
+            .ok_or_else(|| PageError(ApiError::NotFound(format!("no game with id {id}"))))
+    })
+    .await?;
+    let plies = line.moves.len() as u32;
+    let ply = ply.unwrap_or(plies);
+    let l = replay_line(&line, ply)?;
+    let body = board_panel(id, plies, ply, &l, line.board);
+    let mut r = crate::routes::immutable(&req, "text/html; charset=utf-8", body.into_bytes());
+    r.headers_mut().insert(
+        header::CONTENT_SECURITY_POLICY,
+        header::HeaderValue::from_static(CSP),
+    );
+    Ok(r)
+}
+
+// ---- the position explorer ------------------------------------------------------------
+
+/// `GET /positions` parameters: the API's, plus the editor's.
+#[derive(Debug, Default, Deserialize)]
+pub struct ExplorerParams {
+    /// The board in position notation (suffixes as the API reads them).
+    pub position: Option<String>,
+    /// The game kind (`keil`, `go`, ...); inferred from the notation when
+    /// absent; with no position, the empty board's kind (default `keil`).
+    pub kind: Option<String>,
+    /// With no position: the empty board's size (default: the kind's).
+    pub size: Option<String>,
+    /// `b` or `w`: the player to move (overrides a suffix).
+    pub to_move: Option<String>,
+    /// `true`: symmetric images match too.
+    pub symmetry: Option<String>,
+    /// `swap`: colour-swapped positions match too.
+    pub colors: Option<String>,
+    /// Only games of this player.
+    pub player: Option<String>,
+    /// Only games on or after this day.
+    pub from: Option<String>,
+    /// Only games on or before this day.
+    pub to: Option<String>,
+    /// The next page of games.
+    pub cursor: Option<String>,
+    /// `1`: the board editor (clicking a point cycles it).
+    pub edit: Option<String>,
+}
+
+fn nonempty(v: &Option<String>) -> Option<&str> {
+    v.as_deref().map(str::trim).filter(|s| !s.is_empty())
+}
+
+struct ContinuationRow {
+    color: &'static str,
+    mv: String,
+    href: Option<String>,
+    games: u64,
+    black_wins: u64,
+    white_wins: u64,
+    percent: String,
+}
+
+struct HitRow {
+    id: GameId,
+    ply: u32,
+    href: String,
+    black: String,
+    white: String,
+    result: String,
+    date: String,
+    next: String,
+}
+
+#[derive(Template)]
+#[template(path = "positions.html")]
+struct PositionsPage<'a> {
+    a: &'a Assets,
+    title: &'a str,
+    svg: String,
+    edit: bool,
+    edit_href: String,
+    search_href: String,
+    kinds: Vec<(String, String)>,
+    kind: String,
+    size: u8,
+    notation: String,
+    to_move: &'static str,
+    symmetry: bool,
+    swap: bool,
+    player: String,
+    from: String,
+    to: String,
+    error: Option<String>,
+    total: u64,
+    continuations: Vec<ContinuationRow>,
+    games: Vec<HitRow>,
+    next: Option<String>,
+}
+
+/// Whether a symmetry other than the identity maps the position onto
+/// itself (the empty board, ...).
+fn is_symmetric(pos: &AnyPosition) -> bool {
+    (1..pos.board().symmetry_count()).any(|s| pos.transform(s) == *pos)
+}
+
+/// The link to the explorer at the position after a continuation. The
+/// archive counts the continuations of a symmetric position (the empty
+/// board) over its symmetric images, so from one (or with `symmetry`) the
+/// link searches the images too.
+fn continuation_href(
+    pos: &AnyPosition,
+    kind: &str,
+    to_move: Color,
+    mv: &str,
+    symmetry: bool,
+) -> Option<String> {
+    let m = parse_display_move(pos, mv)?;
+    let after = position_after(pos, to_move, m)?;
+    let next = if to_move == Color::Black { "w" } else { "b" };
+    let sym = if symmetry || is_symmetric(pos) {
+        "true"
+    } else {
+        ""
+    };
+    Some(link(
+        "/positions",
+        &[
+            ("kind", kind),
+            ("position", &after.to_notation(None)),
+            ("to_move", next),
+            ("symmetry", sym),
+        ],
+    ))
+}
+
+/// A fill between blue (Black won them all) and red (White did).
+fn share_fill(black: u64, white: u64) -> String {
+    let t = if black + white == 0 {
+        0.5
+    } else {
+        white as f64 / (black + white) as f64
+    };
+    let mix = |a: f64, b: f64| (a + (b - a) * t).round() as u8;
+    format!(
+        "#{:02x}{:02x}{:02x}",
+        mix(30.0, 200.0),
+        mix(100.0, 50.0),
+        mix(210.0, 45.0)
+    )
+}
+
+/// `GET /positions?position=…`: the position explorer and board editor.
+pub async fn positions_page(state: Data<ServerState>, q: web::Query<ExplorerParams>) -> PageResult {
+    let q = q.into_inner();
+    let bad = |what: &str, e: &dyn std::fmt::Display| {
+        PageError(ApiError::BadRequest(format!("{what}: {e}")))
+    };
+    let kind = nonempty(&q.kind)
+        .map(|k| {
+            k.parse::<keil_rules::GameKind>()
+                .map_err(|e| bad("kind", &e))
+        })
+        .transpose()?;
+    let mut edit = nonempty(&q.edit).is_some_and(|v| v != "0" && v != "false");
+    let mut query = match nonempty(&q.position) {
+        Some(text) => PositionQuery::parse_inferred(kind, text).map_err(|e| bad("position", &e))?,
+        None => {
+            let kind = kind.unwrap_or(keil_rules::GameKind::Keil);
+            let size = match nonempty(&q.size) {
+                Some(s) => s
+                    .parse::<u8>()
+                    .map_err(|_| bad("size", &format!("{s:?} is not a board size")))?,
+                None => kind.default_size(),
+            };
+            let spec = BoardSpec::new(kind, size).map_err(|e| bad("size", &e))?;
+            let empty = AnyPosition::empty(spec).map_err(|e| bad("size", &e))?;
+            if nonempty(&q.player).is_none() {
+                edit = true;
+            }
+            PositionQuery::new(empty)
+        }
+    };
+    if let Some(t) = nonempty(&q.to_move) {
+        query.to_move = Some(crate::routes::parse_color("to_move", t)?);
+    }
+    query.symmetry = nonempty(&q.symmetry).is_some_and(|s| s == "true" || s == "1");
+    query.swap_colors = match nonempty(&q.colors) {
+        None | Some("same") => false,
+        Some("swap") => true,
+        Some(o) => {
+            return Err(bad("colors", &format!("{o:?} is not same or swap")));
+        }
+    };
+    query.player = nonempty(&q.player).map(str::to_string);
+    query.from = nonempty(&q.from)
+        .map(|d| crate::routes::parse_day("from", d))
+        .transpose()?;
+    query.to = nonempty(&q.to)
+        .map(|d| crate::routes::parse_day("to", d))
+        .transpose()?;
+    query.limit = 20;
+    query.cursor = nonempty(&q.cursor).map(str::to_string);
+
+    let pos = query.position;
+    let kind_code = pos.kind().code().to_string();
+    let to_move_code = match query.to_move {
+        Some(Color::Black) => "b",
+        Some(Color::White) => "w",
+        None => "",
+    };
+    let board_notation = pos.to_notation(None);
+    let symmetry = query.symmetry;
+    let swap = query.swap_colors;
+    let player = query.player.clone().unwrap_or_default();
+    let from = nonempty(&q.from).unwrap_or_default().to_string();
+    let to = nonempty(&q.to).unwrap_or_default().to_string();
+    let sym = if symmetry { "true" } else { "" };
+    let colors = if swap { "swap" } else { "" };
+    let here = |extra: &[(&str, &str)]| {
+        let mut pairs: Vec<(&str, &str)> = vec![
+            ("kind", &kind_code),
+            ("position", &board_notation),
+            ("to_move", to_move_code),
+            ("symmetry", sym),
+            ("colors", colors),
+            ("player", &player),
+            ("from", &from),
+            ("to", &to),
+        ];
+        pairs.extend_from_slice(extra);
+        link("/positions", &pairs)
+    };
+
+    let answer = blocking(&state, move |a| Ok(a.positions().search(&query)?)).await;
+    let (answer, error) = match answer {
+        Ok(a) => (Some(a), None),
+        Err(PageError(ApiError::BadRequest(m))) => (None, Some(m)),
+        Err(e) => return Err(e),
+    };
+    let mut marks = Vec::new();
+    let mut continuations = Vec::new();
+    let mut games = Vec::new();
+    let mut next = None;
+    let mut total = 0;
+    if let Some(answer) = answer {
+        total = answer.total_games;
+        for c in &answer.continuations {
+            let href = continuation_href(&pos, &kind_code, c.to_move, &c.mv, symmetry);
+            let percent = format!("{:.0}", c.share * 100.0);
+            if !edit {
+                if let Some(Move::Place(p)) = parse_display_move(&pos, &c.mv) {
+                    marks.push(PointMark {
+                        point: p,
+                        class: "next",
+                        label: c.games.to_string(),
+                        href: href.clone(),
+                        title: format!(
+                            "{} {}: {} games, Black won {}, White won {}",
+                            color_word(c.to_move),
+                            c.mv,
+                            c.games,
+                            c.black_wins,
+                            c.white_wins
+                        ),
+                        fill: Some(share_fill(c.black_wins, c.white_wins)),
+                    });
+                }
+            }
+            continuations.push(ContinuationRow {
+                color: letter(c.to_move),
+                mv: c.mv.clone(),
+                href,
+                games: c.games,
+                black_wins: c.black_wins,
+                white_wins: c.white_wins,
+                percent,
+            });
+        }
+        games = answer
+            .games
+            .iter()
+            .map(|g| HitRow {
+                id: g.game_id,
+                ply: g.ply,
+                href: format!("/games/{}?ply={}", g.game_id, g.ply),
+                black: g.black.clone().unwrap_or_default(),
+                white: g.white.clone().unwrap_or_default(),
+                result: g.result.clone().unwrap_or_default(),
+                date: g.date.clone(),
+                next: g.next.clone().unwrap_or_default(),
+            })
+            .collect();
+        next = answer
+            .next_cursor
+            .as_deref()
+            .map(|c| here(&[("cursor", c), ("edit", if edit { "1" } else { "" })]));
+    }
+    if edit {
+        let board = pos.board();
+        for p in board.points() {
+            let mut cycled = pos;
+            let (now, then) = match pos.get(p) {
+                None => ("empty", Some(Color::Black)),
+                Some(Color::Black) => ("black", Some(Color::White)),
+                Some(Color::White) => ("white", None),
+            };
+            cycled.set(p, then);
+            let href = link(
+                "/positions",
+                &[
+                    ("edit", "1"),
+                    ("kind", &kind_code),
+                    ("position", &cycled.to_notation(None)),
+                    ("to_move", to_move_code),
+                ],
+            );
+            marks.push(PointMark {
+                point: p,
+                class: "hot",
+                label: String::new(),
+                href: Some(href),
+                title: format!("{} ({now}): click to cycle", board.display_name(p)),
+                fill: None,
+            });
+        }
+    }
+    let caption = format!(
+        "{} · {} game{}",
+        if edit { "editing" } else { "explorer" },
+        total,
+        if total == 1 { "" } else { "s" }
+    );
+    let svg = svg::render_with(
+        &Drawing {
+            position: &pos,
+            last: None,
+            captured: &[],
+            caption: &caption,
+        },
+        &Extras {
+            inline: true,
+            ply: None,
+            notation: Some(&board_notation),
+            marks: &marks,
+        },
+    );
+    let edit_href = here(&[("edit", "1")]);
+    let search_href = here(&[]);
+    let size = pos.board().size();
+    render(&PositionsPage {
+        a: assets(),
+        title: "Position explorer",
+        svg,
+        edit,
+        edit_href,
+        search_href,
+        kinds: kinds(),
+        kind: kind_code.clone(),
+        size,
+        notation: board_notation.clone(),
+        to_move: to_move_code,
+        symmetry,
+        swap,
+        player: player.clone(),
+        from: from.clone(),
+        to: to.clone(),
+        error,
+        total,
+        continuations,
+        games,
+        next,
+    })
+}
+
+// ---- players --------------------------------------------------------------------------
+
+struct OpponentRow {
+    name: String,
+    games: u64,
+    wins: u64,
+    losses: u64,
+}
+
+#[derive(Template)]
+#[template(path = "player.html")]
+struct PlayerPage<'a> {
+    a: &'a Assets,
+    title: String,
+    name: String,
+    games: u64,
+    wins: u64,
+    losses: u64,
+    black: keil_archive::ColorRecord,
+    white: keil_archive::ColorRecord,
+    first_date: String,
+    last_date: String,
+    chart: String,
+    opponents: Vec<OpponentRow>,
+    rows: Vec<Row>,
+}
+
+/// `GET /players/{name}`: totals, by colour, results per year, opponents
+/// with head-to-head records, the latest games.
+pub async fn player_page(state: Data<ServerState>, name: web::Path<String>) -> PageResult {
+    let name = name.into_inner();
+    let (profile, years, rows) = blocking(&state, move |a| {
+        let profile = crate::routes::find_player(a, &name)?.ok_or_else(|| {
+            PageError(ApiError::NotFound(format!(
+                "no player named {name:?}; search for the name on the home page"
+            )))
+        })?;
+        let years = chart::Years::from_records(&a.players().results_by_year(profile.id)?);
+        let filter = GameFilter {
+            player: Some(profile.name.clone()),
+            ..GameFilter::default()
+        };
+        let page = Page {
+            order: Order::Descending,
+            limit: 20,
+            after: None,
+        };
+        let rows = a
+            .games()
+            .list(&filter, &page)?
+            .games
+            .iter()
+            .map(Row::from)
+            .collect();
+        Ok((profile, years, rows))
+    })
+    .await?;
+    let wins = profile.as_black.wins + profile.as_white.wins;
+    let losses = profile.as_black.losses + profile.as_white.losses;
+    render(&PlayerPage {
+        a: assets(),
+        title: profile.name.clone(),
+        chart: years.svg(&profile.name),
+        name: profile.name,
+        games: profile.games,
+        wins,
+        losses,
+        black: profile.as_black,
+        white: profile.as_white,
+        first_date: profile.first_date.unwrap_or_default(),
+        last_date: profile.last_date.unwrap_or_default(),
+        opponents: profile
+            .opponents
+            .into_iter()
+            .map(|o| OpponentRow {
+                name: o.name,
+                games: o.games,
+                wins: o.wins,
+                losses: o.losses,
+            })
+            .collect(),
+        rows,
+    })
+}
+
+// ---- upload ---------------------------------------------------------------------------
+
+#[derive(Template)]
+#[template(path = "upload.html")]
+struct UploadPage<'a> {
+    a: &'a Assets,
+    title: &'a str,
+    enabled: bool,
+    origin: String,
+}
+
+/// `GET /upload`: the upload form (its script posts to the API).
+pub async fn upload_page(req: HttpRequest, state: Data<ServerState>) -> PageResult {
+    let info = req.connection_info();
+    render(&UploadPage {
+        a: assets(),
+        title: "Upload",
+        enabled: state.token.is_some(),
+        origin: format!("{}://{}", info.scheme(), info.host()),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn links_encode_values_and_skip_empty_ones() {
+        assert_eq!(
+            link(
+                "/games",
+                &[("player", "Luis Bolaños"), ("color", ""), ("x", "a&b")]
+            ),
+            "/games?player=Luis%20Bola%C3%B1os&x=a%26b"
+        );
+        assert_eq!(link("/games", &[]), "/games");
+    }
+
+    #[test]
+    fn kinds_and_sizes_are_named_from_the_board_geometry() {
+        assert_eq!(kind_name("keil"), "Keil");
+        assert_eq!(kind_name("kaomi"), "Kaomi");
+        assert_eq!(size_name("keil", 7), "side 7");
+        assert_eq!(size_name("go", 9), "9×9");
+    }
+
+    #[test]
+    fn share_fill_goes_from_blue_to_red() {
+        assert_eq!(share_fill(1, 0), "#1e64d2");
+        assert_eq!(share_fill(0, 1), "#c8322d");
+    }
+
+    #[test]
+    fn a_continuation_link_plays_the_move_with_captures() {
+        let spec = BoardSpec::new(keil_rules::GameKind::Go, 9).unwrap();
+        let mut pos = AnyPosition::empty(spec).unwrap();
+        let board = pos.board();
+        let p = |n: &str| board.parse_point(n).unwrap();
+        // A white stone in the corner with one liberty left.
+        pos.set(p("aa"), Some(Color::White));
+        pos.set(p("ba"), Some(Color::Black));
+        let mv = board.display_name(p("ab"));
+        let href = continuation_href(&pos, "go", Color::Black, &mv, false).unwrap();
+        let mut want = AnyPosition::empty(spec).unwrap();
+        want.set(p("ba"), Some(Color::Black));
+        want.set(p("ab"), Some(Color::Black));
+        assert_eq!(
+            href,
+            link(
+                "/positions",
+                &[
+                    ("kind", "go"),
+                    ("position", &want.to_notation(None)),
+                    ("to_move", "w")
+                ]
+            )
+        );
+        assert_eq!(
+            continuation_href(&pos, "go", Color::Black, "end", false),
+            None
+        );
+        // From the empty board, the link searches the symmetric images.
+        let empty = AnyPosition::empty(spec).unwrap();
+        let first = continuation_href(&empty, "go", Color::Black, "E5", false).unwrap();
+        assert!(first.ends_with("&to_move=w&symmetry=true"), "{first}");
+    }
+}

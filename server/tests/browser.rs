@@ -1,0 +1,575 @@
+//! The pages in a real browser: headless Chromium driven through
+//! chromedriver (WebDriver, over plain HTTP on loopback) by fantoccini,
+//! against the server on another loopback port with a generated archive
+//! of every game kind (`common::CORPUS`).
+//!
+//! Needs `chromedriver` (Debian's `chromium` and `chromium-driver`; CI
+//! installs them). Without it the test prints a note and passes, except
+//! under CI (`CI` set), where a missing driver fails the run.
+//! Screenshots of each page at 390 and 1280 pixels wide are written to
+//! `target/screenshots/`.
+
+mod common;
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{Fixture, TOKEN, enc, first_game, shared};
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{Value, json};
+
+/// The chromedriver to use: `$CHROMEDRIVER`, else `chromedriver` on the
+/// `PATH`.
+fn chromedriver() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("CHROMEDRIVER") {
+        return Some(PathBuf::from(p));
+    }
+    std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|d| d.join("chromedriver"))
+            .find(|p| p.is_file())
+    })
+}
+
+/// A chromedriver process on a free loopback port, killed on drop.
+struct Driver {
+    child: Child,
+    url: String,
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+fn start_driver(bin: &Path) -> Driver {
+    let port = free_port();
+    let child = Command::new(bin)
+        .arg(format!("--port={port}"))
+        .arg("--allowed-ips=127.0.0.1")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {}: {e}", bin.display()));
+    let driver = Driver {
+        child,
+        url: format!("http://127.0.0.1:{port}"),
+    };
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(Instant::now() < deadline, "chromedriver did not listen");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    driver
+}
+
+/// Where screenshots go: `target/screenshots/`.
+fn screenshot_dir() -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .unwrap()
+        .join("screenshots");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Reads the browser's console since the last call (chromedriver's log
+/// endpoint).
+#[derive(Debug)]
+struct BrowserLog;
+
+impl fantoccini::wd::WebDriverCompatibleCommand for BrowserLog {
+    fn endpoint(
+        &self,
+        base_url: &url::Url,
+        session_id: Option<&str>,
+    ) -> Result<url::Url, url::ParseError> {
+        base_url.join(&format!("session/{}/se/log", session_id.unwrap_or("")))
+    }
+
+    fn method_and_body(&self, _: &url::Url) -> (http::Method, Option<String>) {
+        (
+            http::Method::POST,
+            Some(json!({"type": "browser"}).to_string()),
+        )
+    }
+}
+
+/// Fails on any console message of level SEVERE (errors, CSP
+/// violations, failed loads) since the last check, but for the network
+/// messages that contain `expected` (an answer the test asked for).
+async fn no_console_errors(c: &Client, at: &str, expected: Option<&str>) {
+    let log = c.issue_cmd(BrowserLog).await.expect("browser log");
+    let allowed = |e: &Value| {
+        expected.is_some_and(|x| {
+            e["source"] == "network" && e["message"].as_str().unwrap_or("").contains(x)
+        })
+    };
+    let severe: Vec<&Value> = log
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter(|e| e["level"] == "SEVERE" && !allowed(e))
+                .collect()
+        })
+        .unwrap_or_default();
+    assert!(severe.is_empty(), "console errors at {at}: {severe:#?}");
+}
+
+async fn shoot(c: &Client, name: &str) {
+    for width in [390u32, 1280] {
+        c.set_window_size(width, if width == 390 { 844 } else { 900 })
+            .await
+            .unwrap();
+        tokio::time::sleep(Duration::from_millis(150)).await;
+        let png = c.screenshot().await.unwrap();
+        std::fs::write(screenshot_dir().join(format!("{name}-{width}.png")), png).unwrap();
+    }
+}
+
+/// `(black, white)` stones of the page's board, sorted.
+async fn board_stones(c: &Client) -> (Vec<String>, Vec<String>) {
+    let v = c
+        .execute(
+            "const s = [...document.querySelectorAll('svg[data-ply] [data-point], #explorer-board svg [data-point]')];\
+             return s.map(e => [e.dataset.point, e.dataset.color]);",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let (mut b, mut w) = (Vec::new(), Vec::new());
+    for pair in v.as_array().unwrap() {
+        let p = pair[0].as_str().unwrap().to_string();
+        match pair[1].as_str().unwrap() {
+            "b" => b.push(p),
+            "w" => w.push(p),
+            o => panic!("data-color {o}"),
+        }
+    }
+    b.sort();
+    w.sort();
+    (b, w)
+}
+
+async fn shown_ply(c: &Client) -> u32 {
+    // One script call: the board may be replaced between two commands.
+    let v = c
+        .execute(
+            "return document.querySelector('svg[data-ply]').dataset.ply",
+            vec![],
+        )
+        .await
+        .unwrap();
+    v.as_str().unwrap().parse().unwrap()
+}
+
+fn api(f: &Fixture, path: &str) -> Value {
+    let body = ureq::get(&format!("{}{path}", f.base))
+        .call()
+        .unwrap()
+        .body_mut()
+        .read_to_string()
+        .unwrap();
+    serde_json::from_str(&body).unwrap()
+}
+
+fn api_stones(f: &Fixture, id: i64, ply: u32) -> (Vec<String>, Vec<String>) {
+    let v = api(f, &format!("/api/v1/games/{id}/positions/{ply}"));
+    let names = |k: &str| {
+        let mut v: Vec<String> = v[k]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap().to_string())
+            .collect();
+        v.sort();
+        v
+    };
+    (names("black"), names("white"))
+}
+
+/// Waits until `check` holds (5 s at most).
+async fn until<F, Fut>(what: &str, mut check: F)
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while !check().await {
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+async fn click(c: &Client, css: &str) {
+    c.find(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("{css}: {e}"))
+        .click()
+        .await
+        .unwrap();
+}
+
+async fn type_into(c: &Client, css: &str, text: &str) {
+    c.find(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("{css}: {e}"))
+        .send_keys(text)
+        .await
+        .unwrap();
+}
+
+/// Whether the text of the element at `css` contains `text`.
+async fn text_contains(c: &Client, css: &str, text: &str) -> bool {
+    c.find(Locator::Css(css))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap()
+        .contains(text)
+}
+
+/// The query string of the current URL.
+async fn query(c: &Client) -> Option<String> {
+    c.current_url().await.unwrap().query().map(str::to_string)
+}
+
+const ARROW_LEFT: &str = "\u{E012}";
+const ARROW_RIGHT: &str = "\u{E014}";
+
+async fn press(c: &Client, key: &str) {
+    type_into(c, "body", key).await;
+}
+
+async fn home_and_typeahead(c: &Client, base: &str) {
+    c.goto(&format!("{base}/")).await.unwrap();
+    let q = c.find(Locator::Css("input[name=q]")).await.unwrap();
+    q.send_keys("bolanos").await.unwrap();
+    let hit = c
+        .wait()
+        .at_most(Duration::from_secs(5))
+        .for_element(Locator::Css("#q-suggest a"))
+        .await
+        .expect("typeahead suggestions");
+    let text = hit.text().await.unwrap();
+    assert!(text.contains("Bolaños"), "{text}");
+    shoot(c, "home").await;
+    hit.click().await.unwrap();
+    until("the player page", || async {
+        c.current_url()
+            .await
+            .unwrap()
+            .path()
+            .starts_with("/players/")
+    })
+    .await;
+    let h1 = c
+        .find(Locator::Css("h1"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(h1.contains("Bolaños"));
+    c.find(Locator::Css("svg.chart")).await.unwrap();
+    shoot(c, "player").await;
+    no_console_errors(c, "home, player", None).await;
+}
+
+async fn list_and_filters(c: &Client, base: &str) {
+    c.goto(&format!("{base}/games")).await.unwrap();
+    let kind = c.find(Locator::Css("select[name=kind]")).await.unwrap();
+    kind.select_by_value("go").await.unwrap();
+    click(c, "form.filters button[type=submit]").await;
+    until("the filtered list", || async {
+        query(c).await.is_some_and(|q| q.contains("kind=go"))
+    })
+    .await;
+    let rows = c
+        .find_all(Locator::Css("table.games tbody tr td:first-child a"))
+        .await
+        .unwrap();
+    assert!(!rows.is_empty());
+    for r in &rows {
+        assert!(r.text().await.unwrap().starts_with("Go "));
+    }
+    shoot(c, "games").await;
+    no_console_errors(c, "games", None).await;
+}
+
+async fn viewer_steps(c: &Client, f: &Fixture, kind: &str) {
+    let (id, plies) = first_game(f, kind);
+    let ply = plies / 2;
+    c.goto(&format!("{}/games/{id}?ply={ply}", f.base))
+        .await
+        .unwrap();
+    assert_eq!(shown_ply(c).await, ply);
+    assert_eq!(
+        board_stones(c).await,
+        api_stones(f, id, ply),
+        "{kind} at {ply}"
+    );
+    // The move list is scrolled to the current ply.
+    let visible = c
+        .execute(
+            "const a = document.querySelector('ol.moves a[aria-current]'); const l = a.closest('ol');\
+             const t = a.offsetTop - l.offsetTop; return t >= l.scrollTop && t <= l.scrollTop + l.clientHeight;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        visible,
+        json!(true),
+        "{kind}: current move scrolled into view"
+    );
+    if kind == "keil" {
+        shoot(c, "viewer").await;
+    }
+    for (key, to) in [(ARROW_RIGHT, ply + 1), (ARROW_LEFT, ply)] {
+        press(c, key).await;
+        until("the next board", || async { shown_ply(c).await == to }).await;
+        assert_eq!(
+            board_stones(c).await,
+            api_stones(f, id, to),
+            "{kind} at {to}"
+        );
+        let url = c.current_url().await.unwrap();
+        assert_eq!(url.query(), Some(format!("ply={to}").as_str()));
+        assert_eq!(url.path(), format!("/games/{id}"));
+        let said = c
+            .find(Locator::Id("announce"))
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        assert!(said.starts_with("Move "), "{said:?}");
+    }
+    // The buttons and the move list are links that step the same way.
+    click(c, "nav.controls a[title^='Forward ten']").await;
+    let to = (ply + 10).min(plies);
+    until("ten plies on", || async { shown_ply(c).await == to }).await;
+    assert_eq!(board_stones(c).await, api_stones(f, id, to));
+    press(c, "\u{E011}").await; // Home
+    until("the start", || async { shown_ply(c).await == 0 }).await;
+    no_console_errors(c, &format!("viewer {kind}"), None).await;
+}
+
+async fn explorer_and_editor(c: &Client, f: &Fixture) {
+    let base = &f.base;
+    // A continuation link opens the position after it.
+    c.goto(&format!(
+        "{base}/positions?kind=keil&position={}",
+        enc("7/8/9/10/11/12/13/12/11/10/9/8/7")
+    ))
+    .await
+    .unwrap();
+    let first = c.find(Locator::Css("a.continuation")).await.unwrap();
+    let mv = first.text().await.unwrap();
+    shoot(c, "explorer").await;
+    first.click().await.unwrap();
+    until("the next position", || async {
+        query(c).await.is_some_and(|q| q.contains("to_move=w"))
+    })
+    .await;
+    let (b, w) = board_stones(c).await;
+    assert_eq!((b.len(), w.len()), (1, 0), "after {mv}");
+    assert!(mv.ends_with(&b[0]), "{mv} vs {b:?}");
+    no_console_errors(c, "explorer", None).await;
+
+    // The editor: click the first move of a Go game on the empty board,
+    // then find the games with that position.
+    let (id, _) = first_game(f, "go");
+    let detail = api(f, &format!("/api/v1/games/{id}"));
+    let sgf_name = detail["moves"][0].as_str().unwrap().to_string();
+    let board = keil_rules::SquareBoard::new(9).unwrap();
+    let display = board.display_name(board.parse_sgf_point(&sgf_name).unwrap());
+    c.goto(&format!("{base}/positions?kind=go&size=9&edit=1"))
+        .await
+        .unwrap();
+    let point = format!(
+        "//*[local-name()='a'][*[local-name()='circle']/*[local-name()='title'][starts-with(., '{display} ')]]"
+    );
+    c.find(Locator::XPath(&point))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    until("a black stone", || async {
+        board_stones(c).await.0 == vec![sgf_name.clone()]
+    })
+    .await;
+    shoot(c, "editor").await;
+    c.find(Locator::LinkText("Find games with this position"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    until("the search", || async {
+        !query(c).await.unwrap_or_default().contains("edit=1")
+    })
+    .await;
+    let games = c
+        .find_all(Locator::Css("table.games tbody a"))
+        .await
+        .unwrap();
+    assert!(!games.is_empty(), "the editor's position has games");
+    let heading = c
+        .find(Locator::XPath("//h2[contains(., 'reached this position')]"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(!heading.starts_with("0 "), "{heading}");
+    no_console_errors(c, "editor", None).await;
+}
+
+async fn upload(c: &Client, base: &str) {
+    c.goto(&format!("{base}/upload")).await.unwrap();
+    let mut record = Vec::new();
+    keil_gen::write_collection(
+        keil_gen::GeneratorConfig {
+            games: 2,
+            size: 5,
+            seed: 4242,
+            ..keil_gen::GeneratorConfig::default()
+        },
+        &mut record,
+    )
+    .unwrap();
+    // Through the file picker.
+    let file = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-upload.sgf");
+    std::fs::write(&file, &record).unwrap();
+    type_into(c, "input[type=file]", file.to_str().unwrap()).await;
+    type_into(c, "input[name=token]", TOKEN).await;
+    click(c, "#upload button[type=submit]").await;
+    let row = c
+        .wait()
+        .at_most(Duration::from_secs(10))
+        .for_element(Locator::Css("#result tr.verdict"))
+        .await
+        .expect("verdicts");
+    let text = row.text().await.unwrap();
+    assert!(text.contains("stored"), "{text}");
+    let link = row.find(Locator::Css("a")).await.unwrap();
+    let href = link.attr("href").await.unwrap().unwrap();
+    assert!(href.starts_with("/games/"), "{href}");
+    // The token stays out of the URL and of storage.
+    let url = c.current_url().await.unwrap();
+    assert!(!url.as_str().contains(TOKEN));
+    let stored = c
+        .execute(
+            "return JSON.stringify(localStorage) + JSON.stringify(sessionStorage) + document.cookie",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert!(!stored.as_str().unwrap().contains(TOKEN));
+    shoot(c, "upload").await;
+    // Dropped on the drop zone (a drop event carrying a file), then sent:
+    // already in the archive.
+    c.execute(
+        "const dt = new DataTransfer();\
+         dt.items.add(new File([arguments[0]], 'dropped.sgf'));\
+         document.getElementById('drop').dispatchEvent(new DragEvent('drop', {dataTransfer: dt, bubbles: true, cancelable: true}));",
+        vec![json!(String::from_utf8(record.clone()).unwrap())],
+    )
+    .await
+    .unwrap();
+    assert!(text_contains(c, "#drop p", "dropped.sgf").await);
+    click(c, "#upload button[type=submit]").await;
+    until("the duplicate verdicts", || {
+        text_contains(c, "#result", "0 stored, 2 already in the archive")
+    })
+    .await;
+    // A refused game shows its reason and line:column.
+    let textarea = c.find(Locator::Css("textarea")).await.unwrap();
+    textarea
+        .send_keys("(;GM[Keil]FF[4]SZ[2]KM[0]PB[Ann]PW[Bo]\n;B[b2];W[b2])")
+        .await
+        .unwrap();
+    click(c, "#upload button[type=submit]").await;
+    until("the refusal", || text_contains(c, "#result", "line 2:")).await;
+    no_console_errors(
+        c,
+        "upload",
+        Some("/api/v1/games - Failed to load resource: the server responded with a status of 422"),
+    )
+    .await;
+}
+
+#[test]
+fn pages_in_a_real_browser() {
+    let Some(bin) = chromedriver() else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must install chromium-driver (the browser tests would be skipped)"
+        );
+        println!(
+            "note: chromedriver not found: browser tests skipped (apt-get install chromium chromium-driver)"
+        );
+        return;
+    };
+    let f = shared();
+    let driver = start_driver(&bin);
+    let profile = tempfile::tempdir().unwrap();
+    let mut args = vec![
+        "--headless=new".to_string(),
+        "--no-sandbox".into(),
+        "--disable-gpu".into(),
+        "--disable-dev-shm-usage".into(),
+        "--hide-scrollbars".into(),
+        "--window-size=1280,900".into(),
+        format!("--user-data-dir={}", profile.path().display()),
+    ];
+    if std::env::var_os("KEIL_TEST_DARK").is_some() {
+        args.push("--force-dark-mode".into());
+    }
+    let mut chrome = json!({ "args": args });
+    if Path::new("/usr/bin/chromium").is_file() {
+        chrome["binary"] = json!("/usr/bin/chromium");
+    }
+    let mut caps = serde_json::Map::new();
+    caps.insert("goog:chromeOptions".into(), chrome);
+    caps.insert("goog:loggingPrefs".into(), json!({ "browser": "ALL" }));
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let c = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+            .capabilities(caps)
+            .connect(&driver.url)
+            .await
+            .expect("a WebDriver session");
+        home_and_typeahead(&c, &f.base).await;
+        list_and_filters(&c, &f.base).await;
+        for &(kind, ..) in common::CORPUS {
+            viewer_steps(&c, f, kind.code()).await;
+        }
+        explorer_and_editor(&c, f).await;
+        upload(&c, &f.base).await;
+        c.close().await.unwrap();
+    });
+    println!(
+        "browser tests ran; screenshots in {}",
+        screenshot_dir().display()
+    );
+}

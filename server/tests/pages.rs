@@ -1,0 +1,580 @@
+//! Plain HTTP tests of the web pages, as a browser without JavaScript sees
+//! them: status, content type, the contract's links and marked elements,
+//! the Content-Security-Policy, and escaping.
+
+mod common;
+
+use common::{EVIL, enc, first_game, shared};
+
+use serde_json::Value;
+
+/// The codes of the game kinds in the test archive (Kaomi joins when
+/// `common::CORPUS` generates it).
+fn kinds() -> Vec<String> {
+    common::CORPUS
+        .iter()
+        .map(|(k, ..)| k.code().to_string())
+        .collect()
+}
+
+struct Page {
+    status: u16,
+    content_type: String,
+    headers: Vec<(String, String)>,
+    body: String,
+}
+
+impl Page {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+fn get(path: &str) -> Page {
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .build()
+        .into();
+    let url = if path.starts_with("http") {
+        path.to_string()
+    } else {
+        format!("{}{path}", shared().base)
+    };
+    let mut r = agent.get(&url).call().unwrap();
+    Page {
+        status: r.status().as_u16(),
+        content_type: r
+            .headers()
+            .get("content-type")
+            .map(|v| v.to_str().unwrap().to_string())
+            .unwrap_or_default(),
+        headers: r
+            .headers()
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_str().unwrap_or("").to_string()))
+            .collect(),
+        body: r.body_mut().read_to_string().unwrap(),
+    }
+}
+
+/// A page that must answer 200 with HTML and the page headers.
+fn html(path: &str) -> String {
+    let p = get(path);
+    assert_eq!(p.status, 200, "GET {path}: {}", p.body);
+    assert_eq!(p.content_type, "text/html; charset=utf-8", "{path}");
+    check_page_rules(path, &p);
+    p.body
+}
+
+/// The CSP header, and no inline script, style or handler in the HTML.
+fn check_page_rules(path: &str, p: &Page) {
+    let csp = p.header("content-security-policy").expect("CSP");
+    assert!(csp.starts_with("default-src 'self'"), "{csp}");
+    assert!(!csp.contains("unsafe-inline") && !csp.contains("unsafe-eval"));
+    let lower = p.body.to_ascii_lowercase();
+    for (i, _) in lower.match_indices("<script") {
+        let tag = &lower[i..i + lower[i..].find('>').unwrap()];
+        assert!(
+            tag.contains(" src=\"/static/"),
+            "{path}: inline script {tag}"
+        );
+    }
+    assert!(!lower.contains("<style"), "{path}: <style> element");
+    assert!(!lower.contains(" style=\""), "{path}: style attribute");
+    for handler in [
+        " onclick=",
+        " onload=",
+        " onerror=",
+        " onsubmit=",
+        "href=\"javascript:",
+    ] {
+        assert!(!lower.contains(handler), "{path}: {handler}");
+    }
+}
+
+/// Every `href="…"` of a page, unescaped (`&amp;` → `&`).
+fn hrefs(body: &str) -> Vec<String> {
+    body.match_indices("href=\"")
+        .map(|(i, m)| {
+            let rest = &body[i + m.len()..];
+            rest[..rest.find('"').unwrap()]
+                .replace("&amp;", "&")
+                .replace("&#38;", "&")
+        })
+        .collect()
+}
+
+/// The inline board `<svg …>…</svg>` of a page.
+fn board(body: &str) -> &str {
+    let start = body
+        .find("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"board-svg\"")
+        .expect("board svg");
+    let end = start + body[start..].find("</svg>").unwrap() + 6;
+    &body[start..end]
+}
+
+fn attr<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
+    let key = format!(" {name}=\"");
+    let i = tag.find(&key)? + key.len();
+    Some(&tag[i..i + tag[i..].find('"')?])
+}
+
+/// `(black, white)` point names of the stones on a board: the elements
+/// with `data-point`.
+fn stones(svg: &str) -> (Vec<String>, Vec<String>) {
+    let (mut b, mut w) = (Vec::new(), Vec::new());
+    for (i, _) in svg.match_indices(" data-point=\"") {
+        let start = svg[..i].rfind('<').unwrap();
+        let tag = &svg[start..start + svg[start..].find('>').unwrap()];
+        let point = attr(tag, "data-point").unwrap().to_string();
+        match attr(tag, "data-color") {
+            Some("b") => b.push(point),
+            Some("w") => w.push(point),
+            other => panic!("stone {point} has data-color {other:?}"),
+        }
+    }
+    b.sort();
+    w.sort();
+    (b, w)
+}
+
+fn api(path: &str) -> Value {
+    let p = get(path);
+    assert_eq!(p.status, 200, "{path}: {}", p.body);
+    serde_json::from_str(&p.body).unwrap()
+}
+
+fn api_stones(id: i64, ply: u32) -> (Vec<String>, Vec<String>) {
+    let v = api(&format!("/api/v1/games/{id}/positions/{ply}"));
+    let names = |k: &str| {
+        let mut v: Vec<String> = v[k]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap().to_string())
+            .collect();
+        v.sort();
+        v
+    };
+    (names("black"), names("white"))
+}
+
+#[test]
+fn home_page_has_search_counts_openings_and_links() {
+    let body = html("/");
+    assert!(body.contains("<form class=\"search\" action=\"/search\" method=\"get\""));
+    assert!(body.contains("name=\"q\""));
+    for kind in kinds() {
+        let kind = kind.as_str();
+        assert!(
+            body.contains(&format!("class=\"card kind-count\" data-kind=\"{kind}\"")),
+            "{kind}"
+        );
+        assert!(
+            body.contains(&format!("<section class=\"opening\" data-kind=\"{kind}\"")),
+            "{kind}"
+        );
+    }
+    let links = hrefs(&body);
+    for want in ["/games", "/positions", "/upload"] {
+        assert!(links.iter().any(|l| l == want), "{want}");
+    }
+    assert!(links.iter().any(|l| l.starts_with("/games/")));
+    // The first-move links open the explorer after that move.
+    let first_move = links
+        .iter()
+        .find(|l| l.starts_with("/positions?kind=keil&position=") && l.contains("to_move=w"))
+        .expect("a Keil first move");
+    html(first_move);
+}
+
+#[test]
+fn static_assets_are_hashed_immutable_and_refused_under_other_names() {
+    let body = html("/");
+    let css = hrefs(&body)
+        .into_iter()
+        .find(|h| h.starts_with("/static/app.") && h.ends_with(".css"))
+        .unwrap();
+    let p = get(&css);
+    assert_eq!(p.status, 200);
+    assert_eq!(p.content_type, "text/css; charset=utf-8");
+    assert_eq!(
+        p.header("cache-control"),
+        Some("public, max-age=31536000, immutable")
+    );
+    assert!(body.contains("<script type=\"module\" src=\"/static/common."));
+    assert_eq!(get("/static/app.css").status, 404);
+    assert_eq!(get("/static/app.000000000000.css").status, 404);
+}
+
+#[test]
+fn game_list_filters_paginates_and_downloads() {
+    let body = html("/games?kind=go&limit=10");
+    let rows: Vec<String> = hrefs(&body)
+        .into_iter()
+        .filter(|h| h.starts_with("/games/") && h[7..].chars().all(|c| c.is_ascii_digit()))
+        .collect();
+    assert_eq!(rows.len(), 10, "{body}");
+    assert!(body.contains("Go 9×9"));
+    assert!(!body.contains("Keil side 7 #"));
+    // The filter stays in the form and in the next page's link.
+    assert!(body.contains("<option value=\"go\" selected>"));
+    let next = hrefs(&body)
+        .into_iter()
+        .find(|h| h.starts_with("/games?") && h.contains("cursor="))
+        .expect("next page");
+    assert!(next.contains("kind=go") && next.contains("limit=10"));
+    let second = html(&next);
+    assert!(!second.contains(&rows[0]) || !second.contains(&format!("href=\"{}\"", rows[0])));
+    // The download link gives the filtered games as one collection.
+    let download = hrefs(&body)
+        .into_iter()
+        .find(|h| h.starts_with("/games.sgf"))
+        .unwrap();
+    assert!(download.contains("kind=go"));
+    let sgf = get(&download);
+    assert_eq!(sgf.status, 200);
+    assert!(sgf.content_type.starts_with("application/x-go-sgf"));
+    assert_eq!(sgf.body.matches("(;").count(), 40, "every Go game");
+    assert!(sgf.body.contains("GM[1]") || sgf.body.contains("GM[Go]"));
+    // Player and empty fields, as a form sends them.
+    let by_player = html(&format!(
+        "/games?player={}&color=&opponent=&event=&from=&to=&result=&winner=&kind=&size=&ruleset=&status=&order=desc",
+        enc("luis bolanos")
+    ));
+    assert!(by_player.contains("Luis Bolaños"));
+    // A bad filter is a 400 page that says what to fix.
+    let bad = get("/games?from=yesterday");
+    assert_eq!(bad.status, 400);
+    assert!(bad.body.contains("from"), "{}", bad.body);
+}
+
+#[test]
+fn viewer_board_equals_the_api_position_for_each_kind() {
+    let f = shared();
+    for kind in kinds() {
+        let kind = kind.as_str();
+        let (id, plies) = first_game(f, kind);
+        for ply in [0, 1, plies / 2, plies] {
+            let body = html(&format!("/games/{id}?ply={ply}"));
+            let svg = board(&body);
+            assert!(svg.contains(&format!("data-ply=\"{ply}\"")), "{kind} {ply}");
+            assert_eq!(
+                stones(svg),
+                api_stones(id, ply),
+                "{kind} game {id} ply {ply}"
+            );
+            // The fragment the script fetches draws the same board.
+            let fragment = get(&format!("/games/{id}/board?ply={ply}"));
+            assert_eq!(fragment.status, 200);
+            assert_eq!(stones(board(&fragment.body)), api_stones(id, ply));
+        }
+        let body = html(&format!("/games/{id}?ply=3"));
+        let links = hrefs(&body);
+        // Every ply is a link, the current one marked.
+        for n in 0..=plies {
+            assert!(links.contains(&format!("?ply={n}")), "{kind} ply {n}");
+        }
+        assert!(body.contains("data-ply=\"3\" aria-current=\"step\""));
+        assert!(body.contains("aria-live=\"polite\""));
+        assert!(links.contains(&format!("/api/v1/games/{id}/record")));
+        let explore = links
+            .iter()
+            .find(|l| l.starts_with("/positions?"))
+            .expect("this position");
+        // The explorer finds this game at this ply (or earlier).
+        let explorer = html(explore);
+        assert!(
+            hrefs(&explorer)
+                .iter()
+                .any(|h| h.starts_with(&format!("/games/{id}?ply="))),
+            "{kind}: {explore}"
+        );
+        // Without a ply: the end; past the end: 404 saying the range.
+        let end = html(&format!("/games/{id}"));
+        assert!(board(&end).contains(&format!("data-ply=\"{plies}\"")));
+        let past = get(&format!("/games/{id}?ply={}", plies + 1));
+        assert_eq!(past.status, 404);
+        assert!(past.content_type.starts_with("text/html"));
+        assert!(
+            past.body.contains(&format!("0 to {plies}")),
+            "{}",
+            past.body
+        );
+    }
+    assert_eq!(get("/games/abc").status, 400);
+    assert_eq!(get("/games/999999").status, 404);
+}
+
+#[test]
+fn the_final_position_of_a_complete_game_marks_its_score() {
+    let f = shared();
+    for kind in kinds() {
+        let kind = kind.as_str();
+        let filter = keil_archive::GameFilter {
+            kind: Some(kind.parse().unwrap()),
+            status: Some(keil_archive::GameStatus::Complete),
+            ..Default::default()
+        };
+        let page = keil_archive::Page {
+            order: keil_archive::Order::Ascending,
+            limit: 100,
+            after: None,
+        };
+        let games = f.archive.games().list(&filter, &page).unwrap().games;
+        // Kaomi: a standard game (Squared removes no pairs).
+        let g = games
+            .iter()
+            .find(|g| kind != "kaomi" || !g.ruleset.contains("squared"))
+            .unwrap_or_else(|| panic!("no complete {kind} game to mark"));
+        let end = html(&format!("/games/{}", g.id));
+        let svg = board(&end);
+        if kind == "kaomi" {
+            // Kaomi counts groups: the removed pairs' stones and the
+            // deciding group are marked as the game answer gives them.
+            let k = &api(&format!("/api/v1/games/{}", g.id))["kaomi"];
+            let removed: u64 = k["removed_pairs"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| 2 * p["size"].as_u64().unwrap())
+                .sum();
+            let deciding = k["winner_group"]["size"].as_u64().unwrap_or(0);
+            assert_eq!(
+                svg.matches("class=\"removed\"").count() as u64,
+                removed,
+                "game {}: {k}",
+                g.id
+            );
+            assert_eq!(
+                svg.matches("class=\"deciding\"").count() as u64,
+                deciding,
+                "game {}: {k}",
+                g.id
+            );
+            assert!(removed + deciding > 0, "game {}: {k}", g.id);
+            let before = html(&format!("/games/{}?ply={}", g.id, g.plies - 1));
+            assert!(!board(&before).contains("class=\"removed\""));
+            continue;
+        }
+        let owned = svg.matches("class=\"dot-b\"").count() + svg.matches("class=\"dot-w\"").count();
+        assert!(owned > 0, "{kind} game {}: no owned points marked", g.id);
+        assert!(svg.contains("score B "), "{kind}");
+        assert!(end.contains("<dd class=\"score\">"), "{kind}");
+        let before = html(&format!("/games/{}?ply={}", g.id, g.plies - 1));
+        assert!(!board(&before).contains("class=\"dot-"), "{kind}");
+    }
+}
+
+#[test]
+fn continuation_links_open_the_next_position_and_its_games() {
+    for &(kind, size, ..) in common::CORPUS {
+        let kind = kind.code();
+        let path = format!("/positions?kind={kind}&size={size}");
+        let body = html(&path);
+        // The empty board opens in the editor; the search is one link away.
+        let search = hrefs(&body)
+            .into_iter()
+            .find(|h| {
+                h.starts_with("/positions?") && !h.contains("edit=") && h.contains("position=")
+            })
+            .unwrap();
+        let body = html(&search);
+        assert!(body.contains("reached this position"));
+        let next = hrefs(&body)
+            .into_iter()
+            .find(|h| h.starts_with("/positions?") && h.contains("to_move=w"))
+            .unwrap_or_else(|| panic!("{kind}: no continuation link in {search}"));
+        let after = html(&next);
+        let (b, w) = stones(board(&after));
+        assert_eq!(
+            (b.len(), w.len()),
+            (1, 0),
+            "{kind}: one black stone after the first move"
+        );
+        // Its games open at the matched ply, where the board has that stone.
+        let game = hrefs(&after)
+            .into_iter()
+            .find(|h| h.starts_with("/games/") && h.contains("?ply="))
+            .unwrap_or_else(|| panic!("{kind}: no game at {next}: {after}"));
+        let viewer = html(&game);
+        let (gb, _) = stones(board(&viewer));
+        assert_eq!(gb.len(), 1, "{kind}: {game}");
+    }
+}
+
+#[test]
+fn the_editor_cycles_points_and_finds_games() {
+    let body = html("/positions?kind=go&size=9&edit=1");
+    let svg = board(&body);
+    // Every point is a link; following one adds a black stone.
+    let cycle: Vec<String> = hrefs(svg)
+        .into_iter()
+        .filter(|h| h.contains("edit=1"))
+        .collect();
+    assert_eq!(cycle.len(), 81);
+    let one = html(&cycle[40]);
+    assert_eq!(stones(board(&one)).0.len(), 1);
+    // Again: white; again: empty.
+    let point_link = |page: &str, i: usize| {
+        hrefs(board(page))
+            .into_iter()
+            .filter(|h| h.contains("edit=1"))
+            .nth(i)
+            .unwrap()
+    };
+    let two = html(&point_link(&one, 40));
+    assert_eq!(stones(board(&two)), (vec![], vec!["ee".to_string()]));
+    let three = html(&point_link(&two, 40));
+    assert_eq!(stones(board(&three)), (vec![], vec![]));
+    // A Keil board too.
+    let keil = html("/positions?kind=keil&size=7&edit=1");
+    assert_eq!(
+        hrefs(board(&keil))
+            .iter()
+            .filter(|h| h.contains("edit=1"))
+            .count(),
+        127
+    );
+    // A bad notation is a 400 page naming the parameter.
+    let bad = get("/positions?position=xyz");
+    assert_eq!(bad.status, 400);
+    assert!(bad.body.contains("position"));
+}
+
+#[test]
+fn player_page_has_totals_chart_opponents_and_links() {
+    let body = html(&format!("/players/{}", enc("Luis Bolaños")));
+    assert!(body.contains("<h1>Luis Bolaños</h1>"));
+    assert!(body.contains("<svg class=\"chart\""));
+    assert!(body.contains("Results per year of Luis Bolaños"));
+    let links = hrefs(&body);
+    assert!(
+        links
+            .iter()
+            .any(|l| l.starts_with("/positions?player=Luis%20Bola"))
+    );
+    assert!(
+        links
+            .iter()
+            .any(|l| l.starts_with("/games?player=Luis%20Bola") && l.contains("opponent="))
+    );
+    assert!(links.iter().any(|l| l.starts_with("/players/")));
+    // Accent- and case-insensitive name, and a missing player.
+    html(&format!("/players/{}", enc("luis bolaños")));
+    assert_eq!(get("/players/Nobody%20Here").status, 404);
+}
+
+#[test]
+fn every_text_is_escaped() {
+    let f = shared();
+    let search = html(&format!("/search?q={}", enc("Bolaños")));
+    assert!(search.contains("Luis Bolaños"));
+    // The evil game: listed, viewed, and its player's page.
+    let evil_id = {
+        let p = f.archive.players().search("Eve", 5).unwrap();
+        assert!(!p.is_empty());
+        let list = f
+            .archive
+            .games()
+            .list(
+                &keil_archive::GameFilter {
+                    player: Some(EVIL.into()),
+                    ..Default::default()
+                },
+                &keil_archive::Page {
+                    order: keil_archive::Order::Descending,
+                    limit: 5,
+                    after: None,
+                },
+            )
+            .unwrap();
+        list.games[0].id
+    };
+    let escaped = "&#60;script&#62;alert(1)&#60;/script&#62; &#38; &#34;Eve&#34;";
+    for path in [
+        format!("/games/{evil_id}"),
+        format!("/games?player={}", enc(EVIL)),
+        format!("/players/{}", enc(EVIL)),
+        format!("/search?q={}", enc("<script>alert(1)</script>")),
+        "/".to_string(),
+    ] {
+        let body = html(&path);
+        assert!(!body.contains("<script>alert"), "{path}");
+        assert!(!body.contains("<b>bold"), "{path}");
+        if path != "/" && !path.starts_with("/search") {
+            assert!(body.contains(escaped), "{path}");
+        }
+    }
+    // An error page escapes the path it names.
+    let p = get("/players/%3Cimg%20src%3Dx%3E");
+    assert_eq!(p.status, 404);
+    assert!(!p.body.contains("<img src=x>"));
+}
+
+#[test]
+fn unknown_paths_are_an_html_page_for_browsers_and_a_problem_otherwise() {
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .build()
+        .into();
+    let url = format!("{}/no/such/page", shared().base);
+    let mut r = agent
+        .get(&url)
+        .header("Accept", "text/html,application/xhtml+xml")
+        .call()
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 404);
+    assert!(
+        r.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/html")
+    );
+    assert!(r.headers().contains_key("content-security-policy"));
+    assert!(
+        r.body_mut()
+            .read_to_string()
+            .unwrap()
+            .contains("/no/such/page")
+    );
+    let p = get("/no/such/page");
+    assert_eq!(p.status, 404);
+    assert_eq!(p.content_type, "application/problem+json");
+}
+
+#[test]
+fn upload_page_has_the_form_and_no_token() {
+    let body = html("/upload");
+    assert!(body.contains("<form id=\"upload\""));
+    assert!(body.contains("type=\"file\""));
+    assert!(body.contains("name=\"token\" type=\"password\""));
+    assert!(!body.contains(common::TOKEN));
+    assert!(body.contains("<noscript>"));
+    assert!(body.contains("src=\"/static/upload."));
+}
+
+#[test]
+fn a_150_ply_side_7_game_page_is_under_60_kb() {
+    let f = shared();
+    let (id, plies) = first_game(f, "keil");
+    // The final position: the fullest board, with the score's marks.
+    let body = html(&format!("/games/{id}?ply={plies}"));
+    // The generated games are shorter than 150 plies: add the measured size
+    // of one move-list item per missing ply (the board's size does not
+    // depend on the number of plies; a fuller board adds one circle of
+    // about 90 bytes per stone, counted too).
+    let list = &body[body.find("<ol class=\"moves\"").unwrap()..body.find("</ol>").unwrap()];
+    let per_item = list.len() / (plies as usize + 1);
+    let missing = 150usize.saturating_sub(plies as usize);
+    let estimate = body.len() + missing * (per_item + 90);
+    println!(
+        "game page: {} bytes at {plies} plies (board {} bytes); estimated at 150 plies: {estimate}",
+        body.len(),
+        board(&body).len()
+    );
+    assert!(estimate < 60 * 1024, "{estimate}");
+}
