@@ -551,8 +551,9 @@ pub struct PlyRecord {
     pub canonical: (PositionKey, u8),
     /// Go: the position a setup in the game made just before this move
     /// (setup nodes since the previous move, or in this move's node);
-    /// `None` almost always.
-    pub setup: Option<AnyPosition>,
+    /// `None` almost always (boxed: a ply record stays small, and Keil's
+    /// replay copies no board per ply).
+    pub setup: Option<Box<AnyPosition>>,
     /// The move node's comment (`C`), escapes applied.
     pub comment: Option<String>,
     /// The move's node.
@@ -625,7 +626,7 @@ pub(crate) struct Played {
     /// What the engine said.
     pub(crate) outcome: TurnOutcome,
     /// Go: a setup in the game just before the move.
-    pub(crate) setup: Option<AnyPosition>,
+    pub(crate) setup: Option<Box<AnyPosition>>,
 }
 
 /// Warnings found while replaying (Go), each counted once per node.

@@ -117,7 +117,7 @@ impl Replayer for GoLine {
                 Some(Played {
                     mv: m,
                     outcome,
-                    setup: g.setup.take().map(AnyPosition::Go),
+                    setup: g.setup.take().map(|p| Box::new(AnyPosition::Go(p))),
                 })
             }
             Err(e) => {
