@@ -111,7 +111,13 @@ pub fn render_with(d: &Drawing<'_>, ex: &Extras<'_>) -> String {
     match (d.position, d.position.board()) {
         (AnyPosition::Keil(p), _) => render_hex(p, d.last, d.captured, d.caption, ex),
         (p, AnyBoard::Square(board)) => {
-            render_square_position(p, board, game_name(p.kind()), d, ex)
+            let svg = render_square_position(p, board, game_name(p.kind()), d, ex);
+            // Kaomi names points by SGF letters only (kaomi-rules.md,
+            // "Board and points").
+            match p {
+                AnyPosition::Kaomi(_) => sgf_coordinates(svg, board.size(), d.caption),
+                _ => svg,
+            }
         }
         (_, AnyBoard::Hex(_)) => unreachable!("only Keil positions are hexagonal"),
     }
@@ -643,11 +649,11 @@ pub struct KaomiMarks<'a> {
 /// `a`.. from the top; kaomi-rules.md, "Board and points") and Kaomi's
 /// marks ([`kaomi_marks`]).
 pub fn render_kaomi(d: &Drawing<'_>, marks: &KaomiMarks<'_>) -> String {
+    // `render` draws a Kaomi position with SGF letters already.
     let svg = render(d);
     let AnyBoard::Square(board) = d.position.board() else {
         return svg;
     };
-    let svg = sgf_coordinates(svg, board.size(), d.caption);
     kaomi_marks(svg, board, d.caption, marks)
 }
 

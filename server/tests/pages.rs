@@ -356,6 +356,14 @@ fn the_final_position_of_a_complete_game_marks_its_score() {
                 g.id
             );
             assert!(removed + deciding > 0, "game {}: {k}", g.id);
+            // Kaomi's coordinates are SGF letters, as its records name
+            // points (Go's would be A..T and row numbers).
+            let coords = &svg[svg.find("class=\"coords\"").unwrap()..];
+            let coords = &coords[..coords.find("</g>").unwrap()];
+            assert!(
+                coords.contains(">a</text>") && !coords.contains(">A</text>"),
+                "{coords}"
+            );
             let before = html(&format!("/games/{}?ply={}", g.id, g.plies - 1));
             assert!(!board(&before).contains("class=\"removed\""));
             continue;
