@@ -232,6 +232,19 @@ fn check_query(archive: &Archive, all: &[Replayed], query: &PositionQuery) -> Po
             "next move of game {}",
             g.id
         );
+        // Without symmetry the game's board is the query's itself: its
+        // move as played, not an image under the position's own symmetries.
+        if !query.symmetry {
+            assert_eq!(hit.symmetry, 0, "game {}", g.id);
+            let played = match next {
+                None => "end".to_string(),
+                Some(Move::Place(p)) => board.name(*p).to_string(),
+                Some(Move::Pass) => "pass".to_string(),
+                Some(Move::TakeButton) => "button".to_string(),
+                Some(m) => format!("{m:?}"),
+            };
+            assert_eq!(listed, played, "next move of game {} as played", g.id);
+        }
     }
     // Newest first.
     let dates: Vec<&str> = got
