@@ -263,8 +263,9 @@ pub enum GoNotationError {
     /// Occurs when the text is empty.
     #[error("empty position: expected rows like 3/3/3 (3x3 empty) or b1w/3/2b")]
     Empty,
-    /// Occurs when the number of `/`-separated rows is not a size 1..=19.
-    #[error("{0} rows: a Go board has 1 to 19 rows")]
+    /// Occurs when the number of `/`-separated rows is not a size of the
+    /// game (Go 1..=19, Kaomi 2..=19; the Kaomi notation shares this type).
+    #[error("{0} rows: a square board has 1 to 19 rows (Go), 2 to 19 (Kaomi)")]
     Rows(usize),
     /// Occurs when a row does not describe exactly `n` points.
     #[error("row {row} must describe exactly {expected} points")]
