@@ -54,8 +54,8 @@ pub fn stats(args: Args) -> anyhow::Result<()> {
     for (kind, n) in &s.by_kind {
         println!("  {kind:<11} {n}");
     }
-    for (size, n) in &s.by_size {
-        println!("  side {size:<6} {n}");
+    for (kind, size, n) in &s.by_board {
+        println!("  {:<11} {n}", format!("{kind} {size}"));
     }
     println!("players     {}", s.players);
     println!("imports     {} ({} games refused)", s.imports, s.refused);

@@ -566,8 +566,10 @@ pub struct StatsDto {
     pub by_status: BTreeMap<String, u64>,
     /// Games per kind (`keil`, `go`).
     pub by_kind: BTreeMap<String, u64>,
-    /// Games per board side.
+    /// Games per board side, every kind together.
     pub by_size: BTreeMap<String, u64>,
+    /// Games per board: keys `kind size` (`keil 7`, `go 19`, `kaomi 7`).
+    pub by_board: BTreeMap<String, u64>,
     /// Bytes on disk (SQLite and text index).
     pub bytes: u64,
 }

@@ -910,7 +910,18 @@ pub async fn stats(state: Data<ServerState>) -> Result<HttpResponse, ApiError> {
             .iter()
             .map(|(k, n)| (k.code().to_string(), *n))
             .collect(),
-        by_size: s.by_size.iter().map(|(k, n)| (k.to_string(), *n)).collect(),
+        by_size: s.by_board.iter().fold(
+            std::collections::BTreeMap::new(),
+            |mut m, (_, size, n)| {
+                *m.entry(size.to_string()).or_insert(0) += n;
+                m
+            },
+        ),
+        by_board: s
+            .by_board
+            .iter()
+            .map(|(k, size, n)| (format!("{k} {size}"), *n))
+            .collect(),
         bytes: s.sqlite_bytes + s.tantivy_bytes,
     }))
 }

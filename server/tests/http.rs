@@ -229,6 +229,7 @@ fn stats_count_the_games() {
     assert_eq!(s["games"], 200);
     assert_eq!(s["by_size"]["7"], 200);
     assert_eq!(s["by_kind"]["keil"], 200);
+    assert_eq!(s["by_board"]["keil 7"], 200);
     assert!(s["players"].as_u64().unwrap() > 1);
 }
 
@@ -955,6 +956,22 @@ fn kaomi_games_list_show_their_end_draw_pushes_and_search_by_position() {
         keil_gen::write_collection(config, &mut bytes).unwrap();
         import(&f.archive, "kaomi", bytes, 5);
     }
+
+    // Side-7 Keil games beside the 7x7 Kaomi ones: stats keep the boards
+    // of two kinds apart.
+    let mut keil = Vec::new();
+    let config = GeneratorConfig {
+        games: 3,
+        size: 7,
+        seed: 9,
+        ..GeneratorConfig::default()
+    };
+    keil_gen::write_collection(config, &mut keil).unwrap();
+    import(&f.archive, "keil", keil, 5);
+    let stats = get_ok(&f.base, "/api/v1/stats");
+    assert_eq!(stats["by_board"]["kaomi 7"], 20, "{stats}");
+    assert_eq!(stats["by_board"]["keil 7"], 3, "{stats}");
+    assert_eq!(stats["by_size"]["7"], 23, "{stats}");
 
     // Lists by kind, size and variant.
     let all = get_ok(&f.base, "/api/v1/games?kind=kaomi&size=7&limit=100");

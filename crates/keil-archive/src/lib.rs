@@ -132,8 +132,9 @@ pub struct Stats {
     pub by_status: Vec<(GameStatus, u64)>,
     /// Games per kind (the kinds with games).
     pub by_kind: Vec<(GameKind, u64)>,
-    /// Games per board side.
-    pub by_size: Vec<(u8, u64)>,
+    /// Games per board: (kind, size: the hexagon's side or the square's,
+    /// games), by kind then size.
+    pub by_board: Vec<(GameKind, u8, u64)>,
     /// Games in the text index.
     pub text_documents: u64,
     /// Bytes on disk of the SQLite files (database and WAL).
@@ -296,10 +297,18 @@ impl Archive {
         let by_status = games::count_by(&tx, "status", GameStatus::ALL, GameStatus::code)?;
         let mut by_kind = games::count_by(&tx, "kind", GameKind::ALL, GameKind::code)?;
         by_kind.retain(|&(_, n)| n > 0);
-        let by_size = tx
-            .prepare("SELECT size, COUNT(*) FROM games GROUP BY size ORDER BY size")?
-            .query_map([], |r| Ok((r.get::<_, u8>(0)?, r.get::<_, i64>(1)? as u64)))?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
+        let mut by_board = Vec::new();
+        for (kind, _) in &by_kind {
+            let mut stmt = tx.prepare_cached(
+                "SELECT size, COUNT(*) FROM games WHERE kind = ? GROUP BY size ORDER BY size",
+            )?;
+            let sizes = stmt
+                .query_map([kind.code()], |r| {
+                    Ok((*kind, r.get::<_, u8>(0)?, r.get::<_, i64>(1)? as u64))
+                })?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            by_board.extend(sizes);
+        }
         tx.finish()?;
         let file = |name: &str| {
             std::fs::metadata(self.dir.join(name))
@@ -313,7 +322,7 @@ impl Archive {
             refused,
             by_status,
             by_kind,
-            by_size,
+            by_board,
             text_documents: self.text.num_docs()?,
             sqlite_bytes: file(SQLITE_FILE) + file(&format!("{SQLITE_FILE}-wal")),
             tantivy_bytes: dir_size(&self.dir.join(TANTIVY_DIR)),

@@ -406,15 +406,9 @@ fn home_data(a: &Archive) -> Result<HomeData, PageError> {
         .collect();
     let mut openings = Vec::new();
     for (kind, _) in &stats.by_kind {
-        // The kind's most played size among the archive's sizes.
+        // The kind's most played size.
         let mut best: Option<(u64, u8)> = None;
-        for &(size, _) in &stats.by_size {
-            let filter = GameFilter {
-                kind: Some(*kind),
-                size: Some(size),
-                ..GameFilter::default()
-            };
-            let n = a.games().count(&filter)?;
+        for &(_, size, n) in stats.by_board.iter().filter(|b| b.0 == *kind) {
             if n > 0 && best.is_none_or(|(m, _)| n > m) {
                 best = Some((n, size));
             }
