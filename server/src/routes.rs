@@ -306,6 +306,18 @@ pub(crate) struct Replayed {
 }
 
 pub(crate) fn replay(line: &GameMoves, ply: u32) -> Result<Replayed, ApiError> {
+    replay_through(line, ply, false, &mut |_, _, _| {}).map(|(at, _)| at)
+}
+
+/// Replays the main line to `ply` (a [`Replayed`] of that ply) and, with
+/// `to_end`, on to the end in the same pass (the game after the last
+/// move). `each` sees every move played: its index, player and move.
+pub(crate) fn replay_through(
+    line: &GameMoves,
+    ply: u32,
+    to_end: bool,
+    each: &mut dyn FnMut(usize, Color, Move),
+) -> Result<(Replayed, keil_rules::AnyGame), ApiError> {
     let plies = line.moves.len() as u32;
     if ply > plies {
         return Err(ApiError::NotFound(format!(
@@ -318,35 +330,45 @@ pub(crate) fn replay(line: &GameMoves, ply: u32) -> Result<Replayed, ApiError> {
     let mut captured = Vec::new();
     let mut captures = [0u32; 2];
     let mut moved = Vec::new();
-    for (i, &mv) in line.moves.iter().take(ply as usize).enumerate() {
+    let mut at = None;
+    let end = if to_end { plies } else { ply } as usize;
+    for i in 0..=end {
+        if i == ply as usize {
+            let kaomi = game.kaomi_result();
+            at = Some(Replayed {
+                position: game.position(),
+                // Either colour may move (Go, after setup or passes): the
+                // next stored move's player, else Black.
+                to_move: game.to_move().color().unwrap_or_else(|| {
+                    if i < line.moves.len() {
+                        line.color(i, &game)
+                    } else {
+                        Color::Black
+                    }
+                }),
+                last,
+                captured: std::mem::take(&mut captured),
+                captures,
+                plies,
+                moved: std::mem::take(&mut moved),
+                kaomi,
+            });
+        }
+        let Some(&mv) = line.moves.get(i).filter(|_| i < end) else {
+            break;
+        };
         let color = line.color(i, &game);
         let out = line
             .play(i, &mut game)
             .map_err(|e| ApiError::Internal(format!("game {} does not replay: {e}", line.id)))?;
+        each(i, color, mv);
         captures[color.index()] += out.captured.len() as u32;
         captured = out.captured;
         moved = out.moved;
         last = Some((i as u32 + 1, color, mv));
     }
-    let kaomi = game.kaomi_result();
-    Ok(Replayed {
-        position: game.position(),
-        // Either colour may move (Go, after setup or passes): the next
-        // stored move's player, else Black.
-        to_move: game.to_move().color().unwrap_or_else(|| {
-            if (ply as usize) < line.moves.len() {
-                line.color(ply as usize, &game)
-            } else {
-                Color::Black
-            }
-        }),
-        last,
-        captured,
-        captures,
-        plies,
-        moved,
-        kaomi,
-    })
+    let at = at.expect("ply is at most the number of plies");
+    Ok((at, game))
 }
 
 /// The end of a Kaomi game for the API.

@@ -811,28 +811,24 @@ struct Line {
 }
 
 fn replay_line(line: &GameMoves, ply: u32) -> Result<Line, ApiError> {
-    let at = crate::routes::replay(line, ply)?;
     let board = line.board;
-    let mut game = line.start();
-    let mut moves = Vec::with_capacity(line.moves.len());
-    for (i, &mv) in line.moves.iter().enumerate() {
-        let color = line.color(i, &game);
-        line.play(i, &mut game)
-            .map_err(|e| ApiError::Internal(format!("game {} does not replay: {e}", line.id)))?;
-        moves.push(MoveItem {
-            ply: i as u32 + 1,
+    let mut items = Vec::with_capacity(line.moves.len());
+    let (at, end) = crate::routes::replay_through(line, ply, true, &mut |i, color, mv| {
+        items.push((i as u32 + 1, color, mv));
+    })?;
+    // Points named as the game names them (Kaomi: SGF letters).
+    let moves = items
+        .into_iter()
+        .map(|(ply, color, mv)| MoveItem {
+            ply,
             color: letter(color),
             name: match mv {
-                Move::Place(p) => board.display_name(p),
+                Move::Place(p) => at.position.display_name(p),
                 m => board.move_name(m),
             },
-        });
-    }
-    Ok(Line {
-        moves,
-        at,
-        end: game,
-    })
+        })
+        .collect();
+    Ok(Line { moves, at, end })
 }
 
 /// A replay button.
