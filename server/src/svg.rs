@@ -111,13 +111,7 @@ pub fn render_with(d: &Drawing<'_>, ex: &Extras<'_>) -> String {
     match (d.position, d.position.board()) {
         (AnyPosition::Keil(p), _) => render_hex(p, d.last, d.captured, d.caption, ex),
         (p, AnyBoard::Square(board)) => {
-            let svg = render_square_position(p, board, game_name(p.kind()), d, ex);
-            // Kaomi names points by SGF letters only (kaomi-rules.md,
-            // "Board and points").
-            match p {
-                AnyPosition::Kaomi(_) => sgf_coordinates(svg, board.size(), d.caption),
-                _ => svg,
-            }
+            render_square_position(p, board, game_name(p.kind()), d, ex)
         }
         (_, AnyBoard::Hex(_)) => unreachable!("only Keil positions are hexagonal"),
     }
@@ -179,6 +173,9 @@ fn render_square_position(
             name: &name,
             game,
             caption: d.caption,
+            // Kaomi names points by SGF letters only (kaomi-rules.md,
+            // "Board and points").
+            sgf_labels: matches!(p, AnyPosition::Kaomi(_)),
         },
         ex,
         &marks,
@@ -200,6 +197,10 @@ pub struct SquareDiagram<'a> {
     pub name: &'a dyn Fn(u8, u8) -> String,
     /// What the board is, for the title: `Go`.
     pub game: &'a str,
+    /// Coordinates in SGF letters on all four sides (`a`.. from the left
+    /// and from the top: Kaomi's only point names) instead of Go players'
+    /// `A`–`T` without `I` and rows `n`..`1`.
+    pub sgf_labels: bool,
     /// A line of text under the board.
     pub caption: &'a str,
 }
@@ -573,8 +574,12 @@ fn draw_square(d: &SquareDiagram<'_>, ex: &Extras<'_>, over: &[(u8, u8, &PointMa
     let off = STEP * 0.78;
     for i in 0..n {
         let (x, y) = at(i, i);
-        let letter = column_letter(i);
-        let number = n - i;
+        let (letter, number) = if d.sgf_labels {
+            let l = char::from(b'a' + i);
+            (l, l.to_string())
+        } else {
+            (column_letter(i), (n - i).to_string())
+        };
         let _ = write!(
             s,
             r#"<text x="{x:.1}" y="{:.1}">{letter}</text><text x="{x:.1}" y="{:.1}">{letter}</text><text x="{:.1}" y="{y:.1}">{number}</text><text x="{:.1}" y="{y:.1}">{number}</text>"#,
@@ -655,40 +660,6 @@ pub fn render_kaomi(d: &Drawing<'_>, marks: &KaomiMarks<'_>) -> String {
         return svg;
     };
     kaomi_marks(svg, board, d.caption, marks)
-}
-
-/// Replaces the Go players' coordinates of a square drawing with SGF
-/// letters on all four sides.
-fn sgf_coordinates(svg: String, n: u8, caption: &str) -> String {
-    const OPEN: &str = r#"<g class="coords""#;
-    let Some(start) = svg.find(OPEN) else {
-        return svg;
-    };
-    let Some(len) = svg[start..].find("</g>") else {
-        return svg;
-    };
-    let (_, _, (ox, oy)) = square_frame(n, caption);
-    let span = f64::from(n.clamp(1, 19) - 1) * STEP;
-    let off = STEP * 0.78;
-    let mut g = format!(
-        r#"<g class="coords" fill="{LABEL}" text-anchor="middle" dominant-baseline="central" font-size="11">"#
-    );
-    for i in 0..n.min(19) {
-        let letter = char::from(b'a' + i);
-        let (x, y) = (ox + f64::from(i) * STEP, oy + f64::from(i) * STEP);
-        let _ = write!(
-            g,
-            r#"<text x="{x:.1}" y="{:.1}">{letter}</text><text x="{x:.1}" y="{:.1}">{letter}</text><text x="{:.1}" y="{y:.1}">{letter}</text><text x="{:.1}" y="{y:.1}">{letter}</text>"#,
-            oy - off,
-            oy + span + off,
-            ox - off,
-            ox + span + off,
-        );
-    }
-    g.push_str("</g>");
-    let mut out = svg;
-    out.replace_range(start..start + len + "</g>".len(), &g);
-    out
 }
 
 /// Adds Kaomi's marks to `svg`, a square board of `board` drawn by
@@ -1128,6 +1099,7 @@ mod tests {
             captured: &[],
             name: &sgf,
             game: "Go",
+            sgf_labels: false,
             caption,
         })
     }
@@ -1149,6 +1121,7 @@ mod tests {
             captured: &captured,
             name: &sgf,
             game: "Go",
+            sgf_labels: false,
             caption: "game 1 · ply 4 & more",
         });
         let doc = parse(&svg);
