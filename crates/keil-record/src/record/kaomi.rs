@@ -6,7 +6,7 @@ use keil_rules::{
 };
 use keil_sgf::GameTree;
 
-use super::keil::{Dialect, read_komi, read_node_move};
+use super::keil::{Dialect, read_komi, read_node_move, read_size};
 use super::{
     Cursor, GameSpec, KaomiSpec, MoveValue, NO_EXTRA, NodeData, Reader, Tree, Warning, text_of,
     value_span,
@@ -23,30 +23,19 @@ pub(super) fn read(
     warnings: &mut Vec<Warning>,
 ) -> Result<(GameInfo, Tree)> {
     let root = tree.root();
-    let board = match root.get("SZ") {
-        None => {
-            warnings.push(Warning::MissingSz {
-                size: keil_rules::DEFAULT_KAOMI_SIZE,
-            });
-            SquareBoard::new(keil_rules::DEFAULT_KAOMI_SIZE).expect("side 7 exists")
-        }
-        Some(p) => {
-            let value = p.raw_value().unwrap_or("").trim();
-            value
-                .parse::<u8>()
-                .ok()
-                .filter(|n| p.values().len() == 1 && (MIN_KAOMI_SIZE..=MAX_KAOMI_SIZE).contains(n))
-                .and_then(|n| SquareBoard::new(n).ok())
-                .ok_or_else(|| {
-                    r.error(
-                        ErrorKind::KaomiSize {
-                            value: value.to_string(),
-                        },
-                        value_span(&p),
-                    )
-                })?
-        }
-    };
+    let board = read_size(
+        r,
+        &root,
+        warnings,
+        keil_rules::DEFAULT_KAOMI_SIZE,
+        |n| {
+            (MIN_KAOMI_SIZE..=MAX_KAOMI_SIZE)
+                .contains(&n)
+                .then(|| SquareBoard::new(n).ok())
+                .flatten()
+        },
+        |value| ErrorKind::KaomiSize { value },
+    )?;
     let ruleset = match root.get("RU") {
         None => KaomiRuleset::default(),
         Some(p) => {

@@ -21,28 +21,14 @@ pub(super) fn read(
     warnings: &mut Vec<Warning>,
 ) -> Result<(GameInfo, Tree)> {
     let root = tree.root();
-    let board = match root.get("SZ") {
-        None => {
-            warnings.push(Warning::MissingSz { size: 7 });
-            Board::new(7).expect("side 7 exists")
-        }
-        Some(p) => {
-            let value = p.raw_value().unwrap_or("").trim();
-            value
-                .parse::<u8>()
-                .ok()
-                .filter(|_| p.values().len() == 1)
-                .and_then(|side| Board::new(side).ok())
-                .ok_or_else(|| {
-                    r.error(
-                        ErrorKind::BadSize {
-                            value: value.to_string(),
-                        },
-                        value_span(&p),
-                    )
-                })?
-        }
-    };
+    let board = read_size(
+        r,
+        &root,
+        warnings,
+        7,
+        |side| Board::new(side).ok(),
+        |value| ErrorKind::BadSize { value },
+    )?;
     let komi = read_komi(r, &root)?;
     let mut ruleset = match root.get("RU") {
         None => Ruleset::keil(),
@@ -109,6 +95,30 @@ pub(super) fn read(
             go_nodes: Vec::new(),
         },
     ))
+}
+
+/// The board of `SZ` (Keil and Kaomi): `default` with a `MissingSz`
+/// warning when absent; one number that `board` accepts, else the error
+/// `bad` makes of the value as written, at the value.
+pub(super) fn read_size<B>(
+    r: &Reader<'_, '_>,
+    root: &Node<'_>,
+    warnings: &mut Vec<Warning>,
+    default: u8,
+    board: impl Fn(u8) -> Option<B>,
+    bad: impl Fn(String) -> ErrorKind,
+) -> Result<B> {
+    let Some(p) = root.get("SZ") else {
+        warnings.push(Warning::MissingSz { size: default });
+        return Ok(board(default).expect("the default size exists"));
+    };
+    let value = p.raw_value().unwrap_or("").trim();
+    value
+        .parse::<u8>()
+        .ok()
+        .filter(|_| p.values().len() == 1)
+        .and_then(board)
+        .ok_or_else(|| r.error(bad(value.to_string()), value_span(&p)))
 }
 
 /// `KM` as a multiple of 0.5 (0 when absent); anything else is a record
