@@ -18,9 +18,7 @@
 
 use std::fmt::Write;
 
-use keil_rules::{
-    AnyBoard, AnyPosition, Board, Color, GameKind, KaomiResult, Point, Position, SquareBoard,
-};
+use keil_rules::{AnyBoard, AnyPosition, Board, Color, KaomiResult, Point, Position, SquareBoard};
 
 /// Distance between neighbouring points, in SVG units.
 const STEP: f64 = 32.0;
@@ -110,20 +108,8 @@ pub struct PointMark {
 pub fn render_with(d: &Drawing<'_>, ex: &Extras<'_>) -> String {
     match (d.position, d.position.board()) {
         (AnyPosition::Keil(p), _) => render_hex(p, d.last, d.captured, d.caption, ex),
-        (p, AnyBoard::Square(board)) => {
-            render_square_position(p, board, game_name(p.kind()), d, ex)
-        }
+        (p, AnyBoard::Square(board)) => render_square_position(p, board, p.kind().name(), d, ex),
         (_, AnyBoard::Hex(_)) => unreachable!("only Keil positions are hexagonal"),
-    }
-}
-
-/// The game's name in titles.
-fn game_name(kind: GameKind) -> &'static str {
-    match kind {
-        GameKind::Keil => "Keil",
-        GameKind::Go => "Go",
-        GameKind::Kaomi => "Kaomi",
-        other => other.code(),
     }
 }
 

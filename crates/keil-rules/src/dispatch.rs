@@ -47,6 +47,15 @@ impl GameKind {
         }
     }
 
+    /// The game's name for people: `Keil`, `Go`, `Kaomi`.
+    pub fn name(self) -> &'static str {
+        match self {
+            GameKind::Keil => "Keil",
+            GameKind::Go => "Go",
+            GameKind::Kaomi => "Kaomi",
+        }
+    }
+
     /// The board sizes the kind supports: Keil sides 2..=13, Go 1..=19,
     /// Kaomi 2..=19.
     pub fn sizes(self) -> std::ops::RangeInclusive<u8> {

@@ -180,10 +180,8 @@ fn link(path: &str, pairs: &[(&str, &str)]) -> String {
 
 /// The name of a game kind for people: `Keil`, `Go`, `Kaomi`.
 fn kind_name(code: &str) -> String {
-    let mut c = code.chars();
-    c.next()
-        .map(|f| f.to_uppercase().chain(c).collect())
-        .unwrap_or_default()
+    code.parse::<keil_rules::GameKind>()
+        .map_or_else(|_| code.to_string(), |k| k.name().to_string())
 }
 
 /// A board size for people: `side 7` (hexagon), `9×9` (square).
