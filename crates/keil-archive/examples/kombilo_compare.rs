@@ -30,7 +30,10 @@ use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use keil_archive::{Archive, Fate, GameId, ImportOptions, ImportSource, PositionQuery};
+use keil_archive::{
+    Archive, Fate, GameId, ImportOptions, ImportSource, Pattern, PatternMode, PatternQuery,
+    PositionQuery,
+};
 use keil_rules::GameKind;
 use serde_json::Value;
 
@@ -216,10 +219,207 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         println!("refused by the validator: {by_reason:?}");
     }
-    if differ > 0 {
+    let pattern_differ = patterns(&archive, &kombilo, &games, &ours)?;
+    if differ > 0 || pattern_differ > 0 {
         std::process::exit(1);
     }
     Ok(())
+}
+
+/// 4. Every query of the Kombilo file (whole-board ones included) through
+/// the pattern search, with Kombilo's placement rules, 8 symmetries and
+/// colour swap: timings per query kind next to Kombilo's, and the games,
+/// hits per game and continuation table compared. Kombilo also holds the
+/// games keil refused and the second copies of duplicates: their hits
+/// (read from Kombilo's per-game hit strings, `12A, 35C-`) are taken out
+/// of Kombilo's counts before comparing, and the continuation table is
+/// compared per point in totals (B + W, a hit string gives no colour)
+/// when such games contributed, else colour by colour with the tenuki
+/// counts. Returns the number of queries that differ.
+fn patterns(
+    archive: &Archive,
+    kombilo: &Value,
+    games: &[String],
+    ours: &HashMap<String, Option<GameId>>,
+) -> Result<usize, Box<dyn std::error::Error>> {
+    let start = Instant::now();
+    let loaded = archive.patterns().load()?;
+    println!(
+        "== pattern search: index of {} games loaded in {:.2} s, {:.1} MB",
+        loaded.games,
+        start.elapsed().as_secs_f64(),
+        loaded.bytes as f64 / 1e6
+    );
+    // The first key of each stored game (later keys are duplicates).
+    let mut first_key: HashMap<GameId, &str> = HashMap::new();
+    for (key, id) in ours {
+        if let Some(id) = id {
+            let e = first_key.entry(*id).or_insert(key);
+            if key.as_str() < *e {
+                *e = key;
+            }
+        }
+    }
+    let mut bands: Vec<(String, Vec<f64>)> = Vec::new();
+    let mut differ = 0;
+    let mut agree = 0;
+    for q in kombilo["queries"].as_array().ok_or("no queries")? {
+        let kind = q["kind"].as_str().unwrap_or_default().to_string();
+        let rows: Vec<&str> = q["rows"]
+            .as_array()
+            .ok_or("no rows")?
+            .iter()
+            .filter_map(Value::as_str)
+            .collect();
+        let mode = match q["anchor"].as_str().unwrap_or_default() {
+            "corner_nw" => PatternMode::Corner,
+            "side_n" => PatternMode::Side,
+            "center" => PatternMode::Centre,
+            _ => PatternMode::Fixed,
+        };
+        let pattern = Pattern::parse(GameKind::Go, 19, &rows.join("/"), mode)?;
+        // Timed: the search as the API runs it, uncached (every hit, the
+        // hits per game and the continuations computed; the first page of
+        // 20 games with their details), one warm-up run then 10.
+        let mut query = PatternQuery::new(pattern, mode);
+        archive.patterns().search_uncached(&query)?;
+        let mut times = Vec::new();
+        for _ in 0..10 {
+            let t = Instant::now();
+            archive.patterns().search_uncached(&query)?;
+            times.push(t.elapsed().as_secs_f64() * 1e3);
+        }
+        // Compared: every game (one page of all of them).
+        query.limit = 100_000;
+        let answer = archive.patterns().search(&query)?;
+        match bands.iter_mut().find(|b| b.0 == kind) {
+            Some(b) => b.1.extend(times),
+            None => bands.push((kind.clone(), times)),
+        }
+        // Kombilo's hits per stored game; labels of the extra games' hits.
+        let mut expected: HashMap<GameId, usize> = HashMap::new();
+        let mut extra_labels: HashMap<String, u64> = HashMap::new();
+        for hit in q["hit_games"].as_array().into_iter().flatten() {
+            let key = games[hit[0].as_u64().unwrap_or(0) as usize].as_str();
+            let entries: Vec<&str> = hit[1]
+                .as_str()
+                .unwrap_or_default()
+                .split(',')
+                .map(str::trim)
+                .filter(|e| !e.is_empty())
+                .collect();
+            match ours.get(key) {
+                Some(Some(id)) if first_key.get(id) == Some(&key) => {
+                    expected.insert(*id, entries.len());
+                }
+                _ => {
+                    for e in entries {
+                        let label: String = e
+                            .trim_end_matches('-')
+                            .chars()
+                            .skip_while(char::is_ascii_digit)
+                            .collect();
+                        if !label.is_empty() {
+                            *extra_labels.entry(label).or_default() += 1;
+                        }
+                    }
+                }
+            }
+        }
+        let found: HashMap<GameId, usize> = answer
+            .games
+            .iter()
+            .map(|h| (h.game_id, h.hits as usize))
+            .collect();
+        let mut problems = Vec::new();
+        if found != expected {
+            let only_ours: Vec<_> = found.keys().filter(|g| !expected.contains_key(g)).collect();
+            let only_theirs: Vec<_> = expected.keys().filter(|g| !found.contains_key(g)).collect();
+            let hit_diff: Vec<_> = found
+                .iter()
+                .filter(|(g, n)| expected.get(g).is_some_and(|m| m != *n))
+                .take(5)
+                .collect();
+            problems.push(format!(
+                "games {} vs {}; only keil {:?}; only Kombilo {:?}; hits differ {:?}",
+                found.len(),
+                expected.len(),
+                &only_ours[..only_ours.len().min(5)],
+                &only_theirs[..only_theirs.len().min(5)],
+                hit_diff
+            ));
+        }
+        // Continuations, per folded point: Kombilo's points fold onto ours
+        // by the label's point; compare the multiset of rows.
+        let mut theirs: Vec<[u64; 4]> = Vec::new();
+        let mut theirs_total: Vec<u64> = Vec::new();
+        for c in q["continuations"].as_array().into_iter().flatten() {
+            let f = |k: &str| c[k].as_u64().unwrap_or(0);
+            let extra = extra_labels
+                .get(c["label"].as_str().unwrap_or_default())
+                .copied()
+                .unwrap_or(0);
+            theirs.push([f("B"), f("W"), f("tB"), f("tW")]);
+            theirs_total.push(f("B") + f("W") - extra);
+        }
+        let mut mine: Vec<[u64; 4]> = answer
+            .continuations
+            .iter()
+            .map(|c| {
+                [
+                    c.black.count,
+                    c.white.count,
+                    c.black.after_tenuki,
+                    c.white.after_tenuki,
+                ]
+            })
+            .collect();
+        let mut mine_total: Vec<u64> = mine.iter().map(|r| r[0] + r[1]).collect();
+        mine_total.retain(|&n| n > 0);
+        theirs_total.retain(|&n| n > 0);
+        mine_total.sort_unstable();
+        theirs_total.sort_unstable();
+        mine.sort_unstable();
+        theirs.sort_unstable();
+        if extra_labels.is_empty() {
+            if mine != theirs {
+                problems.push(format!("continuations {mine:?} vs {theirs:?}"));
+            }
+        } else if mine_total != theirs_total {
+            problems.push(format!(
+                "continuation totals {mine_total:?} vs {theirs_total:?} (Kombilo minus its extra games)"
+            ));
+        }
+        if problems.is_empty() {
+            agree += 1;
+        } else {
+            differ += 1;
+            eprintln!("{}: {}", q["id"], problems.join("; "));
+        }
+    }
+    println!(
+        "== pattern search, Kombilo's placements, 8 symmetries + colour swap, all hits listed"
+    );
+    println!("kind              keil p50    keil p99    kombilo p50  kombilo p99  ratio p50");
+    for (kind, mut ms) in bands {
+        let summary = &kombilo["summary"][&kind]["search_ms_all_samples"];
+        let (kp50, kp99) = (
+            summary["median"].as_f64().unwrap_or(f64::NAN),
+            summary["p99"].as_f64().unwrap_or(f64::NAN),
+        );
+        ms.sort_by(f64::total_cmp);
+        let p = |q: f64| ms[((ms.len() - 1) as f64 * q).round() as usize];
+        println!(
+            "{kind:<17} {:>8.3} ms {:>8.3} ms {:>9.3} ms {:>9.3} ms {:>8.1}x",
+            p(0.5),
+            p(0.99),
+            kp50,
+            kp99,
+            kp50 / p(0.5)
+        );
+    }
+    println!("pattern answers: {agree} queries agree with Kombilo, {differ} differ");
+    Ok(differ)
 }
 
 /// Kombilo's rows (`X` black, `O` white, `.` empty; the top row first) in

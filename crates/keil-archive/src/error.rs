@@ -45,6 +45,11 @@ pub enum Error {
     /// crate produced.
     #[error("bad cursor {0:?}: expected DATE~ID as returned by a previous page")]
     BadCursor(String),
+    /// Occurs when a pattern cannot be placed as asked (a corner pattern
+    /// not drawn in a corner, a pattern too large for its mode, ...); the
+    /// text says what to change.
+    #[error("pattern: {0}")]
+    Pattern(#[from] crate::PatternError),
     /// Occurs when a stored position segment does not decode (a damaged
     /// archive); `keil reindex` rebuilds the position index from the games.
     #[error("position index: {0}")]

@@ -202,79 +202,121 @@ pub(crate) fn summaries(conn: &Connection, ids: &[GameId]) -> Result<Vec<GameSum
 /// The moves of one game (see [`Games::moves`]).
 pub(crate) fn game_moves(conn: &Connection, id: GameId) -> Result<Option<GameMoves>> {
     let row = conn
-        .prepare_cached(
-            "SELECT kind, size, ruleset, komi, setup, moves, handicap FROM games WHERE id = ?",
-        )?
-        .query_row([id.sql()], |r| {
-            Ok((
-                r.get::<_, String>(0)?,
-                r.get::<_, u8>(1)?,
-                r.get::<_, String>(2)?,
-                r.get::<_, i32>(3)?,
-                r.get::<_, Option<String>>(4)?,
-                r.get::<_, Vec<u8>>(5)?,
-                r.get::<_, u32>(6)?,
-            ))
-        })
+        .prepare_cached(&format!(
+            "SELECT {} FROM games WHERE id = ?",
+            StoredMoves::COLUMNS
+        ))?
+        .query_row([id.sql()], StoredMoves::read)
         .optional()?;
-    let Some((kind, size, ruleset, komi, setup, blob, handicap)) = row else {
-        return Ok(None);
-    };
-    let corrupt = |reason: String| Error::Corrupt { game: id, reason };
-    let kind: keil_rules::GameKind = kind.parse().map_err(|e| corrupt(format!("kind: {e}")))?;
-    let spec = BoardSpec::new(kind, size).map_err(|e| corrupt(format!("board: {e}")))?;
-    let board = spec.board().map_err(|e| corrupt(format!("board: {e}")))?;
-    let komi = HalfPoints(komi);
-    let rules = match kind {
-        keil_rules::GameKind::Go => {
-            let ruleset: GoRuleset = ruleset
-                .parse()
-                .map_err(|e| corrupt(format!("ruleset: {e}")))?;
-            AnyRuleset::Go { ruleset, komi }
-        }
-        keil_rules::GameKind::Kaomi => {
-            let ruleset: KaomiRuleset = ruleset
-                .parse()
-                .map_err(|e| corrupt(format!("ruleset: {e}")))?;
-            AnyRuleset::Kaomi { ruleset, komi }
-        }
-        _ => {
-            let mut ruleset: Ruleset = ruleset
-                .parse()
-                .map_err(|e| corrupt(format!("ruleset: {e}")))?;
-            ruleset.komi = komi;
-            AnyRuleset::Keil(ruleset)
-        }
-    };
-    let go = kind == keil_rules::GameKind::Go;
-    let (setup, to_move) = match setup {
-        None => (None, ToMove::Color(Color::Black)),
-        Some(text) => {
-            let parsed = AnyPosition::parse_notation(kind, &text)
-                .map_err(|e| corrupt(format!("setup: {e}")))?;
-            if parsed.position.spec() != spec {
-                return Err(corrupt("setup on another board".into()));
+    row.map(|row| row.decode(id)).transpose()
+}
+
+/// A game's stored main line as read from `games` (the columns
+/// [`StoredMoves::COLUMNS`], in that order).
+pub(crate) struct StoredMoves {
+    kind: String,
+    size: u8,
+    ruleset: String,
+    komi: i32,
+    setup: Option<String>,
+    blob: Vec<u8>,
+    handicap: u32,
+    nodes: Option<Vec<u8>>,
+}
+
+impl StoredMoves {
+    /// The columns [`StoredMoves::read`] reads, from its first.
+    pub(crate) const COLUMNS: &'static str =
+        "kind, size, ruleset, komi, setup, moves, handicap, move_nodes";
+
+    /// Reads the columns [`StoredMoves::COLUMNS`] of a row.
+    pub(crate) fn read(r: &rusqlite::Row<'_>) -> rusqlite::Result<StoredMoves> {
+        Ok(StoredMoves {
+            kind: r.get(0)?,
+            size: r.get(1)?,
+            ruleset: r.get(2)?,
+            komi: r.get(3)?,
+            setup: r.get(4)?,
+            blob: r.get(5)?,
+            handicap: r.get(6)?,
+            nodes: r.get(7)?,
+        })
+    }
+
+    /// The game's moves, ready to replay.
+    ///
+    /// # Errors
+    /// [`Error::Corrupt`] for a value this crate did not write.
+    pub(crate) fn decode(self, id: GameId) -> Result<GameMoves> {
+        let StoredMoves {
+            kind,
+            size,
+            ruleset,
+            komi,
+            setup,
+            blob,
+            handicap,
+            nodes,
+        } = self;
+        let corrupt = |reason: String| Error::Corrupt { game: id, reason };
+        let kind: keil_rules::GameKind = kind.parse().map_err(|e| corrupt(format!("kind: {e}")))?;
+        let spec = BoardSpec::new(kind, size).map_err(|e| corrupt(format!("board: {e}")))?;
+        let board = spec.board().map_err(|e| corrupt(format!("board: {e}")))?;
+        let komi = HalfPoints(komi);
+        let rules = match kind {
+            keil_rules::GameKind::Go => {
+                let ruleset: GoRuleset = ruleset
+                    .parse()
+                    .map_err(|e| corrupt(format!("ruleset: {e}")))?;
+                AnyRuleset::Go { ruleset, komi }
             }
-            let to_move = match parsed.to_move {
-                Some(c) => ToMove::Color(c),
-                None if go => ToMove::Either,
-                None => ToMove::Color(Color::Black),
-            };
-            (Some(parsed.position), to_move)
-        }
-    };
-    let (moves, colors) =
-        moves::decode(board, &blob).ok_or_else(|| corrupt("moves blob".to_string()))?;
-    Ok(Some(GameMoves {
-        id,
-        board,
-        rules,
-        setup,
-        to_move,
-        handicap: if go { handicap } else { 0 },
-        moves,
-        colors,
-    }))
+            keil_rules::GameKind::Kaomi => {
+                let ruleset: KaomiRuleset = ruleset
+                    .parse()
+                    .map_err(|e| corrupt(format!("ruleset: {e}")))?;
+                AnyRuleset::Kaomi { ruleset, komi }
+            }
+            _ => {
+                let mut ruleset: Ruleset = ruleset
+                    .parse()
+                    .map_err(|e| corrupt(format!("ruleset: {e}")))?;
+                ruleset.komi = komi;
+                AnyRuleset::Keil(ruleset)
+            }
+        };
+        let go = kind == keil_rules::GameKind::Go;
+        let (setup, to_move) = match setup {
+            None => (None, ToMove::Color(Color::Black)),
+            Some(text) => {
+                let parsed = AnyPosition::parse_notation(kind, &text)
+                    .map_err(|e| corrupt(format!("setup: {e}")))?;
+                if parsed.position.spec() != spec {
+                    return Err(corrupt("setup on another board".into()));
+                }
+                let to_move = match parsed.to_move {
+                    Some(c) => ToMove::Color(c),
+                    None if go => ToMove::Either,
+                    None => ToMove::Color(Color::Black),
+                };
+                (Some(parsed.position), to_move)
+            }
+        };
+        let (moves, colors) =
+            moves::decode(board, &blob).ok_or_else(|| corrupt("moves blob".to_string()))?;
+        let nodes = moves::decode_nodes(nodes.as_deref(), moves.len())
+            .ok_or_else(|| corrupt("move nodes blob".to_string()))?;
+        Ok(GameMoves {
+            id,
+            board,
+            rules,
+            setup,
+            to_move,
+            handicap: if go { handicap } else { 0 },
+            moves,
+            colors,
+            nodes,
+        })
+    }
 }
 
 /// The number of games per value of a text column of `games` (`status`,

@@ -584,8 +584,8 @@ fn write_batch(
         let mut insert = tx.prepare_cached(
             "INSERT INTO games (hash, import_id, black_id, white_id, black_rank, white_rank, \
              date_raw, date, event, round, place, game_name, result, winner, margin, status, \
-             kind, size, ruleset, komi, plies, setup, moves, record, handicap) \
-             VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(hash) DO NOTHING",
+             kind, size, ruleset, komi, plies, setup, moves, record, handicap, move_nodes) \
+             VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(hash) DO NOTHING",
         )?;
         let mut side = tx.prepare_cached(
             "INSERT INTO game_players (player_id, date, game_id, color, opponent_id, won) \
@@ -661,6 +661,7 @@ fn write_batch(
                 p.moves,
                 p.record,
                 i64::from(m.handicap),
+                p.move_nodes,
             ])?;
             if n == 0 {
                 out.duplicates += 1;

@@ -60,6 +60,7 @@ mod import;
 mod kind;
 mod model;
 mod moves;
+mod patterns;
 mod players;
 mod positions;
 mod prepare;
@@ -80,6 +81,10 @@ pub use kind::{GameKind, GameKindError};
 pub use model::{
     Cursor, Game, GameFilter, GameList, GameMoves, GameStatus, GameStatusError, GameSummary, Order,
     Page,
+};
+pub use patterns::{
+    Cell, MoveStats, Pattern, PatternAnswer, PatternContinuation, PatternError, PatternHit,
+    PatternIndexStats, PatternMode, PatternQuery, Patterns,
 };
 pub use players::{
     ColorRecord, MatchKind, Opponent, PROFILE_OPPONENTS, PlayerHit, PlayerProfile, Players,
@@ -104,6 +109,7 @@ pub struct Archive {
     readers: store::ReadPool,
     text: text::TextIndex,
     positions: positions::PositionIndex,
+    patterns: patterns::PatternIndex,
     /// Players' folded names and words, for fuzzy name search.
     vocabulary: std::sync::RwLock<players::Vocabulary>,
 }
@@ -199,6 +205,7 @@ impl Archive {
             writer: Mutex::new(writer),
             text,
             positions: positions::PositionIndex::default(),
+            patterns: patterns::PatternIndex::default(),
             vocabulary: Default::default(),
             dir,
         })
@@ -235,6 +242,11 @@ impl Archive {
     /// The position queries.
     pub fn positions(&self) -> Positions<'_> {
         Positions { archive: self }
+    }
+
+    /// The pattern queries.
+    pub fn patterns(&self) -> Patterns<'_> {
+        Patterns { archive: self }
     }
 
     /// Games whose event, place, game name or comments match `query`

@@ -162,6 +162,11 @@ pub struct GameMoves {
     /// Go: who played each move of [`GameMoves::moves`] (a record names
     /// them); empty for Keil, whose turns alternate.
     pub colors: Vec<Color>,
+    /// The SGF node of each move of the main line (the root is node 0;
+    /// setup and move-less nodes count, as in Kombilo): the time line of
+    /// pattern search. Games stored before schema 5 read as one move per
+    /// node after the root.
+    pub nodes: Vec<u32>,
 }
 
 impl GameMoves {

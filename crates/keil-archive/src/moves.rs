@@ -70,6 +70,37 @@ pub(crate) fn encode(board: AnyBoard, moves: impl IntoIterator<Item = (Color, Mo
     out
 }
 
+/// Encodes each move's SGF node (root = 0) for `games.move_nodes` (schema
+/// 5): `None` when move i is at node i + 1 (one move per node after a
+/// move-less root: nearly every record), else two bytes per move, little
+/// endian (nodes past 65,535 are written as 65,535).
+pub(crate) fn encode_nodes(nodes: impl IntoIterator<Item = u32>) -> Option<Vec<u8>> {
+    let nodes: Vec<u32> = nodes.into_iter().collect();
+    if nodes.iter().enumerate().all(|(i, &n)| n as usize == i + 1) {
+        return None;
+    }
+    Some(
+        nodes
+            .iter()
+            .flat_map(|&n| (n.min(u32::from(u16::MAX)) as u16).to_le_bytes())
+            .collect(),
+    )
+}
+
+/// Decodes `games.move_nodes` for a game of `moves` moves (`None`: move i
+/// at node i + 1); `None` when the blob's length does not fit.
+pub(crate) fn decode_nodes(blob: Option<&[u8]>, moves: usize) -> Option<Vec<u32>> {
+    match blob {
+        None => Some((1..=moves as u32).collect()),
+        Some(b) if b.len() == moves * 2 => Some(
+            b.chunks_exact(2)
+                .map(|c| u32::from(u16::from_le_bytes([c[0], c[1]])))
+                .collect(),
+        ),
+        Some(_) => None,
+    }
+}
+
 /// A decoded blob: the moves, and for Go their colours (empty for Keil).
 pub(crate) type Decoded = (Vec<Move>, Vec<Color>);
 
@@ -185,6 +216,18 @@ mod tests {
             let (moves, colors) = decode(board, &blob).unwrap();
             let back: Vec<(Color, Move)> = colors.into_iter().zip(moves).collect();
             assert_eq!(back, plies, "size {n}");
+        }
+    }
+
+    #[test]
+    fn node_numbers_are_stored_only_when_not_one_move_per_node() {
+        assert_eq!(encode_nodes([1, 2, 3]), None);
+        assert_eq!(decode_nodes(None, 3), Some(vec![1, 2, 3]));
+        // A comment node between moves 1 and 2; a move in the root.
+        for nodes in [vec![1, 3, 4], vec![0, 1, 2]] {
+            let blob = encode_nodes(nodes.iter().copied()).unwrap();
+            assert_eq!(decode_nodes(Some(&blob), 3), Some(nodes));
+            assert_eq!(decode_nodes(Some(&blob), 2), None);
         }
     }
 

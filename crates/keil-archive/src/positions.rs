@@ -770,7 +770,7 @@ struct Brief {
     white: i64,
 }
 
-fn date_number(date: &str) -> u32 {
+pub(crate) fn date_number(date: &str) -> u32 {
     date.bytes()
         .filter(u8::is_ascii_digit)
         .fold(0u32, |n, b| n * 10 + u32::from(b - b'0'))
@@ -1612,6 +1612,59 @@ pub(crate) fn search(
     })
 }
 
+/// A game's first occurrence of a board on one colour side: the pattern
+/// search's whole-board path.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Occurrence {
+    /// The game id.
+    pub game: u32,
+    /// The first ply after which the board stood.
+    pub ply: u16,
+    /// The symmetry (index) that maps the game's board onto the query's.
+    pub sym: u8,
+    /// Whether the game had the board with colours exchanged.
+    pub swapped: bool,
+}
+
+/// The games that reached `position`'s stones (any player to move, any
+/// button state), under its symmetries when `symmetry`, colour-swapped
+/// too when `swap`: each game's first occurrence per colour side, from the
+/// position index (confirmed exactly, as [`search`]).
+pub(crate) fn occurrences(
+    index: &PositionIndex,
+    conn: &rusqlite::Connection,
+    position: AnyPosition,
+    symmetry: bool,
+    swap: bool,
+) -> Result<Vec<Occurrence>> {
+    index.refresh(conn)?;
+    let snapshot = index.segments(conn)?;
+    let q = PositionQuery {
+        symmetry,
+        swap_colors: swap,
+        button: None,
+        ..PositionQuery::new(position)
+    };
+    let mut sides = vec![Side::new(q.position, None, &q, snapshot.generation)];
+    if swap {
+        let mut side = Side::new(q.position.swap_colors(), None, &q, snapshot.generation);
+        side.swapped = true;
+        sides.push(side);
+    }
+    let board = position.board();
+    let mut out = Vec::new();
+    for side in &sides {
+        let m = side.matches(index, conn, &snapshot)?;
+        out.extend(m.games.iter().map(|h| Occurrence {
+            game: h.game,
+            ply: h.ply,
+            sym: board.compose(h.sym, side.to_query),
+            swapped: side.swapped,
+        }));
+    }
+    Ok(out)
+}
+
 /// Finds the matches of `k` in the snapshot, in one pass over the postings
 /// of its key range: postings with an allowed orientation and player to
 /// move, confirmed exactly (Zobrist keys: by replay), of games that pass
@@ -1752,7 +1805,7 @@ fn collect(
     Ok((Matches { per_move, games }, read))
 }
 
-fn parse_cursor(c: &str) -> Result<(u32, u32)> {
+pub(crate) fn parse_cursor(c: &str) -> Result<(u32, u32)> {
     let bad = || Error::BadCursor(c.to_string());
     let (d, g) = c.split_once('-').ok_or_else(bad)?;
     Ok((d.parse().map_err(|_| bad())?, g.parse().map_err(|_| bad())?))

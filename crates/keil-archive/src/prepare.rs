@@ -54,6 +54,9 @@ pub(crate) struct Prepared {
     pub plies: u32,
     pub setup: Option<String>,
     pub moves: Vec<u8>,
+    /// Each move's SGF node (`moves::encode_nodes`); `None` when move i is
+    /// at node i + 1.
+    pub move_nodes: Option<Vec<u8>>,
     pub record: Vec<u8>,
     pub text: TextFields,
     pub replay: Replay,
@@ -328,6 +331,13 @@ pub(crate) fn prepare(
         replay.start.board(),
         replay.plies.iter().map(|p| (p.color, p.mv)),
     );
+    // A move's node number is its node's depth in the main line (the
+    // plies follow the main line in order).
+    let mut line = record.tree.main_line().map(|(id, _)| id).enumerate();
+    let move_nodes = moves::encode_nodes(replay.plies.iter().map(|p| {
+        line.find(|&(_, id)| id == p.node)
+            .map_or(0, |(depth, _)| depth as u32)
+    }));
     // Compressing into a Vec cannot fail for an in-memory buffer.
     let compressed = zstd::bulk::compress(sgf.as_bytes(), ZSTD_LEVEL).unwrap_or_default();
     let valid = Box::new(Prepared {
@@ -337,6 +347,7 @@ pub(crate) fn prepare(
         plies: replay.plies.len() as u32,
         setup,
         moves,
+        move_nodes,
         record: compressed,
         text: text_fields(&record),
         replay,

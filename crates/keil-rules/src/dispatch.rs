@@ -248,6 +248,60 @@ impl AnyBoard {
         }
     }
 
+    /// A point's lattice coordinates `(column, row)`, both from 0: the
+    /// hexagon's axial coordinates ([`Board::coords`]), the square's
+    /// column from the left and row from the top. A translation of the
+    /// board's lattice adds a vector to them.
+    pub fn coords(self, p: Point) -> (u8, u8) {
+        match self {
+            AnyBoard::Hex(b) => b.coords(p),
+            AnyBoard::Square(b) => b.coords(p),
+        }
+    }
+
+    /// The point at lattice coordinates `(column, row)`
+    /// ([`AnyBoard::coords`]), if it is on the board.
+    pub fn point_at(self, column: i32, row: i32) -> Option<Point> {
+        match self {
+            AnyBoard::Hex(b) => b.point_at(column, row),
+            AnyBoard::Square(b) => b.point_at(column, row),
+        }
+    }
+
+    /// The edges of the board a point lies on, one bit per edge: the
+    /// square's 4 (left, top, right, bottom: bits 0..4), the hexagon's 6
+    /// (bits 0..6, the lines `c = 0`, `r = 0`, `c = 2n-2`, `r = 2n-2`,
+    /// `c - r = n-1`, `r - c = n-1` in axial coordinates). A corner point
+    /// has two bits; an inner point none.
+    pub fn edges(self, p: Point) -> u8 {
+        let (c, r) = self.coords(p);
+        let (c, r) = (i32::from(c), i32::from(r));
+        let bits = |conds: &[bool]| {
+            conds
+                .iter()
+                .enumerate()
+                .fold(0u8, |m, (i, &on)| m | (u8::from(on) << i))
+        };
+        match self {
+            AnyBoard::Hex(b) => {
+                let n = i32::from(b.side());
+                let last = 2 * n - 2;
+                bits(&[
+                    c == 0,
+                    r == 0,
+                    c == last,
+                    r == last,
+                    c - r == n - 1,
+                    r - c == n - 1,
+                ])
+            }
+            AnyBoard::Square(b) => {
+                let last = i32::from(b.size()) - 1;
+                bits(&[c == 0, r == 0, c == last, r == last])
+            }
+        }
+    }
+
     /// The number of symmetries: 12 (hexagon) or 8 (square).
     pub fn symmetry_count(self) -> u8 {
         match self {

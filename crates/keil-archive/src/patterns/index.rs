@@ -1,0 +1,405 @@
+//! The in-memory pattern index: per board (game kind and size), each
+//! stored game's time line of point changes, and the columns that let a
+//! search test every game of a block at once.
+//!
+//! **Time line.** A game's time is its SGF node (the root is node 0;
+//! Kombilo's time line). An *event* is a change of one point's state (empty,
+//! black, white) at a node, plus a marker for each move's own stone.
+//!
+//! **First life.** A point's *first life* runs from the start of the game
+//! to its first departure `D` (the first change after its first stone
+//! arrived: a capture, a push, a stone of the other colour pushed in). In
+//! its first life a point is empty up to its arrival node, then holds the
+//! arriving colour. So, while no point of a region has left its first life,
+//! a pattern matches at node `t` exactly when `L <= t < U`, with `L` the
+//! latest first-life arrival its stones need and `U` the earliest
+//! first-life arrival its empty (and black-or-empty, white-or-empty)
+//! points forbid: the first match is node `L` when `L < U` and `L < D_min`.
+//! Otherwise a match can only come after `D_min`, and only if the points
+//! that never leave their first life still allow it; those few
+//! (game, placement) pairs are replayed from their events.
+//!
+//! **Columns.** For each block of [`LANES`] games and each point, three
+//! `u16` lanes: the first-life black arrival, the first-life white arrival
+//! (each [`NEVER`] when the first stone there had the other colour or none
+//! came, with [`UNSTABLE`] set when the point ever leaves its first life),
+//! and the first departure. A search runs per block and placement over the
+//! pattern's points only: a few vector minimums and maximums per point.
+
+use std::ops::Range;
+
+use keil_rules::{AnyBoard, AnyGame, Color, IllegalMove, Move, Point};
+
+use super::{Cell, Placement};
+use crate::model::GameMoves;
+
+/// "Never": no such node (nodes are clamped below it).
+pub(crate) const NEVER: u16 = 0x7FFF;
+/// Set on both arrival lanes of a point that leaves its first life.
+pub(crate) const UNSTABLE: u16 = 0x8000;
+/// Games per block of columns.
+pub(crate) const LANES: usize = 64;
+
+/// An event: bits 0..9 the point, 9..11 its state after the event (0
+/// empty, 1 black, 2 white), bit 11 set for a move's own point, bit 12 set
+/// when that move was White's, bits 16.. the node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Event(u32);
+
+const MOVE_BIT: u32 = 1 << 11;
+const WHITE_MOVE_BIT: u32 = 1 << 12;
+
+impl Event {
+    fn new(node: u16, point: Point, state: u8, mover: Option<Color>) -> Event {
+        let mv = match mover {
+            None => 0,
+            Some(Color::Black) => MOVE_BIT,
+            Some(Color::White) => MOVE_BIT | WHITE_MOVE_BIT,
+        };
+        Event(u32::from(node) << 16 | mv | u32::from(state) << 9 | u32::from(point.0))
+    }
+
+    pub(crate) fn node(self) -> u16 {
+        (self.0 >> 16) as u16
+    }
+
+    pub(crate) fn point(self) -> usize {
+        (self.0 & 0x1FF) as usize
+    }
+
+    fn state(self) -> u8 {
+        (self.0 >> 9 & 3) as u8
+    }
+
+    /// The player of the move whose own point this is; `None` for a
+    /// setup stone, a capture or a push.
+    pub(crate) fn mover(self) -> Option<Color> {
+        if self.0 & MOVE_BIT == 0 {
+            None
+        } else if self.0 & WHITE_MOVE_BIT != 0 {
+            Some(Color::White)
+        } else {
+            Some(Color::Black)
+        }
+    }
+}
+
+/// A stored game in the index.
+#[derive(Debug)]
+pub(crate) struct Line {
+    /// The game id.
+    pub id: u32,
+    /// The date as `YYYYMMDD` (0 when unknown): the order of answers.
+    pub date: u32,
+    /// The winner: 0 Black, 1 White, -1 none.
+    pub winner: i8,
+    /// The number of moves of the main line.
+    pub plies: u32,
+    /// Each move's node when not one move per node after the root.
+    pub nodes: Option<Box<[u32]>>,
+    /// The game's events in the group's event list.
+    pub events: Range<u32>,
+}
+
+impl Line {
+    /// The number of moves played by the end of node `t`.
+    pub(crate) fn ply_at(&self, t: u16) -> u32 {
+        match &self.nodes {
+            None => self.plies.min(u32::from(t)),
+            Some(nodes) => nodes.partition_point(|&n| n <= u32::from(t)) as u32,
+        }
+    }
+}
+
+/// The games of one board (kind and size).
+pub(crate) struct Group {
+    /// The board.
+    pub board: AnyBoard,
+    /// The games, in id order; game `i` is lane `i % LANES` of block
+    /// `i / LANES`.
+    pub lines: Vec<Line>,
+    /// Block-major columns: `[block][point][black, white, departure][lane]`.
+    columns: Vec<u16>,
+    /// Every game's events, game after game.
+    events: Vec<Event>,
+}
+
+impl std::fmt::Debug for Group {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Group")
+            .field("board", &self.board)
+            .field("games", &self.lines.len())
+            .finish()
+    }
+}
+
+/// A game replayed for the index: its events and its per-point columns.
+pub(crate) struct Built {
+    pub events: Vec<Event>,
+    /// Per point: black arrival, white arrival, departure.
+    pub columns: Vec<[u16; 3]>,
+}
+
+fn clamp_node(n: u32) -> u16 {
+    n.min(u32::from(NEVER) - 1) as u16
+}
+
+fn state_of(b: &keil_rules::PointSet, w: &keil_rules::PointSet, p: Point) -> u8 {
+    if b.contains(p) {
+        1
+    } else if w.contains(p) {
+        2
+    } else {
+        0
+    }
+}
+
+/// Replays a stored game and returns its events and columns.
+///
+/// # Errors
+/// The first move that does not replay (a corrupt archive).
+pub(crate) fn build(m: &GameMoves) -> Result<Built, IllegalMove> {
+    let board = m.board;
+    let mut game: AnyGame = m.start();
+    let mut state = vec![0u8; board.len()];
+    let mut columns = vec![[NEVER; 3]; board.len()];
+    let mut events = Vec::with_capacity(m.moves.len() + 8);
+    let mut change =
+        |node: u16, p: Point, new: u8, mover: Option<Color>, events: &mut Vec<Event>| {
+            let old = &mut state[p.index()];
+            if *old == new && mover.is_none() {
+                return;
+            }
+            if *old != new {
+                let col = &mut columns[p.index()];
+                if col[0] == NEVER && col[1] == NEVER && *old == 0 {
+                    col[usize::from(new - 1)] = node;
+                } else if col[2] == NEVER {
+                    col[2] = node;
+                }
+                *old = new;
+            }
+            events.push(Event::new(node, p, new, mover));
+        };
+    let start = game.position();
+    for (colour, v) in [(Color::Black, 1), (Color::White, 2)] {
+        for p in start.stones(colour).iter() {
+            change(0, p, v, None, &mut events);
+        }
+    }
+    let mut touched = Vec::new();
+    for i in 0..m.moves.len() {
+        let color = m.color(i, &game);
+        let out = m.play(i, &mut game)?;
+        let node = clamp_node(m.nodes.get(i).copied().unwrap_or(i as u32 + 1));
+        touched.clear();
+        touched.extend(out.captured.iter().copied());
+        touched.extend(out.suicided.iter().copied());
+        for &(from, to) in &out.moved {
+            touched.extend([from, to]);
+        }
+        let placed = match m.moves[i] {
+            Move::Place(p) => Some(p),
+            _ => None,
+        };
+        if touched.is_empty() && placed.is_none() {
+            continue;
+        }
+        let pos = game.position();
+        let (b, w) = (pos.stones(Color::Black), pos.stones(Color::White));
+        if let Some(p) = placed {
+            change(node, p, state_of(&b, &w, p), Some(color), &mut events);
+        }
+        for &p in &touched {
+            change(node, p, state_of(&b, &w, p), None, &mut events);
+        }
+    }
+    for col in &mut columns {
+        if col[2] != NEVER {
+            col[0] |= UNSTABLE;
+            col[1] |= UNSTABLE;
+        }
+    }
+    Ok(Built { events, columns })
+}
+
+impl Group {
+    pub(crate) fn new(board: AnyBoard) -> Group {
+        Group {
+            board,
+            lines: Vec::new(),
+            columns: Vec::new(),
+            events: Vec::new(),
+        }
+    }
+
+    fn block_len(&self) -> usize {
+        self.board.len() * 3 * LANES
+    }
+
+    /// Appends a game (ids ascending).
+    pub(crate) fn push(&mut self, mut line: Line, built: Built) {
+        let i = self.lines.len();
+        let (block, lane) = (i / LANES, i % LANES);
+        if lane == 0 {
+            let len = self.block_len();
+            self.columns.resize(self.columns.len() + len, NEVER);
+        }
+        let base = block * self.block_len();
+        for (p, col) in built.columns.iter().enumerate() {
+            for (k, &v) in col.iter().enumerate() {
+                self.columns[base + (p * 3 + k) * LANES + lane] = v;
+            }
+        }
+        let start = self.events.len() as u32;
+        self.events.extend(built.events);
+        line.events = start..self.events.len() as u32;
+        self.lines.push(line);
+    }
+
+    /// The number of blocks.
+    pub(crate) fn blocks(&self) -> usize {
+        self.lines.len().div_ceil(LANES)
+    }
+
+    /// Bytes held (columns, events, lines).
+    pub(crate) fn bytes(&self) -> usize {
+        self.columns.len() * 2
+            + self.events.len() * 4
+            + self.lines.len() * std::mem::size_of::<Line>()
+            + self
+                .lines
+                .iter()
+                .map(|l| l.nodes.as_ref().map_or(0, |n| n.len() * 4))
+                .sum::<usize>()
+    }
+
+    /// A game's events.
+    pub(crate) fn events(&self, line: &Line) -> &[Event] {
+        &self.events[line.events.start as usize..line.events.end as usize]
+    }
+
+    /// Tests every placement on the games of block `block`; pushes
+    /// `(game index, placement index, first node)` for each match.
+    pub(crate) fn scan_block(
+        &self,
+        block: usize,
+        placements: &[Placement],
+        scratch: &mut Vec<u8>,
+        out: &mut Vec<(u32, u32, u16)>,
+    ) {
+        let cols = &self.columns[block * self.block_len()..(block + 1) * self.block_len()];
+        let games = (self.lines.len() - block * LANES).min(LANES);
+        for (k, pl) in placements.iter().enumerate() {
+            let v = kernel(cols, &pl.cells);
+            for lane in 0..games {
+                let g = block * LANES + lane;
+                let (l1, u1, dm, lg, ug) =
+                    (v.l1[lane], v.u1[lane], v.dm[lane], v.lg[lane], v.ug[lane]);
+                if l1 < u1 && l1 < dm {
+                    out.push((g as u32, k as u32, l1));
+                } else if dm < NEVER && lg < NEVER && dm.max(lg) < ug {
+                    if let Some(t) = self.verify(&self.lines[g], pl, scratch) {
+                        out.push((g as u32, k as u32, t));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Replays a game's events and returns the first node at whose end
+    /// the placement matches.
+    pub(crate) fn verify(&self, line: &Line, pl: &Placement, state: &mut Vec<u8>) -> Option<u16> {
+        state.clear();
+        state.resize(self.board.len(), 0);
+        let events = self.events(line);
+        let matches = |state: &[u8]| {
+            pl.cells
+                .iter()
+                .all(|&(p, c)| c.allows(state[usize::from(p)]))
+        };
+        let mut i = 0;
+        // Node 0 (the root, setup included), then each node that changed
+        // a point of the region.
+        let mut node = 0u16;
+        loop {
+            let mut touched = node == 0;
+            while i < events.len() && events[i].node() == node {
+                let e = events[i];
+                state[e.point()] = e.state();
+                touched |= pl.contains(e.point());
+                i += 1;
+            }
+            if touched && matches(state) {
+                return Some(node);
+            }
+            match events.get(i) {
+                None => return None,
+                Some(e) => node = e.node(),
+            }
+        }
+    }
+}
+
+/// The bounds of one placement over one block's lanes.
+struct Bounds {
+    l1: [u16; LANES],
+    u1: [u16; LANES],
+    dm: [u16; LANES],
+    lg: [u16; LANES],
+    ug: [u16; LANES],
+}
+
+/// The first-life bounds of a placement over a block (see the module
+/// docs): `l1` latest needed arrival, `u1` earliest forbidding arrival,
+/// `dm` earliest departure of a region point, `lg` the earliest node each
+/// needed stone can stand, `ug` the earliest arrival that forbids for
+/// ever (points that never leave their first life).
+#[inline]
+fn kernel(cols: &[u16], cells: &[(u16, Cell)]) -> Bounds {
+    let mut v = Bounds {
+        l1: [0; LANES],
+        u1: [NEVER; LANES],
+        dm: [NEVER; LANES],
+        lg: [0; LANES],
+        ug: [u16::MAX; LANES],
+    };
+    for &(p, cell) in cells {
+        let base = usize::from(p) * 3 * LANES;
+        let fb: &[u16; LANES] = cols[base..base + LANES].try_into().expect("lane width");
+        let fw: &[u16; LANES] = cols[base + LANES..base + 2 * LANES]
+            .try_into()
+            .expect("lane width");
+        let d: &[u16; LANES] = cols[base + 2 * LANES..base + 3 * LANES]
+            .try_into()
+            .expect("lane width");
+        match cell {
+            Cell::Black | Cell::White => {
+                let f = if cell == Cell::Black { fb } else { fw };
+                for i in 0..LANES {
+                    let a = f[i] & NEVER;
+                    v.l1[i] = v.l1[i].max(a);
+                    v.lg[i] = v.lg[i].max(a.min(d[i]));
+                    v.dm[i] = v.dm[i].min(d[i]);
+                }
+            }
+            Cell::Empty => {
+                for i in 0..LANES {
+                    v.u1[i] = v.u1[i].min((fb[i] & NEVER).min(fw[i] & NEVER));
+                    v.ug[i] = v.ug[i].min(fb[i].min(fw[i]));
+                    v.dm[i] = v.dm[i].min(d[i]);
+                }
+            }
+            Cell::BlackOrEmpty | Cell::WhiteOrEmpty => {
+                let f = if cell == Cell::BlackOrEmpty { fw } else { fb };
+                for i in 0..LANES {
+                    v.u1[i] = v.u1[i].min(f[i] & NEVER);
+                    v.ug[i] = v.ug[i].min(f[i]);
+                    v.dm[i] = v.dm[i].min(d[i]);
+                }
+            }
+            Cell::Any => {}
+        }
+    }
+    v
+}
