@@ -226,10 +226,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
-/// 4. Every query of the Kombilo file (whole-board ones included) through
+/// Step 4: every query of the Kombilo file (whole-board ones included) through
 /// the pattern search, with Kombilo's placement rules, 8 symmetries and
 /// colour swap: timings per query kind next to Kombilo's, and the games,
-/// hits per game and continuation table compared. Kombilo also holds the
+/// hits per game and continuation table compared (`KIND=prefix` keeps the
+/// query kinds that start with it). Kombilo also holds the
 /// games keil refused and the second copies of duplicates: their hits
 /// (read from Kombilo's per-game hit strings, `12A, 35C-`) are taken out
 /// of Kombilo's counts before comparing, and the continuation table is
@@ -260,11 +261,15 @@ fn patterns(
             }
         }
     }
+    let only = std::env::var("KIND").unwrap_or_default();
     let mut bands: Vec<(String, Vec<f64>)> = Vec::new();
     let mut differ = 0;
     let mut agree = 0;
     for q in kombilo["queries"].as_array().ok_or("no queries")? {
         let kind = q["kind"].as_str().unwrap_or_default().to_string();
+        if !kind.starts_with(&only) {
+            continue;
+        }
         let rows: Vec<&str> = q["rows"]
             .as_array()
             .ok_or("no rows")?

@@ -16,6 +16,8 @@
 //! games it cannot decide alone).
 
 mod index;
+mod pattern;
+mod placement;
 
 use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
@@ -30,667 +32,8 @@ use crate::{Error, GameId, Result};
 
 pub(crate) use index::Group;
 use index::{Line, NEVER};
-
-/// The value a pattern asks of one point (Kombilo's `X O . * x o`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Cell {
-    /// `X`: a black stone.
-    Black,
-    /// `O`: a white stone.
-    White,
-    /// `.`: empty.
-    Empty,
-    /// `*`: anything.
-    Any,
-    /// `x`: a black stone or empty (not white).
-    BlackOrEmpty,
-    /// `o`: a white stone or empty (not black).
-    WhiteOrEmpty,
-}
-
-impl Cell {
-    /// Reads a cell's character (`X O . * x o`).
-    pub fn from_char(c: char) -> Option<Cell> {
-        Some(match c {
-            'X' => Cell::Black,
-            'O' => Cell::White,
-            '.' => Cell::Empty,
-            '*' => Cell::Any,
-            'x' => Cell::BlackOrEmpty,
-            'o' => Cell::WhiteOrEmpty,
-            _ => return None,
-        })
-    }
-
-    /// The cell's character.
-    pub fn to_char(self) -> char {
-        match self {
-            Cell::Black => 'X',
-            Cell::White => 'O',
-            Cell::Empty => '.',
-            Cell::Any => '*',
-            Cell::BlackOrEmpty => 'x',
-            Cell::WhiteOrEmpty => 'o',
-        }
-    }
-
-    /// The cell with black and white exchanged.
-    pub fn swap_colors(self) -> Cell {
-        match self {
-            Cell::Black => Cell::White,
-            Cell::White => Cell::Black,
-            Cell::BlackOrEmpty => Cell::WhiteOrEmpty,
-            Cell::WhiteOrEmpty => Cell::BlackOrEmpty,
-            c => c,
-        }
-    }
-
-    /// Whether a point's state (0 empty, 1 black, 2 white) passes.
-    fn allows(self, state: u8) -> bool {
-        match self {
-            Cell::Black => state == 1,
-            Cell::White => state == 2,
-            Cell::Empty => state == 0,
-            Cell::Any => true,
-            Cell::BlackOrEmpty => state != 2,
-            Cell::WhiteOrEmpty => state != 1,
-        }
-    }
-
-    fn is_stone(self) -> bool {
-        matches!(self, Cell::Black | Cell::White)
-    }
-}
-
-/// Where a pattern may be placed (Kombilo's pattern types, and their
-/// analogues on the hexagon). A placement is a translation of the pattern
-/// as drawn, then (with symmetry) one of the board's symmetries.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum PatternMode {
-    /// Exactly where drawn.
-    Fixed,
-    /// In the corner where drawn: the pattern must touch two edges that
-    /// meet in a corner, and stays there (Kombilo's corner pattern).
-    Corner,
-    /// Sliding along the one edge it is drawn on, never touching another
-    /// edge (so never a corner column; Kombilo's side pattern).
-    Side,
-    /// Anywhere it touches no edge (Kombilo's centre pattern).
-    Centre,
-    /// Anywhere it fits on the board.
-    Anywhere,
-}
-
-impl std::str::FromStr for PatternMode {
-    type Err = PatternError;
-
-    /// Reads `fixed`, `corner`, `side`, `centre` (or `center`), `anywhere`.
-    fn from_str(s: &str) -> std::result::Result<PatternMode, PatternError> {
-        Ok(match s {
-            "fixed" => PatternMode::Fixed,
-            "corner" => PatternMode::Corner,
-            "side" => PatternMode::Side,
-            "centre" | "center" => PatternMode::Centre,
-            "anywhere" => PatternMode::Anywhere,
-            _ => return Err(PatternError::Mode(s.to_string())),
-        })
-    }
-}
-
-impl PatternMode {
-    /// The mode's name as [`PatternMode::from_str`] reads it.
-    pub fn code(self) -> &'static str {
-        match self {
-            PatternMode::Fixed => "fixed",
-            PatternMode::Corner => "corner",
-            PatternMode::Side => "side",
-            PatternMode::Centre => "centre",
-            PatternMode::Anywhere => "anywhere",
-        }
-    }
-
-    /// Where the rows notation puts its top-left cell when it names no
-    /// point: the top-left corner, or (side and centre) one point in from
-    /// the left and (centre) from the top.
-    fn default_origin(self) -> (i32, i32) {
-        match self {
-            PatternMode::Side => (1, 0),
-            PatternMode::Centre => (1, 1),
-            _ => (0, 0),
-        }
-    }
-}
-
-/// Why a pattern is refused (each names what to fix).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum PatternError {
-    /// The text is empty.
-    #[error("empty pattern: write rows of X O . * x o separated by '/', or VALUE:POINT items")]
-    Empty,
-    /// A character that is no cell value.
-    #[error(
-        "{found:?} at row {row}, column {column} is not a cell: use X (black), O (white), . (empty), * (any), x (black or empty), o (white or empty)"
-    )]
-    Cell {
-        /// The character.
-        found: char,
-        /// Its row, from 1.
-        row: usize,
-        /// Its column, from 1.
-        column: usize,
-    },
-    /// Rows of different lengths.
-    #[error("row {row} has {found} cells, row 1 has {expected}: every row needs the same width")]
-    Ragged {
-        /// The row, from 1.
-        row: usize,
-        /// Row 1's width.
-        expected: usize,
-        /// This row's width.
-        found: usize,
-    },
-    /// The rows notation on a hexagonal board.
-    #[error(
-        "a Keil pattern is written as VALUE:POINT items (X:g7 O:h8 .:g8,h7): rows are for square boards"
-    )]
-    RowsOnHexagon,
-    /// A point that is malformed or off the board.
-    #[error("point {point:?}: {reason}")]
-    Point {
-        /// The point as written.
-        point: String,
-        /// Why it is refused.
-        reason: String,
-    },
-    /// An item of the point-list notation that is not `VALUE:POINTS`.
-    #[error("{0:?} is not VALUE:POINT[,POINT...] (e.g. X:dd or .:cc,cd)")]
-    Item(String),
-    /// The same point given twice.
-    #[error("point {0} is given twice")]
-    Twice(String),
-    /// The drawn pattern does not fit on the board.
-    #[error("the pattern does not fit on the board ({0})")]
-    OffBoard(String),
-    /// An unknown mode.
-    #[error("unknown mode {0:?}: use fixed, corner, side, centre or anywhere")]
-    Mode(String),
-    /// A corner pattern not drawn in a corner.
-    #[error(
-        "a corner pattern must be drawn in a corner of the board (touching two edges that meet there)"
-    )]
-    NotInCorner,
-    /// A side pattern not drawn on exactly one edge.
-    #[error("a side pattern must be drawn touching exactly one edge of the board and no corner")]
-    NotOnSide,
-    /// No placement of the pattern is possible in the mode.
-    #[error("the pattern has no place on this board in {0} mode (too large?)")]
-    NoPlacement(&'static str),
-    /// A board the kind does not have.
-    #[error("board: {0}")]
-    Board(String),
-}
-
-/// A pattern: points of one board (kind and size), each with a [`Cell`],
-/// drawn where they lie. Written in one of two notations (record-format
-/// document, "Pattern notation"):
-///
-/// - rows (square boards): `ROW/ROW/...[@POINT]`, each row the same number
-///   of cells `X O . * x o`, the top-left cell at the SGF point `POINT`
-///   (default per mode: `aa`; side `ba`; centre `bb`);
-/// - points (every board): `VALUE:POINT[,POINT...]` items separated by
-///   spaces, points as records write them (`X:g7 O:h8 .:g8,h7` on a Keil
-///   board; `X:dd O:fc` on a Go board).
-///
-/// ```
-/// use keil_archive::{Pattern, PatternMode};
-/// use keil_rules::GameKind;
-///
-/// // The 3-3 invasion under a 4-4 stone, in the top-left corner.
-/// let p = Pattern::parse(GameKind::Go, 19, "...../...../..O../...X./.....", PatternMode::Corner).unwrap();
-/// assert_eq!(p.cells().len(), 25);
-/// assert_eq!(p.to_string(), "...../...../..O../...X./.....@aa");
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Pattern {
-    kind: GameKind,
-    board: AnyBoard,
-    /// The points with their cells, in board order.
-    cells: Vec<(Point, Cell)>,
-}
-
-impl Pattern {
-    /// A pattern of `cells` on the board of `kind` and `size`.
-    ///
-    /// # Errors
-    /// [`PatternError::Board`] for a size the kind does not have;
-    /// [`PatternError::Twice`]; [`PatternError::Empty`] with no cell.
-    pub fn new(
-        kind: GameKind,
-        size: u8,
-        cells: impl IntoIterator<Item = (Point, Cell)>,
-    ) -> std::result::Result<Pattern, PatternError> {
-        let board = board_of(kind, size)?;
-        let mut cells: Vec<(Point, Cell)> = cells.into_iter().collect();
-        cells.sort_by_key(|(p, _)| p.0);
-        if let Some(w) = cells.windows(2).find(|w| w[0].0 == w[1].0) {
-            return Err(PatternError::Twice(board.point_name(w[0].0)));
-        }
-        if cells.is_empty() {
-            return Err(PatternError::Empty);
-        }
-        if let Some(&(p, _)) = cells.iter().find(|(p, _)| p.index() >= board.len()) {
-            return Err(PatternError::OffBoard(format!("point index {}", p.0)));
-        }
-        Ok(Pattern { kind, board, cells })
-    }
-
-    /// Reads a pattern in either notation (see [`Pattern`]); `mode` gives
-    /// the rows notation its default top-left point.
-    ///
-    /// # Errors
-    /// [`PatternError`] naming the row and column, or the item, to fix.
-    pub fn parse(
-        kind: GameKind,
-        size: u8,
-        text: &str,
-        mode: PatternMode,
-    ) -> std::result::Result<Pattern, PatternError> {
-        let board = board_of(kind, size)?;
-        let text = text.trim();
-        if text.is_empty() {
-            return Err(PatternError::Empty);
-        }
-        let point = |name: &str| {
-            board.parse_point(name).map_err(|e| PatternError::Point {
-                point: name.to_string(),
-                reason: e.to_string(),
-            })
-        };
-        if text.contains(':') {
-            let mut cells = Vec::new();
-            for item in text.split_whitespace() {
-                let (value, points) = item
-                    .split_once(':')
-                    .ok_or_else(|| PatternError::Item(item.to_string()))?;
-                let mut chars = value.chars();
-                let cell = match (chars.next().and_then(Cell::from_char), chars.next()) {
-                    (Some(c), None) => c,
-                    _ => return Err(PatternError::Item(item.to_string())),
-                };
-                for name in points.split(',') {
-                    if name.is_empty() {
-                        return Err(PatternError::Item(item.to_string()));
-                    }
-                    cells.push((point(name)?, cell));
-                }
-            }
-            return Pattern::new(kind, size, cells);
-        }
-        if matches!(board, AnyBoard::Hex(_)) {
-            return Err(PatternError::RowsOnHexagon);
-        }
-        let (rows, origin) = match text.split_once('@') {
-            Some((rows, at)) => {
-                let p = point(at.trim())?;
-                let (c, r) = board.coords(p);
-                (rows, (i32::from(c), i32::from(r)))
-            }
-            None => (text, mode.default_origin()),
-        };
-        let rows: Vec<&str> = rows.split(['/', '\n']).map(str::trim).collect();
-        let width = rows[0].chars().count();
-        let mut cells = Vec::new();
-        for (j, row) in rows.iter().enumerate() {
-            let n = row.chars().count();
-            if n != width {
-                return Err(PatternError::Ragged {
-                    row: j + 1,
-                    expected: width,
-                    found: n,
-                });
-            }
-            for (i, ch) in row.chars().enumerate() {
-                let cell = Cell::from_char(ch).ok_or(PatternError::Cell {
-                    found: ch,
-                    row: j + 1,
-                    column: i + 1,
-                })?;
-                let p = board
-                    .point_at(origin.0 + i as i32, origin.1 + j as i32)
-                    .ok_or_else(|| {
-                        PatternError::OffBoard(format!(
-                            "{} rows of {} from column {}, row {} on {}x{}",
-                            rows.len(),
-                            width,
-                            origin.0 + 1,
-                            origin.1 + 1,
-                            size,
-                            size
-                        ))
-                    })?;
-                cells.push((p, cell));
-            }
-        }
-        Pattern::new(kind, size, cells)
-    }
-
-    /// The game kind.
-    pub fn kind(&self) -> GameKind {
-        self.kind
-    }
-
-    /// The board.
-    pub fn board(&self) -> AnyBoard {
-        self.board
-    }
-
-    /// The points and their cells, in board order.
-    pub fn cells(&self) -> &[(Point, Cell)] {
-        &self.cells
-    }
-
-    /// Whether the pattern is a whole board of stones and empty points (no
-    /// wildcard): the position index answers it.
-    pub fn is_whole_board(&self) -> bool {
-        self.cells.len() == self.board.len()
-            && self
-                .cells
-                .iter()
-                .all(|(_, c)| matches!(c, Cell::Black | Cell::White | Cell::Empty))
-    }
-
-    /// The pattern's bounding box in lattice coordinates: `(column, row)`
-    /// of its top-left and its width and height.
-    fn bounds(&self) -> ((u8, u8), (u8, u8)) {
-        let coords = self.cells.iter().map(|&(p, _)| self.board.coords(p));
-        let (c0, r0) = coords
-            .clone()
-            .fold((u8::MAX, u8::MAX), |(a, b), (c, r)| (a.min(c), b.min(r)));
-        let (c1, r1) = coords.fold((0, 0), |(a, b), (c, r)| (a.max(c), b.max(r)));
-        ((c0, r0), (c1 - c0 + 1, r1 - r0 + 1))
-    }
-
-    /// The pattern's offset of a point from its bounding box's top-left
-    /// `(x, y)` (Kombilo's pattern coordinates on square boards).
-    pub fn offset(&self, p: Point) -> (u8, u8) {
-        let ((c0, r0), _) = self.bounds();
-        let (c, r) = self.board.coords(p);
-        (c - c0, r - r0)
-    }
-}
-
-impl std::fmt::Display for Pattern {
-    /// The rows notation when the pattern fills a rectangle of a square
-    /// board, else the point-list notation (cells grouped by value).
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let ((c0, r0), (w, h)) = self.bounds();
-        if matches!(self.board, AnyBoard::Square(_))
-            && self.cells.len() == usize::from(w) * usize::from(h)
-        {
-            let at: HashMap<Point, Cell> = self.cells.iter().copied().collect();
-            for j in 0..h {
-                if j > 0 {
-                    f.write_str("/")?;
-                }
-                for i in 0..w {
-                    let p = self
-                        .board
-                        .point_at(i32::from(c0 + i), i32::from(r0 + j))
-                        .expect("inside the bounding box");
-                    write!(f, "{}", at[&p].to_char())?;
-                }
-            }
-            let top_left = self
-                .board
-                .point_at(i32::from(c0), i32::from(r0))
-                .expect("on the board");
-            return write!(f, "@{}", self.board.point_name(top_left));
-        }
-        let mut first = true;
-        for cell in [
-            Cell::Black,
-            Cell::White,
-            Cell::Empty,
-            Cell::BlackOrEmpty,
-            Cell::WhiteOrEmpty,
-            Cell::Any,
-        ] {
-            let names: Vec<String> = self
-                .cells
-                .iter()
-                .filter(|(_, c)| *c == cell)
-                .map(|&(p, _)| self.board.point_name(p))
-                .collect();
-            if names.is_empty() {
-                continue;
-            }
-            if !first {
-                f.write_str(" ")?;
-            }
-            first = false;
-            write!(f, "{}:{}", cell.to_char(), names.join(","))?;
-        }
-        Ok(())
-    }
-}
-
-fn board_of(kind: GameKind, size: u8) -> std::result::Result<AnyBoard, PatternError> {
-    BoardSpec::new(kind, size)
-        .and_then(|s| s.board())
-        .map_err(|e| PatternError::Board(e.to_string()))
-}
-
-/// One placement of a pattern: where each of its points lands.
-#[derive(Clone, Debug)]
-pub(crate) struct Placement {
-    /// The board points and cells to test (no `Any`), stones first.
-    pub cells: Vec<(u16, Cell)>,
-    /// The region (every pattern point's image, `Any` included).
-    region: [u64; 8],
-    /// (board point, pattern point index), sorted by board point.
-    to_pattern: Vec<(u16, u16)>,
-    /// The board symmetry applied after the translation.
-    pub sym: u8,
-    /// Whether colours are exchanged.
-    pub swapped: bool,
-}
-
-impl Placement {
-    /// Whether a board point is in the region.
-    pub(crate) fn contains(&self, p: usize) -> bool {
-        p < 512 && self.region[p / 64] >> (p % 64) & 1 != 0
-    }
-
-    /// The pattern point (index into the pattern's cells) a board point of
-    /// the region comes from.
-    fn pattern_point(&self, p: u16) -> Option<u16> {
-        self.to_pattern
-            .binary_search_by_key(&p, |&(b, _)| b)
-            .ok()
-            .map(|i| self.to_pattern[i].1)
-    }
-}
-
-/// A search's placements and the folding of the pattern's points under its
-/// own symmetries.
-#[derive(Debug)]
-pub(crate) struct Placements {
-    pub list: Vec<Placement>,
-    /// Pattern point index → the index of its orbit's representative.
-    fold: Vec<u16>,
-    /// For the first translation, by `sym * 2 + swapped`: the placement
-    /// it is (or duplicates).
-    first: Vec<Option<u32>>,
-}
-
-/// Every distinct placement of `pattern` in `mode` (see [`PatternMode`]),
-/// under the board's symmetries when `symmetry`, and colour-swapped too
-/// when `swap`; identical placements (same points, same cells) count once,
-/// the first kept.
-///
-/// # Errors
-/// [`PatternError::NotInCorner`], [`PatternError::NotOnSide`],
-/// [`PatternError::NoPlacement`].
-pub(crate) fn placements(
-    pattern: &Pattern,
-    mode: PatternMode,
-    symmetry: bool,
-    swap: bool,
-) -> std::result::Result<Placements, PatternError> {
-    let board = pattern.board;
-    let coords: Vec<(i32, i32)> = pattern
-        .cells
-        .iter()
-        .map(|&(p, _)| {
-            let (c, r) = board.coords(p);
-            (i32::from(c), i32::from(r))
-        })
-        .collect();
-    // The edges a translation touches; `None` when it leaves the board.
-    let touched = |dc: i32, dr: i32| -> Option<(u8, Vec<Point>)> {
-        let mut edges = 0;
-        let mut pts = Vec::with_capacity(coords.len());
-        for &(c, r) in &coords {
-            let p = board.point_at(c + dc, r + dr)?;
-            edges |= board.edges(p);
-            pts.push(p);
-        }
-        Some((edges, pts))
-    };
-    let (drawn, _) = touched(0, 0).expect("a pattern's points are on its board");
-    let corner = pattern
-        .cells
-        .iter()
-        .any(|&(p, _)| board.edges(p).count_ones() >= 2);
-    match mode {
-        PatternMode::Corner if !corner => return Err(PatternError::NotInCorner),
-        PatternMode::Side if corner || drawn.count_ones() != 1 => {
-            return Err(PatternError::NotOnSide);
-        }
-        _ => {}
-    }
-    // Translations that keep the bounding box inside the lattice's
-    // square of coordinates (the board's points lie in it).
-    let width = board.points().map(|p| board.coords(p).0).max().unwrap_or(0);
-    let ((c0, r0), (w, h)) = pattern.bounds();
-    let (c0, r0, w, h, width) = (
-        i32::from(c0),
-        i32::from(r0),
-        i32::from(w),
-        i32::from(h),
-        i32::from(width),
-    );
-    let mut translations = Vec::new();
-    for dr in -r0..=width + 1 - h - r0 {
-        for dc in -c0..=width + 1 - w - c0 {
-            if mode == PatternMode::Fixed && (dc, dr) != (0, 0) {
-                continue;
-            }
-            let Some((edges, pts)) = touched(dc, dr) else {
-                continue;
-            };
-            let ok = match mode {
-                PatternMode::Fixed | PatternMode::Anywhere => true,
-                PatternMode::Corner | PatternMode::Side => edges == drawn,
-                PatternMode::Centre => edges == 0,
-            };
-            if ok {
-                translations.push(pts);
-            }
-        }
-    }
-    if translations.is_empty() {
-        return Err(PatternError::NoPlacement(mode.code()));
-    }
-    let syms: Vec<u8> = if symmetry {
-        (0..board.symmetry_count()).collect()
-    } else {
-        vec![0]
-    };
-    let n = pattern.cells.len();
-    let mut parent: Vec<u16> = (0..n as u16).collect();
-    fn find(parent: &mut [u16], x: u16) -> u16 {
-        let mut x = x;
-        while parent[usize::from(x)] != x {
-            let up = parent[usize::from(parent[usize::from(x)])];
-            parent[usize::from(x)] = up;
-            x = up;
-        }
-        x
-    }
-    let mut seen: HashMap<Vec<(u16, Cell)>, usize> = HashMap::new();
-    let mut list: Vec<Placement> = Vec::new();
-    let mut first = vec![None; usize::from(board.symmetry_count()) * 2];
-    for (t, pts) in translations.iter().enumerate() {
-        for &s in &syms {
-            for swapped in [false, true] {
-                if swapped && !swap {
-                    continue;
-                }
-                let mut image: Vec<(u16, Cell, u16)> = pts
-                    .iter()
-                    .zip(&pattern.cells)
-                    .enumerate()
-                    .map(|(i, (&p, &(_, c)))| {
-                        let c = if swapped { c.swap_colors() } else { c };
-                        (board.transform(p, s).0, c, i as u16)
-                    })
-                    .collect();
-                image.sort_unstable();
-                let key: Vec<(u16, Cell)> = image.iter().map(|&(p, c, _)| (p, c)).collect();
-                if t == 0 {
-                    first[usize::from(s) * 2 + usize::from(swapped)] =
-                        Some(seen.get(&key).copied().unwrap_or(list.len()) as u32);
-                }
-                if let Some(&k) = seen.get(&key) {
-                    // The same placement by another mapping: the pattern
-                    // points it maps together are one (Kombilo folds them).
-                    if list[k].swapped == swapped {
-                        for &(p, _, i) in &image {
-                            let j = list[k].pattern_point(p).expect("same points");
-                            let (a, b) = (find(&mut parent, i), find(&mut parent, j));
-                            parent[usize::from(a.max(b))] = a.min(b);
-                        }
-                    }
-                    continue;
-                }
-                seen.insert(key, list.len());
-                let mut region = [0u64; 8];
-                for &(p, _, _) in &image {
-                    region[usize::from(p) / 64] |= 1 << (p % 64);
-                }
-                let mut cells: Vec<(u16, Cell)> = image
-                    .iter()
-                    .filter(|(_, c, _)| *c != Cell::Any)
-                    .map(|&(p, c, _)| (p, c))
-                    .collect();
-                cells.sort_by_key(|&(p, c)| (!c.is_stone(), p));
-                list.push(Placement {
-                    cells,
-                    region,
-                    to_pattern: image.iter().map(|&(p, _, i)| (p, i)).collect(),
-                    sym: s,
-                    swapped,
-                });
-            }
-        }
-    }
-    // Each orbit's representative: its least point by (column, row).
-    let key = |i: u16| board.coords(pattern.cells[usize::from(i)].0);
-    let mut best: HashMap<u16, u16> = HashMap::new();
-    for i in 0..n as u16 {
-        let root = find(&mut parent, i);
-        let e = best.entry(root).or_insert(i);
-        if key(i) < key(*e) {
-            *e = i;
-        }
-    }
-    let fold = (0..n as u16).map(|i| best[&find(&mut parent, i)]).collect();
-    Ok(Placements { list, fold, first })
-}
+pub use pattern::{Cell, Pattern, PatternError, PatternMode};
+use placement::{Placement, Placements, placements};
 
 /// A pattern search (issue 14).
 #[derive(Clone, Debug)]
@@ -839,8 +182,6 @@ struct Matched {
     total_hits: u64,
     continuations: Vec<PatternContinuation>,
     games: Vec<GameMatch>,
-    /// The pattern point names, for [`GameMatch::next`].
-    names: Vec<String>,
     placement_sym: Vec<(u8, bool)>,
 }
 
@@ -1059,21 +400,14 @@ impl Patterns<'_> {
         let group = loaded
             .groups
             .iter()
-            .find(|(k, g)| *k == q.pattern.kind && g.board == q.pattern.board)
+            .find(|(k, g)| *k == q.pattern.kind() && g.board == q.pattern.board())
             .map(|(_, g)| g);
-        let names: Vec<String> = q
-            .pattern
-            .cells
-            .iter()
-            .map(|&(p, _)| q.pattern.board.point_name(p))
-            .collect();
         let placement_sym = placements.list.iter().map(|p| (p.sym, p.swapped)).collect();
         let mut matched = Matched {
             placements: placements.list.len() as u32,
             total_hits: 0,
             continuations: Vec::new(),
             games: Vec::new(),
-            names,
             placement_sym,
         };
         let Some(group) = group else {
@@ -1118,7 +452,7 @@ impl Patterns<'_> {
             found.retain(|f| keep.contains(&group.lines[f.0 as usize].id));
         }
         // Continuations per hit, folded; per game its first match.
-        let n = q.pattern.cells.len();
+        let n = q.pattern.cells().len();
         let mut stats = vec![[MoveStats::default(); 2]; n];
         let mut i = 0;
         while i < found.len() {
@@ -1130,7 +464,7 @@ impl Patterns<'_> {
                 let (_, k, t) = found[i];
                 let pl = &placements.list[k as usize];
                 hits += 1;
-                let next = continuation(group, line, pl, t);
+                let next = continuation(group, line, &placements, pl, t);
                 if let Some((pp, color, distance)) = next {
                     let pp = placements.fold[usize::from(pp)];
                     let s = &mut stats[usize::from(pp)][color.index()];
@@ -1175,15 +509,15 @@ impl Patterns<'_> {
         rows.sort_by_key(|(i, s)| {
             (
                 std::cmp::Reverse(s[0].count + s[1].count),
-                q.pattern.cells[*i].0.0,
+                q.pattern.cells()[*i].0.0,
             )
         });
-        let board = q.pattern.board;
+        let board = q.pattern.board();
         matched.continuations = rows
             .into_iter()
             .enumerate()
             .map(|(rank, (i, [black, white]))| {
-                let p = q.pattern.cells[i].0;
+                let p = q.pattern.cells()[i].0;
                 let (x, y) = q.pattern.offset(p);
                 PatternContinuation {
                     point: board.point_name(p),
@@ -1224,7 +558,13 @@ fn filter_of(q: &PatternQuery) -> GameFilter {
 
 /// The first move after node `t` inside the placement's region: (pattern
 /// point index, colour in the pattern's colours, nodes after `t`).
-fn continuation(group: &Group, line: &Line, pl: &Placement, t: u16) -> Option<(u16, Color, u16)> {
+fn continuation(
+    group: &Group,
+    line: &Line,
+    placements: &Placements,
+    pl: &Placement,
+    t: u16,
+) -> Option<(u16, Color, u16)> {
     let events = group.events(line);
     let from = events.partition_point(|e| e.node() <= t);
     events[from..].iter().find_map(|e| {
@@ -1232,7 +572,7 @@ fn continuation(group: &Group, line: &Line, pl: &Placement, t: u16) -> Option<(u
         if !pl.contains(e.point()) {
             return None;
         }
-        let pp = pl.pattern_point(e.point() as u16)?;
+        let pp = placements.pattern_point(pl, Point(e.point() as u16))?;
         let color = if pl.swapped { mover.opposite() } else { mover };
         Some((pp, color, e.node() - t))
     })
@@ -1248,13 +588,13 @@ fn whole_board(
     group: &Group,
     placements: &Placements,
 ) -> Result<Vec<(u32, u32, u16)>> {
-    let board = q.pattern.board;
+    let board = q.pattern.board();
     let mut position = keil_rules::AnyPosition::empty(BoardSpec {
-        kind: q.pattern.kind,
+        kind: q.pattern.kind(),
         size: board.size(),
     })
     .map_err(|e| PatternError::Board(e.to_string()))?;
-    for &(p, c) in &q.pattern.cells {
+    for &(p, c) in q.pattern.cells() {
         match c {
             Cell::Black => position.set(p, Some(Color::Black)),
             Cell::White => position.set(p, Some(Color::White)),
@@ -1335,7 +675,11 @@ fn page(
                 hits: h.hits,
                 symmetry: sym,
                 swapped,
-                next: h.next.map(|p| m.names[usize::from(p)].clone()),
+                next: h.next.map(|p| {
+                    q.pattern
+                        .board()
+                        .point_name(q.pattern.cells()[usize::from(p)].0)
+                }),
                 date: s.and_then(|s| s.date.clone()).unwrap_or_default(),
                 black: s.and_then(|s| s.black.clone()),
                 white: s.and_then(|s| s.white.clone()),

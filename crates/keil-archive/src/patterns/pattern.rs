@@ -1,0 +1,460 @@
+//! Patterns and their notation: a region of a board with a [`Cell`] per
+//! point, and the modes that place it (record-format.md, "Pattern
+//! notation").
+
+use std::collections::HashMap;
+
+use keil_rules::{AnyBoard, BoardSpec, GameKind, Point};
+use serde::Serialize;
+
+/// The value a pattern asks of one point (Kombilo's `X O . * x o`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Cell {
+    /// `X`: a black stone.
+    Black,
+    /// `O`: a white stone.
+    White,
+    /// `.`: empty.
+    Empty,
+    /// `*`: anything.
+    Any,
+    /// `x`: a black stone or empty (not white).
+    BlackOrEmpty,
+    /// `o`: a white stone or empty (not black).
+    WhiteOrEmpty,
+}
+
+impl Cell {
+    /// Reads a cell's character (`X O . * x o`).
+    pub fn from_char(c: char) -> Option<Cell> {
+        Some(match c {
+            'X' => Cell::Black,
+            'O' => Cell::White,
+            '.' => Cell::Empty,
+            '*' => Cell::Any,
+            'x' => Cell::BlackOrEmpty,
+            'o' => Cell::WhiteOrEmpty,
+            _ => return None,
+        })
+    }
+
+    /// The cell's character.
+    pub fn to_char(self) -> char {
+        match self {
+            Cell::Black => 'X',
+            Cell::White => 'O',
+            Cell::Empty => '.',
+            Cell::Any => '*',
+            Cell::BlackOrEmpty => 'x',
+            Cell::WhiteOrEmpty => 'o',
+        }
+    }
+
+    /// The cell with black and white exchanged.
+    pub fn swap_colors(self) -> Cell {
+        match self {
+            Cell::Black => Cell::White,
+            Cell::White => Cell::Black,
+            Cell::BlackOrEmpty => Cell::WhiteOrEmpty,
+            Cell::WhiteOrEmpty => Cell::BlackOrEmpty,
+            c => c,
+        }
+    }
+
+    /// Whether a point's state (0 empty, 1 black, 2 white) passes.
+    pub(crate) fn allows(self, state: u8) -> bool {
+        match self {
+            Cell::Black => state == 1,
+            Cell::White => state == 2,
+            Cell::Empty => state == 0,
+            Cell::Any => true,
+            Cell::BlackOrEmpty => state != 2,
+            Cell::WhiteOrEmpty => state != 1,
+        }
+    }
+
+    pub(crate) fn is_stone(self) -> bool {
+        matches!(self, Cell::Black | Cell::White)
+    }
+}
+
+/// Where a pattern may be placed (Kombilo's pattern types, and their
+/// analogues on the hexagon). A placement is a translation of the pattern
+/// as drawn, then (with symmetry) one of the board's symmetries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PatternMode {
+    /// Exactly where drawn.
+    Fixed,
+    /// In the corner where drawn: the pattern must touch two edges that
+    /// meet in a corner, and stays there (Kombilo's corner pattern).
+    Corner,
+    /// Sliding along the one edge it is drawn on, never touching another
+    /// edge (so never a corner column; Kombilo's side pattern).
+    Side,
+    /// Anywhere it touches no edge (Kombilo's centre pattern).
+    Centre,
+    /// Anywhere it fits on the board.
+    Anywhere,
+}
+
+impl std::str::FromStr for PatternMode {
+    type Err = PatternError;
+
+    /// Reads `fixed`, `corner`, `side`, `centre` (or `center`), `anywhere`.
+    fn from_str(s: &str) -> std::result::Result<PatternMode, PatternError> {
+        Ok(match s {
+            "fixed" => PatternMode::Fixed,
+            "corner" => PatternMode::Corner,
+            "side" => PatternMode::Side,
+            "centre" | "center" => PatternMode::Centre,
+            "anywhere" => PatternMode::Anywhere,
+            _ => return Err(PatternError::Mode(s.to_string())),
+        })
+    }
+}
+
+impl PatternMode {
+    /// The mode's name as [`PatternMode::from_str`] reads it.
+    pub fn code(self) -> &'static str {
+        match self {
+            PatternMode::Fixed => "fixed",
+            PatternMode::Corner => "corner",
+            PatternMode::Side => "side",
+            PatternMode::Centre => "centre",
+            PatternMode::Anywhere => "anywhere",
+        }
+    }
+
+    /// Where the rows notation puts its top-left cell when it names no
+    /// point: the top-left corner, or (side and centre) one point in from
+    /// the left and (centre) from the top.
+    pub(crate) fn default_origin(self) -> (i32, i32) {
+        match self {
+            PatternMode::Side => (1, 0),
+            PatternMode::Centre => (1, 1),
+            _ => (0, 0),
+        }
+    }
+}
+
+/// Why a pattern is refused (each names what to fix).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PatternError {
+    /// The text is empty.
+    #[error("empty pattern: write rows of X O . * x o separated by '/', or VALUE:POINT items")]
+    Empty,
+    /// A character that is no cell value.
+    #[error(
+        "{found:?} at row {row}, column {column} is not a cell: use X (black), O (white), . (empty), * (any), x (black or empty), o (white or empty)"
+    )]
+    Cell {
+        /// The character.
+        found: char,
+        /// Its row, from 1.
+        row: usize,
+        /// Its column, from 1.
+        column: usize,
+    },
+    /// Rows of different lengths.
+    #[error("row {row} has {found} cells, row 1 has {expected}: every row needs the same width")]
+    Ragged {
+        /// The row, from 1.
+        row: usize,
+        /// Row 1's width.
+        expected: usize,
+        /// This row's width.
+        found: usize,
+    },
+    /// The rows notation on a hexagonal board.
+    #[error(
+        "a Keil pattern is written as VALUE:POINT items (X:g7 O:h8 .:g8,h7): rows are for square boards"
+    )]
+    RowsOnHexagon,
+    /// A point that is malformed or off the board.
+    #[error("point {point:?}: {reason}")]
+    Point {
+        /// The point as written.
+        point: String,
+        /// Why it is refused.
+        reason: String,
+    },
+    /// An item of the point-list notation that is not `VALUE:POINTS`.
+    #[error("{0:?} is not VALUE:POINT[,POINT...] (e.g. X:dd or .:cc,cd)")]
+    Item(String),
+    /// The same point given twice.
+    #[error("point {0} is given twice")]
+    Twice(String),
+    /// The drawn pattern does not fit on the board.
+    #[error("the pattern does not fit on the board ({0})")]
+    OffBoard(String),
+    /// An unknown mode.
+    #[error("unknown mode {0:?}: use fixed, corner, side, centre or anywhere")]
+    Mode(String),
+    /// A corner pattern not drawn in a corner.
+    #[error(
+        "a corner pattern must be drawn in a corner of the board (touching two edges that meet there)"
+    )]
+    NotInCorner,
+    /// A side pattern not drawn on exactly one edge.
+    #[error("a side pattern must be drawn touching exactly one edge of the board and no corner")]
+    NotOnSide,
+    /// No placement of the pattern is possible in the mode.
+    #[error("the pattern has no place on this board in {0} mode (too large?)")]
+    NoPlacement(&'static str),
+    /// A board the kind does not have.
+    #[error("board: {0}")]
+    Board(String),
+}
+
+/// A pattern: points of one board (kind and size), each with a [`Cell`],
+/// drawn where they lie. Written in one of two notations (record-format
+/// document, "Pattern notation"):
+///
+/// - rows (square boards): `ROW/ROW/...[@POINT]`, each row the same number
+///   of cells `X O . * x o`, the top-left cell at the SGF point `POINT`
+///   (default per mode: `aa`; side `ba`; centre `bb`);
+/// - points (every board): `VALUE:POINT[,POINT...]` items separated by
+///   spaces, points as records write them (`X:g7 O:h8 .:g8,h7` on a Keil
+///   board; `X:dd O:fc` on a Go board).
+///
+/// ```
+/// use keil_archive::{Pattern, PatternMode};
+/// use keil_rules::GameKind;
+///
+/// // The 3-3 invasion under a 4-4 stone, in the top-left corner.
+/// let p = Pattern::parse(GameKind::Go, 19, "...../...../..O../...X./.....", PatternMode::Corner).unwrap();
+/// assert_eq!(p.cells().len(), 25);
+/// assert_eq!(p.to_string(), "...../...../..O../...X./.....@aa");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pattern {
+    kind: GameKind,
+    board: AnyBoard,
+    /// The points with their cells, in board order.
+    cells: Vec<(Point, Cell)>,
+}
+
+impl Pattern {
+    /// A pattern of `cells` on the board of `kind` and `size`.
+    ///
+    /// # Errors
+    /// [`PatternError::Board`] for a size the kind does not have;
+    /// [`PatternError::Twice`]; [`PatternError::Empty`] with no cell.
+    pub fn new(
+        kind: GameKind,
+        size: u8,
+        cells: impl IntoIterator<Item = (Point, Cell)>,
+    ) -> std::result::Result<Pattern, PatternError> {
+        let board = board_of(kind, size)?;
+        let mut cells: Vec<(Point, Cell)> = cells.into_iter().collect();
+        cells.sort_by_key(|(p, _)| p.0);
+        if let Some(w) = cells.windows(2).find(|w| w[0].0 == w[1].0) {
+            return Err(PatternError::Twice(board.point_name(w[0].0)));
+        }
+        if cells.is_empty() {
+            return Err(PatternError::Empty);
+        }
+        if let Some(&(p, _)) = cells.iter().find(|(p, _)| p.index() >= board.len()) {
+            return Err(PatternError::OffBoard(format!("point index {}", p.0)));
+        }
+        Ok(Pattern { kind, board, cells })
+    }
+
+    /// Reads a pattern in either notation (see [`Pattern`]); `mode` gives
+    /// the rows notation its default top-left point.
+    ///
+    /// # Errors
+    /// [`PatternError`] naming the row and column, or the item, to fix.
+    pub fn parse(
+        kind: GameKind,
+        size: u8,
+        text: &str,
+        mode: PatternMode,
+    ) -> std::result::Result<Pattern, PatternError> {
+        let board = board_of(kind, size)?;
+        let text = text.trim();
+        if text.is_empty() {
+            return Err(PatternError::Empty);
+        }
+        let point = |name: &str| {
+            board.parse_point(name).map_err(|e| PatternError::Point {
+                point: name.to_string(),
+                reason: e.to_string(),
+            })
+        };
+        if text.contains(':') {
+            let mut cells = Vec::new();
+            for item in text.split_whitespace() {
+                let (value, points) = item
+                    .split_once(':')
+                    .ok_or_else(|| PatternError::Item(item.to_string()))?;
+                let mut chars = value.chars();
+                let cell = match (chars.next().and_then(Cell::from_char), chars.next()) {
+                    (Some(c), None) => c,
+                    _ => return Err(PatternError::Item(item.to_string())),
+                };
+                for name in points.split(',') {
+                    if name.is_empty() {
+                        return Err(PatternError::Item(item.to_string()));
+                    }
+                    cells.push((point(name)?, cell));
+                }
+            }
+            return Pattern::new(kind, size, cells);
+        }
+        if matches!(board, AnyBoard::Hex(_)) {
+            return Err(PatternError::RowsOnHexagon);
+        }
+        let (rows, origin) = match text.split_once('@') {
+            Some((rows, at)) => {
+                let p = point(at.trim())?;
+                let (c, r) = board.coords(p);
+                (rows, (i32::from(c), i32::from(r)))
+            }
+            None => (text, mode.default_origin()),
+        };
+        let rows: Vec<&str> = rows.split(['/', '\n']).map(str::trim).collect();
+        let width = rows[0].chars().count();
+        let mut cells = Vec::new();
+        for (j, row) in rows.iter().enumerate() {
+            let n = row.chars().count();
+            if n != width {
+                return Err(PatternError::Ragged {
+                    row: j + 1,
+                    expected: width,
+                    found: n,
+                });
+            }
+            for (i, ch) in row.chars().enumerate() {
+                let cell = Cell::from_char(ch).ok_or(PatternError::Cell {
+                    found: ch,
+                    row: j + 1,
+                    column: i + 1,
+                })?;
+                let p = board
+                    .point_at(origin.0 + i as i32, origin.1 + j as i32)
+                    .ok_or_else(|| {
+                        PatternError::OffBoard(format!(
+                            "{} rows of {} from column {}, row {} on {}x{}",
+                            rows.len(),
+                            width,
+                            origin.0 + 1,
+                            origin.1 + 1,
+                            size,
+                            size
+                        ))
+                    })?;
+                cells.push((p, cell));
+            }
+        }
+        Pattern::new(kind, size, cells)
+    }
+
+    /// The game kind.
+    pub fn kind(&self) -> GameKind {
+        self.kind
+    }
+
+    /// The board.
+    pub fn board(&self) -> AnyBoard {
+        self.board
+    }
+
+    /// The points and their cells, in board order.
+    pub fn cells(&self) -> &[(Point, Cell)] {
+        &self.cells
+    }
+
+    /// Whether the pattern is a whole board of stones and empty points (no
+    /// wildcard): the position index answers it.
+    pub fn is_whole_board(&self) -> bool {
+        self.cells.len() == self.board.len()
+            && self
+                .cells
+                .iter()
+                .all(|(_, c)| matches!(c, Cell::Black | Cell::White | Cell::Empty))
+    }
+
+    /// The pattern's bounding box in lattice coordinates: `(column, row)`
+    /// of its top-left and its width and height.
+    pub(crate) fn bounds(&self) -> ((u8, u8), (u8, u8)) {
+        let coords = self.cells.iter().map(|&(p, _)| self.board.coords(p));
+        let (c0, r0) = coords
+            .clone()
+            .fold((u8::MAX, u8::MAX), |(a, b), (c, r)| (a.min(c), b.min(r)));
+        let (c1, r1) = coords.fold((0, 0), |(a, b), (c, r)| (a.max(c), b.max(r)));
+        ((c0, r0), (c1 - c0 + 1, r1 - r0 + 1))
+    }
+
+    /// The pattern's offset of a point from its bounding box's top-left
+    /// `(x, y)` (Kombilo's pattern coordinates on square boards).
+    pub fn offset(&self, p: Point) -> (u8, u8) {
+        let ((c0, r0), _) = self.bounds();
+        let (c, r) = self.board.coords(p);
+        (c - c0, r - r0)
+    }
+}
+
+impl std::fmt::Display for Pattern {
+    /// The rows notation when the pattern fills a rectangle of a square
+    /// board, else the point-list notation (cells grouped by value).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let ((c0, r0), (w, h)) = self.bounds();
+        if matches!(self.board, AnyBoard::Square(_))
+            && self.cells.len() == usize::from(w) * usize::from(h)
+        {
+            let at: HashMap<Point, Cell> = self.cells.iter().copied().collect();
+            for j in 0..h {
+                if j > 0 {
+                    f.write_str("/")?;
+                }
+                for i in 0..w {
+                    let p = self
+                        .board
+                        .point_at(i32::from(c0 + i), i32::from(r0 + j))
+                        .expect("inside the bounding box");
+                    write!(f, "{}", at[&p].to_char())?;
+                }
+            }
+            let top_left = self
+                .board
+                .point_at(i32::from(c0), i32::from(r0))
+                .expect("on the board");
+            return write!(f, "@{}", self.board.point_name(top_left));
+        }
+        let mut first = true;
+        for cell in [
+            Cell::Black,
+            Cell::White,
+            Cell::Empty,
+            Cell::BlackOrEmpty,
+            Cell::WhiteOrEmpty,
+            Cell::Any,
+        ] {
+            let names: Vec<String> = self
+                .cells
+                .iter()
+                .filter(|(_, c)| *c == cell)
+                .map(|&(p, _)| self.board.point_name(p))
+                .collect();
+            if names.is_empty() {
+                continue;
+            }
+            if !first {
+                f.write_str(" ")?;
+            }
+            first = false;
+            write!(f, "{}:{}", cell.to_char(), names.join(","))?;
+        }
+        Ok(())
+    }
+}
+
+fn board_of(kind: GameKind, size: u8) -> std::result::Result<AnyBoard, PatternError> {
+    BoardSpec::new(kind, size)
+        .and_then(|s| s.board())
+        .map_err(|e| PatternError::Board(e.to_string()))
+}

@@ -1,0 +1,347 @@
+//! The placements of a pattern: every translation its mode allows, under
+//! the board's symmetries and colour swap, identical ones counted once, and
+//! the folding of pattern points that the pattern's own symmetries make
+//! equivalent (Kombilo's continuation table).
+
+use std::collections::HashMap;
+
+use keil_rules::{AnyBoard, Point};
+
+use super::{Cell, Pattern, PatternError, PatternMode};
+
+/// No pattern point here.
+const NONE: u16 = u16::MAX;
+
+/// One placement of a pattern: a translation, then a board symmetry, then
+/// perhaps colours exchanged.
+#[derive(Clone, Debug)]
+pub(crate) struct Placement {
+    /// The board points and cells to test (no `Any`), stones first; empty
+    /// for a whole-board pattern (the position index tests those).
+    pub cells: Vec<(u16, Cell)>,
+    /// The region: every pattern point's image, `Any` included.
+    region: [u64; 8],
+    /// The translation `(columns, rows)` applied first.
+    shift: (i32, i32),
+    /// The board symmetry applied after the translation.
+    pub sym: u8,
+    /// Whether colours are exchanged.
+    pub swapped: bool,
+}
+
+impl Placement {
+    /// Whether a board point is in the region.
+    pub(crate) fn contains(&self, p: usize) -> bool {
+        p < 512 && self.region[p / 64] >> (p % 64) & 1 != 0
+    }
+}
+
+/// A search's placements, and the folding of the pattern's points under
+/// its own symmetries.
+#[derive(Debug)]
+pub(crate) struct Placements {
+    pub list: Vec<Placement>,
+    board: AnyBoard,
+    /// Board point → the pattern point (index into the pattern's cells)
+    /// drawn there, or [`NONE`].
+    cell_at: Vec<u16>,
+    /// Pattern point index → the index of its orbit's representative.
+    pub fold: Vec<u16>,
+    /// For the first translation, by `sym * 2 + swapped`: the placement
+    /// it is (or duplicates).
+    pub first: Vec<Option<u32>>,
+}
+
+impl Placements {
+    /// The pattern point (index into the pattern's cells) that placement
+    /// `pl` puts on board point `p`, if any.
+    pub(crate) fn pattern_point(&self, pl: &Placement, p: Point) -> Option<u16> {
+        let drawn = self.board.transform(p, self.board.inverse(pl.sym));
+        let (c, r) = self.board.coords(drawn);
+        let at = self
+            .board
+            .point_at(i32::from(c) - pl.shift.0, i32::from(r) - pl.shift.1)?;
+        let i = self.cell_at[at.index()];
+        (i != NONE).then_some(i)
+    }
+}
+
+/// Every distinct placement of `pattern` in `mode` (see [`PatternMode`]),
+/// under the board's symmetries when `symmetry`, and colour-swapped too
+/// when `swap`; identical placements (same points, same cells) count once,
+/// the first kept.
+///
+/// # Errors
+/// [`PatternError::NotInCorner`], [`PatternError::NotOnSide`],
+/// [`PatternError::NoPlacement`].
+pub(crate) fn placements(
+    pattern: &Pattern,
+    mode: PatternMode,
+    symmetry: bool,
+    swap: bool,
+) -> Result<Placements, PatternError> {
+    let board = pattern.board();
+    let cells = pattern.cells();
+    let coords: Vec<(i32, i32)> = cells
+        .iter()
+        .map(|&(p, _)| {
+            let (c, r) = board.coords(p);
+            (i32::from(c), i32::from(r))
+        })
+        .collect();
+    // The edges a translation touches; `None` when it leaves the board.
+    let touched = |dc: i32, dr: i32| -> Option<u8> {
+        let mut edges = 0;
+        for &(c, r) in &coords {
+            edges |= board.edges(board.point_at(c + dc, r + dr)?);
+        }
+        Some(edges)
+    };
+    let drawn = touched(0, 0).expect("a pattern's points are on its board");
+    let corner = cells.iter().any(|&(p, _)| board.edges(p).count_ones() >= 2);
+    match mode {
+        PatternMode::Corner if !corner => return Err(PatternError::NotInCorner),
+        PatternMode::Side if corner || drawn.count_ones() != 1 => {
+            return Err(PatternError::NotOnSide);
+        }
+        _ => {}
+    }
+    // Translations that keep the bounding box inside the lattice's
+    // square of coordinates (the board's points lie in it), (0, 0) first.
+    let width = board.points().map(|p| board.coords(p).0).max().unwrap_or(0);
+    let ((c0, r0), (w, h)) = pattern.bounds();
+    let (c0, r0, w, h, width) = (
+        i32::from(c0),
+        i32::from(r0),
+        i32::from(w),
+        i32::from(h),
+        i32::from(width),
+    );
+    let mut translations = vec![(0, 0)];
+    for dr in -r0..=width + 1 - h - r0 {
+        for dc in -c0..=width + 1 - w - c0 {
+            if mode == PatternMode::Fixed || (dc, dr) == (0, 0) {
+                continue;
+            }
+            let Some(edges) = touched(dc, dr) else {
+                continue;
+            };
+            let ok = match mode {
+                PatternMode::Fixed | PatternMode::Anywhere => true,
+                PatternMode::Corner | PatternMode::Side => edges == drawn,
+                PatternMode::Centre => edges == 0,
+            };
+            if ok {
+                translations.push((dc, dr));
+            }
+        }
+    }
+    if mode == PatternMode::Centre && drawn != 0 {
+        translations.remove(0);
+    }
+    if translations.is_empty() {
+        return Err(PatternError::NoPlacement(mode.code()));
+    }
+    let syms: Vec<u8> = if symmetry {
+        (0..board.symmetry_count()).collect()
+    } else {
+        vec![0]
+    };
+    if pattern.is_whole_board() {
+        return Ok(whole_board(pattern, &syms, swap));
+    }
+    let mut cell_at = vec![NONE; board.len()];
+    for (i, &(p, _)) in cells.iter().enumerate() {
+        cell_at[p.index()] = i as u16;
+    }
+    let n = cells.len();
+    let mut parent: Vec<u16> = (0..n as u16).collect();
+    let mut out = Placements {
+        list: Vec::new(),
+        board,
+        cell_at,
+        fold: Vec::new(),
+        first: vec![None; usize::from(board.symmetry_count()) * 2],
+    };
+    // Placements seen, by a fingerprint of their (point, cell) list; the
+    // lists themselves settle a shared fingerprint.
+    let mut seen: HashMap<u64, Vec<usize>> = HashMap::new();
+    let mut keys: Vec<Vec<(u16, Cell)>> = Vec::new();
+    let mut image: Vec<(u16, Cell, u16)> = Vec::with_capacity(n);
+    let mut dense: Vec<(Cell, u16)> = if n * 8 > board.len() {
+        vec![(Cell::Any, NONE); board.len()]
+    } else {
+        Vec::new()
+    };
+    for (t, &(dc, dr)) in translations.iter().enumerate() {
+        for &s in &syms {
+            for swapped in [false, true] {
+                if swapped && !swap {
+                    continue;
+                }
+                image.clear();
+                let images =
+                    coords
+                        .iter()
+                        .zip(cells)
+                        .enumerate()
+                        .map(|(i, (&(c, r), &(_, cell)))| {
+                            let p = board
+                                .point_at(c + dc, r + dr)
+                                .expect("translations keep the pattern on the board");
+                            let cell = if swapped { cell.swap_colors() } else { cell };
+                            (board.transform(p, s).0, cell, i as u16)
+                        });
+                if dense.is_empty() {
+                    image.extend(images);
+                    image.sort_unstable();
+                } else {
+                    // A large pattern: in board order through a table of
+                    // the board, without sorting.
+                    for (p, cell, i) in images {
+                        dense[usize::from(p)] = (cell, i);
+                    }
+                    for (p, slot) in dense.iter_mut().enumerate() {
+                        if slot.1 != NONE {
+                            image.push((p as u16, slot.0, slot.1));
+                            *slot = (Cell::Any, NONE);
+                        }
+                    }
+                }
+                let key: Vec<(u16, Cell)> = image.iter().map(|&(p, c, _)| (p, c)).collect();
+                let print = key.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &(p, c)| {
+                    (h ^ (u64::from(p) << 8 | c as u64)).wrapping_mul(0x0100_0000_01b3)
+                });
+                let same = seen
+                    .get(&print)
+                    .and_then(|ks| ks.iter().copied().find(|&k| keys[k] == key));
+                if t == 0 {
+                    out.first[usize::from(s) * 2 + usize::from(swapped)] =
+                        Some(same.unwrap_or(out.list.len()) as u32);
+                }
+                if let Some(k) = same {
+                    // The same placement by another mapping: the pattern
+                    // points it maps together are one (Kombilo folds them).
+                    if out.list[k].swapped == swapped {
+                        for &(p, _, i) in &image {
+                            let j = out
+                                .pattern_point(&out.list[k], Point(p))
+                                .expect("same points");
+                            let (a, b) = (find(&mut parent, i), find(&mut parent, j));
+                            parent[usize::from(a.max(b))] = a.min(b);
+                        }
+                    }
+                    continue;
+                }
+                seen.entry(print).or_default().push(out.list.len());
+                keys.push(key);
+                let mut region = [0u64; 8];
+                for &(p, _, _) in &image {
+                    region[usize::from(p) / 64] |= 1 << (p % 64);
+                }
+                let mut tested: Vec<(u16, Cell)> = image
+                    .iter()
+                    .filter(|(_, c, _)| *c != Cell::Any)
+                    .map(|&(p, c, _)| (p, c))
+                    .collect();
+                tested.sort_by_key(|&(p, c)| (!c.is_stone(), p));
+                out.list.push(Placement {
+                    cells: tested,
+                    region,
+                    shift: (dc, dr),
+                    sym: s,
+                    swapped,
+                });
+            }
+        }
+    }
+    // Each orbit's representative: its least point by (column, row).
+    out.fold = fold(&mut parent, |i| board.coords(cells[usize::from(i)].0));
+    Ok(out)
+}
+
+/// The placements of a whole-board pattern (the position index tests
+/// them, so they carry no cells): one per symmetry and colour side, each
+/// compared with those kept as a table of the board.
+fn whole_board(pattern: &Pattern, syms: &[u8], swap: bool) -> Placements {
+    let board = pattern.board();
+    let n = board.len();
+    // Cells in board order: a whole-board pattern has every point.
+    let base: Vec<Cell> = pattern.cells().iter().map(|&(_, c)| c).collect();
+    let mut region = [0u64; 8];
+    for p in 0..n {
+        region[p / 64] |= 1 << (p % 64);
+    }
+    let mut out = Placements {
+        list: Vec::new(),
+        board,
+        cell_at: (0..n as u16).collect(),
+        fold: Vec::new(),
+        first: vec![None; usize::from(board.symmetry_count()) * 2],
+    };
+    let mut parent: Vec<u16> = (0..n as u16).collect();
+    let mut images: Vec<Vec<Cell>> = Vec::new();
+    for &s in syms {
+        for swapped in [false, true] {
+            if swapped && !swap {
+                continue;
+            }
+            let mut image = vec![Cell::Empty; n];
+            for (p, &c) in base.iter().enumerate() {
+                let c = if swapped { c.swap_colors() } else { c };
+                image[board.transform(Point(p as u16), s).index()] = c;
+            }
+            let same = images.iter().position(|i| *i == image);
+            out.first[usize::from(s) * 2 + usize::from(swapped)] =
+                Some(same.unwrap_or(out.list.len()) as u32);
+            match same {
+                Some(k) if out.list[k].swapped == swapped => {
+                    // Pattern point p lands where the kept placement
+                    // puts other⁻¹(s(p)): the two are one point.
+                    let back = board.inverse(out.list[k].sym);
+                    for p in board.points() {
+                        let q = board.transform(board.transform(p, s), back);
+                        let (a, b) = (find(&mut parent, p.0), find(&mut parent, q.0));
+                        parent[usize::from(a.max(b))] = a.min(b);
+                    }
+                }
+                Some(_) => {}
+                None => {
+                    images.push(image);
+                    out.list.push(Placement {
+                        cells: Vec::new(),
+                        region,
+                        shift: (0, 0),
+                        sym: s,
+                        swapped,
+                    });
+                }
+            }
+        }
+    }
+    out.fold = fold(&mut parent, |i| board.coords(Point(i)));
+    out
+}
+
+/// Each union-find orbit's representative: its least point by `key`.
+fn fold(parent: &mut [u16], key: impl Fn(u16) -> (u8, u8)) -> Vec<u16> {
+    let n = parent.len() as u16;
+    let mut best: Vec<u16> = (0..n).collect();
+    for i in 0..n {
+        let root = usize::from(find(parent, i));
+        if key(i) < key(best[root]) {
+            best[root] = i;
+        }
+    }
+    (0..n).map(|i| best[usize::from(find(parent, i))]).collect()
+}
+
+/// The root of `x` in a union-find forest, halving paths.
+fn find(parent: &mut [u16], mut x: u16) -> u16 {
+    while parent[usize::from(x)] != x {
+        let up = parent[usize::from(parent[usize::from(x)])];
+        parent[usize::from(x)] = up;
+        x = up;
+    }
+    x
+}
