@@ -200,7 +200,12 @@ pub(crate) fn build(m: &GameMoves) -> Result<Built, IllegalMove> {
         }
         let placed = match m.moves[i] {
             Move::Place(p) => Some(p),
-            _ => None,
+            // Kaomi's pie rule gives the first stone to the other player.
+            Move::Swap => {
+                touched.extend(board.points());
+                None
+            }
+            Move::Pass | Move::TakeButton => None,
         };
         if touched.is_empty() && placed.is_none() {
             continue;
