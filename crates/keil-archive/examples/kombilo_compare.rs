@@ -395,6 +395,22 @@ fn patterns(
                 "continuation totals {mine_total:?} vs {theirs_total:?} (Kombilo minus its extra games)"
             ));
         }
+        if !kind.starts_with("fullboard") {
+            println!(
+                "{:<28} keil {:>5} games {:>6} hits | Kombilo {:>5} games {:>6} hits ({} games keil refused or stored once) | {:.3} ms vs {:.3} ms",
+                q["id"].as_str().unwrap_or_default(),
+                answer.total_games,
+                answer.total_hits,
+                q["games"],
+                q["hits"],
+                q["hit_games"].as_array().map_or(0, Vec::len) - expected.len(),
+                median(
+                    &bands.iter().find(|b| b.0 == kind).expect("timed").1
+                        [bands.iter().find(|b| b.0 == kind).expect("timed").1.len() - 10..]
+                ),
+                q["search_ms"]["median"].as_f64().unwrap_or(f64::NAN),
+            );
+        }
         if problems.is_empty() {
             agree += 1;
         } else {
@@ -425,6 +441,13 @@ fn patterns(
     }
     println!("pattern answers: {agree} queries agree with Kombilo, {differ} differ");
     Ok(differ)
+}
+
+/// The median of some timings.
+fn median(ms: &[f64]) -> f64 {
+    let mut ms = ms.to_vec();
+    ms.sort_by(f64::total_cmp);
+    ms[ms.len() / 2]
 }
 
 /// Kombilo's rows (`X` black, `O` white, `.` empty; the top row first) in
