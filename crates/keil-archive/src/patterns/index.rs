@@ -19,12 +19,14 @@
 //! that never leave their first life still allow it; those few
 //! (game, placement) pairs are replayed from their events.
 //!
-//! **Columns.** For each block of [`LANES`] games and each point, three
-//! `u16` lanes: the first-life black arrival, the first-life white arrival
-//! (each [`NEVER`] when the first stone there had the other colour or none
-//! came, with [`UNSTABLE`] set when the point ever leaves its first life),
-//! and the first departure. A search runs per block and placement over the
-//! pattern's points only: a few vector minimums and maximums per point.
+//! **Columns.** For each block of [`LANES`] games and each point, two
+//! `u16` lanes: the *arrival* (bits 0..14 the first stone's node, [`NEVER`]
+//! when none came; bit 14 set when that stone was white; bit 15,
+//! [`UNSTABLE`], set when the point ever leaves its first life) and the
+//! first *departure* node ([`NEVER`] when none). A search runs per block
+//! and placement over the pattern's points only: a few vector minimums and
+//! maximums per point, the empty points' part shared by the placements
+//! that have the same ones (a colour-swapped pair).
 
 use std::ops::Range;
 
@@ -34,9 +36,11 @@ use super::{Cell, Placement};
 use crate::model::GameMoves;
 
 /// "Never": no such node (nodes are clamped below it).
-pub(crate) const NEVER: u16 = 0x7FFF;
-/// Set on both arrival lanes of a point that leaves its first life.
-pub(crate) const UNSTABLE: u16 = 0x8000;
+pub(crate) const NEVER: u16 = 0x3FFF;
+/// Set in the arrival lane when the first stone was white.
+const WHITE: u16 = 0x4000;
+/// Set in the arrival lane of a point that leaves its first life.
+const UNSTABLE: u16 = 0x8000;
 /// Games per block of columns.
 pub(crate) const LANES: usize = 64;
 
@@ -118,7 +122,7 @@ pub(crate) struct Group {
     /// The games, in id order; game `i` is lane `i % LANES` of block
     /// `i / LANES`.
     pub lines: Vec<Line>,
-    /// Block-major columns: `[block][point][black, white, departure][lane]`.
+    /// Block-major columns: `[block][point][arrival, departure][lane]`.
     columns: Vec<u16>,
     /// Every game's events, game after game.
     events: Vec<Event>,
@@ -136,12 +140,23 @@ impl std::fmt::Debug for Group {
 /// A game replayed for the index: its events and its per-point columns.
 pub(crate) struct Built {
     pub events: Vec<Event>,
-    /// Per point: black arrival, white arrival, departure.
-    pub columns: Vec<[u16; 3]>,
+    /// Per point: arrival (with its colour and [`UNSTABLE`] bits), departure.
+    pub columns: Vec<[u16; 2]>,
 }
 
 fn clamp_node(n: u32) -> u16 {
     n.min(u32::from(NEVER) - 1) as u16
+}
+
+/// The node at which a point is first of colour `white` in its first
+/// life, from its arrival lane ([`NEVER`] when its first stone had the
+/// other colour or none came).
+#[inline(always)]
+fn first_of(arrival: u16, white: bool) -> u16 {
+    // All ones when the first stone's colour is not the one asked.
+    let other = ((arrival << 1) as i16 >> 15) as u16;
+    let other = if white { !other } else { other };
+    (arrival | other) & NEVER
 }
 
 fn state_of(b: &keil_rules::PointSet, w: &keil_rules::PointSet, p: Point) -> u8 {
@@ -162,7 +177,7 @@ pub(crate) fn build(m: &GameMoves) -> Result<Built, IllegalMove> {
     let board = m.board;
     let mut game: AnyGame = m.start();
     let mut state = vec![0u8; board.len()];
-    let mut columns = vec![[NEVER; 3]; board.len()];
+    let mut columns = vec![[NEVER; 2]; board.len()];
     let mut events = Vec::with_capacity(m.moves.len() + 8);
     let mut change =
         |node: u16, p: Point, new: u8, mover: Option<Color>, events: &mut Vec<Event>| {
@@ -172,10 +187,10 @@ pub(crate) fn build(m: &GameMoves) -> Result<Built, IllegalMove> {
             }
             if *old != new {
                 let col = &mut columns[p.index()];
-                if col[0] == NEVER && col[1] == NEVER && *old == 0 {
-                    col[usize::from(new - 1)] = node;
-                } else if col[2] == NEVER {
-                    col[2] = node;
+                if col[0] == NEVER && *old == 0 {
+                    col[0] = if new == 2 { node | WHITE } else { node };
+                } else if col[1] == NEVER {
+                    col[1] = node;
                 }
                 *old = new;
             }
@@ -220,9 +235,8 @@ pub(crate) fn build(m: &GameMoves) -> Result<Built, IllegalMove> {
         }
     }
     for col in &mut columns {
-        if col[2] != NEVER {
+        if col[1] != NEVER {
             col[0] |= UNSTABLE;
-            col[1] |= UNSTABLE;
         }
     }
     Ok(Built { events, columns })
@@ -239,7 +253,7 @@ impl Group {
     }
 
     fn block_len(&self) -> usize {
-        self.board.len() * 3 * LANES
+        self.board.len() * 2 * LANES
     }
 
     /// Appends a game (ids ascending).
@@ -253,7 +267,7 @@ impl Group {
         let base = block * self.block_len();
         for (p, col) in built.columns.iter().enumerate() {
             for (k, &v) in col.iter().enumerate() {
-                self.columns[base + (p * 3 + k) * LANES + lane] = v;
+                self.columns[base + (p * 2 + k) * LANES + lane] = v;
             }
         }
         let start = self.events.len() as u32;
@@ -286,26 +300,33 @@ impl Group {
 
     /// Tests every placement on the games of block `block`; pushes
     /// `(game index, placement index, first node)` for each match.
+    /// `groups` lists the placements that share their non-stone points.
     pub(crate) fn scan_block(
         &self,
         block: usize,
         placements: &[Placement],
+        groups: &[Vec<u32>],
         scratch: &mut Vec<u8>,
         out: &mut Vec<(u32, u32, u16)>,
     ) {
         let cols = &self.columns[block * self.block_len()..(block + 1) * self.block_len()];
         let games = (self.lines.len() - block * LANES).min(LANES);
-        for (k, pl) in placements.iter().enumerate() {
-            let v = kernel(cols, &pl.cells);
-            for lane in 0..games {
-                let g = block * LANES + lane;
-                let (l1, u1, dm, lg, ug) =
-                    (v.l1[lane], v.u1[lane], v.dm[lane], v.lg[lane], v.ug[lane]);
-                if l1 < u1 && l1 < dm {
-                    out.push((g as u32, k as u32, l1));
-                } else if dm < NEVER && lg < NEVER && dm.max(lg) < ug {
-                    if let Some(t) = self.verify(&self.lines[g], pl, scratch) {
-                        out.push((g as u32, k as u32, t));
+        for group in groups {
+            let first = &placements[group[0] as usize];
+            let empties = empties(cols, &first.cells[first.stones..]);
+            for &k in group {
+                let pl = &placements[k as usize];
+                let v = stones(cols, &pl.cells[..pl.stones], &empties);
+                for lane in 0..games {
+                    let g = block * LANES + lane;
+                    let (l1, u1, dm, lg, ug) =
+                        (v.l1[lane], v.u1[lane], v.dm[lane], v.lg[lane], v.ug[lane]);
+                    if l1 < u1 && l1 < dm {
+                        out.push((g as u32, k, l1));
+                    } else if dm < NEVER && lg < NEVER && dm.max(lg) < ug {
+                        if let Some(t) = self.verify(&self.lines[g], pl, scratch) {
+                            out.push((g as u32, k, t));
+                        }
                     }
                 }
             }
@@ -346,7 +367,13 @@ impl Group {
     }
 }
 
-/// The bounds of one placement over one block's lanes.
+/// The bounds of one placement over one block's lanes (see the module
+/// docs): `l1` the latest first-life arrival its stones need, `u1` the
+/// earliest first-life arrival its other points forbid, `dm` the earliest
+/// departure of a region point, `lg` the earliest node each needed stone
+/// can stand, `ug` the earliest arrival that forbids for ever (points that
+/// never leave their first life; at least [`UNSTABLE`] for none).
+#[derive(Clone, Copy)]
 struct Bounds {
     l1: [u16; LANES],
     u1: [u16; LANES],
@@ -355,13 +382,20 @@ struct Bounds {
     ug: [u16; LANES],
 }
 
-/// The first-life bounds of a placement over a block (see the module
-/// docs): `l1` latest needed arrival, `u1` earliest forbidding arrival,
-/// `dm` earliest departure of a region point, `lg` the earliest node each
-/// needed stone can stand, `ug` the earliest arrival that forbids for
-/// ever (points that never leave their first life).
-#[inline]
-fn kernel(cols: &[u16], cells: &[(u16, Cell)]) -> Bounds {
+/// A point's two lanes in a block's columns.
+#[inline(always)]
+fn lanes(cols: &[u16], p: u16) -> (&[u16; LANES], &[u16; LANES]) {
+    let base = usize::from(p) * 2 * LANES;
+    let a = cols[base..base + LANES].try_into().expect("lane width");
+    let d = cols[base + LANES..base + 2 * LANES]
+        .try_into()
+        .expect("lane width");
+    (a, d)
+}
+
+/// The bounds from a placement's non-stone points (`.`, `x`, `o`).
+#[inline(always)]
+fn empties(cols: &[u16], cells: &[(u16, Cell)]) -> Bounds {
     let mut v = Bounds {
         l1: [0; LANES],
         u1: [NEVER; LANES],
@@ -370,40 +404,43 @@ fn kernel(cols: &[u16], cells: &[(u16, Cell)]) -> Bounds {
         ug: [u16::MAX; LANES],
     };
     for &(p, cell) in cells {
-        let base = usize::from(p) * 3 * LANES;
-        let fb: &[u16; LANES] = cols[base..base + LANES].try_into().expect("lane width");
-        let fw: &[u16; LANES] = cols[base + LANES..base + 2 * LANES]
-            .try_into()
-            .expect("lane width");
-        let d: &[u16; LANES] = cols[base + 2 * LANES..base + 3 * LANES]
-            .try_into()
-            .expect("lane width");
+        let (a, d) = lanes(cols, p);
         match cell {
-            Cell::Black | Cell::White => {
-                let f = if cell == Cell::Black { fb } else { fw };
-                for i in 0..LANES {
-                    let a = f[i] & NEVER;
-                    v.l1[i] = v.l1[i].max(a);
-                    v.lg[i] = v.lg[i].max(a.min(d[i]));
-                    v.dm[i] = v.dm[i].min(d[i]);
-                }
-            }
             Cell::Empty => {
                 for i in 0..LANES {
-                    v.u1[i] = v.u1[i].min((fb[i] & NEVER).min(fw[i] & NEVER));
-                    v.ug[i] = v.ug[i].min(fb[i].min(fw[i]));
+                    v.u1[i] = v.u1[i].min(a[i] & NEVER);
+                    v.ug[i] = v.ug[i].min(a[i] & !WHITE);
                     v.dm[i] = v.dm[i].min(d[i]);
                 }
             }
             Cell::BlackOrEmpty | Cell::WhiteOrEmpty => {
-                let f = if cell == Cell::BlackOrEmpty { fw } else { fb };
+                // Not white (`x`): bounded by a first white stone.
+                let white = cell == Cell::BlackOrEmpty;
                 for i in 0..LANES {
-                    v.u1[i] = v.u1[i].min(f[i] & NEVER);
-                    v.ug[i] = v.ug[i].min(f[i]);
+                    let f = first_of(a[i], white);
+                    v.u1[i] = v.u1[i].min(f);
+                    v.ug[i] = v.ug[i].min(f | (a[i] & UNSTABLE));
                     v.dm[i] = v.dm[i].min(d[i]);
                 }
             }
-            Cell::Any => {}
+            Cell::Black | Cell::White | Cell::Any => {}
+        }
+    }
+    v
+}
+
+/// The bounds of a placement: its stones on top of its points' `empties`.
+#[inline(always)]
+fn stones(cols: &[u16], cells: &[(u16, Cell)], empties: &Bounds) -> Bounds {
+    let mut v = *empties;
+    for &(p, cell) in cells {
+        let (a, d) = lanes(cols, p);
+        let white = cell == Cell::White;
+        for i in 0..LANES {
+            let f = first_of(a[i], white);
+            v.l1[i] = v.l1[i].max(f);
+            v.lg[i] = v.lg[i].max(f.min(d[i]));
+            v.dm[i] = v.dm[i].min(d[i]);
         }
     }
     v

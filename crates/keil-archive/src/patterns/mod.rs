@@ -422,7 +422,13 @@ impl Patterns<'_> {
                 .fold(
                     || (Vec::new(), Vec::new()),
                     |(mut out, mut scratch), b| {
-                        group.scan_block(b, &placements.list, &mut scratch, &mut out);
+                        group.scan_block(
+                            b,
+                            &placements.list,
+                            &placements.groups,
+                            &mut scratch,
+                            &mut out,
+                        );
                         (out, scratch)
                     },
                 )

@@ -19,6 +19,8 @@ pub(crate) struct Placement {
     /// The board points and cells to test (no `Any`), stones first; empty
     /// for a whole-board pattern (the position index tests those).
     pub cells: Vec<(u16, Cell)>,
+    /// How many of `cells` are stones (they come first).
+    pub stones: usize,
     /// The region: every pattern point's image, `Any` included.
     region: [u64; 8],
     /// The translation `(columns, rows)` applied first.
@@ -50,6 +52,10 @@ pub(crate) struct Placements {
     /// For the first translation, by `sym * 2 + swapped`: the placement
     /// it is (or duplicates).
     pub first: Vec<Option<u32>>,
+    /// The placements (indices) grouped by their non-stone cells: a group
+    /// shares that part of the search (a colour-swapped pair without `x`
+    /// or `o` points, say).
+    pub groups: Vec<Vec<u32>>,
 }
 
 impl Placements {
@@ -162,6 +168,7 @@ pub(crate) fn placements(
         cell_at,
         fold: Vec::new(),
         first: vec![None; usize::from(board.symmetry_count()) * 2],
+        groups: Vec::new(),
     };
     // Placements seen, by a fingerprint of their (point, cell) list; the
     // lists themselves settle a shared fingerprint.
@@ -246,6 +253,7 @@ pub(crate) fn placements(
                     .collect();
                 tested.sort_by_key(|&(p, c)| (!c.is_stone(), p));
                 out.list.push(Placement {
+                    stones: tested.iter().filter(|(_, c)| c.is_stone()).count(),
                     cells: tested,
                     region,
                     shift: (dc, dr),
@@ -257,6 +265,17 @@ pub(crate) fn placements(
     }
     // Each orbit's representative: its least point by (column, row).
     out.fold = fold(&mut parent, |i| board.coords(cells[usize::from(i)].0));
+    let mut by_others: HashMap<&[(u16, Cell)], usize> = HashMap::new();
+    for (k, pl) in out.list.iter().enumerate() {
+        let others = &pl.cells[pl.stones..];
+        match by_others.get(others) {
+            Some(&g) => out.groups[g].push(k as u32),
+            None => {
+                by_others.insert(others, out.groups.len());
+                out.groups.push(vec![k as u32]);
+            }
+        }
+    }
     Ok(out)
 }
 
@@ -278,6 +297,7 @@ fn whole_board(pattern: &Pattern, syms: &[u8], swap: bool) -> Placements {
         cell_at: (0..n as u16).collect(),
         fold: Vec::new(),
         first: vec![None; usize::from(board.symmetry_count()) * 2],
+        groups: Vec::new(),
     };
     let mut parent: Vec<u16> = (0..n as u16).collect();
     let mut images: Vec<Vec<Cell>> = Vec::new();
@@ -310,6 +330,7 @@ fn whole_board(pattern: &Pattern, syms: &[u8], swap: bool) -> Placements {
                     images.push(image);
                     out.list.push(Placement {
                         cells: Vec::new(),
+                        stones: 0,
                         region,
                         shift: (0, 0),
                         sym: s,
