@@ -311,75 +311,119 @@ impl Group {
     ) {
         let cols = &self.columns[block * self.block_len()..(block + 1) * self.block_len()];
         let games = (self.lines.len() - block * LANES).min(LANES);
+        let mut pending: Vec<(u32, u32)> = Vec::new();
+        let mut v = Stones {
+            l1: [0; LANES],
+            lg: [0; LANES],
+            dm: [NEVER; LANES],
+        };
         for group in groups {
             let first = &placements[group[0] as usize];
             let empties = empties(cols, &first.cells[first.stones..]);
             for &k in group {
                 let pl = &placements[k as usize];
-                let v = stones(cols, &pl.cells[..pl.stones], &empties);
+                stones(cols, &pl.cells[..pl.stones], &empties, &mut v);
                 for lane in 0..games {
                     let g = block * LANES + lane;
-                    let (l1, u1, dm, lg, ug) =
-                        (v.l1[lane], v.u1[lane], v.dm[lane], v.lg[lane], v.ug[lane]);
+                    let (l1, u1, dm, lg, ug) = (
+                        v.l1[lane],
+                        empties.u1[lane],
+                        v.dm[lane],
+                        v.lg[lane],
+                        empties.ug[lane],
+                    );
                     if l1 < u1 && l1 < dm {
                         out.push((g as u32, k, l1));
                     } else if dm < NEVER && lg < NEVER && dm.max(lg) < ug {
-                        if let Some(t) = self.verify(&self.lines[g], pl, scratch) {
-                            out.push((g as u32, k, t));
-                        }
+                        pending.push((g as u32, k));
                     }
+                }
+            }
+        }
+        // The pairs the bounds leave open: each game replayed once for
+        // all of its placements.
+        pending.sort_unstable();
+        let mut found = Vec::new();
+        for run in pending.chunk_by(|a, b| a.0 == b.0) {
+            let g = run[0].0;
+            let pls: Vec<&Placement> = run.iter().map(|&(_, k)| &placements[k as usize]).collect();
+            self.verify(&self.lines[g as usize], &pls, scratch, &mut found);
+            for (&(_, k), t) in run.iter().zip(&found) {
+                if let Some(t) = *t {
+                    out.push((g, k, t));
                 }
             }
         }
     }
 
-    /// Replays a game's events and returns the first node at whose end
-    /// the placement matches.
-    pub(crate) fn verify(&self, line: &Line, pl: &Placement, state: &mut Vec<u8>) -> Option<u16> {
+    /// Replays a game's events once and sets `found[i]` to the first node
+    /// at whose end placement `pls[i]` matches (`None`: never).
+    pub(crate) fn verify(
+        &self,
+        line: &Line,
+        pls: &[&Placement],
+        state: &mut Vec<u8>,
+        found: &mut Vec<Option<u16>>,
+    ) {
         state.clear();
         state.resize(self.board.len(), 0);
+        found.clear();
+        found.resize(pls.len(), None);
+        let mut touched = vec![false; pls.len()];
+        let mut left = pls.len();
         let events = self.events(line);
-        let matches = |state: &[u8]| {
-            pl.cells
-                .iter()
-                .all(|&(p, c)| c.allows(state[usize::from(p)]))
-        };
         let mut i = 0;
         // Node 0 (the root, setup included), then each node that changed
-        // a point of the region.
+        // a point of a region.
         let mut node = 0u16;
         loop {
-            let mut touched = node == 0;
+            touched.fill(node == 0);
             while i < events.len() && events[i].node() == node {
                 let e = events[i];
                 state[e.point()] = e.state();
-                touched |= pl.contains(e.point());
+                for (j, pl) in pls.iter().enumerate() {
+                    touched[j] |= pl.contains(e.point());
+                }
                 i += 1;
             }
-            if touched && matches(state) {
-                return Some(node);
+            for (j, pl) in pls.iter().enumerate() {
+                if touched[j]
+                    && found[j].is_none()
+                    && pl
+                        .cells
+                        .iter()
+                        .all(|&(p, c)| c.allows(state[usize::from(p)]))
+                {
+                    found[j] = Some(node);
+                    left -= 1;
+                }
             }
             match events.get(i) {
-                None => return None,
-                Some(e) => node = e.node(),
+                Some(e) if left > 0 => node = e.node(),
+                _ => return,
             }
         }
     }
 }
 
-/// The bounds of one placement over one block's lanes (see the module
-/// docs): `l1` the latest first-life arrival its stones need, `u1` the
-/// earliest first-life arrival its other points forbid, `dm` the earliest
-/// departure of a region point, `lg` the earliest node each needed stone
-/// can stand, `ug` the earliest arrival that forbids for ever (points that
-/// never leave their first life; at least [`UNSTABLE`] for none).
-#[derive(Clone, Copy)]
-struct Bounds {
-    l1: [u16; LANES],
+/// The bounds of a placement's non-stone points over one block's lanes
+/// (see the module docs): `u1` the earliest first-life arrival they
+/// forbid, `ug` the earliest arrival that forbids for ever (points that
+/// never leave their first life; at least [`UNSTABLE`] for none), `dm` the
+/// earliest departure among them.
+struct Empties {
     u1: [u16; LANES],
-    dm: [u16; LANES],
-    lg: [u16; LANES],
     ug: [u16; LANES],
+    dm: [u16; LANES],
+}
+
+/// A placement's stones' bounds on top of [`Empties`]: `l1` the latest
+/// first-life arrival they need, `lg` the earliest node each can stand,
+/// `dm` the earliest departure of a region point.
+struct Stones {
+    l1: [u16; LANES],
+    lg: [u16; LANES],
+    dm: [u16; LANES],
 }
 
 /// A point's two lanes in a block's columns.
@@ -395,13 +439,11 @@ fn lanes(cols: &[u16], p: u16) -> (&[u16; LANES], &[u16; LANES]) {
 
 /// The bounds from a placement's non-stone points (`.`, `x`, `o`).
 #[inline(always)]
-fn empties(cols: &[u16], cells: &[(u16, Cell)]) -> Bounds {
-    let mut v = Bounds {
-        l1: [0; LANES],
+fn empties(cols: &[u16], cells: &[(u16, Cell)]) -> Empties {
+    let mut v = Empties {
         u1: [NEVER; LANES],
-        dm: [NEVER; LANES],
-        lg: [0; LANES],
         ug: [u16::MAX; LANES],
+        dm: [NEVER; LANES],
     };
     for &(p, cell) in cells {
         let (a, d) = lanes(cols, p);
@@ -429,10 +471,13 @@ fn empties(cols: &[u16], cells: &[(u16, Cell)]) -> Bounds {
     v
 }
 
-/// The bounds of a placement: its stones on top of its points' `empties`.
+/// The bounds of a placement's stones, on top of its points' `empties`,
+/// into `v`.
 #[inline(always)]
-fn stones(cols: &[u16], cells: &[(u16, Cell)], empties: &Bounds) -> Bounds {
-    let mut v = *empties;
+fn stones(cols: &[u16], cells: &[(u16, Cell)], empties: &Empties, v: &mut Stones) {
+    v.l1 = [0; LANES];
+    v.lg = [0; LANES];
+    v.dm = empties.dm;
     for &(p, cell) in cells {
         let (a, d) = lanes(cols, p);
         let white = cell == Cell::White;
@@ -443,5 +488,4 @@ fn stones(cols: &[u16], cells: &[(u16, Cell)], empties: &Bounds) -> Bounds {
             v.dm[i] = v.dm[i].min(d[i]);
         }
     }
-    v
 }
