@@ -323,19 +323,30 @@ impl Group {
             for &k in group {
                 let pl = &placements[k as usize];
                 stones(cols, &pl.cells[..pl.stones], &empties, &mut v);
-                for lane in 0..games {
-                    let g = block * LANES + lane;
-                    let (l1, u1, dm, lg, ug) = (
-                        v.l1[lane],
-                        empties.u1[lane],
-                        v.dm[lane],
-                        v.lg[lane],
-                        empties.ug[lane],
-                    );
-                    if l1 < u1 && l1 < dm {
-                        out.push((g as u32, k, l1));
-                    } else if dm < NEVER && lg < NEVER && dm.max(lg) < ug {
-                        pending.push((g as u32, k));
+                // Each lane's fate, computed branch-free for all lanes:
+                // bit 0 a first-life match at `l1`, bit 1 to replay.
+                let mut fate = [0u8; LANES];
+                for (i, f) in fate.iter_mut().enumerate() {
+                    let (l1, dm, lg) = (v.l1[i], v.dm[i], v.lg[i]);
+                    let exact = l1 < empties.u1[i] && l1 < dm;
+                    let open = dm < NEVER && lg < NEVER && dm.max(lg) < empties.ug[i];
+                    *f = u8::from(exact) | u8::from(open) << 1;
+                }
+                for (c, chunk) in fate.chunks_exact(8).enumerate() {
+                    if u64::from_le_bytes(chunk.try_into().expect("8 lanes")) == 0 {
+                        continue;
+                    }
+                    for (j, &f) in chunk.iter().enumerate() {
+                        let lane = c * 8 + j;
+                        if f == 0 || lane >= games {
+                            continue;
+                        }
+                        let g = (block * LANES + lane) as u32;
+                        if f & 1 != 0 {
+                            out.push((g, k, v.l1[lane]));
+                        } else {
+                            pending.push((g, k));
+                        }
                     }
                 }
             }
