@@ -19,6 +19,11 @@
 //! - [`Archive::positions`] ([`Positions`]): the games that reached a
 //!   position, with continuation statistics ([`PositionQuery`], read from
 //!   the position notation by [`PositionQuery::parse`]; [`PositionAnswer`]).
+//! - [`Archive::patterns`] ([`Patterns`]): the games in which a partial
+//!   board occurs ([`Pattern`] with wildcards, [`PatternMode`] corner, side,
+//!   centre, anywhere or fixed, under symmetries and colour swap), with
+//!   Kombilo's hits and continuation statistics ([`PatternQuery`],
+//!   [`PatternAnswer`]).
 //! - Every game has a [`GameKind`] (Keil today; Go records come next) and a
 //!   board size; [`GameFilter`] selects by both.
 //! - [`Archive::search_text`]: comments, events, places and game names.
