@@ -515,6 +515,7 @@ fn an_archive_of_schema_one_upgrades_in_place() {
     conn.execute_batch(
         "DROP INDEX games_kind_date; DROP INDEX games_kind_size_date; \
          ALTER TABLE games DROP COLUMN kind; ALTER TABLE games DROP COLUMN handicap; \
+         ALTER TABLE games DROP COLUMN move_nodes; \
          ALTER TABLE import_problems DROP COLUMN line; \
          ALTER TABLE import_problems DROP COLUMN col; \
          DROP INDEX position_segments_keys; ALTER TABLE position_segments DROP COLUMN keys; \
@@ -555,7 +556,30 @@ fn an_archive_of_schema_one_upgrades_in_place() {
     assert_eq!(archive.games().count(&go).unwrap(), 0);
     let listed = archive.games().list(&keil, &Page::default()).unwrap();
     assert!(listed.games.iter().all(|g| g.kind == GameKind::Keil));
-    assert_eq!(keil_archive::schema_version(), 4);
+    assert_eq!(keil_archive::schema_version(), 5);
+    // Games stored before node numbers (schema 5) read as one move per
+    // node after the root: the first stone placed matches at its ply.
+    let board = Board::new(3).unwrap();
+    let (ply, stone, cell) = all[0]
+        .steps
+        .iter()
+        .enumerate()
+        .find_map(|(i, (pos, _, _))| {
+            [(Color::Black, 'X'), (Color::White, 'O')]
+                .into_iter()
+                .find_map(|(c, cell)| pos.stones(c).iter().next().map(|p| (i, p, cell)))
+        })
+        .unwrap();
+    let text = format!("{cell}:{}", board.name(stone));
+    let mode = keil_archive::PatternMode::Fixed;
+    let pattern = keil_archive::Pattern::parse(GameKind::Keil, 3, &text, mode).unwrap();
+    let mut q = keil_archive::PatternQuery::new(pattern, mode);
+    q.symmetry = false;
+    q.swap_colors = false;
+    q.limit = 1000;
+    let hit = archive.patterns().search(&q).unwrap();
+    let game = hit.games.iter().find(|h| h.game_id == all[0].id).unwrap();
+    assert_eq!((game.node, game.ply), (ply as u32, ply as u32));
     let after = [
         check(&archive, &all, &empty, true),
         check(&archive, &all, &deep, false),
