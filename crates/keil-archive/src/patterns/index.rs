@@ -311,7 +311,7 @@ impl Group {
     ) {
         let cols = &self.columns[block * self.block_len()..(block + 1) * self.block_len()];
         let games = (self.lines.len() - block * LANES).min(LANES);
-        let mut pending: Vec<(u32, u32)> = Vec::new();
+        let mut pending: Vec<(u32, u32, u16)> = Vec::new();
         let mut v = Stones {
             l1: [0; LANES],
             lg: [0; LANES],
@@ -345,7 +345,10 @@ impl Group {
                         if f & 1 != 0 {
                             out.push((g, k, v.l1[lane]));
                         } else {
-                            pending.push((g, k));
+                            // No match before the first departure (the
+                            // first life decided that) nor before every
+                            // stone can stand.
+                            pending.push((g, k, v.dm[lane].max(v.lg[lane])));
                         }
                     }
                 }
@@ -357,9 +360,12 @@ impl Group {
         let mut found = Vec::new();
         for run in pending.chunk_by(|a, b| a.0 == b.0) {
             let g = run[0].0;
-            let pls: Vec<&Placement> = run.iter().map(|&(_, k)| &placements[k as usize]).collect();
+            let pls: Vec<(&Placement, u16)> = run
+                .iter()
+                .map(|&(_, k, start)| (&placements[k as usize], start))
+                .collect();
             self.verify(&self.lines[g as usize], &pls, scratch, &mut found);
-            for (&(_, k), t) in run.iter().zip(&found) {
+            for (&(_, k, _), t) in run.iter().zip(&found) {
                 if let Some(t) = *t {
                     out.push((g, k, t));
                 }
@@ -368,11 +374,12 @@ impl Group {
     }
 
     /// Replays a game's events once and sets `found[i]` to the first node
-    /// at whose end placement `pls[i]` matches (`None`: never).
+    /// at whose end placement `pls[i].0` matches (`None`: never), knowing
+    /// that it cannot match before node `pls[i].1`.
     pub(crate) fn verify(
         &self,
         line: &Line,
-        pls: &[&Placement],
+        pls: &[(&Placement, u16)],
         state: &mut Vec<u8>,
         found: &mut Vec<Option<u16>>,
     ) {
@@ -383,22 +390,29 @@ impl Group {
         let mut touched = vec![false; pls.len()];
         let mut left = pls.len();
         let events = self.events(line);
+        // Up to the earliest start, the points only change.
+        let start = pls.iter().map(|p| p.1).min().unwrap_or(0);
         let mut i = 0;
-        // Node 0 (the root, setup included), then each node that changed
-        // a point of a region.
-        let mut node = 0u16;
-        loop {
-            touched.fill(node == 0);
+        while i < events.len() && events[i].node() < start {
+            state[events[i].point()] = events[i].state();
+            i += 1;
+        }
+        // Then each node that changed a point of a region (a placement
+        // starts at a node where one of its points changes).
+        while let Some(&e) = events.get(i) {
+            let node = e.node();
+            touched.fill(false);
             while i < events.len() && events[i].node() == node {
                 let e = events[i];
                 state[e.point()] = e.state();
-                for (j, pl) in pls.iter().enumerate() {
+                for (j, (pl, _)) in pls.iter().enumerate() {
                     touched[j] |= pl.contains(e.point());
                 }
                 i += 1;
             }
-            for (j, pl) in pls.iter().enumerate() {
+            for (j, (pl, from)) in pls.iter().enumerate() {
                 if touched[j]
+                    && node >= *from
                     && found[j].is_none()
                     && pl
                         .cells
@@ -409,9 +423,8 @@ impl Group {
                     left -= 1;
                 }
             }
-            match events.get(i) {
-                Some(e) if left > 0 => node = e.node(),
-                _ => return,
+            if left == 0 {
+                return;
             }
         }
     }
