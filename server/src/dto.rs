@@ -23,7 +23,7 @@ pub(crate) fn points(h: HalfPoints) -> f64 {
 
 /// The game filters of `GET /api/v1/games`, shared by the searches that
 /// filter games (`GET /api/v1/patterns`).
-#[derive(Debug, Default, Deserialize, IntoParams)]
+#[derive(Clone, Debug, Default, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct GameFilterQuery {
     /// A player of the game (case and accents ignored).
@@ -77,7 +77,7 @@ pub struct GamesQuery {
 
 /// `GET /api/v1/patterns` query (with the game filters of
 /// [`GameFilterQuery`]).
-#[derive(Debug, Default, Deserialize, IntoParams)]
+#[derive(Clone, Debug, Default, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct PatternsQuery {
     /// The pattern, in one of two notations. Rows (square boards):

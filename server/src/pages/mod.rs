@@ -14,6 +14,7 @@
 
 pub mod assets;
 mod chart;
+mod patterns;
 
 use std::fmt::Write as _;
 use std::sync::{Arc, Mutex};
@@ -52,6 +53,7 @@ pub fn page_table() -> Vec<RouteEntry> {
         entry("GET", "/games", games_page),
         entry("GET", "/games.sgf", games_sgf),
         entry("GET", "/positions", positions_page),
+        entry("GET", "/patterns", patterns::patterns_page),
         entry("GET", "/search", search_page),
         entry("GET", "/upload", upload_page),
         entry("GET", "/static/{name}", assets::serve),
