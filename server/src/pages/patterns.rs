@@ -88,6 +88,7 @@ struct PatternsPage<'a> {
     kinds: Vec<(String, String)>,
     kind: String,
     size: String,
+    board_size: u8,
     pattern: String,
     modes: Vec<(&'static str, &'static str)>,
     mode: String,
@@ -176,7 +177,13 @@ pub async fn patterns_page(state: Data<ServerState>, q: web::Query<PatternParams
         .as_ref()
         .map_or_else(|| nonempty(&api.colors) != Some("same"), |q| q.swap_colors);
     let kind_code = spec.kind.code().to_string();
-    let size_text = spec.size.to_string();
+    // The kind's usual size goes unsaid: changing the game in the form
+    // then gives that game's usual board.
+    let size_text = if spec.size == spec.kind.default_size() {
+        String::new()
+    } else {
+        spec.size.to_string()
+    };
     let mode_code = mode.code();
     let player = echo(&api.filter.player);
     let (from, to) = (echo(&api.filter.from), echo(&api.filter.to));
@@ -378,6 +385,7 @@ pub async fn patterns_page(state: Data<ServerState>, q: web::Query<PatternParams
         kinds: kinds(),
         kind: kind_code.clone(),
         size: size_text.clone(),
+        board_size: spec.size,
         pattern: notation.clone(),
         modes: vec![
             ("anywhere", "anywhere"),
