@@ -5,7 +5,8 @@ use std::path::PathBuf;
 use anyhow::{Context, bail};
 use chrono::NaiveDate;
 use keil_archive::{
-    Archive, GameFilter, GameKind, GameStatus, GameSummary, Order, Page, PositionQuery,
+    Archive, GameFilter, GameKind, GameStatus, GameSummary, MoveStats, Order, Page, Pattern,
+    PatternAnswer, PatternMode, PatternQuery, PositionQuery,
 };
 use keil_rules::{Color, KaomiVariant};
 
@@ -94,6 +95,41 @@ pub enum What {
         #[command(flatten)]
         common: Common,
     },
+    /// Games in which a pattern occurs (a region of the board with a value
+    /// per point, wildcards allowed), wherever its mode places it, with
+    /// the continuation table (Kombilo's) and the games at their first
+    /// match.
+    #[command(after_help = PATTERN_HELP)]
+    Pattern {
+        /// The pattern: rows `ROW/ROW/...[@POINT]` (square boards) or
+        /// `VALUE:POINT[,POINT...]` items (every board); see below.
+        pattern: String,
+        /// Where it may be placed: anywhere, corner, side, centre (or
+        /// center) or fixed.
+        #[arg(long, default_value = "anywhere", value_parser = parse_mode)]
+        mode: PatternMode,
+        /// Match the board's symmetric images too (8 on the square, 12 on
+        /// the hexagon): the default.
+        #[arg(long, overrides_with = "no_symmetry")]
+        symmetry: bool,
+        /// Match the pattern only as drawn (no rotation or reflection).
+        #[arg(long, overrides_with = "symmetry")]
+        no_symmetry: bool,
+        /// `swap` (the default): also match with black and white
+        /// exchanged; `same`: only in the colours drawn.
+        #[arg(long, default_value = "swap", value_parser = ["same", "swap"])]
+        colors: String,
+        /// The games searched (--kind and --size choose the pattern's
+        /// board: default go, and the kind's usual size, Go 19, Keil 7,
+        /// Kaomi 7).
+        #[command(flatten)]
+        filter: FilterArgs,
+        /// Continue after this cursor (printed after a full page).
+        #[arg(long)]
+        after: Option<String>,
+        #[command(flatten)]
+        common: Common,
+    },
     /// Comments, events, places and game names (words are ANDed; `event:`,
     /// `place:`, `name:`, `comment:` restrict to one field).
     Text {
@@ -102,6 +138,37 @@ pub enum What {
         #[command(flatten)]
         common: Common,
     },
+}
+
+/// The notation of `keil search pattern`, with examples.
+const PATTERN_HELP: &str = "\
+Pattern notation (cells: X black, O white, . empty, * any, x black or empty,
+o white or empty; the points given are the region searched):
+
+  Rows (Go, Kaomi): ROW/ROW/...[@POINT], every row as wide; the top-left
+  cell at the SGF point POINT (default aa, the top-left corner; in side mode
+  ba, in centre mode bb).
+  Points (every board): VALUE:POINT[,POINT...] items separated by spaces,
+  points as records write them (Go SGF dd, Keil g7).
+
+Modes: corner (in the corner it is drawn in, under symmetry any corner),
+side (sliding along the one edge it touches), centre (touching no edge),
+anywhere (where it fits), fixed (where it is drawn).
+
+Examples:
+  The 3-3 invasion under a 4-4 stone, in any corner of a 19x19 board:
+    keil search pattern --db DB --mode corner '...../...../..O../...X./.....'
+  A Go point list: black on a 4-4 point, white on the 3-3 point inside it:
+    keil search pattern --db DB 'X:dd O:cc'
+  A Keil shape, anywhere on the hexagon of side 7:
+    keil search pattern --db DB --kind keil 'X:g7 O:h8 .:g8'
+  On 9x9 Go, by one player, as drawn only:
+    keil search pattern --db DB --size 9 --no-symmetry --player Kim 'X:cc O:dc,cd'
+";
+
+fn parse_mode(s: &str) -> Result<PatternMode, String> {
+    s.parse()
+        .map_err(|e: keil_archive::PatternError| e.to_string())
 }
 
 /// The game filters.
@@ -359,6 +426,44 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 println!("next page: --after {next}");
             }
         }
+        What::Pattern {
+            pattern,
+            mode,
+            symmetry: _,
+            no_symmetry,
+            colors,
+            filter,
+            after,
+            common,
+        } => {
+            let archive = open(&common.db)?;
+            let filter = filter.filter()?;
+            let kind = filter.kind.unwrap_or(GameKind::Go);
+            let size = filter.size.unwrap_or(kind.default_size());
+            let pattern = Pattern::parse(kind, size, &pattern, mode)
+                .with_context(|| format!("pattern {pattern:?}"))?;
+            let q = PatternQuery {
+                symmetry: !no_symmetry,
+                swap_colors: colors == "swap",
+                filter,
+                limit: common.limit,
+                cursor: after,
+                ..PatternQuery::new(pattern, mode)
+            };
+            let answer = archive.patterns().search(&q).map_err(|e| match e {
+                // Its message says what to fix (e.g. draw a corner
+                // pattern in a corner).
+                keil_archive::Error::Pattern(p) => {
+                    anyhow::Error::new(p).context(format!("pattern {}", q.pattern))
+                }
+                e => e.into(),
+            })?;
+            if common.json {
+                println!("{}", serde_json::to_string_pretty(&answer)?);
+                return Ok(());
+            }
+            print_pattern_answer(&answer, kind, size, mode);
+        }
         What::Text { query, common } => {
             let archive = open(&common.db)?;
             let hits = archive.search_text(&query, common.limit)?;
@@ -372,4 +477,76 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// A pattern search's answer for people: totals, the continuation table,
+/// the page of games.
+fn print_pattern_answer(a: &PatternAnswer, kind: GameKind, size: u8, mode: PatternMode) {
+    println!(
+        "{} games, {} hits of {} ({} {size}, {} mode, {} placements)",
+        a.total_games,
+        a.total_hits,
+        a.pattern,
+        kind.name(),
+        mode.code(),
+        a.placements
+    );
+    if !a.continuations.is_empty() {
+        println!();
+        println!(
+            "{:<5} {:<10} {:>6} {:>7} {:>6} {:>6}   {:>6} {:>7} {:>6} {:>6}",
+            "label",
+            "point",
+            "Black",
+            "tenuki",
+            "B wins",
+            "W wins",
+            "White",
+            "tenuki",
+            "B wins",
+            "W wins"
+        );
+        let stats = |s: &MoveStats| {
+            format!(
+                "{:>6} {:>7} {:>6} {:>6}",
+                s.count, s.after_tenuki, s.black_wins, s.white_wins
+            )
+        };
+        for c in &a.continuations {
+            let point = if c.display == c.point {
+                c.display.clone()
+            } else {
+                format!("{} ({})", c.display, c.point)
+            };
+            println!(
+                "{:<5} {:<10} {}   {}",
+                c.label,
+                point,
+                stats(&c.black),
+                stats(&c.white)
+            );
+        }
+    }
+    if !a.games.is_empty() {
+        println!();
+        for h in &a.games {
+            println!(
+                "{:>7}  {:<10}  {} - {}  {}  node {} ply {}  {} hit{}{}  next {}",
+                h.game_id,
+                if h.date.is_empty() { "?" } else { &h.date },
+                h.black.as_deref().unwrap_or("?"),
+                h.white.as_deref().unwrap_or("?"),
+                h.result.as_deref().unwrap_or("?"),
+                h.node,
+                h.ply,
+                h.hits,
+                if h.hits == 1 { "" } else { "s" },
+                if h.swapped { " swapped" } else { "" },
+                h.next.as_deref().unwrap_or("-")
+            );
+        }
+    }
+    if let Some(next) = &a.next_cursor {
+        println!("next page: --after {next}");
+    }
 }

@@ -21,10 +21,11 @@ pub(crate) fn points(h: HalfPoints) -> f64 {
 
 // ---- queries -------------------------------------------------------------
 
-/// Filters and page of `GET /api/v1/games`.
-#[derive(Debug, Default, Deserialize, IntoParams)]
+/// The game filters of `GET /api/v1/games`, shared by the searches that
+/// filter games (`GET /api/v1/patterns`).
+#[derive(Clone, Debug, Default, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
-pub struct GamesQuery {
+pub struct GameFilterQuery {
     /// A player of the game (case and accents ignored).
     pub player: Option<String>,
     /// The colour `player` had: `B` or `W`.
@@ -41,19 +42,30 @@ pub struct GamesQuery {
     pub result: Option<String>,
     /// The winner: `B` or `W`.
     pub winner: Option<String>,
-    /// The game: `keil`, `go` or `kaomi`.
-    pub kind: Option<String>,
     /// Kaomi: the variant, `standard` or `squared` (only Kaomi games
     /// pass).
     pub variant: Option<String>,
-    /// The board size: the hexagon's side (Keil), the square's side (Go);
-    /// without `kind`, of any kind.
-    #[param(value_type = Option<u8>)]
-    pub size: Option<String>,
     /// The ruleset (`Keil`, `Keil; button=off`, ...).
     pub ruleset: Option<String>,
     /// The status: `complete`, `resigned`, `time`, `forfeit`, `unfinished`.
     pub status: Option<String>,
+}
+
+/// Board and page of `GET /api/v1/games` (its filters are
+/// [`GameFilterQuery`]).
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct GamesQuery {
+    /// The filters.
+    #[serde(flatten)]
+    #[param(ignore)]
+    pub filter: GameFilterQuery,
+    /// The game: `keil`, `go` or `kaomi`.
+    pub kind: Option<String>,
+    /// The board size: the hexagon's side (Keil), the square's side (Go);
+    /// without `kind`, of any kind.
+    #[param(value_type = Option<u8>)]
+    pub size: Option<String>,
     /// `desc` (newest first, the default) or `asc`.
     pub order: Option<String>,
     /// Games per page, 1 to 1000 (default 50).
@@ -61,6 +73,52 @@ pub struct GamesQuery {
     pub limit: Option<String>,
     /// The `next_cursor` of the previous page.
     pub cursor: Option<String>,
+}
+
+/// `GET /api/v1/patterns` query (with the game filters of
+/// [`GameFilterQuery`]).
+#[derive(Clone, Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct PatternsQuery {
+    /// The pattern, in one of two notations. Rows (square boards):
+    /// `ROW/ROW/...[@POINT]`, every row as wide, cells `X` black, `O`
+    /// white, `.` empty, `*` any, `x` black or empty, `o` white or empty;
+    /// the top-left cell at the SGF point `POINT` (default `aa`; side mode
+    /// `ba`; centre mode `bb`), e.g. `...../...../..O../...X./.....` in
+    /// corner mode. Points (every board): `VALUE:POINT[,POINT...]` items
+    /// separated by spaces, e.g. Go `X:dd O:cc .:cd,dc`, Keil `X:g7 O:h8
+    /// .:g8`. The points given are the region searched.
+    pub pattern: Option<String>,
+    /// The game of the pattern's board: `go` (the default), `keil` or
+    /// `kaomi`.
+    pub kind: Option<String>,
+    /// The board size (default the kind's usual: Go 19, Keil side 7,
+    /// Kaomi 7). Only games on that board are searched.
+    #[param(value_type = Option<u8>)]
+    pub size: Option<String>,
+    /// Where the pattern may be placed: `anywhere` (the default), `corner`
+    /// (in the corner it is drawn in), `side` (sliding along the one edge
+    /// it touches), `centre` (touching no edge) or `fixed` (exactly where
+    /// drawn).
+    pub mode: Option<String>,
+    /// Whether the board's symmetric images of the pattern match too (8
+    /// on the square, 12 on the hexagon; `true`/`false`, default `true`).
+    #[param(value_type = Option<bool>)]
+    pub symmetry: Option<String>,
+    /// `swap` (the default): also match with black and white exchanged
+    /// (continuations are counted in the pattern's colours); `same`: only
+    /// as drawn.
+    pub colors: Option<String>,
+    /// Games per page, 1 to 1000 (default 20; statistics cover every
+    /// match).
+    #[param(value_type = Option<usize>)]
+    pub limit: Option<String>,
+    /// The `next_cursor` of the previous page.
+    pub cursor: Option<String>,
+    /// The game filters.
+    #[serde(flatten)]
+    #[param(ignore)]
+    pub filter: GameFilterQuery,
 }
 
 /// `GET /api/v1/players` query.
@@ -529,6 +587,130 @@ pub struct PositionSearchDto {
     pub continuations: Vec<ContinuationDto>,
     /// One page of the games, newest first.
     pub games: Vec<PositionGameDto>,
+    /// Pass as `cursor` for the next page; `null` on the last page.
+    pub next_cursor: Option<String>,
+}
+
+// ---- patterns ------------------------------------------------------------
+
+/// Next moves of one colour at one point of a pattern.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct MoveStatsDto {
+    /// Hits whose continuation was this colour's move here.
+    pub count: u64,
+    /// Of those, played 3 or more nodes after the match (after a tenuki).
+    pub after_tenuki: u64,
+    /// Of those, games won by the player of the pattern's black stones.
+    pub black_wins: u64,
+    /// Of those, games won by the player of the pattern's white stones.
+    pub white_wins: u64,
+}
+
+impl From<keil_archive::MoveStats> for MoveStatsDto {
+    fn from(s: keil_archive::MoveStats) -> MoveStatsDto {
+        MoveStatsDto {
+            count: s.count,
+            after_tenuki: s.after_tenuki,
+            black_wins: s.black_wins,
+            white_wins: s.white_wins,
+        }
+    }
+}
+
+/// The continuations at one point of a pattern: the first later move
+/// inside the matched region, mapped back onto the pattern as drawn.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct PatternContinuationDto {
+    /// The point as records write it (`dd`, `g7`), where the pattern is
+    /// drawn; points the pattern's own symmetries make equivalent are
+    /// counted on one of them.
+    pub point: String,
+    /// The point for people (Go `D16`).
+    pub display: String,
+    /// Its offset `[x, y]` from the pattern's top-left.
+    pub offset: [u8; 2],
+    /// `A` for the most played point, then `B`, ...
+    pub label: String,
+    /// Moves of the pattern's Black here.
+    pub black: MoveStatsDto,
+    /// Moves of the pattern's White here.
+    pub white: MoveStatsDto,
+}
+
+/// A game in which the pattern occurs.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct PatternGameDto {
+    /// The game id.
+    #[schema(value_type = i64)]
+    pub id: GameId,
+    /// The first SGF node at whose end the pattern stood (the root is 0).
+    pub node: u32,
+    /// The moves played by then (open the game at this ply).
+    pub ply: u32,
+    /// Distinct placements of the pattern that matched in this game.
+    pub hits: u32,
+    /// The symmetry (0..8 square, 0..12 hexagon) of the first match.
+    pub symmetry: u8,
+    /// Whether the first match had colours exchanged.
+    pub swapped: bool,
+    /// The first match's continuation as a pattern point (`null`: no move
+    /// was played in the region after it).
+    pub next: Option<String>,
+    /// The date, `YYYY-MM-DD` or empty.
+    pub date: String,
+    /// Black's name.
+    pub black: Option<String>,
+    /// White's name.
+    pub white: Option<String>,
+    /// The result.
+    pub result: Option<String>,
+}
+
+impl From<keil_archive::PatternHit> for PatternGameDto {
+    fn from(h: keil_archive::PatternHit) -> PatternGameDto {
+        PatternGameDto {
+            id: h.game_id,
+            node: h.node,
+            ply: h.ply,
+            hits: h.hits,
+            symmetry: h.symmetry,
+            swapped: h.swapped,
+            next: h.next,
+            date: h.date,
+            black: h.black,
+            white: h.white,
+            result: h.result,
+        }
+    }
+}
+
+/// The answer to a pattern search.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct PatternSearchDto {
+    /// The pattern as searched, normalised (rows with `@POINT` when it
+    /// fills a rectangle of a square board, else points).
+    pub pattern: String,
+    /// The game kind searched: `go`, `keil` or `kaomi`.
+    pub kind: String,
+    /// The board size searched.
+    pub size: u8,
+    /// The placement mode: `fixed`, `corner`, `side`, `centre` or
+    /// `anywhere`.
+    pub mode: String,
+    /// Whether symmetric images were included.
+    pub symmetry: bool,
+    /// Whether colour-swapped matches were included.
+    pub swap_colors: bool,
+    /// Distinct placements of the pattern searched.
+    pub placements: u32,
+    /// Games in which the pattern occurs (after filters).
+    pub total_games: u64,
+    /// (game, distinct placement) pairs that match.
+    pub total_hits: u64,
+    /// Continuations, most played first.
+    pub continuations: Vec<PatternContinuationDto>,
+    /// One page of the games, newest first.
+    pub games: Vec<PatternGameDto>,
     /// Pass as `cursor` for the next page; `null` on the last page.
     pub next_cursor: Option<String>,
 }

@@ -62,9 +62,18 @@ impl From<keil_archive::Error> for ApiError {
         use keil_archive::Error as E;
         match e {
             E::BadCursor(_) | E::TextQuery(_) => ApiError::BadRequest(e.to_string()),
+            E::Pattern(p) => p.into(),
             E::Busy => ApiError::Busy,
             other => ApiError::Internal(other.to_string()),
         }
+    }
+}
+
+impl From<keil_archive::PatternError> for ApiError {
+    /// A pattern that does not parse or has no place in its mode: 400,
+    /// naming the parameter to fix.
+    fn from(e: keil_archive::PatternError) -> ApiError {
+        crate::routes::pattern_error(e)
     }
 }
 

@@ -29,6 +29,7 @@ use crate::routes;
         routes::search_players,
         routes::get_player,
         routes::search_positions,
+        routes::search_patterns,
         routes::search_text,
         routes::stats,
     ),
@@ -36,13 +37,14 @@ use crate::routes;
         Problem, GameDto, GameListDto, GameDetailDto, PositionDto, MoveDto, CapturesDto, KaomiEndDto, KaomiGroupDto, KaomiPairDto, PushDto,
         PlayerHitDto, PlayersDto, RecordDto, OpponentDto, PlayerDto, ContinuationDto,
         PositionGameDto, PositionSearchDto, TextHitDto, SearchDto, StatsDto, HealthDto,
-        UploadVerdictDto, UploadDto,
+        UploadVerdictDto, UploadDto, MoveStatsDto, PatternContinuationDto, PatternGameDto,
+        PatternSearchDto,
     )),
     modifiers(&BearerAuth),
     tags(
         (name = "games", description = "Games, their records and positions; uploads"),
         (name = "players", description = "Player search and profiles"),
-        (name = "positions", description = "Position search with continuation statistics"),
+        (name = "positions", description = "Position and pattern search with continuation statistics"),
         (name = "meta", description = "Health, statistics, this document"),
     )
 )]

@@ -8,7 +8,10 @@ use actix_web::http::{Method, StatusCode, header};
 use actix_web::web::{self, Data, ServiceConfig};
 use actix_web::{FromRequest, Handler, HttpRequest, HttpResponse, Responder, Route};
 use chrono::NaiveDate;
-use keil_archive::{Archive, Cursor, GameFilter, GameId, GameMoves, Order, Page, PositionQuery};
+use keil_archive::{
+    Archive, Cursor, GameFilter, GameId, GameMoves, Order, Page, Pattern, PatternError,
+    PatternMode, PatternQuery, PositionQuery,
+};
 use keil_rules::{Color, KaomiVariant, Move, Point, Ruleset};
 
 use crate::dto::*;
@@ -45,6 +48,7 @@ where
 pub fn route_table() -> Vec<RouteEntry> {
     vec![
         entry("GET", "/api/v1/positions", search_positions),
+        entry("GET", "/api/v1/patterns", search_patterns),
         entry("GET", "/api/v1/players", search_players),
         entry("GET", "/api/v1/games", list_games),
         entry("POST", "/api/v1/games", upload_games),
@@ -221,57 +225,66 @@ fn no_game(id: GameId) -> ApiError {
     ApiError::NotFound(format!("no game with id {id}"))
 }
 
+impl GameFilterQuery {
+    /// The archive filter (any kind and size).
+    pub(crate) fn filter(self) -> Result<GameFilter, ApiError> {
+        Ok(GameFilter {
+            player: self.player.filter(|s| !s.is_empty()),
+            color: self
+                .color
+                .as_deref()
+                .map(|c| parse_color("color", c))
+                .transpose()?,
+            opponent: self.opponent.filter(|s| !s.is_empty()),
+            event: self.event.filter(|s| !s.is_empty()),
+            from: self
+                .from
+                .as_deref()
+                .map(|d| parse_day("from", d))
+                .transpose()?,
+            to: self.to.as_deref().map(|d| parse_day("to", d)).transpose()?,
+            result: self.result.filter(|s| !s.is_empty()),
+            winner: self
+                .winner
+                .as_deref()
+                .map(|c| parse_color("winner", c))
+                .transpose()?,
+            kind: None,
+            size: None,
+            ruleset: self
+                .ruleset
+                .as_deref()
+                .map(|r| r.parse::<Ruleset>().map_err(|e| bad("ruleset", e)))
+                .transpose()?,
+            status: self
+                .status
+                .as_deref()
+                .map(|s| s.parse().map_err(|e| bad("status", e)))
+                .transpose()?,
+            variant: self
+                .variant
+                .as_deref()
+                .map(|v| v.parse::<KaomiVariant>().map_err(|e| bad("variant", e)))
+                .transpose()?,
+        })
+    }
+}
+
+fn parse_kind(s: &str) -> Result<keil_rules::GameKind, ApiError> {
+    s.parse().map_err(|e| bad("kind", e))
+}
+
+fn parse_size(s: &str) -> Result<u8, ApiError> {
+    s.parse::<u8>()
+        .map_err(|_| bad("size", format!("{s:?} is not a board side")))
+}
+
 /// The archive filter and page of a game list query.
 pub(crate) fn games_query(q: GamesQuery) -> Result<(GameFilter, Page), ApiError> {
     let filter = GameFilter {
-        player: q.player.filter(|s| !s.is_empty()),
-        color: q
-            .color
-            .as_deref()
-            .map(|c| parse_color("color", c))
-            .transpose()?,
-        opponent: q.opponent.filter(|s| !s.is_empty()),
-        event: q.event.filter(|s| !s.is_empty()),
-        from: q
-            .from
-            .as_deref()
-            .map(|d| parse_day("from", d))
-            .transpose()?,
-        to: q.to.as_deref().map(|d| parse_day("to", d)).transpose()?,
-        result: q.result.filter(|s| !s.is_empty()),
-        winner: q
-            .winner
-            .as_deref()
-            .map(|c| parse_color("winner", c))
-            .transpose()?,
-        kind: q
-            .kind
-            .as_deref()
-            .map(|k| k.parse().map_err(|e| bad("kind", e)))
-            .transpose()?,
-        size: q
-            .size
-            .as_deref()
-            .map(|s| {
-                s.parse::<u8>()
-                    .map_err(|_| bad("size", format!("{s:?} is not a board side")))
-            })
-            .transpose()?,
-        ruleset: q
-            .ruleset
-            .as_deref()
-            .map(|r| r.parse::<Ruleset>().map_err(|e| bad("ruleset", e)))
-            .transpose()?,
-        status: q
-            .status
-            .as_deref()
-            .map(|s| s.parse().map_err(|e| bad("status", e)))
-            .transpose()?,
-        variant: q
-            .variant
-            .as_deref()
-            .map(|v| v.parse::<KaomiVariant>().map_err(|e| bad("variant", e)))
-            .transpose()?,
+        kind: q.kind.as_deref().map(parse_kind).transpose()?,
+        size: q.size.as_deref().map(parse_size).transpose()?,
+        ..q.filter.filter()?
     };
     let order = match q.order.as_deref() {
         None | Some("desc") => Order::Descending,
@@ -289,6 +302,64 @@ pub(crate) fn games_query(q: GamesQuery) -> Result<(GameFilter, Page), ApiError>
         after,
     };
     Ok((filter, page))
+}
+
+/// The archive query of a pattern search: kind (default Go), size
+/// (default the kind's usual), mode (default anywhere), symmetry (default
+/// on), colours (default swap), the game filters and the page. Every
+/// error names the parameter and what to write instead.
+pub(crate) fn pattern_query(q: PatternsQuery) -> Result<PatternQuery, ApiError> {
+    let nonempty = |v: &Option<String>| {
+        v.as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+    };
+    let text = required("pattern", &q.pattern)?;
+    let kind = nonempty(&q.kind)
+        .map(|k| parse_kind(&k))
+        .transpose()?
+        .unwrap_or(keil_rules::GameKind::Go);
+    let size = match nonempty(&q.size) {
+        Some(s) => parse_size(&s)?,
+        None => kind.default_size(),
+    };
+    let mode = match nonempty(&q.mode) {
+        Some(m) => m.parse::<PatternMode>().map_err(|e| bad("mode", e))?,
+        None => PatternMode::Anywhere,
+    };
+    let symmetry = match nonempty(&q.symmetry) {
+        None => true,
+        v => parse_flag("symmetry", v.as_deref())?,
+    };
+    let swap_colors = match nonempty(&q.colors).as_deref() {
+        None | Some("swap") => true,
+        Some("same") => false,
+        Some(other) => {
+            return Err(bad(
+                "colors",
+                format!("{other:?} is not a colour mode: expected same or swap"),
+            ));
+        }
+    };
+    let pattern = Pattern::parse(kind, size, text, mode).map_err(pattern_error)?;
+    Ok(PatternQuery {
+        symmetry,
+        swap_colors,
+        filter: q.filter.filter()?,
+        limit: parse_limit(nonempty(&q.limit).as_deref(), 20, keil_archive::MAX_PAGE)?,
+        cursor: nonempty(&q.cursor),
+        ..PatternQuery::new(pattern, mode)
+    })
+}
+
+/// A refused pattern, naming the parameter to fix.
+pub(crate) fn pattern_error(e: PatternError) -> ApiError {
+    match e {
+        PatternError::Board(_) => bad("size", e),
+        PatternError::Mode(_) => bad("mode", e),
+        other => bad("pattern", other),
+    }
 }
 
 /// A game replayed to a ply.
@@ -464,7 +535,7 @@ pub async fn openapi_json() -> HttpResponse {
 }
 
 /// Lists games, filtered, sorted by date then id, with keyset pagination.
-#[utoipa::path(get, path = "/api/v1/games", tag = "games", params(GamesQuery),
+#[utoipa::path(get, path = "/api/v1/games", tag = "games", params(GamesQuery, GameFilterQuery),
     responses(
         (status = 200, description = "One page of games", body = GameListDto),
         (status = 400, description = "A filter or the cursor does not parse", body = Problem, content_type = "application/problem+json"),
@@ -886,6 +957,64 @@ pub async fn search_positions(
             .collect(),
         next_cursor: answer.next_cursor,
     }))
+}
+
+/// Games in which a pattern occurs: a region of the board with a value
+/// per point (stones, empty, wildcards), placed where its mode allows,
+/// under the board's symmetries and with colours exchanged unless told
+/// otherwise (Kombilo's defaults); with the continuation table (the first
+/// later move inside the region, per point of the pattern) over every hit
+/// and one page of the games, each at its first match.
+#[utoipa::path(get, path = "/api/v1/patterns", tag = "positions", params(PatternsQuery, GameFilterQuery),
+    responses(
+        (status = 200, description = "Matching games and continuation statistics", body = PatternSearchDto),
+        (status = 400, description = "The pattern does not parse or has no place in its mode, or another parameter does not parse; the detail names it and what to fix", body = Problem, content_type = "application/problem+json"),
+    ))]
+pub async fn search_patterns(
+    state: Data<ServerState>,
+    q: web::Query<PatternsQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let query = pattern_query(q.into_inner())?;
+    let (kind, size) = (query.pattern.kind(), query.pattern.board().size());
+    let (mode, symmetry, swap_colors) = (query.mode, query.symmetry, query.swap_colors);
+    let answer = blocking(&state, move |a| Ok(a.patterns().search(&query)?)).await?;
+    Ok(HttpResponse::Ok().json(pattern_dto(answer, kind, size, mode, symmetry, swap_colors)))
+}
+
+/// The API's answer to a pattern search.
+pub(crate) fn pattern_dto(
+    answer: keil_archive::PatternAnswer,
+    kind: keil_rules::GameKind,
+    size: u8,
+    mode: PatternMode,
+    symmetry: bool,
+    swap_colors: bool,
+) -> PatternSearchDto {
+    PatternSearchDto {
+        pattern: answer.pattern,
+        kind: kind.code().to_string(),
+        size,
+        mode: mode.code().to_string(),
+        symmetry,
+        swap_colors,
+        placements: answer.placements,
+        total_games: answer.total_games,
+        total_hits: answer.total_hits,
+        continuations: answer
+            .continuations
+            .into_iter()
+            .map(|c| PatternContinuationDto {
+                point: c.point,
+                display: c.display,
+                offset: c.offset,
+                label: c.label,
+                black: c.black.into(),
+                white: c.white.into(),
+            })
+            .collect(),
+        games: answer.games.into_iter().map(PatternGameDto::from).collect(),
+        next_cursor: answer.next_cursor,
+    }
 }
 
 /// Full-text search over events, places, game names and comments.

@@ -88,7 +88,8 @@ pub struct PointMark {
     pub point: Point,
     /// Its look: `dot-b`/`dot-w` (a small square: territory or area),
     /// `next` (a continuation: a disc with `label`), `hot` (an invisible
-    /// target covering the point, for links); Kaomi's `removed` (a stone of
+    /// target covering the point, for links), `region` (a point of a
+    /// pattern: a tinted disc with `label`); Kaomi's `removed` (a stone of
     /// a removed pair, greyed), `deciding` (a ring around a stone of the
     /// deciding group) and `ghost` (a dashed circle where a pushed stone
     /// stood).
@@ -344,6 +345,22 @@ impl Canvas {
                         if m.label.len() > 3 { 8 } else { 10 },
                         escape(&m.label)
                     );
+                }
+                // A point of a pattern's region: a tinted disc, with the
+                // cell's character when it is no stone (`.`, `*`, `x`, `o`).
+                "region" => {
+                    let _ = write!(
+                        self.s,
+                        r##"<circle class="region" cx="{x:.1}" cy="{y:.1}" r="{:.1}" fill="#2e86de" fill-opacity="0.22" stroke="#2e86de" stroke-opacity="0.6"><title>{title}</title></circle>"##,
+                        radius * 0.95
+                    );
+                    if !m.label.is_empty() {
+                        let _ = write!(
+                            self.s,
+                            r##"<text class="region-label" x="{x:.1}" y="{y:.1}" text-anchor="middle" dominant-baseline="central" fill="#1b4f80" font-size="11">{}</text>"##,
+                            escape(&m.label)
+                        );
+                    }
                 }
                 // Kaomi: a removed pair's stone greyed, the deciding
                 // group ringed, a pushed stone's origin as a dashed ghost.

@@ -441,6 +441,112 @@ async fn explorer_and_editor(c: &Client, f: &Fixture) {
     no_console_errors(c, "editor", None).await;
 }
 
+/// The pattern editor: clicks cycle points in place (pattern.js swaps
+/// the board, no reload, the URL follows), the form's choices are kept,
+/// and searching lists games.
+async fn pattern_editor(c: &Client, f: &Fixture) {
+    let base = &f.base;
+    let (id, _) = first_game(f, "go");
+    let detail = api(f, &format!("/api/v1/games/{id}"));
+    let sgf_name = detail["moves"][0].as_str().unwrap().to_string();
+    let board = keil_rules::SquareBoard::new(9).unwrap();
+    let display = board.display_name(board.parse_sgf_point(&sgf_name).unwrap());
+    c.goto(&format!("{base}/patterns?kind=go&size=9"))
+        .await
+        .unwrap();
+    // A marker that a reload would lose.
+    c.execute("window.keilMarker = 1;", vec![]).await.unwrap();
+    // The form's colours choice, kept through the clicks.
+    c.find(Locator::Css("#pattern-query select[name=colors]"))
+        .await
+        .unwrap()
+        .select_by_value("same")
+        .await
+        .unwrap();
+    let point = format!(
+        "//*[local-name()='a'][*[local-name()='circle']/*[local-name()='title'][starts-with(., '{display} ')]]"
+    );
+    let stones = |c: &Client| {
+        let c = c.clone();
+        async move {
+            let v = c
+                .execute(
+                    "return [...document.querySelectorAll('#pattern-board [data-point]')].map(e => [e.dataset.point, e.dataset.color]);",
+                    vec![],
+                )
+                .await
+                .unwrap();
+            v.as_array()
+                .unwrap()
+                .iter()
+                .map(|p| format!("{}{}", p[1].as_str().unwrap(), p[0].as_str().unwrap()))
+                .collect::<Vec<String>>()
+        }
+    };
+    c.find(Locator::XPath(&point))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    until("a black stone", || async {
+        stones(c).await == vec![format!("b{sgf_name}")]
+    })
+    .await;
+    let kept = c
+        .execute("return window.keilMarker === 1;", vec![])
+        .await
+        .unwrap();
+    assert_eq!(kept, json!(true), "the page was reloaded");
+    let q = query(c).await.unwrap_or_default();
+    assert!(q.contains("pattern=") && q.contains("colors=same"), "{q}");
+    // Again: white.
+    c.find(Locator::XPath(&point))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    until("a white stone", || async {
+        stones(c).await == vec![format!("w{sgf_name}")]
+    })
+    .await;
+    // Again: black through the cycle (empty, any, out, black).
+    for _ in 0..4 {
+        let before = query(c).await;
+        c.find(Locator::XPath(&point))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        until("the next cell", || async { query(c).await != before }).await;
+    }
+    until("black again", || async {
+        stones(c).await == vec![format!("b{sgf_name}")]
+    })
+    .await;
+    shoot(c, "patterns-editor").await;
+    c.find(Locator::LinkText("Search this pattern"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    until("the search", || async {
+        !query(c).await.unwrap_or_default().contains("edit=1")
+    })
+    .await;
+    let games = c
+        .find_all(Locator::Css("table.games tbody a"))
+        .await
+        .unwrap();
+    assert!(!games.is_empty(), "a first move's stone is found");
+    assert!(query(c).await.unwrap_or_default().contains("colors=same"));
+    shoot(c, "patterns").await;
+    no_console_errors(c, "patterns", None).await;
+}
+
 async fn upload(c: &Client, base: &str) {
     c.goto(&format!("{base}/upload")).await.unwrap();
     let mut record = Vec::new();
@@ -565,6 +671,7 @@ fn pages_in_a_real_browser() {
             viewer_steps(&c, f, kind.code()).await;
         }
         explorer_and_editor(&c, f).await;
+        pattern_editor(&c, f).await;
         upload(&c, &f.base).await;
         c.close().await.unwrap();
     });

@@ -645,6 +645,7 @@ fn openapi_document_lists_every_route() {
         ("get", "/api/v1/players"),
         ("get", "/api/v1/players/{name}"),
         ("get", "/api/v1/positions"),
+        ("get", "/api/v1/patterns"),
         ("get", "/api/v1/search"),
         ("get", "/api/v1/stats"),
     ];
@@ -934,6 +935,239 @@ fn go_games_list_replay_draw_and_search_by_position() {
     assert_eq!(get(&f.base, &path("&kind=go&colors=both")).status, 400);
     assert_eq!(get(&f.base, &path("&kind=chess")).status, 400);
     assert_eq!(get(&f.base, &path("&kind=keil")).status, 400);
+}
+
+/// The top-left `n`×`n` corner of a square position as pattern rows.
+fn corner_rows(position: &Value, n: u8) -> (String, usize) {
+    let stones = |c: &str| -> HashSet<String> {
+        position[c]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p.as_str().unwrap().to_string())
+            .collect()
+    };
+    let (black, white) = (stones("black"), stones("white"));
+    let mut rows = Vec::new();
+    let mut count = 0;
+    for r in 0..n {
+        let mut row = String::new();
+        for c in 0..n {
+            let name = format!("{}{}", (b'a' + c) as char, (b'a' + r) as char);
+            row.push(if black.contains(&name) {
+                count += 1;
+                'X'
+            } else if white.contains(&name) {
+                count += 1;
+                'O'
+            } else {
+                '.'
+            });
+        }
+        rows.push(row);
+    }
+    (rows.join("/"), count)
+}
+
+#[test]
+fn pattern_search_finds_corner_and_point_patterns_pages_and_refuses_bad_ones() {
+    let f = start(30, None);
+    let mut bytes = Vec::new();
+    let config = GeneratorConfig {
+        game: keil_rules::GameKind::Go,
+        games: 20,
+        size: 9,
+        seed: 7,
+        ..GeneratorConfig::default()
+    };
+    keil_gen::write_collection(config, &mut bytes).unwrap();
+    import(&f.archive, "go", bytes, 50);
+
+    // A Go game's top-left corner after ply 12, as a corner pattern.
+    let list = get_ok(&f.base, "/api/v1/games?kind=go&limit=100");
+    let games = list["games"].as_array().unwrap();
+    assert_eq!(games.len(), 20);
+    let (id, rows) = games
+        .iter()
+        .filter(|g| g["plies"].as_u64().unwrap() > 30)
+        .find_map(|g| {
+            let id = g["id"].as_i64().unwrap();
+            let pos = get_ok(&f.base, &format!("/api/v1/games/{id}/positions/12"));
+            let (rows, stones) = corner_rows(&pos, 5);
+            (stones >= 2).then_some((id, rows))
+        })
+        .expect("a game with stones in its top-left corner");
+    let path = |extra: &str| {
+        format!(
+            "/api/v1/patterns?pattern={}&kind=go&size=9&mode=corner{extra}",
+            enc(&rows)
+        )
+    };
+    let a = get_ok(&f.base, &path("&limit=1000"));
+    assert_eq!(a["pattern"], format!("{rows}@aa"), "{a}");
+    assert_eq!(a["kind"], "go");
+    assert_eq!(a["size"], 9);
+    assert_eq!(a["mode"], "corner");
+    assert_eq!(a["symmetry"], true);
+    assert_eq!(a["swap_colors"], true);
+    let total = a["total_games"].as_u64().unwrap();
+    assert!(total > 0, "{a}");
+    assert!(a["total_hits"].as_u64().unwrap() >= total);
+    assert!(a["placements"].as_u64().unwrap() >= 1);
+    let hits = a["games"].as_array().unwrap();
+    assert_eq!(hits.len() as u64, total);
+    let hit = hits
+        .iter()
+        .find(|g| g["id"].as_i64() == Some(id))
+        .unwrap_or_else(|| panic!("game {id} is not found by its own corner: {a}"));
+    assert!(hit["ply"].as_u64().unwrap() <= 12, "{hit}");
+    assert!(hit["hits"].as_u64().unwrap() >= 1);
+    // A region of 25 points of a 9x9 board is played in again: the
+    // continuation table has rows, labelled A, B, ... most played first.
+    let continuations = a["continuations"].as_array().unwrap();
+    assert!(!continuations.is_empty(), "{a}");
+    assert_eq!(continuations[0]["label"], "A");
+    let played =
+        |c: &Value| c["black"]["count"].as_u64().unwrap() + c["white"]["count"].as_u64().unwrap();
+    assert!(played(&continuations[0]) > 0);
+    assert!(
+        continuations
+            .windows(2)
+            .all(|w| played(&w[0]) >= played(&w[1]))
+    );
+    for c in continuations {
+        assert!(c["point"].as_str().unwrap().len() == 2, "{c}");
+        assert!(c["offset"][0].as_u64().unwrap() < 5 && c["offset"][1].as_u64().unwrap() < 5);
+    }
+    // Exactly as drawn, in the game's colours, it still finds the game.
+    let exact = get_ok(&f.base, &path("&symmetry=false&colors=same&limit=1000"));
+    assert!(exact["total_games"].as_u64().unwrap() <= total);
+    assert!(
+        exact["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|g| g["id"].as_i64() == Some(id) && g["swapped"] == false && g["symmetry"] == 0)
+    );
+
+    // Pages of one game cover every game once, newest first.
+    let mut seen = Vec::new();
+    let mut cursor: Option<String> = None;
+    loop {
+        let extra = match &cursor {
+            None => "&limit=1".to_string(),
+            Some(c) => format!("&limit=1&cursor={}", enc(c)),
+        };
+        let page = get_ok(&f.base, &path(&extra));
+        assert_eq!(page["total_games"].as_u64(), Some(total));
+        let ids: Vec<i64> = page["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g["id"].as_i64().unwrap())
+            .collect();
+        assert!(ids.len() <= 1);
+        seen.extend(ids);
+        match page["next_cursor"].as_str() {
+            Some(c) => cursor = Some(c.to_string()),
+            None => break,
+        }
+    }
+    let all: Vec<i64> = hits.iter().map(|g| g["id"].as_i64().unwrap()).collect();
+    assert_eq!(seen, all);
+    assert!(
+        get(&f.base, &path("&cursor=nonsense"))
+            .problem(400)
+            .contains("cursor")
+    );
+
+    // The game filters of the game list apply.
+    let black = hit["black"].as_str().unwrap().to_string();
+    let mine = get_ok(
+        &f.base,
+        &path(&format!("&limit=1000&player={}", enc(&black))),
+    );
+    let mine_games = mine["games"].as_array().unwrap();
+    assert!(mine_games.iter().any(|g| g["id"].as_i64() == Some(id)));
+    assert!(
+        mine_games
+            .iter()
+            .all(|g| g["black"].as_str() == Some(&black) || g["white"].as_str() == Some(&black))
+    );
+    let none = get_ok(&f.base, &path("&from=2999-01-01"));
+    assert_eq!(none["total_games"], 0);
+    assert_eq!(none["games"].as_array().unwrap().len(), 0);
+
+    // A Keil point list: every stone of a game after ply 6, where it is.
+    let keil = get_ok(&f.base, "/api/v1/games?kind=keil&limit=1");
+    let kid = keil["games"][0]["id"].as_i64().unwrap();
+    let pos = get_ok(&f.base, &format!("/api/v1/games/{kid}/positions/6"));
+    let names = |c: &str| -> Vec<String> {
+        pos[c]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p.as_str().unwrap().to_string())
+            .collect()
+    };
+    let (b, w) = (names("black"), names("white"));
+    assert!(!b.is_empty() && !w.is_empty());
+    let pattern = format!("X:{} O:{}", b.join(","), w.join(","));
+    let k = get_ok(
+        &f.base,
+        &format!(
+            "/api/v1/patterns?pattern={}&kind=keil&mode=fixed&symmetry=false&limit=1000",
+            enc(&pattern)
+        ),
+    );
+    assert_eq!(k["kind"], "keil");
+    assert_eq!(k["size"], 7);
+    assert_eq!(
+        k["placements"], 2,
+        "where drawn, and with colours swapped: {k}"
+    );
+    assert!(
+        k["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|g| g["id"].as_i64() == Some(kid) && g["ply"].as_u64().unwrap() <= 6),
+        "{k}"
+    );
+    let anywhere = get_ok(
+        &f.base,
+        &format!("/api/v1/patterns?pattern={}&kind=keil", enc(&pattern)),
+    );
+    assert!(anywhere["total_games"].as_u64() >= k["total_games"].as_u64());
+
+    // Bad requests name the parameter and what to fix.
+    let problem = |q: &str| get(&f.base, &format!("/api/v1/patterns?{q}")).problem(400);
+    let d = problem("");
+    assert!(d.contains("pattern") && d.contains("required"), "{d}");
+    let d = problem(&format!("pattern={}&size=9", enc("XQ./...")));
+    assert!(
+        d.starts_with("pattern:") && d.contains("'Q'") && d.contains("row 1, column 2"),
+        "{d}"
+    );
+    let d = problem(&format!("pattern={}&size=9", enc("XX/X")));
+    assert!(d.contains("every row needs the same width"), "{d}");
+    let d = problem(&format!("pattern={}&size=9&mode=corner", enc("X:ee")));
+    assert!(d.starts_with("pattern:") && d.contains("corner"), "{d}");
+    let d = problem(&format!("pattern={}&size=9&mode=edge", enc("X:ee")));
+    assert!(
+        d.starts_with("mode:") && d.contains("fixed, corner, side, centre or anywhere"),
+        "{d}"
+    );
+    let d = problem(&format!("pattern={}&size=40", enc("X:dd")));
+    assert!(d.starts_with("size:"), "{d}");
+    let d = problem(&format!("pattern={}&kind=keil", enc("X./..")));
+    assert!(d.contains("VALUE:POINT"), "{d}");
+    let d = problem(&format!("pattern={}&size=9&colors=both", enc("X:ee")));
+    assert!(d.starts_with("colors:"), "{d}");
+    let d = problem(&format!("pattern={}&size=9&symmetry=maybe", enc("X:ee")));
+    assert!(d.starts_with("symmetry:"), "{d}");
+    let d = problem(&format!("pattern={}&size=9&winner=green", enc("X:ee")));
+    assert!(d.starts_with("winner:"), "{d}");
 }
 
 #[test]

@@ -586,3 +586,162 @@ fn a_150_ply_side_7_game_page_is_under_60_kb() {
     );
     assert!(estimate < 60 * 1024, "{estimate}");
 }
+
+/// The pattern links of a pattern page's board (each point cycles).
+fn pattern_links(body: &str) -> Vec<String> {
+    hrefs(board(body))
+        .into_iter()
+        .filter(|h| h.starts_with("/patterns?") && h.contains("edit=1"))
+        .collect()
+}
+
+#[test]
+fn the_pattern_editor_cycles_points_through_the_region() {
+    // No pattern: the editor over an empty board, every point a link.
+    let body = html("/patterns?kind=go&size=9");
+    assert!(body.contains("Pattern search"));
+    let links = pattern_links(&body);
+    assert_eq!(links.len(), 81);
+    assert!(!board(&body).contains("class=\"region\""));
+    // ee: black, white, empty, any, then out of the pattern again.
+    let one = html(&links[40]);
+    assert_eq!(stones(board(&one)), (vec!["ee".to_string()], vec![]));
+    assert!(
+        one.contains("value=\"X@ee\""),
+        "the form carries the pattern"
+    );
+    let two = html(&pattern_links(&one)[40]);
+    assert_eq!(stones(board(&two)), (vec![], vec!["ee".to_string()]));
+    let three = html(&pattern_links(&two)[40]);
+    assert_eq!(stones(board(&three)), (vec![], vec![]));
+    assert_eq!(board(&three).matches("class=\"region\"").count(), 1);
+    assert!(board(&three).contains(">.</text>"));
+    let four = html(&pattern_links(&three)[40]);
+    assert!(board(&four).contains(">*</text>"));
+    let five = html(&pattern_links(&four)[40]);
+    assert!(!board(&five).contains("class=\"region\""));
+    // A Keil hexagon of side 7.
+    let keil = html("/patterns?kind=keil&size=7");
+    assert_eq!(pattern_links(&keil).len(), 127);
+    // The nav and the position explorer lead here.
+    assert!(hrefs(&html("/")).iter().any(|h| h == "/patterns"));
+    assert!(
+        hrefs(&html("/positions?kind=go&size=9&edit=1"))
+            .iter()
+            .any(|h| h.starts_with("/patterns?kind=go&size=9"))
+    );
+}
+
+#[test]
+fn a_pattern_search_page_shows_continuations_and_games() {
+    // A Go game's top-left corner after ply 12, as a corner pattern.
+    let list = api("/api/v1/games?kind=go&limit=100");
+    let (id, rows) = list["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|g| g["plies"].as_u64().unwrap() > 30)
+        .find_map(|g| {
+            let id = g["id"].as_i64().unwrap();
+            let (b, w) = api_stones(id, 12);
+            let mut count = 0;
+            let rows: Vec<String> = (0..5u8)
+                .map(|r| {
+                    (0..5u8)
+                        .map(|c| {
+                            let name = format!("{}{}", (b'a' + c) as char, (b'a' + r) as char);
+                            if b.contains(&name) {
+                                count += 1;
+                                'X'
+                            } else if w.contains(&name) {
+                                count += 1;
+                                'O'
+                            } else {
+                                '.'
+                            }
+                        })
+                        .collect()
+                })
+                .collect();
+            (count >= 2).then(|| (id, rows.join("/")))
+        })
+        .expect("a Go game with stones in its top-left corner");
+    let query = format!("pattern={}&kind=go&size=9&mode=corner", enc(&rows));
+    let answer = api(&format!("/api/v1/patterns?{query}&limit=1000"));
+    let total = answer["total_games"].as_u64().unwrap();
+    assert!(total > 0);
+    let body = html(&format!("/patterns?{query}"));
+    let plural = if total == 1 { "" } else { "s" };
+    assert!(
+        body.contains(&format!("{total} game{plural}, ")),
+        "the page counts the games as the API does"
+    );
+    // The continuations: labelled discs on the board, rows in the table.
+    let continuations = answer["continuations"].as_array().unwrap();
+    assert!(!continuations.is_empty());
+    let svg = board(&body);
+    assert_eq!(svg.matches("class=\"next\"").count(), continuations.len());
+    assert!(svg.contains(">A</text>"));
+    assert_eq!(
+        body.matches("<tr class=\"continuation\">").count(),
+        continuations.len()
+    );
+    // The pattern's region is tinted and its stones drawn.
+    assert_eq!(svg.matches("class=\"region\"").count(), 25);
+    // The games, each a link to the game at its match; the game the
+    // pattern came from among them.
+    let links = hrefs(&body);
+    let game_links: Vec<&String> = links.iter().filter(|h| h.starts_with("/games/")).collect();
+    assert_eq!(game_links.len() as u64, total.min(20));
+    if total <= 20 {
+        let hit = answer["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["id"].as_i64() == Some(id))
+            .expect("the game of the pattern");
+        let href = format!("/games/{id}?ply={}", hit["ply"]);
+        assert!(links.contains(&href), "{href}");
+        // The link opens the game at the match.
+        assert!(html(&href).contains(&format!("data-ply=\"{}\"", hit["ply"])));
+    }
+    // No search while editing; the edit link keeps the pattern.
+    let edit = links
+        .iter()
+        .find(|h| h.starts_with("/patterns?") && h.contains("edit=1") && h.contains("mode=corner"))
+        .unwrap();
+    let editing = html(edit);
+    assert_eq!(pattern_links(&editing).len(), 81);
+    assert!(!editing.contains("<tr class=\"continuation\">"));
+
+    // A Keil pattern as points.
+    let keil = html(&format!("/patterns?kind=keil&pattern={}", enc("X:g7 .:h8")));
+    assert!(keil.contains("<tr class=\"continuation\">"));
+    assert!(hrefs(&keil).iter().any(|h| h.starts_with("/games/")));
+}
+
+#[test]
+fn a_bad_pattern_shows_its_message_not_a_server_error() {
+    for (query, message) in [
+        (
+            "pattern=XQ&size=9",
+            "&#39;Q&#39; at row 1, column 2 is not a cell",
+        ),
+        (
+            "pattern=X%3Aee&size=9&mode=corner",
+            "a corner pattern must be drawn in a corner",
+        ),
+        ("pattern=X.%2F..&kind=keil", "VALUE:POINT"),
+        ("pattern=X%3Add&size=9&mode=edge", "mode: unknown mode"),
+        ("pattern=X%3Add&size=40", "size:"),
+    ] {
+        let p = get(&format!("/patterns?{query}"));
+        assert_eq!(p.status, 400, "{query}: {}", p.body);
+        assert_eq!(p.content_type, "text/html; charset=utf-8");
+        check_page_rules(query, &p);
+        assert!(p.body.contains("role=\"alert\""), "{query}");
+        assert!(p.body.contains(message), "{query}: {message} in {}", p.body);
+        // The editor stays usable.
+        assert!(!pattern_links(&p.body).is_empty(), "{query}");
+    }
+}

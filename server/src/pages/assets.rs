@@ -35,6 +35,11 @@ const FILES: &[File] = &[
         bytes: include_bytes!("../../static/viewer.js"),
     },
     File {
+        name: "pattern.js",
+        content_type: "text/javascript; charset=utf-8",
+        bytes: include_bytes!("../../static/pattern.js"),
+    },
+    File {
         name: "upload.js",
         content_type: "text/javascript; charset=utf-8",
         bytes: include_bytes!("../../static/upload.js"),
@@ -51,6 +56,8 @@ pub struct Assets {
     pub viewer_js: String,
     /// The upload form.
     pub upload_js: String,
+    /// The pattern editor's clicks without reloads.
+    pub pattern_js: String,
     /// `(hashed name, file index)`.
     served: Vec<(String, usize)>,
 }
@@ -81,6 +88,7 @@ pub fn assets() -> &'static Assets {
             common_js: url("common.js"),
             viewer_js: url("viewer.js"),
             upload_js: url("upload.js"),
+            pattern_js: url("pattern.js"),
             served,
         }
     })

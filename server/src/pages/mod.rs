@@ -14,6 +14,7 @@
 
 pub mod assets;
 mod chart;
+mod patterns;
 
 use std::fmt::Write as _;
 use std::sync::{Arc, Mutex};
@@ -33,7 +34,7 @@ use keil_rules::{
 use serde::Deserialize;
 
 use crate::ServerState;
-use crate::dto::GamesQuery;
+use crate::dto::{GameFilterQuery, GamesQuery};
 use crate::error::ApiError;
 use crate::routes::{RouteEntry, entry};
 use crate::svg::{self, Drawing, Extras, PointMark};
@@ -52,6 +53,7 @@ pub fn page_table() -> Vec<RouteEntry> {
         entry("GET", "/games", games_page),
         entry("GET", "/games.sgf", games_sgf),
         entry("GET", "/positions", positions_page),
+        entry("GET", "/patterns", patterns::patterns_page),
         entry("GET", "/search", search_page),
         entry("GET", "/upload", upload_page),
         entry("GET", "/static/{name}", assets::serve),
@@ -609,18 +611,18 @@ impl FilterEcho {
     fn from_query(q: &GamesQuery) -> FilterEcho {
         let s = |v: &Option<String>| v.clone().unwrap_or_default();
         FilterEcho {
-            player: s(&q.player),
-            color: s(&q.color).to_ascii_uppercase(),
-            opponent: s(&q.opponent),
-            event: s(&q.event),
-            from: s(&q.from),
-            to: s(&q.to),
-            result: s(&q.result),
-            winner: s(&q.winner).to_ascii_uppercase(),
+            player: s(&q.filter.player),
+            color: s(&q.filter.color).to_ascii_uppercase(),
+            opponent: s(&q.filter.opponent),
+            event: s(&q.filter.event),
+            from: s(&q.filter.from),
+            to: s(&q.filter.to),
+            result: s(&q.filter.result),
+            winner: s(&q.filter.winner).to_ascii_uppercase(),
             kind: s(&q.kind),
             size: s(&q.size),
-            ruleset: s(&q.ruleset),
-            status: s(&q.status),
+            ruleset: s(&q.filter.ruleset),
+            status: s(&q.filter.status),
             order: s(&q.order),
         }
     }
@@ -647,28 +649,42 @@ impl FilterEcho {
 /// Empty form fields mean "any": the API's parser reads an empty value as
 /// a bad one, so they are dropped first.
 fn drop_empty(mut q: GamesQuery) -> GamesQuery {
+    drop_empty_filter(&mut q.filter);
     for v in [
-        &mut q.player,
-        &mut q.color,
-        &mut q.opponent,
-        &mut q.event,
-        &mut q.from,
-        &mut q.to,
-        &mut q.result,
-        &mut q.winner,
         &mut q.kind,
         &mut q.size,
-        &mut q.ruleset,
-        &mut q.status,
         &mut q.order,
         &mut q.limit,
         &mut q.cursor,
     ] {
-        if v.as_deref().is_some_and(|s| s.trim().is_empty()) {
-            *v = None;
-        }
+        drop_blank(v);
     }
     q
+}
+
+fn drop_blank(v: &mut Option<String>) {
+    if v.as_deref().is_some_and(|s| s.trim().is_empty()) {
+        *v = None;
+    }
+}
+
+/// [`drop_empty`] of the game filters alone.
+fn drop_empty_filter(f: &mut GameFilterQuery) {
+    for v in [
+        &mut f.player,
+        &mut f.color,
+        &mut f.opponent,
+        &mut f.event,
+        &mut f.from,
+        &mut f.to,
+        &mut f.result,
+        &mut f.winner,
+        &mut f.variant,
+        &mut f.ruleset,
+        &mut f.status,
+    ] {
+        drop_blank(v);
+    }
 }
 
 #[derive(Template)]

@@ -1,0 +1,150 @@
+//! `keil search pattern` as a user runs it: the table, JSON, the notation
+//! in `--help`, errors that say what to fix.
+
+use std::path::PathBuf;
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+
+fn keil() -> Command {
+    Command::cargo_bin("keil").unwrap()
+}
+
+/// An archive of 20 Go 9x9 games and 20 Keil games, in a fresh directory.
+fn archive(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("keil-search-test-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("db");
+    for (args, file) in [
+        (
+            &[
+                "--game", "go", "--size", "9", "--games", "20", "--seed", "4",
+            ][..],
+            "go.sgf",
+        ),
+        (&["--games", "20", "--seed", "2"][..], "keil.keil"),
+    ] {
+        let out = keil().arg("generate").args(args).assert().code(0);
+        std::fs::write(dir.join(file), &out.get_output().stdout).unwrap();
+        keil()
+            .arg("import")
+            .arg("--db")
+            .arg(&db)
+            .arg(dir.join(file))
+            .assert()
+            .code(0);
+    }
+    db
+}
+
+fn json(db: &PathBuf, args: &[&str]) -> Value {
+    let out = keil()
+        .args(["search", "pattern", "--json", "--db"])
+        .arg(db)
+        .args(args)
+        .assert()
+        .code(0);
+    serde_json::from_slice(&out.get_output().stdout).unwrap()
+}
+
+#[test]
+fn pattern_search_prints_totals_continuations_and_games() {
+    let db = archive("pattern");
+    // A black stone on the 3-3 point and a white one beside it, anywhere
+    // on 9x9 under symmetry and colour swap.
+    let out = keil()
+        .args(["search", "pattern", "--size", "9", "--limit", "3", "--db"])
+        .arg(&db)
+        .arg("X:cc O:dc")
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains(
+            "hits of XO@cc (Go 9, anywhere mode",
+        ))
+        .stdout(predicate::str::contains("label point"))
+        .stdout(predicate::str::contains("next page: --after"));
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(
+        text.lines().any(|l| l.starts_with("A ")),
+        "a continuation row labelled A: {text}"
+    );
+    let a = json(&db, &["--size", "9", "X:cc O:dc", "--limit", "100"]);
+    let total = a["total_games"].as_u64().unwrap();
+    assert!(total > 0, "{a}");
+    assert_eq!(a["games"].as_array().unwrap().len() as u64, total);
+    assert!(a["total_hits"].as_u64().unwrap() >= total);
+    assert!(!a["continuations"].as_array().unwrap().is_empty());
+    // As drawn and in its colours only: fewer placements, no more games.
+    let narrow = json(
+        &db,
+        &[
+            "--size",
+            "9",
+            "--no-symmetry",
+            "--colors",
+            "same",
+            "X:cc O:dc",
+        ],
+    );
+    // 8 columns by 9 rows of translations.
+    assert_eq!(narrow["placements"], 72, "{narrow}");
+    assert!(narrow["total_games"].as_u64().unwrap() <= total);
+    // A corner pattern in rows.
+    let corner = json(&db, &["--size", "9", "--mode", "corner", ".../.X./..."]);
+    assert_eq!(corner["pattern"], ".../.X./...@aa");
+    assert_eq!(corner["placements"], 8);
+    // A Keil point list.
+    let k = json(&db, &["--kind", "keil", "X:g7 .:h8"]);
+    assert!(k["total_games"].as_u64().unwrap() > 0, "{k}");
+    // Filters: nobody plays after 2999.
+    let none = json(&db, &["--size", "9", "--from", "2999-01-01", "X:cc O:dc"]);
+    assert_eq!(none["total_games"], 0);
+
+    // Errors say what to fix.
+    keil()
+        .args(["search", "pattern", "--size", "9", "--db"])
+        .arg(&db)
+        .arg("XQ")
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "'Q' at row 1, column 2 is not a cell",
+        ));
+    keil()
+        .args([
+            "search", "pattern", "--size", "9", "--mode", "corner", "--db",
+        ])
+        .arg(&db)
+        .arg("X:ee")
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "a corner pattern must be drawn in a corner",
+        ));
+    keil()
+        .args(["search", "pattern", "--mode", "edge", "--db"])
+        .arg(&db)
+        .arg("X:ee")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "use fixed, corner, side, centre or anywhere",
+        ));
+    let _ = std::fs::remove_dir_all(db.parent().unwrap());
+}
+
+#[test]
+fn pattern_help_explains_the_notation_with_examples() {
+    keil()
+        .args(["search", "pattern", "--help"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("...../...../..O../...X./....."))
+        .stdout(predicate::str::contains("--mode corner"))
+        .stdout(predicate::str::contains("'X:dd O:cc'"))
+        .stdout(predicate::str::contains("X:g7 O:h8 .:g8"))
+        .stdout(predicate::str::contains("* any"))
+        .stdout(predicate::str::contains("--no-symmetry"));
+}

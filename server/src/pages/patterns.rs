@@ -1,0 +1,416 @@
+//! `GET /patterns`: the pattern search page. A board (square or hexagon)
+//! on which every point is a link that cycles its cell (outside the
+//! region → black → white → empty → any → outside), the form of the API's
+//! parameters, and the answer: continuations labelled on their points and
+//! in a table, and the games, each a link to the game at its match. Works
+//! without JavaScript: the pattern travels in the URL.
+
+use actix_web::http::StatusCode;
+use actix_web::web::{self, Data};
+use askama::Template;
+use keil_archive::{Cell, GameId, MoveStats, Pattern, PatternMode};
+use keil_rules::{AnyPosition, BoardSpec, Color, GameKind, Point};
+use serde::Deserialize;
+
+use super::{
+    Assets, PageError, PageResult, assets, blocking, drop_empty_filter, html_response, kinds, link,
+    nonempty, share_fill,
+};
+use crate::ServerState;
+use crate::dto::PatternsQuery;
+use crate::error::ApiError;
+use crate::svg::{self, Drawing, Extras, PointMark};
+
+/// `GET /patterns` parameters: the API's, plus the editor's.
+#[derive(Debug, Default, Deserialize)]
+pub struct PatternParams {
+    /// The API's parameters (pattern, kind, size, mode, symmetry, colours,
+    /// filters, page).
+    #[serde(flatten)]
+    pub api: PatternsQuery,
+    /// `1`: edit the pattern (clicking a point cycles it; no search).
+    pub edit: Option<String>,
+}
+
+/// The cell after `c` in the editor's cycle (`None`: outside the region).
+fn cycle(c: Option<Cell>) -> Option<Cell> {
+    match c {
+        None => Some(Cell::Black),
+        Some(Cell::Black) => Some(Cell::White),
+        Some(Cell::White) => Some(Cell::Empty),
+        Some(Cell::Empty) => Some(Cell::Any),
+        Some(Cell::Any | Cell::BlackOrEmpty | Cell::WhiteOrEmpty) => None,
+    }
+}
+
+fn cell_word(c: Option<Cell>) -> &'static str {
+    match c {
+        None => "not in the pattern",
+        Some(Cell::Black) => "black",
+        Some(Cell::White) => "white",
+        Some(Cell::Empty) => "empty",
+        Some(Cell::Any) => "anything",
+        Some(Cell::BlackOrEmpty) => "black or empty",
+        Some(Cell::WhiteOrEmpty) => "white or empty",
+    }
+}
+
+struct ContinuationRow {
+    label: String,
+    point: String,
+    black: MoveStats,
+    white: MoveStats,
+}
+
+struct GameRow {
+    id: GameId,
+    ply: u32,
+    href: String,
+    hits: u32,
+    swapped: bool,
+    black: String,
+    white: String,
+    result: String,
+    date: String,
+    next: String,
+}
+
+#[derive(Template)]
+#[template(path = "patterns.html")]
+struct PatternsPage<'a> {
+    a: &'a Assets,
+    title: &'a str,
+    svg: String,
+    edit: bool,
+    edit_href: String,
+    search_href: String,
+    clear_href: String,
+    kinds: Vec<(String, String)>,
+    kind: String,
+    size: String,
+    board_size: u8,
+    pattern: String,
+    modes: Vec<(&'static str, &'static str)>,
+    mode: String,
+    symmetry: bool,
+    swap: bool,
+    player: String,
+    from: String,
+    to: String,
+    error: Option<String>,
+    searched: bool,
+    total: u64,
+    hits: u64,
+    placements: u32,
+    continuations: Vec<ContinuationRow>,
+    games: Vec<GameRow>,
+    next: Option<String>,
+}
+
+/// `GET /patterns?pattern=…`: the pattern search page and editor.
+pub async fn patterns_page(state: Data<ServerState>, q: web::Query<PatternParams>) -> PageResult {
+    let PatternParams { mut api, edit } = q.into_inner();
+    drop_empty_filter(&mut api.filter);
+    let echo = |v: &Option<String>| nonempty(v).unwrap_or_default().to_string();
+    let text = echo(&api.pattern);
+    let mut edit = nonempty(&edit).is_some_and(|v| v != "0" && v != "false") || text.is_empty();
+    let mut errors: Vec<String> = Vec::new();
+    // The board: the kind and size asked for, else Go 19.
+    let kind = match nonempty(&api.kind).map(str::parse::<GameKind>) {
+        None => GameKind::Go,
+        Some(Ok(k)) => k,
+        Some(Err(e)) => {
+            errors.push(format!("kind: {e}"));
+            GameKind::Go
+        }
+    };
+    let spec = nonempty(&api.size)
+        .map(|s| {
+            s.parse::<u8>()
+                .map_err(|_| format!("size: {s:?} is not a board size"))
+                .and_then(|n| BoardSpec::new(kind, n).map_err(|e| format!("size: {e}")))
+        })
+        .transpose()
+        .unwrap_or_else(|e| {
+            errors.push(e);
+            None
+        })
+        .unwrap_or(BoardSpec {
+            kind,
+            size: kind.default_size(),
+        });
+    let mode_text = echo(&api.mode);
+    let mode = mode_text
+        .parse::<PatternMode>()
+        .unwrap_or(PatternMode::Anywhere);
+    let pattern = if text.is_empty() {
+        None
+    } else {
+        match Pattern::parse(spec.kind, spec.size, &text, mode) {
+            Ok(p) => Some(p),
+            Err(e) => {
+                errors.push(crate::routes::pattern_error(e).to_string());
+                None
+            }
+        }
+    };
+    // The whole query, as the API reads it (its errors name the parameter).
+    let query = if pattern.is_some() && errors.is_empty() {
+        match crate::routes::pattern_query(api.clone()) {
+            Ok(q) => Some(q),
+            Err(e) => {
+                errors.push(e.to_string());
+                None
+            }
+        }
+    } else {
+        None
+    };
+    if !errors.is_empty() {
+        edit = true;
+    }
+    let symmetry = query.as_ref().map_or_else(
+        || !matches!(nonempty(&api.symmetry), Some("false" | "0" | "no")),
+        |q| q.symmetry,
+    );
+    let swap = query
+        .as_ref()
+        .map_or_else(|| nonempty(&api.colors) != Some("same"), |q| q.swap_colors);
+    let kind_code = spec.kind.code().to_string();
+    // The kind's usual size goes unsaid: changing the game in the form
+    // then gives that game's usual board.
+    let size_text = if spec.size == spec.kind.default_size() {
+        String::new()
+    } else {
+        spec.size.to_string()
+    };
+    let mode_code = mode.code();
+    let player = echo(&api.filter.player);
+    let (from, to) = (echo(&api.filter.from), echo(&api.filter.to));
+    let notation = pattern.as_ref().map_or(text.clone(), |p| p.to_string());
+    let sym = if symmetry { "true" } else { "false" };
+    let colors = if swap { "swap" } else { "same" };
+    let here = |pattern: &str, extra: &[(&str, &str)]| {
+        let mut pairs: Vec<(&str, &str)> = vec![
+            ("pattern", pattern),
+            ("kind", &kind_code),
+            ("size", &size_text),
+            ("mode", mode_code),
+            ("symmetry", sym),
+            ("colors", colors),
+            ("player", &player),
+            ("from", &from),
+            ("to", &to),
+        ];
+        pairs.extend_from_slice(extra);
+        link("/patterns", &pairs)
+    };
+
+    // The search (not while editing).
+    let mut searched = false;
+    let (mut total, mut hits, mut placements) = (0, 0, 0);
+    let mut continuations = Vec::new();
+    let mut games = Vec::new();
+    let mut next = None;
+    let mut marks = Vec::new();
+    let board = AnyPosition::empty(spec)
+        .map_err(|e| PageError(ApiError::BadRequest(format!("size: {e}"))))?
+        .board();
+    if let (Some(query), false) = (query, edit) {
+        match blocking(&state, move |a| Ok(a.patterns().search(&query)?)).await {
+            Ok(answer) => {
+                searched = true;
+                total = answer.total_games;
+                hits = answer.total_hits;
+                placements = answer.placements;
+                for c in &answer.continuations {
+                    if let Ok(p) = board.parse_point(&c.point) {
+                        marks.push(PointMark {
+                            point: p,
+                            class: "next",
+                            label: c.label.clone(),
+                            href: None,
+                            title: format!(
+                                "{} {}: Black {} times, White {} times",
+                                c.label, c.display, c.black.count, c.white.count
+                            ),
+                            fill: Some(share_fill(
+                                c.black.black_wins + c.white.black_wins,
+                                c.black.white_wins + c.white.white_wins,
+                            )),
+                        });
+                    }
+                    continuations.push(ContinuationRow {
+                        label: c.label.clone(),
+                        point: if c.display == c.point {
+                            c.display.clone()
+                        } else {
+                            format!("{} ({})", c.display, c.point)
+                        },
+                        black: c.black,
+                        white: c.white,
+                    });
+                }
+                games = answer
+                    .games
+                    .iter()
+                    .map(|g| GameRow {
+                        id: g.game_id,
+                        ply: g.ply,
+                        href: format!("/games/{}?ply={}", g.game_id, g.ply),
+                        hits: g.hits,
+                        swapped: g.swapped,
+                        black: g.black.clone().unwrap_or_default(),
+                        white: g.white.clone().unwrap_or_default(),
+                        result: g.result.clone().unwrap_or_default(),
+                        date: g.date.clone(),
+                        next: g
+                            .next
+                            .as_deref()
+                            .and_then(|n| board.parse_point(n).ok())
+                            .map(|p| board.display_name(p))
+                            .unwrap_or_default(),
+                    })
+                    .collect();
+                next = answer
+                    .next_cursor
+                    .as_deref()
+                    .map(|c| here(&notation, &[("cursor", c)]));
+            }
+            Err(PageError(ApiError::BadRequest(m))) => {
+                errors.push(m);
+                edit = true;
+            }
+            Err(e) => return Err(e),
+        }
+    }
+
+    // The pattern on the board: its stones, its region tinted, and while
+    // editing every point a link that cycles it.
+    let cells: Vec<(Point, Cell)> = pattern
+        .as_ref()
+        .map_or_else(Vec::new, |p| p.cells().to_vec());
+    let mut position = AnyPosition::empty(spec)
+        .map_err(|e| PageError(ApiError::BadRequest(format!("size: {e}"))))?;
+    for &(p, c) in &cells {
+        match c {
+            Cell::Black => position.set(p, Some(Color::Black)),
+            Cell::White => position.set(p, Some(Color::White)),
+            _ => {}
+        }
+    }
+    let mut region = Vec::new();
+    for p in board.points() {
+        let now = cells.iter().find(|(q, _)| *q == p).map(|&(_, c)| c);
+        let href = edit.then(|| {
+            let then = cycle(now);
+            let cycled = cells
+                .iter()
+                .copied()
+                .filter(|(q, _)| *q != p)
+                .chain(then.map(|c| (p, c)));
+            let text = Pattern::new(spec.kind, spec.size, cycled)
+                .map_or_else(|_| String::new(), |n| n.to_string());
+            here(&text, &[("edit", "1")])
+        });
+        let title = format!(
+            "{} ({}){}",
+            board.display_name(p),
+            cell_word(now),
+            if edit { ": click to cycle" } else { "" }
+        );
+        match now {
+            Some(c) => region.push(PointMark {
+                point: p,
+                class: "region",
+                label: if matches!(c, Cell::Black | Cell::White) {
+                    String::new()
+                } else {
+                    c.to_char().to_string()
+                },
+                href,
+                title,
+                fill: None,
+            }),
+            None if edit => region.push(PointMark {
+                point: p,
+                class: "hot",
+                label: String::new(),
+                href,
+                title,
+                fill: None,
+            }),
+            None => {}
+        }
+    }
+    region.extend(marks);
+    let caption = if edit {
+        format!("pattern editor · {} {}", spec.kind.name(), spec.size)
+    } else {
+        format!(
+            "{} game{} · {} hit{}",
+            total,
+            if total == 1 { "" } else { "s" },
+            hits,
+            if hits == 1 { "" } else { "s" }
+        )
+    };
+    let svg = svg::render_with(
+        &Drawing {
+            position: &position,
+            last: None,
+            captured: &[],
+            caption: &caption,
+        },
+        &Extras {
+            inline: true,
+            ply: None,
+            notation: None,
+            marks: &region,
+        },
+    );
+    let status = if errors.is_empty() {
+        StatusCode::OK
+    } else {
+        StatusCode::BAD_REQUEST
+    };
+    let page = PatternsPage {
+        a: assets(),
+        title: "Pattern search",
+        svg,
+        edit,
+        edit_href: here(&notation, &[("edit", "1")]),
+        search_href: here(&notation, &[]),
+        clear_href: here("", &[("edit", "1")]),
+        kinds: kinds(),
+        kind: kind_code.clone(),
+        size: size_text.clone(),
+        board_size: spec.size,
+        pattern: notation.clone(),
+        modes: vec![
+            ("anywhere", "anywhere"),
+            ("corner", "in a corner"),
+            ("side", "along a side"),
+            ("centre", "in the centre (no edge)"),
+            ("fixed", "exactly where drawn"),
+        ],
+        mode: mode_code.to_string(),
+        symmetry,
+        swap,
+        player: player.clone(),
+        from: from.clone(),
+        to: to.clone(),
+        error: (!errors.is_empty()).then(|| errors.join("; ")),
+        searched,
+        total,
+        hits,
+        placements,
+        continuations,
+        games,
+        next,
+    };
+    let body = page
+        .render()
+        .map_err(|e| ApiError::Internal(format!("template: {e}")))?;
+    Ok(html_response(status, body))
+}
