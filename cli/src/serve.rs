@@ -60,8 +60,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 .display()
         )
     })?;
-    let warm = keil_server::warm_up(&archive).context("cannot read the position index")?;
-    eprintln!("keil: position index loaded in {:.1} s", warm.as_secs_f64());
+    let warm =
+        keil_server::warm_up(&archive).context("cannot read the position and pattern indexes")?;
+    eprintln!(
+        "keil: position and pattern indexes loaded in {:.1} s",
+        warm.as_secs_f64()
+    );
     eprintln!(
         "keil: serving {} on http://{} (uploads {})",
         args.db.display(),
