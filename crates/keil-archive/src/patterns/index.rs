@@ -306,7 +306,7 @@ impl Group {
         block: usize,
         placements: &[Placement],
         groups: &[Vec<u32>],
-        scratch: &mut Vec<u8>,
+        scratch: &mut Scratch,
         out: &mut Vec<(u32, u32, u16)>,
     ) {
         let cols = &self.columns[block * self.block_len()..(block + 1) * self.block_len()];
@@ -357,15 +357,14 @@ impl Group {
         // The pairs the bounds leave open: each game replayed once for
         // all of its placements.
         pending.sort_unstable();
-        let mut found = Vec::new();
         for run in pending.chunk_by(|a, b| a.0 == b.0) {
             let g = run[0].0;
             let pls: Vec<(&Placement, u16)> = run
                 .iter()
                 .map(|&(_, k, start)| (&placements[k as usize], start))
                 .collect();
-            self.verify(&self.lines[g as usize], &pls, scratch, &mut found);
-            for (&(_, k, _), t) in run.iter().zip(&found) {
+            self.verify(&self.lines[g as usize], &pls, scratch);
+            for (&(_, k, _), t) in run.iter().zip(&scratch.found) {
                 if let Some(t) = *t {
                     out.push((g, k, t));
                 }
@@ -373,61 +372,99 @@ impl Group {
         }
     }
 
-    /// Replays a game's events once and sets `found[i]` to the first node
-    /// at whose end placement `pls[i].0` matches (`None`: never), knowing
-    /// that it cannot match before node `pls[i].1`.
-    pub(crate) fn verify(
-        &self,
-        line: &Line,
-        pls: &[(&Placement, u16)],
-        state: &mut Vec<u8>,
-        found: &mut Vec<Option<u16>>,
-    ) {
-        state.clear();
-        state.resize(self.board.len(), 0);
-        found.clear();
-        found.resize(pls.len(), None);
-        let mut touched = vec![false; pls.len()];
+    /// Replays a game's events once and sets `s.found[i]` to the first
+    /// node at whose end placement `pls[i].0` matches (`None`: never),
+    /// knowing that it cannot match before node `pls[i].1`. Each event
+    /// looks only at the placements that test its point.
+    pub(crate) fn verify(&self, line: &Line, pls: &[(&Placement, u16)], s: &mut Scratch) {
+        let n = self.board.len();
+        s.state.clear();
+        s.state.resize(n, 0);
+        s.found.clear();
+        s.found.resize(pls.len(), None);
+        s.dirty.clear();
+        s.is_dirty.clear();
+        s.is_dirty.resize(pls.len(), false);
+        // Which placements test each point, as one list per point.
+        s.head.clear();
+        s.head.resize(n + 1, 0);
+        for (pl, _) in pls {
+            for &(p, _) in &pl.cells {
+                s.head[usize::from(p) + 1] += 1;
+            }
+        }
+        for i in 0..n {
+            s.head[i + 1] += s.head[i];
+        }
+        s.cursor.clear();
+        s.cursor.extend_from_slice(&s.head[..n]);
+        s.watch.clear();
+        s.watch.resize(s.head[n] as usize, 0);
+        for (j, (pl, _)) in pls.iter().enumerate() {
+            for &(p, _) in &pl.cells {
+                let c = &mut s.cursor[usize::from(p)];
+                s.watch[*c as usize] = j as u32;
+                *c += 1;
+            }
+        }
         let mut left = pls.len();
         let events = self.events(line);
         // Up to the earliest start, the points only change.
         let start = pls.iter().map(|p| p.1).min().unwrap_or(0);
         let mut i = 0;
         while i < events.len() && events[i].node() < start {
-            state[events[i].point()] = events[i].state();
+            s.state[events[i].point()] = events[i].state();
             i += 1;
         }
-        // Then each node that changed a point of a region (a placement
-        // starts at a node where one of its points changes).
+        // Then each node, testing the placements whose points it changed
+        // (a placement starts at a node where one of its points changes).
         while let Some(&e) = events.get(i) {
             let node = e.node();
-            touched.fill(false);
             while i < events.len() && events[i].node() == node {
                 let e = events[i];
-                state[e.point()] = e.state();
-                for (j, (pl, _)) in pls.iter().enumerate() {
-                    touched[j] |= pl.contains(e.point());
+                let p = e.point();
+                s.state[p] = e.state();
+                for &j in &s.watch[s.head[p] as usize..s.head[p + 1] as usize] {
+                    if !s.is_dirty[j as usize] {
+                        s.is_dirty[j as usize] = true;
+                        s.dirty.push(j);
+                    }
                 }
                 i += 1;
             }
-            for (j, (pl, from)) in pls.iter().enumerate() {
-                if touched[j]
-                    && node >= *from
-                    && found[j].is_none()
+            for &j in &s.dirty {
+                let j = j as usize;
+                s.is_dirty[j] = false;
+                let (pl, from) = pls[j];
+                if node >= from
+                    && s.found[j].is_none()
                     && pl
                         .cells
                         .iter()
-                        .all(|&(p, c)| c.allows(state[usize::from(p)]))
+                        .all(|&(p, c)| c.allows(s.state[usize::from(p)]))
                 {
-                    found[j] = Some(node);
+                    s.found[j] = Some(node);
                     left -= 1;
                 }
             }
+            s.dirty.clear();
             if left == 0 {
                 return;
             }
         }
     }
+}
+
+/// Scratch space of a scan, reused across blocks and games.
+#[derive(Debug, Default)]
+pub(crate) struct Scratch {
+    state: Vec<u8>,
+    found: Vec<Option<u16>>,
+    head: Vec<u32>,
+    cursor: Vec<u32>,
+    watch: Vec<u32>,
+    dirty: Vec<u32>,
+    is_dirty: Vec<bool>,
 }
 
 /// The bounds of a placement's non-stone points over one block's lanes

@@ -420,7 +420,7 @@ impl Patterns<'_> {
             (0..group.blocks())
                 .into_par_iter()
                 .fold(
-                    || (Vec::new(), Vec::new()),
+                    || (Vec::new(), index::Scratch::default()),
                     |(mut out, mut scratch), b| {
                         group.scan_block(
                             b,
