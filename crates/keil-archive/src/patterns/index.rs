@@ -326,10 +326,14 @@ impl Group {
                 // Each lane's fate, computed branch-free for all lanes:
                 // bit 0 a first-life match at `l1`, bit 1 to replay.
                 let mut fate = [0u8; LANES];
+                // Every value is below 0x8000 (`ug` is clamped), so the
+                // comparisons are signed ones, which SSE2 has.
                 for (i, f) in fate.iter_mut().enumerate() {
-                    let (l1, dm, lg) = (v.l1[i], v.dm[i], v.lg[i]);
-                    let exact = l1 < empties.u1[i] && l1 < dm;
-                    let open = dm < NEVER && lg < NEVER && dm.max(lg) < empties.ug[i];
+                    let (l1, dm, lg) = (v.l1[i] as i16, v.dm[i] as i16, v.lg[i] as i16);
+                    let (u1, ug) = (empties.u1[i] as i16, empties.ug[i] as i16);
+                    let never = NEVER as i16;
+                    let exact = (l1 < u1) & (l1 < dm);
+                    let open = (dm < never) & (lg < never) & (dm.max(lg) < ug);
                     *f = u8::from(exact) | u8::from(open) << 1;
                 }
                 for (c, chunk) in fate.chunks_exact(8).enumerate() {
@@ -528,6 +532,11 @@ fn empties(cols: &[u16], cells: &[(u16, Cell)]) -> Empties {
             }
             Cell::Black | Cell::White | Cell::Any => {}
         }
+    }
+    // "No bound" (at least UNSTABLE) as the largest i16: still above
+    // every node.
+    for ug in &mut v.ug {
+        *ug = (*ug).min(0x7FFF);
     }
     v
 }
