@@ -20,10 +20,11 @@
 //! (game, placement) pairs are replayed from their events.
 //!
 //! **Columns.** For each block of [`LANES`] games and each point, two
-//! `u16` lanes: the *arrival* (bits 0..14 the first stone's node, [`NEVER`]
-//! when none came; bit 14 set when that stone was white; bit 15,
-//! [`UNSTABLE`], set when the point ever leaves its first life) and the
-//! first *departure* node ([`NEVER`] when none). A search runs per block
+//! 16-bit lanes, both below `0x8000` so that the scan runs on signed
+//! 16-bit minimums and maximums (x86-64's baseline SSE2 has those): the
+//! *arrival* (bits 0..14 the first stone's node, [`NEVER`] when none came;
+//! bit 14 set when that stone was white) and the first *departure* node
+//! ([`NEVER`] when the point never leaves its first life). A search runs per block
 //! and placement over the pattern's points only: a few vector minimums and
 //! maximums per point, the empty points' part shared by the placements
 //! that have the same ones (a colour-swapped pair).
@@ -39,8 +40,10 @@ use crate::model::GameMoves;
 pub(crate) const NEVER: u16 = 0x3FFF;
 /// Set in the arrival lane when the first stone was white.
 const WHITE: u16 = 0x4000;
-/// Set in the arrival lane of a point that leaves its first life.
-const UNSTABLE: u16 = 0x8000;
+/// [`NEVER`] in the scan's signed lanes.
+const NEVER_LANE: i16 = NEVER as i16;
+/// "No bound": above every node.
+const NO_BOUND: i16 = i16::MAX;
 /// Games per block of columns.
 pub(crate) const LANES: usize = 64;
 
@@ -123,7 +126,7 @@ pub(crate) struct Group {
     /// `i / LANES`.
     pub lines: Vec<Line>,
     /// Block-major columns: `[block][point][arrival, departure][lane]`.
-    columns: Vec<u16>,
+    columns: Vec<i16>,
     /// Every game's events, game after game.
     events: Vec<Event>,
 }
@@ -140,7 +143,7 @@ impl std::fmt::Debug for Group {
 /// A game replayed for the index: its events and its per-point columns.
 pub(crate) struct Built {
     pub events: Vec<Event>,
-    /// Per point: arrival (with its colour and [`UNSTABLE`] bits), departure.
+    /// Per point: arrival (with its colour bit), departure.
     pub columns: Vec<[u16; 2]>,
 }
 
@@ -152,11 +155,18 @@ fn clamp_node(n: u32) -> u16 {
 /// life, from its arrival lane ([`NEVER`] when its first stone had the
 /// other colour or none came).
 #[inline(always)]
-fn first_of(arrival: u16, white: bool) -> u16 {
+fn first_of(arrival: i16, white: bool) -> i16 {
     // All ones when the first stone's colour is not the one asked.
-    let other = ((arrival << 1) as i16 >> 15) as u16;
+    let other = (arrival << 1) >> 15;
     let other = if white { !other } else { other };
-    (arrival | other) & NEVER
+    (arrival | other) & NEVER_LANE
+}
+
+/// [`NO_BOUND`] when the departure lane says the point leaves its first
+/// life, else 0: or-ed into a bound, it drops it.
+#[inline(always)]
+fn unstable(departure: i16) -> i16 {
+    -i16::from(departure != NEVER_LANE) & NO_BOUND
 }
 
 fn state_of(b: &keil_rules::PointSet, w: &keil_rules::PointSet, p: Point) -> u8 {
@@ -234,11 +244,6 @@ pub(crate) fn build(m: &GameMoves) -> Result<Built, IllegalMove> {
             change(node, p, state_of(&b, &w, p), None, &mut events);
         }
     }
-    for col in &mut columns {
-        if col[1] != NEVER {
-            col[0] |= UNSTABLE;
-        }
-    }
     Ok(Built { events, columns })
 }
 
@@ -262,12 +267,13 @@ impl Group {
         let (block, lane) = (i / LANES, i % LANES);
         if lane == 0 {
             let len = self.block_len();
-            self.columns.resize(self.columns.len() + len, NEVER);
+            self.columns.resize(self.columns.len() + len, NEVER_LANE);
         }
         let base = block * self.block_len();
         for (p, col) in built.columns.iter().enumerate() {
             for (k, &v) in col.iter().enumerate() {
-                self.columns[base + (p * 2 + k) * LANES + lane] = v;
+                // Nodes are below NEVER, and WHITE below 0x8000.
+                self.columns[base + (p * 2 + k) * LANES + lane] = v as i16;
             }
         }
         let start = self.events.len() as u32;
@@ -315,7 +321,7 @@ impl Group {
         let mut v = Stones {
             l1: [0; LANES],
             lg: [0; LANES],
-            dm: [NEVER; LANES],
+            dm: [NEVER_LANE; LANES],
         };
         for group in groups {
             let first = &placements[group[0] as usize];
@@ -326,14 +332,11 @@ impl Group {
                 // Each lane's fate, computed branch-free for all lanes:
                 // bit 0 a first-life match at `l1`, bit 1 to replay.
                 let mut fate = [0u8; LANES];
-                // Every value is below 0x8000 (`ug` is clamped), so the
-                // comparisons are signed ones, which SSE2 has.
                 for (i, f) in fate.iter_mut().enumerate() {
-                    let (l1, dm, lg) = (v.l1[i] as i16, v.dm[i] as i16, v.lg[i] as i16);
-                    let (u1, ug) = (empties.u1[i] as i16, empties.ug[i] as i16);
-                    let never = NEVER as i16;
+                    let (l1, dm, lg) = (v.l1[i], v.dm[i], v.lg[i]);
+                    let (u1, ug) = (empties.u1[i], empties.ug[i]);
                     let exact = (l1 < u1) & (l1 < dm);
-                    let open = (dm < never) & (lg < never) & (dm.max(lg) < ug);
+                    let open = (dm < NEVER_LANE) & (lg < NEVER_LANE) & (dm.max(lg) < ug);
                     *f = u8::from(exact) | u8::from(open) << 1;
                 }
                 for (c, chunk) in fate.chunks_exact(8).enumerate() {
@@ -347,12 +350,12 @@ impl Group {
                         }
                         let g = (block * LANES + lane) as u32;
                         if f & 1 != 0 {
-                            out.push((g, k, v.l1[lane]));
+                            out.push((g, k, v.l1[lane] as u16));
                         } else {
                             // No match before the first departure (the
                             // first life decided that) nor before every
                             // stone can stand.
-                            pending.push((g, k, v.dm[lane].max(v.lg[lane])));
+                            pending.push((g, k, v.dm[lane].max(v.lg[lane]) as u16));
                         }
                     }
                 }
@@ -474,26 +477,26 @@ pub(crate) struct Scratch {
 /// The bounds of a placement's non-stone points over one block's lanes
 /// (see the module docs): `u1` the earliest first-life arrival they
 /// forbid, `ug` the earliest arrival that forbids for ever (points that
-/// never leave their first life; at least [`UNSTABLE`] for none), `dm` the
-/// earliest departure among them.
+/// never leave their first life; [`NO_BOUND`] for none), `dm` the earliest
+/// departure among them.
 struct Empties {
-    u1: [u16; LANES],
-    ug: [u16; LANES],
-    dm: [u16; LANES],
+    u1: [i16; LANES],
+    ug: [i16; LANES],
+    dm: [i16; LANES],
 }
 
 /// A placement's stones' bounds on top of [`Empties`]: `l1` the latest
 /// first-life arrival they need, `lg` the earliest node each can stand,
 /// `dm` the earliest departure of a region point.
 struct Stones {
-    l1: [u16; LANES],
-    lg: [u16; LANES],
-    dm: [u16; LANES],
+    l1: [i16; LANES],
+    lg: [i16; LANES],
+    dm: [i16; LANES],
 }
 
 /// A point's two lanes in a block's columns.
 #[inline(always)]
-fn lanes(cols: &[u16], p: u16) -> (&[u16; LANES], &[u16; LANES]) {
+fn lanes(cols: &[i16], p: u16) -> (&[i16; LANES], &[i16; LANES]) {
     let base = usize::from(p) * 2 * LANES;
     let a = cols[base..base + LANES].try_into().expect("lane width");
     let d = cols[base + LANES..base + 2 * LANES]
@@ -504,19 +507,20 @@ fn lanes(cols: &[u16], p: u16) -> (&[u16; LANES], &[u16; LANES]) {
 
 /// The bounds from a placement's non-stone points (`.`, `x`, `o`).
 #[inline(always)]
-fn empties(cols: &[u16], cells: &[(u16, Cell)]) -> Empties {
+fn empties(cols: &[i16], cells: &[(u16, Cell)]) -> Empties {
     let mut v = Empties {
-        u1: [NEVER; LANES],
-        ug: [u16::MAX; LANES],
-        dm: [NEVER; LANES],
+        u1: [NEVER_LANE; LANES],
+        ug: [NO_BOUND; LANES],
+        dm: [NEVER_LANE; LANES],
     };
     for &(p, cell) in cells {
         let (a, d) = lanes(cols, p);
         match cell {
             Cell::Empty => {
                 for i in 0..LANES {
-                    v.u1[i] = v.u1[i].min(a[i] & NEVER);
-                    v.ug[i] = v.ug[i].min(a[i] & !WHITE);
+                    let f = a[i] & NEVER_LANE;
+                    v.u1[i] = v.u1[i].min(f);
+                    v.ug[i] = v.ug[i].min(f | unstable(d[i]));
                     v.dm[i] = v.dm[i].min(d[i]);
                 }
             }
@@ -526,17 +530,12 @@ fn empties(cols: &[u16], cells: &[(u16, Cell)]) -> Empties {
                 for i in 0..LANES {
                     let f = first_of(a[i], white);
                     v.u1[i] = v.u1[i].min(f);
-                    v.ug[i] = v.ug[i].min(f | (a[i] & UNSTABLE));
+                    v.ug[i] = v.ug[i].min(f | unstable(d[i]));
                     v.dm[i] = v.dm[i].min(d[i]);
                 }
             }
             Cell::Black | Cell::White | Cell::Any => {}
         }
-    }
-    // "No bound" (at least UNSTABLE) as the largest i16: still above
-    // every node.
-    for ug in &mut v.ug {
-        *ug = (*ug).min(0x7FFF);
     }
     v
 }
@@ -544,7 +543,7 @@ fn empties(cols: &[u16], cells: &[(u16, Cell)]) -> Empties {
 /// The bounds of a placement's stones, on top of its points' `empties`,
 /// into `v`.
 #[inline(always)]
-fn stones(cols: &[u16], cells: &[(u16, Cell)], empties: &Empties, v: &mut Stones) {
+fn stones(cols: &[i16], cells: &[(u16, Cell)], empties: &Empties, v: &mut Stones) {
     v.l1 = [0; LANES];
     v.lg = [0; LANES];
     v.dm = empties.dm;

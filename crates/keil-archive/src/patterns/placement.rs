@@ -96,14 +96,20 @@ pub(crate) fn placements(
         })
         .collect();
     // The edges a translation touches; `None` when it leaves the board.
-    let touched = |dc: i32, dr: i32| -> Option<u8> {
+    let edges_of: Vec<u8> = board.points().map(|p| board.edges(p)).collect();
+    // The edges a translation touches, `None` when it leaves the board or
+    // touches an edge outside `allowed`.
+    let touched = |dc: i32, dr: i32, allowed: u8| -> Option<u8> {
         let mut edges = 0;
         for &(c, r) in &coords {
-            edges |= board.edges(board.point_at(c + dc, r + dr)?);
+            edges |= edges_of[board.point_at(c + dc, r + dr)?.index()];
+            if edges & !allowed != 0 {
+                return None;
+            }
         }
         Some(edges)
     };
-    let drawn = touched(0, 0).expect("a pattern's points are on its board");
+    let drawn = touched(0, 0, u8::MAX).expect("a pattern's points are on its board");
     let corner = cells.iter().any(|&(p, _)| board.edges(p).count_ones() >= 2);
     match mode {
         PatternMode::Corner if !corner => return Err(PatternError::NotInCorner),
@@ -129,7 +135,12 @@ pub(crate) fn placements(
             if mode == PatternMode::Fixed || (dc, dr) == (0, 0) {
                 continue;
             }
-            let Some(edges) = touched(dc, dr) else {
+            let allowed = match mode {
+                PatternMode::Corner | PatternMode::Side => drawn,
+                PatternMode::Centre => 0,
+                PatternMode::Fixed | PatternMode::Anywhere => u8::MAX,
+            };
+            let Some(edges) = touched(dc, dr, allowed) else {
                 continue;
             };
             let ok = match mode {
