@@ -311,47 +311,58 @@ fn whole_board(pattern: &Pattern, syms: &[u8], swap: bool) -> Placements {
         groups: Vec::new(),
     };
     let mut parent: Vec<u16> = (0..n as u16).collect();
-    let mut images: Vec<Vec<Cell>> = Vec::new();
+    let mut folded = false;
+    // The cell an image puts on board point q: the pattern's at s⁻¹(q).
+    let inverse: Vec<u8> = (0..board.symmetry_count())
+        .map(|s| board.inverse(s))
+        .collect();
+    let cell = |q: Point, s: u8, swapped: bool| {
+        let c = base[board.transform(q, inverse[usize::from(s)]).index()];
+        if swapped { c.swap_colors() } else { c }
+    };
     for &s in syms {
         for swapped in [false, true] {
             if swapped && !swap {
                 continue;
             }
-            let mut image = vec![Cell::Empty; n];
-            for (p, &c) in base.iter().enumerate() {
-                let c = if swapped { c.swap_colors() } else { c };
-                image[board.transform(Point(p as u16), s).index()] = c;
-            }
-            let same = images.iter().position(|i| *i == image);
+            // Two images of a board differ at their first stones nearly
+            // always: the comparison stops there.
+            let same = out.list.iter().position(|kept| {
+                board
+                    .points()
+                    .all(|q| cell(q, kept.sym, kept.swapped) == cell(q, s, swapped))
+            });
             out.first[usize::from(s) * 2 + usize::from(swapped)] =
                 Some(same.unwrap_or(out.list.len()) as u32);
             match same {
                 Some(k) if out.list[k].swapped == swapped => {
                     // Pattern point p lands where the kept placement
                     // puts other⁻¹(s(p)): the two are one point.
-                    let back = board.inverse(out.list[k].sym);
+                    let back = inverse[usize::from(out.list[k].sym)];
                     for p in board.points() {
                         let q = board.transform(board.transform(p, s), back);
                         let (a, b) = (find(&mut parent, p.0), find(&mut parent, q.0));
                         parent[usize::from(a.max(b))] = a.min(b);
                     }
+                    folded = true;
                 }
                 Some(_) => {}
-                None => {
-                    images.push(image);
-                    out.list.push(Placement {
-                        cells: Vec::new(),
-                        stones: 0,
-                        region,
-                        shift: (0, 0),
-                        sym: s,
-                        swapped,
-                    });
-                }
+                None => out.list.push(Placement {
+                    cells: Vec::new(),
+                    stones: 0,
+                    region,
+                    shift: (0, 0),
+                    sym: s,
+                    swapped,
+                }),
             }
         }
     }
-    out.fold = fold(&mut parent, |i| board.coords(Point(i)));
+    out.fold = if folded {
+        fold(&mut parent, |i| board.coords(Point(i)))
+    } else {
+        (0..n as u16).collect()
+    };
     out
 }
 
