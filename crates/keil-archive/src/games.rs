@@ -199,6 +199,36 @@ pub(crate) fn summaries(conn: &Connection, ids: &[GameId]) -> Result<Vec<GameSum
     Ok(out)
 }
 
+/// What a search page shows beside each hit: the game's date (as stored,
+/// `YYYY-MM-DD` or empty), Black's and White's names and the result as
+/// written in RE.
+pub(crate) struct HitDetails {
+    pub date: String,
+    pub black: Option<String>,
+    pub white: Option<String>,
+    pub result: Option<String>,
+}
+
+/// The [`HitDetails`] of one game (one indexed row and two player
+/// lookups: lighter than a [`GameSummary`]); `None` when the game is gone.
+pub(crate) fn hit_details(conn: &Connection, id: GameId) -> Result<Option<HitDetails>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT g.date, b.name, w.name, g.result FROM games g
+         LEFT JOIN players b ON b.id = g.black_id LEFT JOIN players w ON w.id = g.white_id
+         WHERE g.id = ?1",
+    )?;
+    Ok(stmt
+        .query_row([id.sql()], |r| {
+            Ok(HitDetails {
+                date: r.get(0)?,
+                black: r.get(1)?,
+                white: r.get(2)?,
+                result: r.get(3)?,
+            })
+        })
+        .optional()?)
+}
+
 /// The moves of one game (see [`Games::moves`]).
 pub(crate) fn game_moves(conn: &Connection, id: GameId) -> Result<Option<GameMoves>> {
     let row = conn

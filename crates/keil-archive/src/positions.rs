@@ -1566,11 +1566,6 @@ pub(crate) fn search(
     let next_cursor = more
         .then(|| page.last().map(|(h, _)| format!("{}-{}", h.date, h.game)))
         .flatten();
-    let mut stmt = conn.prepare_cached(
-        "SELECT g.date, b.name, w.name, g.result FROM games g
-         LEFT JOIN players b ON b.id = g.black_id LEFT JOIN players w ON w.id = g.white_id
-         WHERE g.id = ?1",
-    )?;
     let mut hits = Vec::with_capacity(page.len());
     // Each side's board notation, once (Keil: button flag clear).
     let board_texts: Vec<String> = if page.is_empty() {
@@ -1581,15 +1576,17 @@ pub(crate) fn search(
     let count = board.symmetry_count();
     for (h, i) in &page {
         let side = &sides[*i];
-        let (date, black, white, result) = stmt.query_row([i64::from(h.game)], |r| {
-            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+        let game_id = GameId::from_sql(i64::from(h.game));
+        let d = crate::games::hit_details(conn, game_id)?.ok_or(Error::Corrupt {
+            game: game_id,
+            reason: "indexed but not stored".into(),
         })?;
         if h.sym >= count {
             return Err(corrupt("symmetry index"));
         }
         let (to_move, button_taken) = (variant_to_move(h.variant), variant_button(h.variant));
         hits.push(PositionHit {
-            game_id: GameId::from_sql(i64::from(h.game)),
+            game_id,
             ply: u32::from(h.ply),
             next: decode_move(h.next)
                 .map(|m| show_move(&q.position, transform_move(board, m, side.to_query))),
@@ -1598,10 +1595,10 @@ pub(crate) fn search(
             position: full_notation(&board_texts[*i], h.variant, keil),
             to_move,
             button_taken,
-            date,
-            black,
-            white,
-            result,
+            date: d.date,
+            black: d.black,
+            white: d.white,
+            result: d.result,
         });
     }
     Ok(PositionAnswer {

@@ -24,10 +24,13 @@
 //! 16-bit minimums and maximums (x86-64's baseline SSE2 has those): the
 //! *arrival* (bits 0..14 the first stone's node, [`NEVER`] when none came;
 //! bit 14 set when that stone was white) and the first *departure* node
-//! ([`NEVER`] when the point never leaves its first life). A search runs per block
-//! and placement over the pattern's points only: a few vector minimums and
-//! maximums per point, the empty points' part shared by the placements
-//! that have the same ones (a colour-swapped pair).
+//! ([`NEVER`] when the point never leaves its first life). A search runs per
+//! chunk of 32 lanes and placement over the pattern's points only, a few
+//! vector minimums and maximums per point: the stones first (a chunk where
+//! no game can have them is skipped), then the other points nearest the
+//! stones first, stopping once no lane can match; the non-stone part is
+//! shared by the placements that have the same one (a colour-swapped
+//! pair).
 
 use std::ops::Range;
 
@@ -307,6 +310,11 @@ impl Group {
     /// Tests every placement on the games of block `block`; pushes
     /// `(game index, placement index, first node)` for each match.
     /// `groups` lists the placements that share their non-stone points.
+    ///
+    /// Works [`CHUNK`] lanes at a time: the stones' bounds first (a chunk
+    /// where no stone can ever stand is skipped), then the non-stone
+    /// points, nearest the stones first, stopping as soon as every lane
+    /// is decided against (both bounds only tighten as points are added).
     pub(crate) fn scan_block(
         &self,
         block: usize,
@@ -317,45 +325,70 @@ impl Group {
     ) {
         let cols = &self.columns[block * self.block_len()..(block + 1) * self.block_len()];
         let games = (self.lines.len() - block * LANES).min(LANES);
-        let mut pending: Vec<(u32, u32, u16)> = Vec::new();
-        let mut v = Stones {
-            l1: [0; LANES],
-            lg: [0; LANES],
-            dm: [NEVER_LANE; LANES],
-        };
+        let mut pending = std::mem::take(&mut scratch.pending);
+        let mut bounds = std::mem::take(&mut scratch.stones);
+        pending.clear();
         for group in groups {
             let first = &placements[group[0] as usize];
-            let empties = empties(cols, &first.cells[first.stones..]);
-            for &k in group {
-                let pl = &placements[k as usize];
-                stones(cols, &pl.cells[..pl.stones], &empties, &mut v);
-                // Each lane's fate, computed branch-free for all lanes:
-                // bit 0 a first-life match at `l1`, bit 1 to replay.
-                let mut fate = [0u8; LANES];
-                for (i, f) in fate.iter_mut().enumerate() {
-                    let (l1, dm, lg) = (v.l1[i], v.dm[i], v.lg[i]);
-                    let (u1, ug) = (empties.u1[i], empties.ug[i]);
-                    let exact = (l1 < u1) & (l1 < dm);
-                    let open = (dm < NEVER_LANE) & (lg < NEVER_LANE) & (dm.max(lg) < ug);
-                    *f = u8::from(exact) | u8::from(open) << 1;
+            let others = &first.cells[first.stones..];
+            for lo in (0..games).step_by(CHUNK) {
+                bounds.clear();
+                let mut standing = 0u32;
+                for &k in group {
+                    let pl = &placements[k as usize];
+                    let s = Stones::of(cols, lo, &pl.cells[..pl.stones]);
+                    standing |= s.standing();
+                    bounds.push(s);
                 }
-                for (c, chunk) in fate.chunks_exact(8).enumerate() {
-                    if u64::from_le_bytes(chunk.try_into().expect("8 lanes")) == 0 {
-                        continue;
+                if games - lo < CHUNK {
+                    standing &= (1 << (games - lo)) - 1;
+                }
+                if standing == 0 {
+                    continue;
+                }
+                let mut e = Empties::new();
+                let mut alive = true;
+                for (j, &(p, cell)) in others.iter().enumerate() {
+                    e.add(cols, lo, p, cell);
+                    if j % 4 == 3 && j > 4 && !bounds.iter().any(|s| s.alive(&e)) {
+                        alive = false;
+                        break;
                     }
-                    for (j, &f) in chunk.iter().enumerate() {
-                        let lane = c * 8 + j;
-                        if f == 0 || lane >= games {
+                }
+                if !alive {
+                    continue;
+                }
+                for (&k, s) in group.iter().zip(&bounds) {
+                    // Each lane's fate, computed branch-free for all
+                    // lanes: bit 0 a first-life match at `l1`, bit 1 to
+                    // replay.
+                    let mut fate = [0u8; CHUNK];
+                    for (i, f) in fate.iter_mut().enumerate() {
+                        let (l1, lg) = (s.l1[i], s.lg[i]);
+                        let dm = s.dm[i].min(e.dm[i]);
+                        let exact = (l1 < e.u1[i]) & (l1 < dm);
+                        let open = (dm < NEVER_LANE) & (lg < NEVER_LANE) & (dm.max(lg) < e.ug[i]);
+                        *f = u8::from(exact) | u8::from(open) << 1;
+                    }
+                    for (c, eight) in fate.chunks_exact(8).enumerate() {
+                        if u64::from_le_bytes(eight.try_into().expect("8 lanes")) == 0 {
                             continue;
                         }
-                        let g = (block * LANES + lane) as u32;
-                        if f & 1 != 0 {
-                            out.push((g, k, v.l1[lane] as u16));
-                        } else {
-                            // No match before the first departure (the
-                            // first life decided that) nor before every
-                            // stone can stand.
-                            pending.push((g, k, v.dm[lane].max(v.lg[lane]) as u16));
+                        for (j, &f) in eight.iter().enumerate() {
+                            let i = c * 8 + j;
+                            if f == 0 || lo + i >= games {
+                                continue;
+                            }
+                            let g = (block * LANES + lo + i) as u32;
+                            if f & 1 != 0 {
+                                out.push((g, k, s.l1[i] as u16));
+                            } else {
+                                // No match before the first departure (the
+                                // first life decided that) nor before
+                                // every stone can stand.
+                                let dm = s.dm[i].min(e.dm[i]);
+                                pending.push((g, k, dm.max(s.lg[i]) as u16));
+                            }
                         }
                     }
                 }
@@ -377,6 +410,8 @@ impl Group {
                 }
             }
         }
+        scratch.pending = pending;
+        scratch.stones = bounds;
     }
 
     /// Replays a game's events once and sets `s.found[i]` to the first
@@ -472,89 +507,125 @@ pub(crate) struct Scratch {
     watch: Vec<u32>,
     dirty: Vec<u32>,
     is_dirty: Vec<bool>,
+    pending: Vec<(u32, u32, u16)>,
+    stones: Vec<Stones>,
 }
 
-/// The bounds of a placement's non-stone points over one block's lanes
+/// Lanes per chunk of a scan: the unit of its early exit (a cache line
+/// of 16-bit lanes).
+const CHUNK: usize = 32;
+
+/// The bounds of a placement's non-stone points over one chunk's lanes
 /// (see the module docs): `u1` the earliest first-life arrival they
 /// forbid, `ug` the earliest arrival that forbids for ever (points that
 /// never leave their first life; [`NO_BOUND`] for none), `dm` the earliest
 /// departure among them.
 struct Empties {
-    u1: [i16; LANES],
-    ug: [i16; LANES],
-    dm: [i16; LANES],
+    u1: [i16; CHUNK],
+    ug: [i16; CHUNK],
+    dm: [i16; CHUNK],
 }
 
-/// A placement's stones' bounds on top of [`Empties`]: `l1` the latest
+/// A placement's stones' bounds over one chunk's lanes: `l1` the latest
 /// first-life arrival they need, `lg` the earliest node each can stand,
-/// `dm` the earliest departure of a region point.
-struct Stones {
-    l1: [i16; LANES],
-    lg: [i16; LANES],
-    dm: [i16; LANES],
+/// `dm` the earliest departure of a stone point.
+#[derive(Debug)]
+pub(crate) struct Stones {
+    l1: [i16; CHUNK],
+    lg: [i16; CHUNK],
+    dm: [i16; CHUNK],
 }
 
-/// A point's two lanes in a block's columns.
+/// A point's two lanes in a block's columns, for the chunk from lane `lo`.
 #[inline(always)]
-fn lanes(cols: &[i16], p: u16) -> (&[i16; LANES], &[i16; LANES]) {
-    let base = usize::from(p) * 2 * LANES;
-    let a = cols[base..base + LANES].try_into().expect("lane width");
-    let d = cols[base + LANES..base + 2 * LANES]
+fn lanes(cols: &[i16], p: u16, lo: usize) -> (&[i16; CHUNK], &[i16; CHUNK]) {
+    let base = usize::from(p) * 2 * LANES + lo;
+    let a = cols[base..base + CHUNK].try_into().expect("chunk width");
+    let d = cols[base + LANES..base + LANES + CHUNK]
         .try_into()
-        .expect("lane width");
+        .expect("chunk width");
     (a, d)
 }
 
-/// The bounds from a placement's non-stone points (`.`, `x`, `o`).
-#[inline(always)]
-fn empties(cols: &[i16], cells: &[(u16, Cell)]) -> Empties {
-    let mut v = Empties {
-        u1: [NEVER_LANE; LANES],
-        ug: [NO_BOUND; LANES],
-        dm: [NEVER_LANE; LANES],
-    };
-    for &(p, cell) in cells {
-        let (a, d) = lanes(cols, p);
+impl Empties {
+    fn new() -> Empties {
+        Empties {
+            u1: [NEVER_LANE; CHUNK],
+            ug: [NO_BOUND; CHUNK],
+            dm: [NEVER_LANE; CHUNK],
+        }
+    }
+
+    /// Adds a non-stone point (`.`, `x`, `o`).
+    #[inline(always)]
+    fn add(&mut self, cols: &[i16], lo: usize, p: u16, cell: Cell) {
+        let (a, d) = lanes(cols, p, lo);
         match cell {
-            Cell::Empty => {
-                for i in 0..LANES {
-                    let f = a[i] & NEVER_LANE;
-                    v.u1[i] = v.u1[i].min(f);
-                    v.ug[i] = v.ug[i].min(f | unstable(d[i]));
-                    v.dm[i] = v.dm[i].min(d[i]);
-                }
-            }
-            Cell::BlackOrEmpty | Cell::WhiteOrEmpty => {
-                // Not white (`x`): bounded by a first white stone.
-                let white = cell == Cell::BlackOrEmpty;
-                for i in 0..LANES {
-                    let f = first_of(a[i], white);
-                    v.u1[i] = v.u1[i].min(f);
-                    v.ug[i] = v.ug[i].min(f | unstable(d[i]));
-                    v.dm[i] = v.dm[i].min(d[i]);
-                }
-            }
+            Cell::Empty => self.bound(a, d, |a| a & NEVER_LANE),
+            // `x` is bounded by a first white stone, `o` by a first black.
+            Cell::BlackOrEmpty => self.bound(a, d, |a| first_of(a, true)),
+            Cell::WhiteOrEmpty => self.bound(a, d, |a| first_of(a, false)),
             Cell::Black | Cell::White | Cell::Any => {}
         }
     }
-    v
+
+    /// Lowers the bounds by a point whose lanes are `a`, `d`, with `first`
+    /// the node from which its arrival forbids the cell.
+    #[inline(always)]
+    fn bound(&mut self, a: &[i16; CHUNK], d: &[i16; CHUNK], first: impl Fn(i16) -> i16) {
+        for i in 0..CHUNK {
+            let f = first(a[i]);
+            self.u1[i] = self.u1[i].min(f);
+            self.ug[i] = self.ug[i].min(f | unstable(d[i]));
+            self.dm[i] = self.dm[i].min(d[i]);
+        }
+    }
 }
 
-/// The bounds of a placement's stones, on top of its points' `empties`,
-/// into `v`.
-#[inline(always)]
-fn stones(cols: &[i16], cells: &[(u16, Cell)], empties: &Empties, v: &mut Stones) {
-    v.l1 = [0; LANES];
-    v.lg = [0; LANES];
-    v.dm = empties.dm;
-    for &(p, cell) in cells {
-        let (a, d) = lanes(cols, p);
-        let white = cell == Cell::White;
-        for i in 0..LANES {
-            let f = first_of(a[i], white);
-            v.l1[i] = v.l1[i].max(f);
-            v.lg[i] = v.lg[i].max(f.min(d[i]));
-            v.dm[i] = v.dm[i].min(d[i]);
+impl Stones {
+    /// The bounds of a placement's stone points over the chunk from `lo`.
+    #[inline(always)]
+    fn of(cols: &[i16], lo: usize, cells: &[(u16, Cell)]) -> Stones {
+        let mut v = Stones {
+            l1: [0; CHUNK],
+            lg: [0; CHUNK],
+            dm: [NEVER_LANE; CHUNK],
+        };
+        for &(p, cell) in cells {
+            let (a, d) = lanes(cols, p, lo);
+            let white = cell == Cell::White;
+            for i in 0..CHUNK {
+                let f = first_of(a[i], white);
+                v.l1[i] = v.l1[i].max(f);
+                v.lg[i] = v.lg[i].max(f.min(d[i]));
+                v.dm[i] = v.dm[i].min(d[i]);
+            }
         }
+        v
+    }
+
+    /// The lanes (bit `i` for lane `i` of the chunk) where every stone
+    /// can stand at some node: the others cannot match.
+    #[inline(always)]
+    fn standing(&self) -> u32 {
+        self.lg
+            .iter()
+            .enumerate()
+            .fold(0, |m, (i, &x)| m | u32::from(x < NEVER_LANE) << i)
+    }
+
+    /// Whether some lane may still match with the non-stone points added
+    /// so far: a first-life match (`l1` below both upper bounds) or a
+    /// replay (`ug` above `lg`); more points only lower `u1`, `ug`, `dm`.
+    #[inline(always)]
+    fn alive(&self, e: &Empties) -> bool {
+        let mut m = 0i16;
+        for i in 0..CHUNK {
+            let l1 = self.l1[i];
+            let exact = (l1 < e.u1[i]) & (l1 < self.dm[i].min(e.dm[i]));
+            let open = (self.lg[i] < NEVER_LANE) & (self.lg[i] < e.ug[i]);
+            m |= i16::from(exact | open);
+        }
+        m != 0
     }
 }

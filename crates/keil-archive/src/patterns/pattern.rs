@@ -2,8 +2,6 @@
 //! point, and the modes that place it (record-format.md, "Pattern
 //! notation").
 
-use std::collections::HashMap;
-
 use keil_rules::{AnyBoard, BoardSpec, GameKind, Point};
 use serde::Serialize;
 
@@ -406,19 +404,25 @@ impl std::fmt::Display for Pattern {
         if matches!(self.board, AnyBoard::Square(_))
             && self.cells.len() == usize::from(w) * usize::from(h)
         {
-            let at: HashMap<Point, Cell> = self.cells.iter().copied().collect();
+            // Cells by board point, then written row by row.
+            let mut at = vec![Cell::Any; self.board.len()];
+            for &(p, c) in &self.cells {
+                at[p.index()] = c;
+            }
+            let mut text = String::with_capacity(usize::from(w + 1) * usize::from(h));
             for j in 0..h {
                 if j > 0 {
-                    f.write_str("/")?;
+                    text.push('/');
                 }
                 for i in 0..w {
                     let p = self
                         .board
                         .point_at(i32::from(c0 + i), i32::from(r0 + j))
                         .expect("inside the bounding box");
-                    write!(f, "{}", at[&p].to_char())?;
+                    text.push(at[p.index()].to_char());
                 }
             }
+            f.write_str(&text)?;
             let top_left = self
                 .board
                 .point_at(i32::from(c0), i32::from(r0))

@@ -87,6 +87,14 @@ pub(crate) fn placements(
     swap: bool,
 ) -> Result<Placements, PatternError> {
     let board = pattern.board();
+    let syms: Vec<u8> = if symmetry {
+        (0..board.symmetry_count()).collect()
+    } else {
+        vec![0]
+    };
+    if pattern.is_whole_board() {
+        return Ok(whole_board(pattern, &syms, swap));
+    }
     let cells = pattern.cells();
     let coords: Vec<(i32, i32)> = cells
         .iter()
@@ -158,14 +166,6 @@ pub(crate) fn placements(
     }
     if translations.is_empty() {
         return Err(PatternError::NoPlacement(mode.code()));
-    }
-    let syms: Vec<u8> = if symmetry {
-        (0..board.symmetry_count()).collect()
-    } else {
-        vec![0]
-    };
-    if pattern.is_whole_board() {
-        return Ok(whole_board(pattern, &syms, swap));
     }
     let mut cell_at = vec![NONE; board.len()];
     for (i, &(p, _)) in cells.iter().enumerate() {
@@ -263,8 +263,10 @@ pub(crate) fn placements(
                     .map(|&(p, c, _)| (p, c))
                     .collect();
                 tested.sort_by_key(|&(p, c)| (!c.is_stone(), p));
+                let stones = tested.iter().filter(|(_, c)| c.is_stone()).count();
+                order_by_nearness(board, &mut tested, stones);
                 out.list.push(Placement {
-                    stones: tested.iter().filter(|(_, c)| c.is_stone()).count(),
+                    stones,
                     cells: tested,
                     region,
                     shift: (dc, dr),
@@ -290,14 +292,36 @@ pub(crate) fn placements(
     Ok(out)
 }
 
+/// Orders the non-stone points (after the first `stones` of `cells`) by
+/// their squared distance to the nearest stone, then by point: a scan tests
+/// them in this order and stops once every game is decided, which the
+/// points nearest the stones (the first to be played in a game that does
+/// not match) usually settle.
+fn order_by_nearness(board: AnyBoard, cells: &mut [(u16, Cell)], stones: usize) {
+    if stones == 0 {
+        return;
+    }
+    let at = |p: u16| {
+        let (c, r) = board.coords(Point(p));
+        (i32::from(c), i32::from(r))
+    };
+    let stone_at: Vec<(i32, i32)> = cells[..stones].iter().map(|&(p, _)| at(p)).collect();
+    cells[stones..].sort_by_key(|&(p, _)| {
+        let (c, r) = at(p);
+        let d = stone_at
+            .iter()
+            .map(|&(sc, sr)| (c - sc).pow(2) + (r - sr).pow(2))
+            .min();
+        (d, p)
+    });
+}
+
 /// The placements of a whole-board pattern (the position index tests
 /// them, so they carry no cells): one per symmetry and colour side, each
-/// compared with those kept as a table of the board.
+/// compared with those kept by its stones.
 fn whole_board(pattern: &Pattern, syms: &[u8], swap: bool) -> Placements {
     let board = pattern.board();
     let n = board.len();
-    // Cells in board order: a whole-board pattern has every point.
-    let base: Vec<Cell> = pattern.cells().iter().map(|&(_, c)| c).collect();
     let mut region = [0u64; 8];
     for p in 0..n {
         region[p / 64] |= 1 << (p % 64);
@@ -316,22 +340,33 @@ fn whole_board(pattern: &Pattern, syms: &[u8], swap: bool) -> Placements {
     let inverse: Vec<u8> = (0..board.symmetry_count())
         .map(|s| board.inverse(s))
         .collect();
-    let cell = |q: Point, s: u8, swapped: bool| {
-        let c = base[board.transform(q, inverse[usize::from(s)]).index()];
-        if swapped { c.swap_colors() } else { c }
-    };
+    // An image is its stones (a whole-board pattern has no wildcards, so
+    // two images are equal exactly when their stones are), in board order.
+    let stones: Vec<(Point, Cell)> = pattern
+        .cells()
+        .iter()
+        .copied()
+        .filter(|(_, c)| c.is_stone())
+        .collect();
+    let mut images: Vec<Vec<(u16, Cell)>> = Vec::new();
     for &s in syms {
         for swapped in [false, true] {
             if swapped && !swap {
                 continue;
             }
-            // Two images of a board differ at their first stones nearly
-            // always: the comparison stops there.
-            let same = out.list.iter().position(|kept| {
-                board
-                    .points()
-                    .all(|q| cell(q, kept.sym, kept.swapped) == cell(q, s, swapped))
-            });
+            let mut image: Vec<(u16, Cell)> = stones
+                .iter()
+                .map(|&(p, c)| {
+                    let c = if swapped { c.swap_colors() } else { c };
+                    (board.transform(p, s).0, c)
+                })
+                .collect();
+            image.sort_unstable();
+            let same = out
+                .list
+                .iter()
+                .zip(&images)
+                .position(|(_, kept)| *kept == image);
             out.first[usize::from(s) * 2 + usize::from(swapped)] =
                 Some(same.unwrap_or(out.list.len()) as u32);
             match same {
@@ -347,14 +382,17 @@ fn whole_board(pattern: &Pattern, syms: &[u8], swap: bool) -> Placements {
                     folded = true;
                 }
                 Some(_) => {}
-                None => out.list.push(Placement {
-                    cells: Vec::new(),
-                    stones: 0,
-                    region,
-                    shift: (0, 0),
-                    sym: s,
-                    swapped,
-                }),
+                None => {
+                    out.list.push(Placement {
+                        cells: Vec::new(),
+                        stones: 0,
+                        region,
+                        shift: (0, 0),
+                        sym: s,
+                        swapped,
+                    });
+                    images.push(image);
+                }
             }
         }
     }
