@@ -302,13 +302,32 @@ impl Group {
                 .sum::<usize>()
     }
 
+    /// The index in [`Group::events`] of a game's first event after node
+    /// `t`. Found by a walk from event `t` (about where node `t` is: one
+    /// event a move, plus setup stones and captures, minus passes), not by
+    /// a binary search: the game's events are rarely in cache, and reads
+    /// next to each other are prefetched where a binary search's are not
+    /// (the 4-4 3-3 invasion on 100,000 generated games, 33,791 hits: 53
+    /// ms to 33 ms a search, with a walk from the first event).
+    pub(crate) fn first_after(&self, line: &Line, t: u16) -> usize {
+        let events = self.events(line);
+        let mut j = usize::from(t).min(events.len());
+        while j > 0 && events[j - 1].node() > t {
+            j -= 1;
+        }
+        while j < events.len() && events[j].node() <= t {
+            j += 1;
+        }
+        j
+    }
+
     /// A game's events.
     pub(crate) fn events(&self, line: &Line) -> &[Event] {
         &self.events[line.events.start as usize..line.events.end as usize]
     }
 
     /// Tests every placement on the games of block `block`; pushes
-    /// `(game index, placement index, first node)` for each match.
+    /// `(game index, placement index, first node)` for each match, sorted.
     /// `groups` lists the placements that share their non-stone points.
     ///
     /// Works [`CHUNK`] lanes at a time: the stones' bounds first (a chunk
@@ -325,6 +344,7 @@ impl Group {
     ) {
         let cols = &self.columns[block * self.block_len()..(block + 1) * self.block_len()];
         let games = (self.lines.len() - block * LANES).min(LANES);
+        let out_start = out.len();
         let mut pending = std::mem::take(&mut scratch.pending);
         let mut bounds = std::mem::take(&mut scratch.stones);
         pending.clear();
@@ -410,46 +430,41 @@ impl Group {
                 }
             }
         }
+        // Sorted here, a block at a time (in cache): blocks come in
+        // order, so the whole list needs no sort after.
+        out[out_start..].sort_unstable();
         scratch.pending = pending;
         scratch.stones = bounds;
     }
 
-    /// Replays a game's events once and sets `s.found[i]` to the first
-    /// node at whose end placement `pls[i].0` matches (`None`: never),
-    /// knowing that it cannot match before node `pls[i].1`. Each event
-    /// looks only at the placements that test its point.
+    /// Replays a game's events and sets `s.found[i]` to the first node at
+    /// whose end placement `pls[i].0` matches (`None`: never), knowing
+    /// that it cannot match before node `pls[i].1`. One replay per 64
+    /// placements; each event marks the placements that test its point
+    /// (a 64-bit mask per point), and only those are tested at the end of
+    /// its node.
     pub(crate) fn verify(&self, line: &Line, pls: &[(&Placement, u16)], s: &mut Scratch) {
+        s.found.clear();
+        s.found.resize(pls.len(), None);
+        for (c, chunk) in pls.chunks(64).enumerate() {
+            self.verify64(line, chunk, c * 64, s);
+        }
+    }
+
+    /// [`Group::verify`] for up to 64 placements, whose results go to
+    /// `s.found[at..]`.
+    fn verify64(&self, line: &Line, pls: &[(&Placement, u16)], at: usize, s: &mut Scratch) {
         let n = self.board.len();
         s.state.clear();
         s.state.resize(n, 0);
-        s.found.clear();
-        s.found.resize(pls.len(), None);
-        s.dirty.clear();
-        s.is_dirty.clear();
-        s.is_dirty.resize(pls.len(), false);
-        // Which placements test each point, as one list per point.
-        s.head.clear();
-        s.head.resize(n + 1, 0);
-        for (pl, _) in pls {
-            for &(p, _) in &pl.cells {
-                s.head[usize::from(p) + 1] += 1;
-            }
-        }
-        for i in 0..n {
-            s.head[i + 1] += s.head[i];
-        }
-        s.cursor.clear();
-        s.cursor.extend_from_slice(&s.head[..n]);
         s.watch.clear();
-        s.watch.resize(s.head[n] as usize, 0);
+        s.watch.resize(n, 0);
         for (j, (pl, _)) in pls.iter().enumerate() {
             for &(p, _) in &pl.cells {
-                let c = &mut s.cursor[usize::from(p)];
-                s.watch[*c as usize] = j as u32;
-                *c += 1;
+                s.watch[usize::from(p)] |= 1 << j;
             }
         }
-        let mut left = pls.len();
+        let mut left: u64 = u64::MAX >> (64 - pls.len());
         let events = self.events(line);
         // Up to the earliest start, the points only change.
         let start = pls.iter().map(|p| p.1).min().unwrap_or(0);
@@ -462,34 +477,28 @@ impl Group {
         // (a placement starts at a node where one of its points changes).
         while let Some(&e) = events.get(i) {
             let node = e.node();
+            let mut dirty = 0;
             while i < events.len() && events[i].node() == node {
                 let e = events[i];
-                let p = e.point();
-                s.state[p] = e.state();
-                for &j in &s.watch[s.head[p] as usize..s.head[p + 1] as usize] {
-                    if !s.is_dirty[j as usize] {
-                        s.is_dirty[j as usize] = true;
-                        s.dirty.push(j);
-                    }
-                }
+                s.state[e.point()] = e.state();
+                dirty |= s.watch[e.point()];
                 i += 1;
             }
-            for &j in &s.dirty {
-                let j = j as usize;
-                s.is_dirty[j] = false;
+            dirty &= left;
+            while dirty != 0 {
+                let j = dirty.trailing_zeros() as usize;
+                dirty &= dirty - 1;
                 let (pl, from) = pls[j];
                 if node >= from
-                    && s.found[j].is_none()
                     && pl
                         .cells
                         .iter()
                         .all(|&(p, c)| c.allows(s.state[usize::from(p)]))
                 {
-                    s.found[j] = Some(node);
-                    left -= 1;
+                    s.found[at + j] = Some(node);
+                    left &= !(1 << j);
                 }
             }
-            s.dirty.clear();
             if left == 0 {
                 return;
             }
@@ -502,11 +511,7 @@ impl Group {
 pub(crate) struct Scratch {
     state: Vec<u8>,
     found: Vec<Option<u16>>,
-    head: Vec<u32>,
-    cursor: Vec<u32>,
-    watch: Vec<u32>,
-    dirty: Vec<u32>,
-    is_dirty: Vec<bool>,
+    watch: Vec<u64>,
     pending: Vec<(u32, u32, u16)>,
     stones: Vec<Stones>,
 }

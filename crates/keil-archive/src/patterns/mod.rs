@@ -415,6 +415,19 @@ impl Patterns<'_> {
         // (game index, placement, first node), by game then placement.
         let mut found: Vec<(u32, u32, u16)> = if q.pattern.is_whole_board() {
             whole_board(self.archive, conn, q, group, &placements)?
+        } else if rayon::current_num_threads() == 1 {
+            // One thread: scanned here, without a hand-off to the pool.
+            let (mut out, mut scratch) = (Vec::new(), index::Scratch::default());
+            for b in 0..group.blocks() {
+                group.scan_block(
+                    b,
+                    &placements.list,
+                    &placements.groups,
+                    &mut scratch,
+                    &mut out,
+                );
+            }
+            out
         } else {
             (0..group.blocks())
                 .into_par_iter()
@@ -437,7 +450,11 @@ impl Patterns<'_> {
                     a
                 })
         };
-        found.sort_unstable();
+        // Blocks come sorted, in order (rayon's reduce keeps it); the
+        // whole-board list does not.
+        if !found.is_sorted() {
+            found.sort_unstable();
+        }
         // A placement found twice (whole board: a colour-symmetric board)
         // counts once, at its first node.
         found.dedup_by_key(|f| (f.0, f.1));
@@ -570,12 +587,8 @@ fn continuation(
     pl: &Placement,
     t: u16,
 ) -> Option<(u16, Color, u16)> {
-    // A forward scan, not a binary search: the game's events are rarely
-    // in cache, and sequential reads are prefetched where a binary
-    // search's are not (the 4-4 3-3 invasion on 100,000 generated games,
-    // 33,791 hits: 53 ms to 33 ms a search).
     let events = group.events(line);
-    events.iter().skip_while(|e| e.node() <= t).find_map(|e| {
+    events[group.first_after(line, t)..].iter().find_map(|e| {
         let mover = e.mover()?;
         if !pl.contains(e.point()) {
             return None;
