@@ -327,7 +327,8 @@ impl Group {
     }
 
     /// Tests every placement on the games of block `block`; pushes
-    /// `(game index, placement index, first node)` for each match, sorted.
+    /// `(game index, placement index, first node)` for each match, grouped
+    /// by game in ascending order.
     /// `groups` lists the placements that share their non-stone points.
     ///
     /// Works [`CHUNK`] lanes at a time: the stones' bounds first (a chunk
@@ -370,7 +371,7 @@ impl Group {
                 let mut alive = true;
                 for (j, &(p, cell)) in others.iter().enumerate() {
                     e.add(cols, lo, p, cell);
-                    if j % 4 == 3 && j > 4 && !bounds.iter().any(|s| s.alive(&e)) {
+                    if matches!(j, 7 | 15 | 31) && !bounds.iter().any(|s| s.alive(&e)) {
                         alive = false;
                         break;
                     }
@@ -430,9 +431,26 @@ impl Group {
                 }
             }
         }
-        // Sorted here, a block at a time (in cache): blocks come in
-        // order, so the whole list needs no sort after.
-        out[out_start..].sort_unstable();
+        // Grouped by game here (a counting sort on the lane, stable): blocks
+        // come in order, so the whole list is grouped by game, ascending.
+        let found = &mut out[out_start..];
+        if found.len() > 1 {
+            let mut at = [0u32; LANES + 1];
+            for f in found.iter() {
+                at[f.0 as usize - block * LANES + 1] += 1;
+            }
+            for i in 0..LANES {
+                at[i + 1] += at[i];
+            }
+            scratch.grouped.clear();
+            scratch.grouped.resize(found.len(), (0, 0, 0));
+            for f in found.iter() {
+                let slot = &mut at[f.0 as usize - block * LANES];
+                scratch.grouped[*slot as usize] = *f;
+                *slot += 1;
+            }
+            found.copy_from_slice(&scratch.grouped);
+        }
         scratch.pending = pending;
         scratch.stones = bounds;
     }
@@ -513,6 +531,7 @@ pub(crate) struct Scratch {
     found: Vec<Option<u16>>,
     watch: Vec<u64>,
     pending: Vec<(u32, u32, u16)>,
+    grouped: Vec<(u32, u32, u16)>,
     stones: Vec<Stones>,
 }
 

@@ -450,14 +450,14 @@ impl Patterns<'_> {
                     a
                 })
         };
-        // Blocks come sorted, in order (rayon's reduce keeps it); the
-        // whole-board list does not.
-        if !found.is_sorted() {
+        // Grouped by game, ascending: blocks come so, in order (rayon's
+        // reduce keeps it); the whole-board list is sorted, and a placement
+        // found twice there (a colour-symmetric board) counts once, at its
+        // first node.
+        if q.pattern.is_whole_board() {
             found.sort_unstable();
+            found.dedup_by_key(|f| (f.0, f.1));
         }
-        // A placement found twice (whole board: a colour-symmetric board)
-        // counts once, at its first node.
-        found.dedup_by_key(|f| (f.0, f.1));
         let filter = filter_of(q);
         if filter != GameFilter::default() {
             let mut ids: Vec<u32> = found.iter().map(|f| group.lines[f.0 as usize].id).collect();
@@ -505,7 +505,9 @@ impl Patterns<'_> {
                     s.black_wins += u64::from(winner == Some(Color::Black));
                     s.white_wins += u64::from(winner == Some(Color::White));
                 }
-                if first.is_none_or(|(ft, _, _)| t < ft) {
+                // The first match: the earliest node, then the first
+                // placement.
+                if first.is_none_or(|(ft, fk, _)| (t, k) < (ft, fk)) {
                     first = Some((t, k, next.map(|n| n.0)));
                 }
                 i += 1;
