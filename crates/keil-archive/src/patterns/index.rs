@@ -417,7 +417,7 @@ impl Group {
         }
         // The pairs the bounds leave open: each game replayed once for
         // all of its placements.
-        pending.sort_unstable();
+        group_by_game(block, &mut pending, &mut scratch.grouped);
         for run in pending.chunk_by(|a, b| a.0 == b.0) {
             let g = run[0].0;
             let pls: Vec<(&Placement, u16)> = run
@@ -431,26 +431,9 @@ impl Group {
                 }
             }
         }
-        // Grouped by game here (a counting sort on the lane, stable): blocks
-        // come in order, so the whole list is grouped by game, ascending.
-        let found = &mut out[out_start..];
-        if found.len() > 1 {
-            let mut at = [0u32; LANES + 1];
-            for f in found.iter() {
-                at[f.0 as usize - block * LANES + 1] += 1;
-            }
-            for i in 0..LANES {
-                at[i + 1] += at[i];
-            }
-            scratch.grouped.clear();
-            scratch.grouped.resize(found.len(), (0, 0, 0));
-            for f in found.iter() {
-                let slot = &mut at[f.0 as usize - block * LANES];
-                scratch.grouped[*slot as usize] = *f;
-                *slot += 1;
-            }
-            found.copy_from_slice(&scratch.grouped);
-        }
+        // Grouped by game here: blocks come in order, so the whole list is
+        // grouped by game, ascending.
+        group_by_game(block, &mut out[out_start..], &mut scratch.grouped);
         scratch.pending = pending;
         scratch.stones = bounds;
     }
@@ -522,6 +505,30 @@ impl Group {
             }
         }
     }
+}
+
+/// Groups `(game index, placement, node)` triples of block `block` by game,
+/// in ascending order, keeping their order within a game: a counting sort
+/// on the lane (`grouped` is scratch space).
+fn group_by_game(block: usize, found: &mut [(u32, u32, u16)], grouped: &mut Vec<(u32, u32, u16)>) {
+    if found.len() < 2 {
+        return;
+    }
+    let mut at = [0u32; LANES + 1];
+    for f in found.iter() {
+        at[f.0 as usize - block * LANES + 1] += 1;
+    }
+    for i in 0..LANES {
+        at[i + 1] += at[i];
+    }
+    grouped.clear();
+    grouped.resize(found.len(), (0, 0, 0));
+    for f in found.iter() {
+        let slot = &mut at[f.0 as usize - block * LANES];
+        grouped[*slot as usize] = *f;
+        *slot += 1;
+    }
+    found.copy_from_slice(grouped);
 }
 
 /// Scratch space of a scan, reused across blocks and games.

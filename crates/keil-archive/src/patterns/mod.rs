@@ -524,7 +524,11 @@ impl Patterns<'_> {
                 next,
             });
         }
-        matched.games.sort_by_key(GameMatch::order);
+        // `GameMatch::order` as one integer (ids are distinct, so an
+        // unstable sort gives the one order).
+        matched.games.sort_unstable_by_key(|m| {
+            std::cmp::Reverse(u64::from(m.date) << 32 | u64::from(m.game))
+        });
         let mut rows: Vec<(usize, [MoveStats; 2])> = stats
             .into_iter()
             .enumerate()

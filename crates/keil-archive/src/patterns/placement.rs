@@ -140,7 +140,9 @@ pub(crate) fn placements(
     let mut translations = vec![(0, 0)];
     for dr in -r0..=width + 1 - h - r0 {
         for dc in -c0..=width + 1 - w - c0 {
-            if mode == PatternMode::Fixed || (dc, dr) == (0, 0) {
+            // A fixed pattern stays as drawn; so does a corner one: touching
+            // the two edges it was drawn on fixes its translation.
+            if matches!(mode, PatternMode::Fixed | PatternMode::Corner) || (dc, dr) == (0, 0) {
                 continue;
             }
             let allowed = match mode {
@@ -306,7 +308,7 @@ fn order_by_nearness(board: AnyBoard, cells: &mut [(u16, Cell)], stones: usize) 
         (i32::from(c), i32::from(r))
     };
     let stone_at: Vec<(i32, i32)> = cells[..stones].iter().map(|&(p, _)| at(p)).collect();
-    cells[stones..].sort_by_key(|&(p, _)| {
+    cells[stones..].sort_by_cached_key(|&(p, _)| {
         let (c, r) = at(p);
         let d = stone_at
             .iter()
