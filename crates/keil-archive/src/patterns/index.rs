@@ -169,7 +169,8 @@ fn first_of(arrival: i16, white: bool) -> i16 {
 /// life, else 0: or-ed into a bound, it drops it.
 #[inline(always)]
 fn unstable(departure: i16) -> i16 {
-    -i16::from(departure != NEVER_LANE) & NO_BOUND
+    // Negative exactly when the departure is below NEVER.
+    ((departure - NEVER_LANE) >> 15) & NO_BOUND
 }
 
 fn state_of(b: &keil_rules::PointSet, w: &keil_rules::PointSet, p: Point) -> u8 {
@@ -354,17 +355,14 @@ impl Group {
             let others = &first.cells[first.stones..];
             for lo in (0..games).step_by(CHUNK) {
                 bounds.clear();
-                let mut standing = 0u32;
+                let mut standing = false;
                 for &k in group {
                     let pl = &placements[k as usize];
                     let s = Stones::of(cols, lo, &pl.cells[..pl.stones]);
-                    standing |= s.standing();
+                    standing |= s.may_stand(games - lo);
                     bounds.push(s);
                 }
-                if games - lo < CHUNK {
-                    standing &= (1 << (games - lo)) - 1;
-                }
-                if standing == 0 {
+                if !standing {
                     continue;
                 }
                 let mut e = Empties::new();
@@ -635,14 +633,14 @@ impl Stones {
         v
     }
 
-    /// The lanes (bit `i` for lane `i` of the chunk) where every stone
-    /// can stand at some node: the others cannot match.
+    /// Whether, in one of the chunk's first `games` lanes, every stone can
+    /// stand at some node (in the others the pattern cannot match).
     #[inline(always)]
-    fn standing(&self) -> u32 {
-        self.lg
+    fn may_stand(&self, games: usize) -> bool {
+        self.lg[..games.min(CHUNK)]
             .iter()
-            .enumerate()
-            .fold(0, |m, (i, &x)| m | u32::from(x < NEVER_LANE) << i)
+            .fold(NEVER_LANE, |m, &x| m.min(x))
+            < NEVER_LANE
     }
 
     /// Whether some lane may still match with the non-stone points added
