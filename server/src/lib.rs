@@ -202,17 +202,20 @@ fn request_logging_enabled() -> bool {
 
 /// Loads what the first queries would otherwise load under load: the
 /// position index's segments and game summaries
-/// ([`keil_archive::Positions::load`]) and the pattern index (every game
-/// replayed once, [`keil_archive::Patterns::load`]: about 1.5 KB per
-/// 19×19 game). Call before serving, so that concurrent first requests do
-/// not wait for it. Returns how long it took.
+/// ([`keil_archive::Positions::load`]) and, when `patterns`, the pattern
+/// index (every game replayed once, [`keil_archive::Patterns::load`]:
+/// about 3 KB per 19×19 game, 1.2 KB per side-7 game). Call before
+/// serving, so that concurrent first requests do not wait for it. Returns
+/// how long it took.
 ///
 /// # Errors
 /// Archive errors.
-pub fn warm_up(archive: &Archive) -> keil_archive::Result<std::time::Duration> {
+pub fn warm_up(archive: &Archive, patterns: bool) -> keil_archive::Result<std::time::Duration> {
     let start = std::time::Instant::now();
     archive.positions().load()?;
-    archive.patterns().load()?;
+    if patterns {
+        archive.patterns().load()?;
+    }
     Ok(start.elapsed())
 }
 
