@@ -212,6 +212,25 @@ fn parse_flag(what: &str, v: Option<&str>) -> Result<bool, ApiError> {
     }
 }
 
+/// The `colors` parameter: `same` (false) or `swap` (true); `default`
+/// when absent or blank.
+pub(crate) fn parse_colors(v: Option<&str>, default: bool) -> Result<bool, ApiError> {
+    match v.map(str::trim) {
+        None | Some("") => Ok(default),
+        Some("same") => Ok(false),
+        Some("swap") => Ok(true),
+        Some(other) => Err(bad(
+            "colors",
+            format!("{other:?} is not a colour mode: expected same or swap"),
+        )),
+    }
+}
+
+/// A query or form value, trimmed; `None` when absent or blank.
+pub(crate) fn nonempty(v: &Option<String>) -> Option<&str> {
+    v.as_deref().map(str::trim).filter(|s| !s.is_empty())
+}
+
 fn required<'a>(what: &str, v: &'a Option<String>) -> Result<&'a str, ApiError> {
     match v.as_deref().map(str::trim) {
         Some(s) if !s.is_empty() => Ok(s),
@@ -309,19 +328,13 @@ pub(crate) fn games_query(q: GamesQuery) -> Result<(GameFilter, Page), ApiError>
 /// on), colours (default swap), the game filters and the page. Every
 /// error names the parameter and what to write instead.
 pub(crate) fn pattern_query(q: PatternsQuery) -> Result<PatternQuery, ApiError> {
-    let nonempty = |v: &Option<String>| {
-        v.as_deref()
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .map(str::to_string)
-    };
     let text = required("pattern", &q.pattern)?;
     let kind = nonempty(&q.kind)
-        .map(|k| parse_kind(&k))
+        .map(parse_kind)
         .transpose()?
         .unwrap_or(keil_rules::GameKind::Go);
     let size = match nonempty(&q.size) {
-        Some(s) => parse_size(&s)?,
+        Some(s) => parse_size(s)?,
         None => kind.default_size(),
     };
     let mode = match nonempty(&q.mode) {
@@ -330,25 +343,16 @@ pub(crate) fn pattern_query(q: PatternsQuery) -> Result<PatternQuery, ApiError> 
     };
     let symmetry = match nonempty(&q.symmetry) {
         None => true,
-        v => parse_flag("symmetry", v.as_deref())?,
+        v => parse_flag("symmetry", v)?,
     };
-    let swap_colors = match nonempty(&q.colors).as_deref() {
-        None | Some("swap") => true,
-        Some("same") => false,
-        Some(other) => {
-            return Err(bad(
-                "colors",
-                format!("{other:?} is not a colour mode: expected same or swap"),
-            ));
-        }
-    };
+    let swap_colors = parse_colors(q.colors.as_deref(), true)?;
     let pattern = Pattern::parse(kind, size, text, mode).map_err(pattern_error)?;
     Ok(PatternQuery {
         symmetry,
         swap_colors,
         filter: q.filter.filter()?,
-        limit: parse_limit(nonempty(&q.limit).as_deref(), 20, keil_archive::MAX_PAGE)?,
-        cursor: nonempty(&q.cursor),
+        limit: parse_limit(nonempty(&q.limit), 20, keil_archive::MAX_PAGE)?,
+        cursor: nonempty(&q.cursor).map(str::to_string),
         ..PatternQuery::new(pattern, mode)
     })
 }
@@ -891,16 +895,7 @@ pub async fn search_positions(
         .transpose()?;
     let parsed = PositionQuery::parse_inferred(kind, text).map_err(|e| bad("position", e))?;
     let symmetry = parse_flag("symmetry", q.symmetry.as_deref())?;
-    let swap_colors = match q.colors.as_deref() {
-        None | Some("") | Some("same") => false,
-        Some("swap") => true,
-        Some(other) => {
-            return Err(bad(
-                "colors",
-                format!("{other:?} is not a colour mode: expected same or swap"),
-            ));
-        }
-    };
+    let swap_colors = parse_colors(q.colors.as_deref(), false)?;
     let query = PositionQuery {
         symmetry,
         swap_colors,

@@ -36,7 +36,7 @@ use serde::Deserialize;
 use crate::ServerState;
 use crate::dto::{GameFilterQuery, GamesQuery};
 use crate::error::ApiError;
-use crate::routes::{RouteEntry, entry};
+use crate::routes::{RouteEntry, entry, nonempty};
 use crate::svg::{self, Drawing, Extras, PointMark};
 use assets::{Assets, assets};
 
@@ -1176,10 +1176,6 @@ pub struct ExplorerParams {
     pub edit: Option<String>,
 }
 
-fn nonempty(v: &Option<String>) -> Option<&str> {
-    v.as_deref().map(str::trim).filter(|s| !s.is_empty())
-}
-
 struct ContinuationRow {
     color: &'static str,
     mv: String,
@@ -1314,13 +1310,7 @@ pub async fn positions_page(state: Data<ServerState>, q: web::Query<ExplorerPara
         query.to_move = Some(crate::routes::parse_color("to_move", t)?);
     }
     query.symmetry = nonempty(&q.symmetry).is_some_and(|s| s == "true" || s == "1");
-    query.swap_colors = match nonempty(&q.colors) {
-        None | Some("same") => false,
-        Some("swap") => true,
-        Some(o) => {
-            return Err(bad("colors", &format!("{o:?} is not same or swap")));
-        }
-    };
+    query.swap_colors = crate::routes::parse_colors(q.colors.as_deref(), false)?;
     query.player = nonempty(&q.player).map(str::to_string);
     query.from = nonempty(&q.from)
         .map(|d| crate::routes::parse_day("from", d))

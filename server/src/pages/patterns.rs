@@ -14,11 +14,12 @@ use serde::Deserialize;
 
 use super::{
     Assets, PageError, PageResult, assets, blocking, drop_empty_filter, html_response, kinds, link,
-    nonempty, share_fill,
+    share_fill,
 };
 use crate::ServerState;
 use crate::dto::PatternsQuery;
 use crate::error::ApiError;
+use crate::routes::nonempty;
 use crate::svg::{self, Drawing, Extras, PointMark};
 
 /// `GET /patterns` parameters: the API's, plus the editor's.
