@@ -1388,6 +1388,19 @@ struct Side {
 }
 
 impl Side {
+    /// The query's colour sides: as given, then, with `swap_colors`, with
+    /// colours (and the player to move) exchanged.
+    fn all(q: &PositionQuery, generation: u64) -> Vec<Side> {
+        let mut sides = vec![Side::new(q.position, q.to_move, q, generation)];
+        if q.swap_colors {
+            let to_move = q.to_move.map(Color::opposite);
+            let mut side = Side::new(q.position.swap_colors(), to_move, q, generation);
+            side.swapped = true;
+            sides.push(side);
+        }
+        sides
+    }
+
     fn new(p: AnyPosition, to_move: Option<Color>, q: &PositionQuery, generation: u64) -> Side {
         // The board alone: its key has the button bit clear, and the
         // query's button restriction picks one or both of the two adjacent
@@ -1473,13 +1486,7 @@ pub(crate) fn search(
 
     index.refresh(conn)?;
     let snapshot = index.segments(conn)?;
-    let mut sides = vec![Side::new(q.position, q.to_move, q, snapshot.generation)];
-    if q.swap_colors {
-        let to_move = q.to_move.map(Color::opposite);
-        let mut side = Side::new(q.position.swap_colors(), to_move, q, snapshot.generation);
-        side.swapped = true;
-        sides.push(side);
-    }
+    let sides = Side::all(q, snapshot.generation);
     let matches = sides
         .iter()
         .map(|side| side.matches(index, conn, &snapshot))
@@ -1642,15 +1649,9 @@ pub(crate) fn occurrences(
         button: None,
         ..PositionQuery::new(position)
     };
-    let mut sides = vec![Side::new(q.position, None, &q, snapshot.generation)];
-    if swap {
-        let mut side = Side::new(q.position.swap_colors(), None, &q, snapshot.generation);
-        side.swapped = true;
-        sides.push(side);
-    }
     let board = position.board();
     let mut out = Vec::new();
-    for side in &sides {
+    for side in &Side::all(&q, snapshot.generation) {
         let m = side.matches(index, conn, &snapshot)?;
         out.extend(m.games.iter().map(|h| Occurrence {
             game: h.game,

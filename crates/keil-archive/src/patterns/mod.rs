@@ -412,13 +412,18 @@ impl Patterns<'_> {
         let Some(group) = group else {
             return Ok(matched);
         };
-        // (game index, placement, first node), by game then placement.
+        // (game index, placement, first node), grouped by game, ascending.
         let mut found: Vec<(u32, u32, u16)> = if q.pattern.is_whole_board() {
-            whole_board(self.archive, conn, q, group, &placements)?
-        } else if rayon::current_num_threads() == 1 {
-            // One thread: scanned here, without a hand-off to the pool.
-            let (mut out, mut scratch) = (Vec::new(), index::Scratch::default());
-            for b in 0..group.blocks() {
+            // Sorted; a placement found twice (a colour-symmetric board)
+            // counts once, at its first node.
+            let mut found = whole_board(self.archive, conn, q, group, &placements)?;
+            found.sort_unstable();
+            found.dedup_by_key(|f| (f.0, f.1));
+            found
+        } else {
+            // Each block comes grouped by game, and blocks come in order
+            // (rayon's reduce keeps it).
+            let scan = |(mut out, mut scratch): (Vec<_>, index::Scratch), b| {
                 group.scan_block(
                     b,
                     &placements.list,
@@ -426,38 +431,23 @@ impl Patterns<'_> {
                     &mut scratch,
                     &mut out,
                 );
+                (out, scratch)
+            };
+            let start = || (Vec::new(), index::Scratch::default());
+            if rayon::current_num_threads() == 1 {
+                // One thread: scanned here, without a hand-off to the pool.
+                (0..group.blocks()).fold(start(), scan).0
+            } else {
+                (0..group.blocks())
+                    .into_par_iter()
+                    .fold(start, scan)
+                    .map(|(out, _)| out)
+                    .reduce(Vec::new, |mut a, mut b| {
+                        a.append(&mut b);
+                        a
+                    })
             }
-            out
-        } else {
-            (0..group.blocks())
-                .into_par_iter()
-                .fold(
-                    || (Vec::new(), index::Scratch::default()),
-                    |(mut out, mut scratch), b| {
-                        group.scan_block(
-                            b,
-                            &placements.list,
-                            &placements.groups,
-                            &mut scratch,
-                            &mut out,
-                        );
-                        (out, scratch)
-                    },
-                )
-                .map(|(out, _)| out)
-                .reduce(Vec::new, |mut a, mut b| {
-                    a.append(&mut b);
-                    a
-                })
         };
-        // Grouped by game, ascending: blocks come so, in order (rayon's
-        // reduce keeps it); the whole-board list is sorted, and a placement
-        // found twice there (a colour-symmetric board) counts once, at its
-        // first node.
-        if q.pattern.is_whole_board() {
-            found.sort_unstable();
-            found.dedup_by_key(|f| (f.0, f.1));
-        }
         let filter = filter_of(q);
         if filter != GameFilter::default() {
             let mut ids: Vec<u32> = found.iter().map(|f| group.lines[f.0 as usize].id).collect();

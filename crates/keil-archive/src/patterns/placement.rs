@@ -364,11 +364,7 @@ fn whole_board(pattern: &Pattern, syms: &[u8], swap: bool) -> Placements {
                 })
                 .collect();
             image.sort_unstable();
-            let same = out
-                .list
-                .iter()
-                .zip(&images)
-                .position(|(_, kept)| *kept == image);
+            let same = images.iter().position(|kept| *kept == image);
             out.first[usize::from(s) * 2 + usize::from(swapped)] =
                 Some(same.unwrap_or(out.list.len()) as u32);
             match same {
