@@ -192,22 +192,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     println!("== whole-board search, 8 symmetries + colour swap, all hits listed");
     println!("band              keil p50    keil p99    kombilo p50  kombilo p99  ratio p50");
-    for (kind, mut ours_ms, _) in bands {
-        let summary = &kombilo["summary"][&kind]["search_ms_all_samples"];
-        let (kp50, kp99) = (
-            summary["median"].as_f64().unwrap_or(f64::NAN),
-            summary["p99"].as_f64().unwrap_or(f64::NAN),
-        );
-        ours_ms.sort_by(f64::total_cmp);
-        let p = |q: f64| ours_ms[((ours_ms.len() - 1) as f64 * q).round() as usize];
-        println!(
-            "{kind:<17} {:>8.3} ms {:>8.3} ms {:>9.3} ms {:>9.3} ms {:>8.0}x",
-            p(0.5),
-            p(0.99),
-            kp50,
-            kp99,
-            kp50 / p(0.5)
-        );
+    for (kind, ours_ms, _) in bands {
+        print_band(&kombilo, &kind, ours_ms, 0);
     }
     println!(
         "hit lists: {agree} queries agree, {differ} differ; {refused_hits} Kombilo hits are in games keil refused"
@@ -422,22 +408,8 @@ fn patterns(
         "== pattern search, Kombilo's placements, 8 symmetries + colour swap, all hits listed"
     );
     println!("kind              keil p50    keil p99    kombilo p50  kombilo p99  ratio p50");
-    for (kind, mut ms) in bands {
-        let summary = &kombilo["summary"][&kind]["search_ms_all_samples"];
-        let (kp50, kp99) = (
-            summary["median"].as_f64().unwrap_or(f64::NAN),
-            summary["p99"].as_f64().unwrap_or(f64::NAN),
-        );
-        ms.sort_by(f64::total_cmp);
-        let p = |q: f64| ms[((ms.len() - 1) as f64 * q).round() as usize];
-        println!(
-            "{kind:<17} {:>8.3} ms {:>8.3} ms {:>9.3} ms {:>9.3} ms {:>8.1}x",
-            p(0.5),
-            p(0.99),
-            kp50,
-            kp99,
-            kp50 / p(0.5)
-        );
+    for (kind, ms) in bands {
+        print_band(kombilo, &kind, ms, 1);
     }
     println!("pattern answers: {agree} queries agree with Kombilo, {differ} differ");
     Ok(differ)
@@ -479,4 +451,25 @@ fn notation(rows: &[&str]) -> String {
         }
     }
     out
+}
+
+/// One row of a comparison table: keil's p50 and p99 over `ms` (every
+/// timed run of the band's queries), Kombilo's from its summary of the
+/// band, and the ratio of the p50s with `decimals` decimals.
+fn print_band(kombilo: &Value, kind: &str, mut ms: Vec<f64>, decimals: usize) {
+    let summary = &kombilo["summary"][kind]["search_ms_all_samples"];
+    let (kp50, kp99) = (
+        summary["median"].as_f64().unwrap_or(f64::NAN),
+        summary["p99"].as_f64().unwrap_or(f64::NAN),
+    );
+    ms.sort_by(f64::total_cmp);
+    let p = |q: f64| ms[((ms.len() - 1) as f64 * q).round() as usize];
+    println!(
+        "{kind:<17} {:>8.3} ms {:>8.3} ms {:>9.3} ms {:>9.3} ms {:>8.decimals$}x",
+        p(0.5),
+        p(0.99),
+        kp50,
+        kp99,
+        kp50 / p(0.5)
+    );
 }
