@@ -399,35 +399,22 @@ fn square_boards_agree_with_brute_force_in_every_mode() {
         for _ in 0..6 {
             // Corner: a 3x3 in the top-left corner; side: 2x3 on the top
             // edge, off the corners; centre and anywhere: 2x2 inside.
-            let corner = cut(&lines, board, kind, &rect(board, 0, 0, 3, 3), &mut rng);
-            tally(
-                &mut seen,
-                check(&archive, &lines, kind, &corner, PatternMode::Corner),
-            );
-            tally(
-                &mut seen,
-                check(&archive, &lines, kind, &corner, PatternMode::Fixed),
-            );
-            let side = cut(&lines, board, kind, &rect(board, 2, 0, 3, 2), &mut rng);
-            tally(
-                &mut seen,
-                check(&archive, &lines, kind, &side, PatternMode::Side),
-            );
-            let inner = cut(
-                &lines,
-                board,
-                kind,
-                &rect(board, n / 2 - 1, 2, 2, 2),
-                &mut rng,
-            );
-            tally(
-                &mut seen,
-                check(&archive, &lines, kind, &inner, PatternMode::Centre),
-            );
-            tally(
-                &mut seen,
-                check(&archive, &lines, kind, &inner, PatternMode::Anywhere),
-            );
+            for (region, modes) in [
+                (
+                    rect(board, 0, 0, 3, 3),
+                    &[PatternMode::Corner, PatternMode::Fixed][..],
+                ),
+                (rect(board, 2, 0, 3, 2), &[PatternMode::Side]),
+                (
+                    rect(board, n / 2 - 1, 2, 2, 2),
+                    &[PatternMode::Centre, PatternMode::Anywhere],
+                ),
+            ] {
+                let pattern = cut(&lines, board, kind, &region, &mut rng);
+                for &mode in modes {
+                    tally(&mut seen, check(&archive, &lines, kind, &pattern, mode));
+                }
+            }
         }
     }
     // The patterns come from the games: the answers are not empty.
@@ -449,63 +436,33 @@ fn keil_hexagon_agrees_with_brute_force_in_every_mode() {
     for _ in 0..6 {
         // A corner point and two neighbours; three points along the edge
         // c = 0 (no corner); a point and its six neighbours inside.
-        let corner = cut(
-            &lines,
-            board,
-            GameKind::Keil,
-            &[at(0, 0), at(1, 0), at(1, 1)],
-            &mut rng,
-        );
-        tally(
-            &mut seen,
-            check(
-                &archive,
-                &lines,
-                GameKind::Keil,
-                &corner,
-                PatternMode::Corner,
-            ),
-        );
-        let side = cut(
-            &lines,
-            board,
-            GameKind::Keil,
-            &[at(0, 1), at(0, 2), at(1, 2)],
-            &mut rng,
-        );
-        tally(
-            &mut seen,
-            check(&archive, &lines, GameKind::Keil, &side, PatternMode::Side),
-        );
         let centre: Vec<Point> = [(3, 3), (4, 3), (2, 3), (3, 4), (3, 2), (4, 4), (2, 2)]
             .iter()
             .map(|&(c, r)| at(c, r))
             .collect();
-        let local = cut(&lines, board, GameKind::Keil, &centre, &mut rng);
-        tally(
-            &mut seen,
-            check(
-                &archive,
-                &lines,
-                GameKind::Keil,
-                &local,
-                PatternMode::Centre,
+        for (region, modes) in [
+            (
+                vec![at(0, 0), at(1, 0), at(1, 1)],
+                &[PatternMode::Corner][..],
             ),
-        );
-        tally(
-            &mut seen,
-            check(
-                &archive,
-                &lines,
-                GameKind::Keil,
-                &local,
-                PatternMode::Anywhere,
+            (vec![at(0, 1), at(0, 2), at(1, 2)], &[PatternMode::Side]),
+            (
+                centre,
+                &[
+                    PatternMode::Centre,
+                    PatternMode::Anywhere,
+                    PatternMode::Fixed,
+                ],
             ),
-        );
-        tally(
-            &mut seen,
-            check(&archive, &lines, GameKind::Keil, &local, PatternMode::Fixed),
-        );
+        ] {
+            let pattern = cut(&lines, board, GameKind::Keil, &region, &mut rng);
+            for &mode in modes {
+                tally(
+                    &mut seen,
+                    check(&archive, &lines, GameKind::Keil, &pattern, mode),
+                );
+            }
+        }
     }
     assert!(seen.0 > 100 && seen.1 > 50, "{seen:?}");
 }
