@@ -341,14 +341,29 @@ fn cut(
     region: &[Point],
     rng: &mut Rng,
 ) -> Pattern {
+    cut_at(lines, board, kind, region, rng, usize::MAX, true)
+}
+
+/// [`cut`] from the first `nodes` states of the game, with wildcards or
+/// without.
+fn cut_at(
+    lines: &[Line],
+    board: AnyBoard,
+    kind: GameKind,
+    region: &[Point],
+    rng: &mut Rng,
+    nodes: usize,
+    wildcards: bool,
+) -> Pattern {
     let candidates: Vec<&Line> = lines
         .iter()
         .filter(|l| l.states[0].1.len() == board.len())
         .collect();
     let line = candidates[rng.below(candidates.len())];
-    let (_, state) = &line.states[rng.below(line.states.len())];
+    let (_, state) = &line.states[rng.below(line.states.len().min(nodes))];
     let cells = region.iter().map(|&p| {
-        let c = match (state[p.index()], rng.below(6)) {
+        let wild = if wildcards { rng.below(6) } else { 6 };
+        let c = match (state[p.index()], wild) {
             (_, 0) => Cell::Any,
             (0, 1) => Cell::BlackOrEmpty,
             (0, _) => Cell::Empty,
@@ -415,6 +430,24 @@ fn square_boards_agree_with_brute_force_in_every_mode() {
                     tally(&mut seen, check(&archive, &lines, kind, &pattern, mode));
                 }
             }
+        }
+    }
+    // 7x7 corner patterns without wildcards from early nodes, the ones
+    // the corner index answers (the 9x9 board's corner regions overlap).
+    let board = keil_rules::BoardSpec {
+        kind: GameKind::Go,
+        size: 9,
+    }
+    .board()
+    .unwrap();
+    for _ in 0..8 {
+        let region = rect(board, 2 * rng.below(2) as i32, 0, 7, 7);
+        let pattern = cut_at(&lines, board, GameKind::Go, &region, &mut rng, 9, false);
+        for mode in [PatternMode::Corner, PatternMode::Fixed] {
+            tally(
+                &mut seen,
+                check(&archive, &lines, GameKind::Go, &pattern, mode),
+            );
         }
     }
     // The patterns come from the games: the answers are not empty.

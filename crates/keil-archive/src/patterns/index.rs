@@ -36,6 +36,7 @@ use std::ops::Range;
 
 use keil_rules::{AnyBoard, AnyGame, Color, IllegalMove, Move, Point};
 
+use super::corners::Corners;
 use super::{Cell, Placement};
 use crate::model::GameMoves;
 
@@ -77,7 +78,7 @@ impl Event {
         (self.0 & 0x1FF) as usize
     }
 
-    fn state(self) -> u8 {
+    pub(crate) fn state(self) -> u8 {
         (self.0 >> 9 & 3) as u8
     }
 
@@ -132,6 +133,8 @@ pub(crate) struct Group {
     columns: Vec<i16>,
     /// Every game's events, game after game.
     events: Vec<Event>,
+    /// The corner index (square boards from 8×8).
+    corners: Option<Corners>,
 }
 
 impl std::fmt::Debug for Group {
@@ -258,6 +261,7 @@ impl Group {
             lines: Vec::new(),
             columns: Vec::new(),
             events: Vec::new(),
+            corners: Corners::new(board),
         }
     }
 
@@ -283,7 +287,24 @@ impl Group {
         let start = self.events.len() as u32;
         self.events.extend(built.events);
         line.events = start..self.events.len() as u32;
+        if let Some(corners) = &mut self.corners {
+            corners.push(i as u32, &self.events[start as usize..]);
+        }
         self.lines.push(line);
+    }
+
+    /// Makes the games pushed since the last call searchable by the corner
+    /// index (called once a load or refresh has pushed them all).
+    pub(crate) fn seal(&mut self) {
+        if let Some(corners) = &mut self.corners {
+            corners.seal();
+        }
+    }
+
+    /// The corner index's matches of the placements, when it can answer
+    /// them all (see [`Corners::find`]).
+    pub(crate) fn corner_matches(&self, placements: &[Placement]) -> Option<Vec<(u32, u32, u16)>> {
+        self.corners.as_ref()?.find(placements)
     }
 
     /// The number of blocks.
@@ -301,6 +322,7 @@ impl Group {
                 .iter()
                 .map(|l| l.nodes.as_ref().map_or(0, |n| n.len() * 4))
                 .sum::<usize>()
+            + self.corners.as_ref().map_or(0, Corners::bytes)
     }
 
     /// The index in [`Group::events`] of a game's first event after node

@@ -11,10 +11,12 @@
 //! "after tenuki" when it came 3 or more nodes after the match; points that
 //! a symmetry of the pattern itself maps onto each other are folded onto
 //! one. Whole-board patterns without wildcards are answered by the
-//! position index; every other pattern by the in-memory index of
-//! [`index`] (first-life columns, exact, with event replay for the rare
-//! games it cannot decide alone).
+//! position index; 7×7 corner patterns without wildcards (1 to 8 stones)
+//! by the corner index of [`corners`] (a lookup by exact content); every
+//! other pattern by the in-memory index of [`index`] (first-life columns,
+//! exact, with event replay for the rare games it cannot decide alone).
 
+mod corners;
 mod index;
 mod pattern;
 mod placement;
@@ -157,7 +159,7 @@ pub struct PatternAnswer {
 }
 
 /// A game's matches before paging.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct GameMatch {
     date: u32,
     game: u32,
@@ -175,7 +177,7 @@ impl GameMatch {
 }
 
 /// A search's matches before paging (cached per index generation).
-#[derive(Debug)]
+#[derive(Debug, PartialEq, Eq)]
 struct Matched {
     placements: u32,
     total_hits: u64,
@@ -296,6 +298,9 @@ impl PatternIndex {
                 break;
             }
         }
+        for (_, group) in &mut loaded.groups {
+            group.seal();
+        }
         loaded.max_id = max;
         Ok(max)
     }
@@ -367,7 +372,7 @@ impl Patterns<'_> {
             let matched = match archive.patterns.answers.get(&key) {
                 Some(m) => m,
                 None => {
-                    let m = Arc::new(self.matches(conn, q)?);
+                    let m = Arc::new(self.matches(conn, q, true)?);
                     archive.patterns.answers.insert(key, m.clone());
                     m
                 }
@@ -388,12 +393,20 @@ impl Patterns<'_> {
         };
         self.archive.reader()?.snapshot(|conn| {
             self.archive.patterns.refresh(conn)?;
-            let matched = self.matches(conn, q)?;
+            let matched = self.matches(conn, q, true)?;
             page(conn, q, &matched, after)
         })
     }
 
-    fn matches(&self, conn: &rusqlite::Connection, q: &PatternQuery) -> Result<Matched> {
+    /// Every match of `q` with its statistics; `corner_index` lets the
+    /// corner index answer the patterns it can (the tests turn it off to
+    /// compare it with the scan).
+    fn matches(
+        &self,
+        conn: &rusqlite::Connection,
+        q: &PatternQuery,
+        corner_index: bool,
+    ) -> Result<Matched> {
         let placements = placements(&q.pattern, q.mode, q.symmetry, q.swap_colors)?;
         let loaded = self.archive.patterns.loaded.read().expect("poisoned");
         let group = loaded
@@ -419,6 +432,11 @@ impl Patterns<'_> {
             let mut found = whole_board(self.archive, conn, q, group, &placements)?;
             found.sort_unstable();
             found.dedup_by_key(|f| (f.0, f.1));
+            found
+        } else if let Some(found) = corner_index
+            .then(|| group.corner_matches(&placements.list))
+            .flatten()
+        {
             found
         } else {
             // Each block comes grouped by game, and blocks come in order

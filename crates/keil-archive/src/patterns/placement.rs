@@ -22,7 +22,7 @@ pub(crate) struct Placement {
     /// How many of `cells` are stones (they come first).
     pub stones: usize,
     /// The region: every pattern point's image, `Any` included.
-    region: [u64; 8],
+    pub region: [u64; 8],
     /// The translation `(columns, rows)` applied first.
     shift: (i32, i32),
     /// The board symmetry applied after the translation.

@@ -1,0 +1,409 @@
+//! The corner index of a square board: for each stored game and each of
+//! the board's four 7×7 corner regions, the first node at which the region
+//! held each of its contents with 1 to [`MAX_STONES`] stones, found by
+//! content (Kombilo hashes its corner positions the same way).
+//!
+//! A pattern whose every placement covers exactly one of these regions,
+//! with a black, white or empty value at each of its 49 points (no
+//! wildcard) and 1 to [`MAX_STONES`] stones, is answered here by one lookup
+//! per placement: the usual 7×7 corner joseki search. Every other pattern,
+//! and a board smaller than 8×8 or not square, is left to the scan of
+//! [`super::index`]. The two give the same `(game, placement, first node)`
+//! triples; the tests compare them on generated games.
+//!
+//! **Keys** are exact, not hashes: the region's number, the number of
+//! stones, and each stone as its point's rank in the region (0..49) and
+//! its colour, 7 bits a stone, in rank order (2 + 4 + 8 × 7 = 62 bits).
+//!
+//! **Layout.** Entries are kept in segments, each sorted by key and then
+//! game: a key's games and first nodes are one contiguous run. Games added
+//! after the load (an import while a server runs) make a new segment; the
+//! segments are merged into one when there are more than
+//! [`MAX_SEGMENTS`]. Games only grow, so segments come in game order.
+
+use keil_rules::{AnyBoard, Point};
+use rayon::prelude::*;
+
+use super::Cell;
+use super::index::Event;
+use super::placement::Placement;
+
+/// The side of a corner region, in points.
+pub(crate) const SIDE: i32 = 7;
+/// The most stones a region's content may hold to be indexed: the contents
+/// searched most (joseki openings) have few, and a pattern with more
+/// stones is found fast by the scan, whose first test is its stones.
+pub(crate) const MAX_STONES: u32 = 8;
+/// Segments kept before they are merged into one.
+const MAX_SEGMENTS: usize = 4;
+
+/// The corner index of one board.
+#[derive(Debug)]
+pub(crate) struct Corners {
+    /// Each region's points, as a bit set of board points.
+    regions: Vec<[u64; 8]>,
+    /// Per board point, the regions holding it and its rank in each.
+    members: Vec<Vec<(u8, u8)>>,
+    segments: Vec<Segment>,
+    /// Entries of games pushed since the last [`Corners::seal`]: (key,
+    /// game index, first node).
+    pending: Vec<(u64, u32, u16)>,
+}
+
+/// Entries sorted by key, then game.
+#[derive(Debug, Default)]
+struct Segment {
+    keys: Vec<u64>,
+    /// `starts[i]..starts[i + 1]`: the entries of `keys[i]`.
+    starts: Vec<u32>,
+    games: Vec<u32>,
+    nodes: Vec<u16>,
+}
+
+/// The key of a region's content (see the module docs): `black` and
+/// `white` are bit sets of ranks in region `region`.
+fn key(region: u8, black: u64, white: u64) -> u64 {
+    let stones = black | white;
+    let mut codes = 0u64;
+    let mut bits = stones;
+    while bits != 0 {
+        let rank = u64::from(bits.trailing_zeros());
+        codes = codes << 7 | rank << 1 | (white >> rank & 1);
+        bits &= bits - 1;
+    }
+    u64::from(region) << 60 | u64::from(stones.count_ones()) << 56 | codes
+}
+
+impl Corners {
+    /// The corner index of `board`, empty; `None` for a board without
+    /// four separate corner regions to index (not square, or under 8×8).
+    pub(crate) fn new(board: AnyBoard) -> Option<Corners> {
+        let AnyBoard::Square(_) = board else {
+            return None;
+        };
+        let n = i32::from(board.size());
+        if n <= SIDE {
+            return None;
+        }
+        let mut regions = Vec::new();
+        let mut members = vec![Vec::new(); board.len()];
+        for (c0, r0) in [(0, 0), (n - SIDE, 0), (0, n - SIDE), (n - SIDE, n - SIDE)] {
+            let region = regions.len() as u8;
+            let mut points: Vec<Point> = (r0..r0 + SIDE)
+                .flat_map(|r| (c0..c0 + SIDE).map(move |c| (c, r)))
+                .map(|(c, r)| {
+                    board
+                        .point_at(c, r)
+                        .expect("a corner region is on its board")
+                })
+                .collect();
+            points.sort_by_key(|p| p.0);
+            let mut mask = [0u64; 8];
+            for (rank, p) in points.iter().enumerate() {
+                mask[p.index() / 64] |= 1 << (p.index() % 64);
+                members[p.index()].push((region, rank as u8));
+            }
+            regions.push(mask);
+        }
+        Some(Corners {
+            regions,
+            members,
+            segments: Vec::new(),
+            pending: Vec::new(),
+        })
+    }
+
+    /// Indexes game `game`'s events (the contents each region held at the
+    /// end of each node, each content once, at its first node).
+    pub(crate) fn push(&mut self, game: u32, events: &[Event]) {
+        let mut masks = vec![(0u64, 0u64); self.regions.len()];
+        let from = self.pending.len();
+        let mut i = 0;
+        while i < events.len() {
+            let node = events[i].node();
+            let mut touched = 0u8;
+            while i < events.len() && events[i].node() == node {
+                let e = events[i];
+                for &(region, rank) in &self.members[e.point()] {
+                    let (b, w) = &mut masks[usize::from(region)];
+                    let bit = 1u64 << rank;
+                    *b &= !bit;
+                    *w &= !bit;
+                    match e.state() {
+                        1 => *b |= bit,
+                        2 => *w |= bit,
+                        _ => {}
+                    }
+                    touched |= 1 << region;
+                }
+                i += 1;
+            }
+            while touched != 0 {
+                let region = touched.trailing_zeros() as u8;
+                touched &= touched - 1;
+                let (b, w) = masks[usize::from(region)];
+                if !(1..=MAX_STONES).contains(&(b | w).count_ones()) {
+                    continue;
+                }
+                let k = key(region, b, w);
+                if !self.pending[from..].iter().any(|p| p.0 == k) {
+                    self.pending.push((k, game, node));
+                }
+            }
+        }
+    }
+
+    /// Sorts the games pushed since the last call into a new segment (and
+    /// merges the segments when there are too many).
+    pub(crate) fn seal(&mut self) {
+        if self.pending.is_empty() {
+            return;
+        }
+        let mut entries = std::mem::take(&mut self.pending);
+        if self.segments.len() >= MAX_SEGMENTS {
+            for s in std::mem::take(&mut self.segments) {
+                for (i, &k) in s.keys.iter().enumerate() {
+                    for j in s.starts[i] as usize..s.starts[i + 1] as usize {
+                        entries.push((k, s.games[j], s.nodes[j]));
+                    }
+                }
+            }
+        }
+        entries.par_sort_unstable_by_key(|e| (e.0, e.1));
+        let mut s = Segment {
+            games: entries.iter().map(|e| e.1).collect(),
+            nodes: entries.iter().map(|e| e.2).collect(),
+            ..Segment::default()
+        };
+        for (i, e) in entries.iter().enumerate() {
+            if s.keys.last() != Some(&e.0) {
+                s.keys.push(e.0);
+                s.starts.push(i as u32);
+            }
+        }
+        s.starts.push(entries.len() as u32);
+        s.keys.shrink_to_fit();
+        s.starts.shrink_to_fit();
+        self.segments.push(s);
+    }
+
+    /// Bytes held.
+    pub(crate) fn bytes(&self) -> usize {
+        self.segments
+            .iter()
+            .map(|s| s.keys.len() * 8 + s.starts.len() * 4 + s.games.len() * 6)
+            .sum::<usize>()
+            + self.pending.len() * 16
+    }
+
+    /// The key of a placement's content, when the index can answer it:
+    /// exactly one region's points, each black, white or empty, with 1 to
+    /// [`MAX_STONES`] stones.
+    fn key_of(&self, pl: &Placement) -> Option<u64> {
+        let region = self.regions.iter().position(|r| *r == pl.region)?;
+        let stones = u32::try_from(pl.stones).ok()?;
+        if !(1..=MAX_STONES).contains(&stones) || pl.cells.len() != (SIDE * SIDE) as usize {
+            return None;
+        }
+        let (mut b, mut w) = (0u64, 0u64);
+        for &(p, cell) in &pl.cells {
+            let &(_, rank) = self.members[usize::from(p)]
+                .iter()
+                .find(|m| usize::from(m.0) == region)?;
+            match cell {
+                Cell::Black => b |= 1 << rank,
+                Cell::White => w |= 1 << rank,
+                Cell::Empty => {}
+                Cell::Any | Cell::BlackOrEmpty | Cell::WhiteOrEmpty => return None,
+            }
+        }
+        Some(key(region as u8, b, w))
+    }
+
+    /// Every `(game index, placement index, first node)` match of the
+    /// placements, grouped by game in ascending order (as the scan gives
+    /// them); `None` when some placement is not one the index can answer.
+    pub(crate) fn find(&self, placements: &[Placement]) -> Option<Vec<(u32, u32, u16)>> {
+        let keys: Vec<u64> = placements
+            .iter()
+            .map(|pl| self.key_of(pl))
+            .collect::<Option<_>>()?;
+        let mut out = Vec::new();
+        for s in &self.segments {
+            for (k, key) in keys.iter().enumerate() {
+                if let Ok(i) = s.keys.binary_search(key) {
+                    let run = s.starts[i] as usize..s.starts[i + 1] as usize;
+                    out.extend(
+                        s.games[run.clone()]
+                            .iter()
+                            .zip(&s.nodes[run])
+                            .map(|(&g, &t)| (g, k as u32, t)),
+                    );
+                }
+            }
+        }
+        out.sort_unstable();
+        Some(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use keil_gen::{Generator, GeneratorConfig};
+    use keil_rules::GameKind;
+
+    use super::super::{Pattern, PatternMode, PatternQuery, placements};
+    use super::*;
+    use crate::{Archive, ImportOptions, ImportSource};
+
+    /// Corner patterns cut from generated Go games (9×9, whose corner
+    /// regions overlap, 13×13 and 19×19): the corner index answers each
+    /// one, and its answer (games, first nodes and placements, hits,
+    /// continuations) is the scan's.
+    #[test]
+    fn corner_index_answers_as_the_scan_does() {
+        let dir = tempfile::tempdir().unwrap();
+        let archive = Archive::open(dir.path()).unwrap();
+        let sources: Vec<ImportSource> = [(9u8, 60u64), (13, 40), (19, 25)]
+            .into_iter()
+            .map(|(size, games)| {
+                let config = GeneratorConfig {
+                    game: GameKind::Go,
+                    games,
+                    size,
+                    seed: u64::from(size),
+                    ..GeneratorConfig::default()
+                };
+                ImportSource::Bytes {
+                    name: format!("go{size}.sgf"),
+                    bytes: Generator::new(config)
+                        .unwrap()
+                        .flat_map(|g| g.record.into_bytes())
+                        .collect(),
+                }
+            })
+            .collect();
+        let report = archive
+            .import(&sources, &ImportOptions::default(), &mut |_| {})
+            .unwrap();
+        assert!(report.invalid.is_empty(), "{:?}", report.invalid);
+        let patterns = archive.patterns();
+        patterns.load().unwrap();
+        let mut seed = 7u64;
+        let mut below = |n: usize| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % n
+        };
+        let mut answered = 0;
+        let mut found = 0;
+        for size in [9u8, 13, 19] {
+            // Each pattern: a game's corner region at one of its nodes.
+            let mut cut = Vec::new();
+            {
+                let loaded = archive.patterns.loaded.read().unwrap();
+                let (_, group) = loaded
+                    .groups
+                    .iter()
+                    .find(|(_, g)| g.board.size() == size)
+                    .unwrap();
+                let board = group.board;
+                let n = i32::from(size);
+                while cut.len() < 12 {
+                    let line = &group.lines[below(group.lines.len())];
+                    let events = group.events(line);
+                    let t = events[below(events.len())].node();
+                    let mut state = vec![0u8; board.len()];
+                    for e in events.iter().take_while(|e| e.node() <= t) {
+                        state[e.point()] = e.state();
+                    }
+                    let (c0, r0) =
+                        [(0, 0), (n - SIDE, 0), (0, n - SIDE), (n - SIDE, n - SIDE)][below(4)];
+                    let cells: Vec<(Point, Cell)> = (r0..r0 + SIDE)
+                        .flat_map(|r| (c0..c0 + SIDE).map(move |c| (c, r)))
+                        .map(|(c, r)| {
+                            let p = board.point_at(c, r).unwrap();
+                            let cell = [Cell::Empty, Cell::Black, Cell::White]
+                                [usize::from(state[p.index()])];
+                            (p, cell)
+                        })
+                        .collect();
+                    let stones = cells.iter().filter(|c| c.1 != Cell::Empty).count() as u32;
+                    if (1..=MAX_STONES).contains(&stones) {
+                        cut.push(Pattern::new(GameKind::Go, size, cells).unwrap());
+                    }
+                }
+            }
+            for pattern in cut {
+                for (mode, symmetry, swap_colors) in [
+                    (PatternMode::Corner, true, true),
+                    (PatternMode::Corner, true, false),
+                    (PatternMode::Fixed, false, false),
+                ] {
+                    let q = PatternQuery {
+                        symmetry,
+                        swap_colors,
+                        ..PatternQuery::new(pattern.clone(), mode)
+                    };
+                    let pls = placements(&q.pattern, mode, symmetry, swap_colors).unwrap();
+                    let loaded = archive.patterns.loaded.read().unwrap();
+                    let group = &loaded
+                        .groups
+                        .iter()
+                        .find(|(_, g)| g.board.size() == size)
+                        .unwrap()
+                        .1;
+                    assert!(group.corner_matches(&pls.list).is_some(), "{pattern}");
+                    drop(loaded);
+                    let conn = archive.reader().unwrap();
+                    let (fast, scan) = conn
+                        .snapshot(|c| {
+                            Ok((
+                                patterns.matches(c, &q, true)?,
+                                patterns.matches(c, &q, false)?,
+                            ))
+                        })
+                        .unwrap();
+                    assert_eq!(fast, scan, "{pattern} {mode:?} {symmetry} {swap_colors}");
+                    answered += 1;
+                    found += fast.games.len();
+                }
+            }
+        }
+        assert_eq!(answered, 3 * 12 * 3);
+        // Cut from the games themselves: each one is found at least once.
+        assert!(found >= answered, "{found}");
+    }
+
+    /// A pattern with a wildcard, or a region that is not a corner
+    /// region, is left to the scan.
+    #[test]
+    fn other_patterns_are_left_to_the_scan() {
+        let board = AnyBoard::Square(keil_rules::SquareBoard::new(19).unwrap());
+        let corners = Corners::new(board).unwrap();
+        let at = |c, r| board.point_at(c, r).unwrap();
+        let grid = |w: i32, any: bool| {
+            let cells = (0..w)
+                .flat_map(|r| (0..w).map(move |c| (c, r)))
+                .map(|(c, r)| {
+                    let cell = match (c, r) {
+                        (3, 3) => Cell::Black,
+                        (2, 2) if any => Cell::Any,
+                        (2, 2) => Cell::White,
+                        _ => Cell::Empty,
+                    };
+                    (at(c, r), cell)
+                });
+            Pattern::new(GameKind::Go, 19, cells.collect::<Vec<_>>()).unwrap()
+        };
+        let found = |p: &Pattern| {
+            let pls = placements(p, PatternMode::Corner, true, true).unwrap();
+            corners.find(&pls.list)
+        };
+        assert_eq!(found(&grid(7, false)), Some(Vec::new()));
+        assert_eq!(found(&grid(7, true)), None);
+        assert_eq!(found(&grid(6, false)), None);
+        assert!(Corners::new(AnyBoard::Square(keil_rules::SquareBoard::new(7).unwrap())).is_none());
+    }
+}
