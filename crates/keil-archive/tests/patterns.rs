@@ -284,6 +284,29 @@ fn check(
                 .collect();
             let what = format!("{kind:?} {p} {mode:?} symmetry {symmetry} swap {swap}");
             assert_eq!(ours, games, "{what}");
+            // Listed latest date first, then highest id; pages of 7
+            // through the cursor list the same games.
+            let listed: Vec<(String, GameId)> = answer
+                .games
+                .iter()
+                .map(|h| (h.date.clone(), h.game_id))
+                .collect();
+            let mut sorted = listed.clone();
+            sorted.sort_by(|a, b| b.cmp(a));
+            assert_eq!(listed, sorted, "{what}");
+            if symmetry && swap {
+                let mut paged = Vec::new();
+                q.limit = 7;
+                loop {
+                    let page = archive.patterns().search(&q).unwrap();
+                    paged.extend(page.games.iter().map(|h| (h.date.clone(), h.game_id)));
+                    match page.next_cursor {
+                        Some(c) => q.cursor = Some(c),
+                        None => break,
+                    }
+                }
+                assert_eq!(paged, listed, "{what}");
+            }
             assert_eq!(
                 answer.total_hits,
                 games.values().map(|g| u64::from(g.1)).sum::<u64>(),

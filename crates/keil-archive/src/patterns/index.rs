@@ -35,6 +35,7 @@
 use std::ops::Range;
 
 use keil_rules::{AnyBoard, AnyGame, Color, IllegalMove, Move, Point};
+use rayon::prelude::*;
 
 use super::corners::Corners;
 use super::{Cell, Placement};
@@ -135,6 +136,9 @@ pub(crate) struct Group {
     events: Vec<Event>,
     /// The corner index (square boards from 8×8).
     corners: Option<Corners>,
+    /// The game indices in the order answers list them: latest date
+    /// first, then highest id (as of the last [`Group::seal`]).
+    pub listed: Vec<u32>,
 }
 
 impl std::fmt::Debug for Group {
@@ -262,6 +266,7 @@ impl Group {
             columns: Vec::new(),
             events: Vec::new(),
             corners: Corners::new(board),
+            listed: Vec::new(),
         }
     }
 
@@ -294,10 +299,19 @@ impl Group {
     }
 
     /// Makes the games pushed since the last call searchable by the corner
-    /// index (called once a load or refresh has pushed them all).
+    /// index, and orders them in [`Group::listed`] (called once a load or
+    /// refresh has pushed them all).
     pub(crate) fn seal(&mut self) {
         if let Some(corners) = &mut self.corners {
             corners.seal();
+        }
+        if self.listed.len() != self.lines.len() {
+            self.listed = (0..self.lines.len() as u32).collect();
+            let lines = &self.lines;
+            self.listed.par_sort_unstable_by_key(|&g| {
+                let l = &lines[g as usize];
+                std::cmp::Reverse((l.date, l.id))
+            });
         }
     }
 

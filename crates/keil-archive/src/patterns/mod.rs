@@ -23,7 +23,7 @@ mod placement;
 
 use std::sync::{Arc, RwLock};
 
-use keil_rules::{AnyBoard, BoardSpec, Color, GameKind, Point};
+use keil_rules::{AnyBoard, BoardSpec, Color, GameKind};
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -161,6 +161,8 @@ pub struct PatternAnswer {
 /// A game's matches before paging.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct GameMatch {
+    /// The game's index in its [`Group`].
+    line: u32,
     date: u32,
     game: u32,
     node: u16,
@@ -484,6 +486,7 @@ impl Patterns<'_> {
         // Continuations per hit, folded; per game its first match.
         let n = q.pattern.cells().len();
         let mut stats = vec![[MoveStats::default(); 2]; n];
+        let mut tables: Vec<Option<Box<[u16]>>> = vec![None; placements.list.len()];
         let mut i = 0;
         while i < found.len() {
             let g = found[i].0;
@@ -494,7 +497,8 @@ impl Patterns<'_> {
                 let (_, k, t) = found[i];
                 let pl = &placements.list[k as usize];
                 hits += 1;
-                let next = continuation(group, line, &placements, pl, t);
+                let table = tables[k as usize].get_or_insert_with(|| placements.point_table(pl));
+                let next = continuation(group, line, table, pl.swapped, t);
                 if let Some((pp, color, distance)) = next {
                     let pp = placements.fold[usize::from(pp)];
                     let s = &mut stats[usize::from(pp)][color.index()];
@@ -523,6 +527,7 @@ impl Patterns<'_> {
             let (node, placement, next) = first.expect("one match at least");
             matched.total_hits += hits;
             matched.games.push(GameMatch {
+                line: g,
                 date: line.date,
                 game: line.id,
                 node,
@@ -532,11 +537,7 @@ impl Patterns<'_> {
                 next,
             });
         }
-        // `GameMatch::order` as one integer (ids are distinct, so an
-        // unstable sort gives the one order).
-        matched.games.sort_unstable_by_key(|m| {
-            std::cmp::Reverse(u64::from(m.date) << 32 | u64::from(m.game))
-        });
+        in_answer_order(group, &mut matched.games);
         let mut rows: Vec<(usize, [MoveStats; 2])> = stats
             .into_iter()
             .enumerate()
@@ -569,6 +570,29 @@ impl Patterns<'_> {
     }
 }
 
+/// Puts a search's games, in game index order, in `GameMatch::order`:
+/// many games (1 in 16 or more) are picked out of [`Group::listed`],
+/// which is in that order already; a few are sorted.
+fn in_answer_order(group: &Group, games: &mut Vec<GameMatch>) {
+    if games.len() * 16 >= group.listed.len() {
+        let mut slot = vec![u32::MAX; group.lines.len()];
+        for (i, m) in games.iter().enumerate() {
+            slot[m.line as usize] = i as u32;
+        }
+        let found = std::mem::take(games);
+        games.extend(group.listed.iter().filter_map(|&g| {
+            let i = slot[g as usize];
+            (i != u32::MAX).then(|| found[i as usize])
+        }));
+    } else {
+        // `GameMatch::order` as one integer (ids are distinct, so an
+        // unstable sort gives the one order).
+        games.sort_unstable_by_key(|m| {
+            std::cmp::Reverse(u64::from(m.date) << 32 | u64::from(m.game))
+        });
+    }
+}
+
 /// A continuation "after tenuki" comes this many nodes or more after the
 /// match (Kombilo).
 const TENUKI_NODES: u16 = 3;
@@ -592,23 +616,25 @@ fn filter_of(q: &PatternQuery) -> GameFilter {
     }
 }
 
-/// The first move after node `t` inside the placement's region: (pattern
+/// The first move after node `t` inside a placement's region: (pattern
 /// point index, colour in the pattern's colours, nodes after `t`).
+/// `table` is the placement's [`Placements::point_table`]; `swapped` says
+/// whether it exchanges colours.
 fn continuation(
     group: &Group,
     line: &Line,
-    placements: &Placements,
-    pl: &Placement,
+    table: &[u16],
+    swapped: bool,
     t: u16,
 ) -> Option<(u16, Color, u16)> {
     let events = group.events(line);
     events[group.first_after(line, t)..].iter().find_map(|e| {
-        let mover = e.mover()?;
-        if !pl.contains(e.point()) {
+        let pp = table[e.point()];
+        if pp == u16::MAX {
             return None;
         }
-        let pp = placements.pattern_point(pl, Point(e.point() as u16))?;
-        let color = if pl.swapped { mover.opposite() } else { mover };
+        let mover = e.mover()?;
+        let color = if swapped { mover.opposite() } else { mover };
         Some((pp, color, e.node() - t))
     })
 }

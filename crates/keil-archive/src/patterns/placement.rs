@@ -31,13 +31,6 @@ pub(crate) struct Placement {
     pub swapped: bool,
 }
 
-impl Placement {
-    /// Whether a board point is in the region.
-    pub(crate) fn contains(&self, p: usize) -> bool {
-        p < 512 && self.region[p / 64] >> (p % 64) & 1 != 0
-    }
-}
-
 /// A search's placements, and the folding of the pattern's points under
 /// its own symmetries.
 #[derive(Debug)]
@@ -59,6 +52,24 @@ pub(crate) struct Placements {
 }
 
 impl Placements {
+    /// Per board point, the pattern point that placement `pl` puts there
+    /// ([`Placements::pattern_point`]), or `u16::MAX` off its region: the
+    /// table a search builds once per placement that has hits.
+    pub(crate) fn point_table(&self, pl: &Placement) -> Box<[u16]> {
+        let mut table = vec![NONE; self.board.len()].into_boxed_slice();
+        for (w, &word) in pl.region.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let p = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if let Some(i) = self.pattern_point(pl, Point(p as u16)) {
+                    table[p] = i;
+                }
+            }
+        }
+        table
+    }
+
     /// The pattern point (index into the pattern's cells) that placement
     /// `pl` puts on board point `p`, if any.
     pub(crate) fn pattern_point(&self, pl: &Placement, p: Point) -> Option<u16> {
