@@ -861,7 +861,7 @@ impl<'t> ParsedFile<'t> {
     }
 
     /// The index in the file of this part's first game tree (0 unless read
-    /// with [`ParsedFile::parts`]): tree `i` of this part is game
+    /// with `ParsedFile::parts`): tree `i` of this part is game
     /// `first_game() + i` of the file.
     pub fn first_game(&self) -> usize {
         self.first_game

@@ -323,7 +323,7 @@ impl SquareBoard {
     }
 
     /// Reads an SGF point value of two letters (`a`-`z`, `A`-`Z`).
-    /// `tt` (a pass in FF[3]) is the record reader's business: on boards up
+    /// `tt` (a pass in FF\[3\]) is the record reader's business: on boards up
     /// to 19 it is off the board here.
     ///
     /// # Errors

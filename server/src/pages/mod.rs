@@ -4,7 +4,7 @@
 //! [`AnyGame`]) and the one SVG renderer ([`crate::svg`]).
 //!
 //! Every page works without JavaScript: each ply, continuation, filter and
-//! page is a plain link or form. Small embedded modules ([`assets`]) add
+//! page is a plain link or form. Small embedded modules ([`assets`](mod@assets)) add
 //! keyboard replay, typeahead, the theme toggle and the upload form (which
 //! needs them: the token goes only in the `Authorization` header).
 //!
@@ -339,7 +339,7 @@ struct Opening {
     moves: Vec<MoveRow>,
 }
 
-/// What the home page shows, computed at most every [`HOME_TTL`].
+/// What the home page shows, computed at most every `HOME_TTL` (10 s).
 pub struct HomeData {
     games: u64,
     players: u64,
@@ -484,7 +484,7 @@ struct HomePage<'a> {
 
 /// `GET /`: the search box, counts per kind, the most played first moves
 /// per kind, the latest games. The counts are computed at most every
-/// [`HOME_TTL`], in the background once a first answer exists.
+/// `HOME_TTL`, in the background once a first answer exists.
 pub async fn home(state: Data<ServerState>) -> PageResult {
     let data = match state.home.get() {
         (Some(d), false) => d,

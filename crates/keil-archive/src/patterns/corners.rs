@@ -257,38 +257,40 @@ mod tests {
     use crate::{Archive, ImportOptions, ImportSource};
 
     /// Corner patterns cut from generated Go games (9×9, whose corner
-    /// regions overlap, 13×13 and 19×19): the corner index answers each
-    /// one, and its answer (games, first nodes and placements, hits,
-    /// continuations) is the scan's.
+    /// regions overlap, 13×13 and 19×19), imported in parts: the corner
+    /// index answers each one, and its answer (games, first nodes and
+    /// placements, hits, continuations) is the scan's.
     #[test]
     fn corner_index_answers_as_the_scan_does() {
         let dir = tempfile::tempdir().unwrap();
         let archive = Archive::open(dir.path()).unwrap();
-        let sources: Vec<ImportSource> = [(9u8, 60u64), (13, 40), (19, 25)]
-            .into_iter()
-            .map(|(size, games)| {
+        // Imported in parts, a load after each: the corner index's later
+        // parts are new segments (six of them on 9×9, merged after four).
+        let parts = [(9u8, 10u64, 6), (13, 20, 2), (19, 25, 1)];
+        let patterns = archive.patterns();
+        for (size, games, count) in parts {
+            for part in 0..count {
                 let config = GeneratorConfig {
                     game: GameKind::Go,
                     games,
                     size,
-                    seed: u64::from(size),
+                    seed: u64::from(size) * 10 + part,
                     ..GeneratorConfig::default()
                 };
-                ImportSource::Bytes {
-                    name: format!("go{size}.sgf"),
+                let source = ImportSource::Bytes {
+                    name: format!("go{size}-{part}.sgf"),
                     bytes: Generator::new(config)
                         .unwrap()
                         .flat_map(|g| g.record.into_bytes())
                         .collect(),
-                }
-            })
-            .collect();
-        let report = archive
-            .import(&sources, &ImportOptions::default(), &mut |_| {})
-            .unwrap();
-        assert!(report.invalid.is_empty(), "{:?}", report.invalid);
-        let patterns = archive.patterns();
-        patterns.load().unwrap();
+                };
+                let report = archive
+                    .import(&[source], &ImportOptions::default(), &mut |_| {})
+                    .unwrap();
+                assert!(report.invalid.is_empty(), "{:?}", report.invalid);
+                patterns.load().unwrap();
+            }
+        }
         let mut seed = 7u64;
         let mut below = |n: usize| {
             seed = seed

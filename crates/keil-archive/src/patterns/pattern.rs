@@ -114,7 +114,7 @@ impl std::str::FromStr for PatternMode {
 }
 
 impl PatternMode {
-    /// The mode's name as [`PatternMode::from_str`] reads it.
+    /// The mode's name as its [`FromStr`](std::str::FromStr) reads it.
     pub fn code(self) -> &'static str {
         match self {
             PatternMode::Fixed => "fixed",
