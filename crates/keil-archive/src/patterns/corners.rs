@@ -153,6 +153,12 @@ impl Corners {
         }
     }
 
+    /// Takes out the entries of games `n` and later that are not sealed
+    /// yet.
+    pub(crate) fn truncate(&mut self, n: u32) {
+        self.pending.retain(|e| e.1 < n);
+    }
+
     /// Sorts the games pushed since the last call into a new segment (and
     /// merges the segments when there are too many).
     pub(crate) fn seal(&mut self) {
@@ -376,6 +382,86 @@ mod tests {
         assert_eq!(answered, 3 * 12 * 3);
         // Cut from the games themselves: each one is found at least once.
         assert!(found >= answered, "{found}");
+    }
+
+    /// A refresh that meets a stored game that does not decode fails, and
+    /// takes out the games it had added: the next one, once the game is
+    /// mended, adds each game once.
+    #[test]
+    fn a_failed_refresh_adds_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let archive = Archive::open(dir.path()).unwrap();
+        let import = |seed: u64| {
+            let config = GeneratorConfig {
+                game: GameKind::Go,
+                games: 70,
+                size: 9,
+                seed,
+                ..GeneratorConfig::default()
+            };
+            let source = ImportSource::Bytes {
+                name: format!("go{seed}.sgf"),
+                bytes: Generator::new(config)
+                    .unwrap()
+                    .flat_map(|g| g.record.into_bytes())
+                    .collect(),
+            };
+            let report = archive
+                .import(&[source], &ImportOptions::default(), &mut |_| {})
+                .unwrap();
+            assert!(report.invalid.is_empty(), "{:?}", report.invalid);
+        };
+        let lines = || {
+            let loaded = archive.patterns.loaded.read().unwrap();
+            loaded
+                .groups
+                .iter()
+                .map(|(_, g)| g.lines.len())
+                .sum::<usize>()
+        };
+        let pattern = Pattern::parse(
+            GameKind::Go,
+            9,
+            "......./......./..O..../...X.../......./......./.......",
+            PatternMode::Corner,
+        )
+        .unwrap();
+        let query = PatternQuery::new(pattern, PatternMode::Corner);
+        import(1);
+        archive.patterns().load().unwrap();
+        assert_eq!(lines(), 70);
+        let before = archive.patterns().search_uncached(&query).unwrap();
+        // Game 100 gets moves that do not decode: it is in the second
+        // chunk (of 16 in unit tests) that this refresh reads, so one chunk
+        // was added before the read fails.
+        import(2);
+        let db = rusqlite::Connection::open(dir.path().join(crate::SQLITE_FILE)).unwrap();
+        let moves: Vec<u8> = db
+            .query_row("SELECT moves FROM games WHERE id = 100", [], |r| r.get(0))
+            .unwrap();
+        let set = |m: &[u8]| {
+            db.execute("UPDATE games SET moves = ?1 WHERE id = 100", [m])
+                .unwrap()
+        };
+        set(&[0xFF; 7]);
+        let e = archive.patterns().load().unwrap_err();
+        assert!(e.to_string().contains("100"), "{e}");
+        assert_eq!(lines(), 70);
+        // So does a search (it refreshes first), naming the game.
+        let e = archive.patterns().search_uncached(&query).unwrap_err();
+        assert!(e.to_string().contains("100"), "{e}");
+        assert_eq!(lines(), 70);
+        set(&moves);
+        archive.patterns().load().unwrap();
+        assert_eq!(lines(), 140);
+        let after = archive.patterns().search_uncached(&query).unwrap();
+        assert!(after.total_games >= before.total_games);
+        let mut ids: Vec<_> = {
+            let loaded = archive.patterns.loaded.read().unwrap();
+            loaded.groups[0].1.lines.iter().map(|l| l.id).collect()
+        };
+        ids.dedup();
+        assert_eq!(ids.len(), 140);
     }
 
     /// A pattern with a wildcard, or a region that is not a corner

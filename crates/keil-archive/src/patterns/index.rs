@@ -298,6 +298,20 @@ impl Group {
         self.lines.push(line);
     }
 
+    /// Takes out the games pushed after the first `n` and not yet sealed
+    /// (a refresh that failed part way).
+    pub(crate) fn truncate(&mut self, n: usize) {
+        if n >= self.lines.len() {
+            return;
+        }
+        self.events.truncate(self.lines[n].events.start as usize);
+        self.lines.truncate(n);
+        self.columns.truncate(n.div_ceil(LANES) * self.block_len());
+        if let Some(corners) = &mut self.corners {
+            corners.truncate(n as u32);
+        }
+    }
+
     /// Makes the games pushed since the last call searchable by the corner
     /// index, and orders them in [`Group::listed`] (called once a load or
     /// refresh has pushed them all).

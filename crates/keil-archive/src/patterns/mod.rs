@@ -220,27 +220,14 @@ impl std::fmt::Debug for PatternIndex {
     }
 }
 
-/// Games read per chunk when loading (replayed in parallel).
-const LOAD_CHUNK: usize = 4096;
-
-impl PatternIndex {
-    /// Adds the games stored since the last call.
-    fn refresh(&self, conn: &rusqlite::Connection) -> Result<i64> {
-        let max: i64 = conn
-            .prepare_cached("SELECT COALESCE(MAX(id), 0) FROM games")?
-            .query_row([], |r| r.get(0))?;
-        if max <= self.loaded.read().expect("poisoned").max_id {
-            return Ok(max);
-        }
-        let mut loaded = self.loaded.write().expect("poisoned");
-        if max <= loaded.max_id {
-            return Ok(max);
-        }
+impl Loaded {
+    /// Replays and adds the games with ids in `(max_id, max]`.
+    fn read(&mut self, conn: &rusqlite::Connection, max: i64) -> Result<()> {
         let mut stmt = conn.prepare_cached(&format!(
             "SELECT {}, id, date, winner FROM games WHERE id > ?1 AND id <= ?2 ORDER BY id",
             StoredMoves::COLUMNS
         ))?;
-        let mut rows = stmt.query([loaded.max_id, max])?;
+        let mut rows = stmt.query([self.max_id, max])?;
         let mut chunk = Vec::with_capacity(LOAD_CHUNK);
         loop {
             let row = rows.next()?;
@@ -282,23 +269,55 @@ impl PatternIndex {
                         })
                         .collect::<Result<_>>()?;
                 for (kind, board, line, built) in built {
-                    let at = match loaded
+                    let at = match self
                         .groups
                         .iter()
                         .position(|(k, g)| *k == kind && g.board == board)
                     {
                         Some(i) => i,
                         None => {
-                            loaded.groups.push((kind, Group::new(board)));
-                            loaded.groups.len() - 1
+                            self.groups.push((kind, Group::new(board)));
+                            self.groups.len() - 1
                         }
                     };
-                    loaded.groups[at].1.push(line, built);
+                    self.groups[at].1.push(line, built);
                 }
             }
             if done {
                 break;
             }
+        }
+        Ok(())
+    }
+}
+
+/// Games read per chunk when loading (replayed in parallel); a few in
+/// unit tests, so that their loads run over several chunks.
+const LOAD_CHUNK: usize = if cfg!(test) { 16 } else { 4096 };
+
+impl PatternIndex {
+    /// Adds the games stored since the last call.
+    fn refresh(&self, conn: &rusqlite::Connection) -> Result<i64> {
+        let max: i64 = conn
+            .prepare_cached("SELECT COALESCE(MAX(id), 0) FROM games")?
+            .query_row([], |r| r.get(0))?;
+        if max <= self.loaded.read().expect("poisoned").max_id {
+            return Ok(max);
+        }
+        let mut loaded = self.loaded.write().expect("poisoned");
+        if max <= loaded.max_id {
+            return Ok(max);
+        }
+        // A game that does not replay stops the read: the games read
+        // before it are taken out again, so that a later refresh does not
+        // add them twice.
+        let kept: Vec<usize> = loaded.groups.iter().map(|(_, g)| g.lines.len()).collect();
+        if let Err(e) = loaded.read(conn, max) {
+            loaded.groups.truncate(kept.len());
+            for ((_, group), &n) in loaded.groups.iter_mut().zip(&kept) {
+                group.truncate(n);
+            }
+            return Err(e);
         }
         for (_, group) in &mut loaded.groups {
             group.seal();
