@@ -262,8 +262,31 @@ mod tests {
     use super::*;
     use crate::{Archive, ImportOptions, ImportSource};
 
+    /// Imports `games` generated games of `kind` and `size` from `seed`.
+    fn import(archive: &Archive, kind: GameKind, size: u8, games: u64, seed: u64) {
+        let config = GeneratorConfig {
+            game: kind,
+            games,
+            size,
+            seed,
+            ..GeneratorConfig::default()
+        };
+        let source = ImportSource::Bytes {
+            name: format!("{kind:?}{size}-{seed}.sgf"),
+            bytes: Generator::new(config)
+                .unwrap()
+                .flat_map(|g| g.record.into_bytes())
+                .collect(),
+        };
+        let report = archive
+            .import(&[source], &ImportOptions::default(), &mut |_| {})
+            .unwrap();
+        assert!(report.invalid.is_empty(), "{:?}", report.invalid);
+    }
+
     /// Corner patterns cut from generated Go games (9×9, whose corner
-    /// regions overlap, 13×13 and 19×19), imported in parts: the corner
+    /// regions overlap, 13×13 and 19×19) and Kaomi games (9×9, where
+    /// stones are pushed), imported in parts: the corner
     /// index answers each one, and its answer (games, first nodes and
     /// placements, hits, continuations) is the scan's.
     #[test]
@@ -272,28 +295,16 @@ mod tests {
         let archive = Archive::open(dir.path()).unwrap();
         // Imported in parts, a load after each: the corner index's later
         // parts are new segments (six of them on 9×9, merged after four).
-        let parts = [(9u8, 10u64, 6), (13, 20, 2), (19, 25, 1)];
+        let parts = [
+            (GameKind::Go, 9u8, 10u64, 6),
+            (GameKind::Go, 13, 20, 2),
+            (GameKind::Go, 19, 25, 1),
+            (GameKind::Kaomi, 9, 30, 1),
+        ];
         let patterns = archive.patterns();
-        for (size, games, count) in parts {
+        for (kind, size, games, count) in parts {
             for part in 0..count {
-                let config = GeneratorConfig {
-                    game: GameKind::Go,
-                    games,
-                    size,
-                    seed: u64::from(size) * 10 + part,
-                    ..GeneratorConfig::default()
-                };
-                let source = ImportSource::Bytes {
-                    name: format!("go{size}-{part}.sgf"),
-                    bytes: Generator::new(config)
-                        .unwrap()
-                        .flat_map(|g| g.record.into_bytes())
-                        .collect(),
-                };
-                let report = archive
-                    .import(&[source], &ImportOptions::default(), &mut |_| {})
-                    .unwrap();
-                assert!(report.invalid.is_empty(), "{:?}", report.invalid);
+                import(&archive, kind, size, games, u64::from(size) * 10 + part);
                 patterns.load().unwrap();
             }
         }
@@ -306,7 +317,12 @@ mod tests {
         };
         let mut answered = 0;
         let mut found = 0;
-        for size in [9u8, 13, 19] {
+        for (kind, size) in [
+            (GameKind::Go, 9u8),
+            (GameKind::Go, 13),
+            (GameKind::Go, 19),
+            (GameKind::Kaomi, 9),
+        ] {
             // Each pattern: a game's corner region at one of its nodes.
             let mut cut = Vec::new();
             {
@@ -314,7 +330,7 @@ mod tests {
                 let (_, group) = loaded
                     .groups
                     .iter()
-                    .find(|(_, g)| g.board.size() == size)
+                    .find(|(k, g)| *k == kind && g.board.size() == size)
                     .unwrap();
                 let board = group.board;
                 let n = i32::from(size);
@@ -339,7 +355,7 @@ mod tests {
                         .collect();
                     let stones = cells.iter().filter(|c| c.1 != Cell::Empty).count() as u32;
                     if (1..=MAX_STONES).contains(&stones) {
-                        cut.push(Pattern::new(GameKind::Go, size, cells).unwrap());
+                        cut.push(Pattern::new(kind, size, cells).unwrap());
                     }
                 }
             }
@@ -359,7 +375,7 @@ mod tests {
                     let group = &loaded
                         .groups
                         .iter()
-                        .find(|(_, g)| g.board.size() == size)
+                        .find(|(k, g)| *k == kind && g.board.size() == size)
                         .unwrap()
                         .1;
                     assert!(group.corner_matches(&pls.list).is_some(), "{pattern}");
@@ -379,7 +395,7 @@ mod tests {
                 }
             }
         }
-        assert_eq!(answered, 3 * 12 * 3);
+        assert_eq!(answered, 4 * 12 * 3);
         // Cut from the games themselves: each one is found at least once.
         assert!(found >= answered, "{found}");
     }
@@ -391,26 +407,7 @@ mod tests {
     fn a_failed_refresh_adds_nothing() {
         let dir = tempfile::tempdir().unwrap();
         let archive = Archive::open(dir.path()).unwrap();
-        let import = |seed: u64| {
-            let config = GeneratorConfig {
-                game: GameKind::Go,
-                games: 70,
-                size: 9,
-                seed,
-                ..GeneratorConfig::default()
-            };
-            let source = ImportSource::Bytes {
-                name: format!("go{seed}.sgf"),
-                bytes: Generator::new(config)
-                    .unwrap()
-                    .flat_map(|g| g.record.into_bytes())
-                    .collect(),
-            };
-            let report = archive
-                .import(&[source], &ImportOptions::default(), &mut |_| {})
-                .unwrap();
-            assert!(report.invalid.is_empty(), "{:?}", report.invalid);
-        };
+        let import = |seed| import(&archive, GameKind::Go, 9, 70, seed);
         let lines = || {
             let loaded = archive.patterns.loaded.read().unwrap();
             loaded
