@@ -4,9 +4,12 @@
 //! content (Kombilo hashes its corner positions the same way).
 //!
 //! A pattern whose every placement covers exactly one of these regions,
-//! with a black, white or empty value at each of its 49 points (no
-//! wildcard) and 1 to [`MAX_STONES`] stones, is answered here by one lookup
-//! per placement: the usual 7×7 corner joseki search. Every other pattern,
+//! with a black, white or empty value at each of its 49 points and 1 to
+//! [`MAX_STONES`] stones, is answered here by one lookup per placement: the
+//! usual 7×7 corner joseki search. A few wildcards are expanded: a
+//! placement whose `x`, `o` and `*` points stand for at most
+//! [`MAX_CONTENTS`] contents, each with 1 to [`MAX_STONES`] stones, is one
+//! lookup per content. Every other pattern,
 //! and a board smaller than 8×8 or not square, is left to the scan of
 //! [`super::index`]. The two give the same `(game, placement, first node)`
 //! triples; the tests compare them on generated games.
@@ -34,6 +37,9 @@ pub(crate) const SIDE: i32 = 7;
 /// searched most (joseki openings) have few, and a pattern with more
 /// stones is found fast by the scan, whose first test is its stones.
 pub(crate) const MAX_STONES: u32 = 8;
+/// Most contents a placement may stand for (its `x`, `o` and `*` points
+/// expanded) to be answered here: 2 ways for each `x` or `o`, 3 for `*`.
+pub(crate) const MAX_CONTENTS: usize = 64;
 /// Segments kept before they are merged into one.
 const MAX_SEGMENTS: usize = 4;
 
@@ -202,53 +208,97 @@ impl Corners {
             + self.pending.len() * 16
     }
 
-    /// The key of a placement's content, when the index can answer it:
-    /// exactly one region's points, each black, white or empty, with 1 to
+    /// The keys of the contents a placement matches, when the index can
+    /// answer it: exactly one region's points, each black, white or empty
+    /// once its `x`, `o` and `*` points (those outside its cells) are
+    /// expanded, at most [`MAX_CONTENTS`] contents, each with 1 to
     /// [`MAX_STONES`] stones.
-    fn key_of(&self, pl: &Placement) -> Option<u64> {
+    fn keys_of(&self, pl: &Placement) -> Option<Vec<u64>> {
         let region = self.regions.iter().position(|r| *r == pl.region)?;
-        let stones = u32::try_from(pl.stones).ok()?;
-        if !(1..=MAX_STONES).contains(&stones) || pl.cells.len() != (SIDE * SIDE) as usize {
-            return None;
-        }
-        let (mut b, mut w) = (0u64, 0u64);
-        for &(p, cell) in &pl.cells {
-            let &(_, rank) = self.members[usize::from(p)]
+        let rank_of = |p: u16| {
+            self.members[usize::from(p)]
                 .iter()
-                .find(|m| usize::from(m.0) == region)?;
+                .find(|m| usize::from(m.0) == region)
+                .map(|m| m.1)
+        };
+        // Fixed stones, and each open point's rank and choice of states
+        // (bit 0 empty, 1 black, 2 white); a point outside the cells is `*`.
+        let (mut b, mut w) = (0u64, 0u64);
+        let mut open: Vec<(u8, u8)> = Vec::new();
+        let mut seen = 0u64;
+        for &(p, cell) in &pl.cells {
+            let rank = rank_of(p)?;
+            seen |= 1 << rank;
             match cell {
                 Cell::Black => b |= 1 << rank,
                 Cell::White => w |= 1 << rank,
                 Cell::Empty => {}
-                Cell::Any | Cell::BlackOrEmpty | Cell::WhiteOrEmpty => return None,
+                Cell::BlackOrEmpty => open.push((rank, 0b011)),
+                Cell::WhiteOrEmpty => open.push((rank, 0b101)),
+                Cell::Any => open.push((rank, 0b111)),
             }
         }
-        Some(key(region as u8, b, w))
+        let all = u64::MAX >> (64 - SIDE * SIDE);
+        let mut rest = all & !seen;
+        while rest != 0 {
+            open.push((rest.trailing_zeros() as u8, 0b111));
+            rest &= rest - 1;
+        }
+        let contents = open.iter().try_fold(1usize, |n, &(_, states)| {
+            Some(n * states.count_ones() as usize).filter(|&n| n <= MAX_CONTENTS)
+        })?;
+        let mut keys = Vec::with_capacity(contents);
+        let mut content = vec![(b, w)];
+        for &(rank, states) in &open {
+            let bit = 1u64 << rank;
+            content = content
+                .into_iter()
+                .flat_map(|(b, w)| {
+                    [(b, w), (b | bit, w), (b, w | bit)]
+                        .into_iter()
+                        .enumerate()
+                        .filter(move |(i, _)| states >> i & 1 != 0)
+                        .map(|(_, c)| c)
+                })
+                .collect();
+        }
+        for (b, w) in content {
+            if !(1..=MAX_STONES).contains(&(b | w).count_ones()) {
+                return None;
+            }
+            keys.push(key(region as u8, b, w));
+        }
+        Some(keys)
     }
 
     /// Every `(game index, placement index, first node)` match of the
     /// placements, grouped by game in ascending order (as the scan gives
     /// them); `None` when some placement is not one the index can answer.
     pub(crate) fn find(&self, placements: &[Placement]) -> Option<Vec<(u32, u32, u16)>> {
-        let keys: Vec<u64> = placements
+        let keys: Vec<Vec<u64>> = placements
             .iter()
-            .map(|pl| self.key_of(pl))
+            .map(|pl| self.keys_of(pl))
             .collect::<Option<_>>()?;
         let mut out = Vec::new();
         for s in &self.segments {
-            for (k, key) in keys.iter().enumerate() {
-                if let Ok(i) = s.keys.binary_search(key) {
-                    let run = s.starts[i] as usize..s.starts[i + 1] as usize;
-                    out.extend(
-                        s.games[run.clone()]
-                            .iter()
-                            .zip(&s.nodes[run])
-                            .map(|(&g, &t)| (g, k as u32, t)),
-                    );
+            for (k, keys) in keys.iter().enumerate() {
+                for key in keys {
+                    if let Ok(i) = s.keys.binary_search(key) {
+                        let run = s.starts[i] as usize..s.starts[i + 1] as usize;
+                        out.extend(
+                            s.games[run.clone()]
+                                .iter()
+                                .zip(&s.nodes[run])
+                                .map(|(&g, &t)| (g, k as u32, t)),
+                        );
+                    }
                 }
             }
         }
+        // A placement standing for several contents matches first at the
+        // earliest of theirs.
         out.sort_unstable();
+        out.dedup_by_key(|m| (m.0, m.1));
         Some(out)
     }
 }
@@ -284,11 +334,12 @@ mod tests {
         assert!(report.invalid.is_empty(), "{:?}", report.invalid);
     }
 
-    /// Corner patterns cut from generated Go games (9×9, whose corner
-    /// regions overlap, 13×13 and 19×19) and Kaomi games (9×9, where
-    /// stones are pushed), imported in parts: the corner
-    /// index answers each one, and its answer (games, first nodes and
-    /// placements, hits, continuations) is the scan's.
+    /// Corner patterns (exact, and with three wildcards) cut from
+    /// generated Go games (9×9, whose corner regions overlap, 13×13 and
+    /// 19×19) and Kaomi games (9×9, where stones are pushed), imported in
+    /// parts: the corner index answers every exact one and most of the
+    /// others, and its answer (games, first nodes and placements, hits,
+    /// continuations) is the scan's.
     #[test]
     fn corner_index_answers_as_the_scan_does() {
         let dir = tempfile::tempdir().unwrap();
@@ -315,7 +366,7 @@ mod tests {
                 .wrapping_add(1442695040888963407);
             (seed >> 33) as usize % n
         };
-        let mut answered = 0;
+        let mut answered = [0usize; 2];
         let mut found = 0;
         for (kind, size) in [
             (GameKind::Go, 9u8),
@@ -334,7 +385,7 @@ mod tests {
                     .unwrap();
                 let board = group.board;
                 let n = i32::from(size);
-                while cut.len() < 12 {
+                while cut.len() < 24 {
                     let line = &group.lines[below(group.lines.len())];
                     let events = group.events(line);
                     let t = events[below(events.len())].node();
@@ -354,12 +405,27 @@ mod tests {
                         })
                         .collect();
                     let stones = cells.iter().filter(|c| c.1 != Cell::Empty).count() as u32;
-                    if (1..=MAX_STONES).contains(&stones) {
-                        cut.push(Pattern::new(kind, size, cells).unwrap());
+                    if !(1..=MAX_STONES).contains(&stones) {
+                        continue;
                     }
+                    // And with three points turned into wildcards.
+                    let mut wild = cells.clone();
+                    for _ in 0..3 {
+                        let i = below(wild.len());
+                        let cell = &mut wild[i].1;
+                        *cell = match (*cell, below(3)) {
+                            (Cell::Black, _) => Cell::BlackOrEmpty,
+                            (Cell::White, _) => Cell::WhiteOrEmpty,
+                            (_, 0) => Cell::BlackOrEmpty,
+                            (_, 1) => Cell::WhiteOrEmpty,
+                            _ => Cell::Any,
+                        };
+                    }
+                    cut.push((Pattern::new(kind, size, cells).unwrap(), true));
+                    cut.push((Pattern::new(kind, size, wild).unwrap(), false));
                 }
             }
-            for pattern in cut {
+            for (pattern, exact) in cut {
                 for (mode, symmetry, swap_colors) in [
                     (PatternMode::Corner, true, true),
                     (PatternMode::Corner, true, false),
@@ -378,7 +444,8 @@ mod tests {
                         .find(|(k, g)| *k == kind && g.board.size() == size)
                         .unwrap()
                         .1;
-                    assert!(group.corner_matches(&pls.list).is_some(), "{pattern}");
+                    let indexed = group.corner_matches(&pls.list).is_some();
+                    assert!(indexed || !exact, "{pattern}");
                     drop(loaded);
                     let conn = archive.reader().unwrap();
                     let (fast, scan) = conn
@@ -390,14 +457,16 @@ mod tests {
                         })
                         .unwrap();
                     assert_eq!(fast, scan, "{pattern} {mode:?} {symmetry} {swap_colors}");
-                    answered += 1;
+                    answered[usize::from(exact)] += usize::from(indexed);
                     found += fast.games.len();
                 }
             }
         }
-        assert_eq!(answered, 4 * 12 * 3);
+        // Every exact pattern, and most of those with three wildcards.
+        assert_eq!(answered[1], 4 * 12 * 3);
+        assert!(answered[0] > 4 * 12 * 3 / 2, "{answered:?}");
         // Cut from the games themselves: each one is found at least once.
-        assert!(found >= answered, "{found}");
+        assert!(found >= 2 * 4 * 12 * 3, "{found}");
     }
 
     /// A refresh that meets a stored game that does not decode fails, and
@@ -461,34 +530,40 @@ mod tests {
         assert_eq!(ids.len(), 140);
     }
 
-    /// A pattern with a wildcard, or a region that is not a corner
-    /// region, is left to the scan.
+    /// Which patterns the corner index answers: a corner region's 49
+    /// points, with few enough wildcards and stones; the others are left to
+    /// the scan.
     #[test]
-    fn other_patterns_are_left_to_the_scan() {
+    fn which_patterns_the_index_answers() {
         let board = AnyBoard::Square(keil_rules::SquareBoard::new(19).unwrap());
         let corners = Corners::new(board).unwrap();
-        let at = |c, r| board.point_at(c, r).unwrap();
-        let grid = |w: i32, any: bool| {
-            let cells = (0..w)
-                .flat_map(|r| (0..w).map(move |c| (c, r)))
-                .map(|(c, r)| {
-                    let cell = match (c, r) {
-                        (3, 3) => Cell::Black,
-                        (2, 2) if any => Cell::Any,
-                        (2, 2) => Cell::White,
-                        _ => Cell::Empty,
-                    };
-                    (at(c, r), cell)
-                });
-            Pattern::new(GameKind::Go, 19, cells.collect::<Vec<_>>()).unwrap()
+        let contents = |rows: &str| {
+            let p = Pattern::parse(GameKind::Go, 19, rows, PatternMode::Corner).unwrap();
+            let pls = placements(&p, PatternMode::Corner, true, true).unwrap();
+            corners.find(&pls.list)?;
+            Some(
+                pls.list
+                    .iter()
+                    .map(|pl| corners.keys_of(pl).unwrap().len())
+                    .max(),
+            )
         };
-        let found = |p: &Pattern| {
-            let pls = placements(p, PatternMode::Corner, true, true).unwrap();
-            corners.find(&pls.list)
-        };
-        assert_eq!(found(&grid(7, false)), Some(Vec::new()));
-        assert_eq!(found(&grid(7, true)), None);
-        assert_eq!(found(&grid(6, false)), None);
+        let corner = |top: &str| format!("{top}/..O..../...X.../......./......./.......");
+        // Exact: one content a placement.
+        assert_eq!(contents(&corner("......./.......")), Some(Some(1)));
+        // x, o and * stand for 2, 2 and 3 contents.
+        assert_eq!(contents(&corner("x.o..../...*...")), Some(Some(12)));
+        // 3^4 = 81 contents: too many.
+        assert_eq!(contents(&corner("****.../.......")), None);
+        // A content with no stone (x and o alone): not indexed.
+        assert_eq!(
+            contents("......./......./..o..../...x.../......./......./......."),
+            None
+        );
+        // More than 8 stones once x points are black.
+        assert_eq!(contents(&corner("XXXOOOx/.......")), None);
+        // Not a corner region: 6×6.
+        assert_eq!(contents("....../....../..O.../...X../....../......"), None);
         assert!(Corners::new(AnyBoard::Square(keil_rules::SquareBoard::new(7).unwrap())).is_none());
     }
 }

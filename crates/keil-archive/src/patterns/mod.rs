@@ -11,8 +11,9 @@
 //! "after tenuki" when it came 3 or more nodes after the match; points that
 //! a symmetry of the pattern itself maps onto each other are folded onto
 //! one. Whole-board patterns without wildcards are answered by the
-//! position index; 7×7 corner patterns without wildcards (1 to 8 stones)
-//! by the corner index of [`corners`] (a lookup by exact content); every
+//! position index; 7×7 corner patterns with 1 to 8 stones and few
+//! wildcards by the corner index of [`corners`] (lookups by exact
+//! content); every
 //! other pattern by the in-memory index of [`index`] (first-life columns,
 //! exact, with event replay for the rare games it cannot decide alone).
 
