@@ -9,14 +9,15 @@
 //! usual 7×7 corner joseki search. A few wildcards are expanded: a
 //! placement whose `x`, `o` and `*` points stand for at most
 //! [`MAX_CONTENTS`] contents, each with 1 to [`MAX_STONES`] stones, is one
-//! lookup per content. Every other pattern,
-//! and a board smaller than 8×8 or not square, is left to the scan of
-//! [`super::index`]. The two give the same `(game, placement, first node)`
-//! triples; the tests compare them on generated games.
+//! lookup per content. Every other pattern, and every board smaller than
+//! 8×8 or not square, is left to the scan of [`super::index`]. The two
+//! give the same `(game, placement, first node)` triples; the tests
+//! compare them on generated games.
 //!
-//! **Keys** are exact, not hashes: the region's number, the number of
-//! stones, and each stone as its point's rank in the region (0..49) and
-//! its colour, 7 bits a stone, in rank order (2 + 4 + 8 × 7 = 62 bits).
+//! **Keys** are exact, not hashes: the region's number (bits 60..64), the
+//! number of stones (56..60), and below them each stone as its point's
+//! rank in the region (0..49) and its colour, 7 bits a stone, in rank
+//! order (at most 8 × 7 = 56 bits).
 //!
 //! **Layout.** Entries are kept in segments, each sorted by key and then
 //! game: a key's games and first nodes are one contiguous run. Games added

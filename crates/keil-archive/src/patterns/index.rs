@@ -340,7 +340,7 @@ impl Group {
         self.lines.len().div_ceil(LANES)
     }
 
-    /// Bytes held (columns, events, lines).
+    /// Bytes held (columns, events, lines, the corner index).
     pub(crate) fn bytes(&self) -> usize {
         self.columns.len() * 2
             + self.events.len() * 4

@@ -13,9 +13,9 @@
 //! one. Whole-board patterns without wildcards are answered by the
 //! position index; 7×7 corner patterns with 1 to 8 stones and few
 //! wildcards by the corner index of [`corners`] (lookups by exact
-//! content); every
-//! other pattern by the in-memory index of [`index`] (first-life columns,
-//! exact, with event replay for the rare games it cannot decide alone).
+//! content); every other pattern by the in-memory index of [`index`]
+//! (first-life columns, exact, with event replay for the rare games it
+//! cannot decide alone).
 
 mod corners;
 mod index;
@@ -338,7 +338,7 @@ pub struct Patterns<'a> {
 pub struct PatternIndexStats {
     /// Games indexed.
     pub games: u64,
-    /// Bytes held (columns, events, per-game lines).
+    /// Bytes held (columns, events, per-game lines, the corner index).
     pub bytes: u64,
 }
 
