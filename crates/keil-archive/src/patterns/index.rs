@@ -490,8 +490,9 @@ impl Group {
     /// whose end placement `pls[i].0` matches (`None`: never), knowing
     /// that it cannot match before node `pls[i].1`. One replay per 64
     /// placements; each event marks the placements that test its point
-    /// (a 64-bit mask per point), and only those are tested at the end of
-    /// its node.
+    /// (64-bit masks per point), and only those are tested at the end of
+    /// its node, less those whose cell there rejects the point's new
+    /// state.
     pub(crate) fn verify(&self, line: &Line, pls: &[(&Placement, u16)], s: &mut Scratch) {
         s.found.clear();
         s.found.resize(pls.len(), None);
@@ -506,11 +507,15 @@ impl Group {
         let n = self.board.len();
         s.state.clear();
         s.state.resize(n, 0);
-        s.watch.clear();
+        // Set for these placements' points only, and cleared after.
         s.watch.resize(n, 0);
+        s.allow.resize(n, [0; 3]);
         for (j, (pl, _)) in pls.iter().enumerate() {
-            for &(p, _) in &pl.cells {
+            for &(p, c) in &pl.cells {
                 s.watch[usize::from(p)] |= 1 << j;
+                for (st, a) in s.allow[usize::from(p)].iter_mut().enumerate() {
+                    *a |= u64::from(c.allows(st as u8)) << j;
+                }
             }
         }
         let mut left: u64 = u64::MAX >> (64 - pls.len());
@@ -523,9 +528,11 @@ impl Group {
             i += 1;
         }
         // Then each node, testing the placements whose points it changed
-        // (a placement starts at a node where one of its points changes).
+        // (a placement starts at a node where one of its points changes),
+        // but not those that a changed point's new state rules out.
         while let Some(&e) = events.get(i) {
             let node = e.node();
+            let first = i;
             let mut dirty = 0;
             while i < events.len() && events[i].node() == node {
                 let e = events[i];
@@ -534,6 +541,12 @@ impl Group {
                 i += 1;
             }
             dirty &= left;
+            if dirty == 0 {
+                continue;
+            }
+            for e in &events[first..i] {
+                dirty &= s.allow[e.point()][usize::from(s.state[e.point()])] | !s.watch[e.point()];
+            }
             while dirty != 0 {
                 let j = dirty.trailing_zeros() as usize;
                 dirty &= dirty - 1;
@@ -549,7 +562,13 @@ impl Group {
                 }
             }
             if left == 0 {
-                return;
+                break;
+            }
+        }
+        for (pl, _) in pls {
+            for &(p, _) in &pl.cells {
+                s.watch[usize::from(p)] = 0;
+                s.allow[usize::from(p)] = [0; 3];
             }
         }
     }
@@ -584,7 +603,11 @@ fn group_by_game(block: usize, found: &mut [(u32, u32, u16)], grouped: &mut Vec<
 pub(crate) struct Scratch {
     state: Vec<u8>,
     found: Vec<Option<u16>>,
+    /// Per point, the placements (bits) that have a cell there.
     watch: Vec<u64>,
+    /// Per point and state (empty, black, white), the placements (bits)
+    /// that have a cell there allowing that state.
+    allow: Vec<[u64; 3]>,
     pending: Vec<(u32, u32, u16)>,
     grouped: Vec<(u32, u32, u16)>,
     stones: Vec<Stones>,
