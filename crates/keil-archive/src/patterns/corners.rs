@@ -21,9 +21,12 @@
 //!
 //! **Layout.** Entries are kept in segments, each sorted by key and then
 //! game: a key's games and first nodes are one contiguous run. Games added
-//! after the load (an import while a server runs) make a new segment; the
-//! segments are merged into one when there are more than
-//! [`MAX_SEGMENTS`]. Games only grow, so segments come in game order.
+//! after the load (an import while a server runs) make a new segment, which
+//! is merged with the one before it while it holds at least a quarter as
+//! many entries ([`MERGE_RATIO`]): segment sizes shrink geometrically, so
+//! there are few of them and an entry is re-sorted a few times at most,
+//! and a one-game upload never re-sorts the whole index. Games only grow,
+//! so segments come in game order.
 
 use keil_rules::{AnyBoard, Point};
 use rayon::prelude::*;
@@ -41,8 +44,9 @@ pub(crate) const MAX_STONES: u32 = 8;
 /// Most contents a placement may stand for (its `x`, `o` and `*` points
 /// expanded) to be answered here: 2 ways for each `x` or `o`, 3 for `*`.
 pub(crate) const MAX_CONTENTS: usize = 64;
-/// Segments kept before they are merged into one.
-const MAX_SEGMENTS: usize = 4;
+/// A new segment is merged with the one before it while it holds at least
+/// 1 / `MERGE_RATIO` as many entries.
+const MERGE_RATIO: usize = 4;
 
 /// The corner index of one board.
 #[derive(Debug)]
@@ -167,18 +171,20 @@ impl Corners {
     }
 
     /// Sorts the games pushed since the last call into a new segment (and
-    /// merges the segments when there are too many).
+    /// merges it with the segments before it that are not much larger).
     pub(crate) fn seal(&mut self) {
         if self.pending.is_empty() {
             return;
         }
         let mut entries = std::mem::take(&mut self.pending);
-        if self.segments.len() >= MAX_SEGMENTS {
-            for s in std::mem::take(&mut self.segments) {
-                for (i, &k) in s.keys.iter().enumerate() {
-                    for j in s.starts[i] as usize..s.starts[i + 1] as usize {
-                        entries.push((k, s.games[j], s.nodes[j]));
-                    }
+        while let Some(last) = self.segments.last() {
+            if entries.len() * MERGE_RATIO < last.games.len() {
+                break;
+            }
+            let s = self.segments.pop().expect("a last segment");
+            for (i, &k) in s.keys.iter().enumerate() {
+                for j in s.starts[i] as usize..s.starts[i + 1] as usize {
+                    entries.push((k, s.games[j], s.nodes[j]));
                 }
             }
         }
@@ -346,9 +352,11 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let archive = Archive::open(dir.path()).unwrap();
         // Imported in parts, a load after each: the corner index's later
-        // parts are new segments (six of them on 9×9, merged after four).
+        // parts are new segments (on 9×9, 40 games and then five parts of
+        // 2: small segments after a large one, merged with each other).
         let parts = [
-            (GameKind::Go, 9u8, 10u64, 6),
+            (GameKind::Go, 9u8, 40u64, 1),
+            (GameKind::Go, 9, 2, 5),
             (GameKind::Go, 13, 20, 2),
             (GameKind::Go, 19, 25, 1),
             (GameKind::Kaomi, 9, 30, 1),
@@ -356,7 +364,13 @@ mod tests {
         let patterns = archive.patterns();
         for (kind, size, games, count) in parts {
             for part in 0..count {
-                import(&archive, kind, size, games, u64::from(size) * 10 + part);
+                import(
+                    &archive,
+                    kind,
+                    size,
+                    games,
+                    u64::from(size) * 1000 + games * 10 + part,
+                );
                 patterns.load().unwrap();
             }
         }
