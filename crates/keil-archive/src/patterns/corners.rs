@@ -374,6 +374,23 @@ mod tests {
                 patterns.load().unwrap();
             }
         }
+        // Each group lists its games once each, in answer order, though
+        // they came in parts.
+        {
+            let loaded = archive.patterns.loaded.read().unwrap();
+            for (_, g) in &loaded.groups {
+                let order: Vec<_> = g
+                    .listed
+                    .iter()
+                    .map(|&i| std::cmp::Reverse((g.lines[i as usize].date, g.lines[i as usize].id)))
+                    .collect();
+                assert!(order.is_sorted());
+                let mut once = g.listed.clone();
+                once.sort_unstable();
+                once.dedup();
+                assert_eq!(once.len(), g.lines.len());
+            }
+        }
         let mut seed = 7u64;
         let mut below = |n: usize| {
             seed = seed

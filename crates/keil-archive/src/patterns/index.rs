@@ -319,13 +319,27 @@ impl Group {
         if let Some(corners) = &mut self.corners {
             corners.seal();
         }
-        if self.listed.len() != self.lines.len() {
-            self.listed = (0..self.lines.len() as u32).collect();
+        if self.listed.len() < self.lines.len() {
+            // The new games sorted, then merged into the list.
             let lines = &self.lines;
-            self.listed.par_sort_unstable_by_key(|&g| {
-                let l = &lines[g as usize];
+            let order = |g: &u32| {
+                let l = &lines[*g as usize];
                 std::cmp::Reverse((l.date, l.id))
-            });
+            };
+            let mut new: Vec<u32> = (self.listed.len() as u32..lines.len() as u32).collect();
+            new.par_sort_unstable_by_key(order);
+            let old = std::mem::take(&mut self.listed);
+            let mut merged = Vec::with_capacity(lines.len());
+            let (mut a, mut b) = (old.iter().peekable(), new.iter().peekable());
+            while let (Some(x), Some(y)) = (a.peek(), b.peek()) {
+                if order(x) <= order(y) {
+                    merged.push(*a.next().expect("peeked"));
+                } else {
+                    merged.push(*b.next().expect("peeked"));
+                }
+            }
+            merged.extend(a.chain(b));
+            self.listed = merged;
         }
     }
 
