@@ -382,7 +382,7 @@ mod tests {
                 let order: Vec<_> = g
                     .listed
                     .iter()
-                    .map(|&i| std::cmp::Reverse((g.lines[i as usize].date, g.lines[i as usize].id)))
+                    .map(|&i| g.lines[i as usize].order())
                     .collect();
                 assert!(order.is_sorted());
                 let mut once = g.listed.clone();

@@ -113,7 +113,18 @@ pub(crate) struct Line {
     pub events: Range<u32>,
 }
 
+/// The order answers list games in: latest date first, then highest id
+/// (as one integer; ids are distinct, so no two games tie).
+pub(crate) fn answer_order(date: u32, id: u32) -> std::cmp::Reverse<u64> {
+    std::cmp::Reverse(u64::from(date) << 32 | u64::from(id))
+}
+
 impl Line {
+    /// The game's place in [`answer_order`].
+    pub(crate) fn order(&self) -> std::cmp::Reverse<u64> {
+        answer_order(self.date, self.id)
+    }
+
     /// The number of moves played by the end of node `t`.
     pub(crate) fn ply_at(&self, t: u16) -> u32 {
         match &self.nodes {
@@ -322,10 +333,7 @@ impl Group {
         if self.listed.len() < self.lines.len() {
             // The new games sorted, then merged into the list.
             let lines = &self.lines;
-            let order = |g: &u32| {
-                let l = &lines[*g as usize];
-                std::cmp::Reverse((l.date, l.id))
-            };
+            let order = |g: &u32| lines[*g as usize].order();
             let mut new: Vec<u32> = (self.listed.len() as u32..lines.len() as u32).collect();
             new.par_sort_unstable_by_key(order);
             let old = std::mem::take(&mut self.listed);

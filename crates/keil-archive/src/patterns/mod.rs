@@ -174,8 +174,9 @@ struct GameMatch {
 }
 
 impl GameMatch {
-    fn order(&self) -> std::cmp::Reverse<(u32, u32)> {
-        std::cmp::Reverse((self.date, self.game))
+    /// Its place in the answer ([`index::answer_order`]).
+    fn order(&self) -> std::cmp::Reverse<u64> {
+        index::answer_order(self.date, self.game)
     }
 }
 
@@ -605,11 +606,7 @@ fn in_answer_order(group: &Group, games: &mut Vec<GameMatch>) {
             (i != u32::MAX).then(|| found[i as usize])
         }));
     } else {
-        // `GameMatch::order` as one integer (ids are distinct, so an
-        // unstable sort gives the one order).
-        games.sort_unstable_by_key(|m| {
-            std::cmp::Reverse(u64::from(m.date) << 32 | u64::from(m.game))
-        });
+        games.sort_unstable_by_key(GameMatch::order);
     }
 }
 
@@ -728,7 +725,7 @@ fn page(
 ) -> Result<PatternAnswer> {
     let first = after.map_or(0, |(d, g)| {
         m.games
-            .partition_point(|h| h.order() <= std::cmp::Reverse((d, g)))
+            .partition_point(|h| h.order() <= index::answer_order(d, g))
     });
     let limit = q.limit.max(1);
     let end = (first + limit).min(m.games.len());
