@@ -330,24 +330,13 @@ impl Group {
         if let Some(corners) = &mut self.corners {
             corners.seal();
         }
-        if self.listed.len() < self.lines.len() {
-            // The new games sorted, then merged into the list.
-            let lines = &self.lines;
-            let order = |g: &u32| lines[*g as usize].order();
-            let mut new: Vec<u32> = (self.listed.len() as u32..lines.len() as u32).collect();
-            new.par_sort_unstable_by_key(order);
-            let old = std::mem::take(&mut self.listed);
-            let mut merged = Vec::with_capacity(lines.len());
-            let (mut a, mut b) = (old.iter().peekable(), new.iter().peekable());
-            while let (Some(x), Some(y)) = (a.peek(), b.peek()) {
-                if order(x) <= order(y) {
-                    merged.push(*a.next().expect("peeked"));
-                } else {
-                    merged.push(*b.next().expect("peeked"));
-                }
-            }
-            merged.extend(a.chain(b));
-            self.listed = merged;
+        // The new games sorted after the list, then one stable sort: it
+        // finds the two sorted runs and merges them.
+        let (lines, from) = (&self.lines, self.listed.len());
+        if from < lines.len() {
+            self.listed.extend(from as u32..lines.len() as u32);
+            self.listed[from..].par_sort_unstable_by_key(|&g| lines[g as usize].order());
+            self.listed.sort_by_key(|&g| lines[g as usize].order());
         }
     }
 
