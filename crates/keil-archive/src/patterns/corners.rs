@@ -71,6 +71,12 @@ struct Segment {
     nodes: Vec<u16>,
 }
 
+/// The top-left points `(column, row)` of the four corner regions of an
+/// `n`×`n` board.
+fn origins(n: i32) -> [(i32, i32); 4] {
+    [(0, 0), (n - SIDE, 0), (0, n - SIDE), (n - SIDE, n - SIDE)]
+}
+
 /// The key of a region's content (see the module docs): `black` and
 /// `white` are bit sets of ranks in region `region`.
 fn key(region: u8, black: u64, white: u64) -> u64 {
@@ -98,7 +104,7 @@ impl Corners {
         }
         let mut regions = Vec::new();
         let mut members = vec![Vec::new(); board.len()];
-        for (c0, r0) in [(0, 0), (n - SIDE, 0), (0, n - SIDE), (n - SIDE, n - SIDE)] {
+        for (c0, r0) in origins(n) {
             let region = regions.len() as u8;
             let mut points: Vec<Point> = (r0..r0 + SIDE)
                 .flat_map(|r| (c0..c0 + SIDE).map(move |c| (c, r)))
@@ -251,10 +257,10 @@ impl Corners {
             open.push((rest.trailing_zeros() as u8, 0b111));
             rest &= rest - 1;
         }
-        let contents = open.iter().try_fold(1usize, |n, &(_, states)| {
+        // Counted first: a pattern with many `*` stands for far too many.
+        open.iter().try_fold(1usize, |n, &(_, states)| {
             Some(n * states.count_ones() as usize).filter(|&n| n <= MAX_CONTENTS)
         })?;
-        let mut keys = Vec::with_capacity(contents);
         let mut content = vec![(b, w)];
         for &(rank, states) in &open {
             let bit = 1u64 << rank;
@@ -269,13 +275,14 @@ impl Corners {
                 })
                 .collect();
         }
-        for (b, w) in content {
-            if !(1..=MAX_STONES).contains(&(b | w).count_ones()) {
-                return None;
-            }
-            keys.push(key(region as u8, b, w));
-        }
-        Some(keys)
+        content
+            .into_iter()
+            .map(|(b, w)| {
+                (1..=MAX_STONES)
+                    .contains(&(b | w).count_ones())
+                    .then(|| key(region as u8, b, w))
+            })
+            .collect()
     }
 
     /// Every `(game index, placement index, first node)` match of the
@@ -425,8 +432,7 @@ mod tests {
                     for e in events.iter().take_while(|e| e.node() <= t) {
                         state[e.point()] = e.state();
                     }
-                    let (c0, r0) =
-                        [(0, 0), (n - SIDE, 0), (0, n - SIDE), (n - SIDE, n - SIDE)][below(4)];
+                    let (c0, r0) = origins(n)[below(4)];
                     let cells: Vec<(Point, Cell)> = (r0..r0 + SIDE)
                         .flat_map(|r| (c0..c0 + SIDE).map(move |c| (c, r)))
                         .map(|(c, r)| {
