@@ -43,7 +43,7 @@ pub struct Args {
     /// Do not load the pattern index before serving: the first pattern
     /// search builds it (seconds on a large archive: ~4 s for 100,000
     /// side-7 games, ~8 s for 100,000 19×19 games), and until then its
-    /// memory is saved (~130 MB and ~320 MB for those).
+    /// memory is saved (~130 MB and ~360 MB for those).
     #[arg(long)]
     lazy_patterns: bool,
 }

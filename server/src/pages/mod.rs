@@ -4,9 +4,10 @@
 //! [`AnyGame`]) and the one SVG renderer ([`crate::svg`]).
 //!
 //! Every page works without JavaScript: each ply, continuation, filter and
-//! page is a plain link or form. Small embedded modules ([`assets`](mod@assets)) add
-//! keyboard replay, typeahead, the theme toggle and the upload form (which
-//! needs them: the token goes only in the `Authorization` header).
+//! page is a plain link or form. Small embedded modules
+//! ([`assets`](mod@assets)) add keyboard replay, typeahead, the theme
+//! toggle and the upload form (which needs them: the token goes only in
+//! the `Authorization` header).
 //!
 //! Every HTML answer carries a strict Content-Security-Policy
 //! ([`CSP`]): scripts and styles from this origin only, no inline script,

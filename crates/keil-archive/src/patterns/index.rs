@@ -614,7 +614,8 @@ fn group_by_game(block: usize, found: &mut [(u32, u32, u16)], grouped: &mut Vec<
 pub(crate) struct Scratch {
     state: Vec<u8>,
     found: Vec<Option<u16>>,
-    /// Per point, the placements (bits) that have a cell there.
+    /// Per point, the placements (bits) that have a cell there: the union
+    /// of `allow`'s three, kept apart because every event reads it.
     watch: Vec<u64>,
     /// Per point and state (empty, black, white), the placements (bits)
     /// that have a cell there allowing that state.
