@@ -403,7 +403,8 @@ const HEADER: usize = 4 + 8 + 4 + 4;
 /// first key u64, offset u32.
 const INDEX_ENTRY: usize = 12;
 
-fn put_varint(out: &mut Vec<u8>, mut v: u64) {
+/// Appends `v` as a LEB128 varint (7 bits a byte, low first).
+pub(crate) fn put_varint(out: &mut Vec<u8>, mut v: u64) {
     while v >= 0x80 {
         out.push((v as u8) | 0x80);
         v >>= 7;
@@ -411,7 +412,9 @@ fn put_varint(out: &mut Vec<u8>, mut v: u64) {
     out.push(v as u8);
 }
 
-fn get_varint(buf: &[u8], at: &mut usize) -> Option<u64> {
+/// Reads a LEB128 varint at `at` and moves past it; `None` when `buf`
+/// ends inside it or it runs over 64 bits.
+pub(crate) fn get_varint(buf: &[u8], at: &mut usize) -> Option<u64> {
     let mut v = 0u64;
     for shift in (0..64).step_by(7) {
         let b = *buf.get(*at)?;

@@ -37,7 +37,7 @@ use std::ops::Range;
 use keil_rules::{AnyBoard, AnyGame, Color, IllegalMove, Move, Point};
 use rayon::prelude::*;
 
-use super::corners::Corners;
+use super::regions::Regions;
 use super::{Cell, Placement};
 use crate::model::GameMoves;
 
@@ -103,8 +103,6 @@ pub(crate) struct Line {
     pub id: u32,
     /// The date as `YYYYMMDD` (0 when unknown): the order of answers.
     pub date: u32,
-    /// The winner: 0 Black, 1 White, -1 none.
-    pub winner: i8,
     /// The number of moves of the main line.
     pub plies: u32,
     /// Each move's node when not one move per node after the root.
@@ -145,8 +143,11 @@ pub(crate) struct Group {
     columns: Vec<i16>,
     /// Every game's events, game after game.
     events: Vec<Event>,
-    /// The corner index (square boards from 8×8).
-    corners: Option<Corners>,
+    /// Per game index, the winner: 0 Black, 1 White, -1 none (a column
+    /// apart from the lines: a search reads it for every hit).
+    pub winners: Vec<i8>,
+    /// The region index (see [`Regions::new`] for the boards it covers).
+    pub regions: Option<Regions>,
     /// The game indices in the order answers list them: latest date
     /// first, then highest id (as of the last [`Group::seal`]).
     pub listed: Vec<u32>,
@@ -274,9 +275,10 @@ impl Group {
         Group {
             board,
             lines: Vec::new(),
+            winners: Vec::new(),
             columns: Vec::new(),
             events: Vec::new(),
-            corners: Corners::new(board),
+            regions: Regions::new(board),
             listed: Vec::new(),
         }
     }
@@ -285,8 +287,9 @@ impl Group {
         self.board.len() * 2 * LANES
     }
 
-    /// Appends a game (ids ascending).
-    pub(crate) fn push(&mut self, mut line: Line, built: Built) {
+    /// Appends a game (ids ascending) and its winner (0 Black, 1 White, -1
+    /// none).
+    pub(crate) fn push(&mut self, mut line: Line, winner: i8, built: Built) {
         let i = self.lines.len();
         let (block, lane) = (i / LANES, i % LANES);
         if lane == 0 {
@@ -303,32 +306,35 @@ impl Group {
         let start = self.events.len() as u32;
         self.events.extend(built.events);
         line.events = start..self.events.len() as u32;
-        if let Some(corners) = &mut self.corners {
-            corners.push(i as u32, &self.events[start as usize..]);
+        if let Some(regions) = &mut self.regions {
+            regions.push(i as u32, &self.events[start as usize..]);
         }
         self.lines.push(line);
+        self.winners.push(winner);
     }
 
     /// Takes out the games pushed after the first `n` and not yet sealed
-    /// (a refresh that failed part way).
+    /// (a refresh that failed part way; the region index may have sorted
+    /// some of them into segments already, and takes them out of those).
     pub(crate) fn truncate(&mut self, n: usize) {
         if n >= self.lines.len() {
             return;
         }
         self.events.truncate(self.lines[n].events.start as usize);
         self.lines.truncate(n);
+        self.winners.truncate(n);
         self.columns.truncate(n.div_ceil(LANES) * self.block_len());
-        if let Some(corners) = &mut self.corners {
-            corners.truncate(n as u32);
+        if let Some(regions) = &mut self.regions {
+            regions.truncate(n as u32);
         }
     }
 
-    /// Makes the games pushed since the last call searchable by the corner
+    /// Makes the games pushed since the last call searchable by the region
     /// index, and orders them in [`Group::listed`] (called once a load or
     /// refresh has pushed them all).
     pub(crate) fn seal(&mut self) {
-        if let Some(corners) = &mut self.corners {
-            corners.seal();
+        if let Some(regions) = &mut self.regions {
+            regions.seal();
         }
         // The new games sorted after the list, then one stable sort: it
         // finds the two sorted runs and merges them.
@@ -340,28 +346,22 @@ impl Group {
         }
     }
 
-    /// The corner index's matches of the placements, when it can answer
-    /// them all (see [`Corners::find`]).
-    pub(crate) fn corner_matches(&self, placements: &[Placement]) -> Option<Vec<(u32, u32, u16)>> {
-        self.corners.as_ref()?.find(placements)
-    }
-
     /// The number of blocks.
     pub(crate) fn blocks(&self) -> usize {
         self.lines.len().div_ceil(LANES)
     }
 
-    /// Bytes held (columns, events, lines, the corner index).
+    /// Bytes held (columns, events, lines, the region index).
     pub(crate) fn bytes(&self) -> usize {
         self.columns.len() * 2
             + self.events.len() * 4
-            + self.lines.len() * std::mem::size_of::<Line>()
+            + self.lines.len() * (std::mem::size_of::<Line>() + 1)
             + self
                 .lines
                 .iter()
                 .map(|l| l.nodes.as_ref().map_or(0, |n| n.len() * 4))
                 .sum::<usize>()
-            + self.corners.as_ref().map_or(0, Corners::bytes)
+            + self.regions.as_ref().map_or(0, Regions::bytes)
     }
 
     /// The index in [`Group::events`] of a game's first event after node

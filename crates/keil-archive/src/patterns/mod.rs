@@ -17,10 +17,10 @@
 //! (first-life columns, exact, with event replay for the rare games it
 //! cannot decide alone).
 
-mod corners;
 mod index;
 mod pattern;
 mod placement;
+mod regions;
 
 use std::sync::{Arc, RwLock};
 
@@ -243,7 +243,7 @@ impl Loaded {
                 ));
             }
             if chunk.len() == LOAD_CHUNK || (done && !chunk.is_empty()) {
-                let built: Vec<(GameKind, AnyBoard, Line, index::Built)> =
+                let built: Vec<(GameKind, AnyBoard, Line, i8, index::Built)> =
                     std::mem::take(&mut chunk)
                         .into_par_iter()
                         .map(|(stored, id, date, winner)| {
@@ -262,15 +262,15 @@ impl Loaded {
                             let line = Line {
                                 id: id as u32,
                                 date: crate::positions::date_number(&date),
-                                winner: winner.map_or(-1, |w| w as i8),
                                 plies: m.moves.len() as u32,
                                 nodes,
                                 events: 0..0,
                             };
-                            Ok((m.rules.kind(), m.board, line, built))
+                            let winner = winner.map_or(-1, |w| w as i8);
+                            Ok((m.rules.kind(), m.board, line, winner, built))
                         })
                         .collect::<Result<_>>()?;
-                for (kind, board, line, built) in built {
+                for (kind, board, line, winner, built) in built {
                     let at = match self
                         .groups
                         .iter()
@@ -282,7 +282,7 @@ impl Loaded {
                             self.groups.len() - 1
                         }
                     };
-                    self.groups[at].1.push(line, built);
+                    self.groups[at].1.push(line, winner, built);
                 }
             }
             if done {
@@ -421,14 +421,14 @@ impl Patterns<'_> {
         })
     }
 
-    /// Every match of `q` with its statistics; `corner_index` lets the
-    /// corner index answer the patterns it can (the tests turn it off to
+    /// Every match of `q` with its statistics; `region_index` lets the
+    /// region index answer the patterns it can (the tests turn it off to
     /// compare it with the scan).
     fn matches(
         &self,
         conn: &rusqlite::Connection,
         q: &PatternQuery,
-        corner_index: bool,
+        region_index: bool,
     ) -> Result<Matched> {
         let placements = placements(&q.pattern, q.mode, q.symmetry, q.swap_colors)?;
         let loaded = self.archive.patterns.loaded.read().expect("poisoned");
@@ -448,19 +448,23 @@ impl Patterns<'_> {
         let Some(group) = group else {
             return Ok(matched);
         };
-        // (game index, placement, first node), grouped by game, ascending.
-        let mut found: Vec<(u32, u32, u16)> = if q.pattern.is_whole_board() {
+        // (game index, placement, first node), grouped by game, ascending;
+        // or the region index's lookups, whose hits carry their
+        // continuations.
+        let mut lookup = None;
+        let found: Vec<(u32, u32, u16)> = if q.pattern.is_whole_board() {
             // Sorted; a placement found twice (a colour-symmetric board)
             // counts once, at its first node.
             let mut found = whole_board(self.archive, conn, q, group, &placements)?;
             found.sort_unstable();
             found.dedup_by_key(|f| (f.0, f.1));
             found
-        } else if let Some(found) = corner_index
-            .then(|| group.corner_matches(&placements.list))
+        } else if let Some(l) = region_index
+            .then(|| group.regions.as_ref()?.lookup(&placements))
             .flatten()
         {
-            found
+            lookup = Some(l);
+            Vec::new()
         } else {
             // Each block comes grouped by game, and blocks come in order
             // (rayon's reduce keeps it).
@@ -490,75 +494,55 @@ impl Patterns<'_> {
             }
         };
         let filter = filter_of(q);
-        if filter != GameFilter::default() {
-            let mut ids: Vec<u32> = found.iter().map(|f| group.lines[f.0 as usize].id).collect();
-            ids.dedup();
-            let ids: Vec<GameId> = ids
-                .into_iter()
-                .map(|i| GameId::from_sql(i64::from(i)))
-                .collect();
-            let keep: std::collections::HashSet<u32> = crate::games::summaries(conn, &ids)?
-                .into_iter()
-                .filter(|s| filter.matches(s))
-                .map(|s| s.id.sql() as u32)
-                .collect();
-            found.retain(|f| keep.contains(&group.lines[f.0 as usize].id));
-        }
-        // Continuations per hit, folded; per game its first match.
-        let n = q.pattern.cells().len();
-        let mut stats = vec![[MoveStats::default(); 2]; n];
-        let mut tables: Vec<Option<Box<[u16]>>> = vec![None; placements.list.len()];
-        let mut i = 0;
-        while i < found.len() {
-            let g = found[i].0;
-            let line = &group.lines[g as usize];
-            let mut first: Option<(u16, u32, Option<u16>)> = None;
-            let mut hits = 0;
-            while i < found.len() && found[i].0 == g {
-                let (_, k, t) = found[i];
-                let pl = &placements.list[k as usize];
-                hits += 1;
-                let table = tables[k as usize].get_or_insert_with(|| placements.point_table(pl));
-                let next = continuation(group, line, table, pl.swapped, t);
-                if let Some((pp, color, distance)) = next {
-                    let pp = placements.fold[usize::from(pp)];
-                    let s = &mut stats[usize::from(pp)][color.index()];
-                    s.count += 1;
-                    s.after_tenuki += u64::from(distance >= TENUKI_NODES);
-                    let winner = match line.winner {
-                        0 => Some(Color::Black),
-                        1 => Some(Color::White),
-                        _ => None,
-                    };
-                    let winner = if pl.swapped {
-                        winner.map(Color::opposite)
-                    } else {
-                        winner
-                    };
-                    s.black_wins += u64::from(winner == Some(Color::Black));
-                    s.white_wins += u64::from(winner == Some(Color::White));
+        let keep = if filter == GameFilter::default() {
+            None
+        } else {
+            let mut games: Vec<u32> = match &lookup {
+                Some(l) => {
+                    let mut games = Vec::new();
+                    l.for_each(|_, g, _, _| games.push(g));
+                    games.sort_unstable();
+                    games
                 }
-                // The first match: the earliest node, then the first
-                // placement.
-                if first.is_none_or(|(ft, fk, _)| (t, k) < (ft, fk)) {
-                    first = Some((t, k, next.map(|n| n.0)));
+                None => found.iter().map(|f| f.0).collect(),
+            };
+            games.dedup();
+            let ids: Vec<GameId> = games
+                .iter()
+                .map(|&g| GameId::from_sql(i64::from(group.lines[g as usize].id)))
+                .collect();
+            let mut keep = vec![false; group.lines.len()];
+            for s in crate::games::summaries(conn, &ids)? {
+                if filter.matches(&s) {
+                    let g = group
+                        .lines
+                        .binary_search_by_key(&(s.id.sql() as u32), |l| l.id)
+                        .expect("a summary of a listed game");
+                    keep[g] = true;
                 }
-                i += 1;
             }
-            let (node, placement, next) = first.expect("one match at least");
-            matched.total_hits += hits;
-            matched.games.push(GameMatch {
-                line: g,
-                date: line.date,
-                game: line.id,
-                node,
-                ply: line.ply_at(node),
-                hits: hits as u32,
-                placement,
-                next,
-            });
+            Some(keep)
+        };
+        let mut tally = Tally::new(group, &placements, q.pattern.cells().len(), keep);
+        match &lookup {
+            Some(l) => l.for_each(|k, g, t, next| tally.add(g, k, t, next)),
+            None => {
+                // Continuations found in the games' events, each
+                // placement's point table built once it has a hit.
+                let mut tables: Vec<Option<Box<[u16]>>> = vec![None; placements.list.len()];
+                for &(g, k, t) in &found {
+                    let pl = &placements.list[k as usize];
+                    let table =
+                        tables[k as usize].get_or_insert_with(|| placements.point_table(pl));
+                    let line = &group.lines[g as usize];
+                    let next = continuation(group, line, table, pl.swapped, t);
+                    tally.add(g, k, t, next);
+                }
+            }
         }
-        in_answer_order(group, &mut matched.games);
+        matched.total_hits = tally.total_hits;
+        matched.games = tally.games();
+        let stats = tally.stats;
         let mut rows: Vec<(usize, [MoveStats; 2])> = stats
             .into_iter()
             .enumerate()
@@ -591,22 +575,116 @@ impl Patterns<'_> {
     }
 }
 
-/// Puts a search's games, in game index order, in `GameMatch::order`:
-/// many games (1 in 16 or more) are picked out of [`Group::listed`],
-/// which is in that order already; a few are sorted.
-fn in_answer_order(group: &Group, games: &mut Vec<GameMatch>) {
-    if games.len() * 16 >= group.listed.len() {
-        let mut slot = vec![u32::MAX; group.lines.len()];
-        for (i, m) in games.iter().enumerate() {
-            slot[m.line as usize] = i as u32;
+/// A search's hits as they are counted: per game its hits and first
+/// match, and the continuation statistics per pattern point and colour.
+/// Dense per game index: hits come placement by placement, each sweeping
+/// the games, and a sweep's reads stay in a few small columns.
+struct Tally<'a> {
+    group: &'a Group,
+    fold: &'a [u16],
+    swapped: Vec<bool>,
+    /// Per game index, whether the filter keeps it (`None`: no filter).
+    keep: Option<Vec<bool>>,
+    /// Per game index, its hits.
+    hits: Vec<u32>,
+    /// Per game index, its first match as `node << 48 | placement << 16 |
+    /// continuation point` (`u16::MAX` for none): the least is the
+    /// earliest node, then the first placement. `u64::MAX` before a hit.
+    first: Vec<u64>,
+    /// The game indices with hits, in the order of their first hit.
+    touched: Vec<u32>,
+    stats: Vec<[MoveStats; 2]>,
+    total_hits: u64,
+}
+
+impl<'a> Tally<'a> {
+    /// A tally of `points` pattern points' continuations.
+    fn new(
+        group: &'a Group,
+        placements: &'a Placements,
+        points: usize,
+        keep: Option<Vec<bool>>,
+    ) -> Tally<'a> {
+        Tally {
+            group,
+            fold: &placements.fold,
+            swapped: placements.list.iter().map(|pl| pl.swapped).collect(),
+            keep,
+            hits: vec![0; group.lines.len()],
+            first: vec![u64::MAX; group.lines.len()],
+            touched: Vec::new(),
+            stats: vec![[MoveStats::default(); 2]; points],
+            total_hits: 0,
         }
-        let found = std::mem::take(games);
-        games.extend(group.listed.iter().filter_map(|&g| {
-            let i = slot[g as usize];
-            (i != u32::MAX).then(|| found[i as usize])
-        }));
-    } else {
-        games.sort_unstable_by_key(GameMatch::order);
+    }
+
+    /// Counts the hit of placement `k` in game `g` at node `t`, whose
+    /// continuation is `next` (its point not yet folded).
+    #[inline]
+    fn add(&mut self, g: u32, k: u32, t: u16, next: regions::Next) {
+        let g = g as usize;
+        if self.keep.as_ref().is_some_and(|keep| !keep[g]) {
+            return;
+        }
+        self.total_hits += 1;
+        if let Some((pp, color, tenuki)) = next {
+            let s = &mut self.stats[usize::from(self.fold[usize::from(pp)])][color.index()];
+            s.count += 1;
+            s.after_tenuki += u64::from(tenuki);
+            // The winner in the pattern's colours.
+            let winner = self.group.winners[g];
+            if winner >= 0 {
+                if (winner == 1) != self.swapped[k as usize] {
+                    s.white_wins += 1;
+                } else {
+                    s.black_wins += 1;
+                }
+            }
+        }
+        let hits = &mut self.hits[g];
+        if *hits == 0 {
+            self.touched.push(g as u32);
+        }
+        *hits += 1;
+        let here =
+            u64::from(t) << 48 | u64::from(k) << 16 | u64::from(next.map_or(u16::MAX, |n| n.0));
+        let first = &mut self.first[g];
+        *first = (*first).min(here);
+    }
+
+    /// The games with hits, in answer order ([`GameMatch::order`]): many
+    /// (1 in 16 or more) are picked out of [`Group::listed`], which is in
+    /// that order already; a few are sorted.
+    fn games(&self) -> Vec<GameMatch> {
+        let group = self.group;
+        let game = |g: u32| {
+            let line = &group.lines[g as usize];
+            let first = self.first[g as usize];
+            let node = (first >> 48) as u16;
+            let next = first as u16;
+            GameMatch {
+                line: g,
+                date: line.date,
+                game: line.id,
+                node,
+                ply: line.ply_at(node),
+                hits: self.hits[g as usize],
+                placement: (first >> 16) as u32,
+                next: (next != u16::MAX).then_some(next),
+            }
+        };
+        if self.touched.len() * 16 >= group.listed.len() {
+            group
+                .listed
+                .iter()
+                .filter(|&&g| self.hits[g as usize] > 0)
+                .map(|&g| game(g))
+                .collect()
+        } else {
+            let mut games: Vec<GameMatch> = self.touched.iter().map(|&g| game(g)).collect();
+            games.sort_unstable_by_key(GameMatch::order);
+            games
+        }
     }
 }
 
@@ -634,16 +712,11 @@ fn filter_of(q: &PatternQuery) -> GameFilter {
 }
 
 /// The first move after node `t` inside a placement's region: (pattern
-/// point index, colour in the pattern's colours, nodes after `t`).
+/// point index, colour in the pattern's colours, whether it came
+/// [`TENUKI_NODES`] or more nodes after `t`).
 /// `table` is the placement's [`Placements::point_table`]; `swapped` says
 /// whether it exchanges colours.
-fn continuation(
-    group: &Group,
-    line: &Line,
-    table: &[u16],
-    swapped: bool,
-    t: u16,
-) -> Option<(u16, Color, u16)> {
+fn continuation(group: &Group, line: &Line, table: &[u16], swapped: bool, t: u16) -> regions::Next {
     let events = group.events(line);
     events[group.first_after(line, t)..].iter().find_map(|e| {
         let pp = table[e.point()];
@@ -652,7 +725,7 @@ fn continuation(
         }
         let mover = e.mover()?;
         let color = if swapped { mover.opposite() } else { mover };
-        Some((pp, color, e.node() - t))
+        Some((pp, color, e.node() - t >= TENUKI_NODES))
     })
 }
 

@@ -1,0 +1,1013 @@
+//! The region index of a board: for each stored game and each of the
+//! board's fixed regions, the first node at which the region held each of
+//! its contents with 1 to a few stones, and the first move played in the
+//! region after that node, found by content (Kombilo hashes its corner
+//! positions the same way).
+//!
+//! The regions ([`Shape`]):
+//! - on square boards from 8×8 (Go, Kaomi), the four 7×7 corner regions,
+//!   contents of 1 to 8 stones: the joseki search;
+//! - on Keil boards, each point with all six neighbours, together with them
+//!   (91 such 7-point regions on side 7), contents of 1 to 3 stones: the
+//!   local shape searched anywhere on the hexagon.
+//!
+//! A pattern whose every placement covers exactly one region, with a
+//! black, white or empty value at each of its points, is answered here by
+//! one lookup per placement. A few wildcards are expanded: a placement
+//! whose `x`, `o` and `*` points stand for at most [`MAX_CONTENTS`]
+//! contents, each with 1 to the shape's most stones, is one lookup per
+//! content. Every other pattern, and every board without regions, is left
+//! to the scan of [`super::index`]. The two give the same hits, first
+//! nodes and continuations; the tests compare them on generated games.
+//!
+//! **Keys** are exact, not hashes: each stone is the code `1 + 2 × rank +
+//! white` of its point's rank in the region (points in board order) and
+//! its colour, in [`Shape::code_bits`] bits, the codes in rank order; above
+//! them, the region's number.
+//!
+//! **Entries** are `(game, first node, continuation)`. The continuation is
+//! the first move played inside the region after the first node (its
+//! rank, its colour, and whether it came [`super::TENUKI_NODES`] or more
+//! nodes later): every hit an entry answers has that continuation, so a
+//! search reads no game's events.
+//!
+//! **Layout.** Entries are kept in segments, each sorted by key and then
+//! game: a key's entries are one run of bytes, each entry a varint game
+//! (the difference from the run's previous game), a varint node and a
+//! continuation byte (3 to 4 bytes an entry). Entries are gathered
+//! unsorted as games are pushed and sorted into a new segment every
+//! [`SEAL_AT`] entries and at the end of each load or refresh; a new
+//! segment is merged with the one before it while it holds as many bytes
+//! or more (a binary counter): segment sizes at least halve from one to
+//! the next, so there are few of them, an entry is merged about log2(load
+//! / [`SEAL_AT`]) times, and a one-game upload never rewrites the whole
+//! index. Games only grow, so segments
+//! come in game order, and a merge appends runs without decoding them.
+
+use keil_rules::{AnyBoard, Color, Point};
+use rayon::prelude::*;
+
+use super::Cell;
+use super::index::Event;
+use super::placement::{Placement, Placements};
+use crate::positions::{get_varint, put_varint};
+
+/// The side of a corner region, in points.
+pub(crate) const SIDE: i32 = 7;
+/// Most contents a placement may stand for (its `x`, `o` and `*` points
+/// expanded) to be answered here: 2 ways for each `x` or `o`, 3 for `*`.
+pub(crate) const MAX_CONTENTS: usize = 64;
+/// Entries gathered before they are sorted into a segment during a load
+/// (16 bytes each: the gathering holds at most 16 MiB).
+const SEAL_AT: usize = if cfg!(test) { 512 } else { 1 << 20 };
+
+/// The regions a board's index holds, and how many stones a content may
+/// have to be indexed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Shape {
+    /// The most stones an indexed content holds: the contents searched
+    /// most (joseki openings, small local shapes) have few, and a pattern
+    /// with more is left to the scan, whose first test is its stones.
+    pub max_stones: u32,
+    /// Bits of one stone's code in a key (ranks up to 48 in a corner
+    /// region, 6 in a Keil one).
+    pub code_bits: u32,
+}
+
+/// The 7×7 corner regions of a square board.
+pub(crate) const CORNER: Shape = Shape {
+    max_stones: 8,
+    code_bits: 7,
+};
+/// The 7-point regions (a point and its six neighbours) of a Keil board.
+/// Three stones at most: at 100,000 generated side-7 games that is 336
+/// entries a game (all contents would be ~770).
+pub(crate) const ROSETTE: Shape = Shape {
+    max_stones: 3,
+    code_bits: 4,
+};
+
+/// One indexed content's first occurrence in one game, while gathered.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    key: u64,
+    game: u32,
+    node: u16,
+    /// The continuation byte: 0 for none, else `1 + (rank << 2 | white <<
+    /// 1 | after tenuki)`.
+    next: u8,
+}
+
+/// The region index of one board.
+#[derive(Debug)]
+pub(crate) struct Regions {
+    pub shape: Shape,
+    /// Each region's points, as a bit set of board points.
+    masks: Vec<[u64; 8]>,
+    /// Each region's points in rank order.
+    points: Vec<Vec<u16>>,
+    /// Per board point, the regions holding it and its rank in each.
+    members: Vec<Vec<(u16, u8)>>,
+    segments: Vec<Segment>,
+    /// Entries of games pushed since the last [`Regions::seal`].
+    pending: Vec<Entry>,
+    /// Per-game working state of [`Regions::push`], kept for its
+    /// allocations.
+    scratch: Scratch,
+}
+
+/// [`Regions::push`]'s state per region: its content (black and white
+/// ranks), the keys it held so far in the game, the pending entries still
+/// waiting for their continuation, and whether the node changed it.
+#[derive(Debug, Default)]
+struct Scratch {
+    content: Vec<(u64, u64)>,
+    seen: Vec<Vec<u64>>,
+    open: Vec<Vec<u32>>,
+    touched: Vec<u16>,
+    is_touched: Vec<bool>,
+}
+
+/// Entries sorted by key, then game.
+#[derive(Debug, Default)]
+struct Segment {
+    keys: Vec<u64>,
+    /// `starts[i]..starts[i + 1]`: the bytes of `keys[i]`'s entries.
+    starts: Vec<u32>,
+    data: Vec<u8>,
+}
+
+/// The entries of one run: `(game, node, continuation byte)`.
+struct Run<'a> {
+    data: &'a [u8],
+    at: usize,
+    game: u32,
+}
+
+impl Iterator for Run<'_> {
+    type Item = (u32, u16, u8);
+
+    fn next(&mut self) -> Option<(u32, u16, u8)> {
+        if self.at >= self.data.len() {
+            return None;
+        }
+        let delta = get_varint(self.data, &mut self.at).expect("a run's entries are whole");
+        let node = get_varint(self.data, &mut self.at).expect("a run's entries are whole");
+        let next = self.data[self.at];
+        self.at += 1;
+        self.game += delta as u32;
+        Some((self.game, node as u16, next))
+    }
+}
+
+impl Segment {
+    /// A segment of `entries`, sorted by key and then game.
+    fn encode(entries: &[Entry]) -> Segment {
+        let mut s = Segment::default();
+        let mut last = 0;
+        for e in entries {
+            if s.keys.last() != Some(&e.key) {
+                s.keys.push(e.key);
+                s.starts.push(s.data.len() as u32);
+                last = 0;
+            }
+            put_varint(&mut s.data, u64::from(e.game - last));
+            put_varint(&mut s.data, u64::from(e.node));
+            s.data.push(e.next);
+            last = e.game;
+        }
+        s.finish()
+    }
+
+    fn finish(mut self) -> Segment {
+        self.starts.push(self.data.len() as u32);
+        self.keys.shrink_to_fit();
+        self.starts.shrink_to_fit();
+        self.data.shrink_to_fit();
+        self
+    }
+
+    fn bytes(&self) -> usize {
+        self.keys.len() * 8 + self.starts.len() * 4 + self.data.len()
+    }
+
+    /// The bytes of key `i`'s entries.
+    fn run_bytes(&self, i: usize) -> &[u8] {
+        &self.data[self.starts[i] as usize..self.starts[i + 1] as usize]
+    }
+
+    /// The entries of key `key`, if it has any.
+    fn run(&self, key: u64) -> Option<Run<'_>> {
+        let i = self.keys.binary_search(&key).ok()?;
+        Some(Run {
+            data: self.run_bytes(i),
+            at: 0,
+            game: 0,
+        })
+    }
+
+    /// Appends key `key`'s entries from `runs` (each run's games above the
+    /// one's before it): the first run's bytes as they are, each later
+    /// one's first game rewritten as a difference from the games before it.
+    fn push_runs(&mut self, key: u64, runs: &[&[u8]]) {
+        self.keys.push(key);
+        self.starts.push(self.data.len() as u32);
+        let mut last = 0u32;
+        for run in runs {
+            let mut at = 0;
+            let first = get_varint(run, &mut at).expect("a run's entries are whole") as u32;
+            put_varint(&mut self.data, u64::from(first - last));
+            self.data.extend_from_slice(&run[at..]);
+            last = Run {
+                data: run,
+                at: 0,
+                game: 0,
+            }
+            .last()
+            .map_or(last, |e| e.0);
+        }
+    }
+
+    /// `older`'s entries and then `newer`'s (whose games all come after
+    /// `older`'s), as one segment.
+    fn merge(older: &Segment, newer: &Segment) -> Segment {
+        let mut s = Segment {
+            keys: Vec::with_capacity(older.keys.len() + newer.keys.len()),
+            starts: Vec::with_capacity(older.keys.len() + newer.keys.len() + 1),
+            data: Vec::with_capacity(older.data.len() + newer.data.len()),
+        };
+        let (mut i, mut j) = (0, 0);
+        while i < older.keys.len() || j < newer.keys.len() {
+            let a = older.keys.get(i).copied().unwrap_or(u64::MAX);
+            let b = newer.keys.get(j).copied().unwrap_or(u64::MAX);
+            if a < b || j == newer.keys.len() {
+                s.push_runs(a, &[older.run_bytes(i)]);
+                i += 1;
+            } else if b < a || i == older.keys.len() {
+                s.push_runs(b, &[newer.run_bytes(j)]);
+                j += 1;
+            } else {
+                s.push_runs(a, &[older.run_bytes(i), newer.run_bytes(j)]);
+                i += 1;
+                j += 1;
+            }
+        }
+        s.finish()
+    }
+
+    /// The entries of games below `n`.
+    fn below(&self, n: u32) -> Segment {
+        let mut s = Segment::default();
+        for (i, &key) in self.keys.iter().enumerate() {
+            let data = self.run_bytes(i);
+            let mut run = Run {
+                data,
+                at: 0,
+                game: 0,
+            };
+            let mut end = 0;
+            while let Some((game, _, _)) = run.next() {
+                if game >= n {
+                    break;
+                }
+                end = run.at;
+            }
+            if end > 0 {
+                s.keys.push(key);
+                s.starts.push(s.data.len() as u32);
+                s.data.extend_from_slice(&data[..end]);
+            }
+        }
+        s.finish()
+    }
+}
+
+/// The top-left points `(column, row)` of the four corner regions of an
+/// `n`×`n` board.
+fn origins(n: i32) -> [(i32, i32); 4] {
+    [(0, 0), (n - SIDE, 0), (0, n - SIDE), (n - SIDE, n - SIDE)]
+}
+
+/// The key of a content (see the module docs): `black` and `white` are bit
+/// sets of ranks in region `region`.
+fn key(shape: Shape, region: usize, black: u64, white: u64) -> u64 {
+    let bits = shape.code_bits;
+    let mut codes = 0u64;
+    let mut stones = black | white;
+    while stones != 0 {
+        let rank = u64::from(stones.trailing_zeros());
+        codes = codes << bits | (1 + (rank << 1 | (white >> rank & 1)));
+        stones &= stones - 1;
+    }
+    (region as u64) << (bits * shape.max_stones) | codes
+}
+
+impl Regions {
+    /// The region index of `board`, empty; `None` for a board without
+    /// regions to index (square under 8×8, or a Keil board too small for a
+    /// point with six neighbours).
+    pub(crate) fn new(board: AnyBoard) -> Option<Regions> {
+        let (shape, regions): (Shape, Vec<Vec<Point>>) = match board {
+            AnyBoard::Square(_) => {
+                let n = i32::from(board.size());
+                if n <= SIDE {
+                    return None;
+                }
+                let corners = origins(n)
+                    .iter()
+                    .map(|&(c0, r0)| {
+                        (r0..r0 + SIDE)
+                            .flat_map(|r| (c0..c0 + SIDE).map(move |c| (c, r)))
+                            .map(|(c, r)| {
+                                board
+                                    .point_at(c, r)
+                                    .expect("a corner region is on its board")
+                            })
+                            .collect()
+                    })
+                    .collect();
+                (CORNER, corners)
+            }
+            AnyBoard::Hex(_) => {
+                let rosettes: Vec<Vec<Point>> = board
+                    .points()
+                    .filter_map(|p| {
+                        let mut points = board.neighbours(p);
+                        (points.len() == 6).then(|| {
+                            points.push(p);
+                            points
+                        })
+                    })
+                    .collect();
+                if rosettes.is_empty() {
+                    return None;
+                }
+                (ROSETTE, rosettes)
+            }
+        };
+        let n = regions.len();
+        let mut index = Regions {
+            shape,
+            masks: Vec::with_capacity(n),
+            points: Vec::with_capacity(n),
+            members: vec![Vec::new(); board.len()],
+            segments: Vec::new(),
+            pending: Vec::new(),
+            scratch: Scratch {
+                content: vec![(0, 0); n],
+                seen: vec![Vec::new(); n],
+                open: vec![Vec::new(); n],
+                touched: Vec::new(),
+                is_touched: vec![false; n],
+            },
+        };
+        for (region, mut points) in regions.into_iter().enumerate() {
+            points.sort_by_key(|p| p.0);
+            let mut mask = [0u64; 8];
+            for (rank, p) in points.iter().enumerate() {
+                mask[p.index() / 64] |= 1 << (p.index() % 64);
+                index.members[p.index()].push((region as u16, rank as u8));
+            }
+            index.masks.push(mask);
+            index.points.push(points.iter().map(|p| p.0).collect());
+        }
+        Some(index)
+    }
+
+    /// Indexes game `game`'s events: the contents each region held at the
+    /// end of each node, each content once, at its first node, with its
+    /// continuation.
+    pub(crate) fn push(&mut self, game: u32, events: &[Event]) {
+        let Regions {
+            shape,
+            members,
+            pending,
+            scratch: s,
+            ..
+        } = self;
+        let mut i = 0;
+        while i < events.len() {
+            let node = events[i].node();
+            while i < events.len() && events[i].node() == node {
+                let e = events[i];
+                for &(region, rank) in &members[e.point()] {
+                    let r = usize::from(region);
+                    let (b, w) = &mut s.content[r];
+                    let bit = 1u64 << rank;
+                    *b &= !bit;
+                    *w &= !bit;
+                    match e.state() {
+                        1 => *b |= bit,
+                        2 => *w |= bit,
+                        _ => {}
+                    }
+                    // The first move in the region after a content's node
+                    // is the continuation of the contents it held before.
+                    if let Some(mover) = e.mover() {
+                        let white = u8::from(mover == Color::White);
+                        for at in s.open[r].drain(..) {
+                            let entry = &mut pending[at as usize];
+                            let tenuki = u8::from(node - entry.node >= super::TENUKI_NODES);
+                            entry.next = 1 + (rank << 2 | white << 1 | tenuki);
+                        }
+                    }
+                    if !s.is_touched[r] {
+                        s.is_touched[r] = true;
+                        s.touched.push(region);
+                    }
+                }
+                i += 1;
+            }
+            for region in s.touched.drain(..) {
+                let r = usize::from(region);
+                s.is_touched[r] = false;
+                let (b, w) = s.content[r];
+                if !(1..=shape.max_stones).contains(&(b | w).count_ones()) {
+                    continue;
+                }
+                let key = key(*shape, r, b, w);
+                if !s.seen[r].contains(&key) {
+                    s.seen[r].push(key);
+                    s.open[r].push(pending.len() as u32);
+                    pending.push(Entry {
+                        key,
+                        game,
+                        node,
+                        next: 0,
+                    });
+                }
+            }
+        }
+        for r in 0..s.content.len() {
+            s.content[r] = (0, 0);
+            s.seen[r].clear();
+            s.open[r].clear();
+        }
+        if self.pending.len() >= SEAL_AT {
+            self.seal();
+        }
+    }
+
+    /// Takes out the entries of games `n` and later.
+    pub(crate) fn truncate(&mut self, n: u32) {
+        self.pending.retain(|e| e.game < n);
+        for s in &mut self.segments {
+            *s = s.below(n);
+        }
+        self.segments.retain(|s| !s.keys.is_empty());
+    }
+
+    /// Sorts the entries gathered since the last call into a new segment
+    /// (and merges it with the segments before it that are not much
+    /// larger).
+    pub(crate) fn seal(&mut self) {
+        if self.pending.is_empty() {
+            return;
+        }
+        // Gathered in game order (a key once a game): a stable sort by key
+        // alone puts them in key, then game order.
+        let mut entries = std::mem::take(&mut self.pending);
+        entries.par_sort_by_key(|e| e.key);
+        let mut segment = Segment::encode(&entries);
+        drop(entries);
+        while let Some(last) = self.segments.last() {
+            if segment.data.len() < last.data.len() {
+                break;
+            }
+            let older = self.segments.pop().expect("a last segment");
+            segment = Segment::merge(&older, &segment);
+        }
+        self.segments.push(segment);
+    }
+
+    /// Bytes held.
+    pub(crate) fn bytes(&self) -> usize {
+        self.segments.iter().map(Segment::bytes).sum::<usize>()
+            + self.pending.capacity() * std::mem::size_of::<Entry>()
+    }
+
+    /// The region a placement covers exactly, and the keys of the contents
+    /// it matches, when the index can answer it: each point black, white
+    /// or empty once its `x`, `o` and `*` points (those outside its cells)
+    /// are expanded, at most [`MAX_CONTENTS`] contents, each with 1 to the
+    /// shape's most stones.
+    fn keys_of(&self, pl: &Placement) -> Option<(usize, Vec<u64>)> {
+        let region = self.masks.iter().position(|r| *r == pl.region)?;
+        let rank_of = |p: u16| {
+            self.members[usize::from(p)]
+                .iter()
+                .find(|m| usize::from(m.0) == region)
+                .map(|m| m.1)
+        };
+        // Fixed stones, and each open point's rank and choice of states
+        // (bit 0 empty, 1 black, 2 white); a point outside the cells is `*`.
+        let (mut b, mut w) = (0u64, 0u64);
+        let mut open: Vec<(u8, u8)> = Vec::new();
+        let mut seen = 0u64;
+        for &(p, cell) in &pl.cells {
+            let rank = rank_of(p)?;
+            seen |= 1 << rank;
+            match cell {
+                Cell::Black => b |= 1 << rank,
+                Cell::White => w |= 1 << rank,
+                Cell::Empty => {}
+                Cell::BlackOrEmpty => open.push((rank, 0b011)),
+                Cell::WhiteOrEmpty => open.push((rank, 0b101)),
+                Cell::Any => open.push((rank, 0b111)),
+            }
+        }
+        let all = u64::MAX >> (64 - self.points[region].len());
+        let mut rest = all & !seen;
+        while rest != 0 {
+            open.push((rest.trailing_zeros() as u8, 0b111));
+            rest &= rest - 1;
+        }
+        // Counted first: a pattern with many `*` stands for far too many.
+        open.iter().try_fold(1usize, |n, &(_, states)| {
+            Some(n * states.count_ones() as usize).filter(|&n| n <= MAX_CONTENTS)
+        })?;
+        let mut content = vec![(b, w)];
+        for &(rank, states) in &open {
+            let bit = 1u64 << rank;
+            content = content
+                .into_iter()
+                .flat_map(|(b, w)| {
+                    [(b, w), (b | bit, w), (b, w | bit)]
+                        .into_iter()
+                        .enumerate()
+                        .filter(move |(i, _)| states >> i & 1 != 0)
+                        .map(|(_, c)| c)
+                })
+                .collect();
+        }
+        let keys = content
+            .into_iter()
+            .map(|(b, w)| {
+                (1..=self.shape.max_stones)
+                    .contains(&(b | w).count_ones())
+                    .then(|| key(self.shape, region, b, w))
+            })
+            .collect::<Option<_>>()?;
+        Some((region, keys))
+    }
+
+    /// The lookups that answer `placements`, or `None` when some placement
+    /// is not one the index can answer.
+    pub(crate) fn lookup<'a>(&'a self, placements: &Placements) -> Option<Lookup<'a>> {
+        let mut keys = Vec::with_capacity(placements.list.len());
+        let mut ranks = Vec::with_capacity(placements.list.len());
+        for pl in &placements.list {
+            let (region, k) = self.keys_of(pl)?;
+            keys.push(k);
+            // Rank → the pattern point there (every point of the region is
+            // one: the region is the placement's).
+            ranks.push(
+                self.points[region]
+                    .iter()
+                    .map(|&p| {
+                        placements
+                            .pattern_point(pl, Point(p))
+                            .expect("a placement's region holds only its points")
+                    })
+                    .collect(),
+            );
+        }
+        Some(Lookup {
+            regions: self,
+            keys,
+            ranks,
+            swapped: placements.list.iter().map(|pl| pl.swapped).collect(),
+        })
+    }
+}
+
+/// A search the region index answers: per placement, the keys of the
+/// contents it matches and the pattern point at each rank of its region.
+pub(crate) struct Lookup<'a> {
+    regions: &'a Regions,
+    keys: Vec<Vec<u64>>,
+    ranks: Vec<Vec<u16>>,
+    swapped: Vec<bool>,
+}
+
+/// A hit's continuation: the pattern point, the colour in the pattern's
+/// colours, and whether it came after a tenuki.
+pub(crate) type Next = Option<(u16, Color, bool)>;
+
+impl Lookup<'_> {
+    /// Calls `f(placement, game, first node, continuation)` for each
+    /// (game, placement) hit once: a placement standing for several
+    /// contents at the earliest of their first nodes. Hits come placement
+    /// by placement, each placement's in game order.
+    pub(crate) fn for_each(&self, mut f: impl FnMut(u32, u32, u16, Next)) {
+        let mut several = Vec::new();
+        for (k, keys) in self.keys.iter().enumerate() {
+            let ranks = &self.ranks[k];
+            let swapped = self.swapped[k];
+            let next = |code: u8| -> Next {
+                let code = code.checked_sub(1)?;
+                let white = code & 2 != 0;
+                let color = if white != swapped {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                Some((ranks[usize::from(code >> 2)], color, code & 1 != 0))
+            };
+            if let [key] = keys[..] {
+                for s in &self.regions.segments {
+                    for (game, node, code) in s.run(key).into_iter().flatten() {
+                        f(k as u32, game, node, next(code));
+                    }
+                }
+                continue;
+            }
+            several.clear();
+            for s in &self.regions.segments {
+                for &key in keys {
+                    several.extend(s.run(key).into_iter().flatten());
+                }
+            }
+            several.sort_unstable();
+            several.dedup_by_key(|e| e.0);
+            for &(game, node, code) in &several {
+                f(k as u32, game, node, next(code));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use keil_gen::{Generator, GeneratorConfig};
+    use keil_rules::GameKind;
+
+    use super::super::{Pattern, PatternMode, PatternQuery, placements};
+    use super::*;
+    use crate::{Archive, ImportOptions, ImportSource};
+
+    /// Imports `games` generated games of `kind` and `size` from `seed`.
+    fn import(archive: &Archive, kind: GameKind, size: u8, games: u64, seed: u64) {
+        let config = GeneratorConfig {
+            game: kind,
+            games,
+            size,
+            seed,
+            ..GeneratorConfig::default()
+        };
+        let source = ImportSource::Bytes {
+            name: format!("{kind:?}{size}-{seed}.sgf"),
+            bytes: Generator::new(config)
+                .unwrap()
+                .flat_map(|g| g.record.into_bytes())
+                .collect(),
+        };
+        let report = archive
+            .import(&[source], &ImportOptions::default(), &mut |_| {})
+            .unwrap();
+        assert!(report.invalid.is_empty(), "{:?}", report.invalid);
+    }
+
+    /// Region patterns (exact, and with three wildcards) cut from
+    /// generated games, imported in parts: 7×7 corners of Go games (9×9,
+    /// whose corner regions overlap, 13×13 and 19×19) and Kaomi games (9×9,
+    /// where stones are pushed), and 7-point local shapes of Keil games
+    /// (sides 5 and 7, where captures are frequent). The region index
+    /// answers every exact one and many of the others, and its answer
+    /// (games, first nodes and placements, hits, continuations with their
+    /// tenuki and win counts) is the scan's.
+    #[test]
+    fn region_index_answers_as_the_scan_does() {
+        let dir = tempfile::tempdir().unwrap();
+        let archive = Archive::open(dir.path()).unwrap();
+        // Imported in parts, a load after each: the index's later parts are
+        // new segments (on 9×9, 40 games and then five parts of 2: small
+        // segments after a large one, merged with each other). Loads seal
+        // every 512 entries in unit tests, so the larger parts merge
+        // segments within one load too.
+        let parts = [
+            (GameKind::Go, 9u8, 40u64, 1),
+            (GameKind::Go, 9, 2, 5),
+            (GameKind::Go, 13, 20, 2),
+            (GameKind::Go, 19, 25, 1),
+            (GameKind::Kaomi, 9, 30, 1),
+            (GameKind::Keil, 5, 30, 1),
+            (GameKind::Keil, 7, 30, 1),
+            (GameKind::Keil, 7, 3, 3),
+        ];
+        let patterns = archive.patterns();
+        for (kind, size, games, count) in parts {
+            for part in 0..count {
+                import(
+                    &archive,
+                    kind,
+                    size,
+                    games,
+                    u64::from(size) * 1000 + games * 10 + part,
+                );
+                patterns.load().unwrap();
+            }
+        }
+        // Each group lists its games once each, in answer order, though
+        // they came in parts.
+        {
+            let loaded = archive.patterns.loaded.read().unwrap();
+            for (_, g) in &loaded.groups {
+                let order: Vec<_> = g
+                    .listed
+                    .iter()
+                    .map(|&i| g.lines[i as usize].order())
+                    .collect();
+                assert!(order.is_sorted());
+                let mut once = g.listed.clone();
+                once.sort_unstable();
+                once.dedup();
+                assert_eq!(once.len(), g.lines.len());
+                let regions = g.regions.as_ref().unwrap();
+                assert!(regions.segments.len() <= 6, "{}", regions.segments.len());
+            }
+        }
+        let mut seed = 7u64;
+        let mut below = |n: usize| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % n
+        };
+        let boards = [
+            (GameKind::Go, 9u8),
+            (GameKind::Go, 13),
+            (GameKind::Go, 19),
+            (GameKind::Kaomi, 9),
+            (GameKind::Keil, 5),
+            (GameKind::Keil, 7),
+        ];
+        let mut answered = [0usize; 2];
+        let mut found = 0;
+        let mut continued = 0;
+        for (kind, size) in boards {
+            // Each pattern: one region of a game at one of its nodes.
+            let mut cut = Vec::new();
+            {
+                let loaded = archive.patterns.loaded.read().unwrap();
+                let (_, group) = loaded
+                    .groups
+                    .iter()
+                    .find(|(k, g)| *k == kind && g.board.size() == size)
+                    .unwrap();
+                let board = group.board;
+                let regions = group.regions.as_ref().unwrap();
+                while cut.len() < 24 {
+                    let line = &group.lines[below(group.lines.len())];
+                    let events = group.events(line);
+                    let t = events[below(events.len())].node();
+                    let mut state = vec![0u8; board.len()];
+                    for e in events.iter().take_while(|e| e.node() <= t) {
+                        state[e.point()] = e.state();
+                    }
+                    let region = &regions.points[below(regions.points.len())];
+                    let cells: Vec<(Point, Cell)> = region
+                        .iter()
+                        .map(|&p| {
+                            let cell = [Cell::Empty, Cell::Black, Cell::White]
+                                [usize::from(state[usize::from(p)])];
+                            (Point(p), cell)
+                        })
+                        .collect();
+                    let stones = cells.iter().filter(|c| c.1 != Cell::Empty).count() as u32;
+                    if !(1..=regions.shape.max_stones).contains(&stones) {
+                        continue;
+                    }
+                    // And with three points turned into wildcards.
+                    let mut wild = cells.clone();
+                    for _ in 0..3 {
+                        let i = below(wild.len());
+                        let cell = &mut wild[i].1;
+                        *cell = match (*cell, below(3)) {
+                            (Cell::Black, _) => Cell::BlackOrEmpty,
+                            (Cell::White, _) => Cell::WhiteOrEmpty,
+                            (_, 0) => Cell::BlackOrEmpty,
+                            (_, 1) => Cell::WhiteOrEmpty,
+                            _ => Cell::Any,
+                        };
+                    }
+                    cut.push((Pattern::new(kind, size, cells).unwrap(), true));
+                    cut.push((Pattern::new(kind, size, wild).unwrap(), false));
+                }
+            }
+            let spread = if kind == GameKind::Keil {
+                PatternMode::Anywhere
+            } else {
+                PatternMode::Corner
+            };
+            for (pattern, exact) in cut {
+                for (mode, symmetry, swap_colors) in [
+                    (spread, true, true),
+                    (spread, true, false),
+                    (PatternMode::Fixed, false, false),
+                ] {
+                    let q = PatternQuery {
+                        symmetry,
+                        swap_colors,
+                        ..PatternQuery::new(pattern.clone(), mode)
+                    };
+                    let pls = placements(&q.pattern, mode, symmetry, swap_colors).unwrap();
+                    let loaded = archive.patterns.loaded.read().unwrap();
+                    let group = &loaded
+                        .groups
+                        .iter()
+                        .find(|(k, g)| *k == kind && g.board.size() == size)
+                        .unwrap()
+                        .1;
+                    let indexed = group.regions.as_ref().unwrap().lookup(&pls).is_some();
+                    assert!(indexed || !exact, "{pattern}");
+                    drop(loaded);
+                    let conn = archive.reader().unwrap();
+                    let (fast, scan) = conn
+                        .snapshot(|c| {
+                            Ok((
+                                patterns.matches(c, &q, true)?,
+                                patterns.matches(c, &q, false)?,
+                            ))
+                        })
+                        .unwrap();
+                    assert_eq!(fast, scan, "{pattern} {mode:?} {symmetry} {swap_colors}");
+                    answered[usize::from(exact)] += usize::from(indexed);
+                    found += fast.games.len();
+                    continued += fast.continuations.len();
+                }
+            }
+        }
+        // Every exact pattern, and many of those with three wildcards (on
+        // Keil boards, whose contents hold 3 stones at most, few).
+        assert_eq!(answered[1], boards.len() * 12 * 3);
+        assert!(answered[0] > boards.len() * 12 * 3 / 3, "{answered:?}");
+        // Cut from the games themselves: each one is found at least once,
+        // and most have continuations.
+        assert!(found >= 2 * boards.len() * 12 * 3, "{found}");
+        assert!(continued >= boards.len() * 12 * 3, "{continued}");
+    }
+
+    /// A refresh that meets a stored game that does not decode fails, and
+    /// takes out the games it had added: the next one, once the game is
+    /// mended, adds each game once.
+    #[test]
+    fn a_failed_refresh_adds_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let archive = Archive::open(dir.path()).unwrap();
+        let import = |seed| import(&archive, GameKind::Go, 9, 70, seed);
+        let lines = || {
+            let loaded = archive.patterns.loaded.read().unwrap();
+            loaded
+                .groups
+                .iter()
+                .map(|(_, g)| g.lines.len())
+                .sum::<usize>()
+        };
+        let pattern = Pattern::parse(
+            GameKind::Go,
+            9,
+            "......./......./..O..../...X.../......./......./.......",
+            PatternMode::Corner,
+        )
+        .unwrap();
+        let query = PatternQuery::new(pattern, PatternMode::Corner);
+        import(1);
+        archive.patterns().load().unwrap();
+        assert_eq!(lines(), 70);
+        let before = archive.patterns().search_uncached(&query).unwrap();
+        // Game 100 gets moves that do not decode: it is in the second
+        // chunk (of 16 in unit tests) that this refresh reads, so one chunk
+        // was added before the read fails.
+        import(2);
+        let db = rusqlite::Connection::open(dir.path().join(crate::SQLITE_FILE)).unwrap();
+        let moves: Vec<u8> = db
+            .query_row("SELECT moves FROM games WHERE id = 100", [], |r| r.get(0))
+            .unwrap();
+        let set = |m: &[u8]| {
+            db.execute("UPDATE games SET moves = ?1 WHERE id = 100", [m])
+                .unwrap()
+        };
+        set(&[0xFF; 7]);
+        let e = archive.patterns().load().unwrap_err();
+        assert!(e.to_string().contains("100"), "{e}");
+        assert_eq!(lines(), 70);
+        // So does a search (it refreshes first), naming the game.
+        let e = archive.patterns().search_uncached(&query).unwrap_err();
+        assert!(e.to_string().contains("100"), "{e}");
+        assert_eq!(lines(), 70);
+        set(&moves);
+        archive.patterns().load().unwrap();
+        assert_eq!(lines(), 140);
+        let after = archive.patterns().search_uncached(&query).unwrap();
+        assert!(after.total_games >= before.total_games);
+        let mut ids: Vec<_> = {
+            let loaded = archive.patterns.loaded.read().unwrap();
+            loaded.groups[0].1.lines.iter().map(|l| l.id).collect()
+        };
+        ids.dedup();
+        assert_eq!(ids.len(), 140);
+    }
+
+    /// Which patterns the region index answers: a corner region's 49
+    /// points or a Keil point with its six neighbours, with few enough
+    /// wildcards and stones; the others are left to the scan.
+    #[test]
+    fn which_patterns_the_index_answers() {
+        let contents = |kind: GameKind, size: u8, text: &str, mode: PatternMode| {
+            let board = keil_rules::BoardSpec::new(kind, size)
+                .unwrap()
+                .board()
+                .unwrap();
+            let regions = Regions::new(board).unwrap();
+            let p = Pattern::parse(kind, size, text, mode).unwrap();
+            let pls = placements(&p, mode, true, true).unwrap();
+            let lookup = regions.lookup(&pls)?;
+            Some(lookup.keys.iter().map(Vec::len).max())
+        };
+        let go = |rows: &str| contents(GameKind::Go, 19, rows, PatternMode::Corner);
+        let corner = |top: &str| format!("{top}/..O..../...X.../......./......./.......");
+        // Exact: one content a placement.
+        assert_eq!(go(&corner("......./.......")), Some(Some(1)));
+        // x, o and * stand for 2, 2 and 3 contents.
+        assert_eq!(go(&corner("x.o..../...*...")), Some(Some(12)));
+        // 3^4 = 81 contents: too many.
+        assert_eq!(go(&corner("****.../.......")), None);
+        // A content with no stone (x and o alone): not indexed.
+        assert_eq!(
+            go("......./......./..o..../...x.../......./......./......."),
+            None
+        );
+        // More than 8 stones once x points are black.
+        assert_eq!(go(&corner("XXXOOOx/.......")), None);
+        // Not a corner region: 6×6.
+        assert_eq!(go("....../....../..O.../...X../....../......"), None);
+        assert!(
+            Regions::new(
+                keil_rules::BoardSpec::new(GameKind::Go, 7)
+                    .unwrap()
+                    .board()
+                    .unwrap()
+            )
+            .is_none()
+        );
+        // Keil: a point and its six neighbours (f6, f7, g6, g8, h7, h8 round
+        // g7), anywhere.
+        let keil = |text: &str| contents(GameKind::Keil, 7, text, PatternMode::Anywhere);
+        assert_eq!(keil("X:g7 O:h8 .:f6,f7,g6,g8,h7"), Some(Some(1)));
+        assert_eq!(keil("X:g7,g8 O:h8 .:f6,f7,g6,h7"), Some(Some(1)));
+        assert_eq!(keil("X:g7 *:f6 x:f7 .:g6,g8,h7,h8"), Some(Some(6)));
+        // A content with 4 stones among those it stands for.
+        assert_eq!(keil("X:g7 O:h8 *:f6 x:f7 .:g6,g8,h7"), None);
+        // More than 3 stones.
+        assert_eq!(keil("X:g7,g8 O:h8,h7 .:f6,f7,g6"), None);
+        // Six points: not a region.
+        assert_eq!(keil("X:g7 O:h8 .:f6,f7,g6,h7"), None);
+        let rosettes = Regions::new(
+            keil_rules::BoardSpec::new(GameKind::Keil, 7)
+                .unwrap()
+                .board()
+                .unwrap(),
+        )
+        .unwrap();
+        assert_eq!(rosettes.points.len(), 91);
+        assert!(rosettes.points.iter().all(|r| r.len() == 7));
+    }
+
+    /// Segments merge and shrink to the games below a bound as the entries
+    /// they were built from would: each key's games and nodes, in game
+    /// order, with their continuation bytes.
+    #[test]
+    fn segments_merge_and_truncate_as_sorted_entries() {
+        let entries = |games: std::ops::Range<u32>| -> Vec<Entry> {
+            let mut out: Vec<Entry> = games
+                .flat_map(|g| {
+                    (0..(g % 5) as u64).map(move |k| Entry {
+                        key: k * 3 + u64::from(g % 2),
+                        game: g,
+                        node: (g * 7 % 300) as u16,
+                        next: (g % 11) as u8,
+                    })
+                })
+                .collect();
+            out.sort_unstable_by_key(|e| (e.key, e.game));
+            out
+        };
+        let decode = |s: &Segment| -> Vec<(u64, u32, u16, u8)> {
+            s.keys
+                .iter()
+                .flat_map(|&k| s.run(k).unwrap().map(move |(g, t, n)| (k, g, t, n)))
+                .collect()
+        };
+        let flat = |e: &[Entry]| -> Vec<(u64, u32, u16, u8)> {
+            e.iter().map(|e| (e.key, e.game, e.node, e.next)).collect()
+        };
+        let older = Segment::encode(&entries(0..400));
+        let newer = Segment::encode(&entries(400..1000));
+        let merged = Segment::merge(&older, &newer);
+        assert_eq!(decode(&merged), flat(&entries(0..1000)));
+        assert_eq!(decode(&merged.below(650)), flat(&entries(0..650)));
+        assert_eq!(decode(&merged.below(0)), Vec::new());
+        assert_eq!(merged.below(0).keys.len(), 0);
+    }
+}
