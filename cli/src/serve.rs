@@ -41,9 +41,9 @@ pub struct Args {
     #[arg(long)]
     no_demo: bool,
     /// Do not load the pattern index before serving: the first pattern
-    /// search builds it (seconds on a large archive: ~4 s for 100,000
-    /// side-7 games, ~8 s for 100,000 19×19 games), and until then its
-    /// memory is saved (~130 MB and ~360 MB for those).
+    /// search builds it (seconds on a large archive: ~8 s on one core for
+    /// 100,000 side-7 or 19×19 games), and until then its memory is saved
+    /// (~270 MB and ~385 MB resident for those).
     #[arg(long)]
     lazy_patterns: bool,
 }

@@ -204,7 +204,7 @@ fn request_logging_enabled() -> bool {
 /// position index's segments and game summaries
 /// ([`keil_archive::Positions::load`]) and, when `patterns`, the pattern
 /// index (every game replayed once, [`keil_archive::Patterns::load`]:
-/// about 3.5 KB per 19×19 game, 1.2 KB per side-7 game). Call before
+/// about 3.4 KB per 19×19 game, 2.4 KB per side-7 game). Call before
 /// serving, so that concurrent first requests do not wait for it. Returns
 /// how long it took.
 ///
