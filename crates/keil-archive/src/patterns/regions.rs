@@ -35,14 +35,22 @@
 //! game: a key's entries are one run of bytes, each entry a varint game
 //! (the difference from the run's previous game), a varint node and a
 //! continuation byte (3 to 4 bytes an entry). Entries are gathered
-//! unsorted as games are pushed and sorted into a new segment every
-//! [`SEAL_AT`] entries and at the end of each load or refresh; a new
-//! segment is merged with the one before it while it holds as many bytes
-//! or more (a binary counter): segment sizes at least halve from one to
-//! the next, so there are few of them, an entry is merged about log2(load
-//! / [`SEAL_AT`]) times, and a one-game upload never rewrites the whole
-//! index. Games only grow, so segments
-//! come in game order, and a merge appends runs without decoding them.
+//! unsorted as games are pushed (in game order), and sorted into a new
+//! segment every [`SEAL_AT`] entries and at the end of each load or
+//! refresh. A new segment is merged with the one before it while it holds
+//! as many bytes or more (a binary counter): segment sizes at least halve
+//! from one to the next, so there are few of them, an entry is merged
+//! about log2(load / [`SEAL_AT`]) times, and a one-game upload never
+//! rewrites the whole index. Games only grow, so segments come in game
+//! order, and a merge copies each key's runs one after the other: it
+//! re-encodes only the newer run's first game, and decodes the older run
+//! only to find its last.
+//!
+//! A game's entries are found sequentially as it is pushed. Finding them
+//! in the load's parallel part made a 2-core load of 100,000 side-7 games
+//! 12% faster (5.3 → 4.7 s) but left ~40 MiB more resident (per-game
+//! buffers freed across threads stay in glibc's arenas); memory is the
+//! scarcer of the two for a server.
 
 use keil_rules::{AnyBoard, Color, Point};
 use rayon::prelude::*;
