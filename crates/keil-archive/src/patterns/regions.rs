@@ -221,18 +221,20 @@ impl Segment {
         self.keys.push(key);
         self.starts.push(self.data.len() as u32);
         let mut last = 0u32;
-        for run in runs {
+        for (i, run) in runs.iter().enumerate() {
             let mut at = 0;
             let first = get_varint(run, &mut at).expect("a run's entries are whole") as u32;
             put_varint(&mut self.data, u64::from(first - last));
             self.data.extend_from_slice(&run[at..]);
-            last = Run {
-                data: run,
-                at: 0,
-                game: 0,
+            // The next run's first game is written after this one's last.
+            if i + 1 < runs.len() {
+                let entries = Run {
+                    data: run,
+                    at: 0,
+                    game: 0,
+                };
+                last = entries.last().map_or(last, |e| e.0);
             }
-            .last()
-            .map_or(last, |e| e.0);
         }
     }
 
@@ -809,14 +811,20 @@ mod tests {
                 PatternMode::Corner
             };
             for (pattern, exact) in cut {
-                for (mode, symmetry, swap_colors) in [
-                    (spread, true, true),
-                    (spread, true, false),
-                    (PatternMode::Fixed, false, false),
+                // The last with a filter: games White won.
+                for (mode, symmetry, swap_colors, winner) in [
+                    (spread, true, true, None),
+                    (spread, true, false, None),
+                    (PatternMode::Fixed, false, false, None),
+                    (spread, true, true, Some(Color::White)),
                 ] {
                     let q = PatternQuery {
                         symmetry,
                         swap_colors,
+                        filter: crate::GameFilter {
+                            winner,
+                            ..Default::default()
+                        },
                         ..PatternQuery::new(pattern.clone(), mode)
                     };
                     let pls = placements(&q.pattern, mode, symmetry, swap_colors).unwrap();
@@ -839,7 +847,10 @@ mod tests {
                             ))
                         })
                         .unwrap();
-                    assert_eq!(fast, scan, "{pattern} {mode:?} {symmetry} {swap_colors}");
+                    assert_eq!(
+                        fast, scan,
+                        "{pattern} {mode:?} {symmetry} {swap_colors} {winner:?}"
+                    );
                     answered[usize::from(exact)] += usize::from(indexed);
                     found += fast.games.len();
                     continued += fast.continuations.len();
@@ -848,8 +859,8 @@ mod tests {
         }
         // Every exact pattern, and many of those with three wildcards (on
         // Keil boards, whose contents hold 3 stones at most, few).
-        assert_eq!(answered[1], boards.len() * 12 * 3);
-        assert!(answered[0] > boards.len() * 12 * 3 / 3, "{answered:?}");
+        assert_eq!(answered[1], boards.len() * 12 * 4);
+        assert!(answered[0] > boards.len() * 12 * 4 / 3, "{answered:?}");
         // Cut from the games themselves: each one is found at least once,
         // and most have continuations.
         assert!(found >= 2 * boards.len() * 12 * 3, "{found}");
