@@ -389,8 +389,8 @@ impl Group {
     }
 
     /// Tests every placement on the games of block `block`; pushes
-    /// `(game index, placement index, first node)` for each match, grouped
-    /// by game in ascending order.
+    /// `(game index, placement index, first node)` for each match (in no
+    /// particular order within the block).
     /// `groups` lists the placements that share their non-stone points.
     ///
     /// Works [`CHUNK`] lanes at a time: the stones' bounds first (a chunk
@@ -407,7 +407,6 @@ impl Group {
     ) {
         let cols = &self.columns[block * self.block_len()..(block + 1) * self.block_len()];
         let games = (self.lines.len() - block * LANES).min(LANES);
-        let out_start = out.len();
         let mut pending = std::mem::take(&mut scratch.pending);
         let mut bounds = std::mem::take(&mut scratch.stones);
         pending.clear();
@@ -490,9 +489,6 @@ impl Group {
                 }
             }
         }
-        // Grouped by game here: blocks come in order, so the whole list is
-        // grouped by game, ascending.
-        group_by_game(block, &mut out[out_start..], &mut scratch.grouped);
         scratch.pending = pending;
         scratch.stones = bounds;
     }

@@ -448,8 +448,8 @@ impl Patterns<'_> {
         let Some(group) = group else {
             return Ok(matched);
         };
-        // (game index, placement, first node), grouped by game, ascending;
-        // or the region index's lookups, whose hits carry their
+        // (game index, placement, first node) triples, a placement once a
+        // game; or the region index's lookups, whose hits carry their
         // continuations.
         let mut lookup = None;
         let found: Vec<(u32, u32, u16)> = if q.pattern.is_whole_board() {
@@ -466,8 +466,6 @@ impl Patterns<'_> {
             lookup = Some(l);
             Vec::new()
         } else {
-            // Each block comes grouped by game, and blocks come in order
-            // (rayon's reduce keeps it).
             let scan = |(mut out, mut scratch): (Vec<_>, index::Scratch), b| {
                 group.scan_block(
                     b,
@@ -501,11 +499,11 @@ impl Patterns<'_> {
                 Some(l) => {
                     let mut games = Vec::new();
                     l.for_each(|_, g, _, _| games.push(g));
-                    games.sort_unstable();
                     games
                 }
                 None => found.iter().map(|f| f.0).collect(),
             };
+            games.sort_unstable();
             games.dedup();
             let ids: Vec<GameId> = games
                 .iter()
@@ -674,12 +672,15 @@ impl<'a> Tally<'a> {
             }
         };
         if self.touched.len() * 16 >= group.listed.len() {
-            group
-                .listed
-                .iter()
-                .filter(|&&g| self.hits[g as usize] > 0)
-                .map(|&g| game(g))
-                .collect()
+            let mut games = Vec::with_capacity(self.touched.len());
+            games.extend(
+                group
+                    .listed
+                    .iter()
+                    .filter(|&&g| self.hits[g as usize] > 0)
+                    .map(|&g| game(g)),
+            );
+            games
         } else {
             let mut games: Vec<GameMatch> = self.touched.iter().map(|&g| game(g)).collect();
             games.sort_unstable_by_key(GameMatch::order);
