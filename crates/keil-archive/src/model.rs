@@ -255,7 +255,7 @@ pub struct Game {
 /// Which games a list (or a position search) keeps. Every field left `None`
 /// keeps all games; the fields that are set must all hold.
 ///
-/// Names are compared folded ([`crate::fold`]): `bolanos` selects games of
+/// Names are compared folded ([`crate::fold()`]): `bolanos` selects games of
 /// `Bolaños`. `color` is the colour of `player`; `opponent` plays the other
 /// colour.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -329,7 +329,7 @@ pub struct Players<'a> {
 
 impl Players<'_> {
     /// Players whose name matches `query`, case- and accent-insensitively
-    /// ([`fold`]): exact matches first, then names or name words starting
+    /// ([`fold()`]): exact matches first, then names or name words starting
     /// with the query (most games first), then, to fill up to `limit`,
     /// names within a small edit distance (`bolanso` finds `Bolaños`).
     ///

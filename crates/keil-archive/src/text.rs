@@ -4,7 +4,7 @@
 //!
 //! The index commit payload is the highest game id the index holds: every
 //! game with a larger id in SQLite is missing and gets added by
-//! [`TextIndex::catch_up`]. Imports hold the writer lock for their whole
+//! [`TextWriter::catch_up`]. Imports hold the writer lock for their whole
 //! run, so ids are indexed in order.
 
 use std::path::Path;

@@ -456,7 +456,7 @@ fn square_boards_agree_with_brute_force_in_every_mode() {
         }
     }
     // 7x7 corner patterns without wildcards from early nodes, the ones
-    // the corner index answers (the 9x9 board's corner regions overlap).
+    // the region index answers (the 9x9 board's corner regions overlap).
     let board = keil_rules::BoardSpec {
         kind: GameKind::Go,
         size: 9,

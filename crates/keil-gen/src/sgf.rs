@@ -95,7 +95,7 @@ pub(crate) struct GoInfo<'a> {
 
 /// One Go game tree (`GM[1]`, SGF point letters; go-rules.md): the root
 /// node with `HA` and `AB` for a handicap, then one node per move. Passes
-/// are written `[]`, or `[tt]` (the FF[3] convention) by some events.
+/// are written `[]`, or `[tt]` (the `FF[3]` convention) by some events.
 pub(crate) fn write_go_record(
     board: &SquareBoard,
     info: &Info<'_>,

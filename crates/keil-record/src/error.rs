@@ -11,7 +11,7 @@ use crate::info::ResultError;
 ///
 /// These are record errors (the file does not say a game this crate reads),
 /// not move verdicts: an illegal move in a well-formed record is reported by
-/// [`validate`](crate::validate) instead. A Go record is refused only for
+/// [`validate`](crate::validate()) instead. A Go record is refused only for
 /// SGF syntax ([`ErrorKind::Syntax`]): its malformed values and unsupported
 /// sizes are verdicts (`malformed`, `unsupported`). The Keil-specific kinds
 /// (`BadSize` … `SetupNotInRoot`) are record-format.md's, for Keil records.

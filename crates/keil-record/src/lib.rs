@@ -59,7 +59,7 @@
 //!   setup; [`GoSpec`]: board, Go ruleset, komi, handicap, setup, first
 //!   player), the SGF tree with each node's move read
 //!   ([`Record::node_move`]), [`Warning`]s.
-//! - [`validate`] replays the main line and every variation in one pass and
+//! - [`validate()`] replays the main line and every variation in one pass and
 //!   gives a [`Validation`]: the [`Verdict`] (status, score, first
 //!   [`Illegal`] move, variations) and the main line's [`Replay`] (per-ply
 //!   keys, captures, final position) for the archive.

@@ -30,7 +30,7 @@ use crate::validate::Reason;
 /// ([`GameSpec`]: board, ruleset, komi, setup, first player…), and the game
 /// tree with every node's move already read.
 ///
-/// A record that reads is not yet a legal game: [`validate`](crate::validate)
+/// A record that reads is not yet a legal game: [`validate`](crate::validate())
 /// replays it. The record owns its data (`'static`), so it can cross threads
 /// and be stored.
 #[derive(Clone, Debug)]

@@ -23,7 +23,7 @@ pub enum CharsetSource {
     Detected,
 }
 
-/// The decoded text of an SGF file, ready for [`parse`](crate::parse).
+/// The decoded text of an SGF file, ready for [`parse`](crate::parse()).
 #[derive(Clone, Debug)]
 pub struct Decoded<'a> {
     /// The text, without byte order mark. Borrows the input when it is valid

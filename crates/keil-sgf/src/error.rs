@@ -56,7 +56,7 @@ pub enum Error {
     /// SGF FF\[4\] syntax is broken.
     #[error("{code} at bytes {span}: {message}")]
     Syntax {
-        /// The diagnostic's code (see [`code`](crate::code)).
+        /// The diagnostic's code (see [`code`]).
         code: &'static str,
         /// Where, in bytes of the decoded text.
         span: Span,

@@ -44,9 +44,9 @@
 //!
 //! # Overview
 //!
-//! - [`decode`] turns bytes into text ([`Decoded`]), using a byte order mark,
+//! - [`decode()`] turns bytes into text ([`Decoded`]), using a byte order mark,
 //!   the root's `CA`, UTF-8, or a guessed charset.
-//! - [`parse`] turns text into a [`Collection`] of [`GameTree`]s plus
+//! - [`parse()`] turns text into a [`Collection`] of [`GameTree`]s plus
 //!   [`Diagnostic`]s. It never fails: malformations that real files have are
 //!   repaired with a warning (errors in [`ParseOptions::strict`] mode), and a
 //!   broken game tree does not stop the next one from being read. Limits

@@ -78,7 +78,7 @@ impl ParseOptions {
 /// the rest of the file shows where the value really ends, stray characters,
 /// empty variations, a property without value and a value without property.
 ///
-/// To parse bytes in some charset, [`decode`](crate::decode) them first.
+/// To parse bytes in some charset, [`decode`](crate::decode()) them first.
 pub fn parse<'a>(text: &'a str, options: &ParseOptions) -> Collection<'a> {
     Reader {
         text,

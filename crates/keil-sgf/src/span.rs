@@ -7,8 +7,8 @@ use std::ops::Range;
 ///
 /// Every node, property and value of a parsed tree carries one, and so does
 /// every [`Diagnostic`](crate::Diagnostic). Units are bytes of the UTF-8 text
-/// that was given to [`parse`](crate::parse) (after decoding, see
-/// [`decode`](crate::decode)); use a [`LineIndex`] to get a line and column.
+/// that was given to [`parse`](crate::parse()) (after decoding, see
+/// [`decode`](crate::decode())); use a [`LineIndex`] to get a line and column.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Span {
     /// Offset of the first byte.

@@ -11,9 +11,11 @@
 //! "after tenuki" when it came 3 or more nodes after the match; points that
 //! a symmetry of the pattern itself maps onto each other are folded onto
 //! one. Whole-board patterns without wildcards are answered by the
-//! position index; 7×7 corner patterns with 1 to 8 stones and few
-//! wildcards by the corner index of [`corners`] (lookups by exact
-//! content); every other pattern by the in-memory index of [`index`]
+//! position index; 7×7 corner patterns with 1 to 8 stones, and Keil's
+//! 7-point shapes (a point and its six neighbours) with 1 to 3 stones, few
+//! wildcards in either, by the region index of [`regions`] (lookups by
+//! exact content, each hit with its stored continuation); every other
+//! pattern by the in-memory index of [`index`]
 //! (first-life columns, exact, with event replay for the rare games it
 //! cannot decide alone).
 
@@ -339,7 +341,7 @@ pub struct Patterns<'a> {
 pub struct PatternIndexStats {
     /// Games indexed.
     pub games: u64,
-    /// Bytes held (columns, events, per-game lines, the corner index).
+    /// Bytes held (columns, events, per-game lines, the region index).
     pub bytes: u64,
 }
 
