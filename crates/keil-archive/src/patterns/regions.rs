@@ -152,6 +152,17 @@ struct Run<'a> {
     game: u32,
 }
 
+impl<'a> Run<'a> {
+    /// The entries of a run's bytes, from its first.
+    fn new(data: &'a [u8]) -> Run<'a> {
+        Run {
+            data,
+            at: 0,
+            game: 0,
+        }
+    }
+}
+
 impl Iterator for Run<'_> {
     type Item = (u32, u16, u8);
 
@@ -207,11 +218,7 @@ impl Segment {
     /// The entries of key `key`, if it has any.
     fn run(&self, key: u64) -> Option<Run<'_>> {
         let i = self.keys.binary_search(&key).ok()?;
-        Some(Run {
-            data: self.run_bytes(i),
-            at: 0,
-            game: 0,
-        })
+        Some(Run::new(self.run_bytes(i)))
     }
 
     /// Appends key `key`'s entries from `runs` (each run's games above the
@@ -228,12 +235,7 @@ impl Segment {
             self.data.extend_from_slice(&run[at..]);
             // The next run's first game is written after this one's last.
             if i + 1 < runs.len() {
-                let entries = Run {
-                    data: run,
-                    at: 0,
-                    game: 0,
-                };
-                last = entries.last().map_or(last, |e| e.0);
+                last = Run::new(run).last().map_or(last, |e| e.0);
             }
         }
     }
@@ -270,11 +272,7 @@ impl Segment {
         let mut s = Segment::default();
         for (i, &key) in self.keys.iter().enumerate() {
             let data = self.run_bytes(i);
-            let mut run = Run {
-                data,
-                at: 0,
-                game: 0,
-            };
+            let mut run = Run::new(data);
             let mut end = 0;
             while let Some((game, _, _)) = run.next() {
                 if game >= n {
