@@ -33,9 +33,65 @@ pub enum ApiError {
         /// The limit in bytes.
         limit: usize,
     },
+    /// Occurs when a path exists but not for this method. 405; the answer
+    /// carries `Allow`.
+    #[error("{method} is not allowed here; allowed: {allow}")]
+    MethodNotAllowed {
+        /// The method the client used.
+        method: String,
+        /// The allowed methods, comma-separated (the `Allow` header).
+        allow: String,
+    },
+    /// Occurs when the body did not arrive within the time allowed. 408.
+    #[error(
+        "the request body did not arrive within {seconds} s; send it faster or in smaller parts"
+    )]
+    RequestTimeout {
+        /// The allowed time in seconds.
+        seconds: u64,
+    },
+    /// Occurs when the request target (path and query) is longer than the
+    /// limit. 414.
+    #[error("the request target is longer than {limit} bytes; shorten the query")]
+    UriTooLong {
+        /// The limit in bytes.
+        limit: usize,
+    },
+    /// Occurs when a client sends more requests than its allowance. 429;
+    /// the answer carries `Retry-After`.
+    #[error("too many requests from this client ({what}); retry after {retry_after} s")]
+    TooManyRequests {
+        /// Which allowance was used up (`searches`, `pages`, `uploads`, `tokens`).
+        what: &'static str,
+        /// Seconds until the next request is allowed (at least 1).
+        retry_after: u64,
+    },
+    /// Occurs when the request headers exceed the limit. 431.
+    #[error("the request headers are larger than {limit} bytes")]
+    HeadersTooLarge {
+        /// The limit in bytes.
+        limit: usize,
+    },
     /// Occurs when another import holds the archive's writer. 503.
     #[error("another import is running on this archive; retry later")]
     Busy,
+    /// Occurs when a search does not finish within the server's query
+    /// budget (`--query-budget`). 503 with `Retry-After`.
+    #[error(
+        "the search did not finish within the budget of {budget_ms} ms; narrow it (a smaller pattern, a filter, fewer results) or retry later"
+    )]
+    OverBudget {
+        /// The budget in ms.
+        budget_ms: u64,
+    },
+    /// Occurs when a write is asked of an archive opened read-only (a
+    /// read-only or full volume). 503.
+    #[error("the archive is read-only on this server; uploads are not accepted")]
+    ReadOnly,
+    /// Occurs when storage fails while writing (disk full). 507; the
+    /// message says what was stored before it.
+    #[error("{0}")]
+    InsufficientStorage(String),
     /// Occurs when the archive fails (I/O, SQLite, a corrupt game) or a
     /// blocking task is cancelled. 500; the cause is logged, not shown.
     #[error("internal error: {0}")]
@@ -51,7 +107,15 @@ impl ApiError {
             ApiError::WritesDisabled => "writes-disabled",
             ApiError::NotFound(_) => "not-found",
             ApiError::PayloadTooLarge { .. } => "payload-too-large",
+            ApiError::MethodNotAllowed { .. } => "method-not-allowed",
+            ApiError::RequestTimeout { .. } => "request-timeout",
+            ApiError::UriTooLong { .. } => "uri-too-long",
+            ApiError::TooManyRequests { .. } => "too-many-requests",
+            ApiError::HeadersTooLarge { .. } => "headers-too-large",
             ApiError::Busy => "busy",
+            ApiError::OverBudget { .. } => "over-budget",
+            ApiError::ReadOnly => "read-only",
+            ApiError::InsufficientStorage(_) => "insufficient-storage",
             ApiError::Internal(_) => "internal",
         }
     }
@@ -108,7 +172,15 @@ impl ResponseError for ApiError {
             ApiError::WritesDisabled => StatusCode::FORBIDDEN,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
-            ApiError::Busy => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::RequestTimeout { .. } => StatusCode::REQUEST_TIMEOUT,
+            ApiError::UriTooLong { .. } => StatusCode::URI_TOO_LONG,
+            ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::HeadersTooLarge { .. } => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+            ApiError::Busy | ApiError::OverBudget { .. } | ApiError::ReadOnly => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
+            ApiError::InsufficientStorage(_) => StatusCode::INSUFFICIENT_STORAGE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -134,8 +206,16 @@ impl ResponseError for ApiError {
             ApiError::Unauthorized(_) => {
                 response.insert_header((header::WWW_AUTHENTICATE, "Bearer realm=\"keil\""));
             }
-            ApiError::Busy => {
+            ApiError::Busy | ApiError::OverBudget { .. } => {
                 response.insert_header((header::RETRY_AFTER, "5"));
+            }
+            ApiError::TooManyRequests { retry_after, .. } => {
+                response.insert_header((header::RETRY_AFTER, retry_after.max(&1).to_string()));
+            }
+            ApiError::MethodNotAllowed { allow, .. } => {
+                if let Ok(v) = HeaderValue::from_str(allow) {
+                    response.insert_header((header::ALLOW, v));
+                }
             }
             _ => {}
         }

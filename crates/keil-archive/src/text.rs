@@ -138,7 +138,7 @@ impl TextIndex {
             QueryParser::for_index(&self.index, vec![f.event, f.place, f.game_name, f.comment]);
         parser.set_conjunction_by_default();
         let query = parser.parse_query(query)?;
-        let top = searcher.search(&query, &TopDocs::with_limit(limit.max(1)))?;
+        let top = searcher.search(&query, &TopDocs::with_limit(limit.max(1)).order_by_score())?;
         let mut out = Vec::with_capacity(top.len());
         for (score, addr) in top {
             let column = searcher
