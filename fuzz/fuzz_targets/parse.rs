@@ -32,6 +32,9 @@ fuzz_target!(|data: &[u8]| {
     }
     let once = write_collection(&collection);
     let again = parse(&once, &options);
-    assert!(again.trees == collection.trees, "trees differ after writing");
+    assert!(
+        again.trees == collection.trees,
+        "trees differ after writing"
+    );
     assert_eq!(write_collection(&again), once, "writer not stable");
 });

@@ -137,8 +137,13 @@ pub struct PlayersQuery {
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct SearchQuery {
-    /// Words to find in events, places, game names and comments (tantivy
-    /// syntax: `event:cup`, quotes for phrases).
+    /// Words to find in events, places, game names and comments, all of
+    /// them, case and accents ignored; `"a phrase"`, `event:`, `place:`,
+    /// `name:`, `comment:` before a word or phrase for one field, `-word`
+    /// to exclude. Anything else (brackets, `AND`, a lone quote, `a:b:c`)
+    /// is searched as words: there is no syntax error. At most 1,000 bytes
+    /// and 64 words; a query with no word finds nothing.
+    #[param(max_length = 1000)]
     pub q: Option<String>,
     /// At most this many games, 1 to 100 (default 20).
     #[param(value_type = Option<usize>)]

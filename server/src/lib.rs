@@ -46,6 +46,7 @@ pub mod dto;
 mod error;
 pub mod openapi;
 pub mod pages;
+pub mod params;
 pub mod routes;
 pub mod svg;
 mod upload;

@@ -16,6 +16,7 @@ use keil_rules::{Color, KaomiVariant, Move, Point, Ruleset};
 
 use crate::dto::*;
 use crate::error::{ApiError, Problem};
+use crate::params::{Query, quote};
 use crate::{ServerState, svg, upload};
 
 /// One route: method, path (actix and OpenAPI syntax alike) and handler.
@@ -74,20 +75,14 @@ pub fn routes() -> Vec<(&'static str, &'static str)> {
 }
 
 /// Registers the state, every route of [`route_table`], problem+json for
-/// malformed query strings and paths, and a problem+json 404 for unknown
-/// paths.
+/// malformed paths (query strings are read by [`crate::params`]), and a
+/// problem+json 404 for unknown paths.
 pub fn app_config(state: Data<ServerState>) -> impl FnOnce(&mut ServiceConfig) {
     move |cfg: &mut ServiceConfig| {
-        cfg.app_data(state)
-            .app_data(
-                web::QueryConfig::default().error_handler(|e, _| {
-                    ApiError::BadRequest(format!("query string: {e}")).into()
-                }),
-            )
-            .app_data(
-                web::PathConfig::default()
-                    .error_handler(|e, _| ApiError::BadRequest(format!("path: {e}")).into()),
-            );
+        cfg.app_data(state).app_data(
+            web::PathConfig::default()
+                .error_handler(|e, _| ApiError::BadRequest(format!("path: {e}")).into()),
+        );
         // Several methods on one path share one resource.
         let mut resources: Vec<(&str, actix_web::Resource)> = Vec::new();
         for e in route_table().into_iter().chain(crate::pages::page_table()) {
@@ -173,9 +168,19 @@ fn bad(what: &str, e: impl std::fmt::Display) -> ApiError {
     ApiError::BadRequest(format!("{what}: {e}"))
 }
 
+/// A game id from a path segment or parameter.
+///
+/// # Errors
+/// 400 for anything but a whole number in `1..=2^63-1`, quoting the start
+/// of the text.
 pub(crate) fn parse_id(s: &str) -> Result<GameId, ApiError> {
-    s.parse::<GameId>()
-        .map_err(|e| ApiError::BadRequest(e.to_string()))
+    s.parse::<GameId>().map_err(|_| {
+        ApiError::BadRequest(format!(
+            "id: {} is not a game id: expected a whole number from 1 to {}",
+            quote(s),
+            i64::MAX
+        ))
+    })
 }
 
 pub(crate) fn parse_color(what: &str, s: &str) -> Result<Color, ApiError> {
@@ -487,8 +492,16 @@ fn kaomi_end(board: keil_rules::AnyBoard, r: &keil_rules::KaomiResult) -> KaomiE
 }
 
 fn parse_ply(s: &str) -> Result<u32, ApiError> {
-    s.parse()
-        .map_err(|_| bad("ply", format!("{s:?} is not a number of plies")))
+    s.parse().map_err(|_| {
+        bad(
+            "ply",
+            format!(
+                "{} is not a number of plies from 0 to {}",
+                quote(s),
+                u32::MAX
+            ),
+        )
+    })
 }
 
 async fn load_game(
@@ -546,7 +559,7 @@ pub async fn openapi_json() -> HttpResponse {
     ))]
 pub async fn list_games(
     state: Data<ServerState>,
-    q: web::Query<GamesQuery>,
+    q: Query<GamesQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let (filter, page) = games_query(q.into_inner())?;
     let list = blocking(&state, move |a| Ok(a.games().list(&filter, &page)?)).await?;
@@ -837,7 +850,7 @@ pub(crate) fn find_player(
     ))]
 pub async fn search_players(
     state: Data<ServerState>,
-    q: web::Query<PlayersQuery>,
+    q: Query<PlayersQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let name = required("q", &q.q)?.to_string();
     let limit = parse_limit(q.limit.as_deref(), 20, 100)?;
@@ -861,6 +874,7 @@ pub async fn get_player(
     name: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let name = name.into_inner();
+    crate::params::segment("player name", &name)?;
     let profile = blocking(&state, move |a| {
         find_player(a, &name)?
             .ok_or_else(|| ApiError::NotFound(format!("no player named {name:?}")))
@@ -880,7 +894,7 @@ pub async fn get_player(
     ))]
 pub async fn search_positions(
     state: Data<ServerState>,
-    q: web::Query<PositionsQuery>,
+    q: Query<PositionsQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let q = q.into_inner();
     let text = required("position", &q.position)?;
@@ -967,7 +981,7 @@ pub async fn search_positions(
     ))]
 pub async fn search_patterns(
     state: Data<ServerState>,
-    q: web::Query<PatternsQuery>,
+    q: Query<PatternsQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let query = pattern_query(q.into_inner())?;
     let (kind, size) = (query.pattern.kind(), query.pattern.board().size());
@@ -1016,13 +1030,14 @@ pub(crate) fn pattern_dto(
 #[utoipa::path(get, path = "/api/v1/search", tag = "games", params(SearchQuery),
     responses(
         (status = 200, description = "Matching games, best first", body = SearchDto),
-        (status = 400, description = "No `q`, or a query that does not parse", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "No `q`, a `q` over 1,000 bytes or 64 words, a bad limit, or a parameter over its length", body = Problem, content_type = "application/problem+json"),
     ))]
 pub async fn search_text(
     state: Data<ServerState>,
-    q: web::Query<SearchQuery>,
+    q: Query<SearchQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let text = required("q", &q.q)?.to_string();
+    keil_archive::TextPlan::parse(&text).map_err(|e| bad("q", e))?;
     let limit = parse_limit(q.limit.as_deref(), 20, 100)?;
     let hits = blocking(&state, move |a| Ok(a.search_text(&text, limit)?)).await?;
     Ok(HttpResponse::Ok().json(SearchDto {

@@ -17,10 +17,10 @@ pub enum Error {
     /// written or read.
     #[error("{0}")]
     Storage(StorageError),
-    /// Occurs when a full-text query does not parse (e.g. an unknown field
-    /// or an unbalanced quote); the text says why.
-    #[error("text query: {0}")]
-    TextQuery(String),
+    /// Occurs when a full-text query is over its bounds (too long, too
+    /// many words); no query within them is refused.
+    #[error("{0}")]
+    TextQuery(#[from] crate::TextQueryError),
     /// Occurs when a file or directory cannot be read or created.
     #[error("{}: {source}", path.display())]
     Io {
@@ -42,8 +42,10 @@ pub enum Error {
         reason: String,
     },
     /// Occurs when a cursor string given for pagination is not one this
-    /// crate produced.
-    #[error("bad cursor {0:?}: expected DATE~ID as returned by a previous page")]
+    /// crate produced; holds its first 64 characters.
+    #[error(
+        "bad cursor {0:?}: pass the next cursor of a previous answer unchanged (a game list's DATE~ID, a search's DATE-GAME)"
+    )]
     BadCursor(String),
     /// Occurs when a pattern cannot be placed as asked (a corner pattern
     /// not drawn in a corner, a pattern too large for its mode, ...); the
@@ -105,17 +107,20 @@ impl From<tantivy::TantivyError> for Error {
     }
 }
 
-#[doc(hidden)]
-impl From<tantivy::query::QueryParserError> for Error {
-    fn from(e: tantivy::query::QueryParserError) -> Error {
-        Error::TextQuery(e.to_string())
-    }
-}
-
 /// The crate's result type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
+    /// [`Error::BadCursor`] quoting at most the first 64 characters of
+    /// `cursor` (a refusal does not echo a long input back).
+    pub(crate) fn bad_cursor(cursor: &str) -> Error {
+        let mut quoted: String = cursor.chars().take(64).collect();
+        if quoted.len() < cursor.len() {
+            quoted.push('…');
+        }
+        Error::BadCursor(quoted)
+    }
+
     pub(crate) fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Error {
         Error::Io {
             path: path.into(),

@@ -71,6 +71,7 @@ mod positions;
 mod prepare;
 mod store;
 mod text;
+mod text_query;
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -84,8 +85,8 @@ pub use ids::{GameId, IdError, ImportId, PlayerId};
 pub use import::{Fate, GameOutcome, ImportOptions, ImportProgress, ImportReport, ImportSource};
 pub use kind::{GameKind, GameKindError};
 pub use model::{
-    Cursor, Game, GameFilter, GameList, GameMoves, GameStatus, GameStatusError, GameSummary, Order,
-    Page,
+    Cursor, Game, GameFilter, GameList, GameMoves, GameStatus, GameStatusError, GameSummary,
+    HitCursor, Order, Page,
 };
 pub use patterns::{
     Cell, MoveStats, Pattern, PatternAnswer, PatternContinuation, PatternError, PatternHit,
@@ -98,6 +99,9 @@ pub use players::{
 pub use positions::{Continuation, PositionAnswer, PositionHit, PositionQuery, Positions};
 pub use prepare::{Checked, Problem};
 pub use store::schema_version;
+pub use text_query::{
+    MAX_TEXT_QUERY_BYTES, MAX_TEXT_QUERY_WORDS, TextClause, TextField, TextPlan, TextQueryError,
+};
 
 /// The SQLite file inside an archive directory (for tools and tests that
 /// inspect the storage itself; callers of the archive use
@@ -254,16 +258,21 @@ impl Archive {
         Patterns { archive: self }
     }
 
-    /// Games whose event, place, game name or comments match `query`
-    /// (tantivy query syntax; words are ANDed, case and accents ignored;
-    /// `event:`, `place:`, `name:`, `comment:` restrict to one field), best
-    /// first, at most `limit`.
+    /// Games whose event, place, game name or comments match `query`,
+    /// best first, at most `limit`. The query is read by
+    /// [`TextPlan::parse`]: words that must all occur (case and accents
+    /// ignored, in any field), `"phrases"`, `event:`, `place:`, `name:`,
+    /// `comment:` to restrict a word or phrase to one field, `-word` to
+    /// exclude; anything else (brackets, `AND`, a lone quote, `a:b:c`) is
+    /// searched as words, never a syntax error. A query with no word to
+    /// find (only punctuation, or only excluded words) finds nothing.
     ///
     /// # Errors
-    /// [`Error::TextQuery`] for a query that does not parse; tantivy and
-    /// SQLite errors.
+    /// [`Error::TextQuery`] for a query over [`MAX_TEXT_QUERY_BYTES`] or
+    /// [`MAX_TEXT_QUERY_WORDS`]; tantivy and SQLite errors.
     pub fn search_text(&self, query: &str, limit: usize) -> Result<Vec<TextHit>> {
-        let found = self.text.search(query, limit)?;
+        let plan = TextPlan::parse(query)?;
+        let found = self.text.search(&plan, limit)?;
         let ids: Vec<GameId> = found.iter().map(|(id, _)| *id).collect();
         let games = self.games().summaries(&ids)?;
         let mut by_id: std::collections::HashMap<GameId, GameSummary> =

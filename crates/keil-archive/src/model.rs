@@ -380,15 +380,53 @@ impl fmt::Display for Cursor {
 
 impl FromStr for Cursor {
     type Err = crate::Error;
+    /// Reads `DATE~ID`; the date is written back as `YYYY-MM-DD`.
     fn from_str(s: &str) -> crate::Result<Cursor> {
-        let bad = || crate::Error::BadCursor(s.to_string());
+        let bad = || crate::Error::bad_cursor(s);
         let (date, id) = s.rsplit_once('~').ok_or_else(bad)?;
-        if !date.is_empty() && NaiveDate::parse_from_str(date, "%Y-%m-%d").is_err() {
-            return Err(bad());
-        }
+        let date = match date {
+            "" => String::new(),
+            d => NaiveDate::parse_from_str(d, "%Y-%m-%d")
+                .map_err(|_| bad())?
+                .format("%Y-%m-%d")
+                .to_string(),
+        };
         Ok(Cursor {
-            date: date.to_string(),
+            date,
             id: id.parse().map_err(|_| bad())?,
+        })
+    }
+}
+
+/// Where the next page of a position or pattern search starts: just after
+/// the hit with this date key and game. Written `DATE-GAME`
+/// (`20191208-42`), as the searches' `next_cursor` gives it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HitCursor {
+    /// The game's date as a number (`YYYYMMDD`; 0 without a date).
+    pub date: u32,
+    /// The game id (the index's 32-bit game number).
+    pub game: u32,
+}
+
+impl fmt::Display for HitCursor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}-{}", self.date, self.game)
+    }
+}
+
+impl FromStr for HitCursor {
+    type Err = crate::Error;
+    /// Reads `DATE-GAME`, two decimal numbers within `u32`.
+    ///
+    /// # Errors
+    /// [`crate::Error::BadCursor`] for anything else.
+    fn from_str(s: &str) -> crate::Result<HitCursor> {
+        let bad = || crate::Error::bad_cursor(s);
+        let (date, game) = s.split_once('-').ok_or_else(bad)?;
+        Ok(HitCursor {
+            date: date.parse().map_err(|_| bad())?,
+            game: game.parse().map_err(|_| bad())?,
         })
     }
 }
@@ -432,9 +470,28 @@ mod tests {
         for s in ["2019-12-08~42", "~7"] {
             assert_eq!(s.parse::<Cursor>().unwrap().to_string(), s);
         }
-        for s in ["", "42", "2019-13-01~4", "2019-12-08~x"] {
+        for s in [
+            "",
+            "42",
+            "2019-13-01~4",
+            "2019-12-08~x",
+            "~0",
+            "~9223372036854775808",
+        ] {
             assert!(s.parse::<Cursor>().is_err(), "{s}");
         }
+        // A date is written back in full.
+        assert_eq!("2019-1-8~3".parse::<Cursor>().unwrap().date, "2019-01-08");
+        for s in ["20191208-42", "0-1"] {
+            assert_eq!(s.parse::<HitCursor>().unwrap().to_string(), s);
+        }
+        for s in ["", "1", "1-", "-1", "x-1", "1-2-3", "4294967296-1", "1~2"] {
+            assert!(s.parse::<HitCursor>().is_err(), "{s}");
+        }
+        // A refusal quotes at most the start of a long cursor.
+        let long = format!("{}~1", "9".repeat(100_000));
+        let e = long.parse::<Cursor>().unwrap_err().to_string();
+        assert!(e.len() < 200, "{e}");
     }
 
     #[test]

@@ -1574,7 +1574,15 @@ pub(crate) fn search(
         (merged[first..end].to_vec(), end < merged.len())
     };
     let next_cursor = more
-        .then(|| page.last().map(|(h, _)| format!("{}-{}", h.date, h.game)))
+        .then(|| {
+            page.last().map(|(h, _)| {
+                crate::HitCursor {
+                    date: h.date,
+                    game: h.game,
+                }
+                .to_string()
+            })
+        })
         .flatten();
     let mut hits = Vec::with_capacity(page.len());
     // Each side's board notation, once (Keil: button flag clear).
@@ -1806,10 +1814,10 @@ fn collect(
     Ok((Matches { per_move, games }, read))
 }
 
+/// The `(date, game)` of a search's cursor ([`crate::HitCursor`]).
 pub(crate) fn parse_cursor(c: &str) -> Result<(u32, u32)> {
-    let bad = || Error::BadCursor(c.to_string());
-    let (d, g) = c.split_once('-').ok_or_else(bad)?;
-    Ok((d.parse().map_err(|_| bad())?, g.parse().map_err(|_| bad())?))
+    let c: crate::HitCursor = c.parse()?;
+    Ok((c.date, c.game))
 }
 
 #[cfg(test)]

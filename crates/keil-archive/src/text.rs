@@ -12,14 +12,14 @@ use std::path::Path;
 use rusqlite::Connection;
 use tantivy::collector::TopDocs;
 use tantivy::directory::MmapDirectory;
-use tantivy::query::QueryParser;
+use tantivy::query::{BooleanQuery, Occur, PhraseQuery, Query, TermQuery};
 use tantivy::schema::{
-    FAST, Field, INDEXED, IndexRecordOption, Schema, TextFieldIndexing, TextOptions,
+    FAST, Field, INDEXED, IndexRecordOption, Schema, Term, TextFieldIndexing, TextOptions,
 };
-use tantivy::tokenizer::{AsciiFoldingFilter, LowerCaser, SimpleTokenizer, TextAnalyzer};
 use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, TantivyError};
 
 use crate::prepare::TextFields;
+use crate::text_query::{TextClause, TextField, TextPlan};
 use crate::{Error, GameId, Result};
 
 const TOKENIZER: &str = "keil_folded";
@@ -71,13 +71,9 @@ impl TextIndex {
         let (schema, fields) = schema();
         let mmap = MmapDirectory::open(dir).map_err(TantivyError::from)?;
         let index = Index::open_or_create(mmap, schema)?;
-        index.tokenizers().register(
-            TOKENIZER,
-            TextAnalyzer::builder(SimpleTokenizer::default())
-                .filter(LowerCaser)
-                .filter(AsciiFoldingFilter)
-                .build(),
-        );
+        index
+            .tokenizers()
+            .register(TOKENIZER, crate::text_query::analyzer());
         let reader = index
             .reader_builder()
             .reload_policy(ReloadPolicy::Manual)
@@ -128,16 +124,27 @@ impl TextIndex {
         Ok(self.reader.searcher().num_docs())
     }
 
-    /// The game ids of the best `limit` matches of `query`, best first, with
-    /// their scores.
-    pub(crate) fn search(&self, query: &str, limit: usize) -> Result<Vec<(GameId, f32)>> {
+    /// The game ids of the best `limit` matches of `plan`, best first, with
+    /// their scores; none when the plan has no clause to find.
+    pub(crate) fn search(&self, plan: &TextPlan, limit: usize) -> Result<Vec<(GameId, f32)>> {
+        if !plan.can_match() {
+            return Ok(Vec::new());
+        }
         self.reader.reload()?;
         let searcher = self.reader.searcher();
-        let f = self.fields;
-        let mut parser =
-            QueryParser::for_index(&self.index, vec![f.event, f.place, f.game_name, f.comment]);
-        parser.set_conjunction_by_default();
-        let query = parser.parse_query(query)?;
+        let query = BooleanQuery::new(
+            plan.clauses()
+                .iter()
+                .map(|c| {
+                    let occur = if c.excluded {
+                        Occur::MustNot
+                    } else {
+                        Occur::Must
+                    };
+                    (occur, self.clause_query(c))
+                })
+                .collect(),
+        );
         let top = searcher.search(&query, &TopDocs::with_limit(limit.max(1)).order_by_score())?;
         let mut out = Vec::with_capacity(top.len());
         for (score, addr) in top {
@@ -150,6 +157,40 @@ impl TextIndex {
             }
         }
         Ok(out)
+    }
+
+    /// One clause: its word (or phrase) in its field, or in any field.
+    fn clause_query(&self, c: &TextClause) -> Box<dyn Query> {
+        let f = self.fields;
+        let field = |t: TextField| match t {
+            TextField::Event => f.event,
+            TextField::Place => f.place,
+            TextField::Name => f.game_name,
+            TextField::Comment => f.comment,
+        };
+        let in_field = |t: TextField| -> Box<dyn Query> {
+            let mut terms: Vec<Term> = c
+                .words
+                .iter()
+                .map(|w| Term::from_field_text(field(t), w))
+                .collect();
+            match terms.len() {
+                1 => Box::new(TermQuery::new(
+                    terms.remove(0),
+                    IndexRecordOption::WithFreqs,
+                )),
+                _ => Box::new(PhraseQuery::new(terms)),
+            }
+        };
+        match c.field {
+            Some(t) => in_field(t),
+            None => Box::new(BooleanQuery::new(
+                TextField::ALL
+                    .into_iter()
+                    .map(|t| (Occur::Should, in_field(t)))
+                    .collect(),
+            )),
+        }
     }
 }
 

@@ -498,7 +498,8 @@ fn text_search_finds_comments_events_places_and_names() {
         .map(|h| h.game.id)
         .collect();
     assert_eq!(got, want, "event word {word}");
-    assert!(f.archive.search_text("event:(", 10).is_err());
+    // No syntax error: a bracket after a field is punctuation.
+    assert!(f.archive.search_text("event:(", 10).unwrap().is_empty());
 
     let dir = tempfile::tempdir().unwrap();
     let archive = Archive::open(dir.path()).unwrap();
@@ -516,6 +517,53 @@ fn text_search_finds_comments_events_places_and_names() {
         assert_eq!(hits[0].game.black.as_deref(), Some("Ana Bolaños"), "{q}");
     }
     assert_eq!(archive.search_text("cafe", 10).unwrap().len(), 2);
+}
+
+/// The text query reads whatever a person types: phrases, fields and
+/// exclusions when well-formed, everything else as words; only its bounds
+/// are refused.
+#[test]
+fn text_queries_are_lenient_and_bounded() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = Archive::open(dir.path()).unwrap();
+    import(&archive, &[bytes("hand.keil", HANDMADE)]);
+    let count = |q: &str| {
+        archive
+            .search_text(q, 10)
+            .unwrap_or_else(|e| panic!("{q:?}: {e}"))
+            .len()
+    };
+    // Game 1: EV Café Cup, PC Málaga, GN Final; game 2: EV Café Cup.
+    for (q, n) in [
+        ("\"café cup\"", 2),
+        ("\"cup café\"", 0),
+        ("event:\"CAFE CUP\"", 2),
+        ("cafe -final", 1),
+        ("cafe +final", 1),
+        ("place:cafe", 0),
+        ("name:final cafe", 1),
+        ("-cafe", 0),
+        ("(((cafe)))", 2),
+        ("((((((((((((((((((((((((cafe))))))))))))))))))))))))", 2),
+        ("café:cup", 2),
+        ("cafe AND", 0),
+        ("\"", 0),
+        ("\"cafe", 2),
+        ("nosuchfield:cafe", 0),
+        ("- + ( ) : ~ ^ *", 0),
+    ] {
+        assert_eq!(count(q), n, "{q:?}");
+    }
+    let long = format!("{}cafe{}", "(".repeat(3000), ")".repeat(3000));
+    let e = archive.search_text(&long, 10).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            keil_archive::Error::TextQuery(keil_archive::TextQueryError::TooLong { bytes: 6004 })
+        ),
+        "{e}"
+    );
+    assert!(e.to_string().contains("1000 bytes"), "{e}");
 }
 
 #[test]

@@ -125,6 +125,38 @@ impl ResponseError for PageError {
 
 type PageResult = Result<HttpResponse, PageError>;
 
+/// The query parameters of a page as `T`, bounded as the API's
+/// ([`crate::params::parse`]); refusals are error pages.
+#[derive(Debug)]
+pub struct PageQuery<T>(pub T);
+
+impl<T> PageQuery<T> {
+    /// The parameters.
+    pub fn into_inner(self) -> T {
+        self.0
+    }
+}
+
+impl<T> std::ops::Deref for PageQuery<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T: serde::de::DeserializeOwned> actix_web::FromRequest for PageQuery<T> {
+    type Error = PageError;
+    type Future = std::future::Ready<Result<PageQuery<T>, PageError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
+        std::future::ready(
+            crate::params::parse(req.query_string())
+                .map(PageQuery)
+                .map_err(PageError),
+        )
+    }
+}
+
 /// An HTML answer with the page headers (CSP, no sniffing, same-origin
 /// referrers).
 fn html_response(status: StatusCode, body: String) -> HttpResponse {
@@ -558,7 +590,7 @@ struct SearchPage<'a> {
 
 /// `GET /search?q=`: players by name (case and accents ignored) and games
 /// by full text.
-pub async fn search_page(state: Data<ServerState>, q: web::Query<SearchParams>) -> PageResult {
+pub async fn search_page(state: Data<ServerState>, q: PageQuery<SearchParams>) -> PageResult {
     let q = q.into_inner().q.unwrap_or_default().trim().to_string();
     let text = q.clone();
     let (players, rows, error) = blocking(&state, move |a| {
@@ -706,7 +738,7 @@ struct GamesPage<'a> {
 
 /// `GET /games?…`: the game list with the API's filters, state in the
 /// URL, keyset pagination.
-pub async fn games_page(state: Data<ServerState>, q: web::Query<GamesQuery>) -> PageResult {
+pub async fn games_page(state: Data<ServerState>, q: PageQuery<GamesQuery>) -> PageResult {
     let q = drop_empty(q.into_inner());
     let f = FilterEcho::from_query(&q);
     let first_page = q.cursor.is_none();
@@ -759,7 +791,7 @@ const SGF_LIMIT: usize = 1000;
 
 /// `GET /games.sgf?…`: the filtered games (the first 1000) as one SGF
 /// collection, as a download.
-pub async fn games_sgf(state: Data<ServerState>, q: web::Query<GamesQuery>) -> PageResult {
+pub async fn games_sgf(state: Data<ServerState>, q: PageQuery<GamesQuery>) -> PageResult {
     let mut q = drop_empty(q.into_inner());
     q.cursor = None;
     let default_limit = q.limit.is_none();
@@ -1069,7 +1101,7 @@ fn status_sentence(s: keil_archive::GameStatus) -> &'static str {
 pub async fn game_page(
     state: Data<ServerState>,
     id: web::Path<String>,
-    q: web::Query<PlyParam>,
+    q: PageQuery<PlyParam>,
 ) -> PageResult {
     let id = crate::routes::parse_id(&id)?;
     let ply = parse_ply(&q)?;
@@ -1125,7 +1157,7 @@ pub async fn board_fragment(
     req: HttpRequest,
     state: Data<ServerState>,
     id: web::Path<String>,
-    q: web::Query<PlyParam>,
+    q: PageQuery<PlyParam>,
 ) -> PageResult {
     let id = crate::routes::parse_id(&id)?;
     let ply = parse_ply(&q)?;
@@ -1277,7 +1309,7 @@ fn share_fill(black: u64, white: u64) -> String {
 }
 
 /// `GET /positions?position=…`: the position explorer and board editor.
-pub async fn positions_page(state: Data<ServerState>, q: web::Query<ExplorerParams>) -> PageResult {
+pub async fn positions_page(state: Data<ServerState>, q: PageQuery<ExplorerParams>) -> PageResult {
     let q = q.into_inner();
     let bad = |what: &str, e: &dyn std::fmt::Display| {
         PageError(ApiError::BadRequest(format!("{what}: {e}")))
@@ -1524,6 +1556,7 @@ struct PlayerPage<'a> {
 /// with head-to-head records, the latest games.
 pub async fn player_page(state: Data<ServerState>, name: web::Path<String>) -> PageResult {
     let name = name.into_inner();
+    crate::params::segment("player name", &name)?;
     let (profile, years, rows) = blocking(&state, move |a| {
         let profile = crate::routes::find_player(a, &name)?.ok_or_else(|| {
             PageError(ApiError::NotFound(format!(

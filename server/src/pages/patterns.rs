@@ -109,7 +109,10 @@ struct PatternsPage<'a> {
 }
 
 /// `GET /patterns?pattern=…`: the pattern search page and editor.
-pub async fn patterns_page(state: Data<ServerState>, q: web::Query<PatternParams>) -> PageResult {
+pub async fn patterns_page(
+    state: Data<ServerState>,
+    q: super::PageQuery<PatternParams>,
+) -> PageResult {
     let PatternParams { mut api, edit } = q.into_inner();
     drop_empty_filter(&mut api.filter);
     let echo = |v: &Option<String>| nonempty(v).unwrap_or_default().to_string();

@@ -807,7 +807,15 @@ fn page(
     let end = (first + limit).min(m.games.len());
     let page = &m.games[first..end];
     let next_cursor = (end < m.games.len())
-        .then(|| page.last().map(|h| format!("{}-{}", h.date, h.game)))
+        .then(|| {
+            page.last().map(|h| {
+                crate::HitCursor {
+                    date: h.date,
+                    game: h.game,
+                }
+                .to_string()
+            })
+        })
         .flatten();
     let games = page
         .iter()
