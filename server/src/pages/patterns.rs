@@ -6,7 +6,7 @@
 //! without JavaScript: the pattern travels in the URL.
 
 use actix_web::http::StatusCode;
-use actix_web::web::{self, Data};
+use actix_web::web::Data;
 use askama::Template;
 use keil_archive::{Cell, GameId, MoveStats, Pattern, PatternMode};
 use keil_rules::{AnyPosition, BoardSpec, Color, GameKind, Point};
