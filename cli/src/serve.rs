@@ -132,7 +132,9 @@ fn parse_budget(s: &str) -> Result<std::time::Duration, String> {
     if !(1.0..=3_600_000.0).contains(&ms) {
         return Err(format!("{s:?} is out of range: from 1ms to 3600s"));
     }
-    Ok(std::time::Duration::from_micros((ms * 1000.0).round() as u64))
+    Ok(std::time::Duration::from_micros(
+        (ms * 1000.0).round() as u64
+    ))
 }
 
 /// Generates the demo corpus (keil-gen's fixed seed) and imports it, with a

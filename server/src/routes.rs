@@ -912,7 +912,10 @@ pub async fn search_positions(
     };
     let position = query.notation();
     let kind = query.position.kind().code();
-    let answer = work::search(&state, move |a, b| Ok(a.positions().search_within(&query, b)?)).await?;
+    let answer = work::search(&state, move |a, b| {
+        Ok(a.positions().search_within(&query, b)?)
+    })
+    .await?;
     Ok(HttpResponse::Ok().json(PositionSearchDto {
         position,
         kind: kind.to_string(),
@@ -973,7 +976,10 @@ pub async fn search_patterns(
     let query = pattern_query(q.into_inner())?;
     let (kind, size) = (query.pattern.kind(), query.pattern.board().size());
     let (mode, symmetry, swap_colors) = (query.mode, query.symmetry, query.swap_colors);
-    let answer = work::search(&state, move |a, b| Ok(a.patterns().search_within(&query, b)?)).await?;
+    let answer = work::search(&state, move |a, b| {
+        Ok(a.patterns().search_within(&query, b)?)
+    })
+    .await?;
     Ok(HttpResponse::Ok().json(pattern_dto(answer, kind, size, mode, symmetry, swap_colors)))
 }
 
@@ -1026,7 +1032,10 @@ pub async fn search_text(
 ) -> Result<HttpResponse, ApiError> {
     let text = required("q", &q.q)?.to_string();
     let limit = parse_limit(q.limit.as_deref(), 20, 100)?;
-    let hits = work::search(&state, move |a, b| Ok(a.search_text_within(&text, limit, b)?)).await?;
+    let hits = work::search(&state, move |a, b| {
+        Ok(a.search_text_within(&text, limit, b)?)
+    })
+    .await?;
     Ok(HttpResponse::Ok().json(SearchDto {
         hits: hits
             .into_iter()

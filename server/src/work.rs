@@ -138,7 +138,10 @@ where
 ///
 /// # Errors
 /// The error of `f`; [`ApiError::Internal`] when it panicked.
-pub(crate) async fn write<T, F>(state: &actix_web::web::Data<ServerState>, f: F) -> Result<T, ApiError>
+pub(crate) async fn write<T, F>(
+    state: &actix_web::web::Data<ServerState>,
+    f: F,
+) -> Result<T, ApiError>
 where
     T: Send + 'static,
     F: FnOnce(&ServerState) -> Result<T, ApiError> + Send + 'static,

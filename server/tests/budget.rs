@@ -67,8 +67,16 @@ fn get(url: &str) -> (u16, String, Option<String>, String) {
             .and_then(|v| v.to_str().ok())
             .map(str::to_string)
     };
-    let (ct, retry) = (header("content-type").unwrap_or_default(), header("retry-after"));
-    (r.status().as_u16(), ct, retry, r.body_mut().read_to_string().unwrap())
+    let (ct, retry) = (
+        header("content-type").unwrap_or_default(),
+        header("retry-after"),
+    );
+    (
+        r.status().as_u16(),
+        ct,
+        retry,
+        r.body_mut().read_to_string().unwrap(),
+    )
 }
 
 const PATTERN: &str = "/api/v1/patterns?kind=go&size=9&mode=anywhere&limit=5&pattern=X%3Ae5";
@@ -86,10 +94,16 @@ fn searches_past_the_budget_answer_503_with_retry_after() {
         let (status, ct, retry, body) = get(&format!("{base}{path}"));
         assert_eq!(status, 503, "{path}: {body}");
         assert_eq!(ct, "application/problem+json", "{path}");
-        assert!(retry.is_some_and(|s| s.parse::<u64>().unwrap() >= 1), "{path}");
+        assert!(
+            retry.is_some_and(|s| s.parse::<u64>().unwrap() >= 1),
+            "{path}"
+        );
         let problem: serde_json::Value = serde_json::from_str(&body).unwrap();
         assert_eq!(problem["type"], "urn:keil:problem:over-budget", "{body}");
-        assert!(problem["detail"].as_str().unwrap().contains("budget"), "{body}");
+        assert!(
+            problem["detail"].as_str().unwrap().contains("budget"),
+            "{body}"
+        );
     }
     // The pages that search are under the same budget.
     let (status, _, _, body) = get(&format!(
@@ -111,8 +125,8 @@ fn the_default_budget_answers_as_the_archive_does() {
     }
     let (_, _, _, body) = get(&format!("{base}{PATTERN}"));
     let served: serde_json::Value = serde_json::from_str(&body).unwrap();
-    let pattern = keil_archive::Pattern::parse(GameKind::Go, 9, "X:e5", PatternMode::Anywhere)
-        .unwrap();
+    let pattern =
+        keil_archive::Pattern::parse(GameKind::Go, 9, "X:e5", PatternMode::Anywhere).unwrap();
     let q = PatternQuery {
         limit: 5,
         ..PatternQuery::new(pattern, PatternMode::Anywhere)

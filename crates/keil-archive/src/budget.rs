@@ -53,7 +53,9 @@ impl Budget {
     #[inline]
     pub fn spent(&self) -> bool {
         self.cancelled.load(Ordering::Relaxed)
-            || self.limit.is_some_and(|(deadline, _)| Instant::now() >= deadline)
+            || self
+                .limit
+                .is_some_and(|(deadline, _)| Instant::now() >= deadline)
     }
 
     /// The allowance given to [`Budget::new`]; `None` when unlimited.
@@ -165,9 +167,8 @@ mod tests {
         .unwrap();
         let q = crate::PositionQuery::new(empty);
         let conn = archive.reader().unwrap();
-        let run = |b: &Budget| {
-            conn.snapshot(|c| crate::positions::search(&archive.positions, c, &q, b))
-        };
+        let run =
+            |b: &Budget| conn.snapshot(|c| crate::positions::search(&archive.positions, c, &q, b));
         assert_eq!(run(&Budget::unlimited()).unwrap().total_games, 40);
         // Not cached: a fresh archive's answers cache is per generation,
         // and the position index's answers cache keeps the long lists; a
@@ -198,21 +199,31 @@ mod tests {
         let corner = Pattern::new(
             crate::GameKind::Go,
             9,
-            (0..7u16).flat_map(|r| (0..7u16).map(move |c| (r, c))).map(|(r, c)| {
-                let cell = if (r, c) == (2, 2) { Cell::Black } else { Cell::Empty };
-                (Point(r * 9 + c), cell)
-            }),
+            (0..7u16)
+                .flat_map(|r| (0..7u16).map(move |c| (r, c)))
+                .map(|(r, c)| {
+                    let cell = if (r, c) == (2, 2) {
+                        Cell::Black
+                    } else {
+                        Cell::Empty
+                    };
+                    (Point(r * 9 + c), cell)
+                }),
         )
         .unwrap();
         let cq = PatternQuery::new(corner, PatternMode::Corner);
         archive.patterns().load().unwrap();
         let patterns = archive.patterns();
         for (q, region_index) in [(&pq, true), (&pq, false), (&cq, true), (&cq, false)] {
-            let full = conn.snapshot(|c| patterns.matches(c, q, region_index, &Budget::unlimited()));
+            let full =
+                conn.snapshot(|c| patterns.matches(c, q, region_index, &Budget::unlimited()));
             assert!(full.unwrap().placements > 0);
             for b in [&spent, &expired] {
                 let got = conn.snapshot(|c| patterns.matches(c, q, region_index, b));
-                assert!(matches!(got, Err(Error::OverBudget { .. })), "{region_index}");
+                assert!(
+                    matches!(got, Err(Error::OverBudget { .. })),
+                    "{region_index}"
+                );
             }
         }
         let hits = conn.snapshot(|c| patterns.matches(c, &pq, false, &Budget::unlimited()));

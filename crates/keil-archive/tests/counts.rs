@@ -32,12 +32,17 @@ fn import(archive: &Archive, name: &str, bytes: Vec<u8>) {
 /// The stats as COUNT(*) over the tables says they are.
 fn counted(dir: &std::path::Path) -> Stats {
     let conn = rusqlite::Connection::open(dir.join(keil_archive::SQLITE_FILE)).unwrap();
-    let count = |sql: &str| -> u64 { conn.query_row(sql, [], |r| r.get::<_, i64>(0)).unwrap() as u64 };
+    let count =
+        |sql: &str| -> u64 { conn.query_row(sql, [], |r| r.get::<_, i64>(0)).unwrap() as u64 };
     let by_status = GameStatus::ALL
         .into_iter()
         .map(|st| {
             let n: i64 = conn
-                .query_row("SELECT COUNT(*) FROM games WHERE status = ?1", [st.code()], |r| r.get(0))
+                .query_row(
+                    "SELECT COUNT(*) FROM games WHERE status = ?1",
+                    [st.code()],
+                    |r| r.get(0),
+                )
                 .unwrap();
             (st, n as u64)
         })
@@ -49,7 +54,9 @@ fn counted(dir: &std::path::Path) -> Stats {
             .prepare("SELECT size, COUNT(*) FROM games WHERE kind = ?1 GROUP BY size ORDER BY size")
             .unwrap();
         let sizes: Vec<(GameKind, u8, u64)> = stmt
-            .query_map([kind.code()], |r| Ok((kind, r.get(0)?, r.get::<_, i64>(1)? as u64)))
+            .query_map([kind.code()], |r| {
+                Ok((kind, r.get(0)?, r.get::<_, i64>(1)? as u64))
+            })
             .unwrap()
             .map(Result::unwrap)
             .collect();
@@ -111,7 +118,10 @@ fn counts_equal_count_star_across_imports() {
     batches(&archive);
     let stats = archive.stats().unwrap();
     assert_eq!(stats.games, 60, "30 Go 9x9, 20 Keil, 10 Go 19x19");
-    assert!(stats.refused >= 2, "the refused games are logged: {stats:?}");
+    assert!(
+        stats.refused >= 2,
+        "the refused games are logged: {stats:?}"
+    );
     assert_eq!(stats.imports, 4);
     assert_eq!(stats.by_kind.len(), 2);
 }

@@ -1364,7 +1364,10 @@ pub async fn positions_page(state: Data<ServerState>, q: web::Query<ExplorerPara
         link("/positions", &pairs)
     };
 
-    let answer = searching(&state, move |a, b| Ok(a.positions().search_within(&query, b)?)).await;
+    let answer = searching(&state, move |a, b| {
+        Ok(a.positions().search_within(&query, b)?)
+    })
+    .await;
     let (answer, error) = match answer {
         Ok(a) => (Some(a), None),
         Err(PageError(ApiError::BadRequest(m))) => (None, Some(m)),

@@ -218,7 +218,11 @@ pub async fn patterns_page(state: Data<ServerState>, q: web::Query<PatternParams
         .map_err(|e| PageError(ApiError::BadRequest(format!("size: {e}"))))?
         .board();
     if let (Some(query), false) = (query, edit) {
-        match searching(&state, move |a, b| Ok(a.patterns().search_within(&query, b)?)).await {
+        match searching(&state, move |a, b| {
+            Ok(a.patterns().search_within(&query, b)?)
+        })
+        .await
+        {
             Ok(answer) => {
                 searched = true;
                 total = answer.total_games;

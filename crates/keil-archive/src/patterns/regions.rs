@@ -946,8 +946,11 @@ mod tests {
         let moves: Vec<u8> = db
             .query_row("SELECT moves FROM games WHERE id = 145", [], |r| r.get(0))
             .unwrap();
-        db.execute("UPDATE games SET moves = ?1 WHERE id = 145", [&[0xFF; 7][..]])
-            .unwrap();
+        db.execute(
+            "UPDATE games SET moves = ?1 WHERE id = 145",
+            [&[0xFF; 7][..]],
+        )
+        .unwrap();
         let e = archive.patterns().search_uncached(&query).unwrap_err();
         assert!(e.to_string().contains("145"), "{e}");
         assert_eq!(lines(), 140);
