@@ -455,6 +455,7 @@ impl Games<'_> {
     /// # Errors
     /// SQLite errors.
     pub fn count_by_status(&self) -> Result<Vec<(GameStatus, u64)>> {
-        Ok(crate::counts::Counts::read(&self.archive.reader()?)?.by_status())
+        let conn = self.archive.reader()?;
+        Ok(crate::counts::Counts::read(&conn)?.by_status())
     }
 }

@@ -325,7 +325,9 @@ impl Archive {
     /// # Errors
     /// SQLite and tantivy errors.
     pub fn stats(&self) -> Result<Stats> {
-        let counts = counts::Counts::read(&self.reader()?)?;
+        let conn = self.reader()?;
+        let counts = counts::Counts::read(&conn)?;
+        drop(conn);
         let by_board = counts.by_board();
         let by_kind = GameKind::ALL
             .into_iter()

@@ -184,9 +184,9 @@ impl GameMatch {
 
 /// A search's matches before paging (cached per index generation).
 #[derive(Debug, PartialEq, Eq)]
-struct Matched {
-    placements: u32,
-    total_hits: u64,
+pub(crate) struct Matched {
+    pub(crate) placements: u32,
+    pub(crate) total_hits: u64,
     continuations: Vec<PatternContinuation>,
     games: Vec<GameMatch>,
     placement_sym: Vec<(u8, bool)>,
