@@ -37,6 +37,16 @@ pub struct Args {
     /// queries run at once per worker.
     #[arg(long, default_value_t = keil_server::DEFAULT_BLOCKING_THREADS)]
     blocking_threads: usize,
+    /// How long a search (text, position, pattern) may run, counted from
+    /// the request's arrival: a number with its unit, `ms` or `s` (`500ms`,
+    /// `2s`, `1.5s`). Past it the search stops and answers 503 with
+    /// Retry-After.
+    #[arg(long, default_value = "2s", value_parser = parse_budget)]
+    query_budget: std::time::Duration,
+    /// Threads that run searches, apart from the threads of plain reads
+    /// and of uploads (a pattern scan's parallel parts run on them too).
+    #[arg(long, default_value_t = keil_server::DEFAULT_SEARCH_THREADS)]
+    search_threads: usize,
     /// Do not import the demo corpus into an empty archive.
     #[arg(long)]
     no_demo: bool,
@@ -93,10 +103,38 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         max_upload: args.max_upload,
         workers: args.workers,
         blocking_threads: args.blocking_threads,
+        query_budget: args.query_budget,
+        search_threads: args.search_threads,
         ..ServerOptions::new(Arc::new(archive))
     };
     keil_server::run_blocking(options).context("server")?;
     Ok(())
+}
+
+/// Reads a duration with its unit: `250ms`, `2s`, `1.5s` (more than 0,
+/// at most an hour).
+fn parse_budget(s: &str) -> Result<std::time::Duration, String> {
+    let s = s.trim();
+    let (number, unit_ms) = if let Some(n) = s.strip_suffix("ms") {
+        (n, 1.0)
+    } else if let Some(n) = s.strip_suffix('s') {
+        (n, 1000.0)
+    } else {
+        return Err(format!(
+            "{s:?} has no unit: write it in ms or s, e.g. 500ms or 2s"
+        ));
+    };
+    let value: f64 = number
+        .trim()
+        .parse()
+        .map_err(|_| format!("{s:?} is not a number of ms or s, e.g. 500ms or 2s"))?;
+    let ms = value * unit_ms;
+    if !(1.0..=3_600_000.0).contains(&ms) {
+        return Err(format!("{s:?} is out of range: from 1ms to 3600s"));
+    }
+    Ok(std::time::Duration::from_micros(
+        (ms * 1000.0).round() as u64
+    ))
 }
 
 /// Generates the demo corpus (keil-gen's fixed seed) and imports it, with a
@@ -145,4 +183,20 @@ fn init_logging() {
         .with_writer(std::io::stderr)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .try_init();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_budget;
+    use std::time::Duration;
+
+    #[test]
+    fn budgets_need_a_unit_and_a_sane_size() {
+        assert_eq!(parse_budget("2s"), Ok(Duration::from_secs(2)));
+        assert_eq!(parse_budget("500ms"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_budget("1.5s"), Ok(Duration::from_millis(1500)));
+        for bad in ["2", "", "ms", "-1s", "0ms", "2h", "NaNs", "1e9s"] {
+            assert!(parse_budget(bad).is_err(), "{bad}");
+        }
+    }
 }

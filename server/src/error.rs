@@ -128,6 +128,7 @@ impl From<keil_archive::Error> for ApiError {
             E::BadCursor(_) | E::TextQuery(_) => ApiError::BadRequest(e.to_string()),
             E::Pattern(p) => p.into(),
             E::Busy => ApiError::Busy,
+            E::OverBudget { budget_ms } => ApiError::OverBudget { budget_ms },
             other => ApiError::Internal(other.to_string()),
         }
     }

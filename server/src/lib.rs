@@ -30,10 +30,11 @@
 //!   `application/problem+json` bodies in one place.
 //! - [`dto`] holds the request and response types, separate from the
 //!   archive's domain types.
-//! - Every archive call runs on actix's blocking thread pool
-//!   (`web::block`), bounded to [`ServerOptions::blocking_threads`] per
-//!   worker ([`default_workers`] workers); the archive keeps a pool of read
-//!   connections and one writer. [`warm_up`] loads the position index
+//! - Plain reads run on actix's blocking thread pool (`web::block`),
+//!   bounded to [`ServerOptions::blocking_threads`] per worker
+//!   ([`default_workers`] workers); searches on their own pool under a time
+//!   budget, uploads on the writer thread (`work.rs`); the archive keeps a
+//!   pool of read connections and one writer. [`warm_up`] loads the position index
 //!   before serving. Uploads need a bearer token ([`ServerOptions::token`]);
 //!   with none configured, writes are disabled.
 //! - Request logging (tracing-actix-web) is installed only when the
@@ -50,11 +51,13 @@ pub mod params;
 pub mod routes;
 pub mod svg;
 mod upload;
+mod work;
 
 use std::io;
 use std::net::SocketAddr;
 use std::path::Path;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
+use std::time::Duration;
 
 use actix_web::dev::Server;
 use actix_web::middleware::Condition;
@@ -85,6 +88,13 @@ pub fn default_workers() -> usize {
     std::thread::available_parallelism().map_or(1, |n| (n.get() / 2).max(1))
 }
 
+/// The default time budget of a search (text, position, pattern): 2 s.
+pub const DEFAULT_QUERY_BUDGET: Duration = Duration::from_secs(2);
+
+/// The default number of search threads (see
+/// [`ServerOptions::search_threads`]).
+pub const DEFAULT_SEARCH_THREADS: usize = 2;
+
 /// The environment variable read for the write token when no token file is
 /// given.
 pub const TOKEN_ENV: &str = "KEIL_TOKEN";
@@ -107,6 +117,14 @@ pub struct ServerOptions {
     /// connections, their page caches and any index loading stay bounded.
     /// Default [`DEFAULT_BLOCKING_THREADS`].
     pub blocking_threads: usize,
+    /// How long a search (text, position, pattern) may run, from its
+    /// request's arrival; past it the search stops and the answer is 503
+    /// with `Retry-After`. Default [`DEFAULT_QUERY_BUDGET`].
+    pub query_budget: Duration,
+    /// Threads that run searches (shared by all workers; a pattern scan
+    /// runs its parallel parts on them too), apart from the threads of
+    /// plain reads and uploads. Default [`DEFAULT_SEARCH_THREADS`].
+    pub search_threads: usize,
 }
 
 impl ServerOptions {
@@ -120,6 +138,8 @@ impl ServerOptions {
             max_upload: DEFAULT_MAX_UPLOAD,
             workers: None,
             blocking_threads: DEFAULT_BLOCKING_THREADS,
+            query_budget: DEFAULT_QUERY_BUDGET,
+            search_threads: DEFAULT_SEARCH_THREADS,
         }
     }
 }
@@ -132,10 +152,10 @@ pub struct ServerState {
     pub token: Option<String>,
     /// The largest upload body, in bytes.
     pub max_upload: usize,
-    /// Serialises uploads: the archive has one writer, and an upload waits
-    /// here for the previous one rather than failing as busy after the
-    /// archive's 5 s wait.
-    pub(crate) writer: Mutex<()>,
+    /// The search pool and the writer thread (uploads run there one at a
+    /// time, so an upload waits for the previous one rather than failing
+    /// as busy after the archive's 5 s wait), and the search budget.
+    pub(crate) work: work::Work,
     /// The home page's counts, reused for a few seconds.
     pub(crate) home: pages::HomeCache,
 }
@@ -147,7 +167,7 @@ impl ServerState {
             archive: Arc::clone(&options.archive),
             token: options.token.clone(),
             max_upload: options.max_upload,
-            writer: Mutex::new(()),
+            work: work::Work::new(options.search_threads, options.query_budget),
             home: pages::HomeCache::default(),
         }
     }

@@ -17,7 +17,7 @@ use keil_rules::{Color, KaomiVariant, Move, Point, Ruleset};
 use crate::dto::*;
 use crate::error::{ApiError, Problem};
 use crate::params::{Query, quote};
-use crate::{ServerState, svg, upload};
+use crate::{ServerState, svg, upload, work};
 
 /// One route: method, path (actix and OpenAPI syntax alike) and handler.
 pub struct RouteEntry {
@@ -610,8 +610,7 @@ pub async fn upload_games(
         "POST /api/v1/games from {}",
         req.peer_addr().map_or("?".into(), |a| a.ip().to_string())
     );
-    let st = state.clone();
-    let answer = web::block(move || upload::store(&st, &source, &body)).await??;
+    let answer = work::write(&state, move |st| upload::store(st, &source, &body)).await?;
     let status = if answer.stored > 0 {
         StatusCode::CREATED
     } else if answer.duplicates > 0 {
@@ -891,6 +890,7 @@ pub async fn get_player(
     responses(
         (status = 200, description = "Matching games and continuation statistics", body = PositionSearchDto),
         (status = 400, description = "The position notation (or another parameter) does not parse", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The search ran past the server's query budget (`--query-budget`); `Retry-After` says when to retry", body = Problem, content_type = "application/problem+json"),
     ))]
 pub async fn search_positions(
     state: Data<ServerState>,
@@ -926,7 +926,10 @@ pub async fn search_positions(
     };
     let position = query.notation();
     let kind = query.position.kind().code();
-    let answer = blocking(&state, move |a| Ok(a.positions().search(&query)?)).await?;
+    let answer = work::search(&state, move |a, b| {
+        Ok(a.positions().search_within(&query, b)?)
+    })
+    .await?;
     Ok(HttpResponse::Ok().json(PositionSearchDto {
         position,
         kind: kind.to_string(),
@@ -978,6 +981,7 @@ pub async fn search_positions(
     responses(
         (status = 200, description = "Matching games and continuation statistics", body = PatternSearchDto),
         (status = 400, description = "The pattern does not parse or has no place in its mode, or another parameter does not parse; the detail names it and what to fix", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The search ran past the server's query budget (`--query-budget`); `Retry-After` says when to retry", body = Problem, content_type = "application/problem+json"),
     ))]
 pub async fn search_patterns(
     state: Data<ServerState>,
@@ -986,7 +990,10 @@ pub async fn search_patterns(
     let query = pattern_query(q.into_inner())?;
     let (kind, size) = (query.pattern.kind(), query.pattern.board().size());
     let (mode, symmetry, swap_colors) = (query.mode, query.symmetry, query.swap_colors);
-    let answer = blocking(&state, move |a| Ok(a.patterns().search(&query)?)).await?;
+    let answer = work::search(&state, move |a, b| {
+        Ok(a.patterns().search_within(&query, b)?)
+    })
+    .await?;
     Ok(HttpResponse::Ok().json(pattern_dto(answer, kind, size, mode, symmetry, swap_colors)))
 }
 
@@ -1031,6 +1038,7 @@ pub(crate) fn pattern_dto(
     responses(
         (status = 200, description = "Matching games, best first", body = SearchDto),
         (status = 400, description = "No `q`, a `q` over 1,000 bytes or 64 words, a bad limit, or a parameter over its length", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The search ran past the server's query budget (`--query-budget`); `Retry-After` says when to retry", body = Problem, content_type = "application/problem+json"),
     ))]
 pub async fn search_text(
     state: Data<ServerState>,
@@ -1039,7 +1047,10 @@ pub async fn search_text(
     let text = required("q", &q.q)?.to_string();
     keil_archive::TextPlan::parse(&text).map_err(|e| bad("q", e))?;
     let limit = parse_limit(q.limit.as_deref(), 20, 100)?;
-    let hits = blocking(&state, move |a| Ok(a.search_text(&text, limit)?)).await?;
+    let hits = work::search(&state, move |a, b| {
+        Ok(a.search_text_within(&text, limit, b)?)
+    })
+    .await?;
     Ok(HttpResponse::Ok().json(SearchDto {
         hits: hits
             .into_iter()

@@ -104,7 +104,7 @@ const UPLOAD: &str = "upload";
 /// Imports an upload and answers with a verdict per game tree; `source`
 /// names it in the import log. One import reads, validates and stores the
 /// body (the archive's verdict pipeline): its outcomes carry the verdicts.
-/// Runs on the blocking pool.
+/// Runs on the writer thread ([`crate::work::write`]).
 ///
 /// # Errors
 /// [`ApiError::Busy`] when another import runs; archive errors.
@@ -117,10 +117,7 @@ pub(crate) fn store(state: &ServerState, source: &str, body: &[u8]) -> Result<Up
         outcomes: true,
         ..ImportOptions::default()
     };
-    let report = {
-        let _writer = state.writer.lock().unwrap_or_else(|e| e.into_inner());
-        state.archive.import(&sources, &options, &mut |_| {})?
-    };
+    let report = state.archive.import(&sources, &options, &mut |_| {})?;
     if report.counts.imported > 0 {
         state.home.clear();
     }

@@ -56,6 +56,14 @@ pub enum Error {
     /// archive); `keil reindex` rebuilds the position index from the games.
     #[error("position index: {0}")]
     PositionIndex(String),
+    /// Occurs when a search runs past its [`crate::Budget`]'s deadline
+    /// (`budget_ms`), or its budget was cancelled (`budget_ms` 0 when it had
+    /// no deadline): the search stopped early and has no answer.
+    #[error("the search stopped: over its budget of {budget_ms} ms, or cancelled")]
+    OverBudget {
+        /// The budget in ms (0: no deadline, cancelled).
+        budget_ms: u64,
+    },
 }
 
 /// A failure of the archive's storage, with its cause (see

@@ -349,24 +349,6 @@ impl StoredMoves {
     }
 }
 
-/// The number of games per value of a text column of `games` (`status`,
-/// `kind`): one count per value, in the order given.
-pub(crate) fn count_by<T: Copy>(
-    conn: &Connection,
-    column: &str,
-    values: impl IntoIterator<Item = T>,
-    code: impl Fn(T) -> &'static str,
-) -> Result<Vec<(T, u64)>> {
-    let mut stmt =
-        conn.prepare_cached(&format!("SELECT COUNT(*) FROM games WHERE {column} = ?"))?;
-    let mut out = Vec::new();
-    for v in values {
-        let n: i64 = stmt.query_row([code(v)], |r| r.get(0))?;
-        out.push((v, n as u64));
-    }
-    Ok(out)
-}
-
 /// One game's summary and moves on `conn`; `None` when no game has this id.
 fn summary_and_moves(conn: &Connection, id: GameId) -> Result<Option<(GameSummary, GameMoves)>> {
     let Some(summary) = summaries(conn, &[id])?.pop() else {
@@ -474,6 +456,6 @@ impl Games<'_> {
     /// SQLite errors.
     pub fn count_by_status(&self) -> Result<Vec<(GameStatus, u64)>> {
         let conn = self.archive.reader()?;
-        count_by(&conn, "status", GameStatus::ALL, GameStatus::code)
+        Ok(crate::counts::Counts::read(&conn)?.by_status())
     }
 }

@@ -57,6 +57,8 @@
 //! assert_eq!(found[0].game.id, page.games[0].id);
 //! ```
 
+mod budget;
+mod counts;
 mod error;
 mod fold;
 mod games;
@@ -78,6 +80,7 @@ use std::sync::Mutex;
 
 use serde::Serialize;
 
+pub use budget::Budget;
 pub use error::{Error, Result, StorageError};
 pub use fold::fold;
 pub use games::{Games, MAX_PAGE};
@@ -271,8 +274,25 @@ impl Archive {
     /// [`Error::TextQuery`] for a query over [`MAX_TEXT_QUERY_BYTES`] or
     /// [`MAX_TEXT_QUERY_WORDS`]; tantivy and SQLite errors.
     pub fn search_text(&self, query: &str, limit: usize) -> Result<Vec<TextHit>> {
+        self.search_text_within(query, limit, &Budget::unlimited())
+    }
+
+    /// [`Archive::search_text`] under a time budget, checked before the
+    /// text index is searched and before the games are read.
+    ///
+    /// # Errors
+    /// [`Error::OverBudget`] when `budget` is spent; as
+    /// [`Archive::search_text`].
+    pub fn search_text_within(
+        &self,
+        query: &str,
+        limit: usize,
+        budget: &Budget,
+    ) -> Result<Vec<TextHit>> {
         let plan = TextPlan::parse(query)?;
+        budget.check()?;
         let found = self.text.search(&plan, limit)?;
+        budget.check()?;
         let ids: Vec<GameId> = found.iter().map(|(id, _)| *id).collect();
         let games = self.games().summaries(&ids)?;
         let mut by_id: std::collections::HashMap<GameId, GameSummary> =
@@ -306,47 +326,34 @@ impl Archive {
         Ok(ReindexReport { games })
     }
 
-    /// Counts and sizes.
+    /// Counts and sizes. The counts are those the import keeps as it
+    /// writes (schema/0006_counts.sql), read in one query: the time does not
+    /// grow with the number of games (only the tantivy directory's files
+    /// are listed for its size).
     ///
     /// # Errors
     /// SQLite and tantivy errors.
     pub fn stats(&self) -> Result<Stats> {
         let conn = self.reader()?;
-        let tx = conn.unchecked_transaction()?;
-        let count = |sql: &str| -> Result<u64> {
-            Ok(tx.query_row(sql, [], |r| r.get::<_, i64>(0))? as u64)
-        };
-        let games = count("SELECT COUNT(*) FROM games")?;
-        let players = count("SELECT COUNT(*) FROM players")?;
-        let imports = count("SELECT COUNT(*) FROM imports")?;
-        let refused = count("SELECT COUNT(*) FROM import_problems")?;
-        let by_status = games::count_by(&tx, "status", GameStatus::ALL, GameStatus::code)?;
-        let mut by_kind = games::count_by(&tx, "kind", GameKind::ALL, GameKind::code)?;
-        by_kind.retain(|&(_, n)| n > 0);
-        let mut by_board = Vec::new();
-        for (kind, _) in &by_kind {
-            let mut stmt = tx.prepare_cached(
-                "SELECT size, COUNT(*) FROM games WHERE kind = ? GROUP BY size ORDER BY size",
-            )?;
-            let sizes = stmt
-                .query_map([kind.code()], |r| {
-                    Ok((*kind, r.get::<_, u8>(0)?, r.get::<_, i64>(1)? as u64))
-                })?
-                .collect::<rusqlite::Result<Vec<_>>>()?;
-            by_board.extend(sizes);
-        }
-        tx.finish()?;
+        let counts = counts::Counts::read(&conn)?;
+        drop(conn);
+        let by_board = counts.by_board();
+        let by_kind = GameKind::ALL
+            .into_iter()
+            .map(|k| (k, by_board.iter().filter(|b| b.0 == k).map(|b| b.2).sum()))
+            .filter(|&(_, n)| n > 0)
+            .collect();
         let file = |name: &str| {
             std::fs::metadata(self.dir.join(name))
                 .map(|m| m.len())
                 .unwrap_or(0)
         };
         Ok(Stats {
-            games,
-            players,
-            imports,
-            refused,
-            by_status,
+            games: counts.get("games"),
+            players: counts.get("players"),
+            imports: counts.get("imports"),
+            refused: counts.get("import_problems"),
+            by_status: counts.by_status(),
             by_kind,
             by_board,
             text_documents: self.text.num_docs()?,

@@ -120,22 +120,28 @@ pub(crate) struct Vocabulary {
 }
 
 impl Vocabulary {
-    /// Adds the players stored since the last call.
+    /// Adds the players stored since the last call. The rows are read
+    /// before the vocabulary is locked, so that name searches go on with
+    /// it as it was meanwhile; the lock is held only to add them.
     fn refresh(lock: &RwLock<Vocabulary>, conn: &Connection) -> Result<()> {
         let max: i64 = conn
             .prepare_cached("SELECT COALESCE(MAX(id), 0) FROM players")?
             .query_row([], |r| r.get(0))?;
-        if max <= lock.read().expect("poisoned").max_id {
+        let from = lock.read().expect("poisoned").max_id;
+        if max <= from {
             return Ok(());
         }
-        let mut v = lock.write().expect("poisoned");
         let mut stmt =
             conn.prepare_cached("SELECT id, folded FROM players WHERE id > ?1 AND id <= ?2")?;
-        let rows = stmt.query_map([v.max_id, max], |r| {
-            Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
-        })?;
-        for row in rows {
-            let (id, folded) = row?;
+        let rows = stmt
+            .query_map([from, max], |r| {
+                Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        let mut v = lock.write().expect("poisoned");
+        // Another refresh may have added some of them meanwhile.
+        let added = v.max_id;
+        for (id, folded) in rows.into_iter().filter(|&(id, _)| id > added) {
             let words = folded.split(' ').filter(|w| !w.is_empty() && *w != folded);
             for term in std::iter::once(folded.as_str()).chain(words) {
                 if v.by_len.len() <= term.len() {
@@ -144,7 +150,7 @@ impl Vocabulary {
                 v.by_len[term.len()].push((term.into(), id));
             }
         }
-        v.max_id = max;
+        v.max_id = v.max_id.max(max);
         Ok(())
     }
 }

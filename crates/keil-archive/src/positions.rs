@@ -54,7 +54,7 @@ use keil_rules::{
 use rusqlite::OptionalExtension;
 
 use crate::games::game_moves;
-use crate::{Error, GameId, GameKind, Result};
+use crate::{Budget, Error, GameId, GameKind, Result};
 
 // ---- index keys -------------------------------------------------------------
 
@@ -780,31 +780,41 @@ pub(crate) fn date_number(date: &str) -> u32 {
 }
 
 impl PositionIndex {
-    /// Loads the summaries of games added since the last call.
+    /// Loads the summaries of games added since the last call. The rows are
+    /// read before the summaries are locked, so that searches go on with
+    /// the summaries as they were meanwhile; the lock is held only to add
+    /// them.
     fn refresh(&self, conn: &rusqlite::Connection) -> Result<()> {
         let max: i64 = conn
             .prepare_cached("SELECT COALESCE(MAX(id), 0) FROM games")?
             .query_row([], |r| r.get(0))?;
-        if max <= self.summaries.read().expect("poisoned").max_id {
+        let from = self.summaries.read().expect("poisoned").max_id;
+        if max <= from {
             return Ok(());
         }
-        let mut s = self.summaries.write().expect("poisoned");
         let mut stmt = conn.prepare_cached(
             "SELECT id, date, winner, black_id, white_id FROM games WHERE id > ?1 AND id <= ?2",
         )?;
-        let rows = stmt.query_map([s.max_id, max], |r| {
-            Ok((
-                r.get::<_, i64>(0)?,
-                Brief {
-                    date: date_number(&r.get::<_, String>(1)?),
-                    winner: r.get::<_, Option<i64>>(2)?.map_or(-1, |w| w as i8),
-                    black: r.get::<_, Option<i64>>(3)?.unwrap_or(0),
-                    white: r.get::<_, Option<i64>>(4)?.unwrap_or(0),
-                },
-            ))
-        })?;
-        for row in rows {
-            let (id, brief) = row?;
+        let rows = stmt
+            .query_map([from, max], |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    Brief {
+                        date: date_number(&r.get::<_, String>(1)?),
+                        winner: r.get::<_, Option<i64>>(2)?.map_or(-1, |w| w as i8),
+                        black: r.get::<_, Option<i64>>(3)?.unwrap_or(0),
+                        white: r.get::<_, Option<i64>>(4)?.unwrap_or(0),
+                    },
+                ))
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        let mut s = self.summaries.write().expect("poisoned");
+        // Another refresh may have gone as far meanwhile: adding a game's
+        // summary twice writes the same value.
+        if max <= s.max_id {
+            return Ok(());
+        }
+        for (id, brief) in rows {
             if s.games.len() <= id as usize {
                 s.games.resize(id as usize + 1, None);
             }
@@ -896,11 +906,18 @@ impl Snapshot {
     /// Calls `f` with every posting of the keys `keys` (one range, read in
     /// one pass), segment by segment; within a segment they come sorted by
     /// (key, game, ply).
-    fn scan(&self, keys: std::ops::RangeInclusive<u64>, mut f: impl FnMut(Posting)) -> Result<()> {
+    /// Checks `budget` once per block.
+    fn scan(
+        &self,
+        keys: std::ops::RangeInclusive<u64>,
+        budget: &Budget,
+        mut f: impl FnMut(Posting),
+    ) -> Result<()> {
         let (lo, hi) = (*keys.start(), *keys.end());
         for segment in &self.list {
             let dir = &segment.index;
             for b in dir.blocks_for(lo, hi) {
+                budget.check()?;
                 let range = dir.offsets[b] as usize..dir.offsets[b + 1] as usize;
                 let block = segment
                     .bytes
@@ -1266,10 +1283,20 @@ impl Positions<'_> {
     /// [`Error::BadCursor`] for a cursor this search did not produce;
     /// [`Error::PositionIndex`] for a damaged segment; storage errors.
     pub fn search(&self, q: &PositionQuery) -> Result<PositionAnswer> {
+        self.search_within(q, &Budget::unlimited())
+    }
+
+    /// [`Positions::search`] under a time budget: the search stops early
+    /// when `budget` is spent (its deadline passed, or it was cancelled).
+    ///
+    /// # Errors
+    /// [`Error::OverBudget`] when it stopped so; as [`Positions::search`].
+    pub fn search_within(&self, q: &PositionQuery, budget: &Budget) -> Result<PositionAnswer> {
         let archive = self.archive;
+        budget.check()?;
         archive
             .reader()?
-            .snapshot(|conn| search(&archive.positions, conn, q))
+            .snapshot(|conn| search(&archive.positions, conn, q, budget))
     }
 
     /// Reads the position index into memory (its segments and the game
@@ -1456,11 +1483,12 @@ impl Side {
         index: &PositionIndex,
         conn: &rusqlite::Connection,
         snapshot: &Snapshot,
+        budget: &Budget,
     ) -> Result<Arc<Matches>> {
         if let Some(m) = index.answers.get(&self.key) {
             return Ok(m);
         }
-        let (m, postings) = collect(index, conn, snapshot, &self.key, &self.canon)?;
+        let (m, postings) = collect(index, conn, snapshot, &self.key, &self.canon, budget)?;
         let m = Arc::new(m);
         if postings >= CACHE_MIN_POSTINGS {
             index.answers.insert(self.key.clone(), m.clone());
@@ -1479,6 +1507,7 @@ pub(crate) fn search(
     index: &PositionIndex,
     conn: &rusqlite::Connection,
     q: &PositionQuery,
+    budget: &Budget,
 ) -> Result<PositionAnswer> {
     let board = q.position.board();
     let keil = matches!(q.position, AnyPosition::Keil(_));
@@ -1492,7 +1521,7 @@ pub(crate) fn search(
     let sides = Side::all(q, snapshot.generation);
     let matches = sides
         .iter()
-        .map(|side| side.matches(index, conn, &snapshot))
+        .map(|side| side.matches(index, conn, &snapshot, budget))
         .collect::<Result<Vec<_>>>()?;
 
     // Every matching game once: its first occurrence (unswapped first).
@@ -1651,6 +1680,7 @@ pub(crate) fn occurrences(
     position: AnyPosition,
     symmetry: bool,
     swap: bool,
+    budget: &Budget,
 ) -> Result<Vec<Occurrence>> {
     index.refresh(conn)?;
     let snapshot = index.segments(conn)?;
@@ -1663,7 +1693,7 @@ pub(crate) fn occurrences(
     let board = position.board();
     let mut out = Vec::new();
     for side in &Side::all(&q, snapshot.generation) {
-        let m = side.matches(index, conn, &snapshot)?;
+        let m = side.matches(index, conn, &snapshot, budget)?;
         out.extend(m.games.iter().map(|h| Occurrence {
             game: h.game,
             ply: h.ply,
@@ -1687,11 +1717,12 @@ fn collect(
     snapshot: &Snapshot,
     k: &MatchKey,
     canon: &AnyPosition,
+    budget: &Budget,
 ) -> Result<(Matches, usize)> {
     let board = canon.board();
     let mut postings = Vec::new();
     let mut read = 0;
-    snapshot.scan(k.keys.clone(), |x| {
+    snapshot.scan(k.keys.clone(), budget, |x| {
         read += 1;
         if k.orientations & (1 << x.sym) != 0
             && k.white_to_move.is_none_or(|w| x.white_to_move == w)
@@ -1709,6 +1740,8 @@ fn collect(
         let mut confirmed: HashMap<(u32, u16), bool> = HashMap::new();
         for x in &postings {
             if let std::collections::hash_map::Entry::Vacant(e) = confirmed.entry((x.game, x.ply)) {
+                // A replay per entry: checked each time.
+                budget.check()?;
                 let mut want = *canon;
                 if let AnyPosition::Keil(p) = &mut want {
                     p.set_button_taken(button_of(x.key));
@@ -1755,7 +1788,8 @@ fn collect(
     let mut run: Vec<(Variant, u16)> = Vec::new();
     let mut games: Vec<Hit> = Vec::new();
     let mut current: Option<(u32, Brief)> = None;
-    for x in &postings {
+    for (i, x) in postings.iter().enumerate() {
+        budget.check_every(i)?;
         let variant = variant_of(x);
         let b = match current {
             Some((g, b)) if g == x.game => b,

@@ -513,7 +513,12 @@ fn an_archive_of_schema_one_upgrades_in_place() {
     // (schema 2).
     let conn = rusqlite::Connection::open(dir.path().join("archive.sqlite")).unwrap();
     conn.execute_batch(
-        "DROP INDEX games_kind_date; DROP INDEX games_kind_size_date; \
+        "DROP TRIGGER counts_games_insert; DROP TRIGGER counts_games_delete; \
+         DROP TRIGGER counts_games_update; DROP TRIGGER counts_players_insert; \
+         DROP TRIGGER counts_players_delete; DROP TRIGGER counts_imports_insert; \
+         DROP TRIGGER counts_imports_delete; DROP TRIGGER counts_import_problems_insert; \
+         DROP TRIGGER counts_import_problems_delete; DROP TABLE counts; \
+         DROP INDEX games_kind_date; DROP INDEX games_kind_size_date; \
          ALTER TABLE games DROP COLUMN kind; ALTER TABLE games DROP COLUMN handicap; \
          ALTER TABLE games DROP COLUMN move_nodes; \
          ALTER TABLE import_problems DROP COLUMN line; \
@@ -556,7 +561,7 @@ fn an_archive_of_schema_one_upgrades_in_place() {
     assert_eq!(archive.games().count(&go).unwrap(), 0);
     let listed = archive.games().list(&keil, &Page::default()).unwrap();
     assert!(listed.games.iter().all(|g| g.kind == GameKind::Keil));
-    assert_eq!(keil_archive::schema_version(), 5);
+    assert_eq!(keil_archive::schema_version(), 6);
     // Games stored before node numbers (schema 5) read as one move per
     // node after the root: the first stone placed matches at its ply.
     let board = Board::new(3).unwrap();

@@ -187,6 +187,18 @@ where
         .map_err(|e| PageError(e.into()))?
 }
 
+/// Runs a search on the search pool under the server's budget
+/// ([`crate::work::search`]), as the API's searches do.
+async fn searching<T, F>(state: &Data<ServerState>, f: F) -> Result<T, PageError>
+where
+    T: Send + 'static,
+    F: FnOnce(&Archive, &keil_archive::Budget) -> Result<T, PageError> + Send + 'static,
+{
+    crate::work::search(state, move |a, b| f(a, b).map_err(|e| e.0))
+        .await
+        .map_err(PageError)
+}
+
 // ---- shared helpers ----------------------------------------------------------
 
 /// Percent-encodes a query value (everything but unreserved characters).
@@ -593,12 +605,12 @@ struct SearchPage<'a> {
 pub async fn search_page(state: Data<ServerState>, q: PageQuery<SearchParams>) -> PageResult {
     let q = q.into_inner().q.unwrap_or_default().trim().to_string();
     let text = q.clone();
-    let (players, rows, error) = blocking(&state, move |a| {
+    let (players, rows, error) = searching(&state, move |a, budget| {
         if text.is_empty() {
             return Ok((Vec::new(), Vec::new(), None));
         }
         let players = a.players().search(&text, 20)?;
-        let (rows, error) = match a.search_text(&text, 20) {
+        let (rows, error) = match a.search_text_within(&text, 20, budget) {
             Ok(hits) => (hits.iter().map(|h| Row::from(&h.game)).collect(), None),
             Err(e @ keil_archive::Error::TextQuery(_)) => (Vec::new(), Some(e.to_string())),
             Err(e) => return Err(e.into()),
@@ -1384,7 +1396,10 @@ pub async fn positions_page(state: Data<ServerState>, q: PageQuery<ExplorerParam
         link("/positions", &pairs)
     };
 
-    let answer = blocking(&state, move |a| Ok(a.positions().search(&query)?)).await;
+    let answer = searching(&state, move |a, b| {
+        Ok(a.positions().search_within(&query, b)?)
+    })
+    .await;
     let (answer, error) = match answer {
         Ok(a) => (Some(a), None),
         Err(PageError(ApiError::BadRequest(m))) => (None, Some(m)),

@@ -13,8 +13,8 @@ use keil_rules::{AnyPosition, BoardSpec, Color, GameKind, Point};
 use serde::Deserialize;
 
 use super::{
-    Assets, PageError, PageResult, assets, blocking, drop_empty_filter, html_response, kinds, link,
-    share_fill,
+    Assets, PageError, PageResult, assets, drop_empty_filter, html_response, kinds, link,
+    searching, share_fill,
 };
 use crate::ServerState;
 use crate::dto::PatternsQuery;
@@ -221,7 +221,11 @@ pub async fn patterns_page(
         .map_err(|e| PageError(ApiError::BadRequest(format!("size: {e}"))))?
         .board();
     if let (Some(query), false) = (query, edit) {
-        match blocking(&state, move |a| Ok(a.patterns().search(&query)?)).await {
+        match searching(&state, move |a, b| {
+            Ok(a.patterns().search_within(&query, b)?)
+        })
+        .await
+        {
             Ok(answer) => {
                 searched = true;
                 total = answer.total_games;

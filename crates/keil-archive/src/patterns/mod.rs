@@ -32,7 +32,7 @@ use serde::Serialize;
 
 use crate::games::StoredMoves;
 use crate::model::GameFilter;
-use crate::{Error, GameId, Result};
+use crate::{Budget, Error, GameId, Result};
 
 pub(crate) use index::Group;
 use index::{Line, NEVER};
@@ -184,9 +184,9 @@ impl GameMatch {
 
 /// A search's matches before paging (cached per index generation).
 #[derive(Debug, PartialEq, Eq)]
-struct Matched {
-    placements: u32,
-    total_hits: u64,
+pub(crate) struct Matched {
+    pub(crate) placements: u32,
+    pub(crate) total_hits: u64,
     continuations: Vec<PatternContinuation>,
     games: Vec<GameMatch>,
     placement_sym: Vec<(u8, bool)>,
@@ -196,6 +196,9 @@ struct Matched {
 /// with the games added since it was last read.
 pub(crate) struct PatternIndex {
     loaded: RwLock<Loaded>,
+    /// Held by the one search that adds new games (see
+    /// [`PatternIndex::refresh`]).
+    refreshing: std::sync::Mutex<()>,
     answers: quick_cache::sync::Cache<String, Arc<Matched>>,
 }
 
@@ -209,6 +212,7 @@ impl Default for PatternIndex {
     fn default() -> PatternIndex {
         PatternIndex {
             loaded: RwLock::default(),
+            refreshing: std::sync::Mutex::default(),
             answers: quick_cache::sync::Cache::new(64),
         }
     }
@@ -224,74 +228,93 @@ impl std::fmt::Debug for PatternIndex {
     }
 }
 
+/// A replayed game, ready to be added to its group.
+type Replayed = (GameKind, AnyBoard, Line, i8, index::Built);
+
+/// Replays the games with ids in `(from, max]` in id order, handing them to
+/// `add` chunk by chunk ([`LOAD_CHUNK`] games, replayed in parallel).
+fn replay(
+    conn: &rusqlite::Connection,
+    from: i64,
+    max: i64,
+    mut add: impl FnMut(Vec<Replayed>),
+) -> Result<()> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {}, id, date, winner FROM games WHERE id > ?1 AND id <= ?2 ORDER BY id",
+        StoredMoves::COLUMNS
+    ))?;
+    let mut rows = stmt.query([from, max])?;
+    let mut chunk = Vec::with_capacity(LOAD_CHUNK);
+    loop {
+        let row = rows.next()?;
+        let done = row.is_none();
+        if let Some(r) = row {
+            chunk.push((
+                StoredMoves::read(r)?,
+                r.get::<_, i64>(8)?,
+                r.get::<_, String>(9)?,
+                r.get::<_, Option<i64>>(10)?,
+            ));
+        }
+        if chunk.len() == LOAD_CHUNK || (done && !chunk.is_empty()) {
+            let built: Vec<Replayed> = std::mem::take(&mut chunk)
+                .into_par_iter()
+                .map(|(stored, id, date, winner)| {
+                    let game = GameId::from_sql(id);
+                    let m = stored.decode(game)?;
+                    let built = index::build(&m).map_err(|e| Error::Corrupt {
+                        game,
+                        reason: format!("stored moves do not replay: {e}"),
+                    })?;
+                    let nodes = (m
+                        .nodes
+                        .iter()
+                        .enumerate()
+                        .any(|(i, &n)| n as usize != i + 1))
+                    .then(|| m.nodes.clone().into_boxed_slice());
+                    let line = Line {
+                        id: id as u32,
+                        date: crate::positions::date_number(&date),
+                        plies: m.moves.len() as u32,
+                        nodes,
+                        events: 0..0,
+                    };
+                    let winner = winner.map_or(-1, |w| w as i8);
+                    Ok((m.rules.kind(), m.board, line, winner, built))
+                })
+                .collect::<Result<_>>()?;
+            add(built);
+        }
+        if done {
+            return Ok(());
+        }
+    }
+}
+
 impl Loaded {
+    /// Adds replayed games (ids ascending, after those held) to their
+    /// groups.
+    fn add(&mut self, built: Vec<Replayed>) {
+        for (kind, board, line, winner, built) in built {
+            let at = match self
+                .groups
+                .iter()
+                .position(|(k, g)| *k == kind && g.board == board)
+            {
+                Some(i) => i,
+                None => {
+                    self.groups.push((kind, Group::new(board)));
+                    self.groups.len() - 1
+                }
+            };
+            self.groups[at].1.push(line, winner, built);
+        }
+    }
+
     /// Replays and adds the games with ids in `(max_id, max]`.
     fn read(&mut self, conn: &rusqlite::Connection, max: i64) -> Result<()> {
-        let mut stmt = conn.prepare_cached(&format!(
-            "SELECT {}, id, date, winner FROM games WHERE id > ?1 AND id <= ?2 ORDER BY id",
-            StoredMoves::COLUMNS
-        ))?;
-        let mut rows = stmt.query([self.max_id, max])?;
-        let mut chunk = Vec::with_capacity(LOAD_CHUNK);
-        loop {
-            let row = rows.next()?;
-            let done = row.is_none();
-            if let Some(r) = row {
-                chunk.push((
-                    StoredMoves::read(r)?,
-                    r.get::<_, i64>(8)?,
-                    r.get::<_, String>(9)?,
-                    r.get::<_, Option<i64>>(10)?,
-                ));
-            }
-            if chunk.len() == LOAD_CHUNK || (done && !chunk.is_empty()) {
-                let built: Vec<(GameKind, AnyBoard, Line, i8, index::Built)> =
-                    std::mem::take(&mut chunk)
-                        .into_par_iter()
-                        .map(|(stored, id, date, winner)| {
-                            let game = GameId::from_sql(id);
-                            let m = stored.decode(game)?;
-                            let built = index::build(&m).map_err(|e| Error::Corrupt {
-                                game,
-                                reason: format!("stored moves do not replay: {e}"),
-                            })?;
-                            let nodes = (m
-                                .nodes
-                                .iter()
-                                .enumerate()
-                                .any(|(i, &n)| n as usize != i + 1))
-                            .then(|| m.nodes.clone().into_boxed_slice());
-                            let line = Line {
-                                id: id as u32,
-                                date: crate::positions::date_number(&date),
-                                plies: m.moves.len() as u32,
-                                nodes,
-                                events: 0..0,
-                            };
-                            let winner = winner.map_or(-1, |w| w as i8);
-                            Ok((m.rules.kind(), m.board, line, winner, built))
-                        })
-                        .collect::<Result<_>>()?;
-                for (kind, board, line, winner, built) in built {
-                    let at = match self
-                        .groups
-                        .iter()
-                        .position(|(k, g)| *k == kind && g.board == board)
-                    {
-                        Some(i) => i,
-                        None => {
-                            self.groups.push((kind, Group::new(board)));
-                            self.groups.len() - 1
-                        }
-                    };
-                    self.groups[at].1.push(line, winner, built);
-                }
-            }
-            if done {
-                break;
-            }
-        }
-        Ok(())
+        let from = self.max_id;
+        replay(conn, from, max, |built| self.add(built))
     }
 }
 
@@ -300,18 +323,46 @@ impl Loaded {
 const LOAD_CHUNK: usize = if cfg!(test) { 16 } else { 4096 };
 
 impl PatternIndex {
-    /// Adds the games stored since the last call.
+    /// Adds the games stored since the last call; returns the generation
+    /// the caller searches (the greatest game id indexed, or the caller's
+    /// snapshot's when it has fewer).
+    ///
+    /// One search adds them; others meanwhile search the games already
+    /// published. Up to [`REPLAY_APART`] new games (an upload's) are
+    /// replayed before the index is locked, and the lock is held only to
+    /// add them; more (the first load) are replayed under it, chunk by
+    /// chunk, so that they are not held twice in memory.
     fn refresh(&self, conn: &rusqlite::Connection) -> Result<i64> {
         let max: i64 = conn
             .prepare_cached("SELECT COALESCE(MAX(id), 0) FROM games")?
             .query_row([], |r| r.get(0))?;
-        if max <= self.loaded.read().expect("poisoned").max_id {
+        let published = || self.loaded.read().expect("poisoned").max_id;
+        if max <= published() {
+            return Ok(max);
+        }
+        let _refreshing = match self.refreshing.try_lock() {
+            Ok(guard) => guard,
+            Err(std::sync::TryLockError::Poisoned(e)) => e.into_inner(),
+            Err(std::sync::TryLockError::WouldBlock) => return Ok(published()),
+        };
+        let from = published();
+        if max <= from {
+            return Ok(max);
+        }
+        if max - from <= REPLAY_APART {
+            // A game that does not replay stops the read before anything
+            // is added.
+            let mut built = Vec::new();
+            replay(conn, from, max, |chunk| built.extend(chunk))?;
+            let mut loaded = self.loaded.write().expect("poisoned");
+            loaded.add(built);
+            for (_, group) in &mut loaded.groups {
+                group.seal();
+            }
+            loaded.max_id = max;
             return Ok(max);
         }
         let mut loaded = self.loaded.write().expect("poisoned");
-        if max <= loaded.max_id {
-            return Ok(max);
-        }
         // A game that does not replay stops the read: the games read
         // before it are taken out again, so that a later refresh does not
         // add them twice.
@@ -330,6 +381,11 @@ impl PatternIndex {
         Ok(max)
     }
 }
+
+/// New games at most this many are replayed before the pattern index is
+/// locked (see [`PatternIndex::refresh`]); a few in unit tests, so that
+/// both ways run.
+const REPLAY_APART: i64 = if cfg!(test) { 20 } else { 65_536 };
 
 /// The pattern queries of an archive, from [`crate::Archive::patterns`].
 pub struct Patterns<'a> {
@@ -379,7 +435,19 @@ impl Patterns<'_> {
     /// [`Error::Corrupt`] for a stored game that does not replay; storage
     /// errors.
     pub fn search(&self, q: &PatternQuery) -> Result<PatternAnswer> {
+        self.search_within(q, &Budget::unlimited())
+    }
+
+    /// [`Patterns::search`] under a time budget: the search (the scan, the
+    /// region index's lookups, the tally, the pattern index's catching up
+    /// with new games) stops early when `budget` is spent (its deadline
+    /// passed, or it was cancelled); nothing of it is cached.
+    ///
+    /// # Errors
+    /// [`Error::OverBudget`] when it stopped so; as [`Patterns::search`].
+    pub fn search_within(&self, q: &PatternQuery, budget: &Budget) -> Result<PatternAnswer> {
         let archive = self.archive;
+        budget.check()?;
         let after = match &q.cursor {
             None => None,
             Some(c) => Some(crate::positions::parse_cursor(c)?),
@@ -397,7 +465,7 @@ impl Patterns<'_> {
             let matched = match archive.patterns.answers.get(&key) {
                 Some(m) => m,
                 None => {
-                    let m = Arc::new(self.matches(conn, q, true)?);
+                    let m = Arc::new(self.matches(conn, q, true, budget)?);
                     archive.patterns.answers.insert(key, m.clone());
                     m
                 }
@@ -418,7 +486,7 @@ impl Patterns<'_> {
         };
         self.archive.reader()?.snapshot(|conn| {
             self.archive.patterns.refresh(conn)?;
-            let matched = self.matches(conn, q, true)?;
+            let matched = self.matches(conn, q, true, &Budget::unlimited())?;
             page(conn, q, &matched, after)
         })
     }
@@ -426,11 +494,12 @@ impl Patterns<'_> {
     /// Every match of `q` with its statistics; `region_index` lets the
     /// region index answer the patterns it can (the tests turn it off to
     /// compare it with the scan).
-    fn matches(
+    pub(crate) fn matches(
         &self,
         conn: &rusqlite::Connection,
         q: &PatternQuery,
         region_index: bool,
+        budget: &Budget,
     ) -> Result<Matched> {
         let placements = placements(&q.pattern, q.mode, q.symmetry, q.swap_colors)?;
         let loaded = self.archive.patterns.loaded.read().expect("poisoned");
@@ -457,7 +526,7 @@ impl Patterns<'_> {
         let found: Vec<(u32, u32, u16)> = if q.pattern.is_whole_board() {
             // Sorted; a placement found twice (a colour-symmetric board)
             // counts once, at its first node.
-            let mut found = whole_board(self.archive, conn, q, group, &placements)?;
+            let mut found = whole_board(self.archive, conn, q, group, &placements, budget)?;
             found.sort_unstable();
             found.dedup_by_key(|f| (f.0, f.1));
             found
@@ -468,7 +537,11 @@ impl Patterns<'_> {
             lookup = Some(l);
             Vec::new()
         } else {
+            // A spent budget skips the remaining blocks; checked below.
             let scan = |(mut out, mut scratch): (Vec<_>, index::Scratch), b| {
+                if budget.spent() {
+                    return (out, scratch);
+                }
                 group.scan_block(
                     b,
                     &placements.list,
@@ -493,6 +566,7 @@ impl Patterns<'_> {
                     })
             }
         };
+        budget.check()?;
         let filter = filter_of(q);
         let keep = if filter == GameFilter::default() {
             None
@@ -500,7 +574,7 @@ impl Patterns<'_> {
             let mut games: Vec<u32> = match &lookup {
                 Some(l) => {
                     let mut games = Vec::new();
-                    l.for_each(|_, g, _, _| games.push(g));
+                    l.for_each(budget, |_, g, _, _| games.push(g))?;
                     games
                 }
                 None => found.iter().map(|f| f.0).collect(),
@@ -525,12 +599,13 @@ impl Patterns<'_> {
         };
         let mut tally = Tally::new(group, &placements, q.pattern.cells().len(), keep);
         match &lookup {
-            Some(l) => l.for_each(|k, g, t, next| tally.add(g, k, t, next)),
+            Some(l) => l.for_each(budget, |k, g, t, next| tally.add(g, k, t, next))?,
             None => {
                 // Continuations found in the games' events, each
                 // placement's point table built once it has a hit.
                 let mut tables: Vec<Option<Box<[u16]>>> = vec![None; placements.list.len()];
-                for &(g, k, t) in &found {
+                for (i, &(g, k, t)) in found.iter().enumerate() {
+                    budget.check_every(i)?;
                     let pl = &placements.list[k as usize];
                     let table =
                         tables[k as usize].get_or_insert_with(|| placements.point_table(pl));
@@ -741,6 +816,7 @@ fn whole_board(
     q: &PatternQuery,
     group: &Group,
     placements: &Placements,
+    budget: &Budget,
 ) -> Result<Vec<(u32, u32, u16)>> {
     let board = q.pattern.board();
     let mut position = keil_rules::AnyPosition::empty(BoardSpec {
@@ -761,6 +837,7 @@ fn whole_board(
         position,
         q.symmetry,
         q.swap_colors,
+        budget,
     )?;
     let mut out = Vec::new();
     for o in occurrences {

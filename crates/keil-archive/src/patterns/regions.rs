@@ -58,6 +58,7 @@ use rayon::prelude::*;
 use super::Cell;
 use super::index::Event;
 use super::placement::{Placement, Placements};
+use crate::Budget;
 use crate::positions::{get_varint, put_varint};
 
 /// The side of a corner region, in points.
@@ -606,10 +607,20 @@ impl Lookup<'_> {
     /// Calls `f(placement, game, first node, continuation)` for each
     /// (game, placement) hit once: a placement standing for several
     /// contents at the earliest of their first nodes. Hits come placement
-    /// by placement, each placement's in game order.
-    pub(crate) fn for_each(&self, mut f: impl FnMut(u32, u32, u16, Next)) {
+    /// by placement, each placement's in game order. Checks `budget` once
+    /// per placement and every [`Budget::EVERY`] hits.
+    ///
+    /// # Errors
+    /// [`crate::Error::OverBudget`] when `budget` is spent.
+    pub(crate) fn for_each(
+        &self,
+        budget: &Budget,
+        mut f: impl FnMut(u32, u32, u16, Next),
+    ) -> crate::Result<()> {
         let mut several = Vec::new();
+        let mut seen = 0usize;
         for (k, keys) in self.keys.iter().enumerate() {
+            budget.check()?;
             let ranks = &self.ranks[k];
             let swapped = self.swapped[k];
             let next = |code: u8| -> Next {
@@ -625,6 +636,8 @@ impl Lookup<'_> {
             if let [key] = keys[..] {
                 for s in &self.regions.segments {
                     for (game, node, code) in s.run(key).into_iter().flatten() {
+                        seen += 1;
+                        budget.check_every(seen)?;
                         f(k as u32, game, node, next(code));
                     }
                 }
@@ -639,9 +652,12 @@ impl Lookup<'_> {
             several.sort_unstable();
             several.dedup_by_key(|e| e.0);
             for &(game, node, code) in &several {
+                seen += 1;
+                budget.check_every(seen)?;
                 f(k as u32, game, node, next(code));
             }
         }
+        Ok(())
     }
 }
 
@@ -840,8 +856,8 @@ mod tests {
                     let (fast, scan) = conn
                         .snapshot(|c| {
                             Ok((
-                                patterns.matches(c, &q, true)?,
-                                patterns.matches(c, &q, false)?,
+                                patterns.matches(c, &q, true, &crate::Budget::unlimited())?,
+                                patterns.matches(c, &q, false, &crate::Budget::unlimited())?,
                             ))
                         })
                         .unwrap();
@@ -924,6 +940,24 @@ mod tests {
         };
         ids.dedup();
         assert_eq!(ids.len(), 140);
+        // A few new games (an upload's) are replayed before the index is
+        // locked: a game that does not replay adds none of them either.
+        self::import(&archive, GameKind::Go, 9, 10, 3);
+        let moves: Vec<u8> = db
+            .query_row("SELECT moves FROM games WHERE id = 145", [], |r| r.get(0))
+            .unwrap();
+        db.execute(
+            "UPDATE games SET moves = ?1 WHERE id = 145",
+            [&[0xFF; 7][..]],
+        )
+        .unwrap();
+        let e = archive.patterns().search_uncached(&query).unwrap_err();
+        assert!(e.to_string().contains("145"), "{e}");
+        assert_eq!(lines(), 140);
+        db.execute("UPDATE games SET moves = ?1 WHERE id = 145", [&moves])
+            .unwrap();
+        archive.patterns().search_uncached(&query).unwrap();
+        assert_eq!(lines(), 150);
     }
 
     /// Which patterns the region index answers: a corner region's 49

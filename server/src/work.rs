@@ -1,0 +1,160 @@
+//! Where archive work runs, so that no kind of request starves another:
+//!
+//! - plain reads (a game, a list, a player, the stats) on actix's blocking
+//!   pool ([`crate::ServerOptions::blocking_threads`] per worker);
+//! - searches (text, position, pattern) on their own pool
+//!   ([`crate::ServerOptions::search_threads`] threads, which also run a
+//!   pattern scan's parallel parts), each under a [`Budget`] of
+//!   [`crate::ServerOptions::query_budget`] from the request's arrival, and
+//!   cancelled when the client goes away (actix drops the handler's
+//!   future; [`CancelOnDrop`] then cancels the budget, and the search stops
+//!   at its next check);
+//! - uploads, one at a time, on the writer thread (an import's parallel
+//!   validation on the writer's pool of [`WRITER_THREADS`] threads).
+//!
+//! A long upload or four heavy pattern searches thus never hold the
+//! threads that `GET /api/v1/games/{id}` needs; SQLite's WAL lets reads
+//! run beside the import.
+
+use std::sync::Arc;
+use std::sync::mpsc;
+use std::time::Duration;
+
+use keil_archive::{Archive, Budget};
+
+use crate::ServerState;
+use crate::error::ApiError;
+
+/// Threads of the writer's pool: an import validates games in parallel on
+/// them (one upload at a time).
+pub(crate) const WRITER_THREADS: usize = 2;
+
+type Job = Box<dyn FnOnce() + Send + 'static>;
+
+/// The search pool and the writer thread of a server.
+pub(crate) struct Work {
+    searches: rayon::ThreadPool,
+    /// Jobs for the writer thread, which runs them one after another inside
+    /// the writer's pool. Dropped with the state: the thread then ends.
+    writer: mpsc::Sender<Job>,
+    /// The budget of one search.
+    pub(crate) budget: Duration,
+}
+
+fn log_panic(what: &'static str) -> impl Fn(Box<dyn std::any::Any + Send>) + Send + Sync {
+    move |p| {
+        let message = p
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| p.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        tracing::error!(%message, "a {what} job panicked");
+    }
+}
+
+impl Work {
+    /// Starts `search_threads` search threads and the writer thread with
+    /// its pool.
+    ///
+    /// # Panics
+    /// When the threads cannot be started (the OS refuses threads).
+    pub(crate) fn new(search_threads: usize, budget: Duration) -> Work {
+        let searches = rayon::ThreadPoolBuilder::new()
+            .num_threads(search_threads.max(1))
+            .thread_name(|i| format!("keil-search-{i}"))
+            .panic_handler(log_panic("search"))
+            .build()
+            .expect("search threads");
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(WRITER_THREADS)
+            .thread_name(|i| format!("keil-import-{i}"))
+            .panic_handler(log_panic("writer"))
+            .build()
+            .expect("writer threads");
+        let (writer, jobs) = mpsc::channel::<Job>();
+        std::thread::Builder::new()
+            .name("keil-writer".into())
+            .spawn(move || {
+                for job in jobs {
+                    // A panicking upload answers 500 (its sender is dropped)
+                    // and the writer goes on with the next.
+                    let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        pool.install(job)
+                    }));
+                }
+            })
+            .expect("writer thread");
+        Work {
+            searches,
+            writer,
+            budget,
+        }
+    }
+}
+
+/// Cancels a budget when dropped: held by a handler while its search runs,
+/// so that a handler dropped by actix (the client closed the connection)
+/// stops the search.
+pub(crate) struct CancelOnDrop(pub(crate) Budget);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.cancel();
+    }
+}
+
+/// Runs a search on the search pool under the server's budget, counted from
+/// now (time waiting for a search thread counts). An archive error
+/// [`keil_archive::Error::OverBudget`] becomes [`ApiError::OverBudget`].
+///
+/// # Errors
+/// The error of `f`; [`ApiError::OverBudget`] when the budget ran out
+/// before the search started; [`ApiError::Internal`] when it panicked.
+pub(crate) async fn search<T, F>(state: &ServerState, f: F) -> Result<T, ApiError>
+where
+    T: Send + 'static,
+    F: FnOnce(&Archive, &Budget) -> Result<T, ApiError> + Send + 'static,
+{
+    let budget = Budget::new(state.work.budget);
+    let guard = CancelOnDrop(budget.clone());
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    let archive = Arc::clone(&state.archive);
+    state.work.searches.spawn(move || {
+        let out = match budget.check() {
+            Ok(()) => f(&archive, &budget),
+            Err(e) => Err(e.into()),
+        };
+        let _ = tx.send(out);
+    });
+    let out = rx
+        .await
+        .map_err(|_| ApiError::Internal("the search failed (see the log)".into()));
+    drop(guard);
+    out?
+}
+
+/// Runs a write (an upload's import) on the writer thread, after the
+/// writes queued before it.
+///
+/// # Errors
+/// The error of `f`; [`ApiError::Internal`] when it panicked.
+pub(crate) async fn write<T, F>(
+    state: &actix_web::web::Data<ServerState>,
+    f: F,
+) -> Result<T, ApiError>
+where
+    T: Send + 'static,
+    F: FnOnce(&ServerState) -> Result<T, ApiError> + Send + 'static,
+{
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    let st = state.clone();
+    state
+        .work
+        .writer
+        .send(Box::new(move || {
+            let _ = tx.send(f(&st));
+        }))
+        .map_err(|_| ApiError::Internal("the writer thread has stopped".into()))?;
+    rx.await
+        .map_err(|_| ApiError::Internal("the upload failed (see the log)".into()))?
+}
