@@ -383,11 +383,11 @@ fn positions_of_a_game_agree_with_a_local_replay() {
         let plies = detail["plies"].as_u64().unwrap() as usize;
         // The start, the end, and the first capture if any.
         let mut plies_to_check = vec![0, plies];
-        if !checked_capture {
-            if let Some(p) = (1..=plies).find(|&p| !replay_local(&detail, p).1.is_empty()) {
-                plies_to_check.push(p);
-                checked_capture = true;
-            }
+        if !checked_capture
+            && let Some(p) = (1..=plies).find(|&p| !replay_local(&detail, p).1.is_empty())
+        {
+            plies_to_check.push(p);
+            checked_capture = true;
         }
         for ply in plies_to_check {
             let (position, captured) = replay_local(&detail, ply);

@@ -317,14 +317,13 @@ impl GameFilter {
                 return false;
             }
         }
-        if let Some(e) = &self.event {
-            if !g
+        if let Some(e) = &self.event
+            && !g
                 .event
                 .as_deref()
                 .is_some_and(|x| x.eq_ignore_ascii_case(e))
-            {
-                return false;
-            }
+        {
+            return false;
         }
         if self.from.is_some_and(|f| g.day.is_none_or(|d| d < f))
             || self.to.is_some_and(|t| g.day.is_none_or(|d| d > t))

@@ -110,7 +110,7 @@ pub(crate) type Decoded = (Vec<Move>, Vec<Color>);
 pub(crate) fn decode(board: AnyBoard, bytes: &[u8]) -> Option<Decoded> {
     let point = |v: u16| (usize::from(v) < board.len()).then_some(Move::Place(Point(v)));
     if let AnyBoard::Square(_) = board {
-        if bytes.len() % 2 != 0 {
+        if !bytes.len().is_multiple_of(2) {
             return None;
         }
         let mut moves = Vec::with_capacity(bytes.len() / 2);
@@ -140,7 +140,7 @@ pub(crate) fn decode(board: AnyBoard, bytes: &[u8]) -> Option<Decoded> {
             })
             .collect::<Option<Vec<Move>>>()?
     } else {
-        if bytes.len() % 2 != 0 {
+        if !bytes.len().is_multiple_of(2) {
             return None;
         }
         bytes

@@ -199,10 +199,10 @@ struct Player {
 
 impl Player {
     fn choose(&mut self, mover: Color, style: Style, rng: &mut Rng) -> Option<Point> {
-        if rng.chance(style.tactics) {
-            if let Some(p) = self.tactical(mover) {
-                return Some(p);
-            }
+        if rng.chance(style.tactics)
+            && let Some(p) = self.tactical(mover)
+        {
+            return Some(p);
         }
         let turn = self.game.ply() + 1;
         let n = i32::from(self.board.size());
@@ -221,23 +221,23 @@ impl Player {
                 return Some(q);
             }
         }
-        if let Some(last) = self.last[mover.opposite().index()] {
-            if rng.chance(450_000) {
-                let (lc, lr) = self.board.coords(last);
-                let (lc, lr) = (i32::from(lc), i32::from(lr));
-                self.candidates.clear();
-                for dr in -2..=2 {
-                    for dc in -2..=2 {
-                        if let Some(q) = self.board.point_at(lc + dc, lr + dr) {
-                            if self.game.stone_at(q).is_none() {
-                                self.candidates.push(q);
-                            }
-                        }
+        if let Some(last) = self.last[mover.opposite().index()]
+            && rng.chance(450_000)
+        {
+            let (lc, lr) = self.board.coords(last);
+            let (lc, lr) = (i32::from(lc), i32::from(lr));
+            self.candidates.clear();
+            for dr in -2..=2 {
+                for dc in -2..=2 {
+                    if let Some(q) = self.board.point_at(lc + dc, lr + dr)
+                        && self.game.stone_at(q).is_none()
+                    {
+                        self.candidates.push(q);
                     }
                 }
-                if let Some(q) = self.pick(mover, turn, rng) {
-                    return Some(q);
-                }
+            }
+            if let Some(q) = self.pick(mover, turn, rng) {
+                return Some(q);
             }
         }
         self.candidates.clear();
@@ -391,12 +391,11 @@ impl Player {
                 // Capturing an opponent neighbour in atari saves too.
                 for g in group.stones.iter() {
                     for t in board.neighbours(g) {
-                        if pos.get(t) == Some(mover.opposite()) {
-                            if let Some(other) = pos.group_at(t) {
-                                if other.liberties.len() == 1 {
-                                    saves.extend(other.liberties.iter());
-                                }
-                            }
+                        if pos.get(t) == Some(mover.opposite())
+                            && let Some(other) = pos.group_at(t)
+                            && other.liberties.len() == 1
+                        {
+                            saves.extend(other.liberties.iter());
                         }
                     }
                 }

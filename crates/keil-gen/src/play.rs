@@ -149,10 +149,10 @@ struct Player {
 
 impl Player {
     fn choose(&mut self, mover: Color, style: Style, rng: &mut Rng) -> Option<Point> {
-        if rng.chance(style.tactics) {
-            if let Some(p) = self.tactical(mover) {
-                return Some(p);
-            }
+        if rng.chance(style.tactics)
+            && let Some(p) = self.tactical(mover)
+        {
+            return Some(p);
         }
         self.candidates.clear();
         self.candidates.extend_from_slice(self.empty.points());

@@ -199,10 +199,10 @@ fn write_moves(
             Move::Swap => s.push_str("swap"),
         }
         s.push(']');
-        if let Some((at, text)) = comment_at {
-            if at == i {
-                let _ = write!(s, "C[{}]", escape_text(text));
-            }
+        if let Some((at, text)) = comment_at
+            && at == i
+        {
+            let _ = write!(s, "C[{}]", escape_text(text));
         }
         color = color.opposite();
     }

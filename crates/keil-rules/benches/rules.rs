@@ -32,7 +32,7 @@ fn games(side: u8, count: usize, seed: u64) -> Vec<Vec<Move>> {
                     .collect();
                 let mv = if moves.len() == 20 && legal.contains(&Move::TakeButton) {
                     Move::TakeButton
-                } else if places.is_empty() || next() % 40 == 0 {
+                } else if places.is_empty() || next().is_multiple_of(40) {
                     *legal.iter().find(|m| !matches!(m, Move::Place(_))).unwrap()
                 } else {
                     *places[(next() % places.len() as u64) as usize]

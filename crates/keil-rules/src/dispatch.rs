@@ -740,13 +740,13 @@ impl AnyGame {
                 },
             });
         }
-        if let Some(s) = setup {
-            if s.spec() != spec {
-                return Err(AnyGameError::Mismatch {
-                    expected: spec,
-                    found: s.spec(),
-                });
-            }
+        if let Some(s) = setup
+            && s.spec() != spec
+        {
+            return Err(AnyGameError::Mismatch {
+                expected: spec,
+                found: s.spec(),
+            });
         }
         Ok(match (board, rules, setup) {
             (AnyBoard::Hex(b), AnyRuleset::Keil(r), None) => {

@@ -1103,10 +1103,12 @@ impl GoGame {
         let mut captured = Wide::default();
         let mut seen = Wide::default();
         for &q in self.board.slots(p) {
-            if q != NONE && stones[opp].has(q as usize) && !seen.has(q as usize) {
-                if let Some(g) = dead_group(self.board, &stones, opp, q as usize, &mut seen) {
-                    captured = captured.union(g);
-                }
+            if q != NONE
+                && stones[opp].has(q as usize)
+                && !seen.has(q as usize)
+                && let Some(g) = dead_group(self.board, &stones, opp, q as usize, &mut seen)
+            {
+                captured = captured.union(g);
             }
         }
         if !captured.none() {

@@ -295,11 +295,11 @@ impl KaomiPosition {
         }
         // Step 3: two chains with one target: the wrapping one stays.
         let (mut move_forward, mut move_backward) = (forward.is_some(), backward.is_some());
-        if let (Some(f), Some(b)) = (forward, backward) {
-            if f.target == b.target {
-                move_forward = !f.wraps;
-                move_backward = !b.wraps;
-            }
+        if let (Some(f), Some(b)) = (forward, backward)
+            && f.target == b.target
+        {
+            move_forward = !f.wraps;
+            move_backward = !b.wraps;
         }
         // Step 5: shift each moving chain by one, far end first.
         for (c, s, moving) in [(forward, 1, move_forward), (backward, n - 1, move_backward)] {

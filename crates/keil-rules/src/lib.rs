@@ -207,7 +207,7 @@ impl fmt::Display for HalfPoints {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let sign = if self.0 < 0 { "-" } else { "" };
         let v = self.0.unsigned_abs();
-        if v % 2 == 0 {
+        if v.is_multiple_of(2) {
             write!(f, "{sign}{}", v / 2)
         } else {
             write!(f, "{sign}{}.5", v / 2)

@@ -377,10 +377,12 @@ impl<B: Bits> Stones<B> {
         let mut dead = B::default();
         let mut seen = B::default();
         for &q in board.neighbour_slots(Point(p as u16)) {
-            if q != NONE && next.0[opp].has(q as usize) && !seen.has(q as usize) {
-                if let Some(group) = next.dead_group(board, linking, q as usize, &mut seen) {
-                    dead = dead.union(group);
-                }
+            if q != NONE
+                && next.0[opp].has(q as usize)
+                && !seen.has(q as usize)
+                && let Some(group) = next.dead_group(board, linking, q as usize, &mut seen)
+            {
+                dead = dead.union(group);
             }
         }
         next.0[opp] = next.0[opp].minus(dead);
@@ -874,7 +876,7 @@ impl Position {
         let button = button.unwrap_or(false);
         let columns: Vec<&str> = board_part.split('/').collect();
         let width = columns.len();
-        if width % 2 == 0 || !(3..=25).contains(&width) {
+        if width.is_multiple_of(2) || !(3..=25).contains(&width) {
             return Err(NotationError::Columns(width));
         }
         let board =

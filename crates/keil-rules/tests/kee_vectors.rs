@@ -232,10 +232,10 @@ fn replay(tree: &Tree, path: &[usize]) -> Outcome {
             if setup_into(&mut pos, node) {
                 let t = node.one("PL").and_then(color_of).unwrap_or(ToMove::Either);
                 game.apply_setup(&pos, t).unwrap();
-            } else if mv.is_none() {
-                if let Some(t) = node.one("PL").and_then(color_of) {
-                    game.set_to_move(t).unwrap();
-                }
+            } else if mv.is_none()
+                && let Some(t) = node.one("PL").and_then(color_of)
+            {
+                game.set_to_move(t).unwrap();
             }
         }
         let Some((color, values)) = mv else { continue };
@@ -261,10 +261,10 @@ fn replay(tree: &Tree, path: &[usize]) -> Outcome {
         });
         match result {
             Ok(_) => {
-                if i >= first_move {
-                    if let Some(t) = node.one("PL").and_then(color_of) {
-                        game.set_to_move(t).unwrap();
-                    }
+                if i >= first_move
+                    && let Some(t) = node.one("PL").and_then(color_of)
+                {
+                    game.set_to_move(t).unwrap();
                 }
             }
             Err(reason) => {

@@ -153,11 +153,11 @@ pub fn split_collection(text: &str, max_part: usize) -> Vec<std::ops::Range<usiz
                 // A part starts with its first tree (text before the first
                 // tree stays with it); any later tree start may cut.
                 if part_has_tree {
-                    if i - start > max_part {
-                        if let Some(c) = cut {
-                            parts.push(start..c);
-                            start = c;
-                        }
+                    if i - start > max_part
+                        && let Some(c) = cut
+                    {
+                        parts.push(start..c);
+                        start = c;
                     }
                     cut = Some(i);
                 }
@@ -182,11 +182,11 @@ pub fn split_collection(text: &str, max_part: usize) -> Vec<std::ops::Range<usiz
             _ => {}
         }
     }
-    if bytes.len() - start > max_part {
-        if let Some(c) = cut.filter(|&c| c > start) {
-            parts.push(start..c);
-            start = c;
-        }
+    if bytes.len() - start > max_part
+        && let Some(c) = cut.filter(|&c| c > start)
+    {
+        parts.push(start..c);
+        start = c;
     }
     parts.push(start..bytes.len());
     parts
@@ -815,16 +815,16 @@ impl<'a> Reader<'a, '_> {
             return Err(Fatal);
         };
         let mut end = start + raw.len();
-        if !self.plausible_after_value(end + 1) {
-            if let Some(e) = self.repair_bracket(end) {
-                self.warn(
-                    code::UNESCAPED_BRACKET,
-                    Span::new(end, end + 1),
-                    "`]` inside a value should be escaped as `\\]`; read as part of the value"
-                        .to_owned(),
-                );
-                end = e;
-            }
+        if !self.plausible_after_value(end + 1)
+            && let Some(e) = self.repair_bracket(end)
+        {
+            self.warn(
+                code::UNESCAPED_BRACKET,
+                Span::new(end, end + 1),
+                "`]` inside a value should be escaped as `\\]`; read as part of the value"
+                    .to_owned(),
+            );
+            end = e;
         }
         self.pos = end + 1;
         if end - start > self.opts.max_value_len {

@@ -1369,24 +1369,22 @@ pub async fn positions_page(state: Data<ServerState>, q: web::Query<ExplorerPara
         for c in &answer.continuations {
             let href = continuation_href(&pos, &kind_code, c.to_move, &c.mv, symmetry);
             let percent = format!("{:.0}", c.share * 100.0);
-            if !edit {
-                if let Some(Move::Place(p)) = parse_display_move(&pos, &c.mv) {
-                    marks.push(PointMark {
-                        point: p,
-                        class: "next",
-                        label: c.games.to_string(),
-                        href: href.clone(),
-                        title: format!(
-                            "{} {}: {} games, Black won {}, White won {}",
-                            color_word(c.to_move),
-                            c.mv,
-                            c.games,
-                            c.black_wins,
-                            c.white_wins
-                        ),
-                        fill: Some(share_fill(c.black_wins, c.white_wins)),
-                    });
-                }
+            if !edit && let Some(Move::Place(p)) = parse_display_move(&pos, &c.mv) {
+                marks.push(PointMark {
+                    point: p,
+                    class: "next",
+                    label: c.games.to_string(),
+                    href: href.clone(),
+                    title: format!(
+                        "{} {}: {} games, Black won {}, White won {}",
+                        color_word(c.to_move),
+                        c.mv,
+                        c.games,
+                        c.black_wins,
+                        c.white_wins
+                    ),
+                    fill: Some(share_fill(c.black_wins, c.white_wins)),
+                });
             }
             continuations.push(ContinuationRow {
                 color: letter(c.to_move),
