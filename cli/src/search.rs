@@ -309,7 +309,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             for h in &hits {
                 outln!(
                     "{:>6}  {:<30} {:>6} games  ({:?})",
-                    h.id, h.name, h.games, h.matched
+                    h.id,
+                    h.name,
+                    h.games,
+                    h.matched
                 )?;
             }
             if let Some(p) = prof {
@@ -323,14 +326,19 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 for (c, r) in [("Black", p.as_black), ("White", p.as_white)] {
                     outln!(
                         "  as {c}: {} games, {} wins, {} losses",
-                        r.games, r.wins, r.losses
+                        r.games,
+                        r.wins,
+                        r.losses
                     )?;
                 }
                 outln!("  most frequent opponents:")?;
                 for o in &p.opponents {
                     outln!(
                         "    {:<30} {:>4} games  +{} -{}",
-                        o.name, o.games, o.wins, o.losses
+                        o.name,
+                        o.games,
+                        o.wins,
+                        o.losses
                     )?;
                 }
             }

@@ -128,10 +128,7 @@ fn listening(stderr: &mut BufReader<std::process::ChildStderr>) -> String {
     let mut line = String::new();
     loop {
         line.clear();
-        assert!(
-            stderr.read_line(&mut line).unwrap() > 0,
-            "the server ended"
-        );
+        assert!(stderr.read_line(&mut line).unwrap() > 0, "the server ended");
         if let Some(i) = line.find("listening on http://") {
             let rest = &line[i + "listening on http://".len()..];
             return rest.split_whitespace().next().unwrap().to_string();
@@ -148,7 +145,13 @@ fn sigterm_finishes_the_request_in_flight_and_exits_cleanly() {
     let db = archive(&dir);
     let token = "sigterm-test-token-0123456789";
     let mut child = Command::new(KEIL)
-        .args(["serve", "--addr", "127.0.0.1:0", "--no-demo", "--lazy-patterns"])
+        .args([
+            "serve",
+            "--addr",
+            "127.0.0.1:0",
+            "--no-demo",
+            "--lazy-patterns",
+        ])
         .args(["--grace", "5", "--db"])
         .arg(&db)
         .env("KEIL_TOKEN", token)

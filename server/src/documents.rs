@@ -11,10 +11,10 @@
 //! client request timeout (408). The limits here are far below the first
 //! two, so a client sees those bare answers only past them.
 
+use actix_web::Error;
 use actix_web::body::{BodySize, BoxBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::middleware::Next;
-use actix_web::{Error, HttpMessage};
 
 use crate::error::{Answered, ApiError, Form, answer};
 use crate::pages::PageError;
@@ -89,7 +89,12 @@ pub async fn documents(
         },
         // A bare answer without a body; a page that answers 400 with its
         // form and the error in it stays as it is.
-        None if built.is_none() && matches!(res.response().body().size(), BodySize::None | BodySize::Sized(0)) => {
+        None if built.is_none()
+            && matches!(
+                res.response().body().size(),
+                BodySize::None | BodySize::Sized(0)
+            ) =>
+        {
             let reason = status.canonical_reason().unwrap_or("error").to_string();
             match ApiError::for_status(status, reason) {
                 Some(api) => answer(&api, form),
@@ -103,7 +108,10 @@ pub async fn documents(
 
 /// `res` with the headers, extensions and body of `new` (the status is the
 /// same), keeping the error it carries (for the request log).
-fn replace(res: ServiceResponse<BoxBody>, new: actix_web::HttpResponse) -> ServiceResponse<BoxBody> {
+fn replace(
+    res: ServiceResponse<BoxBody>,
+    new: actix_web::HttpResponse,
+) -> ServiceResponse<BoxBody> {
     let answered = new.extensions().get::<Answered>().copied();
     let (head, body) = new.into_parts();
     let headers = head.headers().clone();

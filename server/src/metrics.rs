@@ -103,9 +103,8 @@ impl Metrics {
                 IntCounterVec::new(Opts::new(name, help), labels).expect("valid metric"),
             )
         };
-        let gauge = |name: &str, help: &str| {
-            register(&r, IntGauge::new(name, help).expect("valid metric"))
-        };
+        let gauge =
+            |name: &str, help: &str| register(&r, IntGauge::new(name, help).expect("valid metric"));
         Metrics {
             requests: counter(
                 "keil_http_requests_total",
@@ -154,7 +153,10 @@ impl Metrics {
             ),
             players: gauge("keil_archive_players", "Distinct player names"),
             imports: gauge("keil_archive_imports", "Import runs logged"),
-            refused: gauge("keil_archive_refused", "Refused games logged over all imports"),
+            refused: gauge(
+                "keil_archive_refused",
+                "Refused games logged over all imports",
+            ),
             sqlite_bytes: gauge(
                 "keil_archive_sqlite_bytes",
                 "Bytes on disk of the SQLite database and its WAL",
@@ -304,7 +306,11 @@ pub async fn count(
         .request()
         .app_data::<RoutePattern>()
         .map_or(UNMATCHED, |r| r.0);
-    let problem = res.response().extensions().get::<Answered>().map(|a| a.kind);
+    let problem = res
+        .response()
+        .extensions()
+        .get::<Answered>()
+        .map(|a| a.kind);
     state.metrics.observe(
         route,
         res.request().method(),

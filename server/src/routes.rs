@@ -91,8 +91,7 @@ pub fn app_config(state: Data<ServerState>) -> impl FnOnce(&mut ServiceConfig) {
             );
         let metrics = entry("GET", crate::metrics::PATH, crate::metrics::serve);
         // Several methods on one path share one resource.
-        let mut resources: Vec<(&'static str, Vec<&'static str>, actix_web::Resource)> =
-            Vec::new();
+        let mut resources: Vec<(&'static str, Vec<&'static str>, actix_web::Resource)> = Vec::new();
         for e in route_table()
             .into_iter()
             .chain(crate::pages::page_table())
@@ -619,7 +618,9 @@ pub async fn upload_games(
     );
     let st = state.clone();
     let answer = web::block(move || upload::store(&st, &source, &body)).await??;
-    state.metrics.uploaded(answer.stored, answer.duplicates, answer.invalid);
+    state
+        .metrics
+        .uploaded(answer.stored, answer.duplicates, answer.invalid);
     let status = if answer.stored > 0 {
         StatusCode::CREATED
     } else if answer.duplicates > 0 {

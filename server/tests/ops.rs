@@ -119,7 +119,13 @@ impl Answer {
 
 /// Sends raw HTTP/1.1 (so that any method, target and header goes out as
 /// written) and reads the answer (`Connection: close`).
-fn raw(addr: SocketAddr, method: &str, target: &str, headers: &[(&str, &str)], body: &[u8]) -> Answer {
+fn raw(
+    addr: SocketAddr,
+    method: &str,
+    target: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+) -> Answer {
     let mut s = TcpStream::connect(addr).unwrap();
     s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
     let mut head = format!("{method} {target} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
@@ -225,23 +231,47 @@ fn not_found_is_a_document_on_every_path() {
 
 #[test]
 fn a_wrong_method_is_405_with_allow() {
-    let (json, _) = both_forms("DELETE", "/api/v1/games", &[], b"", 405, "method-not-allowed");
+    let (json, _) = both_forms(
+        "DELETE",
+        "/api/v1/games",
+        &[],
+        b"",
+        405,
+        "method-not-allowed",
+    );
     assert_eq!(json.header("allow"), Some("GET, POST"));
     let (json, _) = both_forms("POST", "/api/v1/stats", &[], b"", 405, "method-not-allowed");
     assert_eq!(json.header("allow"), Some("GET"));
-    both_forms("PUT", "/static/app.css", &[], b"", 405, "method-not-allowed");
+    both_forms(
+        "PUT",
+        "/static/app.css",
+        &[],
+        b"",
+        405,
+        "method-not-allowed",
+    );
 }
 
 #[test]
 fn long_targets_and_large_headers_are_documents() {
-    let long = format!("/api/v1/search?q={}", "a".repeat(keil_server::documents::MAX_TARGET));
+    let long = format!(
+        "/api/v1/search?q={}",
+        "a".repeat(keil_server::documents::MAX_TARGET)
+    );
     both_forms("GET", &long, &[], b"", 414, "uri-too-long");
     // Just under the limit goes through.
     let ok = format!("/api/v1/search?q={}", "a".repeat(4000));
     assert_eq!(raw(shared().addrs[0], "GET", &ok, &[API], b"").status, 200);
 
     let big = "x".repeat(keil_server::documents::MAX_HEADER_BYTES);
-    both_forms("GET", "/healthz", &[("X-Big", &big)], b"", 431, "headers-too-large");
+    both_forms(
+        "GET",
+        "/healthz",
+        &[("X-Big", &big)],
+        b"",
+        431,
+        "headers-too-large",
+    );
     let names: Vec<String> = (0..keil_server::documents::MAX_HEADERS)
         .map(|i| format!("X-H{i}"))
         .collect();
@@ -251,8 +281,19 @@ fn long_targets_and_large_headers_are_documents() {
 
 #[test]
 fn upload_refusals_are_documents_with_their_headers() {
-    let (json, _) = both_forms("POST", "/api/v1/games", &[], GAME.as_bytes(), 401, "unauthorized");
-    assert!(json.header("www-authenticate").unwrap().starts_with("Bearer"));
+    let (json, _) = both_forms(
+        "POST",
+        "/api/v1/games",
+        &[],
+        GAME.as_bytes(),
+        401,
+        "unauthorized",
+    );
+    assert!(
+        json.header("www-authenticate")
+            .unwrap()
+            .starts_with("Bearer")
+    );
     let auth = format!("Bearer {TOKEN}");
     let body = vec![b' '; 5000];
     both_forms(
@@ -270,15 +311,37 @@ fn every_error_kind_has_both_forms_with_the_same_headers() {
     use actix_web::body::MessageBody;
     use keil_server::{ApiError, Form, answer};
     let cases = [
-        (ApiError::MethodNotAllowed { method: "PUT".into(), allow: "GET".into() }, 405, Some(("allow", "GET"))),
+        (
+            ApiError::MethodNotAllowed {
+                method: "PUT".into(),
+                allow: "GET".into(),
+            },
+            405,
+            Some(("allow", "GET")),
+        ),
         (ApiError::RequestTimeout { seconds: 30 }, 408, None),
         (ApiError::PayloadTooLarge { limit: 10 }, 413, None),
         (ApiError::UriTooLong { limit: 10 }, 414, None),
-        (ApiError::TooManyRequests { what: "searches", retry_after: 7 }, 429, Some(("retry-after", "7"))),
+        (
+            ApiError::TooManyRequests {
+                what: "searches",
+                retry_after: 7,
+            },
+            429,
+            Some(("retry-after", "7")),
+        ),
         (ApiError::HeadersTooLarge { limit: 10 }, 431, None),
-        (ApiError::OverBudget { budget_ms: 2000 }, 503, Some(("retry-after", "5"))),
+        (
+            ApiError::OverBudget { budget_ms: 2000 },
+            503,
+            Some(("retry-after", "5")),
+        ),
         (ApiError::ReadOnly, 503, None),
-        (ApiError::InsufficientStorage("stored 3 of 9 games".into()), 507, None),
+        (
+            ApiError::InsufficientStorage("stored 3 of 9 games".into()),
+            507,
+            None,
+        ),
         (ApiError::NotFound("x".into()), 404, None),
     ];
     for (e, status, header) in cases {
@@ -288,7 +351,13 @@ fn every_error_kind_has_both_forms_with_the_same_headers() {
             if let Some((name, value)) = header {
                 assert_eq!(r.headers().get(name).unwrap(), value, "{e:?} {form:?}");
             }
-            let ct = r.headers().get("content-type").unwrap().to_str().unwrap().to_string();
+            let ct = r
+                .headers()
+                .get("content-type")
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .to_string();
             let body = r.into_body().try_into_bytes().unwrap();
             let text = String::from_utf8_lossy(&body);
             match form {
@@ -323,8 +392,14 @@ fn the_accept_header_chooses_the_form() {
     assert_eq!(of(Some("*/*"), Form::Html), Form::Html);
     assert_eq!(of(Some(BROWSER.1), Form::Json), Form::Html);
     assert_eq!(of(Some("application/json"), Form::Html), Form::Json);
-    assert_eq!(of(Some("text/html;q=0.5, application/json"), Form::Html), Form::Json);
-    assert_eq!(of(Some("text/html, application/json;q=0.5"), Form::Json), Form::Html);
+    assert_eq!(
+        of(Some("text/html;q=0.5, application/json"), Form::Html),
+        Form::Json
+    );
+    assert_eq!(
+        of(Some("text/html, application/json;q=0.5"), Form::Json),
+        Form::Html
+    );
     assert_eq!(of(Some("text/html;q=0"), Form::Json), Form::Json);
 }
 
@@ -339,9 +414,19 @@ fn every_answer_carries_a_request_id() {
         assert!(seen.insert(id), "ids are distinct");
     }
     let long = format!("/x?{}", "a".repeat(keil_server::documents::MAX_TARGET));
-    assert!(raw(addr, "GET", &long, &[], b"").header("x-request-id").is_some());
+    assert!(
+        raw(addr, "GET", &long, &[], b"")
+            .header("x-request-id")
+            .is_some()
+    );
     // A client's id is kept when it is plain and short...
-    let a = raw(addr, "GET", "/healthz", &[("X-Request-Id", "client-42.a_b")], b"");
+    let a = raw(
+        addr,
+        "GET",
+        "/healthz",
+        &[("X-Request-Id", "client-42.a_b")],
+        b"",
+    );
     assert_eq!(a.header("x-request-id"), Some("client-42.a_b"));
     // ...and replaced otherwise.
     for bad in ["", "has space", "<script>", &"a".repeat(65)] {
@@ -358,7 +443,13 @@ fn answers_are_compressed_when_asked_and_keep_their_etag() {
     let plain = raw(addr, "GET", "/api/v1/games/1", &[], b"");
     assert_eq!(plain.status, 200);
     assert_eq!(plain.header("content-encoding"), None);
-    let gz = raw(addr, "GET", "/api/v1/games/1", &[("Accept-Encoding", "gzip")], b"");
+    let gz = raw(
+        addr,
+        "GET",
+        "/api/v1/games/1",
+        &[("Accept-Encoding", "gzip")],
+        b"",
+    );
     assert_eq!(gz.status, 200);
     assert_eq!(gz.header("content-encoding"), Some("gzip"));
     let mut inflated = Vec::new();
@@ -367,7 +458,13 @@ fn answers_are_compressed_when_asked_and_keep_their_etag() {
         .unwrap();
     assert_eq!(inflated, plain.body);
     for encoding in ["br", "zstd"] {
-        let a = raw(addr, "GET", "/openapi.json", &[("Accept-Encoding", encoding)], b"");
+        let a = raw(
+            addr,
+            "GET",
+            "/openapi.json",
+            &[("Accept-Encoding", encoding)],
+            b"",
+        );
         assert_eq!(a.header("content-encoding"), Some(encoding));
     }
     // The ETag is the same, and a revalidation is still 304.
@@ -407,7 +504,13 @@ fn metrics_count_routes_statuses_uploads_and_the_archive() {
     raw(addr, "GET", "/secret/player-name", &[], b"");
     let auth = format!("Bearer {TOKEN}");
     let game2 = GAME.replace("PB[Ana]", "PB[Cy]");
-    let up = raw(addr, "POST", "/api/v1/games", &[("Authorization", &auth)], game2.as_bytes());
+    let up = raw(
+        addr,
+        "POST",
+        "/api/v1/games",
+        &[("Authorization", &auth)],
+        game2.as_bytes(),
+    );
     assert_eq!(up.status, 201, "{}", up.text());
 
     let m = raw(addr, "GET", "/metrics", &[], b"");
@@ -425,7 +528,11 @@ fn metrics_count_routes_statuses_uploads_and_the_archive() {
     assert_eq!(route("/api/v1/games/{id}", "404"), Some(1.0), "{text}");
     assert_eq!(route("unmatched", "404"), Some(1.0), "{text}");
     assert_eq!(
-        sample(&text, "keil_http_errors_total", "problem=\"not-found\",route=\"unmatched\""),
+        sample(
+            &text,
+            "keil_http_errors_total",
+            "problem=\"not-found\",route=\"unmatched\""
+        ),
         Some(1.0)
     );
     assert_eq!(
@@ -449,7 +556,15 @@ fn metrics_count_routes_statuses_uploads_and_the_archive() {
     assert!(text.contains("keil_archive_text_index_bytes "));
     assert!(text.contains("keil_archive_sqlite_bytes "));
     // Nothing private: no raw path, token, address or player name.
-    for private in ["424242", "secret", "player-name", TOKEN, "127.0.0.1", "Cy", "Ana"] {
+    for private in [
+        "424242",
+        "secret",
+        "player-name",
+        TOKEN,
+        "127.0.0.1",
+        "Cy",
+        "Ana",
+    ] {
         assert!(!text.contains(private), "{private} in {text}");
     }
 }
@@ -479,10 +594,22 @@ fn a_read_only_archive_is_served_and_uploads_answer_503() {
     assert_eq!(raw(addr, "GET", "/api/v1/stats", &[], b"").status, 200);
     let auth = format!("Bearer {TOKEN}");
     let game2 = GAME.replace("PB[Ana]", "PB[Di]");
-    let up = raw(addr, "POST", "/api/v1/games", &[("Authorization", &auth), API], game2.as_bytes());
+    let up = raw(
+        addr,
+        "POST",
+        "/api/v1/games",
+        &[("Authorization", &auth), API],
+        game2.as_bytes(),
+    );
     assert_eq!(up.status, 503);
     assert_eq!(up.problem()["type"], "urn:keil:problem:read-only");
-    let page = raw(addr, "POST", "/api/v1/games", &[("Authorization", &auth), BROWSER], game2.as_bytes());
+    let page = raw(
+        addr,
+        "POST",
+        "/api/v1/games",
+        &[("Authorization", &auth), BROWSER],
+        game2.as_bytes(),
+    );
     assert_eq!(page.status, 503);
     assert!(page.page().contains("read-only"));
 }

@@ -239,7 +239,10 @@ impl Archive {
                 );
                 return Err(Error::io(&dir, e));
             }
-            (None, text::TextIndex::open_read_only(&dir.join(TANTIVY_DIR))?)
+            (
+                None,
+                text::TextIndex::open_read_only(&dir.join(TANTIVY_DIR))?,
+            )
         } else {
             std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
             let mut writer = store::open_writer(&db)?;

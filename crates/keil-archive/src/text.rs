@@ -18,8 +18,7 @@ use rusqlite::Connection;
 use tantivy::collector::TopDocs;
 use tantivy::directory::error::{DeleteError, LockError, OpenReadError, OpenWriteError};
 use tantivy::directory::{
-    Directory, DirectoryLock, FileHandle, Lock, MmapDirectory, WatchCallback, WatchHandle,
-    WritePtr,
+    Directory, DirectoryLock, FileHandle, Lock, MmapDirectory, WatchCallback, WatchHandle, WritePtr,
 };
 use tantivy::query::QueryParser;
 use tantivy::schema::{

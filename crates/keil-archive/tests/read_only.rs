@@ -61,7 +61,11 @@ fn read_only_open_reads_everything_and_writes_nothing() {
     assert_eq!(archive.patterns().load().unwrap().games, games);
 
     // Writes are refused before anything is read.
-    let refused = archive.import(&[common::bytes("x", "(;)")], &Default::default(), &mut |_| {});
+    let refused = archive.import(
+        &[common::bytes("x", "(;)")],
+        &Default::default(),
+        &mut |_| {},
+    );
     assert!(matches!(refused, Err(Error::ReadOnly)), "{refused:?}");
     assert!(matches!(archive.reindex(), Err(Error::ReadOnly)));
     assert!(matches!(archive.compact(), Err(Error::ReadOnly)));
