@@ -26,45 +26,47 @@ pub fn reindex(args: Args) -> anyhow::Result<()> {
     let start = std::time::Instant::now();
     let report = archive.reindex()?;
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        outln!("{}", serde_json::to_string_pretty(&report)?)?;
     } else {
-        println!(
+        outln!(
             "reindexed {} games in {:.2} s",
             report.games,
             start.elapsed().as_secs_f64()
-        );
+        )?;
     }
     Ok(())
 }
 
-/// Prints counts and sizes.
+/// Prints counts and sizes. Opens the archive read-only: works on a
+/// read-only or full volume and beside a running import.
 pub fn stats(args: Args) -> anyhow::Result<()> {
-    let archive = open(&args.db)?;
+    let archive = Archive::open_read_only(&args.db)
+        .with_context(|| format!("opening archive {}", args.db.display()))?;
     let s = archive.stats()?;
     if args.json {
         let mut v = serde_json::to_value(&s)?;
         v["bytes_per_game"] = s.bytes_per_game().into();
-        println!("{}", serde_json::to_string_pretty(&v)?);
+        outln!("{}", serde_json::to_string_pretty(&v)?)?;
         return Ok(());
     }
-    println!("games       {}", s.games);
+    outln!("games       {}", s.games)?;
     for (status, n) in &s.by_status {
-        println!("  {status:<11} {n}");
+        outln!("  {status:<11} {n}")?;
     }
     for (kind, n) in &s.by_kind {
-        println!("  {kind:<11} {n}");
+        outln!("  {kind:<11} {n}")?;
     }
     for (kind, size, n) in &s.by_board {
-        println!("  {:<11} {n}", format!("{kind} {size}"));
+        outln!("  {:<11} {n}", format!("{kind} {size}"))?;
     }
-    println!("players     {}", s.players);
-    println!("imports     {} ({} games refused)", s.imports, s.refused);
-    println!("text index  {} games", s.text_documents);
-    println!(
+    outln!("players     {}", s.players)?;
+    outln!("imports     {} ({} games refused)", s.imports, s.refused)?;
+    outln!("text index  {} games", s.text_documents)?;
+    outln!(
         "on disk     {} bytes SQLite + {} bytes tantivy = {} bytes per game",
         s.sqlite_bytes,
         s.tantivy_bytes,
         s.bytes_per_game()
-    );
+    )?;
     Ok(())
 }

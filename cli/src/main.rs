@@ -1,5 +1,19 @@
 //! The `keil` command-line tool: a thin dispatcher; the work is in the
 //! libraries, each subcommand in its own module.
+//!
+//! Standard output may be a pipe that its reader closes early
+//! (`keil stats | head -1`): commands write it with [`outln!`], whose
+//! error ends the command, and [`main`] treats a closed pipe as a clean
+//! exit (`println!` would panic instead).
+
+/// `println!` to standard output that returns the write's `io::Result`
+/// instead of panicking: use as `outln!(...)?`.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout().lock(), $($arg)*)
+    }};
+}
 
 mod archive;
 mod export;

@@ -255,7 +255,7 @@ fn open(db: &PathBuf) -> anyhow::Result<Archive> {
             db.display()
         );
     }
-    Archive::open(db).with_context(|| format!("opening archive {}", db.display()))
+    Archive::open_read_only(db).with_context(|| format!("opening archive {}", db.display()))
 }
 
 /// What a matched position adds to the board: the player to move and the
@@ -303,35 +303,43 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             };
             if common.json {
                 let v = serde_json::json!({ "players": hits, "profile": prof });
-                println!("{}", serde_json::to_string_pretty(&v)?);
+                outln!("{}", serde_json::to_string_pretty(&v)?)?;
                 return Ok(());
             }
             for h in &hits {
-                println!(
+                outln!(
                     "{:>6}  {:<30} {:>6} games  ({:?})",
-                    h.id, h.name, h.games, h.matched
-                );
+                    h.id,
+                    h.name,
+                    h.games,
+                    h.matched
+                )?;
             }
             if let Some(p) = prof {
-                println!(
+                outln!(
                     "\n{} ({} games, {} to {})",
                     p.name,
                     p.games,
                     p.first_date.as_deref().unwrap_or("?"),
                     p.last_date.as_deref().unwrap_or("?")
-                );
+                )?;
                 for (c, r) in [("Black", p.as_black), ("White", p.as_white)] {
-                    println!(
+                    outln!(
                         "  as {c}: {} games, {} wins, {} losses",
-                        r.games, r.wins, r.losses
-                    );
+                        r.games,
+                        r.wins,
+                        r.losses
+                    )?;
                 }
-                println!("  most frequent opponents:");
+                outln!("  most frequent opponents:")?;
                 for o in &p.opponents {
-                    println!(
+                    outln!(
                         "    {:<30} {:>4} games  +{} -{}",
-                        o.name, o.games, o.wins, o.losses
-                    );
+                        o.name,
+                        o.games,
+                        o.wins,
+                        o.losses
+                    )?;
                 }
             }
         }
@@ -353,20 +361,20 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             };
             let list = archive.games().list(&filter.filter()?, &page)?;
             if common.json {
-                println!(
+                outln!(
                     "{}",
                     serde_json::to_string_pretty(&serde_json::json!({
                         "games": list.games,
                         "next": list.next.map(|c| c.to_string()),
                     }))?
-                );
+                )?;
                 return Ok(());
             }
             for g in &list.games {
-                println!("{}", game_line(g));
+                outln!("{}", game_line(g))?;
             }
             if let Some(next) = list.next {
-                println!("next page: --after {next}");
+                outln!("next page: --after {next}")?;
             }
         }
         What::Position {
@@ -393,12 +401,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             q.cursor = after;
             let answer = archive.positions().search(&q)?;
             if common.json {
-                println!("{}", serde_json::to_string_pretty(&answer)?);
+                outln!("{}", serde_json::to_string_pretty(&answer)?)?;
                 return Ok(());
             }
-            println!("{} games reached {}", answer.total_games, q.notation());
+            outln!("{} games reached {}", answer.total_games, q.notation())?;
             for c in &answer.continuations {
-                println!(
+                outln!(
                     "  {} {:<8} {:>6} games  ({:.1}%)  B {} / W {}",
                     matched(c.to_move, keil.then_some(c.button_taken)),
                     c.mv,
@@ -406,10 +414,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                     c.share * 100.0,
                     c.black_wins,
                     c.white_wins
-                );
+                )?;
             }
             for h in &answer.games {
-                println!(
+                outln!(
                     "{:>7}  ply {:>3} {}{}  {:<10} {} - {}  {}  next {}",
                     h.game_id,
                     h.ply,
@@ -420,10 +428,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                     h.white.as_deref().unwrap_or("?"),
                     h.result.as_deref().unwrap_or("?"),
                     h.next.as_deref().unwrap_or("-")
-                );
+                )?;
             }
             if let Some(next) = answer.next_cursor {
-                println!("next page: --after {next}");
+                outln!("next page: --after {next}")?;
             }
         }
         What::Pattern {
@@ -459,20 +467,20 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 e => e.into(),
             })?;
             if common.json {
-                println!("{}", serde_json::to_string_pretty(&answer)?);
+                outln!("{}", serde_json::to_string_pretty(&answer)?)?;
                 return Ok(());
             }
-            print_pattern_answer(&answer, kind, size, mode);
+            print_pattern_answer(&answer, kind, size, mode)?;
         }
         What::Text { query, common } => {
             let archive = open(&common.db)?;
             let hits = archive.search_text(&query, common.limit)?;
             if common.json {
-                println!("{}", serde_json::to_string_pretty(&hits)?);
+                outln!("{}", serde_json::to_string_pretty(&hits)?)?;
                 return Ok(());
             }
             for h in &hits {
-                println!("{:>6.2}  {}", h.score, game_line(&h.game));
+                outln!("{:>6.2}  {}", h.score, game_line(&h.game))?;
             }
         }
     }
@@ -481,8 +489,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 
 /// A pattern search's answer for people: totals, the continuation table,
 /// the page of games.
-fn print_pattern_answer(a: &PatternAnswer, kind: GameKind, size: u8, mode: PatternMode) {
-    println!(
+fn print_pattern_answer(
+    a: &PatternAnswer,
+    kind: GameKind,
+    size: u8,
+    mode: PatternMode,
+) -> std::io::Result<()> {
+    outln!(
         "{} games, {} hits of {} ({} {size}, {} mode, {} placements)",
         a.total_games,
         a.total_hits,
@@ -490,10 +503,10 @@ fn print_pattern_answer(a: &PatternAnswer, kind: GameKind, size: u8, mode: Patte
         kind.name(),
         mode.code(),
         a.placements
-    );
+    )?;
     if !a.continuations.is_empty() {
-        println!();
-        println!(
+        outln!()?;
+        outln!(
             "{:<5} {:<10} {:>6} {:>7} {:>6} {:>6}   {:>6} {:>7} {:>6} {:>6}",
             "label",
             "point",
@@ -505,7 +518,7 @@ fn print_pattern_answer(a: &PatternAnswer, kind: GameKind, size: u8, mode: Patte
             "tenuki",
             "B wins",
             "W wins"
-        );
+        )?;
         let stats = |s: &MoveStats| {
             format!(
                 "{:>6} {:>7} {:>6} {:>6}",
@@ -518,19 +531,19 @@ fn print_pattern_answer(a: &PatternAnswer, kind: GameKind, size: u8, mode: Patte
             } else {
                 format!("{} ({})", c.display, c.point)
             };
-            println!(
+            outln!(
                 "{:<5} {:<10} {}   {}",
                 c.label,
                 point,
                 stats(&c.black),
                 stats(&c.white)
-            );
+            )?;
         }
     }
     if !a.games.is_empty() {
-        println!();
+        outln!()?;
         for h in &a.games {
-            println!(
+            outln!(
                 "{:>7}  {:<10}  {} - {}  {}  node {} ply {}  {} hit{}{}  next {}",
                 h.game_id,
                 if h.date.is_empty() { "?" } else { &h.date },
@@ -543,10 +556,11 @@ fn print_pattern_answer(a: &PatternAnswer, kind: GameKind, size: u8, mode: Patte
                 if h.hits == 1 { "" } else { "s" },
                 if h.swapped { " swapped" } else { "" },
                 h.next.as_deref().unwrap_or("-")
-            );
+            )?;
         }
     }
     if let Some(next) = &a.next_cursor {
-        println!("next page: --after {next}");
+        outln!("next page: --after {next}")?;
     }
+    Ok(())
 }

@@ -56,15 +56,28 @@ pub struct Args {
     /// (~270 MB and ~385 MB resident for those).
     #[arg(long)]
     lazy_patterns: bool,
+    /// Open the archive read-only: nothing is written (no demo corpus), and
+    /// uploads answer 503. Without it, an archive that cannot be written
+    /// (a read-only or full volume, no write permission) is served
+    /// read-only too, with a warning.
+    #[arg(long)]
+    read_only: bool,
+    /// Serve GET /metrics (Prometheus text format) on this address instead
+    /// of the public one, which then answers /metrics 404.
+    #[arg(long)]
+    metrics_addr: Option<SocketAddr>,
+    /// Seconds that requests in flight get to finish after SIGTERM (no new
+    /// connection is accepted meanwhile).
+    #[arg(long, default_value_t = keil_server::DEFAULT_GRACE.as_secs())]
+    grace: u64,
 }
 
 /// Runs `keil serve`.
 pub fn run(args: Args) -> anyhow::Result<()> {
     init_logging();
-    let archive = Archive::open(&args.db)
-        .with_context(|| format!("cannot open the archive {}", args.db.display()))?;
+    let archive = open(&args.db, args.read_only)?;
     let games = archive.stats().context("cannot read the archive")?.games;
-    if games == 0 && !args.no_demo {
+    if games == 0 && !args.no_demo && !archive.is_read_only() {
         import_demo(&archive)?;
     }
     let token = keil_server::load_token(args.token_file.as_deref()).with_context(|| {
@@ -91,7 +104,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         "keil: serving {} on http://{} (uploads {})",
         args.db.display(),
         args.addr,
-        if token.is_some() {
+        if archive.is_read_only() {
+            "disabled: the archive is read-only; they answer 503"
+        } else if token.is_some() {
             "enabled"
         } else {
             "disabled: no token"
@@ -105,6 +120,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         blocking_threads: args.blocking_threads,
         query_budget: args.query_budget,
         search_threads: args.search_threads,
+        metrics_addr: args.metrics_addr,
+        grace: std::time::Duration::from_secs(args.grace),
         ..ServerOptions::new(Arc::new(archive))
     };
     keil_server::run_blocking(options).context("server")?;
@@ -135,6 +152,27 @@ fn parse_budget(s: &str) -> Result<std::time::Duration, String> {
     Ok(std::time::Duration::from_micros(
         (ms * 1000.0).round() as u64
     ))
+}
+
+/// Opens the archive read-write, or read-only when asked or when it cannot
+/// be written (then with a warning naming the cause).
+fn open(db: &Path, read_only: bool) -> anyhow::Result<Archive> {
+    let context = || format!("cannot open the archive {}", db.display());
+    if read_only {
+        return Archive::open_read_only(db).with_context(context);
+    }
+    match Archive::open(db) {
+        Ok(archive) => Ok(archive),
+        Err(e) if e.is_unwritable() => {
+            let archive = Archive::open_read_only(db).with_context(context)?;
+            eprintln!(
+                "keil: warning: the archive {} cannot be written ({e}); serving it read-only",
+                db.display()
+            );
+            Ok(archive)
+        }
+        Err(e) => Err(e).with_context(context),
+    }
 }
 
 /// Generates the demo corpus (keil-gen's fixed seed) and imports it, with a

@@ -1,6 +1,9 @@
-//! The API's one error type, mapped to HTTP status codes and RFC 7807
-//! `application/problem+json` bodies in one place ([`ApiError`]'s
-//! [`ResponseError`] implementation).
+//! The API's one error type, mapped to HTTP status codes and, in one place
+//! ([`answer`]), to its two documents: an RFC 7807
+//! `application/problem+json` body for API clients, or an HTML page in the
+//! site's layout for browsers ([`Form`], chosen from `Accept` by
+//! [`Form::of`]), with the same status and extra headers (`Retry-After`,
+//! `Allow`, `WWW-Authenticate`).
 
 use actix_web::http::StatusCode;
 use actix_web::http::header::{self, HeaderValue};
@@ -121,6 +124,151 @@ impl ApiError {
     }
 }
 
+impl ApiError {
+    /// The problem `detail`: the message, except for internal errors, whose
+    /// cause stays in the log.
+    fn detail(&self) -> String {
+        match self {
+            ApiError::Internal(_) => "internal error; the cause is in the server log".to_string(),
+            other => other.to_string(),
+        }
+    }
+
+    /// Logs an internal error's cause (once per answer).
+    pub(crate) fn log(&self) {
+        if let ApiError::Internal(cause) = self {
+            tracing::error!(%cause, "internal error");
+        }
+    }
+
+    /// The headers both forms carry besides the content's own.
+    fn extra_headers(&self) -> Vec<(header::HeaderName, HeaderValue)> {
+        match self {
+            ApiError::Unauthorized(_) => vec![(
+                header::WWW_AUTHENTICATE,
+                HeaderValue::from_static("Bearer realm=\"keil\""),
+            )],
+            ApiError::Busy | ApiError::OverBudget { .. } => {
+                vec![(header::RETRY_AFTER, HeaderValue::from_static("5"))]
+            }
+            ApiError::TooManyRequests { retry_after, .. } => vec![(
+                header::RETRY_AFTER,
+                HeaderValue::from((*retry_after).max(1)),
+            )],
+            ApiError::MethodNotAllowed { allow, .. } => HeaderValue::from_str(allow)
+                .map(|v| vec![(header::ALLOW, v)])
+                .unwrap_or_default(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The closest error for a status that something other than our code
+    /// answered with (an actix extractor, the router), with its message as
+    /// the detail; `None` for a status no variant has.
+    pub(crate) fn for_status(status: StatusCode, detail: String) -> Option<ApiError> {
+        Some(match status.as_u16() {
+            400 => ApiError::BadRequest(detail),
+            404 => ApiError::NotFound(detail),
+            500 => ApiError::Internal(detail),
+            _ => return None,
+        })
+    }
+}
+
+/// The two documents an error can be: a problem document or an HTML page.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Form {
+    /// `application/problem+json` (RFC 7807), for API clients.
+    Json,
+    /// An HTML page in the site's layout, for browsers.
+    Html,
+}
+
+/// The most media ranges of an `Accept` header that [`Form::of`] reads.
+const ACCEPT_RANGES: usize = 32;
+
+impl Form {
+    /// The form a request asks for: HTML when its `Accept` header ranks
+    /// `text/html` (or `application/xhtml+xml`) above the JSON types
+    /// (`application/json`, `application/problem+json`), JSON when it ranks
+    /// a JSON type at least as high, else `default` (no `Accept`, `*/*`:
+    /// the form of the route's own answers). Reads at most 32 ranges.
+    pub fn of(headers: &header::HeaderMap, default: Form) -> Form {
+        let Some(accept) = headers.get(header::ACCEPT).and_then(|v| v.to_str().ok()) else {
+            return default;
+        };
+        let (mut html, mut json) = (None::<f32>, None::<f32>);
+        for range in accept.split(',').take(ACCEPT_RANGES) {
+            let mut parts = range.split(';');
+            let media = parts.next().unwrap_or("").trim();
+            let q = parts
+                .find_map(|p| p.trim().strip_prefix("q=")?.trim().parse::<f32>().ok())
+                .unwrap_or(1.0);
+            let slot = if media.eq_ignore_ascii_case("text/html")
+                || media.eq_ignore_ascii_case("application/xhtml+xml")
+            {
+                &mut html
+            } else if media.eq_ignore_ascii_case("application/json")
+                || media.eq_ignore_ascii_case(PROBLEM_JSON)
+            {
+                &mut json
+            } else {
+                continue;
+            };
+            *slot = Some(slot.map_or(q, |old: f32| old.max(q)));
+        }
+        let (html, json) = (html.unwrap_or(0.0), json.unwrap_or(0.0));
+        if html > 0.0 && html > json {
+            Form::Html
+        } else if json > 0.0 {
+            Form::Json
+        } else {
+            default
+        }
+    }
+}
+
+/// What [`answer`] records in the answer's extensions: the problem type
+/// (for the metrics) and the form it chose (for the documents middleware).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Answered {
+    /// [`ApiError`]'s problem type tag (`over-budget`, `not-found`, ...).
+    pub kind: &'static str,
+    /// The form of the body.
+    pub form: Form,
+}
+
+/// The answer for an error: its status, its document in `form` (a problem
+/// document, or an HTML page with the pages' headers), the extra headers
+/// of its kind on both forms, and [`Answered`] in the extensions. The one
+/// place that builds an error's answer.
+pub fn answer(e: &ApiError, form: Form) -> HttpResponse {
+    let status = e.status_code();
+    let detail = e.detail();
+    let mut response = match form {
+        Form::Json => {
+            let problem = Problem {
+                kind: format!("urn:keil:problem:{}", e.kind()),
+                title: status.canonical_reason().unwrap_or("Error").to_string(),
+                status: status.as_u16(),
+                detail,
+            };
+            HttpResponse::build(status)
+                .insert_header((header::CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON)))
+                .body(serde_json::to_string(&problem).unwrap_or_default())
+        }
+        Form::Html => crate::pages::error_page(status, detail),
+    };
+    for (name, value) in e.extra_headers() {
+        response.headers_mut().insert(name, value);
+    }
+    response.extensions_mut().insert(Answered {
+        kind: e.kind(),
+        form,
+    });
+    response
+}
+
 impl From<keil_archive::Error> for ApiError {
     fn from(e: keil_archive::Error) -> ApiError {
         use keil_archive::Error as E;
@@ -129,6 +277,7 @@ impl From<keil_archive::Error> for ApiError {
             E::Pattern(p) => p.into(),
             E::Busy => ApiError::Busy,
             E::OverBudget { budget_ms } => ApiError::OverBudget { budget_ms },
+            E::ReadOnly => ApiError::ReadOnly,
             other => ApiError::Internal(other.to_string()),
         }
     }
@@ -186,40 +335,10 @@ impl ResponseError for ApiError {
         }
     }
 
+    /// The problem document; a browser gets the HTML page instead (see
+    /// [`crate::documents`]).
     fn error_response(&self) -> HttpResponse {
-        let status = self.status_code();
-        let detail = match self {
-            ApiError::Internal(cause) => {
-                tracing::error!(%cause, "internal error");
-                "internal error; the cause is in the server log".to_string()
-            }
-            other => other.to_string(),
-        };
-        let problem = Problem {
-            kind: format!("urn:keil:problem:{}", self.kind()),
-            title: status.canonical_reason().unwrap_or("Error").to_string(),
-            status: status.as_u16(),
-            detail,
-        };
-        let mut response = HttpResponse::build(status);
-        response.insert_header((header::CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON)));
-        match self {
-            ApiError::Unauthorized(_) => {
-                response.insert_header((header::WWW_AUTHENTICATE, "Bearer realm=\"keil\""));
-            }
-            ApiError::Busy | ApiError::OverBudget { .. } => {
-                response.insert_header((header::RETRY_AFTER, "5"));
-            }
-            ApiError::TooManyRequests { retry_after, .. } => {
-                response.insert_header((header::RETRY_AFTER, retry_after.max(&1).to_string()));
-            }
-            ApiError::MethodNotAllowed { allow, .. } => {
-                if let Ok(v) = HeaderValue::from_str(allow) {
-                    response.insert_header((header::ALLOW, v));
-                }
-            }
-            _ => {}
-        }
-        response.body(serde_json::to_string(&problem).unwrap_or_default())
+        self.log();
+        answer(self, Form::Json)
     }
 }

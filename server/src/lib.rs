@@ -38,16 +38,32 @@
 //!   before serving. Uploads need a bearer token ([`ServerOptions::token`]);
 //!   with none configured, writes are disabled.
 //! - Request logging (tracing-actix-web) is installed only when the
-//!   subscriber records INFO spans.
+//!   subscriber records INFO spans; every answer carries an
+//!   `X-Request-Id` ([`request_id`]), also named by every log line of its
+//!   request.
+//! - Every error answer, on every path, is a document ([`documents`]): a
+//!   problem document, or an HTML page for a browser; request targets and
+//!   header sections over [`documents::MAX_TARGET`] and
+//!   [`documents::MAX_HEADER_BYTES`] are refused (414, 431).
+//! - `GET /metrics` ([`metrics`]) in the Prometheus text format, on the
+//!   public listener or on [`ServerOptions::metrics_addr`].
+//! - Answers are compressed (gzip, brotli, zstd) when the client's
+//!   `Accept-Encoding` asks. SIGTERM stops gracefully: no new connection,
+//!   requests in flight get [`ServerOptions::grace`] to finish.
+//! - An archive opened read-only ([`keil_archive::Archive::open_read_only`])
+//!   is served read-only: uploads answer 503 ([`ApiError::ReadOnly`]).
 //!
 //! **Invariant:** only this crate knows HTTP and JSON shapes; the archive
 //! knows nothing of them.
 
+pub mod documents;
 pub mod dto;
 mod error;
+pub mod metrics;
 pub mod openapi;
 pub mod pages;
 pub mod params;
+pub mod request_id;
 pub mod routes;
 pub mod svg;
 mod upload;
@@ -60,11 +76,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use actix_web::dev::Server;
-use actix_web::middleware::Condition;
+use actix_web::middleware::{Compress, Condition, from_fn};
 use actix_web::{App, HttpServer, web};
 use keil_archive::Archive;
 
-pub use error::{ApiError, PROBLEM_JSON, Problem};
+pub use error::{ApiError, Form, PROBLEM_JSON, Problem, answer};
 pub use routes::{app_config, routes};
 
 /// The default upload body limit: 8 MiB (about 8,000 games).
@@ -94,6 +110,8 @@ pub const DEFAULT_QUERY_BUDGET: Duration = Duration::from_secs(2);
 /// The default number of search threads (see
 /// [`ServerOptions::search_threads`]).
 pub const DEFAULT_SEARCH_THREADS: usize = 2;
+/// The default grace period of a graceful stop (SIGTERM): 10 s.
+pub const DEFAULT_GRACE: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// The environment variable read for the write token when no token file is
 /// given.
@@ -125,6 +143,14 @@ pub struct ServerOptions {
     /// runs its parallel parts on them too), apart from the threads of
     /// plain reads and uploads. Default [`DEFAULT_SEARCH_THREADS`].
     pub search_threads: usize,
+    /// Where to serve `GET /metrics` instead of [`ServerOptions::addr`]
+    /// (that listener serves nothing else, and the public one answers
+    /// `/metrics` 404); `None`: on the public listener.
+    pub metrics_addr: Option<SocketAddr>,
+    /// How long a graceful stop (SIGTERM) lets requests in flight finish
+    /// before closing their connections (whole seconds; default
+    /// [`DEFAULT_GRACE`]).
+    pub grace: std::time::Duration,
 }
 
 impl ServerOptions {
@@ -140,6 +166,8 @@ impl ServerOptions {
             blocking_threads: DEFAULT_BLOCKING_THREADS,
             query_budget: DEFAULT_QUERY_BUDGET,
             search_threads: DEFAULT_SEARCH_THREADS,
+            metrics_addr: None,
+            grace: DEFAULT_GRACE,
         }
     }
 }
@@ -158,6 +186,11 @@ pub struct ServerState {
     pub(crate) work: work::Work,
     /// The home page's counts, reused for a few seconds.
     pub(crate) home: pages::HomeCache,
+    /// The metrics served at `/metrics`.
+    pub metrics: metrics::Metrics,
+    /// The listener that alone serves `/metrics` (its bound address), if
+    /// any.
+    pub metrics_addr: Option<SocketAddr>,
 }
 
 impl ServerState {
@@ -169,6 +202,8 @@ impl ServerState {
             max_upload: options.max_upload,
             work: work::Work::new(options.search_threads, options.query_budget),
             home: pages::HomeCache::default(),
+            metrics: metrics::Metrics::new(),
+            metrics_addr: options.metrics_addr,
         }
     }
 }
@@ -189,28 +224,49 @@ pub fn load_token(file: Option<&Path>) -> io::Result<Option<String>> {
 }
 
 /// Builds the HTTP server and binds it; returns it (not yet polled: await
-/// it, or spawn it) with the addresses it listens on. Must be called inside
-/// an actix system (`actix_web::rt::System`).
+/// it, or spawn it) with the addresses it listens on: the public one, then
+/// the metrics listener's when [`ServerOptions::metrics_addr`] is set. Must
+/// be called inside an actix system (`actix_web::rt::System`).
 ///
 /// # Errors
-/// When the address cannot be bound.
-pub fn bind(options: ServerOptions) -> io::Result<(Server, Vec<SocketAddr>)> {
+/// When an address cannot be bound.
+pub fn bind(mut options: ServerOptions) -> io::Result<(Server, Vec<SocketAddr>)> {
+    // The metrics listener is bound first: the state needs its real
+    // address (port 0 in tests) to tell its requests apart.
+    let metrics_listener = match options.metrics_addr {
+        Some(addr) => {
+            let listener = std::net::TcpListener::bind(addr)?;
+            options.metrics_addr = Some(listener.local_addr()?);
+            Some(listener)
+        }
+        None => None,
+    };
     let state = web::Data::new(ServerState::new(&options));
     // Request logging only when its spans can be recorded: a disabled
-    // logger still built a root span and a request id per request (~5% of
-    // a position search's CPU time).
+    // logger still built a root span per request (~5% of a position
+    // search's CPU time).
     let log = request_logging_enabled();
+    // Outermost first: the request id, the log, compression, the metrics,
+    // the error documents, the routes.
     let server = HttpServer::new(move || {
         App::new()
+            .configure(app_config(state.clone()))
+            .wrap(from_fn(documents::documents))
+            .wrap(from_fn(metrics::count))
+            .wrap(Compress::default())
             .wrap(Condition::new(
                 log,
-                tracing_actix_web::TracingLogger::default(),
+                tracing_actix_web::TracingLogger::<request_id::RootSpan>::new(),
             ))
-            .configure(app_config(state.clone()))
+            .wrap(from_fn(request_id::request_id))
     })
     .workers(options.workers.unwrap_or_else(default_workers).max(1))
-    .worker_max_blocking_threads(options.blocking_threads.max(1));
-    let server = server.bind(options.addr)?;
+    .worker_max_blocking_threads(options.blocking_threads.max(1))
+    .shutdown_timeout(options.grace.as_secs());
+    let mut server = server.bind(options.addr)?;
+    if let Some(listener) = metrics_listener {
+        server = server.listen(listener)?;
+    }
     let addrs = server.addrs();
     Ok((server.run(), addrs))
 }
@@ -240,16 +296,29 @@ pub fn warm_up(archive: &Archive, patterns: bool) -> keil_archive::Result<std::t
     Ok(start.elapsed())
 }
 
-/// Serves until the process is interrupted (Ctrl-C stops gracefully).
+/// Serves until the process is stopped: SIGTERM stops gracefully (no new
+/// connection; requests in flight get [`ServerOptions::grace`]), SIGINT
+/// and SIGQUIT at once.
 ///
 /// # Errors
 /// When the address cannot be bound, or the server fails.
 pub async fn run(options: ServerOptions) -> io::Result<()> {
+    let read_only = options.archive.is_read_only();
+    let metrics = options.metrics_addr.is_some();
     let (server, addrs) = bind(options)?;
-    for a in &addrs {
-        tracing::info!("listening on http://{a}");
+    for (i, a) in addrs.iter().enumerate() {
+        if metrics && i + 1 == addrs.len() {
+            tracing::info!("metrics on http://{a}{}", metrics::PATH);
+        } else {
+            tracing::info!("listening on http://{a}");
+        }
     }
-    server.await
+    if read_only {
+        tracing::warn!("the archive is open read-only: uploads answer 503");
+    }
+    server.await?;
+    tracing::info!("stopped");
+    Ok(())
 }
 
 /// [`run`] on a new actix system, for synchronous callers (the CLI).

@@ -74,47 +74,64 @@ pub fn routes() -> Vec<(&'static str, &'static str)> {
     route_table().iter().map(|e| (e.method, e.path)).collect()
 }
 
-/// Registers the state, every route of [`route_table`], problem+json for
-/// malformed paths (query strings are read by [`crate::params`]), and a
-/// problem+json 404 for unknown paths.
+/// Registers the state, every route of [`route_table`] and of the pages
+/// (each path's resource answers other methods 405 with `Allow`, and
+/// carries its pattern for the metrics), `GET /metrics`, problem documents
+/// for malformed paths (query strings are read by [`crate::params`]), and a
+/// 404 for unknown paths.
 pub fn app_config(state: Data<ServerState>) -> impl FnOnce(&mut ServiceConfig) {
     move |cfg: &mut ServiceConfig| {
         cfg.app_data(state).app_data(
             web::PathConfig::default()
                 .error_handler(|e, _| ApiError::BadRequest(format!("path: {e}")).into()),
         );
+        let metrics = entry("GET", crate::metrics::PATH, crate::metrics::serve);
         // Several methods on one path share one resource.
-        let mut resources: Vec<(&str, actix_web::Resource)> = Vec::new();
-        for e in route_table().into_iter().chain(crate::pages::page_table()) {
-            match resources.iter_mut().find(|(p, _)| *p == e.path) {
-                Some((_, r)) => {
+        let mut resources: Vec<(&'static str, Vec<&'static str>, actix_web::Resource)> = Vec::new();
+        for e in route_table()
+            .into_iter()
+            .chain(crate::pages::page_table())
+            .chain([metrics])
+        {
+            match resources.iter_mut().find(|(p, ..)| *p == e.path) {
+                Some((_, methods, r)) => {
                     let resource = std::mem::replace(r, web::resource(e.path));
                     *r = resource.route(e.route);
+                    methods.push(e.method);
                 }
-                None => resources.push((e.path, web::resource(e.path).route(e.route))),
+                None => resources.push((
+                    e.path,
+                    vec![e.method],
+                    web::resource(e.path)
+                        .app_data(crate::metrics::RoutePattern(e.path))
+                        .route(e.route),
+                )),
             }
         }
-        for (_, r) in resources {
-            cfg.service(r);
+        for (_, methods, r) in resources {
+            let allow = methods.join(", ");
+            cfg.service(r.default_service(web::to(move |req: HttpRequest| {
+                let allow = allow.clone();
+                async move {
+                    Err::<HttpResponse, _>(ApiError::MethodNotAllowed {
+                        method: req.method().to_string(),
+                        allow,
+                    })
+                }
+            })));
         }
         cfg.default_service(web::to(not_found));
     }
 }
 
-/// An unknown path: a problem document, or an HTML page for a browser
-/// (an `Accept` header naming `text/html`) outside `/api/`.
-async fn not_found(req: HttpRequest) -> HttpResponse {
-    let e = ApiError::NotFound(format!("no route for {} {}", req.method(), req.path()));
-    let browser = req
-        .headers()
-        .get(header::ACCEPT)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.contains("text/html"));
-    if browser && !req.path().starts_with("/api/") {
-        actix_web::ResponseError::error_response(&crate::pages::PageError(e))
-    } else {
-        actix_web::ResponseError::error_response(&e)
-    }
+/// An unknown path: 404 (a problem document, or an HTML page for a
+/// browser: [`crate::documents`]).
+async fn not_found(req: HttpRequest) -> Result<HttpResponse, ApiError> {
+    Err(ApiError::NotFound(format!(
+        "no route for {} {}",
+        req.method(),
+        req.path()
+    )))
 }
 
 // ---- helpers ---------------------------------------------------------------
@@ -584,13 +601,16 @@ pub async fn list_games(
         (status = 401, description = "No or wrong bearer token", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Uploads are disabled (no token configured)", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "The body exceeds the limit", body = Problem, content_type = "application/problem+json"),
-        (status = 503, description = "Another import is running", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "Another import is running, or the archive is read-only on this server", body = Problem, content_type = "application/problem+json"),
     ))]
 pub async fn upload_games(
     req: HttpRequest,
     state: Data<ServerState>,
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
+    if state.archive.is_read_only() {
+        return Err(ApiError::ReadOnly);
+    }
     upload::authorize(&req, state.token.as_deref())?;
     let limit = state.max_upload;
     let declared = req
@@ -611,6 +631,9 @@ pub async fn upload_games(
         req.peer_addr().map_or("?".into(), |a| a.ip().to_string())
     );
     let answer = work::write(&state, move |st| upload::store(st, &source, &body)).await?;
+    state
+        .metrics
+        .uploaded(answer.stored, answer.duplicates, answer.invalid);
     let status = if answer.stored > 0 {
         StatusCode::CREATED
     } else if answer.duplicates > 0 {

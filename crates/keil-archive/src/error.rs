@@ -64,6 +64,27 @@ pub enum Error {
         /// The budget in ms (0: no deadline, cancelled).
         budget_ms: u64,
     },
+    /// Occurs when a write (an import, a reindex, a compaction) is asked of
+    /// an archive opened with [`crate::Archive::open_read_only`].
+    #[error("the archive is open read-only")]
+    ReadOnly,
+    /// Occurs when an archive opened read-only would need a migration or an
+    /// index upgrade, which writes; the text says what is out of date.
+    #[error(
+        "the archive needs an upgrade ({0}): open it once for writing (e.g. `keil reindex` or `keil serve`) on a writable volume"
+    )]
+    NeedsUpgrade(String),
+    /// Occurs when the archive was written by a newer version of keil (its
+    /// schema version is above this crate's).
+    #[error(
+        "the archive has schema version {found}, newer than this keil's {expected}: use a newer keil"
+    )]
+    TooNew {
+        /// The archive's schema version.
+        found: usize,
+        /// This crate's ([`crate::schema_version`]).
+        expected: usize,
+    },
 }
 
 /// A failure of the archive's storage, with its cause (see
@@ -112,6 +133,79 @@ impl From<rusqlite_migration::Error> for Error {
 impl From<tantivy::TantivyError> for Error {
     fn from(e: tantivy::TantivyError) -> Error {
         storage("text index", e)
+    }
+}
+
+impl Error {
+    /// Whether the error says that the storage cannot be written: a
+    /// read-only volume, a full disk, a file or directory without write
+    /// permission, or an archive opened read-only. A caller that only needs
+    /// to read may then open the archive with
+    /// [`crate::Archive::open_read_only`].
+    pub fn is_unwritable(&self) -> bool {
+        match self {
+            Error::ReadOnly => true,
+            Error::Io { source, .. } => io_unwritable(source),
+            Error::Storage(s) => {
+                let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(&*s.source);
+                while let Some(c) = cause {
+                    if engine_unwritable(c) {
+                        return true;
+                    }
+                    cause = c.source();
+                }
+                false
+            }
+            _ => false,
+        }
+    }
+}
+
+fn io_unwritable(e: &std::io::Error) -> bool {
+    use std::io::ErrorKind as K;
+    matches!(
+        e.kind(),
+        K::ReadOnlyFilesystem | K::PermissionDenied | K::StorageFull | K::QuotaExceeded
+    )
+}
+
+/// One cause in a storage error's chain: an I/O error, or SQLite's or
+/// tantivy's codes for one.
+fn engine_unwritable(e: &(dyn std::error::Error + 'static)) -> bool {
+    use rusqlite::ErrorCode as C;
+    use tantivy::TantivyError as T;
+    use tantivy::directory::error::{LockError, OpenDirectoryError, OpenWriteError};
+    if let Some(io) = e.downcast_ref::<std::io::Error>() {
+        return io_unwritable(io);
+    }
+    if let Some(rusqlite::Error::SqliteFailure(f, _)) = e.downcast_ref::<rusqlite::Error>() {
+        use rusqlite::ffi;
+        // I/O errors of writes: the WAL index (`-shm`) cannot be created or
+        // grown on a full or read-only volume.
+        let write_io = [
+            ffi::SQLITE_IOERR_WRITE,
+            ffi::SQLITE_IOERR_TRUNCATE,
+            ffi::SQLITE_IOERR_SHMOPEN,
+            ffi::SQLITE_IOERR_SHMSIZE,
+        ];
+        return matches!(
+            f.code,
+            C::ReadOnly | C::CannotOpen | C::DiskFull | C::PermissionDenied
+        ) || write_io.contains(&f.extended_code);
+    }
+    if let Some(rusqlite_migration::Error::RusqliteError { err, .. }) =
+        e.downcast_ref::<rusqlite_migration::Error>()
+    {
+        return engine_unwritable(err);
+    }
+    match e.downcast_ref::<T>() {
+        Some(T::IoError(io))
+        | Some(T::LockFailure(LockError::IoError(io), _))
+        | Some(T::OpenWriteError(OpenWriteError::IoError { io_error: io, .. }))
+        | Some(T::OpenDirectoryError(OpenDirectoryError::IoError { io_error: io, .. })) => {
+            io_unwritable(io)
+        }
+        _ => false,
     }
 }
 

@@ -342,7 +342,8 @@ impl Archive {
     /// at all. The text index catches up on the next open or import.
     ///
     /// # Errors
-    /// [`Error::Busy`] when another import runs on the archive (after waiting
+    /// [`Error::ReadOnly`] for an archive opened read-only (nothing is
+    /// read); [`Error::Busy`] when another import runs on the archive (after waiting
     /// up to 5 s for the lock); [`Error::Io`]
     /// for a path that does not exist or a directory that cannot be listed
     /// (unreadable files inside a directory are reported as problems);
@@ -354,6 +355,9 @@ impl Archive {
         options: &ImportOptions,
         progress: &mut dyn FnMut(&ImportProgress),
     ) -> Result<ImportReport> {
+        if self.is_read_only() {
+            return Err(Error::ReadOnly);
+        }
         let start = Instant::now();
         let mut inputs = Vec::new();
         for s in sources {
@@ -379,7 +383,7 @@ impl Archive {
             .collect();
 
         let mut text = self.text.writer_waiting(WRITER_WAIT)?.ok_or(Error::Busy)?;
-        let mut conn = self.writer.lock().unwrap_or_else(|e| e.into_inner());
+        let mut conn = self.writer()?;
         // Games stored by an earlier, interrupted run get their text first,
         // so the payload's "every id up to N" stays true.
         text.catch_up(&conn)?;

@@ -6,7 +6,9 @@
 //! `tantivy/` (the text index, derived: caught up from SQLite on open,
 //! rebuilt by [`Archive::reindex`]).
 //!
-//! - [`Archive::open`] opens or creates one; [`Archive::import`] reads,
+//! - [`Archive::open`] opens or creates one; [`Archive::open_read_only`]
+//!   opens one for reading without writing a byte (a read-only or full
+//!   volume, a second process beside a writer); [`Archive::import`] reads,
 //!   validates (in parallel), deduplicates and stores games in batched
 //!   transactions, and reports the refused ones with their reasons
 //!   ([`ImportReport`]).
@@ -117,7 +119,8 @@ pub const TANTIVY_DIR: &str = "tantivy";
 /// pooled read connection each, imports serialise on the writer.
 pub struct Archive {
     dir: PathBuf,
-    writer: Mutex<rusqlite::Connection>,
+    /// `None` when opened read-only.
+    writer: Option<Mutex<rusqlite::Connection>>,
     readers: store::ReadPool,
     text: text::TextIndex,
     positions: positions::PositionIndex,
@@ -200,27 +203,95 @@ impl Archive {
     ///
     /// # Errors
     /// [`Error::Io`] when the directory cannot be created; SQLite, migration
-    /// and tantivy errors (e.g. an archive from a newer version).
+    /// and tantivy errors (e.g. an archive from a newer version); on a
+    /// read-only or full volume, errors for which
+    /// [`Error::is_unwritable`] holds.
     pub fn open(dir: impl AsRef<Path>) -> Result<Archive> {
-        let dir = dir.as_ref().to_path_buf();
-        std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+        Archive::open_in(dir.as_ref(), false)
+    }
+
+    /// Opens the existing archive in directory `dir` for reading only: no
+    /// file or directory is created, written or locked (no migration, no
+    /// text-index catch-up, no tantivy lock file), so it works on a
+    /// read-only or full volume and beside a writer in another process.
+    /// Writes ([`Archive::import`], [`Archive::reindex`],
+    /// [`Archive::compact`]) fail with [`Error::ReadOnly`].
+    ///
+    /// While no process has the archive open for writing, SQLite reads the
+    /// file as immutable (no `-wal`/`-shm` files, no locks); once a writer
+    /// appears, new read connections follow its commits. Games that a
+    /// killed import stored but did not index are not found by text search
+    /// until a read-write open catches the index up; on a read-only volume,
+    /// games still in a leftover WAL file without its `-shm` file are not
+    /// seen (a read-write open folds them in).
+    ///
+    /// # Errors
+    /// [`Error::Io`] when `dir` holds no archive; [`Error::NeedsUpgrade`]
+    /// for an archive that a read-write open would migrate;
+    /// [`Error::TooNew`] for one written by a newer version; SQLite and
+    /// tantivy errors.
+    pub fn open_read_only(dir: impl AsRef<Path>) -> Result<Archive> {
+        Archive::open_in(dir.as_ref(), true)
+    }
+
+    /// The one home of opening, read-write or read-only.
+    fn open_in(dir: &Path, read_only: bool) -> Result<Archive> {
+        let dir = dir.to_path_buf();
         let db = dir.join(SQLITE_FILE);
-        let mut writer = store::open_writer(&db)?;
-        positions::upgrade_keys(&mut writer)?;
-        positions::fill_nonces(&writer)?;
-        let text = text::TextIndex::open(&dir.join(TANTIVY_DIR))?;
-        if let Some(mut w) = text.try_writer()? {
-            w.catch_up(&writer)?;
-        }
-        Ok(Archive {
-            readers: store::ReadPool::new(db),
-            writer: Mutex::new(writer),
+        let (writer, text) = if read_only {
+            if !db.is_file() {
+                let e = std::io::Error::new(
+                    std::io::ErrorKind::NotFound,
+                    format!("no archive here (no {SQLITE_FILE})"),
+                );
+                return Err(Error::io(&dir, e));
+            }
+            (
+                None,
+                text::TextIndex::open_read_only(&dir.join(TANTIVY_DIR))?,
+            )
+        } else {
+            std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+            let mut writer = store::open_writer(&db)?;
+            positions::upgrade_keys(&mut writer)?;
+            positions::fill_nonces(&writer)?;
+            let text = text::TextIndex::open(&dir.join(TANTIVY_DIR))?;
+            if let Some(mut w) = text.try_writer()? {
+                w.catch_up(&writer)?;
+            }
+            (Some(Mutex::new(writer)), text)
+        };
+        let archive = Archive {
+            readers: store::ReadPool::new(db, read_only),
+            writer,
             text,
             positions: positions::PositionIndex::default(),
             patterns: patterns::PatternIndex::default(),
             vocabulary: Default::default(),
             dir,
-        })
+        };
+        if read_only {
+            let conn = archive.reader()?;
+            store::check_schema(&conn)?;
+            if let Some(reason) = positions::pending_upgrade(&conn)? {
+                return Err(Error::NeedsUpgrade(reason));
+            }
+        }
+        Ok(archive)
+    }
+
+    /// Whether the archive was opened with [`Archive::open_read_only`].
+    pub fn is_read_only(&self) -> bool {
+        self.writer.is_none()
+    }
+
+    /// The writer connection, locked.
+    ///
+    /// # Errors
+    /// [`Error::ReadOnly`] for a read-only archive.
+    pub(crate) fn writer(&self) -> Result<std::sync::MutexGuard<'_, rusqlite::Connection>> {
+        let writer = self.writer.as_ref().ok_or(Error::ReadOnly)?;
+        Ok(writer.lock().unwrap_or_else(|e| e.into_inner()))
     }
 
     /// Whether directory `dir` holds an archive (so that [`Archive::open`]
@@ -307,14 +378,18 @@ impl Archive {
     /// position index, from scratch.
     ///
     /// # Errors
-    /// [`Error::Busy`] while an import runs; tantivy and SQLite errors;
-    /// [`Error::Corrupt`] when a stored record does not read back.
+    /// [`Error::ReadOnly`] for a read-only archive; [`Error::Busy`] while
+    /// an import runs; tantivy and SQLite errors; [`Error::Corrupt`] when a
+    /// stored record does not read back.
     pub fn reindex(&self) -> Result<ReindexReport> {
+        if self.is_read_only() {
+            return Err(Error::ReadOnly);
+        }
         let mut text = self
             .text
             .writer_waiting(std::time::Duration::from_secs(5))?
             .ok_or(Error::Busy)?;
-        let mut conn = self.writer.lock().unwrap_or_else(|e| e.into_inner());
+        let mut conn = self.writer()?;
         let tx = conn.transaction()?;
         positions::rebuild(&tx)?;
         tx.commit()?;
@@ -365,9 +440,10 @@ impl Archive {
     /// Compacts the SQLite file (`VACUUM`) and folds the WAL into it.
     ///
     /// # Errors
-    /// SQLite errors, e.g. while readers hold old snapshots.
+    /// [`Error::ReadOnly`] for a read-only archive; SQLite errors, e.g.
+    /// while readers hold old snapshots.
     pub fn compact(&self) -> Result<()> {
-        let conn = self.writer.lock().unwrap_or_else(|e| e.into_inner());
+        let conn = self.writer()?;
         conn.execute_batch("VACUUM; PRAGMA wal_checkpoint(TRUNCATE);")?;
         Ok(())
     }

@@ -619,21 +619,47 @@ fn insert_segment(conn: &rusqlite::Connection, postings: &[Posting], games: usiz
 /// [`Error::Corrupt`] for a stored game whose moves do not replay; storage
 /// errors.
 pub(crate) fn upgrade_keys(conn: &mut rusqlite::Connection) -> Result<bool> {
-    let old: Option<i64> = conn
-        .query_row(
-            "SELECT id FROM position_segments INDEXED BY position_segments_keys \
-             WHERE keys < ?1 LIMIT 1",
-            [KEY_VERSION],
-            |r| r.get(0),
-        )
-        .optional()?;
-    if old.is_none() {
+    if !has_old_keys(conn)? {
         return Ok(false);
     }
     let tx = conn.transaction()?;
     rebuild(&tx)?;
     tx.commit()?;
     Ok(true)
+}
+
+/// Whether a segment was written with keys older than [`KEY_VERSION`].
+fn has_old_keys(conn: &rusqlite::Connection) -> Result<bool> {
+    Ok(conn
+        .query_row(
+            "SELECT id FROM position_segments INDEXED BY position_segments_keys \
+             WHERE keys < ?1 LIMIT 1",
+            [KEY_VERSION],
+            |r| r.get::<_, i64>(0),
+        )
+        .optional()?
+        .is_some())
+}
+
+/// What [`upgrade_keys`] or [`fill_nonces`] would write, for a read-only
+/// open that cannot: `Some(reason)` when the position index needs it.
+///
+/// # Errors
+/// SQLite errors.
+pub(crate) fn pending_upgrade(conn: &rusqlite::Connection) -> Result<Option<String>> {
+    if has_old_keys(conn)? {
+        return Ok(Some(format!(
+            "its position index has keys older than version {KEY_VERSION}"
+        )));
+    }
+    let missing: Option<i64> = conn
+        .query_row(
+            "SELECT id FROM position_segments WHERE nonce IS NULL LIMIT 1",
+            [],
+            |r| r.get(0),
+        )
+        .optional()?;
+    Ok(missing.map(|_| "its position segments lack their nonce column".to_string()))
 }
 
 /// Copies each segment's nonce from its header into the `nonce` column
@@ -2063,7 +2089,7 @@ mod tests {
             white_to_move: true,
         };
         {
-            let conn = archive.writer.lock().unwrap();
+            let conn = archive.writer().unwrap();
             insert_segment(&conn, &[forged], 1).unwrap();
         }
         let answer = archive.positions().search(&query).unwrap();

@@ -1,4 +1,6 @@
-//! Opening the SQLite database: pragmas, migrations, the read pool.
+//! Opening the SQLite database: pragmas, migrations, the read pool (read
+//! connections for a read-write archive, or for a read-only one: see
+//! [`ReadPool::new`]).
 
 use std::ops::Deref;
 use std::path::{Path, PathBuf};
@@ -7,7 +9,7 @@ use std::sync::Mutex;
 use rusqlite::{Connection, OpenFlags};
 use rusqlite_migration::{M, Migrations};
 
-use crate::Result;
+use crate::{Error, Result};
 
 /// The numbered migrations of `schema/`, in order. Never edit one that has
 /// been released: add the next file.
@@ -50,41 +52,151 @@ pub(crate) fn open_writer(path: &Path) -> Result<Connection> {
     Ok(conn)
 }
 
+/// Refuses, for a read-only open, a database whose schema is not this
+/// crate's: an older one needs its migrations (a write), a newer one was
+/// written by a newer version.
+///
+/// # Errors
+/// [`Error::NeedsUpgrade`] and [`Error::TooNew`]; SQLite errors.
+pub(crate) fn check_schema(conn: &Connection) -> Result<()> {
+    let found: usize = conn.query_row("PRAGMA user_version", [], |r| r.get::<_, i64>(0))? as usize;
+    let expected = schema_version();
+    match found.cmp(&expected) {
+        std::cmp::Ordering::Less => Err(Error::NeedsUpgrade(format!(
+            "its schema is version {found}, this keil writes version {expected}"
+        ))),
+        std::cmp::Ordering::Greater => Err(Error::TooNew { found, expected }),
+        std::cmp::Ordering::Equal => Ok(()),
+    }
+}
+
+/// How the pool's connections open the database file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Access {
+    /// Read-write connections restricted by `PRAGMA query_only`: the
+    /// archive's own writer keeps the WAL files.
+    Shared,
+    /// `mode=ro`: a read-only archive whose WAL files exist (another
+    /// process has the database open, or one stopped without closing it):
+    /// reads see that process's commits and the WAL's games.
+    ReadOnly,
+    /// `immutable=1`: a read-only archive without WAL files. SQLite then
+    /// creates no `-wal`/`-shm` file and takes no lock, so it works on a
+    /// read-only or full volume, but it assumes nobody writes the file:
+    /// the pool switches to `mode=ro` for new connections as soon as a
+    /// writer appears (its `-shm` file), see [`ReadPool::get`].
+    Immutable,
+}
+
 /// A small pool of read-only connections.
 pub(crate) struct ReadPool {
     path: PathBuf,
-    idle: Mutex<Vec<Connection>>,
+    /// Whether the archive was opened read-only (no writer of ours).
+    read_only: bool,
+    idle: Mutex<Vec<(Access, Connection)>>,
 }
 
 impl ReadPool {
-    pub(crate) fn new(path: PathBuf) -> ReadPool {
+    /// A pool over the database at `path`. A read-write archive's readers
+    /// share its writer's WAL files; a read-only archive's readers write
+    /// nothing: `mode=ro` when the WAL files exist, `immutable=1` when they
+    /// do not (or when `mode=ro` cannot open them: a read-only volume
+    /// without the `-shm` file; committed games still in a WAL file are
+    /// then not seen until the archive is opened for writing once).
+    pub(crate) fn new(path: PathBuf, read_only: bool) -> ReadPool {
         ReadPool {
             path,
+            read_only,
             idle: Mutex::new(Vec::new()),
         }
     }
 
-    pub(crate) fn get(&self) -> Result<ReadConnection<'_>> {
-        let idle = self.idle.lock().unwrap_or_else(|e| e.into_inner()).pop();
-        let conn = match idle {
-            Some(c) => c,
-            None => {
-                let c = Connection::open_with_flags(
-                    &self.path,
-                    OpenFlags::SQLITE_OPEN_READ_WRITE
-                        | OpenFlags::SQLITE_OPEN_URI
-                        | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-                )?;
-                configure(&c)?;
-                c.pragma_update(None, "query_only", "ON")?;
-                c
+    fn sibling(&self, suffix: &str) -> PathBuf {
+        let mut name = self.path.clone().into_os_string();
+        name.push(suffix);
+        PathBuf::from(name)
+    }
+
+    /// The access a new connection gets now.
+    fn access(&self) -> Access {
+        if !self.read_only {
+            Access::Shared
+        } else if self.sibling("-shm").exists() || self.sibling("-wal").exists() {
+            Access::ReadOnly
+        } else {
+            Access::Immutable
+        }
+    }
+
+    fn open(&self, access: Access) -> Result<Connection> {
+        let flags = OpenFlags::SQLITE_OPEN_URI | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let c = match access {
+            Access::Shared => {
+                Connection::open_with_flags(&self.path, flags | OpenFlags::SQLITE_OPEN_READ_WRITE)?
             }
+            Access::ReadOnly | Access::Immutable => {
+                let param = if access == Access::ReadOnly {
+                    "mode=ro"
+                } else {
+                    "immutable=1"
+                };
+                Connection::open_with_flags(
+                    format!("file:{}?{param}", uri_path(&self.path)),
+                    flags | OpenFlags::SQLITE_OPEN_READ_ONLY,
+                )?
+            }
+        };
+        configure(&c)?;
+        c.pragma_update(None, "query_only", "ON")?;
+        if access != Access::Shared {
+            // The WAL files are opened at the first read: fail here (and
+            // fall back to `immutable`), not in a query.
+            c.query_row("SELECT COUNT(*) FROM sqlite_schema", [], |_| Ok(()))?;
+        }
+        Ok(c)
+    }
+
+    /// A connection: an idle one, or a new one. In a read-only archive an
+    /// idle `immutable` connection is dropped once a writer has appeared.
+    pub(crate) fn get(&self) -> Result<ReadConnection<'_>> {
+        let access = self.access();
+        let idle = {
+            let mut idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
+            if access != Access::Immutable {
+                idle.retain(|(a, _)| *a != Access::Immutable);
+            }
+            idle.pop()
+        };
+        let (access, conn) = match idle {
+            Some(c) => c,
+            None => match self.open(access) {
+                Ok(c) => (access, c),
+                // A read-only volume without the `-shm` file.
+                Err(_) if access == Access::ReadOnly => {
+                    (Access::Immutable, self.open(Access::Immutable)?)
+                }
+                Err(e) => return Err(e),
+            },
         };
         Ok(ReadConnection {
             pool: self,
-            conn: Some(conn),
+            conn: Some((access, conn)),
         })
     }
+}
+
+/// `path` for a `file:` URI: `%`, `?` and `#` escaped.
+fn uri_path(path: &Path) -> String {
+    let mut out = String::new();
+    for c in path.to_string_lossy().chars() {
+        match c {
+            '%' => out.push_str("%25"),
+            '?' => out.push_str("%3f"),
+            '#' => out.push_str("%23"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// A read-only connection borrowed from the archive's pool; it goes back to
@@ -95,7 +207,7 @@ impl ReadPool {
 /// the archive.
 pub(crate) struct ReadConnection<'a> {
     pool: &'a ReadPool,
-    conn: Option<Connection>,
+    conn: Option<(Access, Connection)>,
 }
 
 impl ReadConnection<'_> {
@@ -123,7 +235,7 @@ impl Deref for ReadConnection<'_> {
     type Target = Connection;
     fn deref(&self) -> &Connection {
         // Only `drop` takes the connection out.
-        self.conn.as_ref().expect("connection present until drop")
+        &self.conn.as_ref().expect("connection present until drop").1
     }
 }
 
@@ -131,7 +243,7 @@ impl Drop for ReadConnection<'_> {
     fn drop(&mut self) {
         if let Some(conn) = self.conn.take() {
             // A connection left inside a transaction is not reused.
-            if conn.is_autocommit() {
+            if conn.1.is_autocommit() {
                 let mut idle = self.pool.idle.lock().unwrap_or_else(|e| e.into_inner());
                 if idle.len() < POOL_IDLE {
                     idle.push(conn);

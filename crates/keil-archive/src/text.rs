@@ -6,12 +6,20 @@
 //! game with a larger id in SQLite is missing and gets added by
 //! [`TextWriter::catch_up`]. Imports hold the writer lock for their whole
 //! run, so ids are indexed in order.
+//!
+//! A read-only archive opens the index through [`ReadOnlyDirectory`]: no
+//! lock file, no write, no writer.
 
+use std::io;
 use std::path::Path;
+use std::sync::Arc;
 
 use rusqlite::Connection;
 use tantivy::collector::TopDocs;
-use tantivy::directory::MmapDirectory;
+use tantivy::directory::error::{DeleteError, LockError, OpenReadError, OpenWriteError};
+use tantivy::directory::{
+    Directory, DirectoryLock, FileHandle, Lock, MmapDirectory, WatchCallback, WatchHandle, WritePtr,
+};
 use tantivy::query::{BooleanQuery, Occur, PhraseQuery, Query, TermQuery};
 use tantivy::schema::{
     FAST, Field, INDEXED, IndexRecordOption, Schema, Term, TextFieldIndexing, TextOptions,
@@ -65,12 +73,86 @@ fn schema() -> (Schema, Fields) {
     (b.build(), fields)
 }
 
+/// The index directory of a read-only archive: reads go to tantivy's
+/// [`MmapDirectory`]; every write fails with [`io::ErrorKind::ReadOnlyFilesystem`];
+/// locks are granted without a lock file. tantivy takes its meta lock
+/// while a reader opens segment files, so that a writer's garbage
+/// collection does not delete them meanwhile: without it, a writer in
+/// another process that merges segments at that moment makes the open (or
+/// a reload) fail, and a retry succeeds.
+#[derive(Clone, Debug)]
+struct ReadOnlyDirectory(MmapDirectory);
+
+fn read_only_error() -> io::Error {
+    io::Error::new(
+        io::ErrorKind::ReadOnlyFilesystem,
+        "the text index is open read-only",
+    )
+}
+
+impl Directory for ReadOnlyDirectory {
+    fn get_file_handle(&self, path: &Path) -> Result<Arc<dyn FileHandle>, OpenReadError> {
+        self.0.get_file_handle(path)
+    }
+
+    fn delete(&self, path: &Path) -> Result<(), DeleteError> {
+        Err(DeleteError::IoError {
+            io_error: Arc::new(read_only_error()),
+            filepath: path.to_path_buf(),
+        })
+    }
+
+    fn exists(&self, path: &Path) -> Result<bool, OpenReadError> {
+        self.0.exists(path)
+    }
+
+    fn open_write(&self, path: &Path) -> Result<WritePtr, OpenWriteError> {
+        Err(OpenWriteError::IoError {
+            io_error: Arc::new(read_only_error()),
+            filepath: path.to_path_buf(),
+        })
+    }
+
+    fn atomic_read(&self, path: &Path) -> Result<Vec<u8>, OpenReadError> {
+        self.0.atomic_read(path)
+    }
+
+    fn atomic_write(&self, _path: &Path, _data: &[u8]) -> io::Result<()> {
+        Err(read_only_error())
+    }
+
+    fn sync_directory(&self) -> io::Result<()> {
+        Ok(())
+    }
+
+    fn acquire_lock(&self, _lock: &Lock) -> Result<DirectoryLock, LockError> {
+        Ok(DirectoryLock::from(Box::new(())))
+    }
+
+    fn watch(&self, watch_callback: WatchCallback) -> tantivy::Result<WatchHandle> {
+        self.0.watch(watch_callback)
+    }
+}
+
 impl TextIndex {
+    /// Opens the index in `dir`, creating the directory and an empty index
+    /// if needed.
     pub(crate) fn open(dir: &Path) -> Result<TextIndex> {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-        let (schema, fields) = schema();
+        let (schema, _) = schema();
         let mmap = MmapDirectory::open(dir).map_err(TantivyError::from)?;
-        let index = Index::open_or_create(mmap, schema)?;
+        TextIndex::with_index(Index::open_or_create(mmap, schema)?)
+    }
+
+    /// Opens the existing index in `dir` for reading only: nothing in `dir`
+    /// is created or locked; [`TextIndex::try_writer`] then fails.
+    pub(crate) fn open_read_only(dir: &Path) -> Result<TextIndex> {
+        let mmap = MmapDirectory::open(dir).map_err(TantivyError::from)?;
+        TextIndex::with_index(Index::open(ReadOnlyDirectory(mmap))?)
+    }
+
+    fn with_index(index: Index) -> Result<TextIndex> {
+        let (_, fields) = schema();
         index
             .tokenizers()
             .register(TOKENIZER, crate::text_query::analyzer());

@@ -8,6 +8,8 @@ use std::sync::OnceLock;
 use actix_web::http::header;
 use actix_web::{HttpResponse, web};
 
+use crate::error::ApiError;
+
 /// One embedded file.
 struct File {
     /// The name in the source tree (`app.css`).
@@ -95,21 +97,21 @@ pub fn assets() -> &'static Assets {
 }
 
 /// `GET /static/{name}`: an embedded file under its hashed name, cached
-/// for a year as immutable; 404 for any other name.
-pub async fn serve(name: web::Path<String>) -> HttpResponse {
+/// for a year as immutable.
+///
+/// # Errors
+/// [`ApiError::NotFound`] for any other name (a document like every error).
+pub async fn serve(name: web::Path<String>) -> Result<HttpResponse, ApiError> {
     let a = assets();
     match a.served.iter().find(|(n, _)| *n == *name) {
-        Some(&(_, i)) => HttpResponse::Ok()
+        Some(&(_, i)) => Ok(HttpResponse::Ok()
             .content_type(FILES[i].content_type)
             .insert_header((header::CACHE_CONTROL, "public, max-age=31536000, immutable"))
             .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
-            .body(FILES[i].bytes),
-        None => HttpResponse::NotFound()
-            .content_type("text/plain; charset=utf-8")
-            .insert_header((header::CACHE_CONTROL, "no-store"))
-            .body(format!(
-                "no static file {:?}: names carry the hash of their content; reload the page",
-                name.as_str()
-            )),
+            .body(FILES[i].bytes)),
+        None => Err(ApiError::NotFound(format!(
+            "no static file {:?}: names carry the hash of their content; reload the page",
+            name.as_str()
+        ))),
     }
 }

@@ -103,24 +103,25 @@ impl ResponseError for PageError {
         self.0.status_code()
     }
 
+    /// The HTML page; an API client gets the problem document instead (see
+    /// [`crate::documents`]).
     fn error_response(&self) -> HttpResponse {
-        let status = self.status_code();
-        let message = match &self.0 {
-            ApiError::Internal(cause) => {
-                tracing::error!(%cause, "internal error");
-                "internal error; the cause is in the server log".to_string()
-            }
-            other => other.to_string(),
-        };
-        let reason = status.canonical_reason().unwrap_or("Error");
-        let page = ErrorPage {
-            a: assets(),
-            title: reason.to_string(),
-            status: format!("{} {reason}", status.as_u16()),
-            message,
-        };
-        html_response(status, page.render().unwrap_or_default())
+        self.0.log();
+        crate::error::answer(&self.0, crate::error::Form::Html)
     }
+}
+
+/// An error's HTML page (status and message in the site's layout, with
+/// the page headers): the HTML form of [`crate::error::answer`].
+pub(crate) fn error_page(status: StatusCode, message: String) -> HttpResponse {
+    let reason = status.canonical_reason().unwrap_or("Error");
+    let page = ErrorPage {
+        a: assets(),
+        title: reason.to_string(),
+        status: format!("{} {reason}", status.as_u16()),
+        message,
+    };
+    html_response(status, page.render().unwrap_or_default())
 }
 
 type PageResult = Result<HttpResponse, PageError>;

@@ -1,0 +1,232 @@
+//! Operating `keil`: output into a pipe that its reader closes early
+//! (`keil stats | head -1`), `keil stats` on an archive that it must not
+//! write, and `keil serve` stopped by SIGTERM.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const KEIL: &str = env!("CARGO_BIN_EXE_keil");
+
+/// A fresh directory under the temp dir.
+fn fresh(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("keil-ops-test-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// An archive of 30 generated Keil games in `dir/db`.
+fn archive(dir: &Path) -> PathBuf {
+    let out = Command::new(KEIL)
+        .args(["generate", "--games", "30", "--seed", "5"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    std::fs::write(dir.join("games.keil"), &out.stdout).unwrap();
+    let db = dir.join("db");
+    let status = Command::new(KEIL)
+        .arg("import")
+        .arg("--db")
+        .arg(&db)
+        .arg(dir.join("games.keil"))
+        .stdout(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    db
+}
+
+/// Runs `keil args` with its standard output a pipe that is closed before
+/// the command writes: the command must end cleanly (status 0, no panic).
+fn with_closed_stdout(args: &[&str], db: &Path) {
+    let mut child = Command::new(KEIL)
+        .args(args)
+        .arg("--db")
+        .arg(db)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    let status = child.wait().unwrap();
+    assert!(
+        !stderr.contains("panicked"),
+        "keil {args:?} panicked: {stderr}"
+    );
+    assert_eq!(status.code(), Some(0), "keil {args:?}: {stderr}");
+}
+
+#[test]
+fn a_closed_stdout_ends_stats_and_search_cleanly() {
+    let dir = fresh("pipe");
+    let db = archive(&dir);
+    with_closed_stdout(&["stats", "--json"], &db);
+    with_closed_stdout(&["stats"], &db);
+    with_closed_stdout(&["search", "games"], &db);
+    with_closed_stdout(&["search", "players", "a"], &db);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Every file under `dir` with its size and modification time.
+fn snapshot(dir: &Path) -> Vec<(PathBuf, u64, std::time::SystemTime)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let e = e.unwrap();
+            let m = e.metadata().unwrap();
+            if m.is_dir() {
+                stack.push(e.path());
+            } else {
+                out.push((e.path(), m.len(), m.modified().unwrap()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn stats_and_search_write_nothing() {
+    let dir = fresh("readonly");
+    let db = archive(&dir);
+    let before = snapshot(&db);
+    for args in [&["stats", "--json"][..], &["search", "games"][..]] {
+        let out = Command::new(KEIL)
+            .args(args)
+            .arg("--db")
+            .arg(&db)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{args:?}: {out:?}");
+    }
+    assert_eq!(snapshot(&db), before);
+    // A directory without an archive stays without one.
+    let none = dir.join("none");
+    let out = Command::new(KEIL)
+        .args(["stats", "--db"])
+        .arg(&none)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(!none.exists());
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Reads the server's standard error until it says where it listens.
+fn listening(stderr: &mut BufReader<std::process::ChildStderr>) -> String {
+    let mut line = String::new();
+    loop {
+        line.clear();
+        assert!(stderr.read_line(&mut line).unwrap() > 0, "the server ended");
+        if let Some(i) = line.find("listening on http://") {
+            let rest = &line[i + "listening on http://".len()..];
+            return rest.split_whitespace().next().unwrap().to_string();
+        }
+    }
+}
+
+/// SIGTERM: the server stops accepting, lets the request in flight (an
+/// upload whose body is still arriving) finish and answer, and exits 0
+/// well within the grace period.
+#[test]
+fn sigterm_finishes_the_request_in_flight_and_exits_cleanly() {
+    let dir = fresh("sigterm");
+    let db = archive(&dir);
+    let token = "sigterm-test-token-0123456789";
+    let mut child = Command::new(KEIL)
+        .args([
+            "serve",
+            "--addr",
+            "127.0.0.1:0",
+            "--no-demo",
+            "--lazy-patterns",
+        ])
+        .args(["--grace", "5", "--db"])
+        .arg(&db)
+        .env("KEIL_TOKEN", token)
+        .env("RUST_LOG", "info")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let addr = listening(&mut stderr);
+    // Drain the log so that the server never blocks on a full pipe.
+    let log = std::thread::spawn(move || {
+        let mut rest = String::new();
+        let _ = stderr.read_to_string(&mut rest);
+        rest
+    });
+
+    let game = "(;GM[Keil]FF[4]SZ[2]KM[1]PB[Sig Term]PW[Bo]DT[2024-05-01]RE[B+6.5];B[button];W[c2];B[b2];W[pass];B[pass])";
+    let mut upload = TcpStream::connect(&addr).unwrap();
+    upload
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    write!(
+        upload,
+        "POST /api/v1/games HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {token}\r\nContent-Type: application/x-go-sgf\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        game.len()
+    )
+    .unwrap();
+    upload.write_all(&game.as_bytes()[..10]).unwrap();
+    upload.flush().unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+
+    let term = Instant::now();
+    let status = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    std::thread::sleep(Duration::from_millis(500));
+    // No new connection is served.
+    let refused = TcpStream::connect(&addr).and_then(|mut s| {
+        s.set_read_timeout(Some(Duration::from_secs(2)))?;
+        write!(s, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")?;
+        let mut b = [0u8; 1];
+        s.read(&mut b)
+    });
+    assert!(!matches!(refused, Ok(n) if n > 0), "served after SIGTERM");
+    // The upload in flight completes and is answered.
+    upload.write_all(&game.as_bytes()[10..]).unwrap();
+    let mut answer = String::new();
+    upload.read_to_string(&mut answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 201"), "{answer}");
+
+    let code = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        assert!(
+            term.elapsed() < Duration::from_secs(5),
+            "still running 5 s after SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let log = log.join().unwrap();
+    assert_eq!(code.code(), Some(0), "{log}");
+    assert!(log.contains("SIGTERM"), "{log}");
+    // The request's log lines name its id.
+    let request_lines: Vec<&str> = log
+        .lines()
+        .filter(|l| l.contains("/api/v1/games"))
+        .collect();
+    assert!(!request_lines.is_empty(), "{log}");
+    assert!(
+        request_lines.iter().all(|l| l.contains("request_id=")),
+        "{log}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}

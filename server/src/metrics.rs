@@ -1,0 +1,322 @@
+//! `GET /metrics`: what the server does, in the Prometheus text format
+//! (crate `prometheus`, a [`Registry`] of the server's own, not the
+//! process-global one). Counts and timings only: no address, token, query
+//! or player name is ever a label.
+//!
+//! | metric | type | labels |
+//! |---|---|---|
+//! | `keil_http_requests_total` | counter | `route`, `method`, `status` |
+//! | `keil_http_request_duration_seconds` | histogram | `route` |
+//! | `keil_http_errors_total` | counter | `route`, `problem` (the problem type: `not-found`, `over-budget`, ...) |
+//! | `keil_searches_over_budget_total` | counter | `route` |
+//! | `keil_uploads_total` | counter | |
+//! | `keil_upload_games_total` | counter | `outcome` (`stored`, `duplicate`, `invalid`) |
+//! | `keil_archive_games` | gauge | `kind` |
+//! | `keil_archive_players`, `keil_archive_imports`, `keil_archive_refused` | gauge | |
+//! | `keil_archive_sqlite_bytes`, `keil_archive_text_index_bytes` | gauge | |
+//! | `keil_archive_text_index_documents` | gauge | |
+//!
+//! `route` is the matched route's pattern (`/api/v1/games/{id}`), never
+//! the raw path; requests that match no route share `unmatched`. The
+//! archive gauges are read from [`keil_archive::Archive::stats`] when
+//! scraped, at most every [`ARCHIVE_REFRESH`].
+//!
+//! With [`crate::ServerOptions::metrics_addr`], `/metrics` is served only
+//! on that listener (which serves nothing else) and the public one answers
+//! it 404.
+
+use std::net::SocketAddr;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use actix_web::body::{BoxBody, MessageBody};
+use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::http::Method;
+use actix_web::middleware::Next;
+use actix_web::web::{self, Data};
+use actix_web::{Error, HttpResponse};
+use prometheus::{
+    Encoder, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, IntGauge, IntGaugeVec, Opts,
+    Registry, TextEncoder,
+};
+
+use crate::ServerState;
+use crate::error::{Answered, ApiError, Form, answer};
+
+/// How long the archive gauges are reused between scrapes.
+pub const ARCHIVE_REFRESH: Duration = Duration::from_secs(5);
+
+/// The path of the metrics.
+pub const PATH: &str = "/metrics";
+
+/// The label of requests that match no route.
+const UNMATCHED: &str = "unmatched";
+
+/// Latency buckets, in seconds: 0.5 ms to 10 s.
+const BUCKETS: &[f64] = &[
+    0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0,
+];
+
+/// A route's pattern, in its resource's data: the `route` label.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RoutePattern(pub &'static str);
+
+/// The server's metrics and their registry.
+pub struct Metrics {
+    registry: Registry,
+    requests: IntCounterVec,
+    latency: HistogramVec,
+    errors: IntCounterVec,
+    over_budget: IntCounterVec,
+    uploads: IntCounter,
+    upload_games: IntCounterVec,
+    games: IntGaugeVec,
+    players: IntGauge,
+    imports: IntGauge,
+    refused: IntGauge,
+    sqlite_bytes: IntGauge,
+    text_bytes: IntGauge,
+    text_documents: IntGauge,
+    /// When the archive gauges were last read.
+    archive_read: Mutex<Option<Instant>>,
+}
+
+impl Default for Metrics {
+    fn default() -> Metrics {
+        Metrics::new()
+    }
+}
+
+fn register<C: prometheus::core::Collector + Clone + 'static>(r: &Registry, c: C) -> C {
+    r.register(Box::new(c.clone()))
+        .expect("metric names are distinct");
+    c
+}
+
+impl Metrics {
+    /// A new registry with every metric at zero.
+    pub fn new() -> Metrics {
+        let r = Registry::new();
+        let counter = |name: &str, help: &str, labels: &[&str]| {
+            register(
+                &r,
+                IntCounterVec::new(Opts::new(name, help), labels).expect("valid metric"),
+            )
+        };
+        let gauge =
+            |name: &str, help: &str| register(&r, IntGauge::new(name, help).expect("valid metric"));
+        Metrics {
+            requests: counter(
+                "keil_http_requests_total",
+                "HTTP requests answered, by route pattern, method and status",
+                &["route", "method", "status"],
+            ),
+            latency: register(
+                &r,
+                HistogramVec::new(
+                    HistogramOpts::new(
+                        "keil_http_request_duration_seconds",
+                        "Time to the answer's head, by route pattern",
+                    )
+                    .buckets(BUCKETS.to_vec()),
+                    &["route"],
+                )
+                .expect("valid metric"),
+            ),
+            errors: counter(
+                "keil_http_errors_total",
+                "Error answers (4xx, 5xx) by route pattern and problem type",
+                &["route", "problem"],
+            ),
+            over_budget: counter(
+                "keil_searches_over_budget_total",
+                "Searches stopped at the query budget (503 over-budget), by route pattern",
+                &["route"],
+            ),
+            uploads: register(
+                &r,
+                IntCounter::new("keil_uploads_total", "Uploads that reached the archive")
+                    .expect("valid metric"),
+            ),
+            upload_games: counter(
+                "keil_upload_games_total",
+                "Game trees of uploads, by outcome",
+                &["outcome"],
+            ),
+            games: register(
+                &r,
+                IntGaugeVec::new(
+                    Opts::new("keil_archive_games", "Stored games, by game kind"),
+                    &["kind"],
+                )
+                .expect("valid metric"),
+            ),
+            players: gauge("keil_archive_players", "Distinct player names"),
+            imports: gauge("keil_archive_imports", "Import runs logged"),
+            refused: gauge(
+                "keil_archive_refused",
+                "Refused games logged over all imports",
+            ),
+            sqlite_bytes: gauge(
+                "keil_archive_sqlite_bytes",
+                "Bytes on disk of the SQLite database and its WAL",
+            ),
+            text_bytes: gauge(
+                "keil_archive_text_index_bytes",
+                "Bytes on disk of the text index",
+            ),
+            text_documents: gauge(
+                "keil_archive_text_index_documents",
+                "Games in the text index",
+            ),
+            archive_read: Mutex::new(None),
+            registry: r,
+        }
+    }
+
+    /// Counts an upload's game trees by outcome (from the upload's answer).
+    pub fn uploaded(&self, stored: u64, duplicates: u64, invalid: u64) {
+        self.uploads.inc();
+        for (outcome, n) in [
+            ("stored", stored),
+            ("duplicate", duplicates),
+            ("invalid", invalid),
+        ] {
+            self.upload_games.with_label_values(&[outcome]).inc_by(n);
+        }
+    }
+
+    /// Counts one answered request.
+    fn observe(
+        &self,
+        route: &str,
+        method: &Method,
+        status: u16,
+        problem: Option<&str>,
+        took: Duration,
+    ) {
+        let method = match *method {
+            Method::GET => "GET",
+            Method::POST => "POST",
+            Method::HEAD => "HEAD",
+            Method::PUT => "PUT",
+            Method::DELETE => "DELETE",
+            Method::PATCH => "PATCH",
+            Method::OPTIONS => "OPTIONS",
+            _ => "other",
+        };
+        let code = status.to_string();
+        self.requests
+            .with_label_values(&[route, method, code.as_str()])
+            .inc();
+        self.latency
+            .with_label_values(&[route])
+            .observe(took.as_secs_f64());
+        if status >= 400 {
+            let problem = problem.unwrap_or("other");
+            self.errors.with_label_values(&[route, problem]).inc();
+            if status == 503 && problem == "over-budget" {
+                self.over_budget.with_label_values(&[route]).inc();
+            }
+        }
+    }
+
+    /// Whether the archive gauges are due a refresh; marks them refreshed.
+    fn archive_due(&self) -> bool {
+        let mut last = self.archive_read.lock().unwrap_or_else(|e| e.into_inner());
+        if last.is_some_and(|t| t.elapsed() < ARCHIVE_REFRESH) {
+            return false;
+        }
+        *last = Some(Instant::now());
+        true
+    }
+
+    fn set_archive(&self, s: &keil_archive::Stats) {
+        let gauge = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
+        self.games.reset();
+        for (kind, n) in &s.by_kind {
+            self.games.with_label_values(&[kind.code()]).set(gauge(*n));
+        }
+        self.players.set(gauge(s.players));
+        self.imports.set(gauge(s.imports));
+        self.refused.set(gauge(s.refused));
+        self.sqlite_bytes.set(gauge(s.sqlite_bytes));
+        self.text_bytes.set(gauge(s.tantivy_bytes));
+        self.text_documents.set(gauge(s.text_documents));
+    }
+
+    /// The registry in the Prometheus text format.
+    pub fn render(&self) -> String {
+        let mut out = Vec::new();
+        // Writing to a Vec fails only for a metric family without metrics.
+        let _ = TextEncoder::new().encode(&self.registry.gather(), &mut out);
+        String::from_utf8(out).unwrap_or_default()
+    }
+}
+
+/// `GET /metrics`: refreshes the archive gauges when due, answers the text
+/// format.
+///
+/// # Errors
+/// Archive errors while reading its counts (500).
+pub async fn serve(state: Data<ServerState>) -> Result<HttpResponse, ApiError> {
+    if state.metrics.archive_due() {
+        let archive = std::sync::Arc::clone(&state.archive);
+        let stats = web::block(move || archive.stats()).await??;
+        state.metrics.set_archive(&stats);
+    }
+    Ok(HttpResponse::Ok()
+        .content_type(TextEncoder::new().format_type())
+        .insert_header(("cache-control", "no-store"))
+        .body(state.metrics.render()))
+}
+
+/// Whether the request may go on: with a metrics listener, `/metrics` only
+/// there and nothing else there.
+fn on_its_listener(req: &ServiceRequest, metrics_addr: Option<SocketAddr>) -> bool {
+    match metrics_addr {
+        None => true,
+        Some(addr) => (req.app_config().local_addr() == addr) == (req.path() == PATH),
+    }
+}
+
+/// The middleware: keeps `/metrics` on its listener, then counts every
+/// answer by route pattern, method and status, its time, and its problem
+/// type (from [`Answered`]).
+///
+/// # Errors
+/// None of its own: the inner service's errors pass through.
+pub async fn count(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<BoxBody>, Error> {
+    let start = Instant::now();
+    let state = req.app_data::<Data<ServerState>>().cloned();
+    let Some(state) = state else {
+        return Ok(next.call(req).await?.map_into_boxed_body());
+    };
+    let res = if on_its_listener(&req, state.metrics_addr) {
+        next.call(req).await?.map_into_boxed_body()
+    } else {
+        let e = ApiError::NotFound(format!("no route for {} {}", req.method(), req.path()));
+        let response = answer(&e, Form::of(req.headers(), Form::Json));
+        req.into_response(response)
+    };
+    let route = res
+        .request()
+        .app_data::<RoutePattern>()
+        .map_or(UNMATCHED, |r| r.0);
+    let problem = res
+        .response()
+        .extensions()
+        .get::<Answered>()
+        .map(|a| a.kind);
+    state.metrics.observe(
+        route,
+        res.request().method(),
+        res.status().as_u16(),
+        problem,
+        start.elapsed(),
+    );
+    Ok(res)
+}
