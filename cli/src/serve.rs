@@ -86,7 +86,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             keil_server::tokens::TokenSet::read(file)?;
             if let Some(warning) = keil_server::tokens::permission_warning(file) {
                 eprintln!("keil: warning: {warning}");
-                tracing::warn!("{warning}");
             }
             None
         }

@@ -708,6 +708,7 @@ fn a_collection_read_in_parts_imports_as_a_whole() {
         batch_size: 3,
         outcomes: true,
         part_bytes: 300,
+        ..ImportOptions::default()
     };
     let report = archive
         .import(&[bytes("big.keil", &text)], &options, &mut |_| {})
