@@ -75,7 +75,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         c.duplicates,
         c.invalid
     );
-    for (reason, n) in report.invalid_by_reason() {
+    for (reason, n) in &report.reasons {
         println!("  invalid, {reason}: {n}");
     }
     for p in report.invalid.iter().take(20) {

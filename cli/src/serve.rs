@@ -21,14 +21,42 @@ pub struct Args {
     /// The address to listen on.
     #[arg(long, default_value = "127.0.0.1:8080")]
     addr: SocketAddr,
-    /// A file whose first line is the bearer token that uploads must carry
-    /// (POST /api/v1/games). Without it the KEIL_TOKEN environment variable
-    /// is read; with neither, uploads are disabled.
+    /// The bearer tokens that uploads (POST /api/v1/games) must carry: one
+    /// `name token` per line (`name token operator` for the operator, whose
+    /// uploads are not rate limited; `#` comments; a single bare token is
+    /// named `default`), each at least 16 characters. Re-read on SIGHUP and
+    /// when it changes (revoke a token by deleting its line). Without it
+    /// the KEIL_TOKEN environment variable is read; with neither, uploads
+    /// are disabled.
     #[arg(long)]
     token_file: Option<PathBuf>,
     /// The largest upload body, in bytes.
     #[arg(long, default_value_t = keil_server::DEFAULT_MAX_UPLOAD)]
     max_upload: usize,
+    /// The most game trees one upload may hold (413 past it, nothing
+    /// stored).
+    #[arg(long, default_value_t = keil_server::DEFAULT_MAX_UPLOAD_GAMES)]
+    max_upload_games: usize,
+    /// Seconds allowed to receive an upload's body (408 past it).
+    #[arg(long, default_value_t = keil_server::DEFAULT_BODY_TIMEOUT.as_secs())]
+    body_timeout: u64,
+    /// Searches (text, position, pattern; API and pages) per minute per
+    /// client; also the burst. 0: no limit.
+    #[arg(long, default_value_t = keil_server::limits::DEFAULT_SEARCHES_PER_MINUTE)]
+    rate_searches: u32,
+    /// Other reads (pages, games, static files) per minute per client;
+    /// also the burst. 0: no limit.
+    #[arg(long, default_value_t = keil_server::limits::DEFAULT_READS_PER_MINUTE)]
+    rate_reads: u32,
+    /// Uploads per minute per client; also the burst. 0: no limit.
+    #[arg(long, default_value_t = keil_server::limits::DEFAULT_UPLOADS_PER_MINUTE)]
+    rate_uploads: u32,
+    /// Behind one reverse proxy: identify clients for the rate limits by
+    /// the right-most X-Forwarded-For address (the one the proxy appended),
+    /// not the peer address. Only with a proxy that appends it, or any
+    /// client can pick its own address.
+    #[arg(long)]
+    trust_proxy: bool,
     /// HTTP worker threads (default: half the cores, at least one; archive
     /// queries run on each worker's --blocking-threads).
     #[arg(long)]
@@ -75,20 +103,30 @@ pub struct Args {
 /// Runs `keil serve`.
 pub fn run(args: Args) -> anyhow::Result<()> {
     init_logging();
+    // The tokens are checked before anything is loaded: an empty token
+    // file or a short token stops the server with the line to fix.
+    let token = match &args.token_file {
+        Some(file) => {
+            keil_server::tokens::TokenSet::read(file)?;
+            if let Some(warning) = keil_server::tokens::permission_warning(file) {
+                eprintln!("keil: warning: {warning}");
+            }
+            None
+        }
+        None => {
+            let token = keil_server::env_token();
+            if let Some(t) = &token {
+                keil_server::tokens::TokenSet::single(t, Path::new(keil_server::TOKEN_ENV))?;
+            }
+            token
+        }
+    };
+    let uploads = args.token_file.is_some() || token.is_some();
     let archive = open(&args.db, args.read_only)?;
     let games = archive.stats().context("cannot read the archive")?.games;
     if games == 0 && !args.no_demo && !archive.is_read_only() {
         import_demo(&archive)?;
     }
-    let token = keil_server::load_token(args.token_file.as_deref()).with_context(|| {
-        format!(
-            "cannot read the token file {}",
-            args.token_file
-                .as_deref()
-                .unwrap_or(Path::new(""))
-                .display()
-        )
-    })?;
     let warm = keil_server::warm_up(&archive, !args.lazy_patterns)
         .context("cannot read the position and pattern indexes")?;
     eprintln!(
@@ -106,7 +144,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         args.addr,
         if archive.is_read_only() {
             "disabled: the archive is read-only; they answer 503"
-        } else if token.is_some() {
+        } else if uploads {
             "enabled"
         } else {
             "disabled: no token"
@@ -115,7 +153,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let options = ServerOptions {
         addr: args.addr,
         token,
+        token_file: args.token_file,
         max_upload: args.max_upload,
+        max_upload_games: args.max_upload_games,
+        body_timeout: std::time::Duration::from_secs(args.body_timeout.max(1)),
+        rate_limits: keil_server::limits::RateLimits {
+            searches: args.rate_searches,
+            reads: args.rate_reads,
+            uploads: args.rate_uploads,
+            trust_proxy: args.trust_proxy,
+            ..keil_server::limits::RateLimits::default()
+        },
         workers: args.workers,
         blocking_threads: args.blocking_threads,
         query_budget: args.query_budget,

@@ -281,6 +281,11 @@ pub struct GameDetailDto {
     /// removal and the winner's group (absent for other games).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kaomi: Option<KaomiEndDto>,
+    /// The name of the upload token whose upload stored the game (the
+    /// token file's name, never the token); absent for games imported
+    /// locally (`keil import`) or before schema 6.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uploaded_by: Option<String>,
 }
 
 /// The end of a Kaomi game (kaomi-rules.md, "End and result", "Variant
@@ -805,15 +810,26 @@ pub struct UploadVerdictDto {
     pub verdict: serde_json::Value,
 }
 
-/// The answer to an upload: one verdict per game tree.
+/// The answer to an upload: counts per outcome and per refusal reason, and
+/// the first 100 game trees of each outcome (stored, duplicate, refused)
+/// in full. Its size does not grow with the body's game trees (at most
+/// 10,000 per upload, `--max-upload-games`).
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct UploadDto {
+    /// Game trees read from the body.
+    pub trees: u64,
     /// Games newly stored.
     pub stored: u64,
     /// Valid games already in the archive.
     pub duplicates: u64,
-    /// Games refused.
+    /// Game trees refused.
     pub invalid: u64,
-    /// Per game, in body order.
+    /// Refused game trees per reason code (`occupied`, `empty_record`,
+    /// ...), all of them counted.
+    pub reasons: std::collections::BTreeMap<String, u64>,
+    /// The first 100 game trees of each outcome, in body order.
     pub games: Vec<UploadVerdictDto>,
+    /// True when some game trees are not listed in `games` (more than 100
+    /// of one outcome); the counts cover them.
+    pub truncated: bool,
 }

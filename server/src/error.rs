@@ -36,6 +36,21 @@ pub enum ApiError {
         /// The limit in bytes.
         limit: usize,
     },
+    /// Occurs when an upload holds more game trees than the limit
+    /// (`--max-upload-games`); nothing of it is stored. 413.
+    #[error(
+        "the body holds {trees} game trees, more than the limit of {limit} per upload; nothing was stored: send them in parts of at most {limit}"
+    )]
+    TooManyGameTrees {
+        /// The game trees counted in the body.
+        trees: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// Occurs when an upload is not SGF text (binary data: a zip file, an
+    /// image, random bytes); nothing of it is stored. 415.
+    #[error("{0}")]
+    NotSgf(String),
     /// Occurs when a path exists but not for this method. 405; the answer
     /// carries `Allow`.
     #[error("{method} is not allowed here; allowed: {allow}")]
@@ -110,6 +125,8 @@ impl ApiError {
             ApiError::WritesDisabled => "writes-disabled",
             ApiError::NotFound(_) => "not-found",
             ApiError::PayloadTooLarge { .. } => "payload-too-large",
+            ApiError::TooManyGameTrees { .. } => "too-many-game-trees",
+            ApiError::NotSgf(_) => "not-sgf",
             ApiError::MethodNotAllowed { .. } => "method-not-allowed",
             ApiError::RequestTimeout { .. } => "request-timeout",
             ApiError::UriTooLong { .. } => "uri-too-long",
@@ -278,8 +295,20 @@ impl From<keil_archive::Error> for ApiError {
             E::Busy => ApiError::Busy,
             E::OverBudget { budget_ms } => ApiError::OverBudget { budget_ms },
             E::ReadOnly => ApiError::ReadOnly,
+            e if e.is_out_of_space() => ApiError::InsufficientStorage(out_of_space(&e)),
             other => ApiError::Internal(other.to_string()),
         }
+    }
+}
+
+/// The detail of a 507: what was stored before the storage failed.
+fn out_of_space(e: &keil_archive::Error) -> String {
+    match e {
+        keil_archive::Error::Stopped { progress: p, .. } => format!(
+            "the server's storage is full: {} games were stored ({} duplicates, {} refused, {} game trees read) in whole batches before it; the rest was not stored and nothing is half-written; send the rest later",
+            p.imported, p.duplicates, p.invalid, p.games_read
+        ),
+        _ => "the server's storage is full; nothing was stored; retry later".into(),
     }
 }
 
@@ -321,7 +350,10 @@ impl ResponseError for ApiError {
             ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             ApiError::WritesDisabled => StatusCode::FORBIDDEN,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
-            ApiError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::PayloadTooLarge { .. } | ApiError::TooManyGameTrees { .. } => {
+                StatusCode::PAYLOAD_TOO_LARGE
+            }
+            ApiError::NotSgf(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::RequestTimeout { .. } => StatusCode::REQUEST_TIMEOUT,
             ApiError::UriTooLong { .. } => StatusCode::URI_TOO_LONG,

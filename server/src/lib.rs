@@ -10,7 +10,7 @@
 //! let archive = Arc::new(Archive::open("keil-data").expect("archive"));
 //! let options = ServerOptions {
 //!     addr: "127.0.0.1:8080".parse().unwrap(),
-//!     token: Some("s3cret".into()),
+//!     token: Some("s3cret-0123456789".into()),
 //!     ..ServerOptions::new(archive)
 //! };
 //! // Serves until interrupted: GET /api/v1/games, /api/v1/positions, ...
@@ -59,6 +59,7 @@
 pub mod documents;
 pub mod dto;
 mod error;
+pub mod limits;
 pub mod metrics;
 pub mod openapi;
 pub mod pages;
@@ -66,12 +67,13 @@ pub mod params;
 pub mod request_id;
 pub mod routes;
 pub mod svg;
+pub mod tokens;
 mod upload;
 mod work;
 
 use std::io;
 use std::net::SocketAddr;
-use std::path::Path;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -85,6 +87,17 @@ pub use routes::{app_config, routes};
 
 /// The default upload body limit: 8 MiB (about 8,000 games).
 pub const DEFAULT_MAX_UPLOAD: usize = 8 * 1024 * 1024;
+
+/// The default limit of game trees per upload.
+pub const DEFAULT_MAX_UPLOAD_GAMES: usize = 10_000;
+
+/// The default time allowed to receive an upload's body: 30 s (8 MiB at
+/// 280 KB/s).
+pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The default number of games per transaction of an upload: a storage
+/// failure loses at most the batch in flight.
+pub const DEFAULT_UPLOAD_BATCH: usize = 2_000;
 
 /// Archive-call threads per worker (see [`ServerOptions::blocking_threads`]).
 /// Archive calls are short and CPU-bound (a position search takes ~0.1 ms),
@@ -124,10 +137,27 @@ pub struct ServerOptions {
     pub archive: Arc<Archive>,
     /// Where to listen (port 0: any free port; see [`bind`]).
     pub addr: SocketAddr,
-    /// The bearer token that uploads must carry; `None` disables uploads.
+    /// A bearer token that uploads may carry, named `default` (the
+    /// `KEIL_TOKEN` environment variable); at least
+    /// [`tokens::MIN_TOKEN_LEN`] characters. With neither this nor
+    /// [`ServerOptions::token_file`], uploads are disabled.
     pub token: Option<String>,
+    /// The token file ([`tokens`]: `name token [operator]` per line),
+    /// re-read on SIGHUP and when it changes; takes the place of
+    /// [`ServerOptions::token`].
+    pub token_file: Option<PathBuf>,
     /// The largest upload body, in bytes.
     pub max_upload: usize,
+    /// The most game trees an upload may hold (413 past it, nothing
+    /// stored). Default [`DEFAULT_MAX_UPLOAD_GAMES`].
+    pub max_upload_games: usize,
+    /// The time allowed to receive an upload's body (408 past it).
+    /// Default [`DEFAULT_BODY_TIMEOUT`].
+    pub body_timeout: Duration,
+    /// Games per transaction of an upload. Default [`DEFAULT_UPLOAD_BATCH`].
+    pub upload_batch: usize,
+    /// The per-client rate limits ([`limits`]).
+    pub rate_limits: limits::RateLimits,
     /// HTTP worker threads (default: [`default_workers`]).
     pub workers: Option<usize>,
     /// Threads per worker that run archive calls (actix's blocking pool):
@@ -161,7 +191,12 @@ impl ServerOptions {
             archive,
             addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
             token: None,
+            token_file: None,
             max_upload: DEFAULT_MAX_UPLOAD,
+            max_upload_games: DEFAULT_MAX_UPLOAD_GAMES,
+            body_timeout: DEFAULT_BODY_TIMEOUT,
+            upload_batch: DEFAULT_UPLOAD_BATCH,
+            rate_limits: limits::RateLimits::default(),
             workers: None,
             blocking_threads: DEFAULT_BLOCKING_THREADS,
             query_budget: DEFAULT_QUERY_BUDGET,
@@ -176,14 +211,22 @@ impl ServerOptions {
 pub struct ServerState {
     /// The archive (`Send + Sync`; queries take pooled read connections).
     pub archive: Arc<Archive>,
-    /// The upload token; `None`: writes disabled.
-    pub token: Option<String>,
+    /// The upload tokens (none: writes disabled).
+    pub tokens: tokens::Tokens,
     /// The largest upload body, in bytes.
     pub max_upload: usize,
     /// The search pool and the writer thread (uploads run there one at a
     /// time, so an upload waits for the previous one rather than failing
     /// as busy after the archive's 5 s wait), and the search budget.
     pub(crate) work: work::Work,
+    /// The most game trees an upload may hold.
+    pub max_upload_games: usize,
+    /// The time allowed to receive an upload's body.
+    pub body_timeout: Duration,
+    /// Games per transaction of an upload.
+    pub upload_batch: usize,
+    /// The per-client rate limiters.
+    pub limits: limits::Limits,
     /// The home page's counts, reused for a few seconds.
     pub(crate) home: pages::HomeCache,
     /// The metrics served at `/metrics`.
@@ -194,33 +237,44 @@ pub struct ServerState {
 }
 
 impl ServerState {
-    /// The state for these options.
-    pub fn new(options: &ServerOptions) -> ServerState {
-        ServerState {
+    /// The state for these options: the token file is read, or the token
+    /// checked, here.
+    ///
+    /// # Errors
+    /// [`tokens::TokenError`] for a token file that cannot be read or does
+    /// not parse, or a token under [`tokens::MIN_TOKEN_LEN`] characters.
+    pub fn new(options: &ServerOptions) -> Result<ServerState, tokens::TokenError> {
+        let tokens = match (&options.token_file, &options.token) {
+            (Some(file), _) => tokens::Tokens::from_file(file)?,
+            (None, Some(token)) => tokens::Tokens::fixed(tokens::TokenSet::single(
+                token,
+                std::path::Path::new(TOKEN_ENV),
+            )?),
+            (None, None) => tokens::Tokens::fixed(tokens::TokenSet::default()),
+        };
+        Ok(ServerState {
             archive: Arc::clone(&options.archive),
-            token: options.token.clone(),
+            tokens,
             max_upload: options.max_upload,
             work: work::Work::new(options.search_threads, options.query_budget),
+            max_upload_games: options.max_upload_games,
+            body_timeout: options.body_timeout,
+            upload_batch: options.upload_batch.max(1),
+            limits: limits::Limits::new(options.rate_limits),
             home: pages::HomeCache::default(),
             metrics: metrics::Metrics::new(),
             metrics_addr: options.metrics_addr,
-        }
+        })
     }
 }
 
-/// Reads the write token: the first line of `file` when given, else the
-/// environment variable [`TOKEN_ENV`]; `None` (writes disabled) when neither
-/// is set or the token is empty.
-///
-/// # Errors
-/// When `file` cannot be read.
-pub fn load_token(file: Option<&Path>) -> io::Result<Option<String>> {
-    let raw = match file {
-        Some(f) => std::fs::read_to_string(f)?,
-        None => std::env::var(TOKEN_ENV).unwrap_or_default(),
-    };
-    let token = raw.lines().next().unwrap_or("").trim().to_string();
-    Ok((!token.is_empty()).then_some(token))
+/// The write token of the environment variable [`TOKEN_ENV`], `None` when
+/// it is unset or empty (checked by [`ServerState::new`]).
+pub fn env_token() -> Option<String> {
+    std::env::var(TOKEN_ENV)
+        .ok()
+        .map(|t| t.trim().to_string())
+        .filter(|t| !t.is_empty())
 }
 
 /// Builds the HTTP server and binds it; returns it (not yet polled: await
@@ -229,7 +283,8 @@ pub fn load_token(file: Option<&Path>) -> io::Result<Option<String>> {
 /// be called inside an actix system (`actix_web::rt::System`).
 ///
 /// # Errors
-/// When an address cannot be bound.
+/// When an address cannot be bound; a token file or token refused by
+/// [`ServerState::new`] (kind `InvalidInput`).
 pub fn bind(mut options: ServerOptions) -> io::Result<(Server, Vec<SocketAddr>)> {
     // The metrics listener is bound first: the state needs its real
     // address (port 0 in tests) to tell its requests apart.
@@ -241,7 +296,10 @@ pub fn bind(mut options: ServerOptions) -> io::Result<(Server, Vec<SocketAddr>)>
         }
         None => None,
     };
-    let state = web::Data::new(ServerState::new(&options));
+    let state = ServerState::new(&options)
+        .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
+    let state = web::Data::new(state);
+    reload_tokens_on_sighup(state.clone());
     // Request logging only when its spans can be recorded: a disabled
     // logger still built a root span per request (~5% of a position
     // search's CPU time).
@@ -251,6 +309,7 @@ pub fn bind(mut options: ServerOptions) -> io::Result<(Server, Vec<SocketAddr>)>
     let server = HttpServer::new(move || {
         App::new()
             .configure(app_config(state.clone()))
+            .wrap(from_fn(limits::throttle))
             .wrap(from_fn(documents::documents))
             .wrap(from_fn(metrics::count))
             .wrap(Compress::default())
@@ -269,6 +328,26 @@ pub fn bind(mut options: ServerOptions) -> io::Result<(Server, Vec<SocketAddr>)>
     }
     let addrs = server.addrs();
     Ok((server.run(), addrs))
+}
+
+/// Re-reads the token file on SIGHUP, for as long as the actix system
+/// runs (Unix only; elsewhere the file is still re-read when it changes).
+fn reload_tokens_on_sighup(state: web::Data<ServerState>) {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let Ok(mut hangups) = signal(SignalKind::hangup()) else {
+            tracing::warn!("cannot listen for SIGHUP: the token file is re-read when it changes");
+            return;
+        };
+        actix_web::rt::spawn(async move {
+            while hangups.recv().await.is_some() {
+                state.tokens.reload();
+            }
+        });
+    }
+    #[cfg(not(unix))]
+    let _ = state;
 }
 
 /// Whether the request logger's spans (level INFO) can be recorded by the

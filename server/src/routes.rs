@@ -587,21 +587,27 @@ pub async fn list_games(
 }
 
 /// Uploads one record or a collection (SGF text). Needs
-/// `Authorization: Bearer <token>`. Each game gets a verdict: stored,
-/// duplicate, or invalid with the reason, ply and line:column. The status
-/// is 201 when a game was stored, 200 when all valid games were already
-/// there, 422 when no game was valid.
+/// `Authorization: Bearer <token>`. The answer counts the game trees per
+/// outcome (stored, duplicate, refused) and per refusal reason, and lists
+/// the first 100 of each outcome with its verdict (the reason, ply and
+/// line:column of a refusal). The status is 201 when a game was stored,
+/// 200 when all valid games were already there, 422 when no game was
+/// valid.
 #[utoipa::path(post, path = "/api/v1/games", tag = "games",
-    request_body(content = String, content_type = "application/x-go-sgf", description = "One or more Keil game records (SGF)"),
+    request_body(content = String, content_type = "application/x-go-sgf", description = "One or more game records (SGF), at most 10,000 game trees (`--max-upload-games`)"),
     security(("bearer" = [])),
     responses(
         (status = 201, description = "At least one game was stored", body = UploadDto),
         (status = 200, description = "Every valid game was already in the archive", body = UploadDto),
-        (status = 422, description = "No game was valid; the verdicts say why", body = UploadDto),
+        (status = 422, description = "No game was valid; the counts and verdicts say why", body = UploadDto),
         (status = 401, description = "No or wrong bearer token", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Uploads are disabled (no token configured)", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "The body exceeds the limit", body = Problem, content_type = "application/problem+json"),
+        (status = 408, description = "The body did not arrive within the time allowed (`--body-timeout`)", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "The body exceeds the size limit or the game-tree limit; nothing stored", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "The body is binary data, not SGF text (a zip, random bytes); nothing stored", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many uploads or wrong tokens from this client (`Retry-After`)", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "Another import is running, or the archive is read-only on this server", body = Problem, content_type = "application/problem+json"),
+        (status = 507, description = "The storage is full; the detail counts what was stored before it (whole batches)", body = Problem, content_type = "application/problem+json"),
     ))]
 pub async fn upload_games(
     req: HttpRequest,
@@ -611,7 +617,8 @@ pub async fn upload_games(
     if state.archive.is_read_only() {
         return Err(ApiError::ReadOnly);
     }
-    upload::authorize(&req, state.token.as_deref())?;
+    let client = crate::limits::client_ip(&req, state.limits.trust_proxy());
+    let uploader = upload::authorize(&req, &state, client)?;
     let limit = state.max_upload;
     let declared = req
         .headers()
@@ -621,16 +628,19 @@ pub async fn upload_games(
     if declared.is_some_and(|n| n > limit) {
         return Err(ApiError::PayloadTooLarge { limit });
     }
-    let body = payload
-        .to_bytes_limited(limit)
+    let timeout = state.body_timeout;
+    let body = actix_web::rt::time::timeout(timeout, payload.to_bytes_limited(limit))
         .await
+        .map_err(|_| ApiError::RequestTimeout {
+            seconds: timeout.as_secs_f64().ceil() as u64,
+        })?
         .map_err(|_| ApiError::PayloadTooLarge { limit })?
         .map_err(|e| ApiError::BadRequest(format!("body: {e}")))?;
-    let source = format!(
-        "POST /api/v1/games from {}",
-        req.peer_addr().map_or("?".into(), |a| a.ip().to_string())
-    );
-    let answer = work::write(&state, move |st| upload::store(st, &source, &body)).await?;
+    let source = format!("POST /api/v1/games from {client} ({})", uploader.name);
+    let answer = work::write(&state, move |st| {
+        upload::store(st, &source, body.to_vec(), &uploader.name)
+    })
+    .await?;
     state
         .metrics
         .uploaded(answer.stored, answer.duplicates, answer.invalid);
@@ -642,7 +652,7 @@ pub async fn upload_games(
         StatusCode::UNPROCESSABLE_ENTITY
     };
     let mut r = HttpResponse::build(status);
-    if let (1, Some(id)) = (answer.games.len(), answer.games.first().and_then(|g| g.id)) {
+    if let (1, Some(id)) = (answer.trees, answer.games.first().and_then(|g| g.id)) {
         r.insert_header((header::LOCATION, format!("/api/v1/games/{id}")));
     }
     Ok(r.json(answer))
@@ -664,7 +674,7 @@ pub async fn get_game(
     let id = parse_id(&id)?;
     // Summary and moves only: the record text (zstd) is not part of the
     // answer.
-    let (summary, moves, kaomi) = blocking(&state, move |a| {
+    let (summary, moves, kaomi, uploaded_by) = blocking(&state, move |a| {
         let (summary, moves) = a
             .games()
             .summary_and_moves(id)?
@@ -675,11 +685,13 @@ pub async fn get_game(
         } else {
             None
         };
-        Ok((summary, moves, kaomi))
+        let uploaded_by = a.games().uploader(id)?;
+        Ok((summary, moves, kaomi, uploaded_by))
     })
     .await?;
     let board = moves.board;
     let dto = GameDetailDto {
+        uploaded_by,
         setup: moves
             .setup
             .as_ref()

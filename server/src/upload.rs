@@ -6,45 +6,66 @@
 //! id), duplicate (with the id of the game already stored) or invalid (with
 //! the reason, ply and line:column), each with the validator's full verdict.
 
+use std::net::IpAddr;
+
 use actix_web::HttpRequest;
 use actix_web::http::header;
-use keil_archive::{Checked, Fate, GameOutcome, ImportOptions, ImportSource};
+use keil_archive::{Checked, Fate, GameOutcome, ImportOptions, ImportSource, NOT_SGF};
 
 use crate::ServerState;
 use crate::dto::{UploadDto, UploadVerdictDto};
 use crate::error::ApiError;
+use crate::tokens::Token;
 
-/// Checks `Authorization: Bearer <token>` against the configured token.
-///
-/// # Errors
-/// [`ApiError::WritesDisabled`] with no token configured;
-/// [`ApiError::Unauthorized`] for a missing or wrong token.
-pub(crate) fn authorize(req: &HttpRequest, token: Option<&str>) -> Result<(), ApiError> {
-    let Some(token) = token else {
-        return Err(ApiError::WritesDisabled);
-    };
-    let given = req
-        .headers()
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .ok_or_else(|| {
-            ApiError::Unauthorized("uploads need an Authorization: Bearer <token> header".into())
-        })?;
-    let given = given
+/// How many game trees of each outcome (stored, duplicate, refused) an
+/// upload's answer lists in full; the counts cover them all.
+pub const LISTED: usize = 100;
+
+/// The bearer token of a request's `Authorization` header, if it has one.
+pub(crate) fn bearer(req: &HttpRequest) -> Option<&str> {
+    let given = req.headers().get(header::AUTHORIZATION)?.to_str().ok()?;
+    given
         .strip_prefix("Bearer ")
         .or_else(|| given.strip_prefix("bearer "))
-        .ok_or_else(|| ApiError::Unauthorized("the Authorization scheme must be Bearer".into()))?;
-    if !same(given.trim().as_bytes(), token.as_bytes()) {
-        return Err(ApiError::Unauthorized(
-            "the bearer token is not valid".into(),
-        ));
-    }
-    Ok(())
+        .map(str::trim)
 }
 
-/// Compares in time independent of where the inputs differ.
-fn same(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+/// Checks `Authorization: Bearer <token>` against the server's tokens
+/// (re-read first if the token file changed); returns the token's name and
+/// role. A wrong token counts against `client`'s allowance of wrong tokens
+/// ([`crate::limits::Limits::token_failed`]).
+///
+/// # Errors
+/// [`ApiError::TooManyRequests`] for a client blocked for wrong tokens;
+/// [`ApiError::WritesDisabled`] with no token configured;
+/// [`ApiError::Unauthorized`] for a missing or wrong token.
+pub(crate) fn authorize(
+    req: &HttpRequest,
+    state: &ServerState,
+    client: IpAddr,
+) -> Result<Token, ApiError> {
+    state.limits.check_blocked(client)?;
+    state.tokens.refresh();
+    if !state.tokens.enabled() {
+        return Err(ApiError::WritesDisabled);
+    }
+    let header_given = req.headers().contains_key(header::AUTHORIZATION);
+    let Some(given) = bearer(req) else {
+        return Err(ApiError::Unauthorized(if header_given {
+            "the Authorization scheme must be Bearer".into()
+        } else {
+            "uploads need an Authorization: Bearer <token> header".into()
+        }));
+    };
+    match state.tokens.check(given) {
+        Some(token) => Ok(token),
+        None => {
+            state.limits.token_failed(client)?;
+            Err(ApiError::Unauthorized(
+                "the bearer token is not valid".into(),
+            ))
+        }
+    }
 }
 
 /// The answer for one game tree, from what the import did with it and the
@@ -101,45 +122,73 @@ fn verdict_dto(outcome: GameOutcome) -> UploadVerdictDto {
 /// `file`).
 const UPLOAD: &str = "upload";
 
-/// Imports an upload and answers with a verdict per game tree; `source`
-/// names it in the import log. One import reads, validates and stores the
-/// body (the archive's verdict pipeline): its outcomes carry the verdicts.
-/// Runs on the writer thread ([`crate::work::write`]).
+/// Imports an upload and answers with counts per outcome and per refusal
+/// reason and the first [`LISTED`] game trees of each outcome in full;
+/// `source` names it in the import log, `uploader` is the token's name.
+/// The body's game trees are counted first: past the server's limit
+/// nothing is read further. Runs on the writer thread
+/// ([`crate::work::write`]).
 ///
 /// # Errors
-/// [`ApiError::Busy`] when another import runs; archive errors.
-pub(crate) fn store(state: &ServerState, source: &str, body: &[u8]) -> Result<UploadDto, ApiError> {
+/// [`ApiError::TooManyGameTrees`] past the limit;
+/// [`ApiError::NotSgf`] for binary data; [`ApiError::Busy`] when another
+/// import runs; [`ApiError::InsufficientStorage`] when the storage fills
+/// (the detail counts what was stored before it); archive errors.
+pub(crate) fn store(
+    state: &ServerState,
+    source: &str,
+    body: Vec<u8>,
+    uploader: &str,
+) -> Result<UploadDto, ApiError> {
+    // Counted on the decoded text without parsing it (keil-sgf's scan).
+    let trees = keil_sgf::count_trees(&keil_sgf::decode(&body).text);
+    if trees > state.max_upload_games {
+        return Err(ApiError::TooManyGameTrees {
+            trees,
+            limit: state.max_upload_games,
+        });
+    }
     let sources = [ImportSource::Bytes {
         name: source.to_string(),
-        bytes: body.to_vec(),
+        bytes: body,
     }];
     let options = ImportOptions {
         outcomes: true,
+        listed: Some(LISTED),
+        uploader: Some(uploader.to_string()),
+        batch_size: state.upload_batch,
         ..ImportOptions::default()
     };
-    let report = state.archive.import(&sources, &options, &mut |_| {})?;
+    let report = state.archive.import(&sources, &options, &mut |_| {});
+    let report = match report {
+        Ok(r) => r,
+        Err(e) => {
+            if let keil_archive::Error::Stopped { progress, .. } = &e {
+                if progress.imported > 0 {
+                    state.home.clear();
+                }
+            }
+            return Err(e.into());
+        }
+    };
     if report.counts.imported > 0 {
         state.home.clear();
     }
+    if let [p] = &report.invalid[..] {
+        if p.reason == NOT_SGF && report.counts.games_read == 1 {
+            return Err(ApiError::NotSgf(format!("the body is {}", p.message)));
+        }
+    }
+    let c = report.counts;
+    let listed = report.outcomes.len() as u64;
     let games: Vec<UploadVerdictDto> = report.outcomes.into_iter().map(verdict_dto).collect();
-    let count = |o: &str| games.iter().filter(|g| g.outcome == o).count() as u64;
     Ok(UploadDto {
-        stored: count("stored"),
-        duplicates: count("duplicate"),
-        invalid: count("invalid"),
+        trees: c.games_read,
+        stored: c.imported,
+        duplicates: c.duplicates,
+        invalid: c.invalid,
+        reasons: report.reasons,
+        truncated: listed < c.games_read,
         games,
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::same;
-
-    #[test]
-    fn token_comparison_needs_every_byte() {
-        assert!(same(b"abc", b"abc"));
-        assert!(!same(b"abc", b"abd"));
-        assert!(!same(b"abc", b"abcd"));
-        assert!(!same(b"", b"a"));
-    }
 }

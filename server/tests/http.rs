@@ -11,9 +11,10 @@ use keil_archive::{Archive, ImportOptions, ImportSource};
 use keil_gen::GeneratorConfig;
 use keil_rules::{Color, Game, Move, Position};
 use keil_server::ServerOptions;
+use keil_server::limits::RateLimits;
 use serde_json::Value;
 
-const TOKEN: &str = "test-token-0123";
+const TOKEN: &str = "test-token-01234";
 const LIMIT: usize = 64 * 1024;
 
 struct Fixture {
@@ -54,18 +55,26 @@ fn import(archive: &Archive, name: &str, bytes: Vec<u8>, batch_size: usize) {
 
 /// A server on 127.0.0.1 (port 0) over a new archive of `games` games.
 fn start(games: u64, token: Option<&str>) -> Fixture {
+    start_with(games, token, |_| {})
+}
+
+/// [`start`], with the options changed by `tune` (rate limits are off
+/// unless it sets them).
+fn start_with(games: u64, token: Option<&str>, tune: impl FnOnce(&mut ServerOptions)) -> Fixture {
     let dir = tempfile::tempdir().unwrap();
     let archive = Arc::new(Archive::open(dir.path()).unwrap());
     if games > 0 {
         import(&archive, "corpus", corpus(games, 1), 500);
     }
-    let options = ServerOptions {
+    let mut options = ServerOptions {
         addr: SocketAddr::from(([127, 0, 0, 1], 0)),
         token: token.map(str::to_string),
         max_upload: LIMIT,
         workers: Some(2),
+        rate_limits: RateLimits::off(),
         ..ServerOptions::new(Arc::clone(&archive))
     };
+    tune(&mut options);
     let (send, receive) = std::sync::mpsc::channel();
     thread::spawn(move || {
         actix_web::rt::System::new().block_on(async move {
@@ -775,6 +784,10 @@ fn upload_answers_a_verdict_per_game() {
         ),
         (Some(3), Some(1), Some(1))
     );
+    // The summary: every tree counted, refusals per reason, nothing cut.
+    assert_eq!(answer["trees"], 5);
+    assert_eq!(answer["reasons"], serde_json::json!({"occupied": 1}));
+    assert_eq!(answer["truncated"], false);
     let ids: Vec<i64> = answer["games"].as_array().unwrap()[..3]
         .iter()
         .map(|g| g["id"].as_i64().unwrap())

@@ -85,6 +85,36 @@ pub enum Error {
         /// This crate's ([`crate::schema_version`]).
         expected: usize,
     },
+    /// Occurs when an import stops part way (a storage failure such as a
+    /// full disk, while writing a batch): `progress` counts what the
+    /// batches committed before it stored (whole batches only: a batch is
+    /// one transaction, so nothing is half-written); `cause` is the
+    /// failure ([`Error::is_out_of_space`] tells a full disk).
+    #[error(
+        "the import stopped after storing {} games ({} read): {cause}",
+        .progress.imported,
+        .progress.games_read
+    )]
+    Stopped {
+        /// What was stored before the failure.
+        progress: crate::ImportProgress,
+        /// Why the import stopped.
+        cause: Box<Error>,
+    },
+}
+
+impl Error {
+    /// Whether the storage ran out of space (SQLite's `SQLITE_FULL`, a
+    /// write's I/O error, or an operating-system "no space left"), here or
+    /// in the cause of an [`Error::Stopped`] import.
+    pub fn is_out_of_space(&self) -> bool {
+        match self {
+            Error::Stopped { cause, .. } => cause.is_out_of_space(),
+            Error::Io { source, .. } => source.kind() == std::io::ErrorKind::StorageFull,
+            Error::Storage(s) => s.is_out_of_space(),
+            _ => false,
+        }
+    }
 }
 
 /// A failure of the archive's storage, with its cause (see
@@ -100,6 +130,30 @@ pub struct StorageError {
 }
 
 impl StorageError {
+    /// Whether the failure is a full disk: SQLite's `SQLITE_FULL` or
+    /// `SQLITE_IOERR` (what a failed write reports), or an I/O error of
+    /// kind `StorageFull` anywhere in the cause chain (the text index).
+    pub fn is_out_of_space(&self) -> bool {
+        if let Some(rusqlite::Error::SqliteFailure(e, _)) =
+            self.source.downcast_ref::<rusqlite::Error>()
+        {
+            return matches!(
+                e.code,
+                rusqlite::ErrorCode::DiskFull | rusqlite::ErrorCode::SystemIoFailure
+            );
+        }
+        let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(&*self.source);
+        while let Some(c) = cause {
+            if let Some(io) = c.downcast_ref::<std::io::Error>() {
+                if io.kind() == std::io::ErrorKind::StorageFull {
+                    return true;
+                }
+            }
+            cause = c.source();
+        }
+        false
+    }
+
     /// Which part of the storage failed: `SQLite`, `schema migration` or
     /// `text index`.
     pub fn part(&self) -> &'static str {

@@ -393,6 +393,24 @@ impl Games<'_> {
         }))
     }
 
+    /// The name of the upload token whose upload stored game `id` (its
+    /// import's `uploader`); `None` for a local import, an import before
+    /// schema 6, or an unknown game.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn uploader(&self, id: GameId) -> Result<Option<String>> {
+        let conn = self.archive.reader()?;
+        let name: Option<Option<String>> = conn
+            .query_row(
+                "SELECT i.uploader FROM games g JOIN imports i ON i.id = g.import_id WHERE g.id = ?",
+                [id.sql()],
+                |r| r.get(0),
+            )
+            .optional()?;
+        Ok(name.flatten())
+    }
+
     /// A page of the games that pass `filter`, sorted by date then id
     /// (keyset pagination: pass the returned `next` as the next page's
     /// `after`).

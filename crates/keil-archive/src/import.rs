@@ -52,6 +52,18 @@ pub struct ImportOptions {
     /// collections larger than the parser's file-size limit are imported
     /// whole, with at most one part's trees in memory.
     pub part_bytes: usize,
+    /// How many game trees of each fate (stored, duplicate, refused) the
+    /// report lists, in [`ImportReport::outcomes`] and
+    /// [`ImportReport::invalid`]; `None` (the default): all. The counts
+    /// ([`ImportReport::counts`], [`ImportReport::reasons`]) stay exact
+    /// and every refusal is still written to the import log: a caller that
+    /// answers strangers (the server) keeps its answer and its memory
+    /// bounded however many trees a body holds.
+    pub listed: Option<usize>,
+    /// Who imported, recorded in the import log (`imports.uploader`): the
+    /// name of the server token that uploaded the games; `None` for a
+    /// local `keil import`.
+    pub uploader: Option<String>,
 }
 
 impl Default for ImportOptions {
@@ -60,6 +72,8 @@ impl Default for ImportOptions {
             batch_size: 2_000,
             outcomes: false,
             part_bytes: keil_record::PART_BYTES,
+            listed: None,
+            uploader: None,
         }
     }
 }
@@ -150,24 +164,20 @@ pub struct ImportReport {
     pub import_id: ImportId,
     /// Final counts.
     pub counts: ImportProgress,
-    /// Every refused game with its reason (also in the import log).
+    /// Every refused game with its reason (also in the import log), or the
+    /// first [`ImportOptions::listed`] of them.
     pub invalid: Vec<Problem>,
+    /// The number of refused games per reason code (exact, whatever
+    /// [`ImportOptions::listed`] says).
+    pub reasons: BTreeMap<String, u64>,
     /// What became of every game tree, in reading order, when
-    /// [`ImportOptions::outcomes`] asked for it; empty otherwise.
+    /// [`ImportOptions::outcomes`] asked for it (at most
+    /// [`ImportOptions::listed`] of each fate); empty otherwise.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub outcomes: Vec<GameOutcome>,
 }
 
 impl ImportReport {
-    /// The number of refused games per reason code.
-    pub fn invalid_by_reason(&self) -> BTreeMap<String, u64> {
-        let mut m = BTreeMap::new();
-        for p in &self.invalid {
-            *m.entry(p.reason.clone()).or_insert(0) += 1;
-        }
-        m
-    }
-
     /// Game trees read per second of wall time.
     pub fn games_per_second(&self) -> f64 {
         self.counts.games_read as f64 / self.counts.elapsed.as_secs_f64().max(1e-9)
@@ -265,6 +275,9 @@ fn prepare_source(
         }
     };
     let decoded = keil_sgf::decode(&bytes);
+    if let Some(problem) = binary_problem(&name, &decoded.text) {
+        return sink(vec![item(0, Prepare::Invalid(problem, Checked::NotRead))]);
+    }
     // A record without GM is Keil in a .keil file, Kaomi in a .kaomi file.
     let hint = keil_record::NameHint::of(&name);
     // Part by part: a collection over the parser's size limit is read
@@ -292,6 +305,34 @@ fn prepare_source(
         }
     }
     true
+}
+
+/// The reason code of a source that is binary data, not an SGF collection
+/// (a zip file, an image, random bytes): refused whole, nothing of it
+/// stored, by `keil import` and uploads alike.
+pub const NOT_SGF: &str = "not_sgf";
+
+/// The refusal of a source whose decoded text holds a NUL character: SGF
+/// is text, and in every text encoding the decoder reads (UTF-16 included,
+/// by its byte-order mark) a NUL stands for binary data. Without this
+/// check the lenient parser found `(;` by chance in random bytes and
+/// stored empty games.
+fn binary_problem(source: &str, text: &str) -> Option<Problem> {
+    let at = text.find('\0')?;
+    let line = text[..at].bytes().filter(|&b| b == b'\n').count() + 1;
+    Some(Problem {
+        source: source.to_string(),
+        index: 0,
+        reason: NOT_SGF.into(),
+        message: format!(
+            "not an SGF collection: binary data (a NUL byte at line {line}); \
+             send SGF text (a zip or other archive must be unpacked first)"
+        ),
+        ply: None,
+        mv: None,
+        line: Some(line as u32),
+        column: None,
+    })
 }
 
 fn files_of(path: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
@@ -347,8 +388,10 @@ impl Archive {
     /// up to 5 s for the lock); [`Error::Io`]
     /// for a path that does not exist or a directory that cannot be listed
     /// (unreadable files inside a directory are reported as problems);
-    /// SQLite and tantivy errors. Games of batches committed before an
-    /// error stay stored.
+    /// SQLite and tantivy errors before the first batch;
+    /// [`Error::Stopped`] for a failure while storing (a full disk:
+    /// [`Error::is_out_of_space`]), with the counts of the batches
+    /// committed before it, whose games stay stored.
     pub fn import(
         &self,
         sources: &[ImportSource],
@@ -389,8 +432,8 @@ impl Archive {
         text.catch_up(&conn)?;
 
         conn.execute(
-            "INSERT INTO imports (started_at, sources) VALUES (?, ?)",
-            params![now(), names.join("\n")],
+            "INSERT INTO imports (started_at, sources, uploader) VALUES (?, ?, ?)",
+            params![now(), names.join("\n"), options.uploader],
         )?;
         let import_id = conn.last_insert_rowid();
         let batch_size = options.batch_size.max(1);
@@ -400,7 +443,9 @@ impl Archive {
 
         let mut counts = ImportProgress::default();
         let mut problems = Vec::new();
+        let mut reasons = BTreeMap::new();
         let mut outcomes = Vec::new();
+        let mut listed = Listed::new(options.listed);
         let mut players: HashMap<String, i64> = HashMap::new();
         let (send, receive) = mpsc::sync_channel::<Batch>(2);
 
@@ -470,20 +515,39 @@ impl Archive {
             });
             let mut result = Ok(());
             for batch in receive.iter() {
-                let keep = options.outcomes.then_some(&mut outcomes);
+                let mut these = Vec::new();
+                let keep = options.outcomes.then_some(&mut these);
                 let step = write_batch(&mut conn, import_id, batch, &mut players, keep);
                 match step {
                     Ok(written) => {
                         for (id, fields) in &written.new_games {
-                            text.add(*id, fields)?;
+                            if let Err(e) = text.add(*id, fields) {
+                                result = Err(e);
+                                break;
+                            }
                         }
                         counts.games_read += written.read;
                         counts.imported += written.new_games.len() as u64;
                         counts.duplicates += written.duplicates;
                         counts.invalid += written.problems.len() as u64;
-                        problems.extend(written.problems);
+                        for p in written.problems {
+                            *reasons.entry(p.reason.clone()).or_insert(0) += 1;
+                            if listed.take(2) {
+                                problems.push(p);
+                            }
+                        }
+                        outcomes.extend(these.into_iter().filter(|o| {
+                            listed.take(match o.fate {
+                                Fate::Stored { .. } => 0,
+                                Fate::Duplicate { .. } => 1,
+                                Fate::Invalid(_) => 3,
+                            })
+                        }));
                         counts.elapsed = start.elapsed();
                         progress(&counts);
+                        if result.is_err() {
+                            break;
+                        }
                     }
                     Err(e) => {
                         result = Err(e);
@@ -496,7 +560,22 @@ impl Archive {
             let _ = producer.join();
             result
         });
-        written?;
+        if let Err(cause) = written {
+            // Whole batches only were stored (each batch also counted itself
+            // in the import log): the text index of their games is
+            // committed if the storage still allows it, else it catches up
+            // on the next open.
+            counts.elapsed = start.elapsed();
+            if let Ok(upto) = conn.query_row("SELECT COALESCE(MAX(id), 0) FROM games", [], |r| {
+                r.get::<_, i64>(0)
+            }) {
+                let _ = text.commit(upto);
+            }
+            return Err(Error::Stopped {
+                progress: counts,
+                cause: Box::new(cause),
+            });
+        }
 
         let upto: i64 =
             conn.query_row("SELECT COALESCE(MAX(id), 0) FROM games", [], |r| r.get(0))?;
@@ -517,8 +596,36 @@ impl Archive {
             import_id: ImportId::from_sql(import_id),
             counts,
             invalid: problems,
+            reasons,
             outcomes,
         })
+    }
+}
+
+/// How many games of each fate an import still lists
+/// ([`ImportOptions::listed`]): slots 0 stored, 1 duplicate, 2 refused
+/// problems, 3 refused outcomes.
+struct Listed {
+    left: Option<[usize; 4]>,
+}
+
+impl Listed {
+    fn new(limit: Option<usize>) -> Listed {
+        Listed {
+            left: limit.map(|n| [n; 4]),
+        }
+    }
+
+    /// Whether one more of `slot` is listed (and counts it).
+    fn take(&mut self, slot: usize) -> bool {
+        match &mut self.left {
+            None => true,
+            Some(left) if left[slot] > 0 => {
+                left[slot] -= 1;
+                true
+            }
+            Some(_) => false,
+        }
     }
 }
 

@@ -87,7 +87,9 @@ pub use error::{Error, Result, StorageError};
 pub use fold::fold;
 pub use games::{Games, MAX_PAGE};
 pub use ids::{GameId, IdError, ImportId, PlayerId};
-pub use import::{Fate, GameOutcome, ImportOptions, ImportProgress, ImportReport, ImportSource};
+pub use import::{
+    Fate, GameOutcome, ImportOptions, ImportProgress, ImportReport, ImportSource, NOT_SGF,
+};
 pub use kind::{GameKind, GameKindError};
 pub use model::{
     Cursor, Game, GameFilter, GameList, GameMoves, GameStatus, GameStatusError, GameSummary,
@@ -102,7 +104,7 @@ pub use players::{
     YearRecord,
 };
 pub use positions::{Continuation, PositionAnswer, PositionHit, PositionQuery, Positions};
-pub use prepare::{Checked, Problem};
+pub use prepare::{Checked, EMPTY_RECORD, Problem};
 pub use store::schema_version;
 pub use text_query::{
     MAX_TEXT_QUERY_BYTES, MAX_TEXT_QUERY_WORDS, TextClause, TextField, TextPlan, TextQueryError,
@@ -372,6 +374,23 @@ impl Archive {
             .into_iter()
             .filter_map(|(id, score)| by_id.remove(&id).map(|game| TextHit { game, score }))
             .collect())
+    }
+
+    /// For tests of a full disk: caps the database at its current size plus
+    /// `extra_pages` pages (`PRAGMA max_page_count` on the writer
+    /// connection), so that a write past it fails with `SQLITE_FULL` as on
+    /// a full volume. Returns the cap in pages. Not part of the API.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    #[doc(hidden)]
+    pub fn cap_pages_for_tests(&self, extra_pages: u64) -> Result<u64> {
+        let conn = self.writer.lock().unwrap_or_else(|e| e.into_inner());
+        let pages: u64 = conn.query_row("PRAGMA page_count", [], |r| r.get(0))?;
+        let cap = pages + extra_pages;
+        let set: u64 =
+            conn.query_row(&format!("PRAGMA max_page_count = {cap}"), [], |r| r.get(0))?;
+        Ok(set)
     }
 
     /// Rebuilds the derived indexes from SQLite: the text index and the

@@ -72,8 +72,10 @@ pub struct Problem {
     /// A verdict code (`occupied`, `repetition`, `result_mismatch`, ...),
     /// a keil-record error code (`bad_size`, ...) for a record that could
     /// not be read, `setup_in_game` for a Go game with setup after its
-    /// first move (not stored yet), `unreadable` for a file that could not be
-    /// read.
+    /// first move (not stored yet), `empty_record` for a game tree with
+    /// nothing of a game ([`EMPTY_RECORD`]), `not_sgf` for a source that is
+    /// binary data ([`NOT_SGF`](crate::NOT_SGF)), `unreadable` for a file
+    /// that could not be read.
     pub reason: String,
     /// The explanation, with the line and column when there are some.
     pub message: String,
@@ -170,6 +172,24 @@ fn refusal(source: &str, index: usize, verdict: &Verdict) -> Problem {
     }
 }
 
+/// The reason code of a game tree that is not a game: no move, no setup,
+/// no game information and no comment (`(;)`, `(;GM[1]SZ[19])`). Never
+/// stored, by `keil import` and uploads alike.
+pub const EMPTY_RECORD: &str = "empty_record";
+
+/// Whether a record holds nothing of a game: no move on its main line, no
+/// setup, no game information (players, date, event, result, ... all
+/// absent) and no comment. The game kind, size and komi alone are not a
+/// game.
+fn is_empty_record(record: &Record, replay: &Replay) -> bool {
+    let setup = record.keil().is_some_and(|k| k.setup.is_some())
+        || record.go().is_some_and(|g| g.setup.is_some());
+    replay.plies.is_empty()
+        && !setup
+        && record.info == keil_record::GameInfo::default()
+        && record.comments().next().is_none()
+}
+
 /// Reads the verdict on one game tree and, for a valid one, the rows to
 /// store. With `keep`, the verdict (or read error) comes along for the
 /// import's outcomes.
@@ -229,6 +249,22 @@ pub(crate) fn prepare(
         };
         return Prepare::Invalid(problem, checked(verdict));
     };
+    if is_empty_record(&record, &replay) {
+        let (line, column) = record.location(keil_sgf::NodeId::ROOT);
+        let problem = Problem {
+            source: source.to_string(),
+            index,
+            reason: EMPTY_RECORD.to_string(),
+            message: format!(
+                "the game tree has no move, no setup and no game information (line {line}, column {column}): it is not a game"
+            ),
+            ply: None,
+            mv: None,
+            line: Some(line),
+            column: Some(column),
+        };
+        return Prepare::Invalid(problem, checked(verdict));
+    }
     // A Go setup in the middle of the game (AB/AW/AE after the first move)
     // has no place in the move blob: such games are refused for now.
     if let Some(at) = replay.plies.iter().find(|p| p.setup.is_some()) {

@@ -20,6 +20,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../../schema/0004_go_games.sql"),
     include_str!("../../../schema/0005_move_nodes.sql"),
     include_str!("../../../schema/0006_counts.sql"),
+    include_str!("../../../schema/0007_uploader.sql"),
 ];
 
 /// How long a statement waits for another connection's lock (ms).

@@ -381,7 +381,7 @@ fn names_fold_accents_and_case_prefix_and_fuzzy() {
     // The Go game of HANDMADE is stored too (schema 4).
     assert_eq!(report.counts.imported, 3);
     assert_eq!(
-        report.invalid_by_reason().into_iter().collect::<Vec<_>>(),
+        report.reasons.clone().into_iter().collect::<Vec<_>>(),
         vec![("occupied".to_string(), 1)]
     );
     let names = |q: &str| -> Vec<(String, MatchKind)> {
@@ -756,6 +756,7 @@ fn a_collection_read_in_parts_imports_as_a_whole() {
         batch_size: 3,
         outcomes: true,
         part_bytes: 300,
+        ..ImportOptions::default()
     };
     let report = archive
         .import(&[bytes("big.keil", &text)], &options, &mut |_| {})

@@ -143,5 +143,7 @@ fn unwritable_errors_are_recognised() {
     assert!(io(std::io::ErrorKind::PermissionDenied).is_unwritable());
     assert!(!io(std::io::ErrorKind::NotFound).is_unwritable());
     assert!(!Error::Busy.is_unwritable());
-    assert!(!Error::TextQuery(keil_archive::TextQueryError::TooLong { bytes: 2000 }).is_unwritable());
+    assert!(
+        !Error::TextQuery(keil_archive::TextQueryError::TooLong { bytes: 2000 }).is_unwritable()
+    );
 }

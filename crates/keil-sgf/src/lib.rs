@@ -74,7 +74,7 @@ mod write;
 pub use decode::{CharsetSource, Decoded, decode};
 pub use diag::{Diagnostic, Severity, code, render_all};
 pub use error::{Error, Limit, Result};
-pub use parse::{ParseOptions, parse, parse_range, split_collection};
+pub use parse::{ParseOptions, count_trees, parse, parse_range, split_collection};
 pub use span::{LineIndex, Location, Span};
 pub use tree::{
     Children, Collection, GameTree, MainLine, Node, NodeId, Nodes, Properties, Property,

@@ -145,23 +145,57 @@ pub fn split_collection(text: &str, max_part: usize) -> Vec<std::ops::Range<usiz
     // The last top-level tree start in the part after its first tree.
     let mut cut = None;
     let mut part_has_tree = false;
+    for_each_tree_start(bytes, |i| {
+        // A part starts with its first tree (text before the first tree
+        // stays with it); any later tree start may cut.
+        if part_has_tree {
+            if i - start > max_part
+                && let Some(c) = cut
+            {
+                parts.push(start..c);
+                start = c;
+            }
+            cut = Some(i);
+        }
+        part_has_tree = true;
+    });
+    if bytes.len() - start > max_part
+        && let Some(c) = cut.filter(|&c| c > start)
+    {
+        parts.push(start..c);
+        start = c;
+    }
+    parts.push(start..bytes.len());
+    parts
+}
+
+/// The number of top-level game trees in a collection, by the same scan as
+/// [`split_collection`] (tree starts, brackets, values and escapes; no
+/// tree is built): linear in the text's length, constant memory. A caller
+/// bounds a collection's game trees with it before parsing (the server's
+/// game-tree limit per upload). On malformed text it may differ from the
+/// parser's count, as the cut points of [`split_collection`] may.
+///
+/// ```
+/// assert_eq!(keil_sgf::count_trees("(;GM[1])(;GM[1](;B[aa])(;B[bb]))"), 2);
+/// assert_eq!(keil_sgf::count_trees("(;C[a (; in a value])(;)"), 2);
+/// assert_eq!(keil_sgf::count_trees("no tree here"), 0);
+/// ```
+pub fn count_trees(text: &str) -> usize {
+    let mut n = 0;
+    for_each_tree_start(text.as_bytes(), |_| n += 1);
+    n
+}
+
+/// Calls `on_start` with the offset of every top-level tree start (`(`
+/// outside every value and tree, as [`tree_start_at`] sees it), in order.
+fn for_each_tree_start(bytes: &[u8], mut on_start: impl FnMut(usize)) {
     let (mut depth, mut in_value, mut escaped) = (0usize, false, false);
     for (i, &b) in bytes.iter().enumerate() {
         if depth == 0 {
             // Outside trees only a tree start counts, as for the parser.
             if b == b'(' && tree_start_at(bytes, i) {
-                // A part starts with its first tree (text before the first
-                // tree stays with it); any later tree start may cut.
-                if part_has_tree {
-                    if i - start > max_part
-                        && let Some(c) = cut
-                    {
-                        parts.push(start..c);
-                        start = c;
-                    }
-                    cut = Some(i);
-                }
-                part_has_tree = true;
+                on_start(i);
                 depth = 1;
             }
             continue;
@@ -182,14 +216,6 @@ pub fn split_collection(text: &str, max_part: usize) -> Vec<std::ops::Range<usiz
             _ => {}
         }
     }
-    if bytes.len() - start > max_part
-        && let Some(c) = cut.filter(|&c| c > start)
-    {
-        parts.push(start..c);
-        start = c;
-    }
-    parts.push(start..bytes.len());
-    parts
 }
 
 /// SGF white space: the ASCII space and control characters that may stand
@@ -815,16 +841,16 @@ impl<'a> Reader<'a, '_> {
             return Err(Fatal);
         };
         let mut end = start + raw.len();
-        if !self.plausible_after_value(end + 1)
-            && let Some(e) = self.repair_bracket(end)
-        {
-            self.warn(
-                code::UNESCAPED_BRACKET,
-                Span::new(end, end + 1),
-                "`]` inside a value should be escaped as `\\]`; read as part of the value"
-                    .to_owned(),
-            );
-            end = e;
+        if !self.plausible_after_value(end + 1) {
+            if let Some(e) = self.repair_bracket(end) {
+                self.warn(
+                    code::UNESCAPED_BRACKET,
+                    Span::new(end, end + 1),
+                    "`]` inside a value should be escaped as `\\]`; read as part of the value"
+                        .to_owned(),
+                );
+                end = e;
+            }
         }
         self.pos = end + 1;
         if end - start > self.opts.max_value_len {

@@ -1642,7 +1642,7 @@ pub async fn upload_page(req: HttpRequest, state: Data<ServerState>) -> PageResu
     render(&UploadPage {
         a: assets(),
         title: "Upload",
-        enabled: state.token.is_some(),
+        enabled: state.tokens.enabled(),
         origin: format!("{}://{}", info.scheme(), info.host()),
     })
 }

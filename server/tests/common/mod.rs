@@ -16,7 +16,7 @@ use keil_rules::GameKind;
 use keil_server::ServerOptions;
 
 /// The upload token of the shared server.
-pub const TOKEN: &str = "page-token-4711";
+pub const TOKEN: &str = "page-token-47110";
 
 /// A player name that must be shown as text.
 pub const EVIL: &str = "<script>alert(1)</script> & \"Eve\"";
@@ -79,6 +79,7 @@ pub fn start() -> Fixture {
         addr: SocketAddr::from(([127, 0, 0, 1], 0)),
         token: Some(TOKEN.into()),
         workers: Some(2),
+        rate_limits: keil_server::limits::RateLimits::off(),
         ..ServerOptions::new(Arc::clone(&archive))
     };
     let (send, receive) = std::sync::mpsc::channel();

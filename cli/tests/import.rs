@@ -1,0 +1,62 @@
+//! `keil import` as a user runs it on a folder with a zip file and random
+//! bytes beside real records: the binary files are reported refused as
+//! not SGF, nothing of them is stored, and the other files import.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+
+fn keil() -> Command {
+    Command::cargo_bin("keil").unwrap()
+}
+
+#[test]
+fn binary_files_are_refused_and_the_others_import() {
+    let dir = std::env::temp_dir().join(format!("keil-import-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = keil()
+        .args(["generate", "--games", "3", "--seed", "5"])
+        .assert()
+        .code(0);
+    let good = dir.join("good.keil");
+    std::fs::write(&good, &out.get_output().stdout).unwrap();
+    // A zip file (a local file header, then a game) and random bytes.
+    let zip = dir.join("games.zip");
+    let mut z = b"PK\x03\x04\x14\x00\x00\x00\x00\x00".to_vec();
+    z.extend_from_slice(b"(;GM[1]SZ[19]PB[Ann];B[pd])");
+    std::fs::write(&zip, z).unwrap();
+    let mut seed = 7u64;
+    let noise: Vec<u8> = (0..200_000)
+        .map(|_| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 24) as u8
+        })
+        .collect();
+    let random = dir.join("noise.sgf");
+    std::fs::write(&random, noise).unwrap();
+    let db = dir.join("db");
+    keil()
+        .arg("import")
+        .arg("--db")
+        .arg(&db)
+        .args([&zip, &random, &good])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("3 imported"))
+        .stdout(predicate::str::contains("invalid, not_sgf: 2"))
+        .stdout(predicate::str::contains(format!(
+            "{} game 1: not an SGF collection: binary data",
+            zip.display()
+        )));
+    let stats = keil()
+        .args(["stats", "--json", "--db"])
+        .arg(&db)
+        .assert()
+        .code(0);
+    let stats: Value = serde_json::from_slice(&stats.get_output().stdout).unwrap();
+    assert_eq!(stats["games"], 3, "{stats}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
