@@ -2,7 +2,7 @@
 //! libraries, each subcommand in its own module.
 //!
 //! Standard output may be a pipe that its reader closes early
-//! (`keil stats | head -1`): commands write it with [`outln!`], whose
+//! (`keil stats | head -1`): commands write it with `outln!`, whose
 //! error ends the command, and [`main`] treats a closed pipe as a clean
 //! exit (`println!` would panic instead).
 

@@ -257,7 +257,7 @@ pub(crate) struct Answered {
 
 /// The answer for an error: its status, its document in `form` (a problem
 /// document, or an HTML page with the pages' headers), the extra headers
-/// of its kind on both forms, and [`Answered`] in the extensions. The one
+/// of its kind on both forms, and `Answered` in the extensions. The one
 /// place that builds an error's answer.
 pub fn answer(e: &ApiError, form: Form) -> HttpResponse {
     let status = e.status_code();

@@ -282,7 +282,7 @@ fn on_its_listener(req: &ServiceRequest, metrics_addr: Option<SocketAddr>) -> bo
 
 /// The middleware: keeps `/metrics` on its listener, then counts every
 /// answer by route pattern, method and status, its time, and its problem
-/// type (from [`Answered`]).
+/// type (from `Answered`).
 ///
 /// # Errors
 /// None of its own: the inner service's errors pass through.

@@ -163,10 +163,10 @@ pub(crate) fn store(
     let report = match report {
         Ok(r) => r,
         Err(e) => {
-            if let keil_archive::Error::Stopped { progress, .. } = &e {
-                if progress.imported > 0 {
-                    state.home.clear();
-                }
+            if let keil_archive::Error::Stopped { progress, .. } = &e
+                && progress.imported > 0
+            {
+                state.home.clear();
             }
             return Err(e.into());
         }
@@ -174,10 +174,11 @@ pub(crate) fn store(
     if report.counts.imported > 0 {
         state.home.clear();
     }
-    if let [p] = &report.invalid[..] {
-        if p.reason == NOT_SGF && report.counts.games_read == 1 {
-            return Err(ApiError::NotSgf(format!("the body is {}", p.message)));
-        }
+    if let [p] = &report.invalid[..]
+        && p.reason == NOT_SGF
+        && report.counts.games_read == 1
+    {
+        return Err(ApiError::NotSgf(format!("the body is {}", p.message)));
     }
     let c = report.counts;
     let listed = report.outcomes.len() as u64;

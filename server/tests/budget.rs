@@ -79,7 +79,7 @@ fn get(url: &str) -> (u16, String, Option<String>, String) {
     )
 }
 
-const PATTERN: &str = "/api/v1/patterns?kind=go&size=9&mode=anywhere&limit=5&pattern=X%3Ae5";
+const PATTERN: &str = "/api/v1/patterns?kind=go&size=9&mode=anywhere&limit=5&pattern=X%3Aee";
 const SEARCHES: &[&str] = &[
     PATTERN,
     "/api/v1/positions?kind=go&position=9%2F9%2F9%2F9%2F9%2F9%2F9%2F9%2F9",
@@ -107,7 +107,7 @@ fn searches_past_the_budget_answer_503_with_retry_after() {
     }
     // The pages that search are under the same budget.
     let (status, _, _, body) = get(&format!(
-        "{base}/patterns?kind=go&size=9&mode=anywhere&pattern=X%3Ae5"
+        "{base}/patterns?kind=go&size=9&mode=anywhere&pattern=X%3Aee"
     ));
     assert_eq!(status, 503, "{body}");
     // Plain reads have no budget.
@@ -126,7 +126,7 @@ fn the_default_budget_answers_as_the_archive_does() {
     let (_, _, _, body) = get(&format!("{base}{PATTERN}"));
     let served: serde_json::Value = serde_json::from_str(&body).unwrap();
     let pattern =
-        keil_archive::Pattern::parse(GameKind::Go, 9, "X:e5", PatternMode::Anywhere).unwrap();
+        keil_archive::Pattern::parse(GameKind::Go, 9, "X:ee", PatternMode::Anywhere).unwrap();
     let q = PatternQuery {
         limit: 5,
         ..PatternQuery::new(pattern, PatternMode::Anywhere)

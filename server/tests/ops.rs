@@ -21,12 +21,6 @@ struct Served {
     _dir: tempfile::TempDir,
 }
 
-impl Served {
-    fn url(&self, path: &str) -> String {
-        format!("http://{}{path}", self.addrs[0])
-    }
-}
-
 /// An archive with one game, served with `options` (on port 0; read-only
 /// when `read_only`).
 fn serve(read_only: bool, edit: impl FnOnce(&mut ServerOptions)) -> Served {
@@ -259,8 +253,9 @@ fn long_targets_and_large_headers_are_documents() {
         "a".repeat(keil_server::documents::MAX_TARGET)
     );
     both_forms("GET", &long, &[], b"", 414, "uri-too-long");
-    // Just under the limit goes through.
-    let ok = format!("/api/v1/search?q={}", "a".repeat(4000));
+    // Just under the limit goes through (a route that reads no parameter:
+    // the API's own caps, e.g. 1,000 bytes of `q`, are not this test's).
+    let ok = format!("/healthz?pad={}", "a".repeat(4000));
     assert_eq!(raw(shared().addrs[0], "GET", &ok, &[API], b"").status, 200);
 
     let big = "x".repeat(keil_server::documents::MAX_HEADER_BYTES);

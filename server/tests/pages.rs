@@ -669,7 +669,7 @@ fn a_pattern_search_page_shows_continuations_and_games() {
     let query = format!("pattern={}&kind=go&size=9&mode=corner", enc(&rows));
     let answer = api(&format!("/api/v1/patterns?{query}&limit=1000"));
     let total = answer["total_games"].as_u64().unwrap();
-    assert!(total > 0);
+    assert!(total > 0, "{query}: {answer}");
     let body = html(&format!("/patterns?{query}"));
     let plural = if total == 1 { "" } else { "s" };
     assert!(

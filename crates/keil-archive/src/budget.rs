@@ -83,7 +83,7 @@ impl Budget {
     /// As [`Budget::check`].
     #[inline]
     pub fn check_every(&self, i: usize) -> Result<()> {
-        if i % Self::EVERY == 0 {
+        if i.is_multiple_of(Self::EVERY) {
             self.check()
         } else {
             Ok(())

@@ -144,10 +144,10 @@ impl StorageError {
         }
         let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(&*self.source);
         while let Some(c) = cause {
-            if let Some(io) = c.downcast_ref::<std::io::Error>() {
-                if io.kind() == std::io::ErrorKind::StorageFull {
-                    return true;
-                }
+            if let Some(io) = c.downcast_ref::<std::io::Error>()
+                && io.kind() == std::io::ErrorKind::StorageFull
+            {
+                return true;
             }
             cause = c.source();
         }

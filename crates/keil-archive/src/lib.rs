@@ -385,7 +385,7 @@ impl Archive {
     /// SQLite errors.
     #[doc(hidden)]
     pub fn cap_pages_for_tests(&self, extra_pages: u64) -> Result<u64> {
-        let conn = self.writer.lock().unwrap_or_else(|e| e.into_inner());
+        let conn = self.writer()?;
         let pages: u64 = conn.query_row("PRAGMA page_count", [], |r| r.get(0))?;
         let cap = pages + extra_pages;
         let set: u64 =

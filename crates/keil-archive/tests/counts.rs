@@ -117,7 +117,10 @@ fn counts_equal_count_star_across_imports() {
     assert_counts_right(&archive);
     batches(&archive);
     let stats = archive.stats().unwrap();
-    assert_eq!(stats.games, 61, "30 Go 9x9, 20 Keil, 10 Go 19x19, one of the hand-written");
+    assert_eq!(
+        stats.games, 61,
+        "30 Go 9x9, 20 Keil, 10 Go 19x19, one of the hand-written"
+    );
     assert!(
         stats.refused >= 2,
         "the refused games are logged: {stats:?}"
@@ -140,6 +143,7 @@ fn an_archive_of_schema_five_gets_its_counts_when_opened() {
          DROP TRIGGER counts_players_delete; DROP TRIGGER counts_imports_insert; \
          DROP TRIGGER counts_imports_delete; DROP TRIGGER counts_import_problems_insert; \
          DROP TRIGGER counts_import_problems_delete; DROP TABLE counts; \
+         ALTER TABLE imports DROP COLUMN uploader; \
          PRAGMA user_version = 5;",
     )
     .unwrap();

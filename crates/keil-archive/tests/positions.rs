@@ -518,6 +518,7 @@ fn an_archive_of_schema_one_upgrades_in_place() {
          DROP TRIGGER counts_players_delete; DROP TRIGGER counts_imports_insert; \
          DROP TRIGGER counts_imports_delete; DROP TRIGGER counts_import_problems_insert; \
          DROP TRIGGER counts_import_problems_delete; DROP TABLE counts; \
+         ALTER TABLE imports DROP COLUMN uploader; \
          DROP INDEX games_kind_date; DROP INDEX games_kind_size_date; \
          ALTER TABLE games DROP COLUMN kind; ALTER TABLE games DROP COLUMN handicap; \
          ALTER TABLE games DROP COLUMN move_nodes; \

@@ -33,7 +33,7 @@ fn closed_archive(dir: &Path) -> u64 {
     let archive = Archive::open(dir).unwrap();
     let (text, _) = common::corpus(40, 7, 21);
     let report = common::import(&archive, &[common::bytes("c", &text)]);
-    report.counts.imported as u64
+    report.counts.imported
 }
 
 #[test]

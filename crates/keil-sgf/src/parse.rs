@@ -841,16 +841,16 @@ impl<'a> Reader<'a, '_> {
             return Err(Fatal);
         };
         let mut end = start + raw.len();
-        if !self.plausible_after_value(end + 1) {
-            if let Some(e) = self.repair_bracket(end) {
-                self.warn(
-                    code::UNESCAPED_BRACKET,
-                    Span::new(end, end + 1),
-                    "`]` inside a value should be escaped as `\\]`; read as part of the value"
-                        .to_owned(),
-                );
-                end = e;
-            }
+        if !self.plausible_after_value(end + 1)
+            && let Some(e) = self.repair_bracket(end)
+        {
+            self.warn(
+                code::UNESCAPED_BRACKET,
+                Span::new(end, end + 1),
+                "`]` inside a value should be escaped as `\\]`; read as part of the value"
+                    .to_owned(),
+            );
+            end = e;
         }
         self.pos = end + 1;
         if end - start > self.opts.max_value_len {

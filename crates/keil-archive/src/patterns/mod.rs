@@ -327,8 +327,8 @@ impl PatternIndex {
     /// the caller searches (the greatest game id indexed, or the caller's
     /// snapshot's when it has fewer).
     ///
-    /// One search adds them; others meanwhile search the games already
-    /// published. Up to [`REPLAY_APART`] new games (an upload's) are
+    /// One search adds them; others wait for it (they may not answer
+    /// without games their snapshot holds), while plain reads go on. Up to [`REPLAY_APART`] new games (an upload's) are
     /// replayed before the index is locked, and the lock is held only to
     /// add them; more (the first load) are replayed under it, chunk by
     /// chunk, so that they are not held twice in memory.
@@ -340,11 +340,11 @@ impl PatternIndex {
         if max <= published() {
             return Ok(max);
         }
-        let _refreshing = match self.refreshing.try_lock() {
-            Ok(guard) => guard,
-            Err(std::sync::TryLockError::Poisoned(e)) => e.into_inner(),
-            Err(std::sync::TryLockError::WouldBlock) => return Ok(published()),
-        };
+        // A search waits for another's refresh rather than answering from
+        // an index that lacks games its snapshot holds (a cold index would
+        // answer no game at all); the wait is bounded by the replay of the
+        // new games, never by an import.
+        let _refreshing = self.refreshing.lock().unwrap_or_else(|e| e.into_inner());
         let from = published();
         if max <= from {
             return Ok(max);
