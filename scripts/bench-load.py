@@ -139,7 +139,7 @@ def run(name, keil, args, port, bodies):
     log = open(os.path.join(work, f"serve-{name}.log"), "w")
     proc = subprocess.Popen(
         [keil, "serve", "--db", db, "--addr", f"127.0.0.1:{port}", "--token-file", token,
-         "--no-demo", "--max-upload", str(64 << 20)],
+         "--no-demo", "--max-upload", str(64 << 20)] + args.extra.get(name, []),
         stdout=log, stderr=log, env=dict(os.environ, RUST_LOG="warn"))
     try:
         wait_healthy(port, proc)
@@ -182,12 +182,19 @@ def main():
     p.add_argument("--keil", action="append", required=True, metavar="NAME=PATH",
                    help="a keil binary to measure (repeat to compare)")
     p.add_argument("--games", type=int, default=20000)
+    p.add_argument("--serve-arg", action="append", default=[], metavar="NAME=ARG",
+                   help="an extra `keil serve` argument for binary NAME only (repeatable), "
+                        "e.g. branch=--rate-searches=0 to measure without rate limits")
     p.add_argument("--work", default="/tmp/keil-load")
     p.add_argument("--port", type=int, default=18090)
     p.add_argument("--limit", type=float, default=600, help="seconds of load at most")
     args = p.parse_args()
     os.makedirs(args.work, exist_ok=True)
     random.seed(1)
+    args.extra = {}
+    for spec in args.serve_arg:
+        who, arg = spec.split("=", 1)
+        args.extra.setdefault(who, []).append(arg)
     first = args.keil[0].split("=", 1)[1]
     bodies = []
     for i in range(UPLOADS):
