@@ -139,7 +139,7 @@ def reader(stats, port, deadline, ids, rng):
         ("position", lambda: f"/api/v1/games/{rng.choice(ids)}/positions/{rng.randint(0, 30)}"),
         ("list", lambda: "/api/v1/games?limit=50"),
         ("players", lambda: "/api/v1/players?q=" + rng.choice("abcdefghij")),
-        ("page:game", lambda: f"/game/{rng.choice(ids)}"),
+        ("page:game", lambda: f"/games/{rng.choice(ids)}"),
         ("page:home", lambda: "/"),
         ("stats", lambda: "/api/v1/stats"),
     ]

@@ -61,6 +61,7 @@ pub struct GamesQuery {
     #[param(ignore)]
     pub filter: GameFilterQuery,
     /// The game: `keil`, `go` or `kaomi`.
+    #[param(pattern = r"^\s*([Kk][Ee][Ii][Ll]|[Gg][Oo]|[Kk][Aa][Oo][Mm][Ii])\s*$")]
     pub kind: Option<String>,
     /// The board size: the hexagon's side (Keil), the square's side (Go);
     /// without `kind`, of any kind.
@@ -69,7 +70,7 @@ pub struct GamesQuery {
     /// `desc` (newest first, the default) or `asc`.
     pub order: Option<String>,
     /// Games per page, 1 to 1000 (default 50).
-    #[param(value_type = Option<usize>)]
+    #[param(value_type = Option<usize>, minimum = 1, maximum = 1000)]
     pub limit: Option<String>,
     /// The `next_cursor` of the previous page.
     pub cursor: Option<String>,
@@ -88,9 +89,11 @@ pub struct PatternsQuery {
     /// corner mode. Points (every board): `VALUE:POINT[,POINT...]` items
     /// separated by spaces, e.g. Go `X:dd O:cc .:cd,dc`, Keil `X:g7 O:h8
     /// .:g8`. The points given are the region searched.
+    #[param(min_length = 1, max_length = 2000)]
     pub pattern: Option<String>,
     /// The game of the pattern's board: `go` (the default), `keil` or
     /// `kaomi`.
+    #[param(pattern = r"^\s*([Kk][Ee][Ii][Ll]|[Gg][Oo]|[Kk][Aa][Oo][Mm][Ii])\s*$")]
     pub kind: Option<String>,
     /// The board size (default the kind's usual: Go 19, Keil side 7,
     /// Kaomi 7). Only games on that board are searched.
@@ -111,7 +114,7 @@ pub struct PatternsQuery {
     pub colors: Option<String>,
     /// Games per page, 1 to 1000 (default 20; statistics cover every
     /// match).
-    #[param(value_type = Option<usize>)]
+    #[param(value_type = Option<usize>, minimum = 1, maximum = 1000)]
     pub limit: Option<String>,
     /// The `next_cursor` of the previous page.
     pub cursor: Option<String>,
@@ -127,9 +130,10 @@ pub struct PatternsQuery {
 pub struct PlayersQuery {
     /// The name or part of it (case and accents ignored; prefixes and small
     /// misspellings match).
+    #[param(min_length = 1, max_length = 200)]
     pub q: Option<String>,
     /// At most this many players, 1 to 100 (default 20).
-    #[param(value_type = Option<usize>)]
+    #[param(value_type = Option<usize>, minimum = 1, maximum = 100)]
     pub limit: Option<String>,
 }
 
@@ -143,10 +147,10 @@ pub struct SearchQuery {
     /// to exclude. Anything else (brackets, `AND`, a lone quote, `a:b:c`)
     /// is searched as words: there is no syntax error. At most 1,000 bytes
     /// and 64 words; a query with no word finds nothing.
-    #[param(max_length = 1000)]
+    #[param(min_length = 1, max_length = 1000)]
     pub q: Option<String>,
     /// At most this many games, 1 to 100 (default 20).
-    #[param(value_type = Option<usize>)]
+    #[param(value_type = Option<usize>, minimum = 1, maximum = 100)]
     pub limit: Option<String>,
 }
 
@@ -158,11 +162,13 @@ pub struct PositionsQuery {
     /// with optional suffixes in any order: ` b`/` w` the player to move,
     /// ` +` the button taken, ` -` not taken. An absent suffix matches
     /// either value.
+    #[param(min_length = 1, max_length = 2000)]
     pub position: Option<String>,
     /// The game of the position: `keil` (column notation) or `go` (row
     /// notation, e.g. `9/9/2b6/9/4w4/9/9/9/9 b`). When absent, inferred
     /// from the notation: Keil's columns have different lengths and Go's
     /// rows all have the same, so no notation reads as both.
+    #[param(pattern = r"^\s*([Kk][Ee][Ii][Ll]|[Gg][Oo]|[Kk][Aa][Oo][Mm][Ii])\s*$")]
     pub kind: Option<String>,
     /// Whether the symmetric images match too (12 on Keil's hexagon, 8 on
     /// Go's square; `true`/`false`, default `false`).
@@ -178,7 +184,7 @@ pub struct PositionsQuery {
     /// Only games on or before this day.
     pub to: Option<String>,
     /// Games per page, 1 to 1000 (default 20).
-    #[param(value_type = Option<usize>)]
+    #[param(value_type = Option<usize>, minimum = 1, maximum = 1000)]
     pub limit: Option<String>,
     /// The `next_cursor` of the previous page.
     pub cursor: Option<String>,

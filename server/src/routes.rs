@@ -660,10 +660,11 @@ pub async fn upload_games(
 
 /// One game: metadata, setup and main line.
 #[utoipa::path(get, path = "/api/v1/games/{id}", tag = "games",
-    params(("id" = i64, Path, description = "The game id")),
+    params(("id" = i64, Path, minimum = 1, description = "The game id (a positive integer)")),
     responses(
         (status = 200, description = "The game (ETag, cacheable)", body = GameDetailDto),
         (status = 304, description = "Not modified (If-None-Match)"),
+        (status = 400, description = "The id (or ply) is not a number in range (ids are 1 to 2^63-1)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
     ))]
 pub async fn get_game(
@@ -705,9 +706,10 @@ pub async fn get_game(
 
 /// The game's normalised record, as a file download.
 #[utoipa::path(get, path = "/api/v1/games/{id}/record", tag = "games",
-    params(("id" = i64, Path, description = "The game id")),
+    params(("id" = i64, Path, minimum = 1, description = "The game id (a positive integer)")),
     responses(
         (status = 200, description = "The record (SGF: `GM[Keil]` as `.keil`, Go `GM[1]` as `.sgf`, `GM[Kaomi]` as `.kaomi`)", content_type = "application/x-go-sgf", body = String),
+        (status = 400, description = "The id (or ply) is not a number in range (ids are 1 to 2^63-1)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
     ))]
 pub async fn get_record(
@@ -735,10 +737,11 @@ pub async fn get_record(
 /// The board after a ply (0: the start): stones, notation, player to move,
 /// the last move and what it captured.
 #[utoipa::path(get, path = "/api/v1/games/{id}/positions/{ply}", tag = "games",
-    params(("id" = i64, Path, description = "The game id"), ("ply" = u32, Path, description = "0 for the start, else the ply (1-based) after which to show the board")),
+    params(("id" = i64, Path, minimum = 1, description = "The game id (a positive integer)"), ("ply" = u32, Path, minimum = 0, description = "0 for the start, else the ply (1-based) after which to show the board")),
     responses(
         (status = 200, description = "The position (ETag, cacheable)", body = PositionDto),
         (status = 400, description = "The ply is not a number", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "The id (or ply) is not a number in range (ids are 1 to 2^63-1)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game or ply", body = Problem, content_type = "application/problem+json"),
     ))]
 pub async fn get_position(
@@ -792,9 +795,10 @@ pub async fn get_position(
 /// coordinates, the stones, the last move marked, captured stones faded and
 /// crossed.
 #[utoipa::path(get, path = "/api/v1/games/{id}/positions/{ply}.svg", tag = "games",
-    params(("id" = i64, Path, description = "The game id"), ("ply" = u32, Path, description = "0 for the start, else the ply after which to draw the board")),
+    params(("id" = i64, Path, minimum = 1, description = "The game id (a positive integer)"), ("ply" = u32, Path, minimum = 0, description = "0 for the start, else the ply after which to draw the board")),
     responses(
         (status = 200, description = "The board (ETag, cacheable)", content_type = "image/svg+xml", body = String),
+        (status = 400, description = "The id (or ply) is not a number in range (ids are 1 to 2^63-1)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game or ply", body = Problem, content_type = "application/problem+json"),
     ))]
 pub async fn get_position_svg(
