@@ -40,8 +40,7 @@ pub fn reindex(args: Args) -> anyhow::Result<()> {
 /// Prints counts and sizes. Opens the archive read-only: works on a
 /// read-only or full volume and beside a running import.
 pub fn stats(args: Args) -> anyhow::Result<()> {
-    let archive = Archive::open_read_only(&args.db)
-        .with_context(|| format!("opening archive {}", args.db.display()))?;
+    let archive = open_for_reading(&args.db)?;
     let s = archive.stats()?;
     if args.json {
         let mut v = serde_json::to_value(&s)?;
@@ -69,4 +68,27 @@ pub fn stats(args: Args) -> anyhow::Result<()> {
         s.bytes_per_game()
     )?;
     Ok(())
+}
+
+/// Opens an archive for a command that only reads (`stats`, `search`):
+/// read-only, so that it works on a read-only or full volume and beside a
+/// running import; an archive written by an older keil (it needs a schema
+/// migration) is opened once for writing instead, which upgrades it in
+/// place, as every command did before reads were read-only.
+///
+/// # Errors
+/// The read-only open's error when the archive needs an upgrade and cannot
+/// be written; any other open error.
+pub fn open_for_reading(db: &std::path::Path) -> anyhow::Result<Archive> {
+    let context = || format!("opening archive {}", db.display());
+    match Archive::open_read_only(db) {
+        Err(e @ keil_archive::Error::NeedsUpgrade(_)) => match Archive::open(db) {
+            Ok(archive) => {
+                eprintln!("keil: upgraded the archive {} in place", db.display());
+                Ok(archive)
+            }
+            Err(_) => Err(e).with_context(context),
+        },
+        other => other.with_context(context),
+    }
 }

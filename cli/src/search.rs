@@ -255,7 +255,7 @@ fn open(db: &PathBuf) -> anyhow::Result<Archive> {
             db.display()
         );
     }
-    Archive::open_read_only(db).with_context(|| format!("opening archive {}", db.display()))
+    crate::archive::open_for_reading(db)
 }
 
 /// What a matched position adds to the board: the player to move and the
