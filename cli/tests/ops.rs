@@ -182,7 +182,9 @@ fn sigterm_finishes_the_request_in_flight_and_exits_cleanly() {
     .unwrap();
     upload.write_all(&game.as_bytes()[..10]).unwrap();
     upload.flush().unwrap();
-    std::thread::sleep(Duration::from_millis(300));
+    // Time for the server to take the request in (under a loaded test run
+    // 300 ms was once too short: the connection was not yet in flight).
+    std::thread::sleep(Duration::from_millis(1500));
 
     let term = Instant::now();
     let status = Command::new("kill")
