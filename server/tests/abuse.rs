@@ -3,6 +3,8 @@
 //! limits (429 with Retry-After), wrong tokens, and the token file (named
 //! tokens, refusal at start, revocation by editing).
 
+mod common;
+
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::Path;
@@ -39,15 +41,7 @@ fn start(tune: impl FnOnce(&mut ServerOptions, &Path)) -> Fixture {
         ..ServerOptions::new(Arc::clone(&archive))
     };
     tune(&mut options, dir.path());
-    let (send, receive) = std::sync::mpsc::channel();
-    thread::spawn(move || {
-        actix_web::rt::System::new().block_on(async move {
-            let (server, addrs) = keil_server::bind(options).unwrap();
-            send.send(addrs[0]).unwrap();
-            server.await
-        })
-    });
-    let addr = receive.recv_timeout(Duration::from_secs(30)).unwrap();
+    let addr = common::serve(options);
     Fixture {
         base: format!("http://{addr}"),
         addr,

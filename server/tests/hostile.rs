@@ -6,9 +6,10 @@
 //! The server runs on 127.0.0.1 (port 0) over a temporary archive of a few
 //! generated games and one handmade game whose event has the punctuation.
 
+mod common;
+
 use std::net::SocketAddr;
 use std::sync::{Arc, OnceLock};
-use std::thread;
 use std::time::{Duration, Instant};
 
 use keil_archive::{Archive, ImportOptions, ImportSource};
@@ -70,15 +71,7 @@ fn fixture() -> &'static Fixture {
             workers: Some(2),
             ..ServerOptions::new(Arc::clone(&archive))
         };
-        let (send, receive) = std::sync::mpsc::channel();
-        thread::spawn(move || {
-            actix_web::rt::System::new().block_on(async move {
-                let (server, addrs) = keil_server::bind(options).unwrap();
-                send.send(addrs[0]).unwrap();
-                server.await
-            })
-        });
-        let addr = receive.recv_timeout(Duration::from_secs(30)).unwrap();
+        let addr = common::serve(options);
         Fixture {
             base: format!("http://{addr}"),
             punctuated,

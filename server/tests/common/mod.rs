@@ -82,15 +82,7 @@ pub fn start() -> Fixture {
         rate_limits: keil_server::limits::RateLimits::off(),
         ..ServerOptions::new(Arc::clone(&archive))
     };
-    let (send, receive) = std::sync::mpsc::channel();
-    thread::spawn(move || {
-        actix_web::rt::System::new().block_on(async move {
-            let (server, addrs) = keil_server::bind(options).unwrap();
-            send.send(addrs[0]).unwrap();
-            server.await
-        })
-    });
-    let addr = receive.recv_timeout(Duration::from_secs(30)).unwrap();
+    let addr = serve(options);
     Fixture {
         base: format!("http://{addr}"),
         archive,
@@ -130,4 +122,18 @@ pub fn first_game(f: &Fixture, kind: &str) -> (i64, u32) {
     let list = f.archive.games().list(&filter, &page).unwrap();
     let g = list.games.iter().max_by_key(|g| g.plies).unwrap();
     (g.id.to_string().parse().unwrap(), g.plies)
+}
+
+/// Serves `options` on its own actix system in a background thread (the
+/// address has port 0 in tests) and returns the address it listens on.
+pub fn serve(options: ServerOptions) -> SocketAddr {
+    let (send, receive) = std::sync::mpsc::channel();
+    thread::spawn(move || {
+        actix_web::rt::System::new().block_on(async move {
+            let (server, addrs) = keil_server::bind(options).unwrap();
+            send.send(addrs[0]).unwrap();
+            server.await
+        })
+    });
+    receive.recv_timeout(Duration::from_secs(30)).unwrap()
 }
