@@ -72,7 +72,8 @@ pub struct Args {
     #[arg(long, default_value = "2s", value_parser = parse_budget)]
     query_budget: std::time::Duration,
     /// Threads that run searches, apart from the threads of plain reads
-    /// and of uploads (a pattern scan's parallel parts run on them too).
+    /// and of uploads: at most this many searches run at once (a pattern
+    /// scan's parallel parts run on one thread per core).
     #[arg(long, default_value_t = keil_server::DEFAULT_SEARCH_THREADS)]
     search_threads: usize,
     /// Do not import the demo corpus into an empty archive.

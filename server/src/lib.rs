@@ -169,9 +169,11 @@ pub struct ServerOptions {
     /// request's arrival; past it the search stops and the answer is 503
     /// with `Retry-After`. Default [`DEFAULT_QUERY_BUDGET`].
     pub query_budget: Duration,
-    /// Threads that run searches (shared by all workers; a pattern scan
-    /// runs its parallel parts on them too), apart from the threads of
-    /// plain reads and uploads. Default [`DEFAULT_SEARCH_THREADS`].
+    /// Threads that run searches (shared by all workers), apart from the
+    /// threads of plain reads and uploads: at most this many searches run
+    /// at once, the others wait their turn (within their budget). A pattern
+    /// scan's parallel parts run on rayon's global pool (one thread per
+    /// core). Default [`DEFAULT_SEARCH_THREADS`].
     pub search_threads: usize,
     /// Where to serve `GET /metrics` instead of [`ServerOptions::addr`]
     /// (that listener serves nothing else, and the public one answers
@@ -215,7 +217,7 @@ pub struct ServerState {
     pub tokens: tokens::Tokens,
     /// The largest upload body, in bytes.
     pub max_upload: usize,
-    /// The search pool and the writer thread (uploads run there one at a
+    /// The search threads and the writer thread (uploads run there one at a
     /// time, so an upload waits for the previous one rather than failing
     /// as busy after the archive's 5 s wait), and the search budget.
     pub(crate) work: work::Work,

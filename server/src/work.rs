@@ -2,13 +2,13 @@
 //!
 //! - plain reads (a game, a list, a player, the stats) on actix's blocking
 //!   pool ([`crate::ServerOptions::blocking_threads`] per worker);
-//! - searches (text, position, pattern) on their own pool
-//!   ([`crate::ServerOptions::search_threads`] threads, which also run a
-//!   pattern scan's parallel parts), each under a [`Budget`] of
-//!   [`crate::ServerOptions::query_budget`] from the request's arrival, and
-//!   cancelled when the client goes away (actix drops the handler's
-//!   future; [`CancelOnDrop`] then cancels the budget, and the search stops
-//!   at its next check);
+//! - searches (text, position, pattern) on their own threads
+//!   ([`crate::ServerOptions::search_threads`] plain threads; a pattern
+//!   scan's or an index load's parallel parts run on rayon's global pool),
+//!   each under a [`Budget`] of [`crate::ServerOptions::query_budget`] from
+//!   the request's arrival, and cancelled when the client goes away (actix
+//!   drops the handler's future; [`CancelOnDrop`] then cancels the budget,
+//!   and the search stops at its next check);
 //! - uploads, one at a time, on the writer thread (an import's parallel
 //!   validation on the writer's pool of [`WRITER_THREADS`] threads).
 //!
@@ -16,8 +16,8 @@
 //! threads that `GET /api/v1/games/{id}` needs; SQLite's WAL lets reads
 //! run beside the import.
 
-use std::sync::Arc;
 use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use keil_archive::{Archive, Budget};
@@ -31,9 +31,19 @@ pub(crate) const WRITER_THREADS: usize = 2;
 
 type Job = Box<dyn FnOnce() + Send + 'static>;
 
-/// The search pool and the writer thread of a server.
+/// The search threads and the writer thread of a server.
+///
+/// The search threads are plain threads, not a rayon pool: a search may
+/// wait on a lock that another search holds while its parallel part runs
+/// (the pattern index's refresh), and a rayon worker that waits for its
+/// parallel part runs other queued jobs meanwhile. Two first pattern
+/// searches on a rayon pool thus deadlocked now and then: one worker held
+/// the refresh lock and, waiting for its replay, took up the other search,
+/// which waited for that lock (seen in about 1 run in 12 of the page tests).
 pub(crate) struct Work {
-    searches: rayon::ThreadPool,
+    /// Jobs for the search threads, which take them in turn. Dropped with
+    /// the state: the threads then end.
+    searches: mpsc::Sender<Job>,
     /// Jobs for the writer thread, which runs them one after another inside
     /// the writer's pool. Dropped with the state: the thread then ends.
     writer: mpsc::Sender<Job>,
@@ -53,18 +63,31 @@ fn log_panic(what: &'static str) -> impl Fn(Box<dyn std::any::Any + Send>) + Sen
 }
 
 impl Work {
-    /// Starts `search_threads` search threads and the writer thread with
-    /// its pool.
+    /// Starts `search_threads` search threads (at least one) and the writer
+    /// thread with its pool.
     ///
     /// # Panics
     /// When the threads cannot be started (the OS refuses threads).
     pub(crate) fn new(search_threads: usize, budget: Duration) -> Work {
-        let searches = rayon::ThreadPoolBuilder::new()
-            .num_threads(search_threads.max(1))
-            .thread_name(|i| format!("keil-search-{i}"))
-            .panic_handler(log_panic("search"))
-            .build()
-            .expect("search threads");
+        let (searches, queued) = mpsc::channel::<Job>();
+        let queued = Arc::new(Mutex::new(queued));
+        for i in 0..search_threads.max(1) {
+            let queued = Arc::clone(&queued);
+            std::thread::Builder::new()
+                .name(format!("keil-search-{i}"))
+                .spawn(move || {
+                    loop {
+                        // The lock is held only to take the next job.
+                        let job = queued.lock().unwrap_or_else(|e| e.into_inner()).recv();
+                        let Ok(job) = job else { return };
+                        if let Err(p) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job))
+                        {
+                            log_panic("search")(p);
+                        }
+                    }
+                })
+                .expect("search threads");
+        }
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(WRITER_THREADS)
             .thread_name(|i| format!("keil-import-{i}"))
@@ -103,7 +126,7 @@ impl Drop for CancelOnDrop {
     }
 }
 
-/// Runs a search on the search pool under the server's budget, counted from
+/// Runs a search on the search threads under the server's budget, counted from
 /// now (time waiting for a search thread counts). An archive error
 /// [`keil_archive::Error::OverBudget`] becomes [`ApiError::OverBudget`].
 ///
@@ -119,13 +142,17 @@ where
     let guard = CancelOnDrop(budget.clone());
     let (tx, rx) = tokio::sync::oneshot::channel();
     let archive = Arc::clone(&state.archive);
-    state.work.searches.spawn(move || {
-        let out = match budget.check() {
-            Ok(()) => f(&archive, &budget),
-            Err(e) => Err(e.into()),
-        };
-        let _ = tx.send(out);
-    });
+    state
+        .work
+        .searches
+        .send(Box::new(move || {
+            let out = match budget.check() {
+                Ok(()) => f(&archive, &budget),
+                Err(e) => Err(e.into()),
+            };
+            let _ = tx.send(out);
+        }))
+        .map_err(|_| ApiError::Internal("the search threads have stopped".into()))?;
     let out = rx
         .await
         .map_err(|_| ApiError::Internal("the search failed (see the log)".into()));

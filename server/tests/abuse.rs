@@ -116,6 +116,8 @@ fn reply(mut r: ureq::http::Response<ureq::Body>) -> Reply {
 fn agent() -> ureq::Agent {
     ureq::Agent::config_builder()
         .http_status_as_error(false)
+        // A hung server fails the test instead of the CI run.
+        .timeout_global(Some(std::time::Duration::from_secs(120)))
         .build()
         .new_agent()
 }

@@ -58,6 +58,8 @@ fn archive() -> (tempfile::TempDir, Arc<Archive>) {
 fn get(url: &str) -> (u16, String, Option<String>, String) {
     let agent = ureq::Agent::config_builder()
         .http_status_as_error(false)
+        // A hung server fails the test instead of the CI run.
+        .timeout_global(Some(std::time::Duration::from_secs(120)))
         .build()
         .new_agent();
     let mut r = agent.get(url).call().unwrap();
@@ -143,4 +145,39 @@ fn the_default_budget_answers_as_the_archive_does() {
         .collect();
     let want: Vec<u64> = direct.games.iter().map(|g| g.game_id.get()).collect();
     assert_eq!(ids, want);
+}
+
+/// Regression: the first pattern searches of a server, arriving together,
+/// all answer. On a rayon pool of search threads they deadlocked now and
+/// then (about 1 run in 12 of the page tests): one search held the pattern
+/// index's refresh lock while waiting for its parallel replay, and its
+/// thread took up the other search meanwhile, which waited for that lock.
+#[test]
+fn first_pattern_searches_arriving_together_all_answer() {
+    let (dir, archive) = archive();
+    drop(archive);
+    for round in 0..12 {
+        // A fresh open has a cold pattern index: the first searches load it.
+        let archive = Arc::new(Archive::open(dir.path()).unwrap());
+        let base = serve(&archive, Duration::from_secs(60));
+        let searches: Vec<_> = (0..4)
+            .map(|i| {
+                let url = format!("{base}{PATTERN}");
+                thread::spawn(move || {
+                    let agent = ureq::Agent::config_builder()
+                        .http_status_as_error(false)
+                        .timeout_global(Some(Duration::from_secs(30)))
+                        .build()
+                        .new_agent();
+                    match agent.get(&url).call() {
+                        Ok(r) => r.status().as_u16(),
+                        Err(e) => panic!("round {round}, search {i}: {e}"),
+                    }
+                })
+            })
+            .collect();
+        for s in searches {
+            assert_eq!(s.join().unwrap(), 200, "round {round}");
+        }
+    }
 }

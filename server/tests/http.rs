@@ -100,6 +100,8 @@ fn shared() -> &'static Fixture {
 fn agent() -> ureq::Agent {
     ureq::Agent::config_builder()
         .http_status_as_error(false)
+        // A hung server fails the test instead of the CI run.
+        .timeout_global(Some(std::time::Duration::from_secs(120)))
         .build()
         .new_agent()
 }

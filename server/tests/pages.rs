@@ -36,6 +36,8 @@ impl Page {
 fn get(path: &str) -> Page {
     let agent: ureq::Agent = ureq::Agent::config_builder()
         .http_status_as_error(false)
+        // A hung server fails the test instead of the CI run.
+        .timeout_global(Some(std::time::Duration::from_secs(120)))
         .build()
         .into();
     let url = if path.starts_with("http") {
@@ -527,6 +529,8 @@ fn every_text_is_escaped() {
 fn unknown_paths_are_an_html_page_for_browsers_and_a_problem_otherwise() {
     let agent: ureq::Agent = ureq::Agent::config_builder()
         .http_status_as_error(false)
+        // A hung server fails the test instead of the CI run.
+        .timeout_global(Some(std::time::Duration::from_secs(120)))
         .build()
         .into();
     let url = format!("{}/no/such/page", shared().base);

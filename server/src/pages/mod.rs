@@ -188,7 +188,7 @@ where
         .map_err(|e| PageError(e.into()))?
 }
 
-/// Runs a search on the search pool under the server's budget
+/// Runs a search on the search threads under the server's budget
 /// ([`crate::work::search`]), as the API's searches do.
 async fn searching<T, F>(state: &Data<ServerState>, f: F) -> Result<T, PageError>
 where

@@ -332,6 +332,11 @@ impl PatternIndex {
     /// replayed before the index is locked, and the lock is held only to
     /// add them; more (the first load) are replayed under it, chunk by
     /// chunk, so that they are not held twice in memory.
+    ///
+    /// The replay runs in parallel (rayon) while the refresh lock is held:
+    /// a caller that is itself a rayon worker may, while it waits, run a
+    /// queued job that waits for the same lock, and deadlock. Call searches
+    /// from plain threads (as the server's search threads are).
     fn refresh(&self, conn: &rusqlite::Connection) -> Result<i64> {
         let max: i64 = conn
             .prepare_cached("SELECT COALESCE(MAX(id), 0) FROM games")?
@@ -388,6 +393,11 @@ impl PatternIndex {
 const REPLAY_APART: i64 = if cfg!(test) { 20 } else { 65_536 };
 
 /// The pattern queries of an archive, from [`crate::Archive::patterns`].
+///
+/// Its searches may run parallel parts on rayon's current pool and wait on
+/// the index's refresh lock meanwhile: call them from plain threads, not
+/// from inside a rayon pool that also runs other searches (see
+/// `PatternIndex::refresh`).
 pub struct Patterns<'a> {
     pub(crate) archive: &'a crate::Archive,
 }
