@@ -208,17 +208,62 @@ pub(crate) fn parse_color(what: &str, s: &str) -> Result<Color, ApiError> {
     }
 }
 
-pub(crate) fn parse_day(what: &str, s: &str) -> Result<NaiveDate, ApiError> {
-    NaiveDate::parse_from_str(s, "%Y-%m-%d")
-        .map_err(|_| bad(what, format!("{s:?} is not a date YYYY-MM-DD")))
+/// Which end of a date range a day bounds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Bound {
+    /// Games on or after the day.
+    From,
+    /// Games on or before the day.
+    To,
+}
+
+/// A day `YYYY-MM-DD` bounding a date range. A day past its month's end
+/// (`2023-02-30`, `2023-04-31`) bounds the range as its text sorts among
+/// dates: `from` the first of the next month, `to` the month's last day.
+///
+/// # Errors
+/// [`ApiError::BadRequest`] naming `what` when `s` is not four digits, a
+/// month 01 to 12 and a day 01 to 31.
+pub(crate) fn parse_day(what: &str, s: &str, bound: Bound) -> Result<NaiveDate, ApiError> {
+    let refused = || bad(what, format!("{s:?} is not a date YYYY-MM-DD"));
+    let b = s.as_bytes();
+    let digits = |r: std::ops::Range<usize>| -> Option<u32> {
+        let part = b.get(r)?;
+        part.iter()
+            .all(u8::is_ascii_digit)
+            .then(|| part.iter().fold(0, |n, d| n * 10 + u32::from(d - b'0')))
+    };
+    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
+        return Err(refused());
+    }
+    let (Some(year), Some(month), Some(day)) = (digits(0..4), digits(5..7), digits(8..10)) else {
+        return Err(refused());
+    };
+    if !(1..=12).contains(&month) || !(1..=31).contains(&day) {
+        return Err(refused());
+    }
+    let year = year as i32;
+    if let Some(d) = NaiveDate::from_ymd_opt(year, month, day) {
+        return Ok(d);
+    }
+    let first_of_next = if month == 12 {
+        NaiveDate::from_ymd_opt(year + 1, 1, 1)
+    } else {
+        NaiveDate::from_ymd_opt(year, month + 1, 1)
+    };
+    let first_of_next = first_of_next.ok_or_else(refused)?;
+    Ok(match bound {
+        Bound::From => first_of_next,
+        Bound::To => first_of_next.pred_opt().ok_or_else(refused)?,
+    })
 }
 
 fn parse_limit(limit: Option<&str>, default: usize, max: usize) -> Result<usize, ApiError> {
     let Some(text) = limit else {
         return Ok(default);
     };
-    match text.parse::<usize>() {
-        Ok(n) if (1..=max).contains(&n) => Ok(n),
+    match number(text).and_then(|n| usize::try_from(n).ok()) {
+        Some(n) if (1..=max).contains(&n) => Ok(n),
         _ => Err(bad(
             "limit",
             format!("{text:?} is not a number in 1..={max}"),
@@ -226,10 +271,13 @@ fn parse_limit(limit: Option<&str>, default: usize, max: usize) -> Result<usize,
     }
 }
 
-fn parse_flag(what: &str, v: Option<&str>) -> Result<bool, ApiError> {
+/// A flag: `true`/`1`/`yes` or `false`/`0`/`no`; `default` when absent
+/// (blank values are passed as absent).
+fn parse_flag(what: &str, v: Option<&str>, default: bool) -> Result<bool, ApiError> {
     match v {
-        None | Some("false" | "0" | "no") => Ok(false),
-        Some("true" | "1" | "yes" | "") => Ok(true),
+        None => Ok(default),
+        Some("false" | "0" | "no") => Ok(false),
+        Some("true" | "1" | "yes") => Ok(true),
         Some(other) => Err(bad(what, format!("{other:?} is not true or false"))),
     }
 }
@@ -269,42 +317,33 @@ fn no_game(id: GameId) -> ApiError {
 impl GameFilterQuery {
     /// The archive filter (any kind and size).
     pub(crate) fn filter(self) -> Result<GameFilter, ApiError> {
+        let text = |v: &Option<String>| nonempty(v).map(str::to_string);
         Ok(GameFilter {
-            player: self.player.filter(|s| !s.is_empty()),
-            color: self
-                .color
-                .as_deref()
+            player: text(&self.player),
+            color: nonempty(&self.color)
                 .map(|c| parse_color("color", c))
                 .transpose()?,
-            opponent: self.opponent.filter(|s| !s.is_empty()),
-            event: self.event.filter(|s| !s.is_empty()),
-            from: self
-                .from
-                .as_deref()
-                .map(|d| parse_day("from", d))
+            opponent: text(&self.opponent),
+            event: text(&self.event),
+            from: nonempty(&self.from)
+                .map(|d| parse_day("from", d, Bound::From))
                 .transpose()?,
-            to: self.to.as_deref().map(|d| parse_day("to", d)).transpose()?,
-            result: self.result.filter(|s| !s.is_empty()),
-            winner: self
-                .winner
-                .as_deref()
+            to: nonempty(&self.to)
+                .map(|d| parse_day("to", d, Bound::To))
+                .transpose()?,
+            result: text(&self.result),
+            winner: nonempty(&self.winner)
                 .map(|c| parse_color("winner", c))
                 .transpose()?,
             kind: None,
             size: None,
-            ruleset: self
-                .ruleset
-                .as_deref()
+            ruleset: nonempty(&self.ruleset)
                 .map(|r| r.parse::<Ruleset>().map_err(|e| bad("ruleset", e)))
                 .transpose()?,
-            status: self
-                .status
-                .as_deref()
+            status: nonempty(&self.status)
                 .map(|s| s.parse().map_err(|e| bad("status", e)))
                 .transpose()?,
-            variant: self
-                .variant
-                .as_deref()
+            variant: nonempty(&self.variant)
                 .map(|v| v.parse::<KaomiVariant>().map_err(|e| bad("variant", e)))
                 .transpose()?,
         })
@@ -316,30 +355,40 @@ fn parse_kind(s: &str) -> Result<keil_rules::GameKind, ApiError> {
 }
 
 fn parse_size(s: &str) -> Result<u8, ApiError> {
-    s.parse::<u8>()
-        .map_err(|_| bad("size", format!("{s:?} is not a board side")))
+    number(s).and_then(|n| u8::try_from(n).ok()).ok_or_else(|| {
+        bad(
+            "size",
+            format!("{s:?} is not a board side (a number to 255)"),
+        )
+    })
+}
+
+/// A whole number written in ASCII digits only (no sign), as the OpenAPI
+/// patterns of the numeric parameters say; `None` past `u64`.
+fn number(s: &str) -> Option<u64> {
+    (!s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| s.parse().ok())
+        .flatten()
 }
 
 /// The archive filter and page of a game list query.
 pub(crate) fn games_query(q: GamesQuery) -> Result<(GameFilter, Page), ApiError> {
     let filter = GameFilter {
-        kind: q.kind.as_deref().map(parse_kind).transpose()?,
-        size: q.size.as_deref().map(parse_size).transpose()?,
+        kind: nonempty(&q.kind).map(parse_kind).transpose()?,
+        size: nonempty(&q.size).map(parse_size).transpose()?,
         ..q.filter.filter()?
     };
-    let order = match q.order.as_deref() {
+    let order = match nonempty(&q.order) {
         None | Some("desc") => Order::Descending,
         Some("asc") => Order::Ascending,
         Some(o) => return Err(bad("order", format!("{o:?} is not asc or desc"))),
     };
-    let after = q
-        .cursor
-        .as_deref()
+    let after = nonempty(&q.cursor)
         .map(|c| c.parse::<Cursor>().map_err(ApiError::from))
         .transpose()?;
     let page = Page {
         order,
-        limit: parse_limit(q.limit.as_deref(), 50, keil_archive::MAX_PAGE)?,
+        limit: parse_limit(nonempty(&q.limit), 50, keil_archive::MAX_PAGE)?,
         after,
     };
     Ok((filter, page))
@@ -363,10 +412,7 @@ pub(crate) fn pattern_query(q: PatternsQuery) -> Result<PatternQuery, ApiError> 
         Some(m) => m.parse::<PatternMode>().map_err(|e| bad("mode", e))?,
         None => PatternMode::Anywhere,
     };
-    let symmetry = match nonempty(&q.symmetry) {
-        None => true,
-        v => parse_flag("symmetry", v)?,
-    };
+    let symmetry = parse_flag("symmetry", nonempty(&q.symmetry), true)?;
     let swap_colors = parse_colors(q.colors.as_deref(), true)?;
     let pattern = Pattern::parse(kind, size, text, mode).map_err(pattern_error)?;
     Ok(PatternQuery {
@@ -891,7 +937,7 @@ pub async fn search_players(
     q: Query<PlayersQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let name = required("q", &q.q)?.to_string();
-    let limit = parse_limit(q.limit.as_deref(), 20, 100)?;
+    let limit = parse_limit(nonempty(&q.limit), 20, 100)?;
     let hits = blocking(&state, move |a| Ok(a.players().search(&name, limit)?)).await?;
     Ok(HttpResponse::Ok().json(PlayersDto {
         players: hits.into_iter().map(PlayerHitDto::from).collect(),
@@ -937,30 +983,22 @@ pub async fn search_positions(
 ) -> Result<HttpResponse, ApiError> {
     let q = q.into_inner();
     let text = required("position", &q.position)?;
-    let kind = q
-        .kind
-        .as_deref()
-        .filter(|k| !k.is_empty())
-        .map(|k| {
-            k.parse::<keil_rules::GameKind>()
-                .map_err(|e| bad("kind", e))
-        })
-        .transpose()?;
+    let kind = nonempty(&q.kind).map(parse_kind).transpose()?;
     let parsed = PositionQuery::parse_inferred(kind, text).map_err(|e| bad("position", e))?;
-    let symmetry = parse_flag("symmetry", q.symmetry.as_deref())?;
+    let symmetry = parse_flag("symmetry", nonempty(&q.symmetry), false)?;
     let swap_colors = parse_colors(q.colors.as_deref(), false)?;
     let query = PositionQuery {
         symmetry,
         swap_colors,
-        player: q.player.filter(|s| !s.is_empty()),
-        from: q
-            .from
-            .as_deref()
-            .map(|d| parse_day("from", d))
+        player: nonempty(&q.player).map(str::to_string),
+        from: nonempty(&q.from)
+            .map(|d| parse_day("from", d, Bound::From))
             .transpose()?,
-        to: q.to.as_deref().map(|d| parse_day("to", d)).transpose()?,
-        limit: parse_limit(q.limit.as_deref(), 20, keil_archive::MAX_PAGE)?,
-        cursor: q.cursor,
+        to: nonempty(&q.to)
+            .map(|d| parse_day("to", d, Bound::To))
+            .transpose()?,
+        limit: parse_limit(nonempty(&q.limit), 20, keil_archive::MAX_PAGE)?,
+        cursor: nonempty(&q.cursor).map(str::to_string),
         ..parsed
     };
     let position = query.notation();
@@ -1085,7 +1123,7 @@ pub async fn search_text(
 ) -> Result<HttpResponse, ApiError> {
     let text = required("q", &q.q)?.to_string();
     keil_archive::TextPlan::parse(&text).map_err(|e| bad("q", e))?;
-    let limit = parse_limit(q.limit.as_deref(), 20, 100)?;
+    let limit = parse_limit(nonempty(&q.limit), 20, 100)?;
     let hits = work::search(&state, move |a, b| {
         Ok(a.search_text_within(&text, limit, b)?)
     })

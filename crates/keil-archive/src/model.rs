@@ -379,22 +379,40 @@ impl fmt::Display for Cursor {
 
 impl FromStr for Cursor {
     type Err = crate::Error;
-    /// Reads `DATE~ID`; the date is written back as `YYYY-MM-DD`.
+    /// Reads `DATE~ID`: a date `YYYY-MM-DD` (ASCII digits, month 01 to 12,
+    /// day 01 to 31; kept as written: dates are compared as text, so a day
+    /// past its month's end sorts where its text does) or nothing, then
+    /// the id in ASCII digits.
+    ///
+    /// # Errors
+    /// [`crate::Error::BadCursor`] for anything else.
     fn from_str(s: &str) -> crate::Result<Cursor> {
         let bad = || crate::Error::bad_cursor(s);
         let (date, id) = s.rsplit_once('~').ok_or_else(bad)?;
-        let date = match date {
-            "" => String::new(),
-            d => NaiveDate::parse_from_str(d, "%Y-%m-%d")
-                .map_err(|_| bad())?
-                .format("%Y-%m-%d")
-                .to_string(),
-        };
+        let b = date.as_bytes();
+        let shaped = b.is_empty()
+            || (b.len() == 10
+                && b[4] == b'-'
+                && b[7] == b'-'
+                && digits::<u16>(&date[..4]).is_some()
+                && digits::<u8>(&date[5..7]).is_some_and(|m| (1..=12).contains(&m))
+                && digits::<u8>(&date[8..]).is_some_and(|d| (1..=31).contains(&d)));
+        if !shaped {
+            return Err(bad());
+        }
         Ok(Cursor {
-            date,
-            id: id.parse().map_err(|_| bad())?,
+            date: date.to_string(),
+            id: digits(id).ok_or_else(bad)?,
         })
     }
+}
+
+/// A number in ASCII digits only (no sign, as cursors are written);
+/// `None` for anything else or past `T`.
+fn digits<T: FromStr>(s: &str) -> Option<T> {
+    (!s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| s.parse().ok())
+        .flatten()
 }
 
 /// Where the next page of a position or pattern search starts: just after
@@ -424,8 +442,8 @@ impl FromStr for HitCursor {
         let bad = || crate::Error::bad_cursor(s);
         let (date, game) = s.split_once('-').ok_or_else(bad)?;
         Ok(HitCursor {
-            date: date.parse().map_err(|_| bad())?,
-            game: game.parse().map_err(|_| bad())?,
+            date: digits(date).ok_or_else(bad)?,
+            game: digits(game).ok_or_else(bad)?,
         })
     }
 }
@@ -474,17 +492,30 @@ mod tests {
             "42",
             "2019-13-01~4",
             "2019-12-08~x",
+            "2019-12-32~4",
+            "2019-1-8~3",
+            "2019-12-08~+3",
             "~0",
             "~9223372036854775808",
         ] {
             assert!(s.parse::<Cursor>().is_err(), "{s}");
         }
-        // A date is written back in full.
-        assert_eq!("2019-1-8~3".parse::<Cursor>().unwrap().date, "2019-01-08");
+        // A day past its month's end is kept: it sorts as its text does.
+        assert_eq!("2019-02-30~3".parse::<Cursor>().unwrap().date, "2019-02-30");
         for s in ["20191208-42", "0-1"] {
             assert_eq!(s.parse::<HitCursor>().unwrap().to_string(), s);
         }
-        for s in ["", "1", "1-", "-1", "x-1", "1-2-3", "4294967296-1", "1~2"] {
+        for s in [
+            "",
+            "1",
+            "1-",
+            "-1",
+            "x-1",
+            "1-2-3",
+            "4294967296-1",
+            "1~2",
+            "+1-2",
+        ] {
             assert!(s.parse::<HitCursor>().is_err(), "{s}");
         }
         // A refusal quotes at most the start of a long cursor.

@@ -1359,10 +1359,10 @@ pub async fn positions_page(state: Data<ServerState>, q: PageQuery<ExplorerParam
     query.swap_colors = crate::routes::parse_colors(q.colors.as_deref(), false)?;
     query.player = nonempty(&q.player).map(str::to_string);
     query.from = nonempty(&q.from)
-        .map(|d| crate::routes::parse_day("from", d))
+        .map(|d| crate::routes::parse_day("from", d, crate::routes::Bound::From))
         .transpose()?;
     query.to = nonempty(&q.to)
-        .map(|d| crate::routes::parse_day("to", d))
+        .map(|d| crate::routes::parse_day("to", d, crate::routes::Bound::To))
         .transpose()?;
     query.limit = 20;
     query.cursor = nonempty(&q.cursor).map(str::to_string);
