@@ -185,3 +185,44 @@ where
     rx.await
         .map_err(|_| ApiError::Internal("the upload failed (see the log)".into()))?
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Instant;
+
+    /// A search whose request goes away (actix drops the handler's future
+    /// when the client disconnects; here a timeout drops it) is cancelled:
+    /// its next budget check fails, long before its budget would.
+    #[test]
+    fn a_search_whose_request_is_dropped_stops_at_its_next_check() {
+        let dir = tempfile::tempdir().unwrap();
+        let archive = Arc::new(Archive::open(dir.path()).unwrap());
+        let options = crate::ServerOptions {
+            query_budget: Duration::from_secs(60),
+            ..crate::ServerOptions::new(archive)
+        };
+        let state = crate::ServerState::new(&options).unwrap();
+        let (seen, stopped) = mpsc::channel();
+        actix_web::rt::System::new().block_on(async {
+            let running = search(&state, move |_, budget| {
+                let start = Instant::now();
+                while budget.check().is_ok() && start.elapsed() < Duration::from_secs(20) {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                let _ = seen.send(start.elapsed());
+                Ok(())
+            });
+            let dropped = actix_web::rt::time::timeout(Duration::from_millis(300), running).await;
+            assert!(
+                dropped.is_err(),
+                "the search answered before it was dropped"
+            );
+        });
+        let ran = stopped.recv_timeout(Duration::from_secs(30)).unwrap();
+        assert!(
+            ran < Duration::from_secs(10),
+            "the search ran on for {ran:?}"
+        );
+    }
+}
