@@ -369,6 +369,9 @@ fn request_logging_enabled() -> bool {
 /// # Errors
 /// Archive errors.
 pub fn warm_up(archive: &Archive, patterns: bool) -> keil_archive::Result<std::time::Duration> {
+    // The loads below are the global pool's first use: build it now, with
+    // its threads below the readers' priority.
+    work::lower_global_pool_priority();
     let start = std::time::Instant::now();
     archive.positions().load()?;
     if patterns {

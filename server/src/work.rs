@@ -14,7 +14,12 @@
 //!
 //! A long upload or four heavy pattern searches thus never hold the
 //! threads that `GET /api/v1/games/{id}` needs; SQLite's WAL lets reads
-//! run beside the import.
+//! run beside the import. Nor do they take the cores from reads: on Linux
+//! the search threads, the writer and its pool, and rayon's global pool
+//! (a search's parallel parts) run at nice [`BACKGROUND_NICE`], so that a
+//! read that becomes runnable preempts them (with six busy threads at the
+//! same priority on two cores, a 1 ms read waited its turn for up to
+//! 86 ms: `scripts/bench-load.py`).
 
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
@@ -24,6 +29,32 @@ use keil_archive::{Archive, Budget};
 
 use crate::ServerState;
 use crate::error::ApiError;
+
+/// The nice value of the threads that run searches and imports (reads
+/// run at the process's own, normally 0): 10 gives a runnable read about
+/// nine tenths of a core against each of them (CFS weights 1024 and 110).
+pub(crate) const BACKGROUND_NICE: i32 = 10;
+
+/// Lowers the calling thread's CPU priority to [`BACKGROUND_NICE`] (Linux,
+/// where nice is per thread; elsewhere nothing). A refusal (a sandbox
+/// that forbids it) only costs the priority, so it is ignored.
+pub(crate) fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    {
+        let thread = rustix::thread::gettid();
+        let _ = rustix::process::setpriority_process(Some(thread), BACKGROUND_NICE);
+    }
+}
+
+/// Builds rayon's global pool (a search's parallel parts run there) with
+/// its threads at [`BACKGROUND_NICE`]. Once per process: later calls, or a
+/// pool already built by an earlier use, leave it as it is.
+pub(crate) fn lower_global_pool_priority() {
+    let _ = rayon::ThreadPoolBuilder::new()
+        .thread_name(|i| format!("keil-parallel-{i}"))
+        .start_handler(|_| lower_priority())
+        .build_global();
+}
 
 /// Threads of the writer's pool: an import validates games in parallel on
 /// them (one upload at a time).
@@ -69,6 +100,7 @@ impl Work {
     /// # Panics
     /// When the threads cannot be started (the OS refuses threads).
     pub(crate) fn new(search_threads: usize, budget: Duration) -> Work {
+        lower_global_pool_priority();
         let (searches, queued) = mpsc::channel::<Job>();
         let queued = Arc::new(Mutex::new(queued));
         for i in 0..search_threads.max(1) {
@@ -76,6 +108,7 @@ impl Work {
             std::thread::Builder::new()
                 .name(format!("keil-search-{i}"))
                 .spawn(move || {
+                    lower_priority();
                     loop {
                         // The lock is held only to take the next job.
                         let job = queued.lock().unwrap_or_else(|e| e.into_inner()).recv();
@@ -91,6 +124,7 @@ impl Work {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(WRITER_THREADS)
             .thread_name(|i| format!("keil-import-{i}"))
+            .start_handler(|_| lower_priority())
             .panic_handler(log_panic("writer"))
             .build()
             .expect("writer threads");
@@ -98,6 +132,7 @@ impl Work {
         std::thread::Builder::new()
             .name("keil-writer".into())
             .spawn(move || {
+                lower_priority();
                 for job in jobs {
                     // A panicking upload answers 500 (its sender is dropped)
                     // and the writer goes on with the next.
