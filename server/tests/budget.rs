@@ -2,6 +2,8 @@
 //! it they answer 503 with `Retry-After`; within it, the answers are the
 //! archive's.
 
+mod common;
+
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::thread;
@@ -20,15 +22,7 @@ fn serve(archive: &Arc<Archive>, budget: Duration) -> String {
         query_budget: budget,
         ..ServerOptions::new(Arc::clone(archive))
     };
-    let (send, receive) = std::sync::mpsc::channel();
-    thread::spawn(move || {
-        actix_web::rt::System::new().block_on(async move {
-            let (server, addrs) = keil_server::bind(options).unwrap();
-            send.send(addrs[0]).unwrap();
-            server.await
-        })
-    });
-    let addr = receive.recv_timeout(Duration::from_secs(30)).unwrap();
+    let addr = common::serve(options);
     format!("http://{addr}")
 }
 

@@ -1,6 +1,8 @@
 //! HTTP tests: the server bound to a loopback port over a temporary archive
 //! filled with generated games, driven by a blocking HTTP client.
 
+mod common;
+
 use std::collections::HashSet;
 use std::net::SocketAddr;
 use std::sync::{Arc, OnceLock};
@@ -75,15 +77,7 @@ fn start_with(games: u64, token: Option<&str>, tune: impl FnOnce(&mut ServerOpti
         ..ServerOptions::new(Arc::clone(&archive))
     };
     tune(&mut options);
-    let (send, receive) = std::sync::mpsc::channel();
-    thread::spawn(move || {
-        actix_web::rt::System::new().block_on(async move {
-            let (server, addrs) = keil_server::bind(options).unwrap();
-            send.send(addrs[0]).unwrap();
-            server.await
-        })
-    });
-    let addr = receive.recv_timeout(Duration::from_secs(30)).unwrap();
+    let addr = common::serve(options);
     Fixture {
         base: format!("http://{addr}"),
         archive,

@@ -4,6 +4,8 @@
 //! ETag, `/metrics` on its own listener or the public one, and a read-only
 //! archive served with uploads answering 503.
 
+mod common;
+
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::sync::{Arc, OnceLock};
@@ -49,15 +51,7 @@ fn serve(read_only: bool, edit: impl FnOnce(&mut ServerOptions)) -> Served {
         ..ServerOptions::new(Arc::new(archive))
     };
     edit(&mut options);
-    let (send, receive) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        actix_web::rt::System::new().block_on(async move {
-            let (server, addrs) = keil_server::bind(options).unwrap();
-            send.send(addrs).unwrap();
-            server.await
-        })
-    });
-    let addrs = receive.recv_timeout(Duration::from_secs(30)).unwrap();
+    let addrs = common::serve_all(options);
     Served { addrs, _dir: dir }
 }
 

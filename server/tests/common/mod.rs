@@ -127,11 +127,17 @@ pub fn first_game(f: &Fixture, kind: &str) -> (i64, u32) {
 /// Serves `options` on its own actix system in a background thread (the
 /// address has port 0 in tests) and returns the address it listens on.
 pub fn serve(options: ServerOptions) -> SocketAddr {
+    serve_all(options)[0]
+}
+
+/// [`serve`], returning every address: the public one, then the metrics
+/// listener's when `metrics_addr` is set.
+pub fn serve_all(options: ServerOptions) -> Vec<SocketAddr> {
     let (send, receive) = std::sync::mpsc::channel();
     thread::spawn(move || {
         actix_web::rt::System::new().block_on(async move {
             let (server, addrs) = keil_server::bind(options).unwrap();
-            send.send(addrs[0]).unwrap();
+            send.send(addrs).unwrap();
             server.await
         })
     });
