@@ -316,7 +316,7 @@ impl From<keil_archive::PatternError> for ApiError {
     /// A pattern that does not parse or has no place in its mode: 400,
     /// naming the parameter to fix.
     fn from(e: keil_archive::PatternError) -> ApiError {
-        crate::routes::pattern_error(e)
+        crate::params::pattern_error(e)
     }
 }
 

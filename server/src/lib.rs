@@ -64,6 +64,7 @@ pub mod metrics;
 pub mod openapi;
 pub mod pages;
 pub mod params;
+mod replay;
 pub mod request_id;
 pub mod routes;
 pub mod svg;

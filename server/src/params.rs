@@ -7,7 +7,10 @@
 //! [`segment`].
 //!
 //! Every parser behind these bounds is total (fuzzed in `fuzz/`): the
-//! bounds keep what one request can ask small, and refusals short.
+//! bounds keep what one request can ask small, and refusals short. The
+//! readers of the values (ids, plies, colours, days, limits, flags, game
+//! filters, game-list and pattern queries) live here too, shared by the
+//! API and the pages.
 
 use std::future::{Ready, ready};
 
@@ -15,6 +18,13 @@ use actix_web::dev::Payload;
 use actix_web::{FromRequest, HttpRequest, web};
 use serde::de::DeserializeOwned;
 
+use chrono::NaiveDate;
+use keil_archive::{
+    Cursor, GameFilter, GameId, Order, Page, Pattern, PatternError, PatternMode, PatternQuery,
+};
+use keil_rules::{Color, KaomiVariant, Ruleset};
+
+use crate::dto::{GameFilterQuery, GamesQuery, PatternsQuery};
 use crate::error::ApiError;
 
 /// The most parameters a query string may have (repeated names count
@@ -134,6 +144,293 @@ pub fn quote(text: &str) -> String {
         Some((end, _)) => format!("{:?}…", &text[..end]),
         None => format!("{text:?}"),
     }
+}
+
+// ---- parameter values ------------------------------------------------------
+//
+// Each reads one parameter's value (already bounded above) into a domain
+// type; a refusal is a 400 naming the parameter. A blank value is absent
+// ([`nonempty`]). The OpenAPI patterns of `crate::dto` say the same.
+
+pub(crate) fn bad(what: &str, e: impl std::fmt::Display) -> ApiError {
+    ApiError::BadRequest(format!("{what}: {e}"))
+}
+
+/// A game id from a path segment or parameter.
+///
+/// # Errors
+/// 400 for anything but a whole number in `1..=2^63-1`, quoting the start
+/// of the text.
+pub(crate) fn parse_id(s: &str) -> Result<GameId, ApiError> {
+    s.parse::<GameId>().map_err(|_| {
+        ApiError::BadRequest(format!(
+            "id: {} is not a game id: expected a whole number from 1 to {}",
+            quote(s),
+            i64::MAX
+        ))
+    })
+}
+
+pub(crate) fn parse_color(what: &str, s: &str) -> Result<Color, ApiError> {
+    match s.to_ascii_lowercase().as_str() {
+        "b" | "black" => Ok(Color::Black),
+        "w" | "white" => Ok(Color::White),
+        _ => Err(bad(what, format!("{s:?} is not B or W"))),
+    }
+}
+
+/// Which end of a date range a day bounds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Bound {
+    /// Games on or after the day.
+    From,
+    /// Games on or before the day.
+    To,
+}
+
+/// A day `YYYY-MM-DD` bounding a date range. A day past its month's end
+/// (`2023-02-30`, `2023-04-31`) bounds the range as its text sorts among
+/// dates: `from` the first of the next month, `to` the month's last day.
+///
+/// # Errors
+/// [`ApiError::BadRequest`] naming `what` when `s` is not four digits, a
+/// month 01 to 12 and a day 01 to 31.
+pub(crate) fn parse_day(what: &str, s: &str, bound: Bound) -> Result<NaiveDate, ApiError> {
+    let refused = || bad(what, format!("{s:?} is not a date YYYY-MM-DD"));
+    let b = s.as_bytes();
+    let digits = |r: std::ops::Range<usize>| -> Option<u32> {
+        let part = b.get(r)?;
+        part.iter()
+            .all(u8::is_ascii_digit)
+            .then(|| part.iter().fold(0, |n, d| n * 10 + u32::from(d - b'0')))
+    };
+    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
+        return Err(refused());
+    }
+    let (Some(year), Some(month), Some(day)) = (digits(0..4), digits(5..7), digits(8..10)) else {
+        return Err(refused());
+    };
+    if !(1..=12).contains(&month) || !(1..=31).contains(&day) {
+        return Err(refused());
+    }
+    let year = year as i32;
+    if let Some(d) = NaiveDate::from_ymd_opt(year, month, day) {
+        return Ok(d);
+    }
+    let first_of_next = if month == 12 {
+        NaiveDate::from_ymd_opt(year + 1, 1, 1)
+    } else {
+        NaiveDate::from_ymd_opt(year, month + 1, 1)
+    };
+    let first_of_next = first_of_next.ok_or_else(refused)?;
+    Ok(match bound {
+        Bound::From => first_of_next,
+        Bound::To => first_of_next.pred_opt().ok_or_else(refused)?,
+    })
+}
+
+pub(crate) fn parse_limit(
+    limit: Option<&str>,
+    default: usize,
+    max: usize,
+) -> Result<usize, ApiError> {
+    let Some(text) = limit else {
+        return Ok(default);
+    };
+    match number(text).and_then(|n| usize::try_from(n).ok()) {
+        Some(n) if (1..=max).contains(&n) => Ok(n),
+        _ => Err(bad(
+            "limit",
+            format!("{text:?} is not a number in 1..={max}"),
+        )),
+    }
+}
+
+/// The parameters `from` and `to` (either may be absent or blank), read
+/// by [`parse_day`] as the two ends of a date range.
+///
+/// # Errors
+/// [`ApiError::BadRequest`] naming the parameter that is not a day.
+pub(crate) fn day_range(
+    from: &Option<String>,
+    to: &Option<String>,
+) -> Result<(Option<NaiveDate>, Option<NaiveDate>), ApiError> {
+    let from = nonempty(from)
+        .map(|d| parse_day("from", d, Bound::From))
+        .transpose()?;
+    let to = nonempty(to)
+        .map(|d| parse_day("to", d, Bound::To))
+        .transpose()?;
+    Ok((from, to))
+}
+
+/// A flag: `true`/`1`/`yes` or `false`/`0`/`no`; `default` when absent
+/// (blank values are passed as absent).
+pub(crate) fn parse_flag(what: &str, v: Option<&str>, default: bool) -> Result<bool, ApiError> {
+    match v {
+        None => Ok(default),
+        Some("false" | "0" | "no") => Ok(false),
+        Some("true" | "1" | "yes") => Ok(true),
+        Some(other) => Err(bad(what, format!("{other:?} is not true or false"))),
+    }
+}
+
+/// The `colors` parameter: `same` (false) or `swap` (true); `default`
+/// when absent or blank.
+pub(crate) fn parse_colors(v: Option<&str>, default: bool) -> Result<bool, ApiError> {
+    match v.map(str::trim) {
+        None | Some("") => Ok(default),
+        Some("same") => Ok(false),
+        Some("swap") => Ok(true),
+        Some(other) => Err(bad(
+            "colors",
+            format!("{other:?} is not a colour mode: expected same or swap"),
+        )),
+    }
+}
+
+/// A query or form value, trimmed; `None` when absent or blank.
+pub(crate) fn nonempty(v: &Option<String>) -> Option<&str> {
+    v.as_deref().map(str::trim).filter(|s| !s.is_empty())
+}
+
+pub(crate) fn required<'a>(what: &str, v: &'a Option<String>) -> Result<&'a str, ApiError> {
+    match v.as_deref().map(str::trim) {
+        Some(s) if !s.is_empty() => Ok(s),
+        _ => Err(ApiError::BadRequest(format!(
+            "the query parameter {what} is required"
+        ))),
+    }
+}
+
+impl GameFilterQuery {
+    /// The archive filter (any kind and size).
+    pub(crate) fn filter(self) -> Result<GameFilter, ApiError> {
+        let text = |v: &Option<String>| nonempty(v).map(str::to_string);
+        let (from, to) = day_range(&self.from, &self.to)?;
+        Ok(GameFilter {
+            player: text(&self.player),
+            color: nonempty(&self.color)
+                .map(|c| parse_color("color", c))
+                .transpose()?,
+            opponent: text(&self.opponent),
+            event: text(&self.event),
+            from,
+            to,
+            result: text(&self.result),
+            winner: nonempty(&self.winner)
+                .map(|c| parse_color("winner", c))
+                .transpose()?,
+            kind: None,
+            size: None,
+            ruleset: nonempty(&self.ruleset)
+                .map(|r| r.parse::<Ruleset>().map_err(|e| bad("ruleset", e)))
+                .transpose()?,
+            status: nonempty(&self.status)
+                .map(|s| s.parse().map_err(|e| bad("status", e)))
+                .transpose()?,
+            variant: nonempty(&self.variant)
+                .map(|v| v.parse::<KaomiVariant>().map_err(|e| bad("variant", e)))
+                .transpose()?,
+        })
+    }
+}
+
+pub(crate) fn parse_kind(s: &str) -> Result<keil_rules::GameKind, ApiError> {
+    s.parse().map_err(|e| bad("kind", e))
+}
+
+pub(crate) fn parse_size(s: &str) -> Result<u8, ApiError> {
+    number(s).and_then(|n| u8::try_from(n).ok()).ok_or_else(|| {
+        bad(
+            "size",
+            format!("{s:?} is not a board side (a number to 255)"),
+        )
+    })
+}
+
+/// A whole number written in ASCII digits only (no sign), as the OpenAPI
+/// patterns of the numeric parameters say; `None` past `u64`.
+fn number(s: &str) -> Option<u64> {
+    (!s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| s.parse().ok())
+        .flatten()
+}
+
+/// The archive filter and page of a game list query.
+pub(crate) fn games_query(q: GamesQuery) -> Result<(GameFilter, Page), ApiError> {
+    let filter = GameFilter {
+        kind: nonempty(&q.kind).map(parse_kind).transpose()?,
+        size: nonempty(&q.size).map(parse_size).transpose()?,
+        ..q.filter.filter()?
+    };
+    let order = match nonempty(&q.order) {
+        None | Some("desc") => Order::Descending,
+        Some("asc") => Order::Ascending,
+        Some(o) => return Err(bad("order", format!("{o:?} is not asc or desc"))),
+    };
+    let after = nonempty(&q.cursor)
+        .map(|c| c.parse::<Cursor>().map_err(ApiError::from))
+        .transpose()?;
+    let page = Page {
+        order,
+        limit: parse_limit(nonempty(&q.limit), 50, keil_archive::MAX_PAGE)?,
+        after,
+    };
+    Ok((filter, page))
+}
+
+/// The archive query of a pattern search: kind (default Go), size
+/// (default the kind's usual), mode (default anywhere), symmetry (default
+/// on), colours (default swap), the game filters and the page. Every
+/// error names the parameter and what to write instead.
+pub(crate) fn pattern_query(q: PatternsQuery) -> Result<PatternQuery, ApiError> {
+    let text = required("pattern", &q.pattern)?;
+    let kind = nonempty(&q.kind)
+        .map(parse_kind)
+        .transpose()?
+        .unwrap_or(keil_rules::GameKind::Go);
+    let size = match nonempty(&q.size) {
+        Some(s) => parse_size(s)?,
+        None => kind.default_size(),
+    };
+    let mode = match nonempty(&q.mode) {
+        Some(m) => m.parse::<PatternMode>().map_err(|e| bad("mode", e))?,
+        None => PatternMode::Anywhere,
+    };
+    let symmetry = parse_flag("symmetry", nonempty(&q.symmetry), true)?;
+    let swap_colors = parse_colors(q.colors.as_deref(), true)?;
+    let pattern = Pattern::parse(kind, size, text, mode).map_err(pattern_error)?;
+    Ok(PatternQuery {
+        symmetry,
+        swap_colors,
+        filter: q.filter.filter()?,
+        limit: parse_limit(nonempty(&q.limit), 20, keil_archive::MAX_PAGE)?,
+        cursor: nonempty(&q.cursor).map(str::to_string),
+        ..PatternQuery::new(pattern, mode)
+    })
+}
+
+/// A refused pattern, naming the parameter to fix.
+pub(crate) fn pattern_error(e: PatternError) -> ApiError {
+    match e {
+        PatternError::Board(_) => bad("size", e),
+        PatternError::Mode(_) => bad("mode", e),
+        other => bad("pattern", other),
+    }
+}
+
+pub(crate) fn parse_ply(s: &str) -> Result<u32, ApiError> {
+    s.parse().map_err(|_| {
+        bad(
+            "ply",
+            format!(
+                "{} is not a number of plies from 0 to {}",
+                quote(s),
+                u32::MAX
+            ),
+        )
+    })
 }
 
 #[cfg(test)]

@@ -37,7 +37,8 @@ use serde::Deserialize;
 use crate::ServerState;
 use crate::dto::{GameFilterQuery, GamesQuery};
 use crate::error::ApiError;
-use crate::routes::{RouteEntry, entry, nonempty};
+use crate::params::nonempty;
+use crate::routes::{RouteEntry, entry};
 use crate::svg::{self, Drawing, Extras, PointMark};
 use assets::{Assets, assets};
 
@@ -756,7 +757,7 @@ pub async fn games_page(state: Data<ServerState>, q: PageQuery<GamesQuery>) -> P
     let f = FilterEcho::from_query(&q);
     let first_page = q.cursor.is_none();
     let limit = q.limit.clone().unwrap_or_default();
-    let (rows, next, error) = match crate::routes::games_query(q) {
+    let (rows, next, error) = match crate::params::games_query(q) {
         Ok((filter, page)) => {
             let list = blocking(&state, move |a| Ok(a.games().list(&filter, &page)?)).await?;
             let next = list.next.map(|c| {
@@ -808,7 +809,7 @@ pub async fn games_sgf(state: Data<ServerState>, q: PageQuery<GamesQuery>) -> Pa
     let mut q = drop_empty(q.into_inner());
     q.cursor = None;
     let default_limit = q.limit.is_none();
-    let (filter, mut page) = crate::routes::games_query(q)?;
+    let (filter, mut page) = crate::params::games_query(q)?;
     page.limit = if default_limit {
         SGF_LIMIT
     } else {
@@ -847,11 +848,7 @@ pub struct PlyParam {
 fn parse_ply(p: &PlyParam) -> Result<Option<u32>, ApiError> {
     match p.ply.as_deref().map(str::trim) {
         None | Some("") => Ok(None),
-        Some(s) => s.parse().map(Some).map_err(|_| {
-            ApiError::BadRequest(format!(
-                "ply: {s:?} is not a number of plies (0 for the start)"
-            ))
-        }),
+        Some(s) => crate::params::parse_ply(s).map(Some),
     }
 }
 
@@ -866,14 +863,14 @@ struct MoveItem {
 /// requested ply, and the final game.
 struct Line {
     moves: Vec<MoveItem>,
-    at: crate::routes::Replayed,
+    at: crate::replay::Replayed,
     end: AnyGame,
 }
 
 fn replay_line(line: &GameMoves, ply: u32) -> Result<Line, ApiError> {
     let board = line.board;
     let mut items = Vec::with_capacity(line.moves.len());
-    let (at, end) = crate::routes::replay_through(line, ply, true, &mut |i, color, mv| {
+    let (at, end) = crate::replay::replay_through(line, ply, true, &mut |i, color, mv| {
         items.push((i as u32 + 1, color, mv));
     })?;
     // Points named as the game names them (Kaomi: SGF letters).
@@ -914,7 +911,7 @@ struct BoardPanel {
 /// the last placement pushed stones from (`ghost`, titled with where each
 /// went) and, on the full board at the end, the stones of removed pairs
 /// (`removed`) and the deciding group (`deciding`). Empty for other games.
-fn kaomi_marks(l: &crate::routes::Replayed, end: bool) -> Vec<PointMark> {
+fn kaomi_marks(l: &crate::replay::Replayed, end: bool) -> Vec<PointMark> {
     let mut marks = Vec::new();
     let name = |p: Point| l.position.display_name(p);
     for &(from, to) in &l.moved {
@@ -1116,7 +1113,7 @@ pub async fn game_page(
     id: web::Path<String>,
     q: PageQuery<PlyParam>,
 ) -> PageResult {
-    let id = crate::routes::parse_id(&id)?;
+    let id = crate::params::parse_id(&id)?;
     let ply = parse_ply(&q)?;
     let (summary, line) = blocking(&state, move |a| {
         a.games()
@@ -1172,7 +1169,7 @@ pub async fn board_fragment(
     id: web::Path<String>,
     q: PageQuery<PlyParam>,
 ) -> PageResult {
-    let id = crate::routes::parse_id(&id)?;
+    let id = crate::params::parse_id(&id)?;
     let ply = parse_ply(&q)?;
     let line = blocking(&state, move |a| {
         a.games()
@@ -1353,17 +1350,12 @@ pub async fn positions_page(state: Data<ServerState>, q: PageQuery<ExplorerParam
         }
     };
     if let Some(t) = nonempty(&q.to_move) {
-        query.to_move = Some(crate::routes::parse_color("to_move", t)?);
+        query.to_move = Some(crate::params::parse_color("to_move", t)?);
     }
     query.symmetry = nonempty(&q.symmetry).is_some_and(|s| s == "true" || s == "1");
-    query.swap_colors = crate::routes::parse_colors(q.colors.as_deref(), false)?;
+    query.swap_colors = crate::params::parse_colors(q.colors.as_deref(), false)?;
     query.player = nonempty(&q.player).map(str::to_string);
-    query.from = nonempty(&q.from)
-        .map(|d| crate::routes::parse_day("from", d, crate::routes::Bound::From))
-        .transpose()?;
-    query.to = nonempty(&q.to)
-        .map(|d| crate::routes::parse_day("to", d, crate::routes::Bound::To))
-        .transpose()?;
+    (query.from, query.to) = crate::params::day_range(&q.from, &q.to)?;
     query.limit = 20;
     query.cursor = nonempty(&q.cursor).map(str::to_string);
 

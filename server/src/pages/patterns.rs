@@ -19,7 +19,7 @@ use super::{
 use crate::ServerState;
 use crate::dto::PatternsQuery;
 use crate::error::ApiError;
-use crate::routes::nonempty;
+use crate::params::nonempty;
 use crate::svg::{self, Drawing, Extras, PointMark};
 
 /// `GET /patterns` parameters: the API's, plus the editor's.
@@ -153,14 +153,14 @@ pub async fn patterns_page(
         match Pattern::parse(spec.kind, spec.size, &text, mode) {
             Ok(p) => Some(p),
             Err(e) => {
-                errors.push(crate::routes::pattern_error(e).to_string());
+                errors.push(crate::params::pattern_error(e).to_string());
                 None
             }
         }
     };
     // The whole query, as the API reads it (its errors name the parameter).
     let query = if pattern.is_some() && errors.is_empty() {
-        match crate::routes::pattern_query(api.clone()) {
+        match crate::params::pattern_query(api.clone()) {
             Ok(q) => Some(q),
             Err(e) => {
                 errors.push(e.to_string());
