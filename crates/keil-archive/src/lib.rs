@@ -364,7 +364,7 @@ impl Archive {
     ) -> Result<Vec<TextHit>> {
         let plan = TextPlan::parse(query)?;
         budget.check()?;
-        let found = self.text.search(&plan, limit)?;
+        let found = self.text.search(&plan, limit, budget)?;
         budget.check()?;
         let ids: Vec<GameId> = found.iter().map(|(id, _)| *id).collect();
         let games = self.games().summaries(&ids)?;

@@ -15,7 +15,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use rusqlite::Connection;
-use tantivy::collector::TopDocs;
+use tantivy::collector::{Collector, SegmentCollector, TopDocs};
 use tantivy::directory::error::{DeleteError, LockError, OpenReadError, OpenWriteError};
 use tantivy::directory::{
     Directory, DirectoryLock, FileHandle, Lock, MmapDirectory, WatchCallback, WatchHandle, WritePtr,
@@ -24,8 +24,12 @@ use tantivy::query::{BooleanQuery, Occur, PhraseQuery, Query, TermQuery};
 use tantivy::schema::{
     FAST, Field, INDEXED, IndexRecordOption, Schema, Term, TextFieldIndexing, TextOptions,
 };
-use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, TantivyError};
+use tantivy::{
+    Index, IndexReader, IndexWriter, ReloadPolicy, SegmentOrdinal, SegmentReader, TantivyDocument,
+    TantivyError,
+};
 
+use crate::Budget;
 use crate::prepare::TextFields;
 use crate::text_query::{TextClause, TextField, TextPlan};
 use crate::{Error, GameId, Result};
@@ -207,8 +211,18 @@ impl TextIndex {
     }
 
     /// The game ids of the best `limit` matches of `plan`, best first, with
-    /// their scores; none when the plan has no clause to find.
-    pub(crate) fn search(&self, plan: &TextPlan, limit: usize) -> Result<Vec<(GameId, f32)>> {
+    /// their scores; none when the plan has no clause to find. `budget` is
+    /// checked before each segment of the index is searched.
+    ///
+    /// # Errors
+    /// The budget's error ([`crate::Error::OverBudget`]) when it runs out
+    /// between segments; tantivy's errors.
+    pub(crate) fn search(
+        &self,
+        plan: &TextPlan,
+        limit: usize,
+        budget: &Budget,
+    ) -> Result<Vec<(GameId, f32)>> {
         if !plan.can_match() {
             return Ok(Vec::new());
         }
@@ -227,7 +241,18 @@ impl TextIndex {
                 })
                 .collect(),
         );
-        let top = searcher.search(&query, &TopDocs::with_limit(limit.max(1)).order_by_score())?;
+        let collector = Budgeted {
+            inner: TopDocs::with_limit(limit.max(1)).order_by_score(),
+            budget,
+        };
+        let top = match searcher.search(&query, &collector) {
+            Ok(top) => top,
+            // A segment refused for the budget: the budget's own error.
+            Err(e) => {
+                budget.check()?;
+                return Err(e.into());
+            }
+        };
         let mut out = Vec::with_capacity(top.len());
         for (score, addr) in top {
             let column = searcher
@@ -338,5 +363,94 @@ impl TextWriter<'_> {
     pub(crate) fn catch_up(&mut self, conn: &Connection) -> Result<u64> {
         let after = self.text.indexed_upto()?;
         self.add_stored_after(conn, after)
+    }
+}
+/// A collector that checks a search [`Budget`] before each segment, then
+/// collects it as `inner` does (its own per-segment path kept: top-k
+/// pruning). Within a segment the work is bounded by the query's 64 words.
+struct Budgeted<'a, C> {
+    inner: C,
+    budget: &'a Budget,
+}
+
+impl<C: Collector> Budgeted<'_, C> {
+    fn check(&self) -> tantivy::Result<()> {
+        self.budget
+            .check()
+            .map_err(|e| TantivyError::InternalError(e.to_string()))
+    }
+}
+
+impl<C: Collector> Collector for Budgeted<'_, C> {
+    type Fruit = C::Fruit;
+    type Child = C::Child;
+
+    fn check_schema(&self, schema: &tantivy::schema::Schema) -> tantivy::Result<()> {
+        self.inner.check_schema(schema)
+    }
+
+    fn for_segment(
+        &self,
+        segment_local_id: SegmentOrdinal,
+        segment: &SegmentReader,
+    ) -> tantivy::Result<Self::Child> {
+        self.check()?;
+        self.inner.for_segment(segment_local_id, segment)
+    }
+
+    fn requires_scoring(&self) -> bool {
+        self.inner.requires_scoring()
+    }
+
+    fn merge_fruits(
+        &self,
+        segment_fruits: Vec<<Self::Child as SegmentCollector>::Fruit>,
+    ) -> tantivy::Result<Self::Fruit> {
+        self.inner.merge_fruits(segment_fruits)
+    }
+
+    fn collect_segment(
+        &self,
+        weight: &dyn tantivy::query::Weight,
+        segment_ord: SegmentOrdinal,
+        reader: &SegmentReader,
+    ) -> tantivy::Result<<Self::Child as SegmentCollector>::Fruit> {
+        self.check()?;
+        self.inner.collect_segment(weight, segment_ord, reader)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Archive, Budget, Error, ImportOptions, ImportSource};
+
+    /// The text index checks the budget itself, segment by segment: a
+    /// search whose budget is spent when tantivy starts on a segment ends
+    /// with the budget's error, not with hits or a tantivy error.
+    #[test]
+    fn a_spent_budget_stops_the_search_at_the_first_segment() {
+        let dir = tempfile::tempdir().unwrap();
+        let archive = Archive::open(dir.path()).unwrap();
+        let record = "(;GM[Keil]FF[4]SZ[3]KM[0]EV[Winter Cup]PB[A]PW[B];B[a1];W[b2])";
+        let source = ImportSource::Bytes {
+            name: "cup".into(),
+            bytes: record.as_bytes().to_vec(),
+        };
+        archive
+            .import(&[source], &ImportOptions::default(), &mut |_| {})
+            .unwrap();
+        let plan = crate::text_query::TextPlan::parse("cup").unwrap();
+        let found = archive
+            .text
+            .search(&plan, 10, &Budget::unlimited())
+            .unwrap();
+        assert_eq!(found.len(), 1);
+        let spent = Budget::unlimited();
+        spent.cancel();
+        let refused = archive.text.search(&plan, 10, &spent);
+        assert!(
+            matches!(refused, Err(Error::OverBudget { .. })),
+            "{refused:?}"
+        );
     }
 }
