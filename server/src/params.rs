@@ -197,23 +197,8 @@ pub(crate) enum Bound {
 /// month 01 to 12 and a day 01 to 31.
 pub(crate) fn parse_day(what: &str, s: &str, bound: Bound) -> Result<NaiveDate, ApiError> {
     let refused = || bad(what, format!("{s:?} is not a date YYYY-MM-DD"));
-    let b = s.as_bytes();
-    let digits = |r: std::ops::Range<usize>| -> Option<u32> {
-        let part = b.get(r)?;
-        part.iter()
-            .all(u8::is_ascii_digit)
-            .then(|| part.iter().fold(0, |n, d| n * 10 + u32::from(d - b'0')))
-    };
-    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
-        return Err(refused());
-    }
-    let (Some(year), Some(month), Some(day)) = (digits(0..4), digits(5..7), digits(8..10)) else {
-        return Err(refused());
-    };
-    if !(1..=12).contains(&month) || !(1..=31).contains(&day) {
-        return Err(refused());
-    }
-    let year = year as i32;
+    let (year, month, day) = keil_archive::written_day(s).ok_or_else(refused)?;
+    let (year, month, day) = (i32::from(year), u32::from(month), u32::from(day));
     if let Some(d) = NaiveDate::from_ymd_opt(year, month, day) {
         return Ok(d);
     }

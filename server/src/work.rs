@@ -101,26 +101,12 @@ impl Work {
     /// When the threads cannot be started (the OS refuses threads).
     pub(crate) fn new(search_threads: usize, budget: Duration) -> Work {
         lower_global_pool_priority();
-        let (searches, queued) = mpsc::channel::<Job>();
-        let queued = Arc::new(Mutex::new(queued));
-        for i in 0..search_threads.max(1) {
-            let queued = Arc::clone(&queued);
-            std::thread::Builder::new()
-                .name(format!("keil-search-{i}"))
-                .spawn(move || {
-                    lower_priority();
-                    loop {
-                        // The lock is held only to take the next job.
-                        let job = queued.lock().unwrap_or_else(|e| e.into_inner()).recv();
-                        let Ok(job) = job else { return };
-                        if let Err(p) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job))
-                        {
-                            log_panic("search")(p);
-                        }
-                    }
-                })
-                .expect("search threads");
-        }
+        let searches = job_threads(
+            search_threads.max(1),
+            "search",
+            |i| format!("keil-search-{i}"),
+            |job| job(),
+        );
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(WRITER_THREADS)
             .thread_name(|i| format!("keil-import-{i}"))
@@ -128,26 +114,57 @@ impl Work {
             .panic_handler(log_panic("writer"))
             .build()
             .expect("writer threads");
-        let (writer, jobs) = mpsc::channel::<Job>();
-        std::thread::Builder::new()
-            .name("keil-writer".into())
-            .spawn(move || {
-                lower_priority();
-                for job in jobs {
-                    // A panicking upload answers 500 (its sender is dropped)
-                    // and the writer goes on with the next.
-                    let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        pool.install(job)
-                    }));
-                }
-            })
-            .expect("writer thread");
+        // A panicking upload answers 500 (its sender is dropped) and the
+        // writer goes on with the next.
+        let writer = job_threads(
+            1,
+            "writer",
+            |_| "keil-writer".into(),
+            move |job| pool.install(job),
+        );
         Work {
             searches,
             writer,
             budget,
         }
     }
+}
+
+/// Starts `count` threads (named by `name`, at [`BACKGROUND_NICE`]) that
+/// take the jobs sent to the returned channel in turn and hand each to
+/// `run`; a job that panics is logged as a `what` job and the thread goes
+/// on. The threads end when the sender is dropped.
+///
+/// # Panics
+/// When the threads cannot be started (the OS refuses threads).
+fn job_threads(
+    count: usize,
+    what: &'static str,
+    name: impl Fn(usize) -> String,
+    run: impl Fn(Job) + Send + Sync + 'static,
+) -> mpsc::Sender<Job> {
+    let (jobs, queued) = mpsc::channel::<Job>();
+    let queued = Arc::new(Mutex::new(queued));
+    let run = Arc::new(run);
+    for i in 0..count {
+        let (queued, run) = (Arc::clone(&queued), Arc::clone(&run));
+        std::thread::Builder::new()
+            .name(name(i))
+            .spawn(move || {
+                lower_priority();
+                loop {
+                    // The lock is held only to take the next job.
+                    let job = queued.lock().unwrap_or_else(|e| e.into_inner()).recv();
+                    let Ok(job) = job else { return };
+                    let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(job)));
+                    if let Err(p) = ran {
+                        log_panic(what)(p);
+                    }
+                }
+            })
+            .expect("job threads");
+    }
+    jobs
 }
 
 /// Cancels a budget when dropped: held by a handler while its search runs,

@@ -12,6 +12,7 @@ use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
+use common::agent;
 use keil_archive::Archive;
 use keil_gen::GeneratorConfig;
 use keil_server::ServerOptions;
@@ -111,15 +112,6 @@ fn reply(mut r: ureq::http::Response<ureq::Body>) -> Reply {
             .read_to_string()
             .unwrap(),
     }
-}
-
-fn agent() -> ureq::Agent {
-    ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        // A hung server fails the test instead of the CI run.
-        .timeout_global(Some(std::time::Duration::from_secs(120)))
-        .build()
-        .new_agent()
 }
 
 /// POSTs an upload with `token`, from `client` (an `X-Forwarded-For`

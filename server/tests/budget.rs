@@ -50,13 +50,7 @@ fn archive() -> (tempfile::TempDir, Arc<Archive>) {
 
 /// Status, content type, `Retry-After` and body of a GET.
 fn get(url: &str) -> (u16, String, Option<String>, String) {
-    let agent = ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        // A hung server fails the test instead of the CI run.
-        .timeout_global(Some(std::time::Duration::from_secs(120)))
-        .build()
-        .new_agent();
-    let mut r = agent.get(url).call().unwrap();
+    let mut r = common::agent().get(url).call().unwrap();
     let header = |name: &str| {
         r.headers()
             .get(name)
@@ -158,12 +152,7 @@ fn first_pattern_searches_arriving_together_all_answer() {
             .map(|i| {
                 let url = format!("{base}{PATTERN}");
                 thread::spawn(move || {
-                    let agent = ureq::Agent::config_builder()
-                        .http_status_as_error(false)
-                        .timeout_global(Some(Duration::from_secs(30)))
-                        .build()
-                        .new_agent();
-                    match agent.get(&url).call() {
+                    match common::agent_with(Duration::from_secs(30)).get(&url).call() {
                         Ok(r) => r.status().as_u16(),
                         Err(e) => panic!("round {round}, search {i}: {e}"),
                     }

@@ -84,11 +84,7 @@ fn fixture() -> &'static Fixture {
 /// A client that gives every status as an answer and gives up after 10 s
 /// (a hang fails the test).
 fn agent() -> ureq::Agent {
-    ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .timeout_global(Some(Duration::from_secs(10)))
-        .build()
-        .new_agent()
+    common::agent_with(Duration::from_secs(10))
 }
 
 struct Reply {

@@ -9,6 +9,7 @@ use std::sync::{Arc, OnceLock};
 use std::thread;
 use std::time::Duration;
 
+use common::agent;
 use keil_archive::{Archive, ImportOptions, ImportSource};
 use keil_gen::GeneratorConfig;
 use keil_rules::{Color, Game, Move, Position};
@@ -89,15 +90,6 @@ fn start_with(games: u64, token: Option<&str>, tune: impl FnOnce(&mut ServerOpti
 fn shared() -> &'static Fixture {
     static FIXTURE: OnceLock<Fixture> = OnceLock::new();
     FIXTURE.get_or_init(|| start(200, Some(TOKEN)))
-}
-
-fn agent() -> ureq::Agent {
-    ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        // A hung server fails the test instead of the CI run.
-        .timeout_global(Some(std::time::Duration::from_secs(120)))
-        .build()
-        .new_agent()
 }
 
 struct Reply {

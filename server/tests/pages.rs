@@ -34,12 +34,7 @@ impl Page {
 }
 
 fn get(path: &str) -> Page {
-    let agent: ureq::Agent = ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        // A hung server fails the test instead of the CI run.
-        .timeout_global(Some(std::time::Duration::from_secs(120)))
-        .build()
-        .into();
+    let agent = common::agent();
     let url = if path.starts_with("http") {
         path.to_string()
     } else {
@@ -527,12 +522,7 @@ fn every_text_is_escaped() {
 
 #[test]
 fn unknown_paths_are_an_html_page_for_browsers_and_a_problem_otherwise() {
-    let agent: ureq::Agent = ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        // A hung server fails the test instead of the CI run.
-        .timeout_global(Some(std::time::Duration::from_secs(120)))
-        .build()
-        .into();
+    let agent = common::agent();
     let url = format!("{}/no/such/page", shared().base);
     let mut r = agent
         .get(&url)

@@ -93,7 +93,7 @@ pub use import::{
 pub use kind::{GameKind, GameKindError};
 pub use model::{
     Cursor, Game, GameFilter, GameList, GameMoves, GameStatus, GameStatusError, GameSummary,
-    HitCursor, Order, Page,
+    HitCursor, Order, Page, written_day,
 };
 pub use patterns::{
     Cell, MoveStats, Pattern, PatternAnswer, PatternContinuation, PatternError, PatternHit,

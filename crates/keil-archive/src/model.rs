@@ -379,25 +379,15 @@ impl fmt::Display for Cursor {
 
 impl FromStr for Cursor {
     type Err = crate::Error;
-    /// Reads `DATE~ID`: a date `YYYY-MM-DD` (ASCII digits, month 01 to 12,
-    /// day 01 to 31; kept as written: dates are compared as text, so a day
-    /// past its month's end sorts where its text does) or nothing, then
-    /// the id in ASCII digits.
+    /// Reads `DATE~ID`: a date as [`written_day`] reads it (kept as
+    /// written) or nothing, then the id in ASCII digits.
     ///
     /// # Errors
     /// [`crate::Error::BadCursor`] for anything else.
     fn from_str(s: &str) -> crate::Result<Cursor> {
         let bad = || crate::Error::bad_cursor(s);
         let (date, id) = s.rsplit_once('~').ok_or_else(bad)?;
-        let b = date.as_bytes();
-        let shaped = b.is_empty()
-            || (b.len() == 10
-                && b[4] == b'-'
-                && b[7] == b'-'
-                && digits::<u16>(&date[..4]).is_some()
-                && digits::<u8>(&date[5..7]).is_some_and(|m| (1..=12).contains(&m))
-                && digits::<u8>(&date[8..]).is_some_and(|d| (1..=31).contains(&d)));
-        if !shaped {
+        if !date.is_empty() && written_day(date).is_none() {
             return Err(bad());
         }
         Ok(Cursor {
@@ -405,6 +395,22 @@ impl FromStr for Cursor {
             id: digits(id).ok_or_else(bad)?,
         })
     }
+}
+
+/// A day as the archive writes it, `YYYY-MM-DD`: four, two and two ASCII
+/// digits, the month 01 to 12 and the day 01 to 31, as `(year, month,
+/// day)`. The day is not checked against its month's length: dates are
+/// stored and compared as text, so `2023-02-30` sorts after every day of
+/// February 2023 and before March's. `None` for anything else.
+pub fn written_day(s: &str) -> Option<(u16, u8, u8)> {
+    let b = s.as_bytes();
+    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
+        return None;
+    }
+    let year = digits::<u16>(&s[..4])?;
+    let month = digits::<u8>(&s[5..7]).filter(|m| (1..=12).contains(m))?;
+    let day = digits::<u8>(&s[8..]).filter(|d| (1..=31).contains(d))?;
+    Some((year, month, day))
 }
 
 /// A number in ASCII digits only (no sign, as cursors are written);

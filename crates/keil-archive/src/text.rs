@@ -365,9 +365,11 @@ impl TextWriter<'_> {
         self.add_stored_after(conn, after)
     }
 }
-/// A collector that checks a search [`Budget`] before each segment, then
-/// collects it as `inner` does (its own per-segment path kept: top-k
-/// pruning). Within a segment the work is bounded by the query's 64 words.
+
+/// A collector that checks a search [`Budget`] before each segment (the
+/// searcher calls `collect_segment` once per segment), then collects it as
+/// `inner` does (its own per-segment path kept: top-k pruning). Within a
+/// segment the work is bounded by the query's 64 words.
 struct Budgeted<'a, C> {
     inner: C,
     budget: &'a Budget,
@@ -394,7 +396,6 @@ impl<C: Collector> Collector for Budgeted<'_, C> {
         segment_local_id: SegmentOrdinal,
         segment: &SegmentReader,
     ) -> tantivy::Result<Self::Child> {
-        self.check()?;
         self.inner.for_segment(segment_local_id, segment)
     }
 

@@ -143,3 +143,18 @@ pub fn serve_all(options: ServerOptions) -> Vec<SocketAddr> {
     });
     receive.recv_timeout(Duration::from_secs(30)).unwrap()
 }
+
+/// An HTTP client that returns error statuses as answers and gives up
+/// after 120 s: a hung server fails the test instead of the CI run.
+pub fn agent() -> ureq::Agent {
+    agent_with(Duration::from_secs(120))
+}
+
+/// [`agent`] with its own time limit for a whole request.
+pub fn agent_with(limit: Duration) -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(limit))
+        .build()
+        .new_agent()
+}
