@@ -48,8 +48,9 @@
 //! - `GET /metrics` ([`metrics`]) in the Prometheus text format, on the
 //!   public listener or on [`ServerOptions::metrics_addr`].
 //! - Answers are compressed (gzip, brotli, zstd) when the client's
-//!   `Accept-Encoding` asks. SIGTERM stops gracefully: no new connection,
-//!   requests in flight get [`ServerOptions::grace`] to finish.
+//!   `Accept-Encoding` asks. SIGTERM stops gracefully (`shutdown.rs`):
+//!   no new connection, requests in flight get [`ServerOptions::grace`] to
+//!   finish; SIGINT and SIGQUIT stop at once.
 //! - An archive opened read-only ([`keil_archive::Archive::open_read_only`])
 //!   is served read-only: uploads answer 503 ([`ApiError::ReadOnly`]).
 //!
@@ -67,6 +68,7 @@ pub mod params;
 mod replay;
 pub mod request_id;
 pub mod routes;
+mod shutdown;
 pub mod svg;
 pub mod tokens;
 mod upload;
@@ -181,8 +183,7 @@ pub struct ServerOptions {
     /// `/metrics` 404); `None`: on the public listener.
     pub metrics_addr: Option<SocketAddr>,
     /// How long a graceful stop (SIGTERM) lets requests in flight finish
-    /// before closing their connections (whole seconds; default
-    /// [`DEFAULT_GRACE`]).
+    /// before closing their connections (default [`DEFAULT_GRACE`]).
     pub grace: std::time::Duration,
 }
 
@@ -237,6 +238,8 @@ pub struct ServerState {
     /// The listener that alone serves `/metrics` (its bound address), if
     /// any.
     pub metrics_addr: Option<SocketAddr>,
+    /// The requests in flight, which a graceful stop waits for.
+    pub(crate) in_flight: shutdown::InFlight,
 }
 
 impl ServerState {
@@ -267,6 +270,7 @@ impl ServerState {
             home: pages::HomeCache::default(),
             metrics: metrics::Metrics::new(),
             metrics_addr: options.metrics_addr,
+            in_flight: shutdown::InFlight::default(),
         })
     }
 }
@@ -303,12 +307,14 @@ pub fn bind(mut options: ServerOptions) -> io::Result<(Server, Vec<SocketAddr>)>
         .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
     let state = web::Data::new(state);
     reload_tokens_on_sighup(state.clone());
+    let signal_state = state.clone();
     // Request logging only when its spans can be recorded: a disabled
     // logger still built a root span per request (~5% of a position
     // search's CPU time).
     let log = request_logging_enabled();
-    // Outermost first: the request id, the log, compression, the metrics,
-    // the error documents, the routes.
+    // Outermost first: the count of requests in flight, the request id,
+    // the log, compression, the metrics, the error documents, the rate
+    // limits, the routes.
     let server = HttpServer::new(move || {
         App::new()
             .configure(app_config(state.clone()))
@@ -321,16 +327,23 @@ pub fn bind(mut options: ServerOptions) -> io::Result<(Server, Vec<SocketAddr>)>
                 tracing_actix_web::TracingLogger::<request_id::RootSpan>::new(),
             ))
             .wrap(from_fn(request_id::request_id))
+            .wrap(from_fn(shutdown::track))
     })
     .workers(options.workers.unwrap_or_else(default_workers).max(1))
     .worker_max_blocking_threads(options.blocking_threads.max(1))
-    .shutdown_timeout(options.grace.as_secs());
+    .disable_signals();
     let mut server = server.bind(options.addr)?;
     if let Some(listener) = metrics_listener {
         server = server.listen(listener)?;
     }
     let addrs = server.addrs();
-    Ok((server.run(), addrs))
+    let server = server.run();
+    actix_web::rt::spawn(shutdown::on_signals(
+        server.handle(),
+        signal_state,
+        options.grace,
+    ));
+    Ok((server, addrs))
 }
 
 /// Re-reads the token file on SIGHUP, for as long as the actix system
