@@ -13,8 +13,11 @@ pub struct Args {
     /// The archive directory (created if missing).
     #[arg(long)]
     pub db: PathBuf,
-    /// Files, directories (searched for .keil, .kaomi and .sgf files) or `-` for
-    /// standard input.
+    /// Files, directories (searched for .keil, .kaomi and .sgf files, and
+    /// for archives and SGF text by content), archives (.zip, .tar, .tar.gz,
+    /// .tar.bz2, .tar.xz, .7z, split .7z.001), compressed collections (.gz,
+    /// .bz2, .xz, .zst), or `-` for standard input. Archives are read
+    /// recursively; a member is named `archive!path` in reports.
     #[arg(required = true)]
     pub inputs: Vec<PathBuf>,
     /// Games per transaction.
@@ -24,6 +27,21 @@ pub struct Args {
     /// summary.
     #[arg(long)]
     pub json: bool,
+    /// Archive bombs: the most uncompressed bytes read from archives and
+    /// compressed files in all, in MiB.
+    #[arg(long, default_value_t = keil_container::Limits::default().max_total_bytes >> 20)]
+    pub max_total_mib: u64,
+    /// Archive bombs: the most uncompressed bytes of one member (held in
+    /// memory whole), in MiB.
+    #[arg(long, default_value_t = keil_container::Limits::default().max_member_bytes >> 20)]
+    pub max_member_mib: u64,
+    /// Archive bombs: the most members read from archives in all.
+    #[arg(long, default_value_t = keil_container::Limits::default().max_members)]
+    pub max_members: u64,
+    /// Archive bombs: the most containers inside containers (`x.tar.gz`
+    /// counts two).
+    #[arg(long, default_value_t = keil_container::Limits::default().max_depth)]
+    pub max_depth: u32,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -50,12 +68,23 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         &sources,
         &ImportOptions {
             batch_size: args.batch,
+            limits: keil_container::Limits {
+                max_total_bytes: args.max_total_mib.saturating_mul(1 << 20),
+                max_member_bytes: args.max_member_mib.saturating_mul(1 << 20),
+                max_members: args.max_members,
+                max_depth: args.max_depth,
+            },
             ..ImportOptions::default()
         },
         &mut |p| {
             let rate = p.games_read as f64 / p.elapsed.as_secs_f64().max(1e-9);
+            let members = if p.members > 0 {
+                format!("{} archive members, ", p.members)
+            } else {
+                String::new()
+            };
             bar.set_message(format!(
-                "{} games read, {rate:.0} games/s: {} imported, {} duplicates, {} invalid",
+                "{members}{} games read, {rate:.0} games/s: {} imported, {} duplicates, {} invalid",
                 p.games_read, p.imported, p.duplicates, p.invalid
             ));
         },
@@ -75,6 +104,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         c.duplicates,
         c.invalid
     );
+    if c.members > 0 || c.skipped > 0 {
+        println!(
+            "  {} archive members read; {} files or members skipped (neither an archive nor SGF)",
+            c.members, c.skipped
+        );
+    }
     for (reason, n) in &report.reasons {
         println!("  invalid, {reason}: {n}");
     }

@@ -47,8 +47,13 @@ pub enum ApiError {
         /// The limit.
         limit: usize,
     },
-    /// Occurs when an upload is not SGF text (binary data: a zip file, an
-    /// image, random bytes); nothing of it is stored. 415.
+    /// Occurs when an upload is an archive or compressed file that unpacks
+    /// past the upload's limits (bytes, members, nesting: a possible
+    /// archive bomb); nothing of it is stored. 413.
+    #[error("{0}")]
+    ArchiveLimit(String),
+    /// Occurs when an upload is not SGF text (binary data: an image, random
+    /// bytes, an archive that cannot be read); nothing of it is stored. 415.
     #[error("{0}")]
     NotSgf(String),
     /// Occurs when a path exists but not for this method. 405; the answer
@@ -126,6 +131,7 @@ impl ApiError {
             ApiError::NotFound(_) => "not-found",
             ApiError::PayloadTooLarge { .. } => "payload-too-large",
             ApiError::TooManyGameTrees { .. } => "too-many-game-trees",
+            ApiError::ArchiveLimit(_) => "archive-limit",
             ApiError::NotSgf(_) => "not-sgf",
             ApiError::MethodNotAllowed { .. } => "method-not-allowed",
             ApiError::RequestTimeout { .. } => "request-timeout",
@@ -350,9 +356,9 @@ impl ResponseError for ApiError {
             ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             ApiError::WritesDisabled => StatusCode::FORBIDDEN,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
-            ApiError::PayloadTooLarge { .. } | ApiError::TooManyGameTrees { .. } => {
-                StatusCode::PAYLOAD_TOO_LARGE
-            }
+            ApiError::PayloadTooLarge { .. }
+            | ApiError::TooManyGameTrees { .. }
+            | ApiError::ArchiveLimit(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::NotSgf(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::RequestTimeout { .. } => StatusCode::REQUEST_TIMEOUT,

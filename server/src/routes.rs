@@ -258,7 +258,7 @@ pub async fn list_games(
 /// 200 when all valid games were already there, 422 when no game was
 /// valid.
 #[utoipa::path(post, path = "/api/v1/games", tag = "games",
-    request_body(content = String, content_type = "application/x-go-sgf", description = "One or more game records (SGF), at most 10,000 game trees (`--max-upload-games`)"),
+    request_body(content = String, content_type = "application/x-go-sgf", description = "One or more game records (SGF), at most 10,000 game trees (`--max-upload-games`); or an archive of them (zip, tar, 7z; gzip, bzip2, xz or zstd compressed, or sent with `Content-Encoding: gzip`), told by content, unpacking to at most 8 times the body limit"),
     security(("bearer" = [])),
     responses(
         (status = 201, description = "At least one game was stored", body = UploadDto),
@@ -267,8 +267,8 @@ pub async fn list_games(
         (status = 401, description = "No or wrong bearer token", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Uploads are disabled (no token configured)", body = Problem, content_type = "application/problem+json"),
         (status = 408, description = "The body did not arrive within the time allowed (`--body-timeout`)", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "The body exceeds the size limit or the game-tree limit; nothing stored", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "The body is binary data, not SGF text (a zip, random bytes); nothing stored", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "The body exceeds the size limit or the game-tree limit, or its archive unpacks past its limits; nothing stored", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "The body is binary data, not SGF text (an image, random bytes, an archive that cannot be read or holds no SGF); nothing stored", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "Too many uploads or wrong tokens from this client (`Retry-After`)", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "Another import is running, or the archive is read-only on this server", body = Problem, content_type = "application/problem+json"),
         (status = 507, description = "The storage is full; the detail counts what was stored before it (whole batches)", body = Problem, content_type = "application/problem+json"),

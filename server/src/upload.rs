@@ -122,16 +122,75 @@ fn verdict_dto(outcome: GameOutcome) -> UploadVerdictDto {
 /// `file`).
 const UPLOAD: &str = "upload";
 
+/// How much larger than the body limit an uploaded archive may unpack.
+pub const UNPACKED_FACTOR: u64 = 8;
+
+/// The container limits of an upload: at most [`UNPACKED_FACTOR`] times
+/// the body limit unpacked (in all, and per member), at most the game-tree
+/// limit of members, containers at most 3 deep (a `.tar.gz` in a zip).
+pub(crate) fn upload_limits(state: &ServerState) -> keil_container::Limits {
+    let unpacked = (state.max_upload as u64).saturating_mul(UNPACKED_FACTOR);
+    keil_container::Limits {
+        max_total_bytes: unpacked,
+        max_member_bytes: unpacked,
+        max_members: state.max_upload_games as u64,
+        max_depth: 3,
+    }
+}
+
+/// The body as import sources: itself when it is not an archive, else its
+/// members (SGF text only; named `source!member`).
+///
+/// # Errors
+/// [`ApiError::ArchiveLimit`] past `limits`; [`ApiError::NotSgf`] for an
+/// archive that cannot be read.
+fn unpack(
+    source: &str,
+    body: Vec<u8>,
+    limits: keil_container::Limits,
+) -> Result<Vec<ImportSource>, ApiError> {
+    let expander = keil_container::Expander::new(limits, |_| false);
+    let mut sources = Vec::new();
+    let mut problem = None;
+    expander.expand_bytes(source, body, &mut |member| match member {
+        keil_container::Member::Bytes { name, bytes } => {
+            sources.push(ImportSource::Bytes { name, bytes });
+            true
+        }
+        keil_container::Member::Problem(p) => {
+            problem = Some(p);
+            false
+        }
+        keil_container::Member::File(_) => true,
+    });
+    match problem {
+        Some(p) if p.reason == keil_container::ARCHIVE_LIMIT => Err(ApiError::ArchiveLimit(
+            format!("{}: {}; nothing was stored", p.name, p.message),
+        )),
+        Some(p) => Err(ApiError::NotSgf(format!(
+            "{}: {}; nothing was stored",
+            p.name, p.message
+        ))),
+        None if sources.is_empty() => Err(ApiError::NotSgf(format!(
+            "{source}: the archive holds no SGF game record; nothing was stored"
+        ))),
+        None => Ok(sources),
+    }
+}
+
 /// Imports an upload and answers with counts per outcome and per refusal
 /// reason and the first [`LISTED`] game trees of each outcome in full;
 /// `source` names it in the import log, `uploader` is the token's name.
-/// The body's game trees are counted first: past the server's limit
-/// nothing is read further. Runs on the writer thread
+/// A body that is an archive or a compressed file (a zip, `Content-Encoding:
+/// gzip`, a `.tar.xz`: told by content) is unpacked first, in memory, under
+/// [`upload_limits`]. The body's game trees are counted next: past the
+/// server's limit nothing is read further. Runs on the writer thread
 /// ([`crate::work::write`]).
 ///
 /// # Errors
+/// [`ApiError::ArchiveLimit`] for an archive past [`upload_limits`];
 /// [`ApiError::TooManyGameTrees`] past the limit;
-/// [`ApiError::NotSgf`] for binary data; [`ApiError::Busy`] when another
+/// [`ApiError::NotSgf`] for binary data or an archive that cannot be read; [`ApiError::Busy`] when another
 /// import runs; [`ApiError::InsufficientStorage`] when the storage fills
 /// (the detail counts what was stored before it); archive errors.
 pub(crate) fn store(
@@ -140,19 +199,26 @@ pub(crate) fn store(
     body: Vec<u8>,
     uploader: &str,
 ) -> Result<UploadDto, ApiError> {
+    let limits = upload_limits(state);
+    let sources = unpack(source, body, limits)?;
     // Counted on the decoded text without parsing it (keil-sgf's scan).
-    let trees = keil_sgf::count_trees(&keil_sgf::decode(&body).text);
+    let trees = sources
+        .iter()
+        .map(|s| match s {
+            ImportSource::Bytes { bytes, .. } => {
+                keil_sgf::count_trees(&keil_sgf::decode(bytes).text)
+            }
+            _ => 0,
+        })
+        .sum();
     if trees > state.max_upload_games {
         return Err(ApiError::TooManyGameTrees {
             trees,
             limit: state.max_upload_games,
         });
     }
-    let sources = [ImportSource::Bytes {
-        name: source.to_string(),
-        bytes: body,
-    }];
     let options = ImportOptions {
+        limits,
         outcomes: true,
         listed: Some(LISTED),
         uploader: Some(uploader.to_string()),

@@ -187,6 +187,71 @@ fn many_refusals_answer_a_bounded_summary() {
     assert_eq!(a["games"][99]["outcome"], "duplicate");
 }
 
+/// A zip of `files` (name, bytes), deflated.
+fn zip_of(files: &[(String, Vec<u8>)]) -> Vec<u8> {
+    use std::io::Write as _;
+    let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let options = zip::write::SimpleFileOptions::default();
+    for (name, bytes) in files {
+        w.start_file(name.as_str(), options).unwrap();
+        w.write_all(bytes).unwrap();
+    }
+    w.finish().unwrap().into_inner()
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    use std::io::Write as _;
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    e.write_all(bytes).unwrap();
+    e.finish().unwrap()
+}
+
+#[test]
+fn archives_and_gzip_bodies_are_unpacked_within_limits() {
+    let f = start(|o, _| o.max_upload_games = 12);
+    // A zip of one-game files, with a README that is skipped.
+    let mut files: Vec<(String, Vec<u8>)> = (0..6)
+        .map(|i| (format!("2019/g{i}.sgf"), corpus(1, 40 + i)))
+        .collect();
+    files.push(("README.txt".into(), b"six games".to_vec()));
+    let req = agent()
+        .post(&format!("{}/api/v1/games", f.base))
+        .header("Authorization", &format!("Bearer {TOKEN}"))
+        .header("Content-Type", "application/zip");
+    let r = send(req, zip_of(&files));
+    assert_eq!(r.status, 201, "{}", r.body);
+    let a = r.json();
+    assert_eq!(
+        (a["stored"].as_u64(), a["trees"].as_u64()),
+        (Some(6), Some(6))
+    );
+    assert_eq!(games(&f), 6);
+    // A gzip body, sent as Content-Encoding.
+    let req = agent()
+        .post(&format!("{}/api/v1/games", f.base))
+        .header("Authorization", &format!("Bearer {TOKEN}"))
+        .header("Content-Type", "application/x-go-sgf")
+        .header("Content-Encoding", "gzip");
+    let r = send(req, gzip(&corpus(3, 77)));
+    assert_eq!(r.status, 201, "{}", r.body);
+    assert_eq!(games(&f), 9);
+    // More trees than the limit once unpacked: 413, nothing stored.
+    let many: Vec<(String, Vec<u8>)> = vec![("all.sgf".into(), corpus(13, 5))];
+    let detail = upload(&f, TOKEN, None, zip_of(&many)).problem(413);
+    assert!(detail.contains("13 game trees"), "{detail}");
+    // A bomb: 65 MiB of spaces (8 times the 8 MiB body limit, and more) in
+    // a 65 KB gzip: 413, nothing stored.
+    let bomb = gzip(&vec![b' '; 65 << 20]);
+    assert!(bomb.len() < 1 << 20);
+    let detail = upload(&f, TOKEN, None, bomb).problem(413);
+    assert!(detail.contains("archive bomb"), "{detail}");
+    // An archive without a record: 415.
+    let readme = vec![("README.txt".to_string(), b"nothing".to_vec())];
+    let detail = upload(&f, TOKEN, None, zip_of(&readme)).problem(415);
+    assert!(detail.contains("no SGF"), "{detail}");
+    assert_eq!(games(&f), 9);
+}
+
 /// `n` pseudo-random bytes (a fixed xorshift).
 fn random_bytes(n: usize, mut seed: u64) -> Vec<u8> {
     (0..n)

@@ -4,13 +4,15 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 use rusqlite::{OptionalExtension, Transaction, params};
 use serde::Serialize;
+
+use keil_container::Member;
 
 use crate::prepare::{Checked, Prepare, Prepared, Problem, prepare};
 use crate::{Archive, Error, GameId, ImportId, Result, fold, positions};
@@ -64,6 +66,10 @@ pub struct ImportOptions {
     /// name of the server token that uploaded the games; `None` for a
     /// local `keil import`.
     pub uploader: Option<String>,
+    /// The bounds on archives and compressed files read
+    /// ([`keil_container::Limits`]: uncompressed bytes, bytes per member,
+    /// members, nesting depth).
+    pub limits: keil_container::Limits,
 }
 
 impl Default for ImportOptions {
@@ -74,6 +80,7 @@ impl Default for ImportOptions {
             part_bytes: keil_record::PART_BYTES,
             listed: None,
             uploader: None,
+            limits: keil_container::Limits::default(),
         }
     }
 }
@@ -148,6 +155,11 @@ pub struct ImportProgress {
     pub duplicates: u64,
     /// Games refused.
     pub invalid: u64,
+    /// Members read from archives and compressed files (records or not).
+    pub members: u64,
+    /// Files in folders and members of archives passed over: neither an
+    /// archive nor SGF text.
+    pub skipped: u64,
     /// Time since the import started.
     #[serde(serialize_with = "secs")]
     pub elapsed: Duration,
@@ -212,17 +224,15 @@ impl Input {
     fn name(&self) -> String {
         match self {
             Input::File(p) => p.display().to_string(),
-            Input::Stdin => "-".to_string(),
             Input::Bytes(n, _) => n.clone(),
         }
     }
 
     /// The source's size in bytes if it is small enough to be read in a
-    /// group ([`SMALL_FILE`]); `None` for standard input and large sources.
+    /// group ([`SMALL_FILE`]); `None` for large sources.
     fn small_size(&self) -> Option<u64> {
         let len = match self {
             Input::File(p) => std::fs::metadata(p).map_or(0, |m| m.len()),
-            Input::Stdin => return None,
             Input::Bytes(_, b) => b.len() as u64,
         };
         (len <= SMALL_FILE).then_some(len)
@@ -232,71 +242,97 @@ impl Input {
     fn read(self) -> std::io::Result<Vec<u8>> {
         match self {
             Input::File(p) => std::fs::read(&p),
-            Input::Stdin => {
-                let mut b = Vec::new();
-                std::io::stdin().read_to_end(&mut b).map(|_| b)
-            }
             Input::Bytes(_, b) => Ok(b),
         }
     }
 }
 
-/// Reads one source and prepares its game trees (in parallel, runs of at
-/// most `run` trees), handing each run to `sink`; false as soon as `sink`
-/// returns false (the writer stopped).
-fn prepare_source(
-    input: Input,
+/// Where prepared games go; false once the writer stopped.
+type ItemSink<'a> = dyn FnMut(Vec<Item>) -> bool + 'a;
+
+/// A problem that stands for a whole source (unreadable, not SGF, an
+/// archive that cannot be read): one refused item.
+fn source_problem(name: &str, reason: &str, message: String) -> Item {
+    let problem = Problem {
+        source: name.to_string(),
+        index: 0,
+        reason: reason.into(),
+        message,
+        ply: None,
+        mv: None,
+        line: None,
+        column: None,
+    };
+    Item {
+        source: Arc::from(name),
+        index: 0,
+        prepared: Prepare::Invalid(problem, Checked::NotRead),
+    }
+}
+
+/// How one source's game trees are prepared: runs of at most `run` trees
+/// in parallel, files read in parts of `part_bytes`, verdicts kept when
+/// `keep`.
+#[derive(Clone, Copy)]
+struct Reading<'a> {
     run: usize,
     part_bytes: usize,
     keep: bool,
-    sink: &mut dyn FnMut(Vec<Item>) -> bool,
-) -> bool {
+    expander: &'a keil_container::Expander,
+}
+
+/// Reads one source and prepares its game trees, handing each run to
+/// `sink`; a source whose content is an archive or a compressed file
+/// (`x.sgf` that is gzip) is expanded first. False as soon as `sink`
+/// returns false (the writer stopped).
+fn prepare_source(input: Input, how: Reading<'_>, sink: &mut ItemSink<'_>) -> bool {
     let name = input.name();
-    let source: Arc<str> = Arc::from(name.as_str());
+    let bytes = match input.read() {
+        Ok(b) => b,
+        Err(e) => return sink(vec![source_problem(&name, "unreadable", e.to_string())]),
+    };
+    if keil_container::Format::sniff(&bytes).is_none() {
+        return prepare_bytes(&name, &bytes, how, sink);
+    }
+    how.expander
+        .expand_bytes(&name, bytes, &mut |member| match member {
+            Member::Bytes { name, bytes } => prepare_bytes(&name, &bytes, how, sink),
+            Member::Problem(p) => sink(vec![source_problem(&p.name, p.reason, p.message)]),
+            Member::File(p) => prepare_source(Input::File(p), how, sink),
+        })
+}
+
+/// Prepares the game trees of one source's bytes.
+fn prepare_bytes(name: &str, bytes: &[u8], how: Reading<'_>, sink: &mut ItemSink<'_>) -> bool {
+    let source: Arc<str> = Arc::from(name);
     let item = |index: usize, prepared: Prepare| Item {
         source: source.clone(),
         index,
         prepared,
     };
-    let bytes = match input.read() {
-        Ok(b) => b,
-        Err(e) => {
-            let problem = Problem {
-                source: name.clone(),
-                index: 0,
-                reason: "unreadable".into(),
-                message: e.to_string(),
-                ply: None,
-                mv: None,
-                line: None,
-                column: None,
-            };
-            return sink(vec![item(0, Prepare::Invalid(problem, Checked::NotRead))]);
-        }
-    };
-    let decoded = keil_sgf::decode(&bytes);
-    if let Some(problem) = binary_problem(&name, &decoded.text) {
+    let decoded = keil_sgf::decode(bytes);
+    if let Some(problem) = binary_problem(name, &decoded.text) {
         return sink(vec![item(0, Prepare::Invalid(problem, Checked::NotRead))]);
     }
     // A record without GM is Keil in a .keil file, Kaomi in a .kaomi file.
-    let hint = keil_record::NameHint::of(&name);
+    let hint = keil_record::NameHint::of(name);
     // Part by part: a collection over the parser's size limit is read
     // whole, one part's trees at a time.
-    for file in keil_record::ParsedFile::in_parts(&decoded, part_bytes) {
+    for file in keil_record::ParsedFile::in_parts(&decoded, how.part_bytes) {
         let file = file.with_hint(hint);
         let base = file.first_game();
         if let Some(e) = file.file_error() {
-            if !sink(vec![item(base, prepare(&name, base, Err(e), keep))]) {
+            if !sink(vec![item(base, prepare(name, base, Err(e), how.keep))]) {
                 return false;
             }
             continue;
         }
         let mut first = 0;
         while first < file.len() {
-            let end = (first + run).min(file.len());
+            let end = (first + how.run).min(file.len());
             let items: Vec<Item> = (first..end)
                 .into_par_iter()
-                .map(|i| item(base + i, prepare(&name, base + i, file.record(i), keep)))
+                .map(|i| item(base + i, prepare(name, base + i, file.record(i), how.keep)))
                 .collect();
             if !sink(items) {
                 return false;
@@ -326,7 +362,7 @@ fn binary_problem(source: &str, text: &str) -> Option<Problem> {
         reason: NOT_SGF.into(),
         message: format!(
             "not an SGF collection: binary data (a NUL byte at line {line}); \
-             send SGF text (a zip or other archive must be unpacked first)"
+             send SGF text, or an archive (zip, tar, 7z) or compressed file (gzip, bzip2, xz, zstd) of SGF files"
         ),
         ply: None,
         mv: None,
@@ -335,32 +371,10 @@ fn binary_problem(source: &str, text: &str) -> Option<Problem> {
     })
 }
 
-fn files_of(path: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
-    let meta = std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
-    if !meta.is_dir() {
-        out.push(path.to_path_buf());
-        return Ok(());
-    }
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(path)
-        .map_err(|e| Error::io(path, e))?
-        .map(|e| e.map(|e| e.path()).map_err(|err| Error::io(path, err)))
-        .collect::<Result<_>>()?;
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            files_of(&p, out)?;
-        } else if keil_record::NameHint::is_record_file(&p) {
-            out.push(p);
-        }
-    }
-    Ok(())
-}
-
-/// Named inputs, expanded; a directory that cannot be listed is an error,
-/// a file that cannot be read is reported as a problem.
+/// One expanded input: a record file on disk, or bytes in memory (standard
+/// input, an upload, a member of an archive) with their name.
 enum Input {
     File(PathBuf),
-    Stdin,
     Bytes(String, Vec<u8>),
 }
 
@@ -402,20 +416,16 @@ impl Archive {
             return Err(Error::ReadOnly);
         }
         let start = Instant::now();
-        let mut inputs = Vec::new();
+        // A path that does not exist fails the import before it starts;
+        // everything else is read as the import goes (archives stream).
         for s in sources {
-            match s {
-                ImportSource::Path(p) => {
-                    let mut files = Vec::new();
-                    files_of(p, &mut files)?;
-                    inputs.extend(files.into_iter().map(Input::File));
-                }
-                ImportSource::Stdin => inputs.push(Input::Stdin),
-                ImportSource::Bytes { name, bytes } => {
-                    inputs.push(Input::Bytes(name.clone(), bytes.clone()))
-                }
+            if let ImportSource::Path(p) = s {
+                std::fs::metadata(p).map_err(|e| Error::io(p, e))?;
             }
         }
+        let expander = &keil_container::Expander::new(options.limits, |p| {
+            keil_record::NameHint::is_record_file(p)
+        });
         let names: Vec<String> = sources
             .iter()
             .map(|s| match s {
@@ -467,6 +477,12 @@ impl Archive {
                     }
                     true
                 };
+                let how = Reading {
+                    run: batch_size,
+                    part_bytes,
+                    keep,
+                    expander,
+                };
                 // Small files are prepared a group at a time, one file per
                 // task, in input order.
                 let mut group: Vec<Input> = Vec::new();
@@ -476,7 +492,7 @@ impl Archive {
                         .into_par_iter()
                         .flat_map_iter(|input| {
                             let mut out = Vec::new();
-                            prepare_source(input, batch_size, part_bytes, keep, &mut |items| {
+                            prepare_source(input, how, &mut |items| {
                                 out.extend(items);
                                 true
                             });
@@ -484,25 +500,65 @@ impl Archive {
                         })
                         .collect()
                 };
-                for input in inputs {
+                // Each input as the expansion finds it: false once the
+                // writer stopped.
+                let mut on_member = |member: Member| -> bool {
+                    let input = match member {
+                        Member::File(p) => Input::File(p),
+                        Member::Bytes { name, bytes } => Input::Bytes(name, bytes),
+                        Member::Problem(p) => {
+                            let problem = source_problem(&p.name, p.reason, p.message);
+                            let mut items = prepare_group(std::mem::take(&mut group));
+                            group_bytes = 0;
+                            items.push(problem);
+                            return add(items);
+                        }
+                    };
                     if let Some(len) = input.small_size() {
                         group_bytes += len;
                         group.push(input);
                         if group_bytes >= GROUP_BYTES || group.len() >= batch_size {
                             group_bytes = 0;
-                            if !add(prepare_group(std::mem::take(&mut group))) {
-                                return;
-                            }
+                            return add(prepare_group(std::mem::take(&mut group)));
                         }
-                        continue;
+                        return true;
                     }
                     if !group.is_empty() {
                         group_bytes = 0;
                         if !add(prepare_group(std::mem::take(&mut group))) {
-                            return;
+                            return false;
                         }
                     }
-                    if !prepare_source(input, batch_size, part_bytes, keep, &mut add) {
+                    prepare_source(input, how, &mut add)
+                };
+                for s in sources {
+                    let go = match s {
+                        ImportSource::Path(p) => {
+                            expander.expand_path(p, &mut on_member).unwrap_or_else(|e| {
+                                let name = p.display().to_string();
+                                on_member(Member::Problem(keil_container::Problem {
+                                    name,
+                                    reason: "unreadable",
+                                    message: e.to_string(),
+                                }))
+                            })
+                        }
+                        ImportSource::Stdin => {
+                            let mut bytes = Vec::new();
+                            match std::io::stdin().read_to_end(&mut bytes) {
+                                Ok(_) => expander.expand_bytes("-", bytes, &mut on_member),
+                                Err(e) => on_member(Member::Problem(keil_container::Problem {
+                                    name: "-".into(),
+                                    reason: "unreadable",
+                                    message: e.to_string(),
+                                })),
+                            }
+                        }
+                        ImportSource::Bytes { name, bytes } => {
+                            expander.expand_bytes(name, bytes.clone(), &mut on_member)
+                        }
+                    };
+                    if !go {
                         return;
                     }
                 }
@@ -530,6 +586,8 @@ impl Archive {
                         counts.imported += written.new_games.len() as u64;
                         counts.duplicates += written.duplicates;
                         counts.invalid += written.problems.len() as u64;
+                        counts.members = expander.members();
+                        counts.skipped = expander.skipped();
                         for p in written.problems {
                             *reasons.entry(p.reason.clone()).or_insert(0) += 1;
                             if listed.take(2) {
@@ -581,6 +639,8 @@ impl Archive {
             conn.query_row("SELECT COALESCE(MAX(id), 0) FROM games", [], |r| r.get(0))?;
         text.commit(upto)?;
         counts.elapsed = start.elapsed();
+        counts.members = expander.members();
+        counts.skipped = expander.skipped();
         conn.execute(
             "UPDATE imports SET finished_at = ?, games_read = ?, imported = ?, duplicates = ?, invalid = ? WHERE id = ?",
             params![

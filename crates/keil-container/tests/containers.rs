@@ -75,11 +75,8 @@ fn zstd(bytes: &[u8]) -> Vec<u8> {
 fn seven_zip_of(files: &[(&str, Vec<u8>)]) -> Vec<u8> {
     let mut w = sevenz_rust2::ArchiveWriter::new(Cursor::new(Vec::new())).unwrap();
     for (name, bytes) in files {
-        w.push_archive_entry(
-            sevenz_rust2::ArchiveEntry::new_file(name),
-            Some(&bytes[..]),
-        )
-        .unwrap();
+        w.push_archive_entry(sevenz_rust2::ArchiveEntry::new_file(name), Some(&bytes[..]))
+            .unwrap();
     }
     w.finish().unwrap().into_inner()
 }
@@ -229,7 +226,11 @@ fn bombs_are_refused_by_each_limit() {
     assert_eq!(seen.problems.len(), 1, "{:?}", seen.problems);
     assert_eq!(seen.problems[0].1, ARCHIVE_LIMIT);
     assert!(seen.problems[0].0.ends_with("big.sgf"));
-    assert!(seen.problems[0].2.contains("one member"), "{:?}", seen.problems);
+    assert!(
+        seen.problems[0].2.contains("one member"),
+        "{:?}",
+        seen.problems
+    );
     // The member after it is still read.
     assert_eq!(seen.bytes.len(), 1);
 
