@@ -214,6 +214,13 @@ pub struct FilterArgs {
     /// resigned, time, forfeit or unfinished.
     #[arg(long)]
     pub status: Option<GameStatus>,
+    /// Both players at least this rank: 30k..1k, 1d..9d, 1p..9p (ranks as
+    /// records write them, 9段 or P9, are read so).
+    #[arg(long)]
+    pub min_rank: Option<keil_record::Rank>,
+    /// Both players at most this rank.
+    #[arg(long)]
+    pub max_rank: Option<keil_record::Rank>,
 }
 
 fn parse_color(s: &str) -> Result<Color, String> {
@@ -244,6 +251,8 @@ impl FilterArgs {
                 .context("--ruleset")?,
             status: self.status,
             variant: self.variant,
+            min_rank: self.min_rank,
+            max_rank: self.max_rank,
         })
     }
 }
@@ -268,6 +277,15 @@ fn matched(to_move: Color, button_taken: Option<bool>) -> String {
     }
 }
 
+/// A rank as a line shows it: read (`9d`), else as written, else `-`.
+fn rank(rank: Option<keil_record::Rank>, text: &Option<String>) -> String {
+    match (rank, text) {
+        (Some(r), _) => r.to_string(),
+        (None, Some(t)) if !t.trim().is_empty() => t.clone(),
+        _ => "-".into(),
+    }
+}
+
 fn game_line(g: &GameSummary) -> String {
     format!(
         "{:>7}  {:<4} {:>2}  {:<10}  {} ({}) - {} ({})  {}  {}  {}",
@@ -276,9 +294,9 @@ fn game_line(g: &GameSummary) -> String {
         g.size,
         g.date.as_deref().unwrap_or("?"),
         g.black.as_deref().unwrap_or("?"),
-        g.black_rank.as_deref().unwrap_or("-"),
+        rank(g.black_rank, &g.black_rank_text),
         g.white.as_deref().unwrap_or("?"),
-        g.white_rank.as_deref().unwrap_or("-"),
+        rank(g.white_rank, &g.white_rank_text),
         g.result.as_deref().unwrap_or("?"),
         g.event.as_deref().unwrap_or(""),
         g.round

@@ -1,6 +1,7 @@
-//! `keil import` as a user runs it on a folder with a zip file and random
-//! bytes beside real records: the binary files are reported refused as
-//! not SGF, nothing of them is stored, and the other files import.
+//! `keil import` as a user runs it on a cut zip download and random bytes
+//! beside real records: the zip is reported as an archive that cannot be
+//! read, the random bytes as not SGF, nothing of them is stored, and the
+//! other files import.
 
 use assert_cmd::Command;
 use predicates::prelude::*;
@@ -21,7 +22,8 @@ fn binary_files_are_refused_and_the_others_import() {
         .code(0);
     let good = dir.join("good.keil");
     std::fs::write(&good, &out.get_output().stdout).unwrap();
-    // A zip file (a local file header, then a game) and random bytes.
+    // A cut zip download (a local file header, then a game, no central
+    // directory) and random bytes.
     let zip = dir.join("games.zip");
     let mut z = b"PK\x03\x04\x14\x00\x00\x00\x00\x00".to_vec();
     z.extend_from_slice(b"(;GM[1]SZ[19]PB[Ann];B[pd])");
@@ -46,10 +48,15 @@ fn binary_files_are_refused_and_the_others_import() {
         .assert()
         .code(0)
         .stdout(predicate::str::contains("3 imported"))
-        .stdout(predicate::str::contains("invalid, not_sgf: 2"))
+        .stdout(predicate::str::contains("invalid, not_sgf: 1"))
+        .stdout(predicate::str::contains("invalid, bad_container: 1"))
+        .stdout(predicate::str::contains(format!(
+            "{} game 1: cannot read this zip container",
+            zip.display()
+        )))
         .stdout(predicate::str::contains(format!(
             "{} game 1: not an SGF collection: binary data",
-            zip.display()
+            random.display()
         )));
     let stats = keil()
         .args(["stats", "--json", "--db"])

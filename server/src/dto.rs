@@ -60,6 +60,13 @@ pub struct GameFilterQuery {
     /// The status: `complete`, `resigned`, `time`, `forfeit`, `unfinished`.
     #[param(value_type = Option<String>, pattern = r"^\s*([Cc][Oo][Mm][Pp][Ll][Ee][Tt][Ee]|[Rr][Ee][Ss][Ii][Gg][Nn][Ee][Dd]|[Tt][Ii][Mm][Ee]|[Ff][Oo][Rr][Ff][Ee][Ii][Tt]|[Ss][Cc][Oo][Rr][Ee][Dd]|[Uu][Nn][Ff][Ii][Nn][Ii][Ss][Hh][Ee][Dd])?\s*$", max_length = 200)]
     pub status: Option<String>,
+    /// Both players at least this rank: `30k`…`1k`, `1d`…`9d`, `1p`…`9p`
+    /// (ordered kyu < dan < pro; a player without a rank fails).
+    #[param(value_type = Option<String>, pattern = r"^\s*((30|[12][0-9]|[1-9])[Kk]|[1-9][DdPp])?\s*$", max_length = 200)]
+    pub min_rank: Option<String>,
+    /// Both players at most this rank (as `min_rank`).
+    #[param(value_type = Option<String>, pattern = r"^\s*((30|[12][0-9]|[1-9])[Kk]|[1-9][DdPp])?\s*$", max_length = 200)]
+    pub max_rank: Option<String>,
 }
 
 /// Board and page of `GET /api/v1/games` (its filters are
@@ -223,10 +230,15 @@ pub struct GameDto {
     pub black: Option<String>,
     /// White's name.
     pub white: Option<String>,
-    /// Black's rank.
+    /// Black's rank read from `BR` (`30k`…`1k`, `1d`…`9d`, `1p`…`9p`:
+    /// `9段` is `9d`, `P9` is `9p`), null when it is no rank.
     pub black_rank: Option<String>,
-    /// White's rank.
+    /// White's rank read from `WR`, as `black_rank`.
     pub white_rank: Option<String>,
+    /// `BR` as the record wrote it.
+    pub black_rank_text: Option<String>,
+    /// `WR` as the record wrote it.
+    pub white_rank_text: Option<String>,
     /// The date as written in the record (`2019-12-08`, `2019-12`).
     pub date: Option<String>,
     /// The event.
@@ -263,8 +275,10 @@ impl From<GameSummary> for GameDto {
             id: g.id,
             black: g.black,
             white: g.white,
-            black_rank: g.black_rank,
-            white_rank: g.white_rank,
+            black_rank: g.black_rank.map(|r| r.to_string()),
+            white_rank: g.white_rank.map(|r| r.to_string()),
+            black_rank_text: g.black_rank_text,
+            white_rank_text: g.white_rank_text,
             date: g.date,
             event: g.event,
             round: g.round,

@@ -317,8 +317,28 @@ impl GameFilterQuery {
             variant: nonempty(&self.variant)
                 .map(|v| v.parse::<KaomiVariant>().map_err(|e| bad("variant", e)))
                 .transpose()?,
+            min_rank: nonempty(&self.min_rank)
+                .map(|r| parse_rank("min_rank", r))
+                .transpose()?,
+            max_rank: nonempty(&self.max_rank)
+                .map(|r| parse_rank("max_rank", r))
+                .transpose()?,
         })
     }
+}
+
+/// A rank parameter in its written form only: `14k`, `3d`, `9p` (case
+/// ignored; go-rules.md, "Metadata"), as the OpenAPI pattern says.
+pub(crate) fn parse_rank(what: &str, s: &str) -> Result<keil_record::Rank, ApiError> {
+    let lower = s.to_ascii_lowercase();
+    keil_record::Rank::parse(&lower)
+        .filter(|r| r.to_string() == lower)
+        .ok_or_else(|| {
+            bad(
+                what,
+                format!("{s:?} is not a rank: expected 30k to 1k, 1d to 9d, or 1p to 9p"),
+            )
+        })
 }
 
 pub(crate) fn parse_kind(s: &str) -> Result<keil_rules::GameKind, ApiError> {

@@ -1457,6 +1457,17 @@ fn query_parameters_are_read_as_their_openapi_patterns_say() {
         "+1-2",
         "1-",
         "20191208-42",
+        "9d",
+        "9D",
+        "30k",
+        "31k",
+        "0k",
+        "05k",
+        "1p",
+        "10p",
+        " 3d ",
+        "9段",
+        "P9",
     ];
     let mut checked = 0;
     for (path, required) in &operations {
@@ -1489,4 +1500,44 @@ fn query_parameters_are_read_as_their_openapi_patterns_say() {
         }
     }
     assert!(checked > 600, "{checked}");
+}
+
+#[test]
+fn games_carry_ranks_read_and_as_written_and_filter_by_rank() {
+    let f = shared();
+    let all = get_ok(&f.base, "/api/v1/games?limit=1000");
+    let games = all["games"].as_array().unwrap();
+    assert!(games.iter().any(|g| g["black_rank"].is_string()));
+    for g in games {
+        for side in ["black", "white"] {
+            let rank = &g[format!("{side}_rank")];
+            let text = &g[format!("{side}_rank_text")];
+            // The generator writes ranks in their canonical form.
+            assert_eq!(rank, text, "{g}");
+        }
+    }
+    let order = |r: &Value| r.as_str().and_then(|r| r.parse::<keil_record::Rank>().ok());
+    // The strongest weaker player of any game: at least that game passes.
+    let three_dan = games
+        .iter()
+        .filter_map(|g| order(&g["black_rank"]).min(order(&g["white_rank"])))
+        .max()
+        .unwrap();
+    let url = format!("/api/v1/games?limit=1000&min_rank={three_dan}");
+    let strong = get_ok(&f.base, &url);
+    let strong = strong["games"].as_array().unwrap();
+    let want: Vec<&Value> = games
+        .iter()
+        .filter(|g| {
+            ["black_rank", "white_rank"]
+                .iter()
+                .all(|k| order(&g[*k]).is_some_and(|r| r >= three_dan))
+        })
+        .map(|g| &g["id"])
+        .collect();
+    assert!(!want.is_empty() && want.len() < games.len());
+    let got: Vec<&Value> = strong.iter().map(|g| &g["id"]).collect();
+    assert_eq!(got, want);
+    let r = get(&f.base, "/api/v1/games?min_rank=9%E6%AE%B5");
+    assert_eq!(r.status, 400, "{}", r.body);
 }

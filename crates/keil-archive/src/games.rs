@@ -20,7 +20,7 @@ pub const MAX_PAGE: usize = 1_000;
 /// `players pb` (Black) and `players pw` (White).
 pub(crate) const SUMMARY_COLUMNS: &str = "g.id, pb.name, pw.name, g.black_rank, g.white_rank, \
      g.date_raw, g.date, g.event, g.round, g.place, g.game_name, g.result, g.winner, g.margin, \
-     g.status, g.size, g.ruleset, g.komi, g.plies, g.kind";
+     g.status, g.size, g.ruleset, g.komi, g.plies, g.kind, g.black_rank_ord, g.white_rank_ord";
 
 pub(crate) const SUMMARY_FROM: &str = "games g LEFT JOIN players pb ON pb.id = g.black_id \
      LEFT JOIN players pw ON pw.id = g.white_id";
@@ -33,6 +33,12 @@ fn color(i: Option<i64>) -> Option<Color> {
     }
 }
 
+fn rank(ordinal: Option<i64>) -> Option<keil_record::Rank> {
+    ordinal
+        .and_then(|n| u8::try_from(n).ok())
+        .and_then(keil_record::Rank::from_ordinal)
+}
+
 pub(crate) fn summary_of(row: &Row<'_>) -> rusqlite::Result<GameSummary> {
     let date: String = row.get(6)?;
     let status: String = row.get(14)?;
@@ -41,8 +47,10 @@ pub(crate) fn summary_of(row: &Row<'_>) -> rusqlite::Result<GameSummary> {
         id: GameId::from_sql(row.get(0)?),
         black: row.get(1)?,
         white: row.get(2)?,
-        black_rank: row.get(3)?,
-        white_rank: row.get(4)?,
+        black_rank: rank(row.get(20)?),
+        white_rank: rank(row.get(21)?),
+        black_rank_text: row.get(3)?,
+        white_rank_text: row.get(4)?,
         date: row.get(5)?,
         day: NaiveDate::parse_from_str(&date, "%Y-%m-%d").ok(),
         event: row.get(7)?,
@@ -139,6 +147,20 @@ pub(crate) fn filter_sql(filter: &GameFilter) -> (String, Vec<Value>) {
     if let Some(s) = filter.status {
         conds.push("g.status = ?".into());
         params.push(Value::Text(s.code().into()));
+    }
+    if let Some(r) = filter.min_rank {
+        conds.push("g.black_rank_ord >= ? AND g.white_rank_ord >= ?".into());
+        params.extend([
+            Value::Integer(r.ordinal().into()),
+            Value::Integer(r.ordinal().into()),
+        ]);
+    }
+    if let Some(r) = filter.max_rank {
+        conds.push("g.black_rank_ord <= ? AND g.white_rank_ord <= ?".into());
+        params.extend([
+            Value::Integer(r.ordinal().into()),
+            Value::Integer(r.ordinal().into()),
+        ]);
     }
     if conds.is_empty() {
         ("1".into(), params)

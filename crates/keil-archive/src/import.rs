@@ -755,8 +755,9 @@ fn write_batch(
         let mut insert = tx.prepare_cached(
             "INSERT INTO games (hash, import_id, black_id, white_id, black_rank, white_rank, \
              date_raw, date, event, round, place, game_name, result, winner, margin, status, \
-             kind, size, ruleset, komi, plies, setup, moves, record, handicap, move_nodes) \
-             VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(hash) DO NOTHING",
+             kind, size, ruleset, komi, plies, setup, moves, record, handicap, move_nodes, \
+             black_rank_ord, white_rank_ord) \
+             VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(hash) DO NOTHING",
         )?;
         let mut side = tx.prepare_cached(
             "INSERT INTO game_players (player_id, date, game_id, color, opponent_id, won) \
@@ -833,6 +834,8 @@ fn write_batch(
                 p.record,
                 i64::from(m.handicap),
                 p.move_nodes,
+                m.black_rank_ord.map(|r| i64::from(r.ordinal())),
+                m.white_rank_ord.map(|r| i64::from(r.ordinal())),
             ])?;
             if n == 0 {
                 out.duplicates += 1;

@@ -11,6 +11,8 @@ use keil_rules::{
 };
 use serde::Serialize;
 
+use keil_record::Rank;
+
 use crate::fold::fold;
 use crate::{GameId, GameKind};
 
@@ -90,10 +92,15 @@ pub struct GameSummary {
     pub black: Option<String>,
     /// White's name (`PW`), if given.
     pub white: Option<String>,
-    /// Black's rank (`BR`).
-    pub black_rank: Option<String>,
-    /// White's rank (`WR`).
-    pub white_rank: Option<String>,
+    /// Black's rank read from `BR` (go-rules.md, "Metadata": `9段` is 9d),
+    /// `None` when it is no rank.
+    pub black_rank: Option<Rank>,
+    /// White's rank read from `WR`.
+    pub white_rank: Option<Rank>,
+    /// `BR` as written.
+    pub black_rank_text: Option<String>,
+    /// `WR` as written.
+    pub white_rank_text: Option<String>,
     /// The date as written (`DT`), e.g. `2019-12-08,09`.
     pub date: Option<String>,
     /// The first day of the date, used for sorting and date filters.
@@ -288,6 +295,10 @@ pub struct GameFilter {
     pub variant: Option<KaomiVariant>,
     /// The status.
     pub status: Option<GameStatus>,
+    /// Both players at least this rank (a player without a rank fails).
+    pub min_rank: Option<Rank>,
+    /// Both players at most this rank (a player without a rank fails).
+    pub max_rank: Option<Rank>,
 }
 
 impl GameFilter {
@@ -343,6 +354,14 @@ impl GameFilter {
                     || g.ruleset.parse::<KaomiRuleset>().map(|r| r.variant) != Ok(v)
             })
             || self.status.is_some_and(|s| g.status != s)
+        {
+            return false;
+        }
+        let both = |ok: &dyn Fn(Rank) -> bool| {
+            g.black_rank.is_some_and(ok) && g.white_rank.is_some_and(ok)
+        };
+        if self.min_rank.is_some_and(|m| !both(&|r| r >= m))
+            || self.max_rank.is_some_and(|m| !both(&|r| r <= m))
         {
             return false;
         }

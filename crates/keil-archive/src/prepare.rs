@@ -18,6 +18,9 @@ pub(crate) struct Meta {
     pub white: Option<String>,
     pub black_rank: Option<String>,
     pub white_rank: Option<String>,
+    /// The ranks read (go-rules.md, "Metadata").
+    pub black_rank_ord: Option<keil_record::Rank>,
+    pub white_rank_ord: Option<keil_record::Rank>,
     pub date_raw: Option<String>,
     /// `YYYY-MM-DD` or empty.
     pub date: String,
@@ -312,7 +315,7 @@ pub(crate) fn prepare(
             GameKind::Go,
             replay.start.board().size(),
             go.ruleset.code().to_string(),
-            go.komi,
+            go.komi_meant,
             go.handicap,
             setup,
         )
@@ -343,6 +346,14 @@ pub(crate) fn prepare(
         white: info.white.clone(),
         black_rank: info.black_rank.clone(),
         white_rank: info.white_rank.clone(),
+        black_rank_ord: info
+            .black_rank
+            .as_deref()
+            .and_then(keil_record::Rank::parse),
+        white_rank_ord: info
+            .white_rank
+            .as_deref()
+            .and_then(keil_record::Rank::parse),
         date_raw: info.date.as_ref().map(|d| d.raw().to_string()),
         date: info
             .date

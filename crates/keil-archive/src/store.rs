@@ -21,6 +21,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../../schema/0005_move_nodes.sql"),
     include_str!("../../../schema/0006_counts.sql"),
     include_str!("../../../schema/0007_uploader.sql"),
+    include_str!("../../../schema/0008_ranks_komi.sql"),
 ];
 
 /// How long a statement waits for another connection's lock (ms).
@@ -48,9 +49,38 @@ pub(crate) fn open_writer(path: &Path) -> Result<Connection> {
     configure(&conn)?;
     let mode: String = conn.query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))?;
     debug_assert_eq!(mode.to_ascii_lowercase(), "wal");
+    register_functions(&conn)?;
     let migrations = Migrations::new(MIGRATIONS.iter().map(|sql| M::up(sql)).collect());
     migrations.to_latest(&mut conn)?;
     Ok(conn)
+}
+
+/// The SQL functions that migrations call to fill derived columns from
+/// what is stored: `keil_rank(text)` (keil-record's `Rank::parse`, as
+/// [`Rank::ordinal`](keil_record::Rank::ordinal), NULL for no rank) and
+/// `keil_go_komi(record, komi)` (a stored Go record's komi as meant, in
+/// half-points; `komi` when the record does not read).
+fn register_functions(conn: &Connection) -> Result<()> {
+    use rusqlite::functions::FunctionFlags;
+    let flags = FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC;
+    conn.create_scalar_function("keil_rank", 1, flags, |ctx| {
+        let text: Option<String> = ctx.get(0)?;
+        Ok(text
+            .as_deref()
+            .and_then(keil_record::Rank::parse)
+            .map(|r| i64::from(r.ordinal())))
+    })?;
+    conn.create_scalar_function("keil_go_komi", 2, flags, |ctx| {
+        let record: Vec<u8> = ctx.get(0)?;
+        let komi: i64 = ctx.get(1)?;
+        let meant = zstd::stream::decode_all(&record[..])
+            .ok()
+            .and_then(|text| keil_record::read_records(&text).into_iter().next())
+            .and_then(|r| r.ok())
+            .and_then(|r| r.go().map(|g| i64::from(g.komi_meant.0)));
+        Ok(meant.unwrap_or(komi))
+    })?;
+    Ok(())
 }
 
 /// Refuses, for a read-only open, a database whose schema is not this

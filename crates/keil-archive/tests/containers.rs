@@ -4,37 +4,21 @@
 //! the same games; a member's refusal names the member.
 
 use std::io::{Cursor, Write};
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 
 use keil_archive::{Archive, GameFilter, ImportOptions, ImportSource, Page};
-
-const DATA: &str = "../../../shared/data/sgf-real/yenw__computer-go-dataset";
 
 /// Up to `n` real `.sgf` files spread over the collection, as (path
 /// relative to the collection, bytes); UTF-8 text only, so that they can
 /// also be joined into one collection.
 fn real_files(n: usize) -> Option<Vec<(String, Vec<u8>)>> {
-    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join(DATA);
-    if !data.is_dir() {
-        println!("skipped: {} is absent", data.display());
-        return None;
-    }
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .collect();
-        paths.sort();
-        for p in paths {
-            if p.is_dir() {
-                walk(&p, out);
-            } else if p.extension().is_some_and(|e| e == "sgf") {
-                out.push(p);
-            }
-        }
-    }
-    let mut all = Vec::new();
-    walk(&data, &mut all);
+    let all = common::real_sgf_files()?;
+    let root = all[0]
+        .ancestors()
+        .find(|a| a.ends_with("yenw__computer-go-dataset"))?
+        .to_path_buf();
     let step = (all.len() / n).max(1);
     Some(
         all.iter()
@@ -42,7 +26,7 @@ fn real_files(n: usize) -> Option<Vec<(String, Vec<u8>)>> {
             .filter_map(|p| {
                 let bytes = std::fs::read(p).unwrap();
                 std::str::from_utf8(&bytes).ok()?;
-                let rel = p.strip_prefix(&data).unwrap().display().to_string();
+                let rel = p.strip_prefix(&root).unwrap().display().to_string();
                 Some((rel, bytes))
             })
             .take(n)

@@ -144,6 +144,8 @@ fn an_archive_of_schema_five_gets_its_counts_when_opened() {
          DROP TRIGGER counts_imports_delete; DROP TRIGGER counts_import_problems_insert; \
          DROP TRIGGER counts_import_problems_delete; DROP TABLE counts; \
          ALTER TABLE imports DROP COLUMN uploader; \
+         ALTER TABLE games DROP COLUMN black_rank_ord; \
+         ALTER TABLE games DROP COLUMN white_rank_ord; \
          PRAGMA user_version = 5;",
     )
     .unwrap();

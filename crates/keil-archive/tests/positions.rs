@@ -519,6 +519,8 @@ fn an_archive_of_schema_one_upgrades_in_place() {
          DROP TRIGGER counts_imports_delete; DROP TRIGGER counts_import_problems_insert; \
          DROP TRIGGER counts_import_problems_delete; DROP TABLE counts; \
          ALTER TABLE imports DROP COLUMN uploader; \
+         ALTER TABLE games DROP COLUMN black_rank_ord; \
+         ALTER TABLE games DROP COLUMN white_rank_ord; \
          DROP INDEX games_kind_date; DROP INDEX games_kind_size_date; \
          ALTER TABLE games DROP COLUMN kind; ALTER TABLE games DROP COLUMN handicap; \
          ALTER TABLE games DROP COLUMN move_nodes; \
@@ -562,7 +564,7 @@ fn an_archive_of_schema_one_upgrades_in_place() {
     assert_eq!(archive.games().count(&go).unwrap(), 0);
     let listed = archive.games().list(&keil, &Page::default()).unwrap();
     assert!(listed.games.iter().all(|g| g.kind == GameKind::Keil));
-    assert_eq!(keil_archive::schema_version(), 7);
+    assert_eq!(keil_archive::schema_version(), 8);
     // Games stored before node numbers (schema 5) read as one move per
     // node after the root: the first stone placed matches at its ply.
     let board = Board::new(3).unwrap();

@@ -109,9 +109,36 @@ impl fmt::Display for GameDate {
     }
 }
 
+/// The first date of a `DT` value (go-rules.md, "Metadata"): the first item
+/// of a list (`2019-12-14,15`), with `.` or `/` as separators and a time
+/// after it ignored (Fox's `2017.01.02 12:30`, `2017-01-02T12:30:00`);
+/// else the first date in free text (`summer 2019` is 2019), a date being
+/// four digits that no other digit touches, then an optional month and
+/// day.
 fn parse_first_date(raw: &str) -> Option<(NaiveDate, DatePrecision)> {
-    let first = raw.split(',').next()?.trim();
-    if let Ok(d) = NaiveDate::parse_from_str(first, "%Y-%m-%d") {
+    if let Some(d) = date_at_start(raw.split(',').next()?.trim()) {
+        return Some(d);
+    }
+    let bytes = raw.as_bytes();
+    (0..bytes.len().saturating_sub(3))
+        .filter(|&i| {
+            bytes[i..i + 4].iter().all(u8::is_ascii_digit)
+                && (i == 0 || !bytes[i - 1].is_ascii_digit())
+                && bytes.get(i + 4).is_none_or(|b| !b.is_ascii_digit())
+        })
+        .find_map(|i| date_at_start(&raw[i..]))
+}
+
+/// The date that `s` starts with: `YYYY`, `YYYY-MM` or `YYYY-MM-DD`, with
+/// `-`, `.` or `/` between the parts, up to the first other character.
+fn date_at_start(s: &str) -> Option<(NaiveDate, DatePrecision)> {
+    let end = s
+        .find(|c: char| !(c.is_ascii_digit() || matches!(c, '-' | '.' | '/')))
+        .unwrap_or(s.len());
+    let first = s[..end]
+        .trim_end_matches(['-', '.', '/'])
+        .replace(['.', '/'], "-");
+    if let Ok(d) = NaiveDate::parse_from_str(&first, "%Y-%m-%d") {
         return Some((d, DatePrecision::Day));
     }
     let mut parts = first.split('-');
@@ -357,7 +384,37 @@ mod tests {
         assert_eq!(m.precision(), Some(DatePrecision::Month));
         let y = GameDate::new("2019");
         assert_eq!(y.first(), NaiveDate::from_ymd_opt(2019, 1, 1));
-        assert_eq!(GameDate::new("summer 2019").first(), None);
         assert_eq!(GameDate::new("2019-13-01").first(), None);
+        // Real writers: Fox's dots and times, ISO times, free text.
+        for (text, day, precision) in [
+            ("2017.01.02 12:30", (2017, 1, 2), DatePrecision::Day),
+            ("2017-01-02 12:30:00", (2017, 1, 2), DatePrecision::Day),
+            (
+                "2016-03-09T04:00:00.000000000+00:00",
+                (2016, 3, 9),
+                DatePrecision::Day,
+            ),
+            ("2017/01/02", (2017, 1, 2), DatePrecision::Day),
+            ("summer 2019", (2019, 1, 1), DatePrecision::Year),
+            ("played 1846-09-11,13", (1846, 9, 11), DatePrecision::Day),
+            ("1846-09-11,13,15", (1846, 9, 11), DatePrecision::Day),
+        ] {
+            let d = GameDate::new(text);
+            assert_eq!(d.raw(), text);
+            assert_eq!(
+                d.first(),
+                NaiveDate::from_ymd_opt(day.0, day.1, day.2),
+                "{text}"
+            );
+            assert_eq!(d.precision(), Some(precision), "{text}");
+        }
+        for text in [
+            "a sunny afternoon last summer",
+            "99th and 99th march 99",
+            "12345",
+            "",
+        ] {
+            assert_eq!(GameDate::new(text).first(), None, "{text}");
+        }
     }
 }

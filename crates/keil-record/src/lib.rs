@@ -69,12 +69,14 @@ mod error;
 mod export;
 mod info;
 mod json;
+mod meta;
 mod record;
 mod validate;
 
 pub use error::{ErrorKind, RecordError, Result};
 pub use info::{DatePrecision, GameDate, GameInfo, GameResult, ResultError, WinBy};
 pub use json::points;
+pub use meta::{Komi, Rank, read_komi};
 pub use record::{
     GameSpec, GoSpec, KaomiSpec, KeilSpec, MoveValue, NameHint, NodeMove, PART_BYTES, ParsedFile,
     Record, Seen, SizeError, Warning, file_extension, read_records, read_records_with,

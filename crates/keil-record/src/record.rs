@@ -107,8 +107,13 @@ pub struct GoSpec {
     pub ru_mapped: RuMapped,
     /// `RU` as written.
     pub ru: Option<String>,
-    /// `KM`, added to White's area score (0 when absent or unreadable).
+    /// `KM` as written, added to White's area score when a result is
+    /// checked (0 when absent or unreadable).
     pub komi: HalfPoints,
+    /// `KM` as its writer meant it ([`read_komi`](crate::read_komi): Fox's
+    /// `KM[750]` is 7.5): what the archive stores, filters and shows (0
+    /// when absent or unreadable).
+    pub komi_meant: HalfPoints,
     /// `HA` (0 when absent, not an integer, or negative); from 2 up, the
     /// first `handicap` moves are Black's when nothing is set up before
     /// the first move.
@@ -303,6 +308,19 @@ pub enum Warning {
         /// The first such node, and how many.
         at: Seen,
     },
+    /// Go: `KM` written in a server's convention, read as meant
+    /// ([`read_komi`](crate::read_komi): `KM[750]` is 7.5).
+    KomiRescaled {
+        /// `KM` as written.
+        written: String,
+        /// The komi meant.
+        komi: HalfPoints,
+    },
+    /// Go: `KM` that reads as no komi (`KM[abc]`, `KM[6.3]`): 0.
+    KomiIgnored {
+        /// `KM` as written.
+        written: String,
+    },
     /// Go: `HA` is not an integer; no handicap moves.
     HandicapIgnored {
         /// `HA` as written.
@@ -347,7 +365,8 @@ pub enum Warning {
 impl Warning {
     /// A short stable code: `missing_gm`, `missing_sz`, `komi_warning`,
     /// `from_setup`, `setup_in_game`, `setup_with_move`, `pl_with_move`,
-    /// `setup_no_liberties`, `handicap_ignored`, `resumed_after_passes`, or
+    /// `setup_no_liberties`, `handicap_ignored`, `komi_rescaled`,
+    /// `komi_ignored`, `resumed_after_passes`, or
     /// the keil-sgf diagnostic code for SGF repairs.
     pub fn code(&self) -> &'static str {
         match self {
@@ -361,6 +380,8 @@ impl Warning {
             Warning::PlWithMove { .. } => "pl_with_move",
             Warning::SetupNoLiberties { .. } => "setup_no_liberties",
             Warning::HandicapIgnored { .. } => "handicap_ignored",
+            Warning::KomiRescaled { .. } => "komi_rescaled",
+            Warning::KomiIgnored { .. } => "komi_ignored",
             Warning::ResumedAfterPasses { .. } => "resumed_after_passes",
             Warning::Sgf { code, .. } => code,
         }
@@ -428,6 +449,13 @@ impl fmt::Display for Warning {
             ),
             Warning::HandicapIgnored { value } => {
                 write!(f, "HA[{value}] is not an integer: no handicap moves")
+            }
+            Warning::KomiRescaled { written, komi } => write!(
+                f,
+                "KM[{written}] read as komi {komi} (a server's convention; results are checked against KM as written)"
+            ),
+            Warning::KomiIgnored { written } => {
+                write!(f, "KM[{written}] is not a komi: read as 0")
             }
             Warning::ResumedAfterPasses { at } => write!(
                 f,

@@ -183,3 +183,33 @@ pub fn plain(s: &str) -> String {
         })
         .collect()
 }
+
+/// The `.sgf` files (any case) of the shared real computer-Go collection,
+/// recursively in name order; `None`, with a note, when the shared data is
+/// absent (the tests that use it then skip).
+pub fn real_sgf_files() -> Option<Vec<std::path::PathBuf>> {
+    use std::path::{Path, PathBuf};
+    let data = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/data/sgf-real/yenw__computer-go-dataset");
+    if !data.is_dir() {
+        println!("skipped: {} is absent", data.display());
+        return None;
+    }
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        paths.sort();
+        for p in paths {
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("sgf")) {
+                out.push(p);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(&data, &mut out);
+    Some(out)
+}

@@ -76,10 +76,32 @@ pub(super) fn read(
     };
     // KM: a number; absent or unreadable means 0 (go-rules.md, "End of the
     // game and the result").
-    let komi = root
-        .get("KM")
-        .and_then(|p| text_of(&p).parse::<HalfPoints>().ok())
+    let km = root.get("KM").map(|p| text_of(&p));
+    let komi = km
+        .as_deref()
+        .and_then(|t| t.parse::<HalfPoints>().ok())
         .unwrap_or(HalfPoints(0));
+    // What the archive stores and shows (go-rules.md, "Metadata").
+    let komi_meant = match km.as_deref().map(|t| (t, crate::read_komi(t))) {
+        None => HalfPoints(0),
+        Some((_, Some(k))) => {
+            if k.rescaled {
+                warnings.push(Warning::KomiRescaled {
+                    written: km.clone().unwrap_or_default(),
+                    komi: k.value,
+                });
+            }
+            k.value
+        }
+        Some((t, None)) => {
+            if !t.trim().is_empty() {
+                warnings.push(Warning::KomiIgnored {
+                    written: t.to_string(),
+                });
+            }
+            HalfPoints(0)
+        }
+    };
     let ru = root.get("RU").map(|p| text_of(&p));
     let (ruleset, ru_mapped) = GoRuleset::from_ru(ru.as_deref());
     let handicap = match root.get("HA") {
@@ -142,6 +164,7 @@ pub(super) fn read(
         ru_mapped,
         ru,
         komi,
+        komi_meant,
         handicap,
         setup,
         first_player,
