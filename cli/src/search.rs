@@ -130,8 +130,9 @@ pub enum What {
         #[command(flatten)]
         common: Common,
     },
-    /// Comments, events, places and game names (words are ANDed; `event:`,
-    /// `place:`, `name:`, `comment:` restrict to one field).
+    /// Players, events, places, game names and comments (every word must
+    /// occur, each in any field; `player:`, `event:`, `place:`, `name:`,
+    /// `comment:` restrict to one field).
     Text {
         /// The query.
         query: String,

@@ -164,9 +164,10 @@ pub struct PlayersQuery {
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct SearchQuery {
-    /// Words to find in events, places, game names and comments, all of
-    /// them, case and accents ignored; `"a phrase"`, `event:`, `place:`,
-    /// `name:`, `comment:` before a word or phrase for one field, `-word`
+    /// Words to find in players (names, teams), events, places, game
+    /// names and comments, all of them, each in any field, case and accents
+    /// ignored; `"a phrase"`, `player:`, `event:`, `place:`, `name:`,
+    /// `comment:` before a word or phrase for one field, `-word`
     /// to exclude. Anything else (brackets, `AND`, a lone quote, `a:b:c`)
     /// is searched as words: there is no syntax error. At most 1,000 bytes
     /// and 64 words; a query with no word finds nothing.

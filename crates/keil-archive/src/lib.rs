@@ -28,7 +28,8 @@
 //!   [`PatternAnswer`]).
 //! - Every game has a [`GameKind`] (Keil today; Go records come next) and a
 //!   board size; [`GameFilter`] selects by both.
-//! - [`Archive::search_text`]: comments, events, places and game names.
+//! - [`Archive::search_text`]: players, events, places, game names and
+//!   comments.
 //!
 //! The storage stays inside: callers see typed views and domain types
 //! ([`GameId`], [`GameSummary`], ...), never a connection, a statement or
@@ -334,10 +335,11 @@ impl Archive {
         Patterns { archive: self }
     }
 
-    /// Games whose event, place, game name or comments match `query`,
-    /// best first, at most `limit`. The query is read by
+    /// Games whose players, event, place, game name or comments match
+    /// `query`, best first, at most `limit`. The query is read by
     /// [`TextPlan::parse`]: words that must all occur (case and accents
-    /// ignored, in any field), `"phrases"`, `event:`, `place:`, `name:`,
+    /// ignored, each in any field), `"phrases"`, `player:`, `event:`,
+    /// `place:`, `name:`,
     /// `comment:` to restrict a word or phrase to one field, `-word` to
     /// exclude; anything else (brackets, `AND`, a lone quote, `a:b:c`) is
     /// searched as words, never a syntax error. A query with no word to

@@ -42,6 +42,8 @@ pub(crate) struct Meta {
 /// What the text index holds for one game.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct TextFields {
+    /// The players' names and teams (`PB`, `PW`, `BT`, `WT`), one per line.
+    pub players: String,
     pub event: Option<String>,
     pub place: Option<String>,
     pub game_name: Option<String>,
@@ -128,7 +130,14 @@ pub(crate) fn text_fields(record: &Record) -> TextFields {
         }
         comments.push_str(&c);
     }
+    let players = [&info.black, &info.white, &info.black_team, &info.white_team]
+        .into_iter()
+        .flatten()
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .join("\n");
     TextFields {
+        players,
         event: info.event.clone(),
         place: info.place.clone(),
         game_name: info.game_name.clone(),

@@ -41,6 +41,7 @@ const WRITER_MEMORY: usize = 32 * 1024 * 1024;
 #[derive(Clone, Copy)]
 struct Fields {
     game_id: Field,
+    players: Field,
     event: Field,
     place: Field,
     game_name: Field,
@@ -69,6 +70,7 @@ fn schema() -> (Schema, Fields) {
     );
     let fields = Fields {
         game_id: b.add_u64_field("game_id", INDEXED | FAST),
+        players: b.add_text_field("players", text.clone()),
         event: b.add_text_field("event", text.clone()),
         place: b.add_text_field("place", text.clone()),
         game_name: b.add_text_field("name", text.clone()),
@@ -138,6 +140,12 @@ impl Directory for ReadOnlyDirectory {
     }
 }
 
+/// Removes an index's files: the directory is emptied (made anew).
+fn remove_index_files(dir: &Path) -> Result<()> {
+    std::fs::remove_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))
+}
+
 impl TextIndex {
     /// Opens the index in `dir`, creating the directory and an empty index
     /// if needed.
@@ -145,7 +153,18 @@ impl TextIndex {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
         let (schema, _) = schema();
         let mmap = MmapDirectory::open(dir).map_err(TantivyError::from)?;
-        TextIndex::with_index(Index::open_or_create(mmap, schema)?)
+        match Index::open_or_create(mmap, schema.clone()) {
+            Ok(index) => TextIndex::with_index(index),
+            // An index of an older schema (before the players field): it
+            // is derived, so it is made anew, empty, and the catch-up
+            // fills it from SQLite (every game after id 0).
+            Err(TantivyError::SchemaError(_)) => {
+                remove_index_files(dir)?;
+                let mmap = MmapDirectory::open(dir).map_err(TantivyError::from)?;
+                TextIndex::with_index(Index::create(mmap, schema, Default::default())?)
+            }
+            Err(e) => Err(e.into()),
+        }
     }
 
     /// Opens the existing index in `dir` for reading only: nothing in `dir`
@@ -270,6 +289,7 @@ impl TextIndex {
     fn clause_query(&self, c: &TextClause) -> Box<dyn Query> {
         let f = self.fields;
         let field = |t: TextField| match t {
+            TextField::Player => f.players,
             TextField::Event => f.event,
             TextField::Place => f.place,
             TextField::Name => f.game_name,
@@ -307,6 +327,9 @@ impl TextWriter<'_> {
         let f = self.text.fields;
         let mut doc = TantivyDocument::default();
         doc.add_u64(f.game_id, id.get());
+        if !t.players.is_empty() {
+            doc.add_text(f.players, &t.players);
+        }
         for (field, value) in [
             (f.event, &t.event),
             (f.place, &t.place),

@@ -1,14 +1,16 @@
 //! Reading a person's text query ([`TextPlan::parse`]): total, linear and
 //! bounded, with no syntax error.
 //!
-//! A query is words separated by white space. Every word must occur (in
-//! any of the fields event, place, game name, comments), case and accents
-//! ignored. Three constructs are read when they are well-formed, and
+//! A query is words separated by white space. Every word must occur, each
+//! in any of the fields players, event, place, game name, comments (so
+//! `lee sedol alphago` finds the game of Lee Sedol against AlphaGo), case
+//! and accents ignored. Three constructs are read when they are well-formed, and
 //! anything else is searched as words:
 //!
 //! - `"two words"`: a phrase, the words next to each other in this order
 //!   (a quote without its closing quote is not a phrase: it is ignored);
-//! - `event:`, `place:`, `name:`, `comment:` before a word or a phrase:
+//! - `player:`, `event:`, `place:`, `name:`, `comment:` before a word or a
+//!   phrase:
 //!   only in that field (any other `word:` is part of the word);
 //! - `-word` (or `-"a phrase"`): games without it; `+word` is `word`.
 //!
@@ -59,10 +61,12 @@ pub enum TextQueryError {
     },
 }
 
-/// A field of the text index, as a query names it (`event:`, `place:`,
-/// `name:`, `comment:`).
+/// A field of the text index, as a query names it (`player:`, `event:`,
+/// `place:`, `name:`, `comment:`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TextField {
+    /// The players' names and teams (`PB`, `PW`, `BT`, `WT`).
+    Player,
     /// The event (`EV`).
     Event,
     /// The place (`PC`).
@@ -75,17 +79,19 @@ pub enum TextField {
 
 impl TextField {
     /// Every field.
-    pub const ALL: [TextField; 4] = [
+    pub const ALL: [TextField; 5] = [
+        TextField::Player,
         TextField::Event,
         TextField::Place,
         TextField::Name,
         TextField::Comment,
     ];
 
-    /// The name a query writes before `:` (`event`, `place`, `name`,
-    /// `comment`).
+    /// The name a query writes before `:` (`player`, `event`, `place`,
+    /// `name`, `comment`).
     pub fn name(self) -> &'static str {
         match self {
+            TextField::Player => "player",
             TextField::Event => "event",
             TextField::Place => "place",
             TextField::Name => "name",

@@ -168,3 +168,89 @@ fn an_archive_of_schema_7_is_upgraded_in_place() {
     assert_eq!(g.white_rank, Some(Rank::Dan(9)));
     assert_eq!(g.black_rank_text.as_deref(), Some("P9段"));
 }
+
+#[test]
+fn text_search_finds_words_of_several_fields_and_reads_any_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = Archive::open(dir.path()).unwrap();
+    let games = "(;GM[1]FF[4]SZ[19]PB[Lee Sedol]PW[AlphaGo]EV[Google DeepMind Challenge Match]RO[4]PC[Seoul]DT[2016-03-13]RE[B+R];B[pd];W[dp])\
+                 (;GM[1]FF[4]SZ[19]PB[Ke Jie]PW[AlphaGo Master]EV[Future of Go Summit]PC[Wuzhen]DT[2017-05-23]RE[W+0.5];B[pd];W[dd])\
+                 (;GM[1]FF[4]SZ[19]PB[Gu Li]PW[Lee Sedol]BT[China]WT[Korea]EV[Jubango]DT[2014-01-26]RE[W+R];B[pd];W[dp])";
+    let source = ImportSource::Bytes {
+        name: "famous.sgf".into(),
+        bytes: games.as_bytes().to_vec(),
+    };
+    archive
+        .import(&[source], &ImportOptions::default(), &mut |_| {})
+        .unwrap();
+    let found = |q: &str| -> Vec<String> {
+        let mut events: Vec<String> = archive
+            .search_text(q, 100)
+            .unwrap_or_else(|e| panic!("{q:?}: {e}"))
+            .into_iter()
+            .map(|h| h.game.event.unwrap())
+            .collect();
+        events.sort();
+        events
+    };
+    // Words of two fields (players and event), each in any field.
+    assert_eq!(
+        found("lee sedol alphago"),
+        ["Google DeepMind Challenge Match"]
+    );
+    assert_eq!(
+        found("Lee Sedol"),
+        ["Google DeepMind Challenge Match", "Jubango"]
+    );
+    assert_eq!(found("alphago wuzhen"), ["Future of Go Summit"]);
+    assert_eq!(found("korea jubango"), ["Jubango"]);
+    assert_eq!(found("player:seoul"), Vec::<String>::new());
+    assert_eq!(found("player:\"ke jie\""), ["Future of Go Summit"]);
+    assert_eq!(
+        found("alphago -master"),
+        ["Google DeepMind Challenge Match"]
+    );
+    // Any input is read: quotes, brackets, operators are words or dropped.
+    for q in [
+        "\"lee sedol",
+        "((alphago)",
+        "AND OR NOT",
+        "lee:sedol:alphago",
+        "O'Brien",
+        "*~^",
+    ] {
+        archive
+            .search_text(q, 10)
+            .unwrap_or_else(|e| panic!("{q:?}: {e}"));
+    }
+    assert_eq!(
+        found("(lee) [sedol] alphago!"),
+        ["Google DeepMind Challenge Match"]
+    );
+}
+
+#[test]
+fn a_text_index_of_an_older_schema_is_made_anew_when_opened() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let archive = Archive::open(dir.path()).unwrap();
+        let source = ImportSource::Bytes {
+            name: "a.sgf".into(),
+            bytes: b"(;GM[1]SZ[9]PB[Lee Sedol]PW[AlphaGo]EV[Match];B[ee])".to_vec(),
+        };
+        archive
+            .import(&[source], &ImportOptions::default(), &mut |_| {})
+            .unwrap();
+    }
+    // An index of another schema in its place (as before the players
+    // field), holding nothing.
+    let text = dir.path().join(keil_archive::TANTIVY_DIR);
+    std::fs::remove_dir_all(&text).unwrap();
+    std::fs::create_dir_all(&text).unwrap();
+    let mut b = tantivy::schema::Schema::builder();
+    b.add_u64_field("game_id", tantivy::schema::INDEXED);
+    tantivy::Index::create_in_dir(&text, b.build()).unwrap();
+    let archive = Archive::open(dir.path()).unwrap();
+    let hits = archive.search_text("lee alphago", 10).unwrap();
+    assert_eq!(hits.len(), 1);
+}
