@@ -1,7 +1,10 @@
 //! `keil export`: every record of the given files (Keil and Go) written
 //! back in normalised form (crate keil-record, `Record::to_sgf`): canonical
 //! property order, `GM` always written, one node per line, nothing the
-//! record said lost.
+//! record said lost. With `--db`: every game of an archive that passes the
+//! game list's filters, oldest first, streamed as one collection or a zip
+//! of one file per game (`-o games.zip`, or `--format zip` to standard
+//! output), in the memory of one game whatever the count.
 //!
 //! Exit status: 0 when every game tree was exported, 1 when some game tree
 //! is not a readable record (it is skipped, with a message on standard
@@ -18,15 +21,75 @@ use keil_record::{NameHint, read_records_with};
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Record files; `-` reads standard input.
-    #[arg(required = true, value_name = "FILE|-")]
+    #[arg(
+        required_unless_present = "db",
+        conflicts_with = "db",
+        value_name = "FILE|-"
+    )]
     paths: Vec<PathBuf>,
-    /// Write to this file instead of standard output.
-    #[arg(short, long)]
+    /// Write to this file instead of standard output (`.zip`: a zip of one
+    /// file per game).
+    #[arg(short, long, alias = "out")]
     output: Option<PathBuf>,
+    /// Export the games of this archive that pass the filters below.
+    #[arg(long)]
+    db: Option<PathBuf>,
+    /// With --db: `sgf` (one collection) or `zip`; default by the output's
+    /// extension, else sgf.
+    #[arg(long, value_parser = ["sgf", "zip"])]
+    format: Option<String>,
+    /// With --db: the game list's filters.
+    #[command(flatten)]
+    filter: crate::search::FilterArgs,
+}
+
+/// `keil export --db`: the archive's games that pass the filters, streamed.
+fn export_archive(db: &std::path::Path, args: Args) -> anyhow::Result<()> {
+    use keil_container::{Bundle, BundleFormat};
+    let archive = crate::archive::open_for_reading(db)?;
+    let format = match args.format.as_deref() {
+        Some("zip") => BundleFormat::Zip,
+        Some(_) => BundleFormat::Sgf,
+        None => args
+            .output
+            .as_deref()
+            .map_or(BundleFormat::Sgf, BundleFormat::of_path),
+    };
+    let out: Box<dyn Write> = match &args.output {
+        None => Box::new(BufWriter::new(io::stdout().lock())),
+        Some(p) => Box::new(BufWriter::new(
+            fs::File::create(p).with_context(|| format!("cannot create {}", p.display()))?,
+        )),
+    };
+    let filter = args.filter.filter()?;
+    let mut bundle = Bundle::new(format, out);
+    let mut written = Ok(());
+    let n = archive.games().export(&filter, &mut |g, record| {
+        let name = format!("{}.{}", g.id, keil_record::file_extension(g.kind));
+        written = bundle.add(&name, record);
+        Ok(written.is_ok())
+    })?;
+    match written {
+        // A reader that closed the pipe (`| head`) ends the export quietly.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(()),
+        Err(e) => return Err(e.into()),
+        Ok(()) => {}
+    }
+    match bundle.finish() {
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(()),
+        r => drop(r?),
+    }
+    if let Some(p) = &args.output {
+        eprintln!("keil: {n} games exported to {}", p.display());
+    }
+    Ok(())
 }
 
 /// Runs `keil export` and exits with its status (0, 1 or 2).
 pub fn run(args: Args) -> anyhow::Result<()> {
+    if let Some(db) = args.db.clone() {
+        return export_archive(&db, args);
+    }
     let mut out: Box<dyn Write> = match &args.output {
         None => Box::new(BufWriter::new(io::stdout().lock())),
         Some(p) => Box::new(BufWriter::new(

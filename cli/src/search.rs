@@ -233,7 +233,7 @@ fn parse_color(s: &str) -> Result<Color, String> {
 }
 
 impl FilterArgs {
-    fn filter(self) -> anyhow::Result<GameFilter> {
+    pub(crate) fn filter(self) -> anyhow::Result<GameFilter> {
         Ok(GameFilter {
             player: self.player,
             color: self.color,

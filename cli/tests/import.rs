@@ -67,3 +67,73 @@ fn binary_files_are_refused_and_the_others_import() {
     assert_eq!(stats["games"], 3, "{stats}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `keil export --db` streams an archive's games (filtered) as a collection
+/// or a zip; importing the zip into a new archive stores the same games.
+#[test]
+fn export_of_an_archive_imports_back_the_same_games() {
+    let dir = std::env::temp_dir().join(format!("keil-export-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let games = dir.join("games.sgf");
+    keil()
+        .args([
+            "generate", "--game", "go", "--size", "9", "--games", "60", "--seed", "3", "--out",
+        ])
+        .arg(&games)
+        .assert()
+        .code(0);
+    let db = dir.join("db");
+    keil()
+        .arg("import")
+        .arg("--db")
+        .arg(&db)
+        .arg(&games)
+        .assert()
+        .code(0);
+    let count = |db: &std::path::Path| -> u64 {
+        let stats = keil()
+            .args(["stats", "--json", "--db"])
+            .arg(db)
+            .assert()
+            .code(0);
+        let v: Value = serde_json::from_slice(&stats.get_output().stdout).unwrap();
+        v["games"].as_u64().unwrap()
+    };
+    let stored = count(&db);
+    assert!(stored > 50, "{stored}");
+    let zip = dir.join("all.zip");
+    keil()
+        .args(["export", "--db"])
+        .arg(&db)
+        .arg("-o")
+        .arg(&zip)
+        .assert()
+        .code(0)
+        .stderr(predicate::str::contains(format!("{stored} games exported")));
+    let again = dir.join("again");
+    keil()
+        .arg("import")
+        .arg("--db")
+        .arg(&again)
+        .arg(&zip)
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains(format!("{stored} imported")))
+        .stdout(predicate::str::contains(format!(
+            "{stored} archive members"
+        )));
+    assert_eq!(count(&again), stored);
+    // A filter, to standard output as one collection.
+    let out = keil()
+        .args(["export", "--db"])
+        .arg(&db)
+        .args(["--winner", "black"])
+        .assert()
+        .code(0);
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let n = text.matches("(;GM[1]").count() as u64;
+    assert!(n > 0 && n < stored, "{n} of {stored}");
+    assert_eq!(text.matches("RE[B+").count() as u64, n);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -69,6 +69,24 @@ pub struct GameFilterQuery {
     pub max_rank: Option<String>,
 }
 
+/// The board of `GET /api/v1/games.sgf` and `.zip` (the filters are
+/// [`GameFilterQuery`]).
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ExportQuery {
+    /// The filters.
+    #[serde(flatten)]
+    #[param(ignore)]
+    pub filter: GameFilterQuery,
+    /// The game: `keil`, `go` or `kaomi`.
+    #[param(value_type = Option<String>, pattern = r"^\s*([Kk][Ee][Ii][Ll]|[Gg][Oo]|[Kk][Aa][Oo][Mm][Ii])?\s*$", max_length = 200)]
+    pub kind: Option<String>,
+    /// The board size: the hexagon's side (Keil), the square's side (Go);
+    /// without `kind`, of any kind.
+    #[param(value_type = Option<String>, pattern = r"^\s*(0*([0-9]{1,2}|1[0-9]{2}|2[0-4][0-9]|25[0-5]))?\s*$", max_length = 200)]
+    pub size: Option<String>,
+}
+
 /// Board and page of `GET /api/v1/games` (its filters are
 /// [`GameFilterQuery`]).
 #[derive(Debug, Default, Deserialize, IntoParams)]

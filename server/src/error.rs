@@ -98,6 +98,10 @@ pub enum ApiError {
     /// Occurs when another import holds the archive's writer. 503.
     #[error("another import is running on this archive; retry later")]
     Busy,
+    /// Occurs when as many bulk downloads run as the server allows
+    /// ([`crate::export::EXPORT_SLOTS`]). 503 with `Retry-After`.
+    #[error("{0} bulk downloads are running, the most at once; retry in a minute")]
+    ExportsBusy(usize),
     /// Occurs when a search does not finish within the server's query
     /// budget (`--query-budget`). 503 with `Retry-After`.
     #[error(
@@ -139,6 +143,7 @@ impl ApiError {
             ApiError::TooManyRequests { .. } => "too-many-requests",
             ApiError::HeadersTooLarge { .. } => "headers-too-large",
             ApiError::Busy => "busy",
+            ApiError::ExportsBusy(_) => "exports-busy",
             ApiError::OverBudget { .. } => "over-budget",
             ApiError::ReadOnly => "read-only",
             ApiError::InsufficientStorage(_) => "insufficient-storage",
@@ -173,6 +178,9 @@ impl ApiError {
             )],
             ApiError::Busy | ApiError::OverBudget { .. } => {
                 vec![(header::RETRY_AFTER, HeaderValue::from_static("5"))]
+            }
+            ApiError::ExportsBusy(_) => {
+                vec![(header::RETRY_AFTER, HeaderValue::from_static("60"))]
             }
             ApiError::TooManyRequests { retry_after, .. } => vec![(
                 header::RETRY_AFTER,
@@ -365,9 +373,10 @@ impl ResponseError for ApiError {
             ApiError::UriTooLong { .. } => StatusCode::URI_TOO_LONG,
             ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::HeadersTooLarge { .. } => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
-            ApiError::Busy | ApiError::OverBudget { .. } | ApiError::ReadOnly => {
-                StatusCode::SERVICE_UNAVAILABLE
-            }
+            ApiError::Busy
+            | ApiError::ExportsBusy(_)
+            | ApiError::OverBudget { .. }
+            | ApiError::ReadOnly => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::InsufficientStorage(_) => StatusCode::INSUFFICIENT_STORAGE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }

@@ -60,6 +60,7 @@
 pub mod documents;
 pub mod dto;
 mod error;
+pub mod export;
 pub mod limits;
 pub mod metrics;
 pub mod openapi;
@@ -240,6 +241,8 @@ pub struct ServerState {
     pub metrics_addr: Option<SocketAddr>,
     /// The requests in flight, which a graceful stop waits for.
     pub(crate) in_flight: shutdown::InFlight,
+    /// The bulk downloads running.
+    pub(crate) exports: export::Exports,
 }
 
 impl ServerState {
@@ -271,6 +274,7 @@ impl ServerState {
             metrics: metrics::Metrics::new(),
             metrics_addr: options.metrics_addr,
             in_flight: shutdown::InFlight::default(),
+            exports: export::Exports::default(),
         })
     }
 }

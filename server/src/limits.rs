@@ -101,7 +101,7 @@ impl RateLimits {
 /// Which quota a request draws on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Class {
-    /// Text, position and pattern searches.
+    /// Text, position and pattern searches, and bulk downloads.
     Searches,
     /// Other reads.
     Reads,
@@ -112,7 +112,9 @@ pub enum Class {
 impl Class {
     /// The class of a request, `None` for the unlimited `/healthz`.
     pub fn of(method: &Method, path: &str) -> Option<Class> {
-        const SEARCHES: [&str; 6] = [
+        const SEARCHES: [&str; 8] = [
+            "/api/v1/games.sgf",
+            "/api/v1/games.zip",
             "/api/v1/positions",
             "/api/v1/patterns",
             "/api/v1/search",

@@ -22,6 +22,8 @@ use crate::routes;
         routes::openapi_json,
         routes::list_games,
         routes::upload_games,
+        crate::export::export_sgf,
+        crate::export::export_zip,
         routes::get_game,
         routes::get_record,
         routes::get_position_svg,

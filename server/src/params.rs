@@ -363,6 +363,15 @@ fn number(s: &str) -> Option<u64> {
 }
 
 /// The archive filter and page of a game list query.
+/// The filter of a bulk download: the game list's filters, kind and size.
+pub(crate) fn export_query(q: crate::dto::ExportQuery) -> Result<GameFilter, ApiError> {
+    Ok(GameFilter {
+        kind: nonempty(&q.kind).map(parse_kind).transpose()?,
+        size: nonempty(&q.size).map(parse_size).transpose()?,
+        ..q.filter.filter()?
+    })
+}
+
 pub(crate) fn games_query(q: GamesQuery) -> Result<(GameFilter, Page), ApiError> {
     let filter = GameFilter {
         kind: nonempty(&q.kind).map(parse_kind).transpose()?,

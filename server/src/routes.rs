@@ -52,6 +52,8 @@ pub fn route_table() -> Vec<RouteEntry> {
         entry("GET", "/api/v1/patterns", search_patterns),
         entry("GET", "/api/v1/players", search_players),
         entry("GET", "/api/v1/games", list_games),
+        entry("GET", "/api/v1/games.sgf", crate::export::export_sgf),
+        entry("GET", "/api/v1/games.zip", crate::export::export_zip),
         entry("POST", "/api/v1/games", upload_games),
         entry("GET", "/api/v1/search", search_text),
         entry("GET", "/api/v1/stats", stats),

@@ -1541,3 +1541,72 @@ fn games_carry_ranks_read_and_as_written_and_filter_by_rank() {
     let r = get(&f.base, "/api/v1/games?min_rank=9%E6%AE%B5");
     assert_eq!(r.status, 400, "{}", r.body);
 }
+
+/// Reads a whole answer's body as bytes.
+fn get_bytes(base: &str, path: &str) -> (u16, String, Vec<u8>) {
+    let mut r = agent().get(&format!("{base}{path}")).call().unwrap();
+    let status = r.status().as_u16();
+    let content_type = r
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_string();
+    let body = r
+        .body_mut()
+        .with_config()
+        .limit(512 << 20)
+        .read_to_vec()
+        .unwrap();
+    (status, content_type, body)
+}
+
+#[test]
+fn bulk_downloads_stream_every_matching_game() {
+    let f = shared();
+    let listed = get_ok(&f.base, "/api/v1/games?limit=1000&order=asc&kind=keil");
+    let listed: Vec<u64> = listed["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["id"].as_u64().unwrap())
+        .collect();
+    assert!(listed.len() > 100, "{}", listed.len());
+
+    // One collection: every game, oldest first, each record as stored.
+    let (status, content_type, body) = get_bytes(&f.base, "/api/v1/games.sgf?kind=keil");
+    assert_eq!(status, 200);
+    assert_eq!(content_type, "application/x-go-sgf");
+    let records = keil_record::read_records(&body);
+    assert_eq!(records.len(), listed.len());
+    assert!(records.iter().all(Result::is_ok));
+    let first = get(&f.base, &format!("/api/v1/games/{}/record", listed[0]));
+    let text = String::from_utf8(body).unwrap();
+    assert!(text.starts_with(first.body.as_str()), "{}", &text[..200]);
+
+    // A zip of one file per game, named by id.
+    let (status, content_type, body) =
+        get_bytes(&f.base, "/api/v1/games.zip?kind=keil&min_rank=1d");
+    assert_eq!(status, 200);
+    assert_eq!(content_type, "application/zip");
+    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(body)).unwrap();
+    let strong = get_ok(
+        &f.base,
+        "/api/v1/games?limit=1000&order=asc&kind=keil&min_rank=1d",
+    );
+    let strong: Vec<String> = strong["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| format!("{}.keil", g["id"]))
+        .collect();
+    let names: Vec<String> = (0..zip.len())
+        .map(|i| zip.by_index(i).unwrap().name().unwrap().to_string())
+        .collect();
+    assert_eq!(names, strong);
+    assert!(!names.is_empty() && names.len() < listed.len());
+
+    // A bad filter is a problem document.
+    let r = get(&f.base, "/api/v1/games.zip?min_rank=10d");
+    assert_eq!(r.status, 400, "{}", r.body);
+}

@@ -28,11 +28,18 @@
 //! depth. Once the total or the member count is spent, every container
 //! after it is refused.
 //!
-//! Crates: `zip` (its reader, with deflate, deflate64, bzip2, LZMA, XZ and
+//! The other way, [`Bundle`] writes records as one collection or a zip
+//! archive, streamed (`keil export`, the API's bulk download).
+//!
+//! Crates: `zip` (its reader and stream writer, with deflate, deflate64, bzip2, LZMA, XZ and
 //! zstd members), `tar`, `flate2` (gzip, multi-member as `gzip -c a b`
 //! writes), `bzip2` (the pure-Rust libbz2 port), `lzma-rust2` (xz; the
 //! decoder that `zip` and `sevenz-rust2` use too, no C build), `zstd`, and
 //! `sevenz-rust2` (7z: LZMA, LZMA2, BZip2, Deflate, zstd; solid archives).
+
+mod bundle;
+
+pub use bundle::{Bundle, BundleFormat};
 
 use std::fs::File;
 use std::io::{self, Cursor, Read, Seek, SeekFrom};

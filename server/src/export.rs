@@ -1,0 +1,159 @@
+//! Bulk download: `GET /api/v1/games.sgf` and `GET /api/v1/games.zip`
+//! stream every game that passes the game list's filters, oldest first,
+//! as one collection or a zip of one file per game, whatever their number.
+//!
+//! The archive is read on a thread of its own (at the searches' lower
+//! priority) that writes the bundle ([`keil_container::Bundle`]) into a
+//! bounded channel of chunks; the answer's body reads the channel. Memory
+//! stays one game and [`CHUNKS`] chunks per download; a client that reads
+//! slowly holds its thread back, one that goes away stops it (the channel
+//! closes, the next write fails). At most [`EXPORT_SLOTS`] downloads run at
+//! once; more answer 503 with `Retry-After`.
+
+use std::io::{self, Write};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use actix_web::HttpResponse;
+use actix_web::http::header;
+use actix_web::web::{Bytes, Data, Query};
+use keil_container::{Bundle, BundleFormat};
+
+use crate::ServerState;
+use crate::dto::{ExportQuery, GameFilterQuery};
+use crate::error::{ApiError, Problem};
+
+/// Downloads that may run at once.
+pub const EXPORT_SLOTS: usize = 2;
+
+/// Chunks a download's channel holds before its thread waits for the
+/// client.
+const CHUNKS: usize = 8;
+
+/// Bytes per chunk sent to the client.
+const CHUNK_BYTES: usize = 64 << 10;
+
+/// The running downloads.
+#[derive(Debug, Default)]
+pub(crate) struct Exports(AtomicUsize);
+
+/// One running download, counted in [`Exports`] until it is dropped (its
+/// thread ends, or the thread could not start).
+struct Slot(Data<ServerState>);
+
+impl Slot {
+    /// Counts one more download; refused past [`EXPORT_SLOTS`].
+    fn take(state: &Data<ServerState>) -> Result<Slot, ApiError> {
+        let before = state.exports.0.fetch_add(1, Ordering::SeqCst);
+        let slot = Slot(state.clone());
+        if before >= EXPORT_SLOTS {
+            return Err(ApiError::ExportsBusy(EXPORT_SLOTS));
+        }
+        Ok(slot)
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        self.0.exports.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Writes into the download's channel, a chunk at a time; fails with
+/// `BrokenPipe` once the client has gone.
+struct ChannelWriter(tokio::sync::mpsc::Sender<Bytes>);
+
+impl Write for ChannelWriter {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0
+            .blocking_send(Bytes::copy_from_slice(buf))
+            .map_err(|_| io::Error::new(io::ErrorKind::BrokenPipe, "the client has gone"))?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+fn download(
+    state: Data<ServerState>,
+    q: ExportQuery,
+    format: BundleFormat,
+) -> Result<HttpResponse, ApiError> {
+    let filter = crate::params::export_query(q)?;
+    // Taken here, so that a refusal is an answer; the thread holds it.
+    let slot = Slot::take(&state)?;
+    let (send, mut receive) = tokio::sync::mpsc::channel::<Bytes>(CHUNKS);
+    let worker = state.clone();
+    std::thread::Builder::new()
+        .name("keil-export".into())
+        .spawn(move || {
+            let _slot = slot;
+            crate::work::lower_priority();
+            let out = io::BufWriter::with_capacity(CHUNK_BYTES, ChannelWriter(send));
+            let mut bundle = Bundle::new(format, out);
+            let mut written = Ok(());
+            let exported = worker.archive.games().export(&filter, &mut |g, record| {
+                let name = format!("{}.{}", g.id, keil_record::file_extension(g.kind));
+                written = bundle.add(&name, record);
+                Ok(written.is_ok())
+            });
+            let finished = written.and_then(|()| bundle.finish().map(drop));
+            match (exported, finished) {
+                (Err(e), _) => tracing::warn!("bulk download stopped: {e}"),
+                (Ok(n), Err(e)) if e.kind() == io::ErrorKind::BrokenPipe => {
+                    tracing::info!(games = n, "bulk download: the client went away")
+                }
+                (Ok(_), Err(e)) => tracing::warn!("bulk download stopped: {e}"),
+                (Ok(n), Ok(())) => tracing::info!(games = n, "bulk download"),
+            }
+        })
+        .map_err(|e| ApiError::Internal(format!("cannot start a download: {e}")))?;
+    let body = futures_util::stream::poll_fn(move |cx| {
+        receive
+            .poll_recv(cx)
+            .map(|chunk| chunk.map(Ok::<Bytes, actix_web::Error>))
+    });
+    let name = match format {
+        BundleFormat::Sgf => "games.sgf",
+        BundleFormat::Zip => "games.zip",
+    };
+    Ok(HttpResponse::Ok()
+        .content_type(format.content_type())
+        .insert_header((
+            header::CONTENT_DISPOSITION,
+            format!("attachment; filename=\"{name}\""),
+        ))
+        .streaming(body))
+}
+
+/// Every game that passes the filters, oldest first, as one SGF
+/// collection (the stored records: game information as the records wrote
+/// it), streamed whatever their number.
+#[utoipa::path(get, path = "/api/v1/games.sgf", tag = "games", params(ExportQuery, GameFilterQuery),
+    responses(
+        (status = 200, description = "The games, one collection", content_type = "application/x-go-sgf", body = String),
+        (status = 400, description = "A filter does not parse", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "As many downloads run as the server allows (`Retry-After`)", body = Problem, content_type = "application/problem+json"),
+    ))]
+pub async fn export_sgf(
+    state: Data<ServerState>,
+    q: Query<ExportQuery>,
+) -> Result<HttpResponse, ApiError> {
+    download(state, q.into_inner(), BundleFormat::Sgf)
+}
+
+/// Every game that passes the filters, oldest first, as a zip of one file
+/// per game (`{id}.sgf`, `.keil`, `.kaomi`), streamed whatever their number.
+#[utoipa::path(get, path = "/api/v1/games.zip", tag = "games", params(ExportQuery, GameFilterQuery),
+    responses(
+        (status = 200, description = "The games, a zip of one file per game", content_type = "application/zip", body = Vec<u8>),
+        (status = 400, description = "A filter does not parse", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "As many downloads run as the server allows (`Retry-After`)", body = Problem, content_type = "application/problem+json"),
+    ))]
+pub async fn export_zip(
+    state: Data<ServerState>,
+    q: Query<ExportQuery>,
+) -> Result<HttpResponse, ApiError> {
+    download(state, q.into_inner(), BundleFormat::Zip)
+}
