@@ -69,11 +69,12 @@ pub struct GameFilterQuery {
     pub max_rank: Option<String>,
 }
 
-/// The board of `GET /api/v1/games.sgf` and `.zip` (the filters are
-/// [`GameFilterQuery`]).
+/// The games a list (`GET /api/v1/games`) or a bulk download
+/// (`GET /api/v1/games.sgf`, `.zip`) selects: the filters
+/// ([`GameFilterQuery`]), the kind and the board size.
 #[derive(Debug, Default, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
-pub struct ExportQuery {
+pub struct SelectionQuery {
     /// The filters.
     #[serde(flatten)]
     #[param(ignore)]
@@ -87,22 +88,15 @@ pub struct ExportQuery {
     pub size: Option<String>,
 }
 
-/// Board and page of `GET /api/v1/games` (its filters are
-/// [`GameFilterQuery`]).
+/// Order and page of `GET /api/v1/games` (the games it selects are
+/// [`SelectionQuery`]).
 #[derive(Debug, Default, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct GamesQuery {
-    /// The filters.
+    /// The games selected.
     #[serde(flatten)]
     #[param(ignore)]
-    pub filter: GameFilterQuery,
-    /// The game: `keil`, `go` or `kaomi`.
-    #[param(value_type = Option<String>, pattern = r"^\s*([Kk][Ee][Ii][Ll]|[Gg][Oo]|[Kk][Aa][Oo][Mm][Ii])?\s*$", max_length = 200)]
-    pub kind: Option<String>,
-    /// The board size: the hexagon's side (Keil), the square's side (Go);
-    /// without `kind`, of any kind.
-    #[param(value_type = Option<String>, pattern = r"^\s*(0*([0-9]{1,2}|1[0-9]{2}|2[0-4][0-9]|25[0-5]))?\s*$", max_length = 200)]
-    pub size: Option<String>,
+    pub selection: SelectionQuery,
     /// `desc` (newest first, the default) or `asc`.
     #[param(value_type = Option<String>, pattern = r"^\s*(asc|desc)?\s*$", max_length = 200)]
     pub order: Option<String>,

@@ -19,8 +19,9 @@ use actix_web::web::{Bytes, Data, Query};
 use keil_container::{Bundle, BundleFormat};
 
 use crate::ServerState;
-use crate::dto::{ExportQuery, GameFilterQuery};
+use crate::dto::{GameFilterQuery, SelectionQuery};
 use crate::error::{ApiError, Problem};
+use crate::params::selection;
 
 /// Downloads that may run at once.
 pub const EXPORT_SLOTS: usize = 2;
@@ -75,12 +76,13 @@ impl Write for ChannelWriter {
     }
 }
 
-fn download(
+/// Streams the games of `filter` as `format` (also the pages' download,
+/// `GET /games.sgf`, `/games.zip`).
+pub(crate) fn download(
     state: Data<ServerState>,
-    q: ExportQuery,
+    filter: keil_archive::GameFilter,
     format: BundleFormat,
 ) -> Result<HttpResponse, ApiError> {
-    let filter = crate::params::export_query(q)?;
     // Taken here, so that a refusal is an answer; the thread holds it.
     let slot = Slot::take(&state)?;
     let (send, mut receive) = tokio::sync::mpsc::channel::<Bytes>(CHUNKS);
@@ -130,7 +132,7 @@ fn download(
 /// Every game that passes the filters, oldest first, as one SGF
 /// collection (the stored records: game information as the records wrote
 /// it), streamed whatever their number.
-#[utoipa::path(get, path = "/api/v1/games.sgf", tag = "games", params(ExportQuery, GameFilterQuery),
+#[utoipa::path(get, path = "/api/v1/games.sgf", tag = "games", params(SelectionQuery, GameFilterQuery),
     responses(
         (status = 200, description = "The games, one collection", content_type = "application/x-go-sgf", body = String),
         (status = 400, description = "A filter does not parse", body = Problem, content_type = "application/problem+json"),
@@ -138,14 +140,14 @@ fn download(
     ))]
 pub async fn export_sgf(
     state: Data<ServerState>,
-    q: Query<ExportQuery>,
+    q: Query<SelectionQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    download(state, q.into_inner(), BundleFormat::Sgf)
+    download(state, selection(q.into_inner())?, BundleFormat::Sgf)
 }
 
 /// Every game that passes the filters, oldest first, as a zip of one file
 /// per game (`{id}.sgf`, `.keil`, `.kaomi`), streamed whatever their number.
-#[utoipa::path(get, path = "/api/v1/games.zip", tag = "games", params(ExportQuery, GameFilterQuery),
+#[utoipa::path(get, path = "/api/v1/games.zip", tag = "games", params(SelectionQuery, GameFilterQuery),
     responses(
         (status = 200, description = "The games, a zip of one file per game", content_type = "application/zip", body = Vec<u8>),
         (status = 400, description = "A filter does not parse", body = Problem, content_type = "application/problem+json"),
@@ -153,7 +155,7 @@ pub async fn export_sgf(
     ))]
 pub async fn export_zip(
     state: Data<ServerState>,
-    q: Query<ExportQuery>,
+    q: Query<SelectionQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    download(state, q.into_inner(), BundleFormat::Zip)
+    download(state, selection(q.into_inner())?, BundleFormat::Zip)
 }

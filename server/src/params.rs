@@ -363,8 +363,8 @@ fn number(s: &str) -> Option<u64> {
 }
 
 /// The archive filter and page of a game list query.
-/// The filter of a bulk download: the game list's filters, kind and size.
-pub(crate) fn export_query(q: crate::dto::ExportQuery) -> Result<GameFilter, ApiError> {
+/// The games a list or a download selects: the filters, kind and size.
+pub(crate) fn selection(q: crate::dto::SelectionQuery) -> Result<GameFilter, ApiError> {
     Ok(GameFilter {
         kind: nonempty(&q.kind).map(parse_kind).transpose()?,
         size: nonempty(&q.size).map(parse_size).transpose()?,
@@ -373,11 +373,7 @@ pub(crate) fn export_query(q: crate::dto::ExportQuery) -> Result<GameFilter, Api
 }
 
 pub(crate) fn games_query(q: GamesQuery) -> Result<(GameFilter, Page), ApiError> {
-    let filter = GameFilter {
-        kind: nonempty(&q.kind).map(parse_kind).transpose()?,
-        size: nonempty(&q.size).map(parse_size).transpose()?,
-        ..q.filter.filter()?
-    };
+    let filter = selection(q.selection)?;
     let order = match nonempty(&q.order) {
         None | Some("desc") => Order::Descending,
         Some("asc") => Order::Ascending,

@@ -235,7 +235,7 @@ pub async fn openapi_json() -> HttpResponse {
 }
 
 /// Lists games, filtered, sorted by date then id, with keyset pagination.
-#[utoipa::path(get, path = "/api/v1/games", tag = "games", params(GamesQuery, GameFilterQuery),
+#[utoipa::path(get, path = "/api/v1/games", tag = "games", params(GamesQuery, SelectionQuery, GameFilterQuery),
     responses(
         (status = 200, description = "One page of games", body = GameListDto),
         (status = 400, description = "A filter or the cursor does not parse", body = Problem, content_type = "application/problem+json"),

@@ -636,6 +636,8 @@ fn openapi_document_lists_every_route() {
         ("get", "/openapi.json"),
         ("get", "/api/v1/games"),
         ("post", "/api/v1/games"),
+        ("get", "/api/v1/games.sgf"),
+        ("get", "/api/v1/games.zip"),
         ("get", "/api/v1/games/{id}"),
         ("get", "/api/v1/games/{id}/record"),
         ("get", "/api/v1/games/{id}/positions/{ply}"),

@@ -54,6 +54,7 @@ pub fn page_table() -> Vec<RouteEntry> {
         entry("GET", "/", home),
         entry("GET", "/games", games_page),
         entry("GET", "/games.sgf", games_sgf),
+        entry("GET", "/games.zip", games_zip),
         entry("GET", "/positions", positions_page),
         entry("GET", "/patterns", patterns::patterns_page),
         entry("GET", "/search", search_page),
@@ -659,6 +660,8 @@ struct FilterEcho {
     size: String,
     ruleset: String,
     status: String,
+    min_rank: String,
+    max_rank: String,
     order: String,
 }
 
@@ -666,18 +669,20 @@ impl FilterEcho {
     fn from_query(q: &GamesQuery) -> FilterEcho {
         let s = |v: &Option<String>| v.clone().unwrap_or_default();
         FilterEcho {
-            player: s(&q.filter.player),
-            color: s(&q.filter.color).to_ascii_uppercase(),
-            opponent: s(&q.filter.opponent),
-            event: s(&q.filter.event),
-            from: s(&q.filter.from),
-            to: s(&q.filter.to),
-            result: s(&q.filter.result),
-            winner: s(&q.filter.winner).to_ascii_uppercase(),
-            kind: s(&q.kind),
-            size: s(&q.size),
-            ruleset: s(&q.filter.ruleset),
-            status: s(&q.filter.status),
+            player: s(&q.selection.filter.player),
+            color: s(&q.selection.filter.color).to_ascii_uppercase(),
+            opponent: s(&q.selection.filter.opponent),
+            event: s(&q.selection.filter.event),
+            from: s(&q.selection.filter.from),
+            to: s(&q.selection.filter.to),
+            result: s(&q.selection.filter.result),
+            winner: s(&q.selection.filter.winner).to_ascii_uppercase(),
+            kind: s(&q.selection.kind),
+            size: s(&q.selection.size),
+            ruleset: s(&q.selection.filter.ruleset),
+            status: s(&q.selection.filter.status),
+            min_rank: s(&q.selection.filter.min_rank),
+            max_rank: s(&q.selection.filter.max_rank),
             order: s(&q.order),
         }
     }
@@ -696,6 +701,8 @@ impl FilterEcho {
             ("size", &self.size),
             ("ruleset", &self.ruleset),
             ("status", &self.status),
+            ("min_rank", &self.min_rank),
+            ("max_rank", &self.max_rank),
             ("order", &self.order),
         ]
     }
@@ -704,10 +711,10 @@ impl FilterEcho {
 /// Empty form fields mean "any": the API's parser reads an empty value as
 /// a bad one, so they are dropped first.
 fn drop_empty(mut q: GamesQuery) -> GamesQuery {
-    drop_empty_filter(&mut q.filter);
+    drop_empty_filter(&mut q.selection.filter);
     for v in [
-        &mut q.kind,
-        &mut q.size,
+        &mut q.selection.kind,
+        &mut q.selection.size,
         &mut q.order,
         &mut q.limit,
         &mut q.cursor,
@@ -737,6 +744,8 @@ fn drop_empty_filter(f: &mut GameFilterQuery) {
         &mut f.variant,
         &mut f.ruleset,
         &mut f.status,
+        &mut f.min_rank,
+        &mut f.max_rank,
     ] {
         drop_blank(v);
     }
@@ -755,6 +764,7 @@ struct GamesPage<'a> {
     first: String,
     first_page: bool,
     download: String,
+    download_zip: String,
     error: Option<String>,
 }
 
@@ -781,6 +791,7 @@ pub async fn games_page(state: Data<ServerState>, q: PageQuery<GamesQuery>) -> P
     };
     let first = link("/games", &f.pairs());
     let download = link("/games.sgf", &f.pairs());
+    let download_zip = link("/games.zip", &f.pairs());
     let status = if error.is_some() {
         StatusCode::BAD_REQUEST
     } else {
@@ -800,6 +811,7 @@ pub async fn games_page(state: Data<ServerState>, q: PageQuery<GamesQuery>) -> P
         first,
         first_page,
         download,
+        download_zip,
         error,
     };
     let body = page
@@ -808,40 +820,26 @@ pub async fn games_page(state: Data<ServerState>, q: PageQuery<GamesQuery>) -> P
     Ok(html_response(status, body))
 }
 
-/// The most games [`games_sgf`] writes.
-const SGF_LIMIT: usize = 1000;
-
-/// `GET /games.sgf?…`: the filtered games (the first 1000) as one SGF
-/// collection, as a download.
+/// `GET /games.sgf?…`: every game the list's filters select, oldest
+/// first, as one SGF collection download, streamed whatever their number
+/// ([`crate::export`]).
 pub async fn games_sgf(state: Data<ServerState>, q: PageQuery<GamesQuery>) -> PageResult {
-    let mut q = drop_empty(q.into_inner());
-    q.cursor = None;
-    let default_limit = q.limit.is_none();
-    let (filter, mut page) = crate::params::games_query(q)?;
-    page.limit = if default_limit {
-        SGF_LIMIT
-    } else {
-        page.limit.min(SGF_LIMIT)
-    };
-    let text = blocking(&state, move |a| {
-        let list = a.games().list(&filter, &page)?;
-        let mut out = String::new();
-        for g in &list.games {
-            if let Some(game) = a.games().get(g.id)? {
-                out.push_str(game.record.trim_end());
-                out.push('\n');
-            }
-        }
-        Ok(out)
-    })
-    .await?;
-    Ok(HttpResponse::Ok()
-        .content_type("application/x-go-sgf; charset=utf-8")
-        .insert_header((
-            header::CONTENT_DISPOSITION,
-            "attachment; filename=\"keil-games.sgf\"",
-        ))
-        .body(text))
+    let (filter, _) = crate::params::games_query(drop_empty(q.into_inner()))?;
+    Ok(crate::export::download(
+        state,
+        filter,
+        keil_container::BundleFormat::Sgf,
+    )?)
+}
+
+/// `GET /games.zip?…`: the same as a zip of one file per game.
+pub async fn games_zip(state: Data<ServerState>, q: PageQuery<GamesQuery>) -> PageResult {
+    let (filter, _) = crate::params::games_query(drop_empty(q.into_inner()))?;
+    Ok(crate::export::download(
+        state,
+        filter,
+        keil_container::BundleFormat::Zip,
+    )?)
 }
 
 // ---- the game viewer -----------------------------------------------------------------
