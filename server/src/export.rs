@@ -5,7 +5,7 @@
 //! The archive is read on a thread of its own (at the searches' lower
 //! priority) that writes the bundle ([`keil_container::Bundle`]) into a
 //! bounded channel of chunks; the answer's body reads the channel. Memory
-//! stays one game and [`CHUNKS`] chunks per download; a client that reads
+//! stays one game and eight 64 KiB chunks per download; a client that reads
 //! slowly holds its thread back, one that goes away stops it (the channel
 //! closes, the next write fails). At most [`EXPORT_SLOTS`] downloads run at
 //! once; more answer 503 with `Retry-After`.
