@@ -63,12 +63,7 @@ fn export_archive(db: &std::path::Path, args: Args) -> anyhow::Result<()> {
     };
     let filter = args.filter.filter()?;
     let mut bundle = Bundle::new(format, out);
-    let mut written = Ok(());
-    let n = archive.games().export(&filter, &mut |g, record| {
-        let name = format!("{}.{}", g.id, keil_record::file_extension(g.kind));
-        written = bundle.add(&name, record);
-        Ok(written.is_ok())
-    })?;
+    let (n, written) = archive.games().export_into(&filter, &mut bundle)?;
     match written {
         // A reader that closed the pipe (`| head`) ends the export quietly.
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(()),

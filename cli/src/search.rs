@@ -278,15 +278,6 @@ fn matched(to_move: Color, button_taken: Option<bool>) -> String {
     }
 }
 
-/// A rank as a line shows it: read (`9d`), else as written, else `-`.
-fn rank(rank: Option<keil_record::Rank>, text: &Option<String>) -> String {
-    match (rank, text) {
-        (Some(r), _) => r.to_string(),
-        (None, Some(t)) if !t.trim().is_empty() => t.clone(),
-        _ => "-".into(),
-    }
-}
-
 fn game_line(g: &GameSummary) -> String {
     format!(
         "{:>7}  {:<4} {:>2}  {:<10}  {} ({}) - {} ({})  {}  {}  {}",
@@ -295,9 +286,9 @@ fn game_line(g: &GameSummary) -> String {
         g.size,
         g.date.as_deref().unwrap_or("?"),
         g.black.as_deref().unwrap_or("?"),
-        rank(g.black_rank, &g.black_rank_text),
+        g.shown_rank(Color::Black).unwrap_or_else(|| "-".into()),
         g.white.as_deref().unwrap_or("?"),
-        rank(g.white_rank, &g.white_rank_text),
+        g.shown_rank(Color::White).unwrap_or_else(|| "-".into()),
         g.result.as_deref().unwrap_or("?"),
         g.event.as_deref().unwrap_or(""),
         g.round

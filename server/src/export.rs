@@ -94,20 +94,15 @@ pub(crate) fn download(
             crate::work::lower_priority();
             let out = io::BufWriter::with_capacity(CHUNK_BYTES, ChannelWriter(send));
             let mut bundle = Bundle::new(format, out);
-            let mut written = Ok(());
-            let exported = worker.archive.games().export(&filter, &mut |g, record| {
-                let name = format!("{}.{}", g.id, keil_record::file_extension(g.kind));
-                written = bundle.add(&name, record);
-                Ok(written.is_ok())
-            });
-            let finished = written.and_then(|()| bundle.finish().map(drop));
-            match (exported, finished) {
-                (Err(e), _) => tracing::warn!("bulk download stopped: {e}"),
-                (Ok(n), Err(e)) if e.kind() == io::ErrorKind::BrokenPipe => {
-                    tracing::info!(games = n, "bulk download: the client went away")
-                }
-                (Ok(_), Err(e)) => tracing::warn!("bulk download stopped: {e}"),
-                (Ok(n), Ok(())) => tracing::info!(games = n, "bulk download"),
+            match worker.archive.games().export_into(&filter, &mut bundle) {
+                Err(e) => tracing::warn!("bulk download stopped: {e}"),
+                Ok((n, written)) => match (n, written.and_then(|()| bundle.finish().map(drop))) {
+                    (n, Err(e)) if e.kind() == io::ErrorKind::BrokenPipe => {
+                        tracing::info!(games = n, "bulk download: the client went away")
+                    }
+                    (_, Err(e)) => tracing::warn!("bulk download stopped: {e}"),
+                    (n, Ok(())) => tracing::info!(games = n, "bulk download"),
+                },
             }
         })
         .map_err(|e| ApiError::Internal(format!("cannot start a download: {e}")))?;

@@ -189,14 +189,11 @@ fn many_refusals_answer_a_bounded_summary() {
 
 /// A zip of `files` (name, bytes), deflated.
 fn zip_of(files: &[(String, Vec<u8>)]) -> Vec<u8> {
-    use std::io::Write as _;
-    let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
-    let options = zip::write::SimpleFileOptions::default();
+    let mut b = keil_container::Bundle::new(keil_container::BundleFormat::Zip, Vec::new());
     for (name, bytes) in files {
-        w.start_file(name.as_str(), options).unwrap();
-        w.write_all(bytes).unwrap();
+        b.add(name, std::str::from_utf8(bytes).unwrap()).unwrap();
     }
-    w.finish().unwrap().into_inner()
+    b.finish().unwrap()
 }
 
 fn gzip(bytes: &[u8]) -> Vec<u8> {

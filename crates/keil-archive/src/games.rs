@@ -511,6 +511,28 @@ impl Games<'_> {
         Ok(n)
     }
 
+    /// Writes every game `filter` selects into `bundle`, in
+    /// [`Games::export`]'s order, each named `{id}.{ext}` (`42.sgf`,
+    /// `7.keil`): the one naming of `keil export --db` and the server's
+    /// downloads. Returns the games written and the bundle's first write
+    /// error (a closed pipe, a client gone), which ends the export.
+    ///
+    /// # Errors
+    /// As [`Games::export`].
+    pub fn export_into<W: std::io::Write>(
+        &self,
+        filter: &GameFilter,
+        bundle: &mut keil_container::Bundle<W>,
+    ) -> Result<(u64, std::io::Result<()>)> {
+        let mut written = Ok(());
+        let n = self.export(filter, &mut |g, record| {
+            let name = format!("{}.{}", g.id, keil_record::file_extension(g.kind));
+            written = bundle.add(&name, record);
+            Ok(written.is_ok())
+        })?;
+        Ok((n, written))
+    }
+
     /// The number of games that pass `filter`.
     ///
     /// # Errors

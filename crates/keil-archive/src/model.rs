@@ -141,6 +141,19 @@ impl GameSummary {
             Color::White => self.white.as_deref(),
         }
     }
+
+    /// The rank of `color` as lists show it: the rank read (`9d`), else
+    /// `BR`/`WR` as written when it is not blank, else `None`.
+    pub fn shown_rank(&self, color: Color) -> Option<String> {
+        let (rank, text) = match color {
+            Color::Black => (self.black_rank, &self.black_rank_text),
+            Color::White => (self.white_rank, &self.white_rank_text),
+        };
+        match rank {
+            Some(r) => Some(r.to_string()),
+            None => text.clone().filter(|t| !t.trim().is_empty()),
+        }
+    }
 }
 
 /// The moves of a stored game, ready to replay on [`GameMoves::start`]

@@ -35,13 +35,11 @@ fn real_files(n: usize) -> Option<Vec<(String, Vec<u8>)>> {
 }
 
 fn zip_of(files: &[(String, Vec<u8>)]) -> Vec<u8> {
-    let mut w = zip::ZipWriter::new(Cursor::new(Vec::new()));
-    let options = zip::write::SimpleFileOptions::default();
+    let mut b = keil_container::Bundle::new(keil_container::BundleFormat::Zip, Vec::new());
     for (name, bytes) in files {
-        w.start_file(name.as_str(), options).unwrap();
-        w.write_all(bytes).unwrap();
+        b.add(name, std::str::from_utf8(bytes).unwrap()).unwrap();
     }
-    w.finish().unwrap().into_inner()
+    b.finish().unwrap()
 }
 
 fn tar_of(files: &[(String, Vec<u8>)]) -> Vec<u8> {

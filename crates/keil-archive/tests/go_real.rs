@@ -2,37 +2,15 @@
 //! 19×19 computer-Go collection imports, and every stored game's moves
 //! replay to the validator's own final position.
 
-use std::path::{Path, PathBuf};
+mod common;
 
 use keil_archive::{Archive, GameFilter, GameKind, GameStatus, ImportOptions, ImportSource, Page};
 
-const DATA: &str = "../../../shared/data/sgf-real/yenw__computer-go-dataset";
-
-/// The `.sgf` files under `dir`, recursively, in name order.
-fn sgf_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    paths.sort();
-    for p in paths {
-        if p.is_dir() {
-            sgf_files(&p, out);
-        } else if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("sgf")) {
-            out.push(p);
-        }
-    }
-}
-
 #[test]
 fn real_go_games_import_and_replay_to_the_validators_position() {
-    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join(DATA);
-    if !data.is_dir() {
-        println!("skipped: {} is absent", data.display());
+    let Some(files) = common::real_sgf_files() else {
         return;
-    }
-    let mut files = Vec::new();
-    sgf_files(&data, &mut files);
+    };
     // 50 files spread over the collection.
     let step = (files.len() / 50).max(1);
     let subset: Vec<ImportSource> = files

@@ -323,14 +323,6 @@ fn position_after(pos: &AnyPosition, to_move: Color, mv: Move) -> Option<AnyPosi
     Some(game.position())
 }
 
-/// A rank as a page shows it: read (`9d`), else as written, else nothing.
-fn shown_rank(rank: Option<keil_record::Rank>, text: &Option<String>) -> String {
-    match rank {
-        Some(r) => r.to_string(),
-        None => text.clone().unwrap_or_default(),
-    }
-}
-
 /// A row of a game table.
 struct Row {
     id: GameId,
@@ -357,8 +349,8 @@ impl From<&GameSummary> for Row {
             size_name: size_name(code, g.size),
             black: g.black.clone(),
             white: g.white.clone(),
-            black_rank: shown_rank(g.black_rank, &g.black_rank_text),
-            white_rank: shown_rank(g.white_rank, &g.white_rank_text),
+            black_rank: g.shown_rank(Color::Black).unwrap_or_default(),
+            white_rank: g.shown_rank(Color::White).unwrap_or_default(),
             result: g.result.clone().unwrap_or_default(),
             date: g.date.clone().unwrap_or_default(),
             event: g.event.clone().unwrap_or_default(),
