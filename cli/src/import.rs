@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
-use keil_archive::{Archive, ImportOptions, ImportSource};
+use keil_archive::{Archive, Duplicates, ImportOptions, ImportSource};
 
 /// Import records into an archive.
 #[derive(clap::Args, Debug)]
@@ -42,9 +42,38 @@ pub struct Args {
     /// counts two).
     #[arg(long, default_value_t = keil_container::Limits::default().max_depth)]
     pub max_depth: u32,
+    /// What counts as a game already stored: `signature` (the same record,
+    /// or the same game with other headers: Kombilo's Dyer signature; the
+    /// other record is linked to the stored game) or `exact` (the same
+    /// record only).
+    #[arg(long, value_enum, default_value_t = DuplicatesArg::Signature)]
+    pub duplicates: DuplicatesArg,
+    /// A file of player aliases, one `alias = name` per line (`#` starts a
+    /// comment), added before the games are read (as `keil players
+    /// alias`).
+    #[arg(long)]
+    pub aliases: Option<PathBuf>,
+}
+
+/// `--duplicates`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DuplicatesArg {
+    /// The same record or the same game signature.
+    Signature,
+    /// The same record only.
+    Exact,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
+    let aliases = match &args.aliases {
+        None => Vec::new(),
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("reading aliases {}", path.display()))?;
+            keil_archive::read_aliases(&text)
+                .with_context(|| format!("aliases {}", path.display()))?
+        }
+    };
     let archive = Archive::open(&args.db)
         .with_context(|| format!("opening archive {}", args.db.display()))?;
     let sources: Vec<ImportSource> = args
@@ -74,18 +103,24 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 max_members: args.max_members,
                 max_depth: args.max_depth,
             },
+            duplicates: match args.duplicates {
+                DuplicatesArg::Signature => Duplicates::Signature,
+                DuplicatesArg::Exact => Duplicates::Exact,
+            },
+            aliases,
             ..ImportOptions::default()
         },
         &mut |p| {
             let rate = p.games_read as f64 / p.elapsed.as_secs_f64().max(1e-9);
             let members = if p.members > 0 {
-                format!("{} archive members, ", p.members)
+                let per_second = p.members as f64 / p.elapsed.as_secs_f64().max(1e-9);
+                format!("{} archive members ({per_second:.0}/s), ", p.members)
             } else {
                 String::new()
             };
             bar.set_message(format!(
-                "{members}{} games read, {rate:.0} games/s: {} imported, {} duplicates, {} invalid",
-                p.games_read, p.imported, p.duplicates, p.invalid
+                "{members}{} games read, {rate:.0} games/s: {} imported, {} duplicates, {} merged, {} invalid",
+                p.games_read, p.imported, p.duplicates, p.merged, p.invalid
             ));
         },
     )?;
@@ -96,12 +131,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let c = &report.counts;
     println!(
-        "{} games read in {:.2} s ({:.0} games/s): {} imported, {} duplicates, {} invalid",
+        "{} games read in {:.2} s ({:.0} games/s): {} imported, {} duplicates, {} merged, {} invalid",
         c.games_read,
         c.elapsed.as_secs_f64(),
         report.games_per_second(),
         c.imported,
         c.duplicates,
+        c.merged,
         c.invalid
     );
     if c.members > 0 || c.skipped > 0 {
@@ -109,6 +145,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             "  {} archive members read; {} files or members skipped (neither an archive nor SGF)",
             c.members, c.skipped
         );
+    }
+    for m in report.merged.iter().take(20) {
+        println!(
+            "  merged: {} game {} is another record of game {} (kept with it)",
+            m.source,
+            m.index + 1,
+            m.id
+        );
+    }
+    if report.merged.len() > 20 {
+        println!("  ... {} more merged", report.merged.len() - 20);
     }
     for (reason, n) in &report.reasons {
         println!("  invalid, {reason}: {n}");

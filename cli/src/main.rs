@@ -19,6 +19,7 @@ mod archive;
 mod export;
 mod generate;
 mod import;
+mod players;
 mod search;
 mod serve;
 mod validate;
@@ -54,6 +55,8 @@ enum Command {
     Import(import::Args),
     /// Search an archive: players, games, positions, text.
     Search(search::Args),
+    /// Player identities: aliases an operator keeps.
+    Players(players::Args),
     /// Rebuild an archive's text and position indexes from its games.
     Reindex(archive::Args),
     /// Counts and sizes of an archive.
@@ -70,6 +73,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Export(args) => export::run(args),
         Command::Import(args) => import::run(args),
         Command::Search(args) => search::run(args),
+        Command::Players(args) => players::run(args),
         Command::Reindex(args) => archive::reindex(args),
         Command::Stats(args) => archive::stats(args),
         Command::Serve(args) => serve::run(args),

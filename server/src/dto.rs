@@ -524,16 +524,32 @@ pub struct OpponentDto {
     pub losses: u64,
 }
 
+/// One way a player's name is written in the records.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct SpellingDto {
+    /// The name as written (`PB`/`PW`).
+    pub name: String,
+    /// Stored games that write it so.
+    pub games: u64,
+}
+
 /// A player's profile.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct PlayerDto {
     /// The player id.
     #[schema(value_type = i64)]
     pub id: PlayerId,
-    /// The name as written.
+    /// The name shown: the player's first spelling, or the name an
+    /// operator's alias gave.
     pub name: String,
-    /// All stored games.
+    /// All stored games (a game against oneself once).
     pub games: u64,
+    /// Games against oneself (both colours this player: a program's
+    /// self-play, or two spellings of one person): neither won nor lost.
+    pub self_play: u64,
+    /// The ways the name is written in the records (case, spacing,
+    /// punctuation and aliases folded together), most games first.
+    pub spellings: Vec<SpellingDto>,
     /// As Black.
     pub as_black: RecordDto,
     /// As White.
@@ -557,6 +573,15 @@ impl From<PlayerProfile> for PlayerDto {
             id: p.id,
             name: p.name,
             games: p.games,
+            self_play: p.self_play,
+            spellings: p
+                .spellings
+                .into_iter()
+                .map(|s| SpellingDto {
+                    name: s.name,
+                    games: s.games,
+                })
+                .collect(),
             as_black: rec(p.as_black),
             as_white: rec(p.as_white),
             first_date: p.first_date,
@@ -834,7 +859,8 @@ pub struct HealthDto {
 pub struct UploadVerdictDto {
     /// 0-based index of the game tree in the body.
     pub index: usize,
-    /// `stored`, `duplicate` or `invalid`.
+    /// `stored`, `duplicate`, `merged` (another record of game `id`, kept
+    /// with it) or `invalid`.
     pub outcome: String,
     /// The status code this game alone would get: 201, 200 or 422.
     pub http_status: u16,
@@ -876,6 +902,10 @@ pub struct UploadDto {
     pub stored: u64,
     /// Valid games already in the archive.
     pub duplicates: u64,
+    /// Records of games already stored, with other headers (the same game
+    /// signature): kept as another source's record of that game
+    /// (`outcome` `merged`, `id` the game).
+    pub merged: u64,
     /// Game trees refused.
     pub invalid: u64,
     /// Refused game trees per reason code (`occupied`, `empty_record`,

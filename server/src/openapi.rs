@@ -37,7 +37,7 @@ use crate::routes;
     ),
     components(schemas(
         Problem, GameDto, GameListDto, GameDetailDto, PositionDto, MoveDto, CapturesDto, KaomiEndDto, KaomiGroupDto, KaomiPairDto, PushDto,
-        PlayerHitDto, PlayersDto, RecordDto, OpponentDto, PlayerDto, ContinuationDto,
+        PlayerHitDto, PlayersDto, RecordDto, OpponentDto, SpellingDto, PlayerDto, ContinuationDto,
         PositionGameDto, PositionSearchDto, TextHitDto, SearchDto, StatsDto, HealthDto,
         UploadVerdictDto, UploadDto, MoveStatsDto, PatternContinuationDto, PatternGameDto,
         PatternSearchDto,

@@ -260,7 +260,7 @@ pub async fn list_games(
 /// 200 when all valid games were already there, 422 when no game was
 /// valid.
 #[utoipa::path(post, path = "/api/v1/games", tag = "games",
-    request_body(content = String, content_type = "application/x-go-sgf", description = "One or more game records (SGF), at most 10,000 game trees (`--max-upload-games`); or an archive of them (zip, tar, 7z; gzip, bzip2, xz or zstd compressed, or sent with `Content-Encoding: gzip`), told by content, unpacking to at most 8 times the body limit"),
+    request_body(content = String, content_type = "application/x-go-sgf", description = "One or more game records (SGF), at most 10,000 game trees (`--max-upload-games`); or an archive of them (zip, tar, 7z; gzip, bzip2, xz or zstd compressed, or sent with `Content-Encoding` gzip, deflate, br or zstd), told by content, unpacking to at most 8 times the body limit"),
     security(("bearer" = [])),
     responses(
         (status = 201, description = "At least one game was stored", body = UploadDto),
@@ -303,8 +303,18 @@ pub async fn upload_games(
         .map_err(|_| ApiError::PayloadTooLarge { limit })?
         .map_err(|e| ApiError::BadRequest(format!("body: {e}")))?;
     let source = format!("POST /api/v1/games from {client} ({})", uploader.name);
+    let encoding = req
+        .headers()
+        .get(header::CONTENT_ENCODING)
+        .map(|v| v.to_str().unwrap_or("(not text)").to_string());
     let answer = work::write(&state, move |st| {
-        upload::store(st, &source, body.to_vec(), &uploader.name)
+        upload::store(
+            st,
+            &source,
+            body.to_vec(),
+            encoding.as_deref(),
+            &uploader.name,
+        )
     })
     .await?;
     state
@@ -312,7 +322,7 @@ pub async fn upload_games(
         .uploaded(answer.stored, answer.duplicates, answer.invalid);
     let status = if answer.stored > 0 {
         StatusCode::CREATED
-    } else if answer.duplicates > 0 {
+    } else if answer.duplicates + answer.merged > 0 {
         StatusCode::OK
     } else {
         StatusCode::UNPROCESSABLE_ENTITY

@@ -85,6 +85,7 @@ fn verdict_dto(outcome: GameOutcome) -> UploadVerdictDto {
     let (outcome, http_status, id) = match outcome.fate {
         Fate::Stored { id, .. } => ("stored", 201, Some(id)),
         Fate::Duplicate { id, .. } => ("duplicate", 200, Some(id)),
+        Fate::Merged { id, .. } => ("merged", 200, Some(id)),
         Fate::Invalid(p) => {
             return UploadVerdictDto {
                 index,
@@ -178,11 +179,56 @@ fn unpack(
     }
 }
 
+/// The body as sent, without its `Content-Encoding`: `br` (brotli) and
+/// `deflate` (zlib, RFC 9110 §8.4.1.2) are decoded here, to at most
+/// `max_bytes`; `gzip` and `zstd` bodies are left to [`unpack`], which
+/// tells them by content as it does for files; `identity` or none is the
+/// body. A body encoded twice or in another coding is refused.
+///
+/// # Errors
+/// [`ApiError::ArchiveLimit`] when the decoded body passes `max_bytes`;
+/// [`ApiError::NotSgf`] for a coding not read or a body that does not
+/// decode.
+pub(crate) fn decode_content(
+    encoding: Option<&str>,
+    body: Vec<u8>,
+    max_bytes: u64,
+) -> Result<Vec<u8>, ApiError> {
+    use std::io::Read;
+    let coding = encoding.map(|e| e.trim().to_ascii_lowercase());
+    let reader: Box<dyn Read + '_> = match coding.as_deref() {
+        None | Some("" | "identity" | "gzip" | "x-gzip" | "zstd") => return Ok(body),
+        Some("br") => Box::new(brotli::Decompressor::new(&body[..], 64 << 10)),
+        Some("deflate") => Box::new(flate2::read::ZlibDecoder::new(&body[..])),
+        Some(other) => {
+            return Err(ApiError::NotSgf(format!(
+                "Content-Encoding {other:?} is not read; send the body as is, or encoded with one of gzip, deflate, br, zstd; nothing was stored"
+            )));
+        }
+    };
+    let mut out = Vec::new();
+    reader
+        .take(max_bytes.saturating_add(1))
+        .read_to_end(&mut out)
+        .map_err(|e| {
+            ApiError::NotSgf(format!(
+                "the body does not decode as its Content-Encoding says: {e}; nothing was stored"
+            ))
+        })?;
+    if out.len() as u64 > max_bytes {
+        return Err(ApiError::ArchiveLimit(format!(
+            "the body decodes to more than {max_bytes} bytes (8 times the upload limit); nothing was stored"
+        )));
+    }
+    Ok(out)
+}
+
 /// Imports an upload and answers with counts per outcome and per refusal
 /// reason and the first [`LISTED`] game trees of each outcome in full;
 /// `source` names it in the import log, `uploader` is the token's name.
-/// A body that is an archive or a compressed file (a zip, `Content-Encoding:
-/// gzip`, a `.tar.xz`: told by content) is unpacked first, in memory, under
+/// A body sent with a `Content-Encoding` is decoded first
+/// ([`decode_content`]); a body that is an archive or a compressed file (a
+/// zip, `Content-Encoding: gzip`, a `.tar.xz`: told by content) is unpacked, in memory, under
 /// [`upload_limits`]. The body's game trees are counted next: past the
 /// server's limit nothing is read further. Runs on the writer thread
 /// ([`crate::work::write`]).
@@ -197,9 +243,11 @@ pub(crate) fn store(
     state: &ServerState,
     source: &str,
     body: Vec<u8>,
+    encoding: Option<&str>,
     uploader: &str,
 ) -> Result<UploadDto, ApiError> {
     let limits = upload_limits(state);
+    let body = decode_content(encoding, body, limits.max_total_bytes)?;
     let sources = unpack(source, body, limits)?;
     // Counted on the decoded text without parsing it (keil-sgf's scan).
     let trees = sources
@@ -253,6 +301,7 @@ pub(crate) fn store(
         trees: c.games_read,
         stored: c.imported,
         duplicates: c.duplicates,
+        merged: c.merged,
         invalid: c.invalid,
         reasons: report.reasons,
         truncated: listed < c.games_read,

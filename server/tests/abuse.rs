@@ -196,6 +196,23 @@ fn zip_of(files: &[(String, Vec<u8>)]) -> Vec<u8> {
     b.finish().unwrap()
 }
 
+fn brotli_of(bytes: &[u8]) -> Vec<u8> {
+    use std::io::Write as _;
+    let mut out = Vec::new();
+    {
+        let mut w = brotli::CompressorWriter::new(&mut out, 4096, 5, 22);
+        w.write_all(bytes).unwrap();
+    }
+    out
+}
+
+fn zlib(bytes: &[u8]) -> Vec<u8> {
+    use std::io::Write as _;
+    let mut e = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::fast());
+    e.write_all(bytes).unwrap();
+    e.finish().unwrap()
+}
+
 fn gzip(bytes: &[u8]) -> Vec<u8> {
     use std::io::Write as _;
     let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
@@ -232,6 +249,35 @@ fn archives_and_gzip_bodies_are_unpacked_within_limits() {
     let r = send(req, gzip(&corpus(3, 77)));
     assert_eq!(r.status, 201, "{}", r.body);
     assert_eq!(games(&f), 9);
+    // Brotli and deflate bodies (no magic bytes: read by the header).
+    let post = |coding: &str, body: Vec<u8>| {
+        let req = agent()
+            .post(&format!("{}/api/v1/games", f.base))
+            .header("Authorization", &format!("Bearer {TOKEN}"))
+            .header("Content-Type", "application/x-go-sgf")
+            .header("Content-Encoding", coding);
+        send(req, body)
+    };
+    let r = post("br", brotli_of(&corpus(2, 78)));
+    assert_eq!(r.status, 201, "{}", r.body);
+    let r = post("deflate", zlib(&corpus(2, 79)));
+    assert_eq!(r.status, 201, "{}", r.body);
+    assert_eq!(games(&f), 13);
+    let detail = post("compress", corpus(1, 80)).problem(415);
+    assert!(detail.contains("Content-Encoding \"compress\""), "{detail}");
+    let detail = post("br", b"not brotli at all".to_vec()).problem(415);
+    assert!(detail.contains("does not decode"), "{detail}");
+    // The same game with other headers: kept as another record of the
+    // stored game, not a new game.
+    let one = String::from_utf8(corpus(1, 78)).unwrap();
+    let other = one.replacen("EV[", "EV[Another source: ", 1);
+    assert_ne!(one, other);
+    let r = upload(&f, TOKEN, None, other);
+    assert_eq!(r.status, 200, "{}", r.body);
+    let a = r.json();
+    assert_eq!(a["merged"], 1, "{a}");
+    assert_eq!(a["games"][0]["outcome"], "merged", "{a}");
+    assert_eq!(games(&f), 13);
     // More trees than the limit once unpacked: 413, nothing stored.
     let many: Vec<(String, Vec<u8>)> = vec![("all.sgf".into(), corpus(13, 5))];
     let detail = upload(&f, TOKEN, None, zip_of(&many)).problem(413);
@@ -246,7 +292,7 @@ fn archives_and_gzip_bodies_are_unpacked_within_limits() {
     let readme = vec![("README.txt".to_string(), b"nothing".to_vec())];
     let detail = upload(&f, TOKEN, None, zip_of(&readme)).problem(415);
     assert!(detail.contains("no SGF"), "{detail}");
-    assert_eq!(games(&f), 9);
+    assert_eq!(games(&f), 13);
 }
 
 /// `n` pseudo-random bytes (a fixed xorshift).

@@ -58,6 +58,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let archive = Archive::open(archive_dir)?;
     let options = ImportOptions {
         outcomes: true,
+        // Kombilo stores every record: no game is merged by signature.
+        duplicates: keil_archive::Duplicates::Exact,
         ..ImportOptions::default()
     };
     let start = Instant::now();
@@ -76,7 +78,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .unwrap_or_else(|_| o.source().to_string());
         let key = format!("{label}/{rel}#{}", o.index());
         let id = match &o.fate {
-            Fate::Stored { id, .. } | Fate::Duplicate { id, .. } => Some(*id),
+            Fate::Stored { id, .. } | Fate::Duplicate { id, .. } | Fate::Merged { id, .. } => {
+                Some(*id)
+            }
             Fate::Invalid(p) => {
                 refused_reasons.insert(key.clone(), p.reason.clone());
                 None

@@ -21,6 +21,11 @@ pub enum Error {
     /// many words); no query within them is refused.
     #[error("{0}")]
     TextQuery(#[from] crate::TextQueryError),
+    /// Occurs when an alias cannot be added ([`crate::Archive::add_alias`]):
+    /// a name without a letter or digit, or two names that are already
+    /// one person key.
+    #[error("alias refused: {0}")]
+    BadAlias(String),
     /// Occurs when a file or directory cannot be read or created.
     #[error("{}: {source}", path.display())]
     Io {

@@ -11,7 +11,7 @@ use rusqlite::{Connection, OptionalExtension, Row};
 use crate::model::{
     Cursor, Game, GameFilter, GameList, GameMoves, GameStatus, GameSummary, Order, Page,
 };
-use crate::{Archive, Error, GameId, Result, fold, moves, prepare};
+use crate::{Archive, Error, GameId, Result, moves, person_key, prepare};
 
 /// Most games one page returns.
 pub const MAX_PAGE: usize = 1_000;
@@ -93,10 +93,8 @@ pub(crate) fn filter_sql(filter: &GameFilter) -> (String, Vec<Value>) {
             let mut parts = Vec::new();
             for (col, name) in [(me, &filter.player), (other, &filter.opponent)] {
                 if let Some(n) = name {
-                    parts.push(format!(
-                        "{col} IN (SELECT id FROM players WHERE folded = ?)"
-                    ));
-                    params.push(Value::Text(fold(n)));
+                    parts.push(format!("{col} IN ({})", crate::people::SPELLINGS_OF));
+                    params.push(Value::Text(person_key(n)));
                 }
             }
             if parts.is_empty() {
@@ -216,6 +214,23 @@ pub(crate) fn summaries(conn: &Connection, ids: &[GameId]) -> Result<Vec<GameSum
     for &id in ids {
         if let Some(s) = stmt.query_row([id.sql()], summary_of).optional()? {
             out.push(s);
+        }
+    }
+    Ok(out)
+}
+
+/// The games of `ids` that pass `filter` ([`filter_sql`]: people by
+/// person key and aliases), in the order of `ids`.
+pub(crate) fn kept(conn: &Connection, filter: &GameFilter, ids: &[GameId]) -> Result<Vec<GameId>> {
+    let (cond, params) = filter_sql(filter);
+    let mut stmt = conn.prepare(&format!("SELECT 1 FROM games g WHERE g.id = ? AND {cond}"))?;
+    let mut out = Vec::new();
+    for &id in ids {
+        let mut all = Vec::with_capacity(params.len() + 1);
+        all.push(Value::Integer(id.sql()));
+        all.extend(params.iter().cloned());
+        if stmt.exists(rusqlite::params_from_iter(all))? {
+            out.push(id);
         }
     }
     Ok(out)

@@ -71,6 +71,7 @@ mod kind;
 mod model;
 mod moves;
 mod patterns;
+mod people;
 mod players;
 mod positions;
 mod prepare;
@@ -85,11 +86,12 @@ use serde::Serialize;
 
 pub use budget::Budget;
 pub use error::{Error, Result, StorageError};
-pub use fold::fold;
+pub use fold::{fold, person_key};
 pub use games::{Games, MAX_PAGE};
 pub use ids::{GameId, IdError, ImportId, PlayerId};
 pub use import::{
-    Fate, GameOutcome, ImportOptions, ImportProgress, ImportReport, ImportSource, NOT_SGF,
+    Duplicates, Fate, GameOutcome, ImportOptions, ImportProgress, ImportReport, ImportSource,
+    Merge, NOT_SGF,
 };
 pub use kind::{GameKind, GameKindError};
 pub use model::{
@@ -100,6 +102,7 @@ pub use patterns::{
     Cell, MoveStats, Pattern, PatternAnswer, PatternContinuation, PatternError, PatternHit,
     PatternIndexStats, PatternMode, PatternQuery, Patterns,
 };
+pub use people::{AliasFileError, AliasReport, NameSpelling, read_aliases};
 pub use players::{
     ColorRecord, MatchKind, Opponent, PROFILE_OPPONENTS, PlayerHit, PlayerProfile, Players,
     YearRecord,
@@ -146,7 +149,8 @@ pub struct TextHit {
 pub struct Stats {
     /// Stored games.
     pub games: u64,
-    /// Distinct player names.
+    /// People: players' names as one identity per person (spellings
+    /// folded and aliased together, docs/collections.md "Players").
     pub players: u64,
     /// Import runs logged.
     pub imports: u64,
@@ -446,7 +450,7 @@ impl Archive {
         };
         Ok(Stats {
             games: counts.get("games"),
-            players: counts.get("players"),
+            players: counts.get("people"),
             imports: counts.get("imports"),
             refused: counts.get("import_problems"),
             by_status: counts.by_status(),

@@ -13,7 +13,7 @@ use serde::Serialize;
 
 use keil_record::Rank;
 
-use crate::fold::fold;
+use crate::fold::person_key;
 use crate::{GameId, GameKind};
 
 /// How a stored game ended (only valid games are stored).
@@ -275,8 +275,9 @@ pub struct Game {
 /// Which games a list (or a position search) keeps. Every field left `None`
 /// keeps all games; the fields that are set must all hold.
 ///
-/// Names are compared folded ([`crate::fold()`]): `bolanos` selects games of
-/// `Bolaños`. `color` is the colour of `player`; `opponent` plays the other
+/// Names select people: a name selects every spelling with its person key
+/// ([`crate::person_key`]: `bolanos` selects `Bolaños`, `kejie` selects
+/// `Ke Jie`) and, in the archive's queries, the operator's aliases too. `color` is the colour of `player`; `opponent` plays the other
 /// colour.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GameFilter {
@@ -324,14 +325,16 @@ impl GameFilter {
     }
 
     /// Whether a game passes the filter: the definition that the storage's
-    /// queries implement (and the tests hold them to).
+    /// queries implement (and the tests hold them to), aliases aside: this
+    /// compares names by person key only, the queries also follow the
+    /// operator's aliases ([`crate::Archive::add_alias`]).
     pub fn matches(&self, g: &GameSummary) -> bool {
         if self.player.is_some() || self.opponent.is_some() || self.color.is_some() {
-            let p = self.player.as_deref().map(fold);
-            let o = self.opponent.as_deref().map(fold);
+            let p = self.player.as_deref().map(person_key);
+            let o = self.opponent.as_deref().map(person_key);
             let is = |name: Option<&str>, want: &Option<String>| match want {
                 None => true,
-                Some(w) => name.is_some_and(|n| fold(n) == *w),
+                Some(w) => name.is_some_and(|n| person_key(n) == *w),
             };
             let ok = self
                 .colors()

@@ -155,6 +155,44 @@ pub(crate) fn decode(board: AnyBoard, bytes: &[u8]) -> Option<Decoded> {
     Some((moves, Vec::new()))
 }
 
+/// The moves whose points make the Dyer signature (1-based), as Kombilo's
+/// `libkombilo` takes them.
+const DYER_MOVES: [usize; 6] = [20, 31, 40, 51, 60, 71];
+
+/// Games shorter than this (plies) have no signature: too few moves to
+/// tell two games apart.
+pub(crate) const SIGNATURE_MIN_PLIES: usize = 20;
+
+/// The game signature that finds one game published twice with other
+/// headers (docs/collections.md, "Duplicates"): 16 bytes of a BLAKE3 hash,
+/// salted by the game kind, of the board size, the number of moves and
+/// either (at least 71 moves) the moves 20, 31, 40, 51, 60 and 71 (the
+/// Dyer signature Kombilo uses) or (20 to 70 moves) every move. `None`
+/// under [`SIGNATURE_MIN_PLIES`] moves or when `blob`'s length is not a
+/// whole number of moves. `blob` is `games.moves` ([`encode`]); each move is
+/// its bytes there (point, pass, and on square boards the colour).
+pub(crate) fn signature(kind: &str, size: u8, plies: usize, blob: &[u8]) -> Option<[u8; 16]> {
+    if plies < SIGNATURE_MIN_PLIES || !blob.len().is_multiple_of(plies) {
+        return None;
+    }
+    let width = blob.len() / plies;
+    let mut h = blake3::Hasher::new();
+    h.update(b"keil game signature 1\0");
+    h.update(kind.as_bytes());
+    h.update(&[0, size]);
+    h.update(&(plies as u64).to_le_bytes());
+    if plies >= DYER_MOVES[5] {
+        for m in DYER_MOVES {
+            h.update(&blob[(m - 1) * width..m * width]);
+        }
+    } else {
+        h.update(blob);
+    }
+    let mut out = [0u8; 16];
+    out.copy_from_slice(&h.finalize().as_bytes()[..16]);
+    Some(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -240,5 +278,29 @@ mod tests {
         let go = AnyBoard::Square(SquareBoard::new(9).unwrap());
         assert_eq!(decode(go, &[81, 0]), None);
         assert_eq!(decode(go, &[1]), None);
+    }
+
+    #[test]
+    fn signatures_see_the_dyer_moves_only_from_71_moves() {
+        let long: Vec<u8> = (0..200u16).flat_map(|v| v.to_le_bytes()).collect();
+        let sig = signature("go", 19, 200, &long).unwrap();
+        // A move outside the six changes nothing; one of the six does.
+        let mut other = long.clone();
+        other[2 * 21] ^= 1;
+        assert_eq!(signature("go", 19, 200, &other), Some(sig));
+        other[2 * 19] ^= 1;
+        assert_ne!(signature("go", 19, 200, &other), Some(sig));
+        // Size, kind and move count are part of it.
+        assert_ne!(signature("go", 13, 200, &long), Some(sig));
+        assert_ne!(signature("kaomi", 19, 200, &long), Some(sig));
+        assert_ne!(signature("go", 19, 199, &long[..398]), Some(sig));
+        // 20 to 70 moves: every move counts; under 20, none.
+        let short = &long[..2 * 30];
+        let s = signature("go", 19, 30, short).unwrap();
+        let mut changed = short.to_vec();
+        changed[2] ^= 1;
+        assert_ne!(signature("go", 19, 30, &changed), Some(s));
+        assert_eq!(signature("go", 19, 19, &long[..38]), None);
+        assert_eq!(signature("go", 19, 30, &long[..59]), None);
     }
 }

@@ -1,18 +1,21 @@
 //! Player queries: search by name (case- and accent-insensitive, prefix and
-//! fuzzy) and a player's profile.
+//! fuzzy) and a player's profile. A player is a person (`people`): every
+//! spelling of the name, folded and aliased together (see `people.rs`).
 
 use std::sync::RwLock;
 
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
 
-use crate::{Archive, PlayerId, Result, fold};
+use crate::people::{NameSpelling, spellings};
+use crate::{Archive, PlayerId, Result, fold, person_key};
 
 /// How a player's name matched a search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum MatchKind {
-    /// The folded name equals the folded query.
+    /// The folded name equals the folded query, or both are the same
+    /// person key ([`person_key`]: `kejie` is `Ke Jie`), after aliases.
     Exact,
     /// The folded name, or one of its words, starts with the folded query.
     Prefix,
@@ -24,22 +27,25 @@ pub enum MatchKind {
 /// One player found by a search.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct PlayerHit {
-    /// The player id.
+    /// The player (person) id.
     pub id: PlayerId,
-    /// The name as written in the records.
+    /// The name shown: the person's first spelling, or the name an alias
+    /// gave.
     pub name: String,
-    /// Number of stored games the player played.
+    /// Number of stored games the player played (a game against oneself
+    /// once).
     pub games: u64,
-    /// How the name matched.
+    /// How the name (any of its spellings) matched.
     pub matched: MatchKind,
 }
 
 /// Games, wins and losses with one colour.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct ColorRecord {
-    /// Games played with this colour.
+    /// Games played with this colour (a game against oneself counts for
+    /// both colours).
     pub games: u64,
-    /// Games won.
+    /// Games won (a game against oneself is neither won nor lost).
     pub wins: u64,
     /// Games lost.
     pub losses: u64,
@@ -63,12 +69,17 @@ pub struct Opponent {
 /// A player's profile.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct PlayerProfile {
-    /// The player id.
+    /// The player (person) id.
     pub id: PlayerId,
-    /// The name as written.
+    /// The name shown (see [`PlayerHit::name`]).
     pub name: String,
-    /// All games.
+    /// All games (a game against oneself once).
     pub games: u64,
+    /// Games in which the player had both colours (a program against
+    /// itself, or two spellings of one person): neither won nor lost.
+    pub self_play: u64,
+    /// The ways the name was written in the records, most games first.
+    pub spellings: Vec<NameSpelling>,
     /// As Black.
     pub as_black: ColorRecord,
     /// As White.
@@ -77,8 +88,8 @@ pub struct PlayerProfile {
     pub first_date: Option<String>,
     /// First day of the latest dated game.
     pub last_date: Option<String>,
-    /// The most frequent opponents, most games first (then by name), at
-    /// most [`PROFILE_OPPONENTS`].
+    /// The most frequent opponents (other people), most games first (then
+    /// by name), at most [`PROFILE_OPPONENTS`].
     pub opponents: Vec<Opponent>,
 }
 
@@ -168,12 +179,39 @@ pub(crate) fn search_players(
     }
     // Folded names are ASCII: '\x7f' sorts after every continuation.
     let upper = format!("{q}\x7f");
+    let joined = q.replace(' ', "");
     let mut hits: Vec<PlayerHit> = Vec::new();
     let mut seen = std::collections::HashSet::new();
+    // The person the query's key resolves to (an alias, or a spelling
+    // with other spaces), first.
+    let mut by_key = conn.prepare_cached(&format!(
+        "SELECT id, name, games FROM people WHERE id = (SELECT person FROM players WHERE id IN ({}) LIMIT 1)",
+        crate::people::SPELLINGS_OF
+    ))?;
+    if let Some((id, name, games)) = by_key
+        .query_row([person_key(query)], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, i64>(2)?,
+            ))
+        })
+        .optional()?
+    {
+        seen.insert(id);
+        hits.push(PlayerHit {
+            id: PlayerId::from_sql(id),
+            name,
+            games: games as u64,
+            matched: MatchKind::Exact,
+        });
+    }
     let mut stmt = conn.prepare_cached(
-        "SELECT id, name, folded, games FROM players WHERE folded >= ?1 AND folded < ?2 \
-         UNION SELECT p.id, p.name, p.folded, p.games FROM player_words w \
-         JOIN players p ON p.id = w.player_id WHERE w.word >= ?1 AND w.word < ?2",
+        "SELECT q.id, q.name, s.folded, q.games FROM players s JOIN people q ON q.id = s.person \
+         WHERE s.folded >= ?1 AND s.folded < ?2 \
+         UNION SELECT q.id, q.name, s.folded, q.games FROM player_words w \
+         JOIN players s ON s.id = w.player_id JOIN people q ON q.id = s.person \
+         WHERE w.word >= ?1 AND w.word < ?2",
     )?;
     let rows = stmt.query_map(params![q, upper], |r| {
         Ok((
@@ -186,7 +224,7 @@ pub(crate) fn search_players(
     for row in rows {
         let (id, name, folded, games) = row?;
         if seen.insert(id) {
-            let matched = if folded == q {
+            let matched = if folded == q || folded.replace(' ', "") == joined {
                 MatchKind::Exact
             } else {
                 MatchKind::Prefix
@@ -202,7 +240,7 @@ pub(crate) fn search_players(
     let edits = allowed_edits(q.len());
     if hits.len() < limit && edits > 0 {
         Vocabulary::refresh(vocabulary, conn)?;
-        // The closest term of each player within the allowed edits; a
+        // The closest term of each spelling within the allowed edits; a
         // term's length differs from the query's by at most its distance.
         let mut best: std::collections::HashMap<i64, usize> = Default::default();
         {
@@ -210,9 +248,6 @@ pub(crate) fn search_players(
             let lengths = q.len().saturating_sub(edits)..=q.len() + edits;
             for bucket in lengths.filter_map(|n| v.by_len.get(n)) {
                 for (term, id) in bucket {
-                    if seen.contains(id) {
-                        continue;
-                    }
                     let d = strsim::damerau_levenshtein(&q, term);
                     if d <= edits {
                         let e = best.entry(*id).or_insert(d);
@@ -221,16 +256,34 @@ pub(crate) fn search_players(
                 }
             }
         }
-        let mut row = conn.prepare_cached("SELECT name, games FROM players WHERE id = ?1")?;
-        let mut fuzzy = Vec::with_capacity(best.len());
-        for (id, d) in best {
-            // A player newer than this reader's snapshot is not there yet.
-            let Some((name, games)) = row
-                .query_row([id], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))
+        let mut row = conn.prepare_cached(
+            "SELECT q.id, q.name, q.games FROM players s JOIN people q ON q.id = s.person \
+             WHERE s.id = ?1",
+        )?;
+        // The closest spelling of each person.
+        let mut people: std::collections::HashMap<i64, (usize, String, i64)> = Default::default();
+        for (spelling, d) in best {
+            // A spelling newer than this reader's snapshot is not there yet.
+            let Some((id, name, games)) = row
+                .query_row([spelling], |r| {
+                    Ok((
+                        r.get::<_, i64>(0)?,
+                        r.get::<_, String>(1)?,
+                        r.get::<_, i64>(2)?,
+                    ))
+                })
                 .optional()?
             else {
                 continue;
             };
+            if seen.contains(&id) {
+                continue;
+            }
+            let e = people.entry(id).or_insert((d, name, games));
+            e.0 = e.0.min(d);
+        }
+        let mut fuzzy = Vec::with_capacity(people.len());
+        for (id, (d, name, games)) in people {
             fuzzy.push((
                 d,
                 PlayerHit {
@@ -266,7 +319,7 @@ pub(crate) fn search_players(
 pub(crate) fn player_profile(conn: &Connection, player: PlayerId) -> Result<Option<PlayerProfile>> {
     let id = player.sql();
     let Some((name, games)) = conn
-        .prepare_cached("SELECT name, games FROM players WHERE id = ?")?
+        .prepare_cached("SELECT name, games FROM people WHERE id = ?")?
         .query_row([id], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))
         .optional()?
     else {
@@ -300,10 +353,16 @@ pub(crate) fn player_profile(conn: &Connection, player: PlayerId) -> Result<Opti
             "SELECT MIN(date), MAX(date) FROM game_players WHERE player_id = ? AND date <> ''",
         )?
         .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    let self_play: i64 = conn
+        .prepare_cached(
+            "SELECT COUNT(*) FROM game_players WHERE player_id = ?1 AND opponent_id = ?1 AND color = 0",
+        )?
+        .query_row([id], |r| r.get(0))?;
     let mut stmt = conn.prepare_cached(
         "SELECT gp.opponent_id, p.name, COUNT(*) AS n, COALESCE(SUM(gp.won = 1), 0), \
-         COALESCE(SUM(gp.won = 0), 0) FROM game_players gp JOIN players p ON p.id = gp.opponent_id \
-         WHERE gp.player_id = ? GROUP BY gp.opponent_id ORDER BY n DESC, p.name LIMIT ?",
+         COALESCE(SUM(gp.won = 0), 0) FROM game_players gp JOIN people p ON p.id = gp.opponent_id \
+         WHERE gp.player_id = ?1 AND gp.opponent_id <> ?1 GROUP BY gp.opponent_id \
+         ORDER BY n DESC, p.name LIMIT ?2",
     )?;
     let opponents = stmt
         .query_map(params![id, PROFILE_OPPONENTS as i64], |r| {
@@ -320,6 +379,8 @@ pub(crate) fn player_profile(conn: &Connection, player: PlayerId) -> Result<Opti
         id: player,
         name,
         games: games as u64,
+        self_play: self_play as u64,
+        spellings: spellings(conn, player)?,
         as_black: by_color[0],
         as_white: by_color[1],
         first_date,
@@ -364,7 +425,7 @@ impl Players<'_> {
     pub fn results_by_year(&self, id: PlayerId) -> Result<Vec<YearRecord>> {
         let conn = self.archive.reader()?;
         let mut stmt = conn.prepare_cached(
-            "SELECT substr(date, 1, 4) AS y, COUNT(*), COALESCE(SUM(won = 1), 0), \
+            "SELECT substr(date, 1, 4) AS y, COUNT(DISTINCT game_id), COALESCE(SUM(won = 1), 0), \
              COALESCE(SUM(won = 0), 0) FROM game_players WHERE player_id = ? \
              GROUP BY y ORDER BY y = '', y",
         )?;
@@ -379,17 +440,38 @@ impl Players<'_> {
         Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
     }
 
-    /// The id of the player with exactly this name (as written); `None`
-    /// when there is none.
+    /// The player (person) that `name` names: the person of this exact
+    /// spelling, else of any spelling with the same person key
+    /// ([`person_key`]: `KeJie` names `Ke Jie`) after the operator's
+    /// aliases; `None` when there is none.
     ///
     /// # Errors
     /// SQLite errors.
     pub fn id_of(&self, name: &str) -> Result<Option<PlayerId>> {
         let conn = self.archive.reader()?;
-        let id: Option<i64> = conn
-            .prepare_cached("SELECT id FROM players WHERE name = ?")?
+        let exact: Option<i64> = conn
+            .prepare_cached("SELECT person FROM players WHERE name = ?")?
             .query_row([name], |r| r.get(0))
             .optional()?;
+        let id = match exact {
+            Some(id) => Some(id),
+            None => conn
+                .prepare_cached(&format!(
+                    "SELECT person FROM players WHERE id IN ({}) LIMIT 1",
+                    crate::people::SPELLINGS_OF
+                ))?
+                .query_row([person_key(name)], |r| r.get(0))
+                .optional()?,
+        };
         Ok(id.map(PlayerId::from_sql))
+    }
+
+    /// The ways a player's name was written in the records, most games
+    /// first; empty when no player has this id.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn spellings(&self, id: PlayerId) -> Result<Vec<NameSpelling>> {
+        spellings(&*self.archive.reader()?, id)
     }
 }

@@ -991,7 +991,8 @@ pub struct PositionQuery {
     /// the square. Hits say whether they matched swapped; continuations
     /// are counted in the query's colours.
     pub swap_colors: bool,
-    /// Only games with a player of this exact name (either colour).
+    /// Only games of this player (either colour): the person the name
+    /// names, any spelling ([`crate::person_key`], the operator's aliases).
     pub player: Option<String>,
     /// Only games on or after this date.
     pub from: Option<NaiveDate>,
@@ -1784,9 +1785,9 @@ fn collect(
     let player_ids: Option<Vec<i64>> = match &k.player {
         None => None,
         Some(name) => {
-            let mut stmt = conn.prepare_cached("SELECT id FROM players WHERE name = ?1")?;
+            let mut stmt = conn.prepare_cached(crate::people::SPELLINGS_OF)?;
             Some(
-                stmt.query_map([name], |r| r.get(0))?
+                stmt.query_map([crate::person_key(name)], |r| r.get(0))?
                     .collect::<rusqlite::Result<_>>()?,
             )
         }

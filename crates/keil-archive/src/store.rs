@@ -22,6 +22,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../../schema/0006_counts.sql"),
     include_str!("../../../schema/0007_uploader.sql"),
     include_str!("../../../schema/0008_ranks_komi.sql"),
+    include_str!("../../../schema/0009_people_signatures.sql"),
 ];
 
 /// How long a statement waits for another connection's lock (ms).
@@ -59,7 +60,10 @@ pub(crate) fn open_writer(path: &Path) -> Result<Connection> {
 /// what is stored: `keil_rank(text)` (keil-record's `Rank::parse`, as
 /// [`Rank::ordinal`](keil_record::Rank::ordinal), NULL for no rank) and
 /// `keil_go_komi(record, komi)` (a stored Go record's komi as meant, in
-/// half-points; `komi` when the record does not read).
+/// half-points; `komi` when the record does not read),
+/// `keil_person_key(name)` ([`crate::person_key`]) and
+/// `keil_signature(kind, size, plies, moves)` (`moves::signature`, NULL
+/// for none).
 fn register_functions(conn: &Connection) -> Result<()> {
     use rusqlite::functions::FunctionFlags;
     let flags = FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC;
@@ -79,6 +83,19 @@ fn register_functions(conn: &Connection) -> Result<()> {
             .and_then(|r| r.ok())
             .and_then(|r| r.go().map(|g| i64::from(g.komi_meant.0)));
         Ok(meant.unwrap_or(komi))
+    })?;
+    conn.create_scalar_function("keil_person_key", 1, flags, |ctx| {
+        let name: String = ctx.get(0)?;
+        Ok(crate::person_key(&name))
+    })?;
+    conn.create_scalar_function("keil_signature", 4, flags, |ctx| {
+        let kind: String = ctx.get(0)?;
+        let size: i64 = ctx.get(1)?;
+        let plies: i64 = ctx.get(2)?;
+        let moves: Vec<u8> = ctx.get(3)?;
+        let size = u8::try_from(size).unwrap_or(0);
+        let plies = usize::try_from(plies).unwrap_or(0);
+        Ok(crate::moves::signature(&kind, size, plies, &moves).map(|s| s.to_vec()))
     })?;
     Ok(())
 }

@@ -67,6 +67,7 @@ fn small_files_share_batches_and_keep_their_names_and_order() {
             let fate = match &o.fate {
                 Fate::Stored { .. } => "stored",
                 Fate::Duplicate { .. } => "duplicate",
+                Fate::Merged { .. } => "merged",
                 Fate::Invalid(_) => "invalid",
             };
             (file, o.index(), fate)
@@ -102,6 +103,7 @@ fn small_files_share_batches_and_keep_their_names_and_order() {
                 ids.push(*id);
             }
             Fate::Duplicate { id, .. } => assert_eq!(Some(*id), f1),
+            Fate::Merged { .. } => panic!("no record was another's: {o:?}"),
             Fate::Invalid(p) => assert!(p.source.ends_with("f2.keil"), "{p:?}"),
         }
     }

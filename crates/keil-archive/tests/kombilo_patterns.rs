@@ -42,7 +42,11 @@ fn kombilo_harness_patterns_on_real_games() {
     let report = archive
         .import(
             &[ImportSource::Path(PathBuf::from(&data))],
-            &ImportOptions::default(),
+            // As Kombilo stores them: every record its own game.
+            &ImportOptions {
+                duplicates: keil_archive::Duplicates::Exact,
+                ..ImportOptions::default()
+            },
             &mut |_| {},
         )
         .unwrap();

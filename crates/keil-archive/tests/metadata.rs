@@ -153,6 +153,7 @@ fn an_archive_of_schema_7_is_upgraded_in_place() {
     // Back to what schema 7 stored: komi as written, no rank columns.
     {
         let db = rusqlite::Connection::open(dir.path().join(SQLITE_FILE)).unwrap();
+        db.execute_batch(common::UNDO_SCHEMA_9).unwrap();
         db.execute_batch(
             "UPDATE games SET komi = 1500;
              ALTER TABLE games DROP COLUMN black_rank_ord;

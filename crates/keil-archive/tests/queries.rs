@@ -644,7 +644,7 @@ fn outcomes_name_every_game_in_reading_order() {
         .iter()
         .map(|o| match &o.fate {
             Fate::Stored { source, index, .. } => (source.as_str(), *index),
-            Fate::Duplicate { .. } => panic!("nothing was stored before"),
+            Fate::Duplicate { .. } | Fate::Merged { .. } => panic!("nothing was stored before"),
             Fate::Invalid(p) => (p.reason.as_str(), p.index),
         })
         .collect();

@@ -72,6 +72,7 @@ fn empty_game_trees_are_refused_and_games_with_anything_are_stored() {
             Fate::Invalid(p) => p.reason.clone(),
             Fate::Stored { .. } => "stored".into(),
             Fate::Duplicate { .. } => "duplicate".into(),
+            Fate::Merged { .. } => "merged".into(),
         })
         .collect();
     assert_eq!(

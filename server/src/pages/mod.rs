@@ -1552,6 +1552,10 @@ struct PlayerPage<'a> {
     first_date: String,
     last_date: String,
     chart: String,
+    /// Games against oneself.
+    self_play: u64,
+    /// The names as written, with their games.
+    spellings: Vec<(String, u64)>,
     opponents: Vec<OpponentRow>,
     rows: Vec<Row>,
 }
@@ -1601,6 +1605,12 @@ pub async fn player_page(state: Data<ServerState>, name: web::Path<String>) -> P
         white: profile.as_white,
         first_date: profile.first_date.unwrap_or_default(),
         last_date: profile.last_date.unwrap_or_default(),
+        self_play: profile.self_play,
+        spellings: profile
+            .spellings
+            .into_iter()
+            .map(|s| (s.name, s.games))
+            .collect(),
         opponents: profile
             .opponents
             .into_iter()

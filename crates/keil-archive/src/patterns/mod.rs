@@ -596,14 +596,12 @@ impl Patterns<'_> {
                 .map(|&g| GameId::from_sql(i64::from(group.lines[g as usize].id)))
                 .collect();
             let mut keep = vec![false; group.lines.len()];
-            for s in crate::games::summaries(conn, &ids)? {
-                if filter.matches(&s) {
-                    let g = group
-                        .lines
-                        .binary_search_by_key(&(s.id.sql() as u32), |l| l.id)
-                        .expect("a summary of a listed game");
-                    keep[g] = true;
-                }
+            for id in crate::games::kept(conn, &filter, &ids)? {
+                let g = group
+                    .lines
+                    .binary_search_by_key(&(id.sql() as u32), |l| l.id)
+                    .expect("a kept game is a listed game");
+                keep[g] = true;
             }
             Some(keep)
         };

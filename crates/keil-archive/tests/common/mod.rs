@@ -213,3 +213,30 @@ pub fn real_sgf_files() -> Option<Vec<std::path::PathBuf>> {
     walk(&data, &mut out);
     Some(out)
 }
+
+/// Turns an archive of schema 9 back into schema 8 (what an archive written
+/// before people and signatures holds), for tests of the migrations: the
+/// person ids become spelling ids again (right when no two spellings share
+/// a person, as in generated games). Run on a plain connection to a closed
+/// archive.
+pub const UNDO_SCHEMA_9: &str = "
+    DROP TRIGGER counts_people_insert; DROP TRIGGER counts_people_delete;
+    DELETE FROM counts WHERE name = 'people';
+    CREATE TABLE old_game_players (
+        player_id INTEGER NOT NULL REFERENCES players(id), date TEXT NOT NULL,
+        game_id INTEGER NOT NULL REFERENCES games(id), color INTEGER NOT NULL,
+        opponent_id INTEGER REFERENCES players(id), won INTEGER,
+        PRIMARY KEY (player_id, date, game_id, color)) WITHOUT ROWID;
+    INSERT INTO old_game_players
+        SELECT CASE color WHEN 0 THEN g.black_id ELSE g.white_id END, gp.date, gp.game_id,
+               gp.color, CASE color WHEN 0 THEN g.white_id ELSE g.black_id END,
+               CASE WHEN g.winner IS NULL THEN NULL ELSE g.winner = gp.color END
+          FROM game_players gp JOIN games g ON g.id = gp.game_id;
+    DROP TABLE game_players;
+    ALTER TABLE old_game_players RENAME TO game_players;
+    CREATE INDEX game_players_game ON game_players(game_id);
+    DROP INDEX players_person; ALTER TABLE players DROP COLUMN person;
+    DROP TABLE game_sources; DROP TABLE player_aliases; DROP TABLE people;
+    DROP INDEX games_signature; ALTER TABLE games DROP COLUMN signature;
+    ALTER TABLE imports DROP COLUMN merged;
+    PRAGMA user_version = 8;";

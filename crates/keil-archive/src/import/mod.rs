@@ -1,21 +1,24 @@
 //! The import pipeline: sources → read → validate in parallel → deduplicate
-//! → batched transactions (games, players, position index, import log) →
-//! text index.
+//! → batched transactions (games, people, position index, import log:
+//! [`write`](mod@write)) → text index.
 
-use std::collections::{BTreeMap, HashMap};
+mod write;
+
+use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::PathBuf;
 use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
-use rusqlite::{OptionalExtension, Transaction, params};
+use rusqlite::params;
 use serde::Serialize;
 
 use keil_container::Member;
 
-use crate::prepare::{Checked, Prepare, Prepared, Problem, prepare};
-use crate::{Archive, Error, GameId, ImportId, Result, fold, positions};
+use crate::people::SpellingCache;
+use crate::prepare::{Checked, Prepare, Problem, prepare};
+use crate::{Archive, Error, GameId, ImportId, Result};
 
 /// Where games come from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,6 +36,10 @@ pub enum ImportSource {
         bytes: Vec<u8>,
     },
 }
+
+/// How often the progress callback hears from an import that is waiting
+/// for its next batch.
+const PROGRESS_EVERY: Duration = Duration::from_millis(250);
 
 /// How long an import waits for the writer lock that a reader process
 /// holds briefly while it catches the text index up.
@@ -70,6 +77,31 @@ pub struct ImportOptions {
     /// ([`keil_container::Limits`]: uncompressed bytes, bytes per member,
     /// members, nesting depth).
     pub limits: keil_container::Limits,
+    /// What counts as a game already stored (default
+    /// [`Duplicates::Signature`]).
+    pub duplicates: Duplicates,
+    /// Aliases added before the first game is read (`alias`, `name`), as
+    /// [`Archive::add_alias`] adds them: `keil import --aliases FILE`
+    /// ([`crate::read_aliases`]). A pair whose names are already one person
+    /// is passed over.
+    pub aliases: Vec<(String, String)>,
+}
+
+/// What counts as a game already stored (docs/collections.md,
+/// "Duplicates").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Duplicates {
+    /// The same normalised record (the content hash), or the same game
+    /// signature (`moves::signature`: Kombilo's Dyer signature from 71
+    /// moves, every move from 20): a record of a stored game published
+    /// with other headers is linked to that game as another source's
+    /// record ([`Fate::Merged`]), not stored as a second game.
+    #[default]
+    Signature,
+    /// The same normalised record only: records that differ in any header
+    /// are two games.
+    Exact,
 }
 
 impl Default for ImportOptions {
@@ -81,6 +113,8 @@ impl Default for ImportOptions {
             listed: None,
             uploader: None,
             limits: keil_container::Limits::default(),
+            duplicates: Duplicates::default(),
+            aliases: Vec::new(),
         }
     }
 }
@@ -104,7 +138,9 @@ impl GameOutcome {
     /// The file (`-` for standard input, or the name given to bytes).
     pub fn source(&self) -> &str {
         match &self.fate {
-            Fate::Stored { source, .. } | Fate::Duplicate { source, .. } => source,
+            Fate::Stored { source, .. }
+            | Fate::Duplicate { source, .. }
+            | Fate::Merged { source, .. } => source,
             Fate::Invalid(p) => &p.source,
         }
     }
@@ -112,7 +148,9 @@ impl GameOutcome {
     /// 0-based index of the game tree in its file.
     pub fn index(&self) -> usize {
         match &self.fate {
-            Fate::Stored { index, .. } | Fate::Duplicate { index, .. } => *index,
+            Fate::Stored { index, .. }
+            | Fate::Duplicate { index, .. }
+            | Fate::Merged { index, .. } => *index,
             Fate::Invalid(p) => p.index,
         }
     }
@@ -140,11 +178,23 @@ pub enum Fate {
         /// The id of the game already stored.
         id: GameId,
     },
+    /// The same game as stored game `id` (the same game signature) in a
+    /// record with other headers: kept as another source's record of that
+    /// game ([`Duplicates::Signature`]).
+    Merged {
+        /// The file (`-` for standard input, or the name given to bytes).
+        source: String,
+        /// 0-based index of the game tree in its file.
+        index: usize,
+        /// The stored game it is a record of.
+        id: GameId,
+    },
     /// Refused, with the reason (also in [`ImportReport::invalid`]).
     Invalid(Problem),
 }
 
-/// Counts so far, given to the progress callback after every batch.
+/// Counts so far, given to the progress callback after every batch and
+/// while a batch is being read.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct ImportProgress {
     /// Game trees read (valid or not).
@@ -155,6 +205,9 @@ pub struct ImportProgress {
     pub duplicates: u64,
     /// Games refused.
     pub invalid: u64,
+    /// Records of stored games with other headers, linked to them
+    /// ([`Fate::Merged`]).
+    pub merged: u64,
     /// Members read from archives and compressed files (records or not).
     pub members: u64,
     /// Files in folders and members of archives passed over: neither an
@@ -179,6 +232,10 @@ pub struct ImportReport {
     /// Every refused game with its reason (also in the import log), or the
     /// first [`ImportOptions::listed`] of them.
     pub invalid: Vec<Problem>,
+    /// The records linked to a stored game as another source's record
+    /// ([`Fate::Merged`]), in reading order (at most
+    /// [`ImportOptions::listed`]).
+    pub merged: Vec<Merge>,
     /// The number of refused games per reason code (exact, whatever
     /// [`ImportOptions::listed`] says).
     pub reasons: BTreeMap<String, u64>,
@@ -194,6 +251,17 @@ impl ImportReport {
     pub fn games_per_second(&self) -> f64 {
         self.counts.games_read as f64 / self.counts.elapsed.as_secs_f64().max(1e-9)
     }
+}
+
+/// A record linked to a stored game as another source's record.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Merge {
+    /// The file (`-` for standard input, or the name given to bytes).
+    pub source: String,
+    /// 0-based index of the game tree in its file.
+    pub index: usize,
+    /// The stored game it is a record of.
+    pub id: GameId,
 }
 
 /// One prepared game tree and where it came from.
@@ -390,7 +458,8 @@ impl Archive {
     /// in transactions of [`ImportOptions::batch_size`] games, logs refused
     /// games with their reasons, then indexes the new games' text.
     ///
-    /// `progress` is called after every batch.
+    /// `progress` is called after every batch, and every 250 ms while the
+    /// next batch is being read (archive members count on).
     ///
     /// A process killed during an import leaves whole batches only: a game
     /// is stored with its players, its log entry and its positions, or not
@@ -441,6 +510,15 @@ impl Archive {
         // so the payload's "every id up to N" stays true.
         text.catch_up(&conn)?;
 
+        if !options.aliases.is_empty() {
+            let tx = conn.transaction()?;
+            for (alias, name) in &options.aliases {
+                if crate::person_key(alias) != crate::person_key(name) {
+                    crate::people::alias_in(&tx, alias, name)?;
+                }
+            }
+            tx.commit()?;
+        }
         conn.execute(
             "INSERT INTO imports (started_at, sources, uploader) VALUES (?, ?, ?)",
             params![now(), names.join("\n"), options.uploader],
@@ -456,7 +534,8 @@ impl Archive {
         let mut reasons = BTreeMap::new();
         let mut outcomes = Vec::new();
         let mut listed = Listed::new(options.listed);
-        let mut players: HashMap<String, i64> = HashMap::new();
+        let mut merged = Vec::new();
+        let mut spellings = SpellingCache::default();
         let (send, receive) = mpsc::sync_channel::<Batch>(2);
 
         let written: Result<()> = std::thread::scope(|scope| {
@@ -570,10 +649,30 @@ impl Archive {
                 }
             });
             let mut result = Ok(());
-            for batch in receive.iter() {
+            loop {
+                // Between batches, the progress every PROGRESS_EVERY: the
+                // members an archive yields move on before a batch fills.
+                let batch = match receive.recv_timeout(PROGRESS_EVERY) {
+                    Ok(batch) => batch,
+                    Err(mpsc::RecvTimeoutError::Timeout) => {
+                        counts.members = expander.members();
+                        counts.skipped = expander.skipped();
+                        counts.elapsed = start.elapsed();
+                        progress(&counts);
+                        continue;
+                    }
+                    Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                };
                 let mut these = Vec::new();
                 let keep = options.outcomes.then_some(&mut these);
-                let step = write_batch(&mut conn, import_id, batch, &mut players, keep);
+                let step = write::write_batch(
+                    &mut conn,
+                    import_id,
+                    batch,
+                    &mut spellings,
+                    options.duplicates,
+                    keep,
+                );
                 match step {
                     Ok(written) => {
                         for (id, fields) in &written.new_games {
@@ -586,6 +685,12 @@ impl Archive {
                         counts.imported += written.new_games.len() as u64;
                         counts.duplicates += written.duplicates;
                         counts.invalid += written.problems.len() as u64;
+                        counts.merged += written.merged.len() as u64;
+                        for (source, index, id) in written.merged {
+                            if listed.take(4) {
+                                merged.push(Merge { source, index, id });
+                            }
+                        }
                         counts.members = expander.members();
                         counts.skipped = expander.skipped();
                         for p in written.problems {
@@ -598,6 +703,7 @@ impl Archive {
                             listed.take(match o.fate {
                                 Fate::Stored { .. } => 0,
                                 Fate::Duplicate { .. } => 1,
+                                Fate::Merged { .. } => 5,
                                 Fate::Invalid(_) => 3,
                             })
                         }));
@@ -642,13 +748,15 @@ impl Archive {
         counts.members = expander.members();
         counts.skipped = expander.skipped();
         conn.execute(
-            "UPDATE imports SET finished_at = ?, games_read = ?, imported = ?, duplicates = ?, invalid = ? WHERE id = ?",
+            "UPDATE imports SET finished_at = ?, games_read = ?, imported = ?, duplicates = ?, \
+             invalid = ?, merged = ? WHERE id = ?",
             params![
                 now(),
                 counts.games_read as i64,
                 counts.imported as i64,
                 counts.duplicates as i64,
                 counts.invalid as i64,
+                counts.merged as i64,
                 import_id
             ],
         )?;
@@ -656,6 +764,7 @@ impl Archive {
             import_id: ImportId::from_sql(import_id),
             counts,
             invalid: problems,
+            merged,
             reasons,
             outcomes,
         })
@@ -664,15 +773,15 @@ impl Archive {
 
 /// How many games of each fate an import still lists
 /// ([`ImportOptions::listed`]): slots 0 stored, 1 duplicate, 2 refused
-/// problems, 3 refused outcomes.
+/// problems, 3 refused outcomes, 4 merges, 5 merged outcomes.
 struct Listed {
-    left: Option<[usize; 4]>,
+    left: Option<[usize; 6]>,
 }
 
 impl Listed {
     fn new(limit: Option<usize>) -> Listed {
         Listed {
-            left: limit.map(|n| [n; 4]),
+            left: limit.map(|n| [n; 6]),
         }
     }
 
@@ -685,233 +794,6 @@ impl Listed {
                 true
             }
             Some(_) => false,
-        }
-    }
-}
-
-/// What one batch wrote.
-struct Written {
-    read: u64,
-    new_games: Vec<(GameId, crate::prepare::TextFields)>,
-    duplicates: u64,
-    problems: Vec<Problem>,
-}
-
-fn player_id(
-    tx: &Transaction<'_>,
-    cache: &mut HashMap<String, i64>,
-    added: &mut Vec<String>,
-    name: &str,
-) -> Result<i64> {
-    if let Some(&id) = cache.get(name) {
-        return Ok(id);
-    }
-    let existing: Option<i64> = tx
-        .prepare_cached("SELECT id FROM players WHERE name = ?")?
-        .query_row([name], |r| r.get(0))
-        .optional()?;
-    let id = match existing {
-        Some(id) => id,
-        None => {
-            let folded = fold(name);
-            tx.prepare_cached("INSERT INTO players (name, folded) VALUES (?, ?)")?
-                .execute(params![name, folded])?;
-            let id = tx.last_insert_rowid();
-            let mut words = tx.prepare_cached(
-                "INSERT OR IGNORE INTO player_words (word, player_id) VALUES (?, ?)",
-            )?;
-            for w in folded.split(' ').filter(|w| !w.is_empty()) {
-                words.execute(params![w, id])?;
-            }
-            added.push(name.to_string());
-            id
-        }
-    };
-    cache.insert(name.to_string(), id);
-    Ok(id)
-}
-
-fn write_batch(
-    conn: &mut rusqlite::Connection,
-    import_id: i64,
-    batch: Batch,
-    cache: &mut HashMap<String, i64>,
-    outcomes: Option<&mut Vec<GameOutcome>>,
-) -> Result<Written> {
-    let tx = conn.transaction()?;
-    // The outcomes of this batch, appended to `outcomes` once it commits.
-    let mut these: Vec<GameOutcome> = Vec::new();
-    let want = outcomes.is_some();
-    let mut added_players = Vec::new();
-    let mut out = Written {
-        read: batch.items.len() as u64,
-        new_games: Vec::new(),
-        duplicates: 0,
-        problems: Vec::new(),
-    };
-    let mut stored: Vec<(i64, Box<Prepared>)> = Vec::new();
-    let mut game_counts: HashMap<i64, i64> = HashMap::new();
-    let result = (|| -> Result<()> {
-        let mut insert = tx.prepare_cached(
-            "INSERT INTO games (hash, import_id, black_id, white_id, black_rank, white_rank, \
-             date_raw, date, event, round, place, game_name, result, winner, margin, status, \
-             kind, size, ruleset, komi, plies, setup, moves, record, handicap, move_nodes, \
-             black_rank_ord, white_rank_ord) \
-             VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(hash) DO NOTHING",
-        )?;
-        let mut side = tx.prepare_cached(
-            "INSERT INTO game_players (player_id, date, game_id, color, opponent_id, won) \
-             VALUES (?,?,?,?,?,?)",
-        )?;
-        let mut problem = tx.prepare_cached(
-            "INSERT INTO import_problems (import_id, source, game_index, reason, message, ply, \
-             line, col) VALUES (?,?,?,?,?,?,?,?)",
-        )?;
-        for Item {
-            source,
-            index,
-            prepared,
-        } in batch.items
-        {
-            let (p, checked) = match prepared {
-                Prepare::Invalid(p, checked) => {
-                    problem.execute(params![
-                        import_id,
-                        p.source,
-                        p.index as i64,
-                        p.reason,
-                        p.message,
-                        p.ply,
-                        p.line,
-                        p.column
-                    ])?;
-                    if want {
-                        these.push(GameOutcome {
-                            fate: Fate::Invalid(p.clone()),
-                            checked,
-                        });
-                    }
-                    out.problems.push(p);
-                    continue;
-                }
-                Prepare::Valid(p, checked) => (p, checked),
-            };
-            let m = &p.meta;
-            let black = m
-                .black
-                .as_deref()
-                .map(|n| player_id(&tx, cache, &mut added_players, n))
-                .transpose()?;
-            let white = m
-                .white
-                .as_deref()
-                .map(|n| player_id(&tx, cache, &mut added_players, n))
-                .transpose()?;
-            let n = insert.execute(params![
-                &p.hash[..],
-                import_id,
-                black,
-                white,
-                m.black_rank,
-                m.white_rank,
-                m.date_raw,
-                m.date,
-                m.event,
-                m.round,
-                m.place,
-                m.game_name,
-                m.result,
-                m.winner.map(|c| c.index() as i64),
-                m.margin.map(|h| i64::from(h.0)),
-                p.status.code(),
-                m.kind.code(),
-                i64::from(m.size),
-                m.ruleset,
-                i64::from(m.komi.0),
-                i64::from(p.plies),
-                p.setup,
-                p.moves,
-                p.record,
-                i64::from(m.handicap),
-                p.move_nodes,
-                m.black_rank_ord.map(|r| i64::from(r.ordinal())),
-                m.white_rank_ord.map(|r| i64::from(r.ordinal())),
-            ])?;
-            if n == 0 {
-                out.duplicates += 1;
-                if want {
-                    let id = tx
-                        .prepare_cached("SELECT id FROM games WHERE hash = ?")?
-                        .query_row([&p.hash[..]], |r| r.get(0))?;
-                    these.push(GameOutcome {
-                        fate: Fate::Duplicate {
-                            source: source.to_string(),
-                            index,
-                            id: GameId::from_sql(id),
-                        },
-                        checked,
-                    });
-                }
-                continue;
-            }
-            let id = tx.last_insert_rowid();
-            if want {
-                these.push(GameOutcome {
-                    fate: Fate::Stored {
-                        source: source.to_string(),
-                        index,
-                        id: GameId::from_sql(id),
-                    },
-                    checked,
-                });
-            }
-            for (color, me, other) in [(0i64, black, white), (1, white, black)] {
-                if let Some(me) = me {
-                    let won = m.winner.map(|w| i64::from(w.index() as i64 == color));
-                    side.execute(params![me, m.date, id, color, other, won])?;
-                    *game_counts.entry(me).or_insert(0) += 1;
-                }
-            }
-            stored.push((id, p));
-        }
-        let mut count = tx.prepare_cached("UPDATE players SET games = games + ? WHERE id = ?")?;
-        for (player, n) in &game_counts {
-            count.execute(params![n, player])?;
-        }
-        let replays: Vec<(i64, &keil_record::Replay)> =
-            stored.iter().map(|(id, p)| (*id, &p.replay)).collect();
-        positions::index_games(&tx, &replays)?;
-        Ok(())
-    })();
-    match result {
-        Ok(()) => {
-            tx.execute(
-                "UPDATE imports SET games_read = games_read + ?, imported = imported + ?, \
-                 duplicates = duplicates + ?, invalid = invalid + ? WHERE id = ?",
-                params![
-                    out.read as i64,
-                    stored.len() as i64,
-                    out.duplicates as i64,
-                    out.problems.len() as i64,
-                    import_id
-                ],
-            )?;
-            tx.commit()?;
-            if let Some(all) = outcomes {
-                all.append(&mut these);
-            }
-            out.new_games = stored
-                .into_iter()
-                .map(|(id, p)| (GameId::from_sql(id), p.text))
-                .collect();
-            Ok(out)
-        }
-        Err(e) => {
-            // The transaction rolls back on drop: forget the players it added.
-            for name in added_players {
-                cache.remove(&name);
-            }
-            Err(e)
         }
     }
 }
