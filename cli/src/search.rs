@@ -341,6 +341,20 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                         r.losses
                     )?;
                 }
+                if p.spellings.len() > 1 {
+                    let written: Vec<String> = p
+                        .spellings
+                        .iter()
+                        .map(|s| format!("{} ({})", s.name, s.games))
+                        .collect();
+                    outln!("  written as: {}", written.join(", "))?;
+                }
+                if p.self_play > 0 {
+                    outln!(
+                        "  against themself: {} games (neither won nor lost)",
+                        p.self_play
+                    )?;
+                }
                 outln!("  most frequent opponents:")?;
                 for o in &p.opponents {
                     outln!(

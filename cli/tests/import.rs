@@ -137,3 +137,112 @@ fn export_of_an_archive_imports_back_the_same_games() {
     assert_eq!(text.matches("RE[B+").count() as u64, n);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Players as an operator manages them: an alias file at import, `keil
+/// players alias` afterwards, spellings on the profile; and the same game
+/// from two sources, merged or (with `--duplicates exact`) kept twice.
+#[test]
+fn aliases_spellings_and_signature_duplicates_from_the_command_line() {
+    let root = std::env::temp_dir().join(format!("keil-people-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(&root).unwrap();
+    struct Dir(std::path::PathBuf);
+    impl Dir {
+        fn path(&self) -> &std::path::Path {
+            &self.0
+        }
+    }
+    impl Drop for Dir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+    let dir = Dir(root);
+    let game = |headers: &str| {
+        let mut s = format!("(;GM[1]FF[4]SZ[19]{headers}");
+        for i in 0..80usize {
+            let p = (i * 7) % 361;
+            let c = if i % 2 == 0 { 'B' } else { 'W' };
+            let (x, y) = (
+                (b'a' + (p % 19) as u8) as char,
+                (b'a' + (p / 19) as u8) as char,
+            );
+            s.push_str(&format!(";{c}[{x}{y}]"));
+        }
+        s + ")\n"
+    };
+    let a = dir.path().join("a.sgf");
+    std::fs::write(
+        &a,
+        game("PB[Ke Jie]PW[AlphaGo Master]RE[W+R]EV[Future of Go]"),
+    )
+    .unwrap();
+    let b = dir.path().join("b.sgf");
+    std::fs::write(&b, game("PB[KeJie]PW[Master]RE[W+Resign]EV[Wuzhen]")).unwrap();
+    let aliases = dir.path().join("aliases.txt");
+    std::fs::write(&aliases, "# operator's list\nMaster = AlphaGo Master\n").unwrap();
+    let db = dir.path().join("db");
+    keil()
+        .arg("import")
+        .arg("--db")
+        .arg(&db)
+        .arg("--aliases")
+        .arg(&aliases)
+        .args([&a, &b])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains(
+            "1 imported, 0 duplicates, 1 merged",
+        ))
+        .stdout(predicate::str::contains(format!(
+            "merged: {} game 1 is another record of game 1",
+            b.display()
+        )));
+    // Kept twice with --duplicates exact; KeJie is Ke Jie, Master is
+    // AlphaGo Master.
+    let db2 = dir.path().join("db2");
+    keil()
+        .arg("import")
+        .arg("--db")
+        .arg(&db2)
+        .args(["--duplicates", "exact", "--aliases"])
+        .arg(&aliases)
+        .args([&a, &b])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains(
+            "2 imported, 0 duplicates, 0 merged",
+        ));
+    keil()
+        .args(["search", "players", "kejie", "--profile", "--db"])
+        .arg(&db2)
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("Ke Jie"))
+        .stdout(predicate::str::contains(
+            "written as: Ke Jie (1), KeJie (1)",
+        ));
+    keil()
+        .args(["players", "alias", "--db"])
+        .arg(&db2)
+        .args(["AlphaGo Master", "AlphaGo"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("also for later imports"));
+    let out = keil()
+        .args(["search", "players", "Master", "--profile", "--json", "--db"])
+        .arg(&db2)
+        .assert()
+        .code(0);
+    let v: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(v["profile"]["name"], "AlphaGo", "{v}");
+    assert_eq!(v["profile"]["games"], 2, "{v}");
+    // A name without a letter is refused with the reason.
+    keil()
+        .args(["players", "alias", "--db"])
+        .arg(&db2)
+        .args(["??", "AlphaGo"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("no letter or digit"));
+}

@@ -479,6 +479,49 @@ fn players_are_found_by_part_of_their_name_and_profiled() {
 }
 
 #[test]
+fn a_player_is_one_person_whatever_the_spelling() {
+    let f = start(0, None);
+    let game = |headers: &str, shift: usize| {
+        let mut s = format!("(;GM[1]FF[4]SZ[19]{headers}");
+        for i in 0..30usize {
+            let p = (shift + i * 7) % 361;
+            let c = if i % 2 == 0 { 'B' } else { 'W' };
+            let (x, y) = (
+                (b'a' + (p % 19) as u8) as char,
+                (b'a' + (p / 19) as u8) as char,
+            );
+            s.push_str(&format!(";{c}[{x}{y}]"));
+        }
+        s + ")"
+    };
+    let text = [
+        game("PB[Ke Jie]PW[Gu Li]RE[B+R]", 0),
+        game("PB[Gu Li]PW[KeJie]RE[W+R]", 1),
+        game("PB[Ke Jie]PW[KeJie]RE[B+R]", 2),
+    ]
+    .concat();
+    import(&f.archive, "spellings", text.into_bytes(), 10);
+    for name in ["Ke Jie", "KeJie", "ke-jie"] {
+        let p = get_ok(&f.base, &format!("/api/v1/players/{}", enc(name)));
+        assert_eq!(p["name"], "Ke Jie", "{p}");
+        assert_eq!(p["games"], 3, "{p}");
+        assert_eq!(p["self_play"], 1, "{p}");
+        assert_eq!(p["spellings"].as_array().unwrap().len(), 2, "{p}");
+        assert_eq!(
+            p["as_black"]["wins"].as_u64().unwrap() + p["as_white"]["wins"].as_u64().unwrap(),
+            2,
+            "the game against oneself is no win: {p}"
+        );
+    }
+    let list = get_ok(&f.base, "/api/v1/games?player=kejie");
+    assert_eq!(list["games"].as_array().unwrap().len(), 3, "{list}");
+    let page = get(&f.base, "/players/KeJie");
+    assert_eq!(page.status, 200);
+    assert!(page.body.contains("data-spellings"), "{}", page.body);
+    assert!(page.body.contains("data-self-play"), "{}", page.body);
+}
+
+#[test]
 fn position_search_finds_the_game_and_counts_continuations() {
     let f = shared();
     let g = &get_ok(&f.base, "/api/v1/games?limit=1")["games"][0];

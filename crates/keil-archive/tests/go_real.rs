@@ -73,3 +73,62 @@ fn real_go_games_import_and_replay_to_the_validators_position() {
     }
     assert!(statuses.contains(&GameStatus::Resigned) || statuses.contains(&GameStatus::Scored));
 }
+
+/// The real collection holds games published twice (a tournament's folder
+/// and a player's folder, `舞者` in one and `Dancer` in the other): each
+/// signature merge is a record whose main line is the stored game's, move
+/// for move (checked on an archive that keeps both records).
+#[test]
+fn real_games_published_twice_are_merged_by_signature() {
+    let Some(files) = common::real_sgf_files() else {
+        return;
+    };
+    let sources: Vec<ImportSource> = files.into_iter().map(ImportSource::Path).collect();
+    let open = |duplicates| {
+        let dir = tempfile::tempdir().unwrap();
+        let archive = Archive::open(dir.path()).unwrap();
+        let options = ImportOptions {
+            outcomes: true,
+            duplicates,
+            ..ImportOptions::default()
+        };
+        let report = archive.import(&sources, &options, &mut |_| {}).unwrap();
+        (dir, archive, report)
+    };
+    let (_d1, _merging, merged) = open(keil_archive::Duplicates::Signature);
+    let (_d2, both, kept) = open(keil_archive::Duplicates::Exact);
+    assert!(merged.counts.merged > 0, "{:?}", merged.counts);
+    assert_eq!(
+        merged.counts.imported + merged.counts.merged,
+        kept.counts.imported
+    );
+    // Each tree's id in the archive that keeps both, by (source, index).
+    let id_in_both: std::collections::HashMap<(String, usize), keil_archive::GameId> = kept
+        .outcomes
+        .iter()
+        .filter_map(|o| match &o.fate {
+            keil_archive::Fate::Stored { source, index, id } => {
+                Some(((source.clone(), *index), *id))
+            }
+            _ => None,
+        })
+        .collect();
+    // And which tree became each stored game of the merging archive.
+    let stored_from: std::collections::HashMap<keil_archive::GameId, (String, usize)> = merged
+        .outcomes
+        .iter()
+        .filter_map(|o| match &o.fate {
+            keil_archive::Fate::Stored { source, index, id } => {
+                Some((*id, (source.clone(), *index)))
+            }
+            _ => None,
+        })
+        .collect();
+    for m in &merged.merged {
+        let other = both.games().moves(id_in_both[&(m.source.clone(), m.index)]);
+        let first = both.games().moves(id_in_both[&stored_from[&m.id]]);
+        let (other, first) = (other.unwrap().unwrap(), first.unwrap().unwrap());
+        assert_eq!(other.moves, first.moves, "{m:?}");
+        assert_eq!(other.board, first.board, "{m:?}");
+    }
+}
