@@ -92,7 +92,9 @@ pub struct PointMark {
     /// pattern: a tinted disc with `label`); Kaomi's `removed` (a stone of
     /// a removed pair, greyed), `deciding` (a ring around a stone of the
     /// deciding group) and `ghost` (a dashed circle where a pushed stone
-    /// stood).
+    /// stood); a record's markup `mk-tr`, `mk-sq`, `mk-cr`, `mk-ma`,
+    /// `mk-lb` (with `label`) and move numbers `mk-num` (with `label`),
+    /// drawn in `fill`.
     pub class: &'static str,
     /// A short text drawn on the point (a continuation's games count).
     pub label: String,
@@ -100,7 +102,8 @@ pub struct PointMark {
     pub href: Option<String>,
     /// A tooltip and accessible name.
     pub title: String,
-    /// The fill of a `next` mark (by win share).
+    /// The fill of a `next` mark (by win share); the ink of a markup or
+    /// move number.
     pub fill: Option<String>,
 }
 
@@ -382,6 +385,72 @@ impl Canvas {
                         self.s,
                         r##"<circle class="ghost" cx="{x:.1}" cy="{y:.1}" r="{:.1}" fill="none" stroke="#c0392b" stroke-width="1.5" stroke-dasharray="3 3"><title>{title}</title></circle>"##,
                         radius * 0.9
+                    );
+                }
+                // A record's board markup (SGF `TR`, `SQ`, `CR`, `MA`,
+                // `LB`) and move numbers, drawn in `fill` (chosen to read
+                // on the stone below, black by default).
+                "mk-tr" | "mk-sq" | "mk-cr" | "mk-ma" => {
+                    let ink = m.fill.as_deref().unwrap_or("#000");
+                    let k = radius * 0.5;
+                    let shape = match m.class {
+                        "mk-tr" => format!(
+                            r#"<polygon points="{x:.1},{:.1} {:.1},{:.1} {:.1},{:.1}""#,
+                            y - k,
+                            x - k * 0.87,
+                            y + k * 0.5,
+                            x + k * 0.87,
+                            y + k * 0.5
+                        ),
+                        "mk-sq" => format!(
+                            r#"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}""#,
+                            x - k * 0.75,
+                            y - k * 0.75,
+                            k * 1.5,
+                            k * 1.5
+                        ),
+                        "mk-cr" => format!(r#"<circle cx="{x:.1}" cy="{y:.1}" r="{:.1}""#, k * 0.8),
+                        _ => format!(
+                            r#"<path d="M{:.1} {:.1}L{:.1} {:.1}M{:.1} {:.1}L{:.1} {:.1}""#,
+                            x - k * 0.7,
+                            y - k * 0.7,
+                            x + k * 0.7,
+                            y + k * 0.7,
+                            x - k * 0.7,
+                            y + k * 0.7,
+                            x + k * 0.7,
+                            y - k * 0.7
+                        ),
+                    };
+                    let _ = write!(
+                        self.s,
+                        r##"{shape} class="{}" fill="none" stroke="{}" stroke-width="2"><title>{title}</title></{}>"##,
+                        m.class,
+                        escape(ink),
+                        match m.class {
+                            "mk-tr" => "polygon",
+                            "mk-sq" => "rect",
+                            "mk-cr" => "circle",
+                            _ => "path",
+                        }
+                    );
+                }
+                "mk-lb" | "mk-num" => {
+                    let ink = m.fill.as_deref().unwrap_or("#000");
+                    // On an empty point the text is outlined in the wood's
+                    // colour, so that the lines do not cross it.
+                    let halo = if ink == "#000" { WOOD } else { "none" };
+                    let size = if m.label.chars().count() > 2 {
+                        radius * 0.85
+                    } else {
+                        radius
+                    };
+                    let _ = write!(
+                        self.s,
+                        r##"<text class="{}" x="{x:.1}" y="{y:.1}" text-anchor="middle" dominant-baseline="central" fill="{}" stroke="{halo}" stroke-width="3" paint-order="stroke" font-size="{size:.0}">{}<title>{title}</title></text>"##,
+                        m.class,
+                        escape(ink),
+                        escape(&m.label)
                     );
                 }
                 _ => {

@@ -1,12 +1,15 @@
 // The game viewer: keyboard replay (←/→ one ply, ↑/↓ ten, Home/End), the
 // buttons and the move list step without reloading the page. Each board
 // comes from the server (/games/{id}/board?ply=N: the same renderer as the
-// page), the URL follows the ply, and an aria-live region announces moves.
+// page, with the node's comments and variations), the URL follows the ply,
+// and an aria-live region announces moves. The line shown (a variation,
+// `var=K`) and the move numbers (`numbers=1`) are kept: data-query.
 
 const viewer = document.getElementById("viewer");
 if (viewer) {
   const id = viewer.dataset.game;
   const plies = Number(viewer.dataset.plies);
+  const query = viewer.dataset.query || "";
   const list = document.querySelector("ol.moves");
   const live = document.getElementById("announce");
   const cache = new Map();
@@ -15,7 +18,7 @@ if (viewer) {
 
   const panelHtml = (ply) => {
     if (!cache.has(ply)) {
-      cache.set(ply, fetch(`/games/${id}/board?ply=${ply}`).then((r) => {
+      cache.set(ply, fetch(`/games/${id}/board?${query}ply=${ply}`).then((r) => {
         if (!r.ok) { cache.delete(ply); throw new Error(`board ${ply}: ${r.status}`); }
         return r.text();
       }));
@@ -49,7 +52,7 @@ if (viewer) {
     document.getElementById("board-panel").replaceWith(document.importNode(panel, true));
     shown = ply;
     markCurrent(ply, true);
-    history.replaceState(null, "", `?ply=${ply}`);
+    history.replaceState(null, "", `?${query}ply=${ply}`);
     if (live) live.textContent = panel.dataset.announce || "";
     for (const next of [ply + 1, ply - 1]) if (next >= 0 && next <= plies) panelHtml(next);
   };

@@ -739,3 +739,123 @@ fn a_bad_pattern_shows_its_message_not_a_server_error() {
         assert!(!pattern_links(&p.body).is_empty(), "{query}");
     }
 }
+
+/// A Go game as a commented record is: a handicap, comments, board markup
+/// and variations (one illegal), as the Master–Iyama Yuta record holds them.
+const COMMENTED: &str = "(;GM[1]FF[4]CA[UTF-8]SZ[19]KM[0.5]HA[2]RU[Japanese]PB[Master]BR[P9段]PW[Iyama Yuta]WR[9段]RE[B+R]AB[pd][dp]\n\
+;W[dd]C[Operator error. See variation.]TR[pd]LB[dp:A]\n\
+(;B[qq];W[cc];B[po])\n\
+(;B[cc]C[AlphaGo recommended this move.];W[dc];B[dd])\n\
+(;B[qc]))";
+
+/// A finished game under agreement rules: the players' result, not a count.
+const AGREED: &str =
+    "(;GM[1]FF[4]SZ[9]KM[6.5]RU[Japanese]PB[Ann]PW[Bob]RE[B+139.5];B[ee];W[cc];B[];W[])";
+
+fn stored(f: &common::Fixture, name: &str, text: &str) -> i64 {
+    let report = f
+        .archive
+        .import(
+            &[keil_archive::ImportSource::Bytes {
+                name: name.into(),
+                bytes: text.as_bytes().to_vec(),
+            }],
+            &keil_archive::ImportOptions {
+                outcomes: true,
+                ..keil_archive::ImportOptions::default()
+            },
+            &mut |_| {},
+        )
+        .unwrap();
+    match &report.outcomes[0].fate {
+        keil_archive::Fate::Stored { id, .. } => id.to_string().parse().unwrap(),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn the_viewer_shows_comments_variations_markup_and_move_numbers() {
+    let f = common::start();
+    let id = stored(&f, "commented.sgf", COMMENTED);
+    let page = |path: &str| {
+        let r = common::agent()
+            .get(&format!("{}{path}", f.base))
+            .call()
+            .unwrap_or_else(|e| panic!("{path}: {e}"));
+        let mut r = r;
+        r.body_mut().read_to_string().unwrap()
+    };
+    // Move 1: its comment, its markup, the handicap and ranks; the two
+    // variations that branch after it, each with its verdict.
+    let body = page(&format!("/games/{id}?ply=1"));
+    assert!(
+        body.contains("data-comment>Operator error. See variation.</div>"),
+        "{body}"
+    );
+    assert!(
+        body.contains(r#"class="mk-tr""#) && body.contains(r#"class="mk-lb""#),
+        "{body}"
+    );
+    assert!(body.contains("data-handicap>2 stones"), "{body}");
+    assert!(body.contains("Master 9p – Iyama Yuta 9d"), "{body}");
+    assert!(body.contains(r#"data-variation="1">B C17</a> <span class="verdict">invalid: occupied at ply 4</span>"#), "{body}");
+    assert!(
+        body.contains(r#"data-variation="2">B R17</a> <span class="verdict">unfinished</span>"#),
+        "{body}"
+    );
+    assert!(body.contains("data-tree"), "{body}");
+    // The variation's board and comment, with the way back.
+    let v = page(&format!("/games/{id}?var=1&ply=2"));
+    assert!(
+        v.contains("data-comment>AlphaGo recommended this move.</div>"),
+        "{v}"
+    );
+    assert!(
+        v.contains("data-line>Variation 1, from move 2: invalid: occupied"),
+        "{v}"
+    );
+    assert!(v.contains(r#"data-query="var=1&#38;""#), "{v}");
+    let fragment = page(&format!("/games/{id}/board?var=1&ply=2"));
+    assert!(
+        fragment.contains("AlphaGo recommended this move."),
+        "{fragment}"
+    );
+    // The variation stops before its illegal move: 3 plies, not 4.
+    assert!(v.contains(r#"data-plies="3""#), "{v}");
+    // Move numbers on the four stones played (not on the handicap stones).
+    let n = page(&format!("/games/{id}?ply=4&numbers=1"));
+    assert_eq!(n.matches(r#"class="mk-num""#).count(), 4, "{n}");
+    assert!(!page(&format!("/games/{id}?ply=4")).contains("mk-num"));
+    // No such variation: 404; a bad number: 400.
+    for (q, status) in [
+        ("var=4", 404),
+        ("var=0", 400),
+        ("var=x", 400),
+        ("numbers=maybe", 400),
+    ] {
+        let r = common::agent()
+            .get(&format!("{}/games/{id}?{q}", f.base))
+            .call()
+            .unwrap();
+        assert_eq!(r.status().as_u16(), status, "{q}");
+    }
+}
+
+#[test]
+fn a_result_the_rules_leave_to_the_players_is_not_claimed_as_computed() {
+    let f = common::start();
+    let id = stored(&f, "agreed.sgf", AGREED);
+    let body = html_of(&f, &format!("/games/{id}"));
+    assert!(body.contains("result, not counted here"), "{body}");
+    assert!(!body.contains("computed score"), "{body}");
+    assert!(!body.contains(r#"class="dot-b""#), "no area marks: {body}");
+}
+
+fn html_of(f: &common::Fixture, path: &str) -> String {
+    let mut r = common::agent()
+        .get(&format!("{}{path}", f.base))
+        .call()
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 200, "{path}");
+    r.body_mut().read_to_string().unwrap()
+}
