@@ -277,7 +277,7 @@ impl Tree {
 }
 
 /// The points of a point-list value: one point, or a compressed rectangle
-/// `aa:cc` (SGF FF[4], square boards).
+/// `aa:cc` (SGF `FF[4]`, square boards).
 fn points_of(board: AnyBoard, text: &str) -> Vec<Point> {
     let Some((a, b)) = text.split_once(':') else {
         return board.parse_point(text.trim()).into_iter().collect();
