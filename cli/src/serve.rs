@@ -224,24 +224,31 @@ fn open(db: &Path, read_only: bool) -> anyhow::Result<Archive> {
     }
 }
 
-/// Generates the demo corpus (keil-gen's fixed seed) and imports it, with a
-/// progress line on standard error.
+/// Generates the demo corpus (keil-gen's fixed seeds, every game kind)
+/// and imports it, with a progress line on standard error.
 fn import_demo(archive: &Archive) -> anyhow::Result<()> {
-    let config = GeneratorConfig::demo();
-    let total = config.games;
+    let parts = GeneratorConfig::demo();
+    let total: u64 = parts.iter().map(|c| c.games).sum();
     eprint!("keil: empty archive: generating the demo corpus ({total} games)...");
-    let mut bytes = Vec::new();
-    keil_gen::write_collection(config, &mut bytes).context("cannot generate the demo corpus")?;
-    let source = ImportSource::Bytes {
-        name: format!("demo corpus (keil-gen seed {})", keil_gen::DEMO_SEED),
-        bytes,
-    };
+    let mut sources = Vec::new();
+    for config in parts {
+        let name = format!(
+            "demo corpus ({} {}, keil-gen seed {})",
+            config.game.name(),
+            config.size,
+            config.seed
+        );
+        let mut bytes = Vec::new();
+        keil_gen::write_collection(config, &mut bytes)
+            .context("cannot generate the demo corpus")?;
+        sources.push(ImportSource::Bytes { name, bytes });
+    }
     let options = ImportOptions {
         batch_size: 500,
         ..ImportOptions::default()
     };
     let report = archive
-        .import(&[source], &options, &mut |p| {
+        .import(&sources, &options, &mut |p| {
             eprint!(
                 "\rkeil: importing the demo corpus: {}/{total} games ({:.1} s)   ",
                 p.games_read,

@@ -134,17 +134,28 @@ pub const DEMO_SEED: u64 = 20_240_309;
 
 impl GeneratorConfig {
     /// The demo corpus that the README's first command imports on an empty
-    /// archive: 3,000 side-7 games from [`DEMO_SEED`], rulesets and komi
-    /// varied by event. Generated at first start rather than kept in git
-    /// (it would be about 3 MB); the same as
-    /// `keil generate --games 3000 --size 7 --seed 20240309`.
-    pub fn demo() -> GeneratorConfig {
-        GeneratorConfig {
-            games: 3_000,
-            size: 7,
-            seed: DEMO_SEED,
+    /// archive, one part per game kind so that a newcomer's first `keil
+    /// serve` shows each: 2,000 Keil games on side 7, 500 Go games on
+    /// 19×19 and 500 Kaomi games on 7×7, from [`DEMO_SEED`] (plus 1 and 2),
+    /// rulesets and komi varied by event. Generated at first start rather
+    /// than kept in git; part `i` is the same as `keil generate --game
+    /// KIND --games N --size S --seed 20240309+i`.
+    pub fn demo() -> Vec<GeneratorConfig> {
+        [
+            (GameKind::Keil, 7, 2_000),
+            (GameKind::Go, 19, 500),
+            (GameKind::Kaomi, 7, 500),
+        ]
+        .into_iter()
+        .zip(0..)
+        .map(|((game, size, games), i)| GeneratorConfig {
+            game,
+            games,
+            size,
+            seed: DEMO_SEED + i,
             ..GeneratorConfig::default()
-        }
+        })
+        .collect()
     }
 }
 

@@ -180,3 +180,23 @@ fn metadata_makes_search_meaningful() {
     assert_eq!(rus.len(), 3, "{rus:?}");
     assert!(comments > 10);
 }
+
+/// The demo corpus has every game kind, each part valid: a newcomer's
+/// first `keil serve` shows Keil, Go and Kaomi.
+#[test]
+fn the_demo_corpus_holds_every_game_kind() {
+    let parts = GeneratorConfig::demo();
+    let kinds: HashSet<keil_rules::GameKind> = parts.iter().map(|c| c.game).collect();
+    assert_eq!(kinds.len(), 3, "{parts:?}");
+    for config in parts {
+        // The first games of each part are valid records of their kind.
+        let small = GeneratorConfig {
+            games: 5,
+            ..config.clone()
+        };
+        let mut out = Vec::new();
+        write_collection(small, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!(read_collection(&text).len(), 5, "{:?}", config.game);
+    }
+}
