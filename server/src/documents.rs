@@ -124,3 +124,29 @@ fn replace(
     }
     res
 }
+
+/// The middleware that sends an address with a trailing slash (`/games/`,
+/// `/games/12/?ply=3`) to the address without it, the one every link
+/// uses: 308 Permanent Redirect (the method and body are kept), the query
+/// kept. `/` itself is the home page.
+///
+/// # Errors
+/// An inner middleware's error passes through.
+pub async fn trailing_slash(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<actix_web::body::EitherBody<BoxBody, impl MessageBody>>, Error> {
+    let path = req.path();
+    if path.len() > 1 && path.ends_with('/') {
+        let trimmed = path.trim_end_matches('/');
+        let to = match req.query_string() {
+            "" => format!("/{}", trimmed.trim_start_matches('/')),
+            q => format!("/{}?{q}", trimmed.trim_start_matches('/')),
+        };
+        let res = actix_web::HttpResponse::PermanentRedirect()
+            .insert_header((actix_web::http::header::LOCATION, to))
+            .finish();
+        return Ok(req.into_response(res).map_into_left_body());
+    }
+    Ok(next.call(req).await?.map_into_right_body())
+}

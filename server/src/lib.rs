@@ -318,10 +318,12 @@ pub fn bind(mut options: ServerOptions) -> io::Result<(Server, Vec<SocketAddr>)>
     let log = request_logging_enabled();
     // Outermost first: the count of requests in flight, the request id,
     // the log, compression, the metrics, the error documents, the rate
-    // limits, the routes.
+    // limits, a trailing slash redirected away (308: `/games/` is
+    // `/games`), the routes.
     let server = HttpServer::new(move || {
         App::new()
             .configure(app_config(state.clone()))
+            .wrap(from_fn(documents::trailing_slash))
             .wrap(from_fn(limits::throttle))
             .wrap(from_fn(documents::documents))
             .wrap(from_fn(metrics::count))

@@ -1,6 +1,8 @@
 // The upload page: reads the chosen or dropped files (or the pasted text)
 // and posts them to the API with the token in the Authorization header only
-// (never in a URL or in storage), then lists each game's verdict.
+// (never in a URL or in storage), then lists each game's verdict. After a
+// refusal the pasted text stays, the lines the verdicts name are marked
+// under it, and each "line:column" selects its place in the text.
 
 const form = document.getElementById("upload");
 if (form) {
@@ -30,8 +32,11 @@ if (form) {
     e.preventDefault();
     const chosen = dropped ?? [...files.files];
     const parts = await Promise.all(chosen.map((f) => f.text()));
-    const pasted = form.querySelector("textarea").value.trim();
-    if (pasted) parts.push(pasted);
+    const area = form.querySelector("textarea");
+    const pasted = area.value;
+    // The body line where the pasted text starts (the files come first).
+    const pastedFrom = parts.reduce((n, t) => n + t.split("\n").length, 1);
+    if (pasted.trim()) parts.push(pasted);
     const body = parts.join("\n");
     out.replaceChildren();
     const say = (text, cls) => {
@@ -47,16 +52,31 @@ if (form) {
       headers: { "Authorization": "Bearer " + token, "Content-Type": "application/x-go-sgf" },
       body,
     });
-    // Sent: the chosen files and the pasted text are cleared (the token
-    // stays in its field for the next upload).
-    dropped = null;
-    files.value = "";
-    form.querySelector("textarea").value = "";
-    drop.querySelector("p").textContent = "Drop .sgf files here";
     const answer = await r.json().catch(() => null);
+    const refused = !answer || !answer.games || answer.invalid > 0;
+    if (!refused) {
+      // All taken: the chosen files and the pasted text are cleared (the
+      // token stays in its field for the next upload). After a refusal
+      // they stay, to be fixed in place.
+      dropped = null;
+      files.value = "";
+      area.value = "";
+      drop.querySelector("p").textContent = "Drop .sgf files here";
+    }
     if (!answer) { say(`The server answered ${r.status}.`, "error"); return; }
     if (!answer.games) { say(answer.detail || `The server answered ${r.status}.`, "error"); return; }
-    say(`${answer.stored} stored, ${answer.duplicates} already in the archive, ${answer.invalid} refused.`);
+    say(`${answer.stored} stored, ${answer.duplicates} already in the archive, ${answer.merged ?? 0} merged with a stored game, ${answer.invalid} refused.`);
+    // The place of a verdict in the pasted text: its line there (1-based),
+    // or null when it is in a file.
+    const inPasted = (line) => (pasted.trim() && line >= pastedFrom ? line - pastedFrom + 1 : null);
+    const select = (line, column) => {
+      const lines = area.value.split("\n");
+      let at = 0;
+      for (let i = 0; i < line - 1 && i < lines.length; i++) at += lines[i].length + 1;
+      const end = at + (lines[line - 1] ?? "").length;
+      area.focus();
+      area.setSelectionRange(Math.min(at + Math.max(column - 1, 0), end), end);
+    };
     const table = document.createElement("table");
     table.innerHTML = "<thead><tr><th>#</th><th>Outcome</th><th>Status</th><th>Why</th><th>Where</th><th>Game</th></tr></thead>";
     const tbody = document.createElement("tbody");
@@ -67,7 +87,17 @@ if (form) {
       cell(tr, g.outcome);
       cell(tr, g.status);
       cell(tr, [g.reason, g.message].filter(Boolean).join(": ") + (g.ply ? ` (ply ${g.ply}${g.move ? " " + g.move : ""})` : ""));
-      cell(tr, g.line ? `line ${g.line}:${g.column}` : "");
+      const local = g.line ? inPasted(g.line) : null;
+      if (local) {
+        const b = document.createElement("button");
+        b.type = "button";
+        b.className = "link";
+        b.dataset.line = String(local);
+        b.textContent = `line ${local}:${g.column ?? 1}`;
+        b.title = "Select this place in the pasted text";
+        b.addEventListener("click", () => select(local, g.column ?? 1));
+        cell(tr, b);
+      } else cell(tr, g.line ? `line ${g.line}:${g.column}` : "");
       if (g.id != null) {
         const a = document.createElement("a");
         a.href = `/games/${g.id}`;
@@ -78,5 +108,19 @@ if (form) {
     }
     table.append(tbody);
     out.append(table);
+    // The pasted text with the lines the verdicts name marked.
+    const marked = new Set(answer.games.map((g) => (g.line ? inPasted(g.line) : null)).filter(Boolean));
+    if (marked.size) {
+      const pre = document.createElement("pre");
+      pre.className = "marked";
+      pre.dataset.marked = [...marked].join(" ");
+      pasted.split("\n").forEach((text, i) => {
+        const row = document.createElement(marked.has(i + 1) ? "mark" : "span");
+        row.dataset.line = String(i + 1);
+        row.textContent = `${String(i + 1).padStart(4)}  ${text}\n`;
+        pre.append(row);
+      });
+      out.append(pre);
+    }
   });
 }

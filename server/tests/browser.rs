@@ -369,6 +369,70 @@ async fn viewer_steps(c: &Client, f: &Fixture, kind: &str) {
     no_console_errors(c, &format!("viewer {kind}"), None).await;
 }
 
+/// A commented Go record with variations (as the Master–Iyama Yuta
+/// record): the comment follows the keys, a variation opens its line and
+/// keeps it while stepping, move numbers toggle.
+async fn viewer_comments_and_variations(c: &Client, f: &Fixture) {
+    let record = "(;GM[1]FF[4]CA[UTF-8]SZ[19]KM[0.5]HA[2]RU[Japanese]PB[Master]PW[Iyama Yuta]RE[B+R]AB[pd][dp]\n\
+        ;W[dd]C[Operator error. See variation.]TR[pd]\n\
+        (;B[qq]C[The game went on.];W[cc];B[po])\n\
+        (;B[cc]C[AlphaGo recommended this move.];W[dc];B[qq]))";
+    let report = f
+        .archive
+        .import(
+            &[keil_archive::ImportSource::Bytes {
+                name: "commented.sgf".into(),
+                bytes: record.as_bytes().to_vec(),
+            }],
+            &keil_archive::ImportOptions {
+                outcomes: true,
+                ..keil_archive::ImportOptions::default()
+            },
+            &mut |_| {},
+        )
+        .unwrap();
+    let keil_archive::Fate::Stored { id, .. } = &report.outcomes[0].fate else {
+        panic!("{:?}", report.outcomes)
+    };
+    c.goto(&format!("{}/games/{id}?ply=0", f.base))
+        .await
+        .unwrap();
+    press(c, ARROW_RIGHT).await;
+    until("move 1's comment", || {
+        text_contains(c, "[data-comment]", "Operator error")
+    })
+    .await;
+    press(c, ARROW_RIGHT).await;
+    until("move 2's comment", || {
+        text_contains(c, "[data-comment]", "The game went on")
+    })
+    .await;
+    press(c, ARROW_LEFT).await;
+    until("move 1 again", || async { shown_ply(c).await == 1 }).await;
+    shoot(c, "viewer-comments").await;
+    click(c, "#board-panel a[data-variation='1']").await;
+    until("the variation's comment", || {
+        text_contains(c, "[data-comment]", "AlphaGo recommended")
+    })
+    .await;
+    assert!(text_contains(c, "[data-line]", "Variation 1").await);
+    press(c, ARROW_RIGHT).await;
+    until("the variation's next move", || async {
+        shown_ply(c).await == 3
+    })
+    .await;
+    assert_eq!(query(c).await.as_deref(), Some("var=1&ply=3"));
+    click(c, "#board-panel a[data-numbers]").await;
+    until("move numbers", || async {
+        c.find_all(Locator::Css("#board-panel .mk-num"))
+            .await
+            .map(|v| v.len() == 3)
+            .unwrap_or(false)
+    })
+    .await;
+    no_console_errors(c, "viewer comments", None).await;
+}
+
 async fn explorer_and_editor(c: &Client, f: &Fixture) {
     let base = &f.base;
     // A continuation link opens the position after it.
@@ -613,6 +677,30 @@ async fn upload(c: &Client, base: &str) {
         .unwrap();
     click(c, "#upload button[type=submit]").await;
     until("the refusal", || text_contains(c, "#result", "line 2:")).await;
+    // The text stays to be fixed, its line 2 marked, and the verdict's
+    // place selects it.
+    let kept = c
+        .execute("return document.querySelector('textarea').value", vec![])
+        .await
+        .unwrap();
+    assert!(kept.as_str().unwrap().contains("W[b2]"), "{kept}");
+    let marked = c
+        .find(Locator::Css("#result pre.marked mark"))
+        .await
+        .expect("the named line is marked");
+    assert_eq!(
+        marked.attr("data-line").await.unwrap().as_deref(),
+        Some("2")
+    );
+    click(c, "#result button[data-line]").await;
+    let selected = c
+        .execute(
+            "const t = document.querySelector('textarea'); return t.value.slice(t.selectionStart, t.selectionEnd)",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert!(selected.as_str().unwrap().contains("W[b2]"), "{selected}");
     no_console_errors(
         c,
         "upload",
@@ -670,6 +758,7 @@ fn pages_in_a_real_browser() {
         for &(kind, ..) in common::CORPUS {
             viewer_steps(&c, f, kind.code()).await;
         }
+        viewer_comments_and_variations(&c, f).await;
         explorer_and_editor(&c, f).await;
         pattern_editor(&c, f).await;
         upload(&c, &f.base).await;

@@ -549,6 +549,30 @@ fn unknown_paths_are_an_html_page_for_browsers_and_a_problem_otherwise() {
 }
 
 #[test]
+fn a_trailing_slash_is_redirected_to_the_address_without_it() {
+    let no_redirects = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .max_redirects(0)
+        .build()
+        .new_agent();
+    for (from, to) in [
+        ("/games/", "/games"),
+        ("/games/1/?ply=3", "/games/1?ply=3"),
+        ("/api/v1/games/", "/api/v1/games"),
+        ("//example.com/", "/example.com"),
+    ] {
+        let r = no_redirects
+            .get(&format!("{}{from}", shared().base))
+            .call()
+            .unwrap();
+        assert_eq!(r.status().as_u16(), 308, "{from}");
+        assert_eq!(r.headers()["location"].to_str().unwrap(), to, "{from}");
+    }
+    // Followed, it is the page.
+    assert!(html("/games/").contains("<table"));
+}
+
+#[test]
 fn upload_page_has_the_form_and_no_token() {
     let body = html("/upload");
     assert!(body.contains("<form id=\"upload\""));
