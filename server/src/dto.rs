@@ -197,9 +197,21 @@ pub struct PositionsQuery {
     /// The board in position notation, e.g. `7/8/9/10/11/12/6b6/12/11/10/9/8/7`,
     /// with optional suffixes in any order: ` b`/` w` the player to move,
     /// ` +` the button taken, ` -` not taken. An absent suffix matches
-    /// either value.
-    #[param(required = true, min_length = 1, max_length = 2000, pattern = r"\S")]
+    /// either value. Required unless `play` is given.
+    #[param(min_length = 1, max_length = 2000, pattern = r"\S")]
     pub position: Option<String>,
+    /// Instead of `position`: a line of moves from the empty board of
+    /// `kind` (required) and `size` (default: the kind's), comma-separated,
+    /// each a point as records write it (`pd`, `g7`) or as Go players do
+    /// (`Q16`), or `pass`, `button`, `swap`; at most 1,000. The answer is
+    /// that of `position=` with the board after the line (captures applied)
+    /// and the player to move.
+    #[param(max_length = 8000)]
+    pub play: Option<String>,
+    /// With `play`: the board size (Keil: the side; Go and Kaomi: the
+    /// lines), default the kind's usual one.
+    #[param(value_type = Option<String>, pattern = r"^\s*([0-9]{1,2})?\s*$", max_length = 200)]
+    pub size: Option<String>,
     /// The game of the position: `keil` (column notation) or `go` (row
     /// notation, e.g. `9/9/2b6/9/4w4/9/9/9/9 b`). When absent, inferred
     /// from the notation: Keil's columns have different lengths and Go's

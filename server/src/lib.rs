@@ -66,6 +66,7 @@ pub mod metrics;
 pub mod openapi;
 pub mod pages;
 pub mod params;
+mod play;
 mod replay;
 pub mod request_id;
 pub mod routes;

@@ -612,9 +612,40 @@ pub async fn search_positions(
     q: Query<PositionsQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let q = q.into_inner();
-    let text = required("position", &q.position)?;
     let kind = nonempty(&q.kind).map(parse_kind).transpose()?;
-    let parsed = PositionQuery::parse_inferred(kind, text).map_err(|e| bad("position", e))?;
+    let parsed = match (nonempty(&q.position), q.play.as_deref()) {
+        (Some(_), Some(_)) => {
+            return Err(bad(
+                "play",
+                "give either position (a board) or play (a line of moves), not both",
+            ));
+        }
+        (Some(text), None) => {
+            PositionQuery::parse_inferred(kind, text).map_err(|e| bad("position", e))?
+        }
+        (None, Some(play)) => {
+            let kind = kind.ok_or_else(|| {
+                bad(
+                    "kind",
+                    "required with play: the game whose empty board the line starts from",
+                )
+            })?;
+            let size = nonempty(&q.size)
+                .map(crate::params::parse_size)
+                .transpose()?
+                .unwrap_or(kind.default_size());
+            let spec = keil_rules::BoardSpec::new(kind, size).map_err(|e| bad("size", e))?;
+            let line = crate::play::parse_play(spec, play)?;
+            let mut pq = PositionQuery::new(line.position());
+            pq.to_move = Some(line.to_move());
+            pq
+        }
+        (None, None) => {
+            return Err(ApiError::BadRequest(
+                "the query parameter position is required (or play, a line of moves from the empty board of kind)".into(),
+            ));
+        }
+    };
     let symmetry = parse_flag("symmetry", nonempty(&q.symmetry), false)?;
     let swap_colors = parse_colors(q.colors.as_deref(), false)?;
     let (from, to) = day_range(&q.from, &q.to)?;

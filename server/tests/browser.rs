@@ -503,6 +503,29 @@ async fn explorer_and_editor(c: &Client, f: &Fixture) {
         .unwrap();
     assert!(!heading.starts_with("0 "), "{heading}");
     no_console_errors(c, "editor", None).await;
+
+    // Playing from the empty board: a click on a point plays it (any legal
+    // move, whether the archive has it or not), the line grows, undo
+    // takes it back.
+    c.goto(&format!("{base}/positions?kind=go&size=9"))
+        .await
+        .unwrap();
+    let play = "//*[local-name()='a'][*[local-name()='circle']/*[local-name()='title'][starts-with(., 'play Black A1')]]";
+    c.find(Locator::XPath(play))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    until("A1 played", || async {
+        board_stones(c).await.0 == vec!["ai".to_string()]
+    })
+    .await;
+    assert!(text_contains(c, "nav.line", "1. B A1").await);
+    shoot(c, "explorer-play").await;
+    click(c, "nav.line a[data-undo]").await;
+    until("undone", || async { board_stones(c).await.0.is_empty() }).await;
+    no_console_errors(c, "explorer play", None).await;
 }
 
 /// The pattern editor: clicks cycle points in place (pattern.js swaps

@@ -522,6 +522,42 @@ fn a_player_is_one_person_whatever_the_spelling() {
 }
 
 #[test]
+fn a_line_of_moves_answers_as_the_position_after_it() {
+    let f = shared();
+    let played = get_ok(
+        &f.base,
+        "/api/v1/positions?kind=keil&play=g7,button,a1&symmetry=true",
+    );
+    let position = played["position"].as_str().unwrap().to_string();
+    let same = get_ok(
+        &f.base,
+        &format!(
+            "/api/v1/positions?kind=keil&symmetry=true&position={}",
+            enc(&position)
+        ),
+    );
+    assert_eq!(played["total_games"], same["total_games"]);
+    assert_eq!(played["continuations"], same["continuations"]);
+    assert!(
+        position.ends_with(" w +") || position.ends_with(" w") || position.contains(" w"),
+        "{position}"
+    );
+    for (q, what) in [
+        ("play=g7", "kind"),
+        ("kind=keil&play=g7,g7", "move 2"),
+        ("kind=keil&play=zz9", "move 1"),
+        (
+            "kind=keil&play=g7&position=7/8/9/10/11/12/13/12/11/10/9/8/7",
+            "not both",
+        ),
+        ("kind=go&size=99&play=pd", "size"),
+    ] {
+        let detail = get(&f.base, &format!("/api/v1/positions?{q}")).problem(400);
+        assert!(detail.contains(what), "{q}: {detail}");
+    }
+}
+
+#[test]
 fn position_search_finds_the_game_and_counts_continuations() {
     let f = shared();
     let g = &get_ok(&f.base, "/api/v1/games?limit=1")["games"][0];
@@ -1525,7 +1561,9 @@ fn query_parameters_are_read_as_their_openapi_patterns_say() {
             };
             let cross = match *path {
                 "/api/v1/patterns" => ["kind", "size", "mode"].contains(&name),
-                "/api/v1/positions" => name == "kind",
+                // Which board `position` and `play` describe depends on
+                // `kind` and `size`, and the reverse.
+                "/api/v1/positions" => ["kind", "position", "play", "size"].contains(&name),
                 _ => false,
             };
             if param["required"] == true || cross {

@@ -378,21 +378,18 @@ fn the_final_position_of_a_complete_game_marks_its_score() {
 fn continuation_links_open_the_next_position_and_its_games() {
     for &(kind, size, ..) in common::CORPUS {
         let kind = kind.code();
-        let path = format!("/positions?kind={kind}&size={size}");
-        let body = html(&path);
-        // The empty board opens in the editor; the search is one link away.
-        let search = hrefs(&body)
-            .into_iter()
-            .find(|h| {
-                h.starts_with("/positions?") && !h.contains("edit=") && h.contains("position=")
-            })
-            .unwrap();
+        // The empty board opens in play: its continuations are links that
+        // play them.
+        let search = format!("/positions?kind={kind}&size={size}");
         let body = html(&search);
         assert!(body.contains("reached this position"));
-        let next = hrefs(&body)
-            .into_iter()
-            .find(|h| h.starts_with("/positions?") && h.contains("to_move=w"))
+        let next = body
+            .split("class=\"continuation\" href=\"")
+            .nth(1)
+            .and_then(|rest| rest.split('"').next())
+            .map(|h| h.replace("&#38;", "&").replace("&amp;", "&"))
             .unwrap_or_else(|| panic!("{kind}: no continuation link in {search}"));
+        assert!(next.contains("play="), "{next}");
         let after = html(&next);
         let (b, w) = stones(board(&after));
         assert_eq!(
@@ -409,6 +406,51 @@ fn continuation_links_open_the_next_position_and_its_games() {
         let (gb, _) = stones(board(&viewer));
         assert_eq!(gb.len(), 1, "{kind}: {game}");
     }
+}
+
+#[test]
+fn the_explorer_plays_any_legal_move_and_keeps_the_line() {
+    // Go 9×9: two moves played, as players name them or as records do.
+    let body = html("/positions?kind=go&size=9&play=E5,cc");
+    let (b, w) = stones(board(&body));
+    assert_eq!((b.len(), w.len()), (1, 1));
+    assert!(body.contains(r#"data-line-ply="1">1. B E5</a>"#), "{body}");
+    assert!(body.contains(r#"data-line-ply="2">2. W C7</a>"#), "{body}");
+    assert!(body.contains("data-undo"), "{body}");
+    assert!(body.contains("data-pass"), "{body}");
+    // Every empty point is a move that plays (79 of 81).
+    let plays: Vec<String> = hrefs(board(&body))
+        .into_iter()
+        .filter(|h| h.contains("play=E5%2CC7%2C"))
+        .collect();
+    assert_eq!(plays.len(), 79, "{plays:?}");
+    // Undo is the line without its last move.
+    let undo = hrefs(&body)
+        .into_iter()
+        .find(|h| h.ends_with("play=E5") || h.contains("play=E5&"))
+        .unwrap();
+    assert_eq!(stones(board(&html(&undo))).0.len(), 1);
+    // A capture is applied: White's stone at A9 goes.
+    let taken = html("/positions?kind=go&size=9&play=B9,A9,A8");
+    assert_eq!(
+        stones(board(&taken)),
+        (vec!["ab".into(), "ba".into()], vec![])
+    );
+    // The continuation rows carry their counts and win shares.
+    let empty = html("/positions?kind=go&size=9");
+    assert!(
+        empty.contains("data-move=") && empty.contains("data-black-wins="),
+        "{empty}"
+    );
+    // A move that is not one, or not legal: 400 naming it.
+    for bad in ["E5,E5", "E5,Z99"] {
+        let p = get(&format!("/positions?kind=go&size=9&play={bad}"));
+        assert_eq!(p.status, 400, "{bad}");
+        assert!(p.body.contains("move 2"), "{bad}: {}", p.body);
+    }
+    // The explorer link with nothing chosen opens the archive's main board.
+    let home = html("/positions");
+    assert!(home.contains("data-line-ply=\"0\""), "plays from the start");
 }
 
 #[test]

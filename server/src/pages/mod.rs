@@ -15,6 +15,7 @@
 
 pub mod assets;
 mod chart;
+mod explorer;
 mod game;
 mod patterns;
 mod tree;
@@ -30,19 +31,16 @@ use askama::Template;
 use keil_archive::{
     Archive, GameFilter, GameId, GameSummary, Order, Page, PlayerHit, PositionQuery,
 };
-use keil_rules::{
-    AnyBoard, AnyGame, AnyPosition, AnyRuleset, BoardSpec, Color, GoRuleset, HalfPoints, Move,
-    Ruleset, ToMove,
-};
+use keil_rules::{AnyBoard, AnyGame, AnyPosition, BoardSpec, Color, Move, ToMove};
 use serde::Deserialize;
 
 use crate::ServerState;
 use crate::dto::{GameFilterQuery, GamesQuery};
 use crate::error::ApiError;
-use crate::params::nonempty;
 use crate::routes::{RouteEntry, entry};
-use crate::svg::{self, Drawing, Extras, PointMark};
+
 use assets::{Assets, assets};
+use explorer::continuation_href;
 
 /// The Content-Security-Policy of every page: everything from this origin
 /// only; no inline script, style or event handler; no plugins, frames,
@@ -57,7 +55,7 @@ pub fn page_table() -> Vec<RouteEntry> {
         entry("GET", "/games", games_page),
         entry("GET", "/games.sgf", games_sgf),
         entry("GET", "/games.zip", games_zip),
-        entry("GET", "/positions", positions_page),
+        entry("GET", "/positions", explorer::positions_page),
         entry("GET", "/patterns", patterns::patterns_page),
         entry("GET", "/search", search_page),
         entry("GET", "/upload", upload_page),
@@ -272,24 +270,6 @@ fn color_word(c: Color) -> &'static str {
     }
 }
 
-/// The rules a position of this kind is explored under (for the position
-/// after a continuation): each kind's default ruleset.
-fn default_rules(kind: keil_rules::GameKind) -> Option<AnyRuleset> {
-    match kind {
-        keil_rules::GameKind::Keil => Some(AnyRuleset::Keil(Ruleset::default())),
-        keil_rules::GameKind::Go => Some(AnyRuleset::Go {
-            ruleset: GoRuleset::default(),
-            komi: HalfPoints(0),
-        }),
-        keil_rules::GameKind::Kaomi => Some(AnyRuleset::Kaomi {
-            ruleset: keil_rules::KaomiRuleset::default(),
-            komi: HalfPoints(0),
-        }),
-        #[allow(unreachable_patterns)] // GameKind is non-exhaustive.
-        _ => None,
-    }
-}
-
 /// Reads a move as the archive names continuations: a point's display
 /// name in `pos`'s game (`g7`, `D16`, Kaomi `cc`), `pass`, `button` or
 /// `swap`.
@@ -319,7 +299,7 @@ fn position_after(pos: &AnyPosition, to_move: Color, mv: Move) -> Option<AnyPosi
         after.place(at, to_move);
         return Some(AnyPosition::Kaomi(after));
     }
-    let rules = default_rules(pos.kind())?;
+    let rules = crate::play::default_rules(pos.kind())?;
     let mut game = AnyGame::new(pos.spec(), rules, Some(pos), ToMove::Color(to_move)).ok()?;
     game.play_as(to_move, mv).ok()?;
     Some(game.position())
@@ -836,348 +816,6 @@ pub async fn games_zip(state: Data<ServerState>, q: PageQuery<GamesQuery>) -> Pa
     )?)
 }
 
-// ---- the position explorer ------------------------------------------------------------
-
-/// `GET /positions` parameters: the API's, plus the editor's.
-#[derive(Debug, Default, Deserialize)]
-pub struct ExplorerParams {
-    /// The board in position notation (suffixes as the API reads them).
-    pub position: Option<String>,
-    /// The game kind (`keil`, `go`, ...); inferred from the notation when
-    /// absent; with no position, the empty board's kind (default `keil`).
-    pub kind: Option<String>,
-    /// With no position: the empty board's size (default: the kind's).
-    pub size: Option<String>,
-    /// `b` or `w`: the player to move (overrides a suffix).
-    pub to_move: Option<String>,
-    /// `true`: symmetric images match too.
-    pub symmetry: Option<String>,
-    /// `swap`: colour-swapped positions match too.
-    pub colors: Option<String>,
-    /// Only games of this player.
-    pub player: Option<String>,
-    /// Only games on or after this day.
-    pub from: Option<String>,
-    /// Only games on or before this day.
-    pub to: Option<String>,
-    /// The next page of games.
-    pub cursor: Option<String>,
-    /// `1`: the board editor (clicking a point cycles it).
-    pub edit: Option<String>,
-}
-
-struct ContinuationRow {
-    color: &'static str,
-    mv: String,
-    href: Option<String>,
-    games: u64,
-    black_wins: u64,
-    white_wins: u64,
-    percent: String,
-}
-
-struct HitRow {
-    id: GameId,
-    ply: u32,
-    href: String,
-    black: String,
-    white: String,
-    result: String,
-    date: String,
-    next: String,
-}
-
-#[derive(Template)]
-#[template(path = "positions.html")]
-struct PositionsPage<'a> {
-    a: &'a Assets,
-    title: &'a str,
-    svg: String,
-    edit: bool,
-    edit_href: String,
-    search_href: String,
-    kinds: Vec<(String, String)>,
-    kind: String,
-    size: u8,
-    notation: String,
-    to_move: &'static str,
-    symmetry: bool,
-    swap: bool,
-    player: String,
-    from: String,
-    to: String,
-    error: Option<String>,
-    total: u64,
-    continuations: Vec<ContinuationRow>,
-    games: Vec<HitRow>,
-    next: Option<String>,
-}
-
-/// Whether a symmetry other than the identity maps the position onto
-/// itself (the empty board, ...).
-fn is_symmetric(pos: &AnyPosition) -> bool {
-    (1..pos.board().symmetry_count()).any(|s| pos.transform(s) == *pos)
-}
-
-/// The link to the explorer at the position after a continuation. The
-/// archive counts the continuations of a symmetric position (the empty
-/// board) over its symmetric images, so from one (or with `symmetry`) the
-/// link searches the images too.
-fn continuation_href(
-    pos: &AnyPosition,
-    kind: &str,
-    to_move: Color,
-    mv: &str,
-    symmetry: bool,
-) -> Option<String> {
-    let m = parse_display_move(pos, mv)?;
-    let after = position_after(pos, to_move, m)?;
-    let next = if to_move == Color::Black { "w" } else { "b" };
-    let sym = if symmetry || is_symmetric(pos) {
-        "true"
-    } else {
-        ""
-    };
-    Some(link(
-        "/positions",
-        &[
-            ("kind", kind),
-            ("position", &after.to_notation(None)),
-            ("to_move", next),
-            ("symmetry", sym),
-        ],
-    ))
-}
-
-/// A fill between blue (Black won them all) and red (White did).
-fn share_fill(black: u64, white: u64) -> String {
-    let t = if black + white == 0 {
-        0.5
-    } else {
-        white as f64 / (black + white) as f64
-    };
-    let mix = |a: f64, b: f64| (a + (b - a) * t).round() as u8;
-    format!(
-        "#{:02x}{:02x}{:02x}",
-        mix(30.0, 200.0),
-        mix(100.0, 50.0),
-        mix(210.0, 45.0)
-    )
-}
-
-/// `GET /positions?position=…`: the position explorer and board editor.
-pub async fn positions_page(state: Data<ServerState>, q: PageQuery<ExplorerParams>) -> PageResult {
-    let q = q.into_inner();
-    let bad = |what: &str, e: &dyn std::fmt::Display| {
-        PageError(ApiError::BadRequest(format!("{what}: {e}")))
-    };
-    let kind = nonempty(&q.kind)
-        .map(|k| {
-            k.parse::<keil_rules::GameKind>()
-                .map_err(|e| bad("kind", &e))
-        })
-        .transpose()?;
-    let mut edit = nonempty(&q.edit).is_some_and(|v| v != "0" && v != "false");
-    let mut query = match nonempty(&q.position) {
-        Some(text) => PositionQuery::parse_inferred(kind, text).map_err(|e| bad("position", &e))?,
-        None => {
-            let kind = kind.unwrap_or(keil_rules::GameKind::Keil);
-            let size = match nonempty(&q.size) {
-                Some(s) => s
-                    .parse::<u8>()
-                    .map_err(|_| bad("size", &format!("{s:?} is not a board size")))?,
-                None => kind.default_size(),
-            };
-            let spec = BoardSpec::new(kind, size).map_err(|e| bad("size", &e))?;
-            let empty = AnyPosition::empty(spec).map_err(|e| bad("size", &e))?;
-            if nonempty(&q.player).is_none() {
-                edit = true;
-            }
-            PositionQuery::new(empty)
-        }
-    };
-    if let Some(t) = nonempty(&q.to_move) {
-        query.to_move = Some(crate::params::parse_color("to_move", t)?);
-    }
-    query.symmetry = nonempty(&q.symmetry).is_some_and(|s| s == "true" || s == "1");
-    query.swap_colors = crate::params::parse_colors(q.colors.as_deref(), false)?;
-    query.player = nonempty(&q.player).map(str::to_string);
-    (query.from, query.to) = crate::params::day_range(&q.from, &q.to)?;
-    query.limit = 20;
-    query.cursor = nonempty(&q.cursor).map(str::to_string);
-
-    let pos = query.position;
-    let kind_code = pos.kind().code().to_string();
-    let to_move_code = match query.to_move {
-        Some(Color::Black) => "b",
-        Some(Color::White) => "w",
-        None => "",
-    };
-    let board_notation = pos.to_notation(None);
-    let symmetry = query.symmetry;
-    let swap = query.swap_colors;
-    let player = query.player.clone().unwrap_or_default();
-    let from = nonempty(&q.from).unwrap_or_default().to_string();
-    let to = nonempty(&q.to).unwrap_or_default().to_string();
-    let sym = if symmetry { "true" } else { "" };
-    let colors = if swap { "swap" } else { "" };
-    let here = |extra: &[(&str, &str)]| {
-        let mut pairs: Vec<(&str, &str)> = vec![
-            ("kind", &kind_code),
-            ("position", &board_notation),
-            ("to_move", to_move_code),
-            ("symmetry", sym),
-            ("colors", colors),
-            ("player", &player),
-            ("from", &from),
-            ("to", &to),
-        ];
-        pairs.extend_from_slice(extra);
-        link("/positions", &pairs)
-    };
-
-    let answer = searching(&state, move |a, b| {
-        Ok(a.positions().search_within(&query, b)?)
-    })
-    .await;
-    let (answer, error) = match answer {
-        Ok(a) => (Some(a), None),
-        Err(PageError(ApiError::BadRequest(m))) => (None, Some(m)),
-        Err(e) => return Err(e),
-    };
-    let mut marks = Vec::new();
-    let mut continuations = Vec::new();
-    let mut games = Vec::new();
-    let mut next = None;
-    let mut total = 0;
-    if let Some(answer) = answer {
-        total = answer.total_games;
-        for c in &answer.continuations {
-            let href = continuation_href(&pos, &kind_code, c.to_move, &c.mv, symmetry);
-            let percent = format!("{:.0}", c.share * 100.0);
-            if !edit && let Some(Move::Place(p)) = parse_display_move(&pos, &c.mv) {
-                marks.push(PointMark {
-                    point: p,
-                    class: "next",
-                    label: c.games.to_string(),
-                    href: href.clone(),
-                    title: format!(
-                        "{} {}: {} games, Black won {}, White won {}",
-                        color_word(c.to_move),
-                        c.mv,
-                        c.games,
-                        c.black_wins,
-                        c.white_wins
-                    ),
-                    fill: Some(share_fill(c.black_wins, c.white_wins)),
-                });
-            }
-            continuations.push(ContinuationRow {
-                color: letter(c.to_move),
-                mv: c.mv.clone(),
-                href,
-                games: c.games,
-                black_wins: c.black_wins,
-                white_wins: c.white_wins,
-                percent,
-            });
-        }
-        games = answer
-            .games
-            .iter()
-            .map(|g| HitRow {
-                id: g.game_id,
-                ply: g.ply,
-                href: format!("/games/{}?ply={}", g.game_id, g.ply),
-                black: g.black.clone().unwrap_or_default(),
-                white: g.white.clone().unwrap_or_default(),
-                result: g.result.clone().unwrap_or_default(),
-                date: g.date.clone(),
-                next: g.next.clone().unwrap_or_default(),
-            })
-            .collect();
-        next = answer
-            .next_cursor
-            .as_deref()
-            .map(|c| here(&[("cursor", c), ("edit", if edit { "1" } else { "" })]));
-    }
-    if edit {
-        let board = pos.board();
-        for p in board.points() {
-            let mut cycled = pos;
-            let (now, then) = match pos.get(p) {
-                None => ("empty", Some(Color::Black)),
-                Some(Color::Black) => ("black", Some(Color::White)),
-                Some(Color::White) => ("white", None),
-            };
-            cycled.set(p, then);
-            let href = link(
-                "/positions",
-                &[
-                    ("edit", "1"),
-                    ("kind", &kind_code),
-                    ("position", &cycled.to_notation(None)),
-                    ("to_move", to_move_code),
-                ],
-            );
-            marks.push(PointMark {
-                point: p,
-                class: "hot",
-                label: String::new(),
-                href: Some(href),
-                title: format!("{} ({now}): click to cycle", board.display_name(p)),
-                fill: None,
-            });
-        }
-    }
-    let caption = format!(
-        "{} · {} game{}",
-        if edit { "editing" } else { "explorer" },
-        total,
-        if total == 1 { "" } else { "s" }
-    );
-    let svg = svg::render_with(
-        &Drawing {
-            position: &pos,
-            last: None,
-            captured: &[],
-            caption: &caption,
-        },
-        &Extras {
-            inline: true,
-            ply: None,
-            notation: Some(&board_notation),
-            marks: &marks,
-        },
-    );
-    let edit_href = here(&[("edit", "1")]);
-    let search_href = here(&[]);
-    let size = pos.board().size();
-    render(&PositionsPage {
-        a: assets(),
-        title: "Position explorer",
-        svg,
-        edit,
-        edit_href,
-        search_href,
-        kinds: kinds(),
-        kind: kind_code.clone(),
-        size,
-        notation: board_notation.clone(),
-        to_move: to_move_code,
-        symmetry,
-        swap,
-        player: player.clone(),
-        from: from.clone(),
-        to: to.clone(),
-        error,
-        total,
-        continuations,
-        games,
-        next,
-    })
-}
-
 // ---- players --------------------------------------------------------------------------
 
 struct OpponentRow {
@@ -1322,8 +960,8 @@ mod tests {
 
     #[test]
     fn share_fill_goes_from_blue_to_red() {
-        assert_eq!(share_fill(1, 0), "#1e64d2");
-        assert_eq!(share_fill(0, 1), "#c8322d");
+        assert_eq!(explorer::share_fill(1, 0), "#1e64d2");
+        assert_eq!(explorer::share_fill(0, 1), "#c8322d");
     }
 
     #[test]

@@ -12,9 +12,9 @@ use keil_archive::{Cell, GameId, MoveStats, Pattern, PatternMode};
 use keil_rules::{AnyPosition, BoardSpec, Color, GameKind, Point};
 use serde::Deserialize;
 
+use super::explorer::share_fill;
 use super::{
-    Assets, PageError, PageResult, assets, drop_empty_filter, html_response, kinds, link,
-    searching, share_fill,
+    Assets, PageError, PageResult, assets, drop_empty_filter, html_response, kinds, link, searching,
 };
 use crate::ServerState;
 use crate::dto::PatternsQuery;

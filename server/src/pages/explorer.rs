@@ -1,0 +1,522 @@
+//! The position explorer: a whole board, the games that reached it and
+//! what they played next (win rates per move), reached by playing moves
+//! from the empty board (`play=`, any legal move, captures and the turn
+//! by keil-rules) or by a notation (`position=`), with the board editor
+//! (`edit=1`) beside it.
+
+use actix_web::web::Data;
+use askama::Template;
+use keil_archive::{GameId, PositionQuery};
+use keil_rules::{AnyPosition, BoardSpec, Color, Move};
+use serde::Deserialize;
+
+use super::assets::Assets;
+use super::{
+    PageError, PageQuery, PageResult, assets, color_word, kinds, letter, link, parse_display_move,
+    position_after, render, searching,
+};
+use crate::ServerState;
+use crate::error::ApiError;
+use crate::params::nonempty;
+use crate::svg::{self, Drawing, Extras, PointMark};
+
+/// `GET /positions` parameters: the API's, plus the editor's.
+#[derive(Debug, Default, Deserialize)]
+pub struct ExplorerParams {
+    /// The board in position notation (suffixes as the API reads them).
+    pub position: Option<String>,
+    /// The game kind (`keil`, `go`, ...); inferred from the notation when
+    /// absent; with no position, the empty board's kind (default `keil`).
+    pub kind: Option<String>,
+    /// With no position: the empty board's size (default: the kind's).
+    pub size: Option<String>,
+    /// `b` or `w`: the player to move (overrides a suffix).
+    pub to_move: Option<String>,
+    /// `true`: symmetric images match too.
+    pub symmetry: Option<String>,
+    /// `swap`: colour-swapped positions match too.
+    pub colors: Option<String>,
+    /// Only games of this player.
+    pub player: Option<String>,
+    /// Only games on or after this day.
+    pub from: Option<String>,
+    /// Only games on or before this day.
+    pub to: Option<String>,
+    /// The next page of games.
+    pub cursor: Option<String>,
+    /// `1`: the board editor (clicking a point cycles it).
+    pub edit: Option<String>,
+    /// A line of moves from the empty board of `kind`/`size`
+    /// (comma-separated, `Q16` or `pd`, `pass`): the position after it,
+    /// captures and the turn applied ([`crate::play`]). Without `position`
+    /// and `edit`, the explorer plays: an absent line is the empty board.
+    pub play: Option<String>,
+}
+
+/// A move of the line played so far, as a link back to it.
+struct LineLink {
+    ply: usize,
+    text: String,
+    href: String,
+}
+
+struct ContinuationRow {
+    color: &'static str,
+    mv: String,
+    href: Option<String>,
+    games: u64,
+    black_wins: u64,
+    white_wins: u64,
+    percent: String,
+    /// Black's and White's wins in percent of the move's games (the rest:
+    /// neither won).
+    black_pct: u32,
+    white_pct: u32,
+}
+
+struct HitRow {
+    id: GameId,
+    ply: u32,
+    href: String,
+    black: String,
+    white: String,
+    result: String,
+    date: String,
+    next: String,
+}
+
+#[derive(Template)]
+#[template(path = "positions.html")]
+struct PositionsPage<'a> {
+    a: &'a Assets,
+    title: &'a str,
+    svg: String,
+    edit: bool,
+    edit_href: String,
+    search_href: String,
+    kinds: Vec<(String, String)>,
+    kind: String,
+    size: u8,
+    notation: String,
+    to_move: &'static str,
+    symmetry: bool,
+    swap: bool,
+    player: String,
+    from: String,
+    to: String,
+    error: Option<String>,
+    total: u64,
+    continuations: Vec<ContinuationRow>,
+    games: Vec<HitRow>,
+    next: Option<String>,
+    /// Playing from the empty board: the line so far, undo and pass.
+    playing: bool,
+    line: Vec<LineLink>,
+    start_href: String,
+    undo: Option<String>,
+    pass: Option<String>,
+}
+
+/// The board most of the archive's games are played on (the explorer's
+/// default): the kind and size with the most games; Keil side 7 for an
+/// empty archive.
+async fn main_board(state: &Data<ServerState>) -> Result<(keil_rules::GameKind, u8), PageError> {
+    let stats = super::blocking(state, |a| Ok(a.stats()?)).await?;
+    Ok(stats
+        .by_board
+        .iter()
+        .max_by_key(|&&(_, _, n)| n)
+        .map_or((keil_rules::GameKind::Keil, 7), |&(k, size, _)| (k, size)))
+}
+
+/// Whether a symmetry other than the identity maps the position onto
+/// itself (the empty board, ...).
+fn is_symmetric(pos: &AnyPosition) -> bool {
+    (1..pos.board().symmetry_count()).any(|s| pos.transform(s) == *pos)
+}
+
+/// The link to the explorer at the position after a continuation. The
+/// archive counts the continuations of a symmetric position (the empty
+/// board) over its symmetric images, so from one (or with `symmetry`) the
+/// link searches the images too.
+pub(super) fn continuation_href(
+    pos: &AnyPosition,
+    kind: &str,
+    to_move: Color,
+    mv: &str,
+    symmetry: bool,
+) -> Option<String> {
+    let m = parse_display_move(pos, mv)?;
+    let after = position_after(pos, to_move, m)?;
+    let next = if to_move == Color::Black { "w" } else { "b" };
+    let sym = if symmetry || is_symmetric(pos) {
+        "true"
+    } else {
+        ""
+    };
+    Some(link(
+        "/positions",
+        &[
+            ("kind", kind),
+            ("position", &after.to_notation(None)),
+            ("to_move", next),
+            ("symmetry", sym),
+        ],
+    ))
+}
+
+/// A fill between blue (Black won them all) and red (White did).
+pub(super) fn share_fill(black: u64, white: u64) -> String {
+    let t = if black + white == 0 {
+        0.5
+    } else {
+        white as f64 / (black + white) as f64
+    };
+    let mix = |a: f64, b: f64| (a + (b - a) * t).round() as u8;
+    format!(
+        "#{:02x}{:02x}{:02x}",
+        mix(30.0, 200.0),
+        mix(100.0, 50.0),
+        mix(210.0, 45.0)
+    )
+}
+
+/// `GET /positions?position=…`: the position explorer and board editor.
+pub async fn positions_page(state: Data<ServerState>, q: PageQuery<ExplorerParams>) -> PageResult {
+    let q = q.into_inner();
+    let bad = |what: &str, e: &dyn std::fmt::Display| {
+        PageError(ApiError::BadRequest(format!("{what}: {e}")))
+    };
+    let kind = nonempty(&q.kind)
+        .map(|k| {
+            k.parse::<keil_rules::GameKind>()
+                .map_err(|e| bad("kind", &e))
+        })
+        .transpose()?;
+    let edit = nonempty(&q.edit).is_some_and(|v| v != "0" && v != "false");
+    let size = nonempty(&q.size)
+        .map(|s| {
+            s.parse::<u8>()
+                .map_err(|_| bad("size", &format!("{s:?} is not a board size")))
+        })
+        .transpose()?;
+    // The board of a line or of the editor: as given, else the archive's.
+    let board_spec = |kind: keil_rules::GameKind, size: Option<u8>| {
+        BoardSpec::new(kind, size.unwrap_or(kind.default_size())).map_err(|e| bad("size", &e))
+    };
+    let spec = match (kind, nonempty(&q.position)) {
+        (_, Some(_)) => None,
+        (Some(k), None) => Some(board_spec(k, size)?),
+        (None, None) => {
+            let (k, main) = main_board(&state).await?;
+            Some(board_spec(k, size.or(Some(main)))?)
+        }
+    };
+    let mut line: Option<crate::play::Line> = None;
+    let mut query = match (nonempty(&q.position), spec) {
+        (Some(text), _) => {
+            PositionQuery::parse_inferred(kind, text).map_err(|e| bad("position", &e))?
+        }
+        (None, Some(spec)) if !edit => {
+            let l = crate::play::parse_play(spec, q.play.as_deref().unwrap_or(""))?;
+            let mut pq = PositionQuery::new(l.position());
+            pq.to_move = Some(l.to_move());
+            line = Some(l);
+            pq
+        }
+        (None, Some(spec)) => {
+            PositionQuery::new(AnyPosition::empty(spec).map_err(|e| bad("size", &e))?)
+        }
+        (None, None) => unreachable!("a board without a position"),
+    };
+    if let Some(t) = nonempty(&q.to_move) {
+        query.to_move = Some(crate::params::parse_color("to_move", t)?);
+    }
+    query.symmetry = nonempty(&q.symmetry).is_some_and(|s| s == "true" || s == "1");
+    query.swap_colors = crate::params::parse_colors(q.colors.as_deref(), false)?;
+    query.player = nonempty(&q.player).map(str::to_string);
+    (query.from, query.to) = crate::params::day_range(&q.from, &q.to)?;
+    query.limit = 20;
+    query.cursor = nonempty(&q.cursor).map(str::to_string);
+
+    let pos = query.position;
+    let kind_code = pos.kind().code().to_string();
+    let to_move_code = match query.to_move {
+        Some(Color::Black) => "b",
+        Some(Color::White) => "w",
+        None => "",
+    };
+    let board_notation = pos.to_notation(None);
+    let symmetry = query.symmetry;
+    let swap = query.swap_colors;
+    let player = query.player.clone().unwrap_or_default();
+    let from = nonempty(&q.from).unwrap_or_default().to_string();
+    let to = nonempty(&q.to).unwrap_or_default().to_string();
+    let sym = if symmetry { "true" } else { "" };
+    let colors = if swap { "swap" } else { "" };
+    let play_text = line.as_ref().map(crate::play::Line::text);
+    let size_text = pos.board().size().to_string();
+    let here = |extra: &[(&str, &str)]| {
+        let (position, to_move, play, size) = match &play_text {
+            Some(t) => ("", "", t.as_str(), size_text.as_str()),
+            None => (board_notation.as_str(), to_move_code, "", ""),
+        };
+        let mut pairs: Vec<(&str, &str)> = vec![
+            ("kind", &kind_code),
+            ("size", size),
+            ("position", position),
+            ("play", play),
+            ("to_move", to_move),
+            ("symmetry", sym),
+            ("colors", colors),
+            ("player", &player),
+            ("from", &from),
+            ("to", &to),
+        ];
+        pairs.extend_from_slice(extra);
+        link("/positions", &pairs)
+    };
+
+    let answer = searching(&state, move |a, b| {
+        Ok(a.positions().search_within(&query, b)?)
+    })
+    .await;
+    let (answer, error) = match answer {
+        Ok(a) => (Some(a), None),
+        Err(PageError(ApiError::BadRequest(m))) => (None, Some(m)),
+        Err(e) => return Err(e),
+    };
+    let mut marks = Vec::new();
+    let mut continuations = Vec::new();
+    let mut games = Vec::new();
+    let mut next = None;
+    let mut total = 0;
+    if let Some(answer) = answer {
+        total = answer.total_games;
+        for c in &answer.continuations {
+            let href = match &line {
+                Some(l) => after_move(l, &c.mv).map(|t| {
+                    let sym = if symmetry || is_symmetric(&pos) {
+                        "true"
+                    } else {
+                        ""
+                    };
+                    play_link(&kind_code, &size_text, &t, sym)
+                }),
+                None => continuation_href(&pos, &kind_code, c.to_move, &c.mv, symmetry),
+            };
+            let percent = format!("{:.0}", c.share * 100.0);
+            if !edit && let Some(Move::Place(p)) = parse_display_move(&pos, &c.mv) {
+                marks.push(PointMark {
+                    point: p,
+                    class: "next",
+                    label: c.games.to_string(),
+                    href: href.clone(),
+                    title: format!(
+                        "{} {}: {} games, Black won {}, White won {}",
+                        color_word(c.to_move),
+                        c.mv,
+                        c.games,
+                        c.black_wins,
+                        c.white_wins
+                    ),
+                    fill: Some(share_fill(c.black_wins, c.white_wins)),
+                });
+            }
+            let pct = |n: u64| (n * 100).checked_div(c.games).unwrap_or(0) as u32;
+            continuations.push(ContinuationRow {
+                color: letter(c.to_move),
+                mv: c.mv.clone(),
+                href,
+                games: c.games,
+                black_wins: c.black_wins,
+                white_wins: c.white_wins,
+                percent,
+                black_pct: pct(c.black_wins),
+                white_pct: pct(c.white_wins),
+            });
+        }
+        games = answer
+            .games
+            .iter()
+            .map(|g| HitRow {
+                id: g.game_id,
+                ply: g.ply,
+                href: format!("/games/{}?ply={}", g.game_id, g.ply),
+                black: g.black.clone().unwrap_or_default(),
+                white: g.white.clone().unwrap_or_default(),
+                result: g.result.clone().unwrap_or_default(),
+                date: g.date.clone(),
+                next: g.next.clone().unwrap_or_default(),
+            })
+            .collect();
+        next = answer
+            .next_cursor
+            .as_deref()
+            .map(|c| here(&[("cursor", c), ("edit", if edit { "1" } else { "" })]));
+    }
+    if let Some(l) = line.as_ref().filter(|_| !edit) {
+        // Every legal move is a link: the rules say which (captures,
+        // ko and superko, suicide, Kaomi's pushes), not this page.
+        let sym = if symmetry || is_symmetric(&pos) {
+            "true"
+        } else {
+            ""
+        };
+        let board = pos.board();
+        let mut hot = Vec::new();
+        for p in board.points().filter(|&p| pos.get(p).is_none()) {
+            let name = pos.display_name(p);
+            if let Some(t) = after_move(l, &name) {
+                hot.push(PointMark {
+                    point: p,
+                    class: "hot",
+                    label: String::new(),
+                    href: Some(play_link(&kind_code, &size_text, &t, sym)),
+                    title: format!("play {} {name}", color_word(l.to_move())),
+                    fill: None,
+                });
+            }
+        }
+        // Under the continuations' discs, which link the same moves.
+        hot.append(&mut marks);
+        marks = hot;
+    }
+    if edit {
+        let board = pos.board();
+        for p in board.points() {
+            let mut cycled = pos;
+            let (now, then) = match pos.get(p) {
+                None => ("empty", Some(Color::Black)),
+                Some(Color::Black) => ("black", Some(Color::White)),
+                Some(Color::White) => ("white", None),
+            };
+            cycled.set(p, then);
+            let href = link(
+                "/positions",
+                &[
+                    ("edit", "1"),
+                    ("kind", &kind_code),
+                    ("position", &cycled.to_notation(None)),
+                    ("to_move", to_move_code),
+                ],
+            );
+            marks.push(PointMark {
+                point: p,
+                class: "hot",
+                label: String::new(),
+                href: Some(href),
+                title: format!("{} ({now}): click to cycle", board.display_name(p)),
+                fill: None,
+            });
+        }
+    }
+    let caption = format!(
+        "{} · {} game{}",
+        if edit { "editing" } else { "explorer" },
+        total,
+        if total == 1 { "" } else { "s" }
+    );
+    let svg = svg::render_with(
+        &Drawing {
+            position: &pos,
+            last: None,
+            captured: &[],
+            caption: &caption,
+        },
+        &Extras {
+            inline: true,
+            ply: None,
+            notation: Some(&board_notation),
+            marks: &marks,
+        },
+    );
+    let (mut line_links, mut start_href, mut undo, mut pass) =
+        (Vec::new(), String::new(), None, None);
+    if let Some(l) = &line {
+        let names: Vec<String> = l.text().split(',').map(str::to_string).collect();
+        let names: Vec<String> = names.into_iter().filter(|n| !n.is_empty()).collect();
+        start_href = play_link(&kind_code, &size_text, "", "");
+        for (i, name) in names.iter().enumerate() {
+            line_links.push(LineLink {
+                ply: i + 1,
+                text: format!("{}. {} {name}", i + 1, letter(l.colors[i])),
+                href: play_link(&kind_code, &size_text, &names[..=i].join(","), ""),
+            });
+        }
+        if !names.is_empty() {
+            undo = Some(play_link(
+                &kind_code,
+                &size_text,
+                &names[..names.len() - 1].join(","),
+                "",
+            ));
+        }
+        pass = after_move(l, "pass").map(|t| play_link(&kind_code, &size_text, &t, ""));
+    }
+    let edit_href = link(
+        "/positions",
+        &[
+            ("kind", &kind_code),
+            ("position", &board_notation),
+            ("to_move", to_move_code),
+            ("edit", "1"),
+        ],
+    );
+    let search_href = here(&[]);
+    let size = pos.board().size();
+    render(&PositionsPage {
+        a: assets(),
+        title: "Position explorer",
+        svg,
+        edit,
+        edit_href,
+        search_href,
+        kinds: kinds(),
+        kind: kind_code.clone(),
+        size,
+        notation: board_notation.clone(),
+        to_move: to_move_code,
+        symmetry,
+        swap,
+        player: player.clone(),
+        from: from.clone(),
+        to: to.clone(),
+        error,
+        total,
+        continuations,
+        games,
+        next,
+        playing: line.is_some(),
+        line: line_links,
+        start_href,
+        undo,
+        pass,
+    })
+}
+
+/// The `play=` value after one more move (`name` as the archive and the
+/// board name it), or `None` when the rules refuse the move.
+fn after_move(line: &crate::play::Line, name: &str) -> Option<String> {
+    let board = line.position();
+    let mv = parse_display_move(&board, name)?;
+    let mut next = crate::play::Line {
+        game: line.game.clone(),
+        moves: line.moves.clone(),
+        colors: line.colors.clone(),
+    };
+    next.try_play(mv).then(|| next.text())
+}
+
+/// The explorer after a line of moves.
+fn play_link(kind: &str, size: &str, play: &str, symmetry: &str) -> String {
+    link(
+        "/positions",
+        &[
+            ("kind", kind),
+            ("size", size),
+            ("play", play),
+            ("symmetry", symmetry),
+        ],
+    )
+}
