@@ -382,6 +382,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 },
                 limit: common.limit,
                 after: after.map(|a| a.parse()).transpose()?,
+                before: None,
             };
             let list = archive.games().list(&filter.filter()?, &page)?;
             if common.json {

@@ -106,6 +106,10 @@ pub struct GamesQuery {
     /// The `next_cursor` of the previous page.
     #[param(value_type = Option<String>, pattern = r"^\s*(([0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01]))?~0*[0-9]{1,18})?\s*$", max_length = 200)]
     pub cursor: Option<String>,
+    /// The `prev_cursor` of the next page: the games just before it, in
+    /// the same order (used when `cursor` is absent).
+    #[param(value_type = Option<String>, pattern = r"^\s*(([0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01]))?~0*[0-9]{1,18})?\s*$", max_length = 200)]
+    pub before: Option<String>,
 }
 
 /// `GET /api/v1/patterns` query (with the game filters of
@@ -329,6 +333,8 @@ pub struct GameListDto {
     pub games: Vec<GameDto>,
     /// Pass as `cursor` for the next page; `null` on the last page.
     pub next_cursor: Option<String>,
+    /// Pass as `before` for the previous page; `null` on the first page.
+    pub prev_cursor: Option<String>,
 }
 
 /// One game in full: metadata and main line.

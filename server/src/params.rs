@@ -382,10 +382,14 @@ pub(crate) fn games_query(q: GamesQuery) -> Result<(GameFilter, Page), ApiError>
     let after = nonempty(&q.cursor)
         .map(|c| c.parse::<Cursor>().map_err(ApiError::from))
         .transpose()?;
+    let before = nonempty(&q.before)
+        .map(|c| c.parse::<Cursor>().map_err(ApiError::from))
+        .transpose()?;
     let page = Page {
         order,
         limit: parse_limit(nonempty(&q.limit), 50, keil_archive::MAX_PAGE)?,
         after,
+        before,
     };
     Ok((filter, page))
 }

@@ -249,6 +249,7 @@ pub async fn list_games(
     Ok(HttpResponse::Ok().json(GameListDto {
         games: list.games.into_iter().map(GameDto::from).collect(),
         next_cursor: list.next.map(|c| c.to_string()),
+        prev_cursor: list.prev.map(|c| c.to_string()),
     }))
 }
 

@@ -320,6 +320,7 @@ fn the_final_position_of_a_complete_game_marks_its_score() {
             order: keil_archive::Order::Ascending,
             limit: 100,
             after: None,
+            before: None,
         };
         let games = f.archive.games().list(&filter, &page).unwrap().games;
         // Kaomi: a standard game (Squared removes no pairs).
@@ -406,6 +407,42 @@ fn continuation_links_open_the_next_position_and_its_games() {
         let (gb, _) = stones(board(&viewer));
         assert_eq!(gb.len(), 1, "{kind}: {game}");
     }
+}
+
+#[test]
+fn the_game_list_has_its_total_and_pages_both_ways() {
+    let first = html("/games?limit=5");
+    let total: u64 = first
+        .split("data-total=\"")
+        .nth(1)
+        .and_then(|r| r.split('"').next())
+        .and_then(|n| n.parse().ok())
+        .expect("a total");
+    let api = api("/api/v1/games?limit=1000");
+    assert_eq!(total as usize, api["games"].as_array().unwrap().len());
+    assert!(
+        !first.contains("rel=\"prev\""),
+        "no previous page on the first"
+    );
+    let next = hrefs(&first)
+        .into_iter()
+        .find(|h| h.contains("cursor="))
+        .unwrap();
+    let second = html(&next);
+    let prev = hrefs(&second)
+        .into_iter()
+        .find(|h| h.contains("before="))
+        .expect("a previous page");
+    let back = html(&prev);
+    let ids = |body: &str| -> Vec<String> {
+        hrefs(body)
+            .into_iter()
+            .filter(|h| h.starts_with("/games/"))
+            .collect()
+    };
+    assert_eq!(ids(&back), ids(&first));
+    // Phones fold the filters behind a button (no script).
+    assert!(first.contains("id=\"show-filters\""));
 }
 
 #[test]
@@ -536,6 +573,7 @@ fn every_text_is_escaped() {
                     order: keil_archive::Order::Descending,
                     limit: 5,
                     after: None,
+                    before: None,
                 },
             )
             .unwrap();

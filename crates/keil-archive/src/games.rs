@@ -167,15 +167,30 @@ pub(crate) fn filter_sql(filter: &GameFilter) -> (String, Vec<Value>) {
     }
 }
 
+/// The cursor of a listed game.
+fn cursor_of(g: &GameSummary) -> Cursor {
+    Cursor {
+        date: g
+            .day
+            .map(|d| d.format("%Y-%m-%d").to_string())
+            .unwrap_or_default(),
+        id: g.id,
+    }
+}
+
 /// Lists games on `conn` (see [`Games::list`]).
 pub(crate) fn list_games(conn: &Connection, filter: &GameFilter, page: &Page) -> Result<GameList> {
     let (mut cond, mut params) = filter_sql(filter);
     let limit = page.limit.clamp(1, MAX_PAGE);
-    let (cmp, dir) = match page.order {
-        Order::Ascending => (">", "ASC"),
-        Order::Descending => ("<", "DESC"),
+    // The page before a cursor is read in the other order, then reversed.
+    let backwards = page.after.is_none() && page.before.is_some();
+    let ascending = (page.order == Order::Ascending) != backwards;
+    let (cmp, dir) = if ascending {
+        (">", "ASC")
+    } else {
+        ("<", "DESC")
     };
-    if let Some(c) = &page.after {
+    if let Some(c) = page.after.as_ref().or(page.before.as_ref()) {
         cond.push_str(&format!(" AND (g.date, g.id) {cmp} (?, ?)"));
         params.push(Value::Text(c.date.clone()));
         params.push(Value::Integer(c.id.sql()));
@@ -189,19 +204,25 @@ pub(crate) fn list_games(conn: &Connection, filter: &GameFilter, page: &Page) ->
     let mut games = stmt
         .query_map(rusqlite::params_from_iter(params), summary_of)?
         .collect::<rusqlite::Result<Vec<_>>>()?;
-    let next = if games.len() > limit {
-        games.truncate(limit);
-        games.last().map(|g| Cursor {
-            date: g
-                .day
-                .map(|d| d.format("%Y-%m-%d").to_string())
-                .unwrap_or_default(),
-            id: g.id,
-        })
+    let more = games.len() > limit;
+    games.truncate(limit);
+    let (next, prev) = if backwards {
+        games.reverse();
+        // The cursor's own game follows this page.
+        (
+            games.last().map(cursor_of),
+            games.first().filter(|_| more).map(cursor_of),
+        )
     } else {
-        None
+        (
+            games.last().filter(|_| more).map(cursor_of),
+            games
+                .first()
+                .filter(|_| page.after.is_some())
+                .map(cursor_of),
+        )
     };
-    Ok(GameList { games, next })
+    Ok(GameList { games, next, prev })
 }
 
 /// Summaries of the games with these ids, in the order of `ids`; ids not in
@@ -553,8 +574,34 @@ impl Games<'_> {
     /// # Errors
     /// SQLite errors.
     pub fn count(&self, filter: &GameFilter) -> Result<u64> {
-        let (cond, params) = filter_sql(filter);
         let conn = self.archive.reader()?;
+        // The counts the import keeps answer the filters they cover
+        // (nothing, a kind, a kind and size, a status) in one small query.
+        let only = |f: GameFilter| *filter == f;
+        let counted = if only(GameFilter::default()) {
+            Some("games".to_string())
+        } else if let (Some(kind), Some(size)) = (filter.kind, filter.size)
+            && only(GameFilter {
+                kind: Some(kind),
+                size: Some(size),
+                ..GameFilter::default()
+            })
+        {
+            Some(format!("board {} {size}", kind.code()))
+        } else if let Some(status) = filter.status
+            && only(GameFilter {
+                status: Some(status),
+                ..GameFilter::default()
+            })
+        {
+            Some(format!("status {}", status.code()))
+        } else {
+            None
+        };
+        if let Some(name) = counted {
+            return Ok(crate::counts::Counts::read(&conn)?.get(&name));
+        }
+        let (cond, params) = filter_sql(filter);
         let n: i64 = conn.query_row(
             &format!("SELECT COUNT(*) FROM games g WHERE {cond}"),
             rusqlite::params_from_iter(params),

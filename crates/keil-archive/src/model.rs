@@ -498,6 +498,9 @@ pub struct Page {
     pub limit: usize,
     /// Start after this game (from the previous page's `next`).
     pub after: Option<Cursor>,
+    /// Or: the games just before this one, in the same order (from the
+    /// next page's `prev`: the page before it). Used when `after` is none.
+    pub before: Option<Cursor>,
 }
 
 impl Default for Page {
@@ -506,6 +509,7 @@ impl Default for Page {
             order: Order::Descending,
             limit: 50,
             after: None,
+            before: None,
         }
     }
 }
@@ -515,8 +519,12 @@ impl Default for Page {
 pub struct GameList {
     /// The games of the page.
     pub games: Vec<GameSummary>,
-    /// The cursor of the next page, `None` on the last page.
+    /// The cursor of the next page (as [`Page::after`]), `None` on the
+    /// last page.
     pub next: Option<Cursor>,
+    /// The cursor of the previous page (as [`Page::before`]), `None` on
+    /// the first page.
+    pub prev: Option<Cursor>,
 }
 
 #[cfg(test)]

@@ -50,22 +50,43 @@ fn fixture() -> Fixture {
 }
 
 fn all_pages(archive: &Archive, filter: &GameFilter, order: Order, limit: usize) -> Vec<GameId> {
-    let mut out = Vec::new();
     let mut page = Page {
         order,
         limit,
         after: None,
+        before: None,
     };
-    loop {
+    let mut pages: Vec<Vec<GameId>> = Vec::new();
+    let last_prev = loop {
         let list = archive.games().list(filter, &page).unwrap();
         assert!(list.games.len() <= limit);
-        out.extend(list.games.iter().map(|g| g.id));
+        assert_eq!(
+            list.prev.is_some(),
+            !pages.is_empty(),
+            "prev on page {}",
+            pages.len()
+        );
+        pages.push(list.games.iter().map(|g| g.id).collect());
         match list.next {
             Some(c) => page.after = Some(c.to_string().parse().unwrap()),
-            None => break,
+            None => break list.prev,
         }
+    };
+    // Back from the last page with `prev`: the same pages, in reverse.
+    let mut back = Page {
+        order,
+        limit,
+        after: None,
+        before: last_prev,
+    };
+    for want in pages.iter().rev().skip(1) {
+        let list = archive.games().list(filter, &back).unwrap();
+        let got: Vec<GameId> = list.games.iter().map(|g| g.id).collect();
+        assert_eq!(&got, want, "a page read backwards");
+        back.before = list.prev;
     }
-    out
+    assert_eq!(back.before, None, "the first page has no prev");
+    pages.into_iter().flatten().collect()
 }
 
 /// The brute-force answer: ids of the games passing `keep`, sorted like the

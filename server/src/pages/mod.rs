@@ -489,6 +489,7 @@ fn home_data(a: &Archive) -> Result<HomeData, PageError> {
             order: Order::Descending,
             limit: 10,
             after: None,
+            before: None,
         },
     )?;
     Ok(HomeData {
@@ -692,6 +693,7 @@ fn drop_empty(mut q: GamesQuery) -> GamesQuery {
         &mut q.order,
         &mut q.limit,
         &mut q.cursor,
+        &mut q.before,
     ] {
         drop_blank(v);
     }
@@ -735,6 +737,10 @@ struct GamesPage<'a> {
     statuses: Vec<String>,
     rows: Vec<Row>,
     next: Option<String>,
+    /// The page before (keyset, `before=`).
+    prev: Option<String>,
+    /// Games passing the filters.
+    total: Option<u64>,
     first: String,
     first_page: bool,
     download: String,
@@ -747,21 +753,27 @@ struct GamesPage<'a> {
 pub async fn games_page(state: Data<ServerState>, q: PageQuery<GamesQuery>) -> PageResult {
     let q = drop_empty(q.into_inner());
     let f = FilterEcho::from_query(&q);
-    let first_page = q.cursor.is_none();
+    let first_page = q.cursor.is_none() && q.before.is_none();
     let limit = q.limit.clone().unwrap_or_default();
-    let (rows, next, error) = match crate::params::games_query(q) {
+    let (rows, next, prev, total, error) = match crate::params::games_query(q) {
         Ok((filter, page)) => {
-            let list = blocking(&state, move |a| Ok(a.games().list(&filter, &page)?)).await?;
-            let next = list.next.map(|c| {
+            let (list, total) = blocking(&state, move |a| {
+                Ok((a.games().list(&filter, &page)?, a.games().count(&filter)?))
+            })
+            .await?;
+            let at = |name: &str, c: keil_archive::Cursor| {
                 let mut pairs = f.pairs();
                 let cursor = c.to_string();
                 pairs.push(("limit", &limit));
-                pairs.push(("cursor", &cursor));
+                pairs.push((name, &cursor));
                 link("/games", &pairs)
-            });
-            (list.games.iter().map(Row::from).collect(), next, None)
+            };
+            let next = list.next.map(|c| at("cursor", c));
+            let prev = list.prev.map(|c| at("before", c));
+            let rows = list.games.iter().map(Row::from).collect();
+            (rows, next, prev, Some(total), None)
         }
-        Err(e) => (Vec::new(), None, Some(e.to_string())),
+        Err(e) => (Vec::new(), None, None, None, Some(e.to_string())),
     };
     let first = link("/games", &f.pairs());
     let download = link("/games.sgf", &f.pairs());
@@ -782,6 +794,8 @@ pub async fn games_page(state: Data<ServerState>, q: PageQuery<GamesQuery>) -> P
             .collect(),
         rows,
         next,
+        prev,
+        total,
         first,
         first_page,
         download,
@@ -867,6 +881,7 @@ pub async fn player_page(state: Data<ServerState>, name: web::Path<String>) -> P
             order: Order::Descending,
             limit: 20,
             after: None,
+            before: None,
         };
         let rows = a
             .games()

@@ -118,6 +118,7 @@ pub fn first_game(f: &Fixture, kind: &str) -> (i64, u32) {
         order: keil_archive::Order::Ascending,
         limit: 50,
         after: None,
+        before: None,
     };
     let list = f.archive.games().list(&filter, &page).unwrap();
     let g = list.games.iter().max_by_key(|g| g.plies).unwrap();
