@@ -466,6 +466,27 @@ impl Players<'_> {
         Ok(id.map(PlayerId::from_sql))
     }
 
+    /// The players with the most games, most first (then by name), at
+    /// most `limit`: what the pages offer as an example to search for.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn most_played(&self, limit: usize) -> Result<Vec<PlayerHit>> {
+        let conn = self.archive.reader()?;
+        let mut stmt = conn.prepare_cached(
+            "SELECT id, name, games FROM people WHERE games > 0 ORDER BY games DESC, name LIMIT ?",
+        )?;
+        let rows = stmt.query_map([limit as i64], |r| {
+            Ok(PlayerHit {
+                id: PlayerId::from_sql(r.get(0)?),
+                name: r.get(1)?,
+                games: r.get::<_, i64>(2)?.max(0) as u64,
+                matched: MatchKind::Exact,
+            })
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
     /// The ways a player's name was written in the records, most games
     /// first; empty when no player has this id.
     ///

@@ -232,7 +232,9 @@ pub async fn positions_page(state: Data<ServerState>, q: PageQuery<ExplorerParam
     if let Some(t) = nonempty(&q.to_move) {
         query.to_move = Some(crate::params::parse_color("to_move", t)?);
     }
-    query.symmetry = nonempty(&q.symmetry).is_some_and(|s| s == "true" || s == "1");
+    // The API's parser: `true`/`1`/`yes` (the page once read `yes` as
+    // false).
+    query.symmetry = crate::params::parse_flag("symmetry", nonempty(&q.symmetry), false)?;
     query.swap_colors = crate::params::parse_colors(q.colors.as_deref(), false)?;
     query.player = nonempty(&q.player).map(str::to_string);
     (query.from, query.to) = crate::params::day_range(&q.from, &q.to)?;

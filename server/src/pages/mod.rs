@@ -373,6 +373,9 @@ struct Opening {
 pub struct HomeData {
     games: u64,
     players: u64,
+    /// The name of the player with the most games: the search box's
+    /// example.
+    example: String,
     kinds: Vec<KindCount>,
     openings: Vec<Opening>,
     rows: Vec<Row>,
@@ -425,6 +428,12 @@ impl HomeCache {
 
 fn home_data(a: &Archive) -> Result<HomeData, PageError> {
     let stats = a.stats()?;
+    let example = a
+        .players()
+        .most_played(1)?
+        .into_iter()
+        .next()
+        .map_or_else(String::new, |p| p.name);
     let kinds: Vec<KindCount> = stats
         .by_kind
         .iter()
@@ -495,6 +504,7 @@ fn home_data(a: &Archive) -> Result<HomeData, PageError> {
     Ok(HomeData {
         games: stats.games,
         players: stats.players,
+        example,
         kinds,
         openings,
         rows: list.games.iter().map(Row::from).collect(),
@@ -508,6 +518,7 @@ struct HomePage<'a> {
     title: &'a str,
     games: u64,
     players: u64,
+    example: &'a str,
     kinds: &'a [KindCount],
     openings: &'a [Opening],
     rows: &'a [Row],
@@ -540,6 +551,7 @@ pub async fn home(state: Data<ServerState>) -> PageResult {
         title: "Home",
         games: data.games,
         players: data.players,
+        example: &data.example,
         kinds: &data.kinds,
         openings: &data.openings,
         rows: &data.rows,
