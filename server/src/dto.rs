@@ -35,7 +35,8 @@ pub struct GameFilterQuery {
     /// The opponent of `player` (without `player`: either player).
     #[param(max_length = 200)]
     pub opponent: Option<String>,
-    /// The event, case-insensitively.
+    /// A part of the event's name (case and accents ignored: `uec` finds
+    /// `第10期UEC杯…`).
     #[param(max_length = 200)]
     pub event: Option<String>,
     /// Games on or after this day (`YYYY-MM-DD`).

@@ -75,7 +75,9 @@ pub(crate) fn summary_of(row: &Row<'_>) -> rusqlite::Result<GameSummary> {
 
 /// The filter as an SQL condition over the `games` table aliased `g`
 /// (`WHERE` not included; `1` when nothing is filtered), with its
-/// parameters in order (positional `?`). Agrees with [`GameFilter::matches`].
+/// parameters in order (positional `?`). Agrees with [`GameFilter::matches`]
+/// where a person has the name's key; beyond it, follows the aliases and
+/// falls back to word prefixes, as [`GameFilter`] says.
 pub(crate) fn filter_sql(filter: &GameFilter) -> (String, Vec<Value>) {
     let mut conds: Vec<String> = Vec::new();
     let mut params: Vec<Value> = Vec::new();
@@ -93,8 +95,22 @@ pub(crate) fn filter_sql(filter: &GameFilter) -> (String, Vec<Value>) {
             let mut parts = Vec::new();
             for (col, name) in [(me, &filter.player), (other, &filter.opponent)] {
                 if let Some(n) = name {
-                    parts.push(format!("{col} IN ({})", crate::people::SPELLINGS_OF));
-                    params.push(Value::Text(person_key(n)));
+                    // The person the name names; when none does, the
+                    // people a word of one of whose spellings starts
+                    // with it (every spelling of them).
+                    let of = crate::people::SPELLINGS_OF;
+                    parts.push(format!(
+                        "({col} IN ({of}) OR (NOT EXISTS ({of}) AND {col} IN \
+                         (SELECT id FROM players WHERE person IN (SELECT s.person \
+                         FROM player_words w JOIN players s ON s.id = w.player_id \
+                         WHERE w.word >= ? AND w.word < ?))))"
+                    ));
+                    let key = person_key(n);
+                    let prefix = crate::fold(n).replace(' ', "");
+                    params.push(Value::Text(key.clone()));
+                    params.push(Value::Text(key));
+                    params.push(Value::Text(prefix.clone()));
+                    params.push(Value::Text(format!("{prefix}\x7f")));
                 }
             }
             if parts.is_empty() {
@@ -105,8 +121,9 @@ pub(crate) fn filter_sql(filter: &GameFilter) -> (String, Vec<Value>) {
         conds.push(format!("({})", alts.join(" OR ")));
     }
     if let Some(e) = &filter.event {
-        conds.push("g.event = ? COLLATE NOCASE".into());
-        params.push(Value::Text(e.clone()));
+        // A part of the folded name, found among the distinct events.
+        conds.push("g.event IN (SELECT name FROM events WHERE instr(folded, ?) > 0)".into());
+        params.push(Value::Text(crate::fold(e)));
     }
     if let Some(f) = filter.from {
         conds.push("g.date >= ?".into());

@@ -13,7 +13,7 @@ use serde::Serialize;
 
 use keil_record::Rank;
 
-use crate::fold::person_key;
+use crate::fold::{fold, person_key};
 use crate::{GameId, GameKind};
 
 /// How a stored game ended (only valid games are stored).
@@ -277,7 +277,10 @@ pub struct Game {
 ///
 /// Names select people: a name selects every spelling with its person key
 /// ([`crate::person_key`]: `bolanos` selects `Bolaños`, `kejie` selects
-/// `Ke Jie`) and, in the archive's queries, the operator's aliases too. `color` is the colour of `player`; `opponent` plays the other
+/// `Ke Jie`) and, in the archive's queries, the operator's aliases too;
+/// when no person has that key, the archive's queries select the players a
+/// word of whose folded name starts with it (`sedol` selects `Lee Sedol`,
+/// `lee se` selects `Lee Sedol` and `Lee Seung-hoon`). `color` is the colour of `player`; `opponent` plays the other
 /// colour.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GameFilter {
@@ -287,7 +290,9 @@ pub struct GameFilter {
     pub color: Option<Color>,
     /// The opponent of `player` (or, without `player`, either player).
     pub opponent: Option<String>,
-    /// The event, compared case-insensitively (ASCII).
+    /// A part of the event's name: the event's folded name ([`crate::fold()`]:
+    /// case and accents ignored) contains the folded text (`uec` finds
+    /// `第10期UEC杯…`, `cup` every cup).
     pub event: Option<String>,
     /// First day of the date on or after this day.
     pub from: Option<NaiveDate>,
@@ -348,7 +353,7 @@ impl GameFilter {
             && !g
                 .event
                 .as_deref()
-                .is_some_and(|x| x.eq_ignore_ascii_case(e))
+                .is_some_and(|x| fold(x).contains(&fold(e)))
         {
             return false;
         }

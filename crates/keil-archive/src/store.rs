@@ -23,6 +23,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../../schema/0007_uploader.sql"),
     include_str!("../../../schema/0008_ranks_komi.sql"),
     include_str!("../../../schema/0009_people_signatures.sql"),
+    include_str!("../../../schema/0010_events.sql"),
 ];
 
 /// How long a statement waits for another connection's lock (ms).
@@ -61,7 +62,8 @@ pub(crate) fn open_writer(path: &Path) -> Result<Connection> {
 /// [`Rank::ordinal`](keil_record::Rank::ordinal), NULL for no rank) and
 /// `keil_go_komi(record, komi)` (a stored Go record's komi as meant, in
 /// half-points; `komi` when the record does not read),
-/// `keil_person_key(name)` ([`crate::person_key`]) and
+/// `keil_person_key(name)` ([`crate::person_key`]), `keil_fold(text)`
+/// ([`crate::fold()`]) and
 /// `keil_signature(kind, size, plies, moves)` (`moves::signature`, NULL
 /// for none).
 fn register_functions(conn: &Connection) -> Result<()> {
@@ -87,6 +89,10 @@ fn register_functions(conn: &Connection) -> Result<()> {
     conn.create_scalar_function("keil_person_key", 1, flags, |ctx| {
         let name: String = ctx.get(0)?;
         Ok(crate::person_key(&name))
+    })?;
+    conn.create_scalar_function("keil_fold", 1, flags, |ctx| {
+        let text: String = ctx.get(0)?;
+        Ok(crate::fold(&text))
     })?;
     conn.create_scalar_function("keil_signature", 4, flags, |ctx| {
         let kind: String = ctx.get(0)?;

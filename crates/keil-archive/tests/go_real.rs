@@ -124,6 +124,34 @@ fn real_games_published_twice_are_merged_by_signature() {
             _ => None,
         })
         .collect();
+    // The event filter finds a part of the name: "uec" finds the UEC Cup.
+    let uec = GameFilter {
+        event: Some("uec".into()),
+        ..GameFilter::default()
+    };
+    let mut want = 0;
+    let mut page = Page {
+        limit: 1000,
+        ..Page::default()
+    };
+    loop {
+        let list = both.games().list(&GameFilter::default(), &page).unwrap();
+        want += list
+            .games
+            .iter()
+            .filter(|g| {
+                g.event
+                    .as_deref()
+                    .is_some_and(|e| e.to_lowercase().contains("uec"))
+            })
+            .count() as u64;
+        match list.next {
+            Some(c) => page.after = Some(c),
+            None => break,
+        }
+    }
+    assert!(want > 0, "the collection has UEC Cup games");
+    assert_eq!(both.games().count(&uec).unwrap(), want);
     for m in &merged.merged {
         let other = both.games().moves(id_in_both[&(m.source.clone(), m.index)]);
         let first = both.games().moves(id_in_both[&stored_from[&m.id]]);

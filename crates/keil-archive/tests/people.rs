@@ -87,6 +87,11 @@ fn spellings_that_differ_in_case_spacing_and_punctuation_are_one_player() {
     for name in ["Ke Jie", "KeJie", "ke-jie", "KE JIE", "kejie"] {
         assert_eq!(games_of(&archive, name), 4, "{name}");
     }
+    // No person is "jie" or "iya": the players whose name has a word that
+    // starts so.
+    assert_eq!(games_of(&archive, "jie"), 4);
+    assert_eq!(games_of(&archive, "IYA"), 2);
+    assert_eq!(games_of(&archive, "nobody"), 0);
     let p = profile(&archive, "KeJie");
     assert_eq!(p.name, "Ke Jie", "the first spelling met is shown");
     assert_eq!(p.games, 4);

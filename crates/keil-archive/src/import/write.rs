@@ -242,6 +242,20 @@ pub(super) fn write_batch(
         for (person, n) in &person_games {
             count.execute(params![n, person])?;
         }
+        // The events' vocabulary (the event filter's substrings).
+        let mut event_games: HashMap<&str, i64> = HashMap::new();
+        for (_, p) in &stored {
+            if let Some(e) = p.meta.event.as_deref().filter(|e| !e.is_empty()) {
+                *event_games.entry(e).or_insert(0) += 1;
+            }
+        }
+        let mut event = tx.prepare_cached(
+            "INSERT INTO events (name, folded, games) VALUES (?1, ?2, ?3) \
+             ON CONFLICT(name) DO UPDATE SET games = games + ?3",
+        )?;
+        for (name, n) in &event_games {
+            event.execute(params![name, crate::fold(name), n])?;
+        }
         let replays: Vec<(i64, &keil_record::Replay)> =
             stored.iter().map(|(id, p)| (*id, &p.replay)).collect();
         positions::index_games(&tx, &replays)?;
