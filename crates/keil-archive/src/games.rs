@@ -97,20 +97,21 @@ pub(crate) fn filter_sql(filter: &GameFilter) -> (String, Vec<Value>) {
                 if let Some(n) = name {
                     // The person the name names; when none does, the
                     // people a word of one of whose spellings starts
-                    // with it (every spelling of them).
-                    let of = crate::people::SPELLINGS_OF;
+                    // with it (every spelling of them): one set, so that
+                    // the column's index serves it.
+                    let person = crate::people::PERSON_OF;
                     parts.push(format!(
-                        "({col} IN ({of}) OR (NOT EXISTS ({of}) AND {col} IN \
-                         (SELECT id FROM players WHERE person IN (SELECT s.person \
-                         FROM player_words w JOIN players s ON s.id = w.player_id \
-                         WHERE w.word >= ? AND w.word < ?))))"
+                        "{col} IN (SELECT id FROM players WHERE person IN ({person} \
+                         UNION SELECT s.person FROM player_words w \
+                         JOIN players s ON s.id = w.player_id \
+                         WHERE w.word >= ? AND w.word < ? AND NOT EXISTS ({person})))"
                     ));
                     let key = person_key(n);
                     let prefix = crate::fold(n).replace(' ', "");
                     params.push(Value::Text(key.clone()));
-                    params.push(Value::Text(key));
                     params.push(Value::Text(prefix.clone()));
                     params.push(Value::Text(format!("{prefix}\x7f")));
+                    params.push(Value::Text(key));
                 }
             }
             if parts.is_empty() {

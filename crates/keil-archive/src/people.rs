@@ -21,6 +21,12 @@ pub(crate) const SPELLINGS_OF: &str = "SELECT id FROM players WHERE person = \
      (SELECT p.id FROM (SELECT ? AS k) x JOIN people p \
      ON p.key = COALESCE((SELECT a.target FROM player_aliases a WHERE a.key = x.k), x.k))";
 
+/// The id of the person that the person key `?` resolves to, after the
+/// aliases (no row when none): an SQL subquery, its one parameter as
+/// [`SPELLINGS_OF`]'s.
+pub(crate) const PERSON_OF: &str = "SELECT p.id FROM (SELECT ? AS k) x JOIN people p \
+     ON p.key = COALESCE((SELECT a.target FROM player_aliases a WHERE a.key = x.k), x.k)";
+
 /// The key a person key resolves to: its alias's target, or itself.
 fn resolved(conn: &Connection, key: &str) -> Result<String> {
     let target: Option<String> = conn
