@@ -1160,6 +1160,10 @@ pub struct Continuation {
     /// `pass`, `button`, or `end` when the game ended in this position.
     #[serde(rename = "move")]
     pub mv: String,
+    /// The same move, typed (in the query's orientation): `None` for
+    /// `end`. What a caller plays, instead of reading `mv` back.
+    #[serde(skip)]
+    pub next: Option<Move>,
     /// The player to move in the matched position (who played `mv`), in
     /// the query's colours (a colour-swapped match's White is Black here).
     pub to_move: Color,
@@ -1572,13 +1576,10 @@ pub(crate) fn search(
     } as u64;
 
     // Continuations in the query's orientation and colours.
-    let mut rows: HashMap<(String, Variant), (u64, u64, u64)> = HashMap::new();
+    let mut rows: HashMap<(Option<Move>, Variant), (u64, u64, u64)> = HashMap::new();
     for (side, m) in sides.iter().zip(&matches) {
         for &(variant, code, n, b, w) in &m.per_move {
-            let mv = match decode_move(code) {
-                None => "end".to_string(),
-                Some(m) => show_move(&q.position, transform_move(board, m, side.to_query)),
-            };
+            let mv = decode_move(code).map(|m| transform_move(board, m, side.to_query));
             let (b, w) = if side.swapped { (w, b) } else { (b, w) };
             let e = rows.entry((mv, side.seen(variant))).or_default();
             e.0 += n;
@@ -1588,8 +1589,9 @@ pub(crate) fn search(
     }
     let mut continuations: Vec<Continuation> = rows
         .into_iter()
-        .map(|((mv, variant), (n, b, w))| Continuation {
-            mv,
+        .map(|((next, variant), (n, b, w))| Continuation {
+            mv: next.map_or_else(|| "end".to_string(), |m| show_move(&q.position, m)),
+            next,
             to_move: variant_to_move(variant),
             button_taken: variant_button(variant),
             games: n,

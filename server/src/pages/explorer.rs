@@ -12,8 +12,8 @@ use serde::Deserialize;
 
 use super::assets::Assets;
 use super::{
-    PageError, PageQuery, PageResult, assets, color_word, kinds, letter, link, parse_display_move,
-    position_after, render, searching,
+    PageError, PageQuery, PageResult, assets, color_word, kinds, letter, link, position_after,
+    render, searching,
 };
 use crate::ServerState;
 use crate::error::ApiError;
@@ -143,11 +143,10 @@ pub(super) fn continuation_href(
     pos: &AnyPosition,
     kind: &str,
     to_move: Color,
-    mv: &str,
+    mv: Option<Move>,
     symmetry: bool,
 ) -> Option<String> {
-    let m = parse_display_move(pos, mv)?;
-    let after = position_after(pos, to_move, m)?;
+    let after = position_after(pos, to_move, mv?)?;
     let next = if to_move == Color::Black { "w" } else { "b" };
     let sym = if symmetry || is_symmetric(pos) {
         "true"
@@ -297,7 +296,7 @@ pub async fn positions_page(state: Data<ServerState>, q: PageQuery<ExplorerParam
         total = answer.total_games;
         for c in &answer.continuations {
             let href = match &line {
-                Some(l) => after_move(l, &c.mv).map(|t| {
+                Some(l) => c.next.and_then(|m| after(l, m)).map(|t| {
                     let sym = if symmetry || is_symmetric(&pos) {
                         "true"
                     } else {
@@ -305,10 +304,10 @@ pub async fn positions_page(state: Data<ServerState>, q: PageQuery<ExplorerParam
                     };
                     play_link(&kind_code, &size_text, &t, sym)
                 }),
-                None => continuation_href(&pos, &kind_code, c.to_move, &c.mv, symmetry),
+                None => continuation_href(&pos, &kind_code, c.to_move, c.next, symmetry),
             };
             let percent = format!("{:.0}", c.share * 100.0);
-            if !edit && let Some(Move::Place(p)) = parse_display_move(&pos, &c.mv) {
+            if !edit && let Some(Move::Place(p)) = c.next {
                 marks.push(PointMark {
                     point: p,
                     class: "next",
@@ -369,7 +368,7 @@ pub async fn positions_page(state: Data<ServerState>, q: PageQuery<ExplorerParam
         let mut hot = Vec::new();
         for p in board.points().filter(|&p| pos.get(p).is_none()) {
             let name = pos.display_name(p);
-            if let Some(t) = after_move(l, &name) {
+            if let Some(t) = after(l, Move::Place(p)) {
                 hot.push(PointMark {
                     point: p,
                     class: "hot",
@@ -454,7 +453,7 @@ pub async fn positions_page(state: Data<ServerState>, q: PageQuery<ExplorerParam
                 "",
             ));
         }
-        pass = after_move(l, "pass").map(|t| play_link(&kind_code, &size_text, &t, ""));
+        pass = after(l, Move::Pass).map(|t| play_link(&kind_code, &size_text, &t, ""));
     }
     let edit_href = link(
         "/positions",
@@ -497,11 +496,9 @@ pub async fn positions_page(state: Data<ServerState>, q: PageQuery<ExplorerParam
     })
 }
 
-/// The `play=` value after one more move (`name` as the archive and the
-/// board name it), or `None` when the rules refuse the move.
-fn after_move(line: &crate::play::Line, name: &str) -> Option<String> {
-    let board = line.position();
-    let mv = parse_display_move(&board, name)?;
+/// The `play=` value after one more move, or `None` when the rules refuse
+/// it.
+fn after(line: &crate::play::Line, mv: Move) -> Option<String> {
     let mut next = crate::play::Line {
         game: line.game.clone(),
         moves: line.moves.clone(),

@@ -270,22 +270,6 @@ fn color_word(c: Color) -> &'static str {
     }
 }
 
-/// Reads a move as the archive names continuations: a point's display
-/// name in `pos`'s game (`g7`, `D16`, Kaomi `cc`), `pass`, `button` or
-/// `swap`.
-fn parse_display_move(pos: &AnyPosition, name: &str) -> Option<Move> {
-    match name {
-        "pass" => Some(Move::Pass),
-        "button" => Some(Move::TakeButton),
-        "swap" => Some(Move::Swap),
-        _ => pos
-            .board()
-            .points()
-            .find(|&p| pos.display_name(p) == name)
-            .map(Move::Place),
-    }
-}
-
 /// The position after `mv` by `to_move` (captures, or Kaomi's pushes, by
 /// the kind's rules).
 fn position_after(pos: &AnyPosition, to_move: Color, mv: Move) -> Option<AnyPosition> {
@@ -473,7 +457,7 @@ fn home_data(a: &Archive) -> Result<HomeData, PageError> {
             .iter()
             .take(8)
             .map(|c| MoveRow {
-                href: continuation_href(&empty, code, c.to_move, &c.mv, false),
+                href: continuation_href(&empty, code, c.to_move, c.next, false),
                 mv: format!("{} {}", letter(c.to_move), c.mv),
                 games: c.games,
                 black_wins: c.black_wins,
@@ -1000,8 +984,8 @@ mod tests {
         // A white stone in the corner with one liberty left.
         pos.set(p("aa"), Some(Color::White));
         pos.set(p("ba"), Some(Color::Black));
-        let mv = board.display_name(p("ab"));
-        let href = continuation_href(&pos, "go", Color::Black, &mv, false).unwrap();
+        let href =
+            continuation_href(&pos, "go", Color::Black, Some(Move::Place(p("ab"))), false).unwrap();
         let mut want = AnyPosition::empty(spec).unwrap();
         want.set(p("ba"), Some(Color::Black));
         want.set(p("ab"), Some(Color::Black));
@@ -1017,12 +1001,19 @@ mod tests {
             )
         );
         assert_eq!(
-            continuation_href(&pos, "go", Color::Black, "end", false),
+            continuation_href(&pos, "go", Color::Black, None, false),
             None
         );
         // From the empty board, the link searches the symmetric images.
         let empty = AnyPosition::empty(spec).unwrap();
-        let first = continuation_href(&empty, "go", Color::Black, "E5", false).unwrap();
+        let first = continuation_href(
+            &empty,
+            "go",
+            Color::Black,
+            Some(Move::Place(p("ee"))),
+            false,
+        )
+        .unwrap();
         assert!(first.ends_with("&to_move=w&symmetry=true"), "{first}");
     }
 }
