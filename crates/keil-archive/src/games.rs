@@ -123,7 +123,10 @@ pub(crate) fn filter_sql(filter: &GameFilter) -> (String, Vec<Value>) {
     }
     if let Some(e) = &filter.event {
         // A part of the folded name, found among the distinct events.
-        conds.push("g.event IN (SELECT name FROM events WHERE instr(folded, ?) > 0)".into());
+        // NOCASE, as `games_event` is: the index serves the set.
+        conds.push(
+            "g.event COLLATE NOCASE IN (SELECT name FROM events WHERE instr(folded, ?) > 0)".into(),
+        );
         params.push(Value::Text(crate::fold(e)));
     }
     if let Some(f) = filter.from {

@@ -270,10 +270,7 @@ fn show(id: GameId, moves: GameMoves, record: &str, view: View) -> Result<Shown,
     let plies = line_moves.moves.len() as u32;
     let ply = view.ply.unwrap_or(plies);
     let line = replay_line(&line_moves, ply)?;
-    let result_checked = match &tree {
-        Some(t) => t.result_checked(),
-        None => rules_check_result(&line_moves.rules),
-    };
+    let result_checked = rules_check_result(&line_moves.rules);
     Ok(Shown {
         id,
         ply,

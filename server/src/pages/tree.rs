@@ -13,11 +13,12 @@ use keil_sgf::NodeId;
 /// record of an AI review can hold thousands); the rest are counted.
 pub(super) const TREE_LISTED: usize = 300;
 
-/// A record read for the viewer, with the validator's verdict (every
-/// variation's included).
+/// A record read for the viewer, with the validator's verdict on every
+/// variation (a record without variations is not replayed here: its main
+/// line is the stored game's).
 pub(super) struct Tree {
     record: Record,
-    verdict: Verdict,
+    verdict: Option<Verdict>,
 }
 
 /// One line of the tree: its nodes from the root and its legal moves.
@@ -73,25 +74,27 @@ impl Tree {
             .into_iter()
             .next()?
             .ok()?;
-        let verdict = keil_record::validate(&record).verdict;
+        let branches = record.tree.nodes().any(|n| {
+            n.first_child()
+                .is_some_and(|c| record.tree.node(c).next_sibling().is_some())
+        });
+        let verdict = branches.then(|| keil_record::validate(&record).verdict);
         Some(Tree { record, verdict })
+    }
+
+    /// Every variation's verdict, in the validator's (file) order.
+    fn all(&self) -> &[VariationVerdict] {
+        self.verdict.as_ref().map_or(&[], |v| &v.variations)
     }
 
     /// The number of variations.
     pub(super) fn variations(&self) -> usize {
-        self.verdict.variations.len()
-    }
-
-    /// Whether the record's result is compared with a computed score
-    /// (go-rules.md "Verdict of one line": Keil, Go under tromp-taylor and
-    /// kee); else `RE` is the players' word.
-    pub(super) fn result_checked(&self) -> bool {
-        self.verdict.re_checked
+        self.all().len()
     }
 
     /// Variation `number` (1-based), if there is one.
     pub(super) fn variation(&self, number: usize) -> Option<&VariationVerdict> {
-        self.verdict.variations.get(number.checked_sub(1)?)
+        self.all().get(number.checked_sub(1)?)
     }
 
     /// The nodes of a line: the main line (`None`) or variation `number`
@@ -99,7 +102,7 @@ impl Tree {
     /// first children to the end. `None` for no such variation.
     pub(super) fn line(&self, variation: Option<usize>) -> Option<LineNodes> {
         let (path, illegal): (&[usize], Option<u32>) = match variation {
-            None => (&[], self.verdict.illegal.as_ref().map(|i| i.ply)),
+            None => (&[], None),
             Some(n) => {
                 let v = self.variation(n)?;
                 (&v.path, v.illegal.as_ref().map(|i| i.ply))
@@ -230,7 +233,7 @@ impl Tree {
                 if Some(child) == follow {
                     continue;
                 }
-                if let Some(k) = self.verdict.variations.iter().position(|v| v.node == child) {
+                if let Some(k) = self.all().iter().position(|v| v.node == child) {
                     out.push(self.branch(k, board));
                 }
             }
@@ -241,13 +244,13 @@ impl Tree {
     /// Every variation, in the validator's (file) order, at most
     /// [`TREE_LISTED`]: the compact game tree.
     pub(super) fn all_branches(&self, board: AnyBoard) -> Vec<Branch> {
-        (0..self.verdict.variations.len().min(TREE_LISTED))
+        (0..self.variations().min(TREE_LISTED))
             .map(|k| self.branch(k, board))
             .collect()
     }
 
     fn branch(&self, k: usize, board: AnyBoard) -> Branch {
-        let v = &self.verdict.variations[k];
+        let v = &self.all()[k];
         let first = match self.record.node_move(v.node) {
             Some(m) => {
                 let name = match m.value {
