@@ -35,6 +35,7 @@ pub(crate) fn default_rules(kind: GameKind) -> Option<AnyRuleset> {
 }
 
 /// A line played from the empty board.
+#[derive(Clone)]
 pub(crate) struct Line {
     /// The game after the line.
     pub game: AnyGame,
@@ -71,26 +72,33 @@ impl Line {
         self.game.position()
     }
 
-    /// Plays `mv` for the player to move; false (and nothing changes) when
-    /// the rules refuse it.
-    pub(crate) fn try_play(&mut self, mv: Move) -> bool {
+    /// Plays `mv` for the player to move.
+    ///
+    /// # Errors
+    /// The rules' refusal; nothing changes then.
+    fn play(&mut self, mv: Move) -> Result<(), keil_rules::IllegalMove> {
         let color = self.to_move();
-        match self.game.play_as(color, mv) {
-            Ok(_) => {
-                self.moves.push(mv);
-                self.colors.push(color);
-                true
-            }
-            Err(_) => false,
-        }
+        self.game.play_as(color, mv)?;
+        self.moves.push(mv);
+        self.colors.push(color);
+        Ok(())
     }
 
-    /// The line as a `play=` value: each move as people read it (`Q16`,
-    /// `g7`, Kaomi `cc`, `pass`), comma-separated.
-    pub(crate) fn text(&self) -> String {
+    /// Whether the rules let the player to move play `mv` next.
+    pub(crate) fn legal(&self, mv: Move) -> bool {
+        let mut game = self.game.clone();
+        game.play_as(self.to_move(), mv).is_ok()
+    }
+
+    /// Each move as people read it (`Q16`, `g7`, Kaomi `cc`, `pass`).
+    pub(crate) fn names(&self) -> Vec<String> {
         let pos = self.game.position();
-        let names: Vec<String> = self.moves.iter().map(|&m| move_name(&pos, m)).collect();
-        names.join(",")
+        self.moves.iter().map(|&m| move_name(&pos, m)).collect()
+    }
+
+    /// The line as a `play=` value: [`Line::names`], comma-separated.
+    pub(crate) fn text(&self) -> String {
+        self.names().join(",")
     }
 }
 
@@ -158,15 +166,12 @@ pub(crate) fn parse_play(spec: BoardSpec, text: &str) -> Result<Line, ApiError> 
                 ),
             )
         })?;
-        let color = line.to_move();
-        if let Err(e) = line.game.play_as(color, mv) {
-            return Err(bad(
+        line.play(mv).map_err(|e| {
+            bad(
                 "play",
                 format!("move {} ({name}) is not legal here: {e}", i + 1),
-            ));
-        }
-        line.moves.push(mv);
-        line.colors.push(color);
+            )
+        })?;
     }
     Ok(line)
 }

@@ -185,8 +185,8 @@ pub(crate) fn search_players(
     // The person the query's key resolves to (an alias, or a spelling
     // with other spaces), first.
     let mut by_key = conn.prepare_cached(&format!(
-        "SELECT id, name, games FROM people WHERE id = (SELECT person FROM players WHERE id IN ({}) LIMIT 1)",
-        crate::people::SPELLINGS_OF
+        "SELECT id, name, games FROM people WHERE id = ({})",
+        crate::people::PERSON_OF
     ))?;
     if let Some((id, name, games)) = by_key
         .query_row([person_key(query)], |r| {
@@ -456,10 +456,7 @@ impl Players<'_> {
         let id = match exact {
             Some(id) => Some(id),
             None => conn
-                .prepare_cached(&format!(
-                    "SELECT person FROM players WHERE id IN ({}) LIMIT 1",
-                    crate::people::SPELLINGS_OF
-                ))?
+                .prepare_cached(crate::people::PERSON_OF)?
                 .query_row([person_key(name)], |r| r.get(0))
                 .optional()?,
         };

@@ -256,6 +256,15 @@ pub async fn positions_page(state: Data<ServerState>, q: PageQuery<ExplorerParam
     let sym = if symmetry { "true" } else { "" };
     let colors = if swap { "swap" } else { "" };
     let play_text = line.as_ref().map(crate::play::Line::text);
+    let base = play_text.as_deref().unwrap_or("");
+    // The links after one more move search the symmetric images when
+    // this position has some (the archive counts its continuations over
+    // them) or the search does.
+    let next_sym = if symmetry || is_symmetric(&pos) {
+        "true"
+    } else {
+        ""
+    };
     let size_text = pos.board().size().to_string();
     let here = |extra: &[(&str, &str)]| {
         let (position, to_move, play, size) = match &play_text {
@@ -296,14 +305,10 @@ pub async fn positions_page(state: Data<ServerState>, q: PageQuery<ExplorerParam
         total = answer.total_games;
         for c in &answer.continuations {
             let href = match &line {
-                Some(l) => c.next.and_then(|m| after(l, m)).map(|t| {
-                    let sym = if symmetry || is_symmetric(&pos) {
-                        "true"
-                    } else {
-                        ""
-                    };
-                    play_link(&kind_code, &size_text, &t, sym)
-                }),
+                Some(l) => c
+                    .next
+                    .and_then(|m| after(l, &pos, base, m))
+                    .map(|t| play_link(&kind_code, &size_text, &t, next_sym)),
                 None => continuation_href(&pos, &kind_code, c.to_move, c.next, symmetry),
             };
             let percent = format!("{:.0}", c.share * 100.0);
@@ -359,21 +364,16 @@ pub async fn positions_page(state: Data<ServerState>, q: PageQuery<ExplorerParam
     if let Some(l) = line.as_ref().filter(|_| !edit) {
         // Every legal move is a link: the rules say which (captures,
         // ko and superko, suicide, Kaomi's pushes), not this page.
-        let sym = if symmetry || is_symmetric(&pos) {
-            "true"
-        } else {
-            ""
-        };
         let board = pos.board();
         let mut hot = Vec::new();
         for p in board.points().filter(|&p| pos.get(p).is_none()) {
             let name = pos.display_name(p);
-            if let Some(t) = after(l, Move::Place(p)) {
+            if let Some(t) = after(l, &pos, base, Move::Place(p)) {
                 hot.push(PointMark {
                     point: p,
                     class: "hot",
                     label: String::new(),
-                    href: Some(play_link(&kind_code, &size_text, &t, sym)),
+                    href: Some(play_link(&kind_code, &size_text, &t, next_sym)),
                     title: format!("play {} {name}", color_word(l.to_move())),
                     fill: None,
                 });
@@ -435,25 +435,24 @@ pub async fn positions_page(state: Data<ServerState>, q: PageQuery<ExplorerParam
     let (mut line_links, mut start_href, mut undo, mut pass) =
         (Vec::new(), String::new(), None, None);
     if let Some(l) = &line {
-        let names: Vec<String> = l.text().split(',').map(str::to_string).collect();
-        let names: Vec<String> = names.into_iter().filter(|n| !n.is_empty()).collect();
         start_href = play_link(&kind_code, &size_text, "", "");
-        for (i, name) in names.iter().enumerate() {
+        // Each move's link is the line up to it: the prefixes, grown once.
+        let mut prefix = String::new();
+        for (i, name) in l.names().iter().enumerate() {
+            if i > 0 {
+                undo = Some(play_link(&kind_code, &size_text, &prefix, ""));
+                prefix.push(',');
+            } else {
+                undo = Some(start_href.clone());
+            }
+            prefix.push_str(name);
             line_links.push(LineLink {
                 ply: i + 1,
                 text: format!("{}. {} {name}", i + 1, letter(l.colors[i])),
-                href: play_link(&kind_code, &size_text, &names[..=i].join(","), ""),
+                href: play_link(&kind_code, &size_text, &prefix, ""),
             });
         }
-        if !names.is_empty() {
-            undo = Some(play_link(
-                &kind_code,
-                &size_text,
-                &names[..names.len() - 1].join(","),
-                "",
-            ));
-        }
-        pass = after(l, Move::Pass).map(|t| play_link(&kind_code, &size_text, &t, ""));
+        pass = after(l, &pos, base, Move::Pass).map(|t| play_link(&kind_code, &size_text, &t, ""));
     }
     let edit_href = link(
         "/positions",
@@ -496,15 +495,17 @@ pub async fn positions_page(state: Data<ServerState>, q: PageQuery<ExplorerParam
     })
 }
 
-/// The `play=` value after one more move, or `None` when the rules refuse
-/// it.
-fn after(line: &crate::play::Line, mv: Move) -> Option<String> {
-    let mut next = crate::play::Line {
-        game: line.game.clone(),
-        moves: line.moves.clone(),
-        colors: line.colors.clone(),
-    };
-    next.try_play(mv).then(|| next.text())
+/// The `play=` value after one more move (`base`: the line's value, `pos`:
+/// its position), or `None` when the rules refuse the move.
+fn after(line: &crate::play::Line, pos: &AnyPosition, base: &str, mv: Move) -> Option<String> {
+    line.legal(mv).then(|| {
+        let name = crate::play::move_name(pos, mv);
+        if base.is_empty() {
+            name
+        } else {
+            format!("{base},{name}")
+        }
+    })
 }
 
 /// The explorer after a line of moves.

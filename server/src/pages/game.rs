@@ -528,20 +528,33 @@ fn status_sentence(s: keil_archive::GameStatus, checked: bool) -> &'static str {
     }
 }
 
+/// The game of a viewer request and its parameters read.
+///
+/// # Errors
+/// 400 for a bad id or parameter, 404 for no such game.
+async fn load(
+    state: &Data<ServerState>,
+    id: &str,
+    q: &ViewParams,
+) -> Result<(GameId, View, keil_archive::Game), PageError> {
+    let id = crate::params::parse_id(id)?;
+    let view = View::parse(q)?;
+    let game = blocking(state, move |a| {
+        a.games()
+            .get(id)?
+            .ok_or_else(|| PageError(ApiError::NotFound(format!("no game with id {id}"))))
+    })
+    .await?;
+    Ok((id, view, game))
+}
+
 /// `GET /games/{id}?ply=N&var=K&numbers=1`: the game viewer.
 pub async fn game_page(
     state: Data<ServerState>,
     id: web::Path<String>,
     q: PageQuery<ViewParams>,
 ) -> PageResult {
-    let id = crate::params::parse_id(&id)?;
-    let view = View::parse(&q)?;
-    let game = blocking(&state, move |a| {
-        a.games()
-            .get(id)?
-            .ok_or_else(|| PageError(ApiError::NotFound(format!("no game with id {id}"))))
-    })
-    .await?;
+    let (id, view, game) = load(&state, &id, &q).await?;
     let summary = game.summary;
     let handicap = game.moves.handicap;
     let sh = show(id, game.moves, &game.record, view)?;
@@ -622,14 +635,7 @@ pub async fn board_fragment(
     id: web::Path<String>,
     q: PageQuery<ViewParams>,
 ) -> PageResult {
-    let id = crate::params::parse_id(&id)?;
-    let view = View::parse(&q)?;
-    let game = blocking(&state, move |a| {
-        a.games()
-            .get(id)?
-            .ok_or_else(|| PageError(ApiError::NotFound(format!("no game with id {id}"))))
-    })
-    .await?;
+    let (id, view, game) = load(&state, &id, &q).await?;
     let sh = show(id, game.moves, &game.record, view)?;
     let body = board_panel(&sh);
     let mut r = crate::routes::immutable(&req, "text/html; charset=utf-8", body.into_bytes());

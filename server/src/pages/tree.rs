@@ -31,6 +31,25 @@ pub(super) struct LineNodes {
     pub(super) moves: Vec<(Color, Move)>,
 }
 
+impl LineNodes {
+    /// The indexes in [`LineNodes::nodes`] of the nodes that belong to ply
+    /// `ply`: its move's node and the nodes without a move after it (the
+    /// root and the nodes before the first move for ply 0); empty past the
+    /// line's end.
+    fn span(&self, ply: u32) -> std::ops::Range<usize> {
+        let ply = ply as usize;
+        let Some(&from) = self.at_ply.get(ply) else {
+            return 0..0;
+        };
+        let to = self
+            .at_ply
+            .get(ply + 1)
+            .copied()
+            .unwrap_or(self.nodes.len());
+        from..to
+    }
+}
+
 /// A board markup (SGF `TR`, `SQ`, `CR`, `MA`, `LB`) on one point.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct Markup {
@@ -145,25 +164,9 @@ impl Tree {
         })
     }
 
-    /// The nodes that belong to ply `ply` of a line: its move's node and
-    /// the nodes without a move after it (the root and the nodes before
-    /// the first move for ply 0).
-    fn span<'l>(&self, line: &'l LineNodes, ply: u32) -> &'l [NodeId] {
-        let ply = ply as usize;
-        let Some(&from) = line.at_ply.get(ply) else {
-            return &[];
-        };
-        let to = line
-            .at_ply
-            .get(ply + 1)
-            .copied()
-            .unwrap_or(line.nodes.len());
-        &line.nodes[from..to]
-    }
-
     /// The comments (`C`) of ply `ply` of a line, in node order.
     pub(super) fn comments(&self, line: &LineNodes, ply: u32) -> Vec<String> {
-        self.span(line, ply)
+        line.nodes[line.span(ply)]
             .iter()
             .filter_map(|&id| {
                 let v = self.record.tree.node(id).value("C")?;
@@ -178,7 +181,7 @@ impl Tree {
     /// `point:text`); values that name no point of `board` are skipped.
     pub(super) fn markup(&self, line: &LineNodes, ply: u32, board: AnyBoard) -> Vec<Markup> {
         let mut out = Vec::new();
-        for &id in self.span(line, ply) {
+        for &id in &line.nodes[line.span(ply)] {
             let node = self.record.tree.node(id);
             for (ident, shape) in [
                 ("TR", "tr"),
@@ -221,15 +224,10 @@ impl Tree {
     /// The variations that branch at ply `ply` of a line: the children of
     /// its nodes that the line does not follow.
     pub(super) fn branches(&self, line: &LineNodes, ply: u32, board: AnyBoard) -> Vec<Branch> {
-        let span = self.span(line, ply);
-        let next_on_line = |i: usize| {
-            let at = line.nodes.iter().position(|&n| n == span[i])?;
-            line.nodes.get(at + 1).copied()
-        };
         let mut out = Vec::new();
-        for (i, &id) in span.iter().enumerate() {
-            let follow = next_on_line(i);
-            for (child, _) in self.record.tree.children(id) {
+        for i in line.span(ply) {
+            let follow = line.nodes.get(i + 1).copied();
+            for (child, _) in self.record.tree.children(line.nodes[i]) {
                 if Some(child) == follow {
                     continue;
                 }
