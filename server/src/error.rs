@@ -8,8 +8,12 @@
 use actix_web::http::StatusCode;
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpResponse, ResponseError};
+use askama::Template;
 use serde::Serialize;
 use utoipa::ToSchema;
+
+use crate::assets::{Assets, assets};
+use crate::http::html_response;
 
 /// What a request can fail with. Each variant is one status code; the
 /// message (its `Display`) says what was wrong and becomes the problem's
@@ -269,6 +273,29 @@ pub(crate) struct Answered {
     pub form: Form,
 }
 
+/// The HTML page of an error (`error.html`).
+#[derive(Template)]
+#[template(path = "error.html")]
+struct ErrorPage<'a> {
+    a: &'a Assets,
+    title: String,
+    status: String,
+    message: String,
+}
+
+/// An error's HTML page (status and message in the site's layout, with
+/// the page headers): the HTML form of [`crate::error::answer`].
+pub(crate) fn error_page(status: StatusCode, message: String) -> HttpResponse {
+    let reason = status.canonical_reason().unwrap_or("Error");
+    let page = ErrorPage {
+        a: assets(),
+        title: reason.to_string(),
+        status: format!("{} {reason}", status.as_u16()),
+        message,
+    };
+    html_response(status, page.render().unwrap_or_default())
+}
+
 /// The answer for an error: its status, its document in `form` (a problem
 /// document, or an HTML page with the pages' headers), the extra headers
 /// of its kind on both forms, and `Answered` in the extensions. The one
@@ -288,7 +315,7 @@ pub fn answer(e: &ApiError, form: Form) -> HttpResponse {
                 .insert_header((header::CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON)))
                 .body(serde_json::to_string(&problem).unwrap_or_default())
         }
-        Form::Html => crate::pages::error_page(status, detail),
+        Form::Html => error_page(status, detail),
     };
     for (name, value) in e.extra_headers() {
         response.headers_mut().insert(name, value);

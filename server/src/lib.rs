@@ -57,10 +57,13 @@
 //! **Invariant:** only this crate knows HTTP and JSON shapes; the archive
 //! knows nothing of them.
 
+mod app;
+pub mod assets;
 pub mod documents;
 pub mod dto;
 mod error;
 pub mod export;
+mod http;
 pub mod limits;
 pub mod metrics;
 pub mod openapi;
@@ -87,8 +90,9 @@ use actix_web::middleware::{Compress, Condition, from_fn};
 use actix_web::{App, HttpServer, web};
 use keil_archive::Archive;
 
+pub use app::app_config;
 pub use error::{ApiError, Form, PROBLEM_JSON, Problem, answer};
-pub use routes::{app_config, routes};
+pub use routes::routes;
 
 /// The default upload body limit: 8 MiB (about 8,000 games).
 pub const DEFAULT_MAX_UPLOAD: usize = 8 * 1024 * 1024;

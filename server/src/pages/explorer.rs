@@ -10,12 +10,12 @@ use keil_archive::{GameId, PositionQuery};
 use keil_rules::{AnyPosition, BoardSpec, Color, Move};
 use serde::Deserialize;
 
-use super::assets::Assets;
 use super::{
-    PageError, PageQuery, PageResult, assets, color_word, kinds, letter, link, position_after,
-    render, searching,
+    PageError, PageQuery, PageResult, color_word, kinds, letter, link, position_after, render,
+    searching,
 };
 use crate::ServerState;
+use crate::assets::{Assets, assets};
 use crate::error::ApiError;
 use crate::params::nonempty;
 use crate::svg::{self, Drawing, Extras, PointMark};

@@ -14,12 +14,12 @@ use keil_archive::{GameId, GameMoves};
 use keil_rules::{AnyBoard, AnyGame, AnyRuleset, Color, Move, Point};
 use serde::Deserialize;
 
-use super::assets::Assets;
 use super::tree::{Branch, LineNodes, Tree};
 use super::{
-    CSP, PageError, PageQuery, PageResult, Row, assets, blocking, color_word, letter, link, render,
+    CSP, PageError, PageQuery, PageResult, Row, blocking, color_word, letter, link, render,
 };
 use crate::ServerState;
+use crate::assets::{Assets, assets};
 use crate::error::ApiError;
 use crate::svg::{self, Drawing, Extras, PointMark};
 
@@ -638,7 +638,7 @@ pub async fn board_fragment(
     let (id, view, game) = load(&state, &id, &q).await?;
     let sh = show(id, game.moves, &game.record, view)?;
     let body = board_panel(&sh);
-    let mut r = crate::routes::immutable(&req, "text/html; charset=utf-8", body.into_bytes());
+    let mut r = crate::http::immutable(&req, "text/html; charset=utf-8", body.into_bytes());
     r.headers_mut().insert(
         header::CONTENT_SECURITY_POLICY,
         header::HeaderValue::from_static(CSP),

@@ -5,47 +5,51 @@
 //!
 //! Every page works without JavaScript: each ply, continuation, filter and
 //! page is a plain link or form. Small embedded modules
-//! ([`assets`](mod@assets)) add keyboard replay, typeahead, the theme
-//! toggle and the upload form (which needs them: the token goes only in
+//! ([`crate::assets`], served by [`serve_asset`]) add keyboard replay,
+//! typeahead, the theme toggle and the upload form (which needs them: the token goes only in
 //! the `Authorization` header).
 //!
 //! Every HTML answer carries a strict Content-Security-Policy
 //! ([`CSP`]): scripts and styles from this origin only, no inline script,
 //! style or handler; templates escape every text.
+//!
+//! One module per page: `home`, `search`, `games` (the list and its
+//! downloads), `game` (the viewer), `players`, `explorer` (positions),
+//! `patterns` and `upload`; this module holds what they share (the page
+//! table, errors, query parsing, rendering, links and names).
 
-pub mod assets;
 mod chart;
 mod explorer;
 mod game;
+mod games;
+mod home;
 mod patterns;
+mod players;
+mod search;
 mod tree;
+mod upload;
 
 use std::fmt::Write as _;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::sync::Arc;
 
 use actix_web::http::{StatusCode, header};
 use actix_web::web::{self, Data};
 use actix_web::{HttpRequest, HttpResponse, ResponseError};
 use askama::Template;
-use keil_archive::{
-    Archive, GameFilter, GameId, GameSummary, Order, Page, PlayerHit, PositionQuery,
-};
+use keil_archive::{Archive, GameId, GameSummary};
 use keil_rules::{AnyBoard, AnyGame, AnyPosition, BoardSpec, Color, Move, ToMove};
-use serde::Deserialize;
 
 use crate::ServerState;
 use crate::dto::{GameFilterQuery, GamesQuery};
 use crate::error::ApiError;
-use crate::routes::{RouteEntry, entry};
+use crate::http::{RouteEntry, entry, html_response};
 
-use assets::{Assets, assets};
-use explorer::continuation_href;
-
-/// The Content-Security-Policy of every page: everything from this origin
-/// only; no inline script, style or event handler; no plugins, frames,
-/// `<base>`, or form posts elsewhere.
-pub const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+pub use crate::http::CSP;
+pub use games::{games_page, games_sgf, games_zip};
+pub use home::{HomeCache, HomeData, home};
+pub use players::player_page;
+pub use search::{SearchParams, search_page};
+pub use upload::upload_page;
 
 /// The pages, in matching order (fixed paths first), registered by
 /// [`crate::app_config`] after the API's [`crate::routes::route_table`].
@@ -59,7 +63,7 @@ pub fn page_table() -> Vec<RouteEntry> {
         entry("GET", "/patterns", patterns::patterns_page),
         entry("GET", "/search", search_page),
         entry("GET", "/upload", upload_page),
-        entry("GET", "/static/{name}", assets::serve),
+        entry("GET", "/static/{name}", serve_asset),
         entry("GET", "/games/{id}", game::game_page),
         entry("GET", "/games/{id}/board", game::board_fragment),
         entry("GET", "/players/{name}", player_page),
@@ -91,15 +95,6 @@ impl From<keil_archive::Error> for PageError {
     }
 }
 
-#[derive(Template)]
-#[template(path = "error.html")]
-struct ErrorPage<'a> {
-    a: &'a Assets,
-    title: String,
-    status: String,
-    message: String,
-}
-
 impl ResponseError for PageError {
     fn status_code(&self) -> StatusCode {
         self.0.status_code()
@@ -111,19 +106,6 @@ impl ResponseError for PageError {
         self.0.log();
         crate::error::answer(&self.0, crate::error::Form::Html)
     }
-}
-
-/// An error's HTML page (status and message in the site's layout, with
-/// the page headers): the HTML form of [`crate::error::answer`].
-pub(crate) fn error_page(status: StatusCode, message: String) -> HttpResponse {
-    let reason = status.canonical_reason().unwrap_or("Error");
-    let page = ErrorPage {
-        a: assets(),
-        title: reason.to_string(),
-        status: format!("{} {reason}", status.as_u16()),
-        message,
-    };
-    html_response(status, page.render().unwrap_or_default())
 }
 
 type PageResult = Result<HttpResponse, PageError>;
@@ -160,17 +142,6 @@ impl<T: serde::de::DeserializeOwned> actix_web::FromRequest for PageQuery<T> {
     }
 }
 
-/// An HTML answer with the page headers (CSP, no sniffing, same-origin
-/// referrers).
-fn html_response(status: StatusCode, body: String) -> HttpResponse {
-    HttpResponse::build(status)
-        .content_type("text/html; charset=utf-8")
-        .insert_header((header::CONTENT_SECURITY_POLICY, CSP))
-        .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
-        .insert_header((header::REFERRER_POLICY, "same-origin"))
-        .body(body)
-}
-
 fn render<T: Template>(t: &T) -> PageResult {
     let body = t
         .render()
@@ -200,6 +171,25 @@ where
     crate::work::search(state, move |a, b| f(a, b).map_err(|e| e.0))
         .await
         .map_err(PageError)
+}
+
+/// `GET /static/{name}`: an embedded file under its hashed name, cached
+/// for a year as immutable.
+///
+/// # Errors
+/// [`ApiError::NotFound`] for any other name (a document like every error).
+pub async fn serve_asset(name: web::Path<String>) -> Result<HttpResponse, ApiError> {
+    match crate::assets::find(&name) {
+        Some((content_type, bytes)) => Ok(HttpResponse::Ok()
+            .content_type(content_type)
+            .insert_header((header::CACHE_CONTROL, "public, max-age=31536000, immutable"))
+            .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+            .body(bytes)),
+        None => Err(ApiError::NotFound(format!(
+            "no static file {:?}: names carry the hash of their content; reload the page",
+            name.as_str()
+        ))),
+    }
 }
 
 // ---- shared helpers ----------------------------------------------------------
@@ -325,360 +315,6 @@ impl From<&GameSummary> for Row {
     }
 }
 
-// ---- home ----------------------------------------------------------------------
-
-/// Games of one kind on the home page.
-struct KindCount {
-    code: String,
-    name: String,
-    games: u64,
-}
-
-/// A continuation in a short table.
-struct MoveRow {
-    mv: String,
-    href: Option<String>,
-    games: u64,
-    black_wins: u64,
-    white_wins: u64,
-}
-
-/// The most played first moves of one kind (its most played size).
-struct Opening {
-    kind: String,
-    name: String,
-    size_name: String,
-    total: u64,
-    explore: String,
-    moves: Vec<MoveRow>,
-}
-
-/// What the home page shows, computed at most every `HOME_TTL` (10 s).
-pub struct HomeData {
-    games: u64,
-    players: u64,
-    /// The name of the player with the most games: the search box's
-    /// example.
-    example: String,
-    kinds: Vec<KindCount>,
-    openings: Vec<Opening>,
-    rows: Vec<Row>,
-}
-
-/// How long the home page's counts are served before they are computed
-/// again (in the background: until then the older ones are served).
-const HOME_TTL: Duration = Duration::from_secs(10);
-
-/// The home page's data and when it was computed (uploads clear it), and
-/// whether a refresh is running.
-#[derive(Default)]
-pub struct HomeCache(Mutex<HomeSlot>);
-
-#[derive(Default)]
-struct HomeSlot {
-    data: Option<(Instant, Arc<HomeData>)>,
-    refreshing: bool,
-}
-
-impl HomeCache {
-    /// Forgets the cached data (after an upload stored games).
-    pub fn clear(&self) {
-        self.0.lock().unwrap_or_else(|e| e.into_inner()).data = None;
-    }
-
-    /// The cached data, if any, and whether the caller should refresh it
-    /// (it is stale and nobody else is refreshing it).
-    fn get(&self) -> (Option<Arc<HomeData>>, bool) {
-        let mut slot = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        let stale = slot
-            .data
-            .as_ref()
-            .is_none_or(|(at, _)| at.elapsed() >= HOME_TTL);
-        let refresh = stale && !slot.refreshing;
-        if refresh {
-            slot.refreshing = true;
-        }
-        (slot.data.as_ref().map(|(_, d)| Arc::clone(d)), refresh)
-    }
-
-    fn put(&self, d: Option<Arc<HomeData>>) {
-        let mut slot = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(d) = d {
-            slot.data = Some((Instant::now(), d));
-        }
-        slot.refreshing = false;
-    }
-}
-
-fn home_data(a: &Archive) -> Result<HomeData, PageError> {
-    let stats = a.stats()?;
-    let example = a
-        .players()
-        .most_played(1)?
-        .into_iter()
-        .next()
-        .map_or_else(String::new, |p| p.name);
-    let kinds: Vec<KindCount> = stats
-        .by_kind
-        .iter()
-        .map(|(k, n)| KindCount {
-            code: k.code().to_string(),
-            name: kind_name(k.code()),
-            games: *n,
-        })
-        .collect();
-    let mut openings = Vec::new();
-    for (kind, _) in &stats.by_kind {
-        // The kind's most played size.
-        let mut best: Option<(u64, u8)> = None;
-        for &(_, size, n) in stats.by_board.iter().filter(|b| b.0 == *kind) {
-            if n > 0 && best.is_none_or(|(m, _)| n > m) {
-                best = Some((n, size));
-            }
-        }
-        let Some((_, size)) = best else { continue };
-        let Ok(rk) = kind.code().parse::<keil_rules::GameKind>() else {
-            continue;
-        };
-        let Ok(spec) = BoardSpec::new(rk, size) else {
-            continue;
-        };
-        let Ok(empty) = AnyPosition::empty(spec) else {
-            continue;
-        };
-        let query = PositionQuery {
-            limit: 1,
-            ..PositionQuery::new(empty)
-        };
-        let answer = a.positions().search(&query)?;
-        let code = kind.code();
-        let moves = answer
-            .continuations
-            .iter()
-            .take(8)
-            .map(|c| MoveRow {
-                href: continuation_href(&empty, code, c.to_move, c.next, false),
-                mv: format!("{} {}", letter(c.to_move), c.mv),
-                games: c.games,
-                black_wins: c.black_wins,
-                white_wins: c.white_wins,
-            })
-            .collect();
-        openings.push(Opening {
-            kind: code.to_string(),
-            name: kind_name(code),
-            size_name: size_name(code, size),
-            total: answer.total_games,
-            explore: link(
-                "/positions",
-                &[("kind", code), ("position", &empty.to_notation(None))],
-            ),
-            moves,
-        });
-    }
-    let list = a.games().list(
-        &GameFilter::default(),
-        &Page {
-            order: Order::Descending,
-            limit: 10,
-            after: None,
-            before: None,
-        },
-    )?;
-    Ok(HomeData {
-        games: stats.games,
-        players: stats.players,
-        example,
-        kinds,
-        openings,
-        rows: list.games.iter().map(Row::from).collect(),
-    })
-}
-
-#[derive(Template)]
-#[template(path = "home.html")]
-struct HomePage<'a> {
-    a: &'a Assets,
-    title: &'a str,
-    games: u64,
-    players: u64,
-    example: &'a str,
-    kinds: &'a [KindCount],
-    openings: &'a [Opening],
-    rows: &'a [Row],
-}
-
-/// `GET /`: the search box, counts per kind, the most played first moves
-/// per kind, the latest games. The counts are computed at most every
-/// `HOME_TTL`, in the background once a first answer exists.
-pub async fn home(state: Data<ServerState>) -> PageResult {
-    let data = match state.home.get() {
-        (Some(d), false) => d,
-        (Some(d), true) => {
-            let st = state.clone();
-            actix_web::rt::spawn(async move {
-                let fresh = blocking(&st, home_data).await.ok().map(Arc::new);
-                st.home.put(fresh);
-            });
-            d
-        }
-        (None, refresh) => {
-            let fresh = blocking(&state, home_data).await.map(Arc::new);
-            if refresh {
-                state.home.put(fresh.as_ref().ok().cloned());
-            }
-            fresh?
-        }
-    };
-    render(&HomePage {
-        a: assets(),
-        title: "Home",
-        games: data.games,
-        players: data.players,
-        example: &data.example,
-        kinds: &data.kinds,
-        openings: &data.openings,
-        rows: &data.rows,
-    })
-}
-
-// ---- search ----------------------------------------------------------------------
-
-/// `GET /search?q=`.
-#[derive(Debug, Deserialize)]
-pub struct SearchParams {
-    /// A player's name or words of events, places, game names, comments.
-    pub q: Option<String>,
-}
-
-struct PlayerRow {
-    name: String,
-    games: u64,
-    matched: &'static str,
-}
-
-impl From<PlayerHit> for PlayerRow {
-    fn from(h: PlayerHit) -> PlayerRow {
-        PlayerRow {
-            name: h.name,
-            games: h.games,
-            matched: match h.matched {
-                keil_archive::MatchKind::Exact => "exact",
-                keil_archive::MatchKind::Prefix => "prefix",
-                keil_archive::MatchKind::Fuzzy => "close spelling",
-            },
-        }
-    }
-}
-
-#[derive(Template)]
-#[template(path = "search.html")]
-struct SearchPage<'a> {
-    a: &'a Assets,
-    title: String,
-    q: String,
-    players: Vec<PlayerRow>,
-    rows: Vec<Row>,
-    error: Option<String>,
-}
-
-/// `GET /search?q=`: players by name (case and accents ignored) and games
-/// by full text.
-pub async fn search_page(state: Data<ServerState>, q: PageQuery<SearchParams>) -> PageResult {
-    let q = q.into_inner().q.unwrap_or_default().trim().to_string();
-    let text = q.clone();
-    let (players, rows, error) = searching(&state, move |a, budget| {
-        if text.is_empty() {
-            return Ok((Vec::new(), Vec::new(), None));
-        }
-        let players = a.players().search(&text, 20)?;
-        let (rows, error) = match a.search_text_within(&text, 20, budget) {
-            Ok(hits) => (hits.iter().map(|h| Row::from(&h.game)).collect(), None),
-            Err(e @ keil_archive::Error::TextQuery(_)) => (Vec::new(), Some(e.to_string())),
-            Err(e) => return Err(e.into()),
-        };
-        Ok((players, rows, error))
-    })
-    .await?;
-    render(&SearchPage {
-        a: assets(),
-        title: if q.is_empty() {
-            "Search".into()
-        } else {
-            format!("Search: {q}")
-        },
-        q,
-        players: players.into_iter().map(PlayerRow::from).collect(),
-        rows,
-        error,
-    })
-}
-
-// ---- game list ---------------------------------------------------------------------
-
-/// The list's filters as typed, to fill the form again.
-#[derive(Default)]
-struct FilterEcho {
-    player: String,
-    color: String,
-    opponent: String,
-    event: String,
-    from: String,
-    to: String,
-    result: String,
-    winner: String,
-    kind: String,
-    size: String,
-    ruleset: String,
-    status: String,
-    min_rank: String,
-    max_rank: String,
-    order: String,
-}
-
-impl FilterEcho {
-    fn from_query(q: &GamesQuery) -> FilterEcho {
-        let s = |v: &Option<String>| v.clone().unwrap_or_default();
-        FilterEcho {
-            player: s(&q.selection.filter.player),
-            color: s(&q.selection.filter.color).to_ascii_uppercase(),
-            opponent: s(&q.selection.filter.opponent),
-            event: s(&q.selection.filter.event),
-            from: s(&q.selection.filter.from),
-            to: s(&q.selection.filter.to),
-            result: s(&q.selection.filter.result),
-            winner: s(&q.selection.filter.winner).to_ascii_uppercase(),
-            kind: s(&q.selection.kind),
-            size: s(&q.selection.size),
-            ruleset: s(&q.selection.filter.ruleset),
-            status: s(&q.selection.filter.status),
-            min_rank: s(&q.selection.filter.min_rank),
-            max_rank: s(&q.selection.filter.max_rank),
-            order: s(&q.order),
-        }
-    }
-
-    fn pairs(&self) -> Vec<(&'static str, &str)> {
-        vec![
-            ("player", &self.player),
-            ("color", &self.color),
-            ("opponent", &self.opponent),
-            ("event", &self.event),
-            ("from", &self.from),
-            ("to", &self.to),
-            ("result", &self.result),
-            ("winner", &self.winner),
-            ("kind", &self.kind),
-            ("size", &self.size),
-            ("ruleset", &self.ruleset),
-            ("status", &self.status),
-            ("min_rank", &self.min_rank),
-            ("max_rank", &self.max_rank),
-            ("order", &self.order),
-        ]
-    }
-}
-
 /// Empty form fields mean "any": the API's parser reads an empty value as
 /// a bad one, so they are dropped first.
 fn drop_empty(mut q: GamesQuery) -> GamesQuery {
@@ -723,230 +359,9 @@ fn drop_empty_filter(f: &mut GameFilterQuery) {
     }
 }
 
-#[derive(Template)]
-#[template(path = "games.html")]
-struct GamesPage<'a> {
-    a: &'a Assets,
-    title: &'a str,
-    f: FilterEcho,
-    kinds: Vec<(String, String)>,
-    statuses: Vec<String>,
-    rows: Vec<Row>,
-    next: Option<String>,
-    /// The page before (keyset, `before=`).
-    prev: Option<String>,
-    /// Games passing the filters.
-    total: Option<u64>,
-    first: String,
-    first_page: bool,
-    download: String,
-    download_zip: String,
-    error: Option<String>,
-}
-
-/// `GET /games?…`: the game list with the API's filters, state in the
-/// URL, keyset pagination.
-pub async fn games_page(state: Data<ServerState>, q: PageQuery<GamesQuery>) -> PageResult {
-    let q = drop_empty(q.into_inner());
-    let f = FilterEcho::from_query(&q);
-    let first_page = q.cursor.is_none() && q.before.is_none();
-    let limit = q.limit.clone().unwrap_or_default();
-    let (rows, next, prev, total, error) = match crate::params::games_query(q) {
-        Ok((filter, page)) => {
-            let (list, total) = blocking(&state, move |a| {
-                Ok((a.games().list(&filter, &page)?, a.games().count(&filter)?))
-            })
-            .await?;
-            let at = |name: &str, c: keil_archive::Cursor| {
-                let mut pairs = f.pairs();
-                let cursor = c.to_string();
-                pairs.push(("limit", &limit));
-                pairs.push((name, &cursor));
-                link("/games", &pairs)
-            };
-            let next = list.next.map(|c| at("cursor", c));
-            let prev = list.prev.map(|c| at("before", c));
-            let rows = list.games.iter().map(Row::from).collect();
-            (rows, next, prev, Some(total), None)
-        }
-        Err(e) => (Vec::new(), None, None, None, Some(e.to_string())),
-    };
-    let first = link("/games", &f.pairs());
-    let download = link("/games.sgf", &f.pairs());
-    let download_zip = link("/games.zip", &f.pairs());
-    let status = if error.is_some() {
-        StatusCode::BAD_REQUEST
-    } else {
-        StatusCode::OK
-    };
-    let page = GamesPage {
-        a: assets(),
-        title: "Games",
-        f,
-        kinds: kinds(),
-        statuses: keil_archive::GameStatus::ALL
-            .iter()
-            .map(|s| s.code().to_string())
-            .collect(),
-        rows,
-        next,
-        prev,
-        total,
-        first,
-        first_page,
-        download,
-        download_zip,
-        error,
-    };
-    let body = page
-        .render()
-        .map_err(|e| ApiError::Internal(format!("template: {e}")))?;
-    Ok(html_response(status, body))
-}
-
-/// `GET /games.sgf?…`: every game the list's filters select, oldest
-/// first, as one SGF collection download, streamed whatever their number
-/// ([`crate::export`]).
-pub async fn games_sgf(state: Data<ServerState>, q: PageQuery<GamesQuery>) -> PageResult {
-    let (filter, _) = crate::params::games_query(drop_empty(q.into_inner()))?;
-    Ok(crate::export::download(
-        state,
-        filter,
-        keil_container::BundleFormat::Sgf,
-    )?)
-}
-
-/// `GET /games.zip?…`: the same as a zip of one file per game.
-pub async fn games_zip(state: Data<ServerState>, q: PageQuery<GamesQuery>) -> PageResult {
-    let (filter, _) = crate::params::games_query(drop_empty(q.into_inner()))?;
-    Ok(crate::export::download(
-        state,
-        filter,
-        keil_container::BundleFormat::Zip,
-    )?)
-}
-
-// ---- players --------------------------------------------------------------------------
-
-struct OpponentRow {
-    name: String,
-    games: u64,
-    wins: u64,
-    losses: u64,
-}
-
-#[derive(Template)]
-#[template(path = "player.html")]
-struct PlayerPage<'a> {
-    a: &'a Assets,
-    title: String,
-    name: String,
-    games: u64,
-    wins: u64,
-    losses: u64,
-    black: keil_archive::ColorRecord,
-    white: keil_archive::ColorRecord,
-    first_date: String,
-    last_date: String,
-    chart: String,
-    /// Games against oneself.
-    self_play: u64,
-    /// The names as written, with their games.
-    spellings: Vec<(String, u64)>,
-    opponents: Vec<OpponentRow>,
-    rows: Vec<Row>,
-}
-
-/// `GET /players/{name}`: totals, by colour, results per year, opponents
-/// with head-to-head records, the latest games.
-pub async fn player_page(state: Data<ServerState>, name: web::Path<String>) -> PageResult {
-    let name = name.into_inner();
-    crate::params::segment("player name", &name)?;
-    let (profile, years, rows) = blocking(&state, move |a| {
-        let profile = crate::routes::find_player(a, &name)?.ok_or_else(|| {
-            PageError(ApiError::NotFound(format!(
-                "no player named {name:?}; search for the name on the home page"
-            )))
-        })?;
-        let years = chart::Years::from_records(&a.players().results_by_year(profile.id)?);
-        let filter = GameFilter {
-            player: Some(profile.name.clone()),
-            ..GameFilter::default()
-        };
-        let page = Page {
-            order: Order::Descending,
-            limit: 20,
-            after: None,
-            before: None,
-        };
-        let rows = a
-            .games()
-            .list(&filter, &page)?
-            .games
-            .iter()
-            .map(Row::from)
-            .collect();
-        Ok((profile, years, rows))
-    })
-    .await?;
-    let wins = profile.as_black.wins + profile.as_white.wins;
-    let losses = profile.as_black.losses + profile.as_white.losses;
-    render(&PlayerPage {
-        a: assets(),
-        title: profile.name.clone(),
-        chart: years.svg(&profile.name),
-        name: profile.name,
-        games: profile.games,
-        wins,
-        losses,
-        black: profile.as_black,
-        white: profile.as_white,
-        first_date: profile.first_date.unwrap_or_default(),
-        last_date: profile.last_date.unwrap_or_default(),
-        self_play: profile.self_play,
-        spellings: profile
-            .spellings
-            .into_iter()
-            .map(|s| (s.name, s.games))
-            .collect(),
-        opponents: profile
-            .opponents
-            .into_iter()
-            .map(|o| OpponentRow {
-                name: o.name,
-                games: o.games,
-                wins: o.wins,
-                losses: o.losses,
-            })
-            .collect(),
-        rows,
-    })
-}
-
-// ---- upload ---------------------------------------------------------------------------
-
-#[derive(Template)]
-#[template(path = "upload.html")]
-struct UploadPage<'a> {
-    a: &'a Assets,
-    title: &'a str,
-    enabled: bool,
-    origin: String,
-}
-
-/// `GET /upload`: the upload form (its script posts to the API).
-pub async fn upload_page(req: HttpRequest, state: Data<ServerState>) -> PageResult {
-    let info = req.connection_info();
-    render(&UploadPage {
-        a: assets(),
-        title: "Upload",
-        enabled: state.tokens.enabled(),
-        origin: format!("{}://{}", info.scheme(), info.host()),
-    })
-}
-
 #[cfg(test)]
 mod tests {
+    use super::explorer::continuation_href;
     use super::*;
 
     #[test]

@@ -13,12 +13,12 @@ use keil_rules::{AnyPosition, BoardSpec, Color, GameKind, Point};
 use serde::Deserialize;
 
 use super::explorer::share_fill;
-use super::{
-    Assets, PageError, PageResult, assets, drop_empty_filter, html_response, kinds, link, searching,
-};
+use super::{PageError, PageResult, drop_empty_filter, kinds, link, searching};
 use crate::ServerState;
+use crate::assets::{Assets, assets};
 use crate::dto::PatternsQuery;
 use crate::error::ApiError;
+use crate::http::html_response;
 use crate::params::nonempty;
 use crate::svg::{self, Drawing, Extras, PointMark};
 

@@ -1,14 +1,11 @@
 //! The pages' static files (CSS and JavaScript modules), embedded in the
 //! binary and served under content-hashed names (`app.3f2a9c1d0b7e.css`)
 //! with immutable caching: a new build with a changed file gets a new name,
-//! so a browser never keeps a stale one.
+//! so a browser never keeps a stale one. The pages serve them
+//! (`GET /static/{name}`); the error pages link them too, so this module
+//! depends on neither.
 
 use std::sync::OnceLock;
-
-use actix_web::http::header;
-use actix_web::{HttpResponse, web};
-
-use crate::error::ApiError;
 
 /// One embedded file.
 struct File {
@@ -24,27 +21,27 @@ const FILES: &[File] = &[
     File {
         name: "app.css",
         content_type: "text/css; charset=utf-8",
-        bytes: include_bytes!("../../static/app.css"),
+        bytes: include_bytes!("../static/app.css"),
     },
     File {
         name: "common.js",
         content_type: "text/javascript; charset=utf-8",
-        bytes: include_bytes!("../../static/common.js"),
+        bytes: include_bytes!("../static/common.js"),
     },
     File {
         name: "viewer.js",
         content_type: "text/javascript; charset=utf-8",
-        bytes: include_bytes!("../../static/viewer.js"),
+        bytes: include_bytes!("../static/viewer.js"),
     },
     File {
         name: "pattern.js",
         content_type: "text/javascript; charset=utf-8",
-        bytes: include_bytes!("../../static/pattern.js"),
+        bytes: include_bytes!("../static/pattern.js"),
     },
     File {
         name: "upload.js",
         content_type: "text/javascript; charset=utf-8",
-        bytes: include_bytes!("../../static/upload.js"),
+        bytes: include_bytes!("../static/upload.js"),
     },
 ];
 
@@ -67,7 +64,7 @@ pub struct Assets {
 /// The hashed name of a file: its stem, 12 hex digits of its FNV-1a hash,
 /// its extension.
 fn hashed(f: &File) -> String {
-    let hash = crate::routes::fnv1a(f.bytes);
+    let hash = crate::http::fnv1a(f.bytes);
     let (stem, ext) = f.name.rsplit_once('.').unwrap_or((f.name, ""));
     format!("{stem}.{:012x}.{ext}", hash & 0xffff_ffff_ffff)
 }
@@ -96,22 +93,12 @@ pub fn assets() -> &'static Assets {
     })
 }
 
-/// `GET /static/{name}`: an embedded file under its hashed name, cached
-/// for a year as immutable.
-///
-/// # Errors
-/// [`ApiError::NotFound`] for any other name (a document like every error).
-pub async fn serve(name: web::Path<String>) -> Result<HttpResponse, ApiError> {
+/// The media type and bytes of the embedded file served as `name` (its
+/// hashed name), if any.
+pub fn find(name: &str) -> Option<(&'static str, &'static [u8])> {
     let a = assets();
-    match a.served.iter().find(|(n, _)| *n == *name) {
-        Some(&(_, i)) => Ok(HttpResponse::Ok()
-            .content_type(FILES[i].content_type)
-            .insert_header((header::CACHE_CONTROL, "public, max-age=31536000, immutable"))
-            .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
-            .body(FILES[i].bytes)),
-        None => Err(ApiError::NotFound(format!(
-            "no static file {:?}: names carry the hash of their content; reload the page",
-            name.as_str()
-        ))),
-    }
+    a.served
+        .iter()
+        .find(|(n, _)| *n == *name)
+        .map(|&(_, i)| (FILES[i].content_type, FILES[i].bytes))
 }

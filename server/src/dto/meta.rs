@@ -1,0 +1,55 @@
+//! The answers of full-text search, the archive's statistics and the
+//! health check.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use super::GameDto;
+
+/// A full-text match.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct TextHitDto {
+    /// Relevance (BM25; higher is better).
+    pub score: f32,
+    /// The game.
+    pub game: GameDto,
+}
+
+/// Full-text search results.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct SearchDto {
+    /// Best first.
+    pub hits: Vec<TextHitDto>,
+}
+
+/// Counts and sizes of the archive.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct StatsDto {
+    /// Stored games.
+    pub games: u64,
+    /// Distinct players.
+    pub players: u64,
+    /// Import runs.
+    pub imports: u64,
+    /// Games refused over all imports.
+    pub refused: u64,
+    /// Games per status.
+    pub by_status: BTreeMap<String, u64>,
+    /// Games per kind (`keil`, `go`).
+    pub by_kind: BTreeMap<String, u64>,
+    /// Games per board side, every kind together.
+    pub by_size: BTreeMap<String, u64>,
+    /// Games per board: keys `kind size` (`keil 7`, `go 19`, `kaomi 7`).
+    pub by_board: BTreeMap<String, u64>,
+    /// Bytes on disk (SQLite and text index).
+    pub bytes: u64,
+}
+
+/// The health check's answer.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct HealthDto {
+    /// `ok`.
+    pub status: String,
+}

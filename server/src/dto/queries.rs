@@ -1,0 +1,232 @@
+//! The query parameters of the API's requests: game filters, the game list,
+//! pattern, position, player and text searches.
+
+use serde::Deserialize;
+use utoipa::IntoParams;
+
+/// The game filters of `GET /api/v1/games`, shared by the searches that
+/// filter games (`GET /api/v1/patterns`).
+#[derive(Clone, Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct GameFilterQuery {
+    /// A player of the game (case and accents ignored).
+    #[param(max_length = 200)]
+    pub player: Option<String>,
+    /// The colour `player` had: `B` or `W`.
+    #[param(value_type = Option<String>, pattern = r"^\s*([Bb]|[Ww]|[Bb][Ll][Aa][Cc][Kk]|[Ww][Hh][Ii][Tt][Ee])?\s*$", max_length = 200)]
+    pub color: Option<String>,
+    /// The opponent of `player` (without `player`: either player).
+    #[param(max_length = 200)]
+    pub opponent: Option<String>,
+    /// A part of the event's name (case and accents ignored: `uec` finds
+    /// `第10期UEC杯…`).
+    #[param(max_length = 200)]
+    pub event: Option<String>,
+    /// Games on or after this day (`YYYY-MM-DD`).
+    #[param(value_type = Option<String>, pattern = r"^\s*([0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01]))?\s*$", max_length = 200)]
+    pub from: Option<String>,
+    /// Games on or before this day (`YYYY-MM-DD`).
+    #[param(value_type = Option<String>, pattern = r"^\s*([0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01]))?\s*$", max_length = 200)]
+    pub to: Option<String>,
+    /// The result as normalised (`B+R`, `W+3.5`, `0`).
+    #[param(max_length = 200)]
+    pub result: Option<String>,
+    /// The winner: `B` or `W`.
+    #[param(value_type = Option<String>, pattern = r"^\s*([Bb]|[Ww]|[Bb][Ll][Aa][Cc][Kk]|[Ww][Hh][Ii][Tt][Ee])?\s*$", max_length = 200)]
+    pub winner: Option<String>,
+    /// Kaomi: the variant, `standard` or `squared` (only Kaomi games
+    /// pass).
+    #[param(value_type = Option<String>, pattern = r"^\s*([Ss][Tt][Aa][Nn][Dd][Aa][Rr][Dd]|[Ss][Qq][Uu][Aa][Rr][Ee][Dd])?\s*$", max_length = 200)]
+    pub variant: Option<String>,
+    /// The ruleset (`Keil`, `Keil; button=off`, ...).
+    #[param(value_type = Option<String>, pattern = r"^(\s*|[\s;,]*[Kk][Ee][Ii][Ll]([\s;,]+([Ll][Ii][Nn][Kk][Ii][Nn][Gg]=([Ss][Aa][Mm][Ee]-[Tt][Yy][Pp][Ee]|[Uu][Nn][Oo][Pp][Pp][Oo][Ss][Ee][Dd])|[Bb][Uu][Tt][Tt][Oo][Nn]=([Oo][Nn]|[Oo][Ff][Ff])|[Kk][Oo]=([Kk][Ee][Ii][Ll]|[Kk][Ee][Ee])))*[\s;,]*)$", max_length = 200)]
+    pub ruleset: Option<String>,
+    /// The status: `complete`, `resigned`, `time`, `forfeit`, `unfinished`.
+    #[param(value_type = Option<String>, pattern = r"^\s*([Cc][Oo][Mm][Pp][Ll][Ee][Tt][Ee]|[Rr][Ee][Ss][Ii][Gg][Nn][Ee][Dd]|[Tt][Ii][Mm][Ee]|[Ff][Oo][Rr][Ff][Ee][Ii][Tt]|[Ss][Cc][Oo][Rr][Ee][Dd]|[Uu][Nn][Ff][Ii][Nn][Ii][Ss][Hh][Ee][Dd])?\s*$", max_length = 200)]
+    pub status: Option<String>,
+    /// Both players at least this rank: `30k`…`1k`, `1d`…`9d`, `1p`…`9p`
+    /// (ordered kyu < dan < pro; a player without a rank fails).
+    #[param(value_type = Option<String>, pattern = r"^\s*((30|[12][0-9]|[1-9])[Kk]|[1-9][DdPp])?\s*$", max_length = 200)]
+    pub min_rank: Option<String>,
+    /// Both players at most this rank (as `min_rank`).
+    #[param(value_type = Option<String>, pattern = r"^\s*((30|[12][0-9]|[1-9])[Kk]|[1-9][DdPp])?\s*$", max_length = 200)]
+    pub max_rank: Option<String>,
+}
+
+/// The games a list (`GET /api/v1/games`) or a bulk download
+/// (`GET /api/v1/games.sgf`, `.zip`) selects: the filters
+/// ([`GameFilterQuery`]), the kind and the board size.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct SelectionQuery {
+    /// The filters.
+    #[serde(flatten)]
+    #[param(ignore)]
+    pub filter: GameFilterQuery,
+    /// The game: `keil`, `go` or `kaomi`.
+    #[param(value_type = Option<String>, pattern = r"^\s*([Kk][Ee][Ii][Ll]|[Gg][Oo]|[Kk][Aa][Oo][Mm][Ii])?\s*$", max_length = 200)]
+    pub kind: Option<String>,
+    /// The board size: the hexagon's side (Keil), the square's side (Go);
+    /// without `kind`, of any kind.
+    #[param(value_type = Option<String>, pattern = r"^\s*(0*([0-9]{1,2}|1[0-9]{2}|2[0-4][0-9]|25[0-5]))?\s*$", max_length = 200)]
+    pub size: Option<String>,
+}
+
+/// Order and page of `GET /api/v1/games` (the games it selects are
+/// [`SelectionQuery`]).
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct GamesQuery {
+    /// The games selected.
+    #[serde(flatten)]
+    #[param(ignore)]
+    pub selection: SelectionQuery,
+    /// `desc` (newest first, the default) or `asc`.
+    #[param(value_type = Option<String>, pattern = r"^\s*(asc|desc)?\s*$", max_length = 200)]
+    pub order: Option<String>,
+    /// Games per page, 1 to 1000 (default 50).
+    #[param(value_type = Option<String>, pattern = r"^\s*(0*([1-9][0-9]{0,2}|1000))?\s*$", max_length = 200)]
+    pub limit: Option<String>,
+    /// The `next_cursor` of the previous page.
+    #[param(value_type = Option<String>, pattern = r"^\s*(([0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01]))?~0*[0-9]{1,18})?\s*$", max_length = 200)]
+    pub cursor: Option<String>,
+    /// The `prev_cursor` of the next page: the games just before it, in
+    /// the same order (used when `cursor` is absent).
+    #[param(value_type = Option<String>, pattern = r"^\s*(([0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01]))?~0*[0-9]{1,18})?\s*$", max_length = 200)]
+    pub before: Option<String>,
+}
+
+/// `GET /api/v1/patterns` query (with the game filters of
+/// [`GameFilterQuery`]).
+#[derive(Clone, Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct PatternsQuery {
+    /// The pattern, in one of two notations. Rows (square boards):
+    /// `ROW/ROW/...[@POINT]`, every row as wide, cells `X` black, `O`
+    /// white, `.` empty, `*` any, `x` black or empty, `o` white or empty;
+    /// the top-left cell at the SGF point `POINT` (default `aa`; side mode
+    /// `ba`; centre mode `bb`), e.g. `...../...../..O../...X./.....` in
+    /// corner mode. Points (every board): `VALUE:POINT[,POINT...]` items
+    /// separated by spaces, e.g. Go `X:dd O:cc .:cd,dc`, Keil `X:g7 O:h8
+    /// .:g8`. The points given are the region searched.
+    #[param(required = true, min_length = 1, max_length = 2000, pattern = r"\S")]
+    pub pattern: Option<String>,
+    /// The game of the pattern's board: `go` (the default), `keil` or
+    /// `kaomi`.
+    #[param(value_type = Option<String>, pattern = r"^\s*([Kk][Ee][Ii][Ll]|[Gg][Oo]|[Kk][Aa][Oo][Mm][Ii])?\s*$", max_length = 200)]
+    pub kind: Option<String>,
+    /// The board size (default the kind's usual: Go 19, Keil side 7,
+    /// Kaomi 7). Only games on that board are searched.
+    #[param(value_type = Option<String>, pattern = r"^\s*(0*([2-9]|1[0-9]|2[0-5]))?\s*$", max_length = 200)]
+    pub size: Option<String>,
+    /// Where the pattern may be placed: `anywhere` (the default), `corner`
+    /// (in the corner it is drawn in), `side` (sliding along the one edge
+    /// it touches), `centre` (touching no edge) or `fixed` (exactly where
+    /// drawn).
+    #[param(value_type = Option<String>, pattern = r"^\s*(fixed|corner|side|centre|center|anywhere)?\s*$", max_length = 200)]
+    pub mode: Option<String>,
+    /// Whether the board's symmetric images of the pattern match too (8
+    /// on the square, 12 on the hexagon; `true`/`false`, default `true`).
+    #[param(value_type = Option<String>, pattern = r"^\s*(true|false|1|0|yes|no)?\s*$", max_length = 200)]
+    pub symmetry: Option<String>,
+    /// `swap` (the default): also match with black and white exchanged
+    /// (continuations are counted in the pattern's colours); `same`: only
+    /// as drawn.
+    #[param(value_type = Option<String>, pattern = r"^\s*(same|swap)?\s*$", max_length = 200)]
+    pub colors: Option<String>,
+    /// Games per page, 1 to 1000 (default 20; statistics cover every
+    /// match).
+    #[param(value_type = Option<String>, pattern = r"^\s*(0*([1-9][0-9]{0,2}|1000))?\s*$", max_length = 200)]
+    pub limit: Option<String>,
+    /// The `next_cursor` of the previous page.
+    #[param(value_type = Option<String>, pattern = r"^\s*(0*[0-9]{1,9}-0*[0-9]{1,9})?\s*$", max_length = 200)]
+    pub cursor: Option<String>,
+    /// The game filters.
+    #[serde(flatten)]
+    #[param(ignore)]
+    pub filter: GameFilterQuery,
+}
+
+/// `GET /api/v1/players` query.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct PlayersQuery {
+    /// The name or part of it (case and accents ignored; prefixes and small
+    /// misspellings match).
+    #[param(required = true, min_length = 1, max_length = 1000, pattern = r"\S")]
+    pub q: Option<String>,
+    /// At most this many players, 1 to 100 (default 20).
+    #[param(value_type = Option<String>, pattern = r"^\s*(0*([1-9][0-9]?|100))?\s*$", max_length = 200)]
+    pub limit: Option<String>,
+}
+
+/// `GET /api/v1/search` query.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct SearchQuery {
+    /// Words to find in players (names, teams), events, places, game
+    /// names and comments, all of them, each in any field, case and accents
+    /// ignored; `"a phrase"`, `player:`, `event:`, `place:`, `name:`,
+    /// `comment:` before a word or phrase for one field, `-word`
+    /// to exclude. Anything else (brackets, `AND`, a lone quote, `a:b:c`)
+    /// is searched as words: there is no syntax error. At most 1,000 bytes
+    /// and 64 words; a query with no word finds nothing.
+    #[param(required = true, min_length = 1, max_length = 1000, pattern = r"\S")]
+    pub q: Option<String>,
+    /// At most this many games, 1 to 100 (default 20).
+    #[param(value_type = Option<String>, pattern = r"^\s*(0*([1-9][0-9]?|100))?\s*$", max_length = 200)]
+    pub limit: Option<String>,
+}
+
+/// `GET /api/v1/positions` query.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct PositionsQuery {
+    /// The board in position notation, e.g. `7/8/9/10/11/12/6b6/12/11/10/9/8/7`,
+    /// with optional suffixes in any order: ` b`/` w` the player to move,
+    /// ` +` the button taken, ` -` not taken. An absent suffix matches
+    /// either value. Required unless `play` is given.
+    #[param(min_length = 1, max_length = 2000, pattern = r"\S")]
+    pub position: Option<String>,
+    /// Instead of `position`: a line of moves from the empty board of
+    /// `kind` (required) and `size` (default: the kind's), comma-separated,
+    /// each a point as records write it (`pd`, `g7`) or as Go players do
+    /// (`Q16`), or `pass`, `button`, `swap`; at most 1,000. The answer is
+    /// that of `position=` with the board after the line (captures applied)
+    /// and the player to move.
+    #[param(max_length = 8000)]
+    pub play: Option<String>,
+    /// With `play`: the board size (Keil: the side; Go and Kaomi: the
+    /// lines), default the kind's usual one.
+    #[param(value_type = Option<String>, pattern = r"^\s*([0-9]{1,2})?\s*$", max_length = 200)]
+    pub size: Option<String>,
+    /// The game of the position: `keil` (column notation) or `go` (row
+    /// notation, e.g. `9/9/2b6/9/4w4/9/9/9/9 b`). When absent, inferred
+    /// from the notation: Keil's columns have different lengths and Go's
+    /// rows all have the same, so no notation reads as both.
+    #[param(value_type = Option<String>, pattern = r"^\s*([Kk][Ee][Ii][Ll]|[Gg][Oo]|[Kk][Aa][Oo][Mm][Ii])?\s*$", max_length = 200)]
+    pub kind: Option<String>,
+    /// Whether the symmetric images match too (12 on Keil's hexagon, 8 on
+    /// Go's square; `true`/`false`, default `false`).
+    #[param(value_type = Option<String>, pattern = r"^\s*(true|false|1|0|yes|no)?\s*$", max_length = 200)]
+    pub symmetry: Option<String>,
+    /// `swap`: also match the position with colours exchanged (and the
+    /// player to move exchanged); `same` (the default): only as given.
+    #[param(value_type = Option<String>, pattern = r"^\s*(same|swap)?\s*$", max_length = 200)]
+    pub colors: Option<String>,
+    /// Only games with this player (exact name).
+    #[param(max_length = 200)]
+    pub player: Option<String>,
+    /// Only games on or after this day.
+    #[param(value_type = Option<String>, pattern = r"^\s*([0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01]))?\s*$", max_length = 200)]
+    pub from: Option<String>,
+    /// Only games on or before this day.
+    #[param(value_type = Option<String>, pattern = r"^\s*([0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01]))?\s*$", max_length = 200)]
+    pub to: Option<String>,
+    /// Games per page, 1 to 1000 (default 20).
+    #[param(value_type = Option<String>, pattern = r"^\s*(0*([1-9][0-9]{0,2}|1000))?\s*$", max_length = 200)]
+    pub limit: Option<String>,
+    /// The `next_cursor` of the previous page.
+    #[param(value_type = Option<String>, pattern = r"^\s*(0*[0-9]{1,9}-0*[0-9]{1,9})?\s*$", max_length = 200)]
+    pub cursor: Option<String>,
+}

@@ -1,0 +1,208 @@
+//! The answers of position and pattern searches: continuation
+//! statistics and the matching games.
+
+use keil_archive::GameId;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// A move played from the searched position, over all matching games.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct ContinuationDto {
+    /// `g7`, `pass`, `button`, or `end` when games ended here.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// The player to move in the matched position (who played it): `B` or
+    /// `W`. Continuations are counted per matched position.
+    pub to_move: String,
+    /// Whether the button had been taken in the matched position.
+    pub button_taken: bool,
+    /// Games that played it.
+    pub games: u64,
+    /// Of those, won by Black.
+    pub black_wins: u64,
+    /// Of those, won by White.
+    pub white_wins: u64,
+    /// Share of all matching games, 0 to 1.
+    pub share: f64,
+}
+
+/// A game that reached the searched position.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct PositionGameDto {
+    /// The game id.
+    #[schema(value_type = i64)]
+    pub id: GameId,
+    /// The first ply after which the position stood (0: the start).
+    pub ply: u32,
+    /// The move played next, in the query's orientation.
+    pub next: Option<String>,
+    /// The symmetry (0..12 Keil, 0..8 Go) mapping the game's board onto
+    /// the query's.
+    pub symmetry: u8,
+    /// Whether the game matched with colours exchanged (`colors=swap`):
+    /// its Black had the query's white stones.
+    pub swapped: bool,
+    /// The position matched, in full, in the query's orientation and the
+    /// game's colours: board, player to move (` b`/` w`) and, Keil, button
+    /// flag (` +` taken, ` -` not).
+    pub position: String,
+    /// The player to move in the matched position: `B` or `W`.
+    pub to_move: String,
+    /// Whether the button had been taken in the matched position (always
+    /// `false` for Go).
+    pub button_taken: bool,
+    /// The date, `YYYY-MM-DD` or empty.
+    pub date: String,
+    /// Black's name.
+    pub black: Option<String>,
+    /// White's name.
+    pub white: Option<String>,
+    /// The result.
+    pub result: Option<String>,
+}
+
+/// The answer to a position search.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct PositionSearchDto {
+    /// The position searched, normalised: the board with the suffixes the
+    /// query gave (an absent one matched either value).
+    pub position: String,
+    /// The game kind searched: `keil` or `go`.
+    pub kind: String,
+    /// Whether symmetric images were included.
+    pub symmetry: bool,
+    /// Whether colour-swapped positions were included.
+    pub swap_colors: bool,
+    /// Distinct games that reached it.
+    pub total_games: u64,
+    /// What was played next, most frequent first.
+    pub continuations: Vec<ContinuationDto>,
+    /// One page of the games, newest first.
+    pub games: Vec<PositionGameDto>,
+    /// Pass as `cursor` for the next page; `null` on the last page.
+    pub next_cursor: Option<String>,
+}
+
+// ---- patterns ------------------------------------------------------------
+
+/// Next moves of one colour at one point of a pattern.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct MoveStatsDto {
+    /// Hits whose continuation was this colour's move here.
+    pub count: u64,
+    /// Of those, played 3 or more nodes after the match (after a tenuki).
+    pub after_tenuki: u64,
+    /// Of those, games won by the player of the pattern's black stones.
+    pub black_wins: u64,
+    /// Of those, games won by the player of the pattern's white stones.
+    pub white_wins: u64,
+}
+
+impl From<keil_archive::MoveStats> for MoveStatsDto {
+    fn from(s: keil_archive::MoveStats) -> MoveStatsDto {
+        MoveStatsDto {
+            count: s.count,
+            after_tenuki: s.after_tenuki,
+            black_wins: s.black_wins,
+            white_wins: s.white_wins,
+        }
+    }
+}
+
+/// The continuations at one point of a pattern: the first later move
+/// inside the matched region, mapped back onto the pattern as drawn.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct PatternContinuationDto {
+    /// The point as records write it (`dd`, `g7`), where the pattern is
+    /// drawn; points the pattern's own symmetries make equivalent are
+    /// counted on one of them.
+    pub point: String,
+    /// The point for people (Go `D16`).
+    pub display: String,
+    /// Its offset `[x, y]` from the pattern's top-left.
+    pub offset: [u8; 2],
+    /// `A` for the most played point, then `B`, ...
+    pub label: String,
+    /// Moves of the pattern's Black here.
+    pub black: MoveStatsDto,
+    /// Moves of the pattern's White here.
+    pub white: MoveStatsDto,
+}
+
+/// A game in which the pattern occurs.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct PatternGameDto {
+    /// The game id.
+    #[schema(value_type = i64)]
+    pub id: GameId,
+    /// The first SGF node at whose end the pattern stood (the root is 0).
+    pub node: u32,
+    /// The moves played by then (open the game at this ply).
+    pub ply: u32,
+    /// Distinct placements of the pattern that matched in this game.
+    pub hits: u32,
+    /// The symmetry (0..8 square, 0..12 hexagon) of the first match.
+    pub symmetry: u8,
+    /// Whether the first match had colours exchanged.
+    pub swapped: bool,
+    /// The first match's continuation as a pattern point (`null`: no move
+    /// was played in the region after it).
+    pub next: Option<String>,
+    /// The date, `YYYY-MM-DD` or empty.
+    pub date: String,
+    /// Black's name.
+    pub black: Option<String>,
+    /// White's name.
+    pub white: Option<String>,
+    /// The result.
+    pub result: Option<String>,
+}
+
+impl From<keil_archive::PatternHit> for PatternGameDto {
+    fn from(h: keil_archive::PatternHit) -> PatternGameDto {
+        PatternGameDto {
+            id: h.game_id,
+            node: h.node,
+            ply: h.ply,
+            hits: h.hits,
+            symmetry: h.symmetry,
+            swapped: h.swapped,
+            next: h.next,
+            date: h.date,
+            black: h.black,
+            white: h.white,
+            result: h.result,
+        }
+    }
+}
+
+/// The answer to a pattern search.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct PatternSearchDto {
+    /// The pattern as searched, normalised (rows with `@POINT` when it
+    /// fills a rectangle of a square board, else points).
+    pub pattern: String,
+    /// The game kind searched: `go`, `keil` or `kaomi`.
+    pub kind: String,
+    /// The board size searched.
+    pub size: u8,
+    /// The placement mode: `fixed`, `corner`, `side`, `centre` or
+    /// `anywhere`.
+    pub mode: String,
+    /// Whether symmetric images were included.
+    pub symmetry: bool,
+    /// Whether colour-swapped matches were included.
+    pub swap_colors: bool,
+    /// Distinct placements of the pattern searched.
+    pub placements: u32,
+    /// Games in which the pattern occurs (after filters).
+    pub total_games: u64,
+    /// (game, distinct placement) pairs that match.
+    pub total_hits: u64,
+    /// Continuations, most played first.
+    pub continuations: Vec<PatternContinuationDto>,
+    /// One page of the games, newest first.
+    pub games: Vec<PatternGameDto>,
+    /// Pass as `cursor` for the next page; `null` on the last page.
+    pub next_cursor: Option<String>,
+}

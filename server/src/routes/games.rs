@@ -1,0 +1,221 @@
+//! The games: the list, uploads, one game and its record, full-text
+//! search.
+
+use actix_web::http::{StatusCode, header};
+use actix_web::web::{self, Data};
+use actix_web::{HttpRequest, HttpResponse};
+
+use super::{blocking, json_body, load_game, no_game};
+use crate::ServerState;
+use crate::dto::*;
+use crate::error::{ApiError, Problem};
+use crate::http::immutable;
+use crate::params::{Query, bad, games_query, nonempty, parse_id, parse_limit, required};
+use crate::replay::{kaomi_end, replay};
+use crate::{upload, work};
+
+/// Lists games, filtered, sorted by date then id, with keyset pagination.
+#[utoipa::path(get, path = "/api/v1/games", tag = "games", params(GamesQuery, SelectionQuery, GameFilterQuery),
+    responses(
+        (status = 200, description = "One page of games", body = GameListDto),
+        (status = 400, description = "A filter or the cursor does not parse", body = Problem, content_type = "application/problem+json"),
+    ))]
+pub async fn list_games(
+    state: Data<ServerState>,
+    q: Query<GamesQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let (filter, page) = games_query(q.into_inner())?;
+    let list = blocking(&state, move |a| Ok(a.games().list(&filter, &page)?)).await?;
+    Ok(HttpResponse::Ok().json(GameListDto {
+        games: list.games.into_iter().map(GameDto::from).collect(),
+        next_cursor: list.next.map(|c| c.to_string()),
+        prev_cursor: list.prev.map(|c| c.to_string()),
+    }))
+}
+
+/// Uploads one record or a collection (SGF text). Needs
+/// `Authorization: Bearer <token>`. The answer counts the game trees per
+/// outcome (stored, duplicate, refused) and per refusal reason, and lists
+/// the first 100 of each outcome with its verdict (the reason, ply and
+/// line:column of a refusal). The status is 201 when a game was stored,
+/// 200 when all valid games were already there, 422 when no game was
+/// valid.
+#[utoipa::path(post, path = "/api/v1/games", tag = "games",
+    request_body(content = String, content_type = "application/x-go-sgf", description = "One or more game records (SGF), at most 10,000 game trees (`--max-upload-games`); or an archive of them (zip, tar, 7z; gzip, bzip2, xz or zstd compressed, or sent with `Content-Encoding` gzip, deflate, br or zstd), told by content, unpacking to at most 8 times the body limit"),
+    security(("bearer" = [])),
+    responses(
+        (status = 201, description = "At least one game was stored", body = UploadDto),
+        (status = 200, description = "Every valid game was already in the archive", body = UploadDto),
+        (status = 422, description = "No game was valid; the counts and verdicts say why", body = UploadDto),
+        (status = 401, description = "No or wrong bearer token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Uploads are disabled (no token configured)", body = Problem, content_type = "application/problem+json"),
+        (status = 408, description = "The body did not arrive within the time allowed (`--body-timeout`)", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "The body exceeds the size limit or the game-tree limit, or its archive unpacks past its limits; nothing stored", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "The body is binary data, not SGF text (an image, random bytes, an archive that cannot be read or holds no SGF); nothing stored", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many uploads or wrong tokens from this client (`Retry-After`)", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "Another import is running, or the archive is read-only on this server", body = Problem, content_type = "application/problem+json"),
+        (status = 507, description = "The storage is full; the detail counts what was stored before it (whole batches)", body = Problem, content_type = "application/problem+json"),
+    ))]
+pub async fn upload_games(
+    req: HttpRequest,
+    state: Data<ServerState>,
+    payload: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    if state.archive.is_read_only() {
+        return Err(ApiError::ReadOnly);
+    }
+    let client = crate::limits::client_ip(&req, state.limits.trust_proxy());
+    let uploader = upload::authorize(&req, &state, client)?;
+    let limit = state.max_upload;
+    let declared = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<usize>().ok());
+    if declared.is_some_and(|n| n > limit) {
+        return Err(ApiError::PayloadTooLarge { limit });
+    }
+    let timeout = state.body_timeout;
+    let body = actix_web::rt::time::timeout(timeout, payload.to_bytes_limited(limit))
+        .await
+        .map_err(|_| ApiError::RequestTimeout {
+            seconds: timeout.as_secs_f64().ceil() as u64,
+        })?
+        .map_err(|_| ApiError::PayloadTooLarge { limit })?
+        .map_err(|e| ApiError::BadRequest(format!("body: {e}")))?;
+    let source = format!("POST /api/v1/games from {client} ({})", uploader.name);
+    let encoding = req
+        .headers()
+        .get(header::CONTENT_ENCODING)
+        .map(|v| v.to_str().unwrap_or("(not text)").to_string());
+    let answer = work::write(&state, move |st| {
+        upload::store(
+            st,
+            &source,
+            body.to_vec(),
+            encoding.as_deref(),
+            &uploader.name,
+        )
+    })
+    .await?;
+    state
+        .metrics
+        .uploaded(answer.stored, answer.duplicates, answer.invalid);
+    let status = if answer.stored > 0 {
+        StatusCode::CREATED
+    } else if answer.duplicates + answer.merged > 0 {
+        StatusCode::OK
+    } else {
+        StatusCode::UNPROCESSABLE_ENTITY
+    };
+    let mut r = HttpResponse::build(status);
+    if let (1, Some(id)) = (answer.trees, answer.games.first().and_then(|g| g.id)) {
+        r.insert_header((header::LOCATION, format!("/api/v1/games/{id}")));
+    }
+    Ok(r.json(answer))
+}
+
+/// One game: metadata, setup and main line.
+#[utoipa::path(get, path = "/api/v1/games/{id}", tag = "games",
+    params(("id" = i64, Path, minimum = 1, description = "The game id (a positive integer)")),
+    responses(
+        (status = 200, description = "The game (ETag, cacheable)", body = GameDetailDto),
+        (status = 304, description = "Not modified (If-None-Match)"),
+        (status = 400, description = "The id (or ply) is not a number in range (ids are 1 to 2^63-1)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
+    ))]
+pub async fn get_game(
+    req: HttpRequest,
+    state: Data<ServerState>,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let id = parse_id(&id)?;
+    // Summary and moves only: the record text (zstd) is not part of the
+    // answer.
+    let (summary, moves, kaomi, uploaded_by) = blocking(&state, move |a| {
+        let (summary, moves) = a
+            .games()
+            .summary_and_moves(id)?
+            .ok_or_else(|| no_game(id))?;
+        // Kaomi: the final groups come from replaying the line.
+        let kaomi = if matches!(moves.rules, keil_rules::AnyRuleset::Kaomi { .. }) {
+            replay(&moves, moves.moves.len() as u32)?.kaomi
+        } else {
+            None
+        };
+        let uploaded_by = a.games().uploader(id)?;
+        Ok((summary, moves, kaomi, uploaded_by))
+    })
+    .await?;
+    let board = moves.board;
+    let dto = GameDetailDto {
+        uploaded_by,
+        setup: moves
+            .setup
+            .as_ref()
+            .map(|p| p.to_notation(moves.to_move.color())),
+        moves: moves.moves.iter().map(|&m| board.move_name(m)).collect(),
+        game: summary.into(),
+        kaomi: kaomi.as_ref().map(|r| kaomi_end(board, r)),
+    };
+    Ok(immutable(&req, "application/json", json_body(&dto)))
+}
+
+/// The game's normalised record, as a file download.
+#[utoipa::path(get, path = "/api/v1/games/{id}/record", tag = "games",
+    params(("id" = i64, Path, minimum = 1, description = "The game id (a positive integer)")),
+    responses(
+        (status = 200, description = "The record (SGF: `GM[Keil]` as `.keil`, Go `GM[1]` as `.sgf`, `GM[Kaomi]` as `.kaomi`)", content_type = "application/x-go-sgf", body = String),
+        (status = 400, description = "The id (or ply) is not a number in range (ids are 1 to 2^63-1)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
+    ))]
+pub async fn get_record(
+    req: HttpRequest,
+    state: Data<ServerState>,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let (id, game) = load_game(&state, &id).await?;
+    let mut r = immutable(
+        &req,
+        "application/x-go-sgf; charset=utf-8",
+        game.record.into_bytes(),
+    );
+    r.headers_mut().insert(
+        header::CONTENT_DISPOSITION,
+        header::HeaderValue::from_str(&format!(
+            "attachment; filename=\"keil-{id}.{}\"",
+            keil_record::file_extension(game.summary.kind)
+        ))
+        .expect("ASCII header"),
+    );
+    Ok(r)
+}
+
+/// Full-text search over events, places, game names and comments.
+#[utoipa::path(get, path = "/api/v1/search", tag = "games", params(SearchQuery),
+    responses(
+        (status = 200, description = "Matching games, best first", body = SearchDto),
+        (status = 400, description = "No `q`, a `q` over 1,000 bytes or 64 words, a bad limit, or a parameter over its length", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The search ran past the server's query budget (`--query-budget`); `Retry-After` says when to retry", body = Problem, content_type = "application/problem+json"),
+    ))]
+pub async fn search_text(
+    state: Data<ServerState>,
+    q: Query<SearchQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let text = required("q", &q.q)?.to_string();
+    keil_archive::TextPlan::parse(&text).map_err(|e| bad("q", e))?;
+    let limit = parse_limit(nonempty(&q.limit), 20, 100)?;
+    let hits = work::search(&state, move |a, b| {
+        Ok(a.search_text_within(&text, limit, b)?)
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(SearchDto {
+        hits: hits
+            .into_iter()
+            .map(|h| TextHitDto {
+                score: h.score,
+                game: h.game.into(),
+            })
+            .collect(),
+    }))
+}

@@ -1,0 +1,64 @@
+//! About the server: health, the archive's statistics, the OpenAPI
+//! document.
+
+use actix_web::HttpResponse;
+use actix_web::web::Data;
+
+use super::blocking;
+use crate::ServerState;
+use crate::dto::*;
+use crate::error::ApiError;
+
+/// Liveness: answers without touching the archive.
+#[utoipa::path(get, path = "/healthz", tag = "meta",
+    responses((status = 200, description = "The server is up", body = HealthDto)))]
+pub async fn health() -> HttpResponse {
+    HttpResponse::Ok().json(HealthDto {
+        status: "ok".into(),
+    })
+}
+
+/// This API's OpenAPI 3 document.
+#[utoipa::path(get, path = "/openapi.json", tag = "meta",
+    responses((status = 200, description = "The OpenAPI document (JSON)")))]
+pub async fn openapi_json() -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("application/json")
+        .body(crate::openapi::json())
+}
+
+/// Counts and sizes of the archive.
+#[utoipa::path(get, path = "/api/v1/stats", tag = "meta",
+    responses((status = 200, description = "Counts and sizes", body = StatsDto)))]
+pub async fn stats(state: Data<ServerState>) -> Result<HttpResponse, ApiError> {
+    let s = blocking(&state, |a| Ok(a.stats()?)).await?;
+    Ok(HttpResponse::Ok().json(StatsDto {
+        games: s.games,
+        players: s.players,
+        imports: s.imports,
+        refused: s.refused,
+        by_status: s
+            .by_status
+            .iter()
+            .map(|(st, n)| (st.code().to_string(), *n))
+            .collect(),
+        by_kind: s
+            .by_kind
+            .iter()
+            .map(|(k, n)| (k.code().to_string(), *n))
+            .collect(),
+        by_size: s.by_board.iter().fold(
+            std::collections::BTreeMap::new(),
+            |mut m, (_, size, n)| {
+                *m.entry(size.to_string()).or_insert(0) += n;
+                m
+            },
+        ),
+        by_board: s
+            .by_board
+            .iter()
+            .map(|(k, size, n)| (format!("{k} {size}"), *n))
+            .collect(),
+        bytes: s.sqlite_bytes + s.tantivy_bytes,
+    }))
+}

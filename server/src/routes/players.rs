@@ -1,0 +1,74 @@
+//! Players: search by name and profiles.
+
+use actix_web::HttpResponse;
+use actix_web::web::{self, Data};
+use keil_archive::Archive;
+
+use super::blocking;
+use crate::ServerState;
+use crate::dto::*;
+use crate::error::{ApiError, Problem};
+use crate::params::{Query, nonempty, parse_limit, required};
+
+/// A player's profile by name: as written, else the one whose name
+/// matches case- and accent-insensitively.
+pub(crate) fn find_player(
+    a: &Archive,
+    name: &str,
+) -> keil_archive::Result<Option<keil_archive::PlayerProfile>> {
+    let players = a.players();
+    let id = match players.id_of(name)? {
+        Some(id) => Some(id),
+        None => players
+            .search(name, 5)?
+            .into_iter()
+            .find(|h| h.matched == keil_archive::MatchKind::Exact)
+            .map(|h| h.id),
+    };
+    match id {
+        Some(id) => players.profile(id),
+        None => Ok(None),
+    }
+}
+
+/// Players by name: case- and accent-insensitive, prefixes and small
+/// misspellings.
+#[utoipa::path(get, path = "/api/v1/players", tag = "players", params(PlayersQuery),
+    responses(
+        (status = 200, description = "Matching players, best first", body = PlayersDto),
+        (status = 400, description = "No `q`, or a bad limit", body = Problem, content_type = "application/problem+json"),
+    ))]
+pub async fn search_players(
+    state: Data<ServerState>,
+    q: Query<PlayersQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let name = required("q", &q.q)?.to_string();
+    let limit = parse_limit(nonempty(&q.limit), 20, 100)?;
+    let hits = blocking(&state, move |a| Ok(a.players().search(&name, limit)?)).await?;
+    Ok(HttpResponse::Ok().json(PlayersDto {
+        players: hits.into_iter().map(PlayerHitDto::from).collect(),
+    }))
+}
+
+/// A player's profile: games and results per colour, dates, most frequent
+/// opponents. The name is matched as written, else case- and
+/// accent-insensitively.
+#[utoipa::path(get, path = "/api/v1/players/{name}", tag = "players",
+    params(("name" = String, Path, description = "The player's name")),
+    responses(
+        (status = 200, description = "The profile", body = PlayerDto),
+        (status = 404, description = "No such player", body = Problem, content_type = "application/problem+json"),
+    ))]
+pub async fn get_player(
+    state: Data<ServerState>,
+    name: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let name = name.into_inner();
+    crate::params::segment("player name", &name)?;
+    let profile = blocking(&state, move |a| {
+        find_player(a, &name)?
+            .ok_or_else(|| ApiError::NotFound(format!("no player named {name:?}")))
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(PlayerDto::from(profile)))
+}
