@@ -15,6 +15,8 @@
 #   WORKERS=1 ...      # `keil serve --workers 1` (default: actix's, one per core)
 #   CONNECTIONS=32 THREADS=1 ...  # wrk's connections and threads
 #   SCENARIOS="viewer pages" ...  # only these (default: all five)
+#   RENDER="viewer pages explorer" ...  # the render-time pass (one
+#                      connection, 10 s each; RENDER= skips it)
 #
 # The load generator is wrk (apt-get install -y wrk), or oha when wrk is
 # missing and apt is not available (cargo install oha).
@@ -121,6 +123,7 @@ mixes = {
     "games": [f"/api/v1/games/{i}" for i in random.sample(ids, min(500, len(ids)))],
     "viewer": [f"/games/{g['id']}?ply={random.randint(0, g['plies'])}" for g in random.sample(games, min(500, len(games)))],
     "pages": lists + explorer[:100] + [f"/players/{urllib.parse.quote(n)}" for n in sorted(names)[:50]],
+    "explorer": ["/positions"] + explorer,
 }
 for name, paths in mixes.items():
     with open(f"{work}/{name}.txt", "w") as f:
@@ -169,4 +172,22 @@ for mix in $SCENARIOS; do
   printf '%-12s %12s %10s %10s %13s us\n' "$mix" "${RPS[$mix]}" "${P50[$mix]}" "${P99[$mix]}" "${CPU[$mix]}"
 done
 echo "load: $(uptime | sed 's/.*load/load/')"
+
+# Render time: one connection and one thread, so no request waits for
+# another; a page's latency is then the server's time to answer it (query
+# and render) plus the loopback round trip: an upper bound of the render
+# time, whose p99 issue 26 bounds at 5 ms.
+RENDER=${RENDER-viewer pages explorer}
+if [ -n "$RENDER" ] && command -v wrk >/dev/null; then
+  echo
+  echo "== render time: one connection, 10 s per page mix"
+  printf '%-12s %12s %10s %10s %10s\n' pages "requests/s" p50 p90 p99
+  for mix in $RENDER; do
+    out=$(wrk -t1 -c1 -d10s --latency -s "$WORK/$mix.lua" "$BASE")
+    non2xx=$(awk '/Non-2xx/ {print $4}' <<<"$out")
+    printf '%-12s %12s %10s %10s %10s%s\n' "$mix" "$(awk '/^Requests\/sec/ {print $2}' <<<"$out")" \
+      "$(awk '$1=="50%" {print $2}' <<<"$out")" "$(awk '$1=="90%" {print $2}' <<<"$out")" \
+      "$(awk '$1=="99%" {print $2}' <<<"$out")" "${non2xx:+  WARNING: $non2xx non-2xx}"
+  done
+fi
 echo "server resident memory: now $(( $(rss) / 1024 )) MB, peak $(( $(hwm) / 1024 )) MB"

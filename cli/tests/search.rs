@@ -117,7 +117,7 @@ fn pattern_search_prints_totals_continuations_and_games() {
             "search", "pattern", "--size", "9", "--mode", "corner", "--db",
         ])
         .arg(&db)
-        .arg("X:ee")
+        .arg("X:ee .:ef")
         .assert()
         .code(1)
         .stderr(predicate::str::contains(

@@ -76,11 +76,25 @@ impl Write for ChannelWriter {
     }
 }
 
-/// Streams the games of `filter` as `format` (also the pages' download,
-/// `GET /games.sgf`, `/games.zip`).
+/// The most games a download of what a search found holds (the first of
+/// the search's list; one page of the archive's searches).
+pub const FOUND_MAX: usize = keil_archive::MAX_PAGE;
+
+/// The games of a download.
+pub(crate) enum Selection {
+    /// Every game that passes the filter, oldest first (the API's bulk
+    /// download, the game list's).
+    Filter(keil_archive::GameFilter),
+    /// These games, in this order: the games a position or pattern search
+    /// found (the explorer's and the pattern page's downloads).
+    Found(Vec<keil_archive::GameId>),
+}
+
+/// Streams the games `selection` names as `format` (also the pages'
+/// downloads, `GET /games.sgf`, `/games.zip`, `/positions.sgf`, ...).
 pub(crate) fn download(
     state: Data<ServerState>,
-    filter: keil_archive::GameFilter,
+    selection: Selection,
     format: BundleFormat,
 ) -> Result<HttpResponse, ApiError> {
     // Taken here, so that a refusal is an answer; the thread holds it.
@@ -94,7 +108,12 @@ pub(crate) fn download(
             crate::work::lower_priority();
             let out = io::BufWriter::with_capacity(CHUNK_BYTES, ChannelWriter(send));
             let mut bundle = Bundle::new(format, out);
-            match worker.archive.games().export_into(&filter, &mut bundle) {
+            let games = worker.archive.games();
+            let exported = match &selection {
+                Selection::Filter(filter) => games.export_into(filter, &mut bundle),
+                Selection::Found(ids) => games.export_ids_into(ids, &mut bundle),
+            };
+            match exported {
                 Err(e) => tracing::warn!("bulk download stopped: {e}"),
                 Ok((n, written)) => match (n, written.and_then(|()| bundle.finish().map(drop))) {
                     (n, Err(e)) if e.kind() == io::ErrorKind::BrokenPipe => {
@@ -137,7 +156,8 @@ pub async fn export_sgf(
     state: Data<ServerState>,
     q: Query<SelectionQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    download(state, selection(q.into_inner())?, BundleFormat::Sgf)
+    let filter = selection(q.into_inner())?;
+    download(state, Selection::Filter(filter), BundleFormat::Sgf)
 }
 
 /// Every game that passes the filters, oldest first, as a zip of one file
@@ -152,5 +172,6 @@ pub async fn export_zip(
     state: Data<ServerState>,
     q: Query<SelectionQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    download(state, selection(q.into_inner())?, BundleFormat::Zip)
+    let filter = selection(q.into_inner())?;
+    download(state, Selection::Filter(filter), BundleFormat::Zip)
 }

@@ -395,7 +395,8 @@ pub(crate) fn games_query(q: GamesQuery) -> Result<(GameFilter, Page), ApiError>
 }
 
 /// The archive query of a pattern search: kind (default Go), size
-/// (default the kind's usual), mode (default anywhere), symmetry (default
+/// (default the kind's usual), mode (default anywhere; `auto`:
+/// [`read_pattern`]), symmetry (default
 /// on), colours (default swap), the game filters and the page. Every
 /// error names the parameter and what to write instead.
 pub(crate) fn pattern_query(q: PatternsQuery) -> Result<PatternQuery, ApiError> {
@@ -408,13 +409,14 @@ pub(crate) fn pattern_query(q: PatternsQuery) -> Result<PatternQuery, ApiError> 
         Some(s) => parse_size(s)?,
         None => kind.default_size(),
     };
-    let mode = match nonempty(&q.mode) {
-        Some(m) => m.parse::<PatternMode>().map_err(|e| bad("mode", e))?,
-        None => PatternMode::Anywhere,
-    };
     let symmetry = parse_flag("symmetry", nonempty(&q.symmetry), true)?;
     let swap_colors = parse_colors(q.colors.as_deref(), true)?;
-    let pattern = Pattern::parse(kind, size, text, mode).map_err(pattern_error)?;
+    let (pattern, mode) = read_pattern(
+        kind,
+        size,
+        text,
+        nonempty(&q.mode).unwrap_or(PatternMode::Anywhere.code()),
+    )?;
     Ok(PatternQuery {
         symmetry,
         swap_colors,
@@ -423,6 +425,29 @@ pub(crate) fn pattern_query(q: PatternsQuery) -> Result<PatternQuery, ApiError> 
         cursor: nonempty(&q.cursor).map(str::to_string),
         ..PatternQuery::new(pattern, mode)
     })
+}
+
+/// A pattern's text read for the mode `mode` names: `fixed`, `corner`,
+/// `side`, `centre`, `anywhere`, or `auto`, the mode the pattern itself
+/// suggests ([`Pattern::natural_mode`]: a drawn region's edges, or where
+/// stones alone lie). Returns the pattern (for `corner` and `side`, stones
+/// alone grown to their region: [`Pattern::reaching`]) and the mode.
+pub(crate) fn read_pattern(
+    kind: keil_rules::GameKind,
+    size: u8,
+    text: &str,
+    mode: &str,
+) -> Result<(Pattern, PatternMode), ApiError> {
+    if mode == "auto" {
+        let p = Pattern::parse(kind, size, text, PatternMode::Anywhere).map_err(pattern_error)?;
+        let natural = p.natural_mode();
+        return Ok((p.reaching(natural), natural));
+    }
+    let mode = mode
+        .parse::<PatternMode>()
+        .map_err(|e| bad("mode", format!("{e} (or auto: from the pattern's edges)")))?;
+    let pattern = Pattern::parse(kind, size, text, mode).map_err(pattern_error)?;
+    Ok((pattern, mode))
 }
 
 /// A refused pattern, naming the parameter to fix.

@@ -531,53 +531,104 @@ async fn explorer_and_editor(c: &Client, f: &Fixture) {
 /// The pattern editor: clicks cycle points in place (pattern.js swaps
 /// the board, no reload, the URL follows), the form's choices are kept,
 /// and searching lists games.
+/// The pattern page's cells, `(data-at, data-cell)` of every point in
+/// the pattern, sorted.
+async fn pattern_cells(c: &Client) -> Vec<(String, String)> {
+    let v = c
+        .execute(
+            "return [...document.querySelectorAll('#pattern-board a[data-cell]')].map(e => [e.dataset.at, e.dataset.cell]);",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let mut cells: Vec<(String, String)> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p[0].as_str().unwrap().into(), p[1].as_str().unwrap().into()))
+        .collect();
+    cells.sort();
+    cells
+}
+
+async fn pattern_point(c: &Client, at: &str) -> fantoccini::elements::Element {
+    c.find(Locator::Css(&format!("#pattern-board a[data-at='{at}']")))
+        .await
+        .unwrap_or_else(|e| panic!("point {at}: {e}"))
+}
+
+/// The pattern editor: a region dragged with the mouse (1280 px) or
+/// chosen by two taps (390 px), stones placed in turn, no reload, then the
+/// search (its mode following the region) and its download.
 async fn pattern_editor(c: &Client, f: &Fixture) {
+    use fantoccini::actions::{InputSource, MouseActions, PointerAction};
     let base = &f.base;
     let (id, _) = first_game(f, "go");
     let detail = api(f, &format!("/api/v1/games/{id}"));
-    let sgf_name = detail["moves"][0].as_str().unwrap().to_string();
-    let board = keil_rules::SquareBoard::new(9).unwrap();
-    let display = board.display_name(board.parse_sgf_point(&sgf_name).unwrap());
+    let first = detail["moves"][0].as_str().unwrap().to_string();
+    let second = if first == "gg" { "hh" } else { "gg" };
+    c.set_window_size(1280, 900).await.unwrap();
     c.goto(&format!("{base}/patterns?kind=go&size=9"))
         .await
         .unwrap();
     // A marker that a reload would lose.
     c.execute("window.keilMarker = 1;", vec![]).await.unwrap();
-    // The form's colours choice, kept through the clicks.
+    assert!(
+        c.find(Locator::Css("#pattern-tools"))
+            .await
+            .unwrap()
+            .is_displayed()
+            .await
+            .unwrap(),
+        "the script shows its tools"
+    );
     c.find(Locator::Css("#pattern-query select[name=colors]"))
         .await
         .unwrap()
         .select_by_value("same")
         .await
         .unwrap();
-    let point = format!(
-        "//*[local-name()='a'][*[local-name()='circle']/*[local-name()='title'][starts-with(., '{display} ')]]"
-    );
-    let stones = |c: &Client| {
-        let c = c.clone();
-        async move {
-            let v = c
-                .execute(
-                    "return [...document.querySelectorAll('#pattern-board [data-point]')].map(e => [e.dataset.point, e.dataset.color]);",
-                    vec![],
-                )
-                .await
-                .unwrap();
-            v.as_array()
-                .unwrap()
-                .iter()
-                .map(|p| format!("{}{}", p[1].as_str().unwrap(), p[0].as_str().unwrap()))
-                .collect::<Vec<String>>()
-        }
-    };
-    c.find(Locator::XPath(&point))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    until("a black stone", || async {
-        stones(c).await == vec![format!("b{sgf_name}")]
+    // Drag from aa to ee: the 5×5 corner region, its points empty.
+    let drag = MouseActions::new("mouse".into())
+        .then(PointerAction::MoveToElement {
+            element: pattern_point(c, "aa").await,
+            duration: None,
+            x: 0.0,
+            y: 0.0,
+        })
+        .then(PointerAction::Down { button: 0 })
+        .then(PointerAction::MoveToElement {
+            element: pattern_point(c, "cc").await,
+            duration: Some(Duration::from_millis(100)),
+            x: 0.0,
+            y: 0.0,
+        })
+        .then(PointerAction::MoveToElement {
+            element: pattern_point(c, "ee").await,
+            duration: Some(Duration::from_millis(100)),
+            x: 0.0,
+            y: 0.0,
+        })
+        .then(PointerAction::Up { button: 0 });
+    c.perform_actions(drag).await.unwrap();
+    until("the dragged region", || async {
+        pattern_cells(c).await.len() == 25
+    })
+    .await;
+    assert!(pattern_cells(c).await.iter().all(|(_, v)| v == "."));
+    // Stones in turn: the first move of a game black, then a white stone
+    // taken back.
+    pattern_point(c, &first).await.click().await.unwrap();
+    pattern_point(c, second).await.click().await.unwrap();
+    until("a black and a white stone", || async {
+        let cells = pattern_cells(c).await;
+        cells.contains(&(first.clone(), "X".into()))
+            && cells.contains(&(second.to_string(), "O".into()))
+    })
+    .await;
+    pattern_point(c, second).await.click().await.unwrap();
+    until("the white stone taken back", || async {
+        !pattern_cells(c).await.iter().any(|(_, v)| v == "O")
     })
     .await;
     let kept = c
@@ -585,41 +636,22 @@ async fn pattern_editor(c: &Client, f: &Fixture) {
         .await
         .unwrap();
     assert_eq!(kept, json!(true), "the page was reloaded");
-    let q = query(c).await.unwrap_or_default();
-    assert!(q.contains("pattern=") && q.contains("colors=same"), "{q}");
-    // Again: white.
-    c.find(Locator::XPath(&point))
+    let field = c
+        .find(Locator::Css("#pattern-query input[name=pattern]"))
         .await
         .unwrap()
-        .click()
+        .prop("value")
         .await
+        .unwrap()
         .unwrap();
-    until("a white stone", || async {
-        stones(c).await == vec![format!("w{sgf_name}")]
-    })
-    .await;
-    // Again: black through the cycle (empty, any, out, black).
-    for _ in 0..4 {
-        let before = query(c).await;
-        c.find(Locator::XPath(&point))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
-        until("the next cell", || async { query(c).await != before }).await;
-    }
-    until("black again", || async {
-        stones(c).await == vec![format!("b{sgf_name}")]
-    })
-    .await;
+    assert!(
+        field.starts_with(&format!("X:{first}")) && field.contains(" .:aa,"),
+        "{field}"
+    );
+    assert!(query(c).await.unwrap_or_default().contains("edit=1"));
     shoot(c, "patterns-editor").await;
-    c.find(Locator::LinkText("Search this pattern"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    c.set_window_size(1280, 900).await.unwrap();
+    click(c, "#pattern-query button[type=submit]").await;
     until("the search", || async {
         !query(c).await.unwrap_or_default().contains("edit=1")
     })
@@ -630,8 +662,38 @@ async fn pattern_editor(c: &Client, f: &Fixture) {
         .unwrap();
     assert!(!games.is_empty(), "a first move's stone is found");
     assert!(query(c).await.unwrap_or_default().contains("colors=same"));
+    let placed = c
+        .find(Locator::Css("[data-placed]"))
+        .await
+        .unwrap()
+        .attr("data-placed")
+        .await
+        .unwrap();
+    assert_eq!(placed.as_deref(), Some("corner"), "auto follows the region");
+    assert!(c.find(Locator::Css("a[data-download=zip]")).await.is_ok());
     shoot(c, "patterns").await;
     no_console_errors(c, "patterns", None).await;
+
+    // A phone: the region tool and two taps, then a stone.
+    c.set_window_size(390, 844).await.unwrap();
+    c.goto(&format!("{base}/patterns?kind=go&size=9"))
+        .await
+        .unwrap();
+    click(c, "#pattern-tools [data-tool=region]").await;
+    pattern_point(c, "aa").await.click().await.unwrap();
+    pattern_point(c, "cc").await.click().await.unwrap();
+    until("the tapped region", || async {
+        pattern_cells(c).await.len() == 9
+    })
+    .await;
+    pattern_point(c, "bb").await.click().await.unwrap();
+    until("a stone in the region", || async {
+        pattern_cells(c).await.contains(&("bb".into(), "X".into()))
+    })
+    .await;
+    assert_eq!(pattern_cells(c).await.len(), 9);
+    no_console_errors(c, "patterns on a phone", None).await;
+    c.set_window_size(1280, 900).await.unwrap();
 }
 
 async fn upload(c: &Client, base: &str) {

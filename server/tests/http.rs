@@ -1234,7 +1234,7 @@ fn pattern_search_finds_corner_and_point_patterns_pages_and_refuses_bad_ones() {
     );
     let d = problem(&format!("pattern={}&size=9", enc("XX/X")));
     assert!(d.contains("every row needs the same width"), "{d}");
-    let d = problem(&format!("pattern={}&size=9&mode=corner", enc("X:ee")));
+    let d = problem(&format!("pattern={}&size=9&mode=corner", enc("X:ee .:ef")));
     assert!(d.starts_with("pattern:") && d.contains("corner"), "{d}");
     let d = problem(&format!("pattern={}&size=9&mode=edge", enc("X:ee")));
     assert!(

@@ -119,6 +119,21 @@ fn attr<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
     Some(&tag[i..i + tag[i..].find('"')?])
 }
 
+/// The pattern editor's points: `(data-at, data-cell)` of every link
+/// with `data-at`, the cell empty outside the pattern.
+fn editor_cells(svg: &str) -> Vec<(String, String)> {
+    svg.match_indices(" data-at=\"")
+        .map(|(i, _)| {
+            let start = svg[..i].rfind('<').unwrap();
+            let tag = &svg[start..start + svg[start..].find('>').unwrap()];
+            (
+                attr(tag, "data-at").unwrap().to_string(),
+                attr(tag, "data-cell").unwrap_or("").to_string(),
+            )
+        })
+        .collect()
+}
+
 /// `(black, white)` point names of the stones on a board: the elements
 /// with `data-point`.
 fn stones(svg: &str) -> (Vec<String>, Vec<String>) {
@@ -701,23 +716,39 @@ fn the_pattern_editor_cycles_points_through_the_region() {
     let links = pattern_links(&body);
     assert_eq!(links.len(), 81);
     assert!(!board(&body).contains("class=\"region\""));
+    // Every point carries its name, lattice coordinates and cell for the
+    // editor script; the pattern's stones are cells, not board stones.
+    assert_eq!(editor_cells(board(&body)).len(), 81);
+    assert!(editor_cells(board(&body)).iter().all(|(_, c)| c.is_empty()));
+    assert!(board(&body).contains(r#"data-at="ee" data-col="4" data-row="4""#));
     // ee: black, white, empty, any, then out of the pattern again.
+    let cell = |page: &str| {
+        editor_cells(board(page))
+            .into_iter()
+            .filter(|(_, c)| !c.is_empty())
+            .collect::<Vec<_>>()
+    };
+    let ee = |c: &str| vec![("ee".to_string(), c.to_string())];
     let one = html(&links[40]);
-    assert_eq!(stones(board(&one)), (vec!["ee".to_string()], vec![]));
+    assert_eq!(cell(&one), ee("X"));
+    assert_eq!(stones(board(&one)), (vec![], vec![]));
     assert!(
         one.contains("value=\"X@ee\""),
         "the form carries the pattern"
     );
     let two = html(&pattern_links(&one)[40]);
-    assert_eq!(stones(board(&two)), (vec![], vec!["ee".to_string()]));
+    assert_eq!(cell(&two), ee("O"));
     let three = html(&pattern_links(&two)[40]);
-    assert_eq!(stones(board(&three)), (vec![], vec![]));
-    assert_eq!(board(&three).matches("class=\"region\"").count(), 1);
-    assert!(board(&three).contains(">.</text>"));
+    assert_eq!(cell(&three), ee("."));
     let four = html(&pattern_links(&three)[40]);
+    assert_eq!(cell(&four), ee("*"));
     assert!(board(&four).contains(">*</text>"));
     let five = html(&pattern_links(&four)[40]);
-    assert!(!board(&five).contains("class=\"region\""));
+    assert!(cell(&five).is_empty());
+    // The tools of the editor script, hidden until it runs.
+    assert!(body.contains(
+        r#"id="pattern-tools" class="tools" role="toolbar" aria-label="Pattern tools" hidden"#
+    ));
     // A Keil hexagon of side 7.
     let keil = html("/patterns?kind=keil&size=7");
     assert_eq!(pattern_links(&keil).len(), 127);
@@ -826,7 +857,7 @@ fn a_bad_pattern_shows_its_message_not_a_server_error() {
             "&#39;Q&#39; at row 1, column 2 is not a cell",
         ),
         (
-            "pattern=X%3Aee&size=9&mode=corner",
+            "pattern=X%3Aee+.%3Aef&size=9&mode=corner",
             "a corner pattern must be drawn in a corner",
         ),
         ("pattern=X.%2F..&kind=keil", "VALUE:POINT"),
@@ -962,4 +993,93 @@ fn html_of(f: &common::Fixture, path: &str) -> String {
         .unwrap();
     assert_eq!(r.status().as_u16(), 200, "{path}");
     r.body_mut().read_to_string().unwrap()
+}
+
+/// The pattern page without a chosen mode places the pattern where it
+/// suggests (`auto`); stones alone in a corner stand for the corner region;
+/// the explorer and the pattern page download the games they found.
+#[test]
+fn patterns_follow_their_edges_and_found_games_download() {
+    // A 3-3 stone alone, no mode: a corner pattern, its region grown to
+    // the corner (as the API reads `mode=corner`).
+    let query = format!("pattern={}&kind=go&size=9", enc("X:cc"));
+    let body = html(&format!("/patterns?{query}"));
+    assert!(body.contains(r#"data-placed="corner""#), "auto: corner");
+    assert!(
+        body.contains("(auto: from the pattern&#39;s edges)")
+            || body.contains("(auto: from the pattern's edges)")
+    );
+    assert_eq!(board(&body).matches("class=\"region\"").count(), 9);
+    let answer = api(&format!("/api/v1/patterns?{query}&mode=corner&limit=1000"));
+    let api_auto = api(&format!("/api/v1/patterns?{query}&mode=auto&limit=1000"));
+    assert_eq!(answer["pattern"], api_auto["pattern"]);
+    assert_eq!(answer["pattern"], ".../.../..X@aa");
+    let total = answer["total_games"].as_u64().unwrap();
+    assert!(total > 0, "{answer}");
+    assert!(body.contains(&format!("{total} game")));
+    // Its download: the games found, as one collection and as a zip.
+    let links = hrefs(&body);
+    let sgf_link = links
+        .iter()
+        .find(|h| h.starts_with("/patterns.sgf?"))
+        .unwrap();
+    let sgf = get(sgf_link);
+    assert_eq!(sgf.status, 200, "{}", sgf.body);
+    assert!(sgf.content_type.starts_with("application/x-go-sgf"));
+    assert_eq!(sgf.body.matches("(;").count() as u64, total.min(1000));
+    let zip_link = links
+        .iter()
+        .find(|h| h.starts_with("/patterns.zip?"))
+        .unwrap();
+    let zip = common::agent()
+        .get(format!("{}{zip_link}", shared().base))
+        .call()
+        .unwrap()
+        .body_mut()
+        .read_to_vec()
+        .unwrap();
+    let archive = zip::ZipArchive::new(std::io::Cursor::new(zip)).unwrap();
+    assert_eq!(archive.len() as u64, total.min(1000));
+    let mut names: Vec<String> = archive
+        .file_names()
+        .map(|n| n.unwrap().to_string())
+        .collect();
+    names.sort();
+    let mut ids: Vec<String> = answer["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| format!("{}.sgf", g["id"]))
+        .collect();
+    ids.sort();
+    assert_eq!(names, ids, "the zip holds the games the search found");
+
+    // A drawn region keeps its edges: a side region is placed along a side.
+    let side = html(&format!(
+        "/patterns?pattern={}&kind=go&size=9",
+        enc("..../.X..@ca")
+    ));
+    assert!(side.contains(r#"data-placed="side""#));
+
+    // The explorer's download: the games that reached the position (the
+    // empty 9×9 board: every 9×9 Go game).
+    let start = html("/positions?kind=go&size=9");
+    let total: u64 = start
+        .split("<h2>")
+        .nth(1)
+        .and_then(|h| h.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap();
+    let link = hrefs(&start)
+        .into_iter()
+        .find(|h| h.starts_with("/positions.sgf?"))
+        .expect("a download link when games were found");
+    assert!(
+        link.contains("kind=go") && link.contains("size=9"),
+        "{link}"
+    );
+    let sgf = get(&link);
+    assert_eq!(sgf.status, 200);
+    assert_eq!(sgf.body.matches("(;").count() as u64, total.min(1000));
+    assert!(total > 0);
 }

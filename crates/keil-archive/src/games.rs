@@ -532,64 +532,6 @@ impl Games<'_> {
         summary_and_moves(&conn, id)
     }
 
-    /// Every game that passes `filter`, oldest first (by the first day of
-    /// its date, then id), with its stored record (the normalised SGF,
-    /// whose game information is the record's own text), read in one pass
-    /// over one read connection: memory stays that of one game, whatever
-    /// the count. `each` returns false to stop. Returns the number of
-    /// games handed to `each`.
-    ///
-    /// # Errors
-    /// SQLite errors; [`Error::Corrupt`] for a record that does not
-    /// decompress; the first error `each` returns.
-    pub fn export(
-        &self,
-        filter: &GameFilter,
-        each: &mut dyn FnMut(&GameSummary, &str) -> Result<bool>,
-    ) -> Result<u64> {
-        let conn = self.archive.reader()?;
-        let (cond, params) = filter_sql(filter);
-        let sql = format!(
-            "SELECT {SUMMARY_COLUMNS}, g.record FROM {SUMMARY_FROM} WHERE {cond} \
-             ORDER BY g.date, g.id"
-        );
-        let mut stmt = conn.prepare(&sql)?;
-        let mut rows = stmt.query(rusqlite::params_from_iter(params))?;
-        let mut n = 0;
-        while let Some(row) = rows.next()? {
-            let summary = summary_of(row)?;
-            let blob: Vec<u8> = row.get(22)?;
-            let record = prepare::decompress(summary.id, &blob)?;
-            n += 1;
-            if !each(&summary, &record)? {
-                break;
-            }
-        }
-        Ok(n)
-    }
-
-    /// Writes every game `filter` selects into `bundle`, in
-    /// [`Games::export`]'s order, each named `{id}.{ext}` (`42.sgf`,
-    /// `7.keil`): the one naming of `keil export --db` and the server's
-    /// downloads. Returns the games written and the bundle's first write
-    /// error (a closed pipe, a client gone), which ends the export.
-    ///
-    /// # Errors
-    /// As [`Games::export`].
-    pub fn export_into<W: std::io::Write>(
-        &self,
-        filter: &GameFilter,
-        bundle: &mut keil_container::Bundle<W>,
-    ) -> Result<(u64, std::io::Result<()>)> {
-        let mut written = Ok(());
-        let n = self.export(filter, &mut |g, record| {
-            let name = format!("{}.{}", g.id, keil_record::file_extension(g.kind));
-            written = bundle.add(&name, record);
-            Ok(written.is_ok())
-        })?;
-        Ok((n, written))
-    }
-
     /// The number of games that pass `filter`.
     ///
     /// # Errors

@@ -63,6 +63,7 @@
 mod budget;
 mod counts;
 mod error;
+mod export;
 mod fold;
 mod games;
 mod ids;

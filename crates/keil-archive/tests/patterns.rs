@@ -585,3 +585,89 @@ fn notation_errors_name_what_to_fix() {
         .unwrap_err();
     assert!(e.to_string().contains("corner"), "{e}");
 }
+
+/// A pattern of stones alone in `corner` or `side` mode reads as the
+/// smallest region that holds them and reaches the nearest corner (or
+/// edge), the rest of it empty; a drawn region is never grown.
+#[test]
+fn stones_alone_grow_their_region_to_the_corner_or_side() {
+    let go = |text: &str, mode| Pattern::parse(GameKind::Go, 19, text, mode);
+    // The 4-4 stone and the knight's approach: the top-left 4×6 box.
+    let p = go("X:dd O:cf", PatternMode::Corner).unwrap();
+    assert_eq!(p.to_string(), "..../..../..../...X/..../..O.@aa");
+    // The nearest corner is chosen: here the top right.
+    let p = go("X:pd O:qf", PatternMode::Corner).unwrap();
+    assert_eq!(p.to_string(), "..../..../..../X.../..../.O..@pa");
+    // Side: a 4th-line stone reaches the top edge, not a corner.
+    let p = go("X:jd", PatternMode::Side).unwrap();
+    assert_eq!(p.to_string(), "./././X@ja");
+    // Other modes, and a pattern with a drawn region, stay as named.
+    assert_eq!(
+        go("X:dd O:cf", PatternMode::Anywhere)
+            .unwrap()
+            .cells()
+            .len(),
+        2
+    );
+    assert_eq!(
+        go("X:dd .:de", PatternMode::Corner).unwrap().cells().len(),
+        2
+    );
+    // A hexagon: the region reaches one of its six corners.
+    let k = Pattern::parse(GameKind::Keil, 7, "X:g7", PatternMode::Corner).unwrap();
+    let board = k.board();
+    assert!(k.cells().len() > 1);
+    assert!(
+        k.cells()
+            .iter()
+            .any(|&(q, _)| board.edges(q).count_ones() >= 2)
+    );
+    assert_eq!(
+        k.cells().iter().filter(|(_, c)| *c == Cell::Black).count(),
+        1
+    );
+}
+
+/// The page's `auto` mode: a drawn region follows its edges; stones
+/// alone near a corner are a joseki, near one edge a side pattern.
+#[test]
+fn the_natural_mode_follows_the_region_or_the_stones() {
+    let mode = |text: &str| {
+        Pattern::parse(GameKind::Go, 19, text, PatternMode::Anywhere)
+            .unwrap()
+            .natural_mode()
+    };
+    assert_eq!(mode("X:dd O:cf"), PatternMode::Corner);
+    assert_eq!(mode("X:qp O:oq"), PatternMode::Corner);
+    assert_eq!(mode("X:jd"), PatternMode::Side);
+    assert_eq!(mode("X:jj O:kk"), PatternMode::Centre);
+    assert_eq!(mode("...../..X..@aa"), PatternMode::Corner);
+    assert_eq!(mode("...../..X..@ha"), PatternMode::Side);
+    assert_eq!(mode("...../..X..@hh"), PatternMode::Centre);
+    assert_eq!(mode("X:aa,sa"), PatternMode::Corner);
+}
+
+/// A joseki named by its stones finds what the drawn corner finds.
+#[test]
+fn a_joseki_named_by_its_stones_finds_the_drawn_corner() {
+    let (_dir, archive, _) = archive_of(vec![GeneratorConfig {
+        game: GameKind::Go,
+        games: 30,
+        size: 9,
+        seed: 21,
+        ..GeneratorConfig::default()
+    }]);
+    let games = |p: Pattern| {
+        let a = archive
+            .patterns()
+            .search(&PatternQuery::new(p, PatternMode::Corner))
+            .unwrap();
+        (a.total_games, a.total_hits)
+    };
+    let named = Pattern::parse(GameKind::Go, 9, "X:cc", PatternMode::Corner).unwrap();
+    let drawn = Pattern::parse(GameKind::Go, 9, ".../.../..X", PatternMode::Corner).unwrap();
+    assert_eq!(named, drawn);
+    let found = games(named);
+    assert!(found.0 > 0, "{found:?}");
+    assert_eq!(found, games(drawn));
+}

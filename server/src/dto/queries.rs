@@ -108,7 +108,11 @@ pub struct PatternsQuery {
     /// `ba`; centre mode `bb`), e.g. `...../...../..O../...X./.....` in
     /// corner mode. Points (every board): `VALUE:POINT[,POINT...]` items
     /// separated by spaces, e.g. Go `X:dd O:cc .:cd,dc`, Keil `X:g7 O:h8
-    /// .:g8`. The points given are the region searched.
+    /// .:g8`. The points given are the region searched; in corner and
+    /// side mode, stones alone (no other cell) stand for the smallest
+    /// region holding them that reaches the nearest corner (or edge), its
+    /// other points empty: `X:dd O:cf` is the 4-4 stone and the knight's
+    /// approach with the corner empty.
     #[param(required = true, min_length = 1, max_length = 2000, pattern = r"\S")]
     pub pattern: Option<String>,
     /// The game of the pattern's board: `go` (the default), `keil` or
@@ -121,9 +125,11 @@ pub struct PatternsQuery {
     pub size: Option<String>,
     /// Where the pattern may be placed: `anywhere` (the default), `corner`
     /// (in the corner it is drawn in), `side` (sliding along the one edge
-    /// it touches), `centre` (touching no edge) or `fixed` (exactly where
-    /// drawn).
-    #[param(value_type = Option<String>, pattern = r"^\s*(fixed|corner|side|centre|center|anywhere)?\s*$", max_length = 200)]
+    /// it touches), `centre` (touching no edge), `fixed` (exactly where
+    /// drawn) or `auto` (the mode the pattern suggests: a drawn region's
+    /// edges; stones alone near a corner are a corner pattern, near one
+    /// edge a side pattern, else centre).
+    #[param(value_type = Option<String>, pattern = r"^\s*(fixed|corner|side|centre|center|anywhere|auto)?\s*$", max_length = 200)]
     pub mode: Option<String>,
     /// Whether the board's symmetric images of the pattern match too (8
     /// on the square, 12 on the hexagon; `true`/`false`, default `true`).

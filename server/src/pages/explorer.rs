@@ -94,6 +94,9 @@ struct PositionsPage<'a> {
     edit: bool,
     edit_href: String,
     search_href: String,
+    /// The games found as SGF and as a zip (up to `found_max`).
+    downloads: (String, String),
+    found_max: u64,
     kinds: Vec<(String, String)>,
     kind: String,
     size: u8,
@@ -180,9 +183,12 @@ pub(super) fn share_fill(black: u64, white: u64) -> String {
     )
 }
 
-/// `GET /positions?position=…`: the position explorer and board editor.
-pub async fn positions_page(state: Data<ServerState>, q: PageQuery<ExplorerParams>) -> PageResult {
-    let q = q.into_inner();
+/// The search the explorer's parameters ask for, and the line played
+/// (`play=`): the page's and its downloads'.
+async fn explorer_query(
+    state: &Data<ServerState>,
+    q: &ExplorerParams,
+) -> Result<(PositionQuery, Option<crate::play::Line>), PageError> {
     let bad = |what: &str, e: &dyn std::fmt::Display| {
         PageError(ApiError::BadRequest(format!("{what}: {e}")))
     };
@@ -207,7 +213,7 @@ pub async fn positions_page(state: Data<ServerState>, q: PageQuery<ExplorerParam
         (_, Some(_)) => None,
         (Some(k), None) => Some(board_spec(k, size)?),
         (None, None) => {
-            let (k, main) = main_board(&state).await?;
+            let (k, main) = main_board(state).await?;
             Some(board_spec(k, size.or(Some(main)))?)
         }
     };
@@ -239,6 +245,32 @@ pub async fn positions_page(state: Data<ServerState>, q: PageQuery<ExplorerParam
     (query.from, query.to) = crate::params::day_range(&q.from, &q.to)?;
     query.limit = 20;
     query.cursor = nonempty(&q.cursor).map(str::to_string);
+    Ok((query, line))
+}
+
+/// `GET /positions.sgf?…`, `/positions.zip?…`: the games the explorer
+/// finds (its parameters), up to [`crate::export::FOUND_MAX`], in the
+/// order of its list, as one SGF collection or a zip.
+pub async fn positions_download(
+    state: Data<ServerState>,
+    q: PageQuery<ExplorerParams>,
+    format: keil_container::BundleFormat,
+) -> PageResult {
+    let (mut query, _) = explorer_query(&state, &q.into_inner()).await?;
+    query.limit = crate::export::FOUND_MAX;
+    query.cursor = None;
+    super::download_found(state, format, move |a, b| {
+        let answer = a.positions().search_within(&query, b)?;
+        Ok(answer.games.iter().map(|g| g.game_id).collect())
+    })
+    .await
+}
+
+/// `GET /positions?position=…`: the position explorer and board editor.
+pub async fn positions_page(state: Data<ServerState>, q: PageQuery<ExplorerParams>) -> PageResult {
+    let q = q.into_inner();
+    let (query, line) = explorer_query(&state, &q).await?;
+    let edit = nonempty(&q.edit).is_some_and(|v| v != "0" && v != "false");
 
     let pos = query.position;
     let kind_code = pos.kind().code().to_string();
@@ -316,7 +348,7 @@ pub async fn positions_page(state: Data<ServerState>, q: PageQuery<ExplorerParam
                 marks.push(PointMark {
                     point: p,
                     class: "next",
-                    label: c.games.to_string(),
+                    label: super::compact_count(c.games),
                     href: href.clone(),
                     title: format!(
                         "{} {}: {} games, Black won {}, White won {}",
@@ -327,6 +359,7 @@ pub async fn positions_page(state: Data<ServerState>, q: PageQuery<ExplorerParam
                         c.white_wins
                     ),
                     fill: Some(share_fill(c.black_wins, c.white_wins)),
+                    data: Vec::new(),
                 });
             }
             let pct = |n: u64| (n * 100).checked_div(c.games).unwrap_or(0) as u32;
@@ -376,6 +409,7 @@ pub async fn positions_page(state: Data<ServerState>, q: PageQuery<ExplorerParam
                     href: Some(play_link(&kind_code, &size_text, &t, next_sym)),
                     title: format!("play {} {name}", color_word(l.to_move())),
                     fill: None,
+                    data: Vec::new(),
                 });
             }
         }
@@ -409,6 +443,7 @@ pub async fn positions_page(state: Data<ServerState>, q: PageQuery<ExplorerParam
                 href: Some(href),
                 title: format!("{} ({now}): click to cycle", board.display_name(p)),
                 fill: None,
+                data: Vec::new(),
             });
         }
     }
@@ -464,6 +499,11 @@ pub async fn positions_page(state: Data<ServerState>, q: PageQuery<ExplorerParam
         ],
     );
     let search_href = here(&[]);
+    let query_part = &search_href["/positions".len()..];
+    let downloads = (
+        format!("/positions.sgf{query_part}"),
+        format!("/positions.zip{query_part}"),
+    );
     let size = pos.board().size();
     render(&PositionsPage {
         a: assets(),
@@ -472,6 +512,8 @@ pub async fn positions_page(state: Data<ServerState>, q: PageQuery<ExplorerParam
         edit,
         edit_href,
         search_href,
+        downloads,
+        found_max: crate::export::FOUND_MAX as u64,
         kinds: kinds(),
         kind: kind_code.clone(),
         size,
@@ -519,4 +561,14 @@ fn play_link(kind: &str, size: &str, play: &str, symmetry: &str) -> String {
             ("symmetry", symmetry),
         ],
     )
+}
+
+/// `GET /positions.sgf?…`: [`positions_download`] as one SGF collection.
+pub async fn positions_sgf(state: Data<ServerState>, q: PageQuery<ExplorerParams>) -> PageResult {
+    positions_download(state, q, keil_container::BundleFormat::Sgf).await
+}
+
+/// `GET /positions.zip?…`: [`positions_download`] as a zip.
+pub async fn positions_zip(state: Data<ServerState>, q: PageQuery<ExplorerParams>) -> PageResult {
+    positions_download(state, q, keil_container::BundleFormat::Zip).await
 }

@@ -178,6 +178,7 @@ fn kaomi_marks(l: &crate::replay::Replayed, end: bool) -> Vec<PointMark> {
             href: None,
             title: format!("{} pushed to {}", name(from), name(to)),
             fill: None,
+            data: Vec::new(),
         });
     }
     let Some(result) = l.kaomi.as_ref().filter(|_| end) else {
@@ -209,6 +210,7 @@ fn kaomi_marks(l: &crate::replay::Replayed, end: bool) -> Vec<PointMark> {
                     format!("{}: {who}'s deciding group of {}", name(p), g.size)
                 },
                 fill: None,
+                data: Vec::new(),
             });
         }
     }
@@ -349,6 +351,7 @@ fn board_panel(sh: &Shown) -> String {
                 href: None,
                 title: format!("{}: {who}'s", board.display_name(p)),
                 fill: None,
+                data: Vec::new(),
             });
         }
     }
@@ -371,6 +374,7 @@ fn board_panel(sh: &Shown) -> String {
                 href: None,
                 title: format!("move {n}"),
                 fill: Some(ink(&l.position, p).unwrap_or_else(|| "#000".into())),
+                data: Vec::new(),
             });
         }
     }
@@ -398,6 +402,7 @@ fn board_panel(sh: &Shown) -> String {
                 href: None,
                 title,
                 fill: ink(&l.position, m.point),
+                data: Vec::new(),
             });
         }
     }

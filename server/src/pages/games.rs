@@ -163,7 +163,7 @@ pub async fn games_sgf(state: Data<ServerState>, q: PageQuery<GamesQuery>) -> Pa
     let (filter, _) = crate::params::games_query(drop_empty(q.into_inner()))?;
     Ok(crate::export::download(
         state,
-        filter,
+        crate::export::Selection::Filter(filter),
         keil_container::BundleFormat::Sgf,
     )?)
 }
@@ -173,7 +173,7 @@ pub async fn games_zip(state: Data<ServerState>, q: PageQuery<GamesQuery>) -> Pa
     let (filter, _) = crate::params::games_query(drop_empty(q.into_inner()))?;
     Ok(crate::export::download(
         state,
-        filter,
+        crate::export::Selection::Filter(filter),
         keil_container::BundleFormat::Zip,
     )?)
 }

@@ -60,7 +60,11 @@ pub fn page_table() -> Vec<RouteEntry> {
         entry("GET", "/games.sgf", games_sgf),
         entry("GET", "/games.zip", games_zip),
         entry("GET", "/positions", explorer::positions_page),
+        entry("GET", "/positions.sgf", explorer::positions_sgf),
+        entry("GET", "/positions.zip", explorer::positions_zip),
         entry("GET", "/patterns", patterns::patterns_page),
+        entry("GET", "/patterns.sgf", patterns::patterns_sgf),
+        entry("GET", "/patterns.zip", patterns::patterns_zip),
         entry("GET", "/search", search_page),
         entry("GET", "/upload", upload_page),
         entry("GET", "/static/{name}", serve_asset),
@@ -173,6 +177,27 @@ where
         .map_err(PageError)
 }
 
+/// The download of the games a search found (the explorer's and the
+/// pattern page's): `search` runs as a search does ([`searching`]) and
+/// names the games; they stream as `format` ([`crate::export`]).
+async fn download_found<F>(
+    state: Data<ServerState>,
+    format: keil_container::BundleFormat,
+    search: F,
+) -> PageResult
+where
+    F: FnOnce(&Archive, &keil_archive::Budget) -> Result<Vec<keil_archive::GameId>, PageError>
+        + Send
+        + 'static,
+{
+    let ids = searching(&state, search).await?;
+    Ok(crate::export::download(
+        state,
+        crate::export::Selection::Found(ids),
+        format,
+    )?)
+}
+
 /// `GET /static/{name}`: an embedded file under its hashed name, cached
 /// for a year as immutable.
 ///
@@ -219,6 +244,17 @@ fn link(path: &str, pairs: &[(&str, &str)]) -> String {
 }
 
 /// The name of a game kind for people: `Keil`, `Go`, `Kaomi`.
+/// A count short enough for a disc on the board: `999`, `1.2k`, `12k`,
+/// `1.2M`.
+fn compact_count(n: u64) -> String {
+    match n {
+        0..1_000 => n.to_string(),
+        1_000..9_950 => format!("{:.1}k", n as f64 / 1e3),
+        9_950..999_500 => format!("{:.0}k", n as f64 / 1e3),
+        _ => format!("{:.1}M", n as f64 / 1e6),
+    }
+}
+
 fn kind_name(code: &str) -> String {
     code.parse::<keil_rules::GameKind>()
         .map_or_else(|_| code.to_string(), |k| k.name().to_string())
@@ -363,6 +399,22 @@ fn drop_empty_filter(f: &mut GameFilterQuery) {
 mod tests {
     use super::explorer::continuation_href;
     use super::*;
+
+    #[test]
+    fn counts_fit_a_disc() {
+        let shown: Vec<String> = [
+            7, 999, 1_000, 1_234, 9_949, 9_950, 12_345, 999_499, 999_500, 2_345_678,
+        ]
+        .into_iter()
+        .map(compact_count)
+        .collect();
+        assert_eq!(
+            shown,
+            [
+                "7", "999", "1.0k", "1.2k", "9.9k", "10k", "12k", "999k", "1.0M", "2.3M"
+            ]
+        );
+    }
 
     #[test]
     fn links_encode_values_and_skip_empty_ones() {

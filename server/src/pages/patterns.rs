@@ -85,6 +85,9 @@ struct PatternsPage<'a> {
     edit: bool,
     edit_href: String,
     search_href: String,
+    /// The games found as SGF and as a zip (up to `found_max`).
+    downloads: (String, String),
+    found_max: u64,
     clear_href: String,
     kinds: Vec<(String, String)>,
     kind: String,
@@ -93,6 +96,11 @@ struct PatternsPage<'a> {
     pattern: String,
     modes: Vec<(&'static str, &'static str)>,
     mode: String,
+    /// How the search placed the pattern (the mode, and whether it was
+    /// chosen or followed from the pattern).
+    placed: String,
+    /// The mode the search used (`corner`, ...; empty before a search).
+    placed_code: &'static str,
     symmetry: bool,
     swap: bool,
     player: String,
@@ -143,17 +151,31 @@ pub async fn patterns_page(
             kind,
             size: kind.default_size(),
         });
-    let mode_text = echo(&api.mode);
-    let mode = mode_text
-        .parse::<PatternMode>()
-        .unwrap_or(PatternMode::Anywhere);
+    // The mode: as chosen, else the one the pattern suggests (`auto`).
+    let mode_text = nonempty(&api.mode).unwrap_or("auto").to_string();
+    api.mode = Some(mode_text.clone());
+    let mut mode = None;
     let pattern = if text.is_empty() {
         None
-    } else {
-        match Pattern::parse(spec.kind, spec.size, &text, mode) {
+    } else if edit {
+        // While editing, the points as drawn (stones alone grow their
+        // region only when searched).
+        let drawn_mode = mode_text.parse().unwrap_or(PatternMode::Anywhere);
+        match Pattern::parse_drawn(spec.kind, spec.size, &text, drawn_mode) {
             Ok(p) => Some(p),
             Err(e) => {
                 errors.push(crate::params::pattern_error(e).to_string());
+                None
+            }
+        }
+    } else {
+        match crate::params::read_pattern(spec.kind, spec.size, &text, &mode_text) {
+            Ok((p, m)) => {
+                mode = Some(m);
+                Some(p)
+            }
+            Err(e) => {
+                errors.push(e.to_string());
                 None
             }
         }
@@ -188,7 +210,22 @@ pub async fn patterns_page(
     } else {
         spec.size.to_string()
     };
-    let mode_code = mode.code();
+    let mode_code = mode_text.as_str();
+    // How the search placed the pattern, said on the page.
+    let placed = mode.map(|m| {
+        let word = match m {
+            PatternMode::Fixed => "exactly where drawn",
+            PatternMode::Corner => "in a corner",
+            PatternMode::Side => "along a side",
+            PatternMode::Centre => "in the centre (touching no edge)",
+            PatternMode::Anywhere => "anywhere",
+        };
+        if mode_text == "auto" {
+            format!("{word} (auto: from the pattern's edges)")
+        } else {
+            word.to_string()
+        }
+    });
     let player = echo(&api.filter.player);
     let (from, to) = (echo(&api.filter.from), echo(&api.filter.to));
     let notation = pattern.as_ref().map_or(text.clone(), |p| p.to_string());
@@ -246,6 +283,7 @@ pub async fn patterns_page(
                                 c.black.black_wins + c.white.black_wins,
                                 c.black.white_wins + c.white.white_wins,
                             )),
+                            data: Vec::new(),
                         });
                     }
                     continuations.push(ContinuationRow {
@@ -293,24 +331,35 @@ pub async fn patterns_page(
         }
     }
 
-    // The pattern on the board: its stones, its region tinted, and while
-    // editing every point a link that cycles it.
+    // The pattern on the board: its stones, its region tinted. While
+    // editing, every point is a link that cycles it (the path without
+    // script) and carries its cell for the editor script, which draws the
+    // stones itself (pattern.js).
     let cells: Vec<(Point, Cell)> = pattern
         .as_ref()
         .map_or_else(Vec::new, |p| p.cells().to_vec());
     let mut position = AnyPosition::empty(spec)
         .map_err(|e| PageError(ApiError::BadRequest(format!("size: {e}"))))?;
-    for &(p, c) in &cells {
-        match c {
-            Cell::Black => position.set(p, Some(Color::Black)),
-            Cell::White => position.set(p, Some(Color::White)),
-            _ => {}
+    if !edit {
+        for &(p, c) in &cells {
+            match c {
+                Cell::Black => position.set(p, Some(Color::Black)),
+                Cell::White => position.set(p, Some(Color::White)),
+                _ => {}
+            }
         }
     }
     let mut region = Vec::new();
     for p in board.points() {
         let now = cells.iter().find(|(q, _)| *q == p).map(|&(_, c)| c);
-        let href = edit.then(|| {
+        let wildcard = |c: Cell| {
+            if c.is_stone() || c == Cell::Empty {
+                String::new()
+            } else {
+                c.to_char().to_string()
+            }
+        };
+        if edit {
             let then = cycle(now);
             let cycled = cells
                 .iter()
@@ -319,36 +368,34 @@ pub async fn patterns_page(
                 .chain(then.map(|c| (p, c)));
             let text = Pattern::new(spec.kind, spec.size, cycled)
                 .map_or_else(|_| String::new(), |n| n.to_string());
-            here(&text, &[("edit", "1")])
-        });
-        let title = format!(
-            "{} ({}){}",
-            board.display_name(p),
-            cell_word(now),
-            if edit { ": click to cycle" } else { "" }
-        );
-        match now {
-            Some(c) => region.push(PointMark {
+            let (col, row) = board.coords(p);
+            let mut data = vec![
+                ("at", board.point_name(p)),
+                ("col", col.to_string()),
+                ("row", row.to_string()),
+            ];
+            if let Some(c) = now {
+                data.push(("cell", c.to_char().to_string()));
+            }
+            region.push(PointMark {
+                point: p,
+                class: "cell",
+                label: now.map(wildcard).unwrap_or_default(),
+                href: Some(here(&text, &[("edit", "1")])),
+                title: format!("{} ({})", board.display_name(p), cell_word(now)),
+                fill: None,
+                data,
+            });
+        } else if let Some(c) = now {
+            region.push(PointMark {
                 point: p,
                 class: "region",
-                label: if matches!(c, Cell::Black | Cell::White) {
-                    String::new()
-                } else {
-                    c.to_char().to_string()
-                },
-                href,
-                title,
+                label: wildcard(c),
+                href: None,
+                title: format!("{} ({})", board.display_name(p), cell_word(now)),
                 fill: None,
-            }),
-            None if edit => region.push(PointMark {
-                point: p,
-                class: "hot",
-                label: String::new(),
-                href,
-                title,
-                fill: None,
-            }),
-            None => {}
+                data: Vec::new(),
+            });
         }
     }
     region.extend(marks);
@@ -389,13 +436,21 @@ pub async fn patterns_page(
         edit,
         edit_href: here(&notation, &[("edit", "1")]),
         search_href: here(&notation, &[]),
+        downloads: {
+            let q = &here(&notation, &[])["/patterns".len()..];
+            (format!("/patterns.sgf{q}"), format!("/patterns.zip{q}"))
+        },
+        found_max: crate::export::FOUND_MAX as u64,
         clear_href: here("", &[("edit", "1")]),
         kinds: kinds(),
         kind: kind_code.clone(),
         size: size_text.clone(),
         board_size: spec.size,
         pattern: notation.clone(),
+        placed: placed.unwrap_or_default(),
+        placed_code: mode.map_or("", PatternMode::code),
         modes: vec![
+            ("auto", "where the pattern suggests"),
             ("anywhere", "anywhere"),
             ("corner", "in a corner"),
             ("side", "along a side"),
@@ -421,4 +476,43 @@ pub async fn patterns_page(
         .render()
         .map_err(|e| ApiError::Internal(format!("template: {e}")))?;
     Ok(html_response(status, body))
+}
+
+/// `GET /patterns.sgf?…`, `/patterns.zip?…`: the games the pattern page
+/// finds (its parameters; the mode `auto` unless chosen), up to
+/// [`crate::export::FOUND_MAX`], in the order of its list.
+async fn patterns_download(
+    state: Data<ServerState>,
+    q: super::PageQuery<PatternParams>,
+    format: keil_container::BundleFormat,
+) -> PageResult {
+    let PatternParams { mut api, .. } = q.into_inner();
+    drop_empty_filter(&mut api.filter);
+    if nonempty(&api.mode).is_none() {
+        api.mode = Some("auto".into());
+    }
+    api.limit = Some(crate::export::FOUND_MAX.to_string());
+    api.cursor = None;
+    let query = crate::params::pattern_query(api)?;
+    super::download_found(state, format, move |a, b| {
+        let answer = a.patterns().search_within(&query, b)?;
+        Ok(answer.games.iter().map(|g| g.game_id).collect())
+    })
+    .await
+}
+
+/// `GET /patterns.sgf?…`: [`patterns_download`] as one SGF collection.
+pub async fn patterns_sgf(
+    state: Data<ServerState>,
+    q: super::PageQuery<PatternParams>,
+) -> PageResult {
+    patterns_download(state, q, keil_container::BundleFormat::Sgf).await
+}
+
+/// `GET /patterns.zip?…`: [`patterns_download`] as a zip.
+pub async fn patterns_zip(
+    state: Data<ServerState>,
+    q: super::PageQuery<PatternParams>,
+) -> PageResult {
+    patterns_download(state, q, keil_container::BundleFormat::Zip).await
 }

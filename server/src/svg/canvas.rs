@@ -69,7 +69,11 @@ impl Canvas {
         self.s.push_str(r#"<g class="marks">"#);
         for &(x, y, m) in marks {
             if let Some(href) = &m.href {
-                let _ = write!(self.s, r#"<a href="{}">"#, escape(href));
+                let _ = write!(self.s, r#"<a href="{}""#, escape(href));
+                for (name, value) in &m.data {
+                    let _ = write!(self.s, r#" data-{name}="{}""#, escape(value));
+                }
+                self.s.push('>');
             }
             let title = escape(&m.title);
             match m.class {
@@ -94,10 +98,23 @@ impl Canvas {
                     let fill = m.fill.as_deref().unwrap_or("#2e86de");
                     let _ = write!(
                         self.s,
-                        r##"<circle class="next" cx="{x:.1}" cy="{y:.1}" r="{:.1}" fill="{}" stroke="#fff" stroke-width="1.5"><title>{title}</title></circle><text class="next-label" x="{x:.1}" y="{y:.1}" text-anchor="middle" dominant-baseline="central" fill="#fff" font-size="{}">{}</text>"##,
+                        r##"<circle class="next" cx="{x:.1}" cy="{y:.1}" r="{:.1}" fill="{}" stroke="#fff" stroke-width="1.5"><title>{title}</title></circle><text class="next-label{}" x="{x:.1}" y="{y:.1}" text-anchor="middle" dominant-baseline="central" fill="#fff" font-size="{}">{}</text>"##,
                         radius * 0.8,
                         escape(fill),
+                        if m.label.len() > 3 { " long" } else { "" },
                         if m.label.len() > 3 { 8 } else { 10 },
+                        escape(&m.label)
+                    );
+                }
+                // A point of the pattern editor: a disc whose look the
+                // stylesheet gives by the link's `data-cell` (a stone, a
+                // tinted region point, or nothing), and the cell's
+                // character when it is a wildcard.
+                "cell" => {
+                    let _ = write!(
+                        self.s,
+                        r##"<circle class="cell" cx="{x:.1}" cy="{y:.1}" r="{:.1}" fill="#2e86de" fill-opacity="0"><title>{title}</title></circle><text class="cell-label" x="{x:.1}" y="{y:.1}" text-anchor="middle" dominant-baseline="central" fill="#1b4f80" font-size="11" pointer-events="none">{}</text>"##,
+                        radius * 0.95,
                         escape(&m.label)
                     );
                 }

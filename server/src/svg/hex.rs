@@ -245,6 +245,7 @@ mod tests {
                 href: Some("/positions?a=1&b=<2>".into()),
                 title: "a1 <x>".into(),
                 fill: Some("#123456".into()),
+                data: Vec::new(),
             },
             PointMark {
                 point: d4,
@@ -253,6 +254,7 @@ mod tests {
                 href: None,
                 title: "d4".into(),
                 fill: None,
+                data: Vec::new(),
             },
         ];
         let position = AnyPosition::Keil(p);

@@ -102,7 +102,8 @@ pub struct PointMark {
     /// Its look: `dot-b`/`dot-w` (a small square: territory or area),
     /// `next` (a continuation: a disc with `label`), `hot` (an invisible
     /// target covering the point, for links), `region` (a point of a
-    /// pattern: a tinted disc with `label`); Kaomi's `removed` (a stone of
+    /// pattern: a tinted disc with `label`), `cell` (a point of the
+    /// pattern editor, drawn by the stylesheet from `data-cell`); Kaomi's `removed` (a stone of
     /// a removed pair, greyed), `deciding` (a ring around a stone of the
     /// deciding group) and `ghost` (a dashed circle where a pushed stone
     /// stood); a record's markup `mk-tr`, `mk-sq`, `mk-cr`, `mk-ma`,
@@ -118,6 +119,10 @@ pub struct PointMark {
     /// The fill of a `next` mark (by win share); the ink of a markup or
     /// move number.
     pub fill: Option<String>,
+    /// Attributes `data-NAME="VALUE"` of the mark's link (with `href`
+    /// only): the pattern editor's `at` (the point's name), `col`, `row`
+    /// and `cell`.
+    pub data: Vec<(&'static str, String)>,
 }
 
 /// The SVG of a drawing with [`Extras`]: for pages, a board with marks and

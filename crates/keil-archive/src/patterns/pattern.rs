@@ -76,7 +76,8 @@ impl Cell {
         allowed >> state & 1 != 0
     }
 
-    pub(crate) fn is_stone(self) -> bool {
+    /// Whether the cell is a stone (`X` or `O`).
+    pub fn is_stone(self) -> bool {
         matches!(self, Cell::Black | Cell::White)
     }
 }
@@ -197,14 +198,18 @@ pub enum PatternError {
     Mode(String),
     /// A corner pattern not drawn in a corner.
     #[error(
-        "a corner pattern must be drawn in a corner of the board (touching two edges that meet there)"
+        "a corner pattern must be drawn in a corner of the board (touching two edges that meet there): extend its region to the corner, name its stones alone (e.g. X:dd O:cf) and the region grows to the nearest corner, or choose the mode side, centre or anywhere"
     )]
     NotInCorner,
     /// A side pattern not drawn on exactly one edge.
-    #[error("a side pattern must be drawn touching exactly one edge of the board and no corner")]
+    #[error(
+        "a side pattern must be drawn touching exactly one edge of the board and no corner: extend its region to one edge, name its stones alone (e.g. X:jd) and the region grows to the nearest edge, or choose the mode corner, centre or anywhere"
+    )]
     NotOnSide,
     /// No placement of the pattern is possible in the mode.
-    #[error("the pattern has no place on this board in {0} mode (too large?)")]
+    #[error(
+        "the pattern has no place on this board in {0} mode: its region is too large for the mode; make it smaller or choose the mode anywhere"
+    )]
     NoPlacement(&'static str),
     /// A board the kind does not have.
     #[error("board: {0}")]
@@ -266,11 +271,27 @@ impl Pattern {
     }
 
     /// Reads a pattern in either notation (see [`Pattern`]); `mode` gives
-    /// the rows notation its default top-left point.
+    /// the rows notation its default top-left point, and a pattern of
+    /// stones alone its region ([`Pattern::reaching`]).
     ///
     /// # Errors
     /// [`PatternError`] naming the row and column, or the item, to fix.
     pub fn parse(
+        kind: GameKind,
+        size: u8,
+        text: &str,
+        mode: PatternMode,
+    ) -> std::result::Result<Pattern, PatternError> {
+        Ok(Pattern::parse_drawn(kind, size, text, mode)?.reaching(mode))
+    }
+
+    /// Reads a pattern as [`Pattern::parse`] does, its points exactly as
+    /// written (stones alone keep no region: the pattern editor shows what
+    /// was drawn).
+    ///
+    /// # Errors
+    /// As [`Pattern::parse`].
+    pub fn parse_drawn(
         kind: GameKind,
         size: u8,
         text: &str,
@@ -389,6 +410,121 @@ impl Pattern {
             .fold((u8::MAX, u8::MAX), |(a, b), (c, r)| (a.min(c), b.min(r)));
         let (c1, r1) = coords.fold((0, 0), |(a, b), (c, r)| (a.max(c), b.max(r)));
         ((c0, r0), (c1 - c0 + 1, r1 - r0 + 1))
+    }
+
+    /// The pattern named by its stones alone, read for `mode`: in
+    /// `corner` mode, when no stone lies on a corner point, the smallest
+    /// region holding the stones that reaches a corner point (a box of the
+    /// lattice, from the stones to the nearest corner); in `side` mode,
+    /// when the stones touch no edge, the smallest such box reaching one
+    /// edge and no corner. The region's other points are empty (`.`).
+    /// Any other pattern (one with an empty or wildcard cell: its region
+    /// is drawn) and any other mode give the pattern unchanged.
+    ///
+    /// This is how a Go player names a joseki: `X:dd O:cf` in a corner is
+    /// the 4-4 stone and the knight's approach with the corner empty.
+    pub fn reaching(self, mode: PatternMode) -> Pattern {
+        if !self.cells.iter().all(|(_, c)| c.is_stone()) {
+            return self;
+        }
+        let board = self.board;
+        let drawn = self.cells.iter().fold(0u8, |m, &(p, _)| m | board.edges(p));
+        let on_corner = self
+            .cells
+            .iter()
+            .any(|&(p, _)| board.edges(p).count_ones() >= 2);
+        let targets: Vec<Point> = match mode {
+            PatternMode::Corner if !on_corner => board
+                .points()
+                .filter(|&q| board.edges(q).count_ones() >= 2)
+                .collect(),
+            PatternMode::Side if drawn == 0 => board
+                .points()
+                .filter(|&q| board.edges(q).count_ones() == 1)
+                .collect(),
+            _ => return self,
+        };
+        let ((c0, r0), (w, h)) = self.bounds();
+        let best = targets
+            .into_iter()
+            .filter_map(|q| {
+                let region = self.box_to(q, (c0, r0), (c0 + w - 1, r0 + h - 1));
+                let edges = region.iter().fold(0u8, |m, &p| m | board.edges(p));
+                let corner = region.iter().any(|&p| board.edges(p).count_ones() >= 2);
+                let fits = match mode {
+                    PatternMode::Side => edges.count_ones() == 1 && !corner,
+                    _ => true,
+                };
+                fits.then_some(region)
+            })
+            .min_by_key(Vec::len);
+        let Some(region) = best else {
+            return self;
+        };
+        let mut cells = self.cells;
+        for p in region {
+            if !cells.iter().any(|&(q, _)| q == p) {
+                cells.push((p, Cell::Empty));
+            }
+        }
+        cells.sort_by_key(|(p, _)| p.0);
+        Pattern { cells, ..self }
+    }
+
+    /// The board's points in the lattice box spanning the box
+    /// `(c0, r0)..=(c1, r1)` and the point `q`.
+    fn box_to(&self, q: Point, (c0, r0): (u8, u8), (c1, r1): (u8, u8)) -> Vec<Point> {
+        let (qc, qr) = self.board.coords(q);
+        let (c0, c1) = (i32::from(c0.min(qc)), i32::from(c1.max(qc)));
+        let (r0, r1) = (i32::from(r0.min(qr)), i32::from(r1.max(qr)));
+        (r0..=r1)
+            .flat_map(|r| (c0..=c1).map(move |c| (c, r)))
+            .filter_map(|(c, r)| self.board.point_at(c, r))
+            .collect()
+    }
+
+    /// The mode a pattern is meant for when none is chosen (the pattern
+    /// page's `auto`): a pattern whose region is drawn (it has an empty or
+    /// wildcard cell) follows its edges: `corner` when it holds a corner
+    /// point, `side` when it touches one edge, `centre` when none, else
+    /// `anywhere`. A pattern of stones alone is `corner` when the box from
+    /// the stones to the nearest corner spans less than half the board
+    /// each way (a joseki), `side` when the stones lie on the lines of the
+    /// outer third of the board from one edge (the 6th line and below on
+    /// 19×19), else `centre`.
+    pub fn natural_mode(&self) -> PatternMode {
+        let board = self.board;
+        let width = board.points().map(|p| board.coords(p).0).max().unwrap_or(0) + 1;
+        let edges = self.cells.iter().fold(0u8, |m, &(p, _)| m | board.edges(p));
+        let on_corner = self
+            .cells
+            .iter()
+            .any(|&(p, _)| board.edges(p).count_ones() >= 2);
+        if !self.cells.iter().all(|(_, c)| c.is_stone()) || edges != 0 {
+            return match edges.count_ones() {
+                _ if on_corner => PatternMode::Corner,
+                0 => PatternMode::Centre,
+                1 => PatternMode::Side,
+                _ => PatternMode::Anywhere,
+            };
+        }
+        let spans = |region: &Pattern| {
+            let (_, (w, h)) = region.bounds();
+            (w, h)
+        };
+        let corner = self.clone().reaching(PatternMode::Corner);
+        let (w, h) = spans(&corner);
+        if corner.cells.len() > self.cells.len() && 2 * w < width && 2 * h < width {
+            return PatternMode::Corner;
+        }
+        // The side: how many lines from the edge the stones reach.
+        let side = self.clone().reaching(PatternMode::Side);
+        let ((w0, h0), (w, h)) = (spans(self), spans(&side));
+        let depth = (w - w0).max(h - h0) + 1;
+        if side.cells.len() > self.cells.len() && 3 * depth <= width {
+            return PatternMode::Side;
+        }
+        PatternMode::Centre
     }
 
     /// The pattern's offset of a point from its bounding box's top-left
