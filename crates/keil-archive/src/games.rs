@@ -95,23 +95,13 @@ pub(crate) fn filter_sql(filter: &GameFilter) -> (String, Vec<Value>) {
             let mut parts = Vec::new();
             for (col, name) in [(me, &filter.player), (other, &filter.opponent)] {
                 if let Some(n) = name {
-                    // The person the name names; when none does, the
-                    // people a word of one of whose spellings starts
-                    // with it (every spelling of them): one set, so that
-                    // the column's index serves it.
-                    let person = crate::people::PERSON_OF;
+                    // Every spelling of the people the name names: one
+                    // set, so that the column's index serves it.
+                    let (people, values) = people_named(n);
                     parts.push(format!(
-                        "{col} IN (SELECT id FROM players WHERE person IN ({person} \
-                         UNION SELECT s.person FROM player_words w \
-                         JOIN players s ON s.id = w.player_id \
-                         WHERE w.word >= ? AND w.word < ? AND NOT EXISTS ({person})))"
+                        "{col} IN (SELECT id FROM players WHERE person IN ({people}))"
                     ));
-                    let key = person_key(n);
-                    let prefix = crate::fold(n).replace(' ', "");
-                    params.push(Value::Text(key.clone()));
-                    params.push(Value::Text(prefix.clone()));
-                    params.push(Value::Text(format!("{prefix}\x7f")));
-                    params.push(Value::Text(key));
+                    params.extend(values);
                 }
             }
             if parts.is_empty() {
@@ -199,9 +189,74 @@ fn cursor_of(g: &GameSummary) -> Cursor {
     }
 }
 
+/// The people a player filter's name names, as an SQL subquery and its
+/// parameters: the person the name is a spelling (or alias) of; when none
+/// is, the people a word of one of whose spellings starts with it.
+fn people_named(name: &str) -> (String, Vec<Value>) {
+    let person = crate::people::PERSON_OF;
+    let key = person_key(name);
+    let prefix = crate::fold(name).replace(' ', "");
+    (
+        format!(
+            "{person} UNION SELECT s.person FROM player_words w \
+             JOIN players s ON s.id = w.player_id \
+             WHERE w.word >= ? AND w.word < ? AND NOT EXISTS ({person})"
+        ),
+        vec![
+            Value::Text(key.clone()),
+            Value::Text(prefix.clone()),
+            Value::Text(format!("{prefix}\x7f")),
+            Value::Text(key),
+        ],
+    )
+}
+
 /// Lists games on `conn` (see [`Games::list`]).
 pub(crate) fn list_games(conn: &Connection, filter: &GameFilter, page: &Page) -> Result<GameList> {
-    let (mut cond, mut params) = filter_sql(filter);
+    let (cond, filter_params) = filter_sql(filter);
+    // A player's games are read from `game_players`, whose key orders
+    // them by date: the page is a range of that index, not a sort of
+    // every game of the player.
+    let (from, mut cond, mut params, by) = match &filter.player {
+        Some(n) => {
+            // The people first: one person (the usual case) is an
+            // equality, which reads the index in date order.
+            let (people, values) = people_named(n);
+            let ids: Vec<i64> = conn
+                .prepare_cached(&people)?
+                .query_map(rusqlite::params_from_iter(values), |r| r.get(0))?
+                .collect::<rusqlite::Result<_>>()?;
+            let mut c = match ids.len() {
+                1 => "g.id = gp.game_id AND gp.player_id = ?".to_string(),
+                n => format!(
+                    "g.id = gp.game_id AND gp.player_id IN (NULL{})",
+                    ",?".repeat(n)
+                ),
+            };
+            let mut p: Vec<Value> = ids.into_iter().map(Value::Integer).collect();
+            match filter.color {
+                Some(color) => {
+                    c.push_str(" AND gp.color = ?");
+                    p.push(Value::Integer(color.index() as i64));
+                }
+                // A game against oneself once, not once per colour.
+                None => c.push_str(" AND NOT (gp.color = 1 AND gp.opponent_id = gp.player_id)"),
+            }
+            p.extend(filter_params);
+            (
+                format!("game_players gp CROSS JOIN {SUMMARY_FROM}"),
+                format!("{c} AND {cond}"),
+                p,
+                ("gp.date", "gp.game_id"),
+            )
+        }
+        None => (
+            SUMMARY_FROM.to_string(),
+            cond,
+            filter_params,
+            ("g.date", "g.id"),
+        ),
+    };
     let limit = page.limit.clamp(1, MAX_PAGE);
     // The page before a cursor is read in the other order, then reversed.
     let backwards = page.after.is_none() && page.before.is_some();
@@ -211,14 +266,15 @@ pub(crate) fn list_games(conn: &Connection, filter: &GameFilter, page: &Page) ->
     } else {
         ("<", "DESC")
     };
+    let (date, id) = by;
     if let Some(c) = page.after.as_ref().or(page.before.as_ref()) {
-        cond.push_str(&format!(" AND (g.date, g.id) {cmp} (?, ?)"));
+        cond.push_str(&format!(" AND ({date}, {id}) {cmp} (?, ?)"));
         params.push(Value::Text(c.date.clone()));
         params.push(Value::Integer(c.id.sql()));
     }
     let sql = format!(
-        "SELECT {SUMMARY_COLUMNS} FROM {SUMMARY_FROM} WHERE {cond} \
-         ORDER BY g.date {dir}, g.id {dir} LIMIT {}",
+        "SELECT {SUMMARY_COLUMNS} FROM {from} WHERE {cond} \
+         ORDER BY {date} {dir}, {id} {dir} LIMIT {}",
         limit + 1
     );
     let mut stmt = conn.prepare_cached(&sql)?;

@@ -9,7 +9,7 @@ use keil_archive::{
     Archive, Duplicates, Fate, GameFilter, ImportOptions, ImportReport, ImportSource, MatchKind,
     Page, PositionQuery,
 };
-use keil_rules::{GoPosition, SquareBoard};
+use keil_rules::{Color, GoPosition, SquareBoard};
 
 /// A 19×19 Go game of `moves` moves (all different points, in a fixed
 /// order from `start`), with the given root properties.
@@ -92,6 +92,25 @@ fn spellings_that_differ_in_case_spacing_and_punctuation_are_one_player() {
     assert_eq!(games_of(&archive, "jie"), 4);
     assert_eq!(games_of(&archive, "IYA"), 2);
     assert_eq!(games_of(&archive, "nobody"), 0);
+    // A game against oneself is listed once, and once under each colour.
+    assert_eq!(games_of(&archive, "Leela Zero"), 1);
+    for color in [Color::Black, Color::White] {
+        let filter = GameFilter {
+            player: Some("leela zero".into()),
+            color: Some(color),
+            ..GameFilter::default()
+        };
+        let list = archive.games().list(&filter, &Page::default()).unwrap();
+        assert_eq!(list.games.len(), 1, "{color:?}");
+    }
+    // A prefix of several people: every game of each, newest first.
+    let filter = GameFilter {
+        player: Some("j".into()),
+        ..GameFilter::default()
+    };
+    let list = archive.games().list(&filter, &Page::default()).unwrap();
+    assert!(list.games.len() >= 2, "{list:?}");
+    assert!(list.games.windows(2).all(|w| w[0].date >= w[1].date));
     let p = profile(&archive, "KeJie");
     assert_eq!(p.name, "Ke Jie", "the first spelling met is shown");
     assert_eq!(p.games, 4);

@@ -18,6 +18,7 @@
 //! `patterns` and `upload`; this module holds what they share (the page
 //! table, errors, query parsing, rendering, links and names).
 
+mod board;
 mod chart;
 mod explorer;
 mod game;

@@ -1,0 +1,484 @@
+//! The viewer's board panel: a line of a game (the main line, or a
+//! variation of its record) replayed to a ply, drawn with its replay
+//! buttons, caption, captures, the node's comments and markup and the
+//! variations that branch there. Part of the game page, and the fragment
+//! the viewer's script fetches as it steps.
+
+use std::fmt::Write as _;
+
+use askama::Template;
+use keil_archive::{GameId, GameMoves};
+use keil_rules::{AnyBoard, AnyGame, AnyRuleset, Color, Move, Point};
+use serde::Deserialize;
+
+use super::tree::{Branch, LineNodes, Tree};
+use super::{color_word, letter, link};
+use crate::error::ApiError;
+use crate::svg::{self, Drawing, Extras, PointMark};
+
+/// The viewer's parameters: `?ply=N&var=K&numbers=1`.
+#[derive(Debug, Deserialize)]
+pub struct ViewParams {
+    /// The ply to show (0: the start; default: the last).
+    pub ply: Option<String>,
+    /// A variation to show instead of the main line: its number (1-based,
+    /// in the validator's order, which is the file's).
+    pub var: Option<String>,
+    /// `1`/`true`: move numbers on the stones.
+    pub numbers: Option<String>,
+}
+
+/// [`ViewParams`] read.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct View {
+    ply: Option<u32>,
+    pub(super) var: Option<usize>,
+    numbers: bool,
+}
+
+impl View {
+    pub(super) fn parse(p: &ViewParams) -> Result<View, ApiError> {
+        fn nonempty(v: &Option<String>) -> Option<&str> {
+            v.as_deref().map(str::trim).filter(|s| !s.is_empty())
+        }
+        let ply = nonempty(&p.ply).map(crate::params::parse_ply).transpose()?;
+        let var = nonempty(&p.var)
+            .map(|s| {
+                s.parse::<usize>().ok().filter(|&n| n >= 1).ok_or_else(|| {
+                    crate::params::bad(
+                        "var",
+                        format!(
+                            "{} is not a variation number: 1 is the record's first variation",
+                            crate::params::quote(s)
+                        ),
+                    )
+                })
+            })
+            .transpose()?;
+        let numbers = crate::params::parse_flag("numbers", nonempty(&p.numbers), false)?;
+        Ok(View { ply, var, numbers })
+    }
+
+    /// The query that keeps the line and the numbers (`var=2&numbers=1&`),
+    /// for links to other plies.
+    pub(super) fn keep(&self) -> String {
+        let mut q = String::new();
+        if let Some(v) = self.var {
+            let _ = write!(q, "var={v}&");
+        }
+        if self.numbers {
+            q.push_str("numbers=1&");
+        }
+        q
+    }
+}
+
+/// One move of the move list.
+pub(super) struct MoveItem {
+    pub(super) ply: u32,
+    pub(super) color: &'static str,
+    pub(super) name: String,
+}
+
+/// A replayed line: each move's player and name, the board at the
+/// requested ply, the final game, and the ply of the stone on each
+/// occupied point (for move numbers).
+pub(super) struct Line {
+    pub(super) moves: Vec<MoveItem>,
+    at: crate::replay::Replayed,
+    pub(super) end: AnyGame,
+    /// The last move placed on each point, up to the ply shown.
+    placed: Vec<(Point, u32)>,
+}
+
+fn replay_line(line: &GameMoves, ply: u32) -> Result<Line, ApiError> {
+    let board = line.board;
+    let mut items = Vec::with_capacity(line.moves.len());
+    let mut placed = Vec::new();
+    let (at, end) = crate::replay::replay_through(line, ply, true, &mut |i, color, mv| {
+        let n = i as u32 + 1;
+        if let (Move::Place(p), true) = (mv, n <= ply) {
+            placed.push((p, n));
+        }
+        items.push((n, color, mv));
+    })?;
+    // Points named as the game names them (Kaomi: SGF letters).
+    let moves = items
+        .into_iter()
+        .map(|(ply, color, mv)| MoveItem {
+            ply,
+            color: letter(color),
+            name: match mv {
+                Move::Place(p) => at.position.display_name(p),
+                m => board.move_name(m),
+            },
+        })
+        .collect();
+    Ok(Line {
+        moves,
+        at,
+        end,
+        placed,
+    })
+}
+
+/// A replay button.
+struct NavButton {
+    ply: u32,
+    text: &'static str,
+    title: &'static str,
+    disabled: bool,
+}
+
+/// Where the viewer is on a variation: its number, where it leaves, its
+/// verdict, and the link back.
+struct LineNote {
+    text: String,
+    back: String,
+}
+
+#[derive(Template)]
+#[template(path = "board_panel.html")]
+struct BoardPanel {
+    ply: u32,
+    announce: String,
+    svg: String,
+    buttons: Vec<NavButton>,
+    caption: String,
+    explore: String,
+    /// The query kept by the replay links (`var=2&`).
+    keep: String,
+    numbers_href: String,
+    numbers_text: &'static str,
+    captures: [u32; 2],
+    comments: Vec<String>,
+    branches: Vec<Branch>,
+    line_note: Option<LineNote>,
+}
+
+/// Kaomi's marks on a board of the viewer (kaomi-rules.md): the squares
+/// the last placement pushed stones from (`ghost`, titled with where each
+/// went) and, on the full board at the end, the stones of removed pairs
+/// (`removed`) and the deciding group (`deciding`). Empty for other games.
+fn kaomi_marks(l: &crate::replay::Replayed, end: bool) -> Vec<PointMark> {
+    let mut marks = Vec::new();
+    let name = |p: Point| l.position.display_name(p);
+    for &(from, to) in &l.moved {
+        marks.push(PointMark {
+            point: from,
+            class: "ghost",
+            label: String::new(),
+            href: None,
+            title: format!("{} pushed to {}", name(from), name(to)),
+            fill: None,
+            data: Vec::new(),
+        });
+    }
+    let Some(result) = l.kaomi.as_ref().filter(|_| end) else {
+        return marks;
+    };
+    let deciding = result.deciding;
+    for (i, g) in result.groups.iter().enumerate() {
+        let class = if g.removed {
+            "removed"
+        } else if deciding == Some(i) {
+            "deciding"
+        } else {
+            continue;
+        };
+        let who = color_word(g.color);
+        for p in g.stones.iter() {
+            marks.push(PointMark {
+                point: p,
+                class,
+                label: String::new(),
+                href: None,
+                title: if g.removed {
+                    format!(
+                        "{}: {who}'s group of {}, removed in a pair",
+                        name(p),
+                        g.size
+                    )
+                } else {
+                    format!("{}: {who}'s deciding group of {}", name(p), g.size)
+                },
+                fill: None,
+                data: Vec::new(),
+            });
+        }
+    }
+    marks
+}
+
+/// What one request shows: a line of a game (the main line, or a
+/// variation of its record) replayed to a ply, with the record's tree.
+pub(super) struct Shown {
+    id: GameId,
+    pub(super) ply: u32,
+    pub(super) plies: u32,
+    pub(super) line: Line,
+    pub(super) board: AnyBoard,
+    pub(super) tree: Option<Tree>,
+    nodes: Option<LineNodes>,
+    pub(super) view: View,
+    /// Whether the result is compared with a computed score (else the
+    /// final position's count is not shown).
+    pub(super) result_checked: bool,
+}
+
+/// Whether the rules compare `RE` with a computed score (go-rules.md
+/// "Verdict of one line": Keil and Kaomi always; Go under tromp-taylor and
+/// kee only).
+fn rules_check_result(rules: &AnyRuleset) -> bool {
+    match rules {
+        AnyRuleset::Go { ruleset, .. } => ruleset.result_checked(),
+        _ => true,
+    }
+}
+
+/// Reads the record, picks the line and replays it to the ply asked for.
+///
+/// # Errors
+/// 404 for a variation the record does not have or a ply past the line's
+/// end.
+pub(super) fn show(
+    id: GameId,
+    moves: GameMoves,
+    record: &str,
+    view: View,
+) -> Result<Shown, ApiError> {
+    let tree = Tree::read(record);
+    let board = moves.board;
+    let (line_moves, nodes) = match view.var {
+        None => {
+            let nodes = tree.as_ref().and_then(|t| t.line(None));
+            (moves, nodes)
+        }
+        Some(k) => {
+            let count = tree.as_ref().map_or(0, Tree::variations);
+            let nodes = tree.as_ref().and_then(|t| t.line(Some(k))).ok_or_else(|| {
+                ApiError::NotFound(format!(
+                    "game {id} has {count} variations: there is no variation {k}"
+                ))
+            })?;
+            let mut m = moves;
+            m.moves = nodes.moves.iter().map(|&(_, mv)| mv).collect();
+            m.colors = nodes.moves.iter().map(|&(c, _)| c).collect();
+            (m, Some(nodes))
+        }
+    };
+    let plies = line_moves.moves.len() as u32;
+    let ply = view.ply.unwrap_or(plies);
+    let line = replay_line(&line_moves, ply)?;
+    let result_checked = rules_check_result(&line_moves.rules);
+    Ok(Shown {
+        id,
+        ply,
+        plies,
+        line,
+        board,
+        tree,
+        nodes,
+        view,
+        result_checked,
+    })
+}
+
+/// The ink that reads on the stone at `p` (white on black).
+fn ink(position: &keil_rules::AnyPosition, p: Point) -> Option<String> {
+    (position.get(p) == Some(Color::Black)).then(|| "#fff".to_string())
+}
+
+/// The board at a ply with its replay buttons, caption, explorer link,
+/// captures, the node's comments and the variations that branch there:
+/// part of the game page, and the fragment the viewer's script fetches.
+pub(super) fn board_panel(sh: &Shown) -> String {
+    let (id, ply, plies, board) = (sh.id, sh.ply, sh.plies, sh.board);
+    let line = &sh.line;
+    let l = &line.at;
+    let last_point = match l.last {
+        Some((_, _, Move::Place(p))) => Some(p),
+        _ => None,
+    };
+    let captured: Vec<(Point, Color)> = match l.last {
+        Some((_, c, _)) => l.captured.iter().map(|&p| (p, c.opposite())).collect(),
+        None => Vec::new(),
+    };
+    let mut caption = format!("ply {ply}/{plies}");
+    let mut announce = String::new();
+    match l.last {
+        Some((n, c, mv)) => {
+            let name = match mv {
+                Move::Place(p) => l.position.display_name(p),
+                m => board.move_name(m),
+            };
+            let _ = write!(caption, " · {} {name}", letter(c));
+            let _ = write!(announce, "Move {n}: {} {name}", color_word(c));
+            if !l.captured.is_empty() {
+                let _ = write!(announce, ", {} captured", l.captured.len());
+            }
+        }
+        None => announce.push_str("Start of the game"),
+    }
+    let _ = write!(caption, " · {} to move", color_word(l.to_move));
+    if l.position.button_taken() == Some(true) {
+        caption.push_str(" · button taken");
+    }
+    let notation = l.position.to_notation(Some(l.to_move));
+    let mut marks = kaomi_marks(l, ply == plies);
+    // The final position of a finished game whose result the rules count:
+    // the points its score counts (territory, area) marked for their
+    // owner. Under agreement rules (Japanese, Korean, AGA...) the players'
+    // result stands and no count is drawn (go-rules.md).
+    if ply == plies && line.end.is_complete() && sh.result_checked {
+        let score = line.end.score();
+        let _ = write!(
+            caption,
+            " · computed score B {} W {}",
+            score.black, score.white
+        );
+        for (p, c) in line.end.owned_points() {
+            let (class, who) = match c {
+                Color::Black => ("dot-b", "Black"),
+                Color::White => ("dot-w", "White"),
+            };
+            marks.push(PointMark {
+                point: p,
+                class,
+                label: String::new(),
+                href: None,
+                title: format!("{}: {who}'s", board.display_name(p)),
+                fill: None,
+                data: Vec::new(),
+            });
+        }
+    }
+    if sh.view.numbers {
+        // The number of the move that placed each stone still on the board.
+        let mut last: std::collections::HashMap<Point, u32> = Default::default();
+        for &(p, n) in &line.placed {
+            last.insert(p, n);
+        }
+        let mut numbered: Vec<(Point, u32)> = last
+            .into_iter()
+            .filter(|&(p, _)| l.position.get(p).is_some())
+            .collect();
+        numbered.sort_unstable_by_key(|&(_, n)| n);
+        for (p, n) in numbered {
+            marks.push(PointMark {
+                point: p,
+                class: "mk-num",
+                label: n.to_string(),
+                href: None,
+                title: format!("move {n}"),
+                fill: Some(ink(&l.position, p).unwrap_or_else(|| "#000".into())),
+                data: Vec::new(),
+            });
+        }
+    }
+    let (mut comments, mut branches) = (Vec::new(), Vec::new());
+    if let (Some(t), Some(nodes)) = (&sh.tree, &sh.nodes) {
+        comments = t.comments(nodes, ply);
+        branches = t.branches(nodes, ply, board);
+        for m in t.markup(nodes, ply, board) {
+            let (class, what) = match m.shape {
+                "tr" => ("mk-tr", "triangle"),
+                "sq" => ("mk-sq", "square"),
+                "cr" => ("mk-cr", "circle"),
+                "ma" => ("mk-ma", "cross"),
+                _ => ("mk-lb", "label"),
+            };
+            let title = if m.label.is_empty() {
+                format!("{}: {what}", board.display_name(m.point))
+            } else {
+                format!("{}: {what} {}", board.display_name(m.point), m.label)
+            };
+            marks.push(PointMark {
+                point: m.point,
+                class,
+                label: m.label,
+                href: None,
+                title,
+                fill: ink(&l.position, m.point),
+                data: Vec::new(),
+            });
+        }
+    }
+    let svg = svg::render_with(
+        &Drawing {
+            position: &l.position,
+            last: last_point,
+            captured: &captured,
+            caption: &caption,
+        },
+        &Extras {
+            inline: true,
+            ply: Some(ply),
+            notation: Some(&notation),
+            marks: &marks,
+        },
+    );
+    let b = |to: u32, text, title, disabled| NavButton {
+        ply: to,
+        text,
+        title,
+        disabled,
+    };
+    let buttons = vec![
+        b(0, "|◀", "Start (Home)", ply == 0),
+        b(ply.saturating_sub(10), "◀◀", "Back ten moves (↑)", ply == 0),
+        b(ply.saturating_sub(1), "◀", "Back one move (←)", ply == 0),
+        b(
+            (ply + 1).min(plies),
+            "▶",
+            "Forward one move (→)",
+            ply == plies,
+        ),
+        b(
+            (ply + 10).min(plies),
+            "▶▶",
+            "Forward ten moves (↓)",
+            ply == plies,
+        ),
+        b(plies, "▶|", "End (End)", ply == plies),
+    ];
+    let explore = link(
+        "/positions",
+        &[
+            ("kind", l.position.kind().code()),
+            ("position", &l.position.to_notation(None)),
+            ("to_move", if l.to_move == Color::Black { "b" } else { "w" }),
+        ],
+    );
+    let flipped = View {
+        numbers: !sh.view.numbers,
+        ..sh.view
+    };
+    let line_note = sh.view.var.and_then(|k| {
+        let (from, words) = sh.tree.as_ref()?.variation_words(k)?;
+        Some(LineNote {
+            text: format!("Variation {k}, from move {from}: {words}"),
+            back: format!("?ply={}", from.saturating_sub(1)),
+        })
+    });
+    let panel = BoardPanel {
+        ply,
+        announce,
+        svg,
+        buttons,
+        caption: format!("Game {id}, {caption}"),
+        explore,
+        keep: sh.view.keep(),
+        numbers_href: format!("?{}ply={ply}", flipped.keep()),
+        numbers_text: if sh.view.numbers {
+            "hide move numbers"
+        } else {
+            "show move numbers"
+        },
+        captures: l.captures,
+        comments,
+        branches,
+        line_note,
+    };
+    panel.render().unwrap_or_default()
+}
