@@ -8,10 +8,31 @@ use actix_web::{HttpRequest, HttpResponse};
 
 use crate::ServerState;
 use crate::error::ApiError;
+use crate::http::RouteEntry;
 use crate::http::entry;
-use crate::routes::route_table;
 
-/// Registers the state, every route of [`route_table`] and of the pages
+/// Every route of the API ([`crate::routes::route_table`]) and the
+/// OpenAPI document's, fixed paths before those with a `{}` segment.
+fn api_routes() -> Vec<RouteEntry> {
+    let mut table = crate::routes::route_table();
+    let at = table
+        .iter()
+        .position(|e| e.path.contains('{'))
+        .unwrap_or(table.len());
+    table.insert(
+        at,
+        entry("GET", "/openapi.json", crate::openapi::openapi_json),
+    );
+    table
+}
+
+/// The `(method, path)` of every API route, as [`app_config`] registers
+/// them (the pages, `/metrics` and the static files are not the API).
+pub fn routes() -> Vec<(&'static str, &'static str)> {
+    api_routes().iter().map(|e| (e.method, e.path)).collect()
+}
+
+/// Registers the state, every route of [`routes`] and of the pages
 /// (each path's resource answers other methods 405 with `Allow`, and
 /// carries its pattern for the metrics), `GET /metrics`, problem documents
 /// for malformed paths (query strings are read by [`crate::params`]), and a
@@ -25,7 +46,7 @@ pub fn app_config(state: Data<ServerState>) -> impl FnOnce(&mut ServiceConfig) {
         let metrics = entry("GET", crate::metrics::PATH, crate::metrics::serve);
         // Several methods on one path share one resource.
         let mut resources: Vec<(&'static str, Vec<&'static str>, actix_web::Resource)> = Vec::new();
-        for e in route_table()
+        for e in api_routes()
             .into_iter()
             .chain(crate::pages::page_table())
             .chain([metrics])
@@ -69,4 +90,26 @@ async fn not_found(req: HttpRequest) -> Result<HttpResponse, ApiError> {
         req.method(),
         req.path()
     )))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn every_route_is_documented_with_its_method() {
+        let doc: serde_json::Value = serde_json::from_str(&crate::openapi::json()).unwrap();
+        for (method, path) in super::routes() {
+            let op = &doc["paths"][path][method.to_ascii_lowercase()];
+            assert!(
+                op.is_object(),
+                "{method} {path} is not in the OpenAPI document"
+            );
+        }
+        let documented: usize = doc["paths"]
+            .as_object()
+            .unwrap()
+            .values()
+            .map(|p| p.as_object().unwrap().len())
+            .sum();
+        assert_eq!(documented, super::routes().len());
+    }
 }

@@ -357,7 +357,13 @@ impl From<keil_archive::PatternError> for ApiError {
     /// A pattern that does not parse or has no place in its mode: 400,
     /// naming the parameter to fix.
     fn from(e: keil_archive::PatternError) -> ApiError {
-        crate::params::pattern_error(e)
+        use keil_archive::PatternError as E;
+        let what = match e {
+            E::Board(_) => "size",
+            E::Mode(_) => "mode",
+            _ => "pattern",
+        };
+        ApiError::BadRequest(format!("{what}: {e}"))
     }
 }
 

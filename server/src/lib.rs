@@ -23,8 +23,9 @@
 //! - [`ServerOptions`] → [`bind`] (an actix [`Server`] and the addresses it
 //!   listens on, for tests on port 0) or [`run`] (serve until stopped).
 //! - [`app_config`] registers every route on an actix `ServiceConfig`; the
-//!   routes are listed once, in [`routes::route_table`], with thin
-//!   handlers; [`routes()`] names them. The OpenAPI document ([`openapi`],
+//!   API's routes are listed once, in [`routes::route_table`], with thin
+//!   handlers (and the OpenAPI document's in [`openapi`]); [`routes()`]
+//!   names them. The OpenAPI document ([`openapi`],
 //!   served at `/openapi.json`) is generated from the handlers.
 //! - [`ApiError`] is the one error type: it maps to status codes and RFC 7807
 //!   `application/problem+json` bodies in one place.
@@ -90,9 +91,8 @@ use actix_web::middleware::{Compress, Condition, from_fn};
 use actix_web::{App, HttpServer, web};
 use keil_archive::Archive;
 
-pub use app::app_config;
+pub use app::{app_config, routes};
 pub use error::{ApiError, Form, PROBLEM_JSON, Problem, answer};
-pub use routes::routes;
 
 /// The default upload body limit: 8 MiB (about 8,000 games).
 pub const DEFAULT_MAX_UPLOAD: usize = 8 * 1024 * 1024;

@@ -19,9 +19,7 @@ use actix_web::{FromRequest, HttpRequest, web};
 use serde::de::DeserializeOwned;
 
 use chrono::NaiveDate;
-use keil_archive::{
-    Cursor, GameFilter, GameId, Order, Page, Pattern, PatternError, PatternMode, PatternQuery,
-};
+use keil_archive::{Cursor, GameFilter, GameId, Order, Page, Pattern, PatternMode, PatternQuery};
 use keil_rules::{Color, KaomiVariant, Ruleset};
 
 use crate::dto::{GameFilterQuery, GamesQuery, PatternsQuery};
@@ -439,24 +437,15 @@ pub(crate) fn read_pattern(
     mode: &str,
 ) -> Result<(Pattern, PatternMode), ApiError> {
     if mode == "auto" {
-        let p = Pattern::parse(kind, size, text, PatternMode::Anywhere).map_err(pattern_error)?;
+        let p = Pattern::parse(kind, size, text, PatternMode::Anywhere).map_err(ApiError::from)?;
         let natural = p.natural_mode();
         return Ok((p.reaching(natural), natural));
     }
     let mode = mode
         .parse::<PatternMode>()
         .map_err(|e| bad("mode", format!("{e} (or auto: from the pattern's edges)")))?;
-    let pattern = Pattern::parse(kind, size, text, mode).map_err(pattern_error)?;
+    let pattern = Pattern::parse(kind, size, text, mode).map_err(ApiError::from)?;
     Ok((pattern, mode))
-}
-
-/// A refused pattern, naming the parameter to fix.
-pub(crate) fn pattern_error(e: PatternError) -> ApiError {
-    match e {
-        PatternError::Board(_) => bad("size", e),
-        PatternError::Mode(_) => bad("mode", e),
-        other => bad("pattern", other),
-    }
 }
 
 pub(crate) fn parse_ply(s: &str) -> Result<u32, ApiError> {

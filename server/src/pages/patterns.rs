@@ -164,7 +164,7 @@ pub async fn patterns_page(
         match Pattern::parse_drawn(spec.kind, spec.size, &text, drawn_mode) {
             Ok(p) => Some(p),
             Err(e) => {
-                errors.push(crate::params::pattern_error(e).to_string());
+                errors.push(ApiError::from(e).to_string());
                 None
             }
         }

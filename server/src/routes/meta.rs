@@ -1,5 +1,5 @@
-//! About the server: health, the archive's statistics, the OpenAPI
-//! document.
+//! About the server: health and the archive's statistics (the OpenAPI
+//! document is served by [`crate::openapi`]).
 
 use actix_web::HttpResponse;
 use actix_web::web::Data;
@@ -16,15 +16,6 @@ pub async fn health() -> HttpResponse {
     HttpResponse::Ok().json(HealthDto {
         status: "ok".into(),
     })
-}
-
-/// This API's OpenAPI 3 document.
-#[utoipa::path(get, path = "/openapi.json", tag = "meta",
-    responses((status = 200, description = "The OpenAPI document (JSON)")))]
-pub async fn openapi_json() -> HttpResponse {
-    HttpResponse::Ok()
-        .content_type("application/json")
-        .body(crate::openapi::json())
 }
 
 /// Counts and sizes of the archive.

@@ -30,13 +30,14 @@ use crate::replay::{Replayed, replay};
 
 pub use crate::http::RouteEntry;
 pub use games::{get_game, get_record, list_games, search_text, upload_games};
-pub use meta::{health, openapi_json, stats};
+pub use meta::{health, stats};
 pub use patterns::search_patterns;
 pub(crate) use players::find_player;
 pub use players::{get_player, search_players};
 pub use positions::{get_position, get_position_svg, search_positions};
 
-/// Every route of the API, in matching order: the fixed paths first (the
+/// Every route of the API but `/openapi.json` ([`crate::openapi`], which
+/// documents these; [`crate::app_config`] adds it), in matching order: the fixed paths first (the
 /// router compares them as strings; each path with a `{}` segment costs a
 /// regex match for every request that reaches it), position search first of
 /// all; the `.svg` route before the plain position route.
@@ -52,7 +53,6 @@ pub fn route_table() -> Vec<RouteEntry> {
         entry("GET", "/api/v1/search", search_text),
         entry("GET", "/api/v1/stats", stats),
         entry("GET", "/healthz", health),
-        entry("GET", "/openapi.json", openapi_json),
         entry("GET", "/api/v1/games/{id}", get_game),
         entry("GET", "/api/v1/games/{id}/record", get_record),
         entry(
@@ -63,11 +63,6 @@ pub fn route_table() -> Vec<RouteEntry> {
         entry("GET", "/api/v1/games/{id}/positions/{ply}", get_position),
         entry("GET", "/api/v1/players/{name}", get_player),
     ]
-}
-
-/// The `(method, path)` of every route, as [`route_table`] registers them.
-pub fn routes() -> Vec<(&'static str, &'static str)> {
-    route_table().iter().map(|e| (e.method, e.path)).collect()
 }
 
 // ---- helpers ---------------------------------------------------------------
