@@ -1,0 +1,263 @@
+//! The in-memory side of the position index: the segments (each read once
+//! and kept), the summary of every game for filters and statistics, their
+//! catch-up with the database, and the cache of popular positions' match
+//! lists.
+//!
+//! Invariants: a cached segment is used only while its row's nonce is the
+//! one in its header (a row id reused by a merge is never mistaken for the
+//! old segment); the generation of a [`Snapshot`] changes whenever the set
+//! of segments does, and every cached match list is keyed by it, so an
+//! import or a reindex never serves stale matches. Game summaries are
+//! only added to, for ids above the highest one read.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, RwLock};
+
+use super::posting::{Posting, Variant};
+use super::segment::{SegmentIndex, corrupt, decode_block};
+use super::store::{self, Brief};
+use crate::{Budget, Result};
+
+/// The in-memory side of the position index: the segments and a
+/// compact summary of every game (date, winner, players) for filters and
+/// statistics over long posting lists.
+pub(crate) struct PositionIndex {
+    segments: Mutex<HashMap<i64, Arc<Segment>>>,
+    /// Held while a segment is read from the database.
+    loading: Mutex<()>,
+    pub(super) summaries: RwLock<Summaries>,
+    /// Match lists of popular positions, by index generation and query.
+    pub(super) answers: Answers,
+}
+
+impl Default for PositionIndex {
+    fn default() -> PositionIndex {
+        PositionIndex {
+            segments: Mutex::default(),
+            loading: Mutex::default(),
+            summaries: RwLock::default(),
+            answers: new_answers(),
+        }
+    }
+}
+
+impl std::fmt::Debug for PositionIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PositionIndex")
+            .field("segments", &self.segments.lock().map(|s| s.len()).ok())
+            .field("answers", &self.answers.len())
+            .finish_non_exhaustive()
+    }
+}
+
+#[derive(Debug, Default)]
+pub(super) struct Summaries {
+    /// Indexed by game id; `None` for ids without a game.
+    pub(super) games: Vec<Option<Brief>>,
+    max_id: i64,
+}
+
+impl PositionIndex {
+    /// Loads the summaries of games added since the last call. The rows are
+    /// read before the summaries are locked, so that searches go on with
+    /// the summaries as they were meanwhile; the lock is held only to add
+    /// them.
+    pub(super) fn refresh(&self, conn: &rusqlite::Connection) -> Result<()> {
+        let max = store::max_game_id(conn)?;
+        let from = self.summaries.read().expect("poisoned").max_id;
+        if max <= from {
+            return Ok(());
+        }
+        let rows = store::briefs(conn, from, max)?;
+        let mut s = self.summaries.write().expect("poisoned");
+        // Another refresh may have gone as far meanwhile: adding a game's
+        // summary twice writes the same value.
+        if max <= s.max_id {
+            return Ok(());
+        }
+        for (id, brief) in rows {
+            if s.games.len() <= id as usize {
+                s.games.resize(id as usize + 1, None);
+            }
+            s.games[id as usize] = Some(brief);
+        }
+        s.max_id = max;
+        Ok(())
+    }
+
+    /// The segments of the caller's read snapshot, with a signature that
+    /// changes whenever the set of segments does (an import, a merge, a
+    /// reindex).
+    ///
+    /// Segments are immutable: each is read whole once (SQLite's incremental
+    /// blob reads walk the overflow-page chain from the start, which made
+    /// every lookup linear in the segment's size) and kept in memory, about
+    /// 1.5 KB per game. Per query, only the segments' ids and nonces are
+    /// read, to see that the cached copies are still the stored ones.
+    pub(super) fn segments(&self, conn: &rusqlite::Connection) -> Result<Snapshot> {
+        let rows = store::segment_nonces(conn)?;
+        let mut list = Vec::with_capacity(rows.len());
+        let mut signature = blake3::Hasher::new();
+        for &(id, nonce) in &rows {
+            // Filled in at open for segments older than the column.
+            let nonce = nonce.ok_or_else(|| corrupt("segment without a nonce"))? as u64;
+            signature.update(&id.to_le_bytes());
+            signature.update(&nonce.to_le_bytes());
+            let cached = || {
+                self.segments
+                    .lock()
+                    .expect("poisoned")
+                    .get(&id)
+                    .filter(|s| s.index.nonce == nonce)
+                    .cloned()
+            };
+            let segment = match cached() {
+                Some(s) => s,
+                None => {
+                    // One reader loads a segment; the others wait for it
+                    // rather than each holding a copy of it.
+                    let _loading = self.loading.lock().expect("poisoned");
+                    if let Some(s) = cached() {
+                        list.push(s);
+                        continue;
+                    }
+                    let bytes = store::segment_bytes(conn, id)?;
+                    let index = SegmentIndex::parse(&bytes, bytes.len())?;
+                    if index.nonce != nonce {
+                        return Err(corrupt("nonce column disagrees with the header"));
+                    }
+                    let s = Arc::new(Segment { index, bytes });
+                    self.segments
+                        .lock()
+                        .expect("poisoned")
+                        .insert(id, s.clone());
+                    s
+                }
+            };
+            list.push(segment);
+        }
+        // Forget segments merged away since.
+        self.segments
+            .lock()
+            .expect("poisoned")
+            .retain(|id, _| rows.iter().any(|&(r, _)| r == *id));
+        let hash = signature.finalize();
+        let generation = u64::from_le_bytes(hash.as_bytes()[..8].try_into().expect("8 bytes"));
+        Ok(Snapshot { list, generation })
+    }
+}
+
+/// The segments one search reads.
+pub(super) struct Snapshot {
+    list: Vec<Arc<Segment>>,
+    /// Differs between any two sets of segments (ids and nonces hashed).
+    pub(super) generation: u64,
+}
+
+impl Snapshot {
+    /// Calls `f` with every posting of the keys `keys` (one range, read in
+    /// one pass), segment by segment; within a segment they come sorted by
+    /// (key, game, ply).
+    /// Checks `budget` once per block.
+    pub(super) fn scan(
+        &self,
+        keys: std::ops::RangeInclusive<u64>,
+        budget: &Budget,
+        mut f: impl FnMut(Posting),
+    ) -> Result<()> {
+        let (lo, hi) = (*keys.start(), *keys.end());
+        for segment in &self.list {
+            let dir = &segment.index;
+            for b in dir.blocks_for(lo, hi) {
+                budget.check()?;
+                let range = dir.offsets[b] as usize..dir.offsets[b + 1] as usize;
+                let block = segment
+                    .bytes
+                    .get(range)
+                    .ok_or_else(|| corrupt("block out of range"))?;
+                decode_block(block, dir.first_keys[b], |p| {
+                    if keys.contains(&p.key) {
+                        f(p)
+                    }
+                })?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A segment held in memory: its block directory and its bytes.
+#[derive(Debug)]
+struct Segment {
+    index: SegmentIndex,
+    bytes: Vec<u8>,
+}
+
+/// Match lists at least this long are kept in [`PositionIndex::answers`]:
+/// shorter ones cost less to recompute than to keep.
+pub(super) const CACHE_MIN_POSTINGS: usize = 256;
+
+/// Memory for cached match lists, in bytes.
+const CACHE_BYTES: u64 = 64 << 20;
+
+/// What identifies the matches of a search before paging: the index
+/// generation, the keys (both button states of the board, or one), the
+/// orientations allowed (a bit per symmetry from the game's board onto the
+/// canonical one), and the filters.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct MatchKey {
+    pub(super) generation: u64,
+    pub(super) keys: std::ops::RangeInclusive<u64>,
+    pub(super) orientations: u16,
+    pub(super) white_to_move: Option<bool>,
+    pub(super) player: Option<String>,
+    pub(super) from: Option<u32>,
+    pub(super) to: Option<u32>,
+}
+
+/// The matches of a search before paging; for a popular position, shared
+/// by every search of it until the index changes.
+#[derive(Debug)]
+pub(crate) struct Matches {
+    /// (matched position's variant, next-move code reduced under the
+    /// position's own symmetries, games, Black wins, White wins), most
+    /// frequent first; codes are canonical.
+    pub(super) per_move: Vec<(Variant, u16, u64, u64, u64)>,
+    /// The first occurrence in each matching game, newest game first.
+    pub(super) games: Vec<Hit>,
+}
+
+/// A game's first occurrence of the position.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Hit {
+    pub(super) date: u32,
+    pub(super) game: u32,
+    pub(super) ply: u16,
+    pub(super) next: u16,
+    pub(super) sym: u8,
+    pub(super) variant: Variant,
+}
+
+impl Hit {
+    /// The keyset order of pages: newest first, then highest id.
+    pub(super) fn order(&self) -> std::cmp::Reverse<(u32, u32)> {
+        std::cmp::Reverse((self.date, self.game))
+    }
+}
+
+/// Weighs cached match lists by their memory.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct MatchesWeight;
+
+impl quick_cache::Weighter<MatchKey, Arc<Matches>> for MatchesWeight {
+    fn weight(&self, _key: &MatchKey, m: &Arc<Matches>) -> u64 {
+        (128 + m.games.len() * std::mem::size_of::<Hit>() + m.per_move.len() * 40) as u64
+    }
+}
+
+/// The cache of popular positions' match lists.
+pub(crate) type Answers = quick_cache::sync::Cache<MatchKey, Arc<Matches>, MatchesWeight>;
+
+pub(crate) fn new_answers() -> Answers {
+    Answers::with_weighter(1024, CACHE_BYTES, MatchesWeight)
+}

@@ -1,0 +1,122 @@
+//! The position index: which games reached a position, at which ply, and
+//! what was played next (issue 6, "positions").
+//!
+//! Every position of every stored game's main line (the start and the
+//! position after each ply) is a *posting*: index key, game, ply, the
+//! symmetry onto the canonical orientation, the next move (stored in the
+//! canonical orientation) and the player to move.
+//!
+//! - **Keys.** A position with at most five stones (the openings that many
+//!   games share) is keyed by an exact, injective code of its canonical form
+//!   with the game kind and the board size; any other by its canonical
+//!   Zobrist key (keil-rules; salted by game kind once Go is indexed), so
+//!   the symmetric images
+//!   (12 on the hexagon, 8 on the square) share a key. A Zobrist match is
+//!   confirmed by replaying the game to the ply and comparing positions:
+//!   hash collisions never produce false matches, and the long posting lists
+//!   (openings) need no replay. The canonical orientation is chosen from
+//!   the stones alone, and the button flag is the key's lowest bit: the two
+//!   button states of a board are adjacent keys in one orientation, so a
+//!   query without a button suffix reads one key range in one pass.
+//!   Segments record the version of their keys
+//!   ([`KEY_VERSION`](key::KEY_VERSION)); older ones are rebuilt from
+//!   the games when the archive is opened.
+//! - **Storage.** Postings live in immutable, sorted segments (blocks of 32
+//!   postings, varint-delta encoded, with a block directory), one blob row of
+//!   `position_segments` per import batch, written in the batch's own
+//!   transaction. Segments merge by tiers of four. The index is derived: it
+//!   can always be rebuilt from the games table.
+//! - **Search.** Segments are immutable; each is read once and kept in
+//!   memory (about 1.5 KB per game), and a lookup binary-searches its block
+//!   directory and decodes only the blocks that may hold the key. Filters
+//!   and statistics use an in-memory summary of every game (date, winner,
+//!   players).
+//! - **Queries.** A query's absent player-to-move or button suffix matches
+//!   either value (record-format.md, "Position notation"); answers write the
+//!   matched position in full, and continuations are counted per matched
+//!   position (who moves, button flag).
+//! - **Popular positions.** The matches of a search before paging (first
+//!   occurrence per game, newest first, and the continuation counts) are
+//!   kept in a bounded cache (64 MiB, weighted by size) when the key had at
+//!   least 256 postings, keyed by the index generation (a hash of the
+//!   segments' ids and nonces) and the query's filters: the next search of
+//!   the empty board, or of its next page, costs a binary search, and any
+//!   import or reindex makes a new generation.
+//!
+//! The module's files, each depending only on those above it:
+//! [`key`] (index keys), [`posting`] (postings and next-move codes),
+//! [`segment`] (the segment codec), [`store`] (all of the index's SQL),
+//! [`index`] (segments and game summaries in memory, the match cache),
+//! [`query`] (the public query and answer types) and [`mod@search`]; this
+//! file holds the public entry points ([`Positions`]).
+
+mod index;
+mod key;
+mod posting;
+mod query;
+mod search;
+mod segment;
+mod store;
+
+pub(crate) use index::PositionIndex;
+pub use query::{Continuation, PositionAnswer, PositionHit, PositionQuery};
+pub(crate) use search::{occurrences, parse_cursor, search};
+pub(crate) use segment::{get_varint, put_varint};
+pub(crate) use store::{
+    date_number, fill_nonces, index_games, pending_upgrade, rebuild, upgrade_keys,
+};
+
+use crate::{Budget, Result};
+
+/// The position queries of an archive, from [`crate::Archive::positions`].
+/// Each call uses one pooled read connection.
+pub struct Positions<'a> {
+    pub(crate) archive: &'a crate::Archive,
+}
+
+impl Positions<'_> {
+    /// Finds the games that reached a board (any of its symmetric images,
+    /// 12 on the hexagon, when `q.symmetry`) with the player to move and
+    /// button state the query allows, with the ply, the position matched
+    /// (in full) and the move played next shown in the query's
+    /// orientation, and continuation statistics over all matches per
+    /// matched position (issue 6, "positions"). Runs on one read snapshot.
+    ///
+    /// # Errors
+    /// [`Error::BadCursor`](crate::Error::BadCursor) for a cursor this
+    /// search did not produce; [`Error::PositionIndex`](crate::Error::PositionIndex)
+    /// for a damaged segment; storage errors.
+    pub fn search(&self, q: &PositionQuery) -> Result<PositionAnswer> {
+        self.search_within(q, &Budget::unlimited())
+    }
+
+    /// [`Positions::search`] under a time budget: the search stops early
+    /// when `budget` is spent (its deadline passed, or it was cancelled).
+    ///
+    /// # Errors
+    /// [`Error::OverBudget`](crate::Error::OverBudget) when it stopped so;
+    /// as [`Positions::search`].
+    pub fn search_within(&self, q: &PositionQuery, budget: &Budget) -> Result<PositionAnswer> {
+        let archive = self.archive;
+        budget.check()?;
+        archive
+            .reader()?
+            .snapshot(|conn| search(&archive.positions, conn, q, budget))
+    }
+
+    /// Reads the position index into memory (its segments and the game
+    /// summaries, about 1.5 KB per game) ahead of the first search, which
+    /// would otherwise pay for it (0.3–0.5 s at 100,000 games). A server
+    /// calls it before it takes requests.
+    ///
+    /// # Errors
+    /// [`Error::PositionIndex`](crate::Error::PositionIndex) for a damaged
+    /// segment; storage errors.
+    pub fn load(&self) -> Result<()> {
+        let index = &self.archive.positions;
+        self.archive.reader()?.snapshot(|conn| {
+            index.refresh(conn)?;
+            index.segments(conn).map(drop)
+        })
+    }
+}

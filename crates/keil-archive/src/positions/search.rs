@@ -1,0 +1,548 @@
+//! Position search: a query's colour sides and keys, the matches of a key
+//! range (confirmed exactly, filtered, counted per continuation), the page
+//! of games and its cursor, and the whole-board occurrences the pattern
+//! search uses.
+//!
+//! Invariants: a Zobrist match is confirmed by replaying the game, so a
+//! hash collision never produces a false match; each game counts once (its
+//! first occurrence); pages are keyset-ordered newest first on
+//! (date, game id), so a cursor stays valid across imports. The SQL it
+//! needs is [`super::store`]'s.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use keil_rules::{AnyPosition, Color, Move};
+
+use super::index::{CACHE_MIN_POSTINGS, Hit, MatchKey, Matches, PositionIndex, Snapshot};
+use super::key::{BUTTON_BIT, any_index_key, button_of, is_exact, show_move, transform_move};
+use super::posting::{
+    NEXT_POINT, VARIANTS, Variant, decode_move, variant_button, variant_of, variant_to_move,
+};
+use super::query::{Continuation, PositionAnswer, PositionHit, PositionQuery};
+use super::segment::corrupt;
+use super::store::{self, Brief, date_number, position_at};
+use crate::{Budget, Error, GameId, Result};
+
+/// A matched position written in full: the board's notation `board`, the
+/// player to move and the button flag (` +` taken, ` -` not), as an answer
+/// writes it; read back by [`PositionQuery::parse`], it matches only itself.
+/// Go has no button: its positions are written with the player to move
+/// only (`keil` false).
+fn full_notation(board: &str, v: Variant, keil: bool) -> String {
+    let to_move = variant_to_move(v).letter().to_ascii_lowercase();
+    if !keil {
+        return format!("{board} {to_move}");
+    }
+    let button = if variant_button(v) { '+' } else { '-' };
+    format!("{board} {to_move} {button}")
+}
+
+/// One side of a search (the query, or its colour swap): the match key,
+/// the board without button (as given, and canonical), the symmetry back to
+/// the query.
+struct Side {
+    key: MatchKey,
+    board: AnyPosition,
+    canon: AnyPosition,
+    to_query: u8,
+    swapped: bool,
+}
+
+impl Side {
+    /// The query's colour sides: as given, then, with `swap_colors`, with
+    /// colours (and the player to move) exchanged.
+    fn all(q: &PositionQuery, generation: u64) -> Vec<Side> {
+        let mut sides = vec![Side::new(q.position, q.to_move, q, generation)];
+        if q.swap_colors {
+            let to_move = q.to_move.map(Color::opposite);
+            let mut side = Side::new(q.position.swap_colors(), to_move, q, generation);
+            side.swapped = true;
+            sides.push(side);
+        }
+        sides
+    }
+
+    fn new(p: AnyPosition, to_move: Option<Color>, q: &PositionQuery, generation: u64) -> Side {
+        // The board alone: its key has the button bit clear, and the
+        // query's button restriction picks one or both of the two adjacent
+        // keys (Keil; Go keys have the bit clear).
+        let mut p = p;
+        if let AnyPosition::Keil(k) = &mut p {
+            k.set_button_taken(false);
+        }
+        let board = p.board();
+        let (key, s_q) = any_index_key(&p, None);
+        let keys = match (q.button, &p) {
+            (_, AnyPosition::Go(_)) => key..=key,
+            (None, _) => key..=key | BUTTON_BIT,
+            (Some(b), _) => {
+                let k = key | u64::from(b);
+                k..=k
+            }
+        };
+        let canon = p.transform(s_q);
+        let count = board.symmetry_count();
+        // Symmetries of the game orientation allowed when images don't
+        // match: those under which the game's board is the query's board.
+        let orientations: u16 = if q.symmetry {
+            (1 << count) - 1
+        } else {
+            (0..count)
+                .filter(|&s| canon.transform(board.inverse(s)) == p)
+                .fold(0, |m, s| m | 1 << s)
+        };
+        Side {
+            key: MatchKey {
+                generation,
+                keys,
+                orientations,
+                white_to_move: to_move.map(|c| c == Color::White),
+                player: q.player.clone(),
+                from: q.from.map(|d| date_number(&d.to_string())),
+                to: q.to.map(|d| date_number(&d.to_string())),
+            },
+            board: p,
+            canon,
+            to_query: board.inverse(s_q),
+            swapped: false,
+        }
+    }
+
+    /// The matches, from the cache when there.
+    fn matches(
+        &self,
+        index: &PositionIndex,
+        conn: &rusqlite::Connection,
+        snapshot: &Snapshot,
+        budget: &Budget,
+    ) -> Result<Arc<Matches>> {
+        if let Some(m) = index.answers.get(&self.key) {
+            return Ok(m);
+        }
+        let (m, postings) = collect(index, conn, snapshot, &self.key, &self.canon, budget)?;
+        let m = Arc::new(m);
+        if postings >= CACHE_MIN_POSTINGS {
+            index.answers.insert(self.key.clone(), m.clone());
+        }
+        Ok(m)
+    }
+
+    /// A variant in the query's colours.
+    fn seen(&self, v: Variant) -> Variant {
+        if self.swapped { v ^ 1 } else { v }
+    }
+}
+
+/// Runs a position search on one read connection.
+pub(crate) fn search(
+    index: &PositionIndex,
+    conn: &rusqlite::Connection,
+    q: &PositionQuery,
+    budget: &Budget,
+) -> Result<PositionAnswer> {
+    let board = q.position.board();
+    let keil = matches!(q.position, AnyPosition::Keil(_));
+    let after = match &q.cursor {
+        None => None,
+        Some(c) => Some(parse_cursor(c)?),
+    };
+
+    index.refresh(conn)?;
+    let snapshot = index.segments(conn)?;
+    let sides = Side::all(q, snapshot.generation);
+    let matches = sides
+        .iter()
+        .map(|side| side.matches(index, conn, &snapshot, budget))
+        .collect::<Result<Vec<_>>>()?;
+
+    // Every matching game once: its first occurrence (unswapped first).
+    let merged: Vec<(Hit, usize)> = if matches.len() == 1 {
+        Vec::new()
+    } else {
+        let mut all: Vec<(Hit, usize)> = matches
+            .iter()
+            .enumerate()
+            .flat_map(|(i, m)| m.games.iter().map(move |&h| (h, i)))
+            .collect();
+        all.sort_by_key(|(h, i)| (h.game, h.ply, *i));
+        all.dedup_by_key(|(h, _)| h.game);
+        all.sort_by_key(|(h, _)| h.order());
+        all
+    };
+    let total = if matches.len() == 1 {
+        matches[0].games.len()
+    } else {
+        merged.len()
+    } as u64;
+
+    // Continuations in the query's orientation and colours.
+    let mut rows: HashMap<(Option<Move>, Variant), (u64, u64, u64)> = HashMap::new();
+    for (side, m) in sides.iter().zip(&matches) {
+        for &(variant, code, n, b, w) in &m.per_move {
+            let mv = decode_move(code).map(|m| transform_move(board, m, side.to_query));
+            let (b, w) = if side.swapped { (w, b) } else { (b, w) };
+            let e = rows.entry((mv, side.seen(variant))).or_default();
+            e.0 += n;
+            e.1 += b;
+            e.2 += w;
+        }
+    }
+    let mut continuations: Vec<Continuation> = rows
+        .into_iter()
+        .map(|((next, variant), (n, b, w))| Continuation {
+            mv: next.map_or_else(|| "end".to_string(), |m| show_move(&q.position, m)),
+            next,
+            to_move: variant_to_move(variant),
+            button_taken: variant_button(variant),
+            games: n,
+            black_wins: b,
+            white_wins: w,
+            share: if total == 0 {
+                0.0
+            } else {
+                n as f64 / total as f64
+            },
+        })
+        .collect();
+    continuations.sort_by(|a, b| {
+        b.games
+            .cmp(&a.games)
+            .then_with(|| a.mv.cmp(&b.mv))
+            .then_with(|| a.to_move.index().cmp(&b.to_move.index()))
+            .then_with(|| a.button_taken.cmp(&b.button_taken))
+    });
+
+    // One page of games, newest first, keyset on (date, id).
+    let limit = q.limit.max(1);
+    let (page, more): (Vec<(Hit, usize)>, bool) = if matches.len() == 1 {
+        let games = &matches[0].games;
+        let first = after.map_or(0, |(d, g)| {
+            games.partition_point(|h| h.order() <= std::cmp::Reverse((d, g)))
+        });
+        let end = (first + limit).min(games.len());
+        (
+            games[first..end].iter().map(|&h| (h, 0)).collect(),
+            end < games.len(),
+        )
+    } else {
+        let first = after.map_or(0, |(d, g)| {
+            merged.partition_point(|(h, _)| h.order() <= std::cmp::Reverse((d, g)))
+        });
+        let end = (first + limit).min(merged.len());
+        (merged[first..end].to_vec(), end < merged.len())
+    };
+    let next_cursor = more
+        .then(|| {
+            page.last().map(|(h, _)| {
+                crate::HitCursor {
+                    date: h.date,
+                    game: h.game,
+                }
+                .to_string()
+            })
+        })
+        .flatten();
+    let mut hits = Vec::with_capacity(page.len());
+    // Each side's board notation, once (Keil: button flag clear).
+    let board_texts: Vec<String> = if page.is_empty() {
+        Vec::new()
+    } else {
+        sides.iter().map(|s| s.board.to_notation(None)).collect()
+    };
+    let count = board.symmetry_count();
+    for (h, i) in &page {
+        let side = &sides[*i];
+        let game_id = GameId::from_sql(i64::from(h.game));
+        let d = crate::games::hit_details(conn, game_id)?.ok_or(Error::Corrupt {
+            game: game_id,
+            reason: "indexed but not stored".into(),
+        })?;
+        if h.sym >= count {
+            return Err(corrupt("symmetry index"));
+        }
+        let (to_move, button_taken) = (variant_to_move(h.variant), variant_button(h.variant));
+        hits.push(PositionHit {
+            game_id,
+            ply: u32::from(h.ply),
+            next: decode_move(h.next)
+                .map(|m| show_move(&q.position, transform_move(board, m, side.to_query))),
+            symmetry: board.compose(h.sym, side.to_query),
+            swapped: side.swapped,
+            position: full_notation(&board_texts[*i], h.variant, keil),
+            to_move,
+            button_taken,
+            date: d.date,
+            black: d.black,
+            white: d.white,
+            result: d.result,
+        });
+    }
+    Ok(PositionAnswer {
+        total_games: total,
+        continuations,
+        games: hits,
+        next_cursor,
+    })
+}
+
+/// A game's first occurrence of a board on one colour side: the pattern
+/// search's whole-board path.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Occurrence {
+    /// The game id.
+    pub game: u32,
+    /// The first ply after which the board stood.
+    pub ply: u16,
+    /// The symmetry (index) that maps the game's board onto the query's.
+    pub sym: u8,
+    /// Whether the game had the board with colours exchanged.
+    pub swapped: bool,
+}
+
+/// The games that reached `position`'s stones (any player to move, any
+/// button state), under its symmetries when `symmetry`, colour-swapped
+/// too when `swap`: each game's first occurrence per colour side, from the
+/// position index (confirmed exactly, as [`search`]).
+pub(crate) fn occurrences(
+    index: &PositionIndex,
+    conn: &rusqlite::Connection,
+    position: AnyPosition,
+    symmetry: bool,
+    swap: bool,
+    budget: &Budget,
+) -> Result<Vec<Occurrence>> {
+    index.refresh(conn)?;
+    let snapshot = index.segments(conn)?;
+    let q = PositionQuery {
+        symmetry,
+        swap_colors: swap,
+        button: None,
+        ..PositionQuery::new(position)
+    };
+    let board = position.board();
+    let mut out = Vec::new();
+    for side in &Side::all(&q, snapshot.generation) {
+        let m = side.matches(index, conn, &snapshot, budget)?;
+        out.extend(m.games.iter().map(|h| Occurrence {
+            game: h.game,
+            ply: h.ply,
+            sym: board.compose(h.sym, side.to_query),
+            swapped: side.swapped,
+        }));
+    }
+    Ok(out)
+}
+
+/// Finds the matches of `k` in the snapshot, in one pass over the postings
+/// of its key range: postings with an allowed orientation and player to
+/// move, confirmed exactly (Zobrist keys: by replay), of games that pass
+/// the filters; then the first occurrence per game and the continuation
+/// statistics per matched position. `canon` is the board in the canonical
+/// orientation (button clear). Also returns the number of postings read
+/// (the cost of doing it again).
+fn collect(
+    index: &PositionIndex,
+    conn: &rusqlite::Connection,
+    snapshot: &Snapshot,
+    k: &MatchKey,
+    canon: &AnyPosition,
+    budget: &Budget,
+) -> Result<(Matches, usize)> {
+    let board = canon.board();
+    let mut postings = Vec::new();
+    let mut read = 0;
+    snapshot.scan(k.keys.clone(), budget, |x| {
+        read += 1;
+        if k.orientations & (1 << x.sym) != 0
+            && k.white_to_move.is_none_or(|w| x.white_to_move == w)
+        {
+            postings.push(x);
+        }
+    })?;
+    // Each segment's postings of a key are sorted by (game, ply): a stable
+    // sort merges those runs (it finds them) rather than sorting from
+    // scratch. The first posting of each game is then its first occurrence,
+    // whichever button state it had.
+    postings.sort_by_key(|x| (x.game, x.ply));
+    // Exactness: Zobrist keys are confirmed by replay, once per game ply.
+    if !is_exact(*k.keys.start()) {
+        let mut confirmed: HashMap<(u32, u16), bool> = HashMap::new();
+        for x in &postings {
+            if let std::collections::hash_map::Entry::Vacant(e) = confirmed.entry((x.game, x.ply)) {
+                // A replay per entry: checked each time.
+                budget.check()?;
+                let mut want = *canon;
+                if let AnyPosition::Keil(p) = &mut want {
+                    p.set_button_taken(button_of(x.key));
+                }
+                if x.sym >= board.symmetry_count() {
+                    return Err(corrupt("symmetry index"));
+                }
+                let ok = position_at(conn, x)?.is_some_and(|at| at.transform(x.sym) == want);
+                e.insert(ok);
+            }
+        }
+        postings.retain(|x| confirmed[&(x.game, x.ply)]);
+    }
+    let player_ids: Option<Vec<i64>> = match &k.player {
+        None => None,
+        Some(name) => Some(store::spellings_of(conn, name)?),
+    };
+    // Next moves merge under the position's own symmetries: each code maps
+    // to the least code of its orbit (a table, built once per search).
+    let stabiliser: Vec<u8> = (0..board.symmetry_count())
+        .filter(|&t| canon.transform(t) == *canon)
+        .collect();
+    let codes = NEXT_POINT as usize + board.len();
+    let reduce: Vec<u16> = (0..codes as u16)
+        .map(|code| match decode_move(code) {
+            Some(Move::Place(pt)) => stabiliser
+                .iter()
+                .map(|&t| NEXT_POINT + board.transform(pt, t).0)
+                .min()
+                .unwrap_or(code),
+            _ => code,
+        })
+        .collect();
+
+    let summaries = index.summaries.read().expect("poisoned");
+    // Counts per variant (a table per variant met) and reduced code.
+    let mut per_move: [Vec<(u64, u64, u64)>; VARIANTS] = Default::default();
+    let mut run: Vec<(Variant, u16)> = Vec::new();
+    let mut games: Vec<Hit> = Vec::new();
+    let mut current: Option<(u32, Brief)> = None;
+    for (i, x) in postings.iter().enumerate() {
+        budget.check_every(i)?;
+        let variant = variant_of(x);
+        let b = match current {
+            Some((g, b)) if g == x.game => b,
+            _ => {
+                let Some(b) = summaries.games.get(x.game as usize).copied().flatten() else {
+                    continue;
+                };
+                let keep = k.from.is_none_or(|from| b.date >= from && b.date != 0)
+                    && k.to.is_none_or(|to| b.date <= to && b.date != 0)
+                    && player_ids
+                        .as_ref()
+                        .is_none_or(|ids| ids.contains(&b.black) || ids.contains(&b.white));
+                if !keep {
+                    continue;
+                }
+                current = Some((x.game, b));
+                run.clear();
+                games.push(Hit {
+                    date: b.date,
+                    game: x.game,
+                    ply: x.ply,
+                    next: x.next,
+                    sym: x.sym,
+                    variant,
+                });
+                b
+            }
+        };
+        let bucket = (variant, reduce[x.next as usize]);
+        if !run.contains(&bucket) {
+            run.push(bucket);
+            let table = &mut per_move[usize::from(variant)];
+            if table.is_empty() {
+                table.resize(codes, (0, 0, 0));
+            }
+            let e = &mut table[usize::from(bucket.1)];
+            e.0 += 1;
+            e.1 += u64::from(b.winner == 0);
+            e.2 += u64::from(b.winner == 1);
+        }
+    }
+    drop(summaries);
+    games.sort_unstable_by_key(Hit::order);
+    let mut per_move: Vec<(Variant, u16, u64, u64, u64)> = per_move
+        .iter()
+        .enumerate()
+        .flat_map(|(variant, table)| {
+            table
+                .iter()
+                .enumerate()
+                .filter(|&(_, &(n, _, _))| n > 0)
+                .map(move |(code, &(n, b, w))| (variant as Variant, code as u16, n, b, w))
+        })
+        .collect();
+    per_move.sort_by_key(|&(variant, code, n, _, _)| (std::cmp::Reverse(n), code, variant));
+    Ok((Matches { per_move, games }, read))
+}
+
+/// The `(date, game)` of a search's cursor ([`crate::HitCursor`]).
+pub(crate) fn parse_cursor(c: &str) -> Result<(u32, u32)> {
+    let c: crate::HitCursor = c.parse()?;
+    Ok((c.date, c.game))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::positions::key::key_of;
+    use crate::positions::posting::{NEXT_END, Posting};
+    use crate::positions::store::insert_segment;
+
+    #[test]
+    fn a_colliding_key_never_produces_a_false_match() {
+        let dir = tempfile::tempdir().unwrap();
+        let archive = crate::Archive::open(dir.path()).unwrap();
+        let config = keil_gen::GeneratorConfig {
+            games: 12,
+            size: 4,
+            seed: 3,
+            ..keil_gen::GeneratorConfig::default()
+        };
+        let bytes: Vec<u8> = keil_gen::Generator::new(config)
+            .unwrap()
+            .flat_map(|g| g.record.into_bytes())
+            .collect();
+        let source = crate::ImportSource::Bytes {
+            name: "gen.keil".into(),
+            bytes,
+        };
+        let options = crate::ImportOptions::default();
+        archive.import(&[source], &options, &mut |_| {}).unwrap();
+        // The position after ply 12 of game 1: more than five stones, so a
+        // Zobrist key.
+        let line = archive
+            .games()
+            .moves(GameId::new(1).unwrap())
+            .unwrap()
+            .unwrap();
+        let q = line.game_at(12).unwrap().position();
+        let AnyPosition::Keil(q) = q else {
+            panic!("a Keil game")
+        };
+        let (key, _) = key_of(&q);
+        assert!(!is_exact(key));
+        let mut query = PositionQuery::new(q);
+        query.symmetry = true;
+        // Whatever the button's state: the key range holds both.
+        query.button = None;
+        let honest = archive.positions().search(&query).unwrap();
+        assert!(
+            honest
+                .games
+                .iter()
+                .any(|h| h.game_id.get() == 1 && h.ply == 12)
+        );
+        // Forge a collision: game 2 at ply 3 filed under the same key.
+        let forged = Posting {
+            key,
+            game: 2,
+            ply: 3,
+            next: NEXT_END,
+            sym: 0,
+            white_to_move: true,
+        };
+        {
+            let conn = archive.writer().unwrap();
+            insert_segment(&conn, &[forged], 1).unwrap();
+        }
+        let answer = archive.positions().search(&query).unwrap();
+        assert_eq!(answer, honest, "the forged posting must be rejected");
+    }
+}

@@ -1,0 +1,349 @@
+//! The SQL of the position index: writing segments (an import batch, a
+//! tier merge, a rebuild from the games table), the open-time upgrades
+//! (key version, nonces), and the reads the in-memory index and the search
+//! need (segments' ids, nonces and blobs, game summaries, a game's
+//! position at a ply, a player's spellings).
+//!
+//! Invariants: the only file of the position index that runs SQL. Segment
+//! rows are written whole and never updated (but for the nonce column,
+//! filled once from the blob's header); a batch's segment is written in
+//! the import's own transaction and a rebuild or a merge inside one, so a
+//! killed import or rebuild leaves the index as it was.
+
+use keil_record::Replay;
+use keil_rules::{AnyPosition, PositionKey};
+use rusqlite::OptionalExtension;
+
+use super::key::KEY_VERSION;
+use super::posting::{Posting, Step, any_postings, postings, replay_postings};
+use super::segment::{HEADER, decode_segment, encode_segment, read_header};
+use crate::games::game_moves;
+use crate::{Error, GameId, GameKind, Result};
+
+/// Adds the positions of a batch of newly stored games as one new segment,
+/// inside the import transaction (so a killed import leaves neither games
+/// nor postings). Merges segments when a tier fills up.
+pub(crate) fn index_games(tx: &rusqlite::Transaction<'_>, games: &[(i64, &Replay)]) -> Result<()> {
+    if games.is_empty() {
+        return Ok(());
+    }
+    let mut postings: Vec<Posting> = games
+        .iter()
+        .flat_map(|&(id, replay)| replay_postings(id as u32, replay))
+        .collect();
+    postings.sort_unstable();
+    insert_segment(tx, &postings, games.len())?;
+    compact(tx)
+}
+
+pub(super) fn insert_segment(
+    conn: &rusqlite::Connection,
+    postings: &[Posting],
+    games: usize,
+) -> Result<()> {
+    let nonce = next_nonce();
+    let blob = encode_segment(postings, nonce);
+    conn.execute(
+        "INSERT INTO position_segments (id, games, postings, data, nonce, keys)
+         VALUES ((SELECT COALESCE(MAX(id), 0) + 1 FROM position_segments), ?1, ?2, ?3, ?4, ?5)",
+        rusqlite::params![
+            games as i64,
+            postings.len() as i64,
+            blob,
+            nonce as i64,
+            KEY_VERSION
+        ],
+    )?;
+    Ok(())
+}
+
+/// Rebuilds the position index, in one transaction, when a segment was
+/// written with keys older than [`KEY_VERSION`] (an archive of schema 2 or
+/// older, or one whose upgrade was interrupted: the rebuild commits whole
+/// or not at all). Returns whether it rebuilt. Reads only the `keys`
+/// index, never the segments' blobs.
+///
+/// # Errors
+/// [`Error::Corrupt`] for a stored game whose moves do not replay; storage
+/// errors.
+pub(crate) fn upgrade_keys(conn: &mut rusqlite::Connection) -> Result<bool> {
+    if !has_old_keys(conn)? {
+        return Ok(false);
+    }
+    let tx = conn.transaction()?;
+    rebuild(&tx)?;
+    tx.commit()?;
+    Ok(true)
+}
+
+/// Whether a segment was written with keys older than [`KEY_VERSION`].
+fn has_old_keys(conn: &rusqlite::Connection) -> Result<bool> {
+    Ok(conn
+        .query_row(
+            "SELECT id FROM position_segments INDEXED BY position_segments_keys \
+             WHERE keys < ?1 LIMIT 1",
+            [KEY_VERSION],
+            |r| r.get::<_, i64>(0),
+        )
+        .optional()?
+        .is_some())
+}
+
+/// What [`upgrade_keys`] or [`fill_nonces`] would write, for a read-only
+/// open that cannot: `Some(reason)` when the position index needs it.
+///
+/// # Errors
+/// SQLite errors.
+pub(crate) fn pending_upgrade(conn: &rusqlite::Connection) -> Result<Option<String>> {
+    if has_old_keys(conn)? {
+        return Ok(Some(format!(
+            "its position index has keys older than version {KEY_VERSION}"
+        )));
+    }
+    let missing: Option<i64> = conn
+        .query_row(
+            "SELECT id FROM position_segments WHERE nonce IS NULL LIMIT 1",
+            [],
+            |r| r.get(0),
+        )
+        .optional()?;
+    Ok(missing.map(|_| "its position segments lack their nonce column".to_string()))
+}
+
+/// Copies each segment's nonce from its header into the `nonce` column
+/// where it is NULL (segments written before schema 2), so searches read
+/// it from the table.
+///
+/// # Errors
+/// [`Error::PositionIndex`] for a segment whose header is damaged; SQLite
+/// errors.
+pub(crate) fn fill_nonces(conn: &rusqlite::Connection) -> Result<()> {
+    let ids: Vec<i64> = conn
+        .prepare("SELECT id FROM position_segments WHERE nonce IS NULL")?
+        .query_map([], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    for id in ids {
+        let blob = conn.blob_open(rusqlite::MAIN_DB, "position_segments", "data", id, true)?;
+        let mut head = [0u8; HEADER];
+        blob.read_at_exact(&mut head, 0)?;
+        drop(blob);
+        let (nonce, _, _) = read_header(&head)?;
+        conn.execute(
+            "UPDATE position_segments SET nonce = ?1 WHERE id = ?2",
+            [nonce as i64, id],
+        )?;
+    }
+    Ok(())
+}
+
+/// A value that differs between any two segments ever written by this
+/// process or any other (time and a counter), so a cached directory is
+/// never mistaken for a new segment that reuses a row id.
+fn next_nonce() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    now ^ COUNTER.fetch_add(1, Ordering::Relaxed).rotate_left(48)
+        ^ u64::from(std::process::id()) << 32
+}
+
+/// Segments per tier before the tier is merged. Tiers are powers of four
+/// in postings, so a segment is rewritten O(log n) times in all.
+const TIER_FANOUT: usize = 4;
+
+/// Merges, within the current transaction, every tier that holds
+/// [`TIER_FANOUT`] or more segments.
+pub(crate) fn compact(conn: &rusqlite::Connection) -> Result<()> {
+    loop {
+        let mut stmt = conn.prepare_cached("SELECT id, postings FROM position_segments")?;
+        let sizes: Vec<(i64, i64)> = stmt
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<rusqlite::Result<_>>()?;
+        let tier = |n: i64| (64 - (n.max(1) as u64).leading_zeros()) / 2;
+        let mut by_tier: std::collections::BTreeMap<u32, Vec<i64>> = Default::default();
+        for (id, n) in sizes {
+            by_tier.entry(tier(n)).or_default().push(id);
+        }
+        let Some(ids) = by_tier.into_values().find(|ids| ids.len() >= TIER_FANOUT) else {
+            return Ok(());
+        };
+        merge(conn, &ids)?;
+    }
+}
+
+/// Replaces the given segments by one.
+fn merge(conn: &rusqlite::Connection, ids: &[i64]) -> Result<()> {
+    let mut postings = Vec::new();
+    let mut games = 0i64;
+    for &id in ids {
+        let (blob, g): (Vec<u8>, i64) = conn.query_row(
+            "SELECT data, games FROM position_segments WHERE id = ?1",
+            [id],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
+        postings.extend(decode_segment(&blob)?);
+        games += g;
+    }
+    postings.sort_unstable();
+    insert_segment(conn, &postings, games as usize)?;
+    let mut del = conn.prepare_cached("DELETE FROM position_segments WHERE id = ?1")?;
+    for &id in ids {
+        del.execute([id])?;
+    }
+    Ok(())
+}
+
+/// Rebuilds the position index from the games table, inside the caller's
+/// transaction: every stored main line is replayed through keil-rules.
+///
+/// # Errors
+/// [`Error::Corrupt`] for a stored game whose moves do not replay; SQLite
+/// errors.
+pub(crate) fn rebuild(tx: &rusqlite::Transaction<'_>) -> Result<()> {
+    tx.execute("DELETE FROM position_segments", [])?;
+    let ids: Vec<i64> = tx
+        .prepare("SELECT id FROM games ORDER BY id")?
+        .query_map([], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    for chunk in ids.chunks(2048) {
+        let mut batch = Vec::new();
+        for &id in chunk {
+            let game_id = GameId::from_sql(id);
+            let line = game_moves(tx, game_id)?.ok_or(Error::Corrupt {
+                game: game_id,
+                reason: "vanished during reindex".into(),
+            })?;
+            let mut game = line.start();
+            let start = game.position();
+            let keil = matches!(start, AnyPosition::Keil(_));
+            let mut turns = Vec::with_capacity(line.moves.len());
+            for (i, &mv) in line.moves.iter().enumerate() {
+                let color = line.color(i, &game);
+                let out = line.play(i, &mut game).map_err(|e| Error::Corrupt {
+                    game: game_id,
+                    reason: format!("stored moves do not replay: {e}"),
+                })?;
+                // Keil's postings keep their own keys of the stones.
+                let after = if keil {
+                    (PositionKey(0), 0)
+                } else {
+                    game.canonical_key()
+                };
+                turns.push((color, mv, out.captured, out.moved, after));
+            }
+            let steps = turns.iter().map(|(color, mv, captured, moved, _)| Step {
+                color: *color,
+                mv: *mv,
+                captured,
+                moved,
+            });
+            match &start {
+                AnyPosition::Keil(start) => {
+                    batch.extend(postings(GameKind::Keil, id as u32, start, steps));
+                }
+                start => {
+                    let keys = turns.iter().map(|t| t.4);
+                    batch.extend(any_postings(id as u32, start, steps.zip(keys)));
+                }
+            }
+        }
+        batch.sort_unstable();
+        insert_segment(tx, &batch, chunk.len())?;
+        compact(tx)?;
+    }
+    Ok(())
+}
+
+/// Replays a stored game's main line to the posting's ply and returns the
+/// position; `None` when the game is gone or does not replay.
+pub(super) fn position_at(conn: &rusqlite::Connection, x: &Posting) -> Result<Option<AnyPosition>> {
+    let Some(line) = game_moves(conn, GameId::from_sql(i64::from(x.game)))? else {
+        return Ok(None);
+    };
+    Ok(line.game_at(x.ply as usize).ok().map(|g| g.position()))
+}
+
+/// What position search needs of a game.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Brief {
+    /// `YYYYMMDD`, 0 when unknown.
+    pub(super) date: u32,
+    /// 0 Black, 1 White, -1 nobody.
+    pub(super) winner: i8,
+    pub(super) black: i64,
+    pub(super) white: i64,
+}
+
+/// The digits of a stored date read as one number: `YYYYMMDD` for a
+/// full `YYYY-MM-DD`, 0 for none.
+pub(crate) fn date_number(date: &str) -> u32 {
+    date.bytes()
+        .filter(u8::is_ascii_digit)
+        .fold(0u32, |n, b| n * 10 + u32::from(b - b'0'))
+}
+
+// ---- reads of the in-memory index and the search ------------------------------
+
+/// The highest game id, 0 for none (how far [`Brief`]s can go).
+pub(super) fn max_game_id(conn: &rusqlite::Connection) -> Result<i64> {
+    Ok(conn
+        .prepare_cached("SELECT COALESCE(MAX(id), 0) FROM games")?
+        .query_row([], |r| r.get(0))?)
+}
+
+/// The [`Brief`] of every game with an id in `from + 1..=max`.
+pub(super) fn briefs(
+    conn: &rusqlite::Connection,
+    from: i64,
+    max: i64,
+) -> Result<Vec<(i64, Brief)>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, date, winner, black_id, white_id FROM games WHERE id > ?1 AND id <= ?2",
+    )?;
+    let rows = stmt
+        .query_map([from, max], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                Brief {
+                    date: date_number(&r.get::<_, String>(1)?),
+                    winner: r.get::<_, Option<i64>>(2)?.map_or(-1, |w| w as i8),
+                    black: r.get::<_, Option<i64>>(3)?.unwrap_or(0),
+                    white: r.get::<_, Option<i64>>(4)?.unwrap_or(0),
+                },
+            ))
+        })?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    Ok(rows)
+}
+
+/// Every segment's id and nonce (`None` for a segment older than the
+/// column, until [`fill_nonces`]), read from the nonce index alone.
+pub(super) fn segment_nonces(conn: &rusqlite::Connection) -> Result<Vec<(i64, Option<i64>)>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, nonce FROM position_segments INDEXED BY position_segments_nonce",
+    )?;
+    let rows: Vec<(i64, Option<i64>)> = stmt
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(rows)
+}
+
+/// A segment's blob, whole.
+pub(super) fn segment_bytes(conn: &rusqlite::Connection, id: i64) -> Result<Vec<u8>> {
+    Ok(conn.query_row(
+        "SELECT data FROM position_segments WHERE id = ?1",
+        [id],
+        |r| r.get(0),
+    )?)
+}
+
+/// The ids of every spelling of the person `name` names
+/// ([`crate::person_key`], the operator's aliases).
+pub(super) fn spellings_of(conn: &rusqlite::Connection, name: &str) -> Result<Vec<i64>> {
+    let mut stmt = conn.prepare_cached(crate::people::SPELLINGS_OF)?;
+    Ok(stmt
+        .query_map([crate::person_key(name)], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?)
+}
