@@ -62,8 +62,8 @@ pub fn stats(args: Args) -> anyhow::Result<()> {
     outln!("imports     {} ({} games refused)", s.imports, s.refused)?;
     outln!("text index  {} games", s.text_documents)?;
     outln!(
-        "on disk     {} bytes SQLite + {} bytes tantivy = {} bytes per game",
-        s.sqlite_bytes,
+        "on disk     {} bytes store + {} bytes text index = {} bytes per game",
+        s.store_bytes,
         s.tantivy_bytes,
         s.bytes_per_game()
     )?;

@@ -3,7 +3,9 @@
 //! rest is the pattern text.
 //!
 //! Checks: no panic, and time linear in the input; a pattern that reads
-//! writes a notation (`Display`) that reads back to the same cells.
+//! writes a notation (`Display`) that reads back to the same cells; the
+//! pattern as drawn, grown for its natural mode (the page's `auto`), keeps
+//! every cell it had.
 
 #![no_main]
 
@@ -37,4 +39,10 @@ fuzz_target!(|data: &[u8]| {
     let again = Pattern::parse(kind, size, &written, mode)
         .unwrap_or_else(|e| panic!("{written:?} (from {text:?}) does not read back: {e}"));
     assert_eq!(again.cells(), pattern.cells(), "{written:?} from {text:?}");
+    let drawn = Pattern::parse_drawn(kind, size, text, mode)
+        .unwrap_or_else(|e| panic!("{text:?} parses but not as drawn: {e}"));
+    let grown = drawn.clone().reaching(drawn.natural_mode());
+    for cell in drawn.cells() {
+        assert!(grown.cells().contains(cell), "{text:?} lost {cell:?}");
+    }
 });

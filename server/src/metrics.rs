@@ -13,7 +13,7 @@
 //! | `keil_upload_games_total` | counter | `outcome` (`stored`, `duplicate`, `invalid`) |
 //! | `keil_archive_games` | gauge | `kind` |
 //! | `keil_archive_players`, `keil_archive_imports`, `keil_archive_refused` | gauge | |
-//! | `keil_archive_sqlite_bytes`, `keil_archive_text_index_bytes` | gauge | |
+//! | `keil_archive_store_bytes`, `keil_archive_text_index_bytes` | gauge | |
 //! | `keil_archive_text_index_documents` | gauge | |
 //!
 //! `route` is the matched route's pattern (`/api/v1/games/{id}`), never
@@ -74,7 +74,7 @@ pub struct Metrics {
     players: IntGauge,
     imports: IntGauge,
     refused: IntGauge,
-    sqlite_bytes: IntGauge,
+    store_bytes: IntGauge,
     text_bytes: IntGauge,
     text_documents: IntGauge,
     /// When the archive gauges were last read.
@@ -157,9 +157,9 @@ impl Metrics {
                 "keil_archive_refused",
                 "Refused games logged over all imports",
             ),
-            sqlite_bytes: gauge(
-                "keil_archive_sqlite_bytes",
-                "Bytes on disk of the SQLite database and its WAL",
+            store_bytes: gauge(
+                "keil_archive_store_bytes",
+                "Bytes on disk of the store (the SQLite database and its WAL)",
             ),
             text_bytes: gauge(
                 "keil_archive_text_index_bytes",
@@ -240,7 +240,7 @@ impl Metrics {
         self.players.set(gauge(s.players));
         self.imports.set(gauge(s.imports));
         self.refused.set(gauge(s.refused));
-        self.sqlite_bytes.set(gauge(s.sqlite_bytes));
+        self.store_bytes.set(gauge(s.store_bytes));
         self.text_bytes.set(gauge(s.tantivy_bytes));
         self.text_documents.set(gauge(s.text_documents));
     }

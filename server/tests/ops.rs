@@ -543,7 +543,7 @@ fn metrics_count_routes_statuses_uploads_and_the_archive() {
         "{text}"
     );
     assert!(text.contains("keil_archive_text_index_bytes "));
-    assert!(text.contains("keil_archive_sqlite_bytes "));
+    assert!(text.contains("keil_archive_store_bytes "));
     // Nothing private: no raw path, token, address or player name.
     for private in [
         "424242",

@@ -75,8 +75,8 @@ fn main() {
     }
     let stats = archive.stats().expect("stats");
     println!(
-        "size: {} bytes SQLite + {} bytes tantivy = {} bytes per game",
-        stats.sqlite_bytes,
+        "size: {} bytes store + {} bytes text index = {} bytes per game",
+        stats.store_bytes,
         stats.tantivy_bytes,
         stats.bytes_per_game()
     );

@@ -101,7 +101,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         report.counts.imported,
         report.counts.duplicates,
         report.invalid.len(),
-        (stats.sqlite_bytes + stats.tantivy_bytes),
+        stats.bytes_on_disk(),
         stats.bytes_per_game(),
     );
     let kb_s =
@@ -119,7 +119,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!(
         "ratio:   {:.2}x the speed, {:.2}x the size",
         (kb_s / import_s),
-        (stats.sqlite_bytes + stats.tantivy_bytes) as f64 / kb_bytes.max(1) as f64
+        stats.bytes_on_disk() as f64 / kb_bytes.max(1) as f64
     );
 
     // 2 and 3. Whole-board queries.

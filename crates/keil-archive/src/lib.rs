@@ -166,19 +166,23 @@ pub struct Stats {
     pub by_board: Vec<(GameKind, u8, u64)>,
     /// Games in the text index.
     pub text_documents: u64,
-    /// Bytes on disk of the SQLite files (database and WAL).
-    pub sqlite_bytes: u64,
-    /// Bytes on disk of the tantivy directory.
+    /// Bytes on disk of the store, the source of truth (the embedded
+    /// store: the SQLite database and its write-ahead log).
+    pub store_bytes: u64,
+    /// Bytes on disk of the text index (the tantivy directory).
     pub tantivy_bytes: u64,
 }
 
 impl Stats {
-    /// Bytes on disk per stored game (SQLite and tantivy together); 0 for an
-    /// empty archive.
+    /// Bytes on disk of the whole archive: the store and the text index.
+    pub fn bytes_on_disk(&self) -> u64 {
+        self.store_bytes + self.tantivy_bytes
+    }
+
+    /// Bytes on disk per stored game ([`Stats::bytes_on_disk`] over the
+    /// games); 0 for an empty archive.
     pub fn bytes_per_game(&self) -> u64 {
-        (self.sqlite_bytes + self.tantivy_bytes)
-            .checked_div(self.games)
-            .unwrap_or(0)
+        self.bytes_on_disk().checked_div(self.games).unwrap_or(0)
     }
 }
 
@@ -458,12 +462,14 @@ impl Archive {
             by_kind,
             by_board,
             text_documents: self.text.num_docs()?,
-            sqlite_bytes: file(SQLITE_FILE) + file(&format!("{SQLITE_FILE}-wal")),
+            store_bytes: file(SQLITE_FILE) + file(&format!("{SQLITE_FILE}-wal")),
             tantivy_bytes: dir_size(&self.dir.join(TANTIVY_DIR)),
         })
     }
 
-    /// Compacts the SQLite file (`VACUUM`) and folds the WAL into it.
+    /// Compacts the store: gives back the space of deleted and rewritten
+    /// data (the embedded store: SQLite's `VACUUM`, then the write-ahead
+    /// log folded into the database).
     ///
     /// # Errors
     /// [`Error::ReadOnly`] for a read-only archive; SQLite errors, e.g.

@@ -77,7 +77,7 @@ fn counted(dir: &std::path::Path) -> Stats {
         by_kind,
         by_board,
         text_documents: 0,
-        sqlite_bytes: 0,
+        store_bytes: 0,
         tantivy_bytes: 0,
     }
 }
@@ -85,7 +85,7 @@ fn counted(dir: &std::path::Path) -> Stats {
 fn assert_counts_right(archive: &Archive) {
     let got = Stats {
         text_documents: 0,
-        sqlite_bytes: 0,
+        store_bytes: 0,
         tantivy_bytes: 0,
         ..archive.stats().unwrap()
     };

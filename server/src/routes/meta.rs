@@ -50,6 +50,6 @@ pub async fn stats(state: Data<ServerState>) -> Result<HttpResponse, ApiError> {
             .iter()
             .map(|(k, size, n)| (format!("{k} {size}"), *n))
             .collect(),
-        bytes: s.sqlite_bytes + s.tantivy_bytes,
+        bytes: s.bytes_on_disk(),
     }))
 }
