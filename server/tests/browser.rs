@@ -528,9 +528,6 @@ async fn explorer_and_editor(c: &Client, f: &Fixture) {
     no_console_errors(c, "explorer play", None).await;
 }
 
-/// The pattern editor: clicks cycle points in place (pattern.js swaps
-/// the board, no reload, the URL follows), the form's choices are kept,
-/// and searching lists games.
 /// The pattern page's cells, `(data-at, data-cell)` of every point in
 /// the pattern, sorted.
 async fn pattern_cells(c: &Client) -> Vec<(String, String)> {
@@ -696,6 +693,72 @@ async fn pattern_editor(c: &Client, f: &Fixture) {
     c.set_window_size(1280, 900).await.unwrap();
 }
 
+/// Whether the page is no wider than the window (tables scroll inside
+/// their own box).
+async fn fits_the_window(c: &Client) -> bool {
+    c.execute(
+        "return document.documentElement.scrollWidth <= window.innerWidth;",
+        vec![],
+    )
+    .await
+    .unwrap()
+        == json!(true)
+}
+
+/// The pages driven at 390 px: the viewer's buttons, the explorer's
+/// played line and its download, the game list and the pattern page fit
+/// the window.
+async fn on_a_phone(c: &Client, f: &Fixture) {
+    let base = &f.base;
+    c.set_window_size(390, 844).await.unwrap();
+    let (id, plies) = first_game(f, "go");
+    let ply = plies / 2;
+    c.goto(&format!("{base}/games/{id}?ply={ply}"))
+        .await
+        .unwrap();
+    assert!(fits_the_window(c).await, "the viewer fits 390 px");
+    click(c, "nav.controls a[title^='Forward ten']").await;
+    let to = (ply + 10).min(plies);
+    until("ten plies on", || async { shown_ply(c).await == to }).await;
+    assert_eq!(board_stones(c).await, api_stones(f, id, to));
+
+    c.goto(&format!("{base}/positions?kind=go&size=9"))
+        .await
+        .unwrap();
+    assert!(fits_the_window(c).await, "the explorer fits 390 px");
+    let play = "//*[local-name()='a'][*[local-name()='circle']/*[local-name()='title'][starts-with(., 'play Black A1')]]";
+    c.find(Locator::XPath(play))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    until("A1 played", || async {
+        board_stones(c).await.0 == vec!["ai".to_string()]
+    })
+    .await;
+    assert!(text_contains(c, "nav.line", "1. B A1").await);
+    c.goto(&format!("{base}/positions?kind=go&size=9"))
+        .await
+        .unwrap();
+    let download = c
+        .find(Locator::Css("a[data-download=sgf]"))
+        .await
+        .unwrap()
+        .attr("href")
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(download.starts_with("/positions.sgf?"), "{download}");
+
+    for path in ["/games", "/patterns?kind=go&size=9", "/"] {
+        c.goto(&format!("{base}{path}")).await.unwrap();
+        assert!(fits_the_window(c).await, "{path} fits 390 px");
+    }
+    no_console_errors(c, "pages on a phone", None).await;
+    c.set_window_size(1280, 900).await.unwrap();
+}
+
 async fn upload(c: &Client, base: &str) {
     c.goto(&format!("{base}/upload")).await.unwrap();
     let mut record = Vec::new();
@@ -846,6 +909,7 @@ fn pages_in_a_real_browser() {
         viewer_comments_and_variations(&c, f).await;
         explorer_and_editor(&c, f).await;
         pattern_editor(&c, f).await;
+        on_a_phone(&c, f).await;
         upload(&c, &f.base).await;
         c.close().await.unwrap();
     });
