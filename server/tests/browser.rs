@@ -507,21 +507,7 @@ async fn explorer_and_editor(c: &Client, f: &Fixture) {
     // Playing from the empty board: a click on a point plays it (any legal
     // move, whether the archive has it or not), the line grows, undo
     // takes it back.
-    c.goto(&format!("{base}/positions?kind=go&size=9"))
-        .await
-        .unwrap();
-    let play = "//*[local-name()='a'][*[local-name()='circle']/*[local-name()='title'][starts-with(., 'play Black A1')]]";
-    c.find(Locator::XPath(play))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    until("A1 played", || async {
-        board_stones(c).await.0 == vec!["ai".to_string()]
-    })
-    .await;
-    assert!(text_contains(c, "nav.line", "1. B A1").await);
+    play_a1(c, base).await;
     shoot(c, "explorer-play").await;
     click(c, "nav.line a[data-undo]").await;
     until("undone", || async { board_stones(c).await.0.is_empty() }).await;
@@ -693,6 +679,26 @@ async fn pattern_editor(c: &Client, f: &Fixture) {
     c.set_window_size(1280, 900).await.unwrap();
 }
 
+/// Opens the explorer on the empty 9×9 Go board and plays Black A1 by a
+/// click on the point: the board and the line follow.
+async fn play_a1(c: &Client, base: &str) {
+    c.goto(&format!("{base}/positions?kind=go&size=9"))
+        .await
+        .unwrap();
+    let play = "//*[local-name()='a'][*[local-name()='circle']/*[local-name()='title'][starts-with(., 'play Black A1')]]";
+    c.find(Locator::XPath(play))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    until("A1 played", || async {
+        board_stones(c).await.0 == vec!["ai".to_string()]
+    })
+    .await;
+    assert!(text_contains(c, "nav.line", "1. B A1").await);
+}
+
 /// Whether the page is no wider than the window (tables scroll inside
 /// their own box).
 async fn fits_the_window(c: &Client) -> bool {
@@ -722,22 +728,8 @@ async fn on_a_phone(c: &Client, f: &Fixture) {
     until("ten plies on", || async { shown_ply(c).await == to }).await;
     assert_eq!(board_stones(c).await, api_stones(f, id, to));
 
-    c.goto(&format!("{base}/positions?kind=go&size=9"))
-        .await
-        .unwrap();
+    play_a1(c, base).await;
     assert!(fits_the_window(c).await, "the explorer fits 390 px");
-    let play = "//*[local-name()='a'][*[local-name()='circle']/*[local-name()='title'][starts-with(., 'play Black A1')]]";
-    c.find(Locator::XPath(play))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    until("A1 played", || async {
-        board_stones(c).await.0 == vec!["ai".to_string()]
-    })
-    .await;
-    assert!(text_contains(c, "nav.line", "1. B A1").await);
     c.goto(&format!("{base}/positions?kind=go&size=9"))
         .await
         .unwrap();
