@@ -213,27 +213,31 @@ fn people_named(name: &str) -> (String, Vec<Value>) {
 
 /// Lists games on `conn` (see [`Games::list`]).
 pub(crate) fn list_games(conn: &Connection, filter: &GameFilter, page: &Page) -> Result<GameList> {
-    let (cond, filter_params) = filter_sql(filter);
     // A player's games are read from `game_players`, whose key orders
     // them by date: the page is a range of that index, not a sort of
-    // every game of the player.
+    // every game of the player. Its rows say the colour and the opponent,
+    // so the rest of the filter leaves them out.
     let (from, mut cond, mut params, by) = match &filter.player {
         Some(n) => {
             // The people first: one person (the usual case) is an
             // equality, which reads the index in date order.
-            let (people, values) = people_named(n);
-            let ids: Vec<i64> = conn
-                .prepare_cached(&people)?
-                .query_map(rusqlite::params_from_iter(values), |r| r.get(0))?
-                .collect::<rusqlite::Result<_>>()?;
-            let mut c = match ids.len() {
+            let people = |name: &str| -> Result<Vec<Value>> {
+                let (sql, values) = people_named(name);
+                Ok(conn
+                    .prepare_cached(&sql)?
+                    .query_map(rusqlite::params_from_iter(values), |r| {
+                        r.get::<_, i64>(0).map(Value::Integer)
+                    })?
+                    .collect::<rusqlite::Result<_>>()?)
+            };
+            let mut p = people(n)?;
+            let mut c = match p.len() {
                 1 => "g.id = gp.game_id AND gp.player_id = ?".to_string(),
                 n => format!(
                     "g.id = gp.game_id AND gp.player_id IN (NULL{})",
                     ",?".repeat(n)
                 ),
             };
-            let mut p: Vec<Value> = ids.into_iter().map(Value::Integer).collect();
             match filter.color {
                 Some(color) => {
                     c.push_str(" AND gp.color = ?");
@@ -242,20 +246,32 @@ pub(crate) fn list_games(conn: &Connection, filter: &GameFilter, page: &Page) ->
                 // A game against oneself once, not once per colour.
                 None => c.push_str(" AND NOT (gp.color = 1 AND gp.opponent_id = gp.player_id)"),
             }
-            p.extend(filter_params);
+            if let Some(o) = &filter.opponent {
+                let others = people(o)?;
+                c.push_str(&format!(
+                    " AND gp.opponent_id IN (NULL{})",
+                    ",?".repeat(others.len())
+                ));
+                p.extend(others);
+            }
+            let (rest, values) = filter_sql(&GameFilter {
+                player: None,
+                opponent: None,
+                color: None,
+                ..filter.clone()
+            });
+            p.extend(values);
             (
                 format!("game_players gp CROSS JOIN {SUMMARY_FROM}"),
-                format!("{c} AND {cond}"),
+                format!("{c} AND {rest}"),
                 p,
                 ("gp.date", "gp.game_id"),
             )
         }
-        None => (
-            SUMMARY_FROM.to_string(),
-            cond,
-            filter_params,
-            ("g.date", "g.id"),
-        ),
+        None => {
+            let (cond, values) = filter_sql(filter);
+            (SUMMARY_FROM.to_string(), cond, values, ("g.date", "g.id"))
+        }
     };
     let limit = page.limit.clamp(1, MAX_PAGE);
     // The page before a cursor is read in the other order, then reversed.
