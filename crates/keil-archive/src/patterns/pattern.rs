@@ -428,11 +428,7 @@ impl Pattern {
             return self;
         }
         let board = self.board;
-        let drawn = self.cells.iter().fold(0u8, |m, &(p, _)| m | board.edges(p));
-        let on_corner = self
-            .cells
-            .iter()
-            .any(|&(p, _)| board.edges(p).count_ones() >= 2);
+        let (drawn, on_corner) = self.edges();
         let targets: Vec<Point> = match mode {
             PatternMode::Corner if !on_corner => board
                 .points()
@@ -449,8 +445,7 @@ impl Pattern {
             .into_iter()
             .filter_map(|q| {
                 let region = self.box_to(q, (c0, r0), (c0 + w - 1, r0 + h - 1));
-                let edges = region.iter().fold(0u8, |m, &p| m | board.edges(p));
-                let corner = region.iter().any(|&p| board.edges(p).count_ones() >= 2);
+                let (edges, corner) = edges_of(board, region.iter().copied());
                 let fits = match mode {
                     PatternMode::Side => edges.count_ones() == 1 && !corner,
                     _ => true,
@@ -469,6 +464,13 @@ impl Pattern {
         }
         cells.sort_by_key(|(p, _)| p.0);
         Pattern { cells, ..self }
+    }
+
+    /// The edges of the board the pattern's points lie on (one bit per
+    /// edge, [`AnyBoard::edges`]) and whether one of them is a corner
+    /// point (on two edges): what the modes judge a drawing by.
+    pub(crate) fn edges(&self) -> (u8, bool) {
+        edges_of(self.board, self.cells.iter().map(|&(p, _)| p))
     }
 
     /// The board's points in the lattice box spanning the box
@@ -495,11 +497,7 @@ impl Pattern {
     pub fn natural_mode(&self) -> PatternMode {
         let board = self.board;
         let width = board.points().map(|p| board.coords(p).0).max().unwrap_or(0) + 1;
-        let edges = self.cells.iter().fold(0u8, |m, &(p, _)| m | board.edges(p));
-        let on_corner = self
-            .cells
-            .iter()
-            .any(|&(p, _)| board.edges(p).count_ones() >= 2);
+        let (edges, on_corner) = self.edges();
         if !self.cells.iter().all(|(_, c)| c.is_stone()) || edges != 0 {
             return match edges.count_ones() {
                 _ if on_corner => PatternMode::Corner,
@@ -508,10 +506,7 @@ impl Pattern {
                 _ => PatternMode::Anywhere,
             };
         }
-        let spans = |region: &Pattern| {
-            let (_, (w, h)) = region.bounds();
-            (w, h)
-        };
+        let spans = |region: &Pattern| region.bounds().1;
         let corner = self.clone().reaching(PatternMode::Corner);
         let (w, h) = spans(&corner);
         if corner.cells.len() > self.cells.len() && 2 * w < width && 2 * h < width {
@@ -595,6 +590,15 @@ impl std::fmt::Display for Pattern {
         }
         Ok(())
     }
+}
+
+/// The edges `points` lie on and whether one of them is a corner point
+/// (see [`Pattern::edges`]).
+fn edges_of(board: AnyBoard, points: impl Iterator<Item = Point>) -> (u8, bool) {
+    points.fold((0, false), |(m, corner), p| {
+        let e = board.edges(p);
+        (m | e, corner || e.count_ones() >= 2)
+    })
 }
 
 fn board_of(kind: GameKind, size: u8) -> std::result::Result<AnyBoard, PatternError> {

@@ -114,22 +114,21 @@ pub(crate) fn placements(
             (i32::from(c), i32::from(r))
         })
         .collect();
-    // The edges a translation touches; `None` when it leaves the board.
-    let edges_of: Vec<u8> = board.points().map(|p| board.edges(p)).collect();
+    // Each point's edges, by index.
+    let edges_at: Vec<u8> = board.points().map(|p| board.edges(p)).collect();
     // The edges a translation touches, `None` when it leaves the board or
     // touches an edge outside `allowed`.
     let touched = |dc: i32, dr: i32, allowed: u8| -> Option<u8> {
         let mut edges = 0;
         for &(c, r) in &coords {
-            edges |= edges_of[board.point_at(c + dc, r + dr)?.index()];
+            edges |= edges_at[board.point_at(c + dc, r + dr)?.index()];
             if edges & !allowed != 0 {
                 return None;
             }
         }
         Some(edges)
     };
-    let drawn = touched(0, 0, u8::MAX).expect("a pattern's points are on its board");
-    let corner = cells.iter().any(|&(p, _)| board.edges(p).count_ones() >= 2);
+    let (drawn, corner) = pattern.edges();
     match mode {
         PatternMode::Corner if !corner => return Err(PatternError::NotInCorner),
         PatternMode::Side if corner || drawn.count_ones() != 1 => {
