@@ -38,9 +38,7 @@ pub(super) struct View {
 
 impl View {
     pub(super) fn parse(p: &ViewParams) -> Result<View, ApiError> {
-        fn nonempty(v: &Option<String>) -> Option<&str> {
-            v.as_deref().map(str::trim).filter(|s| !s.is_empty())
-        }
+        use crate::params::nonempty;
         let ply = nonempty(&p.ply).map(crate::params::parse_ply).transpose()?;
         let var = nonempty(&p.var)
             .map(|s| {

@@ -198,7 +198,7 @@ async fn explorer_query(
                 .map_err(|e| bad("kind", &e))
         })
         .transpose()?;
-    let edit = nonempty(&q.edit).is_some_and(|v| v != "0" && v != "false");
+    let edit = super::editing(&q.edit);
     let size = nonempty(&q.size)
         .map(|s| {
             s.parse::<u8>()
@@ -270,7 +270,7 @@ pub async fn positions_download(
 pub async fn positions_page(state: Data<ServerState>, q: PageQuery<ExplorerParams>) -> PageResult {
     let q = q.into_inner();
     let (query, line) = explorer_query(&state, &q).await?;
-    let edit = nonempty(&q.edit).is_some_and(|v| v != "0" && v != "false");
+    let edit = super::editing(&q.edit);
 
     let pos = query.position;
     let kind_code = pos.kind().code().to_string();

@@ -245,6 +245,12 @@ fn link(path: &str, pairs: &[(&str, &str)]) -> String {
 }
 
 /// The name of a game kind for people: `Keil`, `Go`, `Kaomi`.
+/// Whether an editor switch (`edit=`) is on: present and neither `0` nor
+/// `false` (the explorer's and the pattern page's).
+fn editing(v: &Option<String>) -> bool {
+    crate::params::nonempty(v).is_some_and(|v| v != "0" && v != "false")
+}
+
 /// A count short enough for a disc on the board: `999`, `1.2k`, `12k`,
 /// `1.2M`.
 fn compact_count(n: u64) -> String {

@@ -125,7 +125,7 @@ pub async fn patterns_page(
     drop_empty_filter(&mut api.filter);
     let echo = |v: &Option<String>| nonempty(v).unwrap_or_default().to_string();
     let text = echo(&api.pattern);
-    let mut edit = nonempty(&edit).is_some_and(|v| v != "0" && v != "false") || text.is_empty();
+    let mut edit = super::editing(&edit) || text.is_empty();
     let mut errors: Vec<String> = Vec::new();
     // The board: the kind and size asked for, else Go 19.
     let kind = match nonempty(&api.kind).map(str::parse::<GameKind>) {
@@ -349,16 +349,17 @@ pub async fn patterns_page(
             }
         }
     }
+    // The character drawn on a point: a wildcard's, not a stone's or `.`.
+    let wildcard = |c: Cell| {
+        if c.is_stone() || c == Cell::Empty {
+            String::new()
+        } else {
+            c.to_char().to_string()
+        }
+    };
     let mut region = Vec::new();
     for p in board.points() {
         let now = cells.iter().find(|(q, _)| *q == p).map(|&(_, c)| c);
-        let wildcard = |c: Cell| {
-            if c.is_stone() || c == Cell::Empty {
-                String::new()
-            } else {
-                c.to_char().to_string()
-            }
-        };
         if edit {
             let then = cycle(now);
             let cycled = cells
@@ -429,17 +430,18 @@ pub async fn patterns_page(
     } else {
         StatusCode::BAD_REQUEST
     };
+    let search_href = here(&notation, &[]);
     let page = PatternsPage {
         a: assets(),
         title: "Pattern search",
         svg,
         edit,
         edit_href: here(&notation, &[("edit", "1")]),
-        search_href: here(&notation, &[]),
         downloads: {
-            let q = &here(&notation, &[])["/patterns".len()..];
+            let q = &search_href["/patterns".len()..];
             (format!("/patterns.sgf{q}"), format!("/patterns.zip{q}"))
         },
+        search_href,
         found_max: crate::export::FOUND_MAX as u64,
         clear_href: here("", &[("edit", "1")]),
         kinds: kinds(),
