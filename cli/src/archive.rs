@@ -92,3 +92,85 @@ pub fn open_for_reading(db: &std::path::Path) -> anyhow::Result<Archive> {
         other => other.with_context(context),
     }
 }
+
+/// Options of `keil remove`.
+#[derive(clap::Args, Debug)]
+pub struct RemoveArgs {
+    /// The archive directory.
+    #[arg(long)]
+    pub db: PathBuf,
+    /// The games to remove, by id (as the API and `keil search` give them).
+    #[arg(required_unless_present = "list")]
+    pub ids: Vec<keil_archive::GameId>,
+    /// Why (kept in the removal log; at most 500 bytes).
+    #[arg(long, default_value = "")]
+    pub reason: String,
+    /// Who asks, for the removal log (default: the local user, `$USER`).
+    #[arg(long)]
+    pub by: Option<String>,
+    /// Print the removal log (latest first) instead of removing.
+    #[arg(long, conflicts_with = "ids")]
+    pub list: bool,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Removes games (each in its own transaction, logged with who and why),
+/// or prints the removal log. Fails (exit 1) when an id names no game,
+/// after removing the others.
+pub fn remove(args: RemoveArgs) -> anyhow::Result<()> {
+    let archive = open(&args.db)?;
+    if args.list {
+        let log = archive.removals(usize::MAX)?;
+        if args.json {
+            outln!("{}", serde_json::to_string_pretty(&log)?)?;
+        } else {
+            for r in &log {
+                outln!(
+                    "{}  game {}  by {}  {}{}",
+                    r.removed_at,
+                    r.game_id,
+                    r.removed_by,
+                    r.what,
+                    if r.reason.is_empty() {
+                        String::new()
+                    } else {
+                        format!("  ({})", r.reason)
+                    }
+                )?;
+            }
+        }
+        return Ok(());
+    }
+    let by = args
+        .by
+        .or_else(|| std::env::var("USER").ok())
+        .filter(|s| !s.trim().is_empty())
+        .unwrap_or_else(|| "local".into());
+    let by = format!("cli:{by}");
+    let mut removed = Vec::new();
+    let mut missing = Vec::new();
+    for &id in &args.ids {
+        match archive.remove(id, &by, &args.reason)? {
+            Some(r) => removed.push(r),
+            None => missing.push(id),
+        }
+    }
+    if args.json {
+        outln!("{}", serde_json::to_string_pretty(&removed)?)?;
+    } else {
+        for r in &removed {
+            outln!("removed game {}: {}", r.game_id, r.what)?;
+        }
+    }
+    if !missing.is_empty() {
+        let list: Vec<String> = missing.iter().map(ToString::to_string).collect();
+        anyhow::bail!(
+            "no game with id {} (never stored, or already removed: `keil remove --db {} --list` shows the removals)",
+            list.join(", "),
+            args.db.display()
+        );
+    }
+    Ok(())
+}

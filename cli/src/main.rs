@@ -61,6 +61,10 @@ enum Command {
     Reindex(archive::Args),
     /// Counts and sizes of an archive.
     Stats(archive::Args),
+    /// Remove games from an archive (a junk upload, a takedown request):
+    /// they leave every view and index, the removal is logged with who
+    /// asked and why, and their records are refused by later imports.
+    Remove(archive::RemoveArgs),
     /// Serve an archive over HTTP (the REST API); an empty archive first
     /// gets the demo corpus.
     Serve(serve::Args),
@@ -76,6 +80,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Players(args) => players::run(args),
         Command::Reindex(args) => archive::reindex(args),
         Command::Stats(args) => archive::stats(args),
+        Command::Remove(args) => archive::remove(args),
         Command::Serve(args) => serve::run(args),
     }
 }

@@ -312,3 +312,52 @@ fn sigterm_closes_what_is_unfinished_after_the_grace_period() {
     assert!(!stored(&db), "{log}");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// `keil remove`: removes the named games, logs them with who and why
+/// (`--list`), fails naming the ids that are no game, and the archive's
+/// count follows.
+#[test]
+fn remove_takes_games_out_and_logs_who_asked() {
+    let dir = fresh("remove");
+    let db = archive(&dir);
+    let keil = |args: &[&str]| {
+        Command::new(KEIL)
+            .args(args)
+            .arg("--db")
+            .arg(&db)
+            .output()
+            .unwrap()
+    };
+    let games = |out: std::process::Output| -> u64 {
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["games"].as_u64().unwrap()
+    };
+    assert_eq!(games(keil(&["stats", "--json"])), 30);
+    let out = keil(&["remove", "3", "7", "--reason", "junk upload", "--by", "ana"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("removed game 3: ") && text.contains("removed game 7: "),
+        "{text}"
+    );
+    assert_eq!(games(keil(&["stats", "--json"])), 28);
+    // An id that is no game (any more) fails, naming it; the others go.
+    let out = keil(&["remove", "7", "9"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no game with id 7"), "{err}");
+    assert_eq!(games(keil(&["stats", "--json"])), 27);
+    let out = keil(&["remove", "--list", "--json"]);
+    let log: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let log = log.as_array().unwrap();
+    assert_eq!(log.len(), 3);
+    assert_eq!(log[2]["game_id"], 3);
+    assert_eq!(log[2]["removed_by"], "cli:ana");
+    assert_eq!(log[2]["reason"], "junk upload");
+    assert_eq!(log[0]["game_id"], 9);
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -31,6 +31,10 @@ pub enum ApiError {
     /// configured (writes disabled). 403.
     #[error("uploads are disabled on this server: no write token is configured")]
     WritesDisabled,
+    /// Occurs when a valid token asks for what its role may not do (a
+    /// removal with an uploader's token). 403.
+    #[error("{0}")]
+    Forbidden(String),
     /// Occurs when a game, a ply, a player or a route does not exist. 404.
     #[error("{0}")]
     NotFound(String),
@@ -136,6 +140,7 @@ impl ApiError {
             ApiError::BadRequest(_) => "bad-request",
             ApiError::Unauthorized(_) => "unauthorized",
             ApiError::WritesDisabled => "writes-disabled",
+            ApiError::Forbidden(_) => "forbidden",
             ApiError::NotFound(_) => "not-found",
             ApiError::PayloadTooLarge { .. } => "payload-too-large",
             ApiError::TooManyGameTrees { .. } => "too-many-game-trees",
@@ -395,7 +400,7 @@ impl ResponseError for ApiError {
         match self {
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
-            ApiError::WritesDisabled => StatusCode::FORBIDDEN,
+            ApiError::WritesDisabled | ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::PayloadTooLarge { .. }
             | ApiError::TooManyGameTrees { .. }

@@ -1,8 +1,8 @@
 //! HTTP plumbing shared by the API's routes ([`routes`](mod@crate::routes)),
 //! the pages ([`crate::pages`]), the error documents ([`crate::error`]) and
 //! the static files ([`crate::assets`]), and depending on none of them: a
-//! route's entry ([`RouteEntry`]), cacheable answers for immutable game
-//! data ([`immutable`], with [`fnv1a`] ETags) and the headers of every HTML
+//! route's entry ([`RouteEntry`]), cacheable answers for game
+//! data ([`game_data`], with [`fnv1a`] ETags) and the headers of every HTML
 //! answer ([`CSP`], [`html_response`]).
 
 use actix_web::http::{Method, StatusCode, header};
@@ -34,10 +34,12 @@ where
     }
 }
 
-/// A response for immutable game data: a strong `ETag` (a hash of the body),
-/// `Cache-Control: public, max-age=86400, immutable`, and 304 when the
-/// client already has it.
-pub(crate) fn immutable(req: &HttpRequest, content_type: &str, body: Vec<u8>) -> HttpResponse {
+/// A response for game data (a stored game does not change, but it can
+/// be removed): a strong `ETag` (a hash of the body), `Cache-Control:
+/// public, max-age=600` (a removed game leaves shared caches within 10
+/// minutes; a revalidation after that costs a 304), and 304 when the client
+/// already has it.
+pub(crate) fn game_data(req: &HttpRequest, content_type: &str, body: Vec<u8>) -> HttpResponse {
     let etag = format!("\"{:016x}\"", fnv1a(&body));
     let cached = req
         .headers()
@@ -50,13 +52,16 @@ pub(crate) fn immutable(req: &HttpRequest, content_type: &str, body: Vec<u8>) ->
         HttpResponse::Ok()
     };
     r.insert_header((header::ETAG, etag))
-        .insert_header((header::CACHE_CONTROL, "public, max-age=86400, immutable"));
+        .insert_header((header::CACHE_CONTROL, GAME_CACHE_CONTROL));
     if cached {
         r.finish()
     } else {
         r.content_type(content_type.to_string()).body(body)
     }
 }
+
+/// The `Cache-Control` of game data ([`game_data`]).
+pub const GAME_CACHE_CONTROL: &str = "public, max-age=600";
 
 /// 64-bit FNV-1a: stable across runs and versions, for ETags.
 pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {

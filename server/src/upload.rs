@@ -31,8 +31,8 @@ pub(crate) fn bearer(req: &HttpRequest) -> Option<&str> {
 }
 
 /// Checks `Authorization: Bearer <token>` against the server's tokens
-/// (re-read first if the token file changed); returns the token's name and
-/// role. A wrong token counts against `client`'s allowance of wrong tokens
+/// (re-read first if the token file changed) for `action` (`uploads`,
+/// `removals`: named in the refusal); returns the token's name and role. A wrong token counts against `client`'s allowance of wrong tokens
 /// ([`crate::limits::Limits::token_failed`]).
 ///
 /// # Errors
@@ -43,6 +43,7 @@ pub(crate) fn authorize(
     req: &HttpRequest,
     state: &ServerState,
     client: IpAddr,
+    action: &str,
 ) -> Result<Token, ApiError> {
     state.limits.check_blocked(client)?;
     state.tokens.refresh();
@@ -54,7 +55,7 @@ pub(crate) fn authorize(
         return Err(ApiError::Unauthorized(if header_given {
             "the Authorization scheme must be Bearer".into()
         } else {
-            "uploads need an Authorization: Bearer <token> header".into()
+            format!("{action} need an Authorization: Bearer <token> header")
         }));
     };
     match state.tokens.check(given) {

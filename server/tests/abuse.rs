@@ -585,3 +585,70 @@ fn sighup_rereads_the_token_file() {
     }
     assert_eq!(upload(&f, BOB, None, corpus(1, 34)).status, 201);
 }
+
+fn delete(f: &Fixture, path: &str, token: Option<&str>) -> Reply {
+    let mut req = agent().delete(&format!("{}{path}", f.base));
+    if let Some(t) = token {
+        req = req.header("Authorization", &format!("Bearer {t}"));
+    }
+    reply(req.call().unwrap())
+}
+
+/// `DELETE /api/v1/games/{id}`: only the operator's token removes; the
+/// game is gone from the API (its page, the list, text search) and its
+/// upload is refused; the answer is the log entry with who asked.
+#[test]
+fn only_the_operator_removes_games_and_they_stay_out() {
+    let f = start(|o, dir| {
+        let file = dir.join("tokens");
+        std::fs::write(&file, format!("alice {ALICE}\nops {OPS} operator\n")).unwrap();
+        o.token = None;
+        o.token_file = Some(file);
+    });
+    let body = corpus(3, 31);
+    let r = upload(&f, ALICE, None, body.clone());
+    assert_eq!(r.status, 201, "{}", r.body);
+    let id = r.json()["games"][1]["id"].as_i64().unwrap();
+    let path = format!("/api/v1/games/{id}");
+    // No token, an uploader's token, a wrong token: refused, nothing gone.
+    let detail = delete(&f, &path, None).problem(401);
+    assert!(detail.contains("removals need"), "{detail}");
+    let detail = delete(&f, &path, Some(ALICE)).problem(403);
+    assert!(
+        detail.contains("operator") && detail.contains("alice"),
+        "{detail}"
+    );
+    delete(&f, &path, Some("not-a-token-0123456789")).problem(401);
+    delete(&f, "/api/v1/games/x1", Some(OPS)).problem(400);
+    let long = format!("{path}?reason={}", "x".repeat(201));
+    delete(&f, &long, Some(OPS)).problem(400);
+    assert_eq!(games(&f), 3);
+
+    let r = delete(&f, &format!("{path}?reason=spam"), Some(OPS));
+    assert_eq!(r.status, 200, "{}", r.body);
+    let entry = r.json();
+    assert_eq!(entry["game_id"].as_i64(), Some(id));
+    assert_eq!(entry["reason"], "spam");
+    assert!(
+        entry["removed_by"].as_str().unwrap().starts_with("ops ("),
+        "{entry}"
+    );
+    assert_eq!(games(&f), 2);
+    get(&f, &path, None).problem(404);
+    delete(&f, &path, Some(OPS)).problem(404);
+    let list = get(&f, "/api/v1/games?limit=100", None).json();
+    let ids: Vec<i64> = list["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["id"].as_i64().unwrap())
+        .collect();
+    assert_eq!(ids.len(), 2);
+    assert!(!ids.contains(&id));
+    // The same upload again: two duplicates, the removed game refused.
+    let r = upload(&f, ALICE, None, body);
+    assert_eq!(r.status, 200, "{}", r.body);
+    let answer = r.json();
+    assert_eq!(answer["reasons"]["removed"], 1, "{answer}");
+    assert_eq!(f.archive.removals(10).unwrap().len(), 1);
+}

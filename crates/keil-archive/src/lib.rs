@@ -76,6 +76,7 @@ mod people;
 mod players;
 mod positions;
 mod prepare;
+mod removal;
 mod store;
 mod text;
 mod text_query;
@@ -92,7 +93,7 @@ pub use games::{Games, MAX_PAGE};
 pub use ids::{GameId, IdError, ImportId, PlayerId};
 pub use import::{
     Duplicates, Fate, GameOutcome, ImportOptions, ImportProgress, ImportReport, ImportSource,
-    Merge, NOT_SGF,
+    Merge, NOT_SGF, REMOVED,
 };
 pub use kind::{GameKind, GameKindError};
 pub use model::{
@@ -110,6 +111,7 @@ pub use players::{
 };
 pub use positions::{Continuation, PositionAnswer, PositionHit, PositionQuery, Positions};
 pub use prepare::{Checked, EMPTY_RECORD, Problem};
+pub use removal::{MAX_REASON_BYTES, Removal};
 pub use store::schema_version;
 pub use text_query::{
     MAX_TEXT_QUERY_BYTES, MAX_TEXT_QUERY_WORDS, TextClause, TextField, TextPlan, TextQueryError,
@@ -121,6 +123,10 @@ pub use text_query::{
 pub const SQLITE_FILE: &str = "archive.sqlite";
 /// The tantivy directory inside an archive directory.
 pub const TANTIVY_DIR: &str = "tantivy";
+
+/// How long an operation that changes games waits for the text index's
+/// writer lock ([`Archive::writers`]).
+const WRITER_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// An open archive. `Send + Sync`: share one behind an `Arc`; queries take a
 /// pooled read connection each, imports serialise on the writer.
@@ -306,6 +312,28 @@ impl Archive {
         Ok(writer.lock().unwrap_or_else(|e| e.into_inner()))
     }
 
+    /// Both writers, for an operation that changes games (an import, a
+    /// removal, a reindex): the text index's writer (waiting up to
+    /// [`WRITER_WAIT`] for another process's, which a reader process holds
+    /// briefly while it catches the text index up) and then the store's,
+    /// always in that order.
+    ///
+    /// # Errors
+    /// [`Error::ReadOnly`] for a read-only archive; [`Error::Busy`] while
+    /// another writer (an import) holds the text index; tantivy errors.
+    pub(crate) fn writers(
+        &self,
+    ) -> Result<(
+        text::TextWriter<'_>,
+        std::sync::MutexGuard<'_, rusqlite::Connection>,
+    )> {
+        if self.is_read_only() {
+            return Err(Error::ReadOnly);
+        }
+        let text = self.text.writer_waiting(WRITER_WAIT)?.ok_or(Error::Busy)?;
+        Ok((text, self.writer()?))
+    }
+
     /// Whether directory `dir` holds an archive (so that [`Archive::open`]
     /// would open it rather than create one).
     pub fn exists(dir: impl AsRef<Path>) -> bool {
@@ -415,19 +443,15 @@ impl Archive {
         if self.is_read_only() {
             return Err(Error::ReadOnly);
         }
-        let mut text = self
-            .text
-            .writer_waiting(std::time::Duration::from_secs(5))?
-            .ok_or(Error::Busy)?;
-        let mut conn = self.writer()?;
+        let (mut text, mut conn) = self.writers()?;
         let tx = conn.transaction()?;
         positions::rebuild(&tx)?;
+        patterns::rebuild_blocks(&tx)?;
         tx.commit()?;
         text.clear()?;
-        let games = text.add_stored_after(&conn, 0)?;
-        if games == 0 {
-            text.commit(0)?;
-        }
+        let now = store::Sequences::read(&conn)?;
+        let games = text.add_stored(&conn, 0, now.games)?;
+        text.commit(now)?;
         Ok(ReindexReport { games })
     }
 

@@ -166,7 +166,8 @@ impl Vocabulary {
     }
 }
 
-/// Searches players (see [`Players::search`]) on one connection.
+/// Searches players (see [`Players::search`]) on one connection. People
+/// without a stored game (all of theirs removed) are not found.
 pub(crate) fn search_players(
     conn: &Connection,
     vocabulary: &RwLock<Vocabulary>,
@@ -185,7 +186,7 @@ pub(crate) fn search_players(
     // The person the query's key resolves to (an alias, or a spelling
     // with other spaces), first.
     let mut by_key = conn.prepare_cached(&format!(
-        "SELECT id, name, games FROM people WHERE id = ({})",
+        "SELECT id, name, games FROM people WHERE games > 0 AND id = ({})",
         crate::people::PERSON_OF
     ))?;
     if let Some((id, name, games)) = by_key
@@ -208,10 +209,10 @@ pub(crate) fn search_players(
     }
     let mut stmt = conn.prepare_cached(
         "SELECT q.id, q.name, s.folded, q.games FROM players s JOIN people q ON q.id = s.person \
-         WHERE s.folded >= ?1 AND s.folded < ?2 \
+         WHERE s.folded >= ?1 AND s.folded < ?2 AND q.games > 0 \
          UNION SELECT q.id, q.name, s.folded, q.games FROM player_words w \
          JOIN players s ON s.id = w.player_id JOIN people q ON q.id = s.person \
-         WHERE w.word >= ?1 AND w.word < ?2",
+         WHERE w.word >= ?1 AND w.word < ?2 AND q.games > 0",
     )?;
     let rows = stmt.query_map(params![q, upper], |r| {
         Ok((
@@ -258,7 +259,7 @@ pub(crate) fn search_players(
         }
         let mut row = conn.prepare_cached(
             "SELECT q.id, q.name, q.games FROM players s JOIN people q ON q.id = s.person \
-             WHERE s.id = ?1",
+             WHERE s.id = ?1 AND q.games > 0",
         )?;
         // The closest spelling of each person.
         let mut people: std::collections::HashMap<i64, (usize, String, i64)> = Default::default();

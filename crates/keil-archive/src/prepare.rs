@@ -80,7 +80,8 @@ pub struct Problem {
     /// first move (not stored yet), `empty_record` for a game tree with
     /// nothing of a game ([`EMPTY_RECORD`]), `not_sgf` for a source that is
     /// binary data ([`NOT_SGF`](crate::NOT_SGF)), `unreadable` for a file
-    /// that could not be read.
+    /// that could not be read, `removed` for a record of a game the
+    /// operator removed ([`REMOVED`](crate::REMOVED)).
     pub reason: String,
     /// The explanation, with the line and column when there are some.
     pub message: String,

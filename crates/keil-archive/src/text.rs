@@ -31,6 +31,7 @@ use tantivy::{
 
 use crate::Budget;
 use crate::prepare::TextFields;
+use crate::store::{Sequences, removals};
 use crate::text_query::{TextClause, TextField, TextPlan};
 use crate::{Error, GameId, Result};
 
@@ -190,10 +191,18 @@ impl TextIndex {
         })
     }
 
-    /// The highest game id the committed index holds (0 when empty).
-    pub(crate) fn indexed_upto(&self) -> Result<i64> {
+    /// How far the committed index has caught up with the store: every
+    /// game up to `games` added, every removal up to `removals` applied
+    /// (zeros when empty). The commit payload is `games removals`; an index
+    /// written before removals existed holds `games` alone.
+    pub(crate) fn indexed(&self) -> Result<Sequences> {
         let metas = self.index.load_metas()?;
-        Ok(metas.payload.and_then(|p| p.parse().ok()).unwrap_or(0))
+        let payload = metas.payload.unwrap_or_default();
+        let mut parts = payload.split(' ').map(|p| p.parse::<i64>().unwrap_or(0));
+        Ok(Sequences {
+            games: parts.next().unwrap_or(0),
+            removals: parts.next().unwrap_or(0),
+        })
     }
 
     /// Takes the writer lock; `Ok(None)` when another writer holds it.
@@ -352,40 +361,61 @@ impl TextWriter<'_> {
         Ok(())
     }
 
-    /// Commits, recording that every game id up to `upto` is indexed.
-    pub(crate) fn commit(&mut self, upto: i64) -> Result<()> {
+    /// Commits, recording how far the index has caught up (see
+    /// [`TextIndex::indexed`]).
+    pub(crate) fn commit(&mut self, at: Sequences) -> Result<()> {
         let mut prepared = self.writer.prepare_commit()?;
-        prepared.set_payload(&upto.to_string());
+        prepared.set_payload(&format!("{} {}", at.games, at.removals));
         prepared.commit()?;
         self.text.reader.reload()?;
         Ok(())
     }
 
-    /// Adds every game of SQLite with an id above `after`, streaming, and
-    /// commits. Returns the number of games added.
-    pub(crate) fn add_stored_after(&mut self, conn: &Connection, after: i64) -> Result<u64> {
-        let mut stmt = conn.prepare("SELECT id, record FROM games WHERE id > ? ORDER BY id")?;
-        let mut rows = stmt.query([after])?;
-        let (mut n, mut upto) = (0u64, after);
+    /// Adds (uncommitted) every stored game with an id in `(after, upto]`,
+    /// streaming. Returns the number of games added.
+    pub(crate) fn add_stored(&mut self, conn: &Connection, after: i64, upto: i64) -> Result<u64> {
+        let mut stmt =
+            conn.prepare("SELECT id, record FROM games WHERE id > ? AND id <= ? ORDER BY id")?;
+        let mut rows = stmt.query([after, upto])?;
+        let mut n = 0u64;
         while let Some(row) = rows.next()? {
             let id: i64 = row.get(0)?;
             let blob: Vec<u8> = row.get(1)?;
             let game = GameId::from_sql(id);
             let fields = crate::prepare::text_of_stored(game, &blob)?;
             self.add(game, &fields)?;
-            upto = id;
             n += 1;
-        }
-        if n > 0 || upto > after {
-            self.commit(upto)?;
         }
         Ok(n)
     }
 
-    /// Adds every game SQLite has and this index lacks; commits.
+    /// Adds every game the store has and this index lacks, deletes the
+    /// documents of games removed since the last commit, and commits when
+    /// anything changed. Returns the number of games added.
     pub(crate) fn catch_up(&mut self, conn: &Connection) -> Result<u64> {
-        let after = self.text.indexed_upto()?;
-        self.add_stored_after(conn, after)
+        let at = self.text.indexed()?;
+        let now = Sequences::read(conn)?;
+        let n = if now.games > at.games {
+            self.add_stored(conn, at.games, now.games)?
+        } else {
+            0
+        };
+        if now.removals > at.removals {
+            for id in removals::removed_between(conn, at.removals, now.removals)? {
+                self.writer
+                    .delete_term(Term::from_field_u64(self.text.fields.game_id, id as u64));
+            }
+        }
+        // The greatest id stays when that game was removed: ids are never
+        // given again.
+        let reached = Sequences {
+            games: now.games.max(at.games),
+            removals: now.removals.max(at.removals),
+        };
+        if reached != at {
+            self.commit(reached)?;
+        }
+        Ok(n)
     }
 }
 

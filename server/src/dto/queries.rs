@@ -166,6 +166,16 @@ pub struct PlayersQuery {
     pub limit: Option<String>,
 }
 
+/// `DELETE /api/v1/games/{id}` query.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct RemoveQuery {
+    /// Why the game is removed (kept in the removal log), at most 200
+    /// bytes.
+    #[param(max_length = 200)]
+    pub reason: Option<String>,
+}
+
 /// `GET /api/v1/search` query.
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]

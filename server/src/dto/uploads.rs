@@ -67,3 +67,34 @@ pub struct UploadDto {
     /// of one outcome); the counts cover them.
     pub truncated: bool,
 }
+
+/// A removal as the log keeps it (`DELETE /api/v1/games/{id}`).
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct RemovalDto {
+    /// Its place in the removal sequence (1, 2, ...).
+    pub seq: u64,
+    /// The removed game's id (never given to another game).
+    #[schema(value_type = i64)]
+    pub game_id: GameId,
+    /// When, RFC 3339 UTC (`2026-11-26T09:30:00.000Z`).
+    pub removed_at: String,
+    /// Who asked: the token's name and the client's address.
+    pub removed_by: String,
+    /// Why, as given (empty when none was).
+    pub reason: String,
+    /// The game as a person names it: `Black vs White, date, event`.
+    pub what: String,
+}
+
+impl From<keil_archive::Removal> for RemovalDto {
+    fn from(r: keil_archive::Removal) -> RemovalDto {
+        RemovalDto {
+            seq: r.seq,
+            game_id: r.game_id,
+            removed_at: r.removed_at,
+            removed_by: r.removed_by,
+            reason: r.reason,
+            what: r.what,
+        }
+    }
+}

@@ -175,7 +175,7 @@ pub async fn board_fragment(
     let (id, view, game) = load(&state, &id, &q).await?;
     let sh = show(id, game.moves, &game.record, view)?;
     let body = board_panel(&sh);
-    let mut r = crate::http::immutable(&req, "text/html; charset=utf-8", body.into_bytes());
+    let mut r = crate::http::game_data(&req, "text/html; charset=utf-8", body.into_bytes());
     r.headers_mut().insert(
         header::CONTENT_SECURITY_POLICY,
         header::HeaderValue::from_static(CSP),

@@ -9,7 +9,7 @@ use super::{blocking, json_body, load_game, no_game};
 use crate::ServerState;
 use crate::dto::*;
 use crate::error::{ApiError, Problem};
-use crate::http::immutable;
+use crate::http::game_data;
 use crate::params::{Query, bad, games_query, nonempty, parse_id, parse_limit, required};
 use crate::replay::{kaomi_end, replay};
 use crate::{upload, work};
@@ -65,7 +65,7 @@ pub async fn upload_games(
         return Err(ApiError::ReadOnly);
     }
     let client = crate::limits::client_ip(&req, state.limits.trust_proxy());
-    let uploader = upload::authorize(&req, &state, client)?;
+    let uploader = upload::authorize(&req, &state, client, "uploads")?;
     let limit = state.max_upload;
     let declared = req
         .headers()
@@ -158,7 +158,60 @@ pub async fn get_game(
         game: summary.into(),
         kaomi: kaomi.as_ref().map(|r| kaomi_end(board, r)),
     };
-    Ok(immutable(&req, "application/json", json_body(&dto)))
+    Ok(game_data(&req, "application/json", json_body(&dto)))
+}
+
+/// Removes a game: it leaves every list, search and index, its record is
+/// refused by later uploads, and the removal is logged (who asked: the
+/// token's name and the client's address; when; the `reason`). Needs the
+/// operator's token (`Authorization: Bearer <token>`, the token file's
+/// `operator` line).
+#[utoipa::path(delete, path = "/api/v1/games/{id}", tag = "games",
+    params(("id" = i64, Path, minimum = 1, description = "The game id (a positive integer)"), RemoveQuery),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "Removed: the removal log's entry", body = RemovalDto),
+        (status = 400, description = "The id is not a number in range, or the reason is over 200 bytes", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "No or wrong bearer token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The token is not the operator's, or writes are disabled (no token configured)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game (never stored, or already removed)", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many wrong tokens from this client (`Retry-After`)", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "An import is running, or the archive is read-only on this server", body = Problem, content_type = "application/problem+json"),
+    ))]
+pub async fn remove_game(
+    req: HttpRequest,
+    state: Data<ServerState>,
+    id: web::Path<String>,
+    q: Query<RemoveQuery>,
+) -> Result<HttpResponse, ApiError> {
+    if state.archive.is_read_only() {
+        return Err(ApiError::ReadOnly);
+    }
+    let id = parse_id(&id)?;
+    let reason = q.into_inner().reason.unwrap_or_default();
+    let client = crate::limits::client_ip(&req, state.limits.trust_proxy());
+    let token = upload::authorize(&req, &state, client, "removals")?;
+    if !token.operator {
+        return Err(ApiError::Forbidden(format!(
+            "only the operator's token may remove games; the token `{}` may upload only (mark the operator's line of the token file with `operator`)",
+            token.name
+        )));
+    }
+    let by = format!("{} ({client})", token.name);
+    let removal = work::write(&state, move |st| {
+        st.archive
+            .remove(id, &by, &reason)?
+            .ok_or_else(|| no_game(id))
+    })
+    .await?;
+    tracing::info!(
+        game = %removal.game_id,
+        by = %removal.removed_by,
+        reason = %removal.reason,
+        what = %removal.what,
+        "removed a game"
+    );
+    Ok(HttpResponse::Ok().json(RemovalDto::from(removal)))
 }
 
 /// The game's normalised record, as a file download.
@@ -175,7 +228,7 @@ pub async fn get_record(
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let (id, game) = load_game(&state, &id).await?;
-    let mut r = immutable(
+    let mut r = game_data(
         &req,
         "application/x-go-sgf; charset=utf-8",
         game.record.into_bytes(),

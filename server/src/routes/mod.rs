@@ -29,7 +29,7 @@ use crate::params::{parse_id, parse_ply};
 use crate::replay::{Replayed, replay};
 
 pub use crate::http::RouteEntry;
-pub use games::{get_game, get_record, list_games, search_text, upload_games};
+pub use games::{get_game, get_record, list_games, remove_game, search_text, upload_games};
 pub use meta::{health, stats};
 pub use patterns::search_patterns;
 pub(crate) use players::find_player;
@@ -54,6 +54,7 @@ pub fn route_table() -> Vec<RouteEntry> {
         entry("GET", "/api/v1/stats", stats),
         entry("GET", "/healthz", health),
         entry("GET", "/api/v1/games/{id}", get_game),
+        entry("DELETE", "/api/v1/games/{id}", remove_game),
         entry("GET", "/api/v1/games/{id}/record", get_record),
         entry(
             "GET",
@@ -77,7 +78,7 @@ where
     web::block(move || f(&archive)).await?
 }
 
-/// The JSON of an answer, as the body of an [`crate::http::immutable`] response.
+/// The JSON of an answer, as the body of an [`crate::http::game_data`] response.
 fn json_body<T: serde::Serialize>(v: &T) -> Vec<u8> {
     serde_json::to_vec(v).unwrap_or_default()
 }

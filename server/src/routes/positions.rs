@@ -10,7 +10,7 @@ use super::{json_body, load_replay};
 use crate::ServerState;
 use crate::dto::*;
 use crate::error::{ApiError, Problem};
-use crate::http::immutable;
+use crate::http::game_data;
 use crate::params::{
     Query, bad, day_range, nonempty, parse_colors, parse_flag, parse_kind, parse_limit,
 };
@@ -70,7 +70,7 @@ pub async fn get_position(
             })
             .collect(),
     };
-    Ok(immutable(&req, "application/json", json_body(&dto)))
+    Ok(game_data(&req, "application/json", json_body(&dto)))
 }
 
 /// The board after a ply drawn as SVG: the hexagon of points with
@@ -137,7 +137,7 @@ pub async fn get_position_svg(
         ),
         _ => svg::render(&drawing),
     };
-    Ok(immutable(&req, "image/svg+xml", body.into_bytes()))
+    Ok(game_data(&req, "image/svg+xml", body.into_bytes()))
 }
 
 /// Games that reached a board (exactly, or any of its 12 symmetric

@@ -4,6 +4,8 @@
 
 mod write;
 
+pub use write::REMOVED;
+
 use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::PathBuf;
@@ -40,10 +42,6 @@ pub enum ImportSource {
 /// How often the progress callback hears from an import that is waiting
 /// for its next batch.
 const PROGRESS_EVERY: Duration = Duration::from_millis(250);
-
-/// How long an import waits for the writer lock that a reader process
-/// holds briefly while it catches the text index up.
-const WRITER_WAIT: Duration = Duration::from_secs(5);
 
 /// How to import.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -446,7 +444,8 @@ enum Input {
     Bytes(String, Vec<u8>),
 }
 
-fn now() -> String {
+/// Now, as the archive's logs write times (RFC 3339 UTC, milliseconds).
+pub(crate) fn now() -> String {
     chrono::Utc::now()
         .format("%Y-%m-%dT%H:%M:%S%.3fZ")
         .to_string()
@@ -504,8 +503,7 @@ impl Archive {
             })
             .collect();
 
-        let mut text = self.text.writer_waiting(WRITER_WAIT)?.ok_or(Error::Busy)?;
-        let mut conn = self.writer()?;
+        let (mut text, mut conn) = self.writers()?;
         // Games stored by an earlier, interrupted run get their text first,
         // so the payload's "every id up to N" stays true.
         text.catch_up(&conn)?;
@@ -730,10 +728,8 @@ impl Archive {
             // committed if the storage still allows it, else it catches up
             // on the next open.
             counts.elapsed = start.elapsed();
-            if let Ok(upto) = conn.query_row("SELECT COALESCE(MAX(id), 0) FROM games", [], |r| {
-                r.get::<_, i64>(0)
-            }) {
-                let _ = text.commit(upto);
+            if let Ok(at) = crate::store::Sequences::read(&conn) {
+                let _ = text.commit(at);
             }
             return Err(Error::Stopped {
                 progress: counts,
@@ -741,9 +737,9 @@ impl Archive {
             });
         }
 
-        let upto: i64 =
-            conn.query_row("SELECT COALESCE(MAX(id), 0) FROM games", [], |r| r.get(0))?;
-        text.commit(upto)?;
+        // The import holds both writers: nothing was removed since the
+        // catch-up at its start, and every game it stored was added.
+        text.commit(crate::store::Sequences::read(&conn)?)?;
         counts.elapsed = start.elapsed();
         counts.members = expander.members();
         counts.skipped = expander.skipped();

@@ -9,7 +9,12 @@ use rusqlite::{OptionalExtension, params};
 use super::{Batch, Duplicates, Fate, GameOutcome, Item};
 use crate::people::{Spelling, SpellingCache};
 use crate::prepare::{Prepare, Prepared, Problem, TextFields};
+use crate::store::removals;
 use crate::{GameId, Result, moves, positions};
+
+/// The refusal reason of a record whose game the operator removed
+/// ([`crate::Archive::remove`]).
+pub const REMOVED: &str = "removed";
 
 /// What one batch wrote.
 pub(super) struct Written {
@@ -50,11 +55,11 @@ pub(super) fn write_batch(
     let mut person_games: HashMap<i64, i64> = HashMap::new();
     let result = (|| -> Result<()> {
         let mut insert = tx.prepare_cached(
-            "INSERT INTO games (hash, import_id, black_id, white_id, black_rank, white_rank, \
+            "INSERT INTO games (id, hash, import_id, black_id, white_id, black_rank, white_rank, \
              date_raw, date, event, round, place, game_name, result, winner, margin, status, \
              kind, size, ruleset, komi, plies, setup, moves, record, handicap, move_nodes, \
              black_rank_ord, white_rank_ord, signature) \
-             VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(hash) DO NOTHING",
+             VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(hash) DO NOTHING",
         )?;
         let mut side = tx.prepare_cached(
             "INSERT INTO game_players (player_id, date, game_id, color, opponent_id, won) \
@@ -68,6 +73,8 @@ pub(super) fn write_batch(
         let mut source_of = tx.prepare_cached("SELECT game_id FROM game_sources WHERE hash = ?")?;
         let mut same_game =
             tx.prepare_cached("SELECT id FROM games WHERE signature = ? LIMIT 1")?;
+        // Ids are given here, above every stored and removed game's.
+        let mut next_id = removals::next_game_id(&tx)?;
         let mut link = tx.prepare_cached(
             "INSERT INTO game_sources (game_id, hash, import_id, source, game_index, record) \
              VALUES (?,?,?,?,?,?)",
@@ -78,25 +85,29 @@ pub(super) fn write_batch(
             prepared,
         } in batch.items
         {
+            let mut refuse = |p: Problem, checked| -> Result<()> {
+                problem.execute(params![
+                    import_id,
+                    p.source,
+                    p.index as i64,
+                    p.reason,
+                    p.message,
+                    p.ply,
+                    p.line,
+                    p.column
+                ])?;
+                if want {
+                    these.push(GameOutcome {
+                        fate: Fate::Invalid(p.clone()),
+                        checked,
+                    });
+                }
+                out.problems.push(p);
+                Ok(())
+            };
             let (p, checked) = match prepared {
                 Prepare::Invalid(p, checked) => {
-                    problem.execute(params![
-                        import_id,
-                        p.source,
-                        p.index as i64,
-                        p.reason,
-                        p.message,
-                        p.ply,
-                        p.line,
-                        p.column
-                    ])?;
-                    if want {
-                        these.push(GameOutcome {
-                            fate: Fate::Invalid(p.clone()),
-                            checked,
-                        });
-                    }
-                    out.problems.push(p);
+                    refuse(p, checked)?;
                     continue;
                 }
                 Prepare::Valid(p, checked) => (p, checked),
@@ -127,6 +138,26 @@ pub(super) fn write_batch(
                 continue;
             }
             let signature = moves::signature(m.kind.code(), m.size, p.plies as usize, &p.moves);
+            let same = signature
+                .as_ref()
+                .filter(|_| duplicates == Duplicates::Signature);
+            if let Some((at, by)) = removals::refusing(&tx, &p.hash, same.map(|s| &s[..]))? {
+                let refusal = Problem {
+                    source: source.to_string(),
+                    index,
+                    reason: REMOVED.into(),
+                    message: format!(
+                        "this game was removed from the archive by {by} at {at}; \
+                         ask the archive's operator if it should come back"
+                    ),
+                    ply: None,
+                    mv: None,
+                    line: None,
+                    column: None,
+                };
+                refuse(refusal, checked)?;
+                continue;
+            }
             if duplicates == Duplicates::Signature
                 && let Some(sig) = &signature
                 && let Some(id) = same_game
@@ -162,7 +193,10 @@ pub(super) fn write_batch(
             };
             let black = spelling(&m.black)?;
             let white = spelling(&m.white)?;
+            let id = next_id;
+            next_id += 1;
             insert.execute(params![
+                id,
                 &p.hash[..],
                 import_id,
                 black.map(|s| s.id),
@@ -193,7 +227,6 @@ pub(super) fn write_batch(
                 m.white_rank_ord.map(|r| i64::from(r.ordinal())),
                 signature.as_ref().map(|s| &s[..]),
             ])?;
-            let id = tx.last_insert_rowid();
             if want {
                 these.push(GameOutcome {
                     fate: Fate::Stored {
@@ -259,6 +292,9 @@ pub(super) fn write_batch(
         let replays: Vec<(i64, &keil_record::Replay)> =
             stored.iter().map(|(id, p)| (*id, &p.replay)).collect();
         positions::index_games(&tx, &replays)?;
+        if let (Some(first), Some(last)) = (stored.first(), stored.last()) {
+            crate::patterns::index_batch(&tx, first.0 - 1, last.0)?;
+        }
         Ok(())
     })();
     match result {

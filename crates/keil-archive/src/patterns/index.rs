@@ -71,6 +71,16 @@ impl Event {
         Event(u32::from(node) << 16 | mv | u32::from(state) << 9 | u32::from(point.0))
     }
 
+    /// The event as stored in a block ([`super::block`]).
+    pub(crate) fn raw(self) -> u32 {
+        self.0
+    }
+
+    /// An event from [`Event::raw`]'s bits.
+    pub(crate) fn from_raw(raw: u32) -> Event {
+        Event(raw)
+    }
+
     pub(crate) fn node(self) -> u16 {
         (self.0 >> 16) as u16
     }
@@ -151,6 +161,10 @@ pub(crate) struct Group {
     /// The game indices in the order answers list them: latest date
     /// first, then highest id (as of the last [`Group::seal`]).
     pub listed: Vec<u32>,
+    /// A bit per game index, set for a removed game: its columns, events
+    /// and region entries stay, and searches skip it (empty while no game
+    /// of the group was removed).
+    removed: Vec<u64>,
 }
 
 impl std::fmt::Debug for Group {
@@ -210,7 +224,6 @@ pub(crate) fn build(m: &GameMoves) -> Result<Built, IllegalMove> {
     let board = m.board;
     let mut game: AnyGame = m.start();
     let mut state = vec![0u8; board.len()];
-    let mut columns = vec![[NEVER; 2]; board.len()];
     let mut events = Vec::with_capacity(m.moves.len() + 8);
     let mut change =
         |node: u16, p: Point, new: u8, mover: Option<Color>, events: &mut Vec<Event>| {
@@ -218,15 +231,7 @@ pub(crate) fn build(m: &GameMoves) -> Result<Built, IllegalMove> {
             if *old == new && mover.is_none() {
                 return;
             }
-            if *old != new {
-                let col = &mut columns[p.index()];
-                if col[0] == NEVER && *old == 0 {
-                    col[0] = if new == 2 { node | WHITE } else { node };
-                } else if col[1] == NEVER {
-                    col[1] = node;
-                }
-                *old = new;
-            }
+            *old = new;
             events.push(Event::new(node, p, new, mover));
         };
     let start = game.position();
@@ -267,7 +272,30 @@ pub(crate) fn build(m: &GameMoves) -> Result<Built, IllegalMove> {
             change(node, p, state_of(&b, &w, p), None, &mut events);
         }
     }
+    let columns = columns_of(board.len(), &events);
     Ok(Built { events, columns })
+}
+
+/// Each point's first-life columns (arrival with its colour bit,
+/// departure) from a game's events: the one home of the first-life rule,
+/// for a replay ([`build`]) and for a game read from a block.
+pub(crate) fn columns_of(points: usize, events: &[Event]) -> Vec<[u16; 2]> {
+    let mut state = vec![0u8; points];
+    let mut columns = vec![[NEVER; 2]; points];
+    for e in events {
+        let (p, new, node) = (e.point(), e.state(), e.node());
+        let old = &mut state[p];
+        if *old != new {
+            let col = &mut columns[p];
+            if col[0] == NEVER && *old == 0 {
+                col[0] = if new == 2 { node | WHITE } else { node };
+            } else if col[1] == NEVER {
+                col[1] = node;
+            }
+            *old = new;
+        }
+    }
+    columns
 }
 
 impl Group {
@@ -280,7 +308,29 @@ impl Group {
             events: Vec::new(),
             regions: Regions::new(board),
             listed: Vec::new(),
+            removed: Vec::new(),
         }
+    }
+
+    /// Masks game `id` (a removed game) if the group holds it.
+    pub(crate) fn remove(&mut self, id: i64) {
+        let Ok(id) = u32::try_from(id) else {
+            return;
+        };
+        if let Ok(g) = self.lines.binary_search_by_key(&id, |l| l.id) {
+            if self.removed.len() <= g / 64 {
+                self.removed.resize(self.lines.len().div_ceil(64), 0);
+            }
+            self.removed[g / 64] |= 1 << (g % 64);
+        }
+    }
+
+    /// Whether game index `g` was removed.
+    #[inline]
+    pub(crate) fn is_removed(&self, g: usize) -> bool {
+        self.removed
+            .get(g / 64)
+            .is_some_and(|w| w >> (g % 64) & 1 == 1)
     }
 
     fn block_len(&self) -> usize {

@@ -19,23 +19,25 @@
 //! (first-life columns, exact, with event replay for the rare games it
 //! cannot decide alone).
 
+mod block;
 mod index;
+mod load;
 mod pattern;
 mod placement;
 mod regions;
 
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
 
-use keil_rules::{AnyBoard, BoardSpec, Color, GameKind};
+use keil_rules::{BoardSpec, Color};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::games::StoredMoves;
 use crate::model::GameFilter;
-use crate::{Budget, Error, GameId, Result};
+use crate::{Budget, GameId, Result};
 
 pub(crate) use index::Group;
 use index::{Line, NEVER};
+pub(crate) use load::{PatternIndex, index_batch, rebuild_blocks};
 pub use pattern::{Cell, Pattern, PatternError, PatternMode};
 use placement::{Placement, Placements, placements};
 
@@ -192,206 +194,6 @@ pub(crate) struct Matched {
     placement_sym: Vec<(u8, bool)>,
 }
 
-/// The in-memory pattern index of an archive (see [`index`]), extended
-/// with the games added since it was last read.
-pub(crate) struct PatternIndex {
-    loaded: RwLock<Loaded>,
-    /// Held by the one search that adds new games (see
-    /// [`PatternIndex::refresh`]).
-    refreshing: std::sync::Mutex<()>,
-    answers: quick_cache::sync::Cache<String, Arc<Matched>>,
-}
-
-#[derive(Default)]
-struct Loaded {
-    max_id: i64,
-    groups: Vec<(GameKind, Group)>,
-}
-
-impl Default for PatternIndex {
-    fn default() -> PatternIndex {
-        PatternIndex {
-            loaded: RwLock::default(),
-            refreshing: std::sync::Mutex::default(),
-            answers: quick_cache::sync::Cache::new(64),
-        }
-    }
-}
-
-impl std::fmt::Debug for PatternIndex {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let loaded = self.loaded.read().expect("poisoned");
-        f.debug_struct("PatternIndex")
-            .field("max_id", &loaded.max_id)
-            .field("groups", &loaded.groups.len())
-            .finish()
-    }
-}
-
-/// A replayed game, ready to be added to its group.
-type Replayed = (GameKind, AnyBoard, Line, i8, index::Built);
-
-/// Replays the games with ids in `(from, max]` in id order, handing them to
-/// `add` chunk by chunk ([`LOAD_CHUNK`] games, replayed in parallel).
-fn replay(
-    conn: &rusqlite::Connection,
-    from: i64,
-    max: i64,
-    mut add: impl FnMut(Vec<Replayed>),
-) -> Result<()> {
-    let mut stmt = conn.prepare_cached(&format!(
-        "SELECT {}, id, date, winner FROM games WHERE id > ?1 AND id <= ?2 ORDER BY id",
-        StoredMoves::COLUMNS
-    ))?;
-    let mut rows = stmt.query([from, max])?;
-    let mut chunk = Vec::with_capacity(LOAD_CHUNK);
-    loop {
-        let row = rows.next()?;
-        let done = row.is_none();
-        if let Some(r) = row {
-            chunk.push((
-                StoredMoves::read(r)?,
-                r.get::<_, i64>(8)?,
-                r.get::<_, String>(9)?,
-                r.get::<_, Option<i64>>(10)?,
-            ));
-        }
-        if chunk.len() == LOAD_CHUNK || (done && !chunk.is_empty()) {
-            let built: Vec<Replayed> = std::mem::take(&mut chunk)
-                .into_par_iter()
-                .map(|(stored, id, date, winner)| {
-                    let game = GameId::from_sql(id);
-                    let m = stored.decode(game)?;
-                    let built = index::build(&m).map_err(|e| Error::Corrupt {
-                        game,
-                        reason: format!("stored moves do not replay: {e}"),
-                    })?;
-                    let nodes = (m
-                        .nodes
-                        .iter()
-                        .enumerate()
-                        .any(|(i, &n)| n as usize != i + 1))
-                    .then(|| m.nodes.clone().into_boxed_slice());
-                    let line = Line {
-                        id: id as u32,
-                        date: crate::positions::date_number(&date),
-                        plies: m.moves.len() as u32,
-                        nodes,
-                        events: 0..0,
-                    };
-                    let winner = winner.map_or(-1, |w| w as i8);
-                    Ok((m.rules.kind(), m.board, line, winner, built))
-                })
-                .collect::<Result<_>>()?;
-            add(built);
-        }
-        if done {
-            return Ok(());
-        }
-    }
-}
-
-impl Loaded {
-    /// Adds replayed games (ids ascending, after those held) to their
-    /// groups.
-    fn add(&mut self, built: Vec<Replayed>) {
-        for (kind, board, line, winner, built) in built {
-            let at = match self
-                .groups
-                .iter()
-                .position(|(k, g)| *k == kind && g.board == board)
-            {
-                Some(i) => i,
-                None => {
-                    self.groups.push((kind, Group::new(board)));
-                    self.groups.len() - 1
-                }
-            };
-            self.groups[at].1.push(line, winner, built);
-        }
-    }
-
-    /// Replays and adds the games with ids in `(max_id, max]`.
-    fn read(&mut self, conn: &rusqlite::Connection, max: i64) -> Result<()> {
-        let from = self.max_id;
-        replay(conn, from, max, |built| self.add(built))
-    }
-}
-
-/// Games read per chunk when loading (replayed in parallel); a few in
-/// unit tests, so that their loads run over several chunks.
-const LOAD_CHUNK: usize = if cfg!(test) { 16 } else { 4096 };
-
-impl PatternIndex {
-    /// Adds the games stored since the last call; returns the generation
-    /// the caller searches (the greatest game id indexed, or the caller's
-    /// snapshot's when it has fewer).
-    ///
-    /// One search adds them; others wait for it (they may not answer
-    /// without games their snapshot holds), while plain reads go on. Up to [`REPLAY_APART`] new games (an upload's) are
-    /// replayed before the index is locked, and the lock is held only to
-    /// add them; more (the first load) are replayed under it, chunk by
-    /// chunk, so that they are not held twice in memory.
-    ///
-    /// The replay runs in parallel (rayon) while the refresh lock is held:
-    /// a caller that is itself a rayon worker may, while it waits, run a
-    /// queued job that waits for the same lock, and deadlock. Call searches
-    /// from plain threads (as the server's search threads are).
-    fn refresh(&self, conn: &rusqlite::Connection) -> Result<i64> {
-        let max: i64 = conn
-            .prepare_cached("SELECT COALESCE(MAX(id), 0) FROM games")?
-            .query_row([], |r| r.get(0))?;
-        let published = || self.loaded.read().expect("poisoned").max_id;
-        if max <= published() {
-            return Ok(max);
-        }
-        // A search waits for another's refresh rather than answering from
-        // an index that lacks games its snapshot holds (a cold index would
-        // answer no game at all); the wait is bounded by the replay of the
-        // new games, never by an import.
-        let _refreshing = self.refreshing.lock().unwrap_or_else(|e| e.into_inner());
-        let from = published();
-        if max <= from {
-            return Ok(max);
-        }
-        if max - from <= REPLAY_APART {
-            // A game that does not replay stops the read before anything
-            // is added.
-            let mut built = Vec::new();
-            replay(conn, from, max, |chunk| built.extend(chunk))?;
-            let mut loaded = self.loaded.write().expect("poisoned");
-            loaded.add(built);
-            for (_, group) in &mut loaded.groups {
-                group.seal();
-            }
-            loaded.max_id = max;
-            return Ok(max);
-        }
-        let mut loaded = self.loaded.write().expect("poisoned");
-        // A game that does not replay stops the read: the games read
-        // before it are taken out again, so that a later refresh does not
-        // add them twice.
-        let kept: Vec<usize> = loaded.groups.iter().map(|(_, g)| g.lines.len()).collect();
-        if let Err(e) = loaded.read(conn, max) {
-            loaded.groups.truncate(kept.len());
-            for ((_, group), &n) in loaded.groups.iter_mut().zip(&kept) {
-                group.truncate(n);
-            }
-            return Err(e);
-        }
-        for (_, group) in &mut loaded.groups {
-            group.seal();
-        }
-        loaded.max_id = max;
-        Ok(max)
-    }
-}
-
-/// New games at most this many are replayed before the pattern index is
-/// locked (see [`PatternIndex::refresh`]); a few in unit tests, so that
-/// both ways run.
-const REPLAY_APART: i64 = if cfg!(test) { 20 } else { 65_536 };
-
 /// The pattern queries of an archive, from [`crate::Archive::patterns`].
 ///
 /// Its searches may run parallel parts on rayon's current pool and wait on
@@ -463,9 +265,11 @@ impl Patterns<'_> {
             Some(c) => Some(crate::positions::parse_cursor(c)?),
         };
         archive.reader()?.snapshot(|conn| {
-            let generation = archive.patterns.refresh(conn)?;
+            let at = archive.patterns.refresh(conn)?;
             let key = format!(
-                "{generation} {} {:?} {} {} {:?}",
+                "{} {} {} {:?} {} {} {:?}",
+                at.games,
+                at.removals,
                 q.pattern,
                 q.mode,
                 q.symmetry,
@@ -706,7 +510,7 @@ impl<'a> Tally<'a> {
     #[inline]
     fn add(&mut self, g: u32, k: u32, t: u16, next: regions::Next) {
         let g = g as usize;
-        if self.keep.as_ref().is_some_and(|keep| !keep[g]) {
+        if self.keep.as_ref().is_some_and(|keep| !keep[g]) || self.group.is_removed(g) {
             return;
         }
         self.total_hits += 1;

@@ -16,6 +16,7 @@ use std::sync::{Arc, Mutex, RwLock};
 use super::posting::{Posting, Variant};
 use super::segment::{SegmentIndex, corrupt, decode_block};
 use super::store::{self, Brief};
+use crate::store::{Sequences, removals};
 use crate::{Budget, Result};
 
 /// The in-memory side of the position index: the segments and a
@@ -54,50 +55,73 @@ impl std::fmt::Debug for PositionIndex {
 pub(super) struct Summaries {
     /// Indexed by game id; `None` for ids without a game.
     pub(super) games: Vec<Option<Brief>>,
-    max_id: i64,
+    /// Every game up to `at.games` is in, and every removal up to
+    /// `at.removals` applied.
+    at: Sequences,
 }
 
 impl PositionIndex {
-    /// Loads the summaries of games added since the last call. The rows are
-    /// read before the summaries are locked, so that searches go on with
-    /// the summaries as they were meanwhile; the lock is held only to add
-    /// them.
-    pub(super) fn refresh(&self, conn: &rusqlite::Connection) -> Result<()> {
-        let max = store::max_game_id(conn)?;
-        let from = self.summaries.read().expect("poisoned").max_id;
-        if max <= from {
-            return Ok(());
+    /// Loads the summaries of games added since the last call and forgets
+    /// those of games removed since; returns the store's sequences it
+    /// caught up to. The rows are read before the summaries are locked, so
+    /// that searches go on with the summaries as they were meanwhile; the
+    /// lock is held only to change them. A removed game's postings stay in
+    /// their segments until a merge drops them: without a summary, searches
+    /// skip them.
+    pub(super) fn refresh(&self, conn: &rusqlite::Connection) -> Result<Sequences> {
+        let now = Sequences::read(conn)?;
+        let at = self.summaries.read().expect("poisoned").at;
+        if now.games <= at.games && now.removals <= at.removals {
+            return Ok(now);
         }
-        let rows = store::briefs(conn, from, max)?;
+        let rows = if now.games > at.games {
+            store::briefs(conn, at.games, now.games)?
+        } else {
+            Vec::new()
+        };
+        let removed = if now.removals > at.removals {
+            removals::removed_between(conn, at.removals, now.removals)?
+        } else {
+            Vec::new()
+        };
         let mut s = self.summaries.write().expect("poisoned");
         // Another refresh may have gone as far meanwhile: adding a game's
-        // summary twice writes the same value.
-        if max <= s.max_id {
-            return Ok(());
-        }
-        for (id, brief) in rows {
-            if s.games.len() <= id as usize {
-                s.games.resize(id as usize + 1, None);
+        // summary twice writes the same value, and removing it twice too.
+        if now.games > s.at.games {
+            for (id, brief) in rows {
+                if s.games.len() <= id as usize {
+                    s.games.resize(id as usize + 1, None);
+                }
+                s.games[id as usize] = Some(brief);
             }
-            s.games[id as usize] = Some(brief);
+            s.at.games = now.games;
         }
-        s.max_id = max;
-        Ok(())
+        if now.removals > s.at.removals {
+            for id in removed {
+                if let Some(g) = s.games.get_mut(id as usize) {
+                    *g = None;
+                }
+            }
+            s.at.removals = now.removals;
+        }
+        Ok(now)
     }
 
     /// The segments of the caller's read snapshot, with a signature that
     /// changes whenever the set of segments does (an import, a merge, a
-    /// reindex).
+    /// reindex) or a game is removed (`removals`, the removal sequence
+    /// [`PositionIndex::refresh`] returned).
     ///
     /// Segments are immutable: each is read whole once (SQLite's incremental
     /// blob reads walk the overflow-page chain from the start, which made
     /// every lookup linear in the segment's size) and kept in memory, about
     /// 1.5 KB per game. Per query, only the segments' ids and nonces are
     /// read, to see that the cached copies are still the stored ones.
-    pub(super) fn segments(&self, conn: &rusqlite::Connection) -> Result<Snapshot> {
+    pub(super) fn segments(&self, conn: &rusqlite::Connection, removals: i64) -> Result<Snapshot> {
         let rows = store::segment_nonces(conn)?;
         let mut list = Vec::with_capacity(rows.len());
         let mut signature = blake3::Hasher::new();
+        signature.update(&removals.to_le_bytes());
         for &(id, nonce) in &rows {
             // Filled in at open for segments older than the column.
             let nonce = nonce.ok_or_else(|| corrupt("segment without a nonce"))? as u64;

@@ -115,8 +115,8 @@ impl Positions<'_> {
     pub fn load(&self) -> Result<()> {
         let index = &self.archive.positions;
         self.archive.reader()?.snapshot(|conn| {
-            index.refresh(conn)?;
-            index.segments(conn).map(drop)
+            let at = index.refresh(conn)?;
+            index.segments(conn, at.removals).map(drop)
         })
     }
 }

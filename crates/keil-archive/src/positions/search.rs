@@ -148,8 +148,8 @@ pub(crate) fn search(
         Some(c) => Some(parse_cursor(c)?),
     };
 
-    index.refresh(conn)?;
-    let snapshot = index.segments(conn)?;
+    let at = index.refresh(conn)?;
+    let snapshot = index.segments(conn, at.removals)?;
     let sides = Side::all(q, snapshot.generation);
     let matches = sides
         .iter()
@@ -312,8 +312,8 @@ pub(crate) fn occurrences(
     swap: bool,
     budget: &Budget,
 ) -> Result<Vec<Occurrence>> {
-    index.refresh(conn)?;
-    let snapshot = index.segments(conn)?;
+    let at = index.refresh(conn)?;
+    let snapshot = index.segments(conn, at.removals)?;
     let q = PositionQuery {
         symmetry,
         swap_colors: swap,

@@ -206,8 +206,14 @@ fn merge_plan(sizes: &[(i64, i64)], cap: i64) -> Option<Vec<i64>> {
     })
 }
 
-/// Replaces the given segments by one.
+/// Replaces the given segments by one, without the postings of removed
+/// games (masked until now by their missing summaries).
 fn merge(conn: &rusqlite::Connection, ids: &[i64]) -> Result<()> {
+    let removed: std::collections::HashSet<u32> =
+        crate::store::removals::removed_between(conn, 0, i64::MAX)?
+            .into_iter()
+            .map(|id| id as u32)
+            .collect();
     let mut postings = Vec::new();
     let mut games = 0i64;
     for &id in ids {
@@ -219,8 +225,17 @@ fn merge(conn: &rusqlite::Connection, ids: &[i64]) -> Result<()> {
         postings.extend(decode_segment(&blob)?);
         games += g;
     }
+    if !removed.is_empty() {
+        let before: std::collections::HashSet<u32> = postings
+            .iter()
+            .map(|p| p.game)
+            .filter(|g| removed.contains(g))
+            .collect();
+        games -= before.len() as i64;
+        postings.retain(|p| !removed.contains(&p.game));
+    }
     postings.sort_unstable();
-    insert_segment(conn, &postings, games as usize)?;
+    insert_segment(conn, &postings, games.max(0) as usize)?;
     let mut del = conn.prepare_cached("DELETE FROM position_segments WHERE id = ?1")?;
     for &id in ids {
         del.execute([id])?;
@@ -318,13 +333,6 @@ pub(crate) fn date_number(date: &str) -> u32 {
 }
 
 // ---- reads of the in-memory index and the search ------------------------------
-
-/// The highest game id, 0 for none (how far [`Brief`]s can go).
-pub(super) fn max_game_id(conn: &rusqlite::Connection) -> Result<i64> {
-    Ok(conn
-        .prepare_cached("SELECT COALESCE(MAX(id), 0) FROM games")?
-        .query_row([], |r| r.get(0))?)
-}
 
 /// The [`Brief`] of every game with an id in `from + 1..=max`.
 pub(super) fn briefs(

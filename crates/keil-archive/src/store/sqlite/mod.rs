@@ -2,6 +2,9 @@
 //! connections for a read-write archive, or for a read-only one: see
 //! [`ReadPool::new`]).
 
+pub(crate) mod blocks;
+pub(crate) mod removals;
+
 use std::ops::Deref;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -14,16 +17,17 @@ use crate::{Error, Result};
 /// The numbered migrations of `schema/`, in order. Never edit one that has
 /// been released: add the next file.
 const MIGRATIONS: &[&str] = &[
-    include_str!("../../../schema/0001_initial.sql"),
-    include_str!("../../../schema/0002_segment_nonce.sql"),
-    include_str!("../../../schema/0003_game_kinds.sql"),
-    include_str!("../../../schema/0004_go_games.sql"),
-    include_str!("../../../schema/0005_move_nodes.sql"),
-    include_str!("../../../schema/0006_counts.sql"),
-    include_str!("../../../schema/0007_uploader.sql"),
-    include_str!("../../../schema/0008_ranks_komi.sql"),
-    include_str!("../../../schema/0009_people_signatures.sql"),
-    include_str!("../../../schema/0010_events.sql"),
+    include_str!("../../../../../schema/0001_initial.sql"),
+    include_str!("../../../../../schema/0002_segment_nonce.sql"),
+    include_str!("../../../../../schema/0003_game_kinds.sql"),
+    include_str!("../../../../../schema/0004_go_games.sql"),
+    include_str!("../../../../../schema/0005_move_nodes.sql"),
+    include_str!("../../../../../schema/0006_counts.sql"),
+    include_str!("../../../../../schema/0007_uploader.sql"),
+    include_str!("../../../../../schema/0008_ranks_komi.sql"),
+    include_str!("../../../../../schema/0009_people_signatures.sql"),
+    include_str!("../../../../../schema/0010_events.sql"),
+    include_str!("../../../../../schema/0011_removals_blocks.sql"),
 ];
 
 /// How long a statement waits for another connection's lock (ms).

@@ -1,0 +1,350 @@
+//! Keeping the pattern index caught up with the store: the games added
+//! since it was last read (from the pattern blocks the import wrote, the
+//! rest replayed), the removals since (masked), and the blocks themselves
+//! (written with each import batch, merged when small, rebuilt by
+//! `reindex`; the codec is [`super::block`]).
+
+use std::sync::{Arc, RwLock};
+
+use keil_rules::{AnyBoard, GameKind};
+use rayon::prelude::*;
+
+use super::index::{self, Group, Line};
+use super::{Matched, block};
+use crate::games::StoredMoves;
+use crate::store::{Sequences, blocks, removals};
+use crate::{Error, GameId, Result};
+
+/// The in-memory pattern index of an archive (see [`index`]), extended
+/// with the games added since it was last read.
+pub(crate) struct PatternIndex {
+    pub(super) loaded: RwLock<Loaded>,
+    /// Held by the one search that adds new games (see
+    /// [`PatternIndex::refresh`]).
+    refreshing: std::sync::Mutex<()>,
+    pub(super) answers: quick_cache::sync::Cache<String, Arc<Matched>>,
+}
+
+#[derive(Default)]
+pub(super) struct Loaded {
+    /// Every game up to `at.games` is in, every removal up to
+    /// `at.removals` masked.
+    pub(super) at: Sequences,
+    pub(super) groups: Vec<(GameKind, Group)>,
+}
+
+impl Default for PatternIndex {
+    fn default() -> PatternIndex {
+        PatternIndex {
+            loaded: RwLock::default(),
+            refreshing: std::sync::Mutex::default(),
+            answers: quick_cache::sync::Cache::new(64),
+        }
+    }
+}
+
+impl std::fmt::Debug for PatternIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let loaded = self.loaded.read().expect("poisoned");
+        f.debug_struct("PatternIndex")
+            .field("at", &loaded.at)
+            .field("groups", &loaded.groups.len())
+            .finish()
+    }
+}
+
+/// A replayed game, ready to be added to its group.
+pub(super) type Replayed = (GameKind, AnyBoard, Line, i8, index::Built);
+
+/// Replays the games with ids in `(from, max]` in id order, handing them to
+/// `add` chunk by chunk ([`LOAD_CHUNK`] games, replayed in parallel).
+fn replay(
+    conn: &rusqlite::Connection,
+    from: i64,
+    max: i64,
+    mut add: impl FnMut(Vec<Replayed>) -> Result<()>,
+) -> Result<()> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {}, id, date, winner FROM games WHERE id > ?1 AND id <= ?2 ORDER BY id",
+        StoredMoves::COLUMNS
+    ))?;
+    let mut rows = stmt.query([from, max])?;
+    let mut chunk = Vec::with_capacity(LOAD_CHUNK);
+    loop {
+        let row = rows.next()?;
+        let done = row.is_none();
+        if let Some(r) = row {
+            chunk.push((
+                StoredMoves::read(r)?,
+                r.get::<_, i64>(8)?,
+                r.get::<_, String>(9)?,
+                r.get::<_, Option<i64>>(10)?,
+            ));
+        }
+        if chunk.len() == LOAD_CHUNK || (done && !chunk.is_empty()) {
+            let built: Vec<Replayed> = std::mem::take(&mut chunk)
+                .into_par_iter()
+                .map(|(stored, id, date, winner)| {
+                    let game = GameId::from_sql(id);
+                    let m = stored.decode(game)?;
+                    let built = index::build(&m).map_err(|e| Error::Corrupt {
+                        game,
+                        reason: format!("stored moves do not replay: {e}"),
+                    })?;
+                    let nodes = (m
+                        .nodes
+                        .iter()
+                        .enumerate()
+                        .any(|(i, &n)| n as usize != i + 1))
+                    .then(|| m.nodes.clone().into_boxed_slice());
+                    let line = Line {
+                        id: id as u32,
+                        date: crate::positions::date_number(&date),
+                        plies: m.moves.len() as u32,
+                        nodes,
+                        events: 0..0,
+                    };
+                    let winner = winner.map_or(-1, |w| w as i8);
+                    Ok((m.rules.kind(), m.board, line, winner, built))
+                })
+                .collect::<Result<_>>()?;
+            add(built)?;
+        }
+        if done {
+            return Ok(());
+        }
+    }
+}
+
+impl Loaded {
+    /// Adds replayed games (ids ascending, after those held) to their
+    /// groups.
+    fn add(&mut self, built: Vec<Replayed>) {
+        for (kind, board, line, winner, built) in built {
+            let at = match self
+                .groups
+                .iter()
+                .position(|(k, g)| *k == kind && g.board == board)
+            {
+                Some(i) => i,
+                None => {
+                    self.groups.push((kind, Group::new(board)));
+                    self.groups.len() - 1
+                }
+            };
+            self.groups[at].1.push(line, winner, built);
+        }
+    }
+
+    /// Adds the games with ids in `(at.games, max]` ([`read_games`]).
+    fn read(&mut self, conn: &rusqlite::Connection, max: i64) -> Result<()> {
+        read_games(conn, self.at.games, max, |g| self.add(g))
+    }
+}
+
+/// Hands `add` the games with ids in `(from, max]`, in id order: those of
+/// the pattern blocks lying there from the blocks ([`DECODE_AHEAD`]
+/// decoded at a time, in parallel), the others replayed (games stored
+/// before blocks existed, and those of a block that does not decode:
+/// blocks are derived data, never trusted over the games).
+fn read_games(
+    conn: &rusqlite::Connection,
+    from: i64,
+    max: i64,
+    mut add: impl FnMut(Vec<Replayed>),
+) -> Result<()> {
+    let mut at = from;
+    let replayed = |from: i64, upto: i64, add: &mut dyn FnMut(Vec<Replayed>)| {
+        replay(conn, from, upto, |g| {
+            add(g);
+            Ok(())
+        })
+    };
+    let stored = blocks::within(conn, block::KIND, block::VERSION, at, max)?;
+    for run in stored.chunks(DECODE_AHEAD) {
+        let bytes = run
+            .iter()
+            .map(|b| blocks::data(conn, b.id))
+            .collect::<Result<Vec<_>>>()?;
+        let decoded: Vec<_> = bytes.par_iter().map(|d| block::decode(d)).collect();
+        drop(bytes);
+        for (b, games) in run.iter().zip(decoded) {
+            if b.first > at + 1 {
+                replayed(at, b.first - 1, &mut add)?;
+            }
+            match games {
+                Ok(games) => add(games),
+                Err(_) => replayed(b.first - 1, b.last, &mut add)?,
+            }
+            at = b.last;
+        }
+    }
+    if max > at {
+        replayed(at, max, &mut add)?;
+    }
+    Ok(())
+}
+
+/// Pattern blocks decoded at once when loading (each up to an import
+/// batch: 2,000 games, about 3 KB each once decoded on 19×19).
+const DECODE_AHEAD: usize = 8;
+
+/// Blocks of fewer games than this are small (an upload's); a run of
+/// [`MERGE_RUN`] small blocks at the end is merged into one.
+const SMALL_BLOCK: i64 = 1024;
+/// See [`SMALL_BLOCK`].
+const MERGE_RUN: usize = 8;
+
+/// Writes the pattern block of the games with ids in `(from, upto]` (an
+/// import batch's, inside its transaction, so that a killed import leaves
+/// no block without its games), then merges the trailing small blocks.
+///
+/// # Errors
+/// [`Error::Corrupt`] for a game that does not replay; storage errors.
+pub(crate) fn index_batch(conn: &rusqlite::Connection, from: i64, upto: i64) -> Result<()> {
+    let mut games = Vec::new();
+    replay(conn, from, upto, |chunk| {
+        games.extend(chunk);
+        Ok(())
+    })?;
+    if games.is_empty() {
+        return Ok(());
+    }
+    write_block(conn, &games)?;
+    let small = blocks::trailing_small(conn, block::KIND, SMALL_BLOCK)?;
+    if small.len() >= MERGE_RUN {
+        merge(conn, &small)?;
+    }
+    Ok(())
+}
+
+/// Deletes every pattern block and writes them again from the games
+/// (`reindex`), a block per [`LOAD_CHUNK`] games.
+///
+/// # Errors
+/// As [`index_batch`].
+pub(crate) fn rebuild_blocks(conn: &rusqlite::Connection) -> Result<()> {
+    blocks::delete_all(conn, block::KIND)?;
+    let max = Sequences::read(conn)?.games;
+    replay(conn, 0, max, |chunk| write_block(conn, &chunk))
+}
+
+fn write_block(conn: &rusqlite::Connection, games: &[Replayed]) -> Result<()> {
+    let (Some(first), Some(last)) = (games.first(), games.last()) else {
+        return Ok(());
+    };
+    let range = (i64::from(first.2.id), i64::from(last.2.id));
+    let data = block::encode(games);
+    blocks::insert(conn, block::KIND, range, games.len(), block::VERSION, &data)
+}
+
+/// Replaces a run of blocks (latest first, as [`blocks::trailing_small`]
+/// gives them) by one, without the removed games.
+fn merge(conn: &rusqlite::Connection, run: &[blocks::BlockRange]) -> Result<()> {
+    let removed: std::collections::HashSet<i64> = removals::removed_between(conn, 0, i64::MAX)?
+        .into_iter()
+        .collect();
+    let mut games: Vec<Replayed> = Vec::new();
+    for b in run.iter().rev() {
+        match block::decode(&blocks::data(conn, b.id)?) {
+            Ok(g) => games.extend(g),
+            Err(_) => replay(conn, b.first - 1, b.last, |g| {
+                games.extend(g);
+                Ok(())
+            })?,
+        }
+    }
+    games.retain(|g| !removed.contains(&i64::from(g.2.id)));
+    let ids: Vec<i64> = run.iter().map(|b| b.id).collect();
+    blocks::delete(conn, &ids)?;
+    write_block(conn, &games)
+}
+
+/// Games read per chunk when loading (replayed in parallel); a few in
+/// unit tests, so that their loads run over several chunks.
+const LOAD_CHUNK: usize = if cfg!(test) { 16 } else { 4096 };
+
+impl PatternIndex {
+    /// Adds the games stored since the last call and masks those removed
+    /// since; returns the store's sequences the caller searches (what its
+    /// snapshot holds; the index holds at least as much).
+    ///
+    /// One search adds them; others wait for it (they may not answer
+    /// without games their snapshot holds), while plain reads go on. Up to [`REPLAY_APART`] new games (an upload's) are
+    /// replayed before the index is locked, and the lock is held only to
+    /// add them; more (the first load) are replayed under it, chunk by
+    /// chunk, so that they are not held twice in memory.
+    ///
+    /// The replay runs in parallel (rayon) while the refresh lock is held:
+    /// a caller that is itself a rayon worker may, while it waits, run a
+    /// queued job that waits for the same lock, and deadlock. Call searches
+    /// from plain threads (as the server's search threads are).
+    pub(super) fn refresh(&self, conn: &rusqlite::Connection) -> Result<Sequences> {
+        let now = Sequences::read(conn)?;
+        let published = || self.loaded.read().expect("poisoned").at;
+        let behind = |at: Sequences| now.games > at.games || now.removals > at.removals;
+        if !behind(published()) {
+            return Ok(now);
+        }
+        // A search waits for another's refresh rather than answering from
+        // an index that lacks games its snapshot holds (a cold index would
+        // answer no game at all); the wait is bounded by the replay of the
+        // new games, never by an import.
+        let _refreshing = self.refreshing.lock().unwrap_or_else(|e| e.into_inner());
+        let at = published();
+        if now.games > at.games {
+            self.add_games(conn, at.games, now.games)?;
+        }
+        if now.removals > at.removals {
+            let removed = removals::removed_between(conn, at.removals, now.removals)?;
+            let mut loaded = self.loaded.write().expect("poisoned");
+            for id in removed {
+                for (_, group) in &mut loaded.groups {
+                    group.remove(id);
+                }
+            }
+            loaded.at.removals = now.removals;
+        }
+        Ok(now)
+    }
+
+    /// Replays and adds the games with ids in `(from, max]`; called with
+    /// the refresh lock held.
+    fn add_games(&self, conn: &rusqlite::Connection, from: i64, max: i64) -> Result<()> {
+        if max - from <= REPLAY_APART {
+            // A game that does not replay stops the read before anything
+            // is added.
+            let mut built = Vec::new();
+            read_games(conn, from, max, |chunk| built.extend(chunk))?;
+            let mut loaded = self.loaded.write().expect("poisoned");
+            loaded.add(built);
+            for (_, group) in &mut loaded.groups {
+                group.seal();
+            }
+            loaded.at.games = max;
+            return Ok(());
+        }
+        let mut loaded = self.loaded.write().expect("poisoned");
+        // A game that does not replay stops the read: the games read
+        // before it are taken out again, so that a later refresh does not
+        // add them twice.
+        let kept: Vec<usize> = loaded.groups.iter().map(|(_, g)| g.lines.len()).collect();
+        if let Err(e) = loaded.read(conn, max) {
+            loaded.groups.truncate(kept.len());
+            for ((_, group), &n) in loaded.groups.iter_mut().zip(&kept) {
+                group.truncate(n);
+            }
+            return Err(e);
+        }
+        for (_, group) in &mut loaded.groups {
+            group.seal();
+        }
+        loaded.at.games = max;
+        Ok(())
+    }
+}
+
+/// New games at most this many are replayed before the pattern index is
+/// locked (see [`PatternIndex::refresh`]); a few in unit tests, so that
+/// both ways run.
+const REPLAY_APART: i64 = if cfg!(test) { 20 } else { 65_536 };

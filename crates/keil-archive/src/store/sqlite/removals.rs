@@ -1,0 +1,210 @@
+//! Removal of games in SQLite: the game's rows deleted and the removal
+//! logged in one transaction (schema/0011_removals_blocks.sql), the log read
+//! back, and the sequences derived indexes catch up on.
+
+use rusqlite::{Connection, OptionalExtension, Transaction, params};
+
+use crate::store::Sequences;
+use crate::{GameId, Removal, Result};
+
+/// The greatest game id and the last removal's sequence number.
+pub(crate) fn sequences(conn: &Connection) -> Result<Sequences> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT (SELECT COALESCE(MAX(id), 0) FROM games), \
+                    (SELECT COALESCE(MAX(seq), 0) FROM removals)",
+        )?
+        .query_row([], |r| {
+            Ok(Sequences {
+                games: r.get(0)?,
+                removals: r.get(1)?,
+            })
+        })?)
+}
+
+/// The id the next stored game gets: above every stored and every removed
+/// game's, so that an id is never given twice (a derived index that saw a
+/// removed game never mistakes a new one for it).
+pub(crate) fn next_game_id(tx: &Connection) -> Result<i64> {
+    Ok(tx
+        .prepare_cached(
+            "SELECT MAX((SELECT COALESCE(MAX(id), 0) FROM games), \
+                        (SELECT COALESCE(MAX(game_id), 0) FROM removals)) + 1",
+        )?
+        .query_row([], |r| r.get(0))?)
+}
+
+/// The removal that refuses a record: one with this record identity, or
+/// (when `signature` is given) another record of the same game. Returns
+/// when it was removed and by whom.
+pub(crate) fn refusing(
+    tx: &Connection,
+    hash: &[u8],
+    signature: Option<&[u8]>,
+) -> Result<Option<(String, String)>> {
+    let by_hash = tx
+        .prepare_cached(
+            "SELECT r.removed_at, r.removed_by FROM removed_records x \
+             JOIN removals r ON r.seq = x.removal WHERE x.hash = ?",
+        )?
+        .query_row([hash], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?;
+    if by_hash.is_some() {
+        return Ok(by_hash);
+    }
+    let Some(sig) = signature else {
+        return Ok(None);
+    };
+    Ok(tx
+        .prepare_cached("SELECT removed_at, removed_by FROM removals WHERE signature = ? LIMIT 1")?
+        .query_row([sig], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?)
+}
+
+/// Deletes game `id` and logs its removal; `None` when no such game is
+/// stored. The players', people's and events' game counts follow; the
+/// archive's counts follow through their triggers.
+pub(crate) fn remove(
+    tx: &Transaction<'_>,
+    id: GameId,
+    removed_at: &str,
+    removed_by: &str,
+    reason: &str,
+) -> Result<Option<Removal>> {
+    type Row = (
+        Vec<u8>,
+        Option<Vec<u8>>,
+        Option<i64>,
+        Option<i64>,
+        Option<i64>,
+        Option<i64>,
+        Option<String>,
+        String,
+        Option<String>,
+        Option<String>,
+    );
+    let row: Option<Row> = tx
+        .prepare_cached(
+            "SELECT g.hash, g.signature, g.black_id, g.white_id, pb.person, pw.person, \
+                    g.event, g.date, pb.name, pw.name \
+               FROM games g LEFT JOIN players pb ON pb.id = g.black_id \
+                            LEFT JOIN players pw ON pw.id = g.white_id \
+              WHERE g.id = ?",
+        )?
+        .query_row([id.sql()], |r| {
+            Ok((
+                r.get(0)?,
+                r.get(1)?,
+                r.get(2)?,
+                r.get(3)?,
+                r.get(4)?,
+                r.get(5)?,
+                r.get(6)?,
+                r.get(7)?,
+                r.get(8)?,
+                r.get(9)?,
+            ))
+        })
+        .optional()?;
+    let Some((hash, signature, black, white, black_person, white_person, event, date, bn, wn)) =
+        row
+    else {
+        return Ok(None);
+    };
+    let mut what = format!(
+        "{} vs {}",
+        bn.as_deref().unwrap_or("?"),
+        wn.as_deref().unwrap_or("?")
+    );
+    for part in [Some(date.as_str()), event.as_deref()]
+        .into_iter()
+        .flatten()
+        .filter(|s| !s.is_empty())
+    {
+        what.push_str(", ");
+        what.push_str(part);
+    }
+    tx.prepare_cached(
+        "INSERT INTO removals (game_id, removed_at, removed_by, reason, what, signature) \
+         VALUES (?,?,?,?,?,?)",
+    )?
+    .execute(params![
+        id.sql(),
+        removed_at,
+        removed_by,
+        reason,
+        what,
+        signature
+    ])?;
+    let seq = tx.last_insert_rowid();
+    tx.prepare_cached(
+        "INSERT OR IGNORE INTO removed_records (hash, removal) \
+         SELECT ?1, ?2 UNION ALL SELECT hash, ?2 FROM game_sources WHERE game_id = ?3",
+    )?
+    .execute(params![hash, seq, id.sql()])?;
+    let mut spellings: Vec<i64> = black.into_iter().chain(white).collect();
+    spellings.dedup();
+    for s in spellings {
+        tx.prepare_cached("UPDATE players SET games = games - 1 WHERE id = ?")?
+            .execute([s])?;
+    }
+    let mut people: Vec<i64> = black_person.into_iter().chain(white_person).collect();
+    people.dedup();
+    for p in people {
+        tx.prepare_cached("UPDATE people SET games = games - 1 WHERE id = ?")?
+            .execute([p])?;
+    }
+    if let Some(e) = event.as_deref().filter(|e| !e.is_empty()) {
+        tx.prepare_cached("UPDATE events SET games = games - 1 WHERE name = ?")?
+            .execute([e])?;
+        tx.prepare_cached("DELETE FROM events WHERE name = ? AND games <= 0")?
+            .execute([e])?;
+    }
+    for sql in [
+        "DELETE FROM game_players WHERE game_id = ?",
+        "DELETE FROM game_sources WHERE game_id = ?",
+        "DELETE FROM games WHERE id = ?",
+    ] {
+        tx.prepare_cached(sql)?.execute([id.sql()])?;
+    }
+    Ok(Some(Removal {
+        seq: seq as u64,
+        game_id: id,
+        removed_at: removed_at.to_string(),
+        removed_by: removed_by.to_string(),
+        reason: reason.to_string(),
+        what,
+    }))
+}
+
+/// The removal log, latest first, at most `limit` entries.
+pub(crate) fn log(conn: &Connection, limit: usize) -> Result<Vec<Removal>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT seq, game_id, removed_at, removed_by, reason, what FROM removals \
+         ORDER BY seq DESC LIMIT ?",
+    )?;
+    let rows = stmt
+        .query_map([limit.min(i64::MAX as usize) as i64], |r| {
+            Ok(Removal {
+                seq: r.get::<_, i64>(0)? as u64,
+                game_id: GameId::from_sql(r.get(1)?),
+                removed_at: r.get(2)?,
+                removed_by: r.get(3)?,
+                reason: r.get(4)?,
+                what: r.get(5)?,
+            })
+        })?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    Ok(rows)
+}
+
+/// The game ids removed after removal `after` up to removal `upto`, in
+/// order (what a derived index applies to catch up).
+pub(crate) fn removed_between(conn: &Connection, after: i64, upto: i64) -> Result<Vec<i64>> {
+    let mut stmt = conn
+        .prepare_cached("SELECT game_id FROM removals WHERE seq > ?1 AND seq <= ?2 ORDER BY seq")?;
+    let ids = stmt
+        .query_map([after, upto], |r| r.get(0))?
+        .collect::<rusqlite::Result<Vec<i64>>>()?;
+    Ok(ids)
+}

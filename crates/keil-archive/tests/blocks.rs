@@ -1,0 +1,199 @@
+//! Pattern blocks: the pattern index a node start reads from the blocks
+//! the import wrote answers every pattern search exactly as the index
+//! rebuilt by replaying every game does; a block that does not decode
+//! costs a replay of its games, never an answer; small blocks merge and
+//! drop removed games; `reindex` writes them again.
+
+use keil_archive::{
+    Archive, Cell, GameId, ImportOptions, ImportSource, Pattern, PatternMode, PatternQuery,
+};
+use keil_gen::{Generator, GeneratorConfig};
+use keil_rules::{AnyPosition, Color, GameKind, Point};
+
+fn records(games: u64, seed: u64) -> String {
+    Generator::new(GeneratorConfig {
+        game: GameKind::Go,
+        games,
+        size: 19,
+        seed,
+        ..GeneratorConfig::default()
+    })
+    .unwrap()
+    .map(|g| g.record)
+    .collect()
+}
+
+fn import(archive: &Archive, text: String) {
+    let source = ImportSource::Bytes {
+        name: "gen.sgf".into(),
+        bytes: text.into_bytes(),
+    };
+    // Small batches: a block each, and merges of the small ones.
+    let options = ImportOptions {
+        batch_size: 9,
+        ..ImportOptions::default()
+    };
+    archive.import(&[source], &options, &mut |_| {}).unwrap();
+}
+
+fn sql(dir: &std::path::Path, statement: &str) -> i64 {
+    let conn = rusqlite::Connection::open(dir.join(keil_archive::SQLITE_FILE)).unwrap();
+    if statement.starts_with("SELECT") {
+        conn.query_row(statement, [], |r| r.get(0)).unwrap()
+    } else {
+        conn.execute(statement, []).unwrap() as i64
+    }
+}
+
+fn cell(p: &AnyPosition, point: Point) -> Cell {
+    if p.stones(Color::Black).contains(point) {
+        Cell::Black
+    } else if p.stones(Color::White).contains(point) {
+        Cell::White
+    } else {
+        Cell::Empty
+    }
+}
+
+/// Patterns read off some games: a 7×7 corner and a 5×5 side region of the
+/// position after ply 30 and 60, and the first three stones anywhere.
+fn queries(archive: &Archive, ids: &[u64]) -> Vec<PatternQuery> {
+    let mut out = Vec::new();
+    for &id in ids {
+        let moves = archive
+            .games()
+            .moves(GameId::new(id).unwrap())
+            .unwrap()
+            .unwrap();
+        let board = moves.board;
+        let mut game = moves.start();
+        let mut first = Vec::new();
+        for i in 0..moves.moves.len().min(60) {
+            if let (keil_rules::Move::Place(p), true) = (moves.moves[i], first.len() < 3) {
+                let c = if moves.color(i, &game) == Color::Black {
+                    Cell::Black
+                } else {
+                    Cell::White
+                };
+                first.push((p, c));
+            }
+            moves.play(i, &mut game).unwrap();
+            if i + 1 == 30 || i + 1 == 60 {
+                let pos = game.position();
+                let at = |x: i32, y: i32| board.point_at(x, y).unwrap();
+                let corner: Vec<_> = (0..7)
+                    .flat_map(|y| (0..7).map(move |x| (x, y)))
+                    .map(|(x, y)| (at(x, y), cell(&pos, at(x, y))))
+                    .collect();
+                let side: Vec<_> = (0..5)
+                    .flat_map(|y| (7..12).map(move |x| (x, y)))
+                    .map(|(x, y)| (at(x, y), cell(&pos, at(x, y))))
+                    .collect();
+                for (cells, mode) in [(corner, PatternMode::Corner), (side, PatternMode::Side)] {
+                    let p = Pattern::new(GameKind::Go, 19, cells).unwrap();
+                    out.push(PatternQuery::new(p, mode));
+                }
+            }
+        }
+        let p = Pattern::new(GameKind::Go, 19, first).unwrap();
+        out.push(PatternQuery::new(p, PatternMode::Anywhere));
+    }
+    for q in &mut out {
+        q.limit = 500;
+    }
+    out
+}
+
+fn answers(archive: &Archive, queries: &[PatternQuery]) -> Vec<serde_json::Value> {
+    queries
+        .iter()
+        .map(|q| serde_json::to_value(archive.patterns().search_uncached(q).unwrap()).unwrap())
+        .collect()
+}
+
+#[test]
+fn blocks_answer_as_a_replay_does_and_never_in_its_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = Archive::open(dir.path()).unwrap();
+    import(&archive, records(120, 3));
+    let blocks = sql(dir.path(), "SELECT COUNT(*) FROM derived_blocks");
+    let covered = sql(dir.path(), "SELECT SUM(games) FROM derived_blocks");
+    assert_eq!(covered, 120, "every game in one block");
+    assert!(
+        (2..14).contains(&blocks),
+        "14 batches, the small blocks merged: {blocks}"
+    );
+    let queries = queries(&archive, &[3, 20, 41, 77]);
+    let from_blocks = answers(&Archive::open(dir.path()).unwrap(), &queries);
+    assert!(
+        from_blocks
+            .iter()
+            .any(|a| a["total_games"].as_u64() > Some(1))
+    );
+
+    // With no block, every game replayed: the same answers.
+    sql(dir.path(), "DELETE FROM derived_blocks");
+    assert_eq!(
+        answers(&Archive::open(dir.path()).unwrap(), &queries),
+        from_blocks
+    );
+
+    // `reindex` writes them again; a damaged block is replayed.
+    archive.reindex().unwrap();
+    assert_eq!(
+        sql(dir.path(), "SELECT SUM(games) FROM derived_blocks"),
+        120
+    );
+    sql(
+        dir.path(),
+        "UPDATE derived_blocks SET data = x'28b52ffd00' WHERE id % 2 = 0",
+    );
+    assert_eq!(
+        answers(&Archive::open(dir.path()).unwrap(), &queries),
+        from_blocks
+    );
+
+    // The blocks are read, not the games: a game whose stored moves no
+    // longer replay is still in the index read from its block.
+    archive.reindex().unwrap();
+    sql(
+        dir.path(),
+        "UPDATE games SET moves = x'00000000', plies = 2 WHERE id = 5",
+    );
+    let fresh = Archive::open(dir.path()).unwrap();
+    assert_eq!(answers(&fresh, &queries), from_blocks);
+    sql(dir.path(), "DELETE FROM derived_blocks");
+    let fresh = Archive::open(dir.path()).unwrap();
+    assert!(fresh.patterns().search_uncached(&queries[0]).is_err());
+}
+
+#[test]
+fn merged_blocks_drop_removed_games_and_keep_the_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = Archive::open(dir.path()).unwrap();
+    import(&archive, records(40, 8));
+    let queries = queries(&archive, &[3, 20, 33]);
+    let removed = GameId::new(20).unwrap();
+    archive.remove(removed, "ops", "").unwrap().unwrap();
+    // More small batches: the trailing small blocks merge, without game 20.
+    import(&archive, records(60, 9));
+    let games = archive.stats().unwrap().games as i64;
+    assert_eq!(games, 99);
+    let in_blocks = sql(dir.path(), "SELECT SUM(games) FROM derived_blocks");
+    assert!(in_blocks == games || in_blocks == games + 1, "{in_blocks}");
+    let from_blocks = answers(&Archive::open(dir.path()).unwrap(), &queries);
+    for a in &from_blocks {
+        let ids: Vec<u64> = a["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g["game_id"].as_u64().unwrap())
+            .collect();
+        assert!(!ids.contains(&removed.get()));
+    }
+    sql(dir.path(), "DELETE FROM derived_blocks");
+    assert_eq!(
+        answers(&Archive::open(dir.path()).unwrap(), &queries),
+        from_blocks
+    );
+}

@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""Latency of the searches a Go database answers, against a running
+`keil serve` on an archive of 19x19 Go games (issue 23's benchmark).
+
+Each kind runs COUNT distinct queries once (so that no answer comes from the
+server's answer caches) from one client, one at a time, and prints p50,
+p99 and max in milliseconds (the client's wall time, HTTP on 127.0.0.1):
+
+- position: the whole board after PLY moves of games 1, 2, ... (their
+  notation read from /api/v1/games/{id}/positions/{ply});
+- corner 7x7: a 7x7 corner region, empty but for 2 or 3 stones;
+- side 5x5: a 5x5 region on the top edge, empty but for 1 or 2 stones;
+- wildcard corner: a 7x7 corner region with 2 stones and a 3x3 of `*`;
+- player list: /api/v1/games?player=NAME for the Black players of the
+  latest games.
+
+    scripts/bench-queries.py http://127.0.0.1:18090 [COUNT]
+"""
+
+import json
+import random
+import statistics
+import sys
+import time
+import urllib.parse
+import urllib.request
+
+BASE = sys.argv[1].rstrip("/")
+COUNT = int(sys.argv[2]) if len(sys.argv) > 2 else 20
+PLY = 12
+LETTERS = "abcdefghijklmnopqrs"
+
+
+def get(path):
+    start = time.perf_counter()
+    with urllib.request.urlopen(BASE + path, timeout=600) as r:
+        body = r.read()
+        status = r.status
+    return time.perf_counter() - start, status, body
+
+
+def q(params):
+    return urllib.parse.urlencode(params)
+
+
+def rows(cells, w, h, at="aa"):
+    """Rows notation of a w x h region, `cells` {(x, y): char}."""
+    lines = ["".join(cells.get((x, y), ".") for x in range(w)) for y in range(h)]
+    return "/".join(lines) + "@" + at
+
+
+def corner(rng, stones, wild=False):
+    cells = {}
+    points = rng.sample([(x, y) for x in range(1, 6) for y in range(1, 6)], stones)
+    for i, p in enumerate(points):
+        cells[p] = "X" if i % 2 == 0 else "O"
+    if wild:
+        x0, y0 = rng.choice([(3, 3), (4, 2), (2, 4)])
+        for x in range(x0, x0 + 3):
+            for y in range(y0, y0 + 3):
+                if (x, y) not in cells and x < 7 and y < 7:
+                    cells[(x, y)] = "*"
+    return rows(cells, 7, 7)
+
+
+def side(rng, stones):
+    cells = {}
+    points = rng.sample([(x, y) for x in range(5) for y in range(2, 5)], stones)
+    for i, p in enumerate(points):
+        cells[p] = "X" if i % 2 == 0 else "O"
+    # Columns h..l of the top edge: touches one edge only.
+    return rows(cells, 5, 5, at="ha")
+
+
+def kinds(rng):
+    out = {"position": [], "corner 7x7": [], "side 5x5": [], "wildcard corner": [], "player list": []}
+    for gid in range(1, COUNT + 1):
+        _, _, body = get(f"/api/v1/games/{gid}/positions/{PLY}")
+        notation = json.loads(body)["notation"]
+        out["position"].append("/api/v1/positions?" + q({"kind": "go", "position": notation, "limit": 20}))
+    for i in range(COUNT):
+        out["corner 7x7"].append("/api/v1/patterns?" + q({"kind": "go", "size": 19, "mode": "corner", "pattern": corner(rng, 2 + i % 2)}))
+        out["side 5x5"].append("/api/v1/patterns?" + q({"kind": "go", "size": 19, "mode": "side", "pattern": side(rng, 1 + i % 2)}))
+        out["wildcard corner"].append("/api/v1/patterns?" + q({"kind": "go", "size": 19, "mode": "corner", "pattern": corner(rng, 2, wild=True)}))
+    _, _, body = get("/api/v1/games?limit=100")
+    names = []
+    for g in json.loads(body)["games"]:
+        if g.get("black") and g["black"] not in names:
+            names.append(g["black"])
+    names = names[:COUNT]
+    for name in names:
+        out["player list"].append("/api/v1/games?" + q({"player": name, "limit": 20}))
+    return out
+
+
+def main():
+    rng = random.Random(23)
+    for kind, paths in kinds(rng).items():
+        times = []
+        bad = 0
+        for p in paths:
+            t, status, _ = get(p)
+            bad += status != 200
+            times.append(t * 1000)
+        times.sort()
+        p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
+        print(f"{kind:16} n={len(times):3}  p50 {statistics.median(times):9.2f} ms  "
+              f"p99 {p99:9.2f} ms  max {times[-1]:9.2f} ms  non-200 {bad}")
+
+
+if __name__ == "__main__":
+    main()
