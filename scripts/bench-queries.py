@@ -22,6 +22,7 @@ import random
 import statistics
 import sys
 import time
+import urllib.error
 import urllib.parse
 import urllib.request
 
@@ -33,9 +34,14 @@ LETTERS = "abcdefghijklmnopqrs"
 
 def get(path):
     start = time.perf_counter()
-    with urllib.request.urlopen(BASE + path, timeout=600) as r:
-        body = r.read()
-        status = r.status
+    try:
+        with urllib.request.urlopen(BASE + path, timeout=600) as r:
+            body = r.read()
+            status = r.status
+    except urllib.error.HTTPError as e:
+        # A refusal (503 past the server's query budget) is timed too.
+        body = e.read()
+        status = e.code
     return time.perf_counter() - start, status, body
 
 

@@ -41,9 +41,9 @@ echo "generate: $(( $(date +%s) - t0 )) s, $(cat "${files[@]}" | wc -c) bytes"
 
 run() {
   local K=$1 label=$2 db=db-$2
-  echo "== $label ($K)"
+  echo "== $label: import ($K)"
   rm -rf "$db"
-  local t0 peak=0 P rc=0 secs games bytes S
+  local t0 peak=0 P rc=0 secs games bytes
   t0=$(date +%s.%N)
   "$K" import --db "$db" "${files[@]}" > "import-$label.out" 2> "import-$label.err" &
   P=$!
@@ -62,8 +62,13 @@ run() {
   echo "on disk: $bytes bytes, $(( bytes / games )) bytes per game"
   echo "position segments (count, postings, largest postings, largest bytes): $(sqlite3 "$db/archive.sqlite" 'select count(*), sum(postings), max(postings), max(length(data)) from position_segments')"
   echo "pattern blocks (count, games, bytes, largest bytes): $(sqlite3 "$db/archive.sqlite" 'select count(*), sum(games), sum(length(data)), max(length(data)) from derived_blocks' 2>/dev/null || echo none)"
+}
+
+serve() {
+  local K=$1 label=$2 db=db-$2 t0 S
+  echo "== $label: serve"
   t0=$(date +%s.%N)
-  "$K" serve --db "$db" --addr "127.0.0.1:$PORT" --no-demo --rate-searches 0 --rate-reads 0 > "serve-$label.out" 2> "serve-$label.err" &
+  "$K" serve --db "$db" --addr "127.0.0.1:$PORT" --no-demo --rate-searches 0 --rate-reads 0 --query-budget "${BUDGET:-60s}" > "serve-$label.out" 2> "serve-$label.err" &
   S=$!
   until curl -fs "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1; do sleep 0.2; done
   echo "serve: answers after $(echo "$(date +%s.%N) - $t0" | bc) s, $(( $(awk '/^VmRSS/ {print $2}' /proc/$S/status) / 1024 )) MiB resident"
@@ -73,4 +78,12 @@ run() {
 }
 
 run "$K" new
-if [ -n "${OLD:-}" ]; then run "$OLD" old; fi
+serve "$K" new
+if [ -n "${OLD:-}" ]; then
+  run "$OLD" old
+  serve "$OLD" old
+  # Again in the other order: the first server of a run tends to be
+  # slower (a cold page cache, the CPU's state after an import).
+  serve "$OLD" old
+  serve "$K" new
+fi

@@ -130,15 +130,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let warm = keil_server::warm_up(&archive, !args.lazy_patterns)
         .context("cannot read the position and pattern indexes")?;
-    eprintln!(
-        "keil: {} loaded in {:.1} s",
-        if args.lazy_patterns {
-            "position index (the pattern index at the first pattern search)"
-        } else {
-            "position and pattern indexes"
-        },
-        warm.as_secs_f64()
-    );
+    match warm.patterns {
+        Some(patterns) => eprintln!(
+            "keil: position and pattern indexes loaded in {:.1} s (positions {:.1} s, patterns {:.1} s, at once)",
+            warm.total.as_secs_f64(),
+            warm.positions.as_secs_f64(),
+            patterns.as_secs_f64()
+        ),
+        None => eprintln!(
+            "keil: position index loaded in {:.1} s (the pattern index at the first pattern search)",
+            warm.total.as_secs_f64()
+        ),
+    }
     eprintln!(
         "keil: serving {} on http://{} (uploads {})",
         args.db.display(),

@@ -383,26 +383,48 @@ fn request_logging_enabled() -> bool {
     tracing::level_filters::LevelFilter::current() >= tracing::Level::INFO
 }
 
+/// How long a [`warm_up`] took: the whole, and each index's load (they run
+/// at the same time).
+#[derive(Clone, Copy, Debug)]
+pub struct WarmUp {
+    /// From start to both loads done.
+    pub total: std::time::Duration,
+    /// The position index's segments and game summaries.
+    pub positions: std::time::Duration,
+    /// The pattern index (`None` when not loaded).
+    pub patterns: Option<std::time::Duration>,
+}
+
 /// Loads what the first queries would otherwise load under load: the
 /// position index's segments and game summaries
 /// ([`keil_archive::Positions::load`]) and, when `patterns`, the pattern
-/// index (every game replayed once, [`keil_archive::Patterns::load`]:
-/// about 3.4 KB per 19×19 game, 2.4 KB per side-7 game). Call before
-/// serving, so that concurrent first requests do not wait for it. Returns
-/// how long it took.
+/// index from its blocks ([`keil_archive::Patterns::load`]: about 3.4 KB
+/// per 19×19 game, 2.4 KB per side-7 game), the two on two threads at
+/// once. Call before serving, so that concurrent first requests do not
+/// wait for it.
 ///
 /// # Errors
-/// Archive errors.
-pub fn warm_up(archive: &Archive, patterns: bool) -> keil_archive::Result<std::time::Duration> {
+/// Archive errors (the position index's first).
+pub fn warm_up(archive: &Archive, patterns: bool) -> keil_archive::Result<WarmUp> {
     // The loads below are the global pool's first use: build it now, with
     // its threads below the readers' priority.
     work::lower_global_pool_priority();
     let start = std::time::Instant::now();
-    archive.positions().load()?;
-    if patterns {
-        archive.patterns().load()?;
-    }
-    Ok(start.elapsed())
+    let timed = |f: &dyn Fn() -> keil_archive::Result<()>| {
+        let t = std::time::Instant::now();
+        f().map(|()| t.elapsed())
+    };
+    let (positions, pattern_load) = std::thread::scope(|scope| {
+        let p = patterns.then(|| scope.spawn(|| timed(&|| archive.patterns().load().map(drop))));
+        let positions = timed(&|| archive.positions().load());
+        let pattern_load = p.map(|h| h.join().expect("the pattern load does not panic"));
+        (positions, pattern_load)
+    });
+    Ok(WarmUp {
+        total: start.elapsed(),
+        positions: positions?,
+        patterns: pattern_load.transpose()?,
+    })
 }
 
 /// Serves until the process is stopped: SIGTERM stops gracefully (no new

@@ -410,6 +410,21 @@ impl StoredMoves {
     pub(crate) const COLUMNS: &'static str =
         "kind, size, ruleset, komi, setup, moves, handicap, move_nodes";
 
+    /// What the import stores of a prepared game, as a read would give it
+    /// back.
+    pub(crate) fn of_prepared(p: &crate::prepare::Prepared) -> StoredMoves {
+        StoredMoves {
+            kind: p.meta.kind.code().to_string(),
+            size: p.meta.size,
+            ruleset: p.meta.ruleset.clone(),
+            komi: p.meta.komi.0,
+            setup: p.setup.clone(),
+            blob: p.moves.clone(),
+            handicap: p.meta.handicap,
+            nodes: p.move_nodes.clone(),
+        }
+    }
+
     /// Reads the columns [`StoredMoves::COLUMNS`] of a row.
     pub(crate) fn read(r: &rusqlite::Row<'_>) -> rusqlite::Result<StoredMoves> {
         Ok(StoredMoves {

@@ -65,6 +65,10 @@ pub(crate) struct Prepared {
     pub record: Vec<u8>,
     pub text: TextFields,
     pub replay: Replay,
+    /// The game replayed for the pattern index (id 0: the writer gives
+    /// it), for its batch's pattern block; `None` when that replay failed
+    /// (the writer then replays it from the store, and reports it).
+    pub pattern: Option<crate::patterns::Replayed>,
 }
 
 /// Why a game is not stored.
@@ -397,7 +401,7 @@ pub(crate) fn prepare(
     }));
     // Compressing into a Vec cannot fail for an in-memory buffer.
     let compressed = zstd::bulk::compress(sgf.as_bytes(), ZSTD_LEVEL).unwrap_or_default();
-    let valid = Box::new(Prepared {
+    let mut valid = Box::new(Prepared {
         hash,
         meta,
         status,
@@ -408,7 +412,11 @@ pub(crate) fn prepare(
         record: compressed,
         text: text_fields(&record),
         replay,
+        pattern: None,
     });
+    let stored = crate::games::StoredMoves::of_prepared(&valid);
+    let winner = valid.meta.winner.map(|c| c.index() as i64);
+    valid.pattern = crate::patterns::replayed(stored, 0, &valid.meta.date, winner).ok();
     Prepare::Valid(valid, checked(verdict))
 }
 

@@ -292,9 +292,11 @@ pub(super) fn write_batch(
         let replays: Vec<(i64, &keil_record::Replay)> =
             stored.iter().map(|(id, p)| (*id, &p.replay)).collect();
         positions::index_games(&tx, &replays)?;
-        if let (Some(first), Some(last)) = (stored.first(), stored.last()) {
-            crate::patterns::index_batch(&tx, first.0 - 1, last.0)?;
-        }
+        let patterns = stored
+            .iter_mut()
+            .map(|(id, p)| (*id, p.pattern.take()))
+            .collect();
+        crate::patterns::index_batch(&tx, patterns)?;
         Ok(())
     })();
     match result {

@@ -325,12 +325,21 @@ impl Group {
         }
     }
 
-    /// Whether game index `g` was removed.
-    #[inline]
-    pub(crate) fn is_removed(&self, g: usize) -> bool {
-        self.removed
-            .get(g / 64)
-            .is_some_and(|w| w >> (g % 64) & 1 == 1)
+    /// Per game index, whether it was not removed; `None` while no game of
+    /// the group was (a search's tally then checks nothing per hit).
+    pub(crate) fn kept_unremoved(&self) -> Option<Vec<bool>> {
+        if self.removed.iter().all(|&w| w == 0) {
+            return None;
+        }
+        Some(
+            (0..self.lines.len())
+                .map(|g| {
+                    self.removed
+                        .get(g / 64)
+                        .is_none_or(|w| w >> (g % 64) & 1 == 0)
+                })
+                .collect(),
+        )
     }
 
     fn block_len(&self) -> usize {

@@ -54,7 +54,44 @@ impl std::fmt::Debug for PatternIndex {
 }
 
 /// A replayed game, ready to be added to its group.
-pub(super) type Replayed = (GameKind, AnyBoard, Line, i8, index::Built);
+pub(crate) type Replayed = (GameKind, AnyBoard, Line, i8, index::Built);
+
+/// Replays one stored game for the index: its moves (the columns
+/// [`StoredMoves::COLUMNS`]), id, date as stored and winner (0 Black, 1
+/// White). The import calls it on each game it prepares (in parallel,
+/// with id 0: the writer gives the id), so that its batch's pattern block
+/// costs no replay on the writer.
+///
+/// # Errors
+/// [`Error::Corrupt`] for moves that do not decode or replay.
+pub(crate) fn replayed(
+    stored: StoredMoves,
+    id: i64,
+    date: &str,
+    winner: Option<i64>,
+) -> Result<Replayed> {
+    let game = GameId::from_sql(id.max(1));
+    let m = stored.decode(game)?;
+    let built = index::build(&m).map_err(|e| Error::Corrupt {
+        game,
+        reason: format!("stored moves do not replay: {e}"),
+    })?;
+    let nodes = (m
+        .nodes
+        .iter()
+        .enumerate()
+        .any(|(i, &n)| n as usize != i + 1))
+    .then(|| m.nodes.clone().into_boxed_slice());
+    let line = Line {
+        id: id as u32,
+        date: crate::positions::date_number(date),
+        plies: m.moves.len() as u32,
+        nodes,
+        events: 0..0,
+    };
+    let winner = winner.map_or(-1, |w| w as i8);
+    Ok((m.rules.kind(), m.board, line, winner, built))
+}
 
 /// Replays the games with ids in `(from, max]` in id order, handing them to
 /// `add` chunk by chunk ([`LOAD_CHUNK`] games, replayed in parallel).
@@ -84,29 +121,7 @@ fn replay(
         if chunk.len() == LOAD_CHUNK || (done && !chunk.is_empty()) {
             let built: Vec<Replayed> = std::mem::take(&mut chunk)
                 .into_par_iter()
-                .map(|(stored, id, date, winner)| {
-                    let game = GameId::from_sql(id);
-                    let m = stored.decode(game)?;
-                    let built = index::build(&m).map_err(|e| Error::Corrupt {
-                        game,
-                        reason: format!("stored moves do not replay: {e}"),
-                    })?;
-                    let nodes = (m
-                        .nodes
-                        .iter()
-                        .enumerate()
-                        .any(|(i, &n)| n as usize != i + 1))
-                    .then(|| m.nodes.clone().into_boxed_slice());
-                    let line = Line {
-                        id: id as u32,
-                        date: crate::positions::date_number(&date),
-                        plies: m.moves.len() as u32,
-                        nodes,
-                        events: 0..0,
-                    };
-                    let winner = winner.map_or(-1, |w| w as i8);
-                    Ok((m.rules.kind(), m.board, line, winner, built))
-                })
+                .map(|(stored, id, date, winner)| replayed(stored, id, &date, winner))
                 .collect::<Result<_>>()?;
             add(built)?;
         }
@@ -195,22 +210,35 @@ const SMALL_BLOCK: i64 = 1024;
 /// See [`SMALL_BLOCK`].
 const MERGE_RUN: usize = 8;
 
-/// Writes the pattern block of the games with ids in `(from, upto]` (an
-/// import batch's, inside its transaction, so that a killed import leaves
-/// no block without its games), then merges the trailing small blocks.
+/// Writes the pattern blocks of an import batch's stored games (one per
+/// [`LOAD_CHUNK`] games: one for a batch of the default size; ids
+/// ascending, each replayed by [`replayed`] when it was prepared; `None`
+/// for one that was not, which is then replayed here from the store),
+/// inside the batch's transaction, so that a killed import leaves no block
+/// without its games; then merges the trailing small blocks.
 ///
 /// # Errors
 /// [`Error::Corrupt`] for a game that does not replay; storage errors.
-pub(crate) fn index_batch(conn: &rusqlite::Connection, from: i64, upto: i64) -> Result<()> {
-    let mut games = Vec::new();
-    replay(conn, from, upto, |chunk| {
-        games.extend(chunk);
-        Ok(())
-    })?;
-    if games.is_empty() {
-        return Ok(());
+pub(crate) fn index_batch(
+    conn: &rusqlite::Connection,
+    stored: Vec<(i64, Option<Replayed>)>,
+) -> Result<()> {
+    let mut games = Vec::with_capacity(stored.len());
+    for (id, game) in stored {
+        match game {
+            Some(mut g) => {
+                g.2.id = id as u32;
+                games.push(g);
+            }
+            None => replay(conn, id - 1, id, |g| {
+                games.extend(g);
+                Ok(())
+            })?,
+        }
     }
-    write_block(conn, &games)?;
+    for block in games.chunks(LOAD_CHUNK) {
+        write_block(conn, block)?;
+    }
     let small = blocks::trailing_small(conn, block::KIND, SMALL_BLOCK)?;
     if small.len() >= MERGE_RUN {
         merge(conn, &small)?;
@@ -260,8 +288,10 @@ fn merge(conn: &rusqlite::Connection, run: &[blocks::BlockRange]) -> Result<()> 
     write_block(conn, &games)
 }
 
-/// Games read per chunk when loading (replayed in parallel); a few in
-/// unit tests, so that their loads run over several chunks.
+/// Games read per chunk when loading (replayed in parallel), and the most
+/// a pattern block holds but for merged small ones (`reindex` writes a
+/// block per chunk); a few in unit tests, so that their loads run over
+/// several chunks.
 const LOAD_CHUNK: usize = if cfg!(test) { 16 } else { 4096 };
 
 impl PatternIndex {

@@ -37,7 +37,7 @@ use crate::{Budget, GameId, Result};
 
 pub(crate) use index::Group;
 use index::{Line, NEVER};
-pub(crate) use load::{PatternIndex, index_batch, rebuild_blocks};
+pub(crate) use load::{PatternIndex, Replayed, index_batch, rebuild_blocks, replayed};
 pub use pattern::{Cell, Pattern, PatternError, PatternMode};
 use placement::{Placement, Placements, placements};
 
@@ -382,8 +382,10 @@ impl Patterns<'_> {
         };
         budget.check()?;
         let filter = filter_of(q);
+        // Removed games are out of the store, so a filter (read from it)
+        // drops them; without one, the group's mask does.
         let keep = if filter == GameFilter::default() {
-            None
+            group.kept_unremoved()
         } else {
             let mut games: Vec<u32> = match &lookup {
                 Some(l) => {
@@ -510,7 +512,7 @@ impl<'a> Tally<'a> {
     #[inline]
     fn add(&mut self, g: u32, k: u32, t: u16, next: regions::Next) {
         let g = g as usize;
-        if self.keep.as_ref().is_some_and(|keep| !keep[g]) || self.group.is_removed(g) {
+        if self.keep.as_ref().is_some_and(|keep| !keep[g]) {
             return;
         }
         self.total_hits += 1;
