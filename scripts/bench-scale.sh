@@ -18,6 +18,7 @@
 # blocks, the server's time to answer and resident memory, and the
 # searches' latencies.
 set -euo pipefail
+S=
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 N=${N:-150000}
@@ -65,16 +66,24 @@ run() {
 }
 
 serve() {
-  local K=$1 label=$2 db=db-$2 t0 S
+  local K=$1 label=$2 db=db-$2 t0
   echo "== $label: serve"
+  if curl -fs "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1; then
+    echo "port $PORT already serves something: stop it first" >&2; exit 1
+  fi
   t0=$(date +%s.%N)
   "$K" serve --db "$db" --addr "127.0.0.1:$PORT" --no-demo --rate-searches 0 --rate-reads 0 --query-budget "${BUDGET:-60s}" > "serve-$label.out" 2> "serve-$label.err" &
   S=$!
-  until curl -fs "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1; do sleep 0.2; done
+  trap '[ -z "$S" ] || kill $S 2>/dev/null || true' EXIT
+  until curl -fs "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1; do
+    kill -0 $S 2>/dev/null || { echo "keil serve stopped: see serve-$label.err" >&2; exit 1; }
+    sleep 0.2
+  done
   echo "serve: answers after $(echo "$(date +%s.%N) - $t0" | bc) s, $(( $(awk '/^VmRSS/ {print $2}' /proc/$S/status) / 1024 )) MiB resident"
   "$ROOT/scripts/bench-queries.py" "http://127.0.0.1:$PORT" "${COUNT:-20}"
   echo "after the searches: $(( $(awk '/^VmRSS/ {print $2}' /proc/$S/status) / 1024 )) MiB resident"
   kill $S; wait $S 2>/dev/null || true
+  S=
 }
 
 run "$K" new
