@@ -1,5 +1,5 @@
 //! Pattern blocks: the pattern index's games stored as bounded, immutable
-//! blocks (one per import batch, or per [`LOAD_CHUNK`](super::LOAD_CHUNK)
+//! blocks (one per import batch, or per `LOAD_CHUNK`
 //! games when `reindex` rebuilds them), so that a node start reads them
 //! instead of replaying every game. A block is derived data: a block that
 //! does not decode, or of another [`VERSION`], is never trusted (its games

@@ -219,7 +219,7 @@ impl Patterns<'_> {
     /// large it is.
     ///
     /// # Errors
-    /// [`Error::Corrupt`] for a stored game that does not replay; storage
+    /// [`Error::Corrupt`](crate::Error::Corrupt) for a stored game that does not replay; storage
     /// errors.
     pub fn load(&self) -> Result<PatternIndexStats> {
         let index = &self.archive.patterns;
@@ -243,8 +243,8 @@ impl Patterns<'_> {
     /// statistics over all hits. Runs on one read snapshot.
     ///
     /// # Errors
-    /// [`Error::BadCursor`] for a cursor this search did not produce;
-    /// [`Error::Corrupt`] for a stored game that does not replay; storage
+    /// [`Error::BadCursor`](crate::Error::BadCursor) for a cursor this search did not produce;
+    /// [`Error::Corrupt`](crate::Error::Corrupt) for a stored game that does not replay; storage
     /// errors.
     pub fn search(&self, q: &PatternQuery) -> Result<PatternAnswer> {
         self.search_within(q, &Budget::unlimited())
@@ -256,7 +256,7 @@ impl Patterns<'_> {
     /// passed, or it was cancelled); nothing of it is cached.
     ///
     /// # Errors
-    /// [`Error::OverBudget`] when it stopped so; as [`Patterns::search`].
+    /// [`Error::OverBudget`](crate::Error::OverBudget) when it stopped so; as [`Patterns::search`].
     pub fn search_within(&self, q: &PatternQuery, budget: &Budget) -> Result<PatternAnswer> {
         let archive = self.archive;
         budget.check()?;

@@ -1,24 +1,28 @@
-//! The SQL of the position index: writing segments (an import batch, a
-//! tier merge, a rebuild from the games table), the open-time upgrades
-//! (key version, nonces), and the reads the in-memory index and the search
-//! need (segments' ids, nonces and blobs, game summaries, a game's
-//! position at a ply, a player's spellings).
+//! The storage logic of the position index: writing segments (an import
+//! batch, a tier merge, a rebuild from the games table), the open-time
+//! upgrades (key version, nonces), and the reads the in-memory index and
+//! the search need (segments' ids, nonces and blobs, game summaries, a
+//! game's position at a ply, a player's spellings).
 //!
-//! Invariants: the only file of the position index that runs SQL. Segment
-//! rows are written whole and never updated (but for the nonce column,
-//! filled once from the blob's header); a batch's segment is written in
-//! the import's own transaction and a rebuild or a merge inside one, so a
-//! killed import or rebuild leaves the index as it was.
+//! Invariants: runs no SQL itself; every statement is a function of
+//! [`crate::store::positions`], which this file calls (and re-exports
+//! where the index and the search read a row as stored). Segment rows are
+//! written whole and never updated (but for the nonce column, filled once
+//! from the blob's header); a batch's segment is written in the import's
+//! own transaction and a rebuild or a merge inside one, so a killed import
+//! or rebuild leaves the index as it was.
 
 use keil_record::Replay;
 use keil_rules::{AnyPosition, PositionKey};
-use rusqlite::OptionalExtension;
 
 use super::key::KEY_VERSION;
 use super::posting::{Posting, Step, any_postings, postings, replay_postings};
 use super::segment::{HEADER, decode_segment, encode_segment, read_header};
 use crate::games::game_moves;
+use crate::store::positions as sql;
 use crate::{Error, GameId, GameKind, Result};
+
+pub(super) use crate::store::positions::{segment_bytes, segment_nonces, spellings_of};
 
 /// Adds the positions of a batch of newly stored games as one new segment,
 /// inside the import transaction (so a killed import leaves neither games
@@ -36,6 +40,8 @@ pub(crate) fn index_games(tx: &rusqlite::Transaction<'_>, games: &[(i64, &Replay
     compact(tx)
 }
 
+/// Encodes `postings` (sorted) as a new segment of `games` games, with a
+/// fresh nonce and keys of [`KEY_VERSION`], and stores it.
 pub(super) fn insert_segment(
     conn: &rusqlite::Connection,
     postings: &[Posting],
@@ -43,18 +49,7 @@ pub(super) fn insert_segment(
 ) -> Result<()> {
     let nonce = next_nonce();
     let blob = encode_segment(postings, nonce);
-    conn.execute(
-        "INSERT INTO position_segments (id, games, postings, data, nonce, keys)
-         VALUES ((SELECT COALESCE(MAX(id), 0) + 1 FROM position_segments), ?1, ?2, ?3, ?4, ?5)",
-        rusqlite::params![
-            games as i64,
-            postings.len() as i64,
-            blob,
-            nonce as i64,
-            KEY_VERSION
-        ],
-    )?;
-    Ok(())
+    sql::insert_segment(conn, games, postings.len(), &blob, nonce, KEY_VERSION)
 }
 
 /// Rebuilds the position index, in one transaction, when a segment was
@@ -78,15 +73,7 @@ pub(crate) fn upgrade_keys(conn: &mut rusqlite::Connection) -> Result<bool> {
 
 /// Whether a segment was written with keys older than [`KEY_VERSION`].
 fn has_old_keys(conn: &rusqlite::Connection) -> Result<bool> {
-    Ok(conn
-        .query_row(
-            "SELECT id FROM position_segments INDEXED BY position_segments_keys \
-             WHERE keys < ?1 LIMIT 1",
-            [KEY_VERSION],
-            |r| r.get::<_, i64>(0),
-        )
-        .optional()?
-        .is_some())
+    sql::has_keys_older_than(conn, KEY_VERSION)
 }
 
 /// What [`upgrade_keys`] or [`fill_nonces`] would write, for a read-only
@@ -100,14 +87,8 @@ pub(crate) fn pending_upgrade(conn: &rusqlite::Connection) -> Result<Option<Stri
             "its position index has keys older than version {KEY_VERSION}"
         )));
     }
-    let missing: Option<i64> = conn
-        .query_row(
-            "SELECT id FROM position_segments WHERE nonce IS NULL LIMIT 1",
-            [],
-            |r| r.get(0),
-        )
-        .optional()?;
-    Ok(missing.map(|_| "its position segments lack their nonce column".to_string()))
+    Ok(sql::has_missing_nonce(conn)?
+        .then(|| "its position segments lack their nonce column".to_string()))
 }
 
 /// Copies each segment's nonce from its header into the `nonce` column
@@ -118,20 +99,11 @@ pub(crate) fn pending_upgrade(conn: &rusqlite::Connection) -> Result<Option<Stri
 /// [`Error::PositionIndex`] for a segment whose header is damaged; SQLite
 /// errors.
 pub(crate) fn fill_nonces(conn: &rusqlite::Connection) -> Result<()> {
-    let ids: Vec<i64> = conn
-        .prepare("SELECT id FROM position_segments WHERE nonce IS NULL")?
-        .query_map([], |r| r.get(0))?
-        .collect::<rusqlite::Result<_>>()?;
-    for id in ids {
-        let blob = conn.blob_open(rusqlite::MAIN_DB, "position_segments", "data", id, true)?;
+    for id in sql::segments_without_nonce(conn)? {
         let mut head = [0u8; HEADER];
-        blob.read_at_exact(&mut head, 0)?;
-        drop(blob);
+        sql::read_segment_head(conn, id, &mut head)?;
         let (nonce, _, _) = read_header(&head)?;
-        conn.execute(
-            "UPDATE position_segments SET nonce = ?1 WHERE id = ?2",
-            [nonce as i64, id],
-        )?;
+        sql::set_nonce(conn, id, nonce)?;
     }
     Ok(())
 }
@@ -167,10 +139,7 @@ pub(crate) const MAX_SEGMENT_POSTINGS: i64 = 1 << 22;
 /// segments too large to pair stay as they are).
 pub(crate) fn compact(conn: &rusqlite::Connection) -> Result<()> {
     loop {
-        let mut stmt = conn.prepare_cached("SELECT id, postings FROM position_segments")?;
-        let sizes: Vec<(i64, i64)> = stmt
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-            .collect::<rusqlite::Result<_>>()?;
+        let sizes = sql::segment_sizes(conn)?;
         let Some(ids) = merge_plan(&sizes, MAX_SEGMENT_POSTINGS) else {
             return Ok(());
         };
@@ -217,11 +186,7 @@ fn merge(conn: &rusqlite::Connection, ids: &[i64]) -> Result<()> {
     let mut postings = Vec::new();
     let mut games = 0i64;
     for &id in ids {
-        let (blob, g): (Vec<u8>, i64) = conn.query_row(
-            "SELECT data, games FROM position_segments WHERE id = ?1",
-            [id],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )?;
+        let (blob, g) = sql::segment_data_and_games(conn, id)?;
         postings.extend(decode_segment(&blob)?);
         games += g;
     }
@@ -236,11 +201,7 @@ fn merge(conn: &rusqlite::Connection, ids: &[i64]) -> Result<()> {
     }
     postings.sort_unstable();
     insert_segment(conn, &postings, games.max(0) as usize)?;
-    let mut del = conn.prepare_cached("DELETE FROM position_segments WHERE id = ?1")?;
-    for &id in ids {
-        del.execute([id])?;
-    }
-    Ok(())
+    sql::delete_segments(conn, ids)
 }
 
 /// Rebuilds the position index from the games table, inside the caller's
@@ -250,11 +211,8 @@ fn merge(conn: &rusqlite::Connection, ids: &[i64]) -> Result<()> {
 /// [`Error::Corrupt`] for a stored game whose moves do not replay; SQLite
 /// errors.
 pub(crate) fn rebuild(tx: &rusqlite::Transaction<'_>) -> Result<()> {
-    tx.execute("DELETE FROM position_segments", [])?;
-    let ids: Vec<i64> = tx
-        .prepare("SELECT id FROM games ORDER BY id")?
-        .query_map([], |r| r.get(0))?
-        .collect::<rusqlite::Result<_>>()?;
+    sql::delete_all_segments(tx)?;
+    let ids = sql::game_ids(tx)?;
     for chunk in ids.chunks(2048) {
         let mut batch = Vec::new();
         for &id in chunk {
@@ -334,59 +292,27 @@ pub(crate) fn date_number(date: &str) -> u32 {
 
 // ---- reads of the in-memory index and the search ------------------------------
 
-/// The [`Brief`] of every game with an id in `from + 1..=max`.
+/// The [`Brief`] of every game with an id in `from + 1..=max`, with its
+/// id, in no particular order.
 pub(super) fn briefs(
     conn: &rusqlite::Connection,
     from: i64,
     max: i64,
 ) -> Result<Vec<(i64, Brief)>> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT id, date, winner, black_id, white_id FROM games WHERE id > ?1 AND id <= ?2",
-    )?;
-    let rows = stmt
-        .query_map([from, max], |r| {
-            Ok((
-                r.get::<_, i64>(0)?,
+    Ok(sql::game_briefs(conn, from, max)?
+        .into_iter()
+        .map(|row| {
+            (
+                row.id,
                 Brief {
-                    date: date_number(&r.get::<_, String>(1)?),
-                    winner: r.get::<_, Option<i64>>(2)?.map_or(-1, |w| w as i8),
-                    black: r.get::<_, Option<i64>>(3)?.unwrap_or(0),
-                    white: r.get::<_, Option<i64>>(4)?.unwrap_or(0),
+                    date: date_number(&row.date),
+                    winner: row.winner.map_or(-1, |w| w as i8),
+                    black: row.black.unwrap_or(0),
+                    white: row.white.unwrap_or(0),
                 },
-            ))
-        })?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
-    Ok(rows)
-}
-
-/// Every segment's id and nonce (`None` for a segment older than the
-/// column, until [`fill_nonces`]), read from the nonce index alone.
-pub(super) fn segment_nonces(conn: &rusqlite::Connection) -> Result<Vec<(i64, Option<i64>)>> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT id, nonce FROM position_segments INDEXED BY position_segments_nonce",
-    )?;
-    let rows: Vec<(i64, Option<i64>)> = stmt
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-        .collect::<rusqlite::Result<_>>()?;
-    Ok(rows)
-}
-
-/// A segment's blob, whole.
-pub(super) fn segment_bytes(conn: &rusqlite::Connection, id: i64) -> Result<Vec<u8>> {
-    Ok(conn.query_row(
-        "SELECT data FROM position_segments WHERE id = ?1",
-        [id],
-        |r| r.get(0),
-    )?)
-}
-
-/// The ids of every spelling of the person `name` names
-/// ([`crate::person_key`], the operator's aliases).
-pub(super) fn spellings_of(conn: &rusqlite::Connection, name: &str) -> Result<Vec<i64>> {
-    let mut stmt = conn.prepare_cached(crate::people::SPELLINGS_OF)?;
-    Ok(stmt
-        .query_map([crate::person_key(name)], |r| r.get(0))?
-        .collect::<rusqlite::Result<_>>()?)
+            )
+        })
+        .collect())
 }
 
 #[cfg(test)]

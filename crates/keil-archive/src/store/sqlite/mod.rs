@@ -3,6 +3,7 @@
 //! [`ReadPool::new`]).
 
 pub(crate) mod blocks;
+pub(crate) mod positions;
 pub(crate) mod removals;
 
 use std::ops::Deref;

@@ -1,0 +1,208 @@
+//! The position index in SQLite: the rows of `position_segments` (one
+//! immutable blob per segment, with its game and posting counts, its nonce
+//! and the version of its keys) and the reads of `games` and `players` the
+//! position index and its search need.
+//!
+//! Each function runs its statements and returns plain values; encoding
+//! and decoding segments, the merge plan and the rebuild stay in
+//! `positions/store.rs`. Segment rows are written whole and never updated,
+//! but for the nonce column (filled once by [`set_nonce`]).
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use crate::Result;
+
+// ---- segment rows --------------------------------------------------------------
+
+/// Stores a segment as a new row, with an id one above the greatest
+/// stored: its blob `data`, the games (`games`) and postings (`postings`)
+/// it holds, its `nonce` (stored as the signed 64-bit integer of the same
+/// bits) and the version of its keys (`keys`).
+pub(crate) fn insert_segment(
+    conn: &Connection,
+    games: usize,
+    postings: usize,
+    data: &[u8],
+    nonce: u64,
+    keys: i64,
+) -> Result<()> {
+    conn.execute(
+        "INSERT INTO position_segments (id, games, postings, data, nonce, keys)
+         VALUES ((SELECT COALESCE(MAX(id), 0) + 1 FROM position_segments), ?1, ?2, ?3, ?4, ?5)",
+        params![games as i64, postings as i64, data, nonce as i64, keys],
+    )?;
+    Ok(())
+}
+
+/// Every segment's id and number of postings, `(id, postings)`, in no
+/// particular order: what a merge plan is made of.
+pub(crate) fn segment_sizes(conn: &Connection) -> Result<Vec<(i64, i64)>> {
+    let mut stmt = conn.prepare_cached("SELECT id, postings FROM position_segments")?;
+    let sizes = stmt
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(sizes)
+}
+
+/// Segment `id`'s blob, whole, and the number of games it holds,
+/// `(data, games)`.
+pub(crate) fn segment_data_and_games(conn: &Connection, id: i64) -> Result<(Vec<u8>, i64)> {
+    Ok(conn.query_row(
+        "SELECT data, games FROM position_segments WHERE id = ?1",
+        [id],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?)
+}
+
+/// Segment `id`'s blob, whole (bytes).
+pub(crate) fn segment_bytes(conn: &Connection, id: i64) -> Result<Vec<u8>> {
+    Ok(conn.query_row(
+        "SELECT data FROM position_segments WHERE id = ?1",
+        [id],
+        |r| r.get(0),
+    )?)
+}
+
+/// Deletes the segment rows `ids` (ids that are not stored are skipped).
+pub(crate) fn delete_segments(conn: &Connection, ids: &[i64]) -> Result<()> {
+    let mut del = conn.prepare_cached("DELETE FROM position_segments WHERE id = ?1")?;
+    for &id in ids {
+        del.execute([id])?;
+    }
+    Ok(())
+}
+
+/// Deletes every segment row: the position index is then empty.
+pub(crate) fn delete_all_segments(conn: &Connection) -> Result<()> {
+    conn.execute("DELETE FROM position_segments", [])?;
+    Ok(())
+}
+
+// ---- key version and nonces ----------------------------------------------------
+
+/// Whether a segment was written with keys older than version `current`,
+/// read from the `keys` index alone (never the blobs).
+pub(crate) fn has_keys_older_than(conn: &Connection, current: i64) -> Result<bool> {
+    Ok(conn
+        .query_row(
+            "SELECT id FROM position_segments INDEXED BY position_segments_keys \
+             WHERE keys < ?1 LIMIT 1",
+            [current],
+            |r| r.get::<_, i64>(0),
+        )
+        .optional()?
+        .is_some())
+}
+
+/// Whether a segment's nonce column is NULL (a segment written before
+/// schema 2, not filled yet).
+pub(crate) fn has_missing_nonce(conn: &Connection) -> Result<bool> {
+    let missing: Option<i64> = conn
+        .query_row(
+            "SELECT id FROM position_segments WHERE nonce IS NULL LIMIT 1",
+            [],
+            |r| r.get(0),
+        )
+        .optional()?;
+    Ok(missing.is_some())
+}
+
+/// The ids of the segments whose nonce column is NULL, in no particular
+/// order.
+pub(crate) fn segments_without_nonce(conn: &Connection) -> Result<Vec<i64>> {
+    let ids = conn
+        .prepare("SELECT id FROM position_segments WHERE nonce IS NULL")?
+        .query_map([], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(ids)
+}
+
+/// Reads the first `head.len()` bytes of segment `id`'s blob into `head`
+/// (an incremental blob read: the rest of the blob is not read).
+///
+/// # Errors
+/// SQLite errors, among them a blob shorter than `head`.
+pub(crate) fn read_segment_head(conn: &Connection, id: i64, head: &mut [u8]) -> Result<()> {
+    let blob = conn.blob_open(rusqlite::MAIN_DB, "position_segments", "data", id, true)?;
+    blob.read_at_exact(head, 0)?;
+    Ok(())
+}
+
+/// Sets segment `id`'s nonce column to `nonce` (stored as the signed
+/// 64-bit integer of the same bits).
+pub(crate) fn set_nonce(conn: &Connection, id: i64, nonce: u64) -> Result<()> {
+    conn.execute(
+        "UPDATE position_segments SET nonce = ?1 WHERE id = ?2",
+        [nonce as i64, id],
+    )?;
+    Ok(())
+}
+
+/// Every segment's id and nonce, `(id, nonce)` (`None` for a segment older
+/// than the column, until it is filled), read from the nonce index alone.
+pub(crate) fn segment_nonces(conn: &Connection) -> Result<Vec<(i64, Option<i64>)>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, nonce FROM position_segments INDEXED BY position_segments_nonce",
+    )?;
+    let rows: Vec<(i64, Option<i64>)> = stmt
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(rows)
+}
+
+// ---- games and players ---------------------------------------------------------
+
+/// Every stored game's id, ascending: what a rebuild replays.
+pub(crate) fn game_ids(conn: &Connection) -> Result<Vec<i64>> {
+    let ids = conn
+        .prepare("SELECT id FROM games ORDER BY id")?
+        .query_map([], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(ids)
+}
+
+/// The columns of a game that position search filters and counts on, as
+/// stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct GameBriefRow {
+    /// The game's id.
+    pub id: i64,
+    /// The stored date, as written (`YYYY-MM-DD`, or part of it, or empty).
+    pub date: String,
+    /// The winner: 0 Black, 1 White, `None` for nobody.
+    pub winner: Option<i64>,
+    /// Black's player id (`players.id`), `None` for none.
+    pub black: Option<i64>,
+    /// White's player id (`players.id`), `None` for none.
+    pub white: Option<i64>,
+}
+
+/// The [`GameBriefRow`] of every game with an id in `from + 1..=max`, in
+/// no particular order.
+pub(crate) fn game_briefs(conn: &Connection, from: i64, max: i64) -> Result<Vec<GameBriefRow>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, date, winner, black_id, white_id FROM games WHERE id > ?1 AND id <= ?2",
+    )?;
+    let rows = stmt
+        .query_map([from, max], |r| {
+            Ok(GameBriefRow {
+                id: r.get(0)?,
+                date: r.get(1)?,
+                winner: r.get(2)?,
+                black: r.get(3)?,
+                white: r.get(4)?,
+            })
+        })?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    Ok(rows)
+}
+
+/// The ids (`players.id`) of every spelling of the person `name` names
+/// ([`crate::person_key`], the operator's aliases), in no particular
+/// order.
+pub(crate) fn spellings_of(conn: &Connection, name: &str) -> Result<Vec<i64>> {
+    let mut stmt = conn.prepare_cached(crate::people::SPELLINGS_OF)?;
+    Ok(stmt
+        .query_map([crate::person_key(name)], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?)
+}
