@@ -42,9 +42,11 @@ pub fn reindex(args: Args) -> anyhow::Result<()> {
 pub fn stats(args: Args) -> anyhow::Result<()> {
     let archive = open_for_reading(&args.db)?;
     let s = archive.stats()?;
+    let removed = archive.removed_games()?;
     if args.json {
         let mut v = serde_json::to_value(&s)?;
         v["bytes_per_game"] = s.bytes_per_game().into();
+        v["removed"] = removed.into();
         outln!("{}", serde_json::to_string_pretty(&v)?)?;
         return Ok(());
     }
@@ -60,6 +62,9 @@ pub fn stats(args: Args) -> anyhow::Result<()> {
     }
     outln!("players     {}", s.players)?;
     outln!("imports     {} ({} games refused)", s.imports, s.refused)?;
+    if removed > 0 {
+        outln!("removed     {removed} games (`keil remove --list`)")?;
+    }
     outln!("text index  {} games", s.text_documents)?;
     outln!(
         "on disk     {} bytes store + {} bytes text index = {} bytes per game",

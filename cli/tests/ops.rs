@@ -351,6 +351,9 @@ fn remove_takes_games_out_and_logs_who_asked() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("no game with id 7"), "{err}");
     assert_eq!(games(keil(&["stats", "--json"])), 27);
+    let stats: serde_json::Value =
+        serde_json::from_slice(&keil(&["stats", "--json"]).stdout).unwrap();
+    assert_eq!(stats["removed"], 3);
     let out = keil(&["remove", "--list", "--json"]);
     let log: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let log = log.as_array().unwrap();

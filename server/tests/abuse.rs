@@ -651,4 +651,5 @@ fn only_the_operator_removes_games_and_they_stay_out() {
     let answer = r.json();
     assert_eq!(answer["reasons"]["removed"], 1, "{answer}");
     assert_eq!(f.archive.removals(10).unwrap().len(), 1);
+    assert_eq!(get(&f, "/api/v1/stats", None).json()["removed"], 1);
 }

@@ -68,6 +68,16 @@ impl Archive {
         Ok(removed)
     }
 
+    /// How many games were removed (the removal sequence: the log is never
+    /// pruned). One indexed read.
+    ///
+    /// # Errors
+    /// Storage errors.
+    pub fn removed_games(&self) -> Result<u64> {
+        let conn = self.reader()?;
+        Ok(crate::store::Sequences::read(&conn)?.removals as u64)
+    }
+
     /// The removal log, latest first, at most `limit` entries.
     ///
     /// # Errors

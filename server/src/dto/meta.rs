@@ -35,6 +35,9 @@ pub struct StatsDto {
     pub imports: u64,
     /// Games refused over all imports.
     pub refused: u64,
+    /// Games removed by the operator (`DELETE /api/v1/games/{id}`,
+    /// `keil remove`).
+    pub removed: u64,
     /// Games per status.
     pub by_status: BTreeMap<String, u64>,
     /// Games per kind (`keil`, `go`).

@@ -22,12 +22,13 @@ pub async fn health() -> HttpResponse {
 #[utoipa::path(get, path = "/api/v1/stats", tag = "meta",
     responses((status = 200, description = "Counts and sizes", body = StatsDto)))]
 pub async fn stats(state: Data<ServerState>) -> Result<HttpResponse, ApiError> {
-    let s = blocking(&state, |a| Ok(a.stats()?)).await?;
+    let (s, removed) = blocking(&state, |a| Ok((a.stats()?, a.removed_games()?))).await?;
     Ok(HttpResponse::Ok().json(StatsDto {
         games: s.games,
         players: s.players,
         imports: s.imports,
         refused: s.refused,
+        removed,
         by_status: s
             .by_status
             .iter()
