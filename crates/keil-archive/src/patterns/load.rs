@@ -12,7 +12,7 @@ use rayon::prelude::*;
 use super::index::{self, Group, Line};
 use super::{Matched, block};
 use crate::games::StoredMoves;
-use crate::store::{Sequences, blocks, removals};
+use crate::store::{Sequences, blocks, games, removals};
 use crate::{Error, GameId, Result};
 
 /// The in-memory pattern index of an archive (see [`index`]), extended
@@ -101,34 +101,25 @@ fn replay(
     max: i64,
     mut add: impl FnMut(Vec<Replayed>) -> Result<()>,
 ) -> Result<()> {
-    let mut stmt = conn.prepare_cached(&format!(
-        "SELECT {}, id, date, winner FROM games WHERE id > ?1 AND id <= ?2 ORDER BY id",
-        StoredMoves::COLUMNS
-    ))?;
-    let mut rows = stmt.query([from, max])?;
     let mut chunk = Vec::with_capacity(LOAD_CHUNK);
-    loop {
-        let row = rows.next()?;
-        let done = row.is_none();
-        if let Some(r) = row {
-            chunk.push((
-                StoredMoves::read(r)?,
-                r.get::<_, i64>(8)?,
-                r.get::<_, String>(9)?,
-                r.get::<_, Option<i64>>(10)?,
-            ));
+    let mut flush = |chunk: &mut Vec<games::StoredGame>| -> Result<()> {
+        let built: Vec<Replayed> = std::mem::take(chunk)
+            .into_par_iter()
+            .map(|(stored, id, date, winner)| replayed(stored, id, &date, winner))
+            .collect::<Result<_>>()?;
+        add(built)
+    };
+    games::stored_between(conn, from, max, |game| {
+        chunk.push(game);
+        if chunk.len() == LOAD_CHUNK {
+            flush(&mut chunk)?;
         }
-        if chunk.len() == LOAD_CHUNK || (done && !chunk.is_empty()) {
-            let built: Vec<Replayed> = std::mem::take(&mut chunk)
-                .into_par_iter()
-                .map(|(stored, id, date, winner)| replayed(stored, id, &date, winner))
-                .collect::<Result<_>>()?;
-            add(built)?;
-        }
-        if done {
-            return Ok(());
-        }
+        Ok(())
+    })?;
+    if !chunk.is_empty() {
+        flush(&mut chunk)?;
     }
+    Ok(())
 }
 
 impl Loaded {

@@ -10,7 +10,7 @@ mod sqlite;
 
 pub use sqlite::schema_version;
 pub(crate) use sqlite::{ReadConnection, ReadPool, check_schema, open_writer};
-pub(crate) use sqlite::{blocks, positions, removals};
+pub(crate) use sqlite::{blocks, games, positions, removals};
 
 /// How far the store has gone: the greatest game id given and the last
 /// removal's sequence number (0 for none). A derived index that has added

@@ -3,6 +3,7 @@
 //! [`ReadPool::new`]).
 
 pub(crate) mod blocks;
+pub(crate) mod games;
 pub(crate) mod positions;
 pub(crate) mod removals;
 
