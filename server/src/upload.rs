@@ -30,21 +30,28 @@ pub(crate) fn bearer(req: &HttpRequest) -> Option<&str> {
         .map(str::trim)
 }
 
-/// Checks `Authorization: Bearer <token>` against the server's tokens
-/// (re-read first if the token file changed) for `action` (`uploads`,
-/// `removals`: named in the refusal); returns the token's name and role. A wrong token counts against `client`'s allowance of wrong tokens
-/// ([`crate::limits::Limits::token_failed`]).
+/// Authorises a write (`action`: `uploads`, `removals`, named in the
+/// refusal): the archive must be writable, and `Authorization: Bearer
+/// <token>` must name one of the server's tokens (re-read first if the
+/// token file changed). Returns the token (its name and role) and the
+/// client's address (behind `--trust-proxy`, the proxy's
+/// `X-Forwarded-For`). A wrong token counts against the client's allowance
+/// of wrong tokens ([`crate::limits::Limits::token_failed`]).
 ///
 /// # Errors
+/// [`ApiError::ReadOnly`] for a read-only archive;
 /// [`ApiError::TooManyRequests`] for a client blocked for wrong tokens;
 /// [`ApiError::WritesDisabled`] with no token configured;
 /// [`ApiError::Unauthorized`] for a missing or wrong token.
 pub(crate) fn authorize(
     req: &HttpRequest,
     state: &ServerState,
-    client: IpAddr,
     action: &str,
-) -> Result<Token, ApiError> {
+) -> Result<(Token, IpAddr), ApiError> {
+    if state.archive.is_read_only() {
+        return Err(ApiError::ReadOnly);
+    }
+    let client = crate::limits::client_ip(req, state.limits.trust_proxy());
     state.limits.check_blocked(client)?;
     state.tokens.refresh();
     if !state.tokens.enabled() {
@@ -59,7 +66,7 @@ pub(crate) fn authorize(
         }));
     };
     match state.tokens.check(given) {
-        Some(token) => Ok(token),
+        Some(token) => Ok((token, client)),
         None => {
             state.limits.token_failed(client)?;
             Err(ApiError::Unauthorized(

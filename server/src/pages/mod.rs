@@ -244,7 +244,6 @@ fn link(path: &str, pairs: &[(&str, &str)]) -> String {
     s
 }
 
-/// The name of a game kind for people: `Keil`, `Go`, `Kaomi`.
 /// Whether an editor switch (`edit=`) is on: present and neither `0` nor
 /// `false` (the explorer's and the pattern page's).
 fn editing(v: &Option<String>) -> bool {

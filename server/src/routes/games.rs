@@ -61,11 +61,7 @@ pub async fn upload_games(
     state: Data<ServerState>,
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
-    if state.archive.is_read_only() {
-        return Err(ApiError::ReadOnly);
-    }
-    let client = crate::limits::client_ip(&req, state.limits.trust_proxy());
-    let uploader = upload::authorize(&req, &state, client, "uploads")?;
+    let (uploader, client) = upload::authorize(&req, &state, "uploads")?;
     let limit = state.max_upload;
     let declared = req
         .headers()
@@ -184,13 +180,9 @@ pub async fn remove_game(
     id: web::Path<String>,
     q: Query<RemoveQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    if state.archive.is_read_only() {
-        return Err(ApiError::ReadOnly);
-    }
+    let (token, client) = upload::authorize(&req, &state, "removals")?;
     let id = parse_id(&id)?;
     let reason = q.into_inner().reason.unwrap_or_default();
-    let client = crate::limits::client_ip(&req, state.limits.trust_proxy());
-    let token = upload::authorize(&req, &state, client, "removals")?;
     if !token.operator {
         return Err(ApiError::Forbidden(format!(
             "only the operator's token may remove games; the token `{}` may upload only (mark the operator's line of the token file with `operator`)",

@@ -75,6 +75,9 @@ pub(super) fn write_batch(
             tx.prepare_cached("SELECT id FROM games WHERE signature = ? LIMIT 1")?;
         // Ids are given here, above every stored and removed game's.
         let mut next_id = removals::next_game_id(&tx)?;
+        // Records are checked against the removals only when there are
+        // some (two lookups a game otherwise spent on an empty log).
+        let any_removed = crate::store::Sequences::read(&tx)?.removals > 0;
         let mut link = tx.prepare_cached(
             "INSERT INTO game_sources (game_id, hash, import_id, source, game_index, record) \
              VALUES (?,?,?,?,?,?)",
@@ -141,7 +144,12 @@ pub(super) fn write_batch(
             let same = signature
                 .as_ref()
                 .filter(|_| duplicates == Duplicates::Signature);
-            if let Some((at, by)) = removals::refusing(&tx, &p.hash, same.map(|s| &s[..]))? {
+            let refused = if any_removed {
+                removals::refusing(&tx, &p.hash, same.map(|s| &s[..]))?
+            } else {
+                None
+            };
+            if let Some((at, by)) = refused {
                 let refusal = Problem {
                     source: source.to_string(),
                     index,

@@ -161,10 +161,10 @@ pub(crate) struct Group {
     /// The game indices in the order answers list them: latest date
     /// first, then highest id (as of the last [`Group::seal`]).
     pub listed: Vec<u32>,
-    /// A bit per game index, set for a removed game: its columns, events
-    /// and region entries stay, and searches skip it (empty while no game
-    /// of the group was removed).
-    removed: Vec<u64>,
+    /// Per game index, false for a removed game (its columns, events and
+    /// region entries stay; searches skip it); empty while no game of the
+    /// group was removed.
+    kept: Vec<bool>,
 }
 
 impl std::fmt::Debug for Group {
@@ -308,7 +308,7 @@ impl Group {
             events: Vec::new(),
             regions: Regions::new(board),
             listed: Vec::new(),
-            removed: Vec::new(),
+            kept: Vec::new(),
         }
     }
 
@@ -318,28 +318,17 @@ impl Group {
             return;
         };
         if let Ok(g) = self.lines.binary_search_by_key(&id, |l| l.id) {
-            if self.removed.len() <= g / 64 {
-                self.removed.resize(self.lines.len().div_ceil(64), 0);
+            if self.kept.is_empty() {
+                self.kept = vec![true; self.lines.len()];
             }
-            self.removed[g / 64] |= 1 << (g % 64);
+            self.kept[g] = false;
         }
     }
 
     /// Per game index, whether it was not removed; `None` while no game of
     /// the group was (a search's tally then checks nothing per hit).
-    pub(crate) fn kept_unremoved(&self) -> Option<Vec<bool>> {
-        if self.removed.iter().all(|&w| w == 0) {
-            return None;
-        }
-        Some(
-            (0..self.lines.len())
-                .map(|g| {
-                    self.removed
-                        .get(g / 64)
-                        .is_none_or(|w| w >> (g % 64) & 1 == 0)
-                })
-                .collect(),
-        )
+    pub(crate) fn kept_unremoved(&self) -> Option<&[bool]> {
+        (!self.kept.is_empty()).then_some(&self.kept[..])
     }
 
     fn block_len(&self) -> usize {
@@ -370,6 +359,9 @@ impl Group {
         }
         self.lines.push(line);
         self.winners.push(winner);
+        if !self.kept.is_empty() {
+            self.kept.push(true);
+        }
     }
 
     /// Takes out the games pushed after the first `n` and not yet sealed
@@ -382,6 +374,7 @@ impl Group {
         self.events.truncate(self.lines[n].events.start as usize);
         self.lines.truncate(n);
         self.winners.truncate(n);
+        self.kept.truncate(n);
         self.columns.truncate(n.div_ceil(LANES) * self.block_len());
         if let Some(regions) = &mut self.regions {
             regions.truncate(n as u32);

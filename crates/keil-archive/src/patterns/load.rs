@@ -260,9 +260,7 @@ fn write_block(conn: &rusqlite::Connection, games: &[Replayed]) -> Result<()> {
 /// Replaces a run of blocks (latest first, as [`blocks::trailing_small`]
 /// gives them) by one, without the removed games.
 fn merge(conn: &rusqlite::Connection, run: &[blocks::BlockRange]) -> Result<()> {
-    let removed: std::collections::HashSet<i64> = removals::removed_between(conn, 0, i64::MAX)?
-        .into_iter()
-        .collect();
+    let removed = removals::removed_games(conn)?;
     let mut games: Vec<Replayed> = Vec::new();
     for b in run.iter().rev() {
         match block::decode(&blocks::data(conn, b.id)?) {
@@ -273,7 +271,7 @@ fn merge(conn: &rusqlite::Connection, run: &[blocks::BlockRange]) -> Result<()> 
             })?,
         }
     }
-    games.retain(|g| !removed.contains(&i64::from(g.2.id)));
+    games.retain(|g| !removed.contains(&g.2.id));
     let ids: Vec<i64> = run.iter().map(|b| b.id).collect();
     blocks::delete(conn, &ids)?;
     write_block(conn, &games)

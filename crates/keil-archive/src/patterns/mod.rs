@@ -26,6 +26,7 @@ mod pattern;
 mod placement;
 mod regions;
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use keil_rules::{BoardSpec, Color};
@@ -385,7 +386,7 @@ impl Patterns<'_> {
         // Removed games are out of the store, so a filter (read from it)
         // drops them; without one, the group's mask does.
         let keep = if filter == GameFilter::default() {
-            group.kept_unremoved()
+            group.kept_unremoved().map(Cow::Borrowed)
         } else {
             let mut games: Vec<u32> = match &lookup {
                 Some(l) => {
@@ -409,7 +410,7 @@ impl Patterns<'_> {
                     .expect("a kept game is a listed game");
                 keep[g] = true;
             }
-            Some(keep)
+            Some(Cow::Owned(keep))
         };
         let mut tally = Tally::new(group, &placements, q.pattern.cells().len(), keep);
         match &lookup {
@@ -472,8 +473,9 @@ struct Tally<'a> {
     group: &'a Group,
     fold: &'a [u16],
     swapped: Vec<bool>,
-    /// Per game index, whether the filter keeps it (`None`: no filter).
-    keep: Option<Vec<bool>>,
+    /// Per game index, whether the filter keeps it, or (with no filter)
+    /// whether it was not removed (`None`: every game counts).
+    keep: Option<Cow<'a, [bool]>>,
     /// Per game index, its hits.
     hits: Vec<u32>,
     /// Per game index, its first match as `node << 48 | placement << 16 |
@@ -492,7 +494,7 @@ impl<'a> Tally<'a> {
         group: &'a Group,
         placements: &'a Placements,
         points: usize,
-        keep: Option<Vec<bool>>,
+        keep: Option<Cow<'a, [bool]>>,
     ) -> Tally<'a> {
         Tally {
             group,

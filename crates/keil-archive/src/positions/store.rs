@@ -178,11 +178,7 @@ fn merge_plan(sizes: &[(i64, i64)], cap: i64) -> Option<Vec<i64>> {
 /// Replaces the given segments by one, without the postings of removed
 /// games (masked until now by their missing summaries).
 fn merge(conn: &rusqlite::Connection, ids: &[i64]) -> Result<()> {
-    let removed: std::collections::HashSet<u32> =
-        crate::store::removals::removed_between(conn, 0, i64::MAX)?
-            .into_iter()
-            .map(|id| id as u32)
-            .collect();
+    let removed = crate::store::removals::removed_games(conn)?;
     let mut postings = Vec::new();
     let mut games = 0i64;
     for &id in ids {

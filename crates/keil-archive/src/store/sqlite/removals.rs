@@ -208,3 +208,12 @@ pub(crate) fn removed_between(conn: &Connection, after: i64, upto: i64) -> Resul
         .collect::<rusqlite::Result<Vec<i64>>>()?;
     Ok(ids)
 }
+
+/// Every removed game's id, as the derived indexes hold ids (what a merge
+/// of derived blocks leaves out).
+pub(crate) fn removed_games(conn: &Connection) -> Result<std::collections::HashSet<u32>> {
+    Ok(removed_between(conn, 0, i64::MAX)?
+        .into_iter()
+        .map(|id| id as u32)
+        .collect())
+}
