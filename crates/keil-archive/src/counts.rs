@@ -1,28 +1,19 @@
-//! The counts kept by the import (schema/0006_counts.sql): SQLite triggers
-//! add and take away as rows of `games`, `players`, `imports` and
-//! `import_problems` are inserted and deleted, so reading them costs one
-//! small query whatever the archive's size.
+//! The counts kept by the store as it writes (in SQLite,
+//! schema/0006_counts.sql: triggers add and take away as rows of `games`,
+//! `players`, `imports` and `import_problems` are inserted and deleted), so
+//! reading them costs one small query whatever the archive's size.
 
 use std::collections::HashMap;
 
-use rusqlite::Connection;
-
-use crate::{GameKind, GameStatus, Result};
+use crate::{GameKind, GameStatus};
 
 /// The `counts` table, read at once: name → count.
 pub(crate) struct Counts(HashMap<String, u64>);
 
 impl Counts {
-    /// Reads every count.
-    ///
-    /// # Errors
-    /// SQLite errors.
-    pub(crate) fn read(conn: &Connection) -> Result<Counts> {
-        let mut stmt = conn.prepare_cached("SELECT name, n FROM counts")?;
-        let rows = stmt.query_map([], |r| {
-            Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?.max(0) as u64))
-        })?;
-        Ok(Counts(rows.collect::<rusqlite::Result<_>>()?))
+    /// The counts as read: (name, count) pairs.
+    pub(crate) fn from_iter(rows: impl IntoIterator<Item = (String, u64)>) -> Counts {
+        Counts(rows.into_iter().collect())
     }
 
     /// The count named `name` (`games`, `players`, `imports`,

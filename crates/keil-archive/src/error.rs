@@ -139,13 +139,8 @@ impl StorageError {
     /// `SQLITE_IOERR` (what a failed write reports), or an I/O error of
     /// kind `StorageFull` anywhere in the cause chain (the text index).
     pub fn is_out_of_space(&self) -> bool {
-        if let Some(rusqlite::Error::SqliteFailure(e, _)) =
-            self.source.downcast_ref::<rusqlite::Error>()
-        {
-            return matches!(
-                e.code,
-                rusqlite::ErrorCode::DiskFull | rusqlite::ErrorCode::SystemIoFailure
-            );
+        if let Some(full) = crate::store::out_of_space(&*self.source) {
+            return full;
         }
         let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(&*self.source);
         while let Some(c) = cause {
@@ -173,19 +168,13 @@ fn storage(what: &'static str, e: impl std::error::Error + Send + Sync + 'static
     })
 }
 
-// The conversions that let the crate's code use `?` on its engines' calls.
-#[doc(hidden)]
-impl From<rusqlite::Error> for Error {
-    fn from(e: rusqlite::Error) -> Error {
-        storage("SQLite", e)
-    }
-}
-
-#[doc(hidden)]
-impl From<rusqlite_migration::Error> for Error {
-    fn from(e: rusqlite_migration::Error) -> Error {
-        storage("schema migration", e)
-    }
+// The conversions that let the crate's code use `?` on its engines' calls
+// (the store's: `store/sqlite/mod.rs`).
+pub(crate) fn storage_error(
+    what: &'static str,
+    e: impl std::error::Error + Send + Sync + 'static,
+) -> Error {
+    storage(what, e)
 }
 
 #[doc(hidden)]
@@ -228,34 +217,16 @@ fn io_unwritable(e: &std::io::Error) -> bool {
     )
 }
 
-/// One cause in a storage error's chain: an I/O error, or SQLite's or
+/// One cause in a storage error's chain: an I/O error, or the store's or
 /// tantivy's codes for one.
 fn engine_unwritable(e: &(dyn std::error::Error + 'static)) -> bool {
-    use rusqlite::ErrorCode as C;
     use tantivy::TantivyError as T;
     use tantivy::directory::error::{LockError, OpenDirectoryError, OpenWriteError};
     if let Some(io) = e.downcast_ref::<std::io::Error>() {
         return io_unwritable(io);
     }
-    if let Some(rusqlite::Error::SqliteFailure(f, _)) = e.downcast_ref::<rusqlite::Error>() {
-        use rusqlite::ffi;
-        // I/O errors of writes: the WAL index (`-shm`) cannot be created or
-        // grown on a full or read-only volume.
-        let write_io = [
-            ffi::SQLITE_IOERR_WRITE,
-            ffi::SQLITE_IOERR_TRUNCATE,
-            ffi::SQLITE_IOERR_SHMOPEN,
-            ffi::SQLITE_IOERR_SHMSIZE,
-        ];
-        return matches!(
-            f.code,
-            C::ReadOnly | C::CannotOpen | C::DiskFull | C::PermissionDenied
-        ) || write_io.contains(&f.extended_code);
-    }
-    if let Some(rusqlite_migration::Error::RusqliteError { err, .. }) =
-        e.downcast_ref::<rusqlite_migration::Error>()
-    {
-        return engine_unwritable(err);
+    if let Some(unwritable) = crate::store::unwritable(e) {
+        return unwritable;
     }
     match e.downcast_ref::<T>() {
         Some(T::IoError(io))

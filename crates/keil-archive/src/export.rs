@@ -4,11 +4,8 @@
 //! staying that of one game whatever the count. The one naming of
 //! `keil export --db` and the server's downloads lives here.
 
-use rusqlite::Row;
-
-use crate::games::{SUMMARY_COLUMNS, SUMMARY_FROM, filter_sql, summary_of};
 use crate::model::{GameFilter, GameSummary};
-use crate::{GameId, Games, Result, prepare};
+use crate::{GameId, Games, Result};
 
 impl Games<'_> {
     /// Every game that passes `filter`, oldest first (by the first day of
@@ -19,30 +16,14 @@ impl Games<'_> {
     /// games handed to `each`.
     ///
     /// # Errors
-    /// SQLite errors; [`crate::Error::Corrupt`] for a record that does not
+    /// Storage errors; [`crate::Error::Corrupt`] for a record that does not
     /// decompress; the first error `each` returns.
     pub fn export(
         &self,
         filter: &GameFilter,
         each: &mut dyn FnMut(&GameSummary, &str) -> Result<bool>,
     ) -> Result<u64> {
-        let conn = self.archive.reader()?;
-        let (cond, params) = filter_sql(filter);
-        let sql = format!(
-            "SELECT {SUMMARY_COLUMNS}, g.record FROM {SUMMARY_FROM} WHERE {cond} \
-             ORDER BY g.date, g.id"
-        );
-        let mut stmt = conn.prepare(&sql)?;
-        let mut rows = stmt.query(rusqlite::params_from_iter(params))?;
-        let mut n = 0;
-        while let Some(row) = rows.next()? {
-            let (summary, record) = with_record(row)?;
-            n += 1;
-            if !each(&summary, &record)? {
-                break;
-            }
-        }
-        Ok(n)
+        crate::store::games::export(self.archive.reader()?.read(), filter, each)
     }
 
     /// The games `ids`, in that order (ids not stored are skipped), written
@@ -57,24 +38,13 @@ impl Games<'_> {
         ids: &[GameId],
         bundle: &mut keil_container::Bundle<W>,
     ) -> Result<(u64, std::io::Result<()>)> {
-        let conn = self.archive.reader()?;
-        let mut stmt = conn.prepare(&format!(
-            "SELECT {SUMMARY_COLUMNS}, g.record FROM {SUMMARY_FROM} WHERE g.id = ?"
-        ))?;
-        let mut n = 0;
-        for &id in ids {
-            let mut rows = stmt.query([id.sql()])?;
-            let Some(row) = rows.next()? else {
-                continue;
-            };
-            let (g, record) = with_record(row)?;
-            n += 1;
-            let written = add_to_bundle(bundle, &g, &record);
-            if written.is_err() {
-                return Ok((n, written));
-            }
-        }
-        Ok((n, Ok(())))
+        let mut written = Ok(());
+        let n =
+            crate::store::games::export_ids(self.archive.reader()?.read(), ids, &mut |g, r| {
+                written = add_to_bundle(bundle, g, r);
+                Ok(written.is_ok())
+            })?;
+        Ok((n, written))
     }
 
     /// Writes every game `filter` selects into `bundle`, in
@@ -97,15 +67,6 @@ impl Games<'_> {
         })?;
         Ok((n, written))
     }
-}
-
-/// A row of `SUMMARY_COLUMNS` and the record: the summary and the
-/// decompressed record.
-fn with_record(row: &Row<'_>) -> Result<(GameSummary, String)> {
-    let summary = summary_of(row)?;
-    let blob: Vec<u8> = row.get(22)?;
-    let record = prepare::decompress(summary.id, &blob)?;
-    Ok((summary, record))
 }
 
 /// Adds a game's record to `bundle` as `{id}.{ext}`.

@@ -62,6 +62,7 @@
 
 mod budget;
 mod counts;
+mod derived;
 mod error;
 mod export;
 mod fold;
@@ -117,6 +118,34 @@ pub use text_query::{
     MAX_TEXT_QUERY_BYTES, MAX_TEXT_QUERY_WORDS, TextClause, TextField, TextPlan, TextQueryError,
 };
 
+/// Where an archive lives. Today one kind: an embedded archive, a
+/// directory holding the store ([`SQLITE_FILE`]) and the text index
+/// ([`TANTIVY_DIR`]); every path converts into one, so
+/// `Archive::open("games")` opens the directory `games`. The store's
+/// other backend (a database server shared by many machines) will be
+/// another variant, which is why callers name a location rather than a
+/// file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Location {
+    /// An embedded archive in this directory.
+    Directory(PathBuf),
+}
+
+impl<P: AsRef<Path>> From<P> for Location {
+    fn from(path: P) -> Location {
+        Location::Directory(path.as_ref().to_path_buf())
+    }
+}
+
+impl std::fmt::Display for Location {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Location::Directory(dir) => write!(f, "{}", dir.display()),
+        }
+    }
+}
+
 /// The SQLite file inside an archive directory (for tools and tests that
 /// inspect the storage itself; callers of the archive use
 /// [`Archive::exists`] and the views).
@@ -133,7 +162,7 @@ const WRITER_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 pub struct Archive {
     dir: PathBuf,
     /// `None` when opened read-only.
-    writer: Option<Mutex<rusqlite::Connection>>,
+    writer: Option<Mutex<store::Writer>>,
     readers: store::ReadPool,
     text: text::TextIndex,
     positions: positions::PositionIndex,
@@ -214,8 +243,9 @@ fn dir_size(path: &Path) -> u64 {
 }
 
 impl Archive {
-    /// Opens the archive in directory `dir`, creating the directory and an
-    /// empty archive if needed. Applies pending schema migrations, then adds
+    /// Opens the archive at `location` (a directory: any path converts
+    /// into a [`Location`]), creating the directory and an empty archive if
+    /// needed. Applies pending schema migrations, then adds
     /// to the text index the games it lacks (those stored by an import that
     /// was killed), unless an import is running in another process.
     ///
@@ -224,11 +254,11 @@ impl Archive {
     /// and tantivy errors (e.g. an archive from a newer version); on a
     /// read-only or full volume, errors for which
     /// [`Error::is_unwritable`] holds.
-    pub fn open(dir: impl AsRef<Path>) -> Result<Archive> {
-        Archive::open_in(dir.as_ref(), false)
+    pub fn open(location: impl Into<Location>) -> Result<Archive> {
+        Archive::open_in(location.into(), false)
     }
 
-    /// Opens the existing archive in directory `dir` for reading only: no
+    /// Opens the existing archive at `location` for reading only: no
     /// file or directory is created, written or locked (no migration, no
     /// text-index catch-up, no tantivy lock file), so it works on a
     /// read-only or full volume and beside a writer in another process.
@@ -244,17 +274,17 @@ impl Archive {
     /// seen (a read-write open folds them in).
     ///
     /// # Errors
-    /// [`Error::Io`] when `dir` holds no archive; [`Error::NeedsUpgrade`]
+    /// [`Error::Io`] when `location` holds no archive; [`Error::NeedsUpgrade`]
     /// for an archive that a read-write open would migrate;
     /// [`Error::TooNew`] for one written by a newer version; SQLite and
     /// tantivy errors.
-    pub fn open_read_only(dir: impl AsRef<Path>) -> Result<Archive> {
-        Archive::open_in(dir.as_ref(), true)
+    pub fn open_read_only(location: impl Into<Location>) -> Result<Archive> {
+        Archive::open_in(location.into(), true)
     }
 
     /// The one home of opening, read-write or read-only.
-    fn open_in(dir: &Path, read_only: bool) -> Result<Archive> {
-        let dir = dir.to_path_buf();
+    fn open_in(location: Location, read_only: bool) -> Result<Archive> {
+        let Location::Directory(dir) = location;
         let db = dir.join(SQLITE_FILE);
         let (writer, text) = if read_only {
             if !db.is_file() {
@@ -270,12 +300,12 @@ impl Archive {
             )
         } else {
             std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
-            let mut writer = store::open_writer(&db)?;
+            let mut writer = store::Writer::open(&db)?;
             positions::upgrade_keys(&mut writer)?;
-            positions::fill_nonces(&writer)?;
+            positions::fill_nonces(writer.autocommit())?;
             let text = text::TextIndex::open(&dir.join(TANTIVY_DIR))?;
             if let Some(mut w) = text.try_writer()? {
-                w.catch_up(&writer)?;
+                w.catch_up(writer.read())?;
             }
             (Some(Mutex::new(writer)), text)
         };
@@ -290,8 +320,8 @@ impl Archive {
         };
         if read_only {
             let conn = archive.reader()?;
-            store::check_schema(&conn)?;
-            if let Some(reason) = positions::pending_upgrade(&conn)? {
+            store::check_schema(conn.read())?;
+            if let Some(reason) = positions::pending_upgrade(conn.read())? {
                 return Err(Error::NeedsUpgrade(reason));
             }
         }
@@ -307,7 +337,7 @@ impl Archive {
     ///
     /// # Errors
     /// [`Error::ReadOnly`] for a read-only archive.
-    pub(crate) fn writer(&self) -> Result<std::sync::MutexGuard<'_, rusqlite::Connection>> {
+    pub(crate) fn writer(&self) -> Result<std::sync::MutexGuard<'_, store::Writer>> {
         let writer = self.writer.as_ref().ok_or(Error::ReadOnly)?;
         Ok(writer.lock().unwrap_or_else(|e| e.into_inner()))
     }
@@ -325,7 +355,7 @@ impl Archive {
         &self,
     ) -> Result<(
         text::TextWriter<'_>,
-        std::sync::MutexGuard<'_, rusqlite::Connection>,
+        std::sync::MutexGuard<'_, store::Writer>,
     )> {
         if self.is_read_only() {
             return Err(Error::ReadOnly);
@@ -334,13 +364,20 @@ impl Archive {
         Ok((text, self.writer()?))
     }
 
-    /// Whether directory `dir` holds an archive (so that [`Archive::open`]
+    /// Whether `location` holds an archive (so that [`Archive::open`]
     /// would open it rather than create one).
-    pub fn exists(dir: impl AsRef<Path>) -> bool {
-        dir.as_ref().join(SQLITE_FILE).is_file()
+    pub fn exists(location: impl Into<Location>) -> bool {
+        let Location::Directory(dir) = location.into();
+        dir.join(SQLITE_FILE).is_file()
     }
 
-    /// The archive's directory.
+    /// Where the archive lives.
+    pub fn location(&self) -> Location {
+        Location::Directory(self.dir.clone())
+    }
+
+    /// The archive's directory (an embedded archive's: where its store and
+    /// text index files are).
     pub fn dir(&self) -> &Path {
         &self.dir
     }
@@ -424,12 +461,7 @@ impl Archive {
     /// SQLite errors.
     #[doc(hidden)]
     pub fn cap_pages_for_tests(&self, extra_pages: u64) -> Result<u64> {
-        let conn = self.writer()?;
-        let pages: u64 = conn.query_row("PRAGMA page_count", [], |r| r.get(0))?;
-        let cap = pages + extra_pages;
-        let set: u64 =
-            conn.query_row(&format!("PRAGMA max_page_count = {cap}"), [], |r| r.get(0))?;
-        Ok(set)
+        self.writer()?.cap_pages(extra_pages)
     }
 
     /// Rebuilds the derived indexes from SQLite: the text index and the
@@ -444,13 +476,13 @@ impl Archive {
             return Err(Error::ReadOnly);
         }
         let (mut text, mut conn) = self.writers()?;
-        let tx = conn.transaction()?;
-        positions::rebuild(&tx)?;
-        patterns::rebuild_blocks(&tx)?;
-        tx.commit()?;
+        conn.transaction(|tx| {
+            positions::rebuild(tx)?;
+            patterns::rebuild_blocks(tx)
+        })?;
         text.clear()?;
-        let now = store::Sequences::read(&conn)?;
-        let games = text.add_stored(&conn, 0, now.games)?;
+        let now = store::Sequences::read(conn.read())?;
+        let games = text.add_stored(conn.read(), 0, now.games)?;
         text.commit(now)?;
         Ok(ReindexReport { games })
     }
@@ -463,9 +495,7 @@ impl Archive {
     /// # Errors
     /// SQLite and tantivy errors.
     pub fn stats(&self) -> Result<Stats> {
-        let conn = self.reader()?;
-        let counts = counts::Counts::read(&conn)?;
-        drop(conn);
+        let counts = store::games::counts(self.reader()?.read())?;
         let by_board = counts.by_board();
         let by_kind = GameKind::ALL
             .into_iter()
@@ -499,8 +529,6 @@ impl Archive {
     /// [`Error::ReadOnly`] for a read-only archive; SQLite errors, e.g.
     /// while readers hold old snapshots.
     pub fn compact(&self) -> Result<()> {
-        let conn = self.writer()?;
-        conn.execute_batch("VACUUM; PRAGMA wal_checkpoint(TRUNCATE);")?;
-        Ok(())
+        self.writer()?.compact()
     }
 }

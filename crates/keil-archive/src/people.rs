@@ -2,53 +2,14 @@
 //! (`players`, the name as written) resolve to people (`people`) by their
 //! person key ([`person_key`]) and the operator's aliases
 //! (`player_aliases`). The import resolves each new spelling here; an alias
-//! merges two people here; every player filter selects spellings through
-//! [`SPELLINGS_OF`].
+//! merges two people here (the rows: `store::people`).
 
 use std::collections::HashMap;
 
-use rusqlite::{Connection, OptionalExtension, Transaction, params};
 use serde::Serialize;
 
-use crate::{Archive, Error, PlayerId, Result, fold, person_key};
-
-/// The id of the person that the person key `?` resolves to, after the
-/// aliases (no row when none): an SQL subquery. Its one parameter, an
-/// anonymous `?` (so that it mixes with a filter's other `?`), is
-/// [`person_key`]`(name)`. A macro, so that [`SPELLINGS_OF`] is built from
-/// it at compile time.
-macro_rules! person_of {
-    () => {
-        "SELECT p.id FROM (SELECT ? AS k) x JOIN people p \
-         ON p.key = COALESCE((SELECT a.target FROM player_aliases a WHERE a.key = x.k), x.k)"
-    };
-}
-
-/// [`person_of!`] as a constant.
-pub(crate) const PERSON_OF: &str = person_of!();
-
-/// The ids of the spellings (`players.id`) of the person [`PERSON_OF`]
-/// gives: an SQL subquery for a player filter (`g.black_id IN (...)`),
-/// with the same one parameter.
-pub(crate) const SPELLINGS_OF: &str =
-    concat!("SELECT id FROM players WHERE person = (", person_of!(), ")");
-
-/// The key a person key resolves to: its alias's target, or itself.
-fn resolved(conn: &Connection, key: &str) -> Result<String> {
-    let target: Option<String> = conn
-        .prepare_cached("SELECT target FROM player_aliases WHERE key = ?1")?
-        .query_row([key], |r| r.get(0))
-        .optional()?;
-    Ok(target.unwrap_or_else(|| key.to_string()))
-}
-
-/// The person a resolved key names, if any.
-fn person_with_key(conn: &Connection, key: &str) -> Result<Option<i64>> {
-    Ok(conn
-        .prepare_cached("SELECT id FROM people WHERE key = ?1")?
-        .query_row([key], |r| r.get(0))
-        .optional()?)
-}
+use crate::store::{Write, people as sql};
+use crate::{Archive, Error, PlayerId, Result, person_key};
 
 /// One spelling as the import resolved it: the spelling's row and its
 /// person's.
@@ -74,51 +35,19 @@ impl SpellingCache {
     /// names stored in this transaction.
     pub(crate) fn get(
         &mut self,
-        tx: &Transaction<'_>,
+        tx: Write<'_>,
         added: &mut Vec<String>,
         name: &str,
     ) -> Result<Spelling> {
         if let Some(&s) = self.known.get(name) {
             return Ok(s);
         }
-        let existing = tx
-            .prepare_cached("SELECT id, person FROM players WHERE name = ?")?
-            .query_row([name], |r| {
-                Ok(Spelling {
-                    id: r.get(0)?,
-                    person: r.get(1)?,
-                })
-            })
-            .optional()?;
-        let spelling = match existing {
+        let spelling = match sql::spelling(tx.read(), name)? {
             Some(s) => s,
             None => {
-                let key = resolved(tx, &person_key(name))?;
-                let person = match person_with_key(tx, &key)? {
-                    Some(p) => p,
-                    None => {
-                        tx.prepare_cached("INSERT INTO people (name, key) VALUES (?, ?)")?
-                            .execute(params![name, key])?;
-                        tx.last_insert_rowid()
-                    }
-                };
-                let folded = fold(name);
-                tx.prepare_cached("INSERT INTO players (name, folded, person) VALUES (?, ?, ?)")?
-                    .execute(params![name, folded, person])?;
-                let id = tx.last_insert_rowid();
-                let mut words = tx.prepare_cached(
-                    "INSERT OR IGNORE INTO player_words (word, player_id) VALUES (?, ?)",
-                )?;
-                // Each word, and the words run together ("kejie" finds
-                // "Ke Jie").
-                let joined = folded.replace(' ', "");
-                for w in folded.split(' ').chain([joined.as_str()]) {
-                    if !w.is_empty() {
-                        words.execute(params![w, id])?;
-                    }
-                }
+                let s = sql::add_spelling(tx, name)?;
                 added.push(name.to_string());
-                Spelling { id, person }
+                s
             }
         };
         self.known.insert(name.to_string(), spelling);
@@ -222,16 +151,12 @@ impl Archive {
         if self.is_read_only() {
             return Err(Error::ReadOnly);
         }
-        let mut conn = self.writer()?;
-        let tx = conn.transaction()?;
-        let report = alias_in(&tx, alias, name)?;
-        tx.commit()?;
-        Ok(report)
+        self.writer()?.transaction(|tx| alias_in(tx, alias, name))
     }
 }
 
 /// [`Archive::add_alias`] inside a transaction.
-pub(crate) fn alias_in(tx: &Transaction<'_>, alias: &str, name: &str) -> Result<AliasReport> {
+pub(crate) fn alias_in(tx: Write<'_>, alias: &str, name: &str) -> Result<AliasReport> {
     let alias_key = person_key(alias);
     let name_key = person_key(name);
     for (n, k) in [(alias, &alias_key), (name, &name_key)] {
@@ -246,86 +171,7 @@ pub(crate) fn alias_in(tx: &Transaction<'_>, alias: &str, name: &str) -> Result<
             "{alias:?} and {name:?} are already one person (both are {alias_key:?} once case, spaces and punctuation are ignored)"
         )));
     }
-    let from = resolved(tx, &alias_key)?;
-    let to = resolved(tx, &name_key)?;
-    let from_person = person_with_key(tx, &from)?;
-    let to_person = person_with_key(tx, &to)?;
-    let mut report = AliasReport {
-        alias_key: alias_key.clone(),
-        target_key: to.clone(),
-        person: to_person.or(from_person).map(PlayerId::from_sql),
-        merged: false,
-        unchanged: from == to,
-    };
-    if from == to {
-        return Ok(report);
-    }
-    // Every key that resolved to `from` resolves to `to` (no chains).
-    tx.execute(
-        "UPDATE player_aliases SET target = ?2 WHERE target = ?1",
-        params![from, to],
-    )?;
-    for key in [&from, &alias_key] {
-        if *key != to {
-            tx.execute(
-                "INSERT OR REPLACE INTO player_aliases (key, target) VALUES (?1, ?2)",
-                params![key, to],
-            )?;
-        }
-    }
-    match (from_person, to_person) {
-        (Some(a), None) => {
-            tx.execute(
-                "UPDATE people SET key = ?2, name = ?3 WHERE id = ?1",
-                params![a, to, name],
-            )?;
-        }
-        (Some(a), Some(b)) => {
-            merge(tx, a, b)?;
-            report.merged = true;
-        }
-        (None, _) => {}
-    }
-    Ok(report)
-}
-
-/// Merges person `a` into person `b`: spellings, game rows, results
-/// against each other (now against oneself), the game count.
-fn merge(tx: &Transaction<'_>, a: i64, b: i64) -> Result<()> {
-    tx.execute("UPDATE players SET person = ?2 WHERE person = ?1", [a, b])?;
-    tx.execute(
-        "UPDATE game_players SET opponent_id = ?2 WHERE opponent_id = ?1",
-        [a, b],
-    )?;
-    tx.execute(
-        "UPDATE game_players SET player_id = ?2 WHERE player_id = ?1",
-        [a, b],
-    )?;
-    tx.execute(
-        "UPDATE game_players SET won = NULL WHERE player_id = ?1 AND opponent_id = ?1",
-        [b],
-    )?;
-    tx.execute(
-        "UPDATE people SET games = (SELECT COUNT(DISTINCT game_id) FROM game_players \
-         WHERE player_id = ?1) WHERE id = ?1",
-        [b],
-    )?;
-    tx.execute("DELETE FROM people WHERE id = ?1", [a])?;
-    Ok(())
-}
-
-/// The spellings of a person, most games first (then by name).
-pub(crate) fn spellings(conn: &Connection, person: PlayerId) -> Result<Vec<NameSpelling>> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT name, games FROM players WHERE person = ? ORDER BY games DESC, name",
-    )?;
-    let rows = stmt.query_map([person.sql()], |r| {
-        Ok(NameSpelling {
-            name: r.get(0)?,
-            games: r.get::<_, i64>(1)?.max(0) as u64,
-        })
-    })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    sql::alias(tx, &alias_key, &name_key, name)
 }
 
 #[cfg(test)]

@@ -4,10 +4,11 @@
 
 use std::sync::RwLock;
 
-use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
 
-use crate::people::{NameSpelling, spellings};
+use crate::derived::{Changes, Derived};
+use crate::people::NameSpelling;
+use crate::store::{Read, Sequences, people as sql};
 use crate::{Archive, PlayerId, Result, fold, person_key};
 
 /// How a player's name matched a search.
@@ -123,34 +124,36 @@ fn allowed_edits(len: usize) -> usize {
 /// renamed: the vocabulary only grows.
 #[derive(Debug, Default)]
 pub(crate) struct Vocabulary {
-    /// Every player with an id up to this one is in.
+    /// Every spelling with an id up to this one is in.
     max_id: i64,
+    /// Every spelling of the games up to this id is in (spellings are
+    /// stored in the transaction of their first game).
+    games: i64,
     /// `by_len[n]`: the terms of `n` bytes (folded names are ASCII) with
     /// their player.
     by_len: Vec<Vec<(Box<str>, i64)>>,
 }
 
-impl Vocabulary {
-    /// Adds the players stored since the last call. The rows are read
-    /// before the vocabulary is locked, so that name searches go on with
-    /// it as it was meanwhile; the lock is held only to add them.
-    fn refresh(lock: &RwLock<Vocabulary>, conn: &Connection) -> Result<()> {
-        let max: i64 = conn
-            .prepare_cached("SELECT COALESCE(MAX(id), 0) FROM players")?
-            .query_row([], |r| r.get(0))?;
-        let from = lock.read().expect("poisoned").max_id;
-        if max <= from {
-            return Ok(());
-        }
-        let mut stmt =
-            conn.prepare_cached("SELECT id, folded FROM players WHERE id > ?1 AND id <= ?2")?;
-        let rows = stmt
-            .query_map([from, max], |r| {
-                Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
-            })?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-        let mut v = lock.write().expect("poisoned");
-        // Another refresh may have added some of them meanwhile.
+impl Derived for &RwLock<Vocabulary> {
+    fn reached(&self) -> Result<Sequences> {
+        let v = self.read().expect("poisoned");
+        // Removals take no spelling out: people without games are left
+        // out by the queries.
+        Ok(Sequences {
+            games: v.games,
+            removals: i64::MAX,
+        })
+    }
+
+    /// Adds the spellings stored with the games since the last call. The
+    /// rows are read before the vocabulary is locked, so that name
+    /// searches go on with it as it was meanwhile; the lock is held only
+    /// to add them.
+    fn apply(&mut self, read: Read<'_>, changes: &Changes) -> Result<()> {
+        let from = self.read().expect("poisoned").max_id;
+        let rows = sql::spellings_after(read, from)?;
+        let mut v = self.write().expect("poisoned");
+        // Another caller may have added some of them meanwhile.
         let added = v.max_id;
         for (id, folded) in rows.into_iter().filter(|&(id, _)| id > added) {
             let words = folded.split(' ').filter(|w| !w.is_empty() && *w != folded);
@@ -160,8 +163,9 @@ impl Vocabulary {
                 }
                 v.by_len[term.len()].push((term.into(), id));
             }
+            v.max_id = id;
         }
-        v.max_id = v.max_id.max(max);
+        v.games = v.games.max(changes.to.games);
         Ok(())
     }
 }
@@ -169,7 +173,7 @@ impl Vocabulary {
 /// Searches players (see [`Players::search`]) on one connection. People
 /// without a stored game (all of theirs removed) are not found.
 pub(crate) fn search_players(
-    conn: &Connection,
+    conn: Read<'_>,
     vocabulary: &RwLock<Vocabulary>,
     query: &str,
     limit: usize,
@@ -178,27 +182,12 @@ pub(crate) fn search_players(
     if q.is_empty() || limit == 0 {
         return Ok(Vec::new());
     }
-    // Folded names are ASCII: '\x7f' sorts after every continuation.
-    let upper = format!("{q}\x7f");
     let joined = q.replace(' ', "");
     let mut hits: Vec<PlayerHit> = Vec::new();
     let mut seen = std::collections::HashSet::new();
     // The person the query's key resolves to (an alias, or a spelling
     // with other spaces), first.
-    let mut by_key = conn.prepare_cached(&format!(
-        "SELECT id, name, games FROM people WHERE games > 0 AND id = ({})",
-        crate::people::PERSON_OF
-    ))?;
-    if let Some((id, name, games)) = by_key
-        .query_row([person_key(query)], |r| {
-            Ok((
-                r.get::<_, i64>(0)?,
-                r.get::<_, String>(1)?,
-                r.get::<_, i64>(2)?,
-            ))
-        })
-        .optional()?
-    {
+    if let Some((id, name, games)) = sql::person_by_key(conn, &person_key(query))? {
         seen.insert(id);
         hits.push(PlayerHit {
             id: PlayerId::from_sql(id),
@@ -207,23 +196,7 @@ pub(crate) fn search_players(
             matched: MatchKind::Exact,
         });
     }
-    let mut stmt = conn.prepare_cached(
-        "SELECT q.id, q.name, s.folded, q.games FROM players s JOIN people q ON q.id = s.person \
-         WHERE s.folded >= ?1 AND s.folded < ?2 AND q.games > 0 \
-         UNION SELECT q.id, q.name, s.folded, q.games FROM player_words w \
-         JOIN players s ON s.id = w.player_id JOIN people q ON q.id = s.person \
-         WHERE w.word >= ?1 AND w.word < ?2 AND q.games > 0",
-    )?;
-    let rows = stmt.query_map(params![q, upper], |r| {
-        Ok((
-            r.get::<_, i64>(0)?,
-            r.get::<_, String>(1)?,
-            r.get::<_, String>(2)?,
-            r.get::<_, i64>(3)?,
-        ))
-    })?;
-    for row in rows {
-        let (id, name, folded, games) = row?;
+    for (id, name, folded, games) in sql::people_by_prefix(conn, &q)? {
         if seen.insert(id) {
             let matched = if folded == q || folded.replace(' ', "") == joined {
                 MatchKind::Exact
@@ -240,7 +213,7 @@ pub(crate) fn search_players(
     }
     let edits = allowed_edits(q.len());
     if hits.len() < limit && edits > 0 {
-        Vocabulary::refresh(vocabulary, conn)?;
+        crate::derived::catch_up(conn, &mut [&mut { vocabulary }])?;
         // The closest term of each spelling within the allowed edits; a
         // term's length differs from the query's by at most its distance.
         let mut best: std::collections::HashMap<i64, usize> = Default::default();
@@ -257,24 +230,11 @@ pub(crate) fn search_players(
                 }
             }
         }
-        let mut row = conn.prepare_cached(
-            "SELECT q.id, q.name, q.games FROM players s JOIN people q ON q.id = s.person \
-             WHERE s.id = ?1 AND q.games > 0",
-        )?;
         // The closest spelling of each person.
         let mut people: std::collections::HashMap<i64, (usize, String, i64)> = Default::default();
         for (spelling, d) in best {
             // A spelling newer than this reader's snapshot is not there yet.
-            let Some((id, name, games)) = row
-                .query_row([spelling], |r| {
-                    Ok((
-                        r.get::<_, i64>(0)?,
-                        r.get::<_, String>(1)?,
-                        r.get::<_, i64>(2)?,
-                    ))
-                })
-                .optional()?
-            else {
+            let Some((id, name, games)) = sql::person_of_spelling(conn, spelling)? else {
                 continue;
             };
             if seen.contains(&id) {
@@ -316,80 +276,6 @@ pub(crate) fn search_players(
     Ok(hits)
 }
 
-/// A player's profile (see [`Players::profile`]) on one connection.
-pub(crate) fn player_profile(conn: &Connection, player: PlayerId) -> Result<Option<PlayerProfile>> {
-    let id = player.sql();
-    let Some((name, games)) = conn
-        .prepare_cached("SELECT name, games FROM people WHERE id = ?")?
-        .query_row([id], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))
-        .optional()?
-    else {
-        return Ok(None);
-    };
-    let mut by_color = [ColorRecord::default(); 2];
-    let mut stmt = conn.prepare_cached(
-        "SELECT color, COUNT(*), COALESCE(SUM(won = 1), 0), COALESCE(SUM(won = 0), 0) \
-         FROM game_players WHERE player_id = ? GROUP BY color",
-    )?;
-    let rows = stmt.query_map([id], |r| {
-        Ok((
-            r.get::<_, i64>(0)?,
-            r.get::<_, i64>(1)?,
-            r.get::<_, i64>(2)?,
-            r.get::<_, i64>(3)?,
-        ))
-    })?;
-    for row in rows {
-        let (color, n, w, l) = row?;
-        if let Some(slot) = by_color.get_mut(color as usize) {
-            *slot = ColorRecord {
-                games: n as u64,
-                wins: w as u64,
-                losses: l as u64,
-            };
-        }
-    }
-    let (first_date, last_date): (Option<String>, Option<String>) = conn
-        .prepare_cached(
-            "SELECT MIN(date), MAX(date) FROM game_players WHERE player_id = ? AND date <> ''",
-        )?
-        .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))?;
-    let self_play: i64 = conn
-        .prepare_cached(
-            "SELECT COUNT(*) FROM game_players WHERE player_id = ?1 AND opponent_id = ?1 AND color = 0",
-        )?
-        .query_row([id], |r| r.get(0))?;
-    let mut stmt = conn.prepare_cached(
-        "SELECT gp.opponent_id, p.name, COUNT(*) AS n, COALESCE(SUM(gp.won = 1), 0), \
-         COALESCE(SUM(gp.won = 0), 0) FROM game_players gp JOIN people p ON p.id = gp.opponent_id \
-         WHERE gp.player_id = ?1 AND gp.opponent_id <> ?1 GROUP BY gp.opponent_id \
-         ORDER BY n DESC, p.name LIMIT ?2",
-    )?;
-    let opponents = stmt
-        .query_map(params![id, PROFILE_OPPONENTS as i64], |r| {
-            Ok(Opponent {
-                id: PlayerId::from_sql(r.get(0)?),
-                name: r.get(1)?,
-                games: r.get::<_, i64>(2)? as u64,
-                wins: r.get::<_, i64>(3)? as u64,
-                losses: r.get::<_, i64>(4)? as u64,
-            })
-        })?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
-    Ok(Some(PlayerProfile {
-        id: player,
-        name,
-        games: games as u64,
-        self_play: self_play as u64,
-        spellings: spellings(conn, player)?,
-        as_black: by_color[0],
-        as_white: by_color[1],
-        first_date,
-        last_date,
-        opponents,
-    }))
-}
-
 /// The player queries of an archive, from [`Archive::players`].
 pub struct Players<'a> {
     pub(crate) archive: &'a Archive,
@@ -402,43 +288,29 @@ impl Players<'_> {
     /// names within a small edit distance (`bolanso` finds `Bolaños`).
     ///
     /// # Errors
-    /// SQLite errors.
+    /// Storage errors.
     pub fn search(&self, query: &str, limit: usize) -> Result<Vec<PlayerHit>> {
         let conn = self.archive.reader()?;
-        search_players(&conn, &self.archive.vocabulary, query, limit)
+        search_players(conn.read(), &self.archive.vocabulary, query, limit)
     }
 
     /// A player's profile; `None` when no player has this id.
     ///
     /// # Errors
-    /// SQLite errors.
+    /// Storage errors.
     pub fn profile(&self, id: PlayerId) -> Result<Option<PlayerProfile>> {
         self.archive
             .reader()?
-            .snapshot(|conn| player_profile(conn, id))
+            .snapshot(|read| sql::profile(read, id))
     }
 
     /// A player's games, wins and losses per year, oldest first, undated
     /// games last; empty when no player has this id.
     ///
     /// # Errors
-    /// SQLite errors.
+    /// Storage errors.
     pub fn results_by_year(&self, id: PlayerId) -> Result<Vec<YearRecord>> {
-        let conn = self.archive.reader()?;
-        let mut stmt = conn.prepare_cached(
-            "SELECT substr(date, 1, 4) AS y, COUNT(DISTINCT game_id), COALESCE(SUM(won = 1), 0), \
-             COALESCE(SUM(won = 0), 0) FROM game_players WHERE player_id = ? \
-             GROUP BY y ORDER BY y = '', y",
-        )?;
-        let rows = stmt.query_map([id.sql()], |r| {
-            Ok(YearRecord {
-                year: r.get::<_, String>(0)?.parse().ok(),
-                games: r.get::<_, i64>(1)? as u64,
-                wins: r.get::<_, i64>(2)? as u64,
-                losses: r.get::<_, i64>(3)? as u64,
-            })
-        })?;
-        Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+        sql::results_by_year(self.archive.reader()?.read(), id)
     }
 
     /// The player (person) that `name` names: the person of this exact
@@ -447,50 +319,26 @@ impl Players<'_> {
     /// aliases; `None` when there is none.
     ///
     /// # Errors
-    /// SQLite errors.
+    /// Storage errors.
     pub fn id_of(&self, name: &str) -> Result<Option<PlayerId>> {
-        let conn = self.archive.reader()?;
-        let exact: Option<i64> = conn
-            .prepare_cached("SELECT person FROM players WHERE name = ?")?
-            .query_row([name], |r| r.get(0))
-            .optional()?;
-        let id = match exact {
-            Some(id) => Some(id),
-            None => conn
-                .prepare_cached(crate::people::PERSON_OF)?
-                .query_row([person_key(name)], |r| r.get(0))
-                .optional()?,
-        };
-        Ok(id.map(PlayerId::from_sql))
+        sql::id_of(self.archive.reader()?.read(), name)
     }
 
     /// The players with the most games, most first (then by name), at
     /// most `limit`: what the pages offer as an example to search for.
     ///
     /// # Errors
-    /// SQLite errors.
+    /// Storage errors.
     pub fn most_played(&self, limit: usize) -> Result<Vec<PlayerHit>> {
-        let conn = self.archive.reader()?;
-        let mut stmt = conn.prepare_cached(
-            "SELECT id, name, games FROM people WHERE games > 0 ORDER BY games DESC, name LIMIT ?",
-        )?;
-        let rows = stmt.query_map([limit as i64], |r| {
-            Ok(PlayerHit {
-                id: PlayerId::from_sql(r.get(0)?),
-                name: r.get(1)?,
-                games: r.get::<_, i64>(2)?.max(0) as u64,
-                matched: MatchKind::Exact,
-            })
-        })?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
+        sql::most_played(self.archive.reader()?.read(), limit)
     }
 
     /// The ways a player's name was written in the records, most games
     /// first; empty when no player has this id.
     ///
     /// # Errors
-    /// SQLite errors.
+    /// Storage errors.
     pub fn spellings(&self, id: PlayerId) -> Result<Vec<NameSpelling>> {
-        spellings(&*self.archive.reader()?, id)
+        sql::spellings(self.archive.reader()?.read(), id)
     }
 }

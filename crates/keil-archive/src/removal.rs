@@ -59,11 +59,10 @@ impl Archive {
     pub fn remove(&self, id: GameId, by: &str, reason: &str) -> Result<Option<Removal>> {
         let (mut text, mut conn) = self.writers()?;
         let at = crate::import::now();
-        let tx = conn.transaction()?;
-        let removed = removals::remove(&tx, id, &at, by, cut(reason, MAX_REASON_BYTES))?;
-        tx.commit()?;
+        let reason = cut(reason, MAX_REASON_BYTES);
+        let removed = conn.transaction(|tx| removals::remove(tx, id, &at, by, reason))?;
         if removed.is_some() {
-            text.catch_up(&conn)?;
+            text.catch_up(conn.read())?;
         }
         Ok(removed)
     }
@@ -75,7 +74,7 @@ impl Archive {
     /// Storage errors.
     pub fn removed_games(&self) -> Result<u64> {
         let conn = self.reader()?;
-        Ok(crate::store::Sequences::read(&conn)?.removals as u64)
+        Ok(crate::store::Sequences::read(conn.read())?.removals as u64)
     }
 
     /// The removal log, latest first, at most `limit` entries.
@@ -84,6 +83,6 @@ impl Archive {
     /// Storage errors.
     pub fn removals(&self, limit: usize) -> Result<Vec<Removal>> {
         let conn = self.reader()?;
-        removals::log(&conn, limit)
+        removals::log(conn.read(), limit)
     }
 }

@@ -14,7 +14,6 @@ use std::io;
 use std::path::Path;
 use std::sync::Arc;
 
-use rusqlite::Connection;
 use tantivy::collector::{Collector, SegmentCollector, TopDocs};
 use tantivy::directory::error::{DeleteError, LockError, OpenReadError, OpenWriteError};
 use tantivy::directory::{
@@ -30,8 +29,9 @@ use tantivy::{
 };
 
 use crate::Budget;
+use crate::derived::{Changes, Derived};
 use crate::prepare::TextFields;
-use crate::store::{Sequences, removals};
+use crate::store::{Read, Sequences};
 use crate::text_query::{TextClause, TextField, TextPlan};
 use crate::{Error, GameId, Result};
 
@@ -373,49 +373,49 @@ impl TextWriter<'_> {
 
     /// Adds (uncommitted) every stored game with an id in `(after, upto]`,
     /// streaming. Returns the number of games added.
-    pub(crate) fn add_stored(&mut self, conn: &Connection, after: i64, upto: i64) -> Result<u64> {
-        let mut stmt =
-            conn.prepare("SELECT id, record FROM games WHERE id > ? AND id <= ? ORDER BY id")?;
-        let mut rows = stmt.query([after, upto])?;
+    pub(crate) fn add_stored(&mut self, conn: Read<'_>, after: i64, upto: i64) -> Result<u64> {
         let mut n = 0u64;
-        while let Some(row) = rows.next()? {
-            let id: i64 = row.get(0)?;
-            let blob: Vec<u8> = row.get(1)?;
-            let game = GameId::from_sql(id);
-            let fields = crate::prepare::text_of_stored(game, &blob)?;
+        crate::store::games::records_between(conn, after, upto, |game, blob| {
+            let fields = crate::prepare::text_of_stored(game, blob)?;
             self.add(game, &fields)?;
             n += 1;
-        }
+            Ok(())
+        })?;
         Ok(n)
     }
 
     /// Adds every game the store has and this index lacks, deletes the
     /// documents of games removed since the last commit, and commits when
-    /// anything changed. Returns the number of games added.
-    pub(crate) fn catch_up(&mut self, conn: &Connection) -> Result<u64> {
-        let at = self.text.indexed()?;
-        let now = Sequences::read(conn)?;
-        let n = if now.games > at.games {
-            self.add_stored(conn, at.games, now.games)?
-        } else {
-            0
-        };
-        if now.removals > at.removals {
-            for id in removals::removed_between(conn, at.removals, now.removals)? {
-                self.writer
-                    .delete_term(Term::from_field_u64(self.text.fields.game_id, id as u64));
-            }
+    /// anything changed (through the catch-up loop, [`crate::derived`]).
+    pub(crate) fn catch_up(&mut self, conn: Read<'_>) -> Result<()> {
+        crate::derived::catch_up(conn, &mut [self]).map(drop)
+    }
+}
+
+impl Derived for TextWriter<'_> {
+    fn reached(&self) -> Result<Sequences> {
+        self.text.indexed()
+    }
+
+    fn apply(&mut self, read: Read<'_>, changes: &Changes) -> Result<()> {
+        let (to, at) = (changes.to, self.reached()?);
+        if to.games > at.games {
+            self.add_stored(read, at.games, to.games)?;
+        }
+        for id in changes.removed_after(at.removals) {
+            self.writer
+                .delete_term(Term::from_field_u64(self.text.fields.game_id, id as u64));
         }
         // The greatest id stays when that game was removed: ids are never
         // given again.
         let reached = Sequences {
-            games: now.games.max(at.games),
-            removals: now.removals.max(at.removals),
+            games: to.games.max(at.games),
+            removals: to.removals.max(at.removals),
         };
         if reached != at {
             self.commit(reached)?;
         }
-        Ok(n)
+        Ok(())
     }
 }
 

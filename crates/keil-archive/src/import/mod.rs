@@ -13,7 +13,6 @@ use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
-use rusqlite::params;
 use serde::Serialize;
 
 use keil_container::Member;
@@ -506,22 +505,24 @@ impl Archive {
         let (mut text, mut conn) = self.writers()?;
         // Games stored by an earlier, interrupted run get their text first,
         // so the payload's "every id up to N" stays true.
-        text.catch_up(&conn)?;
+        text.catch_up(conn.read())?;
 
         if !options.aliases.is_empty() {
-            let tx = conn.transaction()?;
-            for (alias, name) in &options.aliases {
-                if crate::person_key(alias) != crate::person_key(name) {
-                    crate::people::alias_in(&tx, alias, name)?;
+            conn.transaction(|tx| {
+                for (alias, name) in &options.aliases {
+                    if crate::person_key(alias) != crate::person_key(name) {
+                        crate::people::alias_in(tx, alias, name)?;
+                    }
                 }
-            }
-            tx.commit()?;
+                Ok(())
+            })?;
         }
-        conn.execute(
-            "INSERT INTO imports (started_at, sources, uploader) VALUES (?, ?, ?)",
-            params![now(), names.join("\n"), options.uploader],
+        let import_id = crate::store::import::start_import(
+            conn.autocommit(),
+            &now(),
+            &names.join("\n"),
+            options.uploader.as_deref(),
         )?;
-        let import_id = conn.last_insert_rowid();
         let batch_size = options.batch_size.max(1);
         let part_bytes = options.part_bytes.max(1);
         // Verdicts travel with the games only when the outcomes are kept.
@@ -728,7 +729,7 @@ impl Archive {
             // committed if the storage still allows it, else it catches up
             // on the next open.
             counts.elapsed = start.elapsed();
-            if let Ok(at) = crate::store::Sequences::read(&conn) {
+            if let Ok(at) = crate::store::Sequences::read(conn.read()) {
                 let _ = text.commit(at);
             }
             return Err(Error::Stopped {
@@ -739,23 +740,11 @@ impl Archive {
 
         // The import holds both writers: nothing was removed since the
         // catch-up at its start, and every game it stored was added.
-        text.commit(crate::store::Sequences::read(&conn)?)?;
+        text.commit(crate::store::Sequences::read(conn.read())?)?;
         counts.elapsed = start.elapsed();
         counts.members = expander.members();
         counts.skipped = expander.skipped();
-        conn.execute(
-            "UPDATE imports SET finished_at = ?, games_read = ?, imported = ?, duplicates = ?, \
-             invalid = ?, merged = ? WHERE id = ?",
-            params![
-                now(),
-                counts.games_read as i64,
-                counts.imported as i64,
-                counts.duplicates as i64,
-                counts.invalid as i64,
-                counts.merged as i64,
-                import_id
-            ],
-        )?;
+        crate::store::import::finish_import(conn.autocommit(), import_id, &now(), &counts)?;
         Ok(ImportReport {
             import_id: ImportId::from_sql(import_id),
             counts,

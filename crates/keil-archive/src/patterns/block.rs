@@ -184,7 +184,6 @@ mod tests {
     use keil_rules::GameKind;
 
     use super::{decode, encode};
-    use crate::games::StoredMoves;
     use crate::patterns::load::replayed;
 
     /// Games of every kind (Keil's captures, Go's handicaps, Kaomi's
@@ -219,27 +218,17 @@ mod tests {
                 .import(&[source], &crate::ImportOptions::default(), &mut |_| {})
                 .unwrap();
             let conn = archive.reader().unwrap();
-            let mut stmt = conn
-                .prepare(&format!(
-                    "SELECT {}, id, date, winner FROM games ORDER BY id",
-                    StoredMoves::COLUMNS
-                ))
-                .unwrap();
-            let games: Vec<_> = stmt
-                .query_map([], |r| {
-                    Ok((
-                        StoredMoves::read(r)?,
-                        r.get::<_, i64>(8)?,
-                        r.get::<_, String>(9)?,
-                        r.get::<_, Option<i64>>(10)?,
-                    ))
-                })
-                .unwrap()
-                .map(|r| {
-                    let (s, id, date, winner) = r.unwrap();
-                    replayed(s, id, &date, winner).unwrap()
-                })
-                .collect();
+            let mut games = Vec::new();
+            crate::store::games::stored_between(
+                conn.read(),
+                0,
+                i64::MAX,
+                |(s, id, date, winner)| {
+                    games.push(replayed(s, id, &date, winner).unwrap());
+                    Ok(())
+                },
+            )
+            .unwrap();
             assert_eq!(games.len(), 30);
             let block = encode(&games);
             let back = decode(&block).unwrap();

@@ -11,8 +11,9 @@ use rayon::prelude::*;
 
 use super::index::{self, Group, Line};
 use super::{Matched, block};
+use crate::derived::{Changes, Derived};
 use crate::games::StoredMoves;
-use crate::store::{Sequences, blocks, games, removals};
+use crate::store::{Read, Sequences, Write, blocks, games, removals};
 use crate::{Error, GameId, Result};
 
 /// The in-memory pattern index of an archive (see [`index`]), extended
@@ -96,7 +97,7 @@ pub(crate) fn replayed(
 /// Replays the games with ids in `(from, max]` in id order, handing them to
 /// `add` chunk by chunk ([`LOAD_CHUNK`] games, replayed in parallel).
 fn replay(
-    conn: &rusqlite::Connection,
+    conn: Read<'_>,
     from: i64,
     max: i64,
     mut add: impl FnMut(Vec<Replayed>) -> Result<()>,
@@ -143,7 +144,7 @@ impl Loaded {
     }
 
     /// Adds the games with ids in `(at.games, max]` ([`read_games`]).
-    fn read(&mut self, conn: &rusqlite::Connection, max: i64) -> Result<()> {
+    fn read(&mut self, conn: Read<'_>, max: i64) -> Result<()> {
         read_games(conn, self.at.games, max, |g| self.add(g))
     }
 }
@@ -154,7 +155,7 @@ impl Loaded {
 /// before blocks existed, and those of a block that does not decode:
 /// blocks are derived data, never trusted over the games).
 fn read_games(
-    conn: &rusqlite::Connection,
+    conn: Read<'_>,
     from: i64,
     max: i64,
     mut add: impl FnMut(Vec<Replayed>),
@@ -210,10 +211,7 @@ const MERGE_RUN: usize = 8;
 ///
 /// # Errors
 /// [`Error::Corrupt`] for a game that does not replay; storage errors.
-pub(crate) fn index_batch(
-    conn: &rusqlite::Connection,
-    stored: Vec<(i64, Option<Replayed>)>,
-) -> Result<()> {
+pub(crate) fn index_batch(conn: Write<'_>, stored: Vec<(i64, Option<Replayed>)>) -> Result<()> {
     let mut games = Vec::with_capacity(stored.len());
     for (id, game) in stored {
         match game {
@@ -221,7 +219,7 @@ pub(crate) fn index_batch(
                 g.2.id = id as u32;
                 games.push(g);
             }
-            None => replay(conn, id - 1, id, |g| {
+            None => replay(conn.read(), id - 1, id, |g| {
                 games.extend(g);
                 Ok(())
             })?,
@@ -230,7 +228,7 @@ pub(crate) fn index_batch(
     for block in games.chunks(LOAD_CHUNK) {
         write_block(conn, block)?;
     }
-    let small = blocks::trailing_small(conn, block::KIND, SMALL_BLOCK)?;
+    let small = blocks::trailing_small(conn.read(), block::KIND, SMALL_BLOCK)?;
     if small.len() >= MERGE_RUN {
         merge(conn, &small)?;
     }
@@ -242,13 +240,13 @@ pub(crate) fn index_batch(
 ///
 /// # Errors
 /// As [`index_batch`].
-pub(crate) fn rebuild_blocks(conn: &rusqlite::Connection) -> Result<()> {
+pub(crate) fn rebuild_blocks(conn: Write<'_>) -> Result<()> {
     blocks::delete_all(conn, block::KIND)?;
-    let max = Sequences::read(conn)?.games;
-    replay(conn, 0, max, |chunk| write_block(conn, &chunk))
+    let max = Sequences::read(conn.read())?.games;
+    replay(conn.read(), 0, max, |chunk| write_block(conn, &chunk))
 }
 
-fn write_block(conn: &rusqlite::Connection, games: &[Replayed]) -> Result<()> {
+fn write_block(conn: Write<'_>, games: &[Replayed]) -> Result<()> {
     let (Some(first), Some(last)) = (games.first(), games.last()) else {
         return Ok(());
     };
@@ -259,13 +257,13 @@ fn write_block(conn: &rusqlite::Connection, games: &[Replayed]) -> Result<()> {
 
 /// Replaces a run of blocks (latest first, as [`blocks::trailing_small`]
 /// gives them) by one, without the removed games.
-fn merge(conn: &rusqlite::Connection, run: &[blocks::BlockRange]) -> Result<()> {
-    let removed = removals::removed_games(conn)?;
+fn merge(conn: Write<'_>, run: &[blocks::BlockRange]) -> Result<()> {
+    let removed = removals::removed_games(conn.read())?;
     let mut games: Vec<Replayed> = Vec::new();
     for b in run.iter().rev() {
-        match block::decode(&blocks::data(conn, b.id)?) {
+        match block::decode(&blocks::data(conn.read(), b.id)?) {
             Ok(g) => games.extend(g),
-            Err(_) => replay(conn, b.first - 1, b.last, |g| {
+            Err(_) => replay(conn.read(), b.first - 1, b.last, |g| {
                 games.extend(g);
                 Ok(())
             })?,
@@ -298,38 +296,13 @@ impl PatternIndex {
     /// a caller that is itself a rayon worker may, while it waits, run a
     /// queued job that waits for the same lock, and deadlock. Call searches
     /// from plain threads (as the server's search threads are).
-    pub(super) fn refresh(&self, conn: &rusqlite::Connection) -> Result<Sequences> {
-        let now = Sequences::read(conn)?;
-        let published = || self.loaded.read().expect("poisoned").at;
-        let behind = |at: Sequences| now.games > at.games || now.removals > at.removals;
-        if !behind(published()) {
-            return Ok(now);
-        }
-        // A search waits for another's refresh rather than answering from
-        // an index that lacks games its snapshot holds (a cold index would
-        // answer no game at all); the wait is bounded by the replay of the
-        // new games, never by an import.
-        let _refreshing = self.refreshing.lock().unwrap_or_else(|e| e.into_inner());
-        let at = published();
-        if now.games > at.games {
-            self.add_games(conn, at.games, now.games)?;
-        }
-        if now.removals > at.removals {
-            let removed = removals::removed_between(conn, at.removals, now.removals)?;
-            let mut loaded = self.loaded.write().expect("poisoned");
-            for id in removed {
-                for (_, group) in &mut loaded.groups {
-                    group.remove(id);
-                }
-            }
-            loaded.at.removals = now.removals;
-        }
-        Ok(now)
+    pub(super) fn refresh(&self, conn: Read<'_>) -> Result<Sequences> {
+        crate::derived::catch_up(conn, &mut [&mut { self }])
     }
 
     /// Replays and adds the games with ids in `(from, max]`; called with
     /// the refresh lock held.
-    fn add_games(&self, conn: &rusqlite::Connection, from: i64, max: i64) -> Result<()> {
+    fn add_games(&self, conn: Read<'_>, from: i64, max: i64) -> Result<()> {
         if max - from <= REPLAY_APART {
             // A game that does not replay stops the read before anything
             // is added.
@@ -367,3 +340,31 @@ impl PatternIndex {
 /// locked (see [`PatternIndex::refresh`]); a few in unit tests, so that
 /// both ways run.
 const REPLAY_APART: i64 = if cfg!(test) { 20 } else { 65_536 };
+
+impl Derived for &PatternIndex {
+    fn reached(&self) -> Result<Sequences> {
+        Ok(self.loaded.read().expect("poisoned").at)
+    }
+
+    fn apply(&mut self, read: Read<'_>, changes: &Changes) -> Result<()> {
+        // A search waits for another's refresh rather than answering from
+        // an index that lacks games its snapshot holds (a cold index would
+        // answer no game at all); the wait is bounded by the replay of the
+        // new games, never by an import.
+        let _refreshing = self.refreshing.lock().unwrap_or_else(|e| e.into_inner());
+        let (to, at) = (changes.to, self.reached()?);
+        if to.games > at.games {
+            self.add_games(read, at.games, to.games)?;
+        }
+        if to.removals > at.removals {
+            let mut loaded = self.loaded.write().expect("poisoned");
+            for id in changes.removed_after(at.removals) {
+                for (_, group) in &mut loaded.groups {
+                    group.remove(id);
+                }
+            }
+            loaded.at.removals = to.removals;
+        }
+        Ok(())
+    }
+}

@@ -34,6 +34,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::model::GameFilter;
+use crate::store::Read;
 use crate::{Budget, GameId, Result};
 
 pub(crate) use index::Group;
@@ -311,7 +312,7 @@ impl Patterns<'_> {
     /// compare it with the scan).
     pub(crate) fn matches(
         &self,
-        conn: &rusqlite::Connection,
+        conn: Read<'_>,
         q: &PatternQuery,
         region_index: bool,
         budget: &Budget,
@@ -403,7 +404,7 @@ impl Patterns<'_> {
                 .map(|&g| GameId::from_sql(i64::from(group.lines[g as usize].id)))
                 .collect();
             let mut keep = vec![false; group.lines.len()];
-            for id in crate::games::kept(conn, &filter, &ids)? {
+            for id in crate::store::games::kept(conn, &filter, &ids)? {
                 let g = group
                     .lines
                     .binary_search_by_key(&(id.sql() as u32), |l| l.id)
@@ -628,7 +629,7 @@ fn continuation(group: &Group, line: &Line, table: &[u16], swapped: bool, t: u16
 /// that maps the game's board onto the pattern's.
 fn whole_board(
     archive: &crate::Archive,
-    conn: &rusqlite::Connection,
+    conn: Read<'_>,
     q: &PatternQuery,
     group: &Group,
     placements: &Placements,
@@ -687,7 +688,7 @@ fn whole_board(
 
 /// One page of a search's matches, newest first, with the games' details.
 fn page(
-    conn: &rusqlite::Connection,
+    conn: Read<'_>,
     q: &PatternQuery,
     m: &Matched,
     after: Option<(u32, u32)>,
@@ -714,7 +715,7 @@ fn page(
         .iter()
         .map(|h| {
             let game_id = GameId::from_sql(i64::from(h.game));
-            let d = crate::games::hit_details(conn, game_id)?;
+            let d = crate::store::games::hit_details(conn, game_id)?;
             let (sym, swapped) = m.placement_sym[h.placement as usize];
             Ok(PatternHit {
                 game_id,

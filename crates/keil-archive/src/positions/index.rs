@@ -16,7 +16,8 @@ use std::sync::{Arc, Mutex, RwLock};
 use super::posting::{Posting, Variant};
 use super::segment::{SegmentIndex, corrupt, decode_block};
 use super::store::{self, Brief};
-use crate::store::{Sequences, removals};
+use crate::derived::{Changes, Derived};
+use crate::store::{Read, Sequences};
 use crate::{Budget, Result};
 
 /// The in-memory side of the position index: the segments and a
@@ -61,50 +62,11 @@ pub(super) struct Summaries {
 }
 
 impl PositionIndex {
-    /// Loads the summaries of games added since the last call and forgets
-    /// those of games removed since; returns the store's sequences it
-    /// caught up to. The rows are read before the summaries are locked, so
-    /// that searches go on with the summaries as they were meanwhile; the
-    /// lock is held only to change them. A removed game's postings stay in
-    /// their segments until a merge drops them: without a summary, searches
-    /// skip them.
-    pub(super) fn refresh(&self, conn: &rusqlite::Connection) -> Result<Sequences> {
-        let now = Sequences::read(conn)?;
-        let at = self.summaries.read().expect("poisoned").at;
-        if now.games <= at.games && now.removals <= at.removals {
-            return Ok(now);
-        }
-        let rows = if now.games > at.games {
-            store::briefs(conn, at.games, now.games)?
-        } else {
-            Vec::new()
-        };
-        let removed = if now.removals > at.removals {
-            removals::removed_between(conn, at.removals, now.removals)?
-        } else {
-            Vec::new()
-        };
-        let mut s = self.summaries.write().expect("poisoned");
-        // Another refresh may have gone as far meanwhile: adding a game's
-        // summary twice writes the same value, and removing it twice too.
-        if now.games > s.at.games {
-            for (id, brief) in rows {
-                if s.games.len() <= id as usize {
-                    s.games.resize(id as usize + 1, None);
-                }
-                s.games[id as usize] = Some(brief);
-            }
-            s.at.games = now.games;
-        }
-        if now.removals > s.at.removals {
-            for id in removed {
-                if let Some(g) = s.games.get_mut(id as usize) {
-                    *g = None;
-                }
-            }
-            s.at.removals = now.removals;
-        }
-        Ok(now)
+    /// Catches the game summaries up with `conn`'s snapshot (see
+    /// [`Derived`] for `&PositionIndex`) and returns the store's sequences
+    /// there.
+    pub(super) fn refresh(&self, conn: Read<'_>) -> Result<Sequences> {
+        crate::derived::catch_up(conn, &mut [&mut { self }])
     }
 
     /// The segments of the caller's read snapshot, with a signature that
@@ -118,7 +80,7 @@ impl PositionIndex {
     /// 1.5 KB per side-7 Keil game, 4.3 KB per 19×19 Go game. Per query,
     /// only the segments' ids and nonces are read, to see that the cached
     /// copies are still the stored ones.
-    pub(super) fn segments(&self, conn: &rusqlite::Connection, removals: i64) -> Result<Snapshot> {
+    pub(super) fn segments(&self, conn: Read<'_>, removals: i64) -> Result<Snapshot> {
         let rows = store::segment_nonces(conn)?;
         let mut list = Vec::with_capacity(rows.len());
         let mut signature = blake3::Hasher::new();
@@ -285,4 +247,46 @@ pub(crate) type Answers = quick_cache::sync::Cache<MatchKey, Arc<Matches>, Match
 
 pub(crate) fn new_answers() -> Answers {
     Answers::with_weighter(1024, CACHE_BYTES, MatchesWeight)
+}
+
+impl Derived for &PositionIndex {
+    fn reached(&self) -> Result<Sequences> {
+        Ok(self.summaries.read().expect("poisoned").at)
+    }
+
+    /// Loads the summaries of the games added and forgets those of the
+    /// games removed. The rows are read before the summaries are locked,
+    /// so that searches go on with the summaries as they were meanwhile;
+    /// the lock is held only to change them. A removed game's postings
+    /// stay in their segments until a merge drops them: without a summary,
+    /// searches skip them.
+    fn apply(&mut self, read: Read<'_>, changes: &Changes) -> Result<()> {
+        let (to, at) = (changes.to, self.reached()?);
+        let rows = if to.games > at.games {
+            store::briefs(read, at.games, to.games)?
+        } else {
+            Vec::new()
+        };
+        let mut s = self.summaries.write().expect("poisoned");
+        // Another caller may have gone as far meanwhile: adding a game's
+        // summary twice writes the same value, and removing it twice too.
+        if to.games > s.at.games {
+            for (id, brief) in rows {
+                if s.games.len() <= id as usize {
+                    s.games.resize(id as usize + 1, None);
+                }
+                s.games[id as usize] = Some(brief);
+            }
+            s.at.games = to.games;
+        }
+        if to.removals > s.at.removals {
+            for id in changes.removed_after(s.at.removals) {
+                if let Some(g) = s.games.get_mut(id as usize) {
+                    *g = None;
+                }
+            }
+            s.at.removals = to.removals;
+        }
+        Ok(())
+    }
 }

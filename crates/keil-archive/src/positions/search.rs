@@ -22,6 +22,7 @@ use super::posting::{
 use super::query::{Continuation, PositionAnswer, PositionHit, PositionQuery};
 use super::segment::corrupt;
 use super::store::{self, Brief, date_number, position_at};
+use crate::store::Read;
 use crate::{Budget, Error, GameId, Result};
 
 /// A matched position written in full: the board's notation `board`, the
@@ -113,7 +114,7 @@ impl Side {
     fn matches(
         &self,
         index: &PositionIndex,
-        conn: &rusqlite::Connection,
+        conn: Read<'_>,
         snapshot: &Snapshot,
         budget: &Budget,
     ) -> Result<Arc<Matches>> {
@@ -137,7 +138,7 @@ impl Side {
 /// Runs a position search on one read connection.
 pub(crate) fn search(
     index: &PositionIndex,
-    conn: &rusqlite::Connection,
+    conn: Read<'_>,
     q: &PositionQuery,
     budget: &Budget,
 ) -> Result<PositionAnswer> {
@@ -254,7 +255,7 @@ pub(crate) fn search(
     for (h, i) in &page {
         let side = &sides[*i];
         let game_id = GameId::from_sql(i64::from(h.game));
-        let d = crate::games::hit_details(conn, game_id)?.ok_or(Error::Corrupt {
+        let d = crate::store::games::hit_details(conn, game_id)?.ok_or(Error::Corrupt {
             game: game_id,
             reason: "indexed but not stored".into(),
         })?;
@@ -306,7 +307,7 @@ pub(crate) struct Occurrence {
 /// position index (confirmed exactly, as [`search`]).
 pub(crate) fn occurrences(
     index: &PositionIndex,
-    conn: &rusqlite::Connection,
+    conn: Read<'_>,
     position: AnyPosition,
     symmetry: bool,
     swap: bool,
@@ -343,7 +344,7 @@ pub(crate) fn occurrences(
 /// (the cost of doing it again).
 fn collect(
     index: &PositionIndex,
-    conn: &rusqlite::Connection,
+    conn: Read<'_>,
     snapshot: &Snapshot,
     k: &MatchKey,
     canon: &AnyPosition,
@@ -540,7 +541,7 @@ mod tests {
         };
         {
             let conn = archive.writer().unwrap();
-            insert_segment(&conn, &[forged], 1).unwrap();
+            insert_segment(conn.autocommit(), &[forged], 1).unwrap();
         }
         let answer = archive.positions().search(&query).unwrap();
         assert_eq!(answer, honest, "the forged posting must be rejected");

@@ -18,8 +18,8 @@ use keil_rules::{AnyPosition, PositionKey};
 use super::key::KEY_VERSION;
 use super::posting::{Posting, Step, any_postings, postings, replay_postings};
 use super::segment::{HEADER, decode_segment, encode_segment, read_header};
-use crate::games::game_moves;
-use crate::store::positions as sql;
+use crate::store::games::game_moves;
+use crate::store::{Read, Write, Writer, positions as sql};
 use crate::{Error, GameId, GameKind, Result};
 
 pub(super) use crate::store::positions::{segment_bytes, segment_nonces, spellings_of};
@@ -27,7 +27,7 @@ pub(super) use crate::store::positions::{segment_bytes, segment_nonces, spelling
 /// Adds the positions of a batch of newly stored games as one new segment,
 /// inside the import transaction (so a killed import leaves neither games
 /// nor postings). Merges segments when a tier fills up.
-pub(crate) fn index_games(tx: &rusqlite::Transaction<'_>, games: &[(i64, &Replay)]) -> Result<()> {
+pub(crate) fn index_games(tx: Write<'_>, games: &[(i64, &Replay)]) -> Result<()> {
     if games.is_empty() {
         return Ok(());
     }
@@ -42,11 +42,7 @@ pub(crate) fn index_games(tx: &rusqlite::Transaction<'_>, games: &[(i64, &Replay
 
 /// Encodes `postings` (sorted) as a new segment of `games` games, with a
 /// fresh nonce and keys of [`KEY_VERSION`], and stores it.
-pub(super) fn insert_segment(
-    conn: &rusqlite::Connection,
-    postings: &[Posting],
-    games: usize,
-) -> Result<()> {
+pub(super) fn insert_segment(conn: Write<'_>, postings: &[Posting], games: usize) -> Result<()> {
     let nonce = next_nonce();
     let blob = encode_segment(postings, nonce);
     sql::insert_segment(conn, games, postings.len(), &blob, nonce, KEY_VERSION)
@@ -61,18 +57,16 @@ pub(super) fn insert_segment(
 /// # Errors
 /// [`Error::Corrupt`] for a stored game whose moves do not replay; storage
 /// errors.
-pub(crate) fn upgrade_keys(conn: &mut rusqlite::Connection) -> Result<bool> {
-    if !has_old_keys(conn)? {
+pub(crate) fn upgrade_keys(writer: &mut Writer) -> Result<bool> {
+    if !has_old_keys(writer.read())? {
         return Ok(false);
     }
-    let tx = conn.transaction()?;
-    rebuild(&tx)?;
-    tx.commit()?;
+    writer.transaction(rebuild)?;
     Ok(true)
 }
 
 /// Whether a segment was written with keys older than [`KEY_VERSION`].
-fn has_old_keys(conn: &rusqlite::Connection) -> Result<bool> {
+fn has_old_keys(conn: Read<'_>) -> Result<bool> {
     sql::has_keys_older_than(conn, KEY_VERSION)
 }
 
@@ -81,7 +75,7 @@ fn has_old_keys(conn: &rusqlite::Connection) -> Result<bool> {
 ///
 /// # Errors
 /// SQLite errors.
-pub(crate) fn pending_upgrade(conn: &rusqlite::Connection) -> Result<Option<String>> {
+pub(crate) fn pending_upgrade(conn: Read<'_>) -> Result<Option<String>> {
     if has_old_keys(conn)? {
         return Ok(Some(format!(
             "its position index has keys older than version {KEY_VERSION}"
@@ -98,10 +92,10 @@ pub(crate) fn pending_upgrade(conn: &rusqlite::Connection) -> Result<Option<Stri
 /// # Errors
 /// [`Error::PositionIndex`] for a segment whose header is damaged; SQLite
 /// errors.
-pub(crate) fn fill_nonces(conn: &rusqlite::Connection) -> Result<()> {
-    for id in sql::segments_without_nonce(conn)? {
+pub(crate) fn fill_nonces(conn: Write<'_>) -> Result<()> {
+    for id in sql::segments_without_nonce(conn.read())? {
         let mut head = [0u8; HEADER];
-        sql::read_segment_head(conn, id, &mut head)?;
+        sql::read_segment_head(conn.read(), id, &mut head)?;
         let (nonce, _, _) = read_header(&head)?;
         sql::set_nonce(conn, id, nonce)?;
     }
@@ -137,9 +131,9 @@ pub(crate) const MAX_SEGMENT_POSTINGS: i64 = 1 << 22;
 /// [`TIER_FANOUT`] or more segments, smallest first, as long as the
 /// merged segment stays within [`MAX_SEGMENT_POSTINGS`] (two at least:
 /// segments too large to pair stay as they are).
-pub(crate) fn compact(conn: &rusqlite::Connection) -> Result<()> {
+pub(crate) fn compact(conn: Write<'_>) -> Result<()> {
     loop {
-        let sizes = sql::segment_sizes(conn)?;
+        let sizes = sql::segment_sizes(conn.read())?;
         let Some(ids) = merge_plan(&sizes, MAX_SEGMENT_POSTINGS) else {
             return Ok(());
         };
@@ -177,12 +171,12 @@ fn merge_plan(sizes: &[(i64, i64)], cap: i64) -> Option<Vec<i64>> {
 
 /// Replaces the given segments by one, without the postings of removed
 /// games (masked until now by their missing summaries).
-fn merge(conn: &rusqlite::Connection, ids: &[i64]) -> Result<()> {
-    let removed = crate::store::removals::removed_games(conn)?;
+fn merge(conn: Write<'_>, ids: &[i64]) -> Result<()> {
+    let removed = crate::store::removals::removed_games(conn.read())?;
     let mut postings = Vec::new();
     let mut games = 0i64;
     for &id in ids {
-        let (blob, g) = sql::segment_data_and_games(conn, id)?;
+        let (blob, g) = sql::segment_data_and_games(conn.read(), id)?;
         postings.extend(decode_segment(&blob)?);
         games += g;
     }
@@ -206,14 +200,14 @@ fn merge(conn: &rusqlite::Connection, ids: &[i64]) -> Result<()> {
 /// # Errors
 /// [`Error::Corrupt`] for a stored game whose moves do not replay; SQLite
 /// errors.
-pub(crate) fn rebuild(tx: &rusqlite::Transaction<'_>) -> Result<()> {
+pub(crate) fn rebuild(tx: Write<'_>) -> Result<()> {
     sql::delete_all_segments(tx)?;
-    let ids = sql::game_ids(tx)?;
+    let ids = sql::game_ids(tx.read())?;
     for chunk in ids.chunks(2048) {
         let mut batch = Vec::new();
         for &id in chunk {
             let game_id = GameId::from_sql(id);
-            let line = game_moves(tx, game_id)?.ok_or(Error::Corrupt {
+            let line = game_moves(tx.read(), game_id)?.ok_or(Error::Corrupt {
                 game: game_id,
                 reason: "vanished during reindex".into(),
             })?;
@@ -260,7 +254,7 @@ pub(crate) fn rebuild(tx: &rusqlite::Transaction<'_>) -> Result<()> {
 
 /// Replays a stored game's main line to the posting's ply and returns the
 /// position; `None` when the game is gone or does not replay.
-pub(super) fn position_at(conn: &rusqlite::Connection, x: &Posting) -> Result<Option<AnyPosition>> {
+pub(super) fn position_at(conn: Read<'_>, x: &Posting) -> Result<Option<AnyPosition>> {
     let Some(line) = game_moves(conn, GameId::from_sql(i64::from(x.game)))? else {
         return Ok(None);
     };
@@ -290,11 +284,7 @@ pub(crate) fn date_number(date: &str) -> u32 {
 
 /// The [`Brief`] of every game with an id in `from + 1..=max`, with its
 /// id, in no particular order.
-pub(super) fn briefs(
-    conn: &rusqlite::Connection,
-    from: i64,
-    max: i64,
-) -> Result<Vec<(i64, Brief)>> {
+pub(super) fn briefs(conn: Read<'_>, from: i64, max: i64) -> Result<Vec<(i64, Brief)>> {
     Ok(sql::game_briefs(conn, from, max)?
         .into_iter()
         .map(|row| {

@@ -9,8 +9,10 @@
 mod sqlite;
 
 pub use sqlite::schema_version;
-pub(crate) use sqlite::{ReadConnection, ReadPool, check_schema, open_writer};
-pub(crate) use sqlite::{blocks, games, positions, removals};
+pub(crate) use sqlite::{
+    Read, ReadConnection, ReadPool, Write, Writer, check_schema, out_of_space, unwritable,
+};
+pub(crate) use sqlite::{blocks, games, import, people, positions, removals};
 
 /// How far the store has gone: the greatest game id given and the last
 /// removal's sequence number (0 for none). A derived index that has added
@@ -30,7 +32,7 @@ impl Sequences {
     ///
     /// # Errors
     /// Storage errors.
-    pub(crate) fn read(conn: &rusqlite::Connection) -> crate::Result<Sequences> {
+    pub(crate) fn read(conn: Read<'_>) -> crate::Result<Sequences> {
         removals::sequences(conn)
     }
 }

@@ -3,7 +3,8 @@
 //! (ids `first_game..=last_game`), written in the transaction that stores
 //! the games, read whole by a node start.
 
-use rusqlite::{Connection, params};
+use super::{Read, Write};
+use rusqlite::params;
 
 use crate::Result;
 
@@ -31,13 +32,14 @@ fn range_of(r: &rusqlite::Row<'_>) -> rusqlite::Result<BlockRange> {
 
 /// Stores a block of derived index `kind` in format `version`.
 pub(crate) fn insert(
-    conn: &Connection,
+    conn: Write<'_>,
     kind: &str,
     range: (i64, i64),
     games: usize,
     version: i64,
     data: &[u8],
 ) -> Result<()> {
+    let conn = conn.0;
     conn.prepare_cached(
         "INSERT INTO derived_blocks (kind, first_game, last_game, games, version, data) \
          VALUES (?,?,?,?,?,?)",
@@ -49,12 +51,13 @@ pub(crate) fn insert(
 /// The blocks of `kind` in `version` that lie within game ids
 /// `(after, upto]`, by first game.
 pub(crate) fn within(
-    conn: &Connection,
+    conn: Read<'_>,
     kind: &str,
     version: i64,
     after: i64,
     upto: i64,
 ) -> Result<Vec<BlockRange>> {
+    let conn = conn.0;
     let mut stmt = conn.prepare_cached(
         "SELECT id, first_game, last_game, games FROM derived_blocks \
          WHERE kind = ?1 AND version = ?2 AND first_game > ?3 AND last_game <= ?4 \
@@ -67,7 +70,8 @@ pub(crate) fn within(
 }
 
 /// A block's bytes.
-pub(crate) fn data(conn: &Connection, id: i64) -> Result<Vec<u8>> {
+pub(crate) fn data(conn: Read<'_>, id: i64) -> Result<Vec<u8>> {
+    let conn = conn.0;
     Ok(conn
         .prepare_cached("SELECT data FROM derived_blocks WHERE id = ?")?
         .query_row([id], |r| r.get(0))?)
@@ -75,7 +79,8 @@ pub(crate) fn data(conn: &Connection, id: i64) -> Result<Vec<u8>> {
 
 /// The last blocks of `kind` (by first game, latest first) while each
 /// holds fewer than `below` games: the run a merge may join.
-pub(crate) fn trailing_small(conn: &Connection, kind: &str, below: i64) -> Result<Vec<BlockRange>> {
+pub(crate) fn trailing_small(conn: Read<'_>, kind: &str, below: i64) -> Result<Vec<BlockRange>> {
+    let conn = conn.0;
     let mut stmt = conn.prepare_cached(
         "SELECT id, first_game, last_game, games FROM derived_blocks \
          WHERE kind = ?1 ORDER BY first_game DESC LIMIT 64",
@@ -87,7 +92,8 @@ pub(crate) fn trailing_small(conn: &Connection, kind: &str, below: i64) -> Resul
 }
 
 /// Deletes blocks by row.
-pub(crate) fn delete(conn: &Connection, ids: &[i64]) -> Result<()> {
+pub(crate) fn delete(conn: Write<'_>, ids: &[i64]) -> Result<()> {
+    let conn = conn.0;
     let mut stmt = conn.prepare_cached("DELETE FROM derived_blocks WHERE id = ?")?;
     for id in ids {
         stmt.execute([id])?;
@@ -96,7 +102,8 @@ pub(crate) fn delete(conn: &Connection, ids: &[i64]) -> Result<()> {
 }
 
 /// Deletes every block of `kind`.
-pub(crate) fn delete_all(conn: &Connection, kind: &str) -> Result<()> {
+pub(crate) fn delete_all(conn: Write<'_>, kind: &str) -> Result<()> {
+    let conn = conn.0;
     conn.prepare_cached("DELETE FROM derived_blocks WHERE kind = ?")?
         .execute([kind])?;
     Ok(())

@@ -1,13 +1,410 @@
-//! Reads of `games` that derived indexes catch up with: the stored main
-//! lines of a run of games, streamed in id order.
+//! The games in SQLite: summaries (the `games` row with its players'
+//! names), filtered lists with keyset pages, counts, moves, records and
+//! uploaders, exports streamed in date order, and the runs of games that
+//! derived indexes catch up with (streamed in id order).
+//!
+//! A [`GameFilter`] becomes one SQL condition ([`filter_sql`]) that every
+//! read here shares, so a list, a count, an export and a search's filter
+//! select the same games.
 
-use rusqlite::Connection;
+use chrono::NaiveDate;
+use keil_rules::{Color, HalfPoints};
+use rusqlite::types::Value;
+use rusqlite::{OptionalExtension, Row};
 
-use crate::Result;
-use crate::games::StoredMoves;
+use super::Read;
+use crate::counts::Counts;
+use crate::games::{HitDetails, StoredMoves};
+use crate::model::{Cursor, GameFilter, GameList, GameMoves, GameSummary, Order, Page};
+use crate::{GameId, MAX_PAGE, Result, person_key, prepare};
+
+/// The columns read into a [`GameSummary`], over `games g` joined with
+/// `players pb` (Black) and `players pw` (White).
+const SUMMARY_COLUMNS: &str = "g.id, pb.name, pw.name, g.black_rank, g.white_rank, \
+     g.date_raw, g.date, g.event, g.round, g.place, g.game_name, g.result, g.winner, g.margin, \
+     g.status, g.size, g.ruleset, g.komi, g.plies, g.kind, g.black_rank_ord, g.white_rank_ord";
+
+const SUMMARY_FROM: &str = "games g LEFT JOIN players pb ON pb.id = g.black_id \
+     LEFT JOIN players pw ON pw.id = g.white_id";
+
+fn color(i: Option<i64>) -> Option<Color> {
+    match i {
+        Some(0) => Some(Color::Black),
+        Some(1) => Some(Color::White),
+        _ => None,
+    }
+}
+
+fn rank(ordinal: Option<i64>) -> Option<keil_record::Rank> {
+    ordinal
+        .and_then(|n| u8::try_from(n).ok())
+        .and_then(keil_record::Rank::from_ordinal)
+}
+
+fn summary_of(row: &Row<'_>) -> rusqlite::Result<GameSummary> {
+    let date: String = row.get(6)?;
+    let status: String = row.get(14)?;
+    let kind: String = row.get(19)?;
+    Ok(GameSummary {
+        id: GameId::from_sql(row.get(0)?),
+        black: row.get(1)?,
+        white: row.get(2)?,
+        black_rank: rank(row.get(20)?),
+        white_rank: rank(row.get(21)?),
+        black_rank_text: row.get(3)?,
+        white_rank_text: row.get(4)?,
+        date: row.get(5)?,
+        day: NaiveDate::parse_from_str(&date, "%Y-%m-%d").ok(),
+        event: row.get(7)?,
+        round: row.get(8)?,
+        place: row.get(9)?,
+        game_name: row.get(10)?,
+        result: row.get(11)?,
+        winner: color(row.get(12)?),
+        margin: row.get::<_, Option<i32>>(13)?.map(HalfPoints),
+        status: status.parse().map_err(|e: crate::model::GameStatusError| {
+            rusqlite::Error::FromSqlConversionFailure(14, rusqlite::types::Type::Text, Box::new(e))
+        })?,
+        size: row.get(15)?,
+        ruleset: row.get(16)?,
+        komi: HalfPoints(row.get(17)?),
+        plies: row.get(18)?,
+        kind: kind.parse().map_err(|e: crate::GameKindError| {
+            rusqlite::Error::FromSqlConversionFailure(19, rusqlite::types::Type::Text, Box::new(e))
+        })?,
+    })
+}
+
+/// The filter as an SQL condition over the `games` table aliased `g`
+/// (`WHERE` not included; `1` when nothing is filtered), with its
+/// parameters in order (positional `?`). Agrees with [`GameFilter::matches`]
+/// where a person has the name's key; beyond it, follows the aliases and
+/// falls back to word prefixes, as [`GameFilter`] says.
+pub(crate) fn filter_sql(filter: &GameFilter) -> (String, Vec<Value>) {
+    let mut conds: Vec<String> = Vec::new();
+    let mut params: Vec<Value> = Vec::new();
+    if filter.player.is_some() || filter.opponent.is_some() || filter.color.is_some() {
+        let colors = match filter.color {
+            Some(c) => vec![c],
+            None => vec![Color::Black, Color::White],
+        };
+        let mut alts = Vec::new();
+        for c in colors {
+            let (me, other) = match c {
+                Color::Black => ("g.black_id", "g.white_id"),
+                Color::White => ("g.white_id", "g.black_id"),
+            };
+            let mut parts = Vec::new();
+            for (col, name) in [(me, &filter.player), (other, &filter.opponent)] {
+                if let Some(n) = name {
+                    // Every spelling of the people the name names: one
+                    // set, so that the column's index serves it.
+                    let (people, values) = people_named(n);
+                    parts.push(format!(
+                        "{col} IN (SELECT id FROM players WHERE person IN ({people}))"
+                    ));
+                    params.extend(values);
+                }
+            }
+            if parts.is_empty() {
+                parts.push("1".into());
+            }
+            alts.push(format!("({})", parts.join(" AND ")));
+        }
+        conds.push(format!("({})", alts.join(" OR ")));
+    }
+    if let Some(e) = &filter.event {
+        // A part of the folded name, found among the distinct events.
+        // NOCASE, as `games_event` is: the index serves the set.
+        conds.push(
+            "g.event COLLATE NOCASE IN (SELECT name FROM events WHERE instr(folded, ?) > 0)".into(),
+        );
+        params.push(Value::Text(crate::fold(e)));
+    }
+    if let Some(f) = filter.from {
+        conds.push("g.date >= ?".into());
+        params.push(Value::Text(f.format("%Y-%m-%d").to_string()));
+    }
+    if let Some(t) = filter.to {
+        conds.push("g.date <> '' AND g.date <= ?".into());
+        params.push(Value::Text(t.format("%Y-%m-%d").to_string()));
+    }
+    if let Some(r) = &filter.result {
+        conds.push("g.result = ?".into());
+        params.push(Value::Text(r.clone()));
+    }
+    if let Some(w) = filter.winner {
+        conds.push("g.winner = ?".into());
+        params.push(Value::Integer(w.index() as i64));
+    }
+    if let Some(k) = filter.kind {
+        conds.push("g.kind = ?".into());
+        params.push(Value::Text(k.code().into()));
+    }
+    if let Some(s) = filter.size {
+        conds.push("g.size = ?".into());
+        params.push(Value::Integer(i64::from(s)));
+    }
+    if let Some(r) = filter.ruleset {
+        conds.push("g.ruleset = ?".into());
+        params.push(Value::Text(r.to_string()));
+    }
+    if let Some(v) = filter.variant {
+        // The stored ruleset is KaomiRuleset's canonical form,
+        // `Kaomi; variant=squared; pie=off`.
+        conds.push("g.kind = 'kaomi' AND g.ruleset LIKE ?".into());
+        params.push(Value::Text(format!("%variant={};%", v.code())));
+    }
+    if let Some(s) = filter.status {
+        conds.push("g.status = ?".into());
+        params.push(Value::Text(s.code().into()));
+    }
+    if let Some(r) = filter.min_rank {
+        conds.push("g.black_rank_ord >= ? AND g.white_rank_ord >= ?".into());
+        params.extend([
+            Value::Integer(r.ordinal().into()),
+            Value::Integer(r.ordinal().into()),
+        ]);
+    }
+    if let Some(r) = filter.max_rank {
+        conds.push("g.black_rank_ord <= ? AND g.white_rank_ord <= ?".into());
+        params.extend([
+            Value::Integer(r.ordinal().into()),
+            Value::Integer(r.ordinal().into()),
+        ]);
+    }
+    if conds.is_empty() {
+        ("1".into(), params)
+    } else {
+        (conds.join(" AND "), params)
+    }
+}
+
+/// The cursor of a listed game.
+fn cursor_of(g: &GameSummary) -> Cursor {
+    Cursor {
+        date: g
+            .day
+            .map(|d| d.format("%Y-%m-%d").to_string())
+            .unwrap_or_default(),
+        id: g.id,
+    }
+}
+
+/// The people a player filter's name names, as an SQL subquery and its
+/// parameters: the person the name is a spelling (or alias) of; when none
+/// is, the people a word of one of whose spellings starts with it.
+fn people_named(name: &str) -> (String, Vec<Value>) {
+    let person = super::people::PERSON_OF;
+    let key = person_key(name);
+    let prefix = crate::fold(name).replace(' ', "");
+    (
+        format!(
+            "{person} UNION SELECT s.person FROM player_words w \
+             JOIN players s ON s.id = w.player_id \
+             WHERE w.word >= ? AND w.word < ? AND NOT EXISTS ({person})"
+        ),
+        vec![
+            Value::Text(key.clone()),
+            Value::Text(prefix.clone()),
+            Value::Text(format!("{prefix}\x7f")),
+            Value::Text(key),
+        ],
+    )
+}
+
+/// Lists games on `conn` (see [`Games::list`]).
+pub(crate) fn list_games(conn: Read<'_>, filter: &GameFilter, page: &Page) -> Result<GameList> {
+    let conn = conn.0;
+    // A player's games are read from `game_players`, whose key orders
+    // them by date: the page is a range of that index, not a sort of
+    // every game of the player. Its rows say the colour and the opponent,
+    // so the rest of the filter leaves them out.
+    let (from, mut cond, mut params, by) = match &filter.player {
+        Some(n) => {
+            // The people first: one person (the usual case) is an
+            // equality, which reads the index in date order.
+            let people = |name: &str| -> Result<Vec<Value>> {
+                let (sql, values) = people_named(name);
+                Ok(conn
+                    .prepare_cached(&sql)?
+                    .query_map(rusqlite::params_from_iter(values), |r| {
+                        r.get::<_, i64>(0).map(Value::Integer)
+                    })?
+                    .collect::<rusqlite::Result<_>>()?)
+            };
+            let mut p = people(n)?;
+            let mut c = match p.len() {
+                1 => "g.id = gp.game_id AND gp.player_id = ?".to_string(),
+                n => format!(
+                    "g.id = gp.game_id AND gp.player_id IN (NULL{})",
+                    ",?".repeat(n)
+                ),
+            };
+            match filter.color {
+                Some(color) => {
+                    c.push_str(" AND gp.color = ?");
+                    p.push(Value::Integer(color.index() as i64));
+                }
+                // A game against oneself once, not once per colour.
+                None => c.push_str(" AND NOT (gp.color = 1 AND gp.opponent_id = gp.player_id)"),
+            }
+            if let Some(o) = &filter.opponent {
+                let others = people(o)?;
+                c.push_str(&format!(
+                    " AND gp.opponent_id IN (NULL{})",
+                    ",?".repeat(others.len())
+                ));
+                p.extend(others);
+            }
+            let (rest, values) = filter_sql(&GameFilter {
+                player: None,
+                opponent: None,
+                color: None,
+                ..filter.clone()
+            });
+            p.extend(values);
+            (
+                format!("game_players gp CROSS JOIN {SUMMARY_FROM}"),
+                format!("{c} AND {rest}"),
+                p,
+                ("gp.date", "gp.game_id"),
+            )
+        }
+        None => {
+            let (cond, values) = filter_sql(filter);
+            (SUMMARY_FROM.to_string(), cond, values, ("g.date", "g.id"))
+        }
+    };
+    let limit = page.limit.clamp(1, MAX_PAGE);
+    // The page before a cursor is read in the other order, then reversed.
+    let backwards = page.after.is_none() && page.before.is_some();
+    let ascending = (page.order == Order::Ascending) != backwards;
+    let (cmp, dir) = if ascending {
+        (">", "ASC")
+    } else {
+        ("<", "DESC")
+    };
+    let (date, id) = by;
+    if let Some(c) = page.after.as_ref().or(page.before.as_ref()) {
+        cond.push_str(&format!(" AND ({date}, {id}) {cmp} (?, ?)"));
+        params.push(Value::Text(c.date.clone()));
+        params.push(Value::Integer(c.id.sql()));
+    }
+    let sql = format!(
+        "SELECT {SUMMARY_COLUMNS} FROM {from} WHERE {cond} \
+         ORDER BY {date} {dir}, {id} {dir} LIMIT {}",
+        limit + 1
+    );
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let mut games = stmt
+        .query_map(rusqlite::params_from_iter(params), summary_of)?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    let more = games.len() > limit;
+    games.truncate(limit);
+    let (next, prev) = if backwards {
+        games.reverse();
+        // The cursor's own game follows this page.
+        (
+            games.last().map(cursor_of),
+            games.first().filter(|_| more).map(cursor_of),
+        )
+    } else {
+        (
+            games.last().filter(|_| more).map(cursor_of),
+            games
+                .first()
+                .filter(|_| page.after.is_some())
+                .map(cursor_of),
+        )
+    };
+    Ok(GameList { games, next, prev })
+}
+
+/// Summaries of the games with these ids, in the order of `ids`; ids not in
+/// the archive are skipped.
+pub(crate) fn summaries(conn: Read<'_>, ids: &[GameId]) -> Result<Vec<GameSummary>> {
+    let conn = conn.0;
+    let mut out = Vec::with_capacity(ids.len());
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {SUMMARY_COLUMNS} FROM {SUMMARY_FROM} WHERE g.id = ?"
+    ))?;
+    for &id in ids {
+        if let Some(s) = stmt.query_row([id.sql()], summary_of).optional()? {
+            out.push(s);
+        }
+    }
+    Ok(out)
+}
+
+/// The games of `ids` that pass `filter` ([`filter_sql`]: people by
+/// person key and aliases), in the order of `ids`.
+pub(crate) fn kept(conn: Read<'_>, filter: &GameFilter, ids: &[GameId]) -> Result<Vec<GameId>> {
+    let conn = conn.0;
+    let (cond, params) = filter_sql(filter);
+    let mut stmt = conn.prepare(&format!("SELECT 1 FROM games g WHERE g.id = ? AND {cond}"))?;
+    let mut out = Vec::new();
+    for &id in ids {
+        let mut all = Vec::with_capacity(params.len() + 1);
+        all.push(Value::Integer(id.sql()));
+        all.extend(params.iter().cloned());
+        if stmt.exists(rusqlite::params_from_iter(all))? {
+            out.push(id);
+        }
+    }
+    Ok(out)
+}
+
+/// The [`HitDetails`] of one game (one indexed row and two player
+/// lookups: lighter than a [`GameSummary`]); `None` when the game is gone.
+pub(crate) fn hit_details(conn: Read<'_>, id: GameId) -> Result<Option<HitDetails>> {
+    let conn = conn.0;
+    let mut stmt = conn.prepare_cached(
+        "SELECT g.date, b.name, w.name, g.result FROM games g
+         LEFT JOIN players b ON b.id = g.black_id LEFT JOIN players w ON w.id = g.white_id
+         WHERE g.id = ?1",
+    )?;
+    Ok(stmt
+        .query_row([id.sql()], |r| {
+            Ok(HitDetails {
+                date: r.get(0)?,
+                black: r.get(1)?,
+                white: r.get(2)?,
+                result: r.get(3)?,
+            })
+        })
+        .optional()?)
+}
+
+/// The moves of one game (see [`Games::moves`]).
+pub(crate) fn game_moves(conn: Read<'_>, id: GameId) -> Result<Option<GameMoves>> {
+    let conn = conn.0;
+    let row = conn
+        .prepare_cached(&format!("SELECT {} FROM games WHERE id = ?", STORED_MOVES))?
+        .query_row([id.sql()], stored_moves)
+        .optional()?;
+    row.map(|row| row.decode(id)).transpose()
+}
+
+/// The columns [`stored_moves`] reads, from its first.
+const STORED_MOVES: &str = "kind, size, ruleset, komi, setup, moves, handicap, move_nodes";
+
+/// Reads the columns [`STORED_MOVES`] of a row.
+fn stored_moves(r: &Row<'_>) -> rusqlite::Result<StoredMoves> {
+    Ok(StoredMoves {
+        kind: r.get(0)?,
+        size: r.get(1)?,
+        ruleset: r.get(2)?,
+        komi: r.get(3)?,
+        setup: r.get(4)?,
+        blob: r.get(5)?,
+        handicap: r.get(6)?,
+        nodes: r.get(7)?,
+    })
+}
 
 /// A stored game as a derived index replays it: its moves (the columns
-/// [`StoredMoves::COLUMNS`]), id, date as stored (`YYYY-MM-DD`, `''` when
+/// [`STORED_MOVES`]), id, date as stored (`YYYY-MM-DD`, `''` when
 /// unknown) and winner (0 Black, 1 White, `None` for none).
 pub(crate) type StoredGame = (StoredMoves, i64, String, Option<i64>);
 
@@ -17,23 +414,162 @@ pub(crate) type StoredGame = (StoredMoves, i64, String, Option<i64>);
 /// # Errors
 /// Storage errors, and the first error `each` returns.
 pub(crate) fn stored_between(
-    conn: &Connection,
+    conn: Read<'_>,
     from: i64,
     upto: i64,
     mut each: impl FnMut(StoredGame) -> Result<()>,
 ) -> Result<()> {
+    let conn = conn.0;
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {}, id, date, winner FROM games WHERE id > ?1 AND id <= ?2 ORDER BY id",
-        StoredMoves::COLUMNS
+        STORED_MOVES
     ))?;
     let mut rows = stmt.query([from, upto])?;
     while let Some(r) = rows.next()? {
         each((
-            StoredMoves::read(r)?,
+            stored_moves(r)?,
             r.get::<_, i64>(8)?,
             r.get::<_, String>(9)?,
             r.get::<_, Option<i64>>(10)?,
         ))?;
+    }
+    Ok(())
+}
+
+/// Game `id`'s stored record (zstd-compressed bytes); `None` when no game
+/// has this id.
+pub(crate) fn record(conn: Read<'_>, id: GameId) -> Result<Option<Vec<u8>>> {
+    Ok(conn
+        .0
+        .prepare_cached("SELECT record FROM games WHERE id = ?")?
+        .query_row([id.sql()], |r| r.get(0))
+        .optional()?)
+}
+
+/// The name of the upload token whose upload stored game `id`; `None` for
+/// a local import or an unknown game.
+pub(crate) fn uploader(conn: Read<'_>, id: GameId) -> Result<Option<String>> {
+    let name: Option<Option<String>> = conn
+        .0
+        .prepare_cached(
+            "SELECT i.uploader FROM games g JOIN imports i ON i.id = g.import_id WHERE g.id = ?",
+        )?
+        .query_row([id.sql()], |r| r.get(0))
+        .optional()?;
+    Ok(name.flatten())
+}
+
+/// The number of games that pass `filter`, counted over the games.
+pub(crate) fn count(conn: Read<'_>, filter: &GameFilter) -> Result<u64> {
+    let (cond, params) = filter_sql(filter);
+    let n: i64 = conn.0.query_row(
+        &format!("SELECT COUNT(*) FROM games g WHERE {cond}"),
+        rusqlite::params_from_iter(params),
+        |r| r.get(0),
+    )?;
+    Ok(n as u64)
+}
+
+/// Every count the import keeps (schema/0006_counts.sql: triggers add and
+/// take away as rows are inserted and deleted), in one small query.
+pub(crate) fn counts(conn: Read<'_>) -> Result<Counts> {
+    let mut stmt = conn.0.prepare_cached("SELECT name, n FROM counts")?;
+    let rows = stmt.query_map([], |r| {
+        Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?.max(0) as u64))
+    })?;
+    Ok(Counts::from_iter(
+        rows.collect::<rusqlite::Result<Vec<_>>>()?,
+    ))
+}
+
+/// Hands `each` every game that passes `filter`, oldest first (by the
+/// first day of its date, then id), with its decompressed record, streamed
+/// (memory stays that of one game). `each` returns false to stop. Returns
+/// the number of games handed to `each`.
+///
+/// # Errors
+/// Storage errors; [`crate::Error::Corrupt`] for a record that does not
+/// decompress; the first error of `each`.
+pub(crate) fn export(
+    conn: Read<'_>,
+    filter: &GameFilter,
+    each: &mut dyn FnMut(&GameSummary, &str) -> Result<bool>,
+) -> Result<u64> {
+    let (cond, params) = filter_sql(filter);
+    let sql = format!(
+        "SELECT {SUMMARY_COLUMNS}, g.record FROM {SUMMARY_FROM} WHERE {cond} \
+         ORDER BY g.date, g.id"
+    );
+    let mut stmt = conn.0.prepare(&sql)?;
+    let mut rows = stmt.query(rusqlite::params_from_iter(params))?;
+    let mut n = 0;
+    while let Some(row) = rows.next()? {
+        let (summary, record) = with_record(row)?;
+        n += 1;
+        if !each(&summary, &record)? {
+            break;
+        }
+    }
+    Ok(n)
+}
+
+/// Hands `each` the games `ids` with their decompressed records, in that
+/// order (ids not stored are skipped); `each` returns false to stop.
+/// Returns the number of games handed to `each`.
+///
+/// # Errors
+/// As [`export`].
+pub(crate) fn export_ids(
+    conn: Read<'_>,
+    ids: &[GameId],
+    each: &mut dyn FnMut(&GameSummary, &str) -> Result<bool>,
+) -> Result<u64> {
+    let mut stmt = conn.0.prepare(&format!(
+        "SELECT {SUMMARY_COLUMNS}, g.record FROM {SUMMARY_FROM} WHERE g.id = ?"
+    ))?;
+    let mut n = 0;
+    for &id in ids {
+        let mut rows = stmt.query([id.sql()])?;
+        let Some(row) = rows.next()? else {
+            continue;
+        };
+        let (summary, record) = with_record(row)?;
+        n += 1;
+        if !each(&summary, &record)? {
+            break;
+        }
+    }
+    Ok(n)
+}
+
+/// A row of `SUMMARY_COLUMNS` and the record: the summary and the
+/// decompressed record.
+fn with_record(row: &Row<'_>) -> Result<(GameSummary, String)> {
+    let summary = summary_of(row)?;
+    let blob: Vec<u8> = row.get(22)?;
+    let record = prepare::decompress(summary.id, &blob)?;
+    Ok((summary, record))
+}
+
+/// Hands `each` the stored records (zstd-compressed bytes) of the games
+/// with ids in `(after, upto]`, in id order, streamed.
+///
+/// # Errors
+/// Storage errors, and the first error `each` returns.
+pub(crate) fn records_between(
+    conn: Read<'_>,
+    after: i64,
+    upto: i64,
+    mut each: impl FnMut(GameId, &[u8]) -> Result<()>,
+) -> Result<()> {
+    let mut stmt = conn
+        .0
+        .prepare("SELECT id, record FROM games WHERE id > ? AND id <= ? ORDER BY id")?;
+    let mut rows = stmt.query([after, upto])?;
+    while let Some(row) = rows.next()? {
+        let id: i64 = row.get(0)?;
+        let blob = row.get_ref(1)?.as_blob().map_err(rusqlite::Error::from)?;
+        each(GameId::from_sql(id), blob)?;
     }
     Ok(())
 }

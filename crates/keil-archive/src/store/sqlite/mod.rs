@@ -4,10 +4,11 @@
 
 pub(crate) mod blocks;
 pub(crate) mod games;
+pub(crate) mod import;
+pub(crate) mod people;
 pub(crate) mod positions;
 pub(crate) mod removals;
 
-use std::ops::Deref;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -32,6 +33,91 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../../../../schema/0011_removals_blocks.sql"),
 ];
 
+/// A read handle on the store: the statements of one read, on a pooled
+/// connection (inside [`ReadConnection::snapshot`] when several must see one
+/// state) or on the writer's connection (inside its transaction, where a
+/// write sees what it wrote). `Copy`. Only `store/sqlite/` runs statements
+/// on it (the field is private to it): the rest of the crate hands it to
+/// the store's functions.
+#[derive(Clone, Copy)]
+pub(crate) struct Read<'a>(&'a Connection);
+
+/// A write handle: the statements of one write transaction of the writer
+/// ([`Writer::transaction`]: an import batch, a removal, a reindex), or
+/// single autocommit statements ([`Writer::autocommit`]). `Copy`; reads
+/// through [`Write::read`] see what it wrote.
+#[derive(Clone, Copy)]
+pub(crate) struct Write<'a>(&'a Connection);
+
+impl<'a> Write<'a> {
+    /// Reads inside this write (they see its own writes).
+    pub(crate) fn read(self) -> Read<'a> {
+        Read(self.0)
+    }
+}
+
+/// The store's one writer: the connection that every write of this process
+/// goes through (held by the archive behind its lock).
+pub(crate) struct Writer(Connection);
+
+impl Writer {
+    /// Opens (creating if needed) the database at `path`, in WAL mode, and
+    /// applies the pending migrations.
+    ///
+    /// # Errors
+    /// SQLite and migration errors.
+    pub(crate) fn open(path: &Path) -> Result<Writer> {
+        open_writer(path).map(Writer)
+    }
+
+    /// Runs `f` in one write transaction: committed when `f` returns `Ok`,
+    /// rolled back (nothing of it stored) when it returns an error.
+    ///
+    /// # Errors
+    /// The error of `f`; SQLite errors of `BEGIN`/`COMMIT`.
+    pub(crate) fn transaction<T>(&mut self, f: impl FnOnce(Write<'_>) -> Result<T>) -> Result<T> {
+        let tx = self.0.transaction()?;
+        let out = f(Write(&tx))?;
+        tx.commit()?;
+        Ok(out)
+    }
+
+    /// Statements outside a transaction, each committed alone.
+    pub(crate) fn autocommit(&self) -> Write<'_> {
+        Write(&self.0)
+    }
+
+    /// Reads on the writer's connection (they see every commit).
+    pub(crate) fn read(&self) -> Read<'_> {
+        Read(&self.0)
+    }
+
+    /// Gives back the space of deleted and rewritten data: `VACUUM`, then
+    /// the write-ahead log folded into the database.
+    ///
+    /// # Errors
+    /// SQLite errors, e.g. while readers hold old snapshots.
+    pub(crate) fn compact(&self) -> Result<()> {
+        self.0
+            .execute_batch("VACUUM; PRAGMA wal_checkpoint(TRUNCATE);")?;
+        Ok(())
+    }
+
+    /// Caps the database at its size plus `extra_pages` pages (`PRAGMA
+    /// max_page_count`), so that a write past it fails with `SQLITE_FULL`
+    /// as on a full volume (tests of a full disk). Returns the cap.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub(crate) fn cap_pages(&self, extra_pages: u64) -> Result<u64> {
+        let pages: u64 = self.0.query_row("PRAGMA page_count", [], |r| r.get(0))?;
+        let cap = pages + extra_pages;
+        Ok(self
+            .0
+            .query_row(&format!("PRAGMA max_page_count = {cap}"), [], |r| r.get(0))?)
+    }
+}
+
 /// How long a statement waits for another connection's lock (ms).
 const BUSY_TIMEOUT_MS: u64 = 5_000;
 
@@ -52,7 +138,7 @@ fn configure(conn: &Connection) -> Result<()> {
 
 /// Opens (creating if needed) the database, sets WAL mode and applies the
 /// pending migrations.
-pub(crate) fn open_writer(path: &Path) -> Result<Connection> {
+fn open_writer(path: &Path) -> Result<Connection> {
     let mut conn = Connection::open(path)?;
     configure(&conn)?;
     let mode: String = conn.query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))?;
@@ -118,7 +204,8 @@ fn register_functions(conn: &Connection) -> Result<()> {
 ///
 /// # Errors
 /// [`Error::NeedsUpgrade`] and [`Error::TooNew`]; SQLite errors.
-pub(crate) fn check_schema(conn: &Connection) -> Result<()> {
+pub(crate) fn check_schema(conn: Read<'_>) -> Result<()> {
+    let conn = conn.0;
     let found: usize = conn.query_row("PRAGMA user_version", [], |r| r.get::<_, i64>(0))? as usize;
     let expected = schema_version();
     match found.cmp(&expected) {
@@ -260,7 +347,8 @@ fn uri_path(path: &Path) -> String {
 }
 
 /// A read-only connection borrowed from the archive's pool; it goes back to
-/// the pool when dropped. Dereferences to [`rusqlite::Connection`].
+/// the pool when dropped; its statements run through [`ReadConnection::read`]
+/// and [`ReadConnection::snapshot`].
 ///
 /// Statements on it see a consistent snapshot per transaction (WAL mode):
 /// run several queries in [`ReadConnection::snapshot`] to see one state of
@@ -277,12 +365,13 @@ impl ReadConnection<'_> {
     ///
     /// # Errors
     /// The error of `f`, else SQLite errors of `BEGIN`/`COMMIT`.
-    pub(crate) fn snapshot<T>(&self, f: impl FnOnce(&Connection) -> Result<T>) -> Result<T> {
-        self.prepare_cached("BEGIN")?.execute([])?;
-        let out = f(self);
+    pub(crate) fn snapshot<T>(&self, f: impl FnOnce(Read<'_>) -> Result<T>) -> Result<T> {
+        self.conn().prepare_cached("BEGIN")?.execute([])?;
+        let out = f(self.read());
         // Ending a read transaction cannot lose anything; a connection left
         // inside one is not reused (see `Drop`).
         let end = self
+            .conn()
             .prepare_cached("COMMIT")
             .and_then(|mut s| s.execute([]));
         let out = out?;
@@ -291,9 +380,14 @@ impl ReadConnection<'_> {
     }
 }
 
-impl Deref for ReadConnection<'_> {
-    type Target = Connection;
-    fn deref(&self) -> &Connection {
+impl ReadConnection<'_> {
+    /// Reads on this connection, each statement on its own snapshot (use
+    /// [`ReadConnection::snapshot`] for several on one).
+    pub(crate) fn read(&self) -> Read<'_> {
+        Read(self.conn())
+    }
+
+    fn conn(&self) -> &Connection {
         // Only `drop` takes the connection out.
         &self.conn.as_ref().expect("connection present until drop").1
     }
@@ -311,4 +405,57 @@ impl Drop for ReadConnection<'_> {
             }
         }
     }
+}
+
+impl From<rusqlite::Error> for Error {
+    fn from(e: rusqlite::Error) -> Error {
+        crate::error::storage_error("SQLite", e)
+    }
+}
+
+impl From<rusqlite_migration::Error> for Error {
+    fn from(e: rusqlite_migration::Error) -> Error {
+        crate::error::storage_error("schema migration", e)
+    }
+}
+
+/// Whether a storage error's cause `e` is SQLite's full disk
+/// (`SQLITE_FULL`, or `SQLITE_IOERR`: what a failed write reports); `None`
+/// when `e` is not SQLite's.
+pub(crate) fn out_of_space(e: &(dyn std::error::Error + 'static)) -> Option<bool> {
+    let rusqlite::Error::SqliteFailure(f, _) = e.downcast_ref::<rusqlite::Error>()? else {
+        return None;
+    };
+    Some(matches!(
+        f.code,
+        rusqlite::ErrorCode::DiskFull | rusqlite::ErrorCode::SystemIoFailure
+    ))
+}
+
+/// Whether a storage error's cause `e` says SQLite cannot write (a
+/// read-only or full volume, no permission, or the WAL index that cannot
+/// be created or grown); `None` when `e` is not SQLite's.
+pub(crate) fn unwritable(e: &(dyn std::error::Error + 'static)) -> Option<bool> {
+    use rusqlite::ErrorCode as C;
+    use rusqlite::ffi;
+    if let Some(rusqlite_migration::Error::RusqliteError { err, .. }) =
+        e.downcast_ref::<rusqlite_migration::Error>()
+    {
+        return unwritable(err);
+    }
+    let rusqlite::Error::SqliteFailure(f, _) = e.downcast_ref::<rusqlite::Error>()? else {
+        return None;
+    };
+    let write_io = [
+        ffi::SQLITE_IOERR_WRITE,
+        ffi::SQLITE_IOERR_TRUNCATE,
+        ffi::SQLITE_IOERR_SHMOPEN,
+        ffi::SQLITE_IOERR_SHMSIZE,
+    ];
+    Some(
+        matches!(
+            f.code,
+            C::ReadOnly | C::CannotOpen | C::DiskFull | C::PermissionDenied
+        ) || write_io.contains(&f.extended_code),
+    )
 }

@@ -8,7 +8,8 @@
 //! `positions/store.rs`. Segment rows are written whole and never updated,
 //! but for the nonce column (filled once by [`set_nonce`]).
 
-use rusqlite::{Connection, OptionalExtension, params};
+use super::{Read, Write};
+use rusqlite::{OptionalExtension, params};
 
 use crate::Result;
 
@@ -19,13 +20,14 @@ use crate::Result;
 /// it holds, its `nonce` (stored as the signed 64-bit integer of the same
 /// bits) and the version of its keys (`keys`).
 pub(crate) fn insert_segment(
-    conn: &Connection,
+    conn: Write<'_>,
     games: usize,
     postings: usize,
     data: &[u8],
     nonce: u64,
     keys: i64,
 ) -> Result<()> {
+    let conn = conn.0;
     conn.execute(
         "INSERT INTO position_segments (id, games, postings, data, nonce, keys)
          VALUES ((SELECT COALESCE(MAX(id), 0) + 1 FROM position_segments), ?1, ?2, ?3, ?4, ?5)",
@@ -36,7 +38,8 @@ pub(crate) fn insert_segment(
 
 /// Every segment's id and number of postings, `(id, postings)`, in no
 /// particular order: what a merge plan is made of.
-pub(crate) fn segment_sizes(conn: &Connection) -> Result<Vec<(i64, i64)>> {
+pub(crate) fn segment_sizes(conn: Read<'_>) -> Result<Vec<(i64, i64)>> {
+    let conn = conn.0;
     let mut stmt = conn.prepare_cached("SELECT id, postings FROM position_segments")?;
     let sizes = stmt
         .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
@@ -46,7 +49,8 @@ pub(crate) fn segment_sizes(conn: &Connection) -> Result<Vec<(i64, i64)>> {
 
 /// Segment `id`'s blob, whole, and the number of games it holds,
 /// `(data, games)`.
-pub(crate) fn segment_data_and_games(conn: &Connection, id: i64) -> Result<(Vec<u8>, i64)> {
+pub(crate) fn segment_data_and_games(conn: Read<'_>, id: i64) -> Result<(Vec<u8>, i64)> {
+    let conn = conn.0;
     Ok(conn.query_row(
         "SELECT data, games FROM position_segments WHERE id = ?1",
         [id],
@@ -55,7 +59,8 @@ pub(crate) fn segment_data_and_games(conn: &Connection, id: i64) -> Result<(Vec<
 }
 
 /// Segment `id`'s blob, whole (bytes).
-pub(crate) fn segment_bytes(conn: &Connection, id: i64) -> Result<Vec<u8>> {
+pub(crate) fn segment_bytes(conn: Read<'_>, id: i64) -> Result<Vec<u8>> {
+    let conn = conn.0;
     Ok(conn.query_row(
         "SELECT data FROM position_segments WHERE id = ?1",
         [id],
@@ -64,7 +69,8 @@ pub(crate) fn segment_bytes(conn: &Connection, id: i64) -> Result<Vec<u8>> {
 }
 
 /// Deletes the segment rows `ids` (ids that are not stored are skipped).
-pub(crate) fn delete_segments(conn: &Connection, ids: &[i64]) -> Result<()> {
+pub(crate) fn delete_segments(conn: Write<'_>, ids: &[i64]) -> Result<()> {
+    let conn = conn.0;
     let mut del = conn.prepare_cached("DELETE FROM position_segments WHERE id = ?1")?;
     for &id in ids {
         del.execute([id])?;
@@ -73,7 +79,8 @@ pub(crate) fn delete_segments(conn: &Connection, ids: &[i64]) -> Result<()> {
 }
 
 /// Deletes every segment row: the position index is then empty.
-pub(crate) fn delete_all_segments(conn: &Connection) -> Result<()> {
+pub(crate) fn delete_all_segments(conn: Write<'_>) -> Result<()> {
+    let conn = conn.0;
     conn.execute("DELETE FROM position_segments", [])?;
     Ok(())
 }
@@ -82,7 +89,8 @@ pub(crate) fn delete_all_segments(conn: &Connection) -> Result<()> {
 
 /// Whether a segment was written with keys older than version `current`,
 /// read from the `keys` index alone (never the blobs).
-pub(crate) fn has_keys_older_than(conn: &Connection, current: i64) -> Result<bool> {
+pub(crate) fn has_keys_older_than(conn: Read<'_>, current: i64) -> Result<bool> {
+    let conn = conn.0;
     Ok(conn
         .query_row(
             "SELECT id FROM position_segments INDEXED BY position_segments_keys \
@@ -96,7 +104,8 @@ pub(crate) fn has_keys_older_than(conn: &Connection, current: i64) -> Result<boo
 
 /// Whether a segment's nonce column is NULL (a segment written before
 /// schema 2, not filled yet).
-pub(crate) fn has_missing_nonce(conn: &Connection) -> Result<bool> {
+pub(crate) fn has_missing_nonce(conn: Read<'_>) -> Result<bool> {
+    let conn = conn.0;
     let missing: Option<i64> = conn
         .query_row(
             "SELECT id FROM position_segments WHERE nonce IS NULL LIMIT 1",
@@ -109,7 +118,8 @@ pub(crate) fn has_missing_nonce(conn: &Connection) -> Result<bool> {
 
 /// The ids of the segments whose nonce column is NULL, in no particular
 /// order.
-pub(crate) fn segments_without_nonce(conn: &Connection) -> Result<Vec<i64>> {
+pub(crate) fn segments_without_nonce(conn: Read<'_>) -> Result<Vec<i64>> {
+    let conn = conn.0;
     let ids = conn
         .prepare("SELECT id FROM position_segments WHERE nonce IS NULL")?
         .query_map([], |r| r.get(0))?
@@ -122,7 +132,8 @@ pub(crate) fn segments_without_nonce(conn: &Connection) -> Result<Vec<i64>> {
 ///
 /// # Errors
 /// SQLite errors, among them a blob shorter than `head`.
-pub(crate) fn read_segment_head(conn: &Connection, id: i64, head: &mut [u8]) -> Result<()> {
+pub(crate) fn read_segment_head(conn: Read<'_>, id: i64, head: &mut [u8]) -> Result<()> {
+    let conn = conn.0;
     let blob = conn.blob_open(rusqlite::MAIN_DB, "position_segments", "data", id, true)?;
     blob.read_at_exact(head, 0)?;
     Ok(())
@@ -130,7 +141,8 @@ pub(crate) fn read_segment_head(conn: &Connection, id: i64, head: &mut [u8]) -> 
 
 /// Sets segment `id`'s nonce column to `nonce` (stored as the signed
 /// 64-bit integer of the same bits).
-pub(crate) fn set_nonce(conn: &Connection, id: i64, nonce: u64) -> Result<()> {
+pub(crate) fn set_nonce(conn: Write<'_>, id: i64, nonce: u64) -> Result<()> {
+    let conn = conn.0;
     conn.execute(
         "UPDATE position_segments SET nonce = ?1 WHERE id = ?2",
         [nonce as i64, id],
@@ -140,7 +152,8 @@ pub(crate) fn set_nonce(conn: &Connection, id: i64, nonce: u64) -> Result<()> {
 
 /// Every segment's id and nonce, `(id, nonce)` (`None` for a segment older
 /// than the column, until it is filled), read from the nonce index alone.
-pub(crate) fn segment_nonces(conn: &Connection) -> Result<Vec<(i64, Option<i64>)>> {
+pub(crate) fn segment_nonces(conn: Read<'_>) -> Result<Vec<(i64, Option<i64>)>> {
+    let conn = conn.0;
     let mut stmt = conn.prepare_cached(
         "SELECT id, nonce FROM position_segments INDEXED BY position_segments_nonce",
     )?;
@@ -153,7 +166,8 @@ pub(crate) fn segment_nonces(conn: &Connection) -> Result<Vec<(i64, Option<i64>)
 // ---- games and players ---------------------------------------------------------
 
 /// Every stored game's id, ascending: what a rebuild replays.
-pub(crate) fn game_ids(conn: &Connection) -> Result<Vec<i64>> {
+pub(crate) fn game_ids(conn: Read<'_>) -> Result<Vec<i64>> {
+    let conn = conn.0;
     let ids = conn
         .prepare("SELECT id FROM games ORDER BY id")?
         .query_map([], |r| r.get(0))?
@@ -179,7 +193,8 @@ pub(crate) struct GameBriefRow {
 
 /// The [`GameBriefRow`] of every game with an id in `from + 1..=max`, in
 /// no particular order.
-pub(crate) fn game_briefs(conn: &Connection, from: i64, max: i64) -> Result<Vec<GameBriefRow>> {
+pub(crate) fn game_briefs(conn: Read<'_>, from: i64, max: i64) -> Result<Vec<GameBriefRow>> {
+    let conn = conn.0;
     let mut stmt = conn.prepare_cached(
         "SELECT id, date, winner, black_id, white_id FROM games WHERE id > ?1 AND id <= ?2",
     )?;
@@ -200,8 +215,9 @@ pub(crate) fn game_briefs(conn: &Connection, from: i64, max: i64) -> Result<Vec<
 /// The ids (`players.id`) of every spelling of the person `name` names
 /// ([`crate::person_key`], the operator's aliases), in no particular
 /// order.
-pub(crate) fn spellings_of(conn: &Connection, name: &str) -> Result<Vec<i64>> {
-    let mut stmt = conn.prepare_cached(crate::people::SPELLINGS_OF)?;
+pub(crate) fn spellings_of(conn: Read<'_>, name: &str) -> Result<Vec<i64>> {
+    let conn = conn.0;
+    let mut stmt = conn.prepare_cached(super::people::SPELLINGS_OF)?;
     Ok(stmt
         .query_map([crate::person_key(name)], |r| r.get(0))?
         .collect::<rusqlite::Result<_>>()?)

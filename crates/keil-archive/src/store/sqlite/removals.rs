@@ -2,13 +2,15 @@
 //! logged in one transaction (schema/0011_removals_blocks.sql), the log read
 //! back, and the sequences derived indexes catch up on.
 
-use rusqlite::{Connection, OptionalExtension, Transaction, params};
+use super::{Read, Write};
+use rusqlite::{OptionalExtension, params};
 
 use crate::store::Sequences;
 use crate::{GameId, Removal, Result};
 
 /// The greatest game id and the last removal's sequence number.
-pub(crate) fn sequences(conn: &Connection) -> Result<Sequences> {
+pub(crate) fn sequences(conn: Read<'_>) -> Result<Sequences> {
+    let conn = conn.0;
     Ok(conn
         .prepare_cached(
             "SELECT (SELECT COALESCE(MAX(id), 0) FROM games), \
@@ -25,7 +27,8 @@ pub(crate) fn sequences(conn: &Connection) -> Result<Sequences> {
 /// The id the next stored game gets: above every stored and every removed
 /// game's, so that an id is never given twice (a derived index that saw a
 /// removed game never mistakes a new one for it).
-pub(crate) fn next_game_id(tx: &Connection) -> Result<i64> {
+pub(crate) fn next_game_id(tx: Read<'_>) -> Result<i64> {
+    let tx = tx.0;
     Ok(tx
         .prepare_cached(
             "SELECT MAX((SELECT COALESCE(MAX(id), 0) FROM games), \
@@ -38,10 +41,11 @@ pub(crate) fn next_game_id(tx: &Connection) -> Result<i64> {
 /// (when `signature` is given) another record of the same game. Returns
 /// when it was removed and by whom.
 pub(crate) fn refusing(
-    tx: &Connection,
+    tx: Read<'_>,
     hash: &[u8],
     signature: Option<&[u8]>,
 ) -> Result<Option<(String, String)>> {
+    let tx = tx.0;
     let by_hash = tx
         .prepare_cached(
             "SELECT r.removed_at, r.removed_by FROM removed_records x \
@@ -65,12 +69,13 @@ pub(crate) fn refusing(
 /// stored. The players', people's and events' game counts follow; the
 /// archive's counts follow through their triggers.
 pub(crate) fn remove(
-    tx: &Transaction<'_>,
+    tx: Write<'_>,
     id: GameId,
     removed_at: &str,
     removed_by: &str,
     reason: &str,
 ) -> Result<Option<Removal>> {
+    let tx = tx.0;
     type Row = (
         Vec<u8>,
         Option<Vec<u8>>,
@@ -178,7 +183,8 @@ pub(crate) fn remove(
 }
 
 /// The removal log, latest first, at most `limit` entries.
-pub(crate) fn log(conn: &Connection, limit: usize) -> Result<Vec<Removal>> {
+pub(crate) fn log(conn: Read<'_>, limit: usize) -> Result<Vec<Removal>> {
+    let conn = conn.0;
     let mut stmt = conn.prepare_cached(
         "SELECT seq, game_id, removed_at, removed_by, reason, what FROM removals \
          ORDER BY seq DESC LIMIT ?",
@@ -198,22 +204,23 @@ pub(crate) fn log(conn: &Connection, limit: usize) -> Result<Vec<Removal>> {
     Ok(rows)
 }
 
-/// The game ids removed after removal `after` up to removal `upto`, in
-/// order (what a derived index applies to catch up).
-pub(crate) fn removed_between(conn: &Connection, after: i64, upto: i64) -> Result<Vec<i64>> {
-    let mut stmt = conn
-        .prepare_cached("SELECT game_id FROM removals WHERE seq > ?1 AND seq <= ?2 ORDER BY seq")?;
+/// The removals with sequence numbers in `(after, upto]`, `(sequence,
+/// game id)` in sequence order.
+pub(crate) fn removed_between(conn: Read<'_>, after: i64, upto: i64) -> Result<Vec<(i64, i64)>> {
+    let mut stmt = conn.0.prepare_cached(
+        "SELECT seq, game_id FROM removals WHERE seq > ?1 AND seq <= ?2 ORDER BY seq",
+    )?;
     let ids = stmt
-        .query_map([after, upto], |r| r.get(0))?
-        .collect::<rusqlite::Result<Vec<i64>>>()?;
+        .query_map([after, upto], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
     Ok(ids)
 }
 
 /// Every removed game's id, as the derived indexes hold ids (what a merge
 /// of derived blocks leaves out).
-pub(crate) fn removed_games(conn: &Connection) -> Result<std::collections::HashSet<u32>> {
+pub(crate) fn removed_games(conn: Read<'_>) -> Result<std::collections::HashSet<u32>> {
     Ok(removed_between(conn, 0, i64::MAX)?
         .into_iter()
-        .map(|id| id as u32)
+        .map(|(_, id)| id as u32)
         .collect())
 }

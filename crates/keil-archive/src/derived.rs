@@ -1,0 +1,90 @@
+//! The one catch-up loop of the derived indexes (the position index's
+//! game summaries, the pattern and region index, the text index, the
+//! players' vocabulary): what the store holds is the truth, and each index
+//! says how far it has caught up with it as [`Sequences`] (every game up
+//! to an id added, every removal up to a sequence number applied).
+//! [`catch_up`] reads the store's sequences on the caller's snapshot,
+//! reads the removals the indexes lack once, and hands each index that is
+//! behind the [`Changes`] to apply.
+//!
+//! Invariants: game ids only grow and are never given again, and a stored
+//! game never changes, so "the games with ids in `(reached, to]`" is all an
+//! index needs to add; removals are numbered by their own sequence, so
+//! "the removals after `reached`" is all it needs to apply. An index never
+//! goes back: two callers catching up at once leave it where the furthest
+//! one took it, each applying only what it lacked when it took its lock.
+
+use crate::Result;
+use crate::store::{Read, Sequences, removals};
+
+/// What the store holds beyond what an index has: every game up to
+/// `to.games` and every removal up to `to.removals`, as the caller's
+/// snapshot sees them.
+pub(crate) struct Changes {
+    /// The store's sequences in the caller's snapshot.
+    pub to: Sequences,
+    /// `(sequence, game id)` of the removals after the least index's, up
+    /// to `to.removals`, in sequence order.
+    removed: Vec<(i64, i64)>,
+}
+
+impl Changes {
+    /// The games removed after removal sequence `seq` (up to
+    /// `to.removals`), in removal order.
+    pub(crate) fn removed_after(&self, seq: i64) -> impl Iterator<Item = i64> + '_ {
+        let first = self.removed.partition_point(|&(s, _)| s <= seq);
+        self.removed[first..].iter().map(|&(_, id)| id)
+    }
+}
+
+/// An index derived from the store: never the source of truth, rebuilt or
+/// caught up from it.
+pub(crate) trait Derived {
+    /// How far the index has caught up.
+    ///
+    /// # Errors
+    /// Errors of the index's own storage (the text index's commit).
+    fn reached(&self) -> Result<Sequences>;
+
+    /// Brings the index to `changes.to`: adds the games with ids above
+    /// those it holds, up to `changes.to.games`, read on `read`, and applies
+    /// [`Changes::removed_after`] what it has applied. It starts from what
+    /// it holds once it has taken its own lock (another caller may have
+    /// moved it since [`Derived::reached`]).
+    ///
+    /// # Errors
+    /// Storage errors; [`crate::Error::Corrupt`] for a stored game that
+    /// does not replay.
+    fn apply(&mut self, read: Read<'_>, changes: &Changes) -> Result<()>;
+}
+
+/// Catches `indexes` up with the store as `read`'s snapshot holds it, one
+/// after the other, and returns the store's sequences there. Reads
+/// nothing but the sequences when every index is caught up (the cost of a
+/// search on an archive that has not changed: one small query).
+///
+/// # Errors
+/// The first index's error; the others are then not caught up.
+pub(crate) fn catch_up(read: Read<'_>, indexes: &mut [&mut dyn Derived]) -> Result<Sequences> {
+    let to = Sequences::read(read)?;
+    let mut behind = Vec::with_capacity(indexes.len());
+    for (i, index) in indexes.iter().enumerate() {
+        let at = index.reached()?;
+        if at.games < to.games || at.removals < to.removals {
+            behind.push((i, at));
+        }
+    }
+    let Some(since) = behind.iter().map(|(_, at)| at.removals).min() else {
+        return Ok(to);
+    };
+    let removed = if since < to.removals {
+        removals::removed_between(read, since, to.removals)?
+    } else {
+        Vec::new()
+    };
+    let changes = Changes { to, removed };
+    for (i, _) in behind {
+        indexes[i].apply(read, &changes)?;
+    }
+    Ok(to)
+}

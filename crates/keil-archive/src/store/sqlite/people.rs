@@ -1,0 +1,386 @@
+//! People and their spellings in SQLite: `players` (a name as written,
+//! folded, with its words in `player_words`), `people` (one identity per
+//! person, by person key), `player_aliases` (the operator's aliases) and
+//! `game_players` (a person's games, one row per colour, keyed by date):
+//! what the import resolves names to, what an alias merges, and the reads
+//! of player search and profiles.
+
+use rusqlite::{OptionalExtension, params};
+
+use super::{Read, Write};
+use crate::people::{AliasReport, NameSpelling, Spelling};
+use crate::players::{
+    ColorRecord, MatchKind, Opponent, PROFILE_OPPONENTS, PlayerHit, PlayerProfile, YearRecord,
+};
+use crate::{PlayerId, Result, fold, person_key};
+
+/// The id of the person that the person key `?` resolves to, after the
+/// aliases (no row when none): an SQL subquery. Its one parameter, an
+/// anonymous `?` (so that it mixes with a filter's other `?`), is
+/// [`person_key`]`(name)`. A macro, so that [`SPELLINGS_OF`] is built from
+/// it at compile time.
+macro_rules! person_of {
+    () => {
+        "SELECT p.id FROM (SELECT ? AS k) x JOIN people p \
+         ON p.key = COALESCE((SELECT a.target FROM player_aliases a WHERE a.key = x.k), x.k)"
+    };
+}
+
+/// [`person_of!`] as a constant.
+pub(crate) const PERSON_OF: &str = person_of!();
+
+/// The ids of the spellings (`players.id`) of the person [`PERSON_OF`]
+/// gives: an SQL subquery for a player filter (`g.black_id IN (...)`),
+/// with the same one parameter.
+pub(crate) const SPELLINGS_OF: &str =
+    concat!("SELECT id FROM players WHERE person = (", person_of!(), ")");
+
+/// The key a person key resolves to: its alias's target, or itself.
+fn resolved(conn: Read<'_>, key: &str) -> Result<String> {
+    let conn = conn.0;
+    let target: Option<String> = conn
+        .prepare_cached("SELECT target FROM player_aliases WHERE key = ?1")?
+        .query_row([key], |r| r.get(0))
+        .optional()?;
+    Ok(target.unwrap_or_else(|| key.to_string()))
+}
+
+/// The person a resolved key names, if any.
+fn person_with_key(conn: Read<'_>, key: &str) -> Result<Option<i64>> {
+    let conn = conn.0;
+    Ok(conn
+        .prepare_cached("SELECT id FROM people WHERE key = ?1")?
+        .query_row([key], |r| r.get(0))
+        .optional()?)
+}
+
+/// The spelling `name` as stored, with its person; `None` when no game
+/// wrote it yet.
+pub(crate) fn spelling(conn: Read<'_>, name: &str) -> Result<Option<Spelling>> {
+    Ok(conn
+        .0
+        .prepare_cached("SELECT id, person FROM players WHERE name = ?")?
+        .query_row([name], |r| {
+            Ok(Spelling {
+                id: r.get(0)?,
+                person: r.get(1)?,
+            })
+        })
+        .optional()?)
+}
+
+/// Stores the new spelling `name` with its words, and its person when the
+/// name's key (after the aliases) names nobody yet.
+pub(crate) fn add_spelling(tx: Write<'_>, name: &str) -> Result<Spelling> {
+    let key = resolved(tx.read(), &person_key(name))?;
+    let tx = tx.0;
+    let person = match person_with_key(Read(tx), &key)? {
+        Some(p) => p,
+        None => {
+            tx.prepare_cached("INSERT INTO people (name, key) VALUES (?, ?)")?
+                .execute(params![name, key])?;
+            tx.last_insert_rowid()
+        }
+    };
+    let folded = fold(name);
+    tx.prepare_cached("INSERT INTO players (name, folded, person) VALUES (?, ?, ?)")?
+        .execute(params![name, folded, person])?;
+    let id = tx.last_insert_rowid();
+    let mut words =
+        tx.prepare_cached("INSERT OR IGNORE INTO player_words (word, player_id) VALUES (?, ?)")?;
+    // Each word, and the words run together ("kejie" finds "Ke Jie").
+    let joined = folded.replace(' ', "");
+    for w in folded.split(' ').chain([joined.as_str()]) {
+        if !w.is_empty() {
+            words.execute(params![w, id])?;
+        }
+    }
+    Ok(Spelling { id, person })
+}
+
+/// Makes the person key `alias_key` resolve to `name_key`'s target (see
+/// [`crate::Archive::add_alias`]); `name` becomes the name shown when
+/// only the alias's person exists.
+pub(crate) fn alias(
+    tx: Write<'_>,
+    alias_key: &str,
+    name_key: &str,
+    name: &str,
+) -> Result<AliasReport> {
+    let read = tx.read();
+    let tx = tx.0;
+    let alias_key = alias_key.to_string();
+    let from = resolved(read, &alias_key)?;
+    let to = resolved(read, name_key)?;
+    let from_person = person_with_key(read, &from)?;
+    let to_person = person_with_key(read, &to)?;
+    let mut report = AliasReport {
+        alias_key: alias_key.clone(),
+        target_key: to.clone(),
+        person: to_person.or(from_person).map(PlayerId::from_sql),
+        merged: false,
+        unchanged: from == to,
+    };
+    if from == to {
+        return Ok(report);
+    }
+    // Every key that resolved to `from` resolves to `to` (no chains).
+    tx.execute(
+        "UPDATE player_aliases SET target = ?2 WHERE target = ?1",
+        params![from, to],
+    )?;
+    for key in [&from, &alias_key] {
+        if *key != to {
+            tx.execute(
+                "INSERT OR REPLACE INTO player_aliases (key, target) VALUES (?1, ?2)",
+                params![key, to],
+            )?;
+        }
+    }
+    match (from_person, to_person) {
+        (Some(a), None) => {
+            tx.execute(
+                "UPDATE people SET key = ?2, name = ?3 WHERE id = ?1",
+                params![a, to, name],
+            )?;
+        }
+        (Some(a), Some(b)) => {
+            merge(Write(tx), a, b)?;
+            report.merged = true;
+        }
+        (None, _) => {}
+    }
+    Ok(report)
+}
+
+/// Merges person `a` into person `b`: spellings, game rows, results
+/// against each other (now against oneself), the game count.
+fn merge(tx: Write<'_>, a: i64, b: i64) -> Result<()> {
+    let tx = tx.0;
+    tx.execute("UPDATE players SET person = ?2 WHERE person = ?1", [a, b])?;
+    tx.execute(
+        "UPDATE game_players SET opponent_id = ?2 WHERE opponent_id = ?1",
+        [a, b],
+    )?;
+    tx.execute(
+        "UPDATE game_players SET player_id = ?2 WHERE player_id = ?1",
+        [a, b],
+    )?;
+    tx.execute(
+        "UPDATE game_players SET won = NULL WHERE player_id = ?1 AND opponent_id = ?1",
+        [b],
+    )?;
+    tx.execute(
+        "UPDATE people SET games = (SELECT COUNT(DISTINCT game_id) FROM game_players \
+         WHERE player_id = ?1) WHERE id = ?1",
+        [b],
+    )?;
+    tx.execute("DELETE FROM people WHERE id = ?1", [a])?;
+    Ok(())
+}
+
+/// The spellings of a person, most games first (then by name).
+pub(crate) fn spellings(conn: Read<'_>, person: PlayerId) -> Result<Vec<NameSpelling>> {
+    let conn = conn.0;
+    let mut stmt = conn.prepare_cached(
+        "SELECT name, games FROM players WHERE person = ? ORDER BY games DESC, name",
+    )?;
+    let rows = stmt.query_map([person.sql()], |r| {
+        Ok(NameSpelling {
+            name: r.get(0)?,
+            games: r.get::<_, i64>(1)?.max(0) as u64,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// A player's profile (see [`crate::Players::profile`]).
+pub(crate) fn profile(conn: Read<'_>, player: PlayerId) -> Result<Option<PlayerProfile>> {
+    let conn = conn.0;
+    let id = player.sql();
+    let Some((name, games)) = conn
+        .prepare_cached("SELECT name, games FROM people WHERE id = ?")?
+        .query_row([id], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))
+        .optional()?
+    else {
+        return Ok(None);
+    };
+    let mut by_color = [ColorRecord::default(); 2];
+    let mut stmt = conn.prepare_cached(
+        "SELECT color, COUNT(*), COALESCE(SUM(won = 1), 0), COALESCE(SUM(won = 0), 0) \
+         FROM game_players WHERE player_id = ? GROUP BY color",
+    )?;
+    let rows = stmt.query_map([id], |r| {
+        Ok((
+            r.get::<_, i64>(0)?,
+            r.get::<_, i64>(1)?,
+            r.get::<_, i64>(2)?,
+            r.get::<_, i64>(3)?,
+        ))
+    })?;
+    for row in rows {
+        let (color, n, w, l) = row?;
+        if let Some(slot) = by_color.get_mut(color as usize) {
+            *slot = ColorRecord {
+                games: n as u64,
+                wins: w as u64,
+                losses: l as u64,
+            };
+        }
+    }
+    let (first_date, last_date): (Option<String>, Option<String>) = conn
+        .prepare_cached(
+            "SELECT MIN(date), MAX(date) FROM game_players WHERE player_id = ? AND date <> ''",
+        )?
+        .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    let self_play: i64 = conn
+        .prepare_cached(
+            "SELECT COUNT(*) FROM game_players WHERE player_id = ?1 AND opponent_id = ?1 AND color = 0",
+        )?
+        .query_row([id], |r| r.get(0))?;
+    let mut stmt = conn.prepare_cached(
+        "SELECT gp.opponent_id, p.name, COUNT(*) AS n, COALESCE(SUM(gp.won = 1), 0), \
+         COALESCE(SUM(gp.won = 0), 0) FROM game_players gp JOIN people p ON p.id = gp.opponent_id \
+         WHERE gp.player_id = ?1 AND gp.opponent_id <> ?1 GROUP BY gp.opponent_id \
+         ORDER BY n DESC, p.name LIMIT ?2",
+    )?;
+    let opponents = stmt
+        .query_map(params![id, PROFILE_OPPONENTS as i64], |r| {
+            Ok(Opponent {
+                id: PlayerId::from_sql(r.get(0)?),
+                name: r.get(1)?,
+                games: r.get::<_, i64>(2)? as u64,
+                wins: r.get::<_, i64>(3)? as u64,
+                losses: r.get::<_, i64>(4)? as u64,
+            })
+        })?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    Ok(Some(PlayerProfile {
+        id: player,
+        name,
+        games: games as u64,
+        self_play: self_play as u64,
+        spellings: spellings(Read(conn), player)?,
+        as_black: by_color[0],
+        as_white: by_color[1],
+        first_date,
+        last_date,
+        opponents,
+    }))
+}
+
+/// The person whose key (after the aliases) is `key`, if they have games:
+/// `(id, name shown, games)`.
+pub(crate) fn person_by_key(conn: Read<'_>, key: &str) -> Result<Option<(i64, String, i64)>> {
+    Ok(conn
+        .0
+        .prepare_cached(&format!(
+            "SELECT id, name, games FROM people WHERE games > 0 AND id = ({PERSON_OF})"
+        ))?
+        .query_row([key], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .optional()?)
+}
+
+/// The people with games one of whose spellings, or a word of one, starts
+/// with the folded `prefix`: `(id, name shown, folded spelling, games)`.
+pub(crate) fn people_by_prefix(
+    conn: Read<'_>,
+    prefix: &str,
+) -> Result<Vec<(i64, String, String, i64)>> {
+    // Folded names are ASCII: '\x7f' sorts after every continuation.
+    let upper = format!("{prefix}\x7f");
+    let mut stmt = conn.0.prepare_cached(
+        "SELECT q.id, q.name, s.folded, q.games FROM players s JOIN people q ON q.id = s.person \
+         WHERE s.folded >= ?1 AND s.folded < ?2 AND q.games > 0 \
+         UNION SELECT q.id, q.name, s.folded, q.games FROM player_words w \
+         JOIN players s ON s.id = w.player_id JOIN people q ON q.id = s.person \
+         WHERE w.word >= ?1 AND w.word < ?2 AND q.games > 0",
+    )?;
+    let rows = stmt.query_map(params![prefix, upper], |r| {
+        Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// The person of spelling `spelling` (`players.id`), if they have games:
+/// `(id, name shown, games)`; `None` too for a spelling newer than this
+/// read's snapshot.
+pub(crate) fn person_of_spelling(
+    conn: Read<'_>,
+    spelling: i64,
+) -> Result<Option<(i64, String, i64)>> {
+    Ok(conn
+        .0
+        .prepare_cached(
+            "SELECT q.id, q.name, q.games FROM players s JOIN people q ON q.id = s.person \
+             WHERE s.id = ?1 AND q.games > 0",
+        )?
+        .query_row([spelling], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .optional()?)
+}
+
+/// The spellings stored after spelling id `after`, `(id, folded name)`
+/// in id order.
+pub(crate) fn spellings_after(conn: Read<'_>, after: i64) -> Result<Vec<(i64, String)>> {
+    let mut stmt = conn
+        .0
+        .prepare_cached("SELECT id, folded FROM players WHERE id > ?1 ORDER BY id")?;
+    let rows = stmt
+        .query_map([after], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    Ok(rows)
+}
+
+/// A person's games, wins and losses per year (see
+/// [`crate::Players::results_by_year`]).
+pub(crate) fn results_by_year(conn: Read<'_>, id: PlayerId) -> Result<Vec<YearRecord>> {
+    let conn = conn.0;
+    let mut stmt = conn.prepare_cached(
+        "SELECT substr(date, 1, 4) AS y, COUNT(DISTINCT game_id), COALESCE(SUM(won = 1), 0), \
+         COALESCE(SUM(won = 0), 0) FROM game_players WHERE player_id = ? \
+         GROUP BY y ORDER BY y = '', y",
+    )?;
+    let rows = stmt.query_map([id.sql()], |r| {
+        Ok(YearRecord {
+            year: r.get::<_, String>(0)?.parse().ok(),
+            games: r.get::<_, i64>(1)? as u64,
+            wins: r.get::<_, i64>(2)? as u64,
+            losses: r.get::<_, i64>(3)? as u64,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+}
+
+/// The person `name` names (see [`crate::Players::id_of`]).
+pub(crate) fn id_of(conn: Read<'_>, name: &str) -> Result<Option<PlayerId>> {
+    let conn = conn.0;
+    let exact: Option<i64> = conn
+        .prepare_cached("SELECT person FROM players WHERE name = ?")?
+        .query_row([name], |r| r.get(0))
+        .optional()?;
+    let id = match exact {
+        Some(id) => Some(id),
+        None => conn
+            .prepare_cached(PERSON_OF)?
+            .query_row([person_key(name)], |r| r.get(0))
+            .optional()?,
+    };
+    Ok(id.map(PlayerId::from_sql))
+}
+
+/// The people with the most games (see [`crate::Players::most_played`]).
+pub(crate) fn most_played(conn: Read<'_>, limit: usize) -> Result<Vec<PlayerHit>> {
+    let conn = conn.0;
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, name, games FROM people WHERE games > 0 ORDER BY games DESC, name LIMIT ?",
+    )?;
+    let rows = stmt.query_map([limit as i64], |r| {
+        Ok(PlayerHit {
+            id: PlayerId::from_sql(r.get(0)?),
+            name: r.get(1)?,
+            games: r.get::<_, i64>(2)?.max(0) as u64,
+            matched: MatchKind::Exact,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
