@@ -88,3 +88,83 @@ pub(crate) fn catch_up(read: Read<'_>, indexes: &mut [&mut dyn Derived]) -> Resu
     }
     Ok(to)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{Changes, Derived, catch_up};
+    use crate::store::{Read, Sequences};
+    use crate::{Archive, GameId, ImportOptions, ImportSource, Result};
+
+    /// An index that records what the loop hands it.
+    struct Probe {
+        at: Sequences,
+        applied: Vec<(Sequences, Vec<i64>)>,
+    }
+
+    impl Derived for Probe {
+        fn reached(&self) -> Result<Sequences> {
+            Ok(self.at)
+        }
+
+        fn apply(&mut self, _read: Read<'_>, changes: &Changes) -> Result<()> {
+            let removed = changes.removed_after(self.at.removals).collect();
+            self.applied.push((changes.to, removed));
+            self.at = changes.to;
+            Ok(())
+        }
+    }
+
+    /// The loop hands each index that is behind the store's sequences and
+    /// the removals after its own, leaves an index that is caught up
+    /// alone, and reads nothing more once all are.
+    #[test]
+    fn each_index_gets_what_it_lacks_and_no_more() {
+        let dir = tempfile::tempdir().unwrap();
+        let archive = Archive::open(dir.path()).unwrap();
+        let bytes: Vec<u8> = keil_gen::Generator::new(keil_gen::GeneratorConfig {
+            games: 3,
+            seed: 7,
+            ..keil_gen::GeneratorConfig::default()
+        })
+        .unwrap()
+        .flat_map(|g| g.record.into_bytes())
+        .collect();
+        let source = ImportSource::Bytes {
+            name: "three.keil".into(),
+            bytes,
+        };
+        archive
+            .import(&[source], &ImportOptions::default(), &mut |_| {})
+            .unwrap();
+        archive
+            .remove(GameId::from_sql(1), "test", "")
+            .unwrap()
+            .unwrap();
+        let mid = archive.reader().unwrap().snapshot(Sequences::read).unwrap();
+        archive
+            .remove(GameId::from_sql(3), "test", "")
+            .unwrap()
+            .unwrap();
+        let conn = archive.reader().unwrap();
+        let mut cold = Probe {
+            at: Sequences::default(),
+            applied: Vec::new(),
+        };
+        let mut half = Probe {
+            at: mid,
+            applied: Vec::new(),
+        };
+        let to = catch_up(conn.read(), &mut [&mut cold, &mut half]).unwrap();
+        assert_eq!(
+            to,
+            Sequences {
+                games: 3,
+                removals: 2
+            }
+        );
+        assert_eq!(cold.applied, vec![(to, vec![1, 3])]);
+        assert_eq!(half.applied, vec![(to, vec![3])]);
+        catch_up(conn.read(), &mut [&mut cold, &mut half]).unwrap();
+        assert_eq!((cold.applied.len(), half.applied.len()), (1, 1));
+    }
+}

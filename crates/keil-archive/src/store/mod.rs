@@ -20,7 +20,8 @@ pub(crate) use sqlite::{blocks, games, import, people, positions, removals};
 /// answers as the store does.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub(crate) struct Sequences {
-    /// The greatest game id stored (0 for none).
+    /// The greatest game id given (0 for none): stored, or since removed.
+    /// It only grows (ids are never given again).
     pub games: i64,
     /// The last removal's sequence number (0 for none).
     pub removals: i64,

@@ -8,12 +8,15 @@ use rusqlite::{OptionalExtension, params};
 use crate::store::Sequences;
 use crate::{GameId, Removal, Result};
 
-/// The greatest game id and the last removal's sequence number.
+/// The greatest game id given (stored, or since removed: ids are never
+/// given again, so this only grows) and the last removal's sequence
+/// number.
 pub(crate) fn sequences(conn: Read<'_>) -> Result<Sequences> {
-    let conn = conn.0;
     Ok(conn
+        .0
         .prepare_cached(
-            "SELECT (SELECT COALESCE(MAX(id), 0) FROM games), \
+            "SELECT MAX((SELECT COALESCE(MAX(id), 0) FROM games), \
+                        (SELECT COALESCE(MAX(game_id), 0) FROM removals)), \
                     (SELECT COALESCE(MAX(seq), 0) FROM removals)",
         )?
         .query_row([], |r| {
@@ -28,13 +31,7 @@ pub(crate) fn sequences(conn: Read<'_>) -> Result<Sequences> {
 /// game's, so that an id is never given twice (a derived index that saw a
 /// removed game never mistakes a new one for it).
 pub(crate) fn next_game_id(tx: Read<'_>) -> Result<i64> {
-    let tx = tx.0;
-    Ok(tx
-        .prepare_cached(
-            "SELECT MAX((SELECT COALESCE(MAX(id), 0) FROM games), \
-                        (SELECT COALESCE(MAX(game_id), 0) FROM removals)) + 1",
-        )?
-        .query_row([], |r| r.get(0))?)
+    Ok(sequences(tx)?.games + 1)
 }
 
 /// The removal that refuses a record: one with this record identity, or
