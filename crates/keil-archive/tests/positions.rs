@@ -609,3 +609,70 @@ fn an_archive_of_schema_one_upgrades_in_place() {
     let got = check(&archive, &all, &empty, true);
     assert_eq!(got.total_games, all.len() as u64);
 }
+
+/// The segment cache's files by name.
+fn cache_files(dir: &std::path::Path) -> BTreeSet<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".seg"))
+        .collect()
+}
+
+/// Segments mapped from a segment cache answer as segments read from the
+/// store: on the run that writes the files, on the next one that maps
+/// them, after a file was damaged (read again from the store and written
+/// again), and after a reindex (whose new segments replace the old files).
+#[test]
+fn a_segment_cache_answers_as_the_store_and_follows_it() {
+    let (dir, archive, all) = archive_with(120, 4, 23);
+    let cache = tempfile::tempdir().unwrap();
+    let queries: Vec<Position> = all
+        .iter()
+        .step_by(11)
+        .filter_map(|g| g.steps.get(4).map(|s| s.0))
+        .collect();
+    let answers = |a: &Archive| -> Vec<PositionAnswer> {
+        queries
+            .iter()
+            .map(|q| {
+                let mut q = PositionQuery::new(*q);
+                q.symmetry = true;
+                a.positions().search(&q).unwrap()
+            })
+            .collect()
+    };
+    let expected = answers(&archive);
+    assert!(expected.iter().any(|a| a.total_games > 0));
+    let open = || {
+        let a = Archive::open(dir.path()).unwrap();
+        a.positions().cache_segments_in(cache.path()).unwrap();
+        a.positions().load().unwrap();
+        a
+    };
+    let first = open();
+    let files = cache_files(cache.path());
+    assert!(!files.is_empty(), "the first load writes the segments");
+    assert_eq!(answers(&first), expected);
+    drop(first);
+    assert_eq!(answers(&open()), expected);
+    assert_eq!(cache_files(cache.path()), files, "the next load maps them");
+
+    // A damaged file (its nonce changed) is not used.
+    let name = files.iter().next().unwrap();
+    let path = cache.path().join(name);
+    let mut bytes = std::fs::read(&path).unwrap();
+    for b in &mut bytes[..8] {
+        *b ^= 0xff;
+    }
+    std::fs::write(&path, &bytes).unwrap();
+    assert_eq!(answers(&open()), expected);
+    assert_ne!(std::fs::read(&path).unwrap(), bytes, "written again");
+
+    // A reindex writes new segments: their files replace the old ones.
+    archive.reindex().unwrap();
+    let after = open();
+    assert_eq!(answers(&after), expected);
+    let now = cache_files(cache.path());
+    assert!(now.is_disjoint(&files), "{now:?} {files:?}");
+}

@@ -121,6 +121,10 @@ impl Writer {
 /// How long a statement waits for another connection's lock (ms).
 const BUSY_TIMEOUT_MS: u64 = 5_000;
 
+/// The writer's page cache: 64 MiB (SQLite's `cache_size` in KiB when
+/// negative).
+const WRITER_CACHE_KIB: i64 = -65_536;
+
 /// Idle read connections kept for reuse.
 const POOL_IDLE: usize = 8;
 
@@ -141,6 +145,13 @@ fn configure(conn: &Connection) -> Result<()> {
 fn open_writer(path: &Path) -> Result<Connection> {
     let mut conn = Connection::open(path)?;
     configure(&conn)?;
+    // The writer's statement journals (a statement that fires the count
+    // triggers inside a batch's transaction keeps one) stay in memory
+    // rather than in temporary files, and its page cache holds a batch's
+    // b-tree pages (SQLite's default is 2 MiB): 5 % of an import's time
+    // went to statement-journal writes in a profile of 20,000 Go games.
+    conn.pragma_update(None, "temp_store", "MEMORY")?;
+    conn.pragma_update(None, "cache_size", WRITER_CACHE_KIB)?;
     let mode: String = conn.query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))?;
     debug_assert_eq!(mode.to_ascii_lowercase(), "wal");
     register_functions(&conn)?;
