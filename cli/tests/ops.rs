@@ -364,3 +364,52 @@ fn remove_takes_games_out_and_logs_who_asked() {
     assert_eq!(log[0]["game_id"], 9);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// `keil serve --segment-cache DIR` loads the position index through the
+/// cache before it listens: the directory then holds the segments' files,
+/// and a position search answers as without it.
+#[test]
+fn serve_writes_its_segment_cache_before_it_listens() {
+    let dir = fresh("segment-cache");
+    let db = archive(&dir);
+    let cache = dir.join("cache");
+    let mut child = Command::new(KEIL)
+        .args([
+            "serve",
+            "--addr",
+            "127.0.0.1:0",
+            "--no-demo",
+            "--lazy-patterns",
+        ])
+        .arg("--db")
+        .arg(&db)
+        .arg("--segment-cache")
+        .arg(&cache)
+        .env("RUST_LOG", "info")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let addr = listening(&mut stderr);
+    let files: Vec<_> = std::fs::read_dir(&cache)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".seg"))
+        .collect();
+    assert!(!files.is_empty(), "no segment file in {}", cache.display());
+    // The empty side-7 board: every game passes through it.
+    let mut http = TcpStream::connect(&addr).unwrap();
+    write!(
+        http,
+        "GET /api/v1/positions?position=7/8/9/10/11/12/13/12/11/10/9/8/7&limit=1 HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut answer = String::new();
+    http.read_to_string(&mut answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert!(answer.contains("\"total_games\":30"), "{answer}");
+    terminate(&child);
+    let _ = child.wait();
+    let _ = std::fs::remove_dir_all(&dir);
+}
