@@ -621,8 +621,8 @@ fn cache_files(dir: &std::path::Path) -> BTreeSet<String> {
 
 /// Segments mapped from a segment cache answer as segments read from the
 /// store: on the run that writes the files, on the next one that maps
-/// them, after a file was damaged (read again from the store and written
-/// again), and after a reindex (whose new segments replace the old files).
+/// them, after a file was damaged or cut short (read again from the store
+/// and written again), and after a reindex (whose new segments replace the old files).
 #[test]
 fn a_segment_cache_answers_as_the_store_and_follows_it() {
     let (dir, archive, all) = archive_with(120, 4, 23);
@@ -668,6 +668,12 @@ fn a_segment_cache_answers_as_the_store_and_follows_it() {
     std::fs::write(&path, &bytes).unwrap();
     assert_eq!(answers(&open()), expected);
     assert_ne!(std::fs::read(&path).unwrap(), bytes, "written again");
+
+    // A file cut short behind an intact header is not used either.
+    let whole = std::fs::read(&path).unwrap();
+    std::fs::write(&path, &whole[..whole.len() - 1]).unwrap();
+    assert_eq!(answers(&open()), expected);
+    assert_eq!(std::fs::read(&path).unwrap(), whole, "written again");
 
     // A reindex writes new segments: their files replace the old ones.
     archive.reindex().unwrap();

@@ -13,6 +13,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock, RwLock};
 
+use tantivy::HasLen;
 use tantivy::directory::{Directory, MmapDirectory, OwnedBytes};
 
 use super::posting::{Posting, Variant};
@@ -233,7 +234,7 @@ impl PositionIndex {
     }
 
     /// Segment `id` with `nonce`: mapped from the cache when its file is
-    /// there and holds this nonce; else read from the store (and, with a
+    /// there with the row's length and this nonce; else read from the store (and, with a
     /// cache, written to it and mapped, so that the heap does not hold
     /// it).
     fn read_segment(&self, conn: Read<'_>, id: i64, nonce: u64) -> Result<Segment> {
@@ -243,14 +244,15 @@ impl PositionIndex {
         };
         let name = std::path::PathBuf::from(cache_name(id, nonce));
         let cache = self.cache.get();
+        // A file cut short or damaged is read again from the store: its
+        // length must be the row's and its header's nonce the row's.
         if let Some(c) = cache
             && let Ok(file) = c.dir.open_read(&name)
+            && file.len() as u64 == store::segment_len(conn, id)?
             && let Ok(bytes) = file.read_bytes()
+            && let Ok(Some(s)) = parse(bytes)
         {
-            // A damaged file is read again from the store.
-            if let Ok(Some(s)) = parse(bytes) {
-                return Ok(s);
-            }
+            return Ok(s);
         }
         let bytes = store::segment_bytes(conn, id)?;
         let segment = parse(OwnedBytes::new(bytes))?

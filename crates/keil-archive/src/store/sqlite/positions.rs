@@ -150,6 +150,16 @@ pub(crate) fn set_nonce(conn: Write<'_>, id: i64, nonce: u64) -> Result<()> {
     Ok(())
 }
 
+/// Segment `id`'s length in bytes (its row's record header: the blob
+/// itself is not read).
+pub(crate) fn segment_len(conn: Read<'_>, id: i64) -> Result<u64> {
+    let n: i64 = conn
+        .0
+        .prepare_cached("SELECT length(data) FROM position_segments WHERE id = ?1")?
+        .query_row([id], |r| r.get(0))?;
+    Ok(n.max(0) as u64)
+}
+
 /// Every segment's id and nonce, `(id, nonce)` (`None` for a segment older
 /// than the column, until it is filled), read from the nonce index alone.
 pub(crate) fn segment_nonces(conn: Read<'_>) -> Result<Vec<(i64, Option<i64>)>> {
