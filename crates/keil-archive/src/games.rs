@@ -23,7 +23,7 @@ pub(crate) struct HitDetails {
 }
 
 /// A game's stored main line as read from `games` (the columns
-/// [`StoredMoves::COLUMNS`], in that order).
+/// `STORED_MOVES` of `store/sqlite/games.rs`, in that order).
 pub(crate) struct StoredMoves {
     pub(crate) kind: String,
     pub(crate) size: u8,

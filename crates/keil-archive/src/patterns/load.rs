@@ -58,7 +58,7 @@ impl std::fmt::Debug for PatternIndex {
 pub(crate) type Replayed = (GameKind, AnyBoard, Line, i8, index::Built);
 
 /// Replays one stored game for the index: its moves (the columns
-/// [`StoredMoves::COLUMNS`]), id, date as stored and winner (0 Black, 1
+/// `STORED_MOVES` of `store/sqlite/games.rs`), id, date as stored and winner (0 Black, 1
 /// White). The import calls it on each game it prepares (in parallel,
 /// with id 0: the writer gives the id), so that its batch's pattern block
 /// costs no replay on the writer.

@@ -213,7 +213,7 @@ fn people_named(name: &str) -> (String, Vec<Value>) {
     )
 }
 
-/// Lists games on `conn` (see [`Games::list`]).
+/// Lists games (see [`crate::Games::list`]).
 pub(crate) fn list_games(conn: Read<'_>, filter: &GameFilter, page: &Page) -> Result<GameList> {
     let conn = conn.0;
     // A player's games are read from `game_players`, whose key orders
@@ -376,7 +376,7 @@ pub(crate) fn hit_details(conn: Read<'_>, id: GameId) -> Result<Option<HitDetail
         .optional()?)
 }
 
-/// The moves of one game (see [`Games::moves`]).
+/// The moves of one game (see [`crate::Games::moves`]).
 pub(crate) fn game_moves(conn: Read<'_>, id: GameId) -> Result<Option<GameMoves>> {
     let conn = conn.0;
     let row = conn
