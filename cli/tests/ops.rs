@@ -149,6 +149,11 @@ const TOKEN: &str = "sigterm-test-token-0123456789";
 const GAME: &str = "(;GM[Keil]FF[4]SZ[2]KM[1]PB[Sig Term]PW[Bo]DT[2024-05-01]RE[B+6.5];B[button];W[c2];B[b2];W[pass];B[pass])";
 
 fn serve(db: &Path, grace: &str) -> Served {
+    serve_with(db, &["--grace".as_ref(), grace.as_ref()])
+}
+
+/// A `keil serve` on `db` as [`serve`] starts it, with `extra` arguments.
+fn serve_with(db: &Path, extra: &[&std::ffi::OsStr]) -> Served {
     let mut child = Command::new(KEIL)
         .args([
             "serve",
@@ -157,7 +162,8 @@ fn serve(db: &Path, grace: &str) -> Served {
             "--no-demo",
             "--lazy-patterns",
         ])
-        .args(["--grace", grace, "--db"])
+        .args(extra)
+        .arg("--db")
         .arg(db)
         .env("KEIL_TOKEN", TOKEN)
         .env("RUST_LOG", "info")
@@ -373,25 +379,8 @@ fn serve_writes_its_segment_cache_before_it_listens() {
     let dir = fresh("segment-cache");
     let db = archive(&dir);
     let cache = dir.join("cache");
-    let mut child = Command::new(KEIL)
-        .args([
-            "serve",
-            "--addr",
-            "127.0.0.1:0",
-            "--no-demo",
-            "--lazy-patterns",
-        ])
-        .arg("--db")
-        .arg(&db)
-        .arg("--segment-cache")
-        .arg(&cache)
-        .env("RUST_LOG", "info")
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stderr = BufReader::new(child.stderr.take().unwrap());
-    let addr = listening(&mut stderr);
+    let mut served = serve_with(&db, &["--segment-cache".as_ref(), cache.as_os_str()]);
+    let addr = served.addr.clone();
     let files: Vec<_> = std::fs::read_dir(&cache)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -409,7 +398,7 @@ fn serve_writes_its_segment_cache_before_it_listens() {
     http.read_to_string(&mut answer).unwrap();
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     assert!(answer.contains("\"total_games\":30"), "{answer}");
-    terminate(&child);
-    let _ = child.wait();
+    terminate(&served.child);
+    let _ = served.child.wait();
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -85,11 +85,13 @@ fn write_in(
     // Games per spelling and per person in this batch.
     let mut spelling_games: HashMap<i64, i64> = HashMap::new();
     let mut person_games: HashMap<i64, i64> = HashMap::new();
-    // Ids are given here, above every stored and removed game's.
-    let mut next_id = removals::next_game_id(tx.read())?;
+    let at = Sequences::read(tx.read())?;
+    // Ids are given here, above every stored and removed game's (the
+    // games sequence only grows: an id is never given twice).
+    let mut next_id = at.games + 1;
     // Records are checked against the removals only when there are some
     // (two lookups a game otherwise spent on an empty log).
-    let any_removed = Sequences::read(tx.read())?.removals > 0;
+    let any_removed = at.removals > 0;
     let note = |these: &mut Option<&mut Vec<GameOutcome>>, fate, checked| {
         if let Some(these) = these {
             these.push(GameOutcome { fate, checked });

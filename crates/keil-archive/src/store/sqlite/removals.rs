@@ -27,13 +27,6 @@ pub(crate) fn sequences(conn: Read<'_>) -> Result<Sequences> {
         })?)
 }
 
-/// The id the next stored game gets: above every stored and every removed
-/// game's, so that an id is never given twice (a derived index that saw a
-/// removed game never mistakes a new one for it).
-pub(crate) fn next_game_id(tx: Read<'_>) -> Result<i64> {
-    Ok(sequences(tx)?.games + 1)
-}
-
 /// The removal that refuses a record: one with this record identity, or
 /// (when `signature` is given) another record of the same game. Returns
 /// when it was removed and by whom.
