@@ -136,6 +136,14 @@ fn listening(stderr: &mut BufReader<std::process::ChildStderr>) -> String {
     }
 }
 
+/// The tests that start a server take turns: the SIGTERM tests time a
+/// request in flight, and another test's import beside them (on a 2-core
+/// machine) once left the server no time to take the request in.
+fn one_server_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    static TURN: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    TURN.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 /// A `keil serve` on `db` with a write token and this grace period (s),
 /// logging at INFO: the child, its address, and its log (read to the end
 /// on a thread, so that the server never blocks on a full pipe).
@@ -243,6 +251,7 @@ fn exit_within(child: &mut std::process::Child, since: Instant, limit: Duration)
 /// actix/actix-net#945; the server now stops itself, `shutdown.rs`.)
 #[test]
 fn sigterm_finishes_the_request_in_flight_and_exits_cleanly() {
+    let _turn = one_server_at_a_time();
     let dir = fresh("sigterm");
     let db = archive(&dir);
     let Served {
@@ -292,6 +301,7 @@ fn sigterm_finishes_the_request_in_flight_and_exits_cleanly() {
 /// exits 0.
 #[test]
 fn sigterm_closes_what_is_unfinished_after_the_grace_period() {
+    let _turn = one_server_at_a_time();
     let dir = fresh("sigterm-grace");
     let db = archive(&dir);
     let Served {
@@ -376,6 +386,7 @@ fn remove_takes_games_out_and_logs_who_asked() {
 /// and a position search answers as without it.
 #[test]
 fn serve_writes_its_segment_cache_before_it_listens() {
+    let _turn = one_server_at_a_time();
     let dir = fresh("segment-cache");
     let db = archive(&dir);
     let cache = dir.join("cache");
