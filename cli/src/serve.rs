@@ -85,15 +85,18 @@ pub struct Args {
     /// (~270 MB and ~385 MB resident for those).
     #[arg(long)]
     lazy_patterns: bool,
-    /// Keep the position index's segments as files in this directory
-    /// (node-local, created if needed) and map them from there instead of
-    /// reading them from the store at each start: a restart then maps them
-    /// in milliseconds, and their pages are the system's page cache rather
-    /// than the server's heap. Costs their size on disk again (~4.3 KB per
-    /// 19×19 game). The files are a derived copy: a file that does not
-    /// match its segment is read again from the store.
-    #[arg(long)]
-    segment_cache: Option<PathBuf>,
+    /// Keep this node's derived copies in this directory (node-local, one
+    /// per archive, created if needed) so that a restart reads them instead
+    /// of deriving them again: the position index's segments as files,
+    /// mapped (their pages the system's page cache rather than the
+    /// server's heap), and a snapshot of the pattern index, read in one
+    /// pass and caught up from the pattern blocks (unless
+    /// --lazy-patterns). Costs about their size in memory again on disk
+    /// (~4.3 + 3.4 KB per 19×19 game). The files are a derived copy,
+    /// checked against the archive: one that does not match is derived
+    /// again.
+    #[arg(long, alias = "segment-cache")]
+    cache_dir: Option<PathBuf>,
     /// Open the archive read-only: nothing is written (no demo corpus), and
     /// uploads answer 503. Without it, an archive that cannot be written
     /// (a read-only or full volume, no write permission) is served
@@ -137,11 +140,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if games == 0 && !args.no_demo && !archive.is_read_only() {
         import_demo(&archive)?;
     }
-    if let Some(dir) = &args.segment_cache {
+    if let Some(dir) = &args.cache_dir {
         archive
-            .positions()
-            .cache_segments_in(dir)
-            .with_context(|| format!("cannot use segment cache {}", dir.display()))?;
+            .cache_in(dir)
+            .with_context(|| format!("cannot use cache directory {}", dir.display()))?;
     }
     let warm = keil_server::warm_up(&archive, !args.lazy_patterns)
         .context("cannot read the position and pattern indexes")?;

@@ -157,19 +157,21 @@ const TOKEN: &str = "sigterm-test-token-0123456789";
 const GAME: &str = "(;GM[Keil]FF[4]SZ[2]KM[1]PB[Sig Term]PW[Bo]DT[2024-05-01]RE[B+6.5];B[button];W[c2];B[b2];W[pass];B[pass])";
 
 fn serve(db: &Path, grace: &str) -> Served {
-    serve_with(db, &["--grace".as_ref(), grace.as_ref()])
+    serve_with(
+        db,
+        &[
+            "--lazy-patterns".as_ref(),
+            "--grace".as_ref(),
+            grace.as_ref(),
+        ],
+    )
 }
 
-/// A `keil serve` on `db` as [`serve`] starts it, with `extra` arguments.
+/// A `keil serve` on `db` (no demo, any free port, a token), with `extra`
+/// arguments.
 fn serve_with(db: &Path, extra: &[&std::ffi::OsStr]) -> Served {
     let mut child = Command::new(KEIL)
-        .args([
-            "serve",
-            "--addr",
-            "127.0.0.1:0",
-            "--no-demo",
-            "--lazy-patterns",
-        ])
+        .args(["serve", "--addr", "127.0.0.1:0", "--no-demo"])
         .args(extra)
         .arg("--db")
         .arg(db)
@@ -381,23 +383,32 @@ fn remove_takes_games_out_and_logs_who_asked() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
-/// `keil serve --segment-cache DIR` loads the position index through the
-/// cache before it listens: the directory then holds the segments' files,
-/// and a position search answers as without it.
+/// `keil serve --cache-dir DIR` loads the position and pattern indexes
+/// through the cache before it listens: the directory then holds the
+/// segments' files and the pattern index's snapshot, and a position search
+/// answers as without it.
 #[test]
-fn serve_writes_its_segment_cache_before_it_listens() {
+fn serve_writes_its_cache_before_it_listens() {
     let _turn = one_server_at_a_time();
     let dir = fresh("segment-cache");
     let db = archive(&dir);
     let cache = dir.join("cache");
-    let mut served = serve_with(&db, &["--segment-cache".as_ref(), cache.as_os_str()]);
+    let mut served = serve_with(&db, &["--cache-dir".as_ref(), cache.as_os_str()]);
     let addr = served.addr.clone();
     let files: Vec<_> = std::fs::read_dir(&cache)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".seg"))
         .collect();
-    assert!(!files.is_empty(), "no segment file in {}", cache.display());
+    assert!(
+        files.iter().any(|n| n.ends_with(".seg")),
+        "no segment file in {}",
+        cache.display()
+    );
+    assert!(
+        files.iter().any(|n| n == "patterns.snapshot"),
+        "no pattern snapshot in {}: {files:?}",
+        cache.display()
+    );
     // The empty side-7 board: every game passes through it.
     let mut http = TcpStream::connect(&addr).unwrap();
     write!(

@@ -197,3 +197,84 @@ fn merged_blocks_drop_removed_games_and_keep_the_answers() {
         from_blocks
     );
 }
+
+/// A node's pattern snapshot (`Archive::cache_in`) answers as the blocks
+/// do: the first load writes it, the next maps it, a later one maps it and
+/// catches up on the games added and removed since; a damaged or cut
+/// snapshot, or another archive's, is not read, and is written again.
+#[test]
+fn a_pattern_snapshot_answers_as_the_blocks_and_catches_up() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = Archive::open(dir.path()).unwrap();
+    import(&archive, records(80, 5));
+    let cache = tempfile::tempdir().unwrap();
+    let file = cache.path().join("patterns.snapshot");
+    let queries = queries(&archive, &[3, 20, 41, 77]);
+    // A node on the cache: whether it read the snapshot, the part of its
+    // index mapped, and its answers (the node then stops: a file is only
+    // damaged below while no node maps it).
+    let node = |at: &std::path::Path| {
+        let a = Archive::open(at).unwrap();
+        a.cache_in(cache.path()).unwrap();
+        let stats = a.patterns().load().unwrap();
+        assert!(stats.mapped_bytes <= stats.bytes);
+        (
+            stats.from_snapshot,
+            stats.mapped_bytes,
+            answers(&a, &queries),
+        )
+    };
+    let expected = answers(&Archive::open(dir.path()).unwrap(), &queries);
+    assert!(expected.iter().any(|a| a["total_games"].as_u64() > Some(1)));
+
+    let (read, mapped, got) = node(dir.path());
+    assert!(!read && mapped == 0, "no snapshot yet");
+    assert!(file.is_file(), "the first load writes it");
+    assert_eq!(got, expected);
+    let (read, mapped, got) = node(dir.path());
+    assert!(read && mapped > 0, "the next load maps it");
+    assert_eq!(got, expected);
+
+    // Games added and one removed since: mapped, then caught up.
+    import(&archive, records(30, 6));
+    archive
+        .remove(GameId::new(20).unwrap(), "ops", "")
+        .unwrap()
+        .unwrap();
+    let expected = answers(&Archive::open(dir.path()).unwrap(), &queries);
+    let written = std::fs::read(&file).unwrap();
+    let (read, _, got) = node(dir.path());
+    assert!(read);
+    assert_eq!(got, expected);
+    assert_ne!(
+        std::fs::read(&file).unwrap(),
+        written,
+        "stale: written again"
+    );
+
+    // A damaged byte in the middle: not read, the same answers.
+    let mut bytes = std::fs::read(&file).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x5a;
+    std::fs::write(&file, &bytes).unwrap();
+    let (read, _, got) = node(dir.path());
+    assert!(!read, "a damaged snapshot is not read");
+    assert_eq!(got, expected);
+    assert!(node(dir.path()).0, "and it was written again");
+
+    // Cut short: not read either.
+    let whole = std::fs::read(&file).unwrap();
+    std::fs::write(&file, &whole[..whole.len() - 40]).unwrap();
+    assert!(!node(dir.path()).0);
+
+    // Another archive's snapshot is not read.
+    let other = tempfile::tempdir().unwrap();
+    import(&Archive::open(other.path()).unwrap(), records(110, 7));
+    let theirs = answers(&Archive::open(other.path()).unwrap(), &queries);
+    let (read, _, got) = node(other.path());
+    assert!(!read, "written for another archive");
+    assert_eq!(got, theirs);
+    let (read, _, got) = node(other.path());
+    assert!(read);
+    assert_eq!(got, theirs);
+}

@@ -646,7 +646,7 @@ fn a_segment_cache_answers_as_the_store_and_follows_it() {
     assert!(expected.iter().any(|a| a.total_games > 0));
     let open = || {
         let a = Archive::open(dir.path()).unwrap();
-        a.positions().cache_segments_in(cache.path()).unwrap();
+        a.cache_in(cache.path()).unwrap();
         a.positions().load().unwrap();
         a
     };

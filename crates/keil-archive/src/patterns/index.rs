@@ -38,6 +38,7 @@ use keil_rules::{AnyBoard, AnyGame, Color, IllegalMove, Move, Point};
 use rayon::prelude::*;
 
 use super::regions::Regions;
+use super::snapshot::Array;
 use super::{Cell, Placement};
 use crate::model::GameMoves;
 
@@ -55,7 +56,18 @@ pub(crate) const LANES: usize = 64;
 /// An event: bits 0..9 the point, 9..11 its state after the event (0
 /// empty, 1 black, 2 white), bit 11 set for a move's own point, bit 12 set
 /// when that move was White's, bits 16.. the node.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    zerocopy::FromBytes,
+    zerocopy::IntoBytes,
+    zerocopy::Immutable,
+    zerocopy::KnownLayout,
+)]
+#[repr(transparent)]
 pub(crate) struct Event(u32);
 
 const MOVE_BIT: u32 = 1 << 11;
@@ -149,10 +161,16 @@ pub(crate) struct Group {
     /// The games, in id order; game `i` is lane `i % LANES` of block
     /// `i / LANES`.
     pub lines: Vec<Line>,
-    /// Block-major columns: `[block][point][arrival, departure][lane]`.
-    columns: Vec<i16>,
-    /// Every game's events, game after game.
-    events: Vec<Event>,
+    /// Block-major columns: `[block][point][arrival, departure][lane]`,
+    /// the first blocks in `frozen_columns` (mapped from the node's
+    /// snapshot: whole blocks), the others in `columns`.
+    pub(super) frozen_columns: Array<i16>,
+    pub(super) columns: Vec<i16>,
+    /// Every game's events, game after game: those of the first games in
+    /// `frozen_events` (mapped from the node's snapshot), the others in
+    /// `events` ([`Line::events`] counts from the first frozen one).
+    pub(super) frozen_events: Array<Event>,
+    pub(super) events: Vec<Event>,
     /// Per game index, the winner: 0 Black, 1 White, -1 none (a column
     /// apart from the lines: a search reads it for every hit).
     pub winners: Vec<i8>,
@@ -164,7 +182,7 @@ pub(crate) struct Group {
     /// Per game index, false for a removed game (its columns, events and
     /// region entries stay; searches skip it); empty while no game of the
     /// group was removed.
-    kept: Vec<bool>,
+    pub(super) kept: Vec<bool>,
 }
 
 impl std::fmt::Debug for Group {
@@ -304,7 +322,9 @@ impl Group {
             board,
             lines: Vec::new(),
             winners: Vec::new(),
+            frozen_columns: Array::default(),
             columns: Vec::new(),
+            frozen_events: Array::default(),
             events: Vec::new(),
             regions: Regions::new(board),
             listed: Vec::new(),
@@ -344,18 +364,18 @@ impl Group {
             let len = self.block_len();
             self.columns.resize(self.columns.len() + len, NEVER_LANE);
         }
-        let base = block * self.block_len();
+        let base = (block - self.frozen_blocks()) * self.block_len();
         for (p, col) in built.columns.iter().enumerate() {
             for (k, &v) in col.iter().enumerate() {
                 // Nodes are below NEVER, and WHITE below 0x8000.
                 self.columns[base + (p * 2 + k) * LANES + lane] = v as i16;
             }
         }
-        let start = self.events.len() as u32;
+        let (frozen, start) = (self.frozen_events.len(), self.events.len());
         self.events.extend(built.events);
-        line.events = start..self.events.len() as u32;
+        line.events = (frozen + start) as u32..(frozen + self.events.len()) as u32;
         if let Some(regions) = &mut self.regions {
-            regions.push(i as u32, &self.events[start as usize..]);
+            regions.push(i as u32, &self.events[start..]);
         }
         self.lines.push(line);
         self.winners.push(winner);
@@ -371,11 +391,17 @@ impl Group {
         if n >= self.lines.len() {
             return;
         }
-        self.events.truncate(self.lines[n].events.start as usize);
+        // A refresh truncates to the games it found: the frozen ones (a
+        // snapshot's, mapped) are all among them.
+        debug_assert!(n >= self.frozen_blocks() * LANES);
+        let frozen_events = self.frozen_events.len();
+        self.events
+            .truncate(self.lines[n].events.start as usize - frozen_events);
         self.lines.truncate(n);
         self.winners.truncate(n);
         self.kept.truncate(n);
-        self.columns.truncate(n.div_ceil(LANES) * self.block_len());
+        let blocks = n.div_ceil(LANES) - self.frozen_blocks();
+        self.columns.truncate(blocks * self.block_len());
         if let Some(regions) = &mut self.regions {
             regions.truncate(n as u32);
         }
@@ -398,6 +424,53 @@ impl Group {
         }
     }
 
+    /// The blocks whose columns are in `frozen_columns`.
+    fn frozen_blocks(&self) -> usize {
+        self.frozen_columns.len() / self.block_len()
+    }
+
+    /// Whether the parts agree (a group read back from a snapshot): a
+    /// column block per [`LANES`] games, the games' events one after the
+    /// other and all of them, a winner per game, the answer order a
+    /// permutation's length with indices in range, a removal mask per
+    /// game or none.
+    ///
+    /// # Errors
+    /// The first part that disagrees.
+    pub(super) fn check(&self) -> Result<(), &'static str> {
+        let n = self.lines.len();
+        if !self.frozen_columns.len().is_multiple_of(self.block_len())
+            || self.frozen_columns.len() + self.columns.len() != self.blocks() * self.block_len()
+        {
+            return Err("columns");
+        }
+        let mut end = 0;
+        for l in &self.lines {
+            if l.events.start != end || l.events.end < end {
+                return Err("events");
+            }
+            end = l.events.end;
+        }
+        if end as usize != self.frozen_events.len() + self.events.len()
+            || self.lines.iter().any(|l| {
+                (l.events.start as usize) < self.frozen_events.len()
+                    && l.events.end as usize > self.frozen_events.len()
+            })
+        {
+            return Err("events");
+        }
+        if self.winners.len() != n
+            || self.listed.len() != n
+            || self.listed.iter().any(|&g| g as usize >= n)
+        {
+            return Err("answer order");
+        }
+        if !self.kept.is_empty() && self.kept.len() != n {
+            return Err("removal mask");
+        }
+        Ok(())
+    }
+
     /// The number of blocks.
     pub(crate) fn blocks(&self) -> usize {
         self.lines.len().div_ceil(LANES)
@@ -405,8 +478,8 @@ impl Group {
 
     /// Bytes held (columns, events, lines, the region index).
     pub(crate) fn bytes(&self) -> usize {
-        self.columns.len() * 2
-            + self.events.len() * 4
+        (self.frozen_columns.len() + self.columns.len()) * 2
+            + (self.frozen_events.len() + self.events.len()) * 4
             + self.lines.len() * (std::mem::size_of::<Line>() + 1)
             + self
                 .lines
@@ -414,6 +487,14 @@ impl Group {
                 .map(|l| l.nodes.as_ref().map_or(0, |n| n.len() * 4))
                 .sum::<usize>()
             + self.regions.as_ref().map_or(0, Regions::bytes)
+    }
+
+    /// Bytes of [`Group::bytes`] mapped from the node's snapshot (the
+    /// system's page cache, not the heap).
+    pub(crate) fn mapped_bytes(&self) -> usize {
+        self.frozen_columns.mapped_bytes()
+            + self.frozen_events.mapped_bytes()
+            + self.regions.as_ref().map_or(0, Regions::mapped_bytes)
     }
 
     /// The index in [`Group::events`] of a game's first event after node
@@ -437,7 +518,13 @@ impl Group {
 
     /// A game's events.
     pub(crate) fn events(&self, line: &Line) -> &[Event] {
-        &self.events[line.events.start as usize..line.events.end as usize]
+        let (start, end) = (line.events.start as usize, line.events.end as usize);
+        let frozen = self.frozen_events.len();
+        if start >= frozen {
+            &self.events[start - frozen..end - frozen]
+        } else {
+            &self.frozen_events[start..end]
+        }
     }
 
     /// Tests every placement on the games of block `block`; pushes
@@ -457,7 +544,13 @@ impl Group {
         scratch: &mut Scratch,
         out: &mut Vec<(u32, u32, u16)>,
     ) {
-        let cols = &self.columns[block * self.block_len()..(block + 1) * self.block_len()];
+        let len = self.block_len();
+        let frozen = self.frozen_blocks();
+        let cols = if block < frozen {
+            &self.frozen_columns[block * len..(block + 1) * len]
+        } else {
+            &self.columns[(block - frozen) * len..(block - frozen + 1) * len]
+        };
         let games = (self.lines.len() - block * LANES).min(LANES);
         let mut pending = std::mem::take(&mut scratch.pending);
         let mut bounds = std::mem::take(&mut scratch.stones);

@@ -4,13 +4,14 @@
 //! (written with each import batch, merged when small, rebuilt by
 //! `reindex`; the codec is [`super::block`]).
 
-use std::sync::{Arc, RwLock};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock, RwLock};
 
 use keil_rules::{AnyBoard, GameKind};
 use rayon::prelude::*;
 
 use super::index::{self, Group, Line};
-use super::{Matched, block};
+use super::{Matched, block, snapshot};
 use crate::derived::{Changes, Derived};
 use crate::games::StoredMoves;
 use crate::store::{Read, Sequences, Write, blocks, games, removals};
@@ -24,6 +25,8 @@ pub(crate) struct PatternIndex {
     /// [`PatternIndex::refresh`]).
     refreshing: std::sync::Mutex<()>,
     pub(super) answers: quick_cache::sync::Cache<String, Arc<Matched>>,
+    /// The node's snapshot file, when it keeps one ([`PatternIndex::cache_in`]).
+    snapshot: OnceLock<PathBuf>,
 }
 
 #[derive(Default)]
@@ -40,6 +43,7 @@ impl Default for PatternIndex {
             loaded: RwLock::default(),
             refreshing: std::sync::Mutex::default(),
             answers: quick_cache::sync::Cache::new(64),
+            snapshot: OnceLock::new(),
         }
     }
 }
@@ -334,6 +338,86 @@ impl PatternIndex {
         loaded.at.games = max;
         Ok(())
     }
+}
+
+/// A snapshot that lacks more than 1/`STALE` of the games (by id) is
+/// written again after the load that caught up from it.
+const STALE: i64 = 16;
+
+impl PatternIndex {
+    /// Keeps the index's snapshot ([`snapshot`]) in directory `dir`
+    /// (node-local, created by the caller); the first call wins.
+    pub(crate) fn cache_in(&self, dir: &Path) {
+        let _ = self.snapshot.set(dir.join(snapshot::FILE));
+    }
+
+    /// A node start: the index read from the snapshot when there is one of
+    /// this store, then the games and removals since added by the
+    /// catch-up loop (from the blocks); the snapshot is written again when
+    /// there was none or it lacked more than 1/[`STALE`] of the games.
+    /// Returns whether the snapshot was read. A snapshot that cannot be
+    /// written (a full disk) is skipped.
+    ///
+    /// # Errors
+    /// As [`PatternIndex::refresh`].
+    pub(super) fn load(&self, conn: Read<'_>) -> Result<bool> {
+        let Some(path) = self.snapshot.get() else {
+            self.refresh(conn)?;
+            return Ok(false);
+        };
+        let store = Sequences::read(conn)?;
+        let mut read = None;
+        {
+            let _refreshing = self.refreshing.lock().unwrap_or_else(|e| e.into_inner());
+            if self.reached()? == Sequences::default()
+                && let Some(s) = snapshot::stamp(path)
+                && s.at.games <= store.games
+                && s.at.removals <= store.removals
+                && let Ok(loaded) = snapshot::read(path, &stamp(conn, s.at)?)
+            {
+                *self.loaded.write().expect("poisoned") = loaded;
+                read = Some(s.at);
+            }
+        }
+        let to = self.refresh(conn)?;
+        let loaded = self.loaded.read().expect("poisoned");
+        let stale = read.is_none_or(|at| (to.games - at.games) * STALE > to.games);
+        if stale && to.games > 0 && loaded.at == to {
+            let _ = snapshot::write(path, &loaded, &stamp(conn, to)?);
+        }
+        Ok(read.is_some())
+    }
+}
+
+/// What a snapshot of the index at `at` must carry to be read on this
+/// store: the pattern blocks' version, and a BLAKE3 fingerprint of `at`,
+/// the record identities of the first and last game stored up to
+/// `at.games`, the ranges of the pattern blocks up to it that are not
+/// small (a small block may still be merged; a large one changes only by
+/// `reindex`), and the removals up to `at.removals`.
+fn stamp(conn: Read<'_>, at: Sequences) -> Result<snapshot::Stamp> {
+    let mut h = blake3::Hasher::new();
+    h.update(&at.games.to_le_bytes());
+    h.update(&at.removals.to_le_bytes());
+    for hash in games::edge_hashes(conn, at.games)? {
+        h.update(&hash);
+    }
+    for b in blocks::within(conn, block::KIND, block::VERSION, 0, at.games)? {
+        if b.games >= SMALL_BLOCK {
+            for v in [b.first, b.last, b.games] {
+                h.update(&v.to_le_bytes());
+            }
+        }
+    }
+    for (seq, id) in removals::removed_between(conn, 0, at.removals)? {
+        h.update(&seq.to_le_bytes());
+        h.update(&id.to_le_bytes());
+    }
+    Ok(snapshot::Stamp {
+        version: block::VERSION as u32,
+        fingerprint: *h.finalize().as_bytes(),
+        at,
+    })
 }
 
 /// New games at most this many are replayed before the pattern index is

@@ -25,6 +25,7 @@ mod load;
 mod pattern;
 mod placement;
 mod regions;
+mod snapshot;
 
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -213,21 +214,31 @@ pub struct PatternIndexStats {
     pub games: u64,
     /// Bytes held (columns, events, per-game lines, the region index).
     pub bytes: u64,
+    /// Of `bytes`, those mapped from the node's snapshot (columns, events
+    /// and region segments read in place: the system's page cache, given
+    /// back under memory pressure, rather than the heap).
+    pub mapped_bytes: u64,
+    /// Whether the load started from the node's snapshot
+    /// ([`Archive::cache_in`](crate::Archive::cache_in)) rather than from
+    /// the pattern blocks alone.
+    pub from_snapshot: bool,
 }
 
 impl Patterns<'_> {
-    /// Reads every stored game into the pattern index (replaying each
-    /// once; the first search would otherwise pay for it), and says how
-    /// large it is.
+    /// Reads every stored game into the pattern index ahead of the first
+    /// search, which would otherwise pay for it, and says how large it is:
+    /// from the node's snapshot when it keeps one of this archive
+    /// ([`Archive::cache_in`](crate::Archive::cache_in)), then from the
+    /// pattern blocks, replaying only the games no block holds. Writes the
+    /// snapshot when there was none or it lacked more than 1/16 of the
+    /// games.
     ///
     /// # Errors
     /// [`Error::Corrupt`](crate::Error::Corrupt) for a stored game that does not replay; storage
     /// errors.
     pub fn load(&self) -> Result<PatternIndexStats> {
         let index = &self.archive.patterns;
-        self.archive
-            .reader()?
-            .snapshot(|conn| index.refresh(conn))?;
+        let from_snapshot = self.archive.reader()?.snapshot(|conn| index.load(conn))?;
         let loaded = index.loaded.read().expect("poisoned");
         Ok(PatternIndexStats {
             games: loaded
@@ -236,6 +247,12 @@ impl Patterns<'_> {
                 .map(|(_, g)| g.lines.len() as u64)
                 .sum(),
             bytes: loaded.groups.iter().map(|(_, g)| g.bytes() as u64).sum(),
+            mapped_bytes: loaded
+                .groups
+                .iter()
+                .map(|(_, g)| g.mapped_bytes() as u64)
+                .sum(),
+            from_snapshot,
         })
     }
 

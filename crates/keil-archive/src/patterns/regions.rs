@@ -58,6 +58,7 @@ use rayon::prelude::*;
 use super::Cell;
 use super::index::Event;
 use super::placement::{Placement, Placements};
+use super::snapshot::Array;
 use crate::Budget;
 use crate::positions::{get_varint, put_varint};
 
@@ -137,11 +138,20 @@ struct Scratch {
     is_touched: Vec<bool>,
 }
 
-/// Entries sorted by key, then game.
-#[derive(Debug, Default)]
-struct Segment {
-    keys: Vec<u64>,
+/// Entries sorted by key, then game; immutable once built (owned, or
+/// mapped from the node's snapshot).
+#[derive(Debug)]
+pub(super) struct Segment {
+    pub(super) keys: Array<u64>,
     /// `starts[i]..starts[i + 1]`: the bytes of `keys[i]`'s entries.
+    pub(super) starts: Array<u32>,
+    pub(super) data: Array<u8>,
+}
+
+/// A [`Segment`] while it is written.
+#[derive(Default)]
+struct SegmentBuilder {
+    keys: Vec<u64>,
     starts: Vec<u32>,
     data: Vec<u8>,
 }
@@ -181,9 +191,30 @@ impl Iterator for Run<'_> {
 }
 
 impl Segment {
+    /// A segment from its parts (read back from a snapshot).
+    ///
+    /// # Errors
+    /// When they disagree: keys not ascending, or run starts not one more
+    /// than the keys, not ascending from 0 to the data's end.
+    pub(super) fn from_parts(
+        keys: Array<u64>,
+        starts: Array<u32>,
+        data: Array<u8>,
+    ) -> Result<Segment, &'static str> {
+        if starts.len() != keys.len() + 1
+            || starts.first() != Some(&0)
+            || starts.last().map(|&s| s as usize) != Some(data.len())
+            || starts.windows(2).any(|w| w[0] > w[1])
+            || keys.windows(2).any(|w| w[0] >= w[1])
+        {
+            return Err("region segment");
+        }
+        Ok(Segment { keys, starts, data })
+    }
+
     /// A segment of `entries`, sorted by key and then game.
     fn encode(entries: &[Entry]) -> Segment {
-        let mut s = Segment::default();
+        let mut s = SegmentBuilder::default();
         let mut last = 0;
         for e in entries {
             if s.keys.last() != Some(&e.key) {
@@ -197,14 +228,6 @@ impl Segment {
             last = e.game;
         }
         s.finish()
-    }
-
-    fn finish(mut self) -> Segment {
-        self.starts.push(self.data.len() as u32);
-        self.keys.shrink_to_fit();
-        self.starts.shrink_to_fit();
-        self.data.shrink_to_fit();
-        self
     }
 
     fn bytes(&self) -> usize {
@@ -222,29 +245,10 @@ impl Segment {
         Some(Run::new(self.run_bytes(i)))
     }
 
-    /// Appends key `key`'s entries from `runs` (each run's games above the
-    /// one's before it): the first run's bytes as they are, each later
-    /// one's first game rewritten as a difference from the games before it.
-    fn push_runs(&mut self, key: u64, runs: &[&[u8]]) {
-        self.keys.push(key);
-        self.starts.push(self.data.len() as u32);
-        let mut last = 0u32;
-        for (i, run) in runs.iter().enumerate() {
-            let mut at = 0;
-            let first = get_varint(run, &mut at).expect("a run's entries are whole") as u32;
-            put_varint(&mut self.data, u64::from(first - last));
-            self.data.extend_from_slice(&run[at..]);
-            // The next run's first game is written after this one's last.
-            if i + 1 < runs.len() {
-                last = Run::new(run).last().map_or(last, |e| e.0);
-            }
-        }
-    }
-
     /// `older`'s entries and then `newer`'s (whose games all come after
     /// `older`'s), as one segment.
     fn merge(older: &Segment, newer: &Segment) -> Segment {
-        let mut s = Segment {
+        let mut s = SegmentBuilder {
             keys: Vec::with_capacity(older.keys.len() + newer.keys.len()),
             starts: Vec::with_capacity(older.keys.len() + newer.keys.len() + 1),
             data: Vec::with_capacity(older.data.len() + newer.data.len()),
@@ -270,7 +274,7 @@ impl Segment {
 
     /// The entries of games below `n`.
     fn below(&self, n: u32) -> Segment {
-        let mut s = Segment::default();
+        let mut s = SegmentBuilder::default();
         for (i, &key) in self.keys.iter().enumerate() {
             let data = self.run_bytes(i);
             let mut run = Run::new(data);
@@ -288,6 +292,39 @@ impl Segment {
             }
         }
         s.finish()
+    }
+}
+
+impl SegmentBuilder {
+    fn finish(mut self) -> Segment {
+        self.starts.push(self.data.len() as u32);
+        self.keys.shrink_to_fit();
+        self.starts.shrink_to_fit();
+        self.data.shrink_to_fit();
+        Segment {
+            keys: Array::Owned(self.keys),
+            starts: Array::Owned(self.starts),
+            data: Array::Owned(self.data),
+        }
+    }
+
+    /// Appends key `key`'s entries from `runs` (each run's games above the
+    /// one's before it): the first run's bytes as they are, each later
+    /// one's first game rewritten as a difference from the games before it.
+    fn push_runs(&mut self, key: u64, runs: &[&[u8]]) {
+        self.keys.push(key);
+        self.starts.push(self.data.len() as u32);
+        let mut last = 0u32;
+        for (i, run) in runs.iter().enumerate() {
+            let mut at = 0;
+            let first = get_varint(run, &mut at).expect("a run's entries are whole") as u32;
+            put_varint(&mut self.data, u64::from(first - last));
+            self.data.extend_from_slice(&run[at..]);
+            // The next run's first game is written after this one's last.
+            if i + 1 < runs.len() {
+                last = Run::new(run).last().map_or(last, |e| e.0);
+            }
+        }
     }
 }
 
@@ -487,6 +524,26 @@ impl Regions {
             segment = Segment::merge(&older, &segment);
         }
         self.segments.push(segment);
+    }
+
+    /// The sorted segments (once [`Regions::seal`]ed: every entry is in
+    /// one).
+    pub(super) fn segments(&self) -> &[Segment] {
+        debug_assert!(self.pending.is_empty(), "sealed");
+        &self.segments
+    }
+
+    /// Replaces the segments (an empty index read back from a snapshot).
+    pub(super) fn set_segments(&mut self, segments: Vec<Segment>) {
+        self.segments = segments;
+    }
+
+    /// Bytes of [`Regions::bytes`] mapped from the node's snapshot.
+    pub(crate) fn mapped_bytes(&self) -> usize {
+        self.segments
+            .iter()
+            .map(|s| s.keys.mapped_bytes() + s.starts.mapped_bytes() + s.data.mapped_bytes())
+            .sum()
     }
 
     /// Bytes held.
@@ -889,22 +946,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let archive = Archive::open(dir.path()).unwrap();
         let import = |seed| import(&archive, GameKind::Go, 9, 70, seed);
-        let lines = || {
-            let loaded = archive.patterns.loaded.read().unwrap();
-            loaded
-                .groups
-                .iter()
-                .map(|(_, g)| g.lines.len())
-                .sum::<usize>()
-        };
-        let pattern = Pattern::parse(
-            GameKind::Go,
-            9,
-            "......./......./..O..../...X.../......./......./.......",
-            PatternMode::Corner,
-        )
-        .unwrap();
-        let query = PatternQuery::new(pattern, PatternMode::Corner);
+        let lines = || lines_held(&archive);
+        let query = corner_query();
         import(1);
         archive.patterns().load().unwrap();
         assert_eq!(lines(), 70);
@@ -917,13 +960,8 @@ mod tests {
         // Without their pattern blocks, the games are replayed (a block
         // would hold the game as it was stored).
         db.execute("DELETE FROM derived_blocks", []).unwrap();
-        let moves: Vec<u8> = db
-            .query_row("SELECT moves FROM games WHERE id = 100", [], |r| r.get(0))
-            .unwrap();
-        let set = |m: &[u8]| {
-            db.execute("UPDATE games SET moves = ?1 WHERE id = 100", [m])
-                .unwrap()
-        };
+        let moves = stored_moves(&db, 100);
+        let set = |m: &[u8]| set_moves(&db, 100, m);
         set(&[0xFF; 7]);
         let e = archive.patterns().load().unwrap_err();
         assert!(e.to_string().contains("100"), "{e}");
@@ -947,21 +985,86 @@ mod tests {
         // locked: a game that does not replay adds none of them either.
         self::import(&archive, GameKind::Go, 9, 10, 3);
         db.execute("DELETE FROM derived_blocks", []).unwrap();
-        let moves: Vec<u8> = db
-            .query_row("SELECT moves FROM games WHERE id = 145", [], |r| r.get(0))
-            .unwrap();
-        db.execute(
-            "UPDATE games SET moves = ?1 WHERE id = 145",
-            [&[0xFF; 7][..]],
-        )
-        .unwrap();
+        let moves = stored_moves(&db, 145);
+        set_moves(&db, 145, &[0xFF; 7]);
         let e = archive.patterns().search_uncached(&query).unwrap_err();
         assert!(e.to_string().contains("145"), "{e}");
         assert_eq!(lines(), 140);
-        db.execute("UPDATE games SET moves = ?1 WHERE id = 145", [&moves])
-            .unwrap();
+        set_moves(&db, 145, &moves);
         archive.patterns().search_uncached(&query).unwrap();
         assert_eq!(lines(), 150);
+    }
+
+    /// The games the archive's pattern index holds.
+    fn lines_held(archive: &Archive) -> usize {
+        let loaded = archive.patterns.loaded.read().unwrap();
+        loaded.groups.iter().map(|(_, g)| g.lines.len()).sum()
+    }
+
+    /// A 9×9 corner pattern of two stones.
+    fn corner_query() -> PatternQuery {
+        let pattern = Pattern::parse(
+            GameKind::Go,
+            9,
+            "......./......./..O..../...X.../......./......./.......",
+            PatternMode::Corner,
+        )
+        .unwrap();
+        PatternQuery::new(pattern, PatternMode::Corner)
+    }
+
+    /// Game `id`'s stored moves column.
+    fn stored_moves(db: &rusqlite::Connection, id: i64) -> Vec<u8> {
+        db.query_row("SELECT moves FROM games WHERE id = ?1", [id], |r| r.get(0))
+            .unwrap()
+    }
+
+    /// Sets game `id`'s stored moves column (to damage or restore it).
+    fn set_moves(db: &rusqlite::Connection, id: i64, moves: &[u8]) {
+        db.execute(
+            "UPDATE games SET moves = ?1 WHERE id = ?2",
+            rusqlite::params![moves, id],
+        )
+        .unwrap();
+    }
+
+    /// A refresh that fails part way on an index mapped from the node's
+    /// snapshot takes out what it added and nothing mapped; the next one
+    /// adds the games, and the answers are a fresh index's.
+    #[test]
+    fn a_failed_refresh_on_a_mapped_snapshot_adds_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = tempfile::tempdir().unwrap();
+        let query = corner_query();
+        {
+            let first = Archive::open(dir.path()).unwrap();
+            import(&first, GameKind::Go, 9, 100, 1);
+            first.cache_in(cache.path()).unwrap();
+            assert!(!first.patterns().load().unwrap().from_snapshot);
+        }
+        let archive = Archive::open(dir.path()).unwrap();
+        archive.cache_in(cache.path()).unwrap();
+        let stats = archive.patterns().load().unwrap();
+        assert!(stats.from_snapshot && stats.mapped_bytes > 0);
+        let lines = || lines_held(&archive);
+        import(&archive, GameKind::Go, 9, 70, 2);
+        let db = rusqlite::Connection::open(dir.path().join(crate::SQLITE_FILE)).unwrap();
+        db.execute("DELETE FROM derived_blocks", []).unwrap();
+        let moves = stored_moves(&db, 140);
+        let set = |m: &[u8]| set_moves(&db, 140, m);
+        set(&[0xFF; 7]);
+        let e = archive.patterns().search_uncached(&query).unwrap_err();
+        assert!(e.to_string().contains("140"), "{e}");
+        assert_eq!(lines(), 100);
+        set(&moves);
+        let after = archive.patterns().search_uncached(&query).unwrap();
+        assert_eq!(lines(), 170);
+        let fresh = Archive::open(dir.path()).unwrap();
+        let expected = fresh.patterns().search_uncached(&query).unwrap();
+        assert_eq!(
+            serde_json::to_value(&after).unwrap(),
+            serde_json::to_value(&expected).unwrap()
+        );
     }
 
     /// Which patterns the region index answers: a corner region's 49

@@ -106,27 +106,6 @@ impl Positions<'_> {
             .snapshot(|conn| search(&archive.positions, conn, q, budget))
     }
 
-    /// Keeps the position index's segments as files in directory `dir`
-    /// (created if needed; node-local) and maps them from there instead of
-    /// reading them from the store: [`Positions::load`] then maps the
-    /// segments cached by an earlier run (milliseconds instead of ~8 s a
-    /// million 19×19 games, measured on one core) and writes the others,
-    /// and their pages are the operating system's page cache (read on
-    /// demand, given back under memory pressure) rather than the process's
-    /// heap. Costs the segments' size on disk again (~4.3 KB per 19×19 Go
-    /// game, ~1.5 KB per side-7 Keil game). The files are a derived copy,
-    /// written atomically: one whose nonce is not its segment's is read
-    /// again from the store, and files of segments merged away are
-    /// deleted. Call before the first search; the first call wins. A
-    /// cache that cannot be written (a full disk) is skipped.
-    ///
-    /// # Errors
-    /// [`Error::Io`](crate::Error::Io) when `dir` cannot be created or
-    /// opened.
-    pub fn cache_segments_in(&self, dir: impl AsRef<std::path::Path>) -> Result<()> {
-        self.archive.positions.cache_in(dir.as_ref())
-    }
-
     /// Reads the position index into memory (its segments and the game
     /// summaries: about 1.5 KB per side-7 Keil game, 4.3 KB per 19×19 Go
     /// game) ahead of the first search, which would otherwise pay for it

@@ -436,6 +436,23 @@ pub(crate) fn stored_between(
     Ok(())
 }
 
+/// The record identities (`games.hash`) of the first stored game and of
+/// the last one with id at most `upto`, in that order (none when no game
+/// is stored up to `upto`): what a node-local snapshot of a derived index
+/// checks to know that it was written from this archive.
+pub(crate) fn edge_hashes(conn: Read<'_>, upto: i64) -> Result<Vec<Vec<u8>>> {
+    let conn = conn.0;
+    let mut stmt = conn.prepare_cached(
+        "SELECT hash FROM (SELECT hash FROM games WHERE id <= ?1 ORDER BY id LIMIT 1) \
+         UNION ALL \
+         SELECT hash FROM (SELECT hash FROM games WHERE id <= ?1 ORDER BY id DESC LIMIT 1)",
+    )?;
+    let hashes = stmt
+        .query_map([upto], |r| r.get(0))?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    Ok(hashes)
+}
+
 /// Game `id`'s stored record (zstd-compressed bytes); `None` when no game
 /// has this id.
 pub(crate) fn record(conn: Read<'_>, id: GameId) -> Result<Option<Vec<u8>>> {
