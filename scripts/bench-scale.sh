@@ -7,7 +7,12 @@
 # it answers) and runs scripts/bench-queries.py (p50/p99 of whole-board
 # position, 7×7 corner, 5×5 side, wildcard corner and player-list searches).
 # With OLD=path/to/another/keil, the same again with that binary, side by
-# side (e.g. a build of the previous main).
+# side (e.g. a build of the previous main). With CACHE=1, the new binary's
+# server is started twice more with `--cache-dir WORK/cache` (the first
+# start writes the node's cache, the second maps it), and
+# examples/node_start times each index's load on one core from that cache.
+# With SKIP_IMPORT=1, the archive WORK/db-new of an earlier run is served
+# again without a new import.
 #
 #   scripts/bench-scale.sh                  # 2 × 150,000 games
 #   N=50000 SEEDS=2 OLD=/tmp/oldmain/target/release/keil scripts/bench-scale.sh
@@ -66,28 +71,37 @@ run() {
 }
 
 serve() {
-  local K=$1 label=$2 db=db-$2 t0
+  local K=$1 label=$2 db=db-$2 t0 cache=()
+  [ -z "${3:-}" ] || cache=(--cache-dir "$3")
   echo "== $label: serve"
   if curl -fs "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1; then
     echo "port $PORT already serves something: stop it first" >&2; exit 1
   fi
   t0=$(date +%s.%N)
-  "$K" serve --db "$db" --addr "127.0.0.1:$PORT" --no-demo --rate-searches 0 --rate-reads 0 --query-budget "${BUDGET:-60s}" > "serve-$label.out" 2> "serve-$label.err" &
+  "$K" serve --db "$db" --addr "127.0.0.1:$PORT" --no-demo --rate-searches 0 --rate-reads 0 --query-budget "${BUDGET:-60s}" "${cache[@]}" > "serve-$label.out" 2> "serve-$label.err" &
   S=$!
   trap '[ -z "$S" ] || kill $S 2>/dev/null || true' EXIT
   until curl -fs "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1; do
     kill -0 $S 2>/dev/null || { echo "keil serve stopped: see serve-$label.err" >&2; exit 1; }
     sleep 0.2
   done
-  echo "serve: answers after $(echo "$(date +%s.%N) - $t0" | bc) s, $(( $(awk '/^VmRSS/ {print $2}' /proc/$S/status) / 1024 )) MiB resident"
+  echo "serve: answers after $(echo "$(date +%s.%N) - $t0" | bc) s, $(( $(awk '/^VmRSS/ {print $2}' /proc/$S/status) / 1024 )) MiB resident ($(( $(awk '/^RssAnon/ {print $2}' /proc/$S/status) / 1024 )) MiB heap)"
+  grep 'indexes loaded' "serve-$label.err" || true
   "$ROOT/scripts/bench-queries.py" "http://127.0.0.1:$PORT" "${COUNT:-20}"
   echo "after the searches: $(( $(awk '/^VmRSS/ {print $2}' /proc/$S/status) / 1024 )) MiB resident"
   kill $S; wait $S 2>/dev/null || true
   S=
 }
 
-run "$K" new
+[ -n "${SKIP_IMPORT:-}" ] || run "$K" new
 serve "$K" new
+if [ -n "${CACHE:-}" ]; then
+  rm -rf cache
+  serve "$K" new "$WORK/cache"
+  serve "$K" new "$WORK/cache"
+  (cd "$ROOT" && cargo build --release -p keil-archive --example node_start)
+  RAYON_NUM_THREADS=1 "$ROOT/target/release/examples/node_start" db-new "$WORK/cache"
+fi
 if [ -n "${OLD:-}" ]; then
   run "$OLD" old
   serve "$OLD" old
