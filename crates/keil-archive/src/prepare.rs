@@ -395,10 +395,15 @@ pub(crate) fn prepare(
     // A move's node number is its node's depth in the main line (the
     // plies follow the main line in order).
     let mut line = record.tree.main_line().map(|(id, _)| id).enumerate();
-    let move_nodes = moves::encode_nodes(replay.plies.iter().map(|p| {
-        line.find(|&(_, id)| id == p.node)
-            .map_or(0, |(depth, _)| depth as u32)
-    }));
+    let depths: Vec<u32> = replay
+        .plies
+        .iter()
+        .map(|p| {
+            line.find(|&(_, id)| id == p.node)
+                .map_or(0, |(depth, _)| depth as u32)
+        })
+        .collect();
+    let move_nodes = moves::encode_nodes(depths.iter().copied());
     // Compressing into a Vec cannot fail for an in-memory buffer.
     let compressed = zstd::bulk::compress(sgf.as_bytes(), ZSTD_LEVEL).unwrap_or_default();
     let mut valid = Box::new(Prepared {
@@ -414,9 +419,20 @@ pub(crate) fn prepare(
         replay,
         pattern: None,
     });
-    let stored = crate::games::StoredMoves::of_prepared(&valid);
     let winner = valid.meta.winner.map(|c| c.index() as i64);
-    valid.pattern = crate::patterns::replayed(stored, 0, &valid.meta.date, winner).ok();
+    // The validator's plies give the pattern index its events; a game
+    // they do not cover is replayed from its stored moves.
+    valid.pattern = crate::patterns::replayed_from_plies(
+        valid.meta.kind,
+        &valid.replay,
+        &depths,
+        &valid.meta.date,
+        winner,
+    )
+    .or_else(|| {
+        let stored = crate::games::StoredMoves::of_prepared(&valid);
+        crate::patterns::replayed(stored, 0, &valid.meta.date, winner).ok()
+    });
     Prepare::Valid(valid, checked(verdict))
 }
 

@@ -540,6 +540,9 @@ pub struct PlyRecord {
     pub mv: Move,
     /// Stones removed by the move, in board order.
     pub captured: Vec<Point>,
+    /// Go: the mover's own stones removed by a legal suicide (the placed
+    /// stone among them), in board order; empty otherwise.
+    pub suicided: Vec<Point>,
     /// Kaomi: the stones the placement pushed, `(from, to)`, in the order
     /// the rules moved them (applying them one after another gives the
     /// board after the move); empty in Keil and Go.
@@ -893,6 +896,7 @@ fn ply_record(record: View<'_>, id: NodeId, played: Played) -> PlyRecord {
         color: mv.color,
         mv: m,
         captured: outcome.captured,
+        suicided: outcome.suicided,
         moved: outcome.moved,
         key: outcome.key,
         canonical: (outcome.canonical.0, outcome.canonical_sym),

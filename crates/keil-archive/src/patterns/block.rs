@@ -184,7 +184,7 @@ mod tests {
     use keil_rules::GameKind;
 
     use super::{decode, encode};
-    use crate::patterns::load::replayed;
+    use crate::patterns::load::{assert_same, replayed};
 
     /// Games of every kind (Keil's captures, Go's handicaps, Kaomi's
     /// pushes) come out of a block as the replay made them: line, winner,
@@ -234,14 +234,7 @@ mod tests {
             let back = decode(&block).unwrap();
             assert_eq!(back.len(), games.len());
             for (a, b) in games.iter().zip(&back) {
-                assert_eq!((a.0, a.1, a.3), (b.0, b.1, b.3));
-                let (la, lb) = (&a.2, &b.2);
-                assert_eq!(
-                    (la.id, la.date, la.plies, &la.nodes),
-                    (lb.id, lb.date, lb.plies, &lb.nodes)
-                );
-                assert_eq!(a.4.events, b.4.events, "{game:?}");
-                assert_eq!(a.4.columns, b.4.columns, "{game:?}");
+                assert_same(a, b, &format!("{game:?}"));
             }
             assert!(decode(&block[..block.len() / 2]).is_err());
             let raw = zstd::stream::decode_all(&block[..]).unwrap();

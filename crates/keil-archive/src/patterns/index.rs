@@ -234,6 +234,48 @@ fn state_of(b: &keil_rules::PointSet, w: &keil_rules::PointSet, p: Point) -> u8 
     }
 }
 
+/// A game's events as they are found, with each point's state (0 empty,
+/// 1 black, 2 white) so far.
+struct Events {
+    state: Vec<u8>,
+    events: Vec<Event>,
+}
+
+impl Events {
+    /// The events of `start`'s stones, at node 0.
+    fn new(board: AnyBoard, start: &keil_rules::AnyPosition, plies: usize) -> Events {
+        let mut e = Events {
+            state: vec![0u8; board.len()],
+            events: Vec::with_capacity(plies + 8),
+        };
+        for (colour, v) in [(Color::Black, 1), (Color::White, 2)] {
+            for p in start.stones(colour).iter() {
+                e.change(0, p, v, None);
+            }
+        }
+        e
+    }
+
+    /// Point `p` is `new` at node `node` (`mover` for a move's own point):
+    /// an event unless nothing changed.
+    fn change(&mut self, node: u16, p: Point, new: u8, mover: Option<Color>) {
+        let old = &mut self.state[p.index()];
+        if *old == new && mover.is_none() {
+            return;
+        }
+        *old = new;
+        self.events.push(Event::new(node, p, new, mover));
+    }
+
+    fn built(self, board: AnyBoard) -> Built {
+        let columns = columns_of(board.len(), &self.events);
+        Built {
+            events: self.events,
+            columns,
+        }
+    }
+}
+
 /// Replays a stored game and returns its events and columns.
 ///
 /// # Errors
@@ -241,23 +283,7 @@ fn state_of(b: &keil_rules::PointSet, w: &keil_rules::PointSet, p: Point) -> u8 
 pub(crate) fn build(m: &GameMoves) -> Result<Built, IllegalMove> {
     let board = m.board;
     let mut game: AnyGame = m.start();
-    let mut state = vec![0u8; board.len()];
-    let mut events = Vec::with_capacity(m.moves.len() + 8);
-    let mut change =
-        |node: u16, p: Point, new: u8, mover: Option<Color>, events: &mut Vec<Event>| {
-            let old = &mut state[p.index()];
-            if *old == new && mover.is_none() {
-                return;
-            }
-            *old = new;
-            events.push(Event::new(node, p, new, mover));
-        };
-    let start = game.position();
-    for (colour, v) in [(Color::Black, 1), (Color::White, 2)] {
-        for p in start.stones(colour).iter() {
-            change(0, p, v, None, &mut events);
-        }
-    }
+    let mut e = Events::new(board, &game.position(), m.moves.len());
     let mut touched = Vec::new();
     for i in 0..m.moves.len() {
         let color = m.color(i, &game);
@@ -284,14 +310,48 @@ pub(crate) fn build(m: &GameMoves) -> Result<Built, IllegalMove> {
         let pos = game.position();
         let (b, w) = (pos.stones(Color::Black), pos.stones(Color::White));
         if let Some(p) = placed {
-            change(node, p, state_of(&b, &w, p), Some(color), &mut events);
+            e.change(node, p, state_of(&b, &w, p), Some(color));
         }
         for &p in &touched {
-            change(node, p, state_of(&b, &w, p), None, &mut events);
+            e.change(node, p, state_of(&b, &w, p), None);
         }
     }
-    let columns = columns_of(board.len(), &events);
-    Ok(Built { events, columns })
+    Ok(e.built(board))
+}
+
+/// What [`build`] gives for a game the validator has just replayed, from
+/// its plies (each ply's mover, move, captures and suicided stones;
+/// `nodes[i]` ply `i`'s node), without replaying it again: the import's
+/// pattern index costs no second replay. `None` for a game this does not
+/// cover (a setup during the game, a Kaomi push or swap): replay it with
+/// [`build`].
+pub(crate) fn build_from_plies(
+    board: AnyBoard,
+    start: &keil_rules::AnyPosition,
+    plies: &[keil_record::PlyRecord],
+    nodes: &[u32],
+) -> Option<Built> {
+    let mut e = Events::new(board, start, plies.len());
+    for (i, ply) in plies.iter().enumerate() {
+        if ply.setup.is_some() || !ply.moved.is_empty() || ply.mv == Move::Swap {
+            return None;
+        }
+        let node = clamp_node(nodes.get(i).copied().unwrap_or(i as u32 + 1));
+        if let Move::Place(p) = ply.mv {
+            let own = if ply.suicided.contains(&p) {
+                0
+            } else if ply.color == Color::Black {
+                1
+            } else {
+                2
+            };
+            e.change(node, p, own, Some(ply.color));
+        }
+        for &p in ply.captured.iter().chain(&ply.suicided) {
+            e.change(node, p, 0, None);
+        }
+    }
+    Some(e.built(board))
 }
 
 /// Each point's first-life columns (arrival with its colour bit,

@@ -98,6 +98,33 @@ pub(crate) fn replayed(
     Ok((m.rules.kind(), m.board, line, winner, built))
 }
 
+/// A game the validator has just replayed, ready for the index as
+/// [`replayed`] makes it (id 0: the writer gives the id), from its plies
+/// and their nodes (`nodes[i]`: ply `i`'s node) rather than a second
+/// replay; `None` for a game the plies do not cover
+/// ([`index::build_from_plies`]).
+pub(crate) fn replayed_from_plies(
+    kind: GameKind,
+    replay: &keil_record::Replay,
+    nodes: &[u32],
+    date: &str,
+    winner: Option<i64>,
+) -> Option<Replayed> {
+    let board = replay.start.board();
+    // As stored: a node number fits 16 bits (`moves::encode_nodes`).
+    let nodes: Vec<u32> = nodes.iter().map(|&n| n.min(u32::from(u16::MAX))).collect();
+    let built = index::build_from_plies(board, &replay.start, &replay.plies, &nodes)?;
+    let line = Line {
+        id: 0,
+        date: crate::positions::date_number(date),
+        plies: replay.plies.len() as u32,
+        nodes: (nodes.iter().enumerate().any(|(i, &n)| n as usize != i + 1))
+            .then(|| nodes.into_boxed_slice()),
+        events: 0..0,
+    };
+    Some((kind, board, line, winner.map_or(-1, |w| w as i8), built))
+}
+
 /// Replays the games with ids in `(from, max]` in id order, handing them to
 /// `add` chunk by chunk ([`LOAD_CHUNK`] games, replayed in parallel).
 fn replay(
@@ -450,5 +477,77 @@ impl Derived for &PatternIndex {
             loaded.at.removals = to.removals;
         }
         Ok(())
+    }
+}
+
+/// Asserts that two replayed games are the same for the index: kind,
+/// board, winner, line, events and columns (`what` names them).
+#[cfg(test)]
+pub(crate) fn assert_same(a: &Replayed, b: &Replayed, what: &str) {
+    assert_eq!((a.0, a.1, a.3), (b.0, b.1, b.3), "{what}");
+    let (la, lb) = (&a.2, &b.2);
+    assert_eq!(
+        (la.id, la.date, la.plies, &la.nodes),
+        (lb.id, lb.date, lb.plies, &lb.nodes),
+        "{what}"
+    );
+    assert_eq!(a.4.events, b.4.events, "{what}");
+    assert_eq!(a.4.columns, b.4.columns, "{what}");
+}
+
+#[cfg(test)]
+mod tests {
+    use keil_gen::{Generator, GeneratorConfig};
+
+    use super::*;
+    use crate::prepare::{Prepare, prepare};
+
+    /// The events the import takes from the validator's plies are those a
+    /// replay of the stored moves gives: Keil, and Go on 9×9 (many
+    /// captures) and 19×19 with handicaps; a Kaomi game is left to the
+    /// replay.
+    #[test]
+    fn plies_give_the_events_a_replay_gives() {
+        for (game, size) in [
+            (GameKind::Keil, 5),
+            (GameKind::Go, 9),
+            (GameKind::Go, 19),
+            (GameKind::Kaomi, 9),
+        ] {
+            let text: String = Generator::new(GeneratorConfig {
+                game,
+                games: 40,
+                size,
+                seed: 11,
+                handicaps: game == GameKind::Go,
+                ..GeneratorConfig::default()
+            })
+            .unwrap()
+            .map(|g| g.record)
+            .collect();
+            let file = keil_record::ParsedFile::from_text(&text);
+            let mut from_plies = 0;
+            for i in 0..file.len() {
+                let Prepare::Valid(valid, _) = prepare("gen", i, file.record(i), false) else {
+                    panic!("{game:?} game {i} is not valid");
+                };
+                let stored = crate::games::StoredMoves::of_prepared(&valid);
+                let winner = valid.meta.winner.map(|c| c.index() as i64);
+                let replay = replayed(stored, 0, &valid.meta.date, winner).unwrap();
+                let nodes: Vec<u32> = (1..=valid.replay.plies.len() as u32).collect();
+                let direct = replayed_from_plies(
+                    valid.meta.kind,
+                    &valid.replay,
+                    &nodes,
+                    &valid.meta.date,
+                    winner,
+                );
+                assert_eq!(direct.is_some(), game != GameKind::Kaomi, "{game:?}");
+                from_plies += usize::from(direct.is_some());
+                let got = valid.pattern.as_ref().unwrap();
+                assert_same(got, &replay, &format!("{game:?} game {i}"));
+            }
+            assert!(game == GameKind::Kaomi || from_plies == 40, "{game:?}");
+        }
     }
 }

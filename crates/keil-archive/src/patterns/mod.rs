@@ -40,7 +40,9 @@ use crate::{Budget, GameId, Result};
 
 pub(crate) use index::Group;
 use index::{Line, NEVER};
-pub(crate) use load::{PatternIndex, Replayed, index_batch, rebuild_blocks, replayed};
+pub(crate) use load::{
+    PatternIndex, Replayed, index_batch, rebuild_blocks, replayed, replayed_from_plies,
+};
 pub use pattern::{Cell, Pattern, PatternError, PatternMode};
 use placement::{Placement, Placements, placements};
 
