@@ -21,7 +21,8 @@
 
 use keil_rules::{AnyBoard, BoardSpec, GameKind};
 
-use super::index::{Built, Event, Line, columns_of};
+use super::events::{Built, Event};
+use super::index::{Line, columns_of};
 use super::load::Replayed;
 use crate::positions::{get_varint, put_varint};
 

@@ -10,14 +10,15 @@ use std::sync::{Arc, OnceLock, RwLock};
 use keil_rules::{AnyBoard, GameKind};
 use rayon::prelude::*;
 
-use super::index::{self, Group, Line};
+use super::events::{self, Built};
+use super::index::{Group, Line};
 use super::{Matched, block, snapshot};
 use crate::derived::{Changes, Derived};
 use crate::games::StoredMoves;
 use crate::store::{Read, Sequences, Write, blocks, games, removals};
 use crate::{Error, GameId, Result};
 
-/// The in-memory pattern index of an archive (see [`index`]), extended
+/// The in-memory pattern index of an archive (see [`super::index`]), extended
 /// with the games added since it was last read.
 pub(crate) struct PatternIndex {
     pub(super) loaded: RwLock<Loaded>,
@@ -59,7 +60,7 @@ impl std::fmt::Debug for PatternIndex {
 }
 
 /// A replayed game, ready to be added to its group.
-pub(crate) type Replayed = (GameKind, AnyBoard, Line, i8, index::Built);
+pub(crate) type Replayed = (GameKind, AnyBoard, Line, i8, Built);
 
 /// Replays one stored game for the index: its moves (the columns
 /// `STORED_MOVES` of `store/sqlite/games.rs`), id, date as stored and winner (0 Black, 1
@@ -77,7 +78,7 @@ pub(crate) fn replayed(
 ) -> Result<Replayed> {
     let game = GameId::from_sql(id.max(1));
     let m = stored.decode(game)?;
-    let built = index::build(&m).map_err(|e| Error::Corrupt {
+    let built = events::build(&m).map_err(|e| Error::Corrupt {
         game,
         reason: format!("stored moves do not replay: {e}"),
     })?;
@@ -102,7 +103,7 @@ pub(crate) fn replayed(
 /// [`replayed`] makes it (id 0: the writer gives the id), from its plies
 /// and their nodes (`nodes[i]`: ply `i`'s node) rather than a second
 /// replay; `None` for a game the plies do not cover
-/// ([`index::build_from_plies`]).
+/// ([`events::build_from_plies`]).
 pub(crate) fn replayed_from_plies(
     kind: GameKind,
     replay: &keil_record::Replay,
@@ -113,7 +114,7 @@ pub(crate) fn replayed_from_plies(
     let board = replay.start.board();
     // As stored: a node number fits 16 bits (`moves::encode_nodes`).
     let nodes: Vec<u32> = nodes.iter().map(|&n| n.min(u32::from(u16::MAX))).collect();
-    let built = index::build_from_plies(board, &replay.start, &replay.plies, &nodes)?;
+    let built = events::build_from_plies(board, &replay.start, &replay.plies, &nodes)?;
     let line = Line {
         id: 0,
         date: crate::positions::date_number(date),

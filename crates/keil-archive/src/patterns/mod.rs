@@ -20,6 +20,7 @@
 //! cannot decide alone).
 
 mod block;
+mod events;
 mod index;
 mod load;
 mod pattern;

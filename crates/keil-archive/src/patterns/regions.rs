@@ -56,7 +56,7 @@ use keil_rules::{AnyBoard, Color, Point};
 use rayon::prelude::*;
 
 use super::Cell;
-use super::index::Event;
+use super::events::Event;
 use super::placement::{Placement, Placements};
 use super::snapshot::Array;
 use crate::Budget;

@@ -44,7 +44,8 @@ use keil_rules::{BoardSpec, GameKind};
 use tantivy::directory::{Directory, MmapDirectory, OwnedBytes};
 use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout};
 
-use super::index::{Event, Group, LANES, Line};
+use super::events::Event;
+use super::index::{Group, LANES, Line};
 use super::load::Loaded;
 use super::regions::{Regions, Segment};
 use crate::store::Sequences;
