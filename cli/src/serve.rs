@@ -148,11 +148,19 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let warm = keil_server::warm_up(&archive, !args.lazy_patterns)
         .context("cannot read the position and pattern indexes")?;
     match warm.patterns {
-        Some(patterns) => eprintln!(
-            "keil: position and pattern indexes loaded in {:.1} s (positions {:.1} s, patterns {:.1} s, at once)",
+        Some((patterns, stats)) => eprintln!(
+            "keil: position and pattern indexes loaded in {:.1} s (positions {:.1} s, patterns {:.1} s {}, at once)",
             warm.total.as_secs_f64(),
             warm.positions.as_secs_f64(),
-            patterns.as_secs_f64()
+            patterns.as_secs_f64(),
+            if stats.from_snapshot {
+                format!(
+                    "from the cache's snapshot, {} MiB mapped",
+                    stats.mapped_bytes >> 20
+                )
+            } else {
+                "from the pattern blocks".to_string()
+            }
         ),
         None => eprintln!(
             "keil: position index loaded in {:.1} s (the pattern index at the first pattern search)",

@@ -123,16 +123,19 @@ fn stats_and_search_write_nothing() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
-/// Reads the server's standard error until it says where it listens.
-fn listening(stderr: &mut BufReader<std::process::ChildStderr>) -> String {
+/// Reads the server's standard error until it says where it listens: the
+/// address, and the lines before (what its start said).
+fn listening(stderr: &mut BufReader<std::process::ChildStderr>) -> (String, String) {
+    let mut start = String::new();
     let mut line = String::new();
     loop {
         line.clear();
         assert!(stderr.read_line(&mut line).unwrap() > 0, "the server ended");
         if let Some(i) = line.find("listening on http://") {
             let rest = &line[i + "listening on http://".len()..];
-            return rest.split_whitespace().next().unwrap().to_string();
+            return (rest.split_whitespace().next().unwrap().to_string(), start);
         }
+        start.push_str(&line);
     }
 }
 
@@ -150,6 +153,8 @@ fn one_server_at_a_time() -> std::sync::MutexGuard<'static, ()> {
 struct Served {
     child: std::process::Child,
     addr: String,
+    /// What the server wrote before it listened.
+    start: String,
     log: std::thread::JoinHandle<String>,
 }
 
@@ -182,13 +187,18 @@ fn serve_with(db: &Path, extra: &[&std::ffi::OsStr]) -> Served {
         .spawn()
         .unwrap();
     let mut stderr = BufReader::new(child.stderr.take().unwrap());
-    let addr = listening(&mut stderr);
+    let (addr, start) = listening(&mut stderr);
     let log = std::thread::spawn(move || {
         let mut rest = String::new();
         let _ = stderr.read_to_string(&mut rest);
         rest
     });
-    Served { child, addr, log }
+    Served {
+        child,
+        addr,
+        start,
+        log,
+    }
 }
 
 /// Starts an upload of [`GAME`] whose body stops after 10 bytes, and
@@ -260,6 +270,7 @@ fn sigterm_finishes_the_request_in_flight_and_exits_cleanly() {
         mut child,
         addr,
         log,
+        ..
     } = serve(&db, "5");
     let mut upload = start_upload(&addr);
 
@@ -310,6 +321,7 @@ fn sigterm_closes_what_is_unfinished_after_the_grace_period() {
         mut child,
         addr,
         log,
+        ..
     } = serve(&db, "1");
     let mut upload = start_upload(&addr);
     let term = Instant::now();
@@ -420,7 +432,21 @@ fn serve_writes_its_cache_before_it_listens() {
     http.read_to_string(&mut answer).unwrap();
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     assert!(answer.contains("\"total_games\":30"), "{answer}");
+    assert!(
+        served.start.contains("from the pattern blocks"),
+        "{}",
+        served.start
+    );
     terminate(&served.child);
     let _ = served.child.wait();
+    // The next start maps the pattern index from the snapshot.
+    let mut again = serve_with(&db, &["--cache-dir".as_ref(), cache.as_os_str()]);
+    assert!(
+        again.start.contains("from the cache's snapshot"),
+        "{}",
+        again.start
+    );
+    terminate(&again.child);
+    let _ = again.child.wait();
     let _ = std::fs::remove_dir_all(&dir);
 }

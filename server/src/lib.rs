@@ -385,14 +385,15 @@ fn request_logging_enabled() -> bool {
 
 /// How long a [`warm_up`] took: the whole, and each index's load (they run
 /// at the same time).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct WarmUp {
     /// From start to both loads done.
     pub total: std::time::Duration,
     /// The position index's segments and game summaries.
     pub positions: std::time::Duration,
-    /// The pattern index (`None` when not loaded).
-    pub patterns: Option<std::time::Duration>,
+    /// The pattern index's load, and what it holds (whether it came from
+    /// the node's snapshot, the bytes mapped); `None` when not loaded.
+    pub patterns: Option<(std::time::Duration, keil_archive::PatternIndexStats)>,
 }
 
 /// Loads what the first queries would otherwise load under load: the
@@ -415,7 +416,12 @@ pub fn warm_up(archive: &Archive, patterns: bool) -> keil_archive::Result<WarmUp
         f().map(|()| t.elapsed())
     };
     let (positions, pattern_load) = std::thread::scope(|scope| {
-        let p = patterns.then(|| scope.spawn(|| timed(&|| archive.patterns().load().map(drop))));
+        let p = patterns.then(|| {
+            scope.spawn(|| {
+                let t = std::time::Instant::now();
+                archive.patterns().load().map(|stats| (t.elapsed(), stats))
+            })
+        });
         let positions = timed(&|| archive.positions().load());
         let pattern_load = p.map(|h| h.join().expect("the pattern load does not panic"));
         (positions, pattern_load)
