@@ -411,18 +411,15 @@ pub fn warm_up(archive: &Archive, patterns: bool) -> keil_archive::Result<WarmUp
     // its threads below the readers' priority.
     work::lower_global_pool_priority();
     let start = std::time::Instant::now();
-    let timed = |f: &dyn Fn() -> keil_archive::Result<()>| {
+    fn timed<T>(
+        f: impl FnOnce() -> keil_archive::Result<T>,
+    ) -> keil_archive::Result<(Duration, T)> {
         let t = std::time::Instant::now();
-        f().map(|()| t.elapsed())
-    };
+        f().map(|v| (t.elapsed(), v))
+    }
     let (positions, pattern_load) = std::thread::scope(|scope| {
-        let p = patterns.then(|| {
-            scope.spawn(|| {
-                let t = std::time::Instant::now();
-                archive.patterns().load().map(|stats| (t.elapsed(), stats))
-            })
-        });
-        let positions = timed(&|| archive.positions().load());
+        let p = patterns.then(|| scope.spawn(|| timed(|| archive.patterns().load())));
+        let positions = timed(|| archive.positions().load()).map(|(d, ())| d);
         let pattern_load = p.map(|h| h.join().expect("the pattern load does not panic"));
         (positions, pattern_load)
     });

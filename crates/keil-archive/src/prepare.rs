@@ -393,14 +393,15 @@ pub(crate) fn prepare(
         replay.plies.iter().map(|p| (p.color, p.mv)),
     );
     // A move's node number is its node's depth in the main line (the
-    // plies follow the main line in order).
+    // plies follow the main line in order), as stored: below 2^16
+    // (`moves::encode_nodes`).
     let mut line = record.tree.main_line().map(|(id, _)| id).enumerate();
     let depths: Vec<u32> = replay
         .plies
         .iter()
         .map(|p| {
             line.find(|&(_, id)| id == p.node)
-                .map_or(0, |(depth, _)| depth as u32)
+                .map_or(0, |(depth, _)| (depth as u32).min(u32::from(u16::MAX)))
         })
         .collect();
     let move_nodes = moves::encode_nodes(depths.iter().copied());

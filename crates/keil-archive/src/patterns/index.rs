@@ -75,6 +75,21 @@ pub(crate) fn answer_order(date: u32, id: u32) -> std::cmp::Reverse<u64> {
 }
 
 impl Line {
+    /// A replayed game's line: its id, its date as stored (`YYYY-MM-DD`,
+    /// `''` when unknown) and each move's node (`nodes[i]`: ply `i`'s;
+    /// kept only when not one move per node after the root); its events
+    /// are placed when it is pushed.
+    pub(crate) fn new(id: u32, date: &str, nodes: &[u32]) -> Line {
+        let one_per_node = nodes.iter().enumerate().all(|(i, &n)| n as usize == i + 1);
+        Line {
+            id,
+            date: crate::positions::date_number(date),
+            plies: nodes.len() as u32,
+            nodes: (!one_per_node).then(|| nodes.into()),
+            events: 0..0,
+        }
+    }
+
     /// The game's place in [`answer_order`].
     pub(crate) fn order(&self) -> std::cmp::Reverse<u64> {
         answer_order(self.date, self.id)
@@ -299,19 +314,18 @@ impl Group {
         {
             return Err("columns");
         }
+        // Each game's events follow the previous game's, none straddles
+        // the frozen ones' end, and together they are all the events.
+        let frozen = self.frozen_events.len() as u32;
         let mut end = 0;
         for l in &self.lines {
-            if l.events.start != end || l.events.end < end {
+            let Range { start, end: e } = l.events;
+            if start != end || e < start || (start < frozen && e > frozen) {
                 return Err("events");
             }
-            end = l.events.end;
+            end = e;
         }
-        if end as usize != self.frozen_events.len() + self.events.len()
-            || self.lines.iter().any(|l| {
-                (l.events.start as usize) < self.frozen_events.len()
-                    && l.events.end as usize > self.frozen_events.len()
-            })
-        {
+        if end as usize != self.frozen_events.len() + self.events.len() {
             return Err("events");
         }
         if self.winners.len() != n

@@ -82,27 +82,19 @@ pub(crate) fn replayed(
         game,
         reason: format!("stored moves do not replay: {e}"),
     })?;
-    let nodes = (m
-        .nodes
-        .iter()
-        .enumerate()
-        .any(|(i, &n)| n as usize != i + 1))
-    .then(|| m.nodes.clone().into_boxed_slice());
-    let line = Line {
-        id: id as u32,
-        date: crate::positions::date_number(date),
-        plies: m.moves.len() as u32,
-        nodes,
-        events: 0..0,
-    };
-    let winner = winner.map_or(-1, |w| w as i8);
-    Ok((m.rules.kind(), m.board, line, winner, built))
+    let line = Line::new(id as u32, date, &m.nodes);
+    Ok((m.rules.kind(), m.board, line, winner_lane(winner), built))
+}
+
+/// A winner as the index keeps it (0 Black, 1 White, -1 none).
+fn winner_lane(winner: Option<i64>) -> i8 {
+    winner.map_or(-1, |w| w as i8)
 }
 
 /// A game the validator has just replayed, ready for the index as
 /// [`replayed`] makes it (id 0: the writer gives the id), from its plies
-/// and their nodes (`nodes[i]`: ply `i`'s node) rather than a second
-/// replay; `None` for a game the plies do not cover
+/// and their nodes (`nodes[i]`: ply `i`'s node, as stored: below 2^16)
+/// rather than a second replay; `None` for a game the plies do not cover
 /// ([`events::build_from_plies`]).
 pub(crate) fn replayed_from_plies(
     kind: GameKind,
@@ -112,18 +104,9 @@ pub(crate) fn replayed_from_plies(
     winner: Option<i64>,
 ) -> Option<Replayed> {
     let board = replay.start.board();
-    // As stored: a node number fits 16 bits (`moves::encode_nodes`).
-    let nodes: Vec<u32> = nodes.iter().map(|&n| n.min(u32::from(u16::MAX))).collect();
-    let built = events::build_from_plies(board, &replay.start, &replay.plies, &nodes)?;
-    let line = Line {
-        id: 0,
-        date: crate::positions::date_number(date),
-        plies: replay.plies.len() as u32,
-        nodes: (nodes.iter().enumerate().any(|(i, &n)| n as usize != i + 1))
-            .then(|| nodes.into_boxed_slice()),
-        events: 0..0,
-    };
-    Some((kind, board, line, winner.map_or(-1, |w| w as i8), built))
+    let built = events::build_from_plies(board, &replay.start, &replay.plies, nodes)?;
+    let line = Line::new(0, date, nodes);
+    Some((kind, board, line, winner_lane(winner), built))
 }
 
 /// Replays the games with ids in `(from, max]` in id order, handing them to
