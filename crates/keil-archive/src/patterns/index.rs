@@ -39,7 +39,7 @@ use rayon::prelude::*;
 
 use super::events::{Built, Event};
 use super::regions::Regions;
-use super::snapshot::Array;
+use super::snapshot::Growing;
 use super::{Cell, Placement};
 
 /// "Never": no such node (nodes are clamped below it).
@@ -111,16 +111,12 @@ pub(crate) struct Group {
     /// The games, in id order; game `i` is lane `i % LANES` of block
     /// `i / LANES`.
     pub lines: Vec<Line>,
-    /// Block-major columns: `[block][point][arrival, departure][lane]`,
-    /// the first blocks in `frozen_columns` (mapped from the node's
-    /// snapshot: whole blocks), the others in `columns`.
-    pub(super) frozen_columns: Array<i16>,
-    pub(super) columns: Vec<i16>,
-    /// Every game's events, game after game: those of the first games in
-    /// `frozen_events` (mapped from the node's snapshot), the others in
-    /// `events` ([`Line::events`] counts from the first frozen one).
-    pub(super) frozen_events: Array<Event>,
-    pub(super) events: Vec<Event>,
+    /// Block-major columns: `[block][point][arrival, departure][lane]`
+    /// (the frozen ones, mapped from the node's snapshot, whole blocks).
+    pub(super) columns: Growing<i16>,
+    /// Every game's events, game after game (the frozen ones, mapped from
+    /// the node's snapshot, whole games).
+    pub(super) events: Growing<Event>,
     /// Per game index, the winner: 0 Black, 1 White, -1 none (a column
     /// apart from the lines: a search reads it for every hit).
     pub winners: Vec<i8>,
@@ -192,10 +188,8 @@ impl Group {
             board,
             lines: Vec::new(),
             winners: Vec::new(),
-            frozen_columns: Array::default(),
-            columns: Vec::new(),
-            frozen_events: Array::default(),
-            events: Vec::new(),
+            columns: Growing::default(),
+            events: Growing::default(),
             regions: Regions::new(board),
             listed: Vec::new(),
             kept: Vec::new(),
@@ -232,20 +226,20 @@ impl Group {
         let (block, lane) = (i / LANES, i % LANES);
         if lane == 0 {
             let len = self.block_len();
-            self.columns.resize(self.columns.len() + len, NEVER_LANE);
+            self.columns.grow(len, NEVER_LANE);
         }
-        let base = (block - self.frozen_blocks()) * self.block_len();
+        let cols = self.columns.owned_from(block * self.block_len());
         for (p, col) in built.columns.iter().enumerate() {
             for (k, &v) in col.iter().enumerate() {
                 // Nodes are below NEVER, and WHITE below 0x8000.
-                self.columns[base + (p * 2 + k) * LANES + lane] = v as i16;
+                cols[(p * 2 + k) * LANES + lane] = v as i16;
             }
         }
-        let (frozen, start) = (self.frozen_events.len(), self.events.len());
+        let start = self.events.len();
         self.events.extend(built.events);
-        line.events = (frozen + start) as u32..(frozen + self.events.len()) as u32;
+        line.events = start as u32..self.events.len() as u32;
         if let Some(regions) = &mut self.regions {
-            regions.push(i as u32, &self.events[start..]);
+            regions.push(i as u32, self.events.get(start..self.events.len()));
         }
         self.lines.push(line);
         self.winners.push(winner);
@@ -263,15 +257,11 @@ impl Group {
         }
         // A refresh truncates to the games it found: the frozen ones (a
         // snapshot's, mapped) are all among them.
-        debug_assert!(n >= self.frozen_blocks() * LANES);
-        let frozen_events = self.frozen_events.len();
-        self.events
-            .truncate(self.lines[n].events.start as usize - frozen_events);
+        self.events.truncate(self.lines[n].events.start as usize);
         self.lines.truncate(n);
         self.winners.truncate(n);
         self.kept.truncate(n);
-        let blocks = n.div_ceil(LANES) - self.frozen_blocks();
-        self.columns.truncate(blocks * self.block_len());
+        self.columns.truncate(n.div_ceil(LANES) * self.block_len());
         if let Some(regions) = &mut self.regions {
             regions.truncate(n as u32);
         }
@@ -294,11 +284,6 @@ impl Group {
         }
     }
 
-    /// The blocks whose columns are in `frozen_columns`.
-    fn frozen_blocks(&self) -> usize {
-        self.frozen_columns.len() / self.block_len()
-    }
-
     /// Whether the parts agree (a group read back from a snapshot): a
     /// column block per [`LANES`] games, the games' events one after the
     /// other and all of them, a winner per game, the answer order a
@@ -309,14 +294,14 @@ impl Group {
     /// The first part that disagrees.
     pub(super) fn check(&self) -> Result<(), &'static str> {
         let n = self.lines.len();
-        if !self.frozen_columns.len().is_multiple_of(self.block_len())
-            || self.frozen_columns.len() + self.columns.len() != self.blocks() * self.block_len()
+        if !self.columns.frozen_len().is_multiple_of(self.block_len())
+            || self.columns.len() != self.blocks() * self.block_len()
         {
             return Err("columns");
         }
         // Each game's events follow the previous game's, none straddles
         // the frozen ones' end, and together they are all the events.
-        let frozen = self.frozen_events.len() as u32;
+        let frozen = self.events.frozen_len() as u32;
         let mut end = 0;
         for l in &self.lines {
             let Range { start, end: e } = l.events;
@@ -325,7 +310,7 @@ impl Group {
             }
             end = e;
         }
-        if end as usize != self.frozen_events.len() + self.events.len() {
+        if end as usize != self.events.len() {
             return Err("events");
         }
         if self.winners.len() != n
@@ -347,8 +332,8 @@ impl Group {
 
     /// Bytes held (columns, events, lines, the region index).
     pub(crate) fn bytes(&self) -> usize {
-        (self.frozen_columns.len() + self.columns.len()) * 2
-            + (self.frozen_events.len() + self.events.len()) * 4
+        self.columns.len() * 2
+            + self.events.len() * 4
             + self.lines.len() * (std::mem::size_of::<Line>() + 1)
             + self
                 .lines
@@ -361,8 +346,8 @@ impl Group {
     /// Bytes of [`Group::bytes`] mapped from the node's snapshot (the
     /// system's page cache, not the heap).
     pub(crate) fn mapped_bytes(&self) -> usize {
-        self.frozen_columns.mapped_bytes()
-            + self.frozen_events.mapped_bytes()
+        self.columns.mapped_bytes()
+            + self.events.mapped_bytes()
             + self.regions.as_ref().map_or(0, Regions::mapped_bytes)
     }
 
@@ -387,13 +372,8 @@ impl Group {
 
     /// A game's events.
     pub(crate) fn events(&self, line: &Line) -> &[Event] {
-        let (start, end) = (line.events.start as usize, line.events.end as usize);
-        let frozen = self.frozen_events.len();
-        if start >= frozen {
-            &self.events[start - frozen..end - frozen]
-        } else {
-            &self.frozen_events[start..end]
-        }
+        self.events
+            .get(line.events.start as usize..line.events.end as usize)
     }
 
     /// Tests every placement on the games of block `block`; pushes
@@ -414,12 +394,7 @@ impl Group {
         out: &mut Vec<(u32, u32, u16)>,
     ) {
         let len = self.block_len();
-        let frozen = self.frozen_blocks();
-        let cols = if block < frozen {
-            &self.frozen_columns[block * len..(block + 1) * len]
-        } else {
-            &self.columns[(block - frozen) * len..(block - frozen + 1) * len]
-        };
+        let cols = self.columns.get(block * len..(block + 1) * len);
         let games = (self.lines.len() - block * LANES).min(LANES);
         let mut pending = std::mem::take(&mut scratch.pending);
         let mut bounds = std::mem::take(&mut scratch.stones);

@@ -113,6 +113,84 @@ impl<T: FromBytes + Immutable + KnownLayout> std::fmt::Debug for Array<T> {
     }
 }
 
+/// An array of the pattern index that grows as games come: its first
+/// values possibly mapped from the node's snapshot (frozen), the later
+/// ones owned. Indices count from the first frozen value.
+pub(crate) struct Growing<T> {
+    frozen: Array<T>,
+    owned: Vec<T>,
+}
+
+impl<T> Default for Growing<T> {
+    fn default() -> Growing<T> {
+        Growing {
+            frozen: Array::default(),
+            owned: Vec::new(),
+        }
+    }
+}
+
+impl<T: FromBytes + Immutable + KnownLayout + Copy> Growing<T> {
+    fn new(frozen: Array<T>, owned: Vec<T>) -> Growing<T> {
+        Growing { frozen, owned }
+    }
+
+    /// All the values.
+    pub(crate) fn len(&self) -> usize {
+        self.frozen.len() + self.owned.len()
+    }
+
+    /// The frozen values (mapped, or none).
+    pub(crate) fn frozen_len(&self) -> usize {
+        self.frozen.len()
+    }
+
+    /// Values `range`, which lies within the frozen values or within the
+    /// owned ones.
+    pub(crate) fn get(&self, range: std::ops::Range<usize>) -> &[T] {
+        let frozen = self.frozen.len();
+        if range.start >= frozen {
+            &self.owned[range.start - frozen..range.end - frozen]
+        } else {
+            &self.frozen[range]
+        }
+    }
+
+    /// The owned values from index `at` (at least [`Growing::frozen_len`])
+    /// on, to write.
+    pub(crate) fn owned_from(&mut self, at: usize) -> &mut [T] {
+        let frozen = self.frozen.len();
+        &mut self.owned[at - frozen..]
+    }
+
+    /// Appends `values`.
+    pub(crate) fn extend(&mut self, values: impl IntoIterator<Item = T>) {
+        self.owned.extend(values);
+    }
+
+    /// Appends `n` copies of `value`.
+    pub(crate) fn grow(&mut self, n: usize, value: T) {
+        self.owned.resize(self.owned.len() + n, value);
+    }
+
+    /// Keeps the first `len` values (at least the frozen ones: a refresh
+    /// only takes out what it added).
+    pub(crate) fn truncate(&mut self, len: usize) {
+        debug_assert!(len >= self.frozen.len());
+        self.owned.truncate(len.saturating_sub(self.frozen.len()));
+    }
+
+    /// Bytes of it that are mapped.
+    pub(crate) fn mapped_bytes(&self) -> usize {
+        self.frozen.mapped_bytes()
+    }
+
+    /// The frozen values, then the owned ones.
+    fn parts(&self) -> [&[T]; 2] {
+        [&self.frozen, &self.owned]
+    }
+}
+
 /// A snapshot's identity: what the store must say for it to be used.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Stamp {
@@ -179,8 +257,8 @@ fn write_group(out: &mut Out, kind: GameKind, g: &Group) -> io::Result<()> {
         .flat_map(|l| l.nodes.iter().flatten().copied())
         .collect();
     out.array(&[&nodes])?;
-    out.array(&[&g.frozen_columns, &g.columns])?;
-    out.array(&[&g.frozen_events, &g.events])?;
+    out.array(&g.columns.parts())?;
+    out.array(&g.events.parts())?;
     out.array(&[&g.winners])?;
     out.array(&[&g.listed])?;
     let kept: Vec<u8> = g.kept.iter().map(|&k| u8::from(k)).collect();
@@ -338,8 +416,9 @@ fn read_group(input: &mut In) -> Result<(GameKind, Group), Unused> {
     // The whole blocks' columns are used in place; the last block, when
     // part full, is copied out (the next games fill its lanes).
     let block_len = board.len() * 2 * LANES;
-    let (frozen_columns, columns) = input.split_array::<i16>((n / LANES) * block_len)?;
-    let frozen_events = input.array::<Event>()?;
+    let (frozen, owned) = input.split_array::<i16>((n / LANES) * block_len)?;
+    let columns = Growing::new(frozen, owned);
+    let events = Growing::new(input.array::<Event>()?, Vec::new());
     let winners = input.array::<i8>()?.to_vec();
     let listed = input.array::<u32>()?.to_vec();
     let kept: Vec<bool> = input.array::<u8>()?.iter().map(|&k| k != 0).collect();
@@ -362,10 +441,8 @@ fn read_group(input: &mut In) -> Result<(GameKind, Group), Unused> {
     let group = Group {
         board,
         lines,
-        frozen_columns,
         columns,
-        frozen_events,
-        events: Vec::new(),
+        events,
         winners,
         regions,
         listed,
