@@ -97,6 +97,17 @@ pub struct Args {
     /// again.
     #[arg(long, alias = "segment-cache")]
     cache_dir: Option<PathBuf>,
+    /// The heap the position and pattern indexes may hold, e.g. 4GiB,
+    /// 512MB or 0 (needs --cache-dir, whose files are mapped otherwise):
+    /// once loaded, the hottest mapped parts are copied into the heap
+    /// until it is spent (the pattern index's region segments, then the
+    /// position segments, then the pattern columns and events); the rest
+    /// stays on disk and is read on demand through the system's page
+    /// cache. The per-game parts (~230 bytes a game) are always in the
+    /// heap and count first. Without it everything in the cache stays
+    /// mapped; without --cache-dir every index is in the heap.
+    #[arg(long, requires = "cache_dir", value_parser = parse_bytes)]
+    index_memory: Option<u64>,
     /// Open the archive read-only: nothing is written (no demo corpus), and
     /// uploads answer 503. Without it, an archive that cannot be written
     /// (a read-only or full volume, no write permission) is served
@@ -167,6 +178,28 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             warm.total.as_secs_f64()
         ),
     }
+    let t = std::time::Instant::now();
+    let memory = match args.index_memory {
+        Some(budget) => archive.pin_indexes(budget),
+        None => archive.index_memory(),
+    };
+    let size = |b: u64| bytesize::ByteSize(b).display().iec().to_string();
+    eprintln!(
+        "keil: index memory: positions {} heap + {} mapped, patterns {} heap + {} mapped{}",
+        size(memory.positions.heap),
+        size(memory.positions.mapped),
+        size(memory.patterns.heap),
+        size(memory.patterns.mapped),
+        match args.index_memory {
+            Some(budget) => format!(
+                " ({} pinned in {:.1} s, budget {})",
+                size(memory.pinned),
+                t.elapsed().as_secs_f64(),
+                size(budget)
+            ),
+            None => String::new(),
+        }
+    );
     eprintln!(
         "keil: serving {} on http://{} (uploads {})",
         args.db.display(),
@@ -207,6 +240,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 
 /// Reads a duration with its unit: `250ms`, `2s`, `1.5s` (more than 0,
 /// at most an hour).
+/// A size in bytes with an optional unit (bytesize's: B, KB, KiB, MB,
+/// MiB, GB, GiB, ...).
+fn parse_bytes(s: &str) -> Result<u64, String> {
+    s.trim()
+        .parse::<bytesize::ByteSize>()
+        .map(|b| b.as_u64())
+        .map_err(|e| format!("{s:?} is not a size (e.g. 4GiB, 512MB, 0): {e}"))
+}
+
 fn parse_budget(s: &str) -> Result<std::time::Duration, String> {
     let s = s.trim();
     let (number, unit_ms) = if let Some(n) = s.strip_suffix("ms") {

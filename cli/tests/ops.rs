@@ -439,14 +439,51 @@ fn serve_writes_its_cache_before_it_listens() {
     );
     terminate(&served.child);
     let _ = served.child.wait();
-    // The next start maps the pattern index from the snapshot.
+    // The next start maps the pattern index from the snapshot: everything
+    // the cache holds is mapped until a budget pins it into the heap.
     let mut again = serve_with(&db, &["--cache-dir".as_ref(), cache.as_os_str()]);
     assert!(
         again.start.contains("from the cache's snapshot"),
         "{}",
         again.start
     );
+    assert!(!again.start.contains("0 B mapped"), "{}", again.start);
     terminate(&again.child);
     let _ = again.child.wait();
+    let mut pinned = serve_with(
+        &db,
+        &[
+            "--cache-dir".as_ref(),
+            cache.as_os_str(),
+            "--index-memory".as_ref(),
+            "1GiB".as_ref(),
+        ],
+    );
+    assert!(
+        pinned.start.contains("positions")
+            && pinned.start.matches("+ 0 B mapped").count() == 2
+            && pinned.start.contains("pinned in"),
+        "{}",
+        pinned.start
+    );
+    terminate(&pinned.child);
+    let _ = pinned.child.wait();
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn index_memory_needs_a_cache_dir_and_a_size() {
+    let serve = |args: &[&str]| {
+        let out = Command::new(KEIL)
+            .args(["serve", "--db", "/nonexistent/keil-db"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "a usage error: {out:?}");
+        String::from_utf8(out.stderr).unwrap()
+    };
+    let err = serve(&["--index-memory", "1GiB"]);
+    assert!(err.contains("--cache-dir"), "{err}");
+    let err = serve(&["--cache-dir", "/tmp/x", "--index-memory", "lots"]);
+    assert!(err.contains("is not a size"), "{err}");
 }

@@ -70,6 +70,7 @@ mod games;
 mod ids;
 mod import;
 mod kind;
+mod memory;
 mod model;
 mod moves;
 mod patterns;
@@ -97,6 +98,7 @@ pub use import::{
     Merge, NOT_SGF, REMOVED,
 };
 pub use kind::{GameKind, GameKindError};
+pub use memory::{Held, IndexMemory};
 pub use model::{
     Cursor, Game, GameFilter, GameList, GameMoves, GameStatus, GameStatusError, GameSummary,
     HitCursor, Order, Page, written_day,

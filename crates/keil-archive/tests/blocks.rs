@@ -6,6 +6,7 @@
 
 use keil_archive::{
     Archive, Cell, GameId, ImportOptions, ImportSource, Pattern, PatternMode, PatternQuery,
+    PositionQuery,
 };
 use keil_gen::{Generator, GeneratorConfig};
 use keil_rules::{AnyPosition, Color, GameKind, Point};
@@ -55,16 +56,18 @@ fn cell(p: &AnyPosition, point: Point) -> Cell {
     }
 }
 
+/// The main line of stored game `id`.
+fn main_line(archive: &Archive, id: u64) -> keil_archive::GameMoves {
+    let id = GameId::new(id).unwrap();
+    archive.games().moves(id).unwrap().unwrap()
+}
+
 /// Patterns read off some games: a 7×7 corner and a 5×5 side region of the
 /// position after ply 30 and 60, and the first three stones anywhere.
 fn queries(archive: &Archive, ids: &[u64]) -> Vec<PatternQuery> {
     let mut out = Vec::new();
     for &id in ids {
-        let moves = archive
-            .games()
-            .moves(GameId::new(id).unwrap())
-            .unwrap()
-            .unwrap();
+        let moves = main_line(archive, id);
         let board = moves.board;
         let mut game = moves.start();
         let mut first = Vec::new();
@@ -277,4 +280,114 @@ fn a_pattern_snapshot_answers_as_the_blocks_and_catches_up() {
     let (read, _, got) = node(other.path());
     assert!(read);
     assert_eq!(got, theirs);
+}
+
+/// Whole-board position searches after plies 2, 4 and 30 of some games,
+/// as JSON.
+fn position_answers(archive: &Archive, ids: &[u64]) -> Vec<serde_json::Value> {
+    let mut out = Vec::new();
+    for &id in ids {
+        let moves = main_line(archive, id);
+        let mut game = moves.start();
+        for i in 0..30 {
+            moves.play(i, &mut game).unwrap();
+            if [2, 4, 30].contains(&(i + 1)) {
+                let mut q = PositionQuery::new(game.position());
+                q.symmetry = true;
+                q.limit = 500;
+                let a = archive.positions().search(&q).unwrap();
+                out.push(serde_json::to_value(a).unwrap());
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn pinning_copies_the_hottest_mapped_parts_into_the_heap_and_keeps_the_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = Archive::open(dir.path()).unwrap();
+    import(&archive, records(90, 8));
+    let ids = [2, 33, 71];
+    let queries = queries(&archive, &ids);
+    let expected = (
+        answers(&archive, &queries),
+        position_answers(&archive, &ids),
+    );
+    assert!(
+        expected
+            .1
+            .iter()
+            .any(|a| a["total_games"].as_u64() > Some(1))
+    );
+
+    // Without a cache directory nothing is mapped.
+    archive.positions().load().unwrap();
+    archive.patterns().load().unwrap();
+    let plain = archive.index_memory();
+    assert!(plain.positions.heap > 0 && plain.patterns.heap > 0);
+    assert_eq!(plain.mapped(), 0);
+    assert_eq!(archive.pin_indexes(u64::MAX).pinned, 0, "nothing to pin");
+
+    // A node on a cache directory (the first one writes the files).
+    let cache = tempfile::tempdir().unwrap();
+    let node = || {
+        let a = Archive::open(dir.path()).unwrap();
+        a.cache_in(cache.path()).unwrap();
+        a.positions().load().unwrap();
+        a.patterns().load().unwrap();
+        a
+    };
+    drop(node());
+    let a = node();
+    let mapped = a.pin_indexes(0);
+    assert_eq!(mapped.pinned, 0);
+    assert_eq!(
+        a.pin_indexes(mapped.heap()).pinned,
+        0,
+        "a budget spent already"
+    );
+    assert!(mapped.positions.mapped > 0 && mapped.patterns.mapped > 0);
+    assert_eq!(mapped, a.index_memory());
+    assert_eq!(
+        (answers(&a, &queries), position_answers(&a, &ids)),
+        expected
+    );
+
+    // Everything pinned: nothing mapped, the heap larger by what was.
+    let a = node();
+    let all = a.pin_indexes(u64::MAX);
+    assert_eq!(all.mapped(), 0);
+    assert_eq!(all.pinned, mapped.mapped());
+    assert_eq!(all.heap(), mapped.heap() + mapped.mapped());
+    assert_eq!(
+        (answers(&a, &queries), position_answers(&a, &ids)),
+        expected
+    );
+
+    // A budget of the heap and the position segments' size: the region
+    // segments come first, so some pattern bytes are pinned and some
+    // segments stay mapped; never more heap than the budget.
+    let a = node();
+    let budget = mapped.heap() + mapped.positions.mapped;
+    let part = a.pin_indexes(budget);
+    assert!(part.heap() <= budget && part.pinned > 0);
+    assert_eq!(part.heap(), mapped.heap() + part.pinned);
+    assert!(
+        part.patterns.mapped < mapped.patterns.mapped,
+        "regions first"
+    );
+    assert!(
+        part.positions.mapped > 0,
+        "not every segment fits after them"
+    );
+    assert_eq!(part.mapped() + part.pinned, mapped.mapped());
+    assert_eq!(
+        (answers(&a, &queries), position_answers(&a, &ids)),
+        expected
+    );
+    // Pinning again takes the rest, if the budget allows.
+    let rest = a.pin_indexes(u64::MAX);
+    assert_eq!(rest.mapped(), 0);
+    assert_eq!(rest.pinned, part.mapped());
 }

@@ -15,6 +15,7 @@ use super::index::{Group, Line};
 use super::{Matched, block, snapshot};
 use crate::derived::{Changes, Derived};
 use crate::games::StoredMoves;
+use crate::memory::{Held, Pins};
 use crate::store::{Read, Sequences, Write, blocks, games, removals};
 use crate::{Error, GameId, Result};
 
@@ -360,6 +361,41 @@ impl PatternIndex {
     /// (node-local, created by the caller); the first call wins.
     pub(crate) fn cache_in(&self, dir: &Path) {
         let _ = self.snapshot.set(dir.join(snapshot::FILE));
+    }
+
+    /// The index's bytes in the heap and mapped from the snapshot.
+    pub(crate) fn held(&self) -> Held {
+        let loaded = self.loaded.read().expect("poisoned");
+        let (bytes, mapped) = loaded.groups.iter().fold((0, 0), |(b, m), (_, g)| {
+            (b + g.bytes() as u64, m + g.mapped_bytes() as u64)
+        });
+        Held {
+            heap: bytes - mapped,
+            mapped,
+        }
+    }
+
+    /// Pins the mapped region segments of every group (the first step of
+    /// [`crate::Archive::pin_indexes`]).
+    pub(crate) fn pin_regions(&self, pins: &mut Pins) {
+        let mut loaded = self.loaded.write().expect("poisoned");
+        for (_, g) in &mut loaded.groups {
+            if let Some(r) = &mut g.regions {
+                r.pin(pins);
+            }
+        }
+    }
+
+    /// Pins the mapped columns of every group, then their events (the last
+    /// step of [`crate::Archive::pin_indexes`]).
+    pub(crate) fn pin_scanned(&self, pins: &mut Pins) {
+        let mut loaded = self.loaded.write().expect("poisoned");
+        for (_, g) in &mut loaded.groups {
+            g.columns.pin(pins);
+        }
+        for (_, g) in &mut loaded.groups {
+            g.events.pin(pins);
+        }
     }
 
     /// A node start: the index read from the snapshot when there is one of

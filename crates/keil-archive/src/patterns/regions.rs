@@ -546,6 +546,16 @@ impl Regions {
             .sum()
     }
 
+    /// Copies the mapped segments into the heap, each array as `pins`
+    /// grants its bytes (see [`crate::Archive::pin_indexes`]).
+    pub(crate) fn pin(&mut self, pins: &mut crate::memory::Pins) {
+        for s in &mut self.segments {
+            s.keys.pin(pins);
+            s.starts.pin(pins);
+            s.data.pin(pins);
+        }
+    }
+
     /// Bytes held.
     pub(crate) fn bytes(&self) -> usize {
         self.segments.iter().map(Segment::bytes).sum::<usize>()

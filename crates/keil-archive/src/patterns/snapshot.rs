@@ -48,6 +48,7 @@ use super::events::Event;
 use super::index::{Group, LANES, Line};
 use super::load::Loaded;
 use super::regions::{Regions, Segment};
+use crate::memory::Pins;
 use crate::store::Sequences;
 
 /// The file's name in the cache directory.
@@ -85,6 +86,19 @@ impl<T: FromBytes + Immutable + KnownLayout> Array<T> {
         match self {
             Array::Owned(_) => 0,
             Array::Mapped(b, _) => b.len(),
+        }
+    }
+
+    /// Copies a mapped array into the heap when `pins` grants its bytes
+    /// (see [`crate::Archive::pin_indexes`]).
+    pub(crate) fn pin(&mut self, pins: &mut Pins)
+    where
+        T: Copy,
+    {
+        if let Array::Mapped(b, _) = self
+            && pins.take(b.len())
+        {
+            *self = Array::Owned(self.to_vec());
         }
     }
 }
@@ -183,6 +197,12 @@ impl<T: FromBytes + Immutable + KnownLayout + Copy> Growing<T> {
     /// Bytes of it that are mapped.
     pub(crate) fn mapped_bytes(&self) -> usize {
         self.frozen.mapped_bytes()
+    }
+
+    /// Copies the mapped values into the heap when `pins` grants their
+    /// bytes.
+    pub(crate) fn pin(&mut self, pins: &mut Pins) {
+        self.frozen.pin(pins);
     }
 
     /// The frozen values, then the owned ones.

@@ -20,6 +20,7 @@ use super::posting::{Posting, Variant};
 use super::segment::{SegmentIndex, corrupt, decode_block};
 use super::store::{self, Brief};
 use crate::derived::{Changes, Derived};
+use crate::memory::{Held, Pins};
 use crate::store::{Read, Sequences};
 use crate::{Budget, Result};
 
@@ -187,6 +188,8 @@ impl Snapshot {
 struct Segment {
     index: SegmentIndex,
     bytes: OwnedBytes,
+    /// Whether `bytes` are mapped from the cache's file (else in the heap).
+    mapped: bool,
 }
 
 /// A directory of position segments as files, one per segment
@@ -238,9 +241,13 @@ impl PositionIndex {
     /// cache, written to it and mapped, so that the heap does not hold
     /// it).
     fn read_segment(&self, conn: Read<'_>, id: i64, nonce: u64) -> Result<Segment> {
-        let parse = |bytes: OwnedBytes| -> Result<Option<Segment>> {
+        let parse = |bytes: OwnedBytes, mapped: bool| -> Result<Option<Segment>> {
             let index = SegmentIndex::parse(&bytes, bytes.len())?;
-            Ok((index.nonce == nonce).then_some(Segment { index, bytes }))
+            Ok((index.nonce == nonce).then_some(Segment {
+                index,
+                bytes,
+                mapped,
+            }))
         };
         let name = std::path::PathBuf::from(cache_name(id, nonce));
         let cache = self.cache.get();
@@ -250,12 +257,12 @@ impl PositionIndex {
             && let Ok(file) = c.dir.open_read(&name)
             && file.len() as u64 == store::segment_len(conn, id)?
             && let Ok(bytes) = file.read_bytes()
-            && let Ok(Some(s)) = parse(bytes)
+            && let Ok(Some(s)) = parse(bytes, true)
         {
             return Ok(s);
         }
         let bytes = store::segment_bytes(conn, id)?;
-        let segment = parse(OwnedBytes::new(bytes))?
+        let segment = parse(OwnedBytes::new(bytes), false)?
             .ok_or_else(|| corrupt("nonce column disagrees with the header"))?;
         if let Some(c) = cache {
             // A cache that cannot be written (a full disk) is not used.
@@ -265,12 +272,51 @@ impl PositionIndex {
                 .ok()
                 .and_then(|()| c.dir.open_read(&name).ok())
                 .and_then(|f| f.read_bytes().ok())
-                .and_then(|b| parse(b).ok().flatten());
+                .and_then(|b| parse(b, true).ok().flatten());
             if let Some(m) = mapped {
                 return Ok(m);
             }
         }
         Ok(segment)
+    }
+
+    /// The index's bytes: segments in the heap or mapped, and in the heap
+    /// their block directories and the game summaries.
+    pub(crate) fn held(&self) -> Held {
+        let mut held = Held::default();
+        for s in self.segments.lock().expect("poisoned").values() {
+            let bytes = s.bytes.len() as u64;
+            if s.mapped {
+                held.mapped += bytes;
+            } else {
+                held.heap += bytes;
+            }
+            held.heap += (s.index.first_keys.len() * 8 + s.index.offsets.len() * 4) as u64;
+        }
+        let games = self.summaries.read().expect("poisoned").games.len();
+        held.heap += (games * std::mem::size_of::<Option<Brief>>()) as u64;
+        held
+    }
+
+    /// Copies mapped segments into the heap, oldest first, each as `pins`
+    /// grants its bytes (the second step of
+    /// [`crate::Archive::pin_indexes`]). Searches that hold the mapped
+    /// copy go on with it.
+    pub(crate) fn pin(&self, pins: &mut Pins) {
+        let mut segments = self.segments.lock().expect("poisoned");
+        let mut ids: Vec<i64> = segments.keys().copied().collect();
+        ids.sort_unstable();
+        for id in ids {
+            let s = &segments[&id];
+            if s.mapped && pins.take(s.bytes.len()) {
+                let pinned = Segment {
+                    index: s.index.clone(),
+                    bytes: OwnedBytes::new(s.bytes.as_slice().to_vec()),
+                    mapped: false,
+                };
+                segments.insert(id, Arc::new(pinned));
+            }
+        }
     }
 
     /// Deletes the cache's files of segments not in `rows` (merged away or

@@ -82,7 +82,7 @@ pub(crate) fn encode_segment(postings: &[Posting], nonce: u64) -> Vec<u8> {
 }
 
 /// The block directory of a segment, kept in memory per segment.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct SegmentIndex {
     pub(super) nonce: u64,
     postings: u32,
