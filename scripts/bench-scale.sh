@@ -10,7 +10,9 @@
 # side (e.g. a build of the previous main). With CACHE=1, the new binary's
 # server is started twice more with `--cache-dir WORK/cache` (the first
 # start writes the node's cache, the second maps it), and
-# examples/node_start times each index's load on one core from that cache.
+# examples/node_start times each index's load on one core from that cache;
+# with INDEX_MEMORY=SIZE too (e.g. 2GiB), one more start on the cache with
+# `--index-memory SIZE` (the hottest mapped parts pinned into the heap).
 # With SKIP_IMPORT=1, the archive WORK/db-new of an earlier run is served
 # again without a new import.
 #
@@ -73,6 +75,7 @@ run() {
 serve() {
   local K=$1 label=$2 db=db-$2 t0 cache=()
   [ -z "${3:-}" ] || cache=(--cache-dir "$3")
+  [ -z "${4:-}" ] || cache+=(--index-memory "$4")
   echo "== $label: serve"
   if curl -fs "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1; then
     echo "port $PORT already serves something: stop it first" >&2; exit 1
@@ -86,7 +89,7 @@ serve() {
     sleep 0.2
   done
   echo "serve: answers after $(echo "$(date +%s.%N) - $t0" | bc) s, $(( $(awk '/^VmRSS/ {print $2}' /proc/$S/status) / 1024 )) MiB resident ($(( $(awk '/^RssAnon/ {print $2}' /proc/$S/status) / 1024 )) MiB heap)"
-  grep 'indexes loaded' "serve-$label.err" || true
+  grep 'indexes loaded\|index memory' "serve-$label.err" || true
   "$ROOT/scripts/bench-queries.py" "http://127.0.0.1:$PORT" "${COUNT:-20}"
   echo "after the searches: $(( $(awk '/^VmRSS/ {print $2}' /proc/$S/status) / 1024 )) MiB resident"
   kill $S; wait $S 2>/dev/null || true
@@ -99,6 +102,7 @@ if [ -n "${CACHE:-}" ]; then
   rm -rf cache
   serve "$K" new "$WORK/cache"
   serve "$K" new "$WORK/cache"
+  [ -z "${INDEX_MEMORY:-}" ] || serve "$K" new "$WORK/cache" "$INDEX_MEMORY"
   (cd "$ROOT" && cargo build --release -p keil-archive --example node_start)
   RAYON_NUM_THREADS=1 "$ROOT/target/release/examples/node_start" db-new "$WORK/cache"
 fi

@@ -1,0 +1,354 @@
+//! Throwaway PostgreSQL clusters for tests (issue 24: "tests start their
+//! own throwaway PostgreSQL cluster, never a mock").
+//!
+//! [`Cluster::start`] runs `initdb` and `pg_ctl` of the system's PostgreSQL
+//! server package (found on `PATH`, else under Debian's
+//! `/usr/lib/postgresql/<version>/bin`, the highest version) on a free
+//! loopback port, in a temporary directory that is deleted when the
+//! cluster is dropped. When the process runs as root (CI containers), the
+//! server runs as the `postgres` user, which `initdb` requires, and the
+//! cluster lives under `/tmp` so that the user can reach it. On a machine
+//! without the server binaries, [`Cluster::start`] returns `None` and says
+//! so on stderr: the tests that need one skip.
+//!
+//! The cluster trusts local connections (`initdb -A trust`) and runs with
+//! `fsync = off`: a committed transaction still survives the server's
+//! crash (`pg_ctl stop -m immediate`, [`Cluster::crash`]), not the
+//! machine's.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// A running throwaway cluster; stopped (immediately) and deleted on drop.
+#[derive(Debug)]
+pub struct Cluster {
+    /// Holds the data directory; deleted on drop.
+    root: tempfile::TempDir,
+    bin: PathBuf,
+    port: u16,
+    /// Run the server's programs as the `postgres` user (this process is
+    /// root).
+    as_postgres: bool,
+}
+
+/// The superuser every cluster is created with.
+pub const SUPERUSER: &str = "postgres";
+
+impl Cluster {
+    /// Creates and starts a cluster, or `None` when PostgreSQL's server
+    /// binaries are not installed (a note on stderr names what was looked
+    /// for).
+    ///
+    /// # Panics
+    /// When the binaries are there but `initdb` or `pg_ctl start` fails
+    /// (with their output): a test machine that should run PostgreSQL and
+    /// cannot must fail, not skip.
+    pub fn start() -> Option<Cluster> {
+        let Some(bin) = server_binaries() else {
+            eprintln!(
+                "note: no PostgreSQL server binaries (initdb, pg_ctl on PATH or under \
+                 /usr/lib/postgresql/*/bin): the PostgreSQL tests skip; install Debian's \
+                 `postgresql` package to run them"
+            );
+            return None;
+        };
+        let as_postgres = is_root();
+        let root = if as_postgres {
+            tempfile::Builder::new()
+                .prefix("keil-pg-")
+                .tempdir_in("/tmp")
+        } else {
+            tempfile::Builder::new().prefix("keil-pg-").tempdir()
+        }
+        .expect("a temporary directory for the cluster");
+        let mut cluster = Cluster {
+            root,
+            bin,
+            port: 0,
+            as_postgres,
+        };
+        if as_postgres {
+            cluster.give_to_postgres();
+        }
+        let data = cluster.data_dir();
+        let args = [
+            "-D",
+            path_str(&data),
+            "-U",
+            SUPERUSER,
+            "-A",
+            "trust",
+            "-E",
+            "UTF8",
+            "--locale=C",
+            "--no-sync",
+        ];
+        cluster.run_ok("initdb", &args);
+        // A free port: bound and let go; another process may take it
+        // before the server does, so the start is tried a few times.
+        for attempt in 0..5 {
+            cluster.port = free_port();
+            let conf = format!(
+                "\nport = {}\nlisten_addresses = '127.0.0.1'\nunix_socket_directories = '{}'\n\
+                 fsync = off\nfull_page_writes = off\nmax_connections = 200\n\
+                 wal_level = replica\nmax_wal_senders = 4\n",
+                cluster.port,
+                path_str(&data)
+            );
+            append(&data.join("postgresql.conf"), &conf);
+            let out = cluster.pg_ctl_start();
+            if out.status.success() {
+                return Some(cluster);
+            }
+            if attempt == 4 {
+                panic!(
+                    "pg_ctl start failed: {}\n{}\nlog: {}",
+                    String::from_utf8_lossy(&out.stdout),
+                    String::from_utf8_lossy(&out.stderr),
+                    std::fs::read_to_string(cluster.log_file()).unwrap_or_default()
+                );
+            }
+        }
+        unreachable!("the loop returns or panics")
+    }
+
+    /// The port it listens on (127.0.0.1).
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// A connection URL for database `db` as the superuser
+    /// (`postgres://postgres@127.0.0.1:PORT/db`).
+    pub fn url(&self, db: &str) -> String {
+        format!("postgres://{SUPERUSER}@127.0.0.1:{}/{db}", self.port)
+    }
+
+    /// Creates database `name` (UTF-8) and returns its URL.
+    ///
+    /// # Panics
+    /// When `createdb` fails.
+    pub fn create_database(&self, name: &str) -> String {
+        let port = self.port.to_string();
+        self.run_ok(
+            "createdb",
+            &["-h", "127.0.0.1", "-p", &port, "-U", SUPERUSER, name],
+        );
+        self.url(name)
+    }
+
+    /// Runs one SQL statement with `psql` on database `db` and returns
+    /// its output, unaligned and without headers (`psql -Atc`).
+    ///
+    /// # Panics
+    /// When `psql` fails.
+    pub fn psql(&self, db: &str, sql: &str) -> String {
+        let port = self.port.to_string();
+        let out = self.run_ok(
+            "psql",
+            &[
+                "-h",
+                "127.0.0.1",
+                "-p",
+                &port,
+                "-U",
+                SUPERUSER,
+                "-d",
+                db,
+                "-v",
+                "ON_ERROR_STOP=1",
+                "-Atc",
+                sql,
+            ],
+        );
+        String::from_utf8_lossy(&out.stdout).trim_end().to_string()
+    }
+
+    /// Stops the server as a crash would (`pg_ctl stop -m immediate`: no
+    /// checkpoint, the processes killed; the next start replays the
+    /// write-ahead log).
+    ///
+    /// # Panics
+    /// When `pg_ctl stop` fails.
+    pub fn crash(&self) {
+        self.run_ok(
+            "pg_ctl",
+            &["stop", "-D", path_str(&self.data_dir()), "-m", "immediate"],
+        );
+    }
+
+    /// Starts the server again after [`Cluster::crash`], on the same port.
+    ///
+    /// # Panics
+    /// When `pg_ctl start` fails.
+    pub fn restart(&self) {
+        let out = self.pg_ctl_start();
+        assert!(
+            out.status.success(),
+            "pg_ctl start failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    fn data_dir(&self) -> PathBuf {
+        self.root.path().join("data")
+    }
+
+    fn log_file(&self) -> PathBuf {
+        self.root.path().join("server.log")
+    }
+
+    fn pg_ctl_start(&self) -> Output {
+        let (data, log) = (self.data_dir(), self.log_file());
+        self.run(
+            "pg_ctl",
+            &[
+                "start",
+                "-w",
+                "-t",
+                "60",
+                "-D",
+                path_str(&data),
+                "-l",
+                path_str(&log),
+            ],
+        )
+    }
+
+    /// Makes the temporary directory the `postgres` user's.
+    fn give_to_postgres(&self) {
+        let status = Command::new("chown")
+            .arg(format!("{SUPERUSER}:"))
+            .arg(self.root.path())
+            .status()
+            .expect("chown runs");
+        assert!(status.success(), "chown of the cluster's directory failed");
+    }
+
+    /// Runs the server package's program `name` (as the `postgres` user
+    /// when this process is root).
+    fn run(&self, name: &str, args: &[&str]) -> Output {
+        let program = self.bin.join(name);
+        let program = if program.is_file() {
+            program
+        } else {
+            PathBuf::from(name)
+        };
+        let mut cmd = if self.as_postgres {
+            let mut c = Command::new("runuser");
+            c.args(["-u", SUPERUSER, "--"]).arg(&program);
+            c
+        } else {
+            Command::new(&program)
+        };
+        cmd.args(args)
+            .env("LC_ALL", "C")
+            .env("PGCONNECT_TIMEOUT", "10")
+            .current_dir(self.root.path())
+            .output()
+            .unwrap_or_else(|e| panic!("cannot run {}: {e}", program.display()))
+    }
+
+    fn run_ok(&self, name: &str, args: &[&str]) -> Output {
+        let out = self.run(name, args);
+        assert!(
+            out.status.success(),
+            "{name} {args:?} failed: {}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out
+    }
+}
+
+impl Drop for Cluster {
+    fn drop(&mut self) {
+        if self.port != 0 {
+            let _ = self.run(
+                "pg_ctl",
+                &["stop", "-D", path_str(&self.data_dir()), "-m", "immediate"],
+            );
+        }
+    }
+}
+
+/// The directory of `initdb` and `pg_ctl`: on `PATH`, else the highest
+/// version under `/usr/lib/postgresql/*/bin` (Debian keeps them off
+/// `PATH`).
+fn server_binaries() -> Option<PathBuf> {
+    let on_path = std::env::var_os("PATH").and_then(|path| {
+        std::env::split_paths(&path)
+            .find(|d| d.join("initdb").is_file() && d.join("pg_ctl").is_file())
+    });
+    if let Some(dir) = on_path {
+        // Debian links them from /usr/local/bin or the like: the server's
+        // own directory holds the rest (postgres, createdb, psql).
+        let initdb = std::fs::canonicalize(dir.join("initdb")).ok()?;
+        return initdb.parent().map(Path::to_path_buf);
+    }
+    let mut versions: Vec<(u32, PathBuf)> = std::fs::read_dir("/usr/lib/postgresql")
+        .ok()?
+        .flatten()
+        .filter_map(|e| {
+            let v = e.file_name().to_str()?.parse::<u32>().ok()?;
+            let bin = e.path().join("bin");
+            (bin.join("initdb").is_file() && bin.join("pg_ctl").is_file()).then_some((v, bin))
+        })
+        .collect();
+    versions.sort();
+    versions.pop().map(|(_, bin)| bin)
+}
+
+fn is_root() -> bool {
+    Command::new("id")
+        .arg("-u")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+        .unwrap_or(false)
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free loopback port")
+}
+
+fn append(file: &Path, text: &str) {
+    use std::io::Write;
+    std::fs::OpenOptions::new()
+        .append(true)
+        .open(file)
+        .and_then(|mut f| f.write_all(text.as_bytes()))
+        .unwrap_or_else(|e| panic!("cannot append to {}: {e}", file.display()));
+}
+
+fn path_str(p: &Path) -> &str {
+    p.to_str().expect("temporary paths are UTF-8")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Cluster;
+
+    #[test]
+    fn a_cluster_starts_answers_survives_a_crash_and_stops() {
+        let Some(pg) = Cluster::start() else {
+            return;
+        };
+        let url = pg.create_database("keil_test");
+        assert!(url.ends_with(&format!(":{}/keil_test", pg.port())));
+        pg.psql(
+            "keil_test",
+            "CREATE TABLE t (x int); INSERT INTO t VALUES (7)",
+        );
+        pg.crash();
+        pg.restart();
+        assert_eq!(pg.psql("keil_test", "SELECT sum(x) FROM t"), "7");
+        let port = pg.port();
+        drop(pg);
+        assert!(
+            std::net::TcpStream::connect(("127.0.0.1", port)).is_err(),
+            "stopped on drop"
+        );
+    }
+}
