@@ -17,7 +17,7 @@ use tantivy::HasLen;
 use tantivy::directory::{Directory, MmapDirectory, OwnedBytes};
 
 use super::posting::{Posting, Variant};
-use super::segment::{SegmentIndex, corrupt, decode_block};
+use super::segment::{SegmentIndex, corrupt};
 use super::store::{self, Brief};
 use crate::derived::{Changes, Derived};
 use crate::memory::{Held, Pins};
@@ -171,7 +171,7 @@ impl Snapshot {
                     .bytes
                     .get(range)
                     .ok_or_else(|| corrupt("block out of range"))?;
-                decode_block(block, dir.first_keys[b], |p| {
+                dir.decode_block(b, block, |p| {
                     if keys.contains(&p.key) {
                         f(p)
                     }
