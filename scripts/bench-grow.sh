@@ -9,7 +9,8 @@
 #
 #   N=500000 STEPS="2 4 8" WORK=/tmp/w1m scripts/bench-grow.sh   # 1, 2, 4 M
 #
-# KEIL=path/to/keil runs another build. A server without the cache is not
+# KEIL=path/to/keil (and NODE_START=path/to/node_start) runs another build;
+# DROP_SGF=1 deletes each step's SGF files once imported (disk room at 4 M). A server without the cache is not
 # started: past ~2 M games its heap (7.7 KB a game) exceeds a 24 GB machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -73,6 +74,7 @@ for to in $STEPS; do
   for s in $(seq "$from" "$to"); do files+=("go-$N-$s.sgf"); done
   echo "== $(( to * N )) games (adding seeds $from-$to)"
   import "${files[@]}"
+  [ -z "${DROP_SGF:-}" ] || rm -f "${files[@]}"
   bytes=$(du -sb db-grow | cut -f1)
   echo "on disk: $bytes bytes, $(( bytes / (to * N) )) bytes per game"
   echo "position segments (count, postings, bytes): $(sqlite3 db-grow/archive.sqlite 'select count(*), sum(postings), sum(length(data)) from position_segments')"

@@ -92,7 +92,7 @@ pub struct Args {
     /// server's heap), and a snapshot of the pattern index, read in one
     /// pass and caught up from the pattern blocks (unless
     /// --lazy-patterns). Costs about their size in memory again on disk
-    /// (~4.3 + 3.4 KB per 19×19 game). The files are a derived copy,
+    /// (~3.4 + 3.4 KB per 19×19 game). The files are a derived copy,
     /// checked against the archive: one that does not match is derived
     /// again.
     #[arg(long, alias = "segment-cache")]
@@ -103,7 +103,7 @@ pub struct Args {
     /// until it is spent (the pattern index's region segments, then the
     /// position segments, then the pattern columns and events); the rest
     /// stays on disk and is read on demand through the system's page
-    /// cache. The per-game parts (~230 bytes a game) are always in the
+    /// cache. The per-game parts (~200 bytes a game) are always in the
     /// heap and count first. Without it everything in the cache stays
     /// mapped; without --cache-dir every index is in the heap.
     #[arg(long, requires = "cache_dir", value_parser = parse_bytes)]

@@ -394,7 +394,7 @@ impl Archive {
     ///   games, measured on one core), their pages the system's page cache
     ///   rather than the heap; one whose length or nonce is not its
     ///   segment's is read again from the store, and the files of segments
-    ///   merged away are deleted (~4.3 KB a 19×19 Go game, ~1.5 KB a side-7
+    ///   merged away are deleted (~3.4 KB a 19×19 Go game, ~1.3 KB a side-7
     ///   Keil game);
     /// - the pattern index as one snapshot file (`patterns.snapshot`, about
     ///   the index's size in memory: ~3.4 KB a 19×19 Go game), read in one

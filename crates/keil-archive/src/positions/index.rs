@@ -84,7 +84,7 @@ impl PositionIndex {
     /// Segments are immutable: each is read whole once (SQLite's incremental
     /// blob reads walk the overflow-page chain from the start, which made
     /// every lookup linear in the segment's size) and kept in memory, about
-    /// 1.5 KB per side-7 Keil game, 4.3 KB per 19×19 Go game. Per query,
+    /// 1.3 KB per side-7 Keil game, 3.4 KB per 19×19 Go game. Per query,
     /// only the segments' ids and nonces are read, to see that the cached
     /// copies are still the stored ones.
     pub(super) fn segments(&self, conn: Read<'_>, removals: i64) -> Result<Snapshot> {

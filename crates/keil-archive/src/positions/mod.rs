@@ -27,7 +27,7 @@
 //!   transaction. Segments merge by tiers of four. The index is derived: it
 //!   can always be rebuilt from the games table.
 //! - **Search.** Segments are immutable; each is read once and kept in
-//!   memory (about 1.5 KB per side-7 Keil game, 4.3 KB per 19×19 Go game of
+//!   memory (about 1.3 KB per side-7 Keil game, 3.4 KB per 19×19 Go game of
 //!   334 plies), and a lookup binary-searches its block
 //!   directory and decodes only the blocks that may hold the key. Filters
 //!   and statistics use an in-memory summary of every game (date, winner,
@@ -107,7 +107,7 @@ impl Positions<'_> {
     }
 
     /// Reads the position index into memory (its segments and the game
-    /// summaries: about 1.5 KB per side-7 Keil game, 4.3 KB per 19×19 Go
+    /// summaries: about 1.3 KB per side-7 Keil game, 3.4 KB per 19×19 Go
     /// game) ahead of the first search, which would otherwise pay for it
     /// (0.3–0.5 s at 100,000 Keil games, 19 s at 1,000,000 Go games). A server
     /// calls it before it takes requests.
