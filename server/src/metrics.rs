@@ -15,11 +15,13 @@
 //! | `keil_archive_players`, `keil_archive_imports`, `keil_archive_refused` | gauge | |
 //! | `keil_archive_store_bytes`, `keil_archive_text_index_bytes` | gauge | |
 //! | `keil_archive_text_index_documents` | gauge | |
+//! | `keil_index_bytes` | gauge | `index` (`positions`, `patterns`), `held` (`heap`, `mapped`: from `--cache-dir`'s files) |
 //!
 //! `route` is the matched route's pattern (`/api/v1/games/{id}`), never
 //! the raw path; requests that match no route share `unmatched`. The
-//! archive gauges are read from [`keil_archive::Archive::stats`] when
-//! scraped, at most every [`ARCHIVE_REFRESH`].
+//! archive gauges are read from [`keil_archive::Archive::stats`] and
+//! [`keil_archive::Archive::index_memory`] when scraped, at most every
+//! [`ARCHIVE_REFRESH`].
 //!
 //! With [`crate::ServerOptions::metrics_addr`], `/metrics` is served only
 //! on that listener (which serves nothing else) and the public one answers
@@ -77,6 +79,7 @@ pub struct Metrics {
     store_bytes: IntGauge,
     text_bytes: IntGauge,
     text_documents: IntGauge,
+    index_bytes: IntGaugeVec,
     /// When the archive gauges were last read.
     archive_read: Mutex<Option<Instant>>,
 }
@@ -169,6 +172,17 @@ impl Metrics {
                 "keil_archive_text_index_documents",
                 "Games in the text index",
             ),
+            index_bytes: register(
+                &r,
+                IntGaugeVec::new(
+                    Opts::new(
+                        "keil_index_bytes",
+                        "Bytes the in-memory indexes hold, by index and where: the heap, or mapped from the node cache's files",
+                    ),
+                    &["index", "held"],
+                )
+                .expect("valid metric"),
+            ),
             archive_read: Mutex::new(None),
             registry: r,
         }
@@ -231,7 +245,7 @@ impl Metrics {
         true
     }
 
-    fn set_archive(&self, s: &keil_archive::Stats) {
+    fn set_archive(&self, s: &keil_archive::Stats, memory: &keil_archive::IndexMemory) {
         let gauge = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
         self.games.reset();
         for (kind, n) in &s.by_kind {
@@ -243,6 +257,16 @@ impl Metrics {
         self.store_bytes.set(gauge(s.store_bytes));
         self.text_bytes.set(gauge(s.tantivy_bytes));
         self.text_documents.set(gauge(s.text_documents));
+        for (index, held) in [
+            ("positions", memory.positions),
+            ("patterns", memory.patterns),
+        ] {
+            for (place, n) in [("heap", held.heap), ("mapped", held.mapped)] {
+                self.index_bytes
+                    .with_label_values(&[index, place])
+                    .set(gauge(n));
+            }
+        }
     }
 
     /// The registry in the Prometheus text format.
@@ -262,8 +286,9 @@ impl Metrics {
 pub async fn serve(state: Data<ServerState>) -> Result<HttpResponse, ApiError> {
     if state.metrics.archive_due() {
         let archive = std::sync::Arc::clone(&state.archive);
-        let stats = web::block(move || archive.stats()).await??;
-        state.metrics.set_archive(&stats);
+        let (stats, memory) =
+            web::block(move || archive.stats().map(|s| (s, archive.index_memory()))).await??;
+        state.metrics.set_archive(&stats, &memory);
     }
     Ok(HttpResponse::Ok()
         .content_type(TextEncoder::new().format_type())

@@ -544,6 +544,18 @@ fn metrics_count_routes_statuses_uploads_and_the_archive() {
     );
     assert!(text.contains("keil_archive_text_index_bytes "));
     assert!(text.contains("keil_archive_store_bytes "));
+    // No cache directory: the indexes are all in the heap.
+    for index in ["positions", "patterns"] {
+        let labels = |held: &str| format!("held=\"{held}\",index=\"{index}\"");
+        assert!(
+            sample(&text, "keil_index_bytes", &labels("heap")).is_some(),
+            "{text}"
+        );
+        assert_eq!(
+            sample(&text, "keil_index_bytes", &labels("mapped")),
+            Some(0.0)
+        );
+    }
     // Nothing private: no raw path, token, address or player name.
     for private in [
         "424242",
