@@ -165,12 +165,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             warm.positions.as_secs_f64(),
             patterns.as_secs_f64(),
             if stats.from_snapshot {
-                format!(
-                    "from the cache's snapshot, {} MiB mapped",
-                    stats.mapped_bytes >> 20
-                )
+                "from the cache's snapshot"
             } else {
-                "from the pattern blocks".to_string()
+                "from the pattern blocks"
             }
         ),
         None => eprintln!(
@@ -238,8 +235,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Reads a duration with its unit: `250ms`, `2s`, `1.5s` (more than 0,
-/// at most an hour).
 /// A size in bytes with an optional unit (bytesize's: B, KB, KiB, MB,
 /// MiB, GB, GiB, ...).
 fn parse_bytes(s: &str) -> Result<u64, String> {
@@ -249,6 +244,8 @@ fn parse_bytes(s: &str) -> Result<u64, String> {
         .map_err(|e| format!("{s:?} is not a size (e.g. 4GiB, 512MB, 0): {e}"))
 }
 
+/// Reads a duration with its unit: `250ms`, `2s`, `1.5s` (more than 0,
+/// at most an hour).
 fn parse_budget(s: &str) -> Result<std::time::Duration, String> {
     let s = s.trim();
     let (number, unit_ms) = if let Some(n) = s.strip_suffix("ms") {
