@@ -84,18 +84,17 @@ impl Cluster {
             "--no-sync",
         ];
         cluster.run_ok("initdb", &args);
+        let conf = format!(
+            "\nlisten_addresses = '127.0.0.1'\nunix_socket_directories = '{}'\n\
+             fsync = off\nfull_page_writes = off\nmax_connections = 200\n\
+             wal_level = replica\nmax_wal_senders = 4\n",
+            path_str(&data)
+        );
+        append(&data.join("postgresql.conf"), &conf);
         // A free port: bound and let go; another process may take it
         // before the server does, so the start is tried a few times.
         for attempt in 0..5 {
             cluster.port = free_port();
-            let conf = format!(
-                "\nport = {}\nlisten_addresses = '127.0.0.1'\nunix_socket_directories = '{}'\n\
-                 fsync = off\nfull_page_writes = off\nmax_connections = 200\n\
-                 wal_level = replica\nmax_wal_senders = 4\n",
-                cluster.port,
-                path_str(&data)
-            );
-            append(&data.join("postgresql.conf"), &conf);
             let out = cluster.pg_ctl_start();
             if out.status.success() {
                 return Some(cluster);
@@ -197,8 +196,11 @@ impl Cluster {
         self.root.path().join("server.log")
     }
 
+    /// Starts the server on [`Cluster::port`] (given on the command line,
+    /// so that a retry on another port rewrites no configuration).
     fn pg_ctl_start(&self) -> Output {
         let (data, log) = (self.data_dir(), self.log_file());
+        let port = format!("-p {}", self.port);
         self.run(
             "pg_ctl",
             &[
@@ -210,6 +212,8 @@ impl Cluster {
                 path_str(&data),
                 "-l",
                 path_str(&log),
+                "-o",
+                &port,
             ],
         )
     }
