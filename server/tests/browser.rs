@@ -231,15 +231,22 @@ async fn type_into(c: &Client, css: &str, text: &str) {
         .unwrap();
 }
 
-/// Whether the text of the element at `css` contains `text`.
+/// Whether the text of the element at `css` contains `text`; false while
+/// there is no such element. The pages replace elements as they update, so
+/// one may be missing for a moment, or be found and then detached before
+/// its text is read (WebDriver's stale element reference): both read as
+/// "not yet", and [`until`] asks again.
 async fn text_contains(c: &Client, css: &str, text: &str) -> bool {
-    c.find(Locator::Css(css))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap()
-        .contains(text)
+    let element = match c.find(Locator::Css(css)).await {
+        Ok(element) => element,
+        Err(e) if e.is_no_such_element() => return false,
+        Err(e) => panic!("{css}: {e}"),
+    };
+    match element.text().await {
+        Ok(t) => t.contains(text),
+        Err(e) if e.is_stale_element_reference() => false,
+        Err(e) => panic!("{css}: {e}"),
+    }
 }
 
 /// The query string of the current URL.
@@ -415,7 +422,10 @@ async fn viewer_comments_and_variations(c: &Client, f: &Fixture) {
         text_contains(c, "[data-comment]", "AlphaGo recommended")
     })
     .await;
-    assert!(text_contains(c, "[data-line]", "Variation 1").await);
+    until("the variation's line", || {
+        text_contains(c, "[data-line]", "Variation 1")
+    })
+    .await;
     press(c, ARROW_RIGHT).await;
     until("the variation's next move", || async {
         shown_ply(c).await == 3
@@ -696,7 +706,7 @@ async fn play_a1(c: &Client, base: &str) {
         board_stones(c).await.0 == vec!["ai".to_string()]
     })
     .await;
-    assert!(text_contains(c, "nav.line", "1. B A1").await);
+    until("the line", || text_contains(c, "nav.line", "1. B A1")).await;
 }
 
 /// Whether the page is no wider than the window (tables scroll inside
@@ -803,7 +813,10 @@ async fn upload(c: &Client, base: &str) {
     )
     .await
     .unwrap();
-    assert!(text_contains(c, "#drop p", "dropped.sgf").await);
+    until("the dropped file's name", || {
+        text_contains(c, "#drop p", "dropped.sgf")
+    })
+    .await;
     click(c, "#upload button[type=submit]").await;
     until("the duplicate verdicts", || {
         text_contains(c, "#result", "0 stored, 2 already in the archive")
