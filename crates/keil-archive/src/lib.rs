@@ -120,18 +120,58 @@ pub use text_query::{
     MAX_TEXT_QUERY_BYTES, MAX_TEXT_QUERY_WORDS, TextClause, TextField, TextPlan, TextQueryError,
 };
 
-/// Where an archive lives. Today one kind: an embedded archive, a
-/// directory holding the store ([`SQLITE_FILE`]) and the text index
-/// ([`TANTIVY_DIR`]); every path converts into one, so
-/// `Archive::open("games")` opens the directory `games`. The store's
-/// other backend (a database server shared by many machines) will be
-/// another variant, which is why callers name a location rather than a
-/// file.
+/// Where an archive lives: an embedded archive, a directory holding the
+/// store ([`SQLITE_FILE`]) and the text index ([`TANTIVY_DIR`]), or a
+/// PostgreSQL database that many processes share, with this process's
+/// node-local directory for its derived copies (the text index, the
+/// index caches). Every path converts into a directory, so
+/// `Archive::open("games")` opens the directory `games`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Location {
     /// An embedded archive in this directory.
     Directory(PathBuf),
+    /// A PostgreSQL database (`postgres://user@host:port/dbname`, or
+    /// libpq's `key=value` form) as the store, and `dir`, node-local, for
+    /// the text index ([`TANTIVY_DIR`]) and caches.
+    Postgres {
+        /// The database's connection string.
+        url: String,
+        /// The node-local directory (created if needed).
+        dir: PathBuf,
+    },
+}
+
+impl Location {
+    /// The location a command-line `--db` value names: a PostgreSQL URL
+    /// (`postgres://` or `postgresql://`) with `dir` as its node-local
+    /// directory, or else a directory.
+    pub fn parse(db: &str, dir: impl FnOnce() -> PathBuf) -> Location {
+        if db.starts_with("postgres://") || db.starts_with("postgresql://") {
+            Location::Postgres {
+                url: db.to_string(),
+                dir: dir(),
+            }
+        } else {
+            Location::Directory(PathBuf::from(db))
+        }
+    }
+
+    /// The node-local directory: the embedded archive's own, or a
+    /// PostgreSQL archive's derived copies'.
+    pub fn dir(&self) -> &Path {
+        match self {
+            Location::Directory(dir) | Location::Postgres { dir, .. } => dir,
+        }
+    }
+
+    /// The store's place.
+    fn place(&self) -> store::Place {
+        match self {
+            Location::Directory(dir) => store::Place::Sqlite(dir.join(SQLITE_FILE)),
+            Location::Postgres { url, .. } => store::Place::Postgres(url.clone()),
+        }
+    }
 }
 
 impl<P: AsRef<Path>> From<P> for Location {
@@ -141,10 +181,28 @@ impl<P: AsRef<Path>> From<P> for Location {
 }
 
 impl std::fmt::Display for Location {
+    /// The directory, or the URL without its password.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Location::Directory(dir) => write!(f, "{}", dir.display()),
+            Location::Postgres { url, .. } => write!(f, "{}", redacted(url)),
         }
+    }
+}
+
+/// A connection URL with the password (`user:password@`) replaced by
+/// `***`, for messages and logs.
+fn redacted(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_string();
+    };
+    let Some(at) = rest.rfind('@') else {
+        return url.to_string();
+    };
+    let (userinfo, host) = rest.split_at(at);
+    match userinfo.split_once(':') {
+        Some((user, _)) => format!("{scheme}://{user}:***{host}"),
+        None => url.to_string(),
     }
 }
 
@@ -162,7 +220,7 @@ const WRITER_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 /// An open archive. `Send + Sync`: share one behind an `Arc`; queries take a
 /// pooled read connection each, imports serialise on the writer.
 pub struct Archive {
-    dir: PathBuf,
+    location: Location,
     /// `None` when opened read-only.
     writer: Option<Mutex<store::Writer>>,
     readers: store::ReadPool,
@@ -286,10 +344,12 @@ impl Archive {
 
     /// The one home of opening, read-write or read-only.
     fn open_in(location: Location, read_only: bool) -> Result<Archive> {
-        let Location::Directory(dir) = location;
-        let db = dir.join(SQLITE_FILE);
-        let (writer, text) = if read_only {
-            if !db.is_file() {
+        let dir = location.dir().to_path_buf();
+        let place = location.place();
+        let embedded = matches!(location, Location::Directory(_));
+        let readers = store::ReadPool::open(&place, read_only)?;
+        let (writer, text) = if read_only && embedded {
+            if !Archive::exists(location.clone()) {
                 let e = std::io::Error::new(
                     std::io::ErrorKind::NotFound,
                     format!("no archive here (no {SQLITE_FILE})"),
@@ -300,9 +360,18 @@ impl Archive {
                 None,
                 text::TextIndex::open_read_only(&dir.join(TANTIVY_DIR))?,
             )
+        } else if read_only {
+            // A node's text index is its own: it is caught up from the
+            // store even when the store is only read.
+            std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+            let text = text::TextIndex::open(&dir.join(TANTIVY_DIR))?;
+            if let Some(mut w) = text.try_writer()? {
+                w.catch_up(readers.get()?.read())?;
+            }
+            (None, text)
         } else {
             std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
-            let mut writer = store::Writer::open(&db)?;
+            let mut writer = store::Writer::open(&place, &readers)?;
             positions::upgrade_keys(&mut writer)?;
             positions::fill_nonces(writer.autocommit())?;
             let text = text::TextIndex::open(&dir.join(TANTIVY_DIR))?;
@@ -312,13 +381,13 @@ impl Archive {
             (Some(Mutex::new(writer)), text)
         };
         let archive = Archive {
-            readers: store::ReadPool::new(db, read_only),
+            readers,
             writer,
             text,
             positions: positions::PositionIndex::default(),
             patterns: patterns::PatternIndex::default(),
             vocabulary: Default::default(),
-            dir,
+            location,
         };
         if read_only {
             let conn = archive.reader()?;
@@ -368,20 +437,27 @@ impl Archive {
 
     /// Whether `location` holds an archive (so that [`Archive::open`]
     /// would open it rather than create one).
+    /// A PostgreSQL location exists when its database answers and has
+    /// the archive's schema.
     pub fn exists(location: impl Into<Location>) -> bool {
-        let Location::Directory(dir) = location.into();
-        dir.join(SQLITE_FILE).is_file()
+        match location.into() {
+            Location::Directory(dir) => dir.join(SQLITE_FILE).is_file(),
+            location @ Location::Postgres { .. } => store::ReadPool::open(&location.place(), true)
+                .and_then(|pool| store::check_schema(pool.get()?.read()))
+                .is_ok(),
+        }
     }
 
     /// Where the archive lives.
     pub fn location(&self) -> Location {
-        Location::Directory(self.dir.clone())
+        self.location.clone()
     }
 
-    /// The archive's directory (an embedded archive's: where its store and
-    /// text index files are).
+    /// The archive's node-local directory (an embedded archive's: where
+    /// its store and text index files are; a PostgreSQL archive's: where
+    /// this process keeps its text index and caches).
     pub fn dir(&self) -> &Path {
-        &self.dir
+        self.location.dir()
     }
 
     /// Keeps this node's derived copies in directory `dir` (created if
@@ -533,11 +609,6 @@ impl Archive {
             .map(|k| (k, by_board.iter().filter(|b| b.0 == k).map(|b| b.2).sum()))
             .filter(|&(_, n)| n > 0)
             .collect();
-        let file = |name: &str| {
-            std::fs::metadata(self.dir.join(name))
-                .map(|m| m.len())
-                .unwrap_or(0)
-        };
         Ok(Stats {
             games: counts.get("games"),
             players: counts.get("people"),
@@ -547,8 +618,8 @@ impl Archive {
             by_kind,
             by_board,
             text_documents: self.text.num_docs()?,
-            store_bytes: file(SQLITE_FILE) + file(&format!("{SQLITE_FILE}-wal")),
-            tantivy_bytes: dir_size(&self.dir.join(TANTIVY_DIR)),
+            store_bytes: store::bytes(self.reader()?.read(), Some(&self.dir().join(SQLITE_FILE)))?,
+            tantivy_bytes: dir_size(&self.dir().join(TANTIVY_DIR)),
         })
     }
 

@@ -4,6 +4,8 @@
 //! costs a replay of its games, never an answer; small blocks merge and
 //! drop removed games; `reindex` writes them again.
 
+mod common;
+
 use keil_archive::{
     Archive, Cell, GameId, ImportOptions, ImportSource, Pattern, PatternMode, PatternQuery,
     PositionQuery,
@@ -38,12 +40,7 @@ fn import(archive: &Archive, text: String) {
 }
 
 fn sql(dir: &std::path::Path, statement: &str) -> i64 {
-    let conn = rusqlite::Connection::open(dir.join(keil_archive::SQLITE_FILE)).unwrap();
-    if statement.starts_with("SELECT") {
-        conn.query_row(statement, [], |r| r.get(0)).unwrap()
-    } else {
-        conn.execute(statement, []).unwrap() as i64
-    }
+    common::scalar(dir, statement)
 }
 
 fn cell(p: &AnyPosition, point: Point) -> Cell {
@@ -117,7 +114,7 @@ fn answers(archive: &Archive, queries: &[PatternQuery]) -> Vec<serde_json::Value
 #[test]
 fn blocks_answer_as_a_replay_does_and_never_in_its_place() {
     let dir = tempfile::tempdir().unwrap();
-    let archive = Archive::open(dir.path()).unwrap();
+    let archive = Archive::open(common::at(dir.path())).unwrap();
     import(&archive, records(120, 3));
     let blocks = sql(dir.path(), "SELECT COUNT(*) FROM derived_blocks");
     let covered = sql(dir.path(), "SELECT SUM(games) FROM derived_blocks");
@@ -127,7 +124,7 @@ fn blocks_answer_as_a_replay_does_and_never_in_its_place() {
         "14 batches, the small blocks merged: {blocks}"
     );
     let queries = queries(&archive, &[3, 20, 41, 77]);
-    let from_blocks = answers(&Archive::open(dir.path()).unwrap(), &queries);
+    let from_blocks = answers(&Archive::open(common::at(dir.path())).unwrap(), &queries);
     assert!(
         from_blocks
             .iter()
@@ -137,7 +134,7 @@ fn blocks_answer_as_a_replay_does_and_never_in_its_place() {
     // With no block, every game replayed: the same answers.
     sql(dir.path(), "DELETE FROM derived_blocks");
     assert_eq!(
-        answers(&Archive::open(dir.path()).unwrap(), &queries),
+        answers(&Archive::open(common::at(dir.path())).unwrap(), &queries),
         from_blocks
     );
 
@@ -149,10 +146,13 @@ fn blocks_answer_as_a_replay_does_and_never_in_its_place() {
     );
     sql(
         dir.path(),
-        "UPDATE derived_blocks SET data = x'28b52ffd00' WHERE id % 2 = 0",
+        &format!(
+            "UPDATE derived_blocks SET data = {} WHERE id % 2 = 0",
+            common::bytes_literal("28b52ffd00")
+        ),
     );
     assert_eq!(
-        answers(&Archive::open(dir.path()).unwrap(), &queries),
+        answers(&Archive::open(common::at(dir.path())).unwrap(), &queries),
         from_blocks
     );
 
@@ -161,19 +161,22 @@ fn blocks_answer_as_a_replay_does_and_never_in_its_place() {
     archive.reindex().unwrap();
     sql(
         dir.path(),
-        "UPDATE games SET moves = x'00000000', plies = 2 WHERE id = 5",
+        &format!(
+            "UPDATE games SET moves = {}, plies = 2 WHERE id = 5",
+            common::bytes_literal("00000000")
+        ),
     );
-    let fresh = Archive::open(dir.path()).unwrap();
+    let fresh = Archive::open(common::at(dir.path())).unwrap();
     assert_eq!(answers(&fresh, &queries), from_blocks);
     sql(dir.path(), "DELETE FROM derived_blocks");
-    let fresh = Archive::open(dir.path()).unwrap();
+    let fresh = Archive::open(common::at(dir.path())).unwrap();
     assert!(fresh.patterns().search_uncached(&queries[0]).is_err());
 }
 
 #[test]
 fn merged_blocks_drop_removed_games_and_keep_the_answers() {
     let dir = tempfile::tempdir().unwrap();
-    let archive = Archive::open(dir.path()).unwrap();
+    let archive = Archive::open(common::at(dir.path())).unwrap();
     import(&archive, records(40, 8));
     let queries = queries(&archive, &[3, 20, 33]);
     let removed = GameId::new(20).unwrap();
@@ -184,7 +187,7 @@ fn merged_blocks_drop_removed_games_and_keep_the_answers() {
     assert_eq!(games, 99);
     let in_blocks = sql(dir.path(), "SELECT SUM(games) FROM derived_blocks");
     assert!(in_blocks == games || in_blocks == games + 1, "{in_blocks}");
-    let from_blocks = answers(&Archive::open(dir.path()).unwrap(), &queries);
+    let from_blocks = answers(&Archive::open(common::at(dir.path())).unwrap(), &queries);
     for a in &from_blocks {
         let ids: Vec<u64> = a["games"]
             .as_array()
@@ -196,7 +199,7 @@ fn merged_blocks_drop_removed_games_and_keep_the_answers() {
     }
     sql(dir.path(), "DELETE FROM derived_blocks");
     assert_eq!(
-        answers(&Archive::open(dir.path()).unwrap(), &queries),
+        answers(&Archive::open(common::at(dir.path())).unwrap(), &queries),
         from_blocks
     );
 }
@@ -208,7 +211,7 @@ fn merged_blocks_drop_removed_games_and_keep_the_answers() {
 #[test]
 fn a_pattern_snapshot_answers_as_the_blocks_and_catches_up() {
     let dir = tempfile::tempdir().unwrap();
-    let archive = Archive::open(dir.path()).unwrap();
+    let archive = Archive::open(common::at(dir.path())).unwrap();
     import(&archive, records(80, 5));
     let cache = tempfile::tempdir().unwrap();
     let file = cache.path().join("patterns.snapshot");
@@ -217,7 +220,7 @@ fn a_pattern_snapshot_answers_as_the_blocks_and_catches_up() {
     // index mapped, and its answers (the node then stops: a file is only
     // damaged below while no node maps it).
     let node = |at: &std::path::Path| {
-        let a = Archive::open(at).unwrap();
+        let a = Archive::open(common::at(at)).unwrap();
         a.cache_in(cache.path()).unwrap();
         let stats = a.patterns().load().unwrap();
         assert!(stats.mapped_bytes <= stats.bytes);
@@ -227,7 +230,7 @@ fn a_pattern_snapshot_answers_as_the_blocks_and_catches_up() {
             answers(&a, &queries),
         )
     };
-    let expected = answers(&Archive::open(dir.path()).unwrap(), &queries);
+    let expected = answers(&Archive::open(common::at(dir.path())).unwrap(), &queries);
     assert!(expected.iter().any(|a| a["total_games"].as_u64() > Some(1)));
 
     let (read, mapped, got) = node(dir.path());
@@ -244,7 +247,7 @@ fn a_pattern_snapshot_answers_as_the_blocks_and_catches_up() {
         .remove(GameId::new(20).unwrap(), "ops", "")
         .unwrap()
         .unwrap();
-    let expected = answers(&Archive::open(dir.path()).unwrap(), &queries);
+    let expected = answers(&Archive::open(common::at(dir.path())).unwrap(), &queries);
     let written = std::fs::read(&file).unwrap();
     let (read, _, got) = node(dir.path());
     assert!(read);
@@ -272,8 +275,11 @@ fn a_pattern_snapshot_answers_as_the_blocks_and_catches_up() {
 
     // Another archive's snapshot is not read.
     let other = tempfile::tempdir().unwrap();
-    import(&Archive::open(other.path()).unwrap(), records(110, 7));
-    let theirs = answers(&Archive::open(other.path()).unwrap(), &queries);
+    import(
+        &Archive::open(common::at(other.path())).unwrap(),
+        records(110, 7),
+    );
+    let theirs = answers(&Archive::open(common::at(other.path())).unwrap(), &queries);
     let (read, _, got) = node(other.path());
     assert!(!read, "written for another archive");
     assert_eq!(got, theirs);
@@ -306,7 +312,7 @@ fn position_answers(archive: &Archive, ids: &[u64]) -> Vec<serde_json::Value> {
 #[test]
 fn pinning_copies_the_hottest_mapped_parts_into_the_heap_and_keeps_the_answers() {
     let dir = tempfile::tempdir().unwrap();
-    let archive = Archive::open(dir.path()).unwrap();
+    let archive = Archive::open(common::at(dir.path())).unwrap();
     import(&archive, records(90, 8));
     let ids = [2, 33, 71];
     let queries = queries(&archive, &ids);
@@ -332,7 +338,7 @@ fn pinning_copies_the_hottest_mapped_parts_into_the_heap_and_keeps_the_answers()
     // A node on a cache directory (the first one writes the files).
     let cache = tempfile::tempdir().unwrap();
     let node = || {
-        let a = Archive::open(dir.path()).unwrap();
+        let a = Archive::open(common::at(dir.path())).unwrap();
         a.cache_in(cache.path()).unwrap();
         a.positions().load().unwrap();
         a.patterns().load().unwrap();

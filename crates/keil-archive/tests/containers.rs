@@ -80,7 +80,7 @@ fn seven_zip_of(files: &[(String, Vec<u8>)]) -> Vec<u8> {
 /// result and plies, sorted; with the import's counts.
 fn stored(source: &Path) -> (Vec<String>, keil_archive::ImportProgress) {
     let dir = tempfile::tempdir().unwrap();
-    let archive = Archive::open(dir.path()).unwrap();
+    let archive = Archive::open(common::at(dir.path())).unwrap();
     let report = archive
         .import(
             &[ImportSource::Path(source.to_path_buf())],
@@ -177,7 +177,7 @@ fn a_refused_member_is_named_inside_its_archive_and_the_others_import() {
     let path = dir.path().join("KGS-2019.tar.gz");
     std::fs::write(&path, gzip(&tar_of(&files))).unwrap();
     let db = tempfile::tempdir().unwrap();
-    let archive = Archive::open(db.path()).unwrap();
+    let archive = Archive::open(common::at(db.path())).unwrap();
     let report = archive
         .import(
             &[ImportSource::Path(path.clone())],
@@ -202,7 +202,7 @@ fn a_bomb_is_refused_and_the_import_goes_on() {
     let good = dir.path().join("good.sgf");
     std::fs::write(&good, "(;GM[1]SZ[9]PB[Ann];B[ee])").unwrap();
     let db = tempfile::tempdir().unwrap();
-    let archive = Archive::open(db.path()).unwrap();
+    let archive = Archive::open(common::at(db.path())).unwrap();
     let options = ImportOptions {
         limits: keil_container::Limits {
             max_member_bytes: 16 << 20,

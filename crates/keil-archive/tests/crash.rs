@@ -51,7 +51,7 @@ fn child_import() {
         return;
     };
     let (dir, corpus) = spec.split_once('|').unwrap();
-    let archive = Archive::open(dir).unwrap();
+    let archive = Archive::open(common::at(dir)).unwrap();
     let options = ImportOptions {
         batch_size: BATCH,
         ..ImportOptions::default()
@@ -63,6 +63,11 @@ fn child_import() {
 
 #[test]
 fn killed_import_leaves_a_consistent_archive_that_a_second_import_completes() {
+    if !common::embedded_only(
+        "killed_import_leaves_a_consistent_archive_that_a_second_import_completes",
+    ) {
+        return;
+    }
     let tmp = tempfile::tempdir().unwrap();
     let (text, truth) = common::corpus(1500, 5, 99);
     let total = truth.len() as u64;
@@ -104,7 +109,7 @@ fn killed_import_leaves_a_consistent_archive_that_a_second_import_completes() {
     child.kill().unwrap();
     child.wait().unwrap();
 
-    let archive = Archive::open(&db).unwrap();
+    let archive = Archive::open(common::at(&db)).unwrap();
     let stored = check_consistent(&archive);
     assert!(
         stored > 0 && stored < total,
@@ -143,9 +148,12 @@ fn killed_import_leaves_a_consistent_archive_that_a_second_import_completes() {
 
 #[test]
 fn readers_see_whole_batches_while_an_import_runs() {
+    if !common::embedded_only("readers_see_whole_batches_while_an_import_runs") {
+        return;
+    }
     let tmp = tempfile::tempdir().unwrap();
     let (text, truth) = common::corpus(800, 5, 5);
-    let archive = Archive::open(tmp.path()).unwrap();
+    let archive = Archive::open(common::at(tmp.path())).unwrap();
     let source = common::bytes("c.keil", &text);
     let mut seen = Vec::new();
     std::thread::scope(|s| {

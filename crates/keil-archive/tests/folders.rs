@@ -3,6 +3,8 @@
 //! game tree's outcome still names its own file and index, in input order,
 //! and the ids follow the input order.
 
+mod common;
+
 use keil_archive::{Archive, Fate, ImportOptions, ImportSource};
 use keil_gen::{Generator, GeneratorConfig};
 
@@ -34,7 +36,7 @@ fn small_files_share_batches_and_keep_their_names_and_order() {
     for (name, body) in &files {
         std::fs::write(src.join(name), body).unwrap();
     }
-    let archive = Archive::open(dir.path().join("db")).unwrap();
+    let archive = Archive::open(common::at(dir.path().join("db"))).unwrap();
     let mut batches = 0;
     let report = archive
         .import(

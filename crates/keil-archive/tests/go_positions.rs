@@ -2,6 +2,8 @@
 //! colour-swapped queries over generated Go games, every answer equal to
 //! the one computed by replaying every stored game.
 
+mod common;
+
 use std::collections::{BTreeMap, BTreeSet};
 
 use keil_archive::{
@@ -22,7 +24,7 @@ struct Replayed {
 
 fn archive_of(config: GeneratorConfig) -> (tempfile::TempDir, Archive, Vec<Replayed>) {
     let dir = tempfile::tempdir().unwrap();
-    let archive = Archive::open(dir.path()).unwrap();
+    let archive = Archive::open(common::at(dir.path())).unwrap();
     let games = config.games;
     let bytes: Vec<u8> = Generator::new(config)
         .unwrap()

@@ -21,7 +21,7 @@ fn real_go_games_import_and_replay_to_the_validators_position() {
         .collect();
     assert_eq!(subset.len(), 50);
     let dir = tempfile::tempdir().unwrap();
-    let archive = Archive::open(dir.path()).unwrap();
+    let archive = Archive::open(common::at(dir.path())).unwrap();
     let report = archive
         .import(&subset, &ImportOptions::default(), &mut |_| {})
         .unwrap();
@@ -86,7 +86,7 @@ fn real_games_published_twice_are_merged_by_signature() {
     let sources: Vec<ImportSource> = files.into_iter().map(ImportSource::Path).collect();
     let open = |duplicates| {
         let dir = tempfile::tempdir().unwrap();
-        let archive = Archive::open(dir.path()).unwrap();
+        let archive = Archive::open(common::at(dir.path())).unwrap();
         let options = ImportOptions {
             outcomes: true,
             duplicates,

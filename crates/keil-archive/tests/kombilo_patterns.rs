@@ -10,6 +10,8 @@
 //! `examples/kombilo_compare.rs` (158 of 158 queries agree, whole-board
 //! ones included); this test pins them.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use keil_archive::{
@@ -38,7 +40,7 @@ fn kombilo_harness_patterns_on_real_games() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let archive = Archive::open(dir.path()).unwrap();
+    let archive = Archive::open(common::at(dir.path())).unwrap();
     let report = archive
         .import(
             &[ImportSource::Path(PathBuf::from(&data))],

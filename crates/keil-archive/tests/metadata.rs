@@ -44,7 +44,7 @@ fn all_games(archive: &Archive, filter: &GameFilter) -> Vec<GameSummary> {
 
 fn import(files: &[PathBuf]) -> (tempfile::TempDir, Archive, keil_archive::ImportReport) {
     let dir = tempfile::tempdir().unwrap();
-    let archive = Archive::open(dir.path()).unwrap();
+    let archive = Archive::open(common::at(dir.path())).unwrap();
     let sources: Vec<ImportSource> = files.iter().cloned().map(ImportSource::Path).collect();
     let options = ImportOptions {
         outcomes: true,
@@ -138,10 +138,13 @@ fn ranks_are_read_ordered_and_filtered() {
 
 #[test]
 fn an_archive_of_schema_7_is_upgraded_in_place() {
+    if !common::embedded_only("an_archive_of_schema_7_is_upgraded_in_place") {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let fox = "(;GM[1]FF[4]SZ[19]KM[750]RU[Chinese]PB[Ke Jie]BR[P9段]PW[Gu Li]WR[9段]DT[2019-12-14];B[pd];W[dp])";
     {
-        let archive = Archive::open(dir.path()).unwrap();
+        let archive = Archive::open(common::at(dir.path())).unwrap();
         let source = ImportSource::Bytes {
             name: "fox.sgf".into(),
             bytes: fox.as_bytes().to_vec(),
@@ -162,7 +165,7 @@ fn an_archive_of_schema_7_is_upgraded_in_place() {
         )
         .unwrap();
     }
-    let archive = Archive::open(dir.path()).unwrap();
+    let archive = Archive::open(common::at(dir.path())).unwrap();
     let g = &all_games(&archive, &GameFilter::default())[0];
     assert_eq!(g.komi, HalfPoints(15));
     assert_eq!(g.black_rank, Some(Rank::Pro(9)));
@@ -173,7 +176,7 @@ fn an_archive_of_schema_7_is_upgraded_in_place() {
 #[test]
 fn text_search_finds_words_of_several_fields_and_reads_any_input() {
     let dir = tempfile::tempdir().unwrap();
-    let archive = Archive::open(dir.path()).unwrap();
+    let archive = Archive::open(common::at(dir.path())).unwrap();
     let games = "(;GM[1]FF[4]SZ[19]PB[Lee Sedol]PW[AlphaGo]EV[Google DeepMind Challenge Match]RO[4]PC[Seoul]DT[2016-03-13]RE[B+R];B[pd];W[dp])\
                  (;GM[1]FF[4]SZ[19]PB[Ke Jie]PW[AlphaGo Master]EV[Future of Go Summit]PC[Wuzhen]DT[2017-05-23]RE[W+0.5];B[pd];W[dd])\
                  (;GM[1]FF[4]SZ[19]PB[Gu Li]PW[Lee Sedol]BT[China]WT[Korea]EV[Jubango]DT[2014-01-26]RE[W+R];B[pd];W[dp])";
@@ -234,7 +237,7 @@ fn text_search_finds_words_of_several_fields_and_reads_any_input() {
 fn a_text_index_of_an_older_schema_is_made_anew_when_opened() {
     let dir = tempfile::tempdir().unwrap();
     {
-        let archive = Archive::open(dir.path()).unwrap();
+        let archive = Archive::open(common::at(dir.path())).unwrap();
         let source = ImportSource::Bytes {
             name: "a.sgf".into(),
             bytes: b"(;GM[1]SZ[9]PB[Lee Sedol]PW[AlphaGo]EV[Match];B[ee])".to_vec(),
@@ -251,7 +254,7 @@ fn a_text_index_of_an_older_schema_is_made_anew_when_opened() {
     let mut b = tantivy::schema::Schema::builder();
     b.add_u64_field("game_id", tantivy::schema::INDEXED);
     tantivy::Index::create_in_dir(&text, b.build()).unwrap();
-    let archive = Archive::open(dir.path()).unwrap();
+    let archive = Archive::open(common::at(dir.path())).unwrap();
     let hits = archive.search_text("lee alphago", 10).unwrap();
     assert_eq!(hits.len(), 1);
 }

@@ -5,6 +5,8 @@
 //! computes by replaying every stored game and testing every placement at
 //! every node.
 
+mod common;
+
 use std::collections::BTreeMap;
 
 use keil_archive::{
@@ -44,7 +46,7 @@ fn state_of(pos: &keil_rules::AnyPosition, board: AnyBoard) -> Vec<u8> {
 
 fn archive_of(configs: Vec<GeneratorConfig>) -> (tempfile::TempDir, Archive, Vec<Line>) {
     let dir = tempfile::tempdir().unwrap();
-    let archive = Archive::open(dir.path()).unwrap();
+    let archive = Archive::open(common::at(dir.path())).unwrap();
     let mut sources = Vec::new();
     for (i, config) in configs.into_iter().enumerate() {
         let bytes: Vec<u8> = Generator::new(config)
@@ -577,7 +579,7 @@ fn notation_errors_name_what_to_fix() {
     }
     // A corner pattern drawn away from the corner is refused at search.
     let dir = tempfile::tempdir().unwrap();
-    let archive = Archive::open(dir.path()).unwrap();
+    let archive = Archive::open(common::at(dir.path())).unwrap();
     let p = Pattern::parse(GameKind::Go, 19, "..X/...@dd", PatternMode::Corner).unwrap();
     let e = archive
         .patterns()

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{UNDO_SCHEMA_9, bytes, storage};
+use common::{UNDO_SCHEMA_9, bytes};
 use keil_archive::{
     Archive, Duplicates, Fate, GameFilter, ImportOptions, ImportReport, ImportSource, MatchKind,
     Page, PositionQuery,
@@ -81,7 +81,7 @@ fn spellings_corpus() -> String {
 #[test]
 fn spellings_that_differ_in_case_spacing_and_punctuation_are_one_player() {
     let dir = tempfile::tempdir().unwrap();
-    let archive = Archive::open(dir.path()).unwrap();
+    let archive = Archive::open(common::at(dir.path())).unwrap();
     let r = import(&archive, &spellings_corpus());
     assert_eq!(r.counts.imported, 5);
     for name in ["Ke Jie", "KeJie", "ke-jie", "KE JIE", "kejie"] {
@@ -160,7 +160,7 @@ fn spellings_that_differ_in_case_spacing_and_punctuation_are_one_player() {
 #[test]
 fn an_alias_merges_two_players_now_and_for_later_imports() {
     let dir = tempfile::tempdir().unwrap();
-    let archive = Archive::open(dir.path()).unwrap();
+    let archive = Archive::open(common::at(dir.path())).unwrap();
     import(
         &archive,
         &[
@@ -220,7 +220,7 @@ fn an_alias_merges_two_players_now_and_for_later_imports() {
 #[test]
 fn aliases_given_at_import_apply_to_its_games() {
     let dir = tempfile::tempdir().unwrap();
-    let archive = Archive::open(dir.path()).unwrap();
+    let archive = Archive::open(common::at(dir.path())).unwrap();
     import(&archive, &game("PB[AlphaGo]PW[Fan Hui]RE[B+R]", 30, 0));
     let aliases = keil_archive::read_aliases("Master = AlphaGo\nMagist = AlphaGo\n").unwrap();
     import_with(
@@ -242,8 +242,11 @@ fn aliases_given_at_import_apply_to_its_games() {
 
 #[test]
 fn an_archive_of_schema_eight_gets_its_people_when_opened() {
+    if !common::embedded_only("an_archive_of_schema_eight_gets_its_people_when_opened") {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
-    let archive = Archive::open(dir.path()).unwrap();
+    let archive = Archive::open(common::at(dir.path())).unwrap();
     import(&archive, &spellings_corpus());
     let want = profile(&archive, "Ke Jie");
     let want_lz = profile(&archive, "Leela Zero");
@@ -258,7 +261,7 @@ fn an_archive_of_schema_eight_gets_its_people_when_opened() {
         .unwrap();
     assert_eq!(won, 5, "schema 8's rows: the four wins and a self-play one");
     drop(conn);
-    let archive = Archive::open(dir.path()).unwrap();
+    let archive = Archive::open(common::at(dir.path())).unwrap();
     // The same profiles (a migrated person's id is its first spelling's,
     // so the ids may differ).
     let same = |mut p: keil_archive::PlayerProfile, like: &keil_archive::PlayerProfile| {
@@ -275,13 +278,10 @@ fn an_archive_of_schema_eight_gets_its_people_when_opened() {
     assert_eq!(same(profile(&archive, "Leela Zero"), &want_lz), want_lz);
     assert_eq!(archive.stats().unwrap().players, 4);
     // And the signatures of the stored games are filled in.
-    let sigs: i64 = storage(&archive)
-        .query_row(
-            "SELECT COUNT(*) FROM games WHERE signature IS NOT NULL",
-            [],
-            |r| r.get(0),
-        )
-        .unwrap();
+    let sigs = common::scalar(
+        archive.dir(),
+        "SELECT COUNT(*) FROM games WHERE signature IS NOT NULL",
+    );
     assert_eq!(sigs, 5);
 }
 
@@ -304,7 +304,7 @@ fn two_sources(moves: usize) -> (String, String) {
 #[test]
 fn the_same_game_with_other_headers_is_kept_once_and_linked() {
     let dir = tempfile::tempdir().unwrap();
-    let archive = Archive::open(dir.path()).unwrap();
+    let archive = Archive::open(common::at(dir.path())).unwrap();
     let (a, b) = two_sources(186);
     let first = import(&archive, &a);
     let Fate::Stored { id, .. } = first.outcomes[0].fate else {
@@ -321,13 +321,20 @@ fn the_same_game_with_other_headers_is_kept_once_and_linked() {
     assert_eq!(second.merged[0].id, id);
     assert_eq!(archive.stats().unwrap().games, 1);
     // The other source's record is kept, with its headers.
-    let (n, record): (i64, Vec<u8>) = storage(&archive)
-        .query_row(
-            "SELECT COUNT(*), MAX(record) FROM game_sources WHERE game_id = ?",
-            [id.to_string().parse::<i64>().unwrap()],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
-        .unwrap();
+    let n = common::scalar(
+        archive.dir(),
+        &format!("SELECT COUNT(*) FROM game_sources WHERE game_id = {id}"),
+    );
+    let record = &common::query(
+        archive.dir(),
+        &format!("SELECT record FROM game_sources WHERE game_id = {id}"),
+    )[0][0];
+    // Bytes come back as hex (psql writes `\x` before them).
+    let hex = record.trim_start_matches("\\x");
+    let record: Vec<u8> = (0..hex.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
+        .collect();
     assert_eq!(n, 1);
     let text = String::from_utf8(zstd::decode_all(&record[..]).unwrap()).unwrap();
     assert!(
@@ -352,7 +359,7 @@ fn the_same_game_with_other_headers_is_kept_once_and_linked() {
 #[test]
 fn exact_keeps_both_records_and_short_games_need_every_move() {
     let dir = tempfile::tempdir().unwrap();
-    let archive = Archive::open(dir.path()).unwrap();
+    let archive = Archive::open(common::at(dir.path())).unwrap();
     let (a, b) = two_sources(120);
     let exact = ImportOptions {
         duplicates: Duplicates::Exact,
@@ -363,7 +370,7 @@ fn exact_keeps_both_records_and_short_games_need_every_move() {
 
     // 20 to 70 moves: every move is compared; under 20, none is merged.
     let dir = tempfile::tempdir().unwrap();
-    let archive = Archive::open(dir.path()).unwrap();
+    let archive = Archive::open(common::at(dir.path())).unwrap();
     let (a, b) = two_sources(40);
     let r = import(&archive, &(a + &b));
     assert_eq!((r.counts.imported, r.counts.merged), (1, 1));
@@ -376,7 +383,7 @@ fn exact_keeps_both_records_and_short_games_need_every_move() {
 fn merges_across_batches_name_their_source() {
     // The stored game in one batch, its other record in the next.
     let dir = tempfile::tempdir().unwrap();
-    let archive = Archive::open(dir.path()).unwrap();
+    let archive = Archive::open(common::at(dir.path())).unwrap();
     let (a, b) = two_sources(100);
     let r = archive
         .import(

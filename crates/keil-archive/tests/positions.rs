@@ -23,7 +23,7 @@ struct Replayed {
 
 fn archive_with(games: u64, size: u8, seed: u64) -> (tempfile::TempDir, Archive, Vec<Replayed>) {
     let dir = tempfile::tempdir().unwrap();
-    let archive = Archive::open(dir.path()).unwrap();
+    let archive = Archive::open(common::at(dir.path())).unwrap();
     let config = GeneratorConfig {
         games,
         size,
@@ -500,6 +500,9 @@ fn popular_positions_answer_from_the_cache_until_the_index_changes() {
 
 #[test]
 fn an_archive_of_schema_one_upgrades_in_place() {
+    if !common::embedded_only("an_archive_of_schema_one_upgrades_in_place") {
+        return;
+    }
     let (dir, archive, all) = archive_with(40, 3, 9);
     let empty = Position::empty(Board::new(3).unwrap());
     let deep = all[5].steps[all[5].steps.len() / 2].0;
@@ -536,7 +539,7 @@ fn an_archive_of_schema_one_upgrades_in_place() {
     )
     .unwrap();
     drop(conn);
-    let archive = Archive::open(dir.path()).unwrap();
+    let archive = Archive::open(common::at(dir.path())).unwrap();
     let conn = rusqlite::Connection::open(dir.path().join("archive.sqlite")).unwrap();
     let missing: i64 = conn
         .query_row(
@@ -645,7 +648,7 @@ fn a_segment_cache_answers_as_the_store_and_follows_it() {
     let expected = answers(&archive);
     assert!(expected.iter().any(|a| a.total_games > 0));
     let open = || {
-        let a = Archive::open(dir.path()).unwrap();
+        let a = Archive::open(common::at(dir.path())).unwrap();
         a.cache_in(cache.path()).unwrap();
         a.positions().load().unwrap();
         a

@@ -7,7 +7,7 @@ mod common;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use chrono::NaiveDate;
-use common::{Truth, bytes, corpus, import, plain, storage};
+use common::{Truth, bytes, corpus, import, plain};
 use keil_archive::{Archive, GameFilter, GameId, GameKind, GameStatus, MatchKind, Order, Page};
 use keil_rules::Color;
 
@@ -29,7 +29,7 @@ struct Fixture {
 
 fn fixture() -> Fixture {
     let dir = tempfile::tempdir().unwrap();
-    let archive = Archive::open(dir.path()).unwrap();
+    let archive = Archive::open(common::at(dir.path())).unwrap();
     let (text7, mut truth) = corpus(240, 7, 11);
     let (text5, truth5) = corpus(60, 5, 12);
     truth.extend(truth5);
@@ -402,7 +402,7 @@ fn player_search_and_profiles_equal_brute_force() {
 #[test]
 fn names_fold_accents_and_case_prefix_and_fuzzy() {
     let dir = tempfile::tempdir().unwrap();
-    let archive = Archive::open(dir.path()).unwrap();
+    let archive = Archive::open(common::at(dir.path())).unwrap();
     let report = import(&archive, &[bytes("hand.keil", HANDMADE)]);
     // The Go game of HANDMADE is stored too (schema 4).
     assert_eq!(report.counts.imported, 3);
@@ -447,23 +447,11 @@ fn names_fold_accents_and_case_prefix_and_fuzzy() {
     let hits = archive.players().search("bolanos", 10).unwrap();
     assert_eq!(hits[0].games, 2);
     // The import log holds the refused games with their reasons.
-    let conn = storage(&archive);
-    type Logged = (String, i64, Option<i64>, Option<i64>, Option<i64>);
-    let logged: Vec<Logged> = conn
-        .prepare(
-            "SELECT reason, game_index, ply, line, col FROM import_problems ORDER BY game_index",
-        )
-        .unwrap()
-        .query_map([], |r| {
-            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
-        })
-        .unwrap()
-        .collect::<Result<_, _>>()
-        .unwrap();
-    assert_eq!(
-        logged,
-        vec![("occupied".into(), 2, Some(2), Some(3), Some(53)),]
+    let logged = common::query(
+        archive.dir(),
+        "SELECT reason, game_index, ply, line, col FROM import_problems ORDER BY game_index",
     );
+    assert_eq!(logged, vec![vec!["occupied", "2", "2", "3", "53"]]);
 }
 
 #[test]
@@ -528,7 +516,7 @@ fn text_search_finds_comments_events_places_and_names() {
     assert!(f.archive.search_text("event:(", 10).unwrap().is_empty());
 
     let dir = tempfile::tempdir().unwrap();
-    let archive = Archive::open(dir.path()).unwrap();
+    let archive = Archive::open(common::at(dir.path())).unwrap();
     import(&archive, &[bytes("hand.keil", HANDMADE)]);
     for q in [
         "malaga",
@@ -551,7 +539,7 @@ fn text_search_finds_comments_events_places_and_names() {
 #[test]
 fn text_queries_are_lenient_and_bounded() {
     let dir = tempfile::tempdir().unwrap();
-    let archive = Archive::open(dir.path()).unwrap();
+    let archive = Archive::open(common::at(dir.path())).unwrap();
     import(&archive, &[bytes("hand.keil", HANDMADE)]);
     let count = |q: &str| {
         archive
@@ -629,7 +617,7 @@ fn directories_and_bad_paths() {
     std::fs::write(src.join("a.keil"), a).unwrap();
     std::fs::write(src.join("sub/b.SGF"), b).unwrap();
     std::fs::write(src.join("notes.txt"), "not a record").unwrap();
-    let archive = Archive::open(f.path().join("db")).unwrap();
+    let archive = Archive::open(common::at(f.path().join("db"))).unwrap();
     let mut seen = Vec::new();
     let report = archive
         .import(
@@ -648,7 +636,7 @@ fn directories_and_bad_paths() {
     assert!(matches!(missing, Err(keil_archive::Error::Io { .. })));
     // Reopening keeps everything (migrations are not re-applied).
     drop(archive);
-    let archive = Archive::open(f.path().join("db")).unwrap();
+    let archive = Archive::open(common::at(f.path().join("db"))).unwrap();
     assert_eq!(archive.stats().unwrap().games, 10);
 }
 
@@ -656,7 +644,7 @@ fn directories_and_bad_paths() {
 fn outcomes_name_every_game_in_reading_order() {
     use keil_archive::{Checked, Fate, ImportOptions};
     let dir = tempfile::tempdir().unwrap();
-    let archive = Archive::open(dir.path()).unwrap();
+    let archive = Archive::open(common::at(dir.path())).unwrap();
     let options = ImportOptions {
         batch_size: 2,
         outcomes: true,
@@ -777,7 +765,7 @@ fn a_collection_read_in_parts_imports_as_a_whole() {
     let mut text = text;
     text.push_str(HANDMADE);
     let dir = tempfile::tempdir().unwrap();
-    let archive = Archive::open(dir.path()).unwrap();
+    let archive = Archive::open(common::at(dir.path())).unwrap();
     let options = ImportOptions {
         batch_size: 3,
         outcomes: true,

@@ -30,7 +30,7 @@ fn snapshot(dir: &Path) -> Vec<(PathBuf, u64, SystemTime)> {
 
 /// A closed archive of 40 generated games; its game count.
 fn closed_archive(dir: &Path) -> u64 {
-    let archive = Archive::open(dir).unwrap();
+    let archive = Archive::open(common::at(dir)).unwrap();
     let (text, _) = common::corpus(40, 7, 21);
     let report = common::import(&archive, &[common::bytes("c", &text)]);
     report.counts.imported
@@ -42,7 +42,7 @@ fn read_only_open_reads_everything_and_writes_nothing() {
     let games = closed_archive(dir.path());
     let before = snapshot(dir.path());
 
-    let archive = Archive::open_read_only(dir.path()).unwrap();
+    let archive = Archive::open_read_only(common::at(dir.path())).unwrap();
     assert!(archive.is_read_only());
     let stats = archive.stats().unwrap();
     assert_eq!((stats.games, stats.text_documents), (games, games));
@@ -81,10 +81,10 @@ fn read_only_open_follows_a_writer() {
     let dir = tempfile::tempdir().unwrap();
     let games = closed_archive(dir.path());
     // Opened while nobody writes (SQLite reads the file as immutable)...
-    let reader = Archive::open_read_only(dir.path()).unwrap();
+    let reader = Archive::open_read_only(common::at(dir.path())).unwrap();
     assert_eq!(reader.stats().unwrap().games, games);
     // ...then a writer appears and stores more games: the reader sees them.
-    let writer = Archive::open(dir.path()).unwrap();
+    let writer = Archive::open(common::at(dir.path())).unwrap();
     let (text, _) = common::corpus(10, 7, 99);
     let more = common::import(&writer, &[common::bytes("more", &text)])
         .counts
@@ -92,7 +92,7 @@ fn read_only_open_follows_a_writer() {
     assert!(more > 0);
     assert_eq!(reader.stats().unwrap().games, games + more);
     // A reader opened beside the running writer sees its commits too.
-    let beside = Archive::open_read_only(dir.path()).unwrap();
+    let beside = Archive::open_read_only(common::at(dir.path())).unwrap();
     assert_eq!(beside.stats().unwrap().games, games + more);
     let (text, _) = common::corpus(5, 7, 7);
     let last = common::import(&writer, &[common::bytes("last", &text)])
@@ -103,11 +103,14 @@ fn read_only_open_follows_a_writer() {
 
 #[test]
 fn read_only_open_refuses_what_it_cannot_read_without_writing() {
+    if !common::embedded_only("read_only_open_refuses_what_it_cannot_read_without_writing") {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     // No archive: an error, and nothing created.
     let missing = dir.path().join("missing");
     assert!(matches!(
-        Archive::open_read_only(&missing),
+        Archive::open_read_only(common::at(&missing)),
         Err(Error::Io { .. })
     ));
     assert!(!missing.exists());
@@ -121,15 +124,19 @@ fn read_only_open_refuses_what_it_cannot_read_without_writing() {
     let current = keil_archive::schema_version();
     // An older schema needs its migrations: a write.
     set_version(current - 1);
-    let e = Archive::open_read_only(dir.path()).err().unwrap();
+    let e = Archive::open_read_only(common::at(dir.path()))
+        .err()
+        .unwrap();
     assert!(matches!(e, Error::NeedsUpgrade(_)), "{e}");
     assert!(e.to_string().contains("open it once for writing"), "{e}");
     // A newer one is not ours to read.
     set_version(current + 1);
-    let e = Archive::open_read_only(dir.path()).err().unwrap();
+    let e = Archive::open_read_only(common::at(dir.path()))
+        .err()
+        .unwrap();
     assert!(matches!(e, Error::TooNew { .. }), "{e}");
     set_version(current);
-    Archive::open_read_only(dir.path()).unwrap();
+    Archive::open_read_only(common::at(dir.path())).unwrap();
 }
 
 #[test]

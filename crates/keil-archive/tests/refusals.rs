@@ -53,7 +53,7 @@ fn options() -> ImportOptions {
 #[test]
 fn empty_game_trees_are_refused_and_games_with_anything_are_stored() {
     let dir = tempfile::tempdir().unwrap();
-    let archive = Archive::open(dir.path()).unwrap();
+    let archive = Archive::open(common::at(dir.path())).unwrap();
     let empty = ["(;)", "(;GM[1]SZ[19])", "(;;;)", "(;GM[Keil]SZ[7]KM[0])"];
     let kept = [
         "(;GM[1]SZ[19]PB[Ann])",
@@ -98,7 +98,7 @@ fn empty_game_trees_are_refused_and_games_with_anything_are_stored() {
 #[test]
 fn binary_sources_are_refused_whole_and_the_other_files_import() {
     let dir = tempfile::tempdir().unwrap();
-    let archive = Archive::open(dir.path().join("db")).unwrap();
+    let archive = Archive::open(common::at(dir.path().join("db"))).unwrap();
     let random = random_bytes(200_000, 7);
     // The reader alone found game trees in these bytes (`(;` by chance)
     // and stored them as empty Go games.
@@ -147,7 +147,7 @@ fn binary_sources_are_refused_whole_and_the_other_files_import() {
 #[test]
 fn the_report_lists_a_bounded_number_and_counts_all() {
     let dir = tempfile::tempdir().unwrap();
-    let archive = Archive::open(dir.path()).unwrap();
+    let archive = Archive::open(common::at(dir.path())).unwrap();
     let (games, _) = corpus(130, 5, 3);
     let mut body = "(;)".repeat(250);
     body.push_str(&games);
@@ -170,9 +170,7 @@ fn the_report_lists_a_bounded_number_and_counts_all() {
     assert_eq!(report.outcomes[0].index(), 0);
     assert_eq!(report.outcomes[100].index(), 250);
     // Every refusal is still in the import log.
-    let logged: i64 = storage(&archive)
-        .query_row("SELECT COUNT(*) FROM import_problems", [], |r| r.get(0))
-        .unwrap();
+    let logged = common::scalar(archive.dir(), "SELECT COUNT(*) FROM import_problems");
     assert_eq!(logged, 250);
     // Again: duplicates are capped the same way.
     let again = archive
@@ -184,8 +182,11 @@ fn the_report_lists_a_bounded_number_and_counts_all() {
 
 #[test]
 fn a_full_disk_stops_the_import_after_whole_batches() {
+    if !common::embedded_only("a_full_disk_stops_the_import_after_whole_batches") {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
-    let archive = Archive::open(dir.path()).unwrap();
+    let archive = Archive::open(common::at(dir.path())).unwrap();
     let (games, _) = corpus(600, 7, 11);
     let cap = archive.cap_pages_for_tests(40).unwrap();
     assert!(cap > 40);
@@ -219,7 +220,7 @@ fn a_full_disk_stops_the_import_after_whole_batches() {
 #[test]
 fn the_uploader_is_recorded_with_the_import() {
     let dir = tempfile::tempdir().unwrap();
-    let archive = Archive::open(dir.path()).unwrap();
+    let archive = Archive::open(common::at(dir.path())).unwrap();
     let (games, _) = corpus(2, 5, 1);
     let (local, _) = corpus(1, 5, 2);
     let opts = ImportOptions {

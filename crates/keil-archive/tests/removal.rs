@@ -118,7 +118,7 @@ fn probe(archive: &Archive, id: GameId) -> Probe {
 #[test]
 fn a_removed_game_leaves_every_view_and_index_and_stays_out() {
     let dir = tempfile::tempdir().unwrap();
-    let archive = Archive::open(dir.path()).unwrap();
+    let archive = Archive::open(common::at(dir.path())).unwrap();
     let records = records();
     let report = import(&archive, "gen.sgf", &records.concat());
     assert_eq!(report.counts.imported, 40);
@@ -131,7 +131,7 @@ fn a_removed_game_leaves_every_view_and_index_and_stays_out() {
 
     // A second handle on the archive, its indexes warm before the removal
     // (as a server beside `keil remove`).
-    let other = Archive::open(dir.path()).unwrap();
+    let other = Archive::open(common::at(dir.path())).unwrap();
     other.patterns().load().unwrap();
     other.positions().load().unwrap();
 
@@ -238,8 +238,12 @@ fn a_removed_game_leaves_every_view_and_index_and_stays_out() {
 /// upgraded in place when opened: the same answers, then removals work.
 #[test]
 fn an_archive_of_schema_ten_is_upgraded_in_place_with_the_same_answers() {
+    if !common::embedded_only("an_archive_of_schema_ten_is_upgraded_in_place_with_the_same_answers")
+    {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
-    let archive = Archive::open(dir.path()).unwrap();
+    let archive = Archive::open(common::at(dir.path())).unwrap();
     import(&archive, "gen.sgf", &records().concat());
     let id = GameId::new(9).unwrap();
     let player = archive.games().summaries(&[id]).unwrap()[0]
@@ -272,7 +276,7 @@ fn an_archive_of_schema_ten_is_upgraded_in_place_with_the_same_answers() {
     let conn = rusqlite::Connection::open(dir.path().join(keil_archive::SQLITE_FILE)).unwrap();
     conn.execute_batch(common::UNDO_SCHEMA_11).unwrap();
     drop(conn);
-    let archive = Archive::open(dir.path()).unwrap();
+    let archive = Archive::open(common::at(dir.path())).unwrap();
     let version: usize = rusqlite::Connection::open(dir.path().join(keil_archive::SQLITE_FILE))
         .unwrap()
         .query_row("PRAGMA user_version", [], |r| r.get(0))

@@ -111,6 +111,67 @@ impl Cluster {
         unreachable!("the loop returns or panics")
     }
 
+    /// One cluster for the whole test process, started at the first call
+    /// (`None` as [`Cluster::start`] says). A static is never dropped, so
+    /// a watchdog (a shell loop) stops the server immediately and deletes
+    /// its directory once this process has exited.
+    pub fn shared() -> Option<&'static Cluster> {
+        static SHARED: std::sync::OnceLock<Option<Cluster>> = std::sync::OnceLock::new();
+        SHARED
+            .get_or_init(|| {
+                let cluster = Cluster::start()?;
+                cluster.watch(std::process::id());
+                Some(cluster)
+            })
+            .as_ref()
+    }
+
+    /// Starts the watchdog of [`Cluster::shared`] for process `pid`.
+    fn watch(&self, pid: u32) {
+        let pg_ctl = self.bin.join("pg_ctl");
+        let pg_ctl = if pg_ctl.is_file() {
+            pg_ctl.to_string_lossy().into_owned()
+        } else {
+            "pg_ctl".to_string()
+        };
+        let runas = if self.as_postgres {
+            format!("runuser -u {SUPERUSER} -- ")
+        } else {
+            String::new()
+        };
+        let script = format!(
+            "while kill -0 {pid} 2>/dev/null; do sleep 1; done; \
+             {runas}'{pg_ctl}' stop -D '{}' -m immediate >/dev/null 2>&1; rm -rf '{}'",
+            path_str(&self.data_dir()),
+            path_str(self.root.path())
+        );
+        // Outlives this process on purpose: never waited for.
+        #[allow(clippy::zombie_processes)]
+        Command::new("sh")
+            .args(["-c", &script])
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("the cluster's watchdog starts");
+    }
+
+    /// Creates database `name` unless this cluster already has it; returns
+    /// its URL.
+    ///
+    /// # Panics
+    /// When `psql` fails.
+    pub fn ensure_database(&self, name: &str) -> String {
+        let found = self.psql(
+            SUPERUSER,
+            &format!("SELECT 1 FROM pg_database WHERE datname = '{name}'"),
+        );
+        if found.is_empty() {
+            self.create_database(name);
+        }
+        self.url(name)
+    }
+
     /// The port it listens on (127.0.0.1).
     pub fn port(&self) -> u16 {
         self.port

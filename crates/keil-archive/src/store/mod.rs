@@ -1,18 +1,41 @@
-//! The storage seam: what the archive asks of its store, and the embedded
-//! backend that answers it (`sqlite/`, the only one today; every SQL
-//! statement of the archive is meant to live under it).
+//! The storage seam: what the archive asks of its store, and the two
+//! backends that answer it.
+//!
+//! - `sql.rs`: the statement layer both backends run (parameters, rows,
+//!   the handle [`sql::Conn`]).
+//! - `blocks.rs`, `games.rs`, `import.rs`, `people.rs`, `positions.rs`,
+//!   `removals.rs`: every statement of the archive, written once in SQL
+//!   both backends read, grouped by the tables they touch.
+//! - `sqlite/`: the embedded backend (one file, WAL mode, a small read
+//!   pool); `postgres/`: a database server that many processes share
+//!   (a connection pool, advisory-locked writes).
+//!
+//! Nothing outside this module knows which backend runs: the crate holds a
+//! [`Writer`], a [`ReadPool`] and the [`Read`]/[`Write`] handles they give.
 //!
 //! The neutral types here name the store's sequences, which every derived
 //! index catches up on: games are added with ascending ids that are never
 //! given again, and removals are numbered by their own sequence.
 
+pub(crate) mod blocks;
+pub(crate) mod games;
+pub(crate) mod import;
+pub(crate) mod people;
+pub(crate) mod positions;
+mod postgres;
+pub(crate) mod removals;
+mod sql;
+pub(crate) use sql::{Backend, Row, params};
 mod sqlite;
 
 pub use sqlite::schema_version;
-pub(crate) use sqlite::{
-    Read, ReadConnection, ReadPool, Write, Writer, check_schema, out_of_space, unwritable,
-};
-pub(crate) use sqlite::{blocks, games, import, people, positions, removals};
+pub(crate) use sqlite::{out_of_space, unwritable};
+
+use std::path::{Path, PathBuf};
+
+use sql::Conn;
+
+use crate::Result;
 
 /// How far the store has gone: the greatest game id given and the last
 /// removal's sequence number (0 for none). A derived index that has added
@@ -35,5 +58,229 @@ impl Sequences {
     /// Storage errors.
     pub(crate) fn read(conn: Read<'_>) -> crate::Result<Sequences> {
         removals::sequences(conn)
+    }
+}
+
+/// A read handle on the store: the statements of one read, on a pooled
+/// connection (inside [`ReadConnection::snapshot`] when several must see one
+/// state) or on the writer's (inside its transaction, where a write sees
+/// what it wrote). `Copy`. Only the store's modules run statements on it
+/// (the field is private to them): the rest of the crate hands it to the
+/// store's functions.
+#[derive(Clone, Copy)]
+pub(crate) struct Read<'a>(Conn<'a>);
+
+/// A write handle: the statements of one write transaction of the writer
+/// ([`Writer::transaction`]: an import batch, a removal, a reindex), or
+/// single autocommit statements ([`Writer::autocommit`]). `Copy`; reads
+/// through [`Write::read`] see what it wrote.
+#[derive(Clone, Copy)]
+pub(crate) struct Write<'a>(Conn<'a>);
+
+impl<'a> std::ops::Deref for Read<'a> {
+    type Target = Conn<'a>;
+    fn deref(&self) -> &Conn<'a> {
+        &self.0
+    }
+}
+
+impl<'a> std::ops::Deref for Write<'a> {
+    type Target = Conn<'a>;
+    fn deref(&self) -> &Conn<'a> {
+        &self.0
+    }
+}
+
+impl<'a> Write<'a> {
+    /// Reads inside this write (they see its own writes).
+    pub(crate) fn read(self) -> Read<'a> {
+        Read(self.0)
+    }
+}
+
+/// Where a store lives, as [`Writer::open`] and [`ReadPool::open`] take it.
+#[derive(Clone, Debug)]
+pub(crate) enum Place {
+    /// The embedded SQLite file.
+    Sqlite(PathBuf),
+    /// A PostgreSQL database URL.
+    Postgres(String),
+}
+
+/// The store's one writer in this process: the connection every write of
+/// this process goes through (held by the archive behind its lock).
+pub(crate) enum Writer {
+    /// The embedded archive's writer.
+    Sqlite(sqlite::Writer),
+    /// A PostgreSQL session kept for writes.
+    Postgres(postgres::Writer),
+}
+
+impl Writer {
+    /// Opens the store (creating an embedded one if needed) and applies
+    /// the pending migrations.
+    ///
+    /// # Errors
+    /// Storage and migration errors.
+    pub(crate) fn open(place: &Place, pool: &ReadPool) -> Result<Writer> {
+        match (place, pool) {
+            (Place::Postgres(_), ReadPool::Postgres(pool)) => {
+                Ok(Writer::Postgres(postgres::Writer::open(pool)?))
+            }
+            (Place::Sqlite(path), _) => Ok(Writer::Sqlite(sqlite::Writer::open(path)?)),
+            (Place::Postgres(url), _) => Ok(Writer::Postgres(postgres::Writer::open(
+                &postgres::Pool::connect(url)?,
+            )?)),
+        }
+    }
+
+    /// Runs `f` in one write transaction: committed when `f` returns `Ok`,
+    /// rolled back (nothing of it stored) when it returns an error. On
+    /// PostgreSQL the transaction holds the store's write lock, so writes
+    /// of every process are serialised.
+    ///
+    /// # Errors
+    /// The error of `f`; storage errors of `BEGIN`/`COMMIT`.
+    pub(crate) fn transaction<T>(&mut self, f: impl FnOnce(Write<'_>) -> Result<T>) -> Result<T> {
+        match self {
+            Writer::Sqlite(w) => w.transaction(f),
+            Writer::Postgres(w) => w.transaction(f),
+        }
+    }
+
+    /// Statements outside a transaction, each committed alone.
+    pub(crate) fn autocommit(&self) -> Write<'_> {
+        match self {
+            Writer::Sqlite(w) => w.autocommit(),
+            Writer::Postgres(w) => w.autocommit(),
+        }
+    }
+
+    /// Reads on the writer's connection (they see every commit).
+    pub(crate) fn read(&self) -> Read<'_> {
+        match self {
+            Writer::Sqlite(w) => w.read(),
+            Writer::Postgres(w) => w.read(),
+        }
+    }
+
+    /// Gives back the space of deleted and rewritten data (SQLite:
+    /// `VACUUM` and a WAL checkpoint; PostgreSQL: `VACUUM`).
+    ///
+    /// # Errors
+    /// Storage errors, e.g. while SQLite readers hold old snapshots.
+    pub(crate) fn compact(&self) -> Result<()> {
+        match self {
+            Writer::Sqlite(w) => w.compact(),
+            Writer::Postgres(w) => w.compact(),
+        }
+    }
+
+    /// Caps an embedded store at its size plus `extra_pages` pages, so that
+    /// a write past it fails as on a full volume (tests of a full disk).
+    /// Returns the cap.
+    ///
+    /// # Errors
+    /// Storage errors; on PostgreSQL, always (there is no such cap).
+    pub(crate) fn cap_pages(&self, extra_pages: u64) -> Result<u64> {
+        match self {
+            Writer::Sqlite(w) => w.cap_pages(extra_pages),
+            Writer::Postgres(_) => Err(crate::error::storage_error(
+                "PostgreSQL",
+                std::io::Error::other("a page cap is an embedded archive's test hook"),
+            )),
+        }
+    }
+}
+
+/// The read connections of a store.
+pub(crate) enum ReadPool {
+    /// The embedded archive's small pool.
+    Sqlite(sqlite::ReadPool),
+    /// A PostgreSQL connection pool (the writer's session comes from it).
+    Postgres(postgres::Pool),
+}
+
+impl ReadPool {
+    /// The read pool of the store at `place`; an embedded archive opened
+    /// `read_only` writes nothing (see `sqlite::ReadPool::new`).
+    ///
+    /// # Errors
+    /// A PostgreSQL URL that does not parse, or a server that does not
+    /// answer.
+    pub(crate) fn open(place: &Place, read_only: bool) -> Result<ReadPool> {
+        Ok(match place {
+            Place::Sqlite(path) => ReadPool::Sqlite(sqlite::ReadPool::new(path.clone(), read_only)),
+            Place::Postgres(url) => ReadPool::Postgres(postgres::Pool::connect(url)?),
+        })
+    }
+
+    /// A read connection (back to the pool when dropped).
+    ///
+    /// # Errors
+    /// Storage errors.
+    pub(crate) fn get(&self) -> Result<ReadConnection<'_>> {
+        Ok(match self {
+            ReadPool::Sqlite(p) => ReadConnection::Sqlite(p.get()?),
+            ReadPool::Postgres(p) => ReadConnection::Postgres(p.get()?),
+        })
+    }
+}
+
+/// A read connection borrowed from the pool; statements run through
+/// [`ReadConnection::read`] (each on its own snapshot) and
+/// [`ReadConnection::snapshot`] (several on one).
+pub(crate) enum ReadConnection<'a> {
+    /// An SQLite connection.
+    Sqlite(sqlite::ReadConnection<'a>),
+    /// A PostgreSQL session.
+    Postgres(postgres::ReadSession),
+}
+
+impl ReadConnection<'_> {
+    /// Runs `f` inside one read transaction, so that all its queries see one
+    /// state of the archive.
+    ///
+    /// # Errors
+    /// The error of `f`, else storage errors of `BEGIN`/`COMMIT`.
+    pub(crate) fn snapshot<T>(&self, f: impl FnOnce(Read<'_>) -> Result<T>) -> Result<T> {
+        match self {
+            ReadConnection::Sqlite(c) => c.snapshot(f),
+            ReadConnection::Postgres(c) => c.snapshot(f),
+        }
+    }
+
+    /// Reads on this connection, each statement on its own snapshot.
+    pub(crate) fn read(&self) -> Read<'_> {
+        match self {
+            ReadConnection::Sqlite(c) => c.read(),
+            ReadConnection::Postgres(c) => c.read(),
+        }
+    }
+}
+
+/// Refuses, for a read-only open, a store whose schema is not this
+/// crate's: an older one needs its migrations (a write), a newer one was
+/// written by a newer version.
+///
+/// # Errors
+/// [`crate::Error::NeedsUpgrade`] and [`crate::Error::TooNew`]; storage
+/// errors.
+pub(crate) fn check_schema(conn: Read<'_>) -> Result<()> {
+    match conn.0 {
+        Conn::Sqlite(c) => sqlite::check_schema(c),
+        Conn::Postgres(s) => postgres::check_schema(s),
+    }
+}
+
+/// The store's bytes on disk: the SQLite file and its write-ahead log
+/// (`file`), or the PostgreSQL database's size on its server.
+///
+/// # Errors
+/// Storage errors.
+pub(crate) fn bytes(conn: Read<'_>, file: Option<&Path>) -> Result<u64> {
+    match conn.0 {
+        Conn::Sqlite(_) => Ok(file.map_or(0, sqlite::file_bytes)),
+        Conn::Postgres(_) => postgres::database_bytes(conn),
     }
 }

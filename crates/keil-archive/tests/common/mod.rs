@@ -250,3 +250,105 @@ pub const UNDO_SCHEMA_9: &str = "
     DROP INDEX games_signature; ALTER TABLE games DROP COLUMN signature;
     ALTER TABLE imports DROP COLUMN merged;
     PRAGMA user_version = 8;";
+
+/// The backend the archive tests run on: `KEIL_TEST_STORE=postgres` runs
+/// them on PostgreSQL (one throwaway cluster per test process, a database
+/// per archive directory), anything else on the embedded SQLite store.
+pub fn on_postgres() -> bool {
+    std::env::var("KEIL_TEST_STORE").is_ok_and(|v| v == "postgres")
+}
+
+/// Whether a test that inspects the embedded store itself (its file, its
+/// pages, a copy of its directory) runs: not on PostgreSQL, where it says
+/// so and skips.
+pub fn embedded_only(test: &str) -> bool {
+    if on_postgres() {
+        println!("skipped on PostgreSQL: {test} inspects the embedded store's file");
+        return false;
+    }
+    true
+}
+
+/// The archive location for directory `dir` on the backend under test:
+/// the directory itself, or (on PostgreSQL) the database named after the
+/// directory, created at the first call, with `dir` as the node-local
+/// directory. The same directory gives the same database, so a test that
+/// reopens an archive finds it.
+pub fn at(dir: impl AsRef<std::path::Path>) -> keil_archive::Location {
+    let dir = dir.as_ref();
+    if !on_postgres() {
+        return keil_archive::Location::Directory(dir.to_path_buf());
+    }
+    let cluster = keil_testpg::Cluster::shared()
+        .expect("KEIL_TEST_STORE=postgres needs PostgreSQL's server (Debian's postgresql)");
+    let hash = blake3::hash(dir.to_string_lossy().as_bytes());
+    let name = format!("keil_{}", &hash.to_hex()[..16]);
+    keil_archive::Location::Postgres {
+        url: cluster.ensure_database(&name),
+        dir: dir.to_path_buf(),
+    }
+}
+
+/// Runs `sql` on the store of the archive at `dir` (a test's look at the
+/// tables themselves, on either backend) and returns its rows, each cell
+/// as text (`NULL` as the empty string, integers in decimal). A statement
+/// that is not a `SELECT` returns one row: the rows it changed.
+pub fn query(dir: impl AsRef<std::path::Path>, sql: &str) -> Vec<Vec<String>> {
+    let select = sql.trim_start().to_ascii_uppercase().starts_with("SELECT");
+    match at(dir.as_ref()) {
+        keil_archive::Location::Postgres { url, .. } => {
+            let cluster = keil_testpg::Cluster::shared().unwrap();
+            let db = url.rsplit('/').next().unwrap();
+            let sql = if select {
+                sql.to_string()
+            } else {
+                format!("WITH changed AS ({sql} RETURNING 1) SELECT COUNT(*) FROM changed")
+            };
+            let out = cluster.psql(db, &sql);
+            out.lines()
+                .filter(|l| !l.is_empty())
+                .map(|l| l.split('|').map(str::to_string).collect())
+                .collect()
+        }
+        location => {
+            let file = location.dir().join(keil_archive::SQLITE_FILE);
+            let conn = rusqlite::Connection::open(file).unwrap();
+            if !select {
+                return vec![vec![conn.execute(sql, []).unwrap().to_string()]];
+            }
+            let mut stmt = conn.prepare(sql).unwrap();
+            let n = stmt.column_count();
+            stmt.query_map([], |r| {
+                (0..n)
+                    .map(|i| {
+                        use rusqlite::types::ValueRef;
+                        Ok(match r.get_ref(i)? {
+                            ValueRef::Null => String::new(),
+                            ValueRef::Integer(v) => v.to_string(),
+                            ValueRef::Real(v) => v.to_string(),
+                            ValueRef::Text(t) => String::from_utf8_lossy(t).into_owned(),
+                            ValueRef::Blob(b) => b.iter().map(|x| format!("{x:02x}")).collect(),
+                        })
+                    })
+                    .collect()
+            })
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
+        }
+    }
+}
+
+/// The first cell of [`query`] as an integer.
+pub fn scalar(dir: impl AsRef<std::path::Path>, sql: &str) -> i64 {
+    query(dir, sql)[0][0].parse().unwrap()
+}
+
+/// A bytes literal for [`query`] on the backend under test, from hex.
+pub fn bytes_literal(hex: &str) -> String {
+    if on_postgres() {
+        format!("'\\x{hex}'::bytea")
+    } else {
+        format!("x'{hex}'")
+    }
+}

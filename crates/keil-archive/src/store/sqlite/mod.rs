@@ -1,13 +1,8 @@
-//! Opening the SQLite database: pragmas, migrations, the read pool (read
+//! The embedded backend: opening the SQLite database (pragmas, migrations,
+//! the functions migrations call), the writer, and the read pool (read
 //! connections for a read-write archive, or for a read-only one: see
-//! [`ReadPool::new`]).
-
-pub(crate) mod blocks;
-pub(crate) mod games;
-pub(crate) mod import;
-pub(crate) mod people;
-pub(crate) mod positions;
-pub(crate) mod removals;
+//! [`ReadPool::new`]). The statements themselves are the store's
+//! (`store/*.rs`).
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -33,28 +28,8 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../../../../schema/0011_removals_blocks.sql"),
 ];
 
-/// A read handle on the store: the statements of one read, on a pooled
-/// connection (inside [`ReadConnection::snapshot`] when several must see one
-/// state) or on the writer's connection (inside its transaction, where a
-/// write sees what it wrote). `Copy`. Only `store/sqlite/` runs statements
-/// on it (the field is private to it): the rest of the crate hands it to
-/// the store's functions.
-#[derive(Clone, Copy)]
-pub(crate) struct Read<'a>(&'a Connection);
-
-/// A write handle: the statements of one write transaction of the writer
-/// ([`Writer::transaction`]: an import batch, a removal, a reindex), or
-/// single autocommit statements ([`Writer::autocommit`]). `Copy`; reads
-/// through [`Write::read`] see what it wrote.
-#[derive(Clone, Copy)]
-pub(crate) struct Write<'a>(&'a Connection);
-
-impl<'a> Write<'a> {
-    /// Reads inside this write (they see its own writes).
-    pub(crate) fn read(self) -> Read<'a> {
-        Read(self.0)
-    }
-}
+use super::sql::Conn;
+use super::{Read, Write};
 
 /// The store's one writer: the connection that every write of this process
 /// goes through (held by the archive behind its lock).
@@ -77,19 +52,19 @@ impl Writer {
     /// The error of `f`; SQLite errors of `BEGIN`/`COMMIT`.
     pub(crate) fn transaction<T>(&mut self, f: impl FnOnce(Write<'_>) -> Result<T>) -> Result<T> {
         let tx = self.0.transaction()?;
-        let out = f(Write(&tx))?;
+        let out = f(Write(Conn::Sqlite(&tx)))?;
         tx.commit()?;
         Ok(out)
     }
 
     /// Statements outside a transaction, each committed alone.
     pub(crate) fn autocommit(&self) -> Write<'_> {
-        Write(&self.0)
+        Write(Conn::Sqlite(&self.0))
     }
 
     /// Reads on the writer's connection (they see every commit).
     pub(crate) fn read(&self) -> Read<'_> {
-        Read(&self.0)
+        Read(Conn::Sqlite(&self.0))
     }
 
     /// Gives back the space of deleted and rewritten data: `VACUUM`, then
@@ -116,6 +91,14 @@ impl Writer {
             .0
             .query_row(&format!("PRAGMA max_page_count = {cap}"), [], |r| r.get(0))?)
     }
+}
+
+/// The bytes of the database file at `path` and its write-ahead log.
+pub(crate) fn file_bytes(path: &Path) -> u64 {
+    let len = |p: &Path| std::fs::metadata(p).map(|m| m.len()).unwrap_or(0);
+    let mut wal = path.as_os_str().to_owned();
+    wal.push("-wal");
+    len(path) + len(Path::new(&wal))
 }
 
 /// How long a statement waits for another connection's lock (ms).
@@ -215,8 +198,7 @@ fn register_functions(conn: &Connection) -> Result<()> {
 ///
 /// # Errors
 /// [`Error::NeedsUpgrade`] and [`Error::TooNew`]; SQLite errors.
-pub(crate) fn check_schema(conn: Read<'_>) -> Result<()> {
-    let conn = conn.0;
+pub(crate) fn check_schema(conn: &Connection) -> Result<()> {
     let found: usize = conn.query_row("PRAGMA user_version", [], |r| r.get::<_, i64>(0))? as usize;
     let expected = schema_version();
     match found.cmp(&expected) {
@@ -395,7 +377,7 @@ impl ReadConnection<'_> {
     /// Reads on this connection, each statement on its own snapshot (use
     /// [`ReadConnection::snapshot`] for several on one).
     pub(crate) fn read(&self) -> Read<'_> {
-        Read(self.conn())
+        Read(Conn::Sqlite(self.conn()))
     }
 
     fn conn(&self) -> &Connection {

@@ -1,9 +1,8 @@
-//! Removal of games in SQLite: the game's rows deleted and the removal
+//! Removal of games: the game's rows deleted and the removal
 //! logged in one transaction (schema/0011_removals_blocks.sql), the log read
 //! back, and the sequences derived indexes catch up on.
 
-use super::{Read, Write};
-use rusqlite::{OptionalExtension, params};
+use super::{Read, Write, params};
 
 use crate::store::Sequences;
 use crate::{GameId, Removal, Result};
@@ -12,19 +11,19 @@ use crate::{GameId, Removal, Result};
 /// given again, so this only grows) and the last removal's sequence
 /// number.
 pub(crate) fn sequences(conn: Read<'_>) -> Result<Sequences> {
-    Ok(conn
-        .0
-        .prepare_cached(
-            "SELECT MAX((SELECT COALESCE(MAX(id), 0) FROM games), \
-                        (SELECT COALESCE(MAX(game_id), 0) FROM removals)), \
-                    (SELECT COALESCE(MAX(seq), 0) FROM removals)",
-        )?
-        .query_row([], |r| {
-            Ok(Sequences {
-                games: r.get(0)?,
-                removals: r.get(1)?,
-            })
-        })?)
+    let sql = format!(
+        "SELECT {}, (SELECT COALESCE(MAX(seq), 0) FROM removals)",
+        conn.backend().greatest(
+            "(SELECT COALESCE(MAX(id), 0) FROM games)",
+            "(SELECT COALESCE(MAX(game_id), 0) FROM removals)"
+        )
+    );
+    conn.query_one(&sql, params![], |r| {
+        Ok(Sequences {
+            games: r.get(0)?,
+            removals: r.get(1)?,
+        })
+    })
 }
 
 /// The removal that refuses a record: one with this record identity, or
@@ -35,24 +34,23 @@ pub(crate) fn refusing(
     hash: &[u8],
     signature: Option<&[u8]>,
 ) -> Result<Option<(String, String)>> {
-    let tx = tx.0;
-    let by_hash = tx
-        .prepare_cached(
-            "SELECT r.removed_at, r.removed_by FROM removed_records x \
-             JOIN removals r ON r.seq = x.removal WHERE x.hash = ?",
-        )?
-        .query_row([hash], |r| Ok((r.get(0)?, r.get(1)?)))
-        .optional()?;
+    let by_hash = tx.query_opt(
+        "SELECT r.removed_at, r.removed_by FROM removed_records x \
+         JOIN removals r ON r.seq = x.removal WHERE x.hash = ?",
+        params![hash],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
     if by_hash.is_some() {
         return Ok(by_hash);
     }
     let Some(sig) = signature else {
         return Ok(None);
     };
-    Ok(tx
-        .prepare_cached("SELECT removed_at, removed_by FROM removals WHERE signature = ? LIMIT 1")?
-        .query_row([sig], |r| Ok((r.get(0)?, r.get(1)?)))
-        .optional()?)
+    tx.query_opt(
+        "SELECT removed_at, removed_by FROM removals WHERE signature = ? LIMIT 1",
+        params![sig],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )
 }
 
 /// Deletes game `id` and logs its removal; `None` when no such game is
@@ -65,7 +63,6 @@ pub(crate) fn remove(
     removed_by: &str,
     reason: &str,
 ) -> Result<Option<Removal>> {
-    let tx = tx.0;
     type Row = (
         Vec<u8>,
         Option<Vec<u8>>,
@@ -78,15 +75,14 @@ pub(crate) fn remove(
         Option<String>,
         Option<String>,
     );
-    let row: Option<Row> = tx
-        .prepare_cached(
-            "SELECT g.hash, g.signature, g.black_id, g.white_id, pb.person, pw.person, \
-                    g.event, g.date, pb.name, pw.name \
-               FROM games g LEFT JOIN players pb ON pb.id = g.black_id \
-                            LEFT JOIN players pw ON pw.id = g.white_id \
-              WHERE g.id = ?",
-        )?
-        .query_row([id.sql()], |r| {
+    let row: Option<Row> = tx.query_opt(
+        "SELECT g.hash, g.signature, g.black_id, g.white_id, pb.person, pw.person, \
+                g.event, g.date, pb.name, pw.name \
+           FROM games g LEFT JOIN players pb ON pb.id = g.black_id \
+                        LEFT JOIN players pw ON pw.id = g.white_id \
+          WHERE g.id = ?",
+        params![id.sql()],
+        |r| {
             Ok((
                 r.get(0)?,
                 r.get(1)?,
@@ -99,8 +95,8 @@ pub(crate) fn remove(
                 r.get(8)?,
                 r.get(9)?,
             ))
-        })
-        .optional()?;
+        },
+    )?;
     let Some((hash, signature, black, white, black_person, white_person, event, date, bn, wn)) =
         row
     else {
@@ -119,48 +115,53 @@ pub(crate) fn remove(
         what.push_str(", ");
         what.push_str(part);
     }
-    tx.prepare_cached(
+    let seq: i64 = tx.value(
         "INSERT INTO removals (game_id, removed_at, removed_by, reason, what, signature) \
-         VALUES (?,?,?,?,?,?)",
-    )?
-    .execute(params![
-        id.sql(),
-        removed_at,
-        removed_by,
-        reason,
-        what,
-        signature
-    ])?;
-    let seq = tx.last_insert_rowid();
-    tx.prepare_cached(
-        "INSERT OR IGNORE INTO removed_records (hash, removal) \
-         SELECT ?1, ?2 UNION ALL SELECT hash, ?2 FROM game_sources WHERE game_id = ?3",
-    )?
-    .execute(params![hash, seq, id.sql()])?;
+         VALUES (?,?,?,?,?,?) RETURNING seq",
+        params![id.sql(), removed_at, removed_by, reason, what, signature],
+    )?;
+    tx.execute(
+        "INSERT INTO removed_records (hash, removal) VALUES (?, ?) ON CONFLICT DO NOTHING",
+        params![hash, seq],
+    )?;
+    tx.execute(
+        "INSERT INTO removed_records (hash, removal) \
+         SELECT hash, CAST(? AS BIGINT) FROM game_sources WHERE game_id = ? \
+         ON CONFLICT DO NOTHING",
+        params![seq, id.sql()],
+    )?;
     let mut spellings: Vec<i64> = black.into_iter().chain(white).collect();
     spellings.dedup();
     for s in spellings {
-        tx.prepare_cached("UPDATE players SET games = games - 1 WHERE id = ?")?
-            .execute([s])?;
+        tx.execute(
+            "UPDATE players SET games = games - 1 WHERE id = ?",
+            params![s],
+        )?;
     }
     let mut people: Vec<i64> = black_person.into_iter().chain(white_person).collect();
     people.dedup();
     for p in people {
-        tx.prepare_cached("UPDATE people SET games = games - 1 WHERE id = ?")?
-            .execute([p])?;
+        tx.execute(
+            "UPDATE people SET games = games - 1 WHERE id = ?",
+            params![p],
+        )?;
     }
     if let Some(e) = event.as_deref().filter(|e| !e.is_empty()) {
-        tx.prepare_cached("UPDATE events SET games = games - 1 WHERE name = ?")?
-            .execute([e])?;
-        tx.prepare_cached("DELETE FROM events WHERE name = ? AND games <= 0")?
-            .execute([e])?;
+        tx.execute(
+            "UPDATE events SET games = games - 1 WHERE name = ?",
+            params![e],
+        )?;
+        tx.execute(
+            "DELETE FROM events WHERE name = ? AND games <= 0",
+            params![e],
+        )?;
     }
     for sql in [
         "DELETE FROM game_players WHERE game_id = ?",
         "DELETE FROM game_sources WHERE game_id = ?",
         "DELETE FROM games WHERE id = ?",
     ] {
-        tx.prepare_cached(sql)?.execute([id.sql()])?;
+        tx.execute(sql, params![id.sql()])?;
     }
     Ok(Some(Removal {
         seq: seq as u64,
@@ -174,36 +175,31 @@ pub(crate) fn remove(
 
 /// The removal log, latest first, at most `limit` entries.
 pub(crate) fn log(conn: Read<'_>, limit: usize) -> Result<Vec<Removal>> {
-    let conn = conn.0;
-    let mut stmt = conn.prepare_cached(
+    conn.query(
         "SELECT seq, game_id, removed_at, removed_by, reason, what FROM removals \
          ORDER BY seq DESC LIMIT ?",
-    )?;
-    let rows = stmt
-        .query_map([limit.min(i64::MAX as usize) as i64], |r| {
+        params![limit.min(i64::MAX as usize) as i64],
+        |r| {
             Ok(Removal {
-                seq: r.get::<_, i64>(0)? as u64,
+                seq: r.get::<i64>(0)? as u64,
                 game_id: GameId::from_sql(r.get(1)?),
                 removed_at: r.get(2)?,
                 removed_by: r.get(3)?,
                 reason: r.get(4)?,
                 what: r.get(5)?,
             })
-        })?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
-    Ok(rows)
+        },
+    )
 }
 
 /// The removals with sequence numbers in `(after, upto]`, `(sequence,
 /// game id)` in sequence order.
 pub(crate) fn removed_between(conn: Read<'_>, after: i64, upto: i64) -> Result<Vec<(i64, i64)>> {
-    let mut stmt = conn.0.prepare_cached(
+    conn.query(
         "SELECT seq, game_id FROM removals WHERE seq > ?1 AND seq <= ?2 ORDER BY seq",
-    )?;
-    let ids = stmt
-        .query_map([after, upto], |r| Ok((r.get(0)?, r.get(1)?)))?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
-    Ok(ids)
+        params![after, upto],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )
 }
 
 /// Every removed game's id, as the derived indexes hold ids (what a merge

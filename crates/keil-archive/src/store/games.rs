@@ -1,4 +1,4 @@
-//! The games in SQLite: summaries (the `games` row with its players'
+//! The games in the store: summaries (the `games` row with its players'
 //! names), filtered lists with keyset pages, counts, moves, records and
 //! uploaders, exports streamed in date order, and the runs of games that
 //! derived indexes catch up with (streamed in id order).
@@ -7,16 +7,14 @@
 //! read here shares, so a list, a count, an export and a search's filter
 //! select the same games.
 
-use chrono::NaiveDate;
-use keil_rules::{Color, HalfPoints};
-use rusqlite::types::Value;
-use rusqlite::{OptionalExtension, Row};
-
-use super::Read;
+use super::sql::Param;
+use super::{Backend, Read, Row, params};
 use crate::counts::Counts;
 use crate::games::{HitDetails, StoredMoves};
 use crate::model::{Cursor, GameFilter, GameList, GameMoves, GameSummary, Order, Page};
 use crate::{GameId, MAX_PAGE, Result, person_key, prepare};
+use chrono::NaiveDate;
+use keil_rules::{Color, HalfPoints};
 
 /// The columns read into a [`GameSummary`], over `games g` joined with
 /// `players pb` (Black) and `players pw` (White).
@@ -41,7 +39,7 @@ fn rank(ordinal: Option<i64>) -> Option<keil_record::Rank> {
         .and_then(keil_record::Rank::from_ordinal)
 }
 
-fn summary_of(row: &Row<'_>) -> rusqlite::Result<GameSummary> {
+fn summary_of(row: &Row<'_>) -> Result<GameSummary> {
     let date: String = row.get(6)?;
     let status: String = row.get(14)?;
     let kind: String = row.get(19)?;
@@ -61,28 +59,28 @@ fn summary_of(row: &Row<'_>) -> rusqlite::Result<GameSummary> {
         game_name: row.get(10)?,
         result: row.get(11)?,
         winner: color(row.get(12)?),
-        margin: row.get::<_, Option<i32>>(13)?.map(HalfPoints),
-        status: status.parse().map_err(|e: crate::model::GameStatusError| {
-            rusqlite::Error::FromSqlConversionFailure(14, rusqlite::types::Type::Text, Box::new(e))
-        })?,
+        margin: row.get::<Option<i32>>(13)?.map(HalfPoints),
+        status: status
+            .parse()
+            .map_err(|e: crate::model::GameStatusError| crate::error::storage_error("store", e))?,
         size: row.get(15)?,
         ruleset: row.get(16)?,
         komi: HalfPoints(row.get(17)?),
         plies: row.get(18)?,
-        kind: kind.parse().map_err(|e: crate::GameKindError| {
-            rusqlite::Error::FromSqlConversionFailure(19, rusqlite::types::Type::Text, Box::new(e))
-        })?,
+        kind: kind
+            .parse()
+            .map_err(|e: crate::GameKindError| crate::error::storage_error("store", e))?,
     })
 }
 
 /// The filter as an SQL condition over the `games` table aliased `g`
-/// (`WHERE` not included; `1` when nothing is filtered), with its
-/// parameters in order (positional `?`). Agrees with [`GameFilter::matches`]
+/// (`WHERE` not included; `TRUE` when nothing is filtered), with its
+/// parameters in order (positional `?`), in `backend`'s spelling. Agrees with [`GameFilter::matches`]
 /// where a person has the name's key; beyond it, follows the aliases and
 /// falls back to word prefixes, as [`GameFilter`] says.
-pub(crate) fn filter_sql(filter: &GameFilter) -> (String, Vec<Value>) {
+pub(crate) fn filter_sql(backend: Backend, filter: &GameFilter) -> (String, Vec<Param<'static>>) {
     let mut conds: Vec<String> = Vec::new();
-    let mut params: Vec<Value> = Vec::new();
+    let mut params: Vec<Param<'static>> = Vec::new();
     if filter.player.is_some() || filter.opponent.is_some() || filter.color.is_some() {
         let colors = match filter.color {
             Some(c) => vec![c],
@@ -107,77 +105,89 @@ pub(crate) fn filter_sql(filter: &GameFilter) -> (String, Vec<Value>) {
                 }
             }
             if parts.is_empty() {
-                parts.push("1".into());
+                parts.push("TRUE".into());
             }
             alts.push(format!("({})", parts.join(" AND ")));
         }
         conds.push(format!("({})", alts.join(" OR ")));
     }
     if let Some(e) = &filter.event {
-        // A part of the folded name, found among the distinct events.
-        // NOCASE, as `games_event` is: the index serves the set.
-        conds.push(
-            "g.event COLLATE NOCASE IN (SELECT name FROM events WHERE instr(folded, ?) > 0)".into(),
-        );
-        params.push(Value::Text(crate::fold(e)));
+        // A part of the folded name, found among the distinct events,
+        // compared case-insensitively as `games_event` indexes them (SQLite:
+        // NOCASE; PostgreSQL: lower(event)): the index serves the set.
+        let contains = backend.contains("folded");
+        conds.push(match backend {
+            Backend::Sqlite => {
+                format!("g.event COLLATE NOCASE IN (SELECT name FROM events WHERE {contains})")
+            }
+            Backend::Postgres => {
+                format!("lower(g.event) IN (SELECT lower(name) FROM events WHERE {contains})")
+            }
+        });
+        params.push(Param::Text(crate::fold(e).into()));
     }
     if let Some(f) = filter.from {
         conds.push("g.date >= ?".into());
-        params.push(Value::Text(f.format("%Y-%m-%d").to_string()));
+        params.push(text(f.format("%Y-%m-%d").to_string()));
     }
     if let Some(t) = filter.to {
         conds.push("g.date <> '' AND g.date <= ?".into());
-        params.push(Value::Text(t.format("%Y-%m-%d").to_string()));
+        params.push(text(t.format("%Y-%m-%d").to_string()));
     }
     if let Some(r) = &filter.result {
         conds.push("g.result = ?".into());
-        params.push(Value::Text(r.clone()));
+        params.push(text(r.clone()));
     }
     if let Some(w) = filter.winner {
         conds.push("g.winner = ?".into());
-        params.push(Value::Integer(w.index() as i64));
+        params.push(Param::Int(w.index() as i64));
     }
     if let Some(k) = filter.kind {
         conds.push("g.kind = ?".into());
-        params.push(Value::Text(k.code().into()));
+        params.push(text(k.code()));
     }
     if let Some(s) = filter.size {
         conds.push("g.size = ?".into());
-        params.push(Value::Integer(i64::from(s)));
+        params.push(Param::Int(i64::from(s)));
     }
     if let Some(r) = filter.ruleset {
         conds.push("g.ruleset = ?".into());
-        params.push(Value::Text(r.to_string()));
+        params.push(text(r.to_string()));
     }
     if let Some(v) = filter.variant {
         // The stored ruleset is KaomiRuleset's canonical form,
         // `Kaomi; variant=squared; pie=off`.
         conds.push("g.kind = 'kaomi' AND g.ruleset LIKE ?".into());
-        params.push(Value::Text(format!("%variant={};%", v.code())));
+        params.push(text(format!("%variant={};%", v.code())));
     }
     if let Some(s) = filter.status {
         conds.push("g.status = ?".into());
-        params.push(Value::Text(s.code().into()));
+        params.push(text(s.code()));
     }
     if let Some(r) = filter.min_rank {
         conds.push("g.black_rank_ord >= ? AND g.white_rank_ord >= ?".into());
         params.extend([
-            Value::Integer(r.ordinal().into()),
-            Value::Integer(r.ordinal().into()),
+            Param::Int(r.ordinal().into()),
+            Param::Int(r.ordinal().into()),
         ]);
     }
     if let Some(r) = filter.max_rank {
         conds.push("g.black_rank_ord <= ? AND g.white_rank_ord <= ?".into());
         params.extend([
-            Value::Integer(r.ordinal().into()),
-            Value::Integer(r.ordinal().into()),
+            Param::Int(r.ordinal().into()),
+            Param::Int(r.ordinal().into()),
         ]);
     }
     if conds.is_empty() {
-        ("1".into(), params)
+        ("TRUE".into(), params)
     } else {
         (conds.join(" AND "), params)
     }
+}
+
+/// A text parameter.
+fn text(s: impl Into<String>) -> Param<'static> {
+    Param::Text(s.into().into())
 }
 
 /// The cursor of a listed game.
@@ -194,7 +204,7 @@ fn cursor_of(g: &GameSummary) -> Cursor {
 /// The people a player filter's name names, as an SQL subquery and its
 /// parameters: the person the name is a spelling (or alias) of; when none
 /// is, the people a word of one of whose spellings starts with it.
-fn people_named(name: &str) -> (String, Vec<Value>) {
+fn people_named(name: &str) -> (String, Vec<Param<'static>>) {
     let person = super::people::PERSON_OF;
     let key = person_key(name);
     let prefix = crate::fold(name).replace(' ', "");
@@ -205,17 +215,16 @@ fn people_named(name: &str) -> (String, Vec<Value>) {
              WHERE w.word >= ? AND w.word < ? AND NOT EXISTS ({person})"
         ),
         vec![
-            Value::Text(key.clone()),
-            Value::Text(prefix.clone()),
-            Value::Text(format!("{prefix}\x7f")),
-            Value::Text(key),
+            text(key.clone()),
+            text(prefix.clone()),
+            text(format!("{prefix}\x7f")),
+            text(key),
         ],
     )
 }
 
 /// Lists games (see [`crate::Games::list`]).
 pub(crate) fn list_games(conn: Read<'_>, filter: &GameFilter, page: &Page) -> Result<GameList> {
-    let conn = conn.0;
     // A player's games are read from `game_players`, whose key orders
     // them by date: the page is a range of that index, not a sort of
     // every game of the player. Its rows say the colour and the opponent,
@@ -224,14 +233,9 @@ pub(crate) fn list_games(conn: Read<'_>, filter: &GameFilter, page: &Page) -> Re
         Some(n) => {
             // The people first: one person (the usual case) is an
             // equality, which reads the index in date order.
-            let people = |name: &str| -> Result<Vec<Value>> {
+            let people = |name: &str| -> Result<Vec<Param<'static>>> {
                 let (sql, values) = people_named(name);
-                Ok(conn
-                    .prepare_cached(&sql)?
-                    .query_map(rusqlite::params_from_iter(values), |r| {
-                        r.get::<_, i64>(0).map(Value::Integer)
-                    })?
-                    .collect::<rusqlite::Result<_>>()?)
+                conn.query(&sql, &values, |r| r.get::<i64>(0).map(Param::Int))
             };
             let mut p = people(n)?;
             let mut c = match p.len() {
@@ -244,7 +248,7 @@ pub(crate) fn list_games(conn: Read<'_>, filter: &GameFilter, page: &Page) -> Re
             match filter.color {
                 Some(color) => {
                     c.push_str(" AND gp.color = ?");
-                    p.push(Value::Integer(color.index() as i64));
+                    p.push(Param::Int(color.index() as i64));
                 }
                 // A game against oneself once, not once per colour.
                 None => c.push_str(" AND NOT (gp.color = 1 AND gp.opponent_id = gp.player_id)"),
@@ -257,12 +261,15 @@ pub(crate) fn list_games(conn: Read<'_>, filter: &GameFilter, page: &Page) -> Re
                 ));
                 p.extend(others);
             }
-            let (rest, values) = filter_sql(&GameFilter {
-                player: None,
-                opponent: None,
-                color: None,
-                ..filter.clone()
-            });
+            let (rest, values) = filter_sql(
+                conn.backend(),
+                &GameFilter {
+                    player: None,
+                    opponent: None,
+                    color: None,
+                    ..filter.clone()
+                },
+            );
             p.extend(values);
             (
                 format!("game_players gp CROSS JOIN {SUMMARY_FROM}"),
@@ -272,7 +279,7 @@ pub(crate) fn list_games(conn: Read<'_>, filter: &GameFilter, page: &Page) -> Re
             )
         }
         None => {
-            let (cond, values) = filter_sql(filter);
+            let (cond, values) = filter_sql(conn.backend(), filter);
             (SUMMARY_FROM.to_string(), cond, values, ("g.date", "g.id"))
         }
     };
@@ -288,18 +295,15 @@ pub(crate) fn list_games(conn: Read<'_>, filter: &GameFilter, page: &Page) -> Re
     let (date, id) = by;
     if let Some(c) = page.after.as_ref().or(page.before.as_ref()) {
         cond.push_str(&format!(" AND ({date}, {id}) {cmp} (?, ?)"));
-        params.push(Value::Text(c.date.clone()));
-        params.push(Value::Integer(c.id.sql()));
+        params.push(text(c.date.clone()));
+        params.push(Param::Int(c.id.sql()));
     }
     let sql = format!(
         "SELECT {SUMMARY_COLUMNS} FROM {from} WHERE {cond} \
          ORDER BY {date} {dir}, {id} {dir} LIMIT {}",
         limit + 1
     );
-    let mut stmt = conn.prepare_cached(&sql)?;
-    let mut games = stmt
-        .query_map(rusqlite::params_from_iter(params), summary_of)?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+    let mut games = conn.query(&sql, &params, summary_of)?;
     let more = games.len() > limit;
     games.truncate(limit);
     let (next, prev) = if backwards {
@@ -324,13 +328,10 @@ pub(crate) fn list_games(conn: Read<'_>, filter: &GameFilter, page: &Page) -> Re
 /// Summaries of the games with these ids, in the order of `ids`; ids not in
 /// the archive are skipped.
 pub(crate) fn summaries(conn: Read<'_>, ids: &[GameId]) -> Result<Vec<GameSummary>> {
-    let conn = conn.0;
     let mut out = Vec::with_capacity(ids.len());
-    let mut stmt = conn.prepare_cached(&format!(
-        "SELECT {SUMMARY_COLUMNS} FROM {SUMMARY_FROM} WHERE g.id = ?"
-    ))?;
+    let sql = format!("SELECT {SUMMARY_COLUMNS} FROM {SUMMARY_FROM} WHERE g.id = ?");
     for &id in ids {
-        if let Some(s) = stmt.query_row([id.sql()], summary_of).optional()? {
+        if let Some(s) = conn.query_opt(&sql, params![id.sql()], summary_of)? {
             out.push(s);
         }
     }
@@ -340,15 +341,14 @@ pub(crate) fn summaries(conn: Read<'_>, ids: &[GameId]) -> Result<Vec<GameSummar
 /// The games of `ids` that pass `filter` ([`filter_sql`]: people by
 /// person key and aliases), in the order of `ids`.
 pub(crate) fn kept(conn: Read<'_>, filter: &GameFilter, ids: &[GameId]) -> Result<Vec<GameId>> {
-    let conn = conn.0;
-    let (cond, params) = filter_sql(filter);
-    let mut stmt = conn.prepare(&format!("SELECT 1 FROM games g WHERE g.id = ? AND {cond}"))?;
+    let (cond, params) = filter_sql(conn.backend(), filter);
+    let sql = format!("SELECT 1 FROM games g WHERE g.id = ? AND {cond}");
     let mut out = Vec::new();
     for &id in ids {
         let mut all = Vec::with_capacity(params.len() + 1);
-        all.push(Value::Integer(id.sql()));
+        all.push(Param::Int(id.sql()));
         all.extend(params.iter().cloned());
-        if stmt.exists(rusqlite::params_from_iter(all))? {
+        if conn.query_opt(&sql, &all, |_| Ok(()))?.is_some() {
             out.push(id);
         }
     }
@@ -358,31 +358,29 @@ pub(crate) fn kept(conn: Read<'_>, filter: &GameFilter, ids: &[GameId]) -> Resul
 /// The [`HitDetails`] of one game (one indexed row and two player
 /// lookups: lighter than a [`GameSummary`]); `None` when the game is gone.
 pub(crate) fn hit_details(conn: Read<'_>, id: GameId) -> Result<Option<HitDetails>> {
-    let conn = conn.0;
-    let mut stmt = conn.prepare_cached(
+    conn.query_opt(
         "SELECT g.date, b.name, w.name, g.result FROM games g
          LEFT JOIN players b ON b.id = g.black_id LEFT JOIN players w ON w.id = g.white_id
          WHERE g.id = ?1",
-    )?;
-    Ok(stmt
-        .query_row([id.sql()], |r| {
+        params![id.sql()],
+        |r| {
             Ok(HitDetails {
                 date: r.get(0)?,
                 black: r.get(1)?,
                 white: r.get(2)?,
                 result: r.get(3)?,
             })
-        })
-        .optional()?)
+        },
+    )
 }
 
 /// The moves of one game (see [`crate::Games::moves`]).
 pub(crate) fn game_moves(conn: Read<'_>, id: GameId) -> Result<Option<GameMoves>> {
-    let conn = conn.0;
-    let row = conn
-        .prepare_cached(&format!("SELECT {} FROM games WHERE id = ?", STORED_MOVES))?
-        .query_row([id.sql()], stored_moves)
-        .optional()?;
+    let row = conn.query_opt(
+        &format!("SELECT {STORED_MOVES} FROM games WHERE id = ?"),
+        params![id.sql()],
+        stored_moves,
+    )?;
     row.map(|row| row.decode(id)).transpose()
 }
 
@@ -390,7 +388,7 @@ pub(crate) fn game_moves(conn: Read<'_>, id: GameId) -> Result<Option<GameMoves>
 const STORED_MOVES: &str = "kind, size, ruleset, komi, setup, moves, handicap, move_nodes";
 
 /// Reads the columns [`STORED_MOVES`] of a row.
-fn stored_moves(r: &Row<'_>) -> rusqlite::Result<StoredMoves> {
+fn stored_moves(r: &Row<'_>) -> Result<StoredMoves> {
     Ok(StoredMoves {
         kind: r.get(0)?,
         size: r.get(1)?,
@@ -419,21 +417,22 @@ pub(crate) fn stored_between(
     upto: i64,
     mut each: impl FnMut(StoredGame) -> Result<()>,
 ) -> Result<()> {
-    let conn = conn.0;
-    let mut stmt = conn.prepare_cached(&format!(
-        "SELECT {}, id, date, winner FROM games WHERE id > ?1 AND id <= ?2 ORDER BY id",
-        STORED_MOVES
-    ))?;
-    let mut rows = stmt.query([from, upto])?;
-    while let Some(r) = rows.next()? {
-        each((
-            stored_moves(r)?,
-            r.get::<_, i64>(8)?,
-            r.get::<_, String>(9)?,
-            r.get::<_, Option<i64>>(10)?,
-        ))?;
-    }
-    Ok(())
+    conn.each(
+        &format!(
+            "SELECT {STORED_MOVES}, id, date, winner FROM games \
+             WHERE id > ?1 AND id <= ?2 ORDER BY id"
+        ),
+        params![from, upto],
+        |r| {
+            each((
+                stored_moves(r)?,
+                r.get::<i64>(8)?,
+                r.get::<String>(9)?,
+                r.get::<Option<i64>>(10)?,
+            ))?;
+            Ok(true)
+        },
+    )
 }
 
 /// The record identities (`games.hash`) of the first stored game and of
@@ -441,48 +440,42 @@ pub(crate) fn stored_between(
 /// is stored up to `upto`): what a node-local snapshot of a derived index
 /// checks to know that it was written from this archive.
 pub(crate) fn edge_hashes(conn: Read<'_>, upto: i64) -> Result<Vec<Vec<u8>>> {
-    let conn = conn.0;
-    let mut stmt = conn.prepare_cached(
-        "SELECT hash FROM (SELECT hash FROM games WHERE id <= ?1 ORDER BY id LIMIT 1) \
+    conn.query(
+        "SELECT hash FROM (SELECT hash FROM games WHERE id <= ?1 ORDER BY id LIMIT 1) AS first \
          UNION ALL \
-         SELECT hash FROM (SELECT hash FROM games WHERE id <= ?1 ORDER BY id DESC LIMIT 1)",
-    )?;
-    let hashes = stmt
-        .query_map([upto], |r| r.get(0))?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
-    Ok(hashes)
+         SELECT hash FROM (SELECT hash FROM games WHERE id <= ?1 ORDER BY id DESC LIMIT 1) AS last",
+        params![upto],
+        |r| r.get(0),
+    )
 }
 
 /// Game `id`'s stored record (zstd-compressed bytes); `None` when no game
 /// has this id.
 pub(crate) fn record(conn: Read<'_>, id: GameId) -> Result<Option<Vec<u8>>> {
-    Ok(conn
-        .0
-        .prepare_cached("SELECT record FROM games WHERE id = ?")?
-        .query_row([id.sql()], |r| r.get(0))
-        .optional()?)
+    conn.query_opt(
+        "SELECT record FROM games WHERE id = ?",
+        params![id.sql()],
+        |r| r.get(0),
+    )
 }
 
 /// The name of the upload token whose upload stored game `id`; `None` for
 /// a local import or an unknown game.
 pub(crate) fn uploader(conn: Read<'_>, id: GameId) -> Result<Option<String>> {
-    let name: Option<Option<String>> = conn
-        .0
-        .prepare_cached(
-            "SELECT i.uploader FROM games g JOIN imports i ON i.id = g.import_id WHERE g.id = ?",
-        )?
-        .query_row([id.sql()], |r| r.get(0))
-        .optional()?;
+    let name: Option<Option<String>> = conn.query_opt(
+        "SELECT i.uploader FROM games g JOIN imports i ON i.id = g.import_id WHERE g.id = ?",
+        params![id.sql()],
+        |r| r.get(0),
+    )?;
     Ok(name.flatten())
 }
 
 /// The number of games that pass `filter`, counted over the games.
 pub(crate) fn count(conn: Read<'_>, filter: &GameFilter) -> Result<u64> {
-    let (cond, params) = filter_sql(filter);
-    let n: i64 = conn.0.query_row(
+    let (cond, params) = filter_sql(conn.backend(), filter);
+    let n: i64 = conn.value(
         &format!("SELECT COUNT(*) FROM games g WHERE {cond}"),
-        rusqlite::params_from_iter(params),
-        |r| r.get(0),
+        &params,
     )?;
     Ok(n as u64)
 }
@@ -490,13 +483,10 @@ pub(crate) fn count(conn: Read<'_>, filter: &GameFilter) -> Result<u64> {
 /// Every count the import keeps (schema/0006_counts.sql: triggers add and
 /// take away as rows are inserted and deleted), in one small query.
 pub(crate) fn counts(conn: Read<'_>) -> Result<Counts> {
-    let mut stmt = conn.0.prepare_cached("SELECT name, n FROM counts")?;
-    let rows = stmt.query_map([], |r| {
-        Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?.max(0) as u64))
+    let rows = conn.query("SELECT name, n FROM counts", params![], |r| {
+        Ok((r.get::<String>(0)?, r.get::<i64>(1)?.max(0) as u64))
     })?;
-    Ok(Counts::from_iter(
-        rows.collect::<rusqlite::Result<Vec<_>>>()?,
-    ))
+    Ok(Counts::from_iter(rows))
 }
 
 /// Hands `each` every game that passes `filter`, oldest first (by the
@@ -512,21 +502,17 @@ pub(crate) fn export(
     filter: &GameFilter,
     each: &mut dyn FnMut(&GameSummary, &str) -> Result<bool>,
 ) -> Result<u64> {
-    let (cond, params) = filter_sql(filter);
+    let (cond, params) = filter_sql(conn.backend(), filter);
     let sql = format!(
         "SELECT {SUMMARY_COLUMNS}, g.record FROM {SUMMARY_FROM} WHERE {cond} \
          ORDER BY g.date, g.id"
     );
-    let mut stmt = conn.0.prepare(&sql)?;
-    let mut rows = stmt.query(rusqlite::params_from_iter(params))?;
     let mut n = 0;
-    while let Some(row) = rows.next()? {
+    conn.each(&sql, &params, |row| {
         let (summary, record) = with_record(row)?;
         n += 1;
-        if !each(&summary, &record)? {
-            break;
-        }
-    }
+        each(&summary, &record)
+    })?;
     Ok(n)
 }
 
@@ -541,16 +527,12 @@ pub(crate) fn export_ids(
     ids: &[GameId],
     each: &mut dyn FnMut(&GameSummary, &str) -> Result<bool>,
 ) -> Result<u64> {
-    let mut stmt = conn.0.prepare(&format!(
-        "SELECT {SUMMARY_COLUMNS}, g.record FROM {SUMMARY_FROM} WHERE g.id = ?"
-    ))?;
+    let sql = format!("SELECT {SUMMARY_COLUMNS}, g.record FROM {SUMMARY_FROM} WHERE g.id = ?");
     let mut n = 0;
     for &id in ids {
-        let mut rows = stmt.query([id.sql()])?;
-        let Some(row) = rows.next()? else {
+        let Some((summary, record)) = conn.query_opt(&sql, params![id.sql()], with_record)? else {
             continue;
         };
-        let (summary, record) = with_record(row)?;
         n += 1;
         if !each(&summary, &record)? {
             break;
@@ -579,14 +561,13 @@ pub(crate) fn records_between(
     upto: i64,
     mut each: impl FnMut(GameId, &[u8]) -> Result<()>,
 ) -> Result<()> {
-    let mut stmt = conn
-        .0
-        .prepare("SELECT id, record FROM games WHERE id > ? AND id <= ? ORDER BY id")?;
-    let mut rows = stmt.query([after, upto])?;
-    while let Some(row) = rows.next()? {
-        let id: i64 = row.get(0)?;
-        let blob = row.get_ref(1)?.as_blob().map_err(rusqlite::Error::from)?;
-        each(GameId::from_sql(id), blob)?;
-    }
-    Ok(())
+    conn.each(
+        "SELECT id, record FROM games WHERE id > ? AND id <= ? ORDER BY id",
+        params![after, upto],
+        |row| {
+            let blob: Vec<u8> = row.get(1)?;
+            each(GameId::from_sql(row.get(0)?), &blob)?;
+            Ok(true)
+        },
+    )
 }

@@ -1,4 +1,4 @@
-//! An import's rows in SQLite: the import log (`imports`), refusals
+//! An import's rows: the import log (`imports`), refusals
 //! (`import_problems`), new games with their rows per person
 //! (`game_players`), other sources' records of a stored game
 //! (`game_sources`) and the game counts of spellings, people and events.
@@ -7,9 +7,7 @@
 
 use std::collections::HashMap;
 
-use rusqlite::{OptionalExtension, params};
-
-use super::{Read, Write};
+use super::{Read, Write, params};
 use crate::people::Spelling;
 use crate::prepare::{Prepared, Problem};
 use crate::{ImportProgress, Result};
@@ -23,11 +21,10 @@ pub(crate) fn start_import(
     sources: &str,
     uploader: Option<&str>,
 ) -> Result<i64> {
-    w.0.execute(
-        "INSERT INTO imports (started_at, sources, uploader) VALUES (?, ?, ?)",
+    w.value(
+        "INSERT INTO imports (started_at, sources, uploader) VALUES (?, ?, ?) RETURNING id",
         params![at, sources, uploader],
-    )?;
-    Ok(w.0.last_insert_rowid())
+    )
 }
 
 /// Records that import `id` finished at `at` with these counts.
@@ -37,7 +34,7 @@ pub(crate) fn finish_import(
     at: &str,
     counts: &ImportProgress,
 ) -> Result<()> {
-    w.0.execute(
+    w.execute(
         "UPDATE imports SET finished_at = ?, games_read = ?, imported = ?, duplicates = ?, \
          invalid = ?, merged = ? WHERE id = ?",
         params![
@@ -58,55 +55,56 @@ pub(crate) fn finish_import(
 /// the batches committed when an import is killed).
 pub(crate) fn count_batch(w: Write<'_>, id: i64, counts: [u64; 5]) -> Result<()> {
     let [read, imported, duplicates, invalid, merged] = counts.map(|n| n as i64);
-    w.0.prepare_cached(
+    w.execute(
         "UPDATE imports SET games_read = games_read + ?, imported = imported + ?, \
          duplicates = duplicates + ?, invalid = invalid + ?, merged = merged + ? WHERE id = ?",
-    )?
-    .execute(params![read, imported, duplicates, invalid, merged, id])?;
+        params![read, imported, duplicates, invalid, merged, id],
+    )?;
     Ok(())
 }
 
 /// Logs a refused game of import `import_id`.
 pub(crate) fn insert_problem(w: Write<'_>, import_id: i64, p: &Problem) -> Result<()> {
-    w.0.prepare_cached(
+    w.execute(
         "INSERT INTO import_problems (import_id, source, game_index, reason, message, ply, \
          line, col) VALUES (?,?,?,?,?,?,?,?)",
-    )?
-    .execute(params![
-        import_id,
-        p.source,
-        p.index as i64,
-        p.reason,
-        p.message,
-        p.ply,
-        p.line,
-        p.column
-    ])?;
+        params![
+            import_id,
+            p.source,
+            p.index as i64,
+            p.reason,
+            p.message,
+            p.ply,
+            p.line,
+            p.column
+        ],
+    )?;
     Ok(())
 }
 
 /// The game a record with content hash `hash` is stored as: as the game's
 /// own record, or as another source's record of it.
 pub(crate) fn stored_as(r: Read<'_>, hash: &[u8]) -> Result<Option<i64>> {
-    let own =
-        r.0.prepare_cached("SELECT id FROM games WHERE hash = ?")?
-            .query_row([hash], |r| r.get(0))
-            .optional()?;
+    let own = r.query_opt("SELECT id FROM games WHERE hash = ?", params![hash], |r| {
+        r.get(0)
+    })?;
     if own.is_some() {
         return Ok(own);
     }
-    Ok(r.0
-        .prepare_cached("SELECT game_id FROM game_sources WHERE hash = ?")?
-        .query_row([hash], |r| r.get(0))
-        .optional()?)
+    r.query_opt(
+        "SELECT game_id FROM game_sources WHERE hash = ?",
+        params![hash],
+        |r| r.get(0),
+    )
 }
 
 /// A stored game with this Dyer signature, if any.
 pub(crate) fn game_with_signature(r: Read<'_>, signature: &[u8]) -> Result<Option<i64>> {
-    Ok(r.0
-        .prepare_cached("SELECT id FROM games WHERE signature = ? LIMIT 1")?
-        .query_row([signature], |r| r.get(0))
-        .optional()?)
+    r.query_opt(
+        "SELECT id FROM games WHERE signature = ? LIMIT 1",
+        params![signature],
+        |r| r.get(0),
+    )
 }
 
 /// Keeps `p`'s record as another source's record of stored game `game`.
@@ -118,18 +116,11 @@ pub(crate) fn link_source(
     source: &str,
     index: usize,
 ) -> Result<()> {
-    w.0.prepare_cached(
+    w.execute(
         "INSERT INTO game_sources (game_id, hash, import_id, source, game_index, record) \
          VALUES (?,?,?,?,?,?)",
-    )?
-    .execute(params![
-        game,
-        &p.hash[..],
-        import_id,
-        source,
-        index as i64,
-        p.record
-    ])?;
+        params![game, &p.hash[..], import_id, source, index as i64, p.record],
+    )?;
     Ok(())
 }
 
@@ -155,14 +146,13 @@ pub(crate) struct NewGame<'a> {
 pub(crate) fn insert_game(w: Write<'_>, g: &NewGame<'_>) -> Result<()> {
     let (p, id) = (g.prepared, g.id);
     let m = &p.meta;
-    w.0.prepare_cached(
+    w.execute(
         "INSERT INTO games (id, hash, import_id, black_id, white_id, black_rank, white_rank, \
          date_raw, date, event, round, place, game_name, result, winner, margin, status, \
          kind, size, ruleset, komi, plies, setup, moves, record, handicap, move_nodes, \
          black_rank_ord, white_rank_ord, signature) \
          VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(hash) DO NOTHING",
-    )?
-    .execute(params![
+        params![
         id,
         &p.hash[..],
         g.import_id,
@@ -192,11 +182,8 @@ pub(crate) fn insert_game(w: Write<'_>, g: &NewGame<'_>) -> Result<()> {
         p.move_nodes,
         m.black_rank_ord.map(|r| i64::from(r.ordinal())),
         m.white_rank_ord.map(|r| i64::from(r.ordinal())),
-        g.signature,
-    ])?;
-    let mut side = w.0.prepare_cached(
-        "INSERT INTO game_players (player_id, date, game_id, color, opponent_id, won) \
-         VALUES (?,?,?,?,?,?)",
+            g.signature,
+        ],
     )?;
     let self_play = matches!((g.black, g.white), (Some(b), Some(w)) if b.person == w.person);
     for (color, me, other) in [(0i64, g.black, g.white), (1, g.white, g.black)] {
@@ -205,14 +192,11 @@ pub(crate) fn insert_game(w: Write<'_>, g: &NewGame<'_>) -> Result<()> {
                 .winner
                 .filter(|_| !self_play)
                 .map(|w| i64::from(w.index() as i64 == color));
-            side.execute(params![
-                me.person,
-                m.date,
-                id,
-                color,
-                other.map(|o| o.person),
-                won
-            ])?;
+            w.execute(
+                "INSERT INTO game_players (player_id, date, game_id, color, opponent_id, won) \
+                 VALUES (?,?,?,?,?,?)",
+                params![me.person, m.date, id, color, other.map(|o| o.person), won],
+            )?;
         }
     }
     Ok(())
@@ -227,22 +211,24 @@ pub(crate) fn add_game_counts(
     people: &HashMap<i64, i64>,
     events: &HashMap<&str, i64>,
 ) -> Result<()> {
-    let mut count =
-        w.0.prepare_cached("UPDATE players SET games = games + ? WHERE id = ?")?;
     for (spelling, n) in spellings {
-        count.execute(params![n, spelling])?;
+        w.execute(
+            "UPDATE players SET games = games + ? WHERE id = ?",
+            params![n, spelling],
+        )?;
     }
-    let mut count =
-        w.0.prepare_cached("UPDATE people SET games = games + ? WHERE id = ?")?;
     for (person, n) in people {
-        count.execute(params![n, person])?;
+        w.execute(
+            "UPDATE people SET games = games + ? WHERE id = ?",
+            params![n, person],
+        )?;
     }
-    let mut event = w.0.prepare_cached(
-        "INSERT INTO events (name, folded, games) VALUES (?1, ?2, ?3) \
-         ON CONFLICT(name) DO UPDATE SET games = games + ?3",
-    )?;
     for (name, n) in events {
-        event.execute(params![name, crate::fold(name), n])?;
+        w.execute(
+            "INSERT INTO events (name, folded, games) VALUES (?1, ?2, ?3) \
+             ON CONFLICT(name) DO UPDATE SET games = events.games + ?3",
+            params![name, crate::fold(name), n],
+        )?;
     }
     Ok(())
 }

@@ -1,4 +1,4 @@
-//! The position index in SQLite: the rows of `position_segments` (one
+//! The position index in the store: the rows of `position_segments` (one
 //! immutable blob per segment, with its game and posting counts, its nonce
 //! and the version of its keys) and the reads of `games` and `players` the
 //! position index and its search need.
@@ -8,8 +8,7 @@
 //! `positions/store.rs`. Segment rows are written whole and never updated,
 //! but for the nonce column (filled once by [`set_nonce`]).
 
-use super::{Read, Write};
-use rusqlite::{OptionalExtension, params};
+use super::{Read, Write, params};
 
 use crate::Result;
 
@@ -27,11 +26,10 @@ pub(crate) fn insert_segment(
     nonce: u64,
     keys: i64,
 ) -> Result<()> {
-    let conn = conn.0;
     conn.execute(
         "INSERT INTO position_segments (id, games, postings, data, nonce, keys)
          VALUES ((SELECT COALESCE(MAX(id), 0) + 1 FROM position_segments), ?1, ?2, ?3, ?4, ?5)",
-        params![games as i64, postings as i64, data, nonce as i64, keys],
+        params![games, postings, data, nonce as i64, keys],
     )?;
     Ok(())
 }
@@ -39,49 +37,42 @@ pub(crate) fn insert_segment(
 /// Every segment's id and number of postings, `(id, postings)`, in no
 /// particular order: what a merge plan is made of.
 pub(crate) fn segment_sizes(conn: Read<'_>) -> Result<Vec<(i64, i64)>> {
-    let conn = conn.0;
-    let mut stmt = conn.prepare_cached("SELECT id, postings FROM position_segments")?;
-    let sizes = stmt
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-        .collect::<rusqlite::Result<_>>()?;
-    Ok(sizes)
+    conn.query(
+        "SELECT id, postings FROM position_segments",
+        params![],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )
 }
 
 /// Segment `id`'s blob, whole, and the number of games it holds,
 /// `(data, games)`.
 pub(crate) fn segment_data_and_games(conn: Read<'_>, id: i64) -> Result<(Vec<u8>, i64)> {
-    let conn = conn.0;
-    Ok(conn.query_row(
+    conn.query_one(
         "SELECT data, games FROM position_segments WHERE id = ?1",
-        [id],
+        params![id],
         |r| Ok((r.get(0)?, r.get(1)?)),
-    )?)
+    )
 }
 
 /// Segment `id`'s blob, whole (bytes).
 pub(crate) fn segment_bytes(conn: Read<'_>, id: i64) -> Result<Vec<u8>> {
-    let conn = conn.0;
-    Ok(conn.query_row(
+    conn.value(
         "SELECT data FROM position_segments WHERE id = ?1",
-        [id],
-        |r| r.get(0),
-    )?)
+        params![id],
+    )
 }
 
 /// Deletes the segment rows `ids` (ids that are not stored are skipped).
 pub(crate) fn delete_segments(conn: Write<'_>, ids: &[i64]) -> Result<()> {
-    let conn = conn.0;
-    let mut del = conn.prepare_cached("DELETE FROM position_segments WHERE id = ?1")?;
     for &id in ids {
-        del.execute([id])?;
+        conn.execute("DELETE FROM position_segments WHERE id = ?1", params![id])?;
     }
     Ok(())
 }
 
 /// Deletes every segment row: the position index is then empty.
 pub(crate) fn delete_all_segments(conn: Write<'_>) -> Result<()> {
-    let conn = conn.0;
-    conn.execute("DELETE FROM position_segments", [])?;
+    conn.execute("DELETE FROM position_segments", params![])?;
     Ok(())
 }
 
@@ -90,62 +81,51 @@ pub(crate) fn delete_all_segments(conn: Write<'_>) -> Result<()> {
 /// Whether a segment was written with keys older than version `current`,
 /// read from the `keys` index alone (never the blobs).
 pub(crate) fn has_keys_older_than(conn: Read<'_>, current: i64) -> Result<bool> {
-    let conn = conn.0;
+    let sql = format!(
+        "SELECT id FROM position_segments{} WHERE keys < ?1 LIMIT 1",
+        conn.backend().indexed_by("position_segments_keys")
+    );
     Ok(conn
-        .query_row(
-            "SELECT id FROM position_segments INDEXED BY position_segments_keys \
-             WHERE keys < ?1 LIMIT 1",
-            [current],
-            |r| r.get::<_, i64>(0),
-        )
-        .optional()?
+        .query_opt(&sql, params![current], |r| r.get::<i64>(0))?
         .is_some())
 }
 
 /// Whether a segment's nonce column is NULL (a segment written before
 /// schema 2, not filled yet).
 pub(crate) fn has_missing_nonce(conn: Read<'_>) -> Result<bool> {
-    let conn = conn.0;
-    let missing: Option<i64> = conn
-        .query_row(
-            "SELECT id FROM position_segments WHERE nonce IS NULL LIMIT 1",
-            [],
-            |r| r.get(0),
-        )
-        .optional()?;
+    let missing = conn.query_opt(
+        "SELECT id FROM position_segments WHERE nonce IS NULL LIMIT 1",
+        params![],
+        |r| r.get::<i64>(0),
+    )?;
     Ok(missing.is_some())
 }
 
 /// The ids of the segments whose nonce column is NULL, in no particular
 /// order.
 pub(crate) fn segments_without_nonce(conn: Read<'_>) -> Result<Vec<i64>> {
-    let conn = conn.0;
-    let ids = conn
-        .prepare("SELECT id FROM position_segments WHERE nonce IS NULL")?
-        .query_map([], |r| r.get(0))?
-        .collect::<rusqlite::Result<_>>()?;
-    Ok(ids)
+    conn.query(
+        "SELECT id FROM position_segments WHERE nonce IS NULL",
+        params![],
+        |r| r.get(0),
+    )
 }
 
 /// Reads the first `head.len()` bytes of segment `id`'s blob into `head`
 /// (an incremental blob read: the rest of the blob is not read).
 ///
 /// # Errors
-/// SQLite errors, among them a blob shorter than `head`.
+/// Storage errors, among them a blob shorter than `head`.
 pub(crate) fn read_segment_head(conn: Read<'_>, id: i64, head: &mut [u8]) -> Result<()> {
-    let conn = conn.0;
-    let blob = conn.blob_open(rusqlite::MAIN_DB, "position_segments", "data", id, true)?;
-    blob.read_at_exact(head, 0)?;
-    Ok(())
+    conn.blob_head("position_segments", "data", id, head)
 }
 
 /// Sets segment `id`'s nonce column to `nonce` (stored as the signed
 /// 64-bit integer of the same bits).
 pub(crate) fn set_nonce(conn: Write<'_>, id: i64, nonce: u64) -> Result<()> {
-    let conn = conn.0;
     conn.execute(
         "UPDATE position_segments SET nonce = ?1 WHERE id = ?2",
-        [nonce as i64, id],
+        params![nonce as i64, id],
     )?;
     Ok(())
 }
@@ -153,36 +133,28 @@ pub(crate) fn set_nonce(conn: Write<'_>, id: i64, nonce: u64) -> Result<()> {
 /// Segment `id`'s length in bytes (its row's record header: the blob
 /// itself is not read).
 pub(crate) fn segment_len(conn: Read<'_>, id: i64) -> Result<u64> {
-    let n: i64 = conn
-        .0
-        .prepare_cached("SELECT length(data) FROM position_segments WHERE id = ?1")?
-        .query_row([id], |r| r.get(0))?;
+    let n: i64 = conn.value(
+        "SELECT length(data) FROM position_segments WHERE id = ?1",
+        params![id],
+    )?;
     Ok(n.max(0) as u64)
 }
 
 /// Every segment's id and nonce, `(id, nonce)` (`None` for a segment older
 /// than the column, until it is filled), read from the nonce index alone.
 pub(crate) fn segment_nonces(conn: Read<'_>) -> Result<Vec<(i64, Option<i64>)>> {
-    let conn = conn.0;
-    let mut stmt = conn.prepare_cached(
-        "SELECT id, nonce FROM position_segments INDEXED BY position_segments_nonce",
-    )?;
-    let rows: Vec<(i64, Option<i64>)> = stmt
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-        .collect::<rusqlite::Result<_>>()?;
-    Ok(rows)
+    let sql = format!(
+        "SELECT id, nonce FROM position_segments{}",
+        conn.backend().indexed_by("position_segments_nonce")
+    );
+    conn.query(&sql, params![], |r| Ok((r.get(0)?, r.get(1)?)))
 }
 
 // ---- games and players ---------------------------------------------------------
 
 /// Every stored game's id, ascending: what a rebuild replays.
 pub(crate) fn game_ids(conn: Read<'_>) -> Result<Vec<i64>> {
-    let conn = conn.0;
-    let ids = conn
-        .prepare("SELECT id FROM games ORDER BY id")?
-        .query_map([], |r| r.get(0))?
-        .collect::<rusqlite::Result<_>>()?;
-    Ok(ids)
+    conn.query("SELECT id FROM games ORDER BY id", params![], |r| r.get(0))
 }
 
 /// The columns of a game that position search filters and counts on, as
@@ -204,12 +176,10 @@ pub(crate) struct GameBriefRow {
 /// The [`GameBriefRow`] of every game with an id in `from + 1..=max`, in
 /// no particular order.
 pub(crate) fn game_briefs(conn: Read<'_>, from: i64, max: i64) -> Result<Vec<GameBriefRow>> {
-    let conn = conn.0;
-    let mut stmt = conn.prepare_cached(
+    conn.query(
         "SELECT id, date, winner, black_id, white_id FROM games WHERE id > ?1 AND id <= ?2",
-    )?;
-    let rows = stmt
-        .query_map([from, max], |r| {
+        params![from, max],
+        |r| {
             Ok(GameBriefRow {
                 id: r.get(0)?,
                 date: r.get(1)?,
@@ -217,18 +187,17 @@ pub(crate) fn game_briefs(conn: Read<'_>, from: i64, max: i64) -> Result<Vec<Gam
                 black: r.get(3)?,
                 white: r.get(4)?,
             })
-        })?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
-    Ok(rows)
+        },
+    )
 }
 
 /// The ids (`players.id`) of every spelling of the person `name` names
 /// ([`crate::person_key`], the operator's aliases), in no particular
 /// order.
 pub(crate) fn spellings_of(conn: Read<'_>, name: &str) -> Result<Vec<i64>> {
-    let conn = conn.0;
-    let mut stmt = conn.prepare_cached(super::people::SPELLINGS_OF)?;
-    Ok(stmt
-        .query_map([crate::person_key(name)], |r| r.get(0))?
-        .collect::<rusqlite::Result<_>>()?)
+    conn.query(
+        super::people::SPELLINGS_OF,
+        params![crate::person_key(name)],
+        |r| r.get(0),
+    )
 }

@@ -1,13 +1,11 @@
-//! People and their spellings in SQLite: `players` (a name as written,
+//! People and their spellings: `players` (a name as written,
 //! folded, with its words in `player_words`), `people` (one identity per
 //! person, by person key), `player_aliases` (the operator's aliases) and
 //! `game_players` (a person's games, one row per colour, keyed by date):
 //! what the import resolves names to, what an alias merges, and the reads
 //! of player search and profiles.
 
-use rusqlite::{OptionalExtension, params};
-
-use super::{Read, Write};
+use super::{Read, Write, params};
 use crate::people::{AliasReport, NameSpelling, Spelling};
 use crate::players::{
     ColorRecord, MatchKind, Opponent, PROFILE_OPPONENTS, PlayerHit, PlayerProfile, YearRecord,
@@ -21,7 +19,7 @@ use crate::{PlayerId, Result, fold, person_key};
 /// it at compile time.
 macro_rules! person_of {
     () => {
-        "SELECT p.id FROM (SELECT ? AS k) x JOIN people p \
+        "SELECT p.id FROM (SELECT CAST(? AS TEXT) AS k) x JOIN people p \
          ON p.key = COALESCE((SELECT a.target FROM player_aliases a WHERE a.key = x.k), x.k)"
     };
 }
@@ -37,62 +35,61 @@ pub(crate) const SPELLINGS_OF: &str =
 
 /// The key a person key resolves to: its alias's target, or itself.
 fn resolved(conn: Read<'_>, key: &str) -> Result<String> {
-    let conn = conn.0;
-    let target: Option<String> = conn
-        .prepare_cached("SELECT target FROM player_aliases WHERE key = ?1")?
-        .query_row([key], |r| r.get(0))
-        .optional()?;
+    let target: Option<String> = conn.query_opt(
+        "SELECT target FROM player_aliases WHERE key = ?1",
+        params![key],
+        |r| r.get(0),
+    )?;
     Ok(target.unwrap_or_else(|| key.to_string()))
 }
 
 /// The person a resolved key names, if any.
 fn person_with_key(conn: Read<'_>, key: &str) -> Result<Option<i64>> {
-    let conn = conn.0;
-    Ok(conn
-        .prepare_cached("SELECT id FROM people WHERE key = ?1")?
-        .query_row([key], |r| r.get(0))
-        .optional()?)
+    conn.query_opt("SELECT id FROM people WHERE key = ?1", params![key], |r| {
+        r.get(0)
+    })
 }
 
 /// The spelling `name` as stored, with its person; `None` when no game
 /// wrote it yet.
 pub(crate) fn spelling(conn: Read<'_>, name: &str) -> Result<Option<Spelling>> {
-    Ok(conn
-        .0
-        .prepare_cached("SELECT id, person FROM players WHERE name = ?")?
-        .query_row([name], |r| {
+    conn.query_opt(
+        "SELECT id, person FROM players WHERE name = ?",
+        params![name],
+        |r| {
             Ok(Spelling {
                 id: r.get(0)?,
                 person: r.get(1)?,
             })
-        })
-        .optional()?)
+        },
+    )
 }
 
 /// Stores the new spelling `name` with its words, and its person when the
 /// name's key (after the aliases) names nobody yet.
 pub(crate) fn add_spelling(tx: Write<'_>, name: &str) -> Result<Spelling> {
     let key = resolved(tx.read(), &person_key(name))?;
-    let tx = tx.0;
-    let person = match person_with_key(Read(tx), &key)? {
+    let person = match person_with_key(tx.read(), &key)? {
         Some(p) => p,
-        None => {
-            tx.prepare_cached("INSERT INTO people (name, key) VALUES (?, ?)")?
-                .execute(params![name, key])?;
-            tx.last_insert_rowid()
-        }
+        None => tx.value(
+            "INSERT INTO people (name, key) VALUES (?, ?) RETURNING id",
+            params![name, key],
+        )?,
     };
     let folded = fold(name);
-    tx.prepare_cached("INSERT INTO players (name, folded, person) VALUES (?, ?, ?)")?
-        .execute(params![name, folded, person])?;
-    let id = tx.last_insert_rowid();
-    let mut words =
-        tx.prepare_cached("INSERT OR IGNORE INTO player_words (word, player_id) VALUES (?, ?)")?;
+    let id: i64 = tx.value(
+        "INSERT INTO players (name, folded, person) VALUES (?, ?, ?) RETURNING id",
+        params![name, folded, person],
+    )?;
     // Each word, and the words run together ("kejie" finds "Ke Jie").
     let joined = folded.replace(' ', "");
     for w in folded.split(' ').chain([joined.as_str()]) {
         if !w.is_empty() {
-            words.execute(params![w, id])?;
+            tx.execute(
+                "INSERT INTO player_words (word, player_id) VALUES (?, ?) \
+                 ON CONFLICT DO NOTHING",
+                params![w, id],
+            )?;
         }
     }
     Ok(Spelling { id, person })
@@ -108,7 +105,6 @@ pub(crate) fn alias(
     name: &str,
 ) -> Result<AliasReport> {
     let read = tx.read();
-    let tx = tx.0;
     let alias_key = alias_key.to_string();
     let from = resolved(read, &alias_key)?;
     let to = resolved(read, name_key)?;
@@ -132,7 +128,8 @@ pub(crate) fn alias(
     for key in [&from, &alias_key] {
         if *key != to {
             tx.execute(
-                "INSERT OR REPLACE INTO player_aliases (key, target) VALUES (?1, ?2)",
+                "INSERT INTO player_aliases (key, target) VALUES (?1, ?2) \
+                 ON CONFLICT (key) DO UPDATE SET target = excluded.target",
                 params![key, to],
             )?;
         }
@@ -145,7 +142,7 @@ pub(crate) fn alias(
             )?;
         }
         (Some(a), Some(b)) => {
-            merge(Write(tx), a, b)?;
+            merge(tx, a, b)?;
             report.merged = true;
         }
         (None, _) => {}
@@ -156,70 +153,73 @@ pub(crate) fn alias(
 /// Merges person `a` into person `b`: spellings, game rows, results
 /// against each other (now against oneself), the game count.
 fn merge(tx: Write<'_>, a: i64, b: i64) -> Result<()> {
-    let tx = tx.0;
-    tx.execute("UPDATE players SET person = ?2 WHERE person = ?1", [a, b])?;
-    tx.execute(
+    for sql in [
+        "UPDATE players SET person = ?2 WHERE person = ?1",
         "UPDATE game_players SET opponent_id = ?2 WHERE opponent_id = ?1",
-        [a, b],
-    )?;
-    tx.execute(
         "UPDATE game_players SET player_id = ?2 WHERE player_id = ?1",
-        [a, b],
-    )?;
+    ] {
+        tx.execute(sql, params![a, b])?;
+    }
     tx.execute(
         "UPDATE game_players SET won = NULL WHERE player_id = ?1 AND opponent_id = ?1",
-        [b],
+        params![b],
     )?;
     tx.execute(
         "UPDATE people SET games = (SELECT COUNT(DISTINCT game_id) FROM game_players \
          WHERE player_id = ?1) WHERE id = ?1",
-        [b],
+        params![b],
     )?;
-    tx.execute("DELETE FROM people WHERE id = ?1", [a])?;
+    tx.execute("DELETE FROM people WHERE id = ?1", params![a])?;
     Ok(())
 }
 
 /// The spellings of a person, most games first (then by name).
 pub(crate) fn spellings(conn: Read<'_>, person: PlayerId) -> Result<Vec<NameSpelling>> {
-    let conn = conn.0;
-    let mut stmt = conn.prepare_cached(
+    conn.query(
         "SELECT name, games FROM players WHERE person = ? ORDER BY games DESC, name",
-    )?;
-    let rows = stmt.query_map([person.sql()], |r| {
-        Ok(NameSpelling {
-            name: r.get(0)?,
-            games: r.get::<_, i64>(1)?.max(0) as u64,
-        })
-    })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+        params![person.sql()],
+        |r| {
+            Ok(NameSpelling {
+                name: r.get(0)?,
+                games: r.get::<i64>(1)?.max(0) as u64,
+            })
+        },
+    )
 }
+
+/// Wins and losses counted over `game_players.won` (1 won, 0 lost), as two
+/// SQL expressions.
+const WINS_LOSSES: &str = "COALESCE(SUM(CASE WHEN won = 1 THEN 1 ELSE 0 END), 0), \
+     COALESCE(SUM(CASE WHEN won = 0 THEN 1 ELSE 0 END), 0)";
 
 /// A player's profile (see [`crate::Players::profile`]).
 pub(crate) fn profile(conn: Read<'_>, player: PlayerId) -> Result<Option<PlayerProfile>> {
-    let conn = conn.0;
     let id = player.sql();
-    let Some((name, games)) = conn
-        .prepare_cached("SELECT name, games FROM people WHERE id = ?")?
-        .query_row([id], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))
-        .optional()?
+    let Some((name, games)) = conn.query_opt(
+        "SELECT name, games FROM people WHERE id = ?",
+        params![id],
+        |r| Ok((r.get::<String>(0)?, r.get::<i64>(1)?)),
+    )?
     else {
         return Ok(None);
     };
     let mut by_color = [ColorRecord::default(); 2];
-    let mut stmt = conn.prepare_cached(
-        "SELECT color, COUNT(*), COALESCE(SUM(won = 1), 0), COALESCE(SUM(won = 0), 0) \
-         FROM game_players WHERE player_id = ? GROUP BY color",
+    let rows = conn.query(
+        &format!(
+            "SELECT color, COUNT(*), {WINS_LOSSES} \
+             FROM game_players WHERE player_id = ? GROUP BY color"
+        ),
+        params![id],
+        |r| {
+            Ok((
+                r.get::<i64>(0)?,
+                r.get::<i64>(1)?,
+                r.get::<i64>(2)?,
+                r.get::<i64>(3)?,
+            ))
+        },
     )?;
-    let rows = stmt.query_map([id], |r| {
-        Ok((
-            r.get::<_, i64>(0)?,
-            r.get::<_, i64>(1)?,
-            r.get::<_, i64>(2)?,
-            r.get::<_, i64>(3)?,
-        ))
-    })?;
-    for row in rows {
-        let (color, n, w, l) = row?;
+    for (color, n, w, l) in rows {
         if let Some(slot) = by_color.get_mut(color as usize) {
             *slot = ColorRecord {
                 games: n as u64,
@@ -228,39 +228,40 @@ pub(crate) fn profile(conn: Read<'_>, player: PlayerId) -> Result<Option<PlayerP
             };
         }
     }
-    let (first_date, last_date): (Option<String>, Option<String>) = conn
-        .prepare_cached(
-            "SELECT MIN(date), MAX(date) FROM game_players WHERE player_id = ? AND date <> ''",
-        )?
-        .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))?;
-    let self_play: i64 = conn
-        .prepare_cached(
-            "SELECT COUNT(*) FROM game_players WHERE player_id = ?1 AND opponent_id = ?1 AND color = 0",
-        )?
-        .query_row([id], |r| r.get(0))?;
-    let mut stmt = conn.prepare_cached(
-        "SELECT gp.opponent_id, p.name, COUNT(*) AS n, COALESCE(SUM(gp.won = 1), 0), \
-         COALESCE(SUM(gp.won = 0), 0) FROM game_players gp JOIN people p ON p.id = gp.opponent_id \
-         WHERE gp.player_id = ?1 AND gp.opponent_id <> ?1 GROUP BY gp.opponent_id \
-         ORDER BY n DESC, p.name LIMIT ?2",
+    let (first_date, last_date): (Option<String>, Option<String>) = conn.query_one(
+        "SELECT MIN(date), MAX(date) FROM game_players WHERE player_id = ? AND date <> ''",
+        params![id],
+        |r| Ok((r.get(0)?, r.get(1)?)),
     )?;
-    let opponents = stmt
-        .query_map(params![id, PROFILE_OPPONENTS as i64], |r| {
+    let self_play: i64 = conn.value(
+        "SELECT COUNT(*) FROM game_players WHERE player_id = ?1 AND opponent_id = ?1 AND color = 0",
+        params![id],
+    )?;
+    let opponents = conn.query(
+        &format!(
+            "SELECT gp.opponent_id, p.name, COUNT(*) AS n, {} \
+             FROM game_players gp JOIN people p ON p.id = gp.opponent_id \
+             WHERE gp.player_id = ?1 AND gp.opponent_id <> ?1 GROUP BY gp.opponent_id, p.name \
+             ORDER BY n DESC, p.name LIMIT ?2",
+            WINS_LOSSES.replace("won", "gp.won")
+        ),
+        params![id, PROFILE_OPPONENTS as i64],
+        |r| {
             Ok(Opponent {
                 id: PlayerId::from_sql(r.get(0)?),
                 name: r.get(1)?,
-                games: r.get::<_, i64>(2)? as u64,
-                wins: r.get::<_, i64>(3)? as u64,
-                losses: r.get::<_, i64>(4)? as u64,
+                games: r.get::<i64>(2)? as u64,
+                wins: r.get::<i64>(3)? as u64,
+                losses: r.get::<i64>(4)? as u64,
             })
-        })?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+        },
+    )?;
     Ok(Some(PlayerProfile {
         id: player,
         name,
         games: games as u64,
         self_play: self_play as u64,
-        spellings: spellings(Read(conn), player)?,
+        spellings: spellings(conn, player)?,
         as_black: by_color[0],
         as_white: by_color[1],
         first_date,
@@ -272,13 +273,11 @@ pub(crate) fn profile(conn: Read<'_>, player: PlayerId) -> Result<Option<PlayerP
 /// The person whose key (after the aliases) is `key`, if they have games:
 /// `(id, name shown, games)`.
 pub(crate) fn person_by_key(conn: Read<'_>, key: &str) -> Result<Option<(i64, String, i64)>> {
-    Ok(conn
-        .0
-        .prepare_cached(&format!(
-            "SELECT id, name, games FROM people WHERE games > 0 AND id = ({PERSON_OF})"
-        ))?
-        .query_row([key], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
-        .optional()?)
+    conn.query_opt(
+        &format!("SELECT id, name, games FROM people WHERE games > 0 AND id = ({PERSON_OF})"),
+        params![key],
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+    )
 }
 
 /// The people with games one of whose spellings, or a word of one, starts
@@ -287,19 +286,18 @@ pub(crate) fn people_by_prefix(
     conn: Read<'_>,
     prefix: &str,
 ) -> Result<Vec<(i64, String, String, i64)>> {
-    // Folded names are ASCII: '\x7f' sorts after every continuation.
+    // Folded names are ASCII: '\x7f' sorts after every continuation (in
+    // byte order: PostgreSQL's text columns are `COLLATE "C"`).
     let upper = format!("{prefix}\x7f");
-    let mut stmt = conn.0.prepare_cached(
+    conn.query(
         "SELECT q.id, q.name, s.folded, q.games FROM players s JOIN people q ON q.id = s.person \
          WHERE s.folded >= ?1 AND s.folded < ?2 AND q.games > 0 \
          UNION SELECT q.id, q.name, s.folded, q.games FROM player_words w \
          JOIN players s ON s.id = w.player_id JOIN people q ON q.id = s.person \
          WHERE w.word >= ?1 AND w.word < ?2 AND q.games > 0",
-    )?;
-    let rows = stmt.query_map(params![prefix, upper], |r| {
-        Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
-    })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+        params![prefix, upper],
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+    )
 }
 
 /// The person of spelling `spelling` (`players.id`), if they have games:
@@ -309,78 +307,71 @@ pub(crate) fn person_of_spelling(
     conn: Read<'_>,
     spelling: i64,
 ) -> Result<Option<(i64, String, i64)>> {
-    Ok(conn
-        .0
-        .prepare_cached(
-            "SELECT q.id, q.name, q.games FROM players s JOIN people q ON q.id = s.person \
-             WHERE s.id = ?1 AND q.games > 0",
-        )?
-        .query_row([spelling], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
-        .optional()?)
+    conn.query_opt(
+        "SELECT q.id, q.name, q.games FROM players s JOIN people q ON q.id = s.person \
+         WHERE s.id = ?1 AND q.games > 0",
+        params![spelling],
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+    )
 }
 
 /// The spellings stored after spelling id `after`, `(id, folded name)`
 /// in id order.
 pub(crate) fn spellings_after(conn: Read<'_>, after: i64) -> Result<Vec<(i64, String)>> {
-    let mut stmt = conn
-        .0
-        .prepare_cached("SELECT id, folded FROM players WHERE id > ?1 ORDER BY id")?;
-    let rows = stmt
-        .query_map([after], |r| Ok((r.get(0)?, r.get(1)?)))?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
-    Ok(rows)
+    conn.query(
+        "SELECT id, folded FROM players WHERE id > ?1 ORDER BY id",
+        params![after],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )
 }
 
 /// A person's games, wins and losses per year (see
 /// [`crate::Players::results_by_year`]).
 pub(crate) fn results_by_year(conn: Read<'_>, id: PlayerId) -> Result<Vec<YearRecord>> {
-    let conn = conn.0;
-    let mut stmt = conn.prepare_cached(
-        "SELECT substr(date, 1, 4) AS y, COUNT(DISTINCT game_id), COALESCE(SUM(won = 1), 0), \
-         COALESCE(SUM(won = 0), 0) FROM game_players WHERE player_id = ? \
-         GROUP BY y ORDER BY y = '', y",
-    )?;
-    let rows = stmt.query_map([id.sql()], |r| {
-        Ok(YearRecord {
-            year: r.get::<_, String>(0)?.parse().ok(),
-            games: r.get::<_, i64>(1)? as u64,
-            wins: r.get::<_, i64>(2)? as u64,
-            losses: r.get::<_, i64>(3)? as u64,
-        })
-    })?;
-    Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+    conn.query(
+        &format!(
+            "SELECT substr(date, 1, 4) AS y, COUNT(DISTINCT game_id), {WINS_LOSSES} \
+             FROM game_players WHERE player_id = ? \
+             GROUP BY substr(date, 1, 4) ORDER BY substr(date, 1, 4) = '', substr(date, 1, 4)"
+        ),
+        params![id.sql()],
+        |r| {
+            Ok(YearRecord {
+                year: r.get::<String>(0)?.parse().ok(),
+                games: r.get::<i64>(1)? as u64,
+                wins: r.get::<i64>(2)? as u64,
+                losses: r.get::<i64>(3)? as u64,
+            })
+        },
+    )
 }
 
 /// The person `name` names (see [`crate::Players::id_of`]).
 pub(crate) fn id_of(conn: Read<'_>, name: &str) -> Result<Option<PlayerId>> {
-    let conn = conn.0;
-    let exact: Option<i64> = conn
-        .prepare_cached("SELECT person FROM players WHERE name = ?")?
-        .query_row([name], |r| r.get(0))
-        .optional()?;
+    let exact: Option<i64> = conn.query_opt(
+        "SELECT person FROM players WHERE name = ?",
+        params![name],
+        |r| r.get(0),
+    )?;
     let id = match exact {
         Some(id) => Some(id),
-        None => conn
-            .prepare_cached(PERSON_OF)?
-            .query_row([person_key(name)], |r| r.get(0))
-            .optional()?,
+        None => conn.query_opt(PERSON_OF, params![person_key(name)], |r| r.get(0))?,
     };
     Ok(id.map(PlayerId::from_sql))
 }
 
 /// The people with the most games (see [`crate::Players::most_played`]).
 pub(crate) fn most_played(conn: Read<'_>, limit: usize) -> Result<Vec<PlayerHit>> {
-    let conn = conn.0;
-    let mut stmt = conn.prepare_cached(
+    conn.query(
         "SELECT id, name, games FROM people WHERE games > 0 ORDER BY games DESC, name LIMIT ?",
-    )?;
-    let rows = stmt.query_map([limit as i64], |r| {
-        Ok(PlayerHit {
-            id: PlayerId::from_sql(r.get(0)?),
-            name: r.get(1)?,
-            games: r.get::<_, i64>(2)?.max(0) as u64,
-            matched: MatchKind::Exact,
-        })
-    })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+        params![limit as i64],
+        |r| {
+            Ok(PlayerHit {
+                id: PlayerId::from_sql(r.get(0)?),
+                name: r.get(1)?,
+                games: r.get::<i64>(2)?.max(0) as u64,
+                matched: MatchKind::Exact,
+            })
+        },
+    )
 }

@@ -1,0 +1,319 @@
+//! The PostgreSQL backend: a pool of sessions (`r2d2_postgres` over the
+//! synchronous `postgres` client), the numbered migrations of
+//! `schema/postgres/`, read snapshots and the writer's transactions.
+//!
+//! The archive's statements are the store's own (`store/*.rs`, written once
+//! for both backends through [`super::sql`]); this module runs them: a
+//! [`Session`] rewrites SQLite's placeholders as PostgreSQL's and prepares
+//! each statement once per connection.
+//!
+//! Many processes may write one database (importers, nodes taking
+//! uploads). Every write transaction first takes one transaction-level
+//! advisory lock ([`WRITE_LOCK`]), so writes are serialised as SQLite's
+//! are: a batch reads the greatest game id and gives the next ones inside
+//! the lock, and batches commit in id order, so a node that has read every
+//! game up to id N never meets a later commit below N.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use postgres::NoTls;
+use r2d2_postgres::PostgresConnectionManager;
+
+use super::sql::{Param, numbered_placeholders};
+use super::{Read, Write};
+use crate::{Error, Result};
+
+/// The numbered migrations of `schema/postgres/`, in order. Never edit one
+/// that has been released: add the next file.
+const MIGRATIONS: &[&str] = &[include_str!(
+    "../../../../../schema/postgres/0001_initial.sql"
+)];
+
+/// The advisory lock key every write transaction holds until it commits
+/// (`pg_advisory_xact_lock`): "keil" in ASCII.
+pub(crate) const WRITE_LOCK: i64 = 0x6b65_696c;
+
+/// The advisory lock key migrations hold, so that two processes opening a
+/// new database at once apply them once.
+const MIGRATION_LOCK: i64 = 0x6b65_696d;
+
+/// Connections a process keeps at most (its readers and its writer).
+const POOL_SIZE: u32 = 16;
+
+/// Statements prepared per session before the cache is emptied (filters
+/// make statements of many shapes).
+const STATEMENT_CACHE: usize = 512;
+
+type Manager = PostgresConnectionManager<NoTls>;
+type Pooled = r2d2::PooledConnection<Manager>;
+
+impl From<postgres::Error> for Error {
+    fn from(e: postgres::Error) -> Error {
+        crate::error::storage_error("PostgreSQL", e)
+    }
+}
+
+impl From<r2d2::Error> for Error {
+    fn from(e: r2d2::Error) -> Error {
+        crate::error::storage_error("PostgreSQL connection pool", e)
+    }
+}
+
+/// A session with nested use: a statement run while another's rows are
+/// being streamed on the same session.
+#[derive(Debug, thiserror::Error)]
+#[error("a statement ran on a PostgreSQL session while another's rows were being read")]
+struct Nested;
+
+/// One connection with its prepared statements.
+struct Inner {
+    client: Pooled,
+    statements: HashMap<String, postgres::Statement>,
+}
+
+impl Inner {
+    /// The prepared statement for `sql` (written with SQLite's
+    /// placeholders).
+    fn statement(&mut self, sql: &str) -> Result<postgres::Statement> {
+        if let Some(s) = self.statements.get(sql) {
+            return Ok(s.clone());
+        }
+        if self.statements.len() >= STATEMENT_CACHE {
+            self.statements.clear();
+        }
+        let s = self.client.prepare(&numbered_placeholders(sql))?;
+        self.statements.insert(sql.to_string(), s.clone());
+        Ok(s)
+    }
+}
+
+/// A PostgreSQL connection that runs the store's statements (what
+/// [`super::sql::Conn::Postgres`] holds). Not `Sync`: one thread uses it
+/// at a time.
+pub(crate) struct Session(Box<RefCell<Inner>>);
+
+impl Session {
+    fn new(client: Pooled) -> Session {
+        // Boxed: the pooled connection is large, and a session sits in
+        // enums beside SQLite's small handles.
+        Session(Box::new(RefCell::new(Inner {
+            client,
+            statements: HashMap::new(),
+        })))
+    }
+
+    fn inner(&self) -> Result<std::cell::RefMut<'_, Inner>> {
+        self.0
+            .try_borrow_mut()
+            .map_err(|_| crate::error::storage_error("PostgreSQL", Nested))
+    }
+
+    /// Runs `sql` and streams its rows to `each` while it returns `true`.
+    pub(crate) fn each(
+        &self,
+        sql: &str,
+        params: &[Param<'_>],
+        each: &mut dyn FnMut(&postgres::Row) -> Result<bool>,
+    ) -> Result<()> {
+        let mut inner = self.inner()?;
+        let stmt = inner.statement(sql)?;
+        let mut rows = inner.client.query_raw(
+            &stmt,
+            params.iter().map(|p| p as &dyn postgres::types::ToSql),
+        )?;
+        while let Some(row) = postgres::fallible_iterator::FallibleIterator::next(&mut rows)? {
+            if !each(&row)? {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs `sql`, returning the rows it changed.
+    pub(crate) fn execute(&self, sql: &str, params: &[Param<'_>]) -> Result<u64> {
+        let mut inner = self.inner()?;
+        let stmt = inner.statement(sql)?;
+        let refs: Vec<&(dyn postgres::types::ToSql + Sync)> = params
+            .iter()
+            .map(|p| p as &(dyn postgres::types::ToSql + Sync))
+            .collect();
+        Ok(inner.client.execute(&stmt, &refs)?)
+    }
+
+    /// Runs statements without parameters.
+    pub(crate) fn batch(&self, sql: &str) -> Result<()> {
+        Ok(self.inner()?.client.batch_execute(sql)?)
+    }
+
+    /// Runs `f` between `begin` and `COMMIT`, or `ROLLBACK` when it fails.
+    fn within<T>(&self, begin: &str, f: impl FnOnce() -> Result<T>) -> Result<T> {
+        self.batch(begin)?;
+        match f() {
+            Ok(out) => {
+                self.batch("COMMIT")?;
+                Ok(out)
+            }
+            Err(e) => {
+                // The error is what the caller needs; a failed rollback
+                // leaves the connection broken, and the pool drops it.
+                let _ = self.batch("ROLLBACK");
+                Err(e)
+            }
+        }
+    }
+}
+
+/// A pool of sessions on one database.
+pub(crate) struct Pool(r2d2::Pool<Manager>);
+
+impl Pool {
+    /// Connects to `url` (`postgres://user@host:port/dbname`, or libpq's
+    /// `key=value` form).
+    ///
+    /// # Errors
+    /// A malformed URL; a server that does not answer (r2d2 waits 30 s).
+    pub(crate) fn connect(url: &str) -> Result<Pool> {
+        let config: postgres::Config = url.parse()?;
+        let manager = PostgresConnectionManager::new(config, NoTls);
+        let pool = r2d2::Pool::builder()
+            .max_size(POOL_SIZE)
+            .min_idle(Some(0))
+            .connection_timeout(std::time::Duration::from_secs(10))
+            .build(manager)?;
+        Ok(Pool(pool))
+    }
+
+    /// A session from the pool (back to it when dropped).
+    ///
+    /// # Errors
+    /// The server does not answer.
+    pub(crate) fn session(&self) -> Result<Session> {
+        Ok(Session::new(self.0.get()?))
+    }
+
+    /// A read connection: its statements run each on its own snapshot, or
+    /// on one in [`ReadSession::snapshot`].
+    pub(crate) fn get(&self) -> Result<ReadSession> {
+        Ok(ReadSession(self.session()?))
+    }
+}
+
+/// A pooled session for reads.
+pub(crate) struct ReadSession(Session);
+
+impl ReadSession {
+    /// Runs `f` inside one read-only `REPEATABLE READ` transaction: all its
+    /// statements see one state of the database.
+    pub(crate) fn snapshot<T>(&self, f: impl FnOnce(Read<'_>) -> Result<T>) -> Result<T> {
+        self.0
+            .within("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", || {
+                f(self.read())
+            })
+    }
+
+    /// Reads, each statement on its own snapshot.
+    pub(crate) fn read(&self) -> Read<'_> {
+        Read(super::sql::Conn::Postgres(&self.0))
+    }
+}
+
+/// The process's writer: one session kept for every write.
+pub(crate) struct Writer(Session);
+
+impl Writer {
+    /// Connects through `pool` and applies the pending migrations.
+    ///
+    /// # Errors
+    /// Connection and migration errors.
+    pub(crate) fn open(pool: &Pool) -> Result<Writer> {
+        let session = pool.session()?;
+        migrate(&session)?;
+        Ok(Writer(session))
+    }
+
+    /// Runs `f` in one write transaction holding [`WRITE_LOCK`]: committed
+    /// when `f` returns `Ok`, rolled back when it returns an error.
+    pub(crate) fn transaction<T>(&mut self, f: impl FnOnce(Write<'_>) -> Result<T>) -> Result<T> {
+        let session = &self.0;
+        session.within("BEGIN", || {
+            session.execute("SELECT pg_advisory_xact_lock(?)", &[Param::Int(WRITE_LOCK)])?;
+            f(Write(super::sql::Conn::Postgres(session)))
+        })
+    }
+
+    /// Statements outside a transaction, each committed alone.
+    pub(crate) fn autocommit(&self) -> Write<'_> {
+        Write(super::sql::Conn::Postgres(&self.0))
+    }
+
+    /// Reads on the writer's session.
+    pub(crate) fn read(&self) -> Read<'_> {
+        Read(super::sql::Conn::Postgres(&self.0))
+    }
+
+    /// `VACUUM` of the whole database (space of deleted rows reused;
+    /// PostgreSQL's autovacuum does the same in the background).
+    pub(crate) fn compact(&self) -> Result<()> {
+        self.0.batch("VACUUM")
+    }
+}
+
+/// The schema version of the database `session` is on (0 for an empty
+/// database).
+fn version(session: &Session) -> Result<usize> {
+    let conn = super::sql::Conn::Postgres(session);
+    let exists: bool = conn.value("SELECT to_regclass('schema_version') IS NOT NULL", &[])?;
+    if !exists {
+        return Ok(0);
+    }
+    let v: Option<i64> = conn.value("SELECT MAX(version) FROM schema_version", &[])?;
+    Ok(v.unwrap_or(0).max(0) as usize)
+}
+
+/// Applies the pending migrations in one transaction (PostgreSQL's DDL is
+/// transactional: all or none), under [`MIGRATION_LOCK`].
+fn migrate(session: &Session) -> Result<()> {
+    session.within("BEGIN", || {
+        session.execute(
+            "SELECT pg_advisory_xact_lock(?)",
+            &[Param::Int(MIGRATION_LOCK)],
+        )?;
+        let found = version(session)?;
+        if found > MIGRATIONS.len() {
+            return Err(Error::TooNew {
+                found,
+                expected: MIGRATIONS.len(),
+            });
+        }
+        for (i, sql) in MIGRATIONS.iter().enumerate().skip(found) {
+            session.batch(sql)?;
+            session.execute("DELETE FROM schema_version", &[])?;
+            session.execute(
+                "INSERT INTO schema_version (version) VALUES (?)",
+                &[Param::Int(i as i64 + 1)],
+            )?;
+        }
+        Ok(())
+    })
+}
+
+/// Refuses, for a read-only open, a database whose schema is not this
+/// crate's.
+pub(crate) fn check_schema(session: &Session) -> Result<()> {
+    let found = version(session)?;
+    let expected = MIGRATIONS.len();
+    match found.cmp(&expected) {
+        std::cmp::Ordering::Less => Err(Error::NeedsUpgrade(format!(
+            "its schema is version {found}, this keil writes version {expected}"
+        ))),
+        std::cmp::Ordering::Greater => Err(Error::TooNew { found, expected }),
+        std::cmp::Ordering::Equal => Ok(()),
+    }
+}
+
+/// The bytes the database takes on the server (`pg_database_size`).
+pub(crate) fn database_bytes(conn: Read<'_>) -> Result<u64> {
+    let n: i64 = conn.value("SELECT pg_database_size(current_database())", &[])?;
+    Ok(n.max(0) as u64)
+}
