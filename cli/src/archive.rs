@@ -1,23 +1,75 @@
 //! `keil reindex` and `keil stats`: maintenance of an archive.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use keil_archive::Archive;
+use keil_archive::{Archive, Location};
+
+/// An archive as `--db` names it: a directory (the embedded archive), or a
+/// PostgreSQL URL (`postgres://user@host:port/dbname`). Shown without a
+/// password.
+#[derive(Clone, Debug)]
+pub struct Db(String);
+
+impl std::str::FromStr for Db {
+    type Err = std::convert::Infallible;
+    fn from_str(s: &str) -> Result<Db, Self::Err> {
+        Ok(Db(s.to_string()))
+    }
+}
+
+impl std::fmt::Display for Db {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.location(None).fmt(f)
+    }
+}
+
+impl Db {
+    /// The archive's location. A PostgreSQL archive keeps this process's
+    /// derived copies (its text index, the index caches) in `node_dir`,
+    /// else in `$KEIL_NODE_DIR`, else under the user's cache directory
+    /// (`$XDG_CACHE_HOME/keil/` or `~/.cache/keil/`, one folder per
+    /// server and database).
+    pub fn location(&self, node_dir: Option<&Path>) -> Location {
+        Location::parse(&self.0, || match node_dir {
+            Some(dir) => dir.to_path_buf(),
+            None => default_node_dir(&self.0),
+        })
+    }
+}
+
+/// Where a PostgreSQL archive's derived copies go without `--cache-dir`.
+fn default_node_dir(url: &str) -> PathBuf {
+    if let Some(dir) = std::env::var_os("KEIL_NODE_DIR") {
+        return PathBuf::from(dir);
+    }
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
+        .unwrap_or_else(std::env::temp_dir);
+    // host, port and database, without the user and password.
+    let tail = url.split_once("://").map_or(url, |(_, rest)| rest);
+    let tail = tail.rsplit_once('@').map_or(tail, |(_, host)| host);
+    let name: String = tail
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    base.join("keil").join(name)
+}
 
 /// Options of `keil reindex` and `keil stats`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The archive directory.
+    /// The archive: a directory, or a PostgreSQL URL.
     #[arg(long)]
-    pub db: PathBuf,
+    pub db: Db,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
 }
 
-fn open(db: &PathBuf) -> anyhow::Result<Archive> {
-    Archive::open(db).with_context(|| format!("opening archive {}", db.display()))
+fn open(db: &Db) -> anyhow::Result<Archive> {
+    Archive::open(db.location(None)).with_context(|| format!("opening archive {db}"))
 }
 
 /// Rebuilds the derived indexes from SQLite.
@@ -84,12 +136,12 @@ pub fn stats(args: Args) -> anyhow::Result<()> {
 /// # Errors
 /// The read-only open's error when the archive needs an upgrade and cannot
 /// be written; any other open error.
-pub fn open_for_reading(db: &std::path::Path) -> anyhow::Result<Archive> {
-    let context = || format!("opening archive {}", db.display());
-    match Archive::open_read_only(db) {
-        Err(e @ keil_archive::Error::NeedsUpgrade(_)) => match Archive::open(db) {
+pub fn open_for_reading(db: &Db) -> anyhow::Result<Archive> {
+    let context = || format!("opening archive {db}");
+    match Archive::open_read_only(db.location(None)) {
+        Err(e @ keil_archive::Error::NeedsUpgrade(_)) => match Archive::open(db.location(None)) {
             Ok(archive) => {
-                eprintln!("keil: upgraded the archive {} in place", db.display());
+                eprintln!("keil: upgraded the archive {db} in place");
                 Ok(archive)
             }
             Err(_) => Err(e).with_context(context),
@@ -101,9 +153,9 @@ pub fn open_for_reading(db: &std::path::Path) -> anyhow::Result<Archive> {
 /// Options of `keil remove`.
 #[derive(clap::Args, Debug)]
 pub struct RemoveArgs {
-    /// The archive directory.
+    /// The archive: a directory, or a PostgreSQL URL.
     #[arg(long)]
-    pub db: PathBuf,
+    pub db: Db,
     /// The games to remove, by id (as the API and `keil search` give them).
     #[arg(required_unless_present = "list")]
     pub ids: Vec<keil_archive::GameId>,
@@ -174,7 +226,7 @@ pub fn remove(args: RemoveArgs) -> anyhow::Result<()> {
         anyhow::bail!(
             "no game with id {} (never stored, or already removed: `keil remove --db {} --list` shows the removals)",
             list.join(", "),
-            args.db.display()
+            args.db
         );
     }
     Ok(())

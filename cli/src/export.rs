@@ -33,7 +33,7 @@ pub struct Args {
     output: Option<PathBuf>,
     /// Export the games of this archive that pass the filters below.
     #[arg(long)]
-    db: Option<PathBuf>,
+    db: Option<crate::archive::Db>,
     /// With --db: `sgf` (one collection) or `zip`; default by the output's
     /// extension, else sgf.
     #[arg(long, value_parser = ["sgf", "zip"])]
@@ -44,7 +44,7 @@ pub struct Args {
 }
 
 /// `keil export --db`: the archive's games that pass the filters, streamed.
-fn export_archive(db: &std::path::Path, args: Args) -> anyhow::Result<()> {
+fn export_archive(db: &crate::archive::Db, args: Args) -> anyhow::Result<()> {
     use keil_container::{Bundle, BundleFormat};
     let archive = crate::archive::open_for_reading(db)?;
     let format = match args.format.as_deref() {

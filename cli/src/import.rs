@@ -10,9 +10,10 @@ use keil_archive::{Archive, Duplicates, ImportOptions, ImportSource};
 /// Import records into an archive.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The archive directory (created if missing).
+    /// The archive: a directory (created if missing), or a PostgreSQL URL
+    /// (its schema created if missing).
     #[arg(long)]
-    pub db: PathBuf,
+    pub db: crate::archive::Db,
     /// Files, directories (searched for .keil, .kaomi and .sgf files, and
     /// for archives and SGF text by content), archives (.zip, .tar, .tar.gz,
     /// .tar.bz2, .tar.xz, .7z, split .7z.001), compressed collections (.gz,
@@ -74,8 +75,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 .with_context(|| format!("aliases {}", path.display()))?
         }
     };
-    let archive = Archive::open(&args.db)
-        .with_context(|| format!("opening archive {}", args.db.display()))?;
+    let archive = Archive::open(args.db.location(None))
+        .with_context(|| format!("opening archive {}", args.db))?;
     let sources: Vec<ImportSource> = args
         .inputs
         .iter()

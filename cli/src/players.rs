@@ -1,7 +1,5 @@
 //! `keil players`: the operator's word on who is who.
 
-use std::path::PathBuf;
-
 use anyhow::Context;
 use keil_archive::Archive;
 
@@ -20,9 +18,9 @@ pub enum What {
     /// player's, now and in later imports. Case, spaces and punctuation
     /// never separate two names (`Ke Jie` is `KeJie` without an alias).
     Alias {
-        /// The archive directory.
+        /// The archive: a directory, or a PostgreSQL URL.
         #[arg(long)]
-        db: PathBuf,
+        db: crate::archive::Db,
         /// The other name.
         alias: String,
         /// The name it stands for (shown when only ALIAS has games).
@@ -41,11 +39,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             name,
             json,
         } => {
-            if !Archive::exists(&db) {
-                anyhow::bail!("no archive in {}", db.display());
+            if !Archive::exists(db.location(None)) {
+                anyhow::bail!("no archive in {db}");
             }
-            let archive =
-                Archive::open(&db).with_context(|| format!("opening archive {}", db.display()))?;
+            let archive = Archive::open(db.location(None))
+                .with_context(|| format!("opening archive {db}"))?;
             let report = archive.add_alias(&alias, &name)?;
             if json {
                 outln!("{}", serde_json::to_string_pretty(&report)?)?;

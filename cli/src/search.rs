@@ -1,7 +1,5 @@
 //! `keil search`: players, games, positions and text in an archive.
 
-use std::path::PathBuf;
-
 use anyhow::{Context, bail};
 use chrono::NaiveDate;
 use keil_archive::{
@@ -22,7 +20,7 @@ pub struct Args {
 pub struct Common {
     /// The archive directory.
     #[arg(long)]
-    pub db: PathBuf,
+    pub db: crate::archive::Db,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
@@ -258,12 +256,9 @@ impl FilterArgs {
     }
 }
 
-fn open(db: &PathBuf) -> anyhow::Result<Archive> {
-    if !Archive::exists(db) {
-        bail!(
-            "no archive at {} (create one with keil import)",
-            db.display()
-        );
+fn open(db: &crate::archive::Db) -> anyhow::Result<Archive> {
+    if !Archive::exists(db.location(None)) {
+        bail!("no archive at {db} (create one with keil import)");
     }
     crate::archive::open_for_reading(db)
 }

@@ -15,9 +15,12 @@ use keil_server::ServerOptions;
 /// Options of `keil serve`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The archive directory (created if needed).
+    /// The archive: a directory (created if needed), or a PostgreSQL URL
+    /// (`postgres://user@host:port/dbname`; this node's text index and
+    /// caches then go to --cache-dir, or $KEIL_NODE_DIR, or the user's
+    /// cache directory).
     #[arg(long, default_value = "keil-data")]
-    db: PathBuf,
+    db: crate::archive::Db,
     /// The address to listen on.
     #[arg(long, default_value = "127.0.0.1:8080")]
     addr: SocketAddr,
@@ -146,7 +149,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
     };
     let uploads = args.token_file.is_some() || token.is_some();
-    let archive = open(&args.db, args.read_only)?;
+    let archive = open(&args.db.location(args.cache_dir.as_deref()), args.read_only)?;
     let games = archive.stats().context("cannot read the archive")?.games;
     if games == 0 && !args.no_demo && !archive.is_read_only() {
         import_demo(&archive)?;
@@ -199,7 +202,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     );
     eprintln!(
         "keil: serving {} on http://{} (uploads {})",
-        args.db.display(),
+        args.db,
         args.addr,
         if archive.is_read_only() {
             "disabled: the archive is read-only; they answer 503"
@@ -272,18 +275,17 @@ fn parse_budget(s: &str) -> Result<std::time::Duration, String> {
 
 /// Opens the archive read-write, or read-only when asked or when it cannot
 /// be written (then with a warning naming the cause).
-fn open(db: &Path, read_only: bool) -> anyhow::Result<Archive> {
-    let context = || format!("cannot open the archive {}", db.display());
+fn open(db: &keil_archive::Location, read_only: bool) -> anyhow::Result<Archive> {
+    let context = || format!("cannot open the archive {db}");
     if read_only {
-        return Archive::open_read_only(db).with_context(context);
+        return Archive::open_read_only(db.clone()).with_context(context);
     }
-    match Archive::open(db) {
+    match Archive::open(db.clone()) {
         Ok(archive) => Ok(archive),
         Err(e) if e.is_unwritable() => {
-            let archive = Archive::open_read_only(db).with_context(context)?;
+            let archive = Archive::open_read_only(db.clone()).with_context(context)?;
             eprintln!(
-                "keil: warning: the archive {} cannot be written ({e}); serving it read-only",
-                db.display()
+                "keil: warning: the archive {db} cannot be written ({e}); serving it read-only"
             );
             Ok(archive)
         }

@@ -547,6 +547,11 @@ impl Archive {
     ) -> Result<Vec<TextHit>> {
         let plan = TextPlan::parse(query)?;
         budget.check()?;
+        // An embedded archive opened read-only writes nothing, its text
+        // index included; every other follows the store.
+        if !(self.is_read_only() && matches!(self.location, Location::Directory(_))) {
+            self.text.follow(self.reader()?.read())?;
+        }
         let found = self.text.search(&plan, limit, budget)?;
         budget.check()?;
         let ids: Vec<GameId> = found.iter().map(|(id, _)| *id).collect();

@@ -205,6 +205,26 @@ impl TextIndex {
         })
     }
 
+    /// Catches the index up with what other processes stored (a node of a
+    /// shared PostgreSQL archive: another node's uploads and removals)
+    /// when the store's sequences are past [`TextIndex::indexed`]: the
+    /// cost of a search that finds it caught up is one small query and a
+    /// read of tantivy's `meta.json`. Skipped while another writer (an
+    /// import) holds the index: it brings the index up to date itself.
+    ///
+    /// # Errors
+    /// Storage and tantivy errors.
+    pub(crate) fn follow(&self, read: Read<'_>) -> Result<()> {
+        let (at, to) = (self.indexed()?, Sequences::read(read)?);
+        if at.games >= to.games && at.removals >= to.removals {
+            return Ok(());
+        }
+        if let Some(mut w) = self.try_writer()? {
+            w.catch_up(read)?;
+        }
+        Ok(())
+    }
+
     /// Takes the writer lock; `Ok(None)` when another writer holds it.
     pub(crate) fn try_writer(&self) -> Result<Option<TextWriter<'_>>> {
         match self.index.writer_with_num_threads(1, WRITER_MEMORY) {

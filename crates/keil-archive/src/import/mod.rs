@@ -413,6 +413,31 @@ fn prepare_bytes(name: &str, bytes: &[u8], how: Reading<'_>, sink: &mut ItemSink
 /// stored, by `keil import` and uploads alike.
 pub const NOT_SGF: &str = "not_sgf";
 
+/// Adds a written batch's games to the text index (uncommitted), after
+/// the games other processes stored between the index's `at` and the
+/// batch's first id; moves `at` to the batch's last id.
+///
+/// # Errors
+/// Storage and tantivy errors.
+fn text_of_batch(
+    text: &mut crate::text::TextWriter<'_>,
+    read: crate::store::Read<'_>,
+    at: &mut i64,
+    written: &write::Written,
+) -> Result<()> {
+    let Some(first) = written.new_games.first().map(|(id, _)| id.sql()) else {
+        return Ok(());
+    };
+    if first > *at + 1 {
+        text.add_stored(read, *at, first - 1)?;
+    }
+    for (id, fields) in &written.new_games {
+        text.add(*id, fields)?;
+        *at = id.sql();
+    }
+    Ok(())
+}
+
 /// The refusal of a source whose decoded text holds a NUL character: SGF
 /// is text, and in every text encoding the decoder reads (UTF-16 included,
 /// by its byte-order mark) a NUL stands for binary data. Without this
@@ -506,6 +531,12 @@ impl Archive {
         // Games stored by an earlier, interrupted run get their text first,
         // so the payload's "every id up to N" stays true.
         text.catch_up(conn.read())?;
+        // How far the text index holds every stored game. Other processes
+        // may store batches between ours (importers and nodes sharing a
+        // PostgreSQL archive): their games are added from the store before
+        // ours, so that "every id up to N" stays true.
+        let text_start = crate::derived::Derived::reached(&text)?;
+        let mut text_at = text_start.games;
 
         if !options.aliases.is_empty() {
             conn.transaction(|tx| {
@@ -674,11 +705,10 @@ impl Archive {
                 );
                 match step {
                     Ok(written) => {
-                        for (id, fields) in &written.new_games {
-                            if let Err(e) = text.add(*id, fields) {
-                                result = Err(e);
-                                break;
-                            }
+                        if let Err(e) =
+                            text_of_batch(&mut text, conn.read(), &mut text_at, &written)
+                        {
+                            result = Err(e);
                         }
                         counts.games_read += written.read;
                         counts.imported += written.new_games.len() as u64;
@@ -729,18 +759,25 @@ impl Archive {
             // committed if the storage still allows it, else it catches up
             // on the next open.
             counts.elapsed = start.elapsed();
-            if let Ok(at) = crate::store::Sequences::read(conn.read()) {
-                let _ = text.commit(at);
-            }
+            let _ = text.commit(crate::store::Sequences {
+                games: text_at,
+                removals: text_start.removals,
+            });
             return Err(Error::Stopped {
                 progress: counts,
                 cause: Box::new(cause),
             });
         }
 
-        // The import holds both writers: nothing was removed since the
-        // catch-up at its start, and every game it stored was added.
-        text.commit(crate::store::Sequences::read(conn.read())?)?;
+        // The text index holds every game up to `text_at` and the removals
+        // up to the start's; what other processes stored or removed since
+        // is caught up after the commit (nothing on an embedded archive,
+        // whose writers are this import's).
+        text.commit(crate::store::Sequences {
+            games: text_at,
+            removals: text_start.removals,
+        })?;
+        text.catch_up(conn.read())?;
         counts.elapsed = start.elapsed();
         counts.members = expander.members();
         counts.skipped = expander.skipped();

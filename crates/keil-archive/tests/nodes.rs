@@ -1,0 +1,300 @@
+//! Many processes on one PostgreSQL archive (issue 24): two nodes, each
+//! with its own node-local directory, serve one database. What one stores
+//! the other finds at its next search, by player, text, position and
+//! pattern; what one removes is gone from the other as fast. Importers
+//! running at once on overlapping inputs store each game once; a server
+//! that crashes in the middle of an import leaves whole batches only, and
+//! the import run again completes the archive. Skips, with a note, where
+//! PostgreSQL's server is not installed.
+
+mod common;
+
+use keil_archive::{
+    Archive, Cell, Fate, GameFilter, GameId, ImportOptions, ImportSource, Location, Page, Pattern,
+    PatternMode, PatternQuery, PositionQuery,
+};
+use keil_gen::{Generator, GeneratorConfig};
+use keil_rules::{Color, GameKind};
+
+/// `games` generated 19×19 Go records from `seed`.
+fn records(games: u64, seed: u64) -> Vec<String> {
+    Generator::new(GeneratorConfig {
+        game: GameKind::Go,
+        games,
+        size: 19,
+        seed,
+        ..GeneratorConfig::default()
+    })
+    .unwrap()
+    .map(|g| g.record)
+    .collect()
+}
+
+fn source(name: &str, records: &[String]) -> ImportSource {
+    ImportSource::Bytes {
+        name: name.into(),
+        bytes: records.concat().into_bytes(),
+    }
+}
+
+fn options(batch_size: usize) -> ImportOptions {
+    ImportOptions {
+        batch_size,
+        ..ImportOptions::default()
+    }
+}
+
+/// A node: the archive on database `url` with its own directory.
+fn node(url: &str, dir: &std::path::Path) -> Archive {
+    Archive::open(Location::Postgres {
+        url: url.to_string(),
+        dir: dir.to_path_buf(),
+    })
+    .unwrap()
+}
+
+/// The record with Black renamed `name`.
+fn renamed(record: &str, name: &str) -> String {
+    let start = record.find("PB[").unwrap() + 3;
+    let end = start + record[start..].find(']').unwrap();
+    format!("{}{name}{}", &record[..start], &record[end..])
+}
+
+/// The whole-board position after `plies` of game `id`, and the 7×7
+/// corner pattern of it.
+fn queries(archive: &Archive, id: GameId, plies: usize) -> (PositionQuery, PatternQuery) {
+    let moves = archive.games().moves(id).unwrap().unwrap();
+    let mut game = moves.start();
+    for i in 0..plies {
+        moves.play(i, &mut game).unwrap();
+    }
+    let position = game.position();
+    let board = moves.board;
+    let cells: Vec<_> = (0..7)
+        .flat_map(|y| (0..7).map(move |x| (x, y)))
+        .map(|(x, y)| {
+            let p = board.point_at(x, y).unwrap();
+            let cell = if position.stones(Color::Black).contains(p) {
+                Cell::Black
+            } else if position.stones(Color::White).contains(p) {
+                Cell::White
+            } else {
+                Cell::Empty
+            };
+            (p, cell)
+        })
+        .collect();
+    let mut pq = PositionQuery::new(position);
+    pq.limit = 500;
+    let mut cq = PatternQuery::new(
+        Pattern::new(GameKind::Go, 19, cells).unwrap(),
+        PatternMode::Corner,
+    );
+    cq.limit = 500;
+    (pq, cq)
+}
+
+/// Which of the ways to find game `id` find it on `archive`: by player,
+/// by text, by position, by pattern.
+fn finds(
+    archive: &Archive,
+    id: GameId,
+    name: &str,
+    q: &(PositionQuery, PatternQuery),
+) -> [bool; 4] {
+    let filter = GameFilter {
+        player: Some(name.to_string()),
+        ..GameFilter::default()
+    };
+    let listed = archive.games().list(&filter, &Page::default()).unwrap();
+    let text = archive.search_text(name, 50).unwrap();
+    let position = archive.positions().search(&q.0).unwrap();
+    let pattern = archive.patterns().search(&q.1).unwrap();
+    [
+        listed.games.iter().any(|g| g.id == id),
+        text.iter().any(|h| h.game.id == id),
+        position.games.iter().any(|h| h.game_id == id),
+        pattern.games.iter().any(|h| h.game_id == id),
+    ]
+}
+
+#[test]
+fn two_nodes_on_one_database_find_each_others_uploads_and_removals() {
+    let Some(pg) = keil_testpg::Cluster::shared() else {
+        return;
+    };
+    let url = pg.ensure_database("two_nodes");
+    let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let a = node(&url, dir_a.path());
+    a.import(
+        &[source("first.sgf", &records(30, 1))],
+        &options(8),
+        &mut |_| {},
+    )
+    .unwrap();
+    let b = node(&url, dir_b.path());
+    // B loads its indexes (from the blocks A wrote) and answers as A does.
+    let before = b.stats().unwrap();
+    assert_eq!(before.games, 30);
+    assert_eq!(before.text_documents, 30);
+
+    // An upload on A.
+    let name = "Uniqueson Kiwifruit";
+    let new = renamed(&records(1, 99)[0], name);
+    let report = a
+        .import(
+            &[source("upload.sgf", &[new])],
+            &ImportOptions {
+                outcomes: true,
+                ..options(8)
+            },
+            &mut |_| {},
+        )
+        .unwrap();
+    let Fate::Stored { id, .. } = report.outcomes[0].fate else {
+        panic!("{:?}", report.outcomes[0])
+    };
+    let q = queries(&a, id, 40);
+    assert_eq!(finds(&a, id, name, &q), [true; 4], "A finds its own upload");
+    assert_eq!(finds(&b, id, name, &q), [true; 4], "B finds A's upload");
+    assert_eq!(b.stats().unwrap().games, 31);
+
+    // A removal on A is gone from B.
+    assert!(a.remove(id, "operator", "test").unwrap().is_some());
+    assert_eq!(finds(&b, id, name, &q), [false; 4], "B forgets A's removal");
+    assert_eq!(finds(&a, id, name, &q), [false; 4]);
+    assert_eq!(b.removals(10).unwrap().len(), 1);
+
+    // A node started again (its directory kept) answers the same.
+    let answer = |n: &Archive| {
+        let (pq, cq) = queries(n, GameId::new(3).unwrap(), 30);
+        (
+            serde_json::to_value(n.positions().search(&pq).unwrap()).unwrap(),
+            serde_json::to_value(n.patterns().search(&cq).unwrap()).unwrap(),
+        )
+    };
+    let from_b = answer(&b);
+    drop(b);
+    let b = node(&url, dir_b.path());
+    assert_eq!(answer(&b), from_b);
+    assert_eq!(answer(&a), from_b);
+}
+
+#[test]
+fn importers_at_once_on_overlapping_inputs_store_each_game_once() {
+    let Some(pg) = keil_testpg::Cluster::shared() else {
+        return;
+    };
+    let url = pg.ensure_database("overlapping");
+    let all = records(120, 5);
+    let (first, second) = (all[..80].to_vec(), all[40..].to_vec());
+    let dirs = [tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap()];
+    std::thread::scope(|s| {
+        for (dir, part) in dirs.iter().zip([first, second]) {
+            let url = url.clone();
+            s.spawn(move || {
+                let archive = node(&url, dir.path());
+                archive
+                    .import(&[source("part.sgf", &part)], &options(7), &mut |_| {})
+                    .unwrap();
+            });
+        }
+    });
+    let archive = node(&url, dirs[0].path());
+    let stats = archive.stats().unwrap();
+    assert_eq!(stats.games, 120, "each game once");
+    assert_eq!(
+        common_count(&url, "SELECT COUNT(DISTINCT hash) FROM games"),
+        120
+    );
+    // Ids are dense: batches committed one after another.
+    assert_eq!(common_count(&url, "SELECT MAX(id) FROM games"), 120);
+    assert_eq!(stats.text_documents, 120);
+    // The derived blocks the two wrote between each other's batches hold
+    // every game once: the node's searches count what an embedded archive
+    // of the same games counts.
+    let embedded_dir = tempfile::tempdir().unwrap();
+    let embedded = Archive::open(embedded_dir.path()).unwrap();
+    embedded
+        .import(&[source("all.sgf", &all)], &options(7), &mut |_| {})
+        .unwrap();
+    for id in [1, 50, 100] {
+        let (pq, cq) = queries(&archive, GameId::new(id).unwrap(), 20);
+        let totals = |a: &Archive| {
+            (
+                a.positions().search(&pq).unwrap().total_games,
+                a.patterns().search(&cq).unwrap().total_games,
+            )
+        };
+        let got = totals(&archive);
+        assert!(got.0 >= 1 && got.1 >= 1, "game {id} finds itself");
+        assert_eq!(got, totals(&embedded), "game {id}'s queries");
+    }
+}
+
+/// One integer from `sql` on the database at `url` (through psql).
+fn common_count(url: &str, sql: &str) -> i64 {
+    let db = url.rsplit('/').next().unwrap();
+    keil_testpg::Cluster::shared()
+        .unwrap()
+        .psql(db, sql)
+        .parse()
+        .unwrap()
+}
+
+#[test]
+fn a_server_crash_in_an_import_leaves_whole_batches_and_the_rerun_completes() {
+    let Some(pg) = keil_testpg::Cluster::start() else {
+        return;
+    };
+    let url = pg.create_database("crash");
+    let dir = tempfile::tempdir().unwrap();
+    let all = records(400, 11);
+    let batch = 10;
+    let archive = node(&url, dir.path());
+    let crashed = std::thread::scope(|s| {
+        let importer =
+            s.spawn(|| archive.import(&[source("big.sgf", &all)], &options(batch), &mut |_| {}));
+        // Crash the server once some batches are in.
+        let db = url.rsplit('/').next().unwrap();
+        loop {
+            let n: i64 = pg
+                .psql(db, "SELECT COUNT(*) FROM games")
+                .parse()
+                .unwrap_or(0);
+            if n >= 50 || importer.is_finished() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        pg.crash();
+        importer.join().unwrap()
+    });
+    let err = crashed.expect_err("the import lost its server");
+    pg.restart();
+    let db = url.rsplit('/').next().unwrap();
+    let count = |sql: &str| -> i64 { pg.psql(db, sql).parse().unwrap() };
+    let stored = count("SELECT COUNT(*) FROM games");
+    assert!(stored > 0, "{err}");
+    assert_eq!(
+        stored % batch as i64,
+        0,
+        "whole batches only: {stored} ({err})"
+    );
+    assert_eq!(
+        count("SELECT COUNT(DISTINCT game_id) FROM game_players"),
+        stored
+    );
+    assert_eq!(count("SELECT n FROM counts WHERE name = 'games'"), stored);
+    // The same import again stores the rest.
+    drop(archive);
+    let archive = node(&url, dir.path());
+    let report = archive
+        .import(&[source("big.sgf", &all)], &options(batch), &mut |_| {})
+        .unwrap();
+    assert_eq!(report.counts.imported as i64 + stored, 400);
+    assert_eq!(report.counts.duplicates as i64, stored);
+    let stats = archive.stats().unwrap();
+    assert_eq!(stats.games, 400);
+    assert_eq!(stats.text_documents, 400);
+}
