@@ -1,0 +1,253 @@
+//! `keil` on a PostgreSQL archive (`--db postgres://…`), on a throwaway
+//! cluster: every command answers as on the embedded archive of the same
+//! games, and two `keil serve` nodes on one database serve one archive (an
+//! upload on one is found on the other; a removal on one is gone from the
+//! other; a node killed with -9 and started again answers the same).
+//! Skips, with a note, where PostgreSQL's server is not installed.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+const KEIL: &str = env!("CARGO_BIN_EXE_keil");
+const TOKEN: &str = "postgres-test-token-0123456789";
+
+fn keil(args: &[&str]) -> String {
+    let out = Command::new(KEIL).args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "keil {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// `value` without what differs between two archives of the same games
+/// (sizes on disk, the import log's ids and times).
+fn comparable(mut value: serde_json::Value) -> serde_json::Value {
+    if let Some(o) = value.as_object_mut() {
+        for key in [
+            "store_bytes",
+            "tantivy_bytes",
+            "bytes_per_game",
+            "import_id",
+            "elapsed_ms",
+            "elapsed",
+            "games_per_second",
+        ] {
+            o.remove(key);
+        }
+    }
+    value
+}
+
+#[test]
+fn every_command_answers_on_postgres_as_on_the_embedded_archive() {
+    let Some(pg) = keil_testpg::Cluster::start() else {
+        return;
+    };
+    let url = pg.create_database("commands");
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("games.sgf");
+    let generated = keil(&["generate", "--game", "go", "--games", "40", "--seed", "3"]);
+    std::fs::write(&games, generated).unwrap();
+    let embedded = dir.path().join("db");
+    let embedded = embedded.to_str().unwrap();
+    let games = games.to_str().unwrap();
+    let node = dir.path().join("node");
+    let run = |db: &str, args: &[&str]| -> String {
+        let out = Command::new(KEIL)
+            .args(args)
+            .args(["--db", db])
+            .env("KEIL_NODE_DIR", &node)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "keil {args:?} --db {db}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    for db in [embedded, url.as_str()] {
+        let report: serde_json::Value =
+            serde_json::from_str(&run(db, &["import", "--json", games])).unwrap();
+        assert_eq!(report["counts"]["imported"], 40, "{report}");
+    }
+    let both = |args: &[&str]| -> (String, String) { (run(embedded, args), run(&url, args)) };
+    let same_json = |args: &[&str]| {
+        let (a, b) = both(args);
+        let (a, b): (serde_json::Value, serde_json::Value) = (
+            serde_json::from_str(&a).unwrap(),
+            serde_json::from_str(&b).unwrap(),
+        );
+        assert_eq!(comparable(a), comparable(b), "keil {args:?}");
+    };
+    same_json(&["stats", "--json"]);
+    same_json(&["search", "games", "--json"]);
+    same_json(&["search", "players", "a", "--json"]);
+    same_json(&["search", "pattern", "--json", "--size", "19", "X:dd O:cc"]);
+    same_json(&[
+        "search",
+        "pattern",
+        "--json",
+        "--mode",
+        "corner",
+        "...../...../..X../...O./.....",
+    ]);
+    let (a, b) = both(&["export"]);
+    assert_eq!(a, b, "keil export");
+    // A second import of the same games stores none.
+    for db in [embedded, url.as_str()] {
+        let again: serde_json::Value =
+            serde_json::from_str(&run(db, &["import", "--json", games])).unwrap();
+        assert_eq!(again["counts"]["duplicates"], 40, "{again}");
+    }
+    // Reindex and removal.
+    assert!(run(&url, &["reindex"]).contains("reindexed 40 games"));
+    run(&url, &["remove", "--by", "test", "7"]);
+    run(embedded, &["remove", "--by", "test", "7"]);
+    same_json(&["stats", "--json"]);
+    same_json(&["search", "pattern", "--json", "--size", "19", "X:dd O:cc"]);
+    // The password is never printed.
+    let secret = url.replace("postgres@", "postgres:hunter2@");
+    let out = Command::new(KEIL)
+        .args(["stats", "--db", &secret])
+        .env("KEIL_NODE_DIR", &node)
+        .output()
+        .unwrap();
+    let all = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!all.contains("hunter2"), "{all}");
+}
+
+/// A `keil serve` node on `db` with `cache` as its directory: the child
+/// and its address.
+fn serve(db: &str, cache: &Path, tokens: &Path) -> (std::process::Child, String) {
+    let mut child = Command::new(KEIL)
+        .args(["serve", "--addr", "127.0.0.1:0", "--no-demo", "--db", db])
+        .arg("--cache-dir")
+        .arg(cache)
+        .arg("--token-file")
+        .arg(tokens)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    let addr = loop {
+        line.clear();
+        assert!(stderr.read_line(&mut line).unwrap() > 0, "the node ended");
+        if let Some(i) = line.find("listening on http://") {
+            let rest = &line[i + "listening on http://".len()..];
+            break rest.split_whitespace().next().unwrap().to_string();
+        }
+    };
+    std::thread::spawn(move || {
+        let mut rest = String::new();
+        let _ = stderr.read_to_string(&mut rest);
+    });
+    (child, addr)
+}
+
+/// One HTTP/1.1 request: the status and the body.
+fn http(addr: &str, method: &str, path: &str, body: &str) -> (u16, String) {
+    let mut s = TcpStream::connect(addr).unwrap();
+    write!(
+        s,
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {TOKEN}\r\n\
+         Content-Type: application/x-go-sgf\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut out = String::new();
+    s.read_to_string(&mut out).unwrap();
+    let status = out[9..12].parse().unwrap();
+    let body = out
+        .split_once("\r\n\r\n")
+        .map_or("", |(_, b)| b)
+        .to_string();
+    (status, body)
+}
+
+/// What a node says of the player `name`: the games listed, and the text
+/// search's hits.
+fn found(addr: &str, name: &str) -> (String, String) {
+    let q = name.replace(' ', "%20");
+    let (s1, list) = http(addr, "GET", &format!("/api/v1/games?player={q}"), "");
+    let (s2, text) = http(addr, "GET", &format!("/api/v1/search?q={q}"), "");
+    assert_eq!((s1, s2), (200, 200), "{list}\n{text}");
+    (list, text)
+}
+
+#[test]
+fn two_nodes_serve_one_archive_and_a_killed_node_comes_back_the_same() {
+    let Some(pg) = keil_testpg::Cluster::start() else {
+        return;
+    };
+    let url = pg.create_database("nodes");
+    let dir = tempfile::tempdir().unwrap();
+    let tokens = dir.path().join("tokens");
+    std::fs::write(&tokens, format!("op {TOKEN} operator\n")).unwrap();
+    let games = dir.path().join("games.sgf");
+    let generated = keil(&["generate", "--game", "go", "--games", "20", "--seed", "4"]);
+    std::fs::write(&games, generated).unwrap();
+    let status = Command::new(KEIL)
+        .args(["import", "--db", &url])
+        .arg(&games)
+        .env("KEIL_NODE_DIR", dir.path().join("importer"))
+        .stdout(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let cache = |n: &str| -> PathBuf { dir.path().join(n) };
+    let (mut a, addr_a) = serve(&url, &cache("a"), &tokens);
+    let (mut b, addr_b) = serve(&url, &cache("b"), &tokens);
+
+    // An upload on A, found on B by player and by text.
+    let name = "Nodeson Quince";
+    let game = format!(
+        "(;GM[1]FF[4]SZ[19]KM[6.5]RU[Japanese]PB[{name}]PW[Other Player]DT[2025-01-02]RE[B+R];B[pd];W[dp];B[pp];W[dd])"
+    );
+    let (status, body) = http(&addr_a, "POST", "/api/v1/games", &game);
+    assert_eq!(status, 201, "{body}");
+    let id = serde_json::from_str::<serde_json::Value>(&body).unwrap()["games"][0]["id"]
+        .as_u64()
+        .unwrap_or_else(|| panic!("{body}"));
+    let (list, text) = found(&addr_b, name);
+    assert!(list.contains(name), "B lists A's upload: {list}");
+    assert!(
+        text.contains(name),
+        "B's text search finds A's upload: {text}"
+    );
+
+    // Killed with -9 and started again, B answers the same.
+    let before = (
+        found(&addr_b, name),
+        http(&addr_b, "GET", "/api/v1/stats", "").1,
+    );
+    b.kill().unwrap();
+    b.wait().unwrap();
+    let (mut b, addr_b) = serve(&url, &cache("b"), &tokens);
+    let after = (
+        found(&addr_b, name),
+        http(&addr_b, "GET", "/api/v1/stats", "").1,
+    );
+    assert_eq!(after, before);
+
+    // A removal on A is gone from B.
+    let (status, body) = http(&addr_a, "DELETE", &format!("/api/v1/games/{id}"), "");
+    assert_eq!(status, 200, "{body}");
+    let (list, text) = found(&addr_b, name);
+    assert!(!list.contains(name), "B forgets A's removal: {list}");
+    assert!(!text.contains(name), "{text}");
+    for child in [&mut a, &mut b] {
+        child.kill().unwrap();
+        child.wait().unwrap();
+    }
+}
