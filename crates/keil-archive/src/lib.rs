@@ -261,8 +261,9 @@ pub struct Stats {
     pub by_board: Vec<(GameKind, u8, u64)>,
     /// Games in the text index.
     pub text_documents: u64,
-    /// Bytes on disk of the store, the source of truth (the embedded
-    /// store: the SQLite database and its write-ahead log).
+    /// Bytes on disk of the store, the source of truth: the embedded
+    /// store's SQLite database and write-ahead log, or a PostgreSQL
+    /// archive's tables with their indexes and out-of-line data.
     pub store_bytes: u64,
     /// Bytes on disk of the text index (the tantivy directory).
     pub tantivy_bytes: u64,

@@ -4,7 +4,7 @@
 //! (`player_aliases`). The import resolves each new spelling here; an alias
 //! merges two people here (the rows: `store::people`).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use serde::Serialize;
 
@@ -27,6 +27,9 @@ pub(crate) struct Spelling {
 #[derive(Default)]
 pub(crate) struct SpellingCache {
     known: HashMap<String, Spelling>,
+    /// Names [`SpellingCache::prefetch`] found unstored in this batch's
+    /// transaction: added without another lookup.
+    unstored: HashSet<String>,
 }
 
 impl SpellingCache {
@@ -42,7 +45,12 @@ impl SpellingCache {
         if let Some(&s) = self.known.get(name) {
             return Ok(s);
         }
-        let spelling = match sql::spelling(tx.read(), name)? {
+        let stored = if self.unstored.remove(name) {
+            None
+        } else {
+            sql::spelling(tx.read(), name)?
+        };
+        let spelling = match stored {
             Some(s) => s,
             None => {
                 let s = sql::add_spelling(tx, name)?;
@@ -54,8 +62,42 @@ impl SpellingCache {
         Ok(spelling)
     }
 
+    /// Looks up, in a few statements, the names of a batch that the cache
+    /// does not know (inside the batch's transaction: the names it then
+    /// finds unstored are added by [`SpellingCache::get`] without another
+    /// lookup).
+    ///
+    /// # Errors
+    /// Storage errors.
+    pub(crate) fn prefetch<'n>(
+        &mut self,
+        tx: Write<'_>,
+        names: impl IntoIterator<Item = &'n str>,
+    ) -> Result<()> {
+        self.unstored.clear();
+        let mut wanted: Vec<&str> = names
+            .into_iter()
+            .filter(|n| !self.known.contains_key(*n))
+            .collect();
+        wanted.sort_unstable();
+        wanted.dedup();
+        let found = sql::spellings_named(tx.read(), &wanted)?;
+        for name in wanted {
+            match found.get(name) {
+                Some(&s) => {
+                    self.known.insert(name.to_string(), s);
+                }
+                None => {
+                    self.unstored.insert(name.to_string());
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Forgets names whose rows were rolled back.
     pub(crate) fn forget(&mut self, names: Vec<String>) {
+        self.unstored.clear();
         for name in names {
             self.known.remove(&name);
         }

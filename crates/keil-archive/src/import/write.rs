@@ -81,7 +81,8 @@ fn write_in(
         merged: Vec::new(),
         problems: Vec::new(),
     };
-    let mut stored: Vec<(i64, Box<Prepared>)> = Vec::new();
+    // The stored games: id, prepared game, spellings, signature.
+    let mut stored: Vec<StoredGame> = Vec::new();
     // Games per spelling and per person in this batch.
     let mut spelling_games: HashMap<i64, i64> = HashMap::new();
     let mut person_games: HashMap<i64, i64> = HashMap::new();
@@ -97,11 +98,56 @@ fn write_in(
             these.push(GameOutcome { fate, checked });
         }
     };
-    for Item {
-        source,
-        index,
-        prepared,
-    } in batch.items
+    // The batch's records and signatures already stored, read in a few
+    // statements (not two a game); the maps then learn what the batch
+    // stores, so that a record twice in one batch is a duplicate too.
+    let signatures: Vec<Option<[u8; 16]>> = batch
+        .items
+        .iter()
+        .map(|item| match &item.prepared {
+            Prepare::Valid(p, _) => {
+                moves::signature(p.meta.kind.code(), p.meta.size, p.plies as usize, &p.moves)
+            }
+            Prepare::Invalid(..) => None,
+        })
+        .collect();
+    let (mut by_hash, mut by_signature) = {
+        let hashes: Vec<&[u8]> = batch
+            .items
+            .iter()
+            .filter_map(|item| match &item.prepared {
+                Prepare::Valid(p, _) => Some(&p.hash[..]),
+                Prepare::Invalid(..) => None,
+            })
+            .collect();
+        let sigs: Vec<&[u8]> = match duplicates {
+            Duplicates::Signature => signatures.iter().flatten().map(|s| &s[..]).collect(),
+            Duplicates::Exact => Vec::new(),
+        };
+        (
+            sql::stored_as(tx.read(), &hashes)?,
+            sql::with_signatures(tx.read(), &sigs)?,
+        )
+    };
+    cache.prefetch(
+        tx,
+        batch
+            .items
+            .iter()
+            .flat_map(|item| match &item.prepared {
+                Prepare::Valid(p, _) => [p.meta.black.as_deref(), p.meta.white.as_deref()],
+                Prepare::Invalid(..) => [None, None],
+            })
+            .flatten(),
+    )?;
+    for (
+        Item {
+            source,
+            index,
+            prepared,
+        },
+        signature,
+    ) in batch.items.into_iter().zip(signatures)
     {
         let (p, checked) = match prepared {
             Prepare::Invalid(p, checked) => {
@@ -114,13 +160,12 @@ fn write_in(
         };
         let m = &p.meta;
         // Already stored: as a game, or as another source's record.
-        if let Some(id) = sql::stored_as(tx.read(), &p.hash)? {
+        if let Some(&id) = by_hash.get(&p.hash[..]) {
             out.duplicates += 1;
             let (source, id) = (source.to_string(), GameId::from_sql(id));
             note(&mut these, Fate::Duplicate { source, index, id }, checked);
             continue;
         }
-        let signature = moves::signature(m.kind.code(), m.size, p.plies as usize, &p.moves);
         let same = signature
             .as_ref()
             .filter(|_| duplicates == Duplicates::Signature);
@@ -149,9 +194,14 @@ fn write_in(
             continue;
         }
         if let Some(sig) = same
-            && let Some(id) = sql::game_with_signature(tx.read(), sig)?
+            && let Some(&id) = by_signature.get(&sig[..])
         {
+            if stored.iter().any(|g| g.id == id && !g.written) {
+                // A game of this batch, not yet written: its row first.
+                flush(tx, import_id, &mut stored)?;
+            }
             sql::link_source(tx, id, &p, import_id, &source, index)?;
+            by_hash.insert(p.hash.to_vec(), id);
             let (source, id) = (source.to_string(), GameId::from_sql(id));
             out.merged.push((source.clone(), index, id));
             note(&mut these, Fate::Merged { source, index, id }, checked);
@@ -166,17 +216,10 @@ fn write_in(
         let white = spelling(&m.white)?;
         let id = next_id;
         next_id += 1;
-        sql::insert_game(
-            tx,
-            &sql::NewGame {
-                id,
-                import_id,
-                black,
-                white,
-                prepared: &p,
-                signature: signature.as_ref().map(|s| &s[..]),
-            },
-        )?;
+        by_hash.insert(p.hash.to_vec(), id);
+        if let Some(sig) = &signature {
+            by_signature.entry(sig.to_vec()).or_insert(id);
+        }
         let fate = Fate::Stored {
             source: source.to_string(),
             index,
@@ -193,22 +236,30 @@ fn write_in(
         for s in people {
             *person_games.entry(s).or_insert(0) += 1;
         }
-        stored.push((id, p));
+        stored.push(StoredGame {
+            id,
+            prepared: p,
+            black,
+            white,
+            signature,
+            written: false,
+        });
     }
+    flush(tx, import_id, &mut stored)?;
     // The events' vocabulary (the event filter's substrings).
     let mut event_games: HashMap<&str, i64> = HashMap::new();
-    for (_, p) in &stored {
-        if let Some(e) = p.meta.event.as_deref().filter(|e| !e.is_empty()) {
+    for g in &stored {
+        if let Some(e) = g.prepared.meta.event.as_deref().filter(|e| !e.is_empty()) {
             *event_games.entry(e).or_insert(0) += 1;
         }
     }
     sql::add_game_counts(tx, &spelling_games, &person_games, &event_games)?;
     let replays: Vec<(i64, &keil_record::Replay)> =
-        stored.iter().map(|(id, p)| (*id, &p.replay)).collect();
+        stored.iter().map(|g| (g.id, &g.prepared.replay)).collect();
     positions::index_games(tx, &replays)?;
     let patterns = stored
         .iter_mut()
-        .map(|(id, p)| (*id, p.pattern.take()))
+        .map(|g| (g.id, g.prepared.pattern.take()))
         .collect();
     crate::patterns::index_batch(tx, patterns)?;
     sql::count_batch(
@@ -224,7 +275,40 @@ fn write_in(
     )?;
     out.new_games = stored
         .into_iter()
-        .map(|(id, p)| (GameId::from_sql(id), p.text))
+        .map(|g| (GameId::from_sql(g.id), g.prepared.text))
         .collect();
     Ok(out)
+}
+
+/// A game the batch stores, until its rows are written.
+struct StoredGame {
+    id: i64,
+    prepared: Box<Prepared>,
+    black: Option<Spelling>,
+    white: Option<Spelling>,
+    signature: Option<[u8; 16]>,
+    /// Whether its rows are written ([`flush`]).
+    written: bool,
+}
+
+/// Writes the rows of the stored games not written yet, in one bulk
+/// insert per table.
+fn flush(tx: Write<'_>, import_id: i64, stored: &mut [StoredGame]) -> Result<()> {
+    let rows: Vec<sql::NewGame<'_>> = stored
+        .iter()
+        .filter(|g| !g.written)
+        .map(|g| sql::NewGame {
+            id: g.id,
+            import_id,
+            black: g.black,
+            white: g.white,
+            prepared: &g.prepared,
+            signature: g.signature.as_ref().map(|s| &s[..]),
+        })
+        .collect();
+    sql::insert_games(tx, &rows)?;
+    for g in stored.iter_mut() {
+        g.written = true;
+    }
+    Ok(())
 }

@@ -7,6 +7,7 @@
 
 use std::collections::HashMap;
 
+use super::sql::{Param, ToParam};
 use super::{Read, Write, params};
 use crate::people::Spelling;
 use crate::prepare::{Prepared, Problem};
@@ -82,29 +83,66 @@ pub(crate) fn insert_problem(w: Write<'_>, import_id: i64, p: &Problem) -> Resul
     Ok(())
 }
 
-/// The game a record with content hash `hash` is stored as: as the game's
-/// own record, or as another source's record of it.
-pub(crate) fn stored_as(r: Read<'_>, hash: &[u8]) -> Result<Option<i64>> {
-    let own = r.query_opt("SELECT id FROM games WHERE hash = ?", params![hash], |r| {
-        r.get(0)
-    })?;
-    if own.is_some() {
-        return Ok(own);
+/// Values looked up per statement by [`stored_as`] and
+/// [`with_signatures`] (well under SQLite's and PostgreSQL's parameter
+/// limits).
+const LOOKUP_CHUNK: usize = 500;
+
+/// Runs `sql_of(n)` (a statement with `n` parameters, one per key) over
+/// `keys` in chunks, collecting its `(key, id)` rows into a map; a key
+/// read twice keeps its lowest id.
+fn lookup(
+    r: Read<'_>,
+    keys: &[&[u8]],
+    sql_of: impl Fn(&str) -> String,
+    into: &mut HashMap<Vec<u8>, i64>,
+) -> Result<()> {
+    for chunk in keys.chunks(LOOKUP_CHUNK) {
+        let marks = vec!["?"; chunk.len()].join(",");
+        let params: Vec<Param<'_>> = chunk.iter().map(|k| k.param()).collect();
+        for (key, id) in r.query(&sql_of(&marks), &params, |row| {
+            Ok((row.get::<Vec<u8>>(0)?, row.get::<i64>(1)?))
+        })? {
+            let slot = into.entry(key).or_insert(id);
+            *slot = (*slot).min(id);
+        }
     }
-    r.query_opt(
-        "SELECT game_id FROM game_sources WHERE hash = ?",
-        params![hash],
-        |r| r.get(0),
-    )
+    Ok(())
 }
 
-/// A stored game with this Dyer signature, if any.
-pub(crate) fn game_with_signature(r: Read<'_>, signature: &[u8]) -> Result<Option<i64>> {
-    r.query_opt(
-        "SELECT id FROM games WHERE signature = ? LIMIT 1",
-        params![signature],
-        |r| r.get(0),
-    )
+/// The games records with these content hashes are stored as, by hash:
+/// as the game's own record, or as another source's record of it (the
+/// game's own wins).
+pub(crate) fn stored_as(r: Read<'_>, hashes: &[&[u8]]) -> Result<HashMap<Vec<u8>, i64>> {
+    let mut sources = HashMap::new();
+    lookup(
+        r,
+        hashes,
+        |m| format!("SELECT hash, game_id FROM game_sources WHERE hash IN ({m})"),
+        &mut sources,
+    )?;
+    let mut own = HashMap::new();
+    lookup(
+        r,
+        hashes,
+        |m| format!("SELECT hash, id FROM games WHERE hash IN ({m})"),
+        &mut own,
+    )?;
+    sources.extend(own);
+    Ok(sources)
+}
+
+/// The stored games with these Dyer signatures, by signature (the lowest
+/// id of each).
+pub(crate) fn with_signatures(r: Read<'_>, signatures: &[&[u8]]) -> Result<HashMap<Vec<u8>, i64>> {
+    let mut out = HashMap::new();
+    lookup(
+        r,
+        signatures,
+        |m| format!("SELECT signature, id FROM games WHERE signature IN ({m})"),
+        &mut out,
+    )?;
+    Ok(out)
 }
 
 /// Keeps `p`'s record as another source's record of stored game `game`.
@@ -139,65 +177,142 @@ pub(crate) struct NewGame<'a> {
     pub signature: Option<&'a [u8]>,
 }
 
-/// Stores a new game: its `games` row and one `game_players` row per
-/// colour with a player (a game against oneself is neither won nor lost).
-/// The spellings', people's and events' counts follow with
-/// [`add_game_counts`].
-pub(crate) fn insert_game(w: Write<'_>, g: &NewGame<'_>) -> Result<()> {
-    let (p, id) = (g.prepared, g.id);
-    let m = &p.meta;
-    w.execute(
-        "INSERT INTO games (id, hash, import_id, black_id, white_id, black_rank, white_rank, \
-         date_raw, date, event, round, place, game_name, result, winner, margin, status, \
-         kind, size, ruleset, komi, plies, setup, moves, record, handicap, move_nodes, \
-         black_rank_ord, white_rank_ord, signature) \
-         VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(hash) DO NOTHING",
-        params![
-        id,
-        &p.hash[..],
-        g.import_id,
-        g.black.map(|s| s.id),
-        g.white.map(|s| s.id),
-        m.black_rank,
-        m.white_rank,
-        m.date_raw,
-        m.date,
-        m.event,
-        m.round,
-        m.place,
-        m.game_name,
-        m.result,
-        m.winner.map(|c| c.index() as i64),
-        m.margin.map(|h| i64::from(h.0)),
-        p.status.code(),
-        m.kind.code(),
-        i64::from(m.size),
-        m.ruleset,
-        i64::from(m.komi.0),
-        i64::from(p.plies),
-        p.setup,
-        p.moves,
-        p.record,
-        i64::from(m.handicap),
-        p.move_nodes,
-        m.black_rank_ord.map(|r| i64::from(r.ordinal())),
-        m.white_rank_ord.map(|r| i64::from(r.ordinal())),
-            g.signature,
-        ],
-    )?;
-    let self_play = matches!((g.black, g.white), (Some(b), Some(w)) if b.person == w.person);
-    for (color, me, other) in [(0i64, g.black, g.white), (1, g.white, g.black)] {
-        if let Some(me) = me {
-            let won = m
-                .winner
-                .filter(|_| !self_play)
-                .map(|w| i64::from(w.index() as i64 == color));
-            w.execute(
-                "INSERT INTO game_players (player_id, date, game_id, color, opponent_id, won) \
-                 VALUES (?,?,?,?,?,?)",
-                params![me.person, m.date, id, color, other.map(|o| o.person), won],
-            )?;
+/// An optional integer parameter.
+fn int(v: Option<i64>) -> Param<'static> {
+    v.map_or(Param::Null, Param::Int)
+}
+
+/// The columns of a `games` row, as [`insert_games`] writes them.
+const GAME_COLUMNS: &[&str] = &[
+    "id",
+    "hash",
+    "import_id",
+    "black_id",
+    "white_id",
+    "black_rank",
+    "white_rank",
+    "date_raw",
+    "date",
+    "event",
+    "round",
+    "place",
+    "game_name",
+    "result",
+    "winner",
+    "margin",
+    "status",
+    "kind",
+    "size",
+    "ruleset",
+    "komi",
+    "plies",
+    "setup",
+    "moves",
+    "record",
+    "handicap",
+    "move_nodes",
+    "black_rank_ord",
+    "white_rank_ord",
+    "signature",
+];
+
+/// Stores a batch's new games: their `games` rows, then one
+/// `game_players` row per colour with a player (a game against oneself is
+/// neither won nor lost), in two bulk inserts ([`super::sql::Conn::insert_rows`]:
+/// one `COPY` each on PostgreSQL). The hashes are new (the import checked
+/// them inside the write lock). The spellings', people's and events'
+/// counts follow with [`add_game_counts`].
+pub(crate) fn insert_games(w: Write<'_>, games: &[NewGame<'_>]) -> Result<()> {
+    let mut rows = Vec::with_capacity(games.len());
+    let mut sides = Vec::with_capacity(games.len() * 2);
+    for g in games {
+        let (p, id) = (g.prepared, g.id);
+        let m = &p.meta;
+        rows.push(vec![
+            Param::Int(id),
+            p.hash[..].param(),
+            Param::Int(g.import_id),
+            int(g.black.map(|s| s.id)),
+            int(g.white.map(|s| s.id)),
+            m.black_rank.param(),
+            m.white_rank.param(),
+            m.date_raw.param(),
+            m.date.param(),
+            m.event.param(),
+            m.round.param(),
+            m.place.param(),
+            m.game_name.param(),
+            m.result.param(),
+            int(m.winner.map(|c| c.index() as i64)),
+            int(m.margin.map(|h| i64::from(h.0))),
+            Param::Text(p.status.code().into()),
+            Param::Text(m.kind.code().into()),
+            Param::Int(i64::from(m.size)),
+            m.ruleset.param(),
+            Param::Int(i64::from(m.komi.0)),
+            Param::Int(i64::from(p.plies)),
+            p.setup.param(),
+            p.moves.param(),
+            p.record.param(),
+            Param::Int(i64::from(m.handicap)),
+            p.move_nodes.param(),
+            int(m.black_rank_ord.map(|r| i64::from(r.ordinal()))),
+            int(m.white_rank_ord.map(|r| i64::from(r.ordinal()))),
+            g.signature.param(),
+        ]);
+        let self_play = matches!((g.black, g.white), (Some(b), Some(w)) if b.person == w.person);
+        for (color, me, other) in [(0i64, g.black, g.white), (1, g.white, g.black)] {
+            if let Some(me) = me {
+                let won = m
+                    .winner
+                    .filter(|_| !self_play)
+                    .map(|w| i64::from(w.index() as i64 == color));
+                sides.push(vec![
+                    Param::Int(me.person),
+                    m.date.param(),
+                    Param::Int(id),
+                    Param::Int(color),
+                    int(other.map(|o| o.person)),
+                    int(won),
+                ]);
+            }
         }
+    }
+    w.insert_rows("games", GAME_COLUMNS, &rows)?;
+    w.insert_rows(
+        "game_players",
+        &[
+            "player_id",
+            "date",
+            "game_id",
+            "color",
+            "opponent_id",
+            "won",
+        ],
+        &sides,
+    )?;
+    Ok(())
+}
+
+/// Adds `n` to the `games` column of `table`'s row `id` for each `(id, n)`
+/// of `added`, a few hundred rows a statement (`UPDATE … FROM (VALUES …)`,
+/// which both backends read; VALUES' columns are `column1`, `column2` on
+/// both).
+fn add_games(w: Write<'_>, table: &str, added: &HashMap<i64, i64>) -> Result<()> {
+    let pairs: Vec<(i64, i64)> = added.iter().map(|(&id, &n)| (id, n)).collect();
+    for chunk in pairs.chunks(LOOKUP_CHUNK) {
+        let values = vec!["(CAST(? AS BIGINT), CAST(? AS BIGINT))"; chunk.len()].join(", ");
+        let params: Vec<Param<'_>> = chunk
+            .iter()
+            .flat_map(|&(id, n)| [Param::Int(id), Param::Int(n)])
+            .collect();
+        w.execute(
+            &format!(
+                "UPDATE {table} SET games = games + v.column2 FROM (VALUES {values}) AS v \
+                 WHERE {table}.id = v.column1"
+            ),
+            &params,
+        )?;
     }
     Ok(())
 }
@@ -211,18 +326,8 @@ pub(crate) fn add_game_counts(
     people: &HashMap<i64, i64>,
     events: &HashMap<&str, i64>,
 ) -> Result<()> {
-    for (spelling, n) in spellings {
-        w.execute(
-            "UPDATE players SET games = games + ? WHERE id = ?",
-            params![n, spelling],
-        )?;
-    }
-    for (person, n) in people {
-        w.execute(
-            "UPDATE people SET games = games + ? WHERE id = ?",
-            params![n, person],
-        )?;
-    }
+    add_games(w, "players", spellings)?;
+    add_games(w, "people", people)?;
     for (name, n) in events {
         w.execute(
             "INSERT INTO events (name, folded, games) VALUES (?1, ?2, ?3) \

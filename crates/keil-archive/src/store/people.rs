@@ -5,6 +5,7 @@
 //! what the import resolves names to, what an alias merges, and the reads
 //! of player search and profiles.
 
+use super::sql::Param;
 use super::{Read, Write, params};
 use crate::people::{AliasReport, NameSpelling, Spelling};
 use crate::players::{
@@ -65,11 +66,46 @@ pub(crate) fn spelling(conn: Read<'_>, name: &str) -> Result<Option<Spelling>> {
     )
 }
 
+/// The stored spellings among `names`, by name (a few hundred names a
+/// statement).
+pub(crate) fn spellings_named(
+    conn: Read<'_>,
+    names: &[&str],
+) -> Result<std::collections::HashMap<String, Spelling>> {
+    let mut out = std::collections::HashMap::new();
+    for chunk in names.chunks(500) {
+        let marks = vec!["?"; chunk.len()].join(",");
+        let params: Vec<Param<'_>> = chunk.iter().map(|n| Param::Text((*n).into())).collect();
+        for (name, s) in conn.query(
+            &format!("SELECT name, id, person FROM players WHERE name IN ({marks})"),
+            &params,
+            |r| {
+                Ok((
+                    r.get::<String>(0)?,
+                    Spelling {
+                        id: r.get(1)?,
+                        person: r.get(2)?,
+                    },
+                ))
+            },
+        )? {
+            out.insert(name, s);
+        }
+    }
+    Ok(out)
+}
+
 /// Stores the new spelling `name` with its words, and its person when the
 /// name's key (after the aliases) names nobody yet.
 pub(crate) fn add_spelling(tx: Write<'_>, name: &str) -> Result<Spelling> {
-    let key = resolved(tx.read(), &person_key(name))?;
-    let person = match person_with_key(tx.read(), &key)? {
+    // The key after the aliases and its person, in one statement.
+    let (key, person): (String, Option<i64>) = tx.query_one(
+        "SELECT k, (SELECT id FROM people WHERE key = x.k) FROM \
+         (SELECT COALESCE((SELECT target FROM player_aliases WHERE key = ?1), ?1) AS k) x",
+        params![person_key(name)],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
+    let person = match person {
         Some(p) => p,
         None => tx.value(
             "INSERT INTO people (name, key) VALUES (?, ?) RETURNING id",
@@ -81,16 +117,28 @@ pub(crate) fn add_spelling(tx: Write<'_>, name: &str) -> Result<Spelling> {
         "INSERT INTO players (name, folded, person) VALUES (?, ?, ?) RETURNING id",
         params![name, folded, person],
     )?;
-    // Each word, and the words run together ("kejie" finds "Ke Jie").
+    // Each word, and the words run together ("kejie" finds "Ke Jie"), in
+    // one statement.
     let joined = folded.replace(' ', "");
-    for w in folded.split(' ').chain([joined.as_str()]) {
-        if !w.is_empty() {
-            tx.execute(
-                "INSERT INTO player_words (word, player_id) VALUES (?, ?) \
-                 ON CONFLICT DO NOTHING",
-                params![w, id],
-            )?;
-        }
+    let mut words: Vec<&str> = folded
+        .split(' ')
+        .chain([joined.as_str()])
+        .filter(|w| !w.is_empty())
+        .collect();
+    words.sort_unstable();
+    words.dedup();
+    if !words.is_empty() {
+        let values = vec!["(?, CAST(? AS BIGINT))"; words.len()].join(", ");
+        let params: Vec<Param<'_>> = words
+            .iter()
+            .flat_map(|w| [Param::Text((*w).into()), Param::Int(id)])
+            .collect();
+        tx.execute(
+            &format!(
+                "INSERT INTO player_words (word, player_id) VALUES {values} ON CONFLICT DO NOTHING"
+            ),
+            &params,
+        )?;
     }
     Ok(Spelling { id, person })
 }

@@ -531,6 +531,39 @@ impl<'a> Conn<'a> {
         }
     }
 
+    /// Inserts `rows` (each the values of `columns`, in order) into
+    /// `table`: SQLite runs one cached `INSERT` a row; PostgreSQL streams
+    /// them in one binary `COPY` (no `ON CONFLICT`: the caller has checked
+    /// the unique keys inside the write lock). Returns the rows inserted.
+    ///
+    /// # Errors
+    /// Storage errors, among them a unique key already stored.
+    pub(crate) fn insert_rows(
+        self,
+        table: &str,
+        columns: &[&str],
+        rows: &[Vec<Param<'_>>],
+    ) -> Result<u64> {
+        if rows.is_empty() {
+            return Ok(0);
+        }
+        match self {
+            Conn::Sqlite(c) => {
+                let sql = format!(
+                    "INSERT INTO {table} ({}) VALUES ({})",
+                    columns.join(", "),
+                    vec!["?"; columns.len()].join(", ")
+                );
+                let mut stmt = c.prepare_cached(&sql)?;
+                for row in rows {
+                    stmt.execute(rusqlite::params_from_iter(row))?;
+                }
+                Ok(rows.len() as u64)
+            }
+            Conn::Postgres(s) => s.copy_in(table, columns, rows),
+        }
+    }
+
     /// The first `head.len()` bytes of the blob in `column` of `table`'s
     /// row `id` (SQLite: an incremental blob read; PostgreSQL:
     /// `substring`): the rest of the blob is not read.

@@ -141,6 +141,36 @@ impl Session {
         Ok(inner.client.execute(&stmt, &refs)?)
     }
 
+    /// Streams `rows` into `table`'s `columns` with one binary `COPY`
+    /// (the columns' types read from a prepared `SELECT` of them).
+    pub(crate) fn copy_in(
+        &self,
+        table: &str,
+        columns: &[&str],
+        rows: &[Vec<Param<'_>>],
+    ) -> Result<u64> {
+        let mut inner = self.inner()?;
+        let cols = columns.join(", ");
+        let types: Vec<postgres::types::Type> = inner
+            .statement(&format!("SELECT {cols} FROM {table} LIMIT 0"))?
+            .columns()
+            .iter()
+            .map(|c| c.type_().clone())
+            .collect();
+        let copy = inner
+            .client
+            .copy_in(&format!("COPY {table} ({cols}) FROM STDIN BINARY"))?;
+        let mut writer = postgres::binary_copy::BinaryCopyInWriter::new(copy, &types);
+        for row in rows {
+            let values: Vec<&(dyn postgres::types::ToSql + Sync)> = row
+                .iter()
+                .map(|p| p as &(dyn postgres::types::ToSql + Sync))
+                .collect();
+            writer.write(&values)?;
+        }
+        Ok(writer.finish()?)
+    }
+
     /// Runs statements without parameters.
     pub(crate) fn batch(&self, sql: &str) -> Result<()> {
         Ok(self.inner()?.client.batch_execute(sql)?)
@@ -312,8 +342,15 @@ pub(crate) fn check_schema(session: &Session) -> Result<()> {
     }
 }
 
-/// The bytes the database takes on the server (`pg_database_size`).
+/// The bytes the archive's tables take on the server: every table of the
+/// current schema with its indexes and out-of-line (TOAST) data
+/// (`pg_total_relation_size`; the database's own catalogs, ~7.5 MB, are
+/// not counted).
 pub(crate) fn database_bytes(conn: Read<'_>) -> Result<u64> {
-    let n: i64 = conn.value("SELECT pg_database_size(current_database())", &[])?;
+    let n: i64 = conn.value(
+        "SELECT CAST(COALESCE(SUM(pg_total_relation_size(c.oid)), 0) AS BIGINT) \
+         FROM pg_class c WHERE c.relkind = 'r' AND c.relnamespace = current_schema()::regnamespace",
+        &[],
+    )?;
     Ok(n.max(0) as u64)
 }

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# The PostgreSQL backend against the embedded one and Kombilo, in one run
+# (issue 24, "Benchmarks"):
+#
+#   1. the 4,803 real 19x19 games (../shared/data/sgf-real): `keil import`
+#      into an embedded archive and into PostgreSQL, and Kombilo's database
+#      build (../shared/peers/kombilo/run.sh): games/s and bytes per game;
+#   2. GAMES generated 19x19 Go games (default 100,000; `keil generate --game
+#      go --seed 1`) on each backend: import time and peak RSS, bytes per
+#      game, node start time (`keil serve` with an empty --cache-dir, until
+#      it listens) and the searches of scripts/bench-queries.py (p50/p99).
+#
+#   scripts/bench-postgres.sh [DATA_DIR]
+#
+# The script starts its own PostgreSQL cluster (Debian's server binaries)
+# under $OUT with the server's defaults but for max_wal_size = 4GB (a bulk
+# load's checkpoints) and stops it at the end. KEIL_BIN=path uses that keil
+# binary; OUT=dir keeps the outputs (default /tmp/keil-bench-postgres);
+# SKIP_KOMBILO=1 skips the peer; GAMES=0 skips part 2.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+data=${1:-../shared/data/sgf-real/yenw__computer-go-dataset}
+out=${OUT:-/tmp/keil-bench-postgres}
+games=${GAMES:-100000}
+rm -rf "$out"
+mkdir -p "$out"
+chmod 777 "$out"
+target=${CARGO_TARGET_DIR:-target}
+if [ -n "${KEIL_BIN:-}" ]; then
+    keil=$KEIL_BIN
+else
+    cargo build --release -q -p keil-cli
+    keil="$target/release/keil"
+fi
+
+bin=$(dirname "$(ls /usr/lib/postgresql/*/bin/initdb | sort -V | tail -1)")
+as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+port=55432
+as_pg "$bin/initdb" -D "$out/pg" -U postgres -A trust -E UTF8 --locale=C >/dev/null
+cat >>"$out/pg/postgresql.conf" <<EOF
+listen_addresses = '127.0.0.1'
+unix_socket_directories = '$out/pg'
+port = $port
+max_wal_size = 4GB
+EOF
+as_pg "$bin/pg_ctl" -D "$out/pg" -l "$out/pg.log" -w start >/dev/null
+trap 'as_pg "$bin/pg_ctl" -D "$out/pg" -m fast stop >/dev/null' EXIT
+psql_() { psql -h 127.0.0.1 -p $port -U postgres -Atc "$1"; }
+url() { echo "postgres://postgres@127.0.0.1:$port/$1"; }
+psql_ "CREATE DATABASE real" >/dev/null
+psql_ "CREATE DATABASE generated" >/dev/null
+echo "machine: $(nproc) cores, $(free -g | awk '/Mem/ {print $2}') GiB; PostgreSQL $("$bin/postgres" --version | awk '{print $3}')"
+echo "load before: $(uptime)"
+
+# timed_import NAME DB INPUT: wall seconds and peak RSS of `keil import`.
+timed_import() {
+    local name=$1 db=$2 input=$3
+    KEIL_NODE_DIR="$out/node-$name" /usr/bin/time -f "%e %M" -o "$out/$name.time" \
+        "$keil" import --json --db "$db" "$input" >"$out/$name.json"
+    read -r secs kib <"$out/$name.time"
+    local n
+    n=$(python3 -c "import json,sys; print(json.load(open('$out/$name.json'))['counts']['imported'])")
+    local bytes
+    bytes=$(KEIL_NODE_DIR="$out/node-$name" "$keil" stats --json --db "$db" |
+        python3 -c "import json,sys; s=json.load(sys.stdin); print(s['store_bytes'] + s['tantivy_bytes'])")
+    printf "%-22s %8d games in %7.1f s = %7.0f games/s, peak RSS %5d MiB, %6d bytes/game\n" \
+        "$name" "$n" "$secs" "$(echo "$n / $secs" | bc -l)" $((kib / 1024)) $((bytes / n))
+}
+
+echo "== 1. the 4,803 real games"
+[ -n "${EXTRA:-}" ] && timed_import sqlite-extra "$out/extra-db" "$EXTRA" && psql_ "CREATE DATABASE extra" >/dev/null && timed_import postgres-extra "$(url extra)" "$EXTRA"
+timed_import sqlite-real "$out/real-db" "$data"
+timed_import postgres-real "$(url real)" "$data"
+if [ -z "${SKIP_KOMBILO:-}" ]; then
+    /usr/bin/time -f "%e" -o "$out/kombilo.time" \
+        ../shared/peers/kombilo/run.sh "$data" --out "$out/kombilo.json" >"$out/kombilo.log" 2>&1
+    grep -E "^built DB" "$out/kombilo.log" || true
+    echo "kombilo (whole run, build and searches): $(cat "$out/kombilo.time") s"
+fi
+
+if [ "$games" -gt 0 ]; then
+    echo "== 2. $games generated 19x19 Go games"
+    "$keil" generate --game go --games "$games" --seed 1 >"$out/generated.sgf"
+    timed_import sqlite-gen "$out/gen-db" "$out/generated.sgf"
+    timed_import postgres-gen "$(url generated)" "$out/generated.sgf"
+    for backend in sqlite postgres; do
+        if [ $backend = sqlite ]; then db="$out/gen-db"; else db=$(url generated); fi
+        rm -rf "$out/cache-$backend"
+        start=$(date +%s.%N)
+        "$keil" serve --no-demo --addr 127.0.0.1:0 --db "$db" --cache-dir "$out/cache-$backend" \
+            2>"$out/serve-$backend.log" &
+        pid=$!
+        until grep -q "listening on" "$out/serve-$backend.log"; do sleep 0.05; done
+        addr=$(grep -o "listening on http://[0-9.:]*" "$out/serve-$backend.log" | sed 's|.*http://||')
+        printf "%-22s node start (empty cache) %.1f s, RSS %d MiB\n" "$backend" \
+            "$(echo "$(date +%s.%N) - $start" | bc -l)" $(($(awk '/VmRSS/ {print $2}' /proc/$pid/status) / 1024))
+        echo "searches on $backend:"
+        python3 scripts/bench-queries.py "http://$addr" 20 2>&1 | tail -12 || true
+        kill $pid
+        wait $pid || true
+    done
+fi
+echo "load after: $(uptime)"
