@@ -24,13 +24,7 @@ games=${1:-100000}
 tenth=$((games / 10))
 out=${OUT:-/tmp/keil-bench-export}
 mkdir -p "$out"
-target=${CARGO_TARGET_DIR:-target}
-if [ -n "${KEIL_BIN:-}" ]; then
-    keil=$KEIL_BIN
-else
-    cargo build --release -q -p keil-cli
-    keil="$target/release/keil"
-fi
+. scripts/keil-bin.sh
 for n in "$games" "$tenth"; do
     [ -f "$out/g$n.sgf" ] || "$keil" generate --game go --size 9 --games "$n" --seed 7 --out "$out/g$n.sgf"
     rm -rf "$out/db$n"

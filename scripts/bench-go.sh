@@ -18,13 +18,7 @@ cd "$(dirname "$0")/.."
 data=${1:-../shared/data/sgf-real/yenw__computer-go-dataset}
 out=${OUT:-/tmp/keil-bench-go}
 mkdir -p "$out"
-target=${CARGO_TARGET_DIR:-target}
-if [ -n "${KEIL_BIN:-}" ]; then
-    keil=$KEIL_BIN
-else
-    cargo build --release -q -p keil-cli
-    keil="$target/release/keil"
-fi
+. scripts/keil-bin.sh
 cargo build --release -q -p keil-archive --example kombilo_compare
 echo "load before: $(uptime)"
 

@@ -19,13 +19,7 @@ cd "$(dirname "$0")/.."
 games=${1:-10000}
 out=${OUT:-/tmp/keil-bench-kaomi}
 mkdir -p "$out"
-target=${CARGO_TARGET_DIR:-target}
-if [ -n "${KEIL_BIN:-}" ]; then
-    keil=$KEIL_BIN
-else
-    cargo build --release -q -p keil-cli
-    keil="$target/release/keil"
-fi
+. scripts/keil-bin.sh
 kaomi="$out/kaomi7-g$games.kaomi"
 keil7="$out/keil7-g$games.keil"
 [ -s "$kaomi" ] || "$keil" generate --game kaomi --size 7 --games "$games" --seed 1 --out "$kaomi"

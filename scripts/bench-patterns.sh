@@ -30,13 +30,7 @@ games=${1:-100000}
 out=${OUT:-/tmp/keil-bench-patterns}
 runs=${RUNS:-10}
 mkdir -p "$out"
-target=${CARGO_TARGET_DIR:-target}
-if [ -n "${KEIL_BIN:-}" ]; then
-    keil=$KEIL_BIN
-else
-    cargo build --release -q -p keil-cli
-    keil="$target/release/keil"
-fi
+. scripts/keil-bin.sh
 cargo build --release -q -p keil-archive --example pattern_scale
 scale="$target/release/examples/pattern_scale"
 echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"

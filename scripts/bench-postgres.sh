@@ -25,13 +25,7 @@ games=${GAMES:-100000}
 rm -rf "$out"
 mkdir -p "$out"
 chmod 777 "$out"
-target=${CARGO_TARGET_DIR:-target}
-if [ -n "${KEIL_BIN:-}" ]; then
-    keil=$KEIL_BIN
-else
-    cargo build --release -q -p keil-cli
-    keil="$target/release/keil"
-fi
+. scripts/keil-bin.sh
 
 bin=$(dirname "$(ls /usr/lib/postgresql/*/bin/initdb | sort -V | tail -1)")
 as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
