@@ -21,6 +21,13 @@ pub struct Args {
     /// cache directory).
     #[arg(long, default_value = "keil-data")]
     db: crate::archive::Db,
+    /// A hot standby of a PostgreSQL --db (a streaming replica's URL;
+    /// repeatable): searches and pages read from the replicas in turn,
+    /// writes go to the primary, and a read goes to the primary when the
+    /// replica has not replayed what this node has seen (its own uploads
+    /// included) or does not answer (it then rests 5 s).
+    #[arg(long = "replica", value_name = "URL")]
+    replicas: Vec<String>,
     /// The address to listen on.
     #[arg(long, default_value = "127.0.0.1:8080")]
     addr: SocketAddr,

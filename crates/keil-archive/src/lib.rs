@@ -132,11 +132,15 @@ pub enum Location {
     /// An embedded archive in this directory.
     Directory(PathBuf),
     /// A PostgreSQL database (`postgres://user@host:port/dbname`, or
-    /// libpq's `key=value` form) as the store, and `dir`, node-local, for
-    /// the text index ([`TANTIVY_DIR`]) and caches.
+    /// libpq's `key=value` form) as the store, its read replicas, and
+    /// `dir`, node-local, for the text index ([`TANTIVY_DIR`]) and caches.
     Postgres {
-        /// The database's connection string.
+        /// The database's connection string (the primary: every write).
         url: String,
+        /// Hot standbys of it (streaming replicas) that reads go to, in
+        /// turn, when they have replayed what this process has seen; a
+        /// replica that lags or fails leaves the read to the primary.
+        replicas: Vec<String>,
         /// The node-local directory (created if needed).
         dir: PathBuf,
     },
@@ -150,6 +154,7 @@ impl Location {
         if db.starts_with("postgres://") || db.starts_with("postgresql://") {
             Location::Postgres {
                 url: db.to_string(),
+                replicas: Vec::new(),
                 dir: dir(),
             }
         } else {
@@ -169,7 +174,10 @@ impl Location {
     fn place(&self) -> store::Place {
         match self {
             Location::Directory(dir) => store::Place::Sqlite(dir.join(SQLITE_FILE)),
-            Location::Postgres { url, .. } => store::Place::Postgres(url.clone()),
+            Location::Postgres { url, replicas, .. } => store::Place::Postgres {
+                url: url.clone(),
+                replicas: replicas.clone(),
+            },
         }
     }
 }

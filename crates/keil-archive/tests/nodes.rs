@@ -48,6 +48,7 @@ fn options(batch_size: usize) -> ImportOptions {
 fn node(url: &str, dir: &std::path::Path) -> Archive {
     Archive::open(Location::Postgres {
         url: url.to_string(),
+        replicas: Vec::new(),
         dir: dir.to_path_buf(),
     })
     .unwrap()

@@ -156,6 +156,79 @@ impl Cluster {
             .expect("the cluster's watchdog starts");
     }
 
+    /// A hot standby of this cluster: `pg_basebackup -R` (streaming
+    /// replication from this cluster, `standby.signal` written) into a new
+    /// temporary directory, started on its own free port. It replays what
+    /// this cluster commits and answers reads only.
+    ///
+    /// # Panics
+    /// When `pg_basebackup` or `pg_ctl start` fails.
+    pub fn standby(&self) -> Cluster {
+        let root = if self.as_postgres {
+            tempfile::Builder::new()
+                .prefix("keil-pg-standby-")
+                .tempdir_in("/tmp")
+        } else {
+            tempfile::Builder::new()
+                .prefix("keil-pg-standby-")
+                .tempdir()
+        }
+        .expect("a temporary directory for the standby");
+        let mut standby = Cluster {
+            root,
+            bin: self.bin.clone(),
+            port: 0,
+            as_postgres: self.as_postgres,
+        };
+        if standby.as_postgres {
+            standby.give_to_postgres();
+        }
+        let data = standby.data_dir();
+        let port = self.port.to_string();
+        self.run_ok(
+            "pg_basebackup",
+            &[
+                "-h",
+                "127.0.0.1",
+                "-p",
+                &port,
+                "-U",
+                SUPERUSER,
+                "-D",
+                path_str(&data),
+                "-R",
+                "-X",
+                "stream",
+                // An immediate checkpoint, not a spread one (minutes).
+                "-c",
+                "fast",
+                "--no-sync",
+            ],
+        );
+        // The copied configuration names the primary's socket directory.
+        append(
+            &data.join("postgresql.conf"),
+            &format!(
+                "\nunix_socket_directories = '{}'\nhot_standby = on\n",
+                path_str(&data)
+            ),
+        );
+        for attempt in 0..5 {
+            standby.port = free_port();
+            let out = standby.pg_ctl_start();
+            if out.status.success() {
+                return standby;
+            }
+            assert!(
+                attempt < 4,
+                "pg_ctl start of the standby failed: {}\nlog: {}",
+                String::from_utf8_lossy(&out.stderr),
+                std::fs::read_to_string(standby.log_file()).unwrap_or_default()
+            );
+        }
+        unreachable!("the loop returns or panics")
+    }
+
     /// Creates database `name` unless this cluster already has it; returns
     /// its URL.
     ///

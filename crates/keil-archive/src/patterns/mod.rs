@@ -731,11 +731,16 @@ fn page(
             })
         })
         .flatten();
+    let ids: Vec<GameId> = page
+        .iter()
+        .map(|h| GameId::from_sql(i64::from(h.game)))
+        .collect();
+    let mut details = crate::store::games::hit_details(conn, &ids)?;
     let games = page
         .iter()
         .map(|h| {
             let game_id = GameId::from_sql(i64::from(h.game));
-            let d = crate::store::games::hit_details(conn, game_id)?;
+            let d = details.remove(&game_id);
             let (sym, swapped) = m.placement_sym[h.placement as usize];
             Ok(PatternHit {
                 game_id,

@@ -252,10 +252,15 @@ pub(crate) fn search(
         sides.iter().map(|s| s.board.to_notation(None)).collect()
     };
     let count = board.symmetry_count();
+    let ids: Vec<GameId> = page
+        .iter()
+        .map(|(h, _)| GameId::from_sql(i64::from(h.game)))
+        .collect();
+    let mut details = crate::store::games::hit_details(conn, &ids)?;
     for (h, i) in &page {
         let side = &sides[*i];
         let game_id = GameId::from_sql(i64::from(h.game));
-        let d = crate::store::games::hit_details(conn, game_id)?.ok_or(Error::Corrupt {
+        let d = details.remove(&game_id).ok_or(Error::Corrupt {
             game: game_id,
             reason: "indexed but not stored".into(),
         })?;

@@ -325,53 +325,103 @@ pub(crate) fn list_games(conn: Read<'_>, filter: &GameFilter, page: &Page) -> Re
     Ok(GameList { games, next, prev })
 }
 
-/// Summaries of the games with these ids, in the order of `ids`; ids not in
-/// the archive are skipped.
-pub(crate) fn summaries(conn: Read<'_>, ids: &[GameId]) -> Result<Vec<GameSummary>> {
+/// Ids a statement names at most (`id IN (...)`), well under both
+/// backends' parameter limits.
+const IDS_CHUNK: usize = 500;
+
+/// Runs `sql_of(marks)` (a statement whose `id IN (marks)` takes the ids,
+/// after `before`'s parameters) over `ids` in chunks, and maps each row
+/// with `f`.
+fn by_ids<T>(
+    conn: Read<'_>,
+    ids: &[GameId],
+    before: &[Param<'static>],
+    sql_of: impl Fn(&str) -> String,
+    mut f: impl FnMut(&Row<'_>) -> Result<T>,
+) -> Result<Vec<T>> {
     let mut out = Vec::with_capacity(ids.len());
-    let sql = format!("SELECT {SUMMARY_COLUMNS} FROM {SUMMARY_FROM} WHERE g.id = ?");
-    for &id in ids {
-        if let Some(s) = conn.query_opt(&sql, params![id.sql()], summary_of)? {
-            out.push(s);
-        }
+    for chunk in ids.chunks(IDS_CHUNK) {
+        let marks = vec!["?"; chunk.len()].join(",");
+        let params: Vec<Param<'_>> = before
+            .iter()
+            .cloned()
+            .chain(chunk.iter().map(|id| Param::Int(id.sql())))
+            .collect();
+        out.extend(conn.query(&sql_of(&marks), &params, &mut f)?);
     }
     Ok(out)
+}
+
+/// `found` (keyed by id) in the order of `ids`, those not found skipped.
+fn in_order<T>(ids: &[GameId], mut found: std::collections::HashMap<GameId, T>) -> Vec<T> {
+    ids.iter().filter_map(|id| found.remove(id)).collect()
+}
+
+/// Summaries of the games with these ids, in the order of `ids`; ids not in
+/// the archive are skipped. A few statements, whatever the number of ids.
+pub(crate) fn summaries(conn: Read<'_>, ids: &[GameId]) -> Result<Vec<GameSummary>> {
+    let found = by_ids(
+        conn,
+        ids,
+        &[],
+        |m| format!("SELECT {SUMMARY_COLUMNS} FROM {SUMMARY_FROM} WHERE g.id IN ({m})"),
+        summary_of,
+    )?;
+    Ok(in_order(
+        ids,
+        found.into_iter().map(|g| (g.id, g)).collect(),
+    ))
 }
 
 /// The games of `ids` that pass `filter` ([`filter_sql`]: people by
 /// person key and aliases), in the order of `ids`.
 pub(crate) fn kept(conn: Read<'_>, filter: &GameFilter, ids: &[GameId]) -> Result<Vec<GameId>> {
     let (cond, params) = filter_sql(conn.backend(), filter);
-    let sql = format!("SELECT 1 FROM games g WHERE g.id = ? AND {cond}");
-    let mut out = Vec::new();
-    for &id in ids {
-        let mut all = Vec::with_capacity(params.len() + 1);
-        all.push(Param::Int(id.sql()));
-        all.extend(params.iter().cloned());
-        if conn.query_opt(&sql, &all, |_| Ok(()))?.is_some() {
-            out.push(id);
-        }
-    }
-    Ok(out)
+    // The filter's parameters come first in the statement's text.
+    let found = by_ids(
+        conn,
+        ids,
+        &params,
+        |m| format!("SELECT g.id FROM games g WHERE {cond} AND g.id IN ({m})"),
+        |r| Ok(GameId::from_sql(r.get(0)?)),
+    )?;
+    Ok(in_order(
+        ids,
+        found.into_iter().map(|id| (id, id)).collect(),
+    ))
 }
 
-/// The [`HitDetails`] of one game (one indexed row and two player
-/// lookups: lighter than a [`GameSummary`]); `None` when the game is gone.
-pub(crate) fn hit_details(conn: Read<'_>, id: GameId) -> Result<Option<HitDetails>> {
-    conn.query_opt(
-        "SELECT g.date, b.name, w.name, g.result FROM games g
-         LEFT JOIN players b ON b.id = g.black_id LEFT JOIN players w ON w.id = g.white_id
-         WHERE g.id = ?1",
-        params![id.sql()],
-        |r| {
-            Ok(HitDetails {
-                date: r.get(0)?,
-                black: r.get(1)?,
-                white: r.get(2)?,
-                result: r.get(3)?,
-            })
+/// The [`HitDetails`] of games (one indexed row and two player lookups
+/// each: lighter than a [`GameSummary`]), by id; games that are gone are
+/// left out.
+pub(crate) fn hit_details(
+    conn: Read<'_>,
+    ids: &[GameId],
+) -> Result<std::collections::HashMap<GameId, HitDetails>> {
+    let found = by_ids(
+        conn,
+        ids,
+        &[],
+        |m| {
+            format!(
+                "SELECT g.id, g.date, b.name, w.name, g.result FROM games g \
+                 LEFT JOIN players b ON b.id = g.black_id LEFT JOIN players w ON w.id = g.white_id \
+                 WHERE g.id IN ({m})"
+            )
         },
-    )
+        |r| {
+            Ok((
+                GameId::from_sql(r.get(0)?),
+                HitDetails {
+                    date: r.get(1)?,
+                    black: r.get(2)?,
+                    white: r.get(3)?,
+                    result: r.get(4)?,
+                },
+            ))
+        },
+    )?;
+    Ok(found.into_iter().collect())
 }
 
 /// The moves of one game (see [`crate::Games::moves`]).

@@ -103,8 +103,13 @@ impl<'a> Write<'a> {
 pub(crate) enum Place {
     /// The embedded SQLite file.
     Sqlite(PathBuf),
-    /// A PostgreSQL database URL.
-    Postgres(String),
+    /// A PostgreSQL database: the primary's URL and its read replicas'.
+    Postgres {
+        /// The primary (writes; reads when no replica will do).
+        url: String,
+        /// Hot standbys that reads go to, in turn.
+        replicas: Vec<String>,
+    },
 }
 
 /// The store's one writer in this process: the connection every write of
@@ -124,13 +129,11 @@ impl Writer {
     /// Storage and migration errors.
     pub(crate) fn open(place: &Place, pool: &ReadPool) -> Result<Writer> {
         match (place, pool) {
-            (Place::Postgres(_), ReadPool::Postgres(pool)) => {
-                Ok(Writer::Postgres(postgres::Writer::open(pool)?))
-            }
             (Place::Sqlite(path), _) => Ok(Writer::Sqlite(sqlite::Writer::open(path)?)),
-            (Place::Postgres(url), _) => Ok(Writer::Postgres(postgres::Writer::open(
-                &postgres::Pool::connect(url)?,
-            )?)),
+            (_, ReadPool::Postgres(pools)) => Ok(Writer::Postgres(postgres::Writer::open(pools)?)),
+            (Place::Postgres { url, replicas }, ReadPool::Sqlite(_)) => Ok(Writer::Postgres(
+                postgres::Writer::open(&postgres::Pools::connect(url, replicas)?)?,
+            )),
         }
     }
 
@@ -197,8 +200,9 @@ impl Writer {
 pub(crate) enum ReadPool {
     /// The embedded archive's small pool.
     Sqlite(sqlite::ReadPool),
-    /// A PostgreSQL connection pool (the writer's session comes from it).
-    Postgres(postgres::Pool),
+    /// The PostgreSQL primary's pool (the writer's session comes from it)
+    /// and the read replicas'.
+    Postgres(postgres::Pools),
 }
 
 impl ReadPool {
@@ -211,7 +215,9 @@ impl ReadPool {
     pub(crate) fn open(place: &Place, read_only: bool) -> Result<ReadPool> {
         Ok(match place {
             Place::Sqlite(path) => ReadPool::Sqlite(sqlite::ReadPool::new(path.clone(), read_only)),
-            Place::Postgres(url) => ReadPool::Postgres(postgres::Pool::connect(url)?),
+            Place::Postgres { url, replicas } => {
+                ReadPool::Postgres(postgres::Pools::connect(url, replicas)?)
+            }
         })
     }
 

@@ -285,6 +285,7 @@ pub fn at(dir: impl AsRef<std::path::Path>) -> keil_archive::Location {
     let name = format!("keil_{}", &hash.to_hex()[..16]);
     keil_archive::Location::Postgres {
         url: cluster.ensure_database(&name),
+        replicas: Vec::new(),
         dir: dir.to_path_buf(),
     }
 }

@@ -16,12 +16,15 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicI64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use postgres::NoTls;
 use r2d2_postgres::PostgresConnectionManager;
 
-use super::sql::{Param, numbered_placeholders};
-use super::{Read, Write};
+use super::sql::{Conn, Param, numbered_placeholders};
+use super::{Read, Sequences, Write};
 use crate::{Error, Result};
 
 /// The numbered migrations of `schema/postgres/`, in order. Never edit one
@@ -40,6 +43,16 @@ const MIGRATION_LOCK: i64 = 0x6b65_696d;
 
 /// Connections a process keeps at most (its readers and its writer).
 const POOL_SIZE: u32 = 16;
+
+/// How long a connection to the primary may take before the pool gives up.
+const PRIMARY_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How long a connection to a replica may take: past it, reads go to the
+/// primary and the replica rests for [`REPLICA_REST`].
+const REPLICA_TIMEOUT: Duration = Duration::from_secs(1);
+
+/// How long a replica that failed is not asked again.
+const REPLICA_REST: Duration = Duration::from_secs(5);
 
 /// Statements prepared per session before the cache is emptied (filters
 /// make statements of many shapes).
@@ -90,23 +103,58 @@ impl Inner {
 
 /// A PostgreSQL connection that runs the store's statements (what
 /// [`super::sql::Conn::Postgres`] holds). Not `Sync`: one thread uses it
-/// at a time.
-pub(crate) struct Session(Box<RefCell<Inner>>);
+/// at a time. A statement outside a transaction that finds the connection
+/// closed by the server (a restart, a failover) runs again, once, on a new
+/// connection from the pool; inside a transaction the error is the
+/// caller's (the transaction is lost).
+pub(crate) struct Session(Box<SessionState>);
+
+struct SessionState {
+    inner: RefCell<Inner>,
+    /// Where a new connection comes from.
+    pool: Pool,
+    /// Inside `BEGIN` .. `COMMIT`/`ROLLBACK`.
+    in_transaction: std::cell::Cell<bool>,
+}
 
 impl Session {
-    fn new(client: Pooled) -> Session {
+    fn new(client: Pooled, pool: Pool) -> Session {
         // Boxed: the pooled connection is large, and a session sits in
         // enums beside SQLite's small handles.
-        Session(Box::new(RefCell::new(Inner {
-            client,
-            statements: HashMap::new(),
-        })))
+        Session(Box::new(SessionState {
+            inner: RefCell::new(Inner {
+                client,
+                statements: HashMap::new(),
+            }),
+            pool,
+            in_transaction: std::cell::Cell::new(false),
+        }))
     }
 
     fn inner(&self) -> Result<std::cell::RefMut<'_, Inner>> {
         self.0
+            .inner
             .try_borrow_mut()
             .map_err(|_| crate::error::storage_error("PostgreSQL", Nested))
+    }
+
+    /// Runs `op`; when it fails on a connection the server closed, outside
+    /// a transaction and before `op` handed anything on (`handed`), runs
+    /// it again on a new connection.
+    fn run<T>(
+        &self,
+        handed: &std::cell::Cell<bool>,
+        mut op: impl FnMut(&mut Inner) -> Result<T>,
+    ) -> Result<T> {
+        let mut inner = self.inner()?;
+        match op(&mut inner) {
+            Err(_) if inner.client.is_closed() && !self.0.in_transaction.get() && !handed.get() => {
+                inner.client = self.0.pool.0.get()?;
+                inner.statements.clear();
+                op(&mut inner)
+            }
+            other => other,
+        }
     }
 
     /// Runs `sql` and streams its rows to `each` while it returns `true`.
@@ -116,29 +164,33 @@ impl Session {
         params: &[Param<'_>],
         each: &mut dyn FnMut(&postgres::Row) -> Result<bool>,
     ) -> Result<()> {
-        let mut inner = self.inner()?;
-        let stmt = inner.statement(sql)?;
-        let mut rows = inner.client.query_raw(
-            &stmt,
-            params.iter().map(|p| p as &dyn postgres::types::ToSql),
-        )?;
-        while let Some(row) = postgres::fallible_iterator::FallibleIterator::next(&mut rows)? {
-            if !each(&row)? {
-                break;
+        let handed = std::cell::Cell::new(false);
+        self.run(&handed, |inner| {
+            let stmt = inner.statement(sql)?;
+            let mut rows = inner.client.query_raw(
+                &stmt,
+                params.iter().map(|p| p as &dyn postgres::types::ToSql),
+            )?;
+            while let Some(row) = postgres::fallible_iterator::FallibleIterator::next(&mut rows)? {
+                handed.set(true);
+                if !each(&row)? {
+                    break;
+                }
             }
-        }
-        Ok(())
+            Ok(())
+        })
     }
 
     /// Runs `sql`, returning the rows it changed.
     pub(crate) fn execute(&self, sql: &str, params: &[Param<'_>]) -> Result<u64> {
-        let mut inner = self.inner()?;
-        let stmt = inner.statement(sql)?;
         let refs: Vec<&(dyn postgres::types::ToSql + Sync)> = params
             .iter()
             .map(|p| p as &(dyn postgres::types::ToSql + Sync))
             .collect();
-        Ok(inner.client.execute(&stmt, &refs)?)
+        self.run(&std::cell::Cell::new(false), |inner| {
+            let stmt = inner.statement(sql)?;
+            Ok(inner.client.execute(&stmt, &refs)?)
+        })
     }
 
     /// Streams `rows` into `table`'s `columns` with one binary `COPY`
@@ -173,43 +225,48 @@ impl Session {
 
     /// Runs statements without parameters.
     pub(crate) fn batch(&self, sql: &str) -> Result<()> {
-        Ok(self.inner()?.client.batch_execute(sql)?)
+        self.run(&std::cell::Cell::new(false), |inner| {
+            Ok(inner.client.batch_execute(sql)?)
+        })
     }
 
     /// Runs `f` between `begin` and `COMMIT`, or `ROLLBACK` when it fails.
     fn within<T>(&self, begin: &str, f: impl FnOnce() -> Result<T>) -> Result<T> {
         self.batch(begin)?;
-        match f() {
-            Ok(out) => {
-                self.batch("COMMIT")?;
-                Ok(out)
-            }
-            Err(e) => {
-                // The error is what the caller needs; a failed rollback
-                // leaves the connection broken, and the pool drops it.
-                let _ = self.batch("ROLLBACK");
-                Err(e)
-            }
-        }
+        self.0.in_transaction.set(true);
+        let out = f();
+        let end = match &out {
+            Ok(_) => self.batch("COMMIT"),
+            // The error is what the caller needs; a failed rollback
+            // leaves the connection broken, and the pool drops it.
+            Err(_) => self.batch("ROLLBACK").or(Ok(())),
+        };
+        self.0.in_transaction.set(false);
+        end?;
+        out
     }
 }
 
-/// A pool of sessions on one database.
+/// A pool of sessions on one database (a handle: clones share it).
+#[derive(Clone)]
 pub(crate) struct Pool(r2d2::Pool<Manager>);
 
 impl Pool {
     /// Connects to `url` (`postgres://user@host:port/dbname`, or libpq's
-    /// `key=value` form).
+    /// `key=value` form), waiting up to `timeout` for a connection.
     ///
     /// # Errors
-    /// A malformed URL; a server that does not answer (r2d2 waits 30 s).
-    pub(crate) fn connect(url: &str) -> Result<Pool> {
+    /// A malformed URL.
+    fn connect(url: &str, timeout: Duration) -> Result<Pool> {
         let config: postgres::Config = url.parse()?;
         let manager = PostgresConnectionManager::new(config, NoTls);
         let pool = r2d2::Pool::builder()
             .max_size(POOL_SIZE)
             .min_idle(Some(0))
-            .connection_timeout(std::time::Duration::from_secs(10))
+            // A connection the server closed is dropped (`is_closed`);
+            // no test query at each checkout, a round trip every read.
+            .test_on_check_out(false)
+            .connection_timeout(timeout)
             .build(manager)?;
         Ok(Pool(pool))
     }
@@ -218,14 +275,120 @@ impl Pool {
     ///
     /// # Errors
     /// The server does not answer.
-    pub(crate) fn session(&self) -> Result<Session> {
-        Ok(Session::new(self.0.get()?))
+    fn session(&self) -> Result<Session> {
+        Ok(Session::new(self.0.get()?, self.clone()))
+    }
+}
+
+/// The highest store sequences this process has written or read: a read
+/// goes to a replica only when the replica has replayed that far, so a
+/// process never reads an older state than it saw (its uploader's own
+/// games included).
+#[derive(Default)]
+pub(crate) struct Watermark {
+    games: AtomicI64,
+    removals: AtomicI64,
+}
+
+impl Watermark {
+    fn raise(&self, at: Sequences) {
+        self.games.fetch_max(at.games, Ordering::AcqRel);
+        self.removals.fetch_max(at.removals, Ordering::AcqRel);
     }
 
-    /// A read connection: its statements run each on its own snapshot, or
-    /// on one in [`ReadSession::snapshot`].
+    fn reached_by(&self, at: Sequences) -> bool {
+        at.games >= self.games.load(Ordering::Acquire)
+            && at.removals >= self.removals.load(Ordering::Acquire)
+    }
+}
+
+/// A hot standby that reads may go to.
+struct Replica {
+    pool: Pool,
+    /// Not asked again before this instant (it failed).
+    resting: Mutex<Option<Instant>>,
+}
+
+impl Replica {
+    fn is_resting(&self) -> bool {
+        let resting = self.resting.lock().unwrap_or_else(|e| e.into_inner());
+        resting.is_some_and(|until| Instant::now() < until)
+    }
+
+    fn rest(&self) {
+        let mut resting = self.resting.lock().unwrap_or_else(|e| e.into_inner());
+        *resting = Some(Instant::now() + REPLICA_REST);
+    }
+}
+
+/// The sessions of a PostgreSQL archive: the primary's (writes, and reads
+/// when no replica will do) and the read replicas' (hot standbys, taken in
+/// turn).
+pub(crate) struct Pools {
+    primary: Pool,
+    replicas: Vec<Replica>,
+    next: AtomicUsize,
+    seen: Arc<Watermark>,
+}
+
+impl Pools {
+    /// Connects to the primary at `url` and to the `replicas` (no
+    /// connection is made yet: a server that does not answer fails the
+    /// first statement, a replica that does not answer rests).
+    ///
+    /// # Errors
+    /// A malformed URL.
+    pub(crate) fn connect(url: &str, replicas: &[String]) -> Result<Pools> {
+        Ok(Pools {
+            primary: Pool::connect(url, PRIMARY_TIMEOUT)?,
+            replicas: replicas
+                .iter()
+                .map(|r| {
+                    Ok(Replica {
+                        pool: Pool::connect(r, REPLICA_TIMEOUT)?,
+                        resting: Mutex::new(None),
+                    })
+                })
+                .collect::<Result<_>>()?,
+            next: AtomicUsize::new(0),
+            seen: Arc::default(),
+        })
+    }
+
+    /// A read connection: on a replica that answers and has replayed all
+    /// this process has seen (taken in turn), else on the primary.
+    ///
+    /// # Errors
+    /// The primary does not answer.
     pub(crate) fn get(&self) -> Result<ReadSession> {
-        Ok(ReadSession(self.session()?))
+        let n = self.replicas.len();
+        if n == 0 {
+            return Ok(ReadSession(self.primary.session()?));
+        }
+        let first = self.next.fetch_add(1, Ordering::Relaxed);
+        for i in 0..n {
+            let replica = &self.replicas[(first + i) % n];
+            if replica.is_resting() {
+                continue;
+            }
+            let Ok(session) = replica.pool.session() else {
+                replica.rest();
+                continue;
+            };
+            match Sequences::read(Read(Conn::Postgres(&session))) {
+                Ok(at) if self.seen.reached_by(at) => {
+                    self.seen.raise(at);
+                    return Ok(ReadSession(session));
+                }
+                // Lagging: the primary answers this read.
+                Ok(_) => {}
+                Err(_) => replica.rest(),
+            }
+        }
+        let session = self.primary.session()?;
+        self.seen
+            .raise(Sequences::read(Read(Conn::Postgres(&session)))?);
+        Ok(ReadSession(session))
     }
 }
 
@@ -248,51 +411,64 @@ impl ReadSession {
     }
 }
 
-/// The process's writer: one session kept for every write.
-pub(crate) struct Writer(Session);
+/// The process's writer: one session on the primary kept for every write
+/// (on a new connection when the server closed it: a restart, a failover).
+pub(crate) struct Writer {
+    session: Session,
+    /// The read pools' watermark, raised by every commit.
+    seen: Arc<Watermark>,
+}
 
 impl Writer {
-    /// Connects through `pool` and applies the pending migrations.
+    /// Connects to `pools`' primary and applies the pending migrations.
     ///
     /// # Errors
     /// Connection and migration errors.
-    pub(crate) fn open(pool: &Pool) -> Result<Writer> {
-        let session = pool.session()?;
+    pub(crate) fn open(pools: &Pools) -> Result<Writer> {
+        let session = pools.primary.session()?;
         migrate(&session)?;
-        Ok(Writer(session))
+        Ok(Writer {
+            session,
+            seen: pools.seen.clone(),
+        })
     }
 
     /// Runs `f` in one write transaction holding [`WRITE_LOCK`]: committed
-    /// when `f` returns `Ok`, rolled back when it returns an error.
+    /// when `f` returns `Ok`, rolled back when it returns an error. Once
+    /// committed, this process's reads see at least what it wrote (the
+    /// watermark).
     pub(crate) fn transaction<T>(&mut self, f: impl FnOnce(Write<'_>) -> Result<T>) -> Result<T> {
-        let session = &self.0;
-        session.within("BEGIN", || {
+        let session = &self.session;
+        let (out, at) = session.within("BEGIN", || {
             session.execute("SELECT pg_advisory_xact_lock(?)", &[Param::Int(WRITE_LOCK)])?;
-            f(Write(super::sql::Conn::Postgres(session)))
-        })
+            let out = f(Write(Conn::Postgres(session)))?;
+            Ok((out, Sequences::read(Read(Conn::Postgres(session)))?))
+        })?;
+        self.seen.raise(at);
+        Ok(out)
     }
 
     /// Statements outside a transaction, each committed alone.
     pub(crate) fn autocommit(&self) -> Write<'_> {
-        Write(super::sql::Conn::Postgres(&self.0))
+        Write(Conn::Postgres(&self.session))
     }
 
     /// Reads on the writer's session.
     pub(crate) fn read(&self) -> Read<'_> {
-        Read(super::sql::Conn::Postgres(&self.0))
+        Read(Conn::Postgres(&self.session))
     }
 
     /// `VACUUM` of the whole database (space of deleted rows reused;
     /// PostgreSQL's autovacuum does the same in the background).
     pub(crate) fn compact(&self) -> Result<()> {
-        self.0.batch("VACUUM")
+        self.session.batch("VACUUM")
     }
 }
 
 /// The schema version of the database `session` is on (0 for an empty
 /// database).
 fn version(session: &Session) -> Result<usize> {
-    let conn = super::sql::Conn::Postgres(session);
+    let conn = Conn::Postgres(session);
     let exists: bool = conn.value("SELECT to_regclass('schema_version') IS NOT NULL", &[])?;
     if !exists {
         return Ok(0);
