@@ -58,7 +58,38 @@ const REPLICA_REST: Duration = Duration::from_secs(5);
 /// make statements of many shapes).
 const STATEMENT_CACHE: usize = 512;
 
-type Manager = PostgresConnectionManager<NoTls>;
+/// The pool's connection manager: `r2d2_postgres`'s, with each
+/// connection's prepared statements kept beside it (a statement is
+/// prepared once per connection, not once per checkout).
+struct Manager(PostgresConnectionManager<NoTls>);
+
+/// A pooled connection and its prepared statements, by the SQL they were
+/// written as (with SQLite's placeholders).
+struct Connection {
+    client: postgres::Client,
+    statements: HashMap<String, postgres::Statement>,
+}
+
+impl r2d2::ManageConnection for Manager {
+    type Connection = Connection;
+    type Error = postgres::Error;
+
+    fn connect(&self) -> std::result::Result<Connection, postgres::Error> {
+        Ok(Connection {
+            client: self.0.connect()?,
+            statements: HashMap::new(),
+        })
+    }
+
+    fn is_valid(&self, conn: &mut Connection) -> std::result::Result<(), postgres::Error> {
+        self.0.is_valid(&mut conn.client)
+    }
+
+    fn has_broken(&self, conn: &mut Connection) -> bool {
+        conn.client.is_closed()
+    }
+}
+
 type Pooled = r2d2::PooledConnection<Manager>;
 
 impl From<postgres::Error> for Error {
@@ -79,24 +110,24 @@ impl From<r2d2::Error> for Error {
 #[error("a statement ran on a PostgreSQL session while another's rows were being read")]
 struct Nested;
 
-/// One connection with its prepared statements.
+/// One pooled connection with its prepared statements.
 struct Inner {
-    client: Pooled,
-    statements: HashMap<String, postgres::Statement>,
+    conn: Pooled,
 }
 
 impl Inner {
     /// The prepared statement for `sql` (written with SQLite's
     /// placeholders).
     fn statement(&mut self, sql: &str) -> Result<postgres::Statement> {
-        if let Some(s) = self.statements.get(sql) {
+        let conn = &mut *self.conn;
+        if let Some(s) = conn.statements.get(sql) {
             return Ok(s.clone());
         }
-        if self.statements.len() >= STATEMENT_CACHE {
-            self.statements.clear();
+        if conn.statements.len() >= STATEMENT_CACHE {
+            conn.statements.clear();
         }
-        let s = self.client.prepare(&numbered_placeholders(sql))?;
-        self.statements.insert(sql.to_string(), s.clone());
+        let s = conn.client.prepare(&numbered_placeholders(sql))?;
+        conn.statements.insert(sql.to_string(), s.clone());
         Ok(s)
     }
 }
@@ -122,10 +153,7 @@ impl Session {
         // Boxed: the pooled connection is large, and a session sits in
         // enums beside SQLite's small handles.
         Session(Box::new(SessionState {
-            inner: RefCell::new(Inner {
-                client,
-                statements: HashMap::new(),
-            }),
+            inner: RefCell::new(Inner { conn: client }),
             pool,
             in_transaction: std::cell::Cell::new(false),
         }))
@@ -148,9 +176,12 @@ impl Session {
     ) -> Result<T> {
         let mut inner = self.inner()?;
         match op(&mut inner) {
-            Err(_) if inner.client.is_closed() && !self.0.in_transaction.get() && !handed.get() => {
-                inner.client = self.0.pool.0.get()?;
-                inner.statements.clear();
+            Err(_)
+                if inner.conn.client.is_closed()
+                    && !self.0.in_transaction.get()
+                    && !handed.get() =>
+            {
+                inner.conn = self.0.pool.0.get()?;
                 op(&mut inner)
             }
             other => other,
@@ -167,7 +198,7 @@ impl Session {
         let handed = std::cell::Cell::new(false);
         self.run(&handed, |inner| {
             let stmt = inner.statement(sql)?;
-            let mut rows = inner.client.query_raw(
+            let mut rows = inner.conn.client.query_raw(
                 &stmt,
                 params.iter().map(|p| p as &dyn postgres::types::ToSql),
             )?;
@@ -189,7 +220,7 @@ impl Session {
             .collect();
         self.run(&std::cell::Cell::new(false), |inner| {
             let stmt = inner.statement(sql)?;
-            Ok(inner.client.execute(&stmt, &refs)?)
+            Ok(inner.conn.client.execute(&stmt, &refs)?)
         })
     }
 
@@ -210,6 +241,7 @@ impl Session {
             .map(|c| c.type_().clone())
             .collect();
         let copy = inner
+            .conn
             .client
             .copy_in(&format!("COPY {table} ({cols}) FROM STDIN BINARY"))?;
         let mut writer = postgres::binary_copy::BinaryCopyInWriter::new(copy, &types);
@@ -226,7 +258,7 @@ impl Session {
     /// Runs statements without parameters.
     pub(crate) fn batch(&self, sql: &str) -> Result<()> {
         self.run(&std::cell::Cell::new(false), |inner| {
-            Ok(inner.client.batch_execute(sql)?)
+            Ok(inner.conn.client.batch_execute(sql)?)
         })
     }
 
@@ -259,7 +291,7 @@ impl Pool {
     /// A malformed URL.
     fn connect(url: &str, timeout: Duration) -> Result<Pool> {
         let config: postgres::Config = url.parse()?;
-        let manager = PostgresConnectionManager::new(config, NoTls);
+        let manager = Manager(PostgresConnectionManager::new(config, NoTls));
         let pool = r2d2::Pool::builder()
             .max_size(POOL_SIZE)
             .min_idle(Some(0))
