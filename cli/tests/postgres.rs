@@ -2,7 +2,8 @@
 //! cluster: every command answers as on the embedded archive of the same
 //! games, and two `keil serve` nodes on one database serve one archive (an
 //! upload on one is found on the other; a removal on one is gone from the
-//! other; a node killed with -9 and started again answers the same).
+//! other; a node killed with -9 and started again answers the same), and
+//! an importer killed with -9 leaves whole batches that a rerun completes.
 //! Skips, with a note, where PostgreSQL's server is not installed.
 
 use std::io::{BufRead, BufReader, Read, Write};
@@ -250,4 +251,76 @@ fn two_nodes_serve_one_archive_and_a_killed_node_comes_back_the_same() {
         child.kill().unwrap();
         child.wait().unwrap();
     }
+}
+
+#[test]
+fn a_killed_importer_leaves_whole_batches_and_the_rerun_completes() {
+    let Some(pg) = keil_testpg::Cluster::start() else {
+        return;
+    };
+    let url = pg.create_database("killed");
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("games.sgf");
+    let generated = keil(&["generate", "--game", "go", "--games", "6000", "--seed", "8"]);
+    std::fs::write(&games, generated).unwrap();
+    let import = || {
+        let mut cmd = Command::new(KEIL);
+        cmd.args(["import", "--batch", "25", "--db", &url])
+            .arg(&games)
+            .env("KEIL_NODE_DIR", dir.path().join("node"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        cmd
+    };
+    let count = |sql: &str| -> i64 { pg.psql("killed", sql).parse().unwrap() };
+    let mut child = import().spawn().unwrap();
+    // Killed with -9 once a batch is in (of 240).
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        let ready = pg.psql(
+            "killed",
+            "SELECT COUNT(*) FROM pg_tables WHERE tablename = 'counts'",
+        ) == "1";
+        let stored = if ready {
+            count("SELECT n FROM counts WHERE name = 'games'")
+        } else {
+            0
+        };
+        if stored >= 25 {
+            break;
+        }
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the import ended first"
+        );
+        assert!(std::time::Instant::now() < deadline, "no batch in 60 s");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    // The server rolls the killed session's transaction back.
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let stored = count("SELECT COUNT(*) FROM games");
+    assert!(stored >= 25);
+    assert!(stored < 6000, "killed before the end");
+    assert_eq!(stored % 25, 0, "whole batches only: {stored}");
+    assert_eq!(count("SELECT n FROM counts WHERE name = 'games'"), stored);
+    assert_eq!(
+        count("SELECT COUNT(DISTINCT game_id) FROM game_players"),
+        stored
+    );
+    // The rerun stores the rest.
+    assert!(import().status().unwrap().success());
+    let total = count("SELECT COUNT(*) FROM games");
+    assert!(total > stored);
+    assert_eq!(total, count("SELECT COUNT(DISTINCT hash) FROM games"));
+    let again: serde_json::Value = serde_json::from_str(&keil(&[
+        "import",
+        "--json",
+        "--db",
+        &url,
+        games.to_str().unwrap(),
+    ]))
+    .unwrap();
+    assert_eq!(again["counts"]["imported"], 0, "{again}");
 }
