@@ -12,9 +12,8 @@
 #
 #   scripts/bench-postgres.sh [DATA_DIR]
 #
-# The script starts its own PostgreSQL cluster (Debian's server binaries)
-# under $OUT with the server's defaults but for max_wal_size = 4GB (a bulk
-# load's checkpoints) and stops it at the end. KEIL_BIN=path uses that keil
+# The script starts its own PostgreSQL cluster under $OUT
+# (scripts/pg-cluster.sh) and stops it at the end. KEIL_BIN=path uses that keil
 # binary; OUT=dir keeps the outputs (default /tmp/keil-bench-postgres);
 # SKIP_KOMBILO=1 skips the peer; GAMES=0 skips part 2.
 set -euo pipefail
@@ -27,23 +26,9 @@ mkdir -p "$out"
 chmod 777 "$out"
 . scripts/keil-bin.sh
 
-bin=$(dirname "$(ls /usr/lib/postgresql/*/bin/initdb | sort -V | tail -1)")
-as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
-port=55432
-as_pg "$bin/initdb" -D "$out/pg" -U postgres -A trust -E UTF8 --locale=C >/dev/null
-cat >>"$out/pg/postgresql.conf" <<EOF
-listen_addresses = '127.0.0.1'
-unix_socket_directories = '$out/pg'
-port = $port
-max_wal_size = 4GB
-EOF
-as_pg "$bin/pg_ctl" -D "$out/pg" -l "$out/pg.log" -w start >/dev/null
-trap 'as_pg "$bin/pg_ctl" -D "$out/pg" -m fast stop >/dev/null' EXIT
-psql_() { psql -h 127.0.0.1 -p $port -U postgres -Atc "$1"; }
-url() { echo "postgres://postgres@127.0.0.1:$port/$1"; }
+. scripts/pg-cluster.sh
 psql_ "CREATE DATABASE real" >/dev/null
 psql_ "CREATE DATABASE generated" >/dev/null
-echo "machine: $(nproc) cores, $(free -g | awk '/Mem/ {print $2}') GiB; PostgreSQL $("$bin/postgres" --version | awk '{print $3}')"
 echo "load before: $(uptime)"
 
 # timed_import NAME DB INPUT: wall seconds and peak RSS of `keil import`.
