@@ -162,7 +162,7 @@ impl Metrics {
             ),
             store_bytes: gauge(
                 "keil_archive_store_bytes",
-                "Bytes on disk of the store (the SQLite database and its WAL)",
+                "Bytes on disk of the store (the SQLite database and its WAL, or the PostgreSQL archive's tables)",
             ),
             text_bytes: gauge(
                 "keil_archive_text_index_bytes",
