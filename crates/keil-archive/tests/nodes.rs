@@ -250,7 +250,7 @@ fn a_server_crash_in_an_import_leaves_whole_batches_and_the_rerun_completes() {
     };
     let url = pg.create_database("crash");
     let dir = tempfile::tempdir().unwrap();
-    let all = records(400, 11);
+    let all = records(1000, 11);
     let batch = 10;
     let archive = node(&url, dir.path());
     let crashed = std::thread::scope(|s| {
@@ -293,9 +293,9 @@ fn a_server_crash_in_an_import_leaves_whole_batches_and_the_rerun_completes() {
     let report = archive
         .import(&[source("big.sgf", &all)], &options(batch), &mut |_| {})
         .unwrap();
-    assert_eq!(report.counts.imported as i64 + stored, 400);
+    assert_eq!(report.counts.imported as i64 + stored, 1000);
     assert_eq!(report.counts.duplicates as i64, stored);
     let stats = archive.stats().unwrap();
-    assert_eq!(stats.games, 400);
-    assert_eq!(stats.text_documents, 400);
+    assert_eq!(stats.games, 1000);
+    assert_eq!(stats.text_documents, 1000);
 }
