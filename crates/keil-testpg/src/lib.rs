@@ -52,24 +52,7 @@ impl Cluster {
             );
             return None;
         };
-        let as_postgres = is_root();
-        let root = if as_postgres {
-            tempfile::Builder::new()
-                .prefix("keil-pg-")
-                .tempdir_in("/tmp")
-        } else {
-            tempfile::Builder::new().prefix("keil-pg-").tempdir()
-        }
-        .expect("a temporary directory for the cluster");
-        let mut cluster = Cluster {
-            root,
-            bin,
-            port: 0,
-            as_postgres,
-        };
-        if as_postgres {
-            cluster.give_to_postgres();
-        }
+        let mut cluster = Cluster::empty(bin, is_root(), "keil-pg-");
         let data = cluster.data_dir();
         let args = [
             "-D",
@@ -91,24 +74,8 @@ impl Cluster {
             path_str(&data)
         );
         append(&data.join("postgresql.conf"), &conf);
-        // A free port: bound and let go; another process may take it
-        // before the server does, so the start is tried a few times.
-        for attempt in 0..5 {
-            cluster.port = free_port();
-            let out = cluster.pg_ctl_start();
-            if out.status.success() {
-                return Some(cluster);
-            }
-            if attempt == 4 {
-                panic!(
-                    "pg_ctl start failed: {}\n{}\nlog: {}",
-                    String::from_utf8_lossy(&out.stdout),
-                    String::from_utf8_lossy(&out.stderr),
-                    std::fs::read_to_string(cluster.log_file()).unwrap_or_default()
-                );
-            }
-        }
-        unreachable!("the loop returns or panics")
+        cluster.start_on_a_free_port();
+        Some(cluster)
     }
 
     /// One cluster for the whole test process, started at the first call
@@ -164,25 +131,7 @@ impl Cluster {
     /// # Panics
     /// When `pg_basebackup` or `pg_ctl start` fails.
     pub fn standby(&self) -> Cluster {
-        let root = if self.as_postgres {
-            tempfile::Builder::new()
-                .prefix("keil-pg-standby-")
-                .tempdir_in("/tmp")
-        } else {
-            tempfile::Builder::new()
-                .prefix("keil-pg-standby-")
-                .tempdir()
-        }
-        .expect("a temporary directory for the standby");
-        let mut standby = Cluster {
-            root,
-            bin: self.bin.clone(),
-            port: 0,
-            as_postgres: self.as_postgres,
-        };
-        if standby.as_postgres {
-            standby.give_to_postgres();
-        }
+        let mut standby = Cluster::empty(self.bin.clone(), self.as_postgres, "keil-pg-standby-");
         let data = standby.data_dir();
         let port = self.port.to_string();
         self.run_ok(
@@ -213,20 +162,8 @@ impl Cluster {
                 path_str(&data)
             ),
         );
-        for attempt in 0..5 {
-            standby.port = free_port();
-            let out = standby.pg_ctl_start();
-            if out.status.success() {
-                return standby;
-            }
-            assert!(
-                attempt < 4,
-                "pg_ctl start of the standby failed: {}\nlog: {}",
-                String::from_utf8_lossy(&out.stderr),
-                std::fs::read_to_string(standby.log_file()).unwrap_or_default()
-            );
-        }
-        unreachable!("the loop returns or panics")
+        standby.start_on_a_free_port();
+        standby
     }
 
     /// Creates database `name` unless this cluster already has it; returns
@@ -320,6 +257,52 @@ impl Cluster {
             "pg_ctl start failed: {}",
             String::from_utf8_lossy(&out.stderr)
         );
+    }
+
+    /// A cluster not yet made: its temporary directory (under `/tmp` and
+    /// given to the `postgres` user when `as_postgres`), no port yet.
+    fn empty(bin: PathBuf, as_postgres: bool, prefix: &str) -> Cluster {
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(prefix);
+        let root = if as_postgres {
+            builder.tempdir_in("/tmp")
+        } else {
+            builder.tempdir()
+        }
+        .expect("a temporary directory for the cluster");
+        let cluster = Cluster {
+            root,
+            bin,
+            port: 0,
+            as_postgres,
+        };
+        if as_postgres {
+            cluster.give_to_postgres();
+        }
+        cluster
+    }
+
+    /// Starts the server on a free port: one bound and let go, which
+    /// another process may take before the server does, so the start is
+    /// tried up to five times.
+    ///
+    /// # Panics
+    /// When the fifth start fails (with `pg_ctl`'s output and the log).
+    fn start_on_a_free_port(&mut self) {
+        for attempt in 0..5 {
+            self.port = free_port();
+            let out = self.pg_ctl_start();
+            if out.status.success() {
+                return;
+            }
+            assert!(
+                attempt < 4,
+                "pg_ctl start failed: {}\n{}\nlog: {}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr),
+                std::fs::read_to_string(self.log_file()).unwrap_or_default()
+            );
+        }
     }
 
     fn data_dir(&self) -> PathBuf {
