@@ -325,31 +325,9 @@ pub(crate) fn list_games(conn: Read<'_>, filter: &GameFilter, page: &Page) -> Re
     Ok(GameList { games, next, prev })
 }
 
-/// Ids a statement names at most (`id IN (...)`), well under both
-/// backends' parameter limits.
-const IDS_CHUNK: usize = 500;
-
-/// Runs `sql_of(marks)` (a statement whose `id IN (marks)` takes the ids,
-/// after `before`'s parameters) over `ids` in chunks, and maps each row
-/// with `f`.
-fn by_ids<T>(
-    conn: Read<'_>,
-    ids: &[GameId],
-    before: &[Param<'static>],
-    sql_of: impl Fn(&str) -> String,
-    mut f: impl FnMut(&Row<'_>) -> Result<T>,
-) -> Result<Vec<T>> {
-    let mut out = Vec::with_capacity(ids.len());
-    for chunk in ids.chunks(IDS_CHUNK) {
-        let marks = vec!["?"; chunk.len()].join(",");
-        let params: Vec<Param<'_>> = before
-            .iter()
-            .cloned()
-            .chain(chunk.iter().map(|id| Param::Int(id.sql())))
-            .collect();
-        out.extend(conn.query(&sql_of(&marks), &params, &mut f)?);
-    }
-    Ok(out)
+/// The ids as parameters of an `IN (…)` list.
+fn id_params(ids: &[GameId]) -> Vec<Param<'static>> {
+    ids.iter().map(|id| Param::Int(id.sql())).collect()
 }
 
 /// `found` (keyed by id) in the order of `ids`, those not found skipped.
@@ -360,10 +338,9 @@ fn in_order<T>(ids: &[GameId], mut found: std::collections::HashMap<GameId, T>) 
 /// Summaries of the games with these ids, in the order of `ids`; ids not in
 /// the archive are skipped. A few statements, whatever the number of ids.
 pub(crate) fn summaries(conn: Read<'_>, ids: &[GameId]) -> Result<Vec<GameSummary>> {
-    let found = by_ids(
-        conn,
-        ids,
+    let found = conn.query_in(
         &[],
+        &id_params(ids),
         |m| format!("SELECT {SUMMARY_COLUMNS} FROM {SUMMARY_FROM} WHERE g.id IN ({m})"),
         summary_of,
     )?;
@@ -378,10 +355,9 @@ pub(crate) fn summaries(conn: Read<'_>, ids: &[GameId]) -> Result<Vec<GameSummar
 pub(crate) fn kept(conn: Read<'_>, filter: &GameFilter, ids: &[GameId]) -> Result<Vec<GameId>> {
     let (cond, params) = filter_sql(conn.backend(), filter);
     // The filter's parameters come first in the statement's text.
-    let found = by_ids(
-        conn,
-        ids,
+    let found = conn.query_in(
         &params,
+        &id_params(ids),
         |m| format!("SELECT g.id FROM games g WHERE {cond} AND g.id IN ({m})"),
         |r| Ok(GameId::from_sql(r.get(0)?)),
     )?;
@@ -398,10 +374,9 @@ pub(crate) fn hit_details(
     conn: Read<'_>,
     ids: &[GameId],
 ) -> Result<std::collections::HashMap<GameId, HitDetails>> {
-    let found = by_ids(
-        conn,
-        ids,
+    let found = conn.query_in(
         &[],
+        &id_params(ids),
         |m| {
             format!(
                 "SELECT g.id, g.date, b.name, w.name, g.result FROM games g \

@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 
-use super::sql::{Param, ToParam};
+use super::sql::{IN_CHUNK, Param, ToParam};
 use super::{Read, Write, params};
 use crate::people::Spelling;
 use crate::prepare::{Prepared, Problem};
@@ -83,29 +83,21 @@ pub(crate) fn insert_problem(w: Write<'_>, import_id: i64, p: &Problem) -> Resul
     Ok(())
 }
 
-/// Values looked up per statement by [`stored_as`] and
-/// [`with_signatures`] (well under SQLite's and PostgreSQL's parameter
-/// limits).
-const LOOKUP_CHUNK: usize = 500;
-
-/// Runs `sql_of(n)` (a statement with `n` parameters, one per key) over
-/// `keys` in chunks, collecting its `(key, id)` rows into a map; a key
-/// read twice keeps its lowest id.
+/// Runs `sql_of(marks)` (a statement reading `(key, id)` rows for the
+/// keys of its `IN (marks)`) over `keys` ([`super::sql::Conn::query_in`]),
+/// collecting the rows into `into`; a key read twice keeps its lowest id.
 fn lookup(
     r: Read<'_>,
     keys: &[&[u8]],
     sql_of: impl Fn(&str) -> String,
     into: &mut HashMap<Vec<u8>, i64>,
 ) -> Result<()> {
-    for chunk in keys.chunks(LOOKUP_CHUNK) {
-        let marks = vec!["?"; chunk.len()].join(",");
-        let params: Vec<Param<'_>> = chunk.iter().map(|k| k.param()).collect();
-        for (key, id) in r.query(&sql_of(&marks), &params, |row| {
-            Ok((row.get::<Vec<u8>>(0)?, row.get::<i64>(1)?))
-        })? {
-            let slot = into.entry(key).or_insert(id);
-            *slot = (*slot).min(id);
-        }
+    let keys: Vec<Param<'_>> = keys.iter().map(|k| k.param()).collect();
+    for (key, id) in r.query_in(&[], &keys, sql_of, |row| {
+        Ok((row.get::<Vec<u8>>(0)?, row.get::<i64>(1)?))
+    })? {
+        let slot = into.entry(key).or_insert(id);
+        *slot = (*slot).min(id);
     }
     Ok(())
 }
@@ -300,7 +292,7 @@ pub(crate) fn insert_games(w: Write<'_>, games: &[NewGame<'_>]) -> Result<()> {
 /// both).
 fn add_games(w: Write<'_>, table: &str, added: &HashMap<i64, i64>) -> Result<()> {
     let pairs: Vec<(i64, i64)> = added.iter().map(|(&id, &n)| (id, n)).collect();
-    for chunk in pairs.chunks(LOOKUP_CHUNK) {
+    for chunk in pairs.chunks(IN_CHUNK) {
         let values = vec!["(CAST(? AS BIGINT), CAST(? AS BIGINT))"; chunk.len()].join(", ");
         let params: Vec<Param<'_>> = chunk
             .iter()

@@ -72,27 +72,22 @@ pub(crate) fn spellings_named(
     conn: Read<'_>,
     names: &[&str],
 ) -> Result<std::collections::HashMap<String, Spelling>> {
-    let mut out = std::collections::HashMap::new();
-    for chunk in names.chunks(500) {
-        let marks = vec!["?"; chunk.len()].join(",");
-        let params: Vec<Param<'_>> = chunk.iter().map(|n| Param::Text((*n).into())).collect();
-        for (name, s) in conn.query(
-            &format!("SELECT name, id, person FROM players WHERE name IN ({marks})"),
-            &params,
-            |r| {
-                Ok((
-                    r.get::<String>(0)?,
-                    Spelling {
-                        id: r.get(1)?,
-                        person: r.get(2)?,
-                    },
-                ))
-            },
-        )? {
-            out.insert(name, s);
-        }
-    }
-    Ok(out)
+    let names: Vec<Param<'_>> = names.iter().map(|n| Param::Text((*n).into())).collect();
+    let found = conn.query_in(
+        &[],
+        &names,
+        |m| format!("SELECT name, id, person FROM players WHERE name IN ({m})"),
+        |r| {
+            Ok((
+                r.get::<String>(0)?,
+                Spelling {
+                    id: r.get(1)?,
+                    person: r.get(2)?,
+                },
+            ))
+        },
+    )?;
+    Ok(found.into_iter().collect())
 }
 
 /// Stores the new spelling `name` with its words, and its person when the

@@ -406,6 +406,11 @@ impl Value for Vec<u8> {
     }
 }
 
+/// Keys a statement names at most in one `IN (…)` list or `VALUES` list
+/// ([`Conn::query_in`]), well under SQLite's and PostgreSQL's parameter
+/// limits.
+pub(crate) const IN_CHUNK: usize = 500;
+
 /// A statement that was expected to return a row and returned none.
 #[derive(Debug, thiserror::Error)]
 #[error("no row for: {0}")]
@@ -470,6 +475,33 @@ impl<'a> Conn<'a> {
             out.push(f(r)?);
             Ok(true)
         })?;
+        Ok(out)
+    }
+
+    /// Runs `sql_of(marks)` over `keys` in chunks of [`IN_CHUNK`]:
+    /// `marks` is the chunk's `?,?,…` for an `IN (…)` list, whose
+    /// parameters follow `before`'s. Maps every row with `f`. The one home
+    /// of a lookup of many keys in a few statements (a batch's records, a
+    /// page's games).
+    ///
+    /// # Errors
+    /// Storage errors; the first error of `f`.
+    pub(crate) fn query_in<T>(
+        self,
+        before: &[Param<'_>],
+        keys: &[Param<'_>],
+        sql_of: impl Fn(&str) -> String,
+        mut f: impl FnMut(&Row<'_>) -> Result<T>,
+    ) -> Result<Vec<T>> {
+        let mut out = Vec::new();
+        for chunk in keys.chunks(IN_CHUNK) {
+            let marks = vec!["?"; chunk.len()].join(",");
+            let params: Vec<Param<'_>> = before.iter().chain(chunk).cloned().collect();
+            self.each(&sql_of(&marks), &params, |r| {
+                out.push(f(r)?);
+                Ok(true)
+            })?;
+        }
         Ok(out)
     }
 
