@@ -447,8 +447,9 @@ impl ReadSession {
 /// (on a new connection when the server closed it: a restart, a failover).
 pub(crate) struct Writer {
     session: Session,
-    /// The read pools' watermark, raised by every commit.
-    seen: Arc<Watermark>,
+    /// The read pools' watermark, raised by every commit; `None` without
+    /// replicas (nothing reads it: every read is the primary's).
+    seen: Option<Arc<Watermark>>,
 }
 
 impl Writer {
@@ -461,7 +462,7 @@ impl Writer {
         migrate(&session)?;
         Ok(Writer {
             session,
-            seen: pools.seen.clone(),
+            seen: (!pools.replicas.is_empty()).then(|| pools.seen.clone()),
         })
     }
 
@@ -470,13 +471,19 @@ impl Writer {
     /// committed, this process's reads see at least what it wrote (the
     /// watermark).
     pub(crate) fn transaction<T>(&mut self, f: impl FnOnce(Write<'_>) -> Result<T>) -> Result<T> {
-        let session = &self.session;
+        let (session, seen) = (&self.session, self.seen.as_deref());
         let (out, at) = session.within("BEGIN", || {
             session.execute("SELECT pg_advisory_xact_lock(?)", &[Param::Int(WRITE_LOCK)])?;
             let out = f(Write(Conn::Postgres(session)))?;
-            Ok((out, Sequences::read(Read(Conn::Postgres(session)))?))
+            let at = match seen {
+                Some(_) => Some(Sequences::read(Read(Conn::Postgres(session)))?),
+                None => None,
+            };
+            Ok((out, at))
         })?;
-        self.seen.raise(at);
+        if let (Some(seen), Some(at)) = (seen, at) {
+            seen.raise(at);
+        }
         Ok(out)
     }
 
