@@ -10,20 +10,10 @@ use keil_archive::{
     Archive, Cell, GameId, ImportOptions, ImportSource, Pattern, PatternMode, PatternQuery,
     PositionQuery,
 };
-use keil_gen::{Generator, GeneratorConfig};
 use keil_rules::{AnyPosition, Color, GameKind, Point};
 
 fn records(games: u64, seed: u64) -> String {
-    Generator::new(GeneratorConfig {
-        game: GameKind::Go,
-        games,
-        size: 19,
-        seed,
-        ..GeneratorConfig::default()
-    })
-    .unwrap()
-    .map(|g| g.record)
-    .collect()
+    common::go_records(games, seed).concat()
 }
 
 fn import(archive: &Archive, text: String) {

@@ -13,22 +13,7 @@ use keil_archive::{
     Archive, Cell, Fate, GameFilter, GameId, ImportOptions, ImportSource, Location, Page, Pattern,
     PatternMode, PatternQuery, PositionQuery,
 };
-use keil_gen::{Generator, GeneratorConfig};
 use keil_rules::{Color, GameKind};
-
-/// `games` generated 19×19 Go records from `seed`.
-fn records(games: u64, seed: u64) -> Vec<String> {
-    Generator::new(GeneratorConfig {
-        game: GameKind::Go,
-        games,
-        size: 19,
-        seed,
-        ..GeneratorConfig::default()
-    })
-    .unwrap()
-    .map(|g| g.record)
-    .collect()
-}
 
 fn source(name: &str, records: &[String]) -> ImportSource {
     ImportSource::Bytes {
@@ -128,7 +113,7 @@ fn two_nodes_on_one_database_find_each_others_uploads_and_removals() {
     let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let a = node(&url, dir_a.path());
     a.import(
-        &[source("first.sgf", &records(30, 1))],
+        &[source("first.sgf", &common::go_records(30, 1))],
         &options(8),
         &mut |_| {},
     )
@@ -141,7 +126,7 @@ fn two_nodes_on_one_database_find_each_others_uploads_and_removals() {
 
     // An upload on A.
     let name = "Uniqueson Kiwifruit";
-    let new = renamed(&records(1, 99)[0], name);
+    let new = renamed(&common::go_records(1, 99)[0], name);
     let report = a
         .import(
             &[source("upload.sgf", &[new])],
@@ -187,7 +172,7 @@ fn importers_at_once_on_overlapping_inputs_store_each_game_once() {
         return;
     };
     let url = pg.ensure_database("overlapping");
-    let all = records(120, 5);
+    let all = common::go_records(120, 5);
     let (first, second) = (all[..80].to_vec(), all[40..].to_vec());
     let dirs = [tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap()];
     std::thread::scope(|s| {
@@ -250,7 +235,7 @@ fn a_server_crash_in_an_import_leaves_whole_batches_and_the_rerun_completes() {
     };
     let url = pg.create_database("crash");
     let dir = tempfile::tempdir().unwrap();
-    let all = records(1000, 11);
+    let all = common::go_records(1000, 11);
     let batch = 10;
     let archive = node(&url, dir.path());
     let crashed = std::thread::scope(|s| {

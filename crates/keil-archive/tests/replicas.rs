@@ -6,28 +6,18 @@
 //! gone leaves the reads to the primary. Skips, with a note, where
 //! PostgreSQL's server is not installed.
 
+mod common;
+
 use std::time::{Duration, Instant};
 
 use keil_archive::{
     Archive, GameFilter, GameId, ImportOptions, ImportSource, Location, Page, PositionQuery,
 };
-use keil_gen::{Generator, GeneratorConfig};
-use keil_rules::GameKind;
 
 fn records(games: u64, seed: u64) -> ImportSource {
-    let text: String = Generator::new(GeneratorConfig {
-        game: GameKind::Go,
-        games,
-        size: 19,
-        seed,
-        ..GeneratorConfig::default()
-    })
-    .unwrap()
-    .map(|g| g.record)
-    .collect();
     ImportSource::Bytes {
         name: format!("seed-{seed}.sgf"),
-        bytes: text.into_bytes(),
+        bytes: common::go_records(games, seed).concat().into_bytes(),
     }
 }
 

@@ -353,3 +353,18 @@ pub fn bytes_literal(hex: &str) -> String {
         format!("x'{hex}'")
     }
 }
+
+/// `games` generated 19×19 Go records from `seed` (keil-gen), one string
+/// each.
+pub fn go_records(games: u64, seed: u64) -> Vec<String> {
+    Generator::new(GeneratorConfig {
+        game: keil_rules::GameKind::Go,
+        games,
+        size: 19,
+        seed,
+        ..GeneratorConfig::default()
+    })
+    .unwrap()
+    .map(|g| g.record)
+    .collect()
+}
