@@ -24,6 +24,35 @@ fn keil(args: &[&str]) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
+/// What each test starts from: a throwaway cluster with database `db`
+/// (its URL), a temporary directory, and `games` generated 19×19 Go games
+/// (`seed`) in `games.sgf` there; `None` where PostgreSQL is not
+/// installed.
+struct Setup {
+    pg: keil_testpg::Cluster,
+    url: String,
+    dir: tempfile::TempDir,
+    games: PathBuf,
+}
+
+fn setup(db: &str, games: u32, seed: u32) -> Option<Setup> {
+    let pg = keil_testpg::Cluster::start()?;
+    let url = pg.create_database(db);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("games.sgf");
+    let (games, seed) = (games.to_string(), seed.to_string());
+    let generated = keil(&[
+        "generate", "--game", "go", "--games", &games, "--seed", &seed,
+    ]);
+    std::fs::write(&file, generated).unwrap();
+    Some(Setup {
+        pg,
+        url,
+        dir,
+        games: file,
+    })
+}
+
 /// `value` without what differs between two archives of the same games
 /// (sizes on disk, the import log's ids and times).
 fn comparable(mut value: serde_json::Value) -> serde_json::Value {
@@ -45,14 +74,16 @@ fn comparable(mut value: serde_json::Value) -> serde_json::Value {
 
 #[test]
 fn every_command_answers_on_postgres_as_on_the_embedded_archive() {
-    let Some(pg) = keil_testpg::Cluster::start() else {
+    // The cluster lives as long as the test (bound, never used).
+    let Some(Setup {
+        pg: _pg,
+        url,
+        dir,
+        games,
+    }) = setup("commands", 40, 3)
+    else {
         return;
     };
-    let url = pg.create_database("commands");
-    let dir = tempfile::tempdir().unwrap();
-    let games = dir.path().join("games.sgf");
-    let generated = keil(&["generate", "--game", "go", "--games", "40", "--seed", "3"]);
-    std::fs::write(&games, generated).unwrap();
     let embedded = dir.path().join("db");
     let embedded = embedded.to_str().unwrap();
     let games = games.to_str().unwrap();
@@ -188,16 +219,18 @@ fn found(addr: &str, name: &str) -> (String, String) {
 
 #[test]
 fn two_nodes_serve_one_archive_and_a_killed_node_comes_back_the_same() {
-    let Some(pg) = keil_testpg::Cluster::start() else {
+    // The cluster lives as long as the test (bound, never used).
+    let Some(Setup {
+        pg: _pg,
+        url,
+        dir,
+        games,
+    }) = setup("nodes", 20, 4)
+    else {
         return;
     };
-    let url = pg.create_database("nodes");
-    let dir = tempfile::tempdir().unwrap();
     let tokens = dir.path().join("tokens");
     std::fs::write(&tokens, format!("op {TOKEN} operator\n")).unwrap();
-    let games = dir.path().join("games.sgf");
-    let generated = keil(&["generate", "--game", "go", "--games", "20", "--seed", "4"]);
-    std::fs::write(&games, generated).unwrap();
     let status = Command::new(KEIL)
         .args(["import", "--db", &url])
         .arg(&games)
@@ -255,14 +288,15 @@ fn two_nodes_serve_one_archive_and_a_killed_node_comes_back_the_same() {
 
 #[test]
 fn a_killed_importer_leaves_whole_batches_and_the_rerun_completes() {
-    let Some(pg) = keil_testpg::Cluster::start() else {
+    let Some(Setup {
+        pg,
+        url,
+        dir,
+        games,
+    }) = setup("killed", 6000, 8)
+    else {
         return;
     };
-    let url = pg.create_database("killed");
-    let dir = tempfile::tempdir().unwrap();
-    let games = dir.path().join("games.sgf");
-    let generated = keil(&["generate", "--game", "go", "--games", "6000", "--seed", "8"]);
-    std::fs::write(&games, generated).unwrap();
     let import = || {
         let mut cmd = Command::new(KEIL);
         cmd.args(["import", "--batch", "25", "--db", &url])
