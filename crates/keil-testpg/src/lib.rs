@@ -133,16 +133,9 @@ impl Cluster {
     pub fn standby(&self) -> Cluster {
         let mut standby = Cluster::empty(self.bin.clone(), self.as_postgres, "keil-pg-standby-");
         let data = standby.data_dir();
-        let port = self.port.to_string();
-        self.run_ok(
+        self.client(
             "pg_basebackup",
             &[
-                "-h",
-                "127.0.0.1",
-                "-p",
-                &port,
-                "-U",
-                SUPERUSER,
                 "-D",
                 path_str(&data),
                 "-R",
@@ -198,11 +191,7 @@ impl Cluster {
     /// # Panics
     /// When `createdb` fails.
     pub fn create_database(&self, name: &str) -> String {
-        let port = self.port.to_string();
-        self.run_ok(
-            "createdb",
-            &["-h", "127.0.0.1", "-p", &port, "-U", SUPERUSER, name],
-        );
+        self.client("createdb", &[name]);
         self.url(name)
     }
 
@@ -212,24 +201,7 @@ impl Cluster {
     /// # Panics
     /// When `psql` fails.
     pub fn psql(&self, db: &str, sql: &str) -> String {
-        let port = self.port.to_string();
-        let out = self.run_ok(
-            "psql",
-            &[
-                "-h",
-                "127.0.0.1",
-                "-p",
-                &port,
-                "-U",
-                SUPERUSER,
-                "-d",
-                db,
-                "-v",
-                "ON_ERROR_STOP=1",
-                "-Atc",
-                sql,
-            ],
-        );
+        let out = self.client("psql", &["-d", db, "-v", "ON_ERROR_STOP=1", "-Atc", sql]);
         String::from_utf8_lossy(&out.stdout).trim_end().to_string()
     }
 
@@ -303,6 +275,18 @@ impl Cluster {
                 std::fs::read_to_string(self.log_file()).unwrap_or_default()
             );
         }
+    }
+
+    /// Runs client program `name` of the server package against this
+    /// cluster (`-h 127.0.0.1 -p PORT -U postgres`, then `args`).
+    ///
+    /// # Panics
+    /// When it fails.
+    fn client(&self, name: &str, args: &[&str]) -> Output {
+        let port = self.port.to_string();
+        let mut all = vec!["-h", "127.0.0.1", "-p", &port, "-U", SUPERUSER];
+        all.extend_from_slice(args);
+        self.run_ok(name, &all)
     }
 
     fn data_dir(&self) -> PathBuf {
