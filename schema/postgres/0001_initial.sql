@@ -18,8 +18,9 @@
 -- - `games.event` is searched case-insensitively through an index on
 --   lower(event) (SQLite's COLLATE NOCASE).
 --
--- Applied by keil-archive when an archive is opened (version kept in
--- `schema_version`); never edit a released migration, add the next file.
+-- Applied by keil-archive when an archive is opened. Each migration ends
+-- by recording its version in `schema_version`; never edit a released
+-- migration, add the next file.
 
 CREATE TABLE schema_version (
     version     INTEGER NOT NULL
