@@ -632,7 +632,7 @@ impl Archive {
             by_kind,
             by_board,
             text_documents: self.text.num_docs()?,
-            store_bytes: store::bytes(self.reader()?.read(), Some(&self.dir().join(SQLITE_FILE)))?,
+            store_bytes: self.readers.bytes()?,
             tantivy_bytes: dir_size(&self.dir().join(TANTIVY_DIR)),
         })
     }

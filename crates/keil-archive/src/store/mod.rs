@@ -31,7 +31,7 @@ mod sqlite;
 pub use sqlite::schema_version;
 pub(crate) use sqlite::{out_of_space, unwritable};
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use sql::Conn;
 
@@ -221,6 +221,18 @@ impl ReadPool {
         })
     }
 
+    /// The store's bytes on disk: the SQLite file and its write-ahead log,
+    /// or the PostgreSQL archive's tables on the server.
+    ///
+    /// # Errors
+    /// Storage errors.
+    pub(crate) fn bytes(&self) -> Result<u64> {
+        match self {
+            ReadPool::Sqlite(p) => Ok(sqlite::file_bytes(p.path())),
+            ReadPool::Postgres(p) => postgres::database_bytes(p.get()?.read()),
+        }
+    }
+
     /// A read connection (back to the pool when dropped).
     ///
     /// # Errors
@@ -276,17 +288,5 @@ pub(crate) fn check_schema(conn: Read<'_>) -> Result<()> {
     match conn.0 {
         Conn::Sqlite(c) => sqlite::check_schema(c),
         Conn::Postgres(s) => postgres::check_schema(s),
-    }
-}
-
-/// The store's bytes on disk: the SQLite file and its write-ahead log
-/// (`file`), or the PostgreSQL database's size on its server.
-///
-/// # Errors
-/// Storage errors.
-pub(crate) fn bytes(conn: Read<'_>, file: Option<&Path>) -> Result<u64> {
-    match conn.0 {
-        Conn::Sqlite(_) => Ok(file.map_or(0, sqlite::file_bytes)),
-        Conn::Postgres(_) => postgres::database_bytes(conn),
     }
 }

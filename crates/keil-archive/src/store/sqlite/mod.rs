@@ -251,6 +251,11 @@ impl ReadPool {
         }
     }
 
+    /// The database file.
+    pub(crate) fn path(&self) -> &Path {
+        &self.path
+    }
+
     fn sibling(&self, suffix: &str) -> PathBuf {
         let mut name = self.path.clone().into_os_string();
         name.push(suffix);
