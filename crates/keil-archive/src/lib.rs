@@ -380,7 +380,7 @@ impl Archive {
             (None, text)
         } else {
             std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
-            let mut writer = store::Writer::open(&place, &readers)?;
+            let mut writer = store::Writer::open(&readers)?;
             positions::upgrade_keys(&mut writer)?;
             positions::fill_nonces(writer.autocommit())?;
             let text = text::TextIndex::open(&dir.join(TANTIVY_DIR))?;

@@ -98,7 +98,7 @@ impl<'a> Write<'a> {
     }
 }
 
-/// Where a store lives, as [`Writer::open`] and [`ReadPool::open`] take it.
+/// Where a store lives, as [`ReadPool::open`] takes it.
 #[derive(Clone, Debug)]
 pub(crate) enum Place {
     /// The embedded SQLite file.
@@ -122,19 +122,17 @@ pub(crate) enum Writer {
 }
 
 impl Writer {
-    /// Opens the store (creating an embedded one if needed) and applies
-    /// the pending migrations.
+    /// The writer of the store `pool` reads (creating an embedded one if
+    /// needed; on PostgreSQL, a session of the pool's primary), with the
+    /// pending migrations applied.
     ///
     /// # Errors
     /// Storage and migration errors.
-    pub(crate) fn open(place: &Place, pool: &ReadPool) -> Result<Writer> {
-        match (place, pool) {
-            (Place::Sqlite(path), _) => Ok(Writer::Sqlite(sqlite::Writer::open(path)?)),
-            (_, ReadPool::Postgres(pools)) => Ok(Writer::Postgres(postgres::Writer::open(pools)?)),
-            (Place::Postgres { url, replicas }, ReadPool::Sqlite(_)) => Ok(Writer::Postgres(
-                postgres::Writer::open(&postgres::Pools::connect(url, replicas)?)?,
-            )),
-        }
+    pub(crate) fn open(pool: &ReadPool) -> Result<Writer> {
+        Ok(match pool {
+            ReadPool::Sqlite(p) => Writer::Sqlite(sqlite::Writer::open(p.path())?),
+            ReadPool::Postgres(pools) => Writer::Postgres(postgres::Writer::open(pools)?),
+        })
     }
 
     /// Runs `f` in one write transaction: committed when `f` returns `Ok`,
