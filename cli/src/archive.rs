@@ -19,8 +19,10 @@ impl std::str::FromStr for Db {
 }
 
 impl std::fmt::Display for Db {
+    /// As [`Location`] shows itself (the password hidden); the node
+    /// directory plays no part, so none is worked out.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.location(None).fmt(f)
+        Location::parse(&self.0, PathBuf::new).fmt(f)
     }
 }
 
