@@ -81,7 +81,6 @@ mod prepare;
 mod removal;
 mod store;
 mod text;
-mod text_query;
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -116,7 +115,7 @@ pub use positions::{Continuation, PositionAnswer, PositionHit, PositionQuery, Po
 pub use prepare::{Checked, EMPTY_RECORD, Problem};
 pub use removal::{MAX_REASON_BYTES, Removal};
 pub use store::schema_version;
-pub use text_query::{
+pub use text::query::{
     MAX_TEXT_QUERY_BYTES, MAX_TEXT_QUERY_WORDS, TextClause, TextField, TextPlan, TextQueryError,
 };
 
@@ -220,6 +219,18 @@ fn redacted(url: &str) -> String {
 pub const SQLITE_FILE: &str = "archive.sqlite";
 /// The tantivy directory inside an archive directory.
 pub const TANTIVY_DIR: &str = "tantivy";
+
+/// Opens a node's text index (a PostgreSQL archive's, in the node-local
+/// `dir`), restored first from the store's latest snapshot when it lacks
+/// more than 1/16 of the snapshot's games (`text::restore`). A snapshot
+/// that does not restore is passed over: the catch-up then builds the
+/// index from the games, as derived data never answers in place of the
+/// store.
+fn node_text_index(dir: &Path, readers: &store::ReadPool) -> Result<text::TextIndex> {
+    let tantivy = dir.join(TANTIVY_DIR);
+    let _ = text::restore(&tantivy, readers.get()?.read());
+    text::TextIndex::open(&tantivy)
+}
 
 /// How long an operation that changes games waits for the text index's
 /// writer lock ([`Archive::writers`]).
@@ -373,7 +384,7 @@ impl Archive {
             // A node's text index is its own: it is caught up from the
             // store even when the store is only read.
             std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
-            let text = text::TextIndex::open(&dir.join(TANTIVY_DIR))?;
+            let text = node_text_index(&dir, &readers)?;
             if let Some(mut w) = text.try_writer()? {
                 w.catch_up(readers.get()?.read())?;
             }
@@ -383,9 +394,16 @@ impl Archive {
             let mut writer = store::Writer::open(&readers)?;
             positions::upgrade_keys(&mut writer)?;
             positions::fill_nonces(writer.autocommit())?;
-            let text = text::TextIndex::open(&dir.join(TANTIVY_DIR))?;
+            let text = if embedded {
+                text::TextIndex::open(&dir.join(TANTIVY_DIR))?
+            } else {
+                node_text_index(&dir, &readers)?
+            };
             if let Some(mut w) = text.try_writer()? {
                 w.catch_up(writer.read())?;
+                if !embedded {
+                    w.publish(&mut writer)?;
+                }
             }
             (Some(Mutex::new(writer)), text)
         };

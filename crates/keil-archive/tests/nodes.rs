@@ -284,3 +284,112 @@ fn a_server_crash_in_an_import_leaves_whole_batches_and_the_rerun_completes() {
     assert_eq!(stats.games, 1000);
     assert_eq!(stats.text_documents, 1000);
 }
+
+/// The record with the event `event` (its game info: `EV`).
+fn with_event(record: &str, event: &str) -> String {
+    record.replacen("(;", &format!("(;EV[{event}]"), 1)
+}
+
+/// The games a text search for `word` finds on `archive`, by id.
+fn text_ids(archive: &Archive, word: &str) -> Vec<GameId> {
+    let mut ids: Vec<_> = archive
+        .search_text(word, 50)
+        .unwrap()
+        .iter()
+        .map(|h| h.game.id)
+        .collect();
+    ids.sort();
+    ids
+}
+
+#[test]
+fn a_new_node_restores_its_text_index_from_the_store_then_catches_up() {
+    let Some(pg) = keil_testpg::Cluster::shared() else {
+        return;
+    };
+    let db = "text_snapshots";
+    let url = pg.ensure_database(db);
+    let records: Vec<String> = common::go_records(34, 5)
+        .iter()
+        .enumerate()
+        .map(|(i, r)| with_event(r, &format!("Snapcup{i}")))
+        .collect();
+    let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let a = node(&url, dir_a.path());
+    a.import(
+        &[source("first.sgf", &records[..32])],
+        &options(8),
+        &mut |_| {},
+    )
+    .unwrap();
+    // The import published its text index: every game it stored.
+    assert_eq!(pg.psql(db, "SELECT games FROM text_snapshots"), "32");
+    let first = text_ids(&a, "Snapcup0")[0];
+    let second = text_ids(&a, "Snapcup1")[0];
+    let third = text_ids(&a, "Snapcup2")[0];
+
+    // After the snapshot: game 0's record replaced by game 1's in the
+    // store (a node that built its index from the records would find it
+    // as Snapcup1), two more games (under 1/16 more: no new snapshot) and
+    // a removal.
+    pg.psql(
+        db,
+        &format!(
+            "UPDATE games SET record = (SELECT record FROM games WHERE id = {}) WHERE id = {}",
+            second.get(),
+            first.get()
+        ),
+    );
+    a.import(
+        &[source("second.sgf", &records[32..])],
+        &options(8),
+        &mut |_| {},
+    )
+    .unwrap();
+    assert!(a.remove(third, "operator", "test").unwrap().is_some());
+    assert_eq!(pg.psql(db, "SELECT games FROM text_snapshots"), "32");
+
+    let b = node(&url, dir_b.path());
+    // Restored: game 0 is found as the snapshot indexed it...
+    assert_eq!(text_ids(&b, "Snapcup0"), vec![first]);
+    assert_eq!(text_ids(&b, "Snapcup1"), vec![second]);
+    // ... and caught up: the games stored and removed after it.
+    assert_eq!(text_ids(&b, "Snapcup33").len(), 1);
+    assert_eq!(text_ids(&b, "Snapcup2"), Vec::<GameId>::new());
+    assert_eq!(b.stats().unwrap().text_documents, 33);
+
+    // A node whose directory lacks more than 1/16 is restored again; one
+    // that is up to date keeps its own index.
+    drop(b);
+    let c = node(&url, dir_b.path());
+    assert_eq!(text_ids(&c, "Snapcup0"), vec![first]);
+    assert_eq!(c.stats().unwrap().text_documents, 33);
+}
+
+#[test]
+fn a_snapshot_that_does_not_restore_is_passed_over() {
+    let Some(pg) = keil_testpg::Cluster::shared() else {
+        return;
+    };
+    let db = "broken_snapshot";
+    let url = pg.ensure_database(db);
+    let records: Vec<String> = common::go_records(20, 6)
+        .iter()
+        .enumerate()
+        .map(|(i, r)| with_event(r, &format!("Brokencup{i}")))
+        .collect();
+    let dir_a = tempfile::tempdir().unwrap();
+    node(&url, dir_a.path())
+        .import(&[source("all.sgf", &records)], &options(8), &mut |_| {})
+        .unwrap();
+    // One file of the snapshot truncated.
+    pg.psql(
+        db,
+        "UPDATE text_snapshot_parts SET data = substring(data from 1 for 10) \
+         WHERE path = (SELECT max(path) FROM text_snapshot_parts WHERE path <> 'meta.json')",
+    );
+    let dir_b = tempfile::tempdir().unwrap();
+    let b = node(&url, dir_b.path());
+    assert_eq!(b.stats().unwrap().text_documents, 20);
+    assert_eq!(text_ids(&b, "Brokencup7").len(), 1);
+}

@@ -778,6 +778,9 @@ impl Archive {
             removals: text_start.removals,
         })?;
         text.catch_up(conn.read())?;
+        if !matches!(self.location, crate::Location::Directory(_)) {
+            text.publish(&mut conn)?;
+        }
         counts.elapsed = start.elapsed();
         counts.members = expander.members();
         counts.skipped = expander.skipped();

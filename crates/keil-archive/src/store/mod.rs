@@ -4,7 +4,7 @@
 //! - `sql.rs`: the statement layer both backends run (parameters, rows,
 //!   the handle [`sql::Conn`]).
 //! - `blocks.rs`, `games.rs`, `import.rs`, `people.rs`, `positions.rs`,
-//!   `removals.rs`: every statement of the archive, written once in SQL
+//!   `removals.rs`, `snapshots.rs`: every statement of the archive, written once in SQL
 //!   both backends read, grouped by the tables they touch.
 //! - `sqlite/`: the embedded backend (one file, WAL mode, a small read
 //!   pool); `postgres/`: a database server that many processes share
@@ -24,6 +24,7 @@ pub(crate) mod people;
 pub(crate) mod positions;
 mod postgres;
 pub(crate) mod removals;
+pub(crate) mod snapshots;
 mod sql;
 pub(crate) use sql::{Backend, Row, params};
 mod sqlite;

@@ -29,9 +29,10 @@ use crate::{Error, Result};
 
 /// The numbered migrations of `schema/postgres/`, in order. Never edit one
 /// that has been released: add the next file.
-const MIGRATIONS: &[&str] = &[include_str!(
-    "../../../../../schema/postgres/0001_initial.sql"
-)];
+const MIGRATIONS: &[&str] = &[
+    include_str!("../../../../../schema/postgres/0001_initial.sql"),
+    include_str!("../../../../../schema/postgres/0002_text_snapshots.sql"),
+];
 
 /// The advisory lock key every write transaction holds until it commits
 /// (`pg_advisory_xact_lock`): "keil" in ASCII.

@@ -32,8 +32,13 @@ use crate::Budget;
 use crate::derived::{Changes, Derived};
 use crate::prepare::TextFields;
 use crate::store::{Read, Sequences};
-use crate::text_query::{TextClause, TextField, TextPlan};
 use crate::{Error, GameId, Result};
+use query::{TextClause, TextField, TextPlan};
+
+pub(crate) mod query;
+mod snapshot;
+
+pub(crate) use snapshot::restore;
 
 const TOKENIZER: &str = "keil_folded";
 /// Memory for the index writer (one thread).
@@ -177,9 +182,7 @@ impl TextIndex {
 
     fn with_index(index: Index) -> Result<TextIndex> {
         let (_, fields) = schema();
-        index
-            .tokenizers()
-            .register(TOKENIZER, crate::text_query::analyzer());
+        index.tokenizers().register(TOKENIZER, query::analyzer());
         let reader = index
             .reader_builder()
             .reload_policy(ReloadPolicy::Manual)
@@ -513,7 +516,7 @@ mod tests {
         archive
             .import(&[source], &ImportOptions::default(), &mut |_| {})
             .unwrap();
-        let plan = crate::text_query::TextPlan::parse("cup").unwrap();
+        let plan = super::query::TextPlan::parse("cup").unwrap();
         let found = archive
             .text
             .search(&plan, 10, &Budget::unlimited())

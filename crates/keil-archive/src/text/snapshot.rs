@@ -1,0 +1,227 @@
+//! A node's text index, published to and restored from the store
+//! (`store::snapshots`; PostgreSQL archives, whose text index is
+//! node-local): a node that starts with an empty cache directory copies
+//! the latest snapshot's files and then catches up on the games stored
+//! and removed since, instead of building its index from every record.
+//!
+//! A snapshot is derived data: one that cannot be read is ignored and the
+//! index is built from the games. **Invariant:** a restored index is the
+//! snapshot's files exactly, checked to open and to hold the snapshot's
+//! documents before it replaces the node's index; the node's own index is
+//! replaced only while this process holds its writer lock.
+
+use std::path::{Path, PathBuf};
+
+use tantivy::directory::Directory;
+use tantivy::{Index, TantivyError};
+
+use super::{TextIndex, TextWriter};
+use crate::store::{self, Read, Sequences, snapshots};
+use crate::{Error, Result};
+
+/// How many times a publish reads the index's files again when a
+/// background merge changed them meanwhile.
+const PUBLISH_TRIES: usize = 5;
+
+/// The index's `meta.json`, which names its segments.
+const META: &str = "meta.json";
+
+/// Whether a snapshot at `have` is stale against an index at `now`: it
+/// lacks more than 1/16 of its games (or there is none). Publishing at
+/// that rule costs, over an archive's life, a constant times the final
+/// index's bytes.
+fn lacks_a_sixteenth(have: Option<Sequences>, now: Sequences) -> bool {
+    match have {
+        None => now.games > 0,
+        Some(have) => now.games - have.games > now.games / 16,
+    }
+}
+
+impl TextWriter<'_> {
+    /// Stores a snapshot of the committed index in the store when the
+    /// latest one lacks more than 1/16 of the games this index holds:
+    /// its files (`meta.json` and every file of its segments) in one write
+    /// transaction of `writer`, which replaces the older snapshots.
+    /// Returns whether it stored one.
+    ///
+    /// # Errors
+    /// Storage, tantivy and file errors.
+    pub(crate) fn publish(&mut self, writer: &mut store::Writer) -> Result<bool> {
+        let at = self.text.indexed()?;
+        let have = snapshots::latest(writer.read())?.map(|s| s.at);
+        if !lacks_a_sixteenth(have, at) {
+            return Ok(false);
+        }
+        let files = self.committed_files()?;
+        let documents = self.text.num_docs()?;
+        writer.transaction(|tx| snapshots::insert(tx, at, documents, &files))?;
+        Ok(true)
+    }
+
+    /// The committed index's files, `meta.json` first. This writer holds
+    /// the lock, so no commit changes them; a merge that finishes meanwhile
+    /// (tantivy's merges run in the background and write `meta.json`) is
+    /// seen as a changed `meta.json` and the files are read again.
+    fn committed_files(&self) -> Result<Vec<(String, Vec<u8>)>> {
+        let index = &self.text.index;
+        let directory = index.directory();
+        for _ in 0..PUBLISH_TRIES {
+            let meta = directory
+                .atomic_read(Path::new(META))
+                .map_err(TantivyError::from)?;
+            let mut files = vec![(META.to_string(), meta.clone())];
+            let mut paths: Vec<PathBuf> = index
+                .load_metas()?
+                .list_segment_files()
+                .into_iter()
+                .collect();
+            paths.sort();
+            let mut vanished = false;
+            for path in paths {
+                if !directory.exists(&path).map_err(TantivyError::from)? {
+                    continue;
+                }
+                match directory.atomic_read(&path) {
+                    Ok(bytes) => files.push((path.to_string_lossy().into_owned(), bytes)),
+                    Err(_) => {
+                        vanished = true;
+                        break;
+                    }
+                }
+            }
+            let unchanged = directory
+                .atomic_read(Path::new(META))
+                .is_ok_and(|now| now == meta);
+            if !vanished && unchanged {
+                return Ok(files);
+            }
+        }
+        Err(Error::Busy)
+    }
+}
+
+/// `dir` with `suffix` added to its name: a sibling directory.
+fn sibling(dir: &Path, suffix: &str) -> PathBuf {
+    let mut name = dir.file_name().unwrap_or_default().to_os_string();
+    name.push(suffix);
+    dir.with_file_name(name)
+}
+
+/// Restores the node-local text index in `dir` from the store's latest
+/// snapshot when the index there lacks more than 1/16 of the snapshot's
+/// games (a new node: it has none). The files are written to a sibling
+/// directory, checked (the index opens, holds the snapshot's documents
+/// and reached its sequences) and then put in place of `dir`. Returns
+/// whether it restored; `Ok(false)` also when another process holds the
+/// index's writer lock or the snapshot was replaced meanwhile. The
+/// caller then catches the index up from the store.
+///
+/// # Errors
+/// Storage, tantivy and file errors; a storage error (`text snapshot`)
+/// for a snapshot that names a file outside the index's directory or does not hold what
+/// its row says.
+pub(crate) fn restore(dir: &Path, read: Read<'_>) -> Result<bool> {
+    let Some(snapshot) = snapshots::latest(read)? else {
+        return Ok(false);
+    };
+    let current = TextIndex::open(dir)?;
+    if !lacks_a_sixteenth(Some(current.indexed()?), snapshot.at) {
+        return Ok(false);
+    }
+    let Some(lock) = current.try_writer()? else {
+        return Ok(false);
+    };
+    let files = snapshots::files(read, snapshot.id)?;
+    let Some(meta) = files.iter().find(|(p, _)| p == META).map(|(_, b)| b) else {
+        return Ok(false);
+    };
+    let staging = sibling(dir, ".restoring");
+    remove_dir(&staging)?;
+    std::fs::create_dir_all(&staging).map_err(|e| Error::io(&staging, e))?;
+    let mut managed = Vec::new();
+    for (path, bytes) in files.iter().filter(|(p, _)| p != META) {
+        let name = Path::new(path);
+        if name.components().count() != 1 || name.file_name().is_none() || path.starts_with('.') {
+            remove_dir(&staging)?;
+            return Err(unreadable(format!(
+                "text snapshot {} names the file {path:?} outside its index",
+                snapshot.id
+            )));
+        }
+        let file = staging.join(name);
+        std::fs::write(&file, bytes).map_err(|e| Error::io(&file, e))?;
+        managed.push(path.as_str());
+    }
+    // tantivy deletes the files its `.managed.json` lists when later
+    // merges replace them (a JSON list of paths, as its
+    // `ManagedDirectory` writes it); `meta.json` last, as a commit.
+    let list = serde_json::to_vec(&managed).expect("a list of strings");
+    for (name, bytes) in [(".managed.json", &list), (META, meta)] {
+        let file = staging.join(name);
+        std::fs::write(&file, bytes).map_err(|e| Error::io(&file, e))?;
+    }
+    let checked = Index::open_in_dir(&staging).is_ok_and(|index| {
+        managed.iter().all(|p| {
+            index
+                .directory()
+                .validate_checksum(Path::new(p))
+                .unwrap_or(false)
+        })
+    });
+    if !checked {
+        remove_dir(&staging)?;
+        return Err(unreadable(format!(
+            "text snapshot {}: a file fails its checksum",
+            snapshot.id
+        )));
+    }
+    let restored = TextIndex::open(&staging)?;
+    if restored.num_docs()? != snapshot.documents as u64 || restored.indexed()? != snapshot.at {
+        drop(restored);
+        remove_dir(&staging)?;
+        return Err(unreadable(format!(
+            "text snapshot {} does not hold the documents its row says",
+            snapshot.id
+        )));
+    }
+    drop(restored);
+    drop(lock);
+    drop(current);
+    let old = sibling(dir, ".old");
+    remove_dir(&old)?;
+    std::fs::rename(dir, &old).map_err(|e| Error::io(dir, e))?;
+    std::fs::rename(&staging, dir).map_err(|e| Error::io(dir, e))?;
+    remove_dir(&old)?;
+    Ok(true)
+}
+
+/// The error of a snapshot that does not read back as its row says.
+fn unreadable(reason: String) -> Error {
+    crate::error::storage_error(
+        "text snapshot",
+        std::io::Error::new(std::io::ErrorKind::InvalidData, reason),
+    )
+}
+
+/// Removes `dir` and everything in it, if it exists.
+fn remove_dir(dir: &Path) -> Result<()> {
+    match std::fs::remove_dir_all(dir) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(Error::io(dir, e)),
+        _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_snapshot_is_stale_when_it_lacks_more_than_a_sixteenth() {
+        let at = |games| Sequences { games, removals: 0 };
+        assert!(!lacks_a_sixteenth(None, at(0)));
+        assert!(lacks_a_sixteenth(None, at(1)));
+        assert!(!lacks_a_sixteenth(Some(at(1600)), at(1700)));
+        assert!(lacks_a_sixteenth(Some(at(1590)), at(1700)));
+        assert!(!lacks_a_sixteenth(Some(at(2000)), at(1700)));
+    }
+}
