@@ -285,9 +285,14 @@ fn a_server_crash_in_an_import_leaves_whole_batches_and_the_rerun_completes() {
     assert_eq!(stats.text_documents, 1000);
 }
 
-/// The record with the event `event` (its game info: `EV`).
-fn with_event(record: &str, event: &str) -> String {
-    record.replacen("(;", &format!("(;EV[{event}]"), 1)
+/// `games` generated records from `seed`, the `i`th with the event
+/// `{prefix}{i}` (its game info: `EV`).
+fn with_events(games: u64, seed: u64, prefix: &str) -> Vec<String> {
+    common::go_records(games, seed)
+        .iter()
+        .enumerate()
+        .map(|(i, r)| r.replacen("(;", &format!("(;EV[{prefix}{i}]"), 1))
+        .collect()
 }
 
 /// The games a text search for `word` finds on `archive`, by id.
@@ -309,11 +314,7 @@ fn a_new_node_restores_its_text_index_from_the_store_then_catches_up() {
     };
     let db = "text_snapshots";
     let url = pg.ensure_database(db);
-    let records: Vec<String> = common::go_records(34, 5)
-        .iter()
-        .enumerate()
-        .map(|(i, r)| with_event(r, &format!("Snapcup{i}")))
-        .collect();
+    let records = with_events(34, 5, "Snapcup");
     let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let a = node(&url, dir_a.path());
     a.import(
@@ -373,11 +374,7 @@ fn a_snapshot_that_does_not_restore_is_passed_over() {
     };
     let db = "broken_snapshot";
     let url = pg.ensure_database(db);
-    let records: Vec<String> = common::go_records(20, 6)
-        .iter()
-        .enumerate()
-        .map(|(i, r)| with_event(r, &format!("Brokencup{i}")))
-        .collect();
+    let records = with_events(20, 6, "Brokencup");
     let dir_a = tempfile::tempdir().unwrap();
     node(&url, dir_a.path())
         .import(&[source("all.sgf", &records)], &options(8), &mut |_| {})
