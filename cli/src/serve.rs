@@ -156,7 +156,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
     };
     let uploads = args.token_file.is_some() || token.is_some();
+    let opened = std::time::Instant::now();
     let archive = open(&args.db.location(args.cache_dir.as_deref()), args.read_only)?;
+    eprintln!(
+        "keil: archive opened in {:.1} s (its text index caught up)",
+        opened.elapsed().as_secs_f64()
+    );
     let games = archive.stats().context("cannot read the archive")?.games;
     if games == 0 && !args.no_demo && !archive.is_read_only() {
         import_demo(&archive)?;

@@ -286,28 +286,56 @@ impl Patterns<'_> {
             None => None,
             Some(c) => Some(crate::positions::parse_cursor(c)?),
         };
-        archive.reader()?.snapshot(|conn| {
+        // The index is the store's (one statement): plain reads, no read
+        // snapshot (on a database server, two round trips fewer); a game
+        // of the page removed meanwhile sends the search to a snapshot.
+        let reader = archive.reader()?;
+        let plain = reader.read();
+        let at = crate::store::Sequences::read(plain)?;
+        if crate::derived::Derived::reached(&&archive.patterns)? == at {
+            let (answer, complete) = self.cached(plain, q, at, after, budget)?;
+            if complete {
+                return Ok(answer);
+            }
+        }
+        reader.snapshot(|conn| {
             let at = archive.patterns.refresh(conn)?;
-            let key = format!(
-                "{} {} {} {:?} {} {} {:?}",
-                at.games,
-                at.removals,
-                q.pattern,
-                q.mode,
-                q.symmetry,
-                q.swap_colors,
-                filter_of(q)
-            );
-            let matched = match archive.patterns.answers.get(&key) {
-                Some(m) => m,
-                None => {
-                    let m = Arc::new(self.matches(conn, q, true, budget)?);
-                    archive.patterns.answers.insert(key, m.clone());
-                    m
-                }
-            };
-            page(conn, q, &matched, after)
+            self.cached(conn, q, at, after, budget)
+                .map(|(answer, _)| answer)
         })
+    }
+
+    /// The answer of `q` on an index at `at`, its matches from the answer
+    /// cache when there, and whether every game of its page has its details
+    /// ([`page`]).
+    fn cached(
+        &self,
+        conn: Read<'_>,
+        q: &PatternQuery,
+        at: crate::store::Sequences,
+        after: Option<(u32, u32)>,
+        budget: &Budget,
+    ) -> Result<(PatternAnswer, bool)> {
+        let archive = self.archive;
+        let key = format!(
+            "{} {} {} {:?} {} {} {:?}",
+            at.games,
+            at.removals,
+            q.pattern,
+            q.mode,
+            q.symmetry,
+            q.swap_colors,
+            filter_of(q)
+        );
+        let matched = match archive.patterns.answers.get(&key) {
+            Some(m) => m,
+            None => {
+                let m = Arc::new(self.matches(conn, q, true, budget)?);
+                archive.patterns.answers.insert(key, m.clone());
+                m
+            }
+        };
+        page(conn, q, &matched, after)
     }
 
     /// [`Patterns::search`] without the answer cache: every call searches
@@ -323,7 +351,7 @@ impl Patterns<'_> {
         self.archive.reader()?.snapshot(|conn| {
             self.archive.patterns.refresh(conn)?;
             let matched = self.matches(conn, q, true, &Budget::unlimited())?;
-            page(conn, q, &matched, after)
+            page(conn, q, &matched, after).map(|(answer, _)| answer)
         })
     }
 
@@ -706,13 +734,15 @@ fn whole_board(
     Ok(out)
 }
 
-/// One page of a search's matches, newest first, with the games' details.
+/// One page of a search's matches, newest first, with the games' details,
+/// and whether every game of the page has them (one removed since the
+/// matches were read has not).
 fn page(
     conn: Read<'_>,
     q: &PatternQuery,
     m: &Matched,
     after: Option<(u32, u32)>,
-) -> Result<PatternAnswer> {
+) -> Result<(PatternAnswer, bool)> {
     let first = after.map_or(0, |(d, g)| {
         m.games
             .partition_point(|h| h.order() <= index::answer_order(d, g))
@@ -736,6 +766,7 @@ fn page(
         .map(|h| GameId::from_sql(i64::from(h.game)))
         .collect();
     let mut details = crate::store::games::hit_details(conn, &ids)?;
+    let complete = ids.iter().all(|id| details.contains_key(id));
     let games = page
         .iter()
         .map(|h| {
@@ -761,7 +792,7 @@ fn page(
             })
         })
         .collect::<Result<_>>()?;
-    Ok(PatternAnswer {
+    let answer = PatternAnswer {
         pattern: q.pattern.to_string(),
         placements: m.placements,
         total_games: m.games.len() as u64,
@@ -769,5 +800,6 @@ fn page(
         continuations: m.continuations.clone(),
         games,
         next_cursor,
-    })
+    };
+    Ok((answer, complete))
 }

@@ -21,6 +21,7 @@ use super::segment::{SegmentIndex, corrupt};
 use super::store::{self, Brief};
 use crate::derived::{Changes, Derived};
 use crate::memory::{Held, Pins};
+use crate::store::positions::SegmentRows;
 use crate::store::{Read, Sequences};
 use crate::{Budget, Result};
 
@@ -36,6 +37,10 @@ pub(crate) struct PositionIndex {
     pub(super) summaries: RwLock<Summaries>,
     /// Match lists of popular positions, by index generation and query.
     pub(super) answers: Answers,
+    /// The last [`PositionIndex::segments`]: its rows `(id, nonce)` by id,
+    /// the removal sequence and the snapshot, for
+    /// [`PositionIndex::settled`].
+    last: Mutex<Option<(SegmentRows, i64, Snapshot)>>,
 }
 
 impl Default for PositionIndex {
@@ -46,6 +51,7 @@ impl Default for PositionIndex {
             loading: Mutex::default(),
             summaries: RwLock::default(),
             answers: new_answers(),
+            last: Mutex::default(),
         }
     }
 }
@@ -139,11 +145,30 @@ impl PositionIndex {
         }
         let hash = signature.finalize();
         let generation = u64::from_le_bytes(hash.as_bytes()[..8].try_into().expect("8 bytes"));
-        Ok(Snapshot { list, generation })
+        let snapshot = Snapshot { list, generation };
+        let mut by_id = rows;
+        by_id.sort_unstable();
+        *self.last.lock().expect("poisoned") = Some((by_id, removals, snapshot.clone()));
+        Ok(snapshot)
+    }
+
+    /// The snapshot of the last [`PositionIndex::segments`] when the index
+    /// is the store's as `at` and `rows` (every segment's `(id, nonce)`,
+    /// by id: `store::positions::state`) say: the game summaries have
+    /// reached `at` and the segments are the same. `None` otherwise: the
+    /// caller catches up in a read snapshot.
+    pub(super) fn settled(&self, at: Sequences, rows: &[(i64, Option<i64>)]) -> Option<Snapshot> {
+        if self.summaries.read().expect("poisoned").at != at {
+            return None;
+        }
+        let last = self.last.lock().expect("poisoned");
+        let (by_id, removals, snapshot) = last.as_ref()?;
+        (*removals == at.removals && by_id.as_slice() == rows).then(|| snapshot.clone())
     }
 }
 
 /// The segments one search reads.
+#[derive(Clone)]
 pub(super) struct Snapshot {
     list: Vec<Arc<Segment>>,
     /// Differs between any two sets of segments (ids and nonces hashed).

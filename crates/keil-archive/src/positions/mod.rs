@@ -62,7 +62,7 @@ mod store;
 
 pub(crate) use index::PositionIndex;
 pub use query::{Continuation, PositionAnswer, PositionHit, PositionQuery};
-pub(crate) use search::{occurrences, parse_cursor, search};
+pub(crate) use search::{occurrences, parse_cursor, search, search_settled};
 pub(crate) use segment::{get_varint, put_varint};
 pub(crate) use store::{
     date_number, fill_nonces, index_games, pending_upgrade, rebuild, upgrade_keys,
@@ -82,7 +82,9 @@ impl Positions<'_> {
     /// button state the query allows, with the ply, the position matched
     /// (in full) and the move played next shown in the query's
     /// orientation, and continuation statistics over all matches per
-    /// matched position (issue 6, "positions"). Runs on one read snapshot.
+    /// matched position (issue 6, "positions"). Runs on plain reads when the
+    /// node's index is the store's (one statement checks it), else on one
+    /// read snapshot after catching the index up.
     ///
     /// # Errors
     /// [`Error::BadCursor`](crate::Error::BadCursor) for a cursor this
@@ -101,9 +103,11 @@ impl Positions<'_> {
     pub fn search_within(&self, q: &PositionQuery, budget: &Budget) -> Result<PositionAnswer> {
         let archive = self.archive;
         budget.check()?;
-        archive
-            .reader()?
-            .snapshot(|conn| search(&archive.positions, conn, q, budget))
+        let reader = archive.reader()?;
+        if let Some(answer) = search_settled(&archive.positions, reader.read(), q, budget)? {
+            return Ok(answer);
+        }
+        reader.snapshot(|conn| search(&archive.positions, conn, q, budget))
     }
 
     /// Reads the position index into memory (its segments and the game

@@ -135,13 +135,55 @@ impl Side {
     }
 }
 
-/// Runs a position search on one read connection.
+/// Runs a position search on one read snapshot: catches the index up
+/// with it first.
 pub(crate) fn search(
     index: &PositionIndex,
     conn: Read<'_>,
     q: &PositionQuery,
     budget: &Budget,
 ) -> Result<PositionAnswer> {
+    let at = index.refresh(conn)?;
+    let snapshot = index.segments(conn, at.removals)?;
+    answer(index, conn, q, budget, &snapshot)?.map_err(|game_id| Error::Corrupt {
+        game: game_id,
+        reason: "indexed but not stored".into(),
+    })
+}
+
+/// Runs a position search on plain reads (no read snapshot: on a database
+/// server, two round trips fewer) when the index is the store's: one
+/// statement reads the store's sequences and segments
+/// (`store::positions::state`), and [`PositionIndex::settled`] says the
+/// index has them. `Ok(None)` when it has not, or when a game of the page
+/// was removed meanwhile (its details are gone): the caller then runs
+/// [`search`] in a read snapshot. A stored game never changes, so the
+/// reads after the first see the games it saw, or fewer.
+///
+/// # Errors
+/// As [`search`].
+pub(crate) fn search_settled(
+    index: &PositionIndex,
+    conn: Read<'_>,
+    q: &PositionQuery,
+    budget: &Budget,
+) -> Result<Option<PositionAnswer>> {
+    let (at, rows) = crate::store::positions::state(conn)?;
+    let Some(snapshot) = index.settled(at, &rows) else {
+        return Ok(None);
+    };
+    Ok(answer(index, conn, q, budget, &snapshot)?.ok())
+}
+
+/// The answer of `q` from `snapshot`, with its page's details read on
+/// `conn`; `Ok(Err(game))` when a game of the page has no stored details.
+fn answer(
+    index: &PositionIndex,
+    conn: Read<'_>,
+    q: &PositionQuery,
+    budget: &Budget,
+    snapshot: &Snapshot,
+) -> Result<std::result::Result<PositionAnswer, GameId>> {
     let board = q.position.board();
     let keil = matches!(q.position, AnyPosition::Keil(_));
     let after = match &q.cursor {
@@ -149,12 +191,10 @@ pub(crate) fn search(
         Some(c) => Some(parse_cursor(c)?),
     };
 
-    let at = index.refresh(conn)?;
-    let snapshot = index.segments(conn, at.removals)?;
     let sides = Side::all(q, snapshot.generation);
     let matches = sides
         .iter()
-        .map(|side| side.matches(index, conn, &snapshot, budget))
+        .map(|side| side.matches(index, conn, snapshot, budget))
         .collect::<Result<Vec<_>>>()?;
 
     // Every matching game once: its first occurrence (unswapped first).
@@ -260,10 +300,9 @@ pub(crate) fn search(
     for (h, i) in &page {
         let side = &sides[*i];
         let game_id = GameId::from_sql(i64::from(h.game));
-        let d = details.remove(&game_id).ok_or(Error::Corrupt {
-            game: game_id,
-            reason: "indexed but not stored".into(),
-        })?;
+        let Some(d) = details.remove(&game_id) else {
+            return Ok(Err(game_id));
+        };
         if h.sym >= count {
             return Err(corrupt("symmetry index"));
         }
@@ -284,12 +323,12 @@ pub(crate) fn search(
             result: d.result,
         });
     }
-    Ok(PositionAnswer {
+    Ok(Ok(PositionAnswer {
         total_games: total,
         continuations,
         games: hits,
         next_cursor,
-    })
+    }))
 }
 
 /// A game's first occurrence of a board on one colour side: the pattern

@@ -8,7 +8,7 @@
 //! `positions/store.rs`. Segment rows are written whole and never updated,
 //! but for the nonce column (filled once by [`set_nonce`]).
 
-use super::{Read, Write, params};
+use super::{Read, Sequences, Write, params};
 
 use crate::Result;
 
@@ -142,12 +142,41 @@ pub(crate) fn segment_len(conn: Read<'_>, id: i64) -> Result<u64> {
 
 /// Every segment's id and nonce, `(id, nonce)` (`None` for a segment older
 /// than the column, until it is filled), read from the nonce index alone.
-pub(crate) fn segment_nonces(conn: Read<'_>) -> Result<Vec<(i64, Option<i64>)>> {
+pub(crate) fn segment_nonces(conn: Read<'_>) -> Result<SegmentRows> {
     let sql = format!(
         "SELECT id, nonce FROM position_segments{}",
         conn.backend().indexed_by("position_segments_nonce")
     );
     conn.query(&sql, params![], |r| Ok((r.get(0)?, r.get(1)?)))
+}
+
+/// Every segment's `(id, nonce)` (`None` for a segment older than the
+/// column, until it is filled).
+pub(crate) type SegmentRows = Vec<(i64, Option<i64>)>;
+
+/// The store's sequences and every segment's `(id, nonce)` (as
+/// [`segment_nonces`], by id), in one statement: what a search checks to
+/// know that the node's index is the store's (one round trip on a
+/// database server).
+pub(crate) fn state(conn: Read<'_>) -> Result<(Sequences, SegmentRows)> {
+    let sql = format!(
+        "SELECT q.games, q.removals, p.id, p.nonce FROM ({}) q \
+         LEFT JOIN position_segments p ON 1 = 1 ORDER BY p.id",
+        super::removals::sequences_sql(conn.backend())
+    );
+    let mut at = Sequences::default();
+    let mut segments = Vec::new();
+    conn.each(&sql, params![], |r| {
+        at = Sequences {
+            games: r.get(0)?,
+            removals: r.get(1)?,
+        };
+        if let Some(id) = r.get::<Option<i64>>(2)? {
+            segments.push((id, r.get(3)?));
+        }
+        Ok(true)
+    })?;
+    Ok((at, segments))
 }
 
 // ---- games and players ---------------------------------------------------------

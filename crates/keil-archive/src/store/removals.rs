@@ -11,19 +11,23 @@ use crate::{GameId, Removal, Result};
 /// given again, so this only grows) and the last removal's sequence
 /// number.
 pub(crate) fn sequences(conn: Read<'_>) -> Result<Sequences> {
-    let sql = format!(
-        "SELECT {}, (SELECT COALESCE(MAX(seq), 0) FROM removals)",
-        conn.backend().greatest(
-            "(SELECT COALESCE(MAX(id), 0) FROM games)",
-            "(SELECT COALESCE(MAX(game_id), 0) FROM removals)"
-        )
-    );
-    conn.query_one(&sql, params![], |r| {
+    conn.query_one(&sequences_sql(conn.backend()), params![], |r| {
         Ok(Sequences {
             games: r.get(0)?,
             removals: r.get(1)?,
         })
     })
+}
+
+/// The statement of [`sequences`]: one row, columns `games, removals`.
+pub(crate) fn sequences_sql(backend: super::Backend) -> String {
+    format!(
+        "SELECT {} AS games, (SELECT COALESCE(MAX(seq), 0) FROM removals) AS removals",
+        backend.greatest(
+            "(SELECT COALESCE(MAX(id), 0) FROM games)",
+            "(SELECT COALESCE(MAX(game_id), 0) FROM removals)"
+        )
+    )
 }
 
 /// The removal that refuses a record: one with this record identity, or
