@@ -387,3 +387,56 @@ fn pinning_copies_the_hottest_mapped_parts_into_the_heap_and_keeps_the_answers()
     assert_eq!(rest.mapped(), 0);
     assert_eq!(rest.pinned, part.mapped());
 }
+
+/// A node whose cache writes are deferred (`Archive::cache_in_deferred`,
+/// what `keil serve` does) writes no file while it loads and answers from
+/// the heap; `write_caches` then writes the segments' files and the
+/// pattern snapshot and maps the segments, with the same answers; the next
+/// node on that directory maps them and reads the snapshot.
+#[test]
+fn deferred_cache_files_are_written_after_the_load_with_the_same_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = Archive::open(common::at(dir.path())).unwrap();
+    import(&archive, records(60, 4));
+    let ids = [2, 30, 51];
+    let queries = queries(&archive, &ids);
+    let expected = (
+        answers(&archive, &queries),
+        position_answers(&archive, &ids),
+    );
+    let cache = tempfile::tempdir().unwrap();
+    let files = || std::fs::read_dir(cache.path()).unwrap().count();
+
+    let a = Archive::open(common::at(dir.path())).unwrap();
+    a.cache_in_deferred(cache.path()).unwrap();
+    a.positions().load().unwrap();
+    assert!(!a.patterns().load().unwrap().from_snapshot);
+    assert_eq!(files(), 0, "nothing written during the load");
+    let loaded = a.index_memory();
+    assert_eq!(loaded.mapped(), 0);
+    assert_eq!(
+        (answers(&a, &queries), position_answers(&a, &ids)),
+        expected
+    );
+    let written = a.write_caches().unwrap();
+    assert!(written > 0);
+    assert!(cache.path().join("patterns.snapshot").is_file());
+    assert!(files() > 1, "segment files too");
+    let after = a.index_memory();
+    assert!(after.positions.mapped > 0 && after.positions.heap < loaded.positions.heap);
+    assert_eq!(
+        (answers(&a, &queries), position_answers(&a, &ids)),
+        expected
+    );
+    assert_eq!(a.write_caches().unwrap(), 0, "nothing left to write");
+
+    let b = Archive::open(common::at(dir.path())).unwrap();
+    b.cache_in(cache.path()).unwrap();
+    b.positions().load().unwrap();
+    assert!(b.patterns().load().unwrap().from_snapshot);
+    assert!(b.index_memory().positions.mapped > 0);
+    assert_eq!(
+        (answers(&b, &queries), position_answers(&b, &ids)),
+        expected
+    );
+}
