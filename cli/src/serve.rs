@@ -168,7 +168,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     if let Some(dir) = &args.cache_dir {
         archive
-            .cache_in_deferred(dir)
+            .cache_in(dir)
             .with_context(|| format!("cannot use cache directory {}", dir.display()))?;
     }
     let warm = keil_server::warm_up(&archive, !args.lazy_patterns)
@@ -246,36 +246,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         grace: std::time::Duration::from_secs(args.grace),
         ..ServerOptions::new(Arc::new(archive))
     };
-    if args.cache_dir.is_some() {
-        // The cache's files are written while the node serves (its start
-        // reads the indexes; it does not wait for their files).
-        // The segments read from the store are mapped once written: what
-        // --index-memory pins of them is pinned then.
-        let (archive, budget) = (options.archive.clone(), args.index_memory);
-        std::thread::spawn(move || {
-            let t = std::time::Instant::now();
-            match archive.write_caches() {
-                Ok(0) => {}
-                Ok(bytes) => {
-                    let pinned = budget.map_or(0, |b| archive.pin_indexes(b).pinned);
-                    eprintln!(
-                        "keil: cache files written: {} in {:.1} s{}",
-                        bytesize::ByteSize(bytes).display().iec(),
-                        t.elapsed().as_secs_f64(),
-                        if pinned > 0 {
-                            format!(
-                                ", {} more pinned",
-                                bytesize::ByteSize(pinned).display().iec()
-                            )
-                        } else {
-                            String::new()
-                        }
-                    )
-                }
-                Err(e) => eprintln!("keil: warning: the cache files were not written: {e}"),
-            }
-        });
-    }
     keil_server::run_blocking(options).context("server")?;
     Ok(())
 }

@@ -510,44 +510,10 @@ impl Archive {
     /// # Errors
     /// [`Error::Io`] when `dir` cannot be created or opened.
     pub fn cache_in(&self, dir: impl AsRef<Path>) -> Result<()> {
-        self.cache_in_as(dir.as_ref(), false)
-    }
-
-    /// [`Archive::cache_in`], but the loads write no cache file: the
-    /// segments read from the store stay in the heap and the pattern index
-    /// writes no snapshot until [`Archive::write_caches`]. A new node
-    /// (an empty `dir`) then starts serving in the time it takes to read
-    /// its indexes, not to write them too (at a million 19×19 games,
-    /// 6.4 GB of files), and writes them while it serves.
-    ///
-    /// # Errors
-    /// As [`Archive::cache_in`].
-    pub fn cache_in_deferred(&self, dir: impl AsRef<Path>) -> Result<()> {
-        self.cache_in_as(dir.as_ref(), true)
-    }
-
-    fn cache_in_as(&self, dir: &Path, deferred: bool) -> Result<()> {
-        self.positions.cache_in(dir, deferred)?;
-        self.patterns.cache_in(dir, deferred);
+        let dir = dir.as_ref();
+        self.positions.cache_in(dir)?;
+        self.patterns.cache_in(dir);
         Ok(())
-    }
-
-    /// Writes the cache files [`Archive::cache_in_deferred`] left to write:
-    /// the files of the position segments held in the heap (then mapped
-    /// in place of the heap copies, but for pinned ones) and the pattern
-    /// index's snapshot when the one there is stale. Later loads write
-    /// their files as they read. Returns the bytes written. Call it from a
-    /// thread of its own: it writes for seconds per million games, while
-    /// searches go on (a pattern search that must catch up waits for the
-    /// snapshot's write).
-    ///
-    /// # Errors
-    /// Storage errors; a file that cannot be written (a full disk) is
-    /// skipped, and its index keeps its heap copy.
-    pub fn write_caches(&self) -> Result<u64> {
-        let positions = self.positions.write_cache();
-        let patterns = self.patterns.write_cache(self.reader()?.read())?;
-        Ok(positions + patterns)
     }
 
     /// A read-only connection from the pool (returned on drop). For the

@@ -5,7 +5,6 @@
 //! `reindex`; the codec is [`super::block`]).
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock, RwLock};
 
 use keil_rules::{AnyBoard, GameKind};
@@ -30,8 +29,6 @@ pub(crate) struct PatternIndex {
     pub(super) answers: quick_cache::sync::Cache<String, Arc<Matched>>,
     /// The node's snapshot file, when it keeps one ([`PatternIndex::cache_in`]).
     snapshot: OnceLock<PathBuf>,
-    /// Whether a load leaves the snapshot to [`PatternIndex::write_cache`].
-    deferred: AtomicBool,
 }
 
 #[derive(Default)]
@@ -49,7 +46,6 @@ impl Default for PatternIndex {
             refreshing: std::sync::Mutex::default(),
             answers: quick_cache::sync::Cache::new(64),
             snapshot: OnceLock::new(),
-            deferred: AtomicBool::new(false),
         }
     }
 }
@@ -363,38 +359,8 @@ const STALE: i64 = 16;
 impl PatternIndex {
     /// Keeps the index's snapshot ([`snapshot`]) in directory `dir`
     /// (node-local, created by the caller); the first call wins.
-    /// When `deferred`, a load writes no snapshot:
-    /// [`PatternIndex::write_cache`] does.
-    pub(crate) fn cache_in(&self, dir: &Path, deferred: bool) {
+    pub(crate) fn cache_in(&self, dir: &Path) {
         let _ = self.snapshot.set(dir.join(snapshot::FILE));
-        self.deferred.store(deferred, Ordering::Relaxed);
-    }
-
-    /// Writes the snapshot when the one in the cache directory lacks more
-    /// than 1/[`STALE`] of the games the index holds (or there is none),
-    /// and ends the deferral of [`PatternIndex::cache_in`]. Holds the
-    /// index's read lock while it writes (a catch-up waits). Returns the
-    /// bytes written.
-    ///
-    /// # Errors
-    /// Storage errors (the snapshot's stamp).
-    pub(crate) fn write_cache(&self, conn: Read<'_>) -> Result<u64> {
-        self.deferred.store(false, Ordering::Relaxed);
-        let Some(path) = self.snapshot.get() else {
-            return Ok(0);
-        };
-        let loaded = self.loaded.read().expect("poisoned");
-        let to = loaded.at;
-        let have = snapshot::stamp(path).map(|s| s.at.games);
-        let stale = have.is_none_or(|games| (to.games - games) * STALE > to.games);
-        if !stale || to.games == 0 {
-            return Ok(0);
-        }
-        let stamp = stamp(conn, to)?;
-        Ok(match snapshot::write(path, &loaded, &stamp) {
-            Ok(()) => std::fs::metadata(path).map_or(0, |m| m.len()),
-            Err(_) => 0,
-        })
     }
 
     /// The index's bytes in the heap and mapped from the snapshot.
@@ -463,7 +429,7 @@ impl PatternIndex {
         let to = self.refresh(conn)?;
         let loaded = self.loaded.read().expect("poisoned");
         let stale = read.is_none_or(|at| (to.games - at.games) * STALE > to.games);
-        if stale && to.games > 0 && loaded.at == to && !self.deferred.load(Ordering::Relaxed) {
+        if stale && to.games > 0 && loaded.at == to {
             let _ = snapshot::write(path, &loaded, &stamp(conn, to)?);
         }
         Ok(read.is_some())

@@ -11,7 +11,6 @@
 //! only added to, for ids above the highest one read.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, RwLock};
 
 use tantivy::HasLen;
@@ -216,8 +215,6 @@ struct Segment {
     bytes: OwnedBytes,
     /// Whether `bytes` are mapped from the cache's file (else in the heap).
     mapped: bool,
-    /// Whether [`PositionIndex::pin`] keeps it in the heap.
-    pinned: bool,
 }
 
 /// A directory of position segments as files, one per segment
@@ -232,26 +229,6 @@ struct Segment {
 struct SegmentCache {
     path: std::path::PathBuf,
     dir: MmapDirectory,
-    /// While set, segments read from the store are kept in the heap and
-    /// their files are written by [`PositionIndex::write_cache`].
-    deferred: AtomicBool,
-}
-
-impl SegmentCache {
-    /// Writes `segment`'s file (atomically) and maps it; `None` when the
-    /// cache cannot be written (a full disk): it is then not used.
-    fn write(&self, id: i64, segment: &Segment) -> Option<Segment> {
-        let name = std::path::PathBuf::from(cache_name(id, segment.index.nonce));
-        self.dir.atomic_write(&name, &segment.bytes).ok()?;
-        let bytes = self.dir.open_read(&name).ok()?.read_bytes().ok()?;
-        let index = SegmentIndex::parse(&bytes, bytes.len()).ok()?;
-        (index.nonce == segment.index.nonce).then_some(Segment {
-            index,
-            bytes,
-            mapped: true,
-            pinned: false,
-        })
-    }
 }
 
 impl std::fmt::Debug for SegmentCache {
@@ -269,20 +246,17 @@ fn cache_name(id: i64, nonce: u64) -> String {
 
 impl PositionIndex {
     /// Keeps the segments as files in directory `path` (created if
-    /// needed) and maps them from there; the first call wins. When
-    /// `deferred`, segments read from the store stay in the heap until
-    /// [`PositionIndex::write_cache`] writes their files.
+    /// needed) and maps them from there; the first call wins.
     ///
     /// # Errors
     /// [`crate::Error::Io`] when the directory cannot be created or opened.
-    pub(crate) fn cache_in(&self, path: &std::path::Path, deferred: bool) -> Result<()> {
+    pub(crate) fn cache_in(&self, path: &std::path::Path) -> Result<()> {
         std::fs::create_dir_all(path).map_err(|e| crate::Error::io(path, e))?;
         let dir = MmapDirectory::open(path)
             .map_err(|e| crate::Error::io(path, std::io::Error::other(e.to_string())))?;
         let _ = self.cache.set(SegmentCache {
             path: path.to_path_buf(),
             dir,
-            deferred: AtomicBool::new(deferred),
         });
         Ok(())
     }
@@ -298,7 +272,6 @@ impl PositionIndex {
                 index,
                 bytes,
                 mapped,
-                pinned: false,
             }))
         };
         let name = std::path::PathBuf::from(cache_name(id, nonce));
@@ -316,52 +289,20 @@ impl PositionIndex {
         let bytes = store::segment_bytes(conn, id)?;
         let segment = parse(OwnedBytes::new(bytes), false)?
             .ok_or_else(|| corrupt("nonce column disagrees with the header"))?;
-        if let Some(c) = cache
-            && !c.deferred.load(Ordering::Relaxed)
-            && let Some(m) = c.write(id, &segment)
-        {
-            return Ok(m);
+        if let Some(c) = cache {
+            // A cache that cannot be written (a full disk) is not used.
+            let mapped = c
+                .dir
+                .atomic_write(&name, &segment.bytes)
+                .ok()
+                .and_then(|()| c.dir.open_read(&name).ok())
+                .and_then(|f| f.read_bytes().ok())
+                .and_then(|b| parse(b, true).ok().flatten());
+            if let Some(m) = mapped {
+                return Ok(m);
+            }
         }
         Ok(segment)
-    }
-
-    /// Writes the cache's files of the segments held in the heap that have
-    /// none (read while the cache's writes were deferred:
-    /// [`PositionIndex::cache_in`]) and maps them in place of the heap
-    /// copies, but for the pinned ones; from now on segments are written
-    /// as they are read. Searches that hold a heap copy go on with it.
-    /// Returns the bytes written.
-    pub(crate) fn write_cache(&self) -> u64 {
-        let Some(c) = self.cache.get() else {
-            return 0;
-        };
-        c.deferred.store(false, Ordering::Relaxed);
-        let held: Vec<(i64, Arc<Segment>)> = {
-            let segments = self.segments.lock().expect("poisoned");
-            segments
-                .iter()
-                .filter(|(_, s)| !s.mapped)
-                .map(|(&id, s)| (id, s.clone()))
-                .collect()
-        };
-        let mut written = 0;
-        for (id, segment) in held {
-            let Some(mapped) = c.write(id, &segment) else {
-                continue;
-            };
-            written += segment.bytes.len() as u64;
-            if segment.pinned {
-                continue;
-            }
-            let mut segments = self.segments.lock().expect("poisoned");
-            if segments.get(&id).is_some_and(|s| Arc::ptr_eq(s, &segment)) {
-                segments.insert(id, Arc::new(mapped));
-            }
-        }
-        // The settled snapshot holds the heap copies: the next search takes
-        // the mapped ones.
-        *self.last.lock().expect("poisoned") = None;
-        written
     }
 
     /// The index's bytes: segments in the heap or mapped, and in the heap
@@ -397,7 +338,6 @@ impl PositionIndex {
                     index: s.index.clone(),
                     bytes: OwnedBytes::new(s.bytes.as_slice().to_vec()),
                     mapped: false,
-                    pinned: true,
                 };
                 segments.insert(id, Arc::new(pinned));
             }
