@@ -157,12 +157,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let uploads = args.token_file.is_some() || token.is_some();
     let opened = std::time::Instant::now();
-    let opened = std::time::Instant::now();
     let archive = open(&args.db.location(args.cache_dir.as_deref()), args.read_only)?;
-    eprintln!(
-        "keil: archive opened in {:.1} s (its text index caught up)",
-        opened.elapsed().as_secs_f64()
-    );
     eprintln!(
         "keil: archive opened in {:.1} s (its text index caught up)",
         opened.elapsed().as_secs_f64()
