@@ -66,7 +66,8 @@ if [ "$games" -gt 0 ]; then
         if [ $backend = sqlite ]; then db="$out/gen-db"; else db=$(url generated); fi
         rm -rf "$out/cache-$backend"
         # First start: an empty --cache-dir (the PostgreSQL node also
-        # builds its text index); second: the node started again.
+        # restores its text index from the snapshot the import stored);
+        # second: the node started again.
         for start_kind in first again; do
             start=$(date +%s.%N)
             "$keil" serve --no-demo --addr 127.0.0.1:0 --db "$db" --cache-dir "$out/cache-$backend" \
@@ -76,6 +77,9 @@ if [ "$games" -gt 0 ]; then
             addr=$(grep -o "listening on http://[0-9.:]*" "$out/serve-$backend.log" | sed 's|.*http://||')
             printf "%-10s node start (%s) %.1f s, RSS %d MiB\n" "$backend" "$start_kind" \
                 "$(echo "$(date +%s.%N) - $start" | bc -l)" $(($(awk '/VmRSS/ {print $2}' /proc/$pid/status) / 1024))
+            # Where the start went: the open (the text index), the loads.
+            grep -E "archive opened|loaded in" "$out/serve-$backend.log" | sed 's/^/           /'
+
             if [ $start_kind = again ]; then
                 echo "searches on $backend:"
                 python3 scripts/bench-queries.py "http://$addr" 40 2>&1 | tail -6 || true
