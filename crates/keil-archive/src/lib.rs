@@ -402,7 +402,7 @@ impl Archive {
             if let Some(mut w) = text.try_writer()? {
                 w.catch_up(writer.read())?;
                 if !embedded {
-                    w.publish(&mut writer)?;
+                    w.publish(&mut writer, false)?;
                 }
             }
             (Some(Mutex::new(writer)), text)
@@ -623,6 +623,10 @@ impl Archive {
         let now = store::Sequences::read(conn.read())?;
         let games = text.add_stored(conn.read(), 0, now.games)?;
         text.commit(now)?;
+        // A new node restores the rebuilt index, not the one before.
+        if !matches!(self.location, Location::Directory(_)) {
+            text.publish(&mut conn, true)?;
+        }
         Ok(ReindexReport { games })
     }
 

@@ -365,6 +365,17 @@ fn a_new_node_restores_its_text_index_from_the_store_then_catches_up() {
     let c = node(&url, dir_b.path());
     assert_eq!(text_ids(&c, "Snapcup0"), vec![first]);
     assert_eq!(c.stats().unwrap().text_documents, 33);
+
+    // A reindex stores the rebuilt index (from the records: game 0 is now
+    // found as Snapcup1), and a new node restores that one.
+    let before = pg.psql(db, "SELECT id FROM text_snapshots");
+    a.reindex().unwrap();
+    assert_ne!(pg.psql(db, "SELECT id FROM text_snapshots"), before);
+    assert_eq!(pg.psql(db, "SELECT games FROM text_snapshots"), "34");
+    let dir_d = tempfile::tempdir().unwrap();
+    let d = node(&url, dir_d.path());
+    assert_eq!(text_ids(&d, "Snapcup0"), Vec::<GameId>::new());
+    assert_eq!(text_ids(&d, "Snapcup1"), vec![first, second]);
 }
 
 #[test]

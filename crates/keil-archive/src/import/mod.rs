@@ -779,7 +779,7 @@ impl Archive {
         })?;
         text.catch_up(conn.read())?;
         if !matches!(self.location, crate::Location::Directory(_)) {
-            text.publish(&mut conn)?;
+            text.publish(&mut conn, false)?;
         }
         counts.elapsed = start.elapsed();
         counts.members = expander.members();

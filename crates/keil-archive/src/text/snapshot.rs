@@ -38,18 +38,19 @@ fn lacks_a_sixteenth(have: Option<Sequences>, now: Sequences) -> bool {
 }
 
 impl TextWriter<'_> {
-    /// Stores a snapshot of the committed index in the store when the
-    /// latest one lacks more than 1/16 of the games this index holds:
-    /// its files (`meta.json` and every file of its segments) in one write
+    /// Stores a snapshot of the committed index in the store when `always`
+    /// (a reindex: the index was rebuilt) or when the latest one lacks
+    /// more than 1/16 of the games this index holds: its files
+    /// (`meta.json` and every file of its segments) in one write
     /// transaction of `writer`, which replaces the older snapshots.
     /// Returns whether it stored one.
     ///
     /// # Errors
     /// Storage, tantivy and file errors.
-    pub(crate) fn publish(&mut self, writer: &mut store::Writer) -> Result<bool> {
+    pub(crate) fn publish(&mut self, writer: &mut store::Writer, always: bool) -> Result<bool> {
         let at = self.text.indexed()?;
         let have = snapshots::latest(writer.read())?.map(|s| s.at);
-        if !lacks_a_sixteenth(have, at) {
+        if !always && !lacks_a_sixteenth(have, at) {
             return Ok(false);
         }
         let files = self.committed_files()?;
