@@ -7,8 +7,9 @@
 //! A snapshot is derived data: one that cannot be read is ignored and the
 //! index is built from the games. **Invariant:** a restored index is the
 //! snapshot's files exactly, checked to open and to hold the snapshot's
-//! documents before it replaces the node's index; the node's own index is
-//! replaced only while this process holds its writer lock.
+//! documents before it replaces the node's index; a restore starts only
+//! when this process holds the node's index's writer lock (the files are
+//! written and checked under it; the two renames follow).
 
 use std::path::{Path, PathBuf};
 
