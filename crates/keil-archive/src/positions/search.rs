@@ -21,9 +21,13 @@ use super::posting::{
 };
 use super::query::{Continuation, PositionAnswer, PositionHit, PositionQuery};
 use super::segment::corrupt;
-use super::store::{self, Brief, date_number, position_at};
+use super::store::{self, Brief, date_number, lines_of, position_at};
 use crate::store::Read;
 use crate::{Budget, Error, GameId, Result};
+
+/// Games whose main lines one statement reads when matches are confirmed
+/// by replay.
+const CONFIRM_CHUNK: usize = 500;
 
 /// A matched position written in full: the board's notation `board`, the
 /// player to move and the button flag (` +` taken, ` -` not), as an answer
@@ -413,20 +417,37 @@ fn collect(
     // Exactness: Zobrist keys are confirmed by replay, once per game ply.
     if !is_exact(*k.keys.start()) {
         let mut confirmed: HashMap<(u32, u16), bool> = HashMap::new();
-        for x in &postings {
-            if let std::collections::hash_map::Entry::Vacant(e) = confirmed.entry((x.game, x.ply)) {
-                // A replay per entry: checked each time.
-                budget.check()?;
-                let mut want = *canon;
-                if let AnyPosition::Keil(p) = &mut want {
-                    p.set_button_taken(button_of(x.key));
+        // The games' main lines are read a chunk of games at a time (the
+        // postings are sorted by game): a few statements, not one a game.
+        let mut games: Vec<u32> = postings.iter().map(|x| x.game).collect();
+        games.dedup();
+        let mut from = 0;
+        for chunk in games.chunks(CONFIRM_CHUNK) {
+            budget.check()?;
+            let lines = lines_of(conn, chunk)?;
+            let last = chunk[chunk.len() - 1];
+            let end = from + postings[from..].partition_point(|x| x.game <= last);
+            for x in &postings[from..end] {
+                if let std::collections::hash_map::Entry::Vacant(e) =
+                    confirmed.entry((x.game, x.ply))
+                {
+                    // A replay per entry: checked each time.
+                    budget.check()?;
+                    let mut want = *canon;
+                    if let AnyPosition::Keil(p) = &mut want {
+                        p.set_button_taken(button_of(x.key));
+                    }
+                    if x.sym >= board.symmetry_count() {
+                        return Err(corrupt("symmetry index"));
+                    }
+                    // A game removed since the postings were read is gone.
+                    let ok = lines.get(&x.game).is_some_and(|line| {
+                        position_at(line, x).is_some_and(|p| p.transform(x.sym) == want)
+                    });
+                    e.insert(ok);
                 }
-                if x.sym >= board.symmetry_count() {
-                    return Err(corrupt("symmetry index"));
-                }
-                let ok = position_at(conn, x)?.is_some_and(|at| at.transform(x.sym) == want);
-                e.insert(ok);
             }
+            from = end;
         }
         postings.retain(|x| confirmed[&(x.game, x.ply)]);
     }

@@ -254,13 +254,27 @@ pub(crate) fn rebuild(tx: Write<'_>) -> Result<()> {
     Ok(())
 }
 
-/// Replays a stored game's main line to the posting's ply and returns the
-/// position; `None` when the game is gone or does not replay.
-pub(super) fn position_at(conn: Read<'_>, x: &Posting) -> Result<Option<AnyPosition>> {
-    let Some(line) = game_moves(conn, GameId::from_sql(i64::from(x.game)))? else {
-        return Ok(None);
-    };
-    Ok(line.game_at(x.ply as usize).ok().map(|g| g.position()))
+/// The main lines of the stored games among `games`, by game, read in a
+/// few statements (confirming matches by replay: one statement a game
+/// cost a round trip each on a database server).
+pub(super) fn lines_of(
+    conn: Read<'_>,
+    games: &[u32],
+) -> Result<std::collections::HashMap<u32, crate::GameMoves>> {
+    let ids: Vec<GameId> = games
+        .iter()
+        .map(|&g| GameId::from_sql(i64::from(g)))
+        .collect();
+    Ok(crate::store::games::games_moves(conn, &ids)?
+        .into_iter()
+        .map(|(id, line)| (id.get() as u32, line))
+        .collect())
+}
+
+/// Replays a main line to the posting's ply and returns the position;
+/// `None` when it does not replay that far.
+pub(super) fn position_at(line: &crate::GameMoves, x: &Posting) -> Option<AnyPosition> {
+    line.game_at(x.ply as usize).ok().map(|g| g.position())
 }
 
 /// What position search needs of a game.

@@ -409,6 +409,27 @@ pub(crate) fn game_moves(conn: Read<'_>, id: GameId) -> Result<Option<GameMoves>
     row.map(|row| row.decode(id)).transpose()
 }
 
+/// The moves of the stored games among `ids`, by id: one statement a
+/// chunk of ids ([`super::sql::Conn::query_in`]), whatever their number.
+///
+/// # Errors
+/// Storage errors; [`crate::Error::Corrupt`] when stored moves do not
+/// decode.
+pub(crate) fn games_moves(
+    conn: Read<'_>,
+    ids: &[GameId],
+) -> Result<std::collections::HashMap<GameId, GameMoves>> {
+    let rows = conn.query_in(
+        &[],
+        &id_params(ids),
+        |m| format!("SELECT {STORED_MOVES}, id FROM games WHERE id IN ({m})"),
+        |r| Ok((GameId::from_sql(r.get(8)?), stored_moves(r)?)),
+    )?;
+    rows.into_iter()
+        .map(|(id, row)| Ok((id, row.decode(id)?)))
+        .collect()
+}
+
 /// The columns [`stored_moves`] reads, from its first.
 const STORED_MOVES: &str = "kind, size, ruleset, komi, setup, moves, handicap, move_nodes";
 
