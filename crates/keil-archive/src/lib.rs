@@ -228,8 +228,11 @@ pub const TANTIVY_DIR: &str = "tantivy";
 /// store.
 fn node_text_index(dir: &Path, readers: &store::ReadPool) -> Result<text::TextIndex> {
     let tantivy = dir.join(TANTIVY_DIR);
-    let _ = text::restore(&tantivy, readers.get()?.read());
-    text::TextIndex::open(&tantivy)
+    let current = text::TextIndex::open(&tantivy)?;
+    match text::restore(current, &tantivy, readers.get()?.read()) {
+        Ok(text) => Ok(text),
+        Err(_) => text::TextIndex::open(&tantivy),
+    }
 }
 
 /// How long an operation that changes games waits for the text index's

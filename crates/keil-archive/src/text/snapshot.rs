@@ -109,42 +109,76 @@ fn sibling(dir: &Path, suffix: &str) -> PathBuf {
     dir.with_file_name(name)
 }
 
-/// Restores the node-local text index in `dir` from the store's latest
-/// snapshot when the index there lacks more than 1/16 of the snapshot's
-/// games (a new node: it has none). The files are written to a sibling
-/// directory, checked (the index opens, holds the snapshot's documents
-/// and reached its sequences) and then put in place of `dir`. Returns
-/// whether it restored; `Ok(false)` also when another process holds the
-/// index's writer lock or the snapshot was replaced meanwhile. The
-/// caller then catches the index up from the store.
+/// Restores the node-local text index in `dir` (opened as `current`)
+/// from the store's latest snapshot when it lacks more than 1/16 of the
+/// snapshot's games (a new node: it has none). The files are written to a
+/// sibling directory and checked there ([`stage`]), then put in place of
+/// `dir`. Returns the node's index: `current` when no restore is due,
+/// another process holds its writer lock or the snapshot was replaced
+/// meanwhile; else the restored one. The caller then catches the index
+/// up from the store.
 ///
 /// # Errors
-/// Storage, tantivy and file errors; a storage error (`text snapshot`)
-/// for a snapshot that names a file outside the index's directory or does not hold what
-/// its row says.
-pub(crate) fn restore(dir: &Path, read: Read<'_>) -> Result<bool> {
+/// Storage, tantivy and file errors (`current` is then closed; the index
+/// in `dir` is the one before); [`stage`]'s for a snapshot that does not
+/// hold what its row says.
+pub(crate) fn restore(current: TextIndex, dir: &Path, read: Read<'_>) -> Result<TextIndex> {
     let Some(snapshot) = snapshots::latest(read)? else {
-        return Ok(false);
+        return Ok(current);
     };
-    let current = TextIndex::open(dir)?;
     if !lacks_a_sixteenth(Some(current.indexed()?), snapshot.at) {
-        return Ok(false);
+        return Ok(current);
     }
-    let Some(lock) = current.try_writer()? else {
-        return Ok(false);
+    let lock = current.try_writer()?;
+    let files = match lock {
+        Some(_) => snapshots::files(read, snapshot.id)?,
+        None => Vec::new(),
     };
-    let files = snapshots::files(read, snapshot.id)?;
-    let Some(meta) = files.iter().find(|(p, _)| p == META).map(|(_, b)| b) else {
-        return Ok(false);
-    };
+    if !files.iter().any(|(p, _)| p == META) {
+        drop(lock);
+        return Ok(current);
+    }
     let staging = sibling(dir, ".restoring");
-    remove_dir(&staging)?;
-    std::fs::create_dir_all(&staging).map_err(|e| Error::io(&staging, e))?;
+    let staged = stage(&staging, &files, &snapshot);
+    if staged.is_err() {
+        let _ = remove_dir(&staging);
+    }
+    staged?;
+    drop(lock);
+    drop(current);
+    let old = sibling(dir, ".old");
+    remove_dir(&old)?;
+    std::fs::rename(dir, &old).map_err(|e| Error::io(dir, e))?;
+    std::fs::rename(&staging, dir).map_err(|e| Error::io(dir, e))?;
+    remove_dir(&old)?;
+    TextIndex::open(dir)
+}
+
+/// Writes `snapshot`'s `files` (`meta.json` among them) into the new
+/// directory `staging` and checks them: the index opens, every file
+/// passes tantivy's checksum, and it holds the documents and sequences
+/// the snapshot's row says.
+///
+/// # Errors
+/// File and tantivy errors; a storage error (`text snapshot`) for a
+/// snapshot that names a file outside the index's directory or does not
+/// hold what its row says.
+fn stage(
+    staging: &Path,
+    files: &[(String, Vec<u8>)],
+    snapshot: &snapshots::Snapshot,
+) -> Result<()> {
+    remove_dir(staging)?;
+    std::fs::create_dir_all(staging).map_err(|e| Error::io(staging, e))?;
+    let mut meta: &[u8] = &[];
     let mut managed = Vec::new();
-    for (path, bytes) in files.iter().filter(|(p, _)| p != META) {
+    for (path, bytes) in files {
+        if path == META {
+            meta = bytes;
+            continue;
+        }
         let name = Path::new(path);
         if name.components().count() != 1 || name.file_name().is_none() || path.starts_with('.') {
-            remove_dir(&staging)?;
             return Err(unreadable(format!(
                 "text snapshot {} names the file {path:?} outside its index",
                 snapshot.id
@@ -158,11 +192,11 @@ pub(crate) fn restore(dir: &Path, read: Read<'_>) -> Result<bool> {
     // merges replace them (a JSON list of paths, as its
     // `ManagedDirectory` writes it); `meta.json` last, as a commit.
     let list = serde_json::to_vec(&managed).expect("a list of strings");
-    for (name, bytes) in [(".managed.json", &list), (META, meta)] {
+    for (name, bytes) in [(".managed.json", list.as_slice()), (META, meta)] {
         let file = staging.join(name);
         std::fs::write(&file, bytes).map_err(|e| Error::io(&file, e))?;
     }
-    let checked = Index::open_in_dir(&staging).is_ok_and(|index| {
+    let checked = Index::open_in_dir(staging).is_ok_and(|index| {
         managed.iter().all(|p| {
             index
                 .directory()
@@ -171,30 +205,19 @@ pub(crate) fn restore(dir: &Path, read: Read<'_>) -> Result<bool> {
         })
     });
     if !checked {
-        remove_dir(&staging)?;
         return Err(unreadable(format!(
             "text snapshot {}: a file fails its checksum",
             snapshot.id
         )));
     }
-    let restored = TextIndex::open(&staging)?;
+    let restored = TextIndex::open(staging)?;
     if restored.num_docs()? != snapshot.documents as u64 || restored.indexed()? != snapshot.at {
-        drop(restored);
-        remove_dir(&staging)?;
         return Err(unreadable(format!(
             "text snapshot {} does not hold the documents its row says",
             snapshot.id
         )));
     }
-    drop(restored);
-    drop(lock);
-    drop(current);
-    let old = sibling(dir, ".old");
-    remove_dir(&old)?;
-    std::fs::rename(dir, &old).map_err(|e| Error::io(dir, e))?;
-    std::fs::rename(&staging, dir).map_err(|e| Error::io(dir, e))?;
-    remove_dir(&old)?;
-    Ok(true)
+    Ok(())
 }
 
 /// The error of a snapshot that does not read back as its row says.
