@@ -170,6 +170,13 @@ impl Location {
     }
 
     /// The store's place.
+    /// Whether this is an embedded archive, whose text index lives beside
+    /// its store (a PostgreSQL node's is node-local: restored from and
+    /// published to the store's snapshots).
+    pub(crate) fn is_embedded(&self) -> bool {
+        matches!(self, Location::Directory(_))
+    }
+
     fn place(&self) -> store::Place {
         match self {
             Location::Directory(dir) => store::Place::Sqlite(dir.join(SQLITE_FILE)),
@@ -369,7 +376,7 @@ impl Archive {
     fn open_in(location: Location, read_only: bool) -> Result<Archive> {
         let dir = location.dir().to_path_buf();
         let place = location.place();
-        let embedded = matches!(location, Location::Directory(_));
+        let embedded = location.is_embedded();
         let readers = store::ReadPool::open(&place, read_only)?;
         let (writer, text) = if read_only && embedded {
             if !Archive::exists(location.clone()) {
@@ -579,7 +586,7 @@ impl Archive {
         budget.check()?;
         // An embedded archive opened read-only writes nothing, its text
         // index included; every other follows the store.
-        if !(self.is_read_only() && matches!(self.location, Location::Directory(_))) {
+        if !(self.is_read_only() && self.location.is_embedded()) {
             self.text.follow(self.reader()?.read())?;
         }
         let found = self.text.search(&plan, limit, budget)?;
@@ -627,7 +634,7 @@ impl Archive {
         let games = text.add_stored(conn.read(), 0, now.games)?;
         text.commit(now)?;
         // A new node restores the rebuilt index, not the one before.
-        if !matches!(self.location, Location::Directory(_)) {
+        if !self.location.is_embedded() {
             text.publish(&mut conn, true)?;
         }
         Ok(ReindexReport { games })

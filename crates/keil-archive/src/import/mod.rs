@@ -778,7 +778,7 @@ impl Archive {
             removals: text_start.removals,
         })?;
         text.catch_up(conn.read())?;
-        if !matches!(self.location, crate::Location::Directory(_)) {
+        if !self.location.is_embedded() {
             text.publish(&mut conn, false)?;
         }
         counts.elapsed = start.elapsed();
