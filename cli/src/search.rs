@@ -64,12 +64,6 @@ pub enum What {
         /// the player to move, ` +`/` -` the button taken or not; an absent
         /// suffix matches either value.
         position: String,
-        /// The game of the position: `keil` (columns), `go` or `kaomi`
-        /// (rows, e.g. `9/9/2b6/9/4w4/9/9/9/9 b`). Default: the kind whose
-        /// notation reads it (Keil or Go; a Kaomi query needs `--kind
-        /// kaomi`, its rows read as Go's too).
-        #[arg(long)]
-        kind: Option<keil_rules::GameKind>,
         /// Match the symmetric images too (12 on Keil's hexagon, 8 on Go's
         /// square).
         #[arg(long)]
@@ -78,15 +72,16 @@ pub enum What {
         /// player to move); hits matched so are marked `swapped`.
         #[arg(long, default_value = "same", value_parser = ["same", "swap"])]
         colors: String,
-        /// Only games of this player.
-        #[arg(long)]
-        player: Option<String>,
-        /// Only games on or after this date (YYYY-MM-DD).
-        #[arg(long)]
-        from: Option<NaiveDate>,
-        /// Only games on or before this date (YYYY-MM-DD).
-        #[arg(long)]
-        to: Option<NaiveDate>,
+        /// The games searched. `--kind` is the game of the position:
+        /// `keil` (columns), `go` or `kaomi` (rows, e.g.
+        /// `9/9/2b6/9/4w4/9/9/9/9 b`); default: the kind whose notation
+        /// reads it (Keil or Go; a Kaomi query needs `--kind kaomi`, its
+        /// rows read as Go's too). `--size` is not read: the board's.
+        #[command(flatten)]
+        filter: FilterArgs,
+        /// The explorer's options.
+        #[command(flatten)]
+        explore: ExploreArgs,
         /// Continue after this cursor.
         #[arg(long)]
         after: Option<String>,
@@ -122,6 +117,9 @@ pub enum What {
         /// Kaomi 7).
         #[command(flatten)]
         filter: FilterArgs,
+        /// The explorer's options.
+        #[command(flatten)]
+        explore: ExploreArgs,
         /// Continue after this cursor (printed after a full page).
         #[arg(long)]
         after: Option<String>,
@@ -137,6 +135,29 @@ pub enum What {
         #[command(flatten)]
         common: Common,
     },
+}
+
+/// The explorer's options of a position or pattern search (Kombilo's
+/// search options; lichess's explorer lists).
+#[derive(clap::Args, Debug)]
+pub struct ExploreArgs {
+    /// Only matches at or before this ply (Kombilo's move limit).
+    #[arg(long)]
+    pub move_limit: Option<u32>,
+    /// Only continuations of this colour (black or white): a position's
+    /// player to move; a pattern's hits whose next move in the region is
+    /// that colour's (Kombilo's "next move").
+    #[arg(long, value_parser = parse_color)]
+    pub next: Option<Color>,
+    /// Per-year counts of the games and of each continuation.
+    #[arg(long)]
+    pub history: bool,
+    /// List this many games whose weaker player ranks highest.
+    #[arg(long, default_value_t = 0)]
+    pub top_games: usize,
+    /// List this many of the latest games.
+    #[arg(long, default_value_t = 0)]
+    pub recent_games: usize,
 }
 
 /// The notation of `keil search pattern`, with examples.
@@ -220,6 +241,12 @@ pub struct FilterArgs {
     /// Both players at most this rank.
     #[arg(long)]
     pub max_rank: Option<keil_record::Rank>,
+    /// Go's handicap exactly (0 for even games).
+    #[arg(long)]
+    pub handicap: Option<u32>,
+    /// Komi exactly, in points (6.5, 7.5, 0, -0.5).
+    #[arg(long, allow_hyphen_values = true)]
+    pub komi: Option<keil_rules::HalfPoints>,
 }
 
 fn parse_color(s: &str) -> Result<Color, String> {
@@ -252,6 +279,8 @@ impl FilterArgs {
             variant: self.variant,
             min_rank: self.min_rank,
             max_rank: self.max_rank,
+            handicap: self.handicap,
+            komi: self.komi,
         })
     }
 }
@@ -399,24 +428,33 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         What::Position {
             position,
-            kind,
             symmetry,
             colors,
-            player,
-            from,
-            to,
+            filter,
+            explore,
             after,
             common,
         } => {
             let archive = open(&common.db)?;
-            let mut q = PositionQuery::parse_inferred(kind, &position)
+            let filter = filter.filter()?;
+            let mut q = PositionQuery::parse_inferred(filter.kind, &position)
                 .with_context(|| format!("position {position:?}"))?;
             q.symmetry = symmetry;
             q.swap_colors = colors == "swap";
             let keil = q.position.kind() == keil_rules::GameKind::Keil;
-            q.player = player;
-            q.from = from;
-            q.to = to;
+            q.to_move = match (q.to_move, explore.next) {
+                (Some(a), Some(b)) if a != b => anyhow::bail!(
+                    "--next {} contradicts the position's player to move ({})",
+                    b.letter(),
+                    a.letter()
+                ),
+                (a, b) => a.or(b),
+            };
+            q.filter = filter;
+            q.move_limit = explore.move_limit;
+            q.history = explore.history;
+            q.top_games = explore.top_games;
+            q.recent_games = explore.recent_games;
             q.limit = common.limit;
             q.cursor = after;
             let answer = archive.positions().search(&q)?;
@@ -436,8 +474,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                     c.white_wins
                 )?;
             }
-            for h in &answer.games {
-                outln!(
+            print_history(answer.history.as_deref())?;
+            let line = |h: &keil_archive::PositionHit| {
+                format!(
                     "{:>7}  ply {:>3} {}{}  {:<10} {} - {}  {}  next {}",
                     h.game_id,
                     h.ply,
@@ -448,7 +487,24 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                     h.white.as_deref().unwrap_or("?"),
                     h.result.as_deref().unwrap_or("?"),
                     h.next.as_deref().unwrap_or("-")
-                )?;
+                )
+            };
+            for (title, list) in [
+                ("top games", &answer.top_games),
+                ("recent games", &answer.recent_games),
+            ] {
+                if !list.is_empty() {
+                    outln!("{title}:")?;
+                    for h in list {
+                        outln!("{}", line(h))?;
+                    }
+                }
+            }
+            if !answer.top_games.is_empty() || !answer.recent_games.is_empty() {
+                outln!("games:")?;
+            }
+            for h in &answer.games {
+                outln!("{}", line(h))?;
             }
             if let Some(next) = answer.next_cursor {
                 outln!("next page: --after {next}")?;
@@ -461,6 +517,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             no_symmetry,
             colors,
             filter,
+            explore,
             after,
             common,
         } => {
@@ -474,6 +531,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 symmetry: !no_symmetry,
                 swap_colors: colors == "swap",
                 filter,
+                move_limit: explore.move_limit,
+                next: explore.next,
+                history: explore.history,
+                top_games: explore.top_games,
+                recent_games: explore.recent_games,
                 limit: common.limit,
                 cursor: after,
                 ..PatternQuery::new(pattern, mode)
@@ -507,8 +569,27 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// A search's history for people: a line per year (none when not asked
+/// for).
+fn print_history(history: Option<&[keil_archive::YearCount]>) -> std::io::Result<()> {
+    let Some(years) = history else {
+        return Ok(());
+    };
+    outln!("by year:")?;
+    for y in years {
+        outln!(
+            "  {:<8} {:>7} games  B {} / W {}",
+            y.year.map_or("undated".to_string(), |y| y.to_string()),
+            y.games,
+            y.black_wins,
+            y.white_wins
+        )?;
+    }
+    Ok(())
+}
+
 /// A pattern search's answer for people: totals, the continuation table,
-/// the page of games.
+/// the history, the top, recent and listed games.
 fn print_pattern_answer(
     a: &PatternAnswer,
     kind: GameKind,
@@ -560,23 +641,34 @@ fn print_pattern_answer(
             )?;
         }
     }
-    if !a.games.is_empty() {
-        outln!()?;
-        for h in &a.games {
-            outln!(
-                "{:>7}  {:<10}  {} - {}  {}  node {} ply {}  {} hit{}{}  next {}",
-                h.game_id,
-                if h.date.is_empty() { "?" } else { &h.date },
-                h.black.as_deref().unwrap_or("?"),
-                h.white.as_deref().unwrap_or("?"),
-                h.result.as_deref().unwrap_or("?"),
-                h.node,
-                h.ply,
-                h.hits,
-                if h.hits == 1 { "" } else { "s" },
-                if h.swapped { " swapped" } else { "" },
-                h.next.as_deref().unwrap_or("-")
-            )?;
+    print_history(a.history.as_deref())?;
+    let line = |h: &keil_archive::PatternHit| {
+        format!(
+            "{:>7}  {:<10}  {} - {}  {}  node {} ply {}  {} hit{}{}  next {}",
+            h.game_id,
+            if h.date.is_empty() { "?" } else { &h.date },
+            h.black.as_deref().unwrap_or("?"),
+            h.white.as_deref().unwrap_or("?"),
+            h.result.as_deref().unwrap_or("?"),
+            h.node,
+            h.ply,
+            h.hits,
+            if h.hits == 1 { "" } else { "s" },
+            if h.swapped { " swapped" } else { "" },
+            h.next.as_deref().unwrap_or("-")
+        )
+    };
+    for (title, list) in [
+        ("top games", &a.top_games),
+        ("recent games", &a.recent_games),
+        ("games", &a.games),
+    ] {
+        if !list.is_empty() {
+            outln!()?;
+            outln!("{title}:")?;
+            for h in list {
+                outln!("{}", line(h))?;
+            }
         }
     }
     if let Some(next) = &a.next_cursor {

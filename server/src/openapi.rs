@@ -38,7 +38,7 @@ use crate::routes;
     ),
     components(schemas(
         Problem, GameDto, GameListDto, GameDetailDto, PositionDto, MoveDto, CapturesDto, KaomiEndDto, KaomiGroupDto, KaomiPairDto, PushDto,
-        PlayerHitDto, PlayersDto, RecordDto, OpponentDto, SpellingDto, PlayerDto, ContinuationDto,
+        PlayerHitDto, PlayersDto, RecordDto, OpponentDto, SpellingDto, PlayerDto, ContinuationDto, YearCountDto,
         PositionGameDto, PositionSearchDto, TextHitDto, SearchDto, StatsDto, HealthDto,
         UploadVerdictDto, UploadDto, RemovalDto, MoveStatsDto, PatternContinuationDto, PatternGameDto,
         PatternSearchDto,

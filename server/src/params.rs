@@ -321,6 +321,107 @@ impl GameFilterQuery {
             max_rank: nonempty(&self.max_rank)
                 .map(|r| parse_rank("max_rank", r))
                 .transpose()?,
+            handicap: nonempty(&self.handicap)
+                .map(|h| {
+                    number(h)
+                        .and_then(|n| u32::try_from(n).ok())
+                        .filter(|&n| n <= 255)
+                        .ok_or_else(|| bad("handicap", format!("{h:?} is not a number of stones from 0 to 255")))
+                })
+                .transpose()?,
+            komi: nonempty(&self.komi)
+                .map(|k| {
+                    k.parse::<keil_rules::HalfPoints>()
+                        .ok()
+                        .filter(|h| h.0.abs() <= MAX_KOMI)
+                        .ok_or_else(|| bad("komi", format!("{k:?} is not a komi: expected points in halves, like 6.5, 7.5, 0 or -0.5, at most 999.5 either way")))
+                })
+                .transpose()?,
+        })
+    }
+}
+
+/// The largest komi (either way) a filter reads, in half-points: 999.5.
+pub const MAX_KOMI: i32 = 1999;
+
+/// The most games `top_games` and `recent_games` list.
+pub const MAX_LISTED: usize = 100;
+
+/// The largest `move_limit`, in plies.
+pub const MAX_MOVE_LIMIT: u32 = 100_000;
+
+/// The explorer's options of a search, read ([`ExploreQuery::read`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Explore {
+    pub move_limit: Option<u32>,
+    pub next: Option<Color>,
+    pub history: bool,
+    pub top_games: usize,
+    pub recent_games: usize,
+}
+
+impl Explore {
+    /// A position query's player to move, given the notation's (`given`)
+    /// and `next`: either, or both when they agree.
+    ///
+    /// # Errors
+    /// 400 when they disagree.
+    pub(crate) fn player_to_move(self, given: Option<Color>) -> Result<Option<Color>, ApiError> {
+        match (given, self.next) {
+            (Some(a), Some(b)) if a != b => Err(bad(
+                "next",
+                format!(
+                    "{} contradicts the position's player to move ({}): drop one",
+                    b.letter(),
+                    a.letter()
+                ),
+            )),
+            (a, b) => Ok(a.or(b)),
+        }
+    }
+}
+
+impl crate::dto::ExploreQuery {
+    /// The options: `move_limit` 0 to [`MAX_MOVE_LIMIT`], `next` `B`/`W`,
+    /// `history` a flag, `top_games` and `recent_games` 0 to
+    /// [`MAX_LISTED`].
+    pub(crate) fn read(&self) -> Result<Explore, ApiError> {
+        let count = |what: &str, v: &Option<String>| -> Result<usize, ApiError> {
+            match nonempty(v) {
+                None => Ok(0),
+                Some(t) => number(t)
+                    .and_then(|n| usize::try_from(n).ok())
+                    .filter(|&n| n <= MAX_LISTED)
+                    .ok_or_else(|| {
+                        bad(
+                            what,
+                            format!("{t:?} is not a number from 0 to {MAX_LISTED}"),
+                        )
+                    }),
+            }
+        };
+        Ok(Explore {
+            move_limit: nonempty(&self.move_limit)
+                .map(|t| {
+                    number(t)
+                        .and_then(|n| u32::try_from(n).ok())
+                        .filter(|&n| n <= MAX_MOVE_LIMIT)
+                        .ok_or_else(|| {
+                            bad(
+                                "move_limit",
+                                format!(
+                                    "{t:?} is not a number of plies from 0 to {MAX_MOVE_LIMIT}"
+                                ),
+                            )
+                        })
+                })
+                .transpose()?,
+            next: nonempty(&self.next)
+                .map(|c| parse_color("next", c))
+                .transpose()?,
+            history: parse_flag("history", nonempty(&self.history), false)?,
+            top_games: count("top_games", &self.top_games)?,
+            recent_games: count("recent_games", &self.recent_games)?,
         })
     }
 }
@@ -415,10 +516,16 @@ pub(crate) fn pattern_query(q: PatternsQuery) -> Result<PatternQuery, ApiError> 
         text,
         nonempty(&q.mode).unwrap_or(PatternMode::Anywhere.code()),
     )?;
+    let explore = q.explore.read()?;
     Ok(PatternQuery {
         symmetry,
         swap_colors,
         filter: q.filter.filter()?,
+        move_limit: explore.move_limit,
+        next: explore.next,
+        history: explore.history,
+        top_games: explore.top_games,
+        recent_games: explore.recent_games,
         limit: parse_limit(nonempty(&q.limit), 20, keil_archive::MAX_PAGE)?,
         cursor: nonempty(&q.cursor).map(str::to_string),
         ..PatternQuery::new(pattern, mode)

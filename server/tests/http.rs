@@ -1694,3 +1694,158 @@ fn bulk_downloads_stream_every_matching_game() {
     let r = get(&f.base, "/api/v1/games.zip?min_rank=10d");
     assert_eq!(r.status, 400, "{}", r.body);
 }
+
+#[test]
+fn explorer_options_filter_count_by_year_and_list_top_and_recent_games() {
+    let f = start(0, None);
+    let mut bytes = Vec::new();
+    let config = GeneratorConfig {
+        game: keil_rules::GameKind::Go,
+        games: 60,
+        size: 9,
+        seed: 11,
+        handicaps: true,
+        ..GeneratorConfig::default()
+    };
+    keil_gen::write_collection(config, &mut bytes).unwrap();
+    import(&f.archive, "go", bytes, 50);
+    let empty = enc("9/9/9/9/9/9/9/9/9");
+    let all = get_ok(
+        &f.base,
+        &format!(
+            "/api/v1/positions?kind=go&position={empty}&limit=1000&history=true&top_games=3&recent_games=2"
+        ),
+    );
+    let total = all["total_games"].as_u64().unwrap();
+    assert!(total > 20, "{all}");
+    // The history adds up, per answer and per continuation.
+    let sum = |h: &Value| {
+        h.as_array()
+            .unwrap()
+            .iter()
+            .map(|y| y["games"].as_u64().unwrap())
+            .sum::<u64>()
+    };
+    assert_eq!(sum(&all["history"]), total, "{all}");
+    for c in all["continuations"].as_array().unwrap() {
+        assert_eq!(sum(&c["history"]), c["games"].as_u64().unwrap(), "{c}");
+    }
+    let ids = |v: &Value| -> Vec<i64> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g["id"].as_i64().unwrap())
+            .collect()
+    };
+    assert_eq!(ids(&all["recent_games"]), ids(&all["games"])[..2].to_vec());
+    assert_eq!(ids(&all["top_games"]).len(), 3, "{all}");
+    // Without history, none is written.
+    let plain = get_ok(
+        &f.base,
+        &format!("/api/v1/positions?kind=go&position={empty}"),
+    );
+    assert!(plain.get("history").is_none(), "{plain}");
+    assert_eq!(plain["top_games"], serde_json::json!([]));
+    // Filters: each keeps exactly the games the game list keeps.
+    let list = |q: &str| -> HashSet<i64> {
+        let v = get_ok(&f.base, &format!("/api/v1/games?kind=go&limit=1000&{q}"));
+        ids(&v["games"]).into_iter().collect()
+    };
+    for q in [
+        "handicap=0",
+        "komi=6.5",
+        "min_rank=3k",
+        "max_rank=2k",
+        "winner=W",
+    ] {
+        let got = get_ok(
+            &f.base,
+            &format!("/api/v1/positions?kind=go&position={empty}&limit=1000&{q}"),
+        );
+        let got: HashSet<i64> = ids(&got["games"]).into_iter().collect();
+        // Handicap games start from their stones, not the empty board.
+        let want: HashSet<i64> = list(q)
+            .intersection(&ids(&all["games"]).into_iter().collect())
+            .copied()
+            .collect();
+        assert_eq!(got, want, "{q}");
+    }
+    // `next` is the player to move of a position; it may not contradict
+    // the notation's.
+    let black = get_ok(
+        &f.base,
+        &format!("/api/v1/positions?kind=go&position={empty}&next=B"),
+    );
+    assert!(
+        black["continuations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c["to_move"] == "B"),
+        "{black}"
+    );
+    let detail = get(
+        &f.base,
+        &format!(
+            "/api/v1/positions?kind=go&position={}&next=W",
+            enc("9/9/9/9/9/9/9/9/9 b")
+        ),
+    )
+    .problem(400);
+    assert!(detail.contains("next"), "{detail}");
+    for (q, name) in [
+        ("komi=6.3", "komi"),
+        ("handicap=300", "handicap"),
+        ("move_limit=x", "move_limit"),
+        ("top_games=101", "top_games"),
+        ("history=maybe", "history"),
+    ] {
+        let detail = get(
+            &f.base,
+            &format!("/api/v1/positions?kind=go&position={empty}&{q}"),
+        )
+        .problem(400);
+        assert!(detail.starts_with(name), "{q}: {detail}");
+    }
+    // Patterns: the next move's colour, the move limit, the history.
+    let corner = enc("X:cc");
+    let base = format!("/api/v1/patterns?pattern={corner}&kind=go&size=9&mode=corner&limit=1000");
+    let every = get_ok(&f.base, &base);
+    let black = get_ok(&f.base, &format!("{base}&next=B&history=true"));
+    assert!(black["total_games"].as_u64().unwrap() > 0, "{black}");
+    assert!(
+        black["continuations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c["white"]["count"] == 0),
+        "{black}"
+    );
+    assert_eq!(
+        sum(&black["history"]),
+        black["total_games"].as_u64().unwrap()
+    );
+    let early = get_ok(&f.base, &format!("{base}&move_limit=10"));
+    let want: Vec<i64> = every["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|g| g["ply"].as_u64().unwrap() <= 10)
+        .map(|g| g["id"].as_i64().unwrap())
+        .collect();
+    assert_eq!(ids(&early["games"]), want);
+    // The pages draw the history and list the top and recent games.
+    for page in [
+        "/positions?kind=go&size=9&history=true&top_games=2&recent_games=2&min_rank=5k".to_string(),
+        format!(
+            "/patterns?pattern={corner}&kind=go&size=9&mode=corner&history=true&top_games=2&recent_games=2"
+        ),
+    ] {
+        let r = get(&f.base, &page);
+        assert_eq!(r.status, 200, "{page}: {}", r.body);
+        assert!(r.body.contains("chart history"), "{page}");
+        assert!(r.body.contains("id=\"top-games\""), "{page}");
+        assert!(r.body.contains("id=\"recent-games\""), "{page}");
+        assert!(r.body.contains("name=\"min_rank\""), "{page}");
+    }
+}

@@ -167,8 +167,11 @@ mod tests {
         .unwrap();
         let q = crate::PositionQuery::new(empty);
         let conn = archive.reader().unwrap();
-        let run =
-            |b: &Budget| conn.snapshot(|c| crate::positions::search(&archive.positions, c, &q, b));
+        let run = |b: &Budget| {
+            conn.snapshot(|c| {
+                crate::positions::search(&archive.positions, &archive.facts, c, &q, b)
+            })
+        };
         assert!(run(&Budget::unlimited()).unwrap().total_games > 0);
         // Not cached: a fresh archive's answers cache is per generation,
         // and the position index's answers cache keeps the long lists; a
@@ -178,7 +181,9 @@ mod tests {
             ..q.clone()
         };
         for b in [&spent, &expired] {
-            let got = conn.snapshot(|c| crate::positions::search(&archive.positions, c, &q2, b));
+            let got = conn.snapshot(|c| {
+                crate::positions::search(&archive.positions, &archive.facts, c, &q2, b)
+            });
             assert!(matches!(got, Err(Error::OverBudget { .. })), "{got:?}");
         }
 

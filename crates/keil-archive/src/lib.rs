@@ -65,6 +65,7 @@ mod counts;
 mod derived;
 mod error;
 mod export;
+mod facts;
 mod fold;
 mod games;
 mod ids;
@@ -100,7 +101,7 @@ pub use kind::{GameKind, GameKindError};
 pub use memory::{Held, IndexMemory};
 pub use model::{
     Cursor, Game, GameFilter, GameList, GameMoves, GameStatus, GameStatusError, GameSummary,
-    HitCursor, Order, Page, written_day,
+    HitCursor, Order, Page, YearCount, written_day,
 };
 pub use patterns::{
     Cell, MoveStats, Pattern, PatternAnswer, PatternContinuation, PatternError, PatternHit,
@@ -256,6 +257,8 @@ pub struct Archive {
     text: text::TextIndex,
     positions: positions::PositionIndex,
     patterns: patterns::PatternIndex,
+    /// What searches filter, count and rank games on.
+    facts: facts::Facts,
     /// Players' folded names and words, for fuzzy name search.
     vocabulary: std::sync::RwLock<players::Vocabulary>,
 }
@@ -423,6 +426,7 @@ impl Archive {
             text,
             positions: positions::PositionIndex::default(),
             patterns: patterns::PatternIndex::default(),
+            facts: facts::Facts::default(),
             vocabulary: Default::default(),
             location,
         };

@@ -31,7 +31,7 @@ pub struct Held {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct IndexMemory {
     /// The position index: segments (heap or mapped), their block
-    /// directories and the game summaries (heap).
+    /// directories and the game facts searches filter on (heap).
     pub positions: Held,
     /// The pattern index: columns, events and region segments (heap or
     /// mapped), per-game lines, winners and answer order (heap); zero
@@ -90,8 +90,10 @@ impl Archive {
     /// What the position and pattern indexes hold now, in the heap and
     /// mapped (bytes).
     pub fn index_memory(&self) -> IndexMemory {
+        let mut positions = self.positions.held();
+        positions.heap += self.facts.heap_bytes();
         IndexMemory {
-            positions: self.positions.held(),
+            positions,
             patterns: self.patterns.held(),
             pinned: 0,
         }

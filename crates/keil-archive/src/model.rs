@@ -129,6 +129,8 @@ pub struct GameSummary {
     pub ruleset: String,
     /// Komi in half-points.
     pub komi: HalfPoints,
+    /// Go's handicap (`HA`), 0 for none; always 0 for Keil and Kaomi.
+    pub handicap: u32,
     /// Number of plies of the main line (passes and the button count).
     pub plies: u32,
 }
@@ -318,6 +320,10 @@ pub struct GameFilter {
     pub min_rank: Option<Rank>,
     /// Both players at most this rank (a player without a rank fails).
     pub max_rank: Option<Rank>,
+    /// Go's handicap (`HA`; 0 for none) exactly.
+    pub handicap: Option<u32>,
+    /// Komi exactly, in half-points.
+    pub komi: Option<HalfPoints>,
 }
 
 impl GameFilter {
@@ -375,6 +381,8 @@ impl GameFilter {
                     || g.ruleset.parse::<KaomiRuleset>().map(|r| r.variant) != Ok(v)
             })
             || self.status.is_some_and(|s| g.status != s)
+            || self.handicap.is_some_and(|h| g.handicap != h)
+            || self.komi.is_some_and(|k| g.komi != k)
         {
             return false;
         }
@@ -388,6 +396,22 @@ impl GameFilter {
         }
         true
     }
+}
+
+/// One year of a search's history (issue 27): the games (or, in a pattern
+/// search's continuation, the hits) of that year and who won them, in the
+/// query's colours. A history lists the years oldest first, undated games
+/// last (`year` `None`); its `games` add up to the total it breaks down.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct YearCount {
+    /// The year of the game's date; `None` for undated games.
+    pub year: Option<u16>,
+    /// Games (pattern continuations: hits) of that year.
+    pub games: u64,
+    /// Of those, won by the player of the query's black stones.
+    pub black_wins: u64,
+    /// Of those, won by the player of the query's white stones.
+    pub white_wins: u64,
 }
 
 /// The order of a game list: by first day of the date, then by id. Games

@@ -213,7 +213,7 @@ fn an_alias_merges_two_players_now_and_for_later_imports() {
     // The position index's player filter follows the alias too.
     let board = SquareBoard::new(19).unwrap();
     let mut q = PositionQuery::new(GoPosition::empty(board));
-    q.player = Some("AlphaGo Master".into());
+    q.filter.player = Some("AlphaGo Master".into());
     assert_eq!(archive.positions().search(&q).unwrap().total_games, 5);
 }
 

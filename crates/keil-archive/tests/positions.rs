@@ -433,7 +433,7 @@ fn player_to_move_and_filters_narrow_the_answer() {
         .black
         .clone()
         .unwrap();
-    q.player = Some(name.clone());
+    q.filter.player = Some(name.clone());
     let got = archive.positions().search(&q).unwrap();
     let want = archive
         .games()

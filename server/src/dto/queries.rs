@@ -51,6 +51,42 @@ pub struct GameFilterQuery {
     /// Both players at most this rank (as `min_rank`).
     #[param(value_type = Option<String>, pattern = r"^\s*((30|[12][0-9]|[1-9])[Kk]|[1-9][DdPp])?\s*$", max_length = 200)]
     pub max_rank: Option<String>,
+    /// Go's handicap exactly (`HA`: 0 for even games, 2 to 9 stones).
+    #[param(value_type = Option<String>, pattern = r"^\s*(0*([0-9]{1,2}|1[0-9]{2}|2[0-4][0-9]|25[0-5]))?\s*$", max_length = 200)]
+    pub handicap: Option<String>,
+    /// Komi exactly, in points and halves (`6.5`, `7.5`, `0`, `-0.5`),
+    /// at most 999.5 either way.
+    #[param(value_type = Option<String>, pattern = r"^\s*([+-]?(0*[0-9]{1,3}(\.(0*|50*))?|\.(0+|50*)))?\s*$", max_length = 200)]
+    pub komi: Option<String>,
+}
+
+/// The explorer's options of a position or pattern search (Kombilo's
+/// search options, lichess's explorer lists): move limit, next move,
+/// history, top and recent games.
+#[derive(Clone, Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ExploreQuery {
+    /// Only matches at or before this ply (the position or pattern stood
+    /// after at most this many moves; Kombilo's move limit), 0 to 100000.
+    #[param(value_type = Option<String>, pattern = r"^\s*(0*([0-9]{1,5}|100000))?\s*$", max_length = 200)]
+    pub move_limit: Option<String>,
+    /// `B` or `W`: only continuations of that colour count (Kombilo's
+    /// "next move"): a position's player to move; a pattern's hits whose
+    /// next move in the region is that colour's, in the pattern's colours.
+    #[param(value_type = Option<String>, pattern = r"^\s*([Bb]|[Ww]|[Bb][Ll][Aa][Cc][Kk]|[Ww][Hh][Ii][Tt][Ee])?\s*$", max_length = 200)]
+    pub next: Option<String>,
+    /// `true`: per-year counts (`{year, games, black_wins, white_wins}`,
+    /// undated games with `year` null) for the answer and each
+    /// continuation (default `false`).
+    #[param(value_type = Option<String>, pattern = r"^\s*(true|false|1|0|yes|no)?\s*$", max_length = 200)]
+    pub history: Option<String>,
+    /// List this many games whose weaker player ranks highest (0 to 100,
+    /// default 0).
+    #[param(value_type = Option<String>, pattern = r"^\s*(0*([0-9]{1,2}|100))?\s*$", max_length = 200)]
+    pub top_games: Option<String>,
+    /// List this many of the latest games (0 to 100, default 0).
+    #[param(value_type = Option<String>, pattern = r"^\s*(0*([0-9]{1,2}|100))?\s*$", max_length = 200)]
+    pub recent_games: Option<String>,
 }
 
 /// The games a list (`GET /api/v1/games`) or a bulk download
@@ -151,6 +187,10 @@ pub struct PatternsQuery {
     #[serde(flatten)]
     #[param(ignore)]
     pub filter: GameFilterQuery,
+    /// The explorer's options.
+    #[serde(flatten)]
+    #[param(ignore)]
+    pub explore: ExploreQuery,
 }
 
 /// `GET /api/v1/players` query.
@@ -230,19 +270,18 @@ pub struct PositionsQuery {
     /// player to move exchanged); `same` (the default): only as given.
     #[param(value_type = Option<String>, pattern = r"^\s*(same|swap)?\s*$", max_length = 200)]
     pub colors: Option<String>,
-    /// Only games with this player (exact name).
-    #[param(max_length = 200)]
-    pub player: Option<String>,
-    /// Only games on or after this day.
-    #[param(value_type = Option<String>, pattern = r"^\s*([0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01]))?\s*$", max_length = 200)]
-    pub from: Option<String>,
-    /// Only games on or before this day.
-    #[param(value_type = Option<String>, pattern = r"^\s*([0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01]))?\s*$", max_length = 200)]
-    pub to: Option<String>,
     /// Games per page, 1 to 1000 (default 20).
     #[param(value_type = Option<String>, pattern = r"^\s*(0*([1-9][0-9]{0,2}|1000))?\s*$", max_length = 200)]
     pub limit: Option<String>,
     /// The `next_cursor` of the previous page.
     #[param(value_type = Option<String>, pattern = r"^\s*(0*[0-9]{1,9}-0*[0-9]{1,9})?\s*$", max_length = 200)]
     pub cursor: Option<String>,
+    /// The game filters (as `GET /api/v1/games`).
+    #[serde(flatten)]
+    #[param(ignore)]
+    pub filter: GameFilterQuery,
+    /// The explorer's options.
+    #[serde(flatten)]
+    #[param(ignore)]
+    pub explore: ExploreQuery,
 }

@@ -5,6 +5,35 @@ use keil_archive::GameId;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+/// One year of a search's history: the games (a pattern continuation's:
+/// hits) of that year and who won them, in the query's colours.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct YearCountDto {
+    /// The year; `null` for undated games (listed last).
+    pub year: Option<u16>,
+    /// Games (pattern continuations: hits) of that year.
+    pub games: u64,
+    /// Of those, won by the player of the query's black stones.
+    pub black_wins: u64,
+    /// Of those, won by the player of the query's white stones.
+    pub white_wins: u64,
+}
+
+/// A history as the API writes it (`None` when not asked for).
+pub(crate) fn history_dto(h: Option<Vec<keil_archive::YearCount>>) -> Option<Vec<YearCountDto>> {
+    h.map(|years| {
+        years
+            .into_iter()
+            .map(|y| YearCountDto {
+                year: y.year,
+                games: y.games,
+                black_wins: y.black_wins,
+                white_wins: y.white_wins,
+            })
+            .collect()
+    })
+}
+
 /// A move played from the searched position, over all matching games.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct ContinuationDto {
@@ -24,6 +53,9 @@ pub struct ContinuationDto {
     pub white_wins: u64,
     /// Share of all matching games, 0 to 1.
     pub share: f64,
+    /// With `history=true`: `games` by year.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub history: Option<Vec<YearCountDto>>,
 }
 
 /// A game that reached the searched position.
@@ -77,10 +109,18 @@ pub struct PositionSearchDto {
     pub total_games: u64,
     /// What was played next, most frequent first.
     pub continuations: Vec<ContinuationDto>,
+    /// With `history=true`: `total_games` by year (they add up to it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub history: Option<Vec<YearCountDto>>,
     /// One page of the games, newest first.
     pub games: Vec<PositionGameDto>,
     /// Pass as `cursor` for the next page; `null` on the last page.
     pub next_cursor: Option<String>,
+    /// `top_games` games whose weaker player ranks highest, highest first
+    /// (games without both ranks are not among them).
+    pub top_games: Vec<PositionGameDto>,
+    /// `recent_games` latest games, newest first.
+    pub recent_games: Vec<PositionGameDto>,
 }
 
 // ---- patterns ------------------------------------------------------------
@@ -127,6 +167,9 @@ pub struct PatternContinuationDto {
     pub black: MoveStatsDto,
     /// Moves of the pattern's White here.
     pub white: MoveStatsDto,
+    /// With `history=true`: the hits of both colours here by year.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub history: Option<Vec<YearCountDto>>,
 }
 
 /// A game in which the pattern occurs.
@@ -201,8 +244,16 @@ pub struct PatternSearchDto {
     pub total_hits: u64,
     /// Continuations, most played first.
     pub continuations: Vec<PatternContinuationDto>,
+    /// With `history=true`: `total_games` by year (they add up to it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub history: Option<Vec<YearCountDto>>,
     /// One page of the games, newest first.
     pub games: Vec<PatternGameDto>,
     /// Pass as `cursor` for the next page; `null` on the last page.
     pub next_cursor: Option<String>,
+    /// `top_games` games whose weaker player ranks highest, highest first
+    /// (games without both ranks are not among them).
+    pub top_games: Vec<PatternGameDto>,
+    /// `recent_games` latest games, newest first.
+    pub recent_games: Vec<PatternGameDto>,
 }

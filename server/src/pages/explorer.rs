@@ -10,6 +10,7 @@ use keil_archive::{GameId, PositionQuery};
 use keil_rules::{AnyPosition, BoardSpec, Color, Move};
 use serde::Deserialize;
 
+use super::explore::{Fields, Listed};
 use super::{
     PageError, PageQuery, PageResult, color_word, kinds, letter, link, position_after, render,
     searching,
@@ -36,12 +37,12 @@ pub struct ExplorerParams {
     pub symmetry: Option<String>,
     /// `swap`: colour-swapped positions match too.
     pub colors: Option<String>,
-    /// Only games of this player.
-    pub player: Option<String>,
-    /// Only games on or after this day.
-    pub from: Option<String>,
-    /// Only games on or before this day.
-    pub to: Option<String>,
+    /// The game filters (the API's).
+    #[serde(flatten)]
+    pub filter: crate::dto::GameFilterQuery,
+    /// The explorer's options (the API's; `next` is `to_move`).
+    #[serde(flatten)]
+    pub explore: crate::dto::ExploreQuery,
     /// The next page of games.
     pub cursor: Option<String>,
     /// `1`: the board editor (clicking a point cycles it).
@@ -104,9 +105,14 @@ struct PositionsPage<'a> {
     to_move: &'static str,
     symmetry: bool,
     swap: bool,
-    player: String,
-    from: String,
-    to: String,
+    /// The filter and option fields.
+    f: Fields,
+    /// Whether the form offers `next` (the pattern page; here the player
+    /// to move says it).
+    with_next: bool,
+    history_svg: Option<String>,
+    top: Vec<Listed>,
+    recent: Vec<Listed>,
     error: Option<String>,
     total: u64,
     continuations: Vec<ContinuationRow>,
@@ -241,8 +247,13 @@ async fn explorer_query(
     // false).
     query.symmetry = crate::params::parse_flag("symmetry", nonempty(&q.symmetry), false)?;
     query.swap_colors = crate::params::parse_colors(q.colors.as_deref(), false)?;
-    query.player = nonempty(&q.player).map(str::to_string);
-    (query.from, query.to) = crate::params::day_range(&q.from, &q.to)?;
+    query.filter = q.filter.clone().filter()?;
+    let explore = q.explore.read()?;
+    query.to_move = explore.player_to_move(query.to_move)?;
+    query.move_limit = explore.move_limit;
+    query.history = explore.history;
+    query.top_games = explore.top_games;
+    query.recent_games = explore.recent_games;
     query.limit = 20;
     query.cursor = nonempty(&q.cursor).map(str::to_string);
     Ok((query, line))
@@ -282,9 +293,7 @@ pub async fn positions_page(state: Data<ServerState>, q: PageQuery<ExplorerParam
     let board_notation = pos.to_notation(None);
     let symmetry = query.symmetry;
     let swap = query.swap_colors;
-    let player = query.player.clone().unwrap_or_default();
-    let from = nonempty(&q.from).unwrap_or_default().to_string();
-    let to = nonempty(&q.to).unwrap_or_default().to_string();
+    let fields = Fields::new(&q.filter, &q.explore);
     let sym = if symmetry { "true" } else { "" };
     let colors = if swap { "swap" } else { "" };
     let play_text = line.as_ref().map(crate::play::Line::text);
@@ -311,10 +320,8 @@ pub async fn positions_page(state: Data<ServerState>, q: PageQuery<ExplorerParam
             ("to_move", to_move),
             ("symmetry", sym),
             ("colors", colors),
-            ("player", &player),
-            ("from", &from),
-            ("to", &to),
         ];
+        pairs.extend(fields.pairs());
         pairs.extend_from_slice(extra);
         link("/positions", &pairs)
     };
@@ -333,8 +340,18 @@ pub async fn positions_page(state: Data<ServerState>, q: PageQuery<ExplorerParam
     let mut games = Vec::new();
     let mut next = None;
     let mut total = 0;
+    let (mut history_svg, mut top, mut recent) = (None, Vec::new(), Vec::new());
     if let Some(answer) = answer {
         total = answer.total_games;
+        history_svg = answer
+            .history
+            .as_deref()
+            .map(|h| super::explore::history_svg(h, "games"));
+        let listed = |g: &keil_archive::PositionHit| {
+            Listed::new(g.game_id, g.ply, (&g.black, &g.white, &g.result), &g.date)
+        };
+        top = answer.top_games.iter().map(listed).collect();
+        recent = answer.recent_games.iter().map(listed).collect();
         for c in &answer.continuations {
             let href = match &line {
                 Some(l) => c
@@ -521,9 +538,11 @@ pub async fn positions_page(state: Data<ServerState>, q: PageQuery<ExplorerParam
         to_move: to_move_code,
         symmetry,
         swap,
-        player: player.clone(),
-        from: from.clone(),
-        to: to.clone(),
+        f: fields,
+        with_next: false,
+        history_svg,
+        top,
+        recent,
         error,
         total,
         continuations,

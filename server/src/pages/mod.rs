@@ -20,6 +20,7 @@
 
 mod board;
 mod chart;
+mod explore;
 mod explorer;
 mod game;
 mod games;
@@ -396,6 +397,8 @@ fn drop_empty_filter(f: &mut GameFilterQuery) {
         &mut f.status,
         &mut f.min_rank,
         &mut f.max_rank,
+        &mut f.handicap,
+        &mut f.komi,
     ] {
         drop_blank(v);
     }

@@ -12,6 +12,7 @@ use keil_archive::{Cell, GameId, MoveStats, Pattern, PatternMode};
 use keil_rules::{AnyPosition, BoardSpec, Color, GameKind, Point};
 use serde::Deserialize;
 
+use super::explore::{Fields, Listed};
 use super::explorer::share_fill;
 use super::{PageError, PageResult, drop_empty_filter, kinds, link, searching};
 use crate::ServerState;
@@ -103,9 +104,13 @@ struct PatternsPage<'a> {
     placed_code: &'static str,
     symmetry: bool,
     swap: bool,
-    player: String,
-    from: String,
-    to: String,
+    /// The filter and option fields.
+    f: Fields,
+    /// Whether the form offers `next` (always here).
+    with_next: bool,
+    history_svg: Option<String>,
+    top: Vec<Listed>,
+    recent: Vec<Listed>,
     error: Option<String>,
     searched: bool,
     total: u64,
@@ -226,8 +231,7 @@ pub async fn patterns_page(
             word.to_string()
         }
     });
-    let player = echo(&api.filter.player);
-    let (from, to) = (echo(&api.filter.from), echo(&api.filter.to));
+    let fields = Fields::new(&api.filter, &api.explore);
     let notation = pattern.as_ref().map_or(text.clone(), |p| p.to_string());
     let sym = if symmetry { "true" } else { "false" };
     let colors = if swap { "swap" } else { "same" };
@@ -239,10 +243,8 @@ pub async fn patterns_page(
             ("mode", mode_code),
             ("symmetry", sym),
             ("colors", colors),
-            ("player", &player),
-            ("from", &from),
-            ("to", &to),
         ];
+        pairs.extend(fields.pairs());
         pairs.extend_from_slice(extra);
         link("/patterns", &pairs)
     };
@@ -254,6 +256,7 @@ pub async fn patterns_page(
     let mut games = Vec::new();
     let mut next = None;
     let mut marks = Vec::new();
+    let (mut history_svg, mut top, mut recent) = (None, Vec::new(), Vec::new());
     let board = AnyPosition::empty(spec)
         .map_err(|e| PageError(ApiError::BadRequest(format!("size: {e}"))))?
         .board();
@@ -268,6 +271,15 @@ pub async fn patterns_page(
                 total = answer.total_games;
                 hits = answer.total_hits;
                 placements = answer.placements;
+                history_svg = answer
+                    .history
+                    .as_deref()
+                    .map(|h| super::explore::history_svg(h, "games"));
+                let listed = |g: &keil_archive::PatternHit| {
+                    Listed::new(g.game_id, g.ply, (&g.black, &g.white, &g.result), &g.date)
+                };
+                top = answer.top_games.iter().map(listed).collect();
+                recent = answer.recent_games.iter().map(listed).collect();
                 for c in &answer.continuations {
                     if let Ok(p) = board.parse_point(&c.point) {
                         marks.push(PointMark {
@@ -462,9 +474,11 @@ pub async fn patterns_page(
         mode: mode_code.to_string(),
         symmetry,
         swap,
-        player: player.clone(),
-        from: from.clone(),
-        to: to.clone(),
+        f: fields,
+        with_next: true,
+        history_svg,
+        top,
+        recent,
         error: (!errors.is_empty()).then(|| errors.join("; ")),
         searched,
         total,

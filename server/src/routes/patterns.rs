@@ -16,7 +16,7 @@ use crate::work;
 /// otherwise (Kombilo's defaults); with the continuation table (the first
 /// later move inside the region, per point of the pattern) over every hit
 /// and one page of the games, each at its first match.
-#[utoipa::path(get, path = "/api/v1/patterns", tag = "positions", params(PatternsQuery, GameFilterQuery),
+#[utoipa::path(get, path = "/api/v1/patterns", tag = "positions", params(PatternsQuery, GameFilterQuery, ExploreQuery),
     responses(
         (status = 200, description = "Matching games and continuation statistics", body = PatternSearchDto),
         (status = 400, description = "The pattern does not parse or has no place in its mode, or another parameter does not parse; the detail names it and what to fix", body = Problem, content_type = "application/problem+json"),
@@ -65,9 +65,21 @@ pub(crate) fn pattern_dto(
                 label: c.label,
                 black: c.black.into(),
                 white: c.white.into(),
+                history: history_dto(c.history),
             })
             .collect(),
+        history: history_dto(answer.history),
         games: answer.games.into_iter().map(PatternGameDto::from).collect(),
         next_cursor: answer.next_cursor,
+        top_games: answer
+            .top_games
+            .into_iter()
+            .map(PatternGameDto::from)
+            .collect(),
+        recent_games: answer
+            .recent_games
+            .into_iter()
+            .map(PatternGameDto::from)
+            .collect(),
     }
 }

@@ -11,9 +11,7 @@ use crate::ServerState;
 use crate::dto::*;
 use crate::error::{ApiError, Problem};
 use crate::http::game_data;
-use crate::params::{
-    Query, bad, day_range, nonempty, parse_colors, parse_flag, parse_kind, parse_limit,
-};
+use crate::params::{Query, bad, nonempty, parse_colors, parse_flag, parse_kind, parse_limit};
 use crate::{svg, work};
 
 /// The board after a ply (0: the start): stones, notation, player to move,
@@ -144,7 +142,7 @@ pub async fn get_position_svg(
 /// images), whoever was to move and whatever the button's state unless the
 /// query's suffixes say, with what was played next and how it scored, per
 /// matched position; each game writes the position it matched in full.
-#[utoipa::path(get, path = "/api/v1/positions", tag = "positions", params(PositionsQuery),
+#[utoipa::path(get, path = "/api/v1/positions", tag = "positions", params(PositionsQuery, GameFilterQuery, ExploreQuery),
     responses(
         (status = 200, description = "Matching games and continuation statistics", body = PositionSearchDto),
         (status = 400, description = "The position notation (or another parameter) does not parse", body = Problem, content_type = "application/problem+json"),
@@ -191,13 +189,16 @@ pub async fn search_positions(
     };
     let symmetry = parse_flag("symmetry", nonempty(&q.symmetry), false)?;
     let swap_colors = parse_colors(q.colors.as_deref(), false)?;
-    let (from, to) = day_range(&q.from, &q.to)?;
+    let explore = q.explore.read()?;
     let query = PositionQuery {
         symmetry,
         swap_colors,
-        player: nonempty(&q.player).map(str::to_string),
-        from,
-        to,
+        to_move: explore.player_to_move(parsed.to_move)?,
+        filter: q.filter.filter()?,
+        move_limit: explore.move_limit,
+        history: explore.history,
+        top_games: explore.top_games,
+        recent_games: explore.recent_games,
         limit: parse_limit(nonempty(&q.limit), 20, keil_archive::MAX_PAGE)?,
         cursor: nonempty(&q.cursor).map(str::to_string),
         ..parsed
@@ -225,26 +226,31 @@ pub async fn search_positions(
                 black_wins: c.black_wins,
                 white_wins: c.white_wins,
                 share: c.share,
+                history: history_dto(c.history),
             })
             .collect(),
-        games: answer
-            .games
-            .into_iter()
-            .map(|g| PositionGameDto {
-                id: g.game_id,
-                ply: g.ply,
-                next: g.next,
-                symmetry: g.symmetry,
-                swapped: g.swapped,
-                position: g.position,
-                to_move: color_code(g.to_move),
-                button_taken: g.button_taken,
-                date: g.date,
-                black: g.black,
-                white: g.white,
-                result: g.result,
-            })
-            .collect(),
+        history: history_dto(answer.history),
+        games: answer.games.into_iter().map(position_game).collect(),
         next_cursor: answer.next_cursor,
+        top_games: answer.top_games.into_iter().map(position_game).collect(),
+        recent_games: answer.recent_games.into_iter().map(position_game).collect(),
     }))
+}
+
+/// A game of a position search's answer as the API writes it.
+fn position_game(g: keil_archive::PositionHit) -> PositionGameDto {
+    PositionGameDto {
+        id: g.game_id,
+        ply: g.ply,
+        next: g.next,
+        symmetry: g.symmetry,
+        swapped: g.swapped,
+        position: g.position,
+        to_move: color_code(g.to_move),
+        button_taken: g.button_taken,
+        date: g.date,
+        black: g.black,
+        white: g.white,
+        result: g.result,
+    }
 }

@@ -83,7 +83,7 @@ impl Line {
         let one_per_node = nodes.iter().enumerate().all(|(i, &n)| n as usize == i + 1);
         Line {
             id,
-            date: crate::positions::date_number(date),
+            date: crate::facts::date_number(date),
             plies: nodes.len() as u32,
             nodes: (!one_per_node).then(|| nodes.into()),
             events: 0..0,

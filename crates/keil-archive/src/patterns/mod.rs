@@ -35,9 +35,10 @@ use keil_rules::{BoardSpec, Color};
 use rayon::prelude::*;
 use serde::Serialize;
 
+use crate::facts::{Selection, Years};
 use crate::model::GameFilter;
 use crate::store::Read;
-use crate::{Budget, GameId, Result};
+use crate::{Budget, GameId, Result, YearCount};
 
 pub(crate) use index::Group;
 use index::{Line, NEVER};
@@ -64,6 +65,22 @@ pub struct PatternQuery {
     /// Only games that pass this filter (its kind and size are the
     /// pattern's).
     pub filter: GameFilter,
+    /// Only matches at or before this ply (Kombilo's move limit: the
+    /// pattern stood after at most this many moves); `None`: any.
+    pub move_limit: Option<u32>,
+    /// Only hits whose continuation is a move of this colour, in the
+    /// pattern's colours (Kombilo's "next move"); a hit with no
+    /// continuation is then out. `None`: any hit.
+    pub next: Option<Color>,
+    /// Whether the answer and each continuation break their counts down
+    /// by year ([`PatternAnswer::history`]).
+    pub history: bool,
+    /// How many of the games whose weaker player ranks highest to list in
+    /// [`PatternAnswer::top_games`] (0: none).
+    pub top_games: usize,
+    /// How many of the latest games to list in
+    /// [`PatternAnswer::recent_games`] (0: none).
+    pub recent_games: usize,
     /// How many games to list (statistics always cover all matches).
     pub limit: usize,
     /// Continue after this cursor (from [`PatternAnswer::next_cursor`]).
@@ -80,6 +97,11 @@ impl PatternQuery {
             symmetry: true,
             swap_colors: true,
             filter: GameFilter::default(),
+            move_limit: None,
+            next: None,
+            history: false,
+            top_games: 0,
+            recent_games: 0,
             limit: 20,
             cursor: None,
         }
@@ -119,6 +141,10 @@ pub struct PatternContinuation {
     pub black: MoveStats,
     /// Moves of the pattern's White here.
     pub white: MoveStats,
+    /// With the query's `history`: the hits of both colours here by year
+    /// (its `games` are hits; they add up to `black.count + white.count`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub history: Option<Vec<YearCount>>,
 }
 
 /// A game in which the pattern occurs.
@@ -163,10 +189,21 @@ pub struct PatternAnswer {
     pub total_hits: u64,
     /// Continuations, most played first.
     pub continuations: Vec<PatternContinuation>,
+    /// With the query's `history`: `total_games` by year (the games of
+    /// the years add up to it; winners in the colours of each game's
+    /// first match).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub history: Option<Vec<YearCount>>,
     /// One page of games, newest first.
     pub games: Vec<PatternHit>,
     /// Pass as `cursor` for the next page; `None` on the last.
     pub next_cursor: Option<String>,
+    /// The query's `top_games` games whose weaker player ranks highest,
+    /// highest first (then newest first); games without both ranks are
+    /// not among them.
+    pub top_games: Vec<PatternHit>,
+    /// The query's `recent_games` latest games, newest first.
+    pub recent_games: Vec<PatternHit>,
 }
 
 /// A game's matches before paging.
@@ -196,6 +233,7 @@ pub(crate) struct Matched {
     pub(crate) placements: u32,
     pub(crate) total_hits: u64,
     continuations: Vec<PatternContinuation>,
+    history: Option<Vec<YearCount>>,
     games: Vec<GameMatch>,
     placement_sym: Vec<(u8, bool)>,
 }
@@ -292,13 +330,14 @@ impl Patterns<'_> {
         let reader = archive.reader()?;
         let plain = reader.read();
         let at = crate::store::Sequences::read(plain)?;
-        if crate::derived::Derived::reached(&&archive.patterns)? == at {
+        if crate::derived::Derived::reached(&&archive.patterns)? == at && archive.facts.at() == at {
             let (answer, complete) = self.cached(plain, q, at, after, budget)?;
             if complete {
                 return Ok(answer);
             }
         }
         reader.snapshot(|conn| {
+            archive.facts.refresh(conn)?;
             let at = archive.patterns.refresh(conn)?;
             self.cached(conn, q, at, after, budget)
                 .map(|(answer, _)| answer)
@@ -318,14 +357,17 @@ impl Patterns<'_> {
     ) -> Result<(PatternAnswer, bool)> {
         let archive = self.archive;
         let key = format!(
-            "{} {} {} {:?} {} {} {:?}",
+            "{} {} {} {:?} {} {} {:?} {:?} {:?} {}",
             at.games,
             at.removals,
             q.pattern,
             q.mode,
             q.symmetry,
             q.swap_colors,
-            filter_of(q)
+            filter_of(q),
+            q.move_limit,
+            q.next,
+            q.history,
         );
         let matched = match archive.patterns.answers.get(&key) {
             Some(m) => m,
@@ -335,7 +377,7 @@ impl Patterns<'_> {
                 m
             }
         };
-        page(conn, q, &matched, after)
+        page(conn, &archive.facts, q, &matched, after)
     }
 
     /// [`Patterns::search`] without the answer cache: every call searches
@@ -348,10 +390,12 @@ impl Patterns<'_> {
             None => None,
             Some(c) => Some(crate::positions::parse_cursor(c)?),
         };
-        self.archive.reader()?.snapshot(|conn| {
-            self.archive.patterns.refresh(conn)?;
+        let archive = self.archive;
+        archive.reader()?.snapshot(|conn| {
+            archive.facts.refresh(conn)?;
+            archive.patterns.refresh(conn)?;
             let matched = self.matches(conn, q, true, &Budget::unlimited())?;
-            page(conn, q, &matched, after).map(|(answer, _)| answer)
+            page(conn, &archive.facts, q, &matched, after).map(|(answer, _)| answer)
         })
     }
 
@@ -377,6 +421,7 @@ impl Patterns<'_> {
             placements: placements.list.len() as u32,
             total_hits: 0,
             continuations: Vec::new(),
+            history: None,
             games: Vec::new(),
             placement_sym,
         };
@@ -431,10 +476,10 @@ impl Patterns<'_> {
             }
         };
         budget.check()?;
-        let filter = filter_of(q);
-        // Removed games are out of the store, so a filter (read from it)
-        // drops them; without one, the group's mask does.
-        let keep = if filter == GameFilter::default() {
+        let selection = Selection::new(conn, &filter_of(q))?;
+        // Removed games have no facts, so a filter (read from them) drops
+        // them; without one, the group's mask does.
+        let keep = if selection.is_everything() {
             group.kept_unremoved().map(Cow::Borrowed)
         } else {
             let mut games: Vec<u32> = match &lookup {
@@ -447,21 +492,23 @@ impl Patterns<'_> {
             };
             games.sort_unstable();
             games.dedup();
-            let ids: Vec<GameId> = games
-                .iter()
-                .map(|&g| GameId::from_sql(i64::from(group.lines[g as usize].id)))
-                .collect();
+            {
+                let facts = self.archive.facts.read();
+                games.retain(|&g| {
+                    facts
+                        .get(group.lines[g as usize].id)
+                        .is_some_and(|f| selection.keeps(f))
+                });
+            }
+            let ids: Vec<u32> = games.iter().map(|&g| group.lines[g as usize].id).collect();
+            let stored = selection.stored(conn, &ids)?;
             let mut keep = vec![false; group.lines.len()];
-            for id in crate::store::games::kept(conn, &filter, &ids)? {
-                let g = group
-                    .lines
-                    .binary_search_by_key(&(id.sql() as u32), |l| l.id)
-                    .expect("a kept game is a listed game");
-                keep[g] = true;
+            for (&g, id) in games.iter().zip(&ids) {
+                keep[g as usize] = stored.as_ref().is_none_or(|s| s.contains(id));
             }
             Some(Cow::Owned(keep))
         };
-        let mut tally = Tally::new(group, &placements, q.pattern.cells().len(), keep);
+        let mut tally = Tally::new(group, &placements, q, keep);
         match &lookup {
             Some(l) => l.for_each(budget, |k, g, t, next| tally.add(g, k, t, next))?,
             None => {
@@ -481,7 +528,19 @@ impl Patterns<'_> {
         }
         matched.total_hits = tally.total_hits;
         matched.games = tally.games();
+        if q.history {
+            let mut years = Years::default();
+            for h in &matched.games {
+                let swapped = placements.list[h.placement as usize].swapped;
+                years.add(
+                    (h.date / 10_000) as u16,
+                    in_colors(group.winners[h.line as usize], swapped),
+                );
+            }
+            matched.history = Some(years.to_vec());
+        }
         let stats = tally.stats;
+        let mut row_years = tally.years;
         let mut rows: Vec<(usize, [MoveStats; 2])> = stats
             .into_iter()
             .enumerate()
@@ -507,6 +566,9 @@ impl Patterns<'_> {
                     label: label(rank),
                     black,
                     white,
+                    history: row_years
+                        .as_mut()
+                        .map(|y| std::mem::take(&mut y[i]).to_vec()),
                 }
             })
             .collect();
@@ -534,17 +596,25 @@ struct Tally<'a> {
     /// The game indices with hits, in the order of their first hit.
     touched: Vec<u32>,
     stats: Vec<[MoveStats; 2]>,
+    /// With the query's `history`: per pattern point, its continuations'
+    /// hits by year.
+    years: Option<Vec<Years>>,
+    /// The query's move limit (plies) and next move's colour.
+    move_limit: Option<u32>,
+    next: Option<Color>,
     total_hits: u64,
 }
 
 impl<'a> Tally<'a> {
-    /// A tally of `points` pattern points' continuations.
+    /// A tally of the continuations at `q`'s pattern points, with its
+    /// move limit, next move and history.
     fn new(
         group: &'a Group,
         placements: &'a Placements,
-        points: usize,
+        q: &PatternQuery,
         keep: Option<Cow<'a, [bool]>>,
     ) -> Tally<'a> {
+        let points = q.pattern.cells().len();
         Tally {
             group,
             fold: &placements.fold,
@@ -554,6 +624,9 @@ impl<'a> Tally<'a> {
             first: vec![u64::MAX; group.lines.len()],
             touched: Vec::new(),
             stats: vec![[MoveStats::default(); 2]; points],
+            years: q.history.then(|| vec![Years::default(); points]),
+            move_limit: q.move_limit,
+            next: q.next,
             total_hits: 0,
         }
     }
@@ -563,22 +636,26 @@ impl<'a> Tally<'a> {
     #[inline]
     fn add(&mut self, g: u32, k: u32, t: u16, next: regions::Next) {
         let g = g as usize;
-        if self.keep.as_ref().is_some_and(|keep| !keep[g]) {
+        if self.keep.as_ref().is_some_and(|keep| !keep[g])
+            || self.next.is_some_and(|c| next.is_none_or(|n| n.1 != c))
+            || self
+                .move_limit
+                .is_some_and(|m| self.group.lines[g].ply_at(t) > m)
+        {
             return;
         }
         self.total_hits += 1;
         if let Some((pp, color, tenuki)) = next {
-            let s = &mut self.stats[usize::from(self.fold[usize::from(pp)])][color.index()];
+            let point = usize::from(self.fold[usize::from(pp)]);
+            let s = &mut self.stats[point][color.index()];
             s.count += 1;
             s.after_tenuki += u64::from(tenuki);
             // The winner in the pattern's colours.
-            let winner = self.group.winners[g];
-            if winner >= 0 {
-                if (winner == 1) != self.swapped[k as usize] {
-                    s.white_wins += 1;
-                } else {
-                    s.black_wins += 1;
-                }
+            let winner = in_colors(self.group.winners[g], self.swapped[k as usize]);
+            s.black_wins += u64::from(winner == 0);
+            s.white_wins += u64::from(winner == 1);
+            if let Some(years) = &mut self.years {
+                years[point].add((self.group.lines[g].date / 10_000) as u16, winner);
             }
         }
         let hits = &mut self.hits[g];
@@ -628,6 +705,15 @@ impl<'a> Tally<'a> {
             games.sort_unstable_by_key(GameMatch::order);
             games
         }
+    }
+}
+
+/// A game's winner (0 Black, 1 White, else nobody) in the colours of a
+/// match, `swapped` or not.
+fn in_colors(winner: i8, swapped: bool) -> i8 {
+    match winner {
+        0 | 1 if swapped => 1 - winner,
+        w => w,
     }
 }
 
@@ -698,6 +784,7 @@ fn whole_board(
     }
     let occurrences = crate::positions::occurrences(
         &archive.positions,
+        &archive.facts,
         conn,
         position,
         q.symmetry,
@@ -735,10 +822,12 @@ fn whole_board(
 }
 
 /// One page of a search's matches, newest first, with the games' details,
-/// and whether every game of the page has them (one removed since the
-/// matches were read has not).
+/// the top and recent games the query asks for, and whether every game
+/// listed has its details (one removed since the matches were read has
+/// not).
 fn page(
     conn: Read<'_>,
+    facts: &crate::facts::Facts,
     q: &PatternQuery,
     m: &Matched,
     after: Option<(u32, u32)>,
@@ -761,45 +850,77 @@ fn page(
             })
         })
         .flatten();
-    let ids: Vec<GameId> = page
+    // The games whose weaker player ranks highest, then newest.
+    let mut top: Vec<(u8, GameMatch)> = Vec::new();
+    if q.top_games > 0 {
+        let table = facts.read();
+        top = m
+            .games
+            .iter()
+            .filter_map(|h| {
+                let rank = table.get(h.game)?.weaker_rank();
+                (rank > 0).then_some((rank, *h))
+            })
+            .collect();
+        drop(table);
+        let by_rank = |a: &(u8, GameMatch), b: &(u8, GameMatch)| {
+            b.0.cmp(&a.0).then_with(|| a.1.order().cmp(&b.1.order()))
+        };
+        if top.len() > q.top_games {
+            top.select_nth_unstable_by(q.top_games - 1, by_rank);
+            top.truncate(q.top_games);
+        }
+        top.sort_unstable_by(by_rank);
+    }
+    let top: Vec<GameMatch> = top.into_iter().map(|(_, h)| h).collect();
+    let recent = &m.games[..q.recent_games.min(m.games.len())];
+    let mut ids: Vec<GameId> = page
         .iter()
+        .chain(&top)
+        .chain(recent)
         .map(|h| GameId::from_sql(i64::from(h.game)))
         .collect();
-    let mut details = crate::store::games::hit_details(conn, &ids)?;
+    ids.sort_unstable();
+    ids.dedup();
+    let details = crate::store::games::hit_details(conn, &ids)?;
     let complete = ids.iter().all(|id| details.contains_key(id));
-    let games = page
-        .iter()
-        .map(|h| {
-            let game_id = GameId::from_sql(i64::from(h.game));
-            let d = details.remove(&game_id);
-            let (sym, swapped) = m.placement_sym[h.placement as usize];
-            Ok(PatternHit {
-                game_id,
-                node: u32::from(h.node),
-                ply: h.ply,
-                hits: h.hits,
-                symmetry: sym,
-                swapped,
-                next: h.next.map(|p| {
-                    q.pattern
-                        .board()
-                        .point_name(q.pattern.cells()[usize::from(p)].0)
-                }),
-                date: d.as_ref().map(|d| d.date.clone()).unwrap_or_default(),
-                black: d.as_ref().and_then(|d| d.black.clone()),
-                white: d.as_ref().and_then(|d| d.white.clone()),
-                result: d.and_then(|d| d.result),
+    let hits = |list: &[GameMatch]| -> Vec<PatternHit> {
+        list.iter()
+            .map(|h| {
+                let game_id = GameId::from_sql(i64::from(h.game));
+                let d = details.get(&game_id);
+                let (sym, swapped) = m.placement_sym[h.placement as usize];
+                PatternHit {
+                    game_id,
+                    node: u32::from(h.node),
+                    ply: h.ply,
+                    hits: h.hits,
+                    symmetry: sym,
+                    swapped,
+                    next: h.next.map(|p| {
+                        q.pattern
+                            .board()
+                            .point_name(q.pattern.cells()[usize::from(p)].0)
+                    }),
+                    date: d.map(|d| d.date.clone()).unwrap_or_default(),
+                    black: d.and_then(|d| d.black.clone()),
+                    white: d.and_then(|d| d.white.clone()),
+                    result: d.and_then(|d| d.result.clone()),
+                }
             })
-        })
-        .collect::<Result<_>>()?;
+            .collect()
+    };
     let answer = PatternAnswer {
         pattern: q.pattern.to_string(),
         placements: m.placements,
         total_games: m.games.len() as u64,
         total_hits: m.total_hits,
         continuations: m.continuations.clone(),
-        games,
+        history: m.history.clone(),
+        games: hits(page),
         next_cursor,
+        top_games: hits(&top),
+        recent_games: hits(recent),
     };
     Ok((answer, complete))
 }

@@ -1,40 +1,36 @@
 //! The in-memory side of the position index: the segments (each read once
-//! and kept), the summary of every game for filters and statistics, their
-//! catch-up with the database, and the cache of popular positions' match
-//! lists.
+//! and kept), their catch-up with the database, and the cache of popular
+//! positions' match lists. Filters and statistics read the archive's
+//! game facts ([`crate::facts`]).
 //!
 //! Invariants: a cached segment is used only while its row's nonce is the
 //! one in its header (a row id reused by a merge is never mistaken for the
 //! old segment); the generation of a [`Snapshot`] changes whenever the set
 //! of segments does, and every cached match list is keyed by it, so an
-//! import or a reindex never serves stale matches. Game summaries are
-//! only added to, for ids above the highest one read.
+//! import or a reindex never serves stale matches.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock, RwLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use tantivy::HasLen;
 use tantivy::directory::{Directory, MmapDirectory, OwnedBytes};
 
 use super::posting::{Posting, Variant};
 use super::segment::{SegmentIndex, corrupt};
-use super::store::{self, Brief};
-use crate::derived::{Changes, Derived};
+use super::store;
+use crate::facts::Years;
 use crate::memory::{Held, Pins};
 use crate::store::positions::SegmentRows;
 use crate::store::{Read, Sequences};
 use crate::{Budget, Result};
 
-/// The in-memory side of the position index: the segments and a
-/// compact summary of every game (date, winner, players) for filters and
-/// statistics over long posting lists.
+/// The in-memory side of the position index: the segments.
 pub(crate) struct PositionIndex {
     segments: Mutex<HashMap<i64, Arc<Segment>>>,
     /// The segment cache, when one was set ([`PositionIndex::cache_in`]).
     cache: OnceLock<SegmentCache>,
     /// Held while a segment is read from the database.
     loading: Mutex<()>,
-    pub(super) summaries: RwLock<Summaries>,
     /// Match lists of popular positions, by index generation and query.
     pub(super) answers: Answers,
     /// The last [`PositionIndex::segments`]: its rows `(id, nonce)` by id,
@@ -49,7 +45,6 @@ impl Default for PositionIndex {
             segments: Mutex::default(),
             cache: OnceLock::new(),
             loading: Mutex::default(),
-            summaries: RwLock::default(),
             answers: new_answers(),
             last: Mutex::default(),
         }
@@ -65,27 +60,11 @@ impl std::fmt::Debug for PositionIndex {
     }
 }
 
-#[derive(Debug, Default)]
-pub(super) struct Summaries {
-    /// Indexed by game id; `None` for ids without a game.
-    pub(super) games: Vec<Option<Brief>>,
-    /// Every game up to `at.games` is in, and every removal up to
-    /// `at.removals` applied.
-    at: Sequences,
-}
-
 impl PositionIndex {
-    /// Catches the game summaries up with `conn`'s snapshot (see
-    /// [`Derived`] for `&PositionIndex`) and returns the store's sequences
-    /// there.
-    pub(super) fn refresh(&self, conn: Read<'_>) -> Result<Sequences> {
-        crate::derived::catch_up(conn, &mut [&mut { self }])
-    }
-
     /// The segments of the caller's read snapshot, with a signature that
     /// changes whenever the set of segments does (an import, a merge, a
-    /// reindex) or a game is removed (`removals`, the removal sequence
-    /// [`PositionIndex::refresh`] returned).
+    /// reindex) or a game is removed (`removals`, the removal sequence the
+    /// game facts were caught up to).
     ///
     /// Segments are immutable: each is read whole once (SQLite's incremental
     /// blob reads walk the overflow-page chain from the start, which made
@@ -154,13 +133,11 @@ impl PositionIndex {
 
     /// The snapshot of the last [`PositionIndex::segments`] when the index
     /// is the store's as `at` and `rows` (every segment's `(id, nonce)`,
-    /// by id: `store::positions::state`) say: the game summaries have
-    /// reached `at` and the segments are the same. `None` otherwise: the
-    /// caller catches up in a read snapshot.
+    /// by id: `store::positions::state`) say: the segments are the same
+    /// and were read at `at`'s removals (the caller checks that the game
+    /// facts have reached `at`). `None` otherwise: the caller catches up in
+    /// a read snapshot.
     pub(super) fn settled(&self, at: Sequences, rows: &[(i64, Option<i64>)]) -> Option<Snapshot> {
-        if self.summaries.read().expect("poisoned").at != at {
-            return None;
-        }
         let last = self.last.lock().expect("poisoned");
         let (by_id, removals, snapshot) = last.as_ref()?;
         (*removals == at.removals && by_id.as_slice() == rows).then(|| snapshot.clone())
@@ -306,7 +283,7 @@ impl PositionIndex {
     }
 
     /// The index's bytes: segments in the heap or mapped, and in the heap
-    /// their block directories and the game summaries.
+    /// their block directories.
     pub(crate) fn held(&self) -> Held {
         let mut held = Held::default();
         for s in self.segments.lock().expect("poisoned").values() {
@@ -318,8 +295,6 @@ impl PositionIndex {
             }
             held.heap += (s.index.first_keys.len() * 8 + s.index.offsets.len() * 4) as u64;
         }
-        let games = self.summaries.read().expect("poisoned").games.len();
-        held.heap += (games * std::mem::size_of::<Option<Brief>>()) as u64;
         held
     }
 
@@ -384,9 +359,10 @@ pub(crate) struct MatchKey {
     pub(super) keys: std::ops::RangeInclusive<u64>,
     pub(super) orientations: u16,
     pub(super) white_to_move: Option<bool>,
-    pub(super) player: Option<String>,
-    pub(super) from: Option<u32>,
-    pub(super) to: Option<u32>,
+    /// The game filter, written out (`GameFilter`'s `Debug`).
+    pub(super) filter: String,
+    pub(super) move_limit: Option<u32>,
+    pub(super) history: bool,
 }
 
 /// The matches of a search before paging; for a popular position, shared
@@ -397,6 +373,9 @@ pub(crate) struct Matches {
     /// position's own symmetries, games, Black wins, White wins), most
     /// frequent first; codes are canonical.
     pub(super) per_move: Vec<(Variant, u16, u64, u64, u64)>,
+    /// With the query's `history`: per (variant, reduced code) of
+    /// `per_move`, its games per year.
+    pub(super) years: HashMap<(Variant, u16), Years>,
     /// The first occurrence in each matching game, newest game first.
     pub(super) games: Vec<Hit>,
 }
@@ -410,6 +389,10 @@ pub(super) struct Hit {
     pub(super) next: u16,
     pub(super) sym: u8,
     pub(super) variant: Variant,
+    /// The game's winner: 0 Black, 1 White, -1 nobody.
+    pub(super) winner: i8,
+    /// The weaker player's rank ([`crate::facts::Fact::weaker_rank`]).
+    pub(super) rank: u8,
 }
 
 impl Hit {
@@ -425,7 +408,9 @@ pub(crate) struct MatchesWeight;
 
 impl quick_cache::Weighter<MatchKey, Arc<Matches>> for MatchesWeight {
     fn weight(&self, _key: &MatchKey, m: &Arc<Matches>) -> u64 {
-        (128 + m.games.len() * std::mem::size_of::<Hit>() + m.per_move.len() * 40) as u64
+        (128 + m.games.len() * std::mem::size_of::<Hit>()
+            + m.per_move.len() * 40
+            + m.years.len() * 256) as u64
     }
 }
 
@@ -434,46 +419,4 @@ pub(crate) type Answers = quick_cache::sync::Cache<MatchKey, Arc<Matches>, Match
 
 pub(crate) fn new_answers() -> Answers {
     Answers::with_weighter(1024, CACHE_BYTES, MatchesWeight)
-}
-
-impl Derived for &PositionIndex {
-    fn reached(&self) -> Result<Sequences> {
-        Ok(self.summaries.read().expect("poisoned").at)
-    }
-
-    /// Loads the summaries of the games added and forgets those of the
-    /// games removed. The rows are read before the summaries are locked,
-    /// so that searches go on with the summaries as they were meanwhile;
-    /// the lock is held only to change them. A removed game's postings
-    /// stay in their segments until a merge drops them: without a summary,
-    /// searches skip them.
-    fn apply(&mut self, read: Read<'_>, changes: &Changes) -> Result<()> {
-        let (to, at) = (changes.to, self.reached()?);
-        let rows = if to.games > at.games {
-            store::briefs(read, at.games, to.games)?
-        } else {
-            Vec::new()
-        };
-        let mut s = self.summaries.write().expect("poisoned");
-        // Another caller may have gone as far meanwhile: adding a game's
-        // summary twice writes the same value, and removing it twice too.
-        if to.games > s.at.games {
-            for (id, brief) in rows {
-                if s.games.len() <= id as usize {
-                    s.games.resize(id as usize + 1, None);
-                }
-                s.games[id as usize] = Some(brief);
-            }
-            s.at.games = to.games;
-        }
-        if to.removals > s.at.removals {
-            for id in changes.removed_after(s.at.removals) {
-                if let Some(g) = s.games.get_mut(id as usize) {
-                    *g = None;
-                }
-            }
-            s.at.removals = to.removals;
-        }
-        Ok(())
-    }
 }

@@ -29,9 +29,9 @@
 //! - **Search.** Segments are immutable; each is read once and kept in
 //!   memory (about 1.3 KB per side-7 Keil game, 3.4 KB per 19×19 Go game of
 //!   334 plies), and a lookup binary-searches its block
-//!   directory and decodes only the blocks that may hold the key. Filters
-//!   and statistics use an in-memory summary of every game (date, winner,
-//!   players).
+//!   directory and decodes only the blocks that may hold the key. Filters,
+//!   statistics and histories read the archive's game facts
+//!   ([`crate::facts`]).
 //! - **Queries.** A query's absent player-to-move or button suffix matches
 //!   either value (record-format.md, "Position notation"); answers write the
 //!   matched position in full, and continuations are counted per matched
@@ -64,9 +64,7 @@ pub(crate) use index::PositionIndex;
 pub use query::{Continuation, PositionAnswer, PositionHit, PositionQuery};
 pub(crate) use search::{occurrences, parse_cursor, search, search_settled};
 pub(crate) use segment::{get_varint, put_varint};
-pub(crate) use store::{
-    date_number, fill_nonces, index_games, pending_upgrade, rebuild, upgrade_keys,
-};
+pub(crate) use store::{fill_nonces, index_games, pending_upgrade, rebuild, upgrade_keys};
 
 use crate::{Budget, Result};
 
@@ -104,10 +102,11 @@ impl Positions<'_> {
         let archive = self.archive;
         budget.check()?;
         let reader = archive.reader()?;
-        if let Some(answer) = search_settled(&archive.positions, reader.read(), q, budget)? {
+        let (index, facts) = (&archive.positions, &archive.facts);
+        if let Some(answer) = search_settled(index, facts, reader.read(), q, budget)? {
             return Ok(answer);
         }
-        reader.snapshot(|conn| search(&archive.positions, conn, q, budget))
+        reader.snapshot(|conn| search(index, facts, conn, q, budget))
     }
 
     /// Reads the position index into memory (its segments and the game
@@ -120,9 +119,9 @@ impl Positions<'_> {
     /// [`Error::PositionIndex`](crate::Error::PositionIndex) for a damaged
     /// segment; storage errors.
     pub fn load(&self) -> Result<()> {
-        let index = &self.archive.positions;
+        let (index, facts) = (&self.archive.positions, &self.archive.facts);
         self.archive.reader()?.snapshot(|conn| {
-            let at = index.refresh(conn)?;
+            let at = facts.refresh(conn)?;
             index.segments(conn, at.removals).map(drop)
         })
     }

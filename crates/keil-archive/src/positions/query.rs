@@ -6,10 +6,9 @@
 //! either value (record-format.md, "Position notation"); moves and
 //! symmetries in an answer are in the query's orientation.
 
-use chrono::NaiveDate;
 use keil_rules::{AnyPosition, Color, Move, NotationError, Position};
 
-use crate::GameId;
+use crate::{GameFilter, GameId, YearCount};
 
 /// A position search (issue: "positions: exact board search").
 ///
@@ -35,13 +34,22 @@ pub struct PositionQuery {
     /// the square. Hits say whether they matched swapped; continuations
     /// are counted in the query's colours.
     pub swap_colors: bool,
-    /// Only games of this player (either colour): the person the name
-    /// names, any spelling ([`crate::person_key`], the operator's aliases).
-    pub player: Option<String>,
-    /// Only games on or after this date.
-    pub from: Option<NaiveDate>,
-    /// Only games on or before this date.
-    pub to: Option<NaiveDate>,
+    /// Only games that pass this filter ([`GameFilter`]: players, dates,
+    /// event, result, ranks, handicap, komi, ...; its kind and size are
+    /// the position's and are not read).
+    pub filter: GameFilter,
+    /// Only occurrences at or before this ply (Kombilo's move limit: the
+    /// position stood after at most this many moves); `None`: any.
+    pub move_limit: Option<u32>,
+    /// Whether the answer and each continuation break their games down by
+    /// year ([`PositionAnswer::history`]).
+    pub history: bool,
+    /// How many of the games whose weaker player ranks highest to list in
+    /// [`PositionAnswer::top_games`] (0: none).
+    pub top_games: usize,
+    /// How many of the latest games to list in
+    /// [`PositionAnswer::recent_games`] (0: none).
+    pub recent_games: usize,
     /// How many games to list (statistics always cover all matches).
     pub limit: usize,
     /// Continue after this cursor (from [`PositionAnswer::next_cursor`]).
@@ -84,9 +92,11 @@ impl PositionQuery {
             button: position.button_taken(),
             symmetry: false,
             swap_colors: false,
-            player: None,
-            from: None,
-            to: None,
+            filter: GameFilter::default(),
+            move_limit: None,
+            history: false,
+            top_games: 0,
+            recent_games: 0,
             limit: 20,
             cursor: None,
         }
@@ -208,6 +218,9 @@ pub struct Continuation {
     pub white_wins: u64,
     /// `games` / `total_games`, 0..=1.
     pub share: f64,
+    /// With the query's `history`: `games` by year.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub history: Option<Vec<YearCount>>,
 }
 
 /// A game that reached the position.
@@ -250,8 +263,18 @@ pub struct PositionAnswer {
     pub total_games: u64,
     /// Moves played next, most frequent first.
     pub continuations: Vec<Continuation>,
+    /// With the query's `history`: `total_games` by year (the games of
+    /// the years add up to it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub history: Option<Vec<YearCount>>,
     /// One page of games, newest first.
     pub games: Vec<PositionHit>,
     /// Pass as `cursor` for the next page; `None` on the last.
     pub next_cursor: Option<String>,
+    /// The query's `top_games` games whose weaker player ranks highest,
+    /// highest first (then newest first); games without both ranks are
+    /// not among them.
+    pub top_games: Vec<PositionHit>,
+    /// The query's `recent_games` latest games, newest first.
+    pub recent_games: Vec<PositionHit>,
 }

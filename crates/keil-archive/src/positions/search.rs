@@ -21,7 +21,8 @@ use super::posting::{
 };
 use super::query::{Continuation, PositionAnswer, PositionHit, PositionQuery};
 use super::segment::corrupt;
-use super::store::{self, Brief, date_number, lines_of, position_at};
+use super::store::{lines_of, position_at};
+use crate::facts::{Facts, Selection, Years};
 use crate::store::Read;
 use crate::{Budget, Error, GameId, Result};
 
@@ -103,9 +104,16 @@ impl Side {
                 keys,
                 orientations,
                 white_to_move: to_move.map(|c| c == Color::White),
-                player: q.player.clone(),
-                from: q.from.map(|d| date_number(&d.to_string())),
-                to: q.to.map(|d| date_number(&d.to_string())),
+                filter: format!(
+                    "{:?}",
+                    crate::GameFilter {
+                        kind: None,
+                        size: None,
+                        ..q.filter.clone()
+                    }
+                ),
+                move_limit: q.move_limit,
+                history: q.history,
             },
             board: p,
             canon,
@@ -115,17 +123,12 @@ impl Side {
     }
 
     /// The matches, from the cache when there.
-    fn matches(
-        &self,
-        index: &PositionIndex,
-        conn: Read<'_>,
-        snapshot: &Snapshot,
-        budget: &Budget,
-    ) -> Result<Arc<Matches>> {
+    fn matches(&self, cx: &Context<'_>, snapshot: &Snapshot) -> Result<Arc<Matches>> {
+        let index = cx.index;
         if let Some(m) = index.answers.get(&self.key) {
             return Ok(m);
         }
-        let (m, postings) = collect(index, conn, snapshot, &self.key, &self.canon, budget)?;
+        let (m, postings) = collect(cx, snapshot, &self.key, &self.canon)?;
         let m = Arc::new(m);
         if postings >= CACHE_MIN_POSTINGS {
             index.answers.insert(self.key.clone(), m.clone());
@@ -139,17 +142,48 @@ impl Side {
     }
 }
 
-/// Runs a position search on one read snapshot: catches the index up
-/// with it first.
+/// What a search reads: the index, the game facts, the connection, the
+/// query's filter and its budget.
+struct Context<'a> {
+    index: &'a PositionIndex,
+    facts: &'a Facts,
+    conn: Read<'a>,
+    selection: Selection,
+    budget: &'a Budget,
+}
+
+impl<'a> Context<'a> {
+    /// A search's context, its filter read on `conn`.
+    fn new(
+        index: &'a PositionIndex,
+        facts: &'a Facts,
+        conn: Read<'a>,
+        filter: &crate::GameFilter,
+        budget: &'a Budget,
+    ) -> Result<Context<'a>> {
+        Ok(Context {
+            index,
+            facts,
+            conn,
+            selection: Selection::new(conn, filter)?,
+            budget,
+        })
+    }
+}
+
+/// Runs a position search on one read snapshot: catches the game facts
+/// up with it first.
 pub(crate) fn search(
     index: &PositionIndex,
+    facts: &Facts,
     conn: Read<'_>,
     q: &PositionQuery,
     budget: &Budget,
 ) -> Result<PositionAnswer> {
-    let at = index.refresh(conn)?;
+    let at = facts.refresh(conn)?;
     let snapshot = index.segments(conn, at.removals)?;
-    answer(index, conn, q, budget, &snapshot)?.map_err(|game_id| Error::Corrupt {
+    let cx = Context::new(index, facts, conn, &q.filter, budget)?;
+    answer(&cx, q, &snapshot)?.map_err(|game_id| Error::Corrupt {
         game: game_id,
         reason: "indexed but not stored".into(),
     })
@@ -158,8 +192,8 @@ pub(crate) fn search(
 /// Runs a position search on plain reads (no read snapshot: on a database
 /// server, two round trips fewer) when the index is the store's: one
 /// statement reads the store's sequences and segments
-/// (`store::positions::state`), and [`PositionIndex::settled`] says the
-/// index has them. `Ok(None)` when it has not, or when a game of the page
+/// (`store::positions::state`), the game facts have reached them, and
+/// [`PositionIndex::settled`] says the index has them. `Ok(None)` when it has not, or when a game of the page
 /// was removed meanwhile (its details are gone): the caller then runs
 /// [`search`] in a read snapshot. A stored game never changes, so the
 /// reads after the first see the games it saw, or fewer.
@@ -168,24 +202,28 @@ pub(crate) fn search(
 /// As [`search`].
 pub(crate) fn search_settled(
     index: &PositionIndex,
+    facts: &Facts,
     conn: Read<'_>,
     q: &PositionQuery,
     budget: &Budget,
 ) -> Result<Option<PositionAnswer>> {
     let (at, rows) = crate::store::positions::state(conn)?;
+    if facts.at() != at {
+        return Ok(None);
+    }
     let Some(snapshot) = index.settled(at, &rows) else {
         return Ok(None);
     };
-    Ok(answer(index, conn, q, budget, &snapshot)?.ok())
+    let cx = Context::new(index, facts, conn, &q.filter, budget)?;
+    Ok(answer(&cx, q, &snapshot)?.ok())
 }
 
-/// The answer of `q` from `snapshot`, with its page's details read on
-/// `conn`; `Ok(Err(game))` when a game of the page has no stored details.
+/// The answer of `q` from `snapshot`, with its games' details read on
+/// the context's connection; `Ok(Err(game))` when a game listed has no
+/// stored details.
 fn answer(
-    index: &PositionIndex,
-    conn: Read<'_>,
+    cx: &Context<'_>,
     q: &PositionQuery,
-    budget: &Budget,
     snapshot: &Snapshot,
 ) -> Result<std::result::Result<PositionAnswer, GameId>> {
     let board = q.position.board();
@@ -198,12 +236,12 @@ fn answer(
     let sides = Side::all(q, snapshot.generation);
     let matches = sides
         .iter()
-        .map(|side| side.matches(index, conn, snapshot, budget))
+        .map(|side| side.matches(cx, snapshot))
         .collect::<Result<Vec<_>>>()?;
 
     // Every matching game once: its first occurrence (unswapped first).
-    let merged: Vec<(Hit, usize)> = if matches.len() == 1 {
-        Vec::new()
+    let all = if matches.len() == 1 {
+        Games::One(&matches[0].games)
     } else {
         let mut all: Vec<(Hit, usize)> = matches
             .iter()
@@ -213,16 +251,12 @@ fn answer(
         all.sort_by_key(|(h, i)| (h.game, h.ply, *i));
         all.dedup_by_key(|(h, _)| h.game);
         all.sort_by_key(|(h, _)| h.order());
-        all
+        Games::Merged(all)
     };
-    let total = if matches.len() == 1 {
-        matches[0].games.len()
-    } else {
-        merged.len()
-    } as u64;
+    let total = all.len() as u64;
 
     // Continuations in the query's orientation and colours.
-    let mut rows: HashMap<(Option<Move>, Variant), (u64, u64, u64)> = HashMap::new();
+    let mut rows: HashMap<(Option<Move>, Variant), Row> = HashMap::new();
     for (side, m) in sides.iter().zip(&matches) {
         for &(variant, code, n, b, w) in &m.per_move {
             let mv = decode_move(code).map(|m| transform_move(board, m, side.to_query));
@@ -231,11 +265,14 @@ fn answer(
             e.0 += n;
             e.1 += b;
             e.2 += w;
+            if let Some(years) = m.years.get(&(variant, code)) {
+                e.3.merge(years, side.swapped);
+            }
         }
     }
     let mut continuations: Vec<Continuation> = rows
         .into_iter()
-        .map(|((next, variant), (n, b, w))| Continuation {
+        .map(|((next, variant), (n, b, w, years))| Continuation {
             mv: next.map_or_else(|| "end".to_string(), |m| show_move(&q.position, m)),
             next,
             to_move: variant_to_move(variant),
@@ -248,6 +285,7 @@ fn answer(
             } else {
                 n as f64 / total as f64
             },
+            history: q.history.then(|| years.to_vec()),
         })
         .collect();
     continuations.sort_by(|a, b| {
@@ -258,26 +296,26 @@ fn answer(
             .then_with(|| a.button_taken.cmp(&b.button_taken))
     });
 
+    let history = q.history.then(|| {
+        let mut years = Years::default();
+        for (h, i) in all.iter() {
+            let winner = match h.winner {
+                w @ (0 | 1) if sides[i].swapped => 1 - w,
+                w => w,
+            };
+            years.add((h.date / 10_000) as u16, winner);
+        }
+        years.to_vec()
+    });
+
     // One page of games, newest first, keyset on (date, id).
     let limit = q.limit.max(1);
-    let (page, more): (Vec<(Hit, usize)>, bool) = if matches.len() == 1 {
-        let games = &matches[0].games;
-        let first = after.map_or(0, |(d, g)| {
-            games.partition_point(|h| h.order() <= std::cmp::Reverse((d, g)))
-        });
-        let end = (first + limit).min(games.len());
-        (
-            games[first..end].iter().map(|&h| (h, 0)).collect(),
-            end < games.len(),
-        )
-    } else {
-        let first = after.map_or(0, |(d, g)| {
-            merged.partition_point(|(h, _)| h.order() <= std::cmp::Reverse((d, g)))
-        });
-        let end = (first + limit).min(merged.len());
-        (merged[first..end].to_vec(), end < merged.len())
-    };
-    let next_cursor = more
+    let first = after.map_or(0, |(d, g)| {
+        all.partition_point(|h| h.order() <= std::cmp::Reverse((d, g)))
+    });
+    let end = (first + limit).min(all.len());
+    let page: Vec<(Hit, usize)> = (first..end).map(|i| all.get(i)).collect();
+    let next_cursor = (end < all.len())
         .then(|| {
             page.last().map(|(h, _)| {
                 crate::HitCursor {
@@ -288,51 +326,121 @@ fn answer(
             })
         })
         .flatten();
-    let mut hits = Vec::with_capacity(page.len());
+    // The games whose weaker player ranks highest, then newest.
+    let mut top: Vec<(Hit, usize)> = Vec::new();
+    if q.top_games > 0 {
+        top = all.iter().filter(|(h, _)| h.rank > 0).collect();
+        let by_rank = |a: &(Hit, usize), b: &(Hit, usize)| {
+            b.0.rank
+                .cmp(&a.0.rank)
+                .then_with(|| a.0.order().cmp(&b.0.order()))
+        };
+        if top.len() > q.top_games {
+            top.select_nth_unstable_by(q.top_games - 1, by_rank);
+            top.truncate(q.top_games);
+        }
+        top.sort_unstable_by(by_rank);
+    }
+    let recent: Vec<(Hit, usize)> = (0..q.recent_games.min(all.len()))
+        .map(|i| all.get(i))
+        .collect();
+
     // Each side's board notation, once (Keil: button flag clear).
-    let board_texts: Vec<String> = if page.is_empty() {
-        Vec::new()
-    } else {
-        sides.iter().map(|s| s.board.to_notation(None)).collect()
-    };
+    let board_texts: Vec<String> = sides.iter().map(|s| s.board.to_notation(None)).collect();
     let count = board.symmetry_count();
-    let ids: Vec<GameId> = page
+    let mut ids: Vec<GameId> = page
         .iter()
+        .chain(&top)
+        .chain(&recent)
         .map(|(h, _)| GameId::from_sql(i64::from(h.game)))
         .collect();
-    let mut details = crate::store::games::hit_details(conn, &ids)?;
-    for (h, i) in &page {
-        let side = &sides[*i];
-        let game_id = GameId::from_sql(i64::from(h.game));
-        let Some(d) = details.remove(&game_id) else {
-            return Ok(Err(game_id));
-        };
-        if h.sym >= count {
-            return Err(corrupt("symmetry index"));
+    ids.sort_unstable();
+    ids.dedup();
+    let details = crate::store::games::hit_details(cx.conn, &ids)?;
+    let hits = |list: &[(Hit, usize)]| -> Result<std::result::Result<Vec<PositionHit>, GameId>> {
+        let mut hits = Vec::with_capacity(list.len());
+        for (h, i) in list {
+            let side = &sides[*i];
+            let game_id = GameId::from_sql(i64::from(h.game));
+            let Some(d) = details.get(&game_id) else {
+                return Ok(Err(game_id));
+            };
+            if h.sym >= count {
+                return Err(corrupt("symmetry index"));
+            }
+            let (to_move, button_taken) = (variant_to_move(h.variant), variant_button(h.variant));
+            hits.push(PositionHit {
+                game_id,
+                ply: u32::from(h.ply),
+                next: decode_move(h.next)
+                    .map(|m| show_move(&q.position, transform_move(board, m, side.to_query))),
+                symmetry: board.compose(h.sym, side.to_query),
+                swapped: side.swapped,
+                position: full_notation(&board_texts[*i], h.variant, keil),
+                to_move,
+                button_taken,
+                date: d.date.clone(),
+                black: d.black.clone(),
+                white: d.white.clone(),
+                result: d.result.clone(),
+            });
         }
-        let (to_move, button_taken) = (variant_to_move(h.variant), variant_button(h.variant));
-        hits.push(PositionHit {
-            game_id,
-            ply: u32::from(h.ply),
-            next: decode_move(h.next)
-                .map(|m| show_move(&q.position, transform_move(board, m, side.to_query))),
-            symmetry: board.compose(h.sym, side.to_query),
-            swapped: side.swapped,
-            position: full_notation(&board_texts[*i], h.variant, keil),
-            to_move,
-            button_taken,
-            date: d.date,
-            black: d.black,
-            white: d.white,
-            result: d.result,
-        });
-    }
+        Ok(Ok(hits))
+    };
+    let (games, top_games, recent_games) = match (hits(&page)?, hits(&top)?, hits(&recent)?) {
+        (Ok(a), Ok(b), Ok(c)) => (a, b, c),
+        (Err(g), _, _) | (_, Err(g), _) | (_, _, Err(g)) => return Ok(Err(g)),
+    };
     Ok(Ok(PositionAnswer {
         total_games: total,
         continuations,
-        games: hits,
+        history,
+        games,
         next_cursor,
+        top_games,
+        recent_games,
     }))
+}
+
+/// A continuation row as the sides' counts add up: games, Black's wins,
+/// White's wins (in the query's colours) and the games by year.
+type Row = (u64, u64, u64, Years);
+
+/// A search's matching games, newest first, each with its side's index:
+/// one side's list as the match cache holds it (not copied: the empty
+/// board's is every game), or the sides' lists merged.
+enum Games<'a> {
+    One(&'a [Hit]),
+    Merged(Vec<(Hit, usize)>),
+}
+
+impl Games<'_> {
+    fn len(&self) -> usize {
+        match self {
+            Games::One(g) => g.len(),
+            Games::Merged(g) => g.len(),
+        }
+    }
+
+    fn get(&self, i: usize) -> (Hit, usize) {
+        match self {
+            Games::One(g) => (g[i], 0),
+            Games::Merged(g) => g[i],
+        }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = (Hit, usize)> + '_ {
+        (0..self.len()).map(|i| self.get(i))
+    }
+
+    /// The first index whose game fails `pred` (the list is partitioned
+    /// by it).
+    fn partition_point(&self, pred: impl Fn(&Hit) -> bool) -> usize {
+        match self {
+            Games::One(g) => g.partition_point(pred),
+            Games::Merged(g) => g.partition_point(|(h, _)| pred(h)),
+        }
+    }
 }
 
 /// A game's first occurrence of a board on one colour side: the pattern
@@ -355,14 +463,16 @@ pub(crate) struct Occurrence {
 /// position index (confirmed exactly, as [`search`]).
 pub(crate) fn occurrences(
     index: &PositionIndex,
+    facts: &Facts,
     conn: Read<'_>,
     position: AnyPosition,
     symmetry: bool,
     swap: bool,
     budget: &Budget,
 ) -> Result<Vec<Occurrence>> {
-    let at = index.refresh(conn)?;
+    let at = facts.refresh(conn)?;
     let snapshot = index.segments(conn, at.removals)?;
+    let cx = Context::new(index, facts, conn, &crate::GameFilter::default(), budget)?;
     let q = PositionQuery {
         symmetry,
         swap_colors: swap,
@@ -372,7 +482,7 @@ pub(crate) fn occurrences(
     let board = position.board();
     let mut out = Vec::new();
     for side in &Side::all(&q, snapshot.generation) {
-        let m = side.matches(index, conn, &snapshot, budget)?;
+        let m = side.matches(&cx, &snapshot)?;
         out.extend(m.games.iter().map(|h| Occurrence {
             game: h.game,
             ply: h.ply,
@@ -384,20 +494,20 @@ pub(crate) fn occurrences(
 }
 
 /// Finds the matches of `k` in the snapshot, in one pass over the postings
-/// of its key range: postings with an allowed orientation and player to
-/// move, confirmed exactly (Zobrist keys: by replay), of games that pass
-/// the filters; then the first occurrence per game and the continuation
-/// statistics per matched position. `canon` is the board in the canonical
+/// of its key range: postings with an allowed orientation, player to
+/// move and ply (the move limit), confirmed exactly (Zobrist keys: by
+/// replay), of games that pass the filters; then the first occurrence per
+/// game and the continuation statistics per matched position (and per
+/// year, with `history`). `canon` is the board in the canonical
 /// orientation (button clear). Also returns the number of postings read
 /// (the cost of doing it again).
 fn collect(
-    index: &PositionIndex,
-    conn: Read<'_>,
+    cx: &Context<'_>,
     snapshot: &Snapshot,
     k: &MatchKey,
     canon: &AnyPosition,
-    budget: &Budget,
 ) -> Result<(Matches, usize)> {
+    let (conn, budget) = (cx.conn, cx.budget);
     let board = canon.board();
     let mut postings = Vec::new();
     let mut read = 0;
@@ -405,6 +515,7 @@ fn collect(
         read += 1;
         if k.orientations & (1 << x.sym) != 0
             && k.white_to_move.is_none_or(|w| x.white_to_move == w)
+            && k.move_limit.is_none_or(|m| u32::from(x.ply) <= m)
         {
             postings.push(x);
         }
@@ -451,9 +562,18 @@ fn collect(
         }
         postings.retain(|x| confirmed[&(x.game, x.ply)]);
     }
-    let player_ids: Option<Vec<i64>> = match &k.player {
-        None => None,
-        Some(name) => Some(store::spellings_of(conn, name)?),
+    // The filters the store answers, for the games the facts keep.
+    let selection = &cx.selection;
+    let stored = if selection.reads_store() {
+        let mut games: Vec<u32> = postings.iter().map(|x| x.game).collect();
+        games.dedup();
+        {
+            let facts = cx.facts.read();
+            games.retain(|&g| facts.get(g).is_some_and(|f| selection.keeps(f)));
+        }
+        selection.stored(conn, &games)?
+    } else {
+        None
     };
     // Next moves merge under the position's own symmetries: each code maps
     // to the least code of its orbit (a table, built once per search).
@@ -472,40 +592,41 @@ fn collect(
         })
         .collect();
 
-    let summaries = index.summaries.read().expect("poisoned");
+    let facts = cx.facts.read();
     // Counts per variant (a table per variant met) and reduced code.
     let mut per_move: [Vec<(u64, u64, u64)>; VARIANTS] = Default::default();
+    let mut years: HashMap<(Variant, u16), Years> = HashMap::new();
     let mut run: Vec<(Variant, u16)> = Vec::new();
     let mut games: Vec<Hit> = Vec::new();
-    let mut current: Option<(u32, Brief)> = None;
+    let mut current: Option<(u32, crate::facts::Fact)> = None;
     for (i, x) in postings.iter().enumerate() {
         budget.check_every(i)?;
         let variant = variant_of(x);
-        let b = match current {
-            Some((g, b)) if g == x.game => b,
+        let f = match current {
+            Some((g, f)) if g == x.game => f,
             _ => {
-                let Some(b) = summaries.games.get(x.game as usize).copied().flatten() else {
+                // A game without facts was removed.
+                let Some(&f) = facts.get(x.game) else {
                     continue;
                 };
-                let keep = k.from.is_none_or(|from| b.date >= from && b.date != 0)
-                    && k.to.is_none_or(|to| b.date <= to && b.date != 0)
-                    && player_ids
-                        .as_ref()
-                        .is_none_or(|ids| ids.contains(&b.black) || ids.contains(&b.white));
+                let keep =
+                    selection.keeps(&f) && stored.as_ref().is_none_or(|s| s.contains(&x.game));
                 if !keep {
                     continue;
                 }
-                current = Some((x.game, b));
+                current = Some((x.game, f));
                 run.clear();
                 games.push(Hit {
-                    date: b.date,
+                    date: f.date,
                     game: x.game,
                     ply: x.ply,
                     next: x.next,
                     sym: x.sym,
                     variant,
+                    winner: f.winner,
+                    rank: f.weaker_rank(),
                 });
-                b
+                f
             }
         };
         let bucket = (variant, reduce[x.next as usize]);
@@ -517,11 +638,14 @@ fn collect(
             }
             let e = &mut table[usize::from(bucket.1)];
             e.0 += 1;
-            e.1 += u64::from(b.winner == 0);
-            e.2 += u64::from(b.winner == 1);
+            e.1 += u64::from(f.winner == 0);
+            e.2 += u64::from(f.winner == 1);
+            if k.history {
+                years.entry(bucket).or_default().add(f.year(), f.winner);
+            }
         }
     }
-    drop(summaries);
+    drop(facts);
     games.sort_unstable_by_key(Hit::order);
     let mut per_move: Vec<(Variant, u16, u64, u64, u64)> = per_move
         .iter()
@@ -535,7 +659,14 @@ fn collect(
         })
         .collect();
     per_move.sort_by_key(|&(variant, code, n, _, _)| (std::cmp::Reverse(n), code, variant));
-    Ok((Matches { per_move, games }, read))
+    Ok((
+        Matches {
+            per_move,
+            years,
+            games,
+        },
+        read,
+    ))
 }
 
 /// The `(date, game)` of a search's cursor ([`crate::HitCursor`]).

@@ -1,8 +1,8 @@
 //! The storage logic of the position index: writing segments (an import
 //! batch, a tier merge, a rebuild from the games table), the open-time
 //! upgrades (key version, nonces), and the reads the in-memory index and
-//! the search need (segments' ids, nonces and blobs, game summaries, a
-//! game's position at a ply, a player's spellings).
+//! the search need (segments' ids, nonces and blobs, a game's position
+//! at a ply).
 //!
 //! Invariants: runs no SQL itself; every statement is a function of
 //! [`crate::store::positions`], which this file calls (and re-exports
@@ -22,9 +22,7 @@ use crate::store::games::game_moves;
 use crate::store::{Read, Write, Writer, positions as sql};
 use crate::{Error, GameId, GameKind, Result};
 
-pub(super) use crate::store::positions::{
-    segment_bytes, segment_len, segment_nonces, spellings_of,
-};
+pub(super) use crate::store::positions::{segment_bytes, segment_len, segment_nonces};
 
 /// Adds the positions of a batch of newly stored games as one new segment,
 /// inside the import transaction (so a killed import leaves neither games
@@ -275,46 +273,6 @@ pub(super) fn lines_of(
 /// `None` when it does not replay that far.
 pub(super) fn position_at(line: &crate::GameMoves, x: &Posting) -> Option<AnyPosition> {
     line.game_at(x.ply as usize).ok().map(|g| g.position())
-}
-
-/// What position search needs of a game.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Brief {
-    /// `YYYYMMDD`, 0 when unknown.
-    pub(super) date: u32,
-    /// 0 Black, 1 White, -1 nobody.
-    pub(super) winner: i8,
-    pub(super) black: i64,
-    pub(super) white: i64,
-}
-
-/// The digits of a stored date read as one number: `YYYYMMDD` for a
-/// full `YYYY-MM-DD`, 0 for none.
-pub(crate) fn date_number(date: &str) -> u32 {
-    date.bytes()
-        .filter(u8::is_ascii_digit)
-        .fold(0u32, |n, b| n * 10 + u32::from(b - b'0'))
-}
-
-// ---- reads of the in-memory index and the search ------------------------------
-
-/// The [`Brief`] of every game with an id in `from + 1..=max`, with its
-/// id, in no particular order.
-pub(super) fn briefs(conn: Read<'_>, from: i64, max: i64) -> Result<Vec<(i64, Brief)>> {
-    Ok(sql::game_briefs(conn, from, max)?
-        .into_iter()
-        .map(|row| {
-            (
-                row.id,
-                Brief {
-                    date: date_number(&row.date),
-                    winner: row.winner.map_or(-1, |w| w as i8),
-                    black: row.black.unwrap_or(0),
-                    white: row.white.unwrap_or(0),
-                },
-            )
-        })
-        .collect())
 }
 
 #[cfg(test)]

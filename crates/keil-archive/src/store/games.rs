@@ -17,10 +17,15 @@ use chrono::NaiveDate;
 use keil_rules::{Color, HalfPoints};
 
 /// The columns read into a [`GameSummary`], over `games g` joined with
-/// `players pb` (Black) and `players pw` (White).
+/// `players pb` (Black) and `players pw` (White): [`SUMMARY_WIDTH`] of
+/// them.
 const SUMMARY_COLUMNS: &str = "g.id, pb.name, pw.name, g.black_rank, g.white_rank, \
      g.date_raw, g.date, g.event, g.round, g.place, g.game_name, g.result, g.winner, g.margin, \
-     g.status, g.size, g.ruleset, g.komi, g.plies, g.kind, g.black_rank_ord, g.white_rank_ord";
+     g.status, g.size, g.ruleset, g.komi, g.plies, g.kind, g.black_rank_ord, g.white_rank_ord, g.handicap";
+
+/// How many columns [`SUMMARY_COLUMNS`] has: a query that reads more
+/// after them reads them from this index on.
+const SUMMARY_WIDTH: usize = 23;
 
 const SUMMARY_FROM: &str = "games g LEFT JOIN players pb ON pb.id = g.black_id \
      LEFT JOIN players pw ON pw.id = g.white_id";
@@ -66,6 +71,9 @@ fn summary_of(row: &Row<'_>) -> Result<GameSummary> {
         size: row.get(15)?,
         ruleset: row.get(16)?,
         komi: HalfPoints(row.get(17)?),
+        handicap: row
+            .get::<i64>(SUMMARY_WIDTH - 1)?
+            .clamp(0, i64::from(u32::MAX)) as u32,
         plies: row.get(18)?,
         kind: kind
             .parse()
@@ -178,6 +186,14 @@ pub(crate) fn filter_sql(backend: Backend, filter: &GameFilter) -> (String, Vec<
             Param::Int(r.ordinal().into()),
         ]);
     }
+    if let Some(h) = filter.handicap {
+        conds.push("g.handicap = ?".into());
+        params.push(Param::Int(i64::from(h)));
+    }
+    if let Some(k) = filter.komi {
+        conds.push("g.komi = ?".into());
+        params.push(Param::Int(i64::from(k.0)));
+    }
     if conds.is_empty() {
         ("TRUE".into(), params)
     } else {
@@ -220,6 +236,18 @@ fn people_named(name: &str) -> (String, Vec<Param<'static>>) {
             text(format!("{prefix}\x7f")),
             text(key),
         ],
+    )
+}
+
+/// The player ids (`players.id`: spellings) of the people a filter's
+/// name names ([`GameFilter::player`]: the person, with aliases, else
+/// word prefixes), in no particular order.
+pub(crate) fn players_named(conn: Read<'_>, name: &str) -> Result<Vec<i64>> {
+    let (people, values) = people_named(name);
+    conn.query(
+        &format!("SELECT id FROM players WHERE person IN ({people})"),
+        &values,
+        |r| r.get(0),
     )
 }
 
@@ -591,7 +619,7 @@ pub(crate) fn export_ids(
 /// decompressed record.
 fn with_record(row: &Row<'_>) -> Result<(GameSummary, String)> {
     let summary = summary_of(row)?;
-    let blob: Vec<u8> = row.get(22)?;
+    let blob: Vec<u8> = row.get(SUMMARY_WIDTH)?;
     let record = prepare::decompress(summary.id, &blob)?;
     Ok((summary, record))
 }
@@ -616,4 +644,14 @@ pub(crate) fn records_between(
             Ok(true)
         },
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_summary_width_counts_its_columns() {
+        assert_eq!(SUMMARY_COLUMNS.split(',').count(), SUMMARY_WIDTH);
+    }
 }

@@ -16,23 +16,9 @@ use crate::{PlayerId, Result, fold, person_key};
 /// The id of the person that the person key `?` resolves to, after the
 /// aliases (no row when none): an SQL subquery. Its one parameter, an
 /// anonymous `?` (so that it mixes with a filter's other `?`), is
-/// [`person_key`]`(name)`. A macro, so that [`SPELLINGS_OF`] is built from
-/// it at compile time.
-macro_rules! person_of {
-    () => {
-        "SELECT p.id FROM (SELECT CAST(? AS TEXT) AS k) x JOIN people p \
-         ON p.key = COALESCE((SELECT a.target FROM player_aliases a WHERE a.key = x.k), x.k)"
-    };
-}
-
-/// [`person_of!`] as a constant.
-pub(crate) const PERSON_OF: &str = person_of!();
-
-/// The ids of the spellings (`players.id`) of the person [`PERSON_OF`]
-/// gives: an SQL subquery for a player filter (`g.black_id IN (...)`),
-/// with the same one parameter.
-pub(crate) const SPELLINGS_OF: &str =
-    concat!("SELECT id FROM players WHERE person = (", person_of!(), ")");
+/// [`person_key`]`(name)`.
+pub(crate) const PERSON_OF: &str = "SELECT p.id FROM (SELECT CAST(? AS TEXT) AS k) x JOIN people p \
+     ON p.key = COALESCE((SELECT a.target FROM player_aliases a WHERE a.key = x.k), x.k)";
 
 /// The key a person key resolves to: its alias's target, or itself.
 fn resolved(conn: Read<'_>, key: &str) -> Result<String> {

@@ -186,47 +186,35 @@ pub(crate) fn game_ids(conn: Read<'_>) -> Result<Vec<i64>> {
     conn.query("SELECT id FROM games ORDER BY id", params![], |r| r.get(0))
 }
 
-/// The columns of a game that position search filters and counts on, as
-/// stored.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct GameBriefRow {
-    /// The game's id.
-    pub id: i64,
-    /// The stored date, as written (`YYYY-MM-DD`, or part of it, or empty).
-    pub date: String,
-    /// The winner: 0 Black, 1 White, `None` for nobody.
-    pub winner: Option<i64>,
-    /// Black's player id (`players.id`), `None` for none.
-    pub black: Option<i64>,
-    /// White's player id (`players.id`), `None` for none.
-    pub white: Option<i64>,
-}
-
-/// The [`GameBriefRow`] of every game with an id in `from + 1..=max`, in
-/// no particular order.
-pub(crate) fn game_briefs(conn: Read<'_>, from: i64, max: i64) -> Result<Vec<GameBriefRow>> {
+/// The [`Fact`](crate::facts::Fact) of every game with an id in
+/// `from + 1..=max`, with its id, in no particular order.
+pub(crate) fn game_facts(
+    conn: Read<'_>,
+    from: i64,
+    max: i64,
+) -> Result<Vec<(i64, crate::facts::Fact)>> {
+    let small = |v: Option<i64>, max: i64| v.unwrap_or(0).clamp(0, max);
     conn.query(
-        "SELECT id, date, winner, black_id, white_id FROM games WHERE id > ?1 AND id <= ?2",
+        "SELECT id, date, winner, black_id, white_id, komi, handicap, black_rank_ord, \
+         white_rank_ord FROM games WHERE id > ?1 AND id <= ?2",
         params![from, max],
         |r| {
-            Ok(GameBriefRow {
-                id: r.get(0)?,
-                date: r.get(1)?,
-                winner: r.get(2)?,
-                black: r.get(3)?,
-                white: r.get(4)?,
-            })
+            let date: String = r.get(1)?;
+            let winner: Option<i64> = r.get(2)?;
+            let komi: i64 = r.get(5)?;
+            Ok((
+                r.get(0)?,
+                crate::facts::Fact {
+                    date: crate::facts::date_number(&date),
+                    winner: winner.map_or(-1, |w| w as i8),
+                    black: small(r.get(3)?, i64::from(u32::MAX)) as u32,
+                    white: small(r.get(4)?, i64::from(u32::MAX)) as u32,
+                    komi: komi.clamp(i64::from(i16::MIN), i64::from(i16::MAX)) as i16,
+                    handicap: small(Some(r.get(6)?), 255) as u8,
+                    black_rank: small(r.get(7)?, 255) as u8,
+                    white_rank: small(r.get(8)?, 255) as u8,
+                },
+            ))
         },
-    )
-}
-
-/// The ids (`players.id`) of every spelling of the person `name` names
-/// ([`crate::person_key`], the operator's aliases), in no particular
-/// order.
-pub(crate) fn spellings_of(conn: Read<'_>, name: &str) -> Result<Vec<i64>> {
-    conn.query(
-        super::people::SPELLINGS_OF,
-        params![crate::person_key(name)],
-        |r| r.get(0),
     )
 }

@@ -1,0 +1,468 @@
+//! The facts of every stored game that searches filter, count and rank
+//! on, in memory (date, winner, players, ranks, handicap, komi: 24 bytes a
+//! game), and a [`GameFilter`] as searches apply it ([`Selection`]).
+//!
+//! Position and pattern searches read long lists of matching games (the
+//! empty board: every game; the 3-3 invasion: a third of a Go archive);
+//! reading each game's row from the store to filter or count it would
+//! cost a round trip or a page read per game. The table is a derived
+//! index, caught up by the one catch-up loop ([`crate::derived`]).
+//!
+//! Invariants: the table only grows for ids above the highest one read,
+//! and a removed game's entry is cleared (searches skip postings of games
+//! without facts); a [`Selection`] keeps exactly the games
+//! [`GameFilter::matches`] keeps (the tests hold them equal), the filters
+//! the table has no column for (event, result, ruleset, variant, status)
+//! read from the store.
+
+use std::collections::{BTreeMap, HashSet};
+use std::sync::{RwLock, RwLockReadGuard};
+
+use keil_rules::Color;
+
+use crate::derived::{Changes, Derived};
+use crate::model::{GameFilter, YearCount};
+use crate::store::{Read, Sequences};
+use crate::{GameId, Result};
+
+/// What searches need of a game, from its `games` row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Fact {
+    /// The first day of the date as `YYYYMMDD`, 0 when unknown.
+    pub date: u32,
+    /// Black's player id (`players.id`: the spelling), 0 for none.
+    pub black: u32,
+    /// White's player id, 0 for none.
+    pub white: u32,
+    /// Komi in half-points.
+    pub komi: i16,
+    /// 0 Black, 1 White, -1 nobody.
+    pub winner: i8,
+    /// Black's rank as [`keil_record::Rank::ordinal`], 0 for none.
+    pub black_rank: u8,
+    /// White's rank, as `black_rank`.
+    pub white_rank: u8,
+    /// Go's `HA` (0 when absent), at most 255.
+    pub handicap: u8,
+}
+
+impl Fact {
+    /// The year of the date, 0 when the game is undated.
+    pub(crate) fn year(&self) -> u16 {
+        (self.date / 10_000) as u16
+    }
+
+    /// The rank of the weaker player as an ordinal; 0 when either rank is
+    /// unknown (such games have no place among the top games).
+    pub(crate) fn weaker_rank(&self) -> u8 {
+        if self.black_rank == 0 || self.white_rank == 0 {
+            0
+        } else {
+            self.black_rank.min(self.white_rank)
+        }
+    }
+}
+
+/// The digits of a stored date read as one number: `YYYYMMDD` for a
+/// full `YYYY-MM-DD`, a year alone `YYYY0000` and a month `YYYYMM00` (so
+/// that they sort as their text does, and their year reads), 0 for none.
+pub(crate) fn date_number(date: &str) -> u32 {
+    let (n, digits) = date
+        .bytes()
+        .filter(u8::is_ascii_digit)
+        .take(8)
+        .fold((0u32, 0u32), |(n, k), b| {
+            (n * 10 + u32::from(b - b'0'), k + 1)
+        });
+    if digits == 0 {
+        0
+    } else {
+        n * 10u32.pow(8 - digits)
+    }
+}
+
+/// The facts of every game, by game id.
+#[derive(Debug, Default)]
+pub(crate) struct Facts {
+    table: RwLock<Table>,
+}
+
+/// The table behind [`Facts`]'s lock.
+#[derive(Debug, Default)]
+pub(crate) struct Table {
+    /// Indexed by game id; `None` for ids without a (stored) game.
+    games: Vec<Option<Fact>>,
+    /// Every game up to `at.games` is in, and every removal up to
+    /// `at.removals` applied.
+    at: Sequences,
+}
+
+impl Table {
+    /// The facts of game `id` (a posting's or an index line's `u32` id);
+    /// `None` when it is not stored.
+    #[inline]
+    pub(crate) fn get(&self, id: u32) -> Option<&Fact> {
+        self.games.get(id as usize).and_then(Option::as_ref)
+    }
+}
+
+impl Facts {
+    /// Catches the table up with `conn`'s snapshot and returns the store's
+    /// sequences there.
+    ///
+    /// # Errors
+    /// Storage errors.
+    pub(crate) fn refresh(&self, conn: Read<'_>) -> Result<Sequences> {
+        crate::derived::catch_up(conn, &mut [&mut { self }])
+    }
+
+    /// The table, for reading (searches hold it for their tally).
+    pub(crate) fn read(&self) -> RwLockReadGuard<'_, Table> {
+        self.table.read().expect("poisoned")
+    }
+
+    /// How far the table has caught up.
+    pub(crate) fn at(&self) -> Sequences {
+        self.read().at
+    }
+
+    /// Bytes held in the heap.
+    pub(crate) fn heap_bytes(&self) -> u64 {
+        (self.read().games.capacity() * std::mem::size_of::<Option<Fact>>()) as u64
+    }
+}
+
+impl Derived for &Facts {
+    fn reached(&self) -> Result<Sequences> {
+        Ok(self.at())
+    }
+
+    /// Reads the facts of the games added and forgets those of the games
+    /// removed. The rows are read before the table is locked, so that
+    /// searches go on with it meanwhile; the lock is held only to change
+    /// it.
+    fn apply(&mut self, read: Read<'_>, changes: &Changes) -> Result<()> {
+        let (to, at) = (changes.to, self.at());
+        let rows = if to.games > at.games {
+            crate::store::positions::game_facts(read, at.games, to.games)?
+        } else {
+            Vec::new()
+        };
+        let mut t = self.table.write().expect("poisoned");
+        // Another caller may have gone as far meanwhile: adding a game's
+        // facts twice writes the same value, and removing them twice too.
+        if to.games > t.at.games {
+            for (id, fact) in rows {
+                let Ok(i) = usize::try_from(id) else { continue };
+                if t.games.len() <= i {
+                    t.games.resize(i + 1, None);
+                }
+                t.games[i] = Some(fact);
+            }
+            t.at.games = to.games;
+        }
+        if to.removals > t.at.removals {
+            for id in changes.removed_after(t.at.removals) {
+                if let Some(g) = usize::try_from(id).ok().and_then(|i| t.games.get_mut(i)) {
+                    *g = None;
+                }
+            }
+            t.at.removals = to.removals;
+        }
+        Ok(())
+    }
+}
+
+/// A [`GameFilter`] as a search applies it: the parts the [`Fact`] table
+/// answers (dates, winner, players and colours, ranks, handicap, komi),
+/// and the rest (event, result, ruleset, variant, status), read from the
+/// store for the matching games only. The filter's kind and size are the
+/// query's board and are not read.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Selection {
+    from: Option<u32>,
+    to: Option<u32>,
+    winner: Option<i8>,
+    min_rank: Option<u8>,
+    max_rank: Option<u8>,
+    handicap: Option<u32>,
+    komi: Option<i32>,
+    /// The player ids (spellings) of the people `player` names, sorted.
+    players: Option<Vec<u32>>,
+    /// The same for `opponent`.
+    opponents: Option<Vec<u32>>,
+    color: Option<Color>,
+    /// The filters read from the store, when any is set.
+    rest: Option<GameFilter>,
+}
+
+impl Selection {
+    /// Reads `filter` (the people its names name, on `conn`).
+    ///
+    /// # Errors
+    /// Storage errors.
+    pub(crate) fn new(conn: Read<'_>, filter: &GameFilter) -> Result<Selection> {
+        let day = |d: &chrono::NaiveDate| date_number(&d.format("%Y-%m-%d").to_string());
+        let ids = |name: &Option<String>| -> Result<Option<Vec<u32>>> {
+            name.as_deref()
+                .map(|n| {
+                    let mut ids: Vec<u32> = crate::store::games::players_named(conn, n)?
+                        .into_iter()
+                        .filter_map(|id| u32::try_from(id).ok())
+                        .collect();
+                    ids.sort_unstable();
+                    Ok(ids)
+                })
+                .transpose()
+        };
+        let rest = GameFilter {
+            event: filter.event.clone(),
+            result: filter.result.clone(),
+            ruleset: filter.ruleset,
+            variant: filter.variant,
+            status: filter.status,
+            ..GameFilter::default()
+        };
+        Ok(Selection {
+            from: filter.from.as_ref().map(day),
+            to: filter.to.as_ref().map(day),
+            winner: filter.winner.map(|c| c.index() as i8),
+            min_rank: filter.min_rank.map(|r| r.ordinal()),
+            max_rank: filter.max_rank.map(|r| r.ordinal()),
+            handicap: filter.handicap,
+            komi: filter.komi.map(|k| k.0),
+            players: ids(&filter.player)?,
+            opponents: ids(&filter.opponent)?,
+            color: filter.color,
+            rest: (rest != GameFilter::default()).then_some(rest),
+        })
+    }
+
+    /// Whether the selection keeps every game.
+    pub(crate) fn is_everything(&self) -> bool {
+        self.from.is_none()
+            && self.to.is_none()
+            && self.winner.is_none()
+            && self.min_rank.is_none()
+            && self.max_rank.is_none()
+            && self.handicap.is_none()
+            && self.komi.is_none()
+            && self.players.is_none()
+            && self.opponents.is_none()
+            && self.color.is_none()
+            && self.rest.is_none()
+    }
+
+    /// Whether the selection reads the store for some of its filters
+    /// ([`Selection::stored`]).
+    pub(crate) fn reads_store(&self) -> bool {
+        self.rest.is_some()
+    }
+
+    /// Whether `f` passes the filters the table answers (as
+    /// [`GameFilter::matches`] does).
+    #[inline]
+    pub(crate) fn keeps(&self, f: &Fact) -> bool {
+        let dated = f.date != 0;
+        if self.from.is_some_and(|d| !dated || f.date < d)
+            || self.to.is_some_and(|d| !dated || f.date > d)
+            || self.winner.is_some_and(|w| f.winner != w)
+            || self.handicap.is_some_and(|h| u32::from(f.handicap) != h)
+            || self.komi.is_some_and(|k| i32::from(f.komi) != k)
+        {
+            return false;
+        }
+        let ranked = f.black_rank != 0 && f.white_rank != 0;
+        if self
+            .min_rank
+            .is_some_and(|m| !ranked || f.black_rank < m || f.white_rank < m)
+            || self
+                .max_rank
+                .is_some_and(|m| !ranked || f.black_rank > m || f.white_rank > m)
+        {
+            return false;
+        }
+        if self.players.is_some() || self.opponents.is_some() || self.color.is_some() {
+            let is = |id: u32, set: &Option<Vec<u32>>| {
+                set.as_ref()
+                    .is_none_or(|s| id != 0 && s.binary_search(&id).is_ok())
+            };
+            let as_color = |c: Color| {
+                let (mine, theirs) = match c {
+                    Color::Black => (f.black, f.white),
+                    Color::White => (f.white, f.black),
+                };
+                is(mine, &self.players) && is(theirs, &self.opponents)
+            };
+            let ok = match self.color {
+                Some(c) => as_color(c),
+                None => as_color(Color::Black) || as_color(Color::White),
+            };
+            if !ok {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Of `games` (ids, any order), those that pass the filters read from
+    /// the store; `None` when the selection reads none (every game
+    /// passes them).
+    ///
+    /// # Errors
+    /// Storage errors.
+    pub(crate) fn stored(&self, conn: Read<'_>, games: &[u32]) -> Result<Option<HashSet<u32>>> {
+        let Some(rest) = &self.rest else {
+            return Ok(None);
+        };
+        let ids: Vec<GameId> = games
+            .iter()
+            .map(|&g| GameId::from_sql(i64::from(g)))
+            .collect();
+        Ok(Some(
+            crate::store::games::kept(conn, rest, &ids)?
+                .into_iter()
+                .map(|id| id.sql() as u32)
+                .collect(),
+        ))
+    }
+}
+
+/// Per-year counts of games (or hits) and their winners, as a search's
+/// `history` gives them: `{year, games, black_wins, white_wins}` with
+/// undated games in their own entry (last).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Years(BTreeMap<u16, [u64; 3]>);
+
+impl Years {
+    /// Counts one game of `year` (0: undated) won by `winner` (0 the
+    /// query's Black, 1 its White, else nobody).
+    #[inline]
+    pub(crate) fn add(&mut self, year: u16, winner: i8) {
+        let e = self.0.entry(year).or_default();
+        e[0] += 1;
+        e[1] += u64::from(winner == 0);
+        e[2] += u64::from(winner == 1);
+    }
+
+    /// Adds another tally's counts, its winners' colours exchanged when
+    /// `swapped` (a colour-swapped side of a search).
+    pub(crate) fn merge(&mut self, other: &Years, swapped: bool) {
+        for (&year, c) in &other.0 {
+            let e = self.0.entry(year).or_default();
+            let (b, w) = if swapped { (c[2], c[1]) } else { (c[1], c[2]) };
+            e[0] += c[0];
+            e[1] += b;
+            e[2] += w;
+        }
+    }
+
+    /// The counts, oldest year first, undated last.
+    pub(crate) fn to_vec(&self) -> Vec<YearCount> {
+        let entry = |(&year, c): (&u16, &[u64; 3])| YearCount {
+            year: (year != 0).then_some(year),
+            games: c[0],
+            black_wins: c[1],
+            white_wins: c[2],
+        };
+        let mut out: Vec<YearCount> = self.0.iter().filter(|(y, _)| **y != 0).map(entry).collect();
+        out.extend(self.0.get_key_value(&0).map(entry));
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn years_add_up_and_put_the_undated_last() {
+        let mut y = Years::default();
+        y.add(2001, 0);
+        y.add(0, 1);
+        y.add(1999, 1);
+        y.add(2001, -1);
+        let mut other = Years::default();
+        other.add(1999, 1);
+        y.merge(&other, true);
+        let v = y.to_vec();
+        assert_eq!(
+            v.iter().map(|c| c.year).collect::<Vec<_>>(),
+            [Some(1999), Some(2001), None]
+        );
+        assert_eq!(v.iter().map(|c| c.games).sum::<u64>(), 5);
+        assert_eq!((v[0].black_wins, v[0].white_wins), (1, 1));
+        assert_eq!((v[1].games, v[1].black_wins, v[1].white_wins), (2, 1, 0));
+    }
+
+    #[test]
+    fn a_date_reads_as_its_digits() {
+        assert_eq!(date_number("2019-12-08"), 20191208);
+        assert_eq!(date_number(""), 0);
+        assert_eq!(date_number("2019"), 20190000);
+        assert_eq!(date_number("2019-12"), 20191200);
+        assert_eq!(
+            Fact {
+                date: 20191208,
+                ..fact()
+            }
+            .year(),
+            2019
+        );
+    }
+
+    fn fact() -> Fact {
+        Fact {
+            date: 0,
+            black: 1,
+            white: 2,
+            komi: 13,
+            winner: 0,
+            black_rank: 35,
+            white_rank: 33,
+            handicap: 0,
+        }
+    }
+
+    #[test]
+    fn ranks_bound_both_players_and_the_unranked_fail() {
+        let s = |min: Option<u8>, max: Option<u8>| Selection {
+            min_rank: min,
+            max_rank: max,
+            ..Selection::default()
+        };
+        assert!(s(Some(33), None).keeps(&fact()));
+        assert!(!s(Some(34), None).keeps(&fact()));
+        assert!(s(None, Some(35)).keeps(&fact()));
+        assert!(!s(None, Some(34)).keeps(&fact()));
+        let unranked = Fact {
+            white_rank: 0,
+            ..fact()
+        };
+        assert!(!s(Some(1), None).keeps(&unranked));
+        assert!(s(None, None).keeps(&unranked));
+        assert_eq!(fact().weaker_rank(), 33);
+        assert_eq!(unranked.weaker_rank(), 0);
+    }
+
+    #[test]
+    fn players_and_colours_follow_the_game_filter() {
+        let s = Selection {
+            players: Some(vec![2]),
+            color: Some(Color::White),
+            ..Selection::default()
+        };
+        assert!(s.keeps(&fact()));
+        let s = Selection {
+            color: Some(Color::Black),
+            ..s
+        };
+        assert!(!s.keeps(&fact()));
+        // An opponent alone: either player.
+        let s = Selection {
+            opponents: Some(vec![1]),
+            ..Selection::default()
+        };
+        assert!(s.keeps(&fact()));
+    }
+}
