@@ -384,7 +384,10 @@ impl Explore {
 impl crate::dto::ExploreQuery {
     /// The options: `move_limit` 0 to [`MAX_MOVE_LIMIT`], `next` `B`/`W`,
     /// `history` a flag, `top_games` and `recent_games` 0 to
-    /// [`MAX_LISTED`].
+    /// [`MAX_LISTED`], `variations` false (absent) only.
+    ///
+    /// # Errors
+    /// 400 naming the parameter that does not read, or `variations` true.
     pub(crate) fn read(&self) -> Result<Explore, ApiError> {
         let count = |what: &str, v: &Option<String>| -> Result<usize, ApiError> {
             match nonempty(v) {
@@ -400,6 +403,12 @@ impl crate::dto::ExploreQuery {
                     }),
             }
         };
+        if parse_flag("variations", nonempty(&self.variations), false)? {
+            return Err(bad(
+                "variations",
+                "searching variations is not supported yet: the position and pattern indexes hold main lines only (leave it out, or false)",
+            ));
+        }
         Ok(Explore {
             move_limit: nonempty(&self.move_limit)
                 .map(|t| {

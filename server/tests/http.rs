@@ -1799,6 +1799,7 @@ fn explorer_options_filter_count_by_year_and_list_top_and_recent_games() {
         ("move_limit=x", "move_limit"),
         ("top_games=101", "top_games"),
         ("history=maybe", "history"),
+        ("variations=true", "variations"),
     ] {
         let detail = get(
             &f.base,

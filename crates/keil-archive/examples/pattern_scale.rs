@@ -31,6 +31,11 @@
 //! corner patterns and its 5×5 side pattern on 19×19 Go, and 7-point
 //! local patterns anywhere on the side-7 Keil board.
 //!
+//! With `--filters`, each pattern is timed again under each of the
+//! explorer's filters and options (issue 27): ranks, dates, handicap and
+//! komi, an event, a player, and the options together (history, a move
+//! limit, the next move, top and recent games).
+//!
 //! Set `RAYON_NUM_THREADS=1` for one-core figures: the index load and each
 //! search split their work over rayon's threads.
 
@@ -96,6 +101,12 @@ fn builtin(kind: GameKind, size: u8) -> Vec<Named> {
                 PatternMode::Side,
                 rows(5, 5, &[(0, 2, 'X'), (3, 2, 'X')]),
             ),
+            // The harness's wildcard corner: 4-4 and 3-3, `*` elsewhere.
+            named(
+                "corner5 4-4 3-3, * elsewhere",
+                PatternMode::Corner,
+                "*****/*****/**O**/***X*/*****".to_string(),
+            ),
         ],
         // A point and its six neighbours on the 127-point board, drawn
         // round g7 (the centre) and placed anywhere, under the hexagon's 12
@@ -115,6 +126,101 @@ fn builtin(kind: GameKind, size: u8) -> Vec<Named> {
         ],
         _ => Vec::new(),
     }
+}
+
+/// A filter or option set a pattern is timed under.
+struct Variant {
+    name: String,
+    apply: Box<dyn Fn(PatternQuery) -> PatternQuery>,
+}
+
+impl Variant {
+    /// The pattern as it is.
+    fn none() -> Variant {
+        Variant {
+            name: String::new(),
+            apply: Box::new(|q| q),
+        }
+    }
+}
+
+/// The explorer's filters and options, one set at a time: values taken
+/// from the archive's first game (its event's last word, its Black), so
+/// that each keeps some games.
+fn variants(archive: &Archive) -> Result<Vec<Variant>, Box<dyn std::error::Error>> {
+    use keil_archive::GameFilter;
+    let first = archive
+        .games()
+        .summaries(&[keil_archive::GameId::new(1).ok_or("no game 1")?])?
+        .pop()
+        .ok_or("no game 1")?;
+    let rank = |s: &str| s.parse::<keil_record::Rank>().ok();
+    let day = |s: &str| chrono::NaiveDate::parse_from_str(s, "%Y-%m-%d").ok();
+    let event = first
+        .event
+        .as_deref()
+        .and_then(|e| e.split_whitespace().last())
+        .unwrap_or("cup")
+        .to_string();
+    let player = first.black.clone().unwrap_or_default();
+    let filtered = |name: &str, f: GameFilter| Variant {
+        name: name.to_string(),
+        apply: Box::new(move |q| PatternQuery {
+            filter: f.clone(),
+            ..q
+        }),
+    };
+    Ok(vec![
+        Variant::none(),
+        filtered(
+            "min_rank=1d",
+            GameFilter {
+                min_rank: rank("1d"),
+                ..GameFilter::default()
+            },
+        ),
+        filtered(
+            "from=2015-01-01 to=2019-12-31",
+            GameFilter {
+                from: day("2015-01-01"),
+                to: day("2019-12-31"),
+                ..GameFilter::default()
+            },
+        ),
+        filtered(
+            "handicap=0 komi=6.5",
+            GameFilter {
+                handicap: Some(0),
+                komi: Some(keil_rules::HalfPoints(13)),
+                ..GameFilter::default()
+            },
+        ),
+        filtered(
+            &format!("event={event}"),
+            GameFilter {
+                event: Some(event.clone()),
+                ..GameFilter::default()
+            },
+        ),
+        filtered(
+            &format!("player={player}"),
+            GameFilter {
+                player: Some(player.clone()),
+                ..GameFilter::default()
+            },
+        ),
+        Variant {
+            name: "history move_limit=60 next=B top/recent 10".into(),
+            apply: Box::new(|q| PatternQuery {
+                history: true,
+                move_limit: Some(60),
+                next: Some(keil_rules::Color::Black),
+                top_games: 10,
+                recent_games: 10,
+                ..q
+            }),
+        },
+    ])
 }
 
 /// The process's resident memory in MiB (`VmRSS`), or NaN off Linux.
@@ -140,6 +246,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // The command line.
     let mut args = std::env::args().skip(1);
     let (mut runs, mut kind, mut size) = (10usize, None, None);
+    let mut filters = false;
     let mut dir = None;
     let mut rest = Vec::new();
     while let Some(a) = args.next() {
@@ -150,6 +257,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     .and_then(|n| n.parse().ok())
                     .unwrap_or_else(|| usage())
             }
+            "--filters" => filters = true,
             "--game" => kind = Some(args.next().unwrap_or_else(|| usage()).parse::<GameKind>()?),
             "--size" => {
                 size = Some(
@@ -247,30 +355,42 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "{:<36} {:>8} {:>10} {:>10} {:>8} {:>8}  pattern",
             "name", "mode", "p50 ms", "p99 ms", "games", "hits"
         );
+        let variants = if filters {
+            variants(&archive)?
+        } else {
+            vec![Variant::none()]
+        };
         for named in set {
             let pattern = Pattern::parse(k, s, &named.text, named.mode)?;
-            let query = PatternQuery::new(pattern, named.mode);
-            let first = archive.patterns().search_uncached(&query)?;
-            let mut times = Vec::with_capacity(runs);
-            for _ in 0..runs {
-                let t = Instant::now();
-                let answer = archive.patterns().search_uncached(&query)?;
-                times.push(t.elapsed().as_secs_f64() * 1e3);
-                assert_eq!(answer.total_hits, first.total_hits, "searches disagree");
+            for v in &variants {
+                let query = (v.apply)(PatternQuery::new(pattern.clone(), named.mode));
+                let first = archive.patterns().search_uncached(&query)?;
+                let mut times = Vec::with_capacity(runs);
+                for _ in 0..runs {
+                    let t = Instant::now();
+                    let answer = archive.patterns().search_uncached(&query)?;
+                    times.push(t.elapsed().as_secs_f64() * 1e3);
+                    assert_eq!(answer.total_hits, first.total_hits, "searches disagree");
+                }
+                times.sort_by(f64::total_cmp);
+                let p = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
+                let name = if v.name.is_empty() {
+                    named.name.clone()
+                } else {
+                    format!("  + {}", v.name)
+                };
+                println!(
+                    "{:<36} {:>8} {:>10.3} {:>10.3} {:>8} {:>8}  {} ({} placements)",
+                    name,
+                    named.mode.code(),
+                    p(0.5),
+                    p(0.99),
+                    first.total_games,
+                    first.total_hits,
+                    first.pattern,
+                    first.placements,
+                );
             }
-            times.sort_by(f64::total_cmp);
-            let p = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
-            println!(
-                "{:<36} {:>8} {:>10.3} {:>10.3} {:>8} {:>8}  {} ({} placements)",
-                named.name,
-                named.mode.code(),
-                p(0.5),
-                p(0.99),
-                first.total_games,
-                first.total_hits,
-                first.pattern,
-                first.placements,
-            );
         }
     }
     println!("RSS at the end: {:.1} MiB", rss_mib());

@@ -2,16 +2,18 @@
 //! sampled position occurred: where the tail of the latency comes from.
 //!
 //! ```text
-//! cargo run --release -p keil-archive --example position_latency -- ARCHIVE_DIR [QUERIES] [ROUNDS]
+//! cargo run --release -p keil-archive --example position_latency -- ARCHIVE_DIR [QUERIES] [ROUNDS] [filters]
 //! ```
 //!
 //! Samples QUERIES (default 2,000) positions uniformly over (game, ply) of
 //! the archive's games, searches each ROUNDS times (default 1; later rounds
 //! see warm caches) with symmetry off, and prints p50/p99/max per ply band.
+//! With `filters`, then searches the sample once under each of the
+//! explorer's filters and options (issue 27) and prints p50/p99 of each.
 
 use std::time::{Duration, Instant};
 
-use keil_archive::{Archive, GameId, PositionQuery};
+use keil_archive::{Archive, GameFilter, GameId, PositionQuery};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
@@ -20,6 +22,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .ok_or("usage: position_latency ARCHIVE_DIR [QUERIES] [ROUNDS]")?;
     let queries: usize = args.next().map_or(Ok(2000), |s| s.parse())?;
     let rounds: usize = args.next().map_or(Ok(1), |s| s.parse())?;
+    let filters = args.next().as_deref() == Some("filters");
     let archive = Archive::open(&dir)?;
     let games = archive.stats()?.games;
     if games == 0 {
@@ -85,5 +88,73 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             );
         }
     }
+    if filters {
+        for (name, q) in variants() {
+            let mut all = Vec::with_capacity(sample.len());
+            for (_, position) in &sample {
+                let query = PositionQuery {
+                    limit: 20,
+                    ..q(PositionQuery::new(*position))
+                };
+                let t = Instant::now();
+                archive.positions().search(&query)?;
+                all.push(t.elapsed());
+            }
+            all.sort();
+            let pct = |p: f64| all[((all.len() as f64 - 1.0) * p) as usize];
+            println!("{name:<44} p50 {:>10?}, p99 {:>10?}", pct(0.5), pct(0.99));
+        }
+    }
     Ok(())
+}
+
+/// A query changed by one set of filters or options.
+type Variant = (&'static str, Box<dyn Fn(PositionQuery) -> PositionQuery>);
+
+/// The explorer's filters and options, one set at a time.
+fn variants() -> Vec<Variant> {
+    let filtered = |f: GameFilter| -> Box<dyn Fn(PositionQuery) -> PositionQuery> {
+        Box::new(move |q| PositionQuery {
+            filter: f.clone(),
+            ..q
+        })
+    };
+    let day = |s: &str| chrono::NaiveDate::parse_from_str(s, "%Y-%m-%d").ok();
+    vec![
+        ("none", Box::new(|q| q)),
+        (
+            "min_rank=1d",
+            filtered(GameFilter {
+                min_rank: "1d".parse().ok(),
+                ..GameFilter::default()
+            }),
+        ),
+        (
+            "from=2015-01-01 to=2019-12-31",
+            filtered(GameFilter {
+                from: day("2015-01-01"),
+                to: day("2019-12-31"),
+                ..GameFilter::default()
+            }),
+        ),
+        (
+            "handicap=0 komi=6.5 event=cup",
+            filtered(GameFilter {
+                handicap: Some(0),
+                komi: Some(keil_rules::HalfPoints(13)),
+                event: Some("cup".into()),
+                ..GameFilter::default()
+            }),
+        ),
+        (
+            "history move_limit=60 top/recent 10",
+            Box::new(|q| PositionQuery {
+                history: true,
+                move_limit: Some(60),
+                top_games: 10,
+                recent_games: 10,
+                ..q
+            }),
+        ),
+    ]
 }

@@ -1,6 +1,7 @@
 //! The facts of every stored game that searches filter, count and rank
-//! on, in memory (date, winner, players, ranks, handicap, komi: 24 bytes a
-//! game), and a [`GameFilter`] as searches apply it ([`Selection`]).
+//! on, in memory (date, winner, players, ranks, handicap, komi, event and
+//! result: 28 bytes a game, the events and results interned), and a
+//! [`GameFilter`] as searches apply it ([`Selection`]).
 //!
 //! Position and pattern searches read long lists of matching games (the
 //! empty board: every game; the 3-3 invasion: a third of a Go archive);
@@ -12,8 +13,8 @@
 //! and a removed game's entry is cleared (searches skip postings of games
 //! without facts); a [`Selection`] keeps exactly the games
 //! [`GameFilter::matches`] keeps (the tests hold them equal), the filters
-//! the table has no column for (event, result, ruleset, variant, status)
-//! read from the store.
+//! the table has no column for (ruleset, variant, status) read from the
+//! store.
 
 use std::collections::{BTreeMap, HashSet};
 use std::sync::{RwLock, RwLockReadGuard};
@@ -34,6 +35,10 @@ pub(crate) struct Fact {
     pub black: u32,
     /// White's player id, 0 for none.
     pub white: u32,
+    /// The event, interned ([`Table::event_id`]); 0 for none.
+    pub event: u32,
+    /// The result as normalised, interned; 0 for none.
+    pub result: u16,
     /// Komi in half-points.
     pub komi: i16,
     /// 0 Black, 1 White, -1 nobody.
@@ -62,6 +67,9 @@ impl Fact {
         }
     }
 }
+
+// The table's cost per game, as the module docs say.
+const _: () = assert!(std::mem::size_of::<Option<Fact>>() <= 28);
 
 /// The digits of a stored date read as one number: `YYYYMMDD` for a
 /// full `YYYY-MM-DD`, a year alone `YYYY0000` and a month `YYYYMM00` (so
@@ -95,6 +103,13 @@ pub(crate) struct Table {
     /// Every game up to `at.games` is in, and every removal up to
     /// `at.removals` applied.
     at: Sequences,
+    /// The events met, by id − 1, each as written and folded
+    /// ([`crate::fold()`]).
+    events: Vec<(String, String)>,
+    event_ids: std::collections::HashMap<String, u32>,
+    /// The results met, by id − 1.
+    results: Vec<String>,
+    result_ids: std::collections::HashMap<String, u16>,
 }
 
 impl Table {
@@ -104,6 +119,40 @@ impl Table {
     pub(crate) fn get(&self, id: u32) -> Option<&Fact> {
         self.games.get(id as usize).and_then(Option::as_ref)
     }
+
+    /// The id of event `name` (as written), given on first sight.
+    fn event_id(&mut self, name: &str) -> u32 {
+        if let Some(&id) = self.event_ids.get(name) {
+            return id;
+        }
+        self.events.push((name.to_string(), crate::fold(name)));
+        let id = self.events.len() as u32;
+        self.event_ids.insert(name.to_string(), id);
+        id
+    }
+
+    /// The id of result `text`, given on first sight (0 past 65,535
+    /// distinct results: their games then fail a result filter here and
+    /// are read from the store).
+    fn result_id(&mut self, text: &str) -> u16 {
+        if let Some(&id) = self.result_ids.get(text) {
+            return id;
+        }
+        let Ok(id) = u16::try_from(self.results.len() + 1) else {
+            return 0;
+        };
+        self.results.push(text.to_string());
+        self.result_ids.insert(text.to_string(), id);
+        id
+    }
+}
+
+/// A game's row as the store gives it to [`Facts`]: its facts but the
+/// event and result, and those as text.
+pub(crate) struct FactRow {
+    pub fact: Fact,
+    pub event: Option<String>,
+    pub result: Option<String>,
 }
 
 impl Facts {
@@ -128,7 +177,14 @@ impl Facts {
 
     /// Bytes held in the heap.
     pub(crate) fn heap_bytes(&self) -> u64 {
-        (self.read().games.capacity() * std::mem::size_of::<Option<Fact>>()) as u64
+        let t = self.read();
+        let strings: usize = t
+            .events
+            .iter()
+            .map(|(a, b)| 2 * a.len() + b.len() + 80)
+            .sum::<usize>()
+            + t.results.iter().map(|r| 2 * r.len() + 60).sum::<usize>();
+        (t.games.capacity() * std::mem::size_of::<Option<Fact>>() + strings) as u64
     }
 }
 
@@ -152,11 +208,14 @@ impl Derived for &Facts {
         // Another caller may have gone as far meanwhile: adding a game's
         // facts twice writes the same value, and removing them twice too.
         if to.games > t.at.games {
-            for (id, fact) in rows {
+            for (id, row) in rows {
                 let Ok(i) = usize::try_from(id) else { continue };
                 if t.games.len() <= i {
                     t.games.resize(i + 1, None);
                 }
+                let mut fact = row.fact;
+                fact.event = row.event.as_deref().map_or(0, |e| t.event_id(e));
+                fact.result = row.result.as_deref().map_or(0, |r| t.result_id(r));
                 t.games[i] = Some(fact);
             }
             t.at.games = to.games;
@@ -187,6 +246,10 @@ pub(crate) struct Selection {
     max_rank: Option<u8>,
     handicap: Option<u32>,
     komi: Option<i32>,
+    /// The ids of the events whose folded name holds `event`'s, sorted.
+    events: Option<Vec<u32>>,
+    /// The id of the result `result` names (0: none of the games has it).
+    result: Option<u16>,
     /// The player ids (spellings) of the people `player` names, sorted.
     players: Option<Vec<u32>>,
     /// The same for `opponent`.
@@ -197,11 +260,12 @@ pub(crate) struct Selection {
 }
 
 impl Selection {
-    /// Reads `filter` (the people its names name, on `conn`).
+    /// Reads `filter`: the people its names name (on `conn`), the events
+    /// and result it names (in `facts`).
     ///
     /// # Errors
     /// Storage errors.
-    pub(crate) fn new(conn: Read<'_>, filter: &GameFilter) -> Result<Selection> {
+    pub(crate) fn new(conn: Read<'_>, facts: &Facts, filter: &GameFilter) -> Result<Selection> {
         let day = |d: &chrono::NaiveDate| date_number(&d.format("%Y-%m-%d").to_string());
         let ids = |name: &Option<String>| -> Result<Option<Vec<u32>>> {
             name.as_deref()
@@ -215,9 +279,23 @@ impl Selection {
                 })
                 .transpose()
         };
+        let (events, result) = {
+            let t = facts.read();
+            let events = filter.event.as_deref().map(|e| {
+                let part = crate::fold(e);
+                (1..)
+                    .zip(&t.events)
+                    .filter(|(_, (_, folded))| folded.contains(&part))
+                    .map(|(id, _)| id)
+                    .collect::<Vec<u32>>()
+            });
+            let result = filter
+                .result
+                .as_deref()
+                .map(|r| t.result_ids.get(r).copied().unwrap_or(0));
+            (events, result)
+        };
         let rest = GameFilter {
-            event: filter.event.clone(),
-            result: filter.result.clone(),
             ruleset: filter.ruleset,
             variant: filter.variant,
             status: filter.status,
@@ -231,6 +309,8 @@ impl Selection {
             max_rank: filter.max_rank.map(|r| r.ordinal()),
             handicap: filter.handicap,
             komi: filter.komi.map(|k| k.0),
+            events,
+            result,
             players: ids(&filter.player)?,
             opponents: ids(&filter.opponent)?,
             color: filter.color,
@@ -247,6 +327,8 @@ impl Selection {
             && self.max_rank.is_none()
             && self.handicap.is_none()
             && self.komi.is_none()
+            && self.events.is_none()
+            && self.result.is_none()
             && self.players.is_none()
             && self.opponents.is_none()
             && self.color.is_none()
@@ -269,6 +351,11 @@ impl Selection {
             || self.winner.is_some_and(|w| f.winner != w)
             || self.handicap.is_some_and(|h| u32::from(f.handicap) != h)
             || self.komi.is_some_and(|k| i32::from(f.komi) != k)
+            || self.result.is_some_and(|r| r == 0 || f.result != r)
+            || self
+                .events
+                .as_ref()
+                .is_some_and(|e| e.binary_search(&f.event).is_err())
         {
             return false;
         }
@@ -416,6 +503,8 @@ mod tests {
             date: 0,
             black: 1,
             white: 2,
+            event: 0,
+            result: 0,
             komi: 13,
             winner: 0,
             black_rank: 35,

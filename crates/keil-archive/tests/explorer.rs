@@ -174,6 +174,20 @@ fn filters(lines: &[Line]) -> Vec<GameFilter> {
             min_rank: Some(ranks.iter().next().copied().unwrap()),
             ..GameFilter::default()
         },
+        // A part of an event's name (every event of that name's kind).
+        GameFilter {
+            event: Some("cup".into()),
+            ..GameFilter::default()
+        },
+        GameFilter {
+            result: lines[1].summary.result.clone(),
+            ..GameFilter::default()
+        },
+        // Read from the store.
+        GameFilter {
+            status: Some(lines[2].summary.status),
+            ..GameFilter::default()
+        },
     ]
 }
 

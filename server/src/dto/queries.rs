@@ -84,6 +84,11 @@ pub struct ExploreQuery {
     /// default 0).
     #[param(value_type = Option<String>, pattern = r"^\s*(0*([0-9]{1,2}|100))?\s*$", max_length = 200)]
     pub top_games: Option<String>,
+    /// Search the variations too (Kombilo's option): only `false` for
+    /// now; `true` is refused with a 400 (the indexes hold main lines
+    /// only).
+    #[param(value_type = Option<String>, pattern = r"^\s*(false|0|no)?\s*$", max_length = 200)]
+    pub variations: Option<String>,
     /// List this many of the latest games (0 to 100, default 0).
     #[param(value_type = Option<String>, pattern = r"^\s*(0*([0-9]{1,2}|100))?\s*$", max_length = 200)]
     pub recent_games: Option<String>,

@@ -476,7 +476,7 @@ impl Patterns<'_> {
             }
         };
         budget.check()?;
-        let selection = Selection::new(conn, &filter_of(q))?;
+        let selection = Selection::new(conn, &self.archive.facts, &filter_of(q))?;
         // Removed games have no facts, so a filter (read from them) drops
         // them; without one, the group's mask does.
         let keep = if selection.is_everything() {

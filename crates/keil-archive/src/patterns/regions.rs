@@ -7,6 +7,11 @@
 //! The regions ([`Shape`]):
 //! - on square boards from 8×8 (Go, Kaomi), the four 7×7 corner regions,
 //!   contents of 1 to 8 stones: the joseki search;
+//! - on the same boards, the 5×5 side windows: 5 points deep from an edge
+//!   and 5 wide, at every offset along it that touches no other edge
+//!   (Kombilo's side patterns slide so), contents of 1 to
+//!   [`SIDE_STONES`] stones: the side patterns of that size (52 windows
+//!   on 19×19);
 //! - on Keil boards, each point with all six neighbours, together with them
 //!   (91 such 7-point regions on side 7), contents of 1 to 3 stones: the
 //!   local shape searched anywhere on the hexagon.
@@ -64,6 +69,11 @@ use crate::positions::{get_varint, put_varint};
 
 /// The side of a corner region, in points.
 pub(crate) const SIDE: i32 = 7;
+/// The width and depth of a side window, in points.
+pub(crate) const WINDOW: i32 = 5;
+/// The most stones of a side window's indexed contents: side patterns
+/// are searched with few stones, and a window sees many contents.
+pub(crate) const SIDE_STONES: u32 = 4;
 /// Most contents a placement may stand for (its `x`, `o` and `*` points
 /// expanded) to be answered here: 2 ways for each `x` or `o`, 3 for `*`.
 pub(crate) const MAX_CONTENTS: usize = 64;
@@ -75,9 +85,10 @@ const SEAL_AT: usize = if cfg!(test) { 512 } else { 1 << 20 };
 /// have to be indexed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Shape {
-    /// The most stones an indexed content holds: the contents searched
-    /// most (joseki openings, small local shapes) have few, and a pattern
-    /// with more is left to the scan, whose first test is its stones.
+    /// The most stones an indexed content holds (a region may hold fewer:
+    /// [`Regions::limit`]): the contents searched most (joseki openings,
+    /// small local shapes) have few, and a pattern with more is left to
+    /// the scan, whose first test is its stones.
     pub max_stones: u32,
     /// Bits of one stone's code in a key (ranks up to 48 in a corner
     /// region, 6 in a Keil one).
@@ -118,6 +129,10 @@ pub(crate) struct Regions {
     points: Vec<Vec<u16>>,
     /// Per board point, the regions holding it and its rank in each.
     members: Vec<Vec<(u16, u8)>>,
+    /// Per region, the most stones of its indexed contents (at most the
+    /// shape's): the shape's for corners and Keil's rosettes,
+    /// [`SIDE_STONES`] for the side windows that follow them.
+    limits: Vec<u32>,
     segments: Vec<Segment>,
     /// Entries of games pushed since the last [`Regions::seal`].
     pending: Vec<Entry>,
@@ -334,6 +349,28 @@ fn origins(n: i32) -> [(i32, i32); 4] {
     [(0, 0), (n - SIDE, 0), (0, n - SIDE), (n - SIDE, n - SIDE)]
 }
 
+/// The top-left points `(column, row)` of the side windows of an `n`×`n`
+/// board: along the top, bottom, left and right edges, at the offsets
+/// from 1 to `n - 1 - WINDOW` (touching no other edge).
+fn windows(n: i32) -> Vec<(i32, i32)> {
+    let offsets = 1..=n - 1 - WINDOW;
+    let far = n - WINDOW;
+    offsets
+        .clone()
+        .flat_map(|x| [(x, 0), (x, far)])
+        .chain(offsets.flat_map(|y| [(0, y), (far, y)]))
+        .collect()
+}
+
+/// The points of the `size`×`size` square of `board` whose top-left is
+/// `(c0, r0)`.
+fn square(board: AnyBoard, (c0, r0): (i32, i32), size: i32) -> Vec<Point> {
+    (r0..r0 + size)
+        .flat_map(|r| (c0..c0 + size).map(move |c| (c, r)))
+        .map(|(c, r)| board.point_at(c, r).expect("a region is on its board"))
+        .collect()
+}
+
 /// The key of a content (see the module docs): `black` and `white` are bit
 /// sets of ranks in region `region`.
 fn key(shape: Shape, region: usize, black: u64, white: u64) -> u64 {
@@ -353,26 +390,18 @@ impl Regions {
     /// regions to index (square under 8×8, or a Keil board too small for a
     /// point with six neighbours).
     pub(crate) fn new(board: AnyBoard) -> Option<Regions> {
-        let (shape, regions): (Shape, Vec<Vec<Point>>) = match board {
+        let (shape, regions, corners): (Shape, Vec<Vec<Point>>, usize) = match board {
             AnyBoard::Square(_) => {
                 let n = i32::from(board.size());
                 if n <= SIDE {
                     return None;
                 }
-                let corners = origins(n)
-                    .iter()
-                    .map(|&(c0, r0)| {
-                        (r0..r0 + SIDE)
-                            .flat_map(|r| (c0..c0 + SIDE).map(move |c| (c, r)))
-                            .map(|(c, r)| {
-                                board
-                                    .point_at(c, r)
-                                    .expect("a corner region is on its board")
-                            })
-                            .collect()
-                    })
+                let regions: Vec<Vec<Point>> = origins(n)
+                    .into_iter()
+                    .map(|o| square(board, o, SIDE))
+                    .chain(windows(n).into_iter().map(|o| square(board, o, WINDOW)))
                     .collect();
-                (CORNER, corners)
+                (CORNER, regions, 4)
             }
             AnyBoard::Hex(_) => {
                 let rosettes: Vec<Vec<Point>> = board
@@ -388,7 +417,8 @@ impl Regions {
                 if rosettes.is_empty() {
                     return None;
                 }
-                (ROSETTE, rosettes)
+                let n = rosettes.len();
+                (ROSETTE, rosettes, n)
             }
         };
         let n = regions.len();
@@ -397,6 +427,15 @@ impl Regions {
             masks: Vec::with_capacity(n),
             points: Vec::with_capacity(n),
             members: vec![Vec::new(); board.len()],
+            limits: (0..n)
+                .map(|r| {
+                    if r < corners {
+                        shape.max_stones
+                    } else {
+                        SIDE_STONES
+                    }
+                })
+                .collect(),
             segments: Vec::new(),
             pending: Vec::new(),
             scratch: Scratch {
@@ -427,6 +466,7 @@ impl Regions {
         let Regions {
             shape,
             members,
+            limits,
             pending,
             scratch: s,
             ..
@@ -468,7 +508,7 @@ impl Regions {
                 let r = usize::from(region);
                 s.is_touched[r] = false;
                 let (b, w) = s.content[r];
-                if !(1..=shape.max_stones).contains(&(b | w).count_ones()) {
+                if !(1..=limits[r]).contains(&(b | w).count_ones()) {
                     continue;
                 }
                 let key = key(*shape, r, b, w);
@@ -619,7 +659,7 @@ impl Regions {
         let keys = content
             .into_iter()
             .map(|(b, w)| {
-                (1..=self.shape.max_stones)
+                (1..=self.limits[region])
                     .contains(&(b | w).count_ones())
                     .then(|| key(self.shape, region, b, w))
             })
@@ -856,7 +896,8 @@ mod tests {
                     for e in events.iter().take_while(|e| e.node() <= t) {
                         state[e.point()] = e.state();
                     }
-                    let region = &regions.points[below(regions.points.len())];
+                    let r = below(regions.points.len());
+                    let region = &regions.points[r];
                     let cells: Vec<(Point, Cell)> = region
                         .iter()
                         .map(|&p| {
@@ -866,9 +907,11 @@ mod tests {
                         })
                         .collect();
                     let stones = cells.iter().filter(|c| c.1 != Cell::Empty).count() as u32;
-                    if !(1..=regions.shape.max_stones).contains(&stones) {
+                    if !(1..=regions.limits[r]).contains(&stones) {
                         continue;
                     }
+                    let window =
+                        kind != GameKind::Keil && region.len() == (WINDOW * WINDOW) as usize;
                     // And with three points turned into wildcards.
                     let mut wild = cells.clone();
                     for _ in 0..3 {
@@ -882,8 +925,8 @@ mod tests {
                             _ => Cell::Any,
                         };
                     }
-                    cut.push((Pattern::new(kind, size, cells).unwrap(), true));
-                    cut.push((Pattern::new(kind, size, wild).unwrap(), false));
+                    cut.push((Pattern::new(kind, size, cells).unwrap(), true, window));
+                    cut.push((Pattern::new(kind, size, wild).unwrap(), false, window));
                 }
             }
             let spread = if kind == GameKind::Keil {
@@ -891,7 +934,8 @@ mod tests {
             } else {
                 PatternMode::Corner
             };
-            for (pattern, exact) in cut {
+            for (pattern, exact, window) in cut {
+                let spread = if window { PatternMode::Side } else { spread };
                 // The last with a filter: games White won.
                 for (mode, symmetry, swap_colors, winner) in [
                     (spread, true, true, None),
@@ -938,10 +982,11 @@ mod tests {
                 }
             }
         }
-        // Every exact pattern, and many of those with three wildcards (on
-        // Keil boards, whose contents hold 3 stones at most, few).
+        // Every exact pattern, and some of those with three wildcards (few
+        // on Keil boards and in side windows, whose contents hold 3 and 4
+        // stones at most).
         assert_eq!(answered[1], boards.len() * 12 * 4);
-        assert!(answered[0] > boards.len() * 12 * 4 / 3, "{answered:?}");
+        assert!(answered[0] > boards.len() * 12 * 4 / 6, "{answered:?}");
         // Cut from the games themselves: each one is found at least once,
         // and most have continuations.
         assert!(found >= 2 * boards.len() * 12 * 3, "{found}");

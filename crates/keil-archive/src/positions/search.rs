@@ -165,7 +165,7 @@ impl<'a> Context<'a> {
             index,
             facts,
             conn,
-            selection: Selection::new(conn, filter)?,
+            selection: Selection::new(conn, facts, filter)?,
             budget,
         })
     }

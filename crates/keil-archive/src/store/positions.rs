@@ -186,33 +186,40 @@ pub(crate) fn game_ids(conn: Read<'_>) -> Result<Vec<i64>> {
     conn.query("SELECT id FROM games ORDER BY id", params![], |r| r.get(0))
 }
 
-/// The [`Fact`](crate::facts::Fact) of every game with an id in
+/// The [`FactRow`](crate::facts::FactRow) of every game with an id in
 /// `from + 1..=max`, with its id, in no particular order.
 pub(crate) fn game_facts(
     conn: Read<'_>,
     from: i64,
     max: i64,
-) -> Result<Vec<(i64, crate::facts::Fact)>> {
+) -> Result<Vec<(i64, crate::facts::FactRow)>> {
     let small = |v: Option<i64>, max: i64| v.unwrap_or(0).clamp(0, max);
     conn.query(
         "SELECT id, date, winner, black_id, white_id, komi, handicap, black_rank_ord, \
-         white_rank_ord FROM games WHERE id > ?1 AND id <= ?2",
+         white_rank_ord, event, result FROM games WHERE id > ?1 AND id <= ?2",
         params![from, max],
         |r| {
             let date: String = r.get(1)?;
             let winner: Option<i64> = r.get(2)?;
             let komi: i64 = r.get(5)?;
+            let fact = crate::facts::Fact {
+                date: crate::facts::date_number(&date),
+                winner: winner.map_or(-1, |w| w as i8),
+                black: small(r.get(3)?, i64::from(u32::MAX)) as u32,
+                white: small(r.get(4)?, i64::from(u32::MAX)) as u32,
+                event: 0,
+                result: 0,
+                komi: komi.clamp(i64::from(i16::MIN), i64::from(i16::MAX)) as i16,
+                handicap: small(Some(r.get(6)?), 255) as u8,
+                black_rank: small(r.get(7)?, 255) as u8,
+                white_rank: small(r.get(8)?, 255) as u8,
+            };
             Ok((
                 r.get(0)?,
-                crate::facts::Fact {
-                    date: crate::facts::date_number(&date),
-                    winner: winner.map_or(-1, |w| w as i8),
-                    black: small(r.get(3)?, i64::from(u32::MAX)) as u32,
-                    white: small(r.get(4)?, i64::from(u32::MAX)) as u32,
-                    komi: komi.clamp(i64::from(i16::MIN), i64::from(i16::MAX)) as i16,
-                    handicap: small(Some(r.get(6)?), 255) as u8,
-                    black_rank: small(r.get(7)?, 255) as u8,
-                    white_rank: small(r.get(8)?, 255) as u8,
+                crate::facts::FactRow {
+                    fact,
+                    event: r.get(9)?,
+                    result: r.get(10)?,
                 },
             ))
         },
