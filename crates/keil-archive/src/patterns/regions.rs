@@ -72,8 +72,10 @@ pub(crate) const SIDE: i32 = 7;
 /// The width and depth of a side window, in points.
 pub(crate) const WINDOW: i32 = 5;
 /// The most stones of a side window's indexed contents: side patterns
-/// are searched with few stones, and a window sees many contents.
-pub(crate) const SIDE_STONES: u32 = 4;
+/// are searched with few stones, and a window sees many contents (at
+/// 100,000 generated 19×19 games, 3 stones cost 716 bytes a game and 4
+/// stones 1,367; the whole pattern index holds 3,439 without windows).
+pub(crate) const SIDE_STONES: u32 = 3;
 /// Most contents a placement may stand for (its `x`, `o` and `*` points
 /// expanded) to be answered here: 2 ways for each `x` or `o`, 3 for `*`.
 pub(crate) const MAX_CONTENTS: usize = 64;
@@ -550,10 +552,11 @@ impl Regions {
         if self.pending.is_empty() {
             return;
         }
-        // Gathered in game order (a key once a game): a stable sort by key
-        // alone puts them in key, then game order.
+        // A key once a game: sorted by key, then game. Unstable (pdqsort)
+        // on the pair: measured 2× faster than a stable merge sort by key
+        // of entries gathered in game order.
         let mut entries = std::mem::take(&mut self.pending);
-        entries.par_sort_by_key(|e| e.key);
+        entries.par_sort_unstable_by_key(|e| (e.key, e.game));
         let mut segment = Segment::encode(&entries);
         drop(entries);
         while let Some(last) = self.segments.last() {
@@ -983,8 +986,8 @@ mod tests {
             }
         }
         // Every exact pattern, and some of those with three wildcards (few
-        // on Keil boards and in side windows, whose contents hold 3 and 4
-        // stones at most).
+        // on Keil boards and in side windows, whose contents hold 3 stones
+        // at most).
         assert_eq!(answered[1], boards.len() * 12 * 4);
         assert!(answered[0] > boards.len() * 12 * 4 / 6, "{answered:?}");
         // Cut from the games themselves: each one is found at least once,
