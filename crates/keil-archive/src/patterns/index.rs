@@ -122,6 +122,9 @@ pub(crate) struct Group {
     pub winners: Vec<i8>,
     /// The region index (see [`Regions::new`] for the boards it covers).
     pub regions: Option<Regions>,
+    /// The games (from the first) whose region entries are gathered
+    /// ([`Group::index_regions`]).
+    pub(super) indexed: usize,
     /// The game indices in the order answers list them: latest date
     /// first, then highest id (as of the last [`Group::seal`]).
     pub listed: Vec<u32>,
@@ -191,6 +194,7 @@ impl Group {
             columns: Growing::default(),
             events: Growing::default(),
             regions: Regions::new(board),
+            indexed: 0,
             listed: Vec::new(),
             kept: Vec::new(),
         }
@@ -238,9 +242,6 @@ impl Group {
         let start = self.events.len();
         self.events.extend(built.events);
         line.events = start as u32..self.events.len() as u32;
-        if let Some(regions) = &mut self.regions {
-            regions.push(i as u32, self.events.get(start..self.events.len()));
-        }
         self.lines.push(line);
         self.winners.push(winner);
         if !self.kept.is_empty() {
@@ -262,15 +263,41 @@ impl Group {
         self.winners.truncate(n);
         self.kept.truncate(n);
         self.columns.truncate(n.div_ceil(LANES) * self.block_len());
+        self.indexed = self.indexed.min(n);
         if let Some(regions) = &mut self.regions {
             regions.truncate(n as u32);
         }
+    }
+
+    /// Gathers the region entries of the games pushed since the last call,
+    /// in parallel ([`Regions::push_all`]).
+    pub(crate) fn index_regions(&mut self) {
+        let Group {
+            regions,
+            lines,
+            events,
+            indexed,
+            ..
+        } = self;
+        if let Some(regions) = regions
+            && *indexed < lines.len()
+        {
+            let games: Vec<(u32, &[Event])> = (*indexed..lines.len())
+                .map(|i| {
+                    let e = &lines[i].events;
+                    (i as u32, events.get(e.start as usize..e.end as usize))
+                })
+                .collect();
+            regions.push_all(&games);
+        }
+        *indexed = lines.len();
     }
 
     /// Makes the games pushed since the last call searchable by the region
     /// index, and orders them in [`Group::listed`] (called once a load or
     /// refresh has pushed them all).
     pub(crate) fn seal(&mut self) {
+        self.index_regions();
         if let Some(regions) = &mut self.regions {
             regions.seal();
         }

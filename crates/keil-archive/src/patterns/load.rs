@@ -143,6 +143,7 @@ impl Loaded {
     /// Adds replayed games (ids ascending, after those held) to their
     /// groups.
     fn add(&mut self, built: Vec<Replayed>) {
+        let mut touched = Vec::new();
         for (kind, board, line, winner, built) in built {
             let at = match self
                 .groups
@@ -156,6 +157,12 @@ impl Loaded {
                 }
             };
             self.groups[at].1.push(line, winner, built);
+            if !touched.contains(&at) {
+                touched.push(at);
+            }
+        }
+        for at in touched {
+            self.groups[at].1.index_regions();
         }
     }
 

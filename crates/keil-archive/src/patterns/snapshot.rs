@@ -462,6 +462,7 @@ fn read_group(input: &mut In) -> Result<(GameKind, Group), Unused> {
     };
     let group = Group {
         board,
+        indexed: lines.len(),
         lines,
         columns,
         events,
