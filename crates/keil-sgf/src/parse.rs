@@ -414,12 +414,18 @@ impl<'a> Reader<'a, '_> {
         let first = self.pos;
         let size = len - first;
         if size > self.opts.max_file_size || len > MAX_OFFSET {
-            let max = self.opts.max_file_size.min(MAX_OFFSET);
-            self.error(
-                code::FILE_TOO_LARGE,
-                Span::new(first, len),
-                format!("the text is {size} bytes, more than the limit of {max} bytes; not read"),
-            );
+            let message = if size > self.opts.max_file_size {
+                let max = self.opts.max_file_size;
+                format!("the text is {size} bytes, more than the limit of {max} bytes; not read")
+            } else {
+                // A part of a larger text (`parse_range`) that ends past
+                // the offsets a tree can hold.
+                format!(
+                    "this part of the text ends {len} bytes into it, past the {MAX_OFFSET} bytes \
+                     a text may hold; not read (split the file into files under 2 GiB)"
+                )
+            };
+            self.error(code::FILE_TOO_LARGE, Span::new(first, len), message);
             return Collection {
                 trees: Vec::new(),
                 diagnostics: self.diags,
