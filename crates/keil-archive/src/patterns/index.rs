@@ -128,6 +128,9 @@ pub(crate) struct Group {
     /// The game indices in the order answers list them: latest date
     /// first, then highest id (as of the last [`Group::seal`]).
     pub listed: Vec<u32>,
+    /// Per game index, its place in [`Group::listed`] (as of the last
+    /// [`Group::seal`]).
+    pub(super) rank: Vec<u32>,
     /// Per game index, false for a removed game (its columns, events and
     /// region entries stay; searches skip it); empty while no game of the
     /// group was removed.
@@ -196,6 +199,7 @@ impl Group {
             regions: Regions::new(board),
             indexed: 0,
             listed: Vec::new(),
+            rank: Vec::new(),
             kept: Vec::new(),
         }
     }
@@ -308,6 +312,16 @@ impl Group {
             self.listed.extend(from as u32..lines.len() as u32);
             self.listed[from..].par_sort_unstable_by_key(|&g| lines[g as usize].order());
             self.listed.sort_by_key(|&g| lines[g as usize].order());
+            self.rank_listed();
+        }
+    }
+
+    /// Computes [`Group::rank`] from [`Group::listed`].
+    pub(super) fn rank_listed(&mut self) {
+        self.rank.clear();
+        self.rank.resize(self.listed.len(), 0);
+        for (i, &g) in self.listed.iter().enumerate() {
+            self.rank[g as usize] = i as u32;
         }
     }
 
@@ -362,6 +376,7 @@ impl Group {
         self.columns.len() * 2
             + self.events.len() * 4
             + self.lines.len() * (std::mem::size_of::<Line>() + 1)
+            + self.rank.len() * 4
             + self
                 .lines
                 .iter()

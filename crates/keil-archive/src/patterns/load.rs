@@ -393,6 +393,18 @@ impl PatternIndex {
         }
     }
 
+    /// Merges each group's region segments into one (see
+    /// [`Regions::compact`](super::regions::Regions::compact)): after a
+    /// load from the blocks, not from a snapshot.
+    fn compact(&self) {
+        let mut loaded = self.loaded.write().expect("poisoned");
+        for (_, g) in &mut loaded.groups {
+            if let Some(r) = &mut g.regions {
+                r.compact();
+            }
+        }
+    }
+
     /// Pins the mapped columns of every group, then their events (the last
     /// step of [`crate::Archive::pin_indexes`]).
     pub(crate) fn pin_scanned(&self, pins: &mut Pins) {
@@ -417,6 +429,7 @@ impl PatternIndex {
     pub(super) fn load(&self, conn: Read<'_>) -> Result<bool> {
         let Some(path) = self.snapshot.get() else {
             self.refresh(conn)?;
+            self.compact();
             return Ok(false);
         };
         let store = Sequences::read(conn)?;
@@ -434,6 +447,9 @@ impl PatternIndex {
             }
         }
         let to = self.refresh(conn)?;
+        if read.is_none() {
+            self.compact();
+        }
         let loaded = self.loaded.read().expect("poisoned");
         let stale = read.is_none_or(|at| (to.games - at.games) * STALE > to.games);
         if stale && to.games > 0 && loaded.at == to {

@@ -599,9 +599,11 @@ struct Tally<'a> {
     /// With the query's `history`: per pattern point, its continuations'
     /// hits by year.
     years: Option<Vec<Years>>,
-    /// The query's move limit (plies) and next move's colour.
+    /// The query's move limit (plies) and next move's colour, and whether
+    /// it has either.
     move_limit: Option<u32>,
     next: Option<Color>,
+    options: bool,
     total_hits: u64,
 }
 
@@ -627,20 +629,18 @@ impl<'a> Tally<'a> {
             years: q.history.then(|| vec![Years::default(); points]),
             move_limit: q.move_limit,
             next: q.next,
+            options: q.move_limit.is_some() || q.next.is_some(),
             total_hits: 0,
         }
     }
 
     /// Counts the hit of placement `k` in game `g` at node `t`, whose
     /// continuation is `next` (its point not yet folded).
-    #[inline]
+    #[inline(always)]
     fn add(&mut self, g: u32, k: u32, t: u16, next: regions::Next) {
         let g = g as usize;
         if self.keep.as_ref().is_some_and(|keep| !keep[g])
-            || self.next.is_some_and(|c| next.is_none_or(|n| n.1 != c))
-            || self
-                .move_limit
-                .is_some_and(|m| self.group.lines[g].ply_at(t) > m)
+            || (self.options && !self.admits(g, t, next))
         {
             return;
         }
@@ -654,8 +654,8 @@ impl<'a> Tally<'a> {
             let winner = in_colors(self.group.winners[g], self.swapped[k as usize]);
             s.black_wins += u64::from(winner == 0);
             s.white_wins += u64::from(winner == 1);
-            if let Some(years) = &mut self.years {
-                years[point].add((self.group.lines[g].date / 10_000) as u16, winner);
+            if self.years.is_some() {
+                self.add_year(point, g, winner);
             }
         }
         let hits = &mut self.hits[g];
@@ -669,9 +669,33 @@ impl<'a> Tally<'a> {
         *first = (*first).min(here);
     }
 
+    /// Whether the query's move limit and next move admit a hit of game
+    /// `g` at node `t` continued by `next` (out of the hot path: most
+    /// searches have neither).
+    #[cold]
+    #[inline(never)]
+    fn admits(&self, g: usize, t: u16, next: regions::Next) -> bool {
+        self.next.is_none_or(|c| next.is_some_and(|n| n.1 == c))
+            && self
+                .move_limit
+                .is_none_or(|m| self.group.lines[g].ply_at(t) <= m)
+    }
+
+    /// Counts a continuation at pattern point `point` of game `g` (won by
+    /// `winner` in the pattern's colours) in its year.
+    #[cold]
+    #[inline(never)]
+    fn add_year(&mut self, point: usize, g: usize, winner: i8) {
+        let year = (self.group.lines[g].date / 10_000) as u16;
+        if let Some(years) = &mut self.years {
+            years[point].add(year, winner);
+        }
+    }
+
     /// The games with hits, in answer order ([`GameMatch::order`]): many
     /// (1 in 16 or more) are picked out of [`Group::listed`], which is in
-    /// that order already; a few are sorted.
+    /// that order already, through a bit per place in it
+    /// ([`Group::rank`]); a few are sorted.
     fn games(&self) -> Vec<GameMatch> {
         let group = self.group;
         let game = |g: u32| {
@@ -690,15 +714,22 @@ impl<'a> Tally<'a> {
                 next: (next != u16::MAX).then_some(next),
             }
         };
-        if self.touched.len() * 16 >= group.listed.len() {
+        if self.touched.len() * 16 >= group.listed.len() && group.rank.len() == group.lines.len() {
+            // A bit per place in the answer order: set for each game with
+            // hits (writes to a small array), then read in order.
+            let mut bits = vec![0u64; group.listed.len().div_ceil(64)];
+            for &g in &self.touched {
+                let r = group.rank[g as usize] as usize;
+                bits[r / 64] |= 1 << (r % 64);
+            }
             let mut games = Vec::with_capacity(self.touched.len());
-            games.extend(
-                group
-                    .listed
-                    .iter()
-                    .filter(|&&g| self.hits[g as usize] > 0)
-                    .map(|&g| game(g)),
-            );
+            for (w, &word) in bits.iter().enumerate() {
+                let mut b = word;
+                while b != 0 {
+                    games.push(game(group.listed[w * 64 + b.trailing_zeros() as usize]));
+                    b &= b - 1;
+                }
+            }
             games
         } else {
             let mut games: Vec<GameMatch> = self.touched.iter().map(|&g| game(g)).collect();

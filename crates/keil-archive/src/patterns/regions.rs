@@ -300,6 +300,38 @@ impl Segment {
         s.finish()
     }
 
+    /// The entries of `segments` (each one's games after the one's
+    /// before it) as one segment: a k-way merge by key, each key's runs
+    /// one after the other.
+    fn merge_all(segments: &[Segment]) -> Segment {
+        let mut s = SegmentBuilder {
+            keys: Vec::with_capacity(segments.iter().map(|g| g.keys.len()).max().unwrap_or(0)),
+            starts: Vec::new(),
+            data: Vec::with_capacity(segments.iter().map(|g| g.data.len()).sum()),
+        };
+        let mut at = vec![0usize; segments.len()];
+        let mut runs: Vec<&[u8]> = Vec::with_capacity(segments.len());
+        loop {
+            let next = segments
+                .iter()
+                .zip(&at)
+                .filter_map(|(g, &i)| g.keys.get(i).copied())
+                .min();
+            let Some(key) = next else {
+                break;
+            };
+            runs.clear();
+            for (g, i) in segments.iter().zip(at.iter_mut()) {
+                if g.keys.get(*i) == Some(&key) {
+                    runs.push(g.run_bytes(*i));
+                    *i += 1;
+                }
+            }
+            s.push_runs(key, &runs);
+        }
+        s.finish()
+    }
+
     /// The entries of games below `n`.
     fn below(&self, n: u32) -> Segment {
         let mut s = SegmentBuilder::default();
@@ -594,6 +626,18 @@ impl Regions {
             segment = Segment::merge(&older, &segment);
         }
         self.segments.push(segment);
+    }
+
+    /// Merges the segments into one (after a node's first load: a lookup
+    /// then reads one run a key rather than one in each of the binary
+    /// counter's segments). Copies mapped segments into the heap: not for
+    /// an index read from a snapshot.
+    pub(crate) fn compact(&mut self) {
+        self.seal();
+        if self.segments.len() > 1 {
+            let one = Segment::merge_all(&self.segments);
+            self.segments = vec![one];
+        }
     }
 
     /// The sorted segments (once [`Regions::seal`]ed: every entry is in

@@ -469,9 +469,12 @@ fn read_group(input: &mut In) -> Result<(GameKind, Group), Unused> {
         winners,
         regions,
         listed,
+        rank: Vec::new(),
         kept,
     };
     group.check()?;
+    let mut group = group;
+    group.rank_listed();
     Ok((kind, group))
 }
 
