@@ -148,3 +148,56 @@ fn pattern_help_explains_the_notation_with_examples() {
         .stdout(predicate::str::contains("* any"))
         .stdout(predicate::str::contains("--no-symmetry"));
 }
+
+#[test]
+fn explorer_options_filter_and_break_down_by_year() {
+    let db = archive("explorer");
+    let empty = "9/9/9/9/9/9/9/9/9";
+    let run = |args: &[&str]| -> Value {
+        let out = keil()
+            .args([
+                "search", "position", "--json", "--kind", "go", "--limit", "100", "--db",
+            ])
+            .arg(&db)
+            .args(args)
+            .arg(empty)
+            .assert()
+            .code(0);
+        serde_json::from_slice(&out.get_output().stdout).unwrap()
+    };
+    let all = run(&["--history", "--top-games", "3", "--recent-games", "2"]);
+    let total = all["total_games"].as_u64().unwrap();
+    assert!(total > 5, "{all}");
+    let years: u64 = all["history"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|y| y["games"].as_u64().unwrap())
+        .sum();
+    assert_eq!(years, total, "{all}");
+    assert_eq!(all["recent_games"].as_array().unwrap().len(), 2);
+    assert!(all["top_games"].as_array().unwrap().len() <= 3);
+    // A filter keeps fewer games; the move limit 0 keeps the empty board.
+    let strong = run(&["--min-rank", "5k"]);
+    assert!(strong["total_games"].as_u64().unwrap() < total, "{strong}");
+    let start = run(&["--move-limit", "0"]);
+    assert_eq!(start["total_games"].as_u64(), Some(total));
+    // People read it too: the years are printed.
+    keil()
+        .args(["search", "position", "--kind", "go", "--history", "--db"])
+        .arg(&db)
+        .arg(empty)
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("by year:"));
+    // `--next` may not contradict the position's player to move.
+    keil()
+        .args([
+            "search", "position", "--kind", "go", "--next", "white", "--db",
+        ])
+        .arg(&db)
+        .arg(format!("{empty} b"))
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("--next W contradicts"));
+}

@@ -350,7 +350,7 @@ pub const MAX_LISTED: usize = 100;
 /// The largest `move_limit`, in plies.
 pub const MAX_MOVE_LIMIT: u32 = 100_000;
 
-/// The explorer's options of a search, read ([`ExploreQuery::read`]).
+/// The explorer's options of a search, read ([`crate::dto::ExploreQuery::read`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Explore {
     pub move_limit: Option<u32>,

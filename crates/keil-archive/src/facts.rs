@@ -417,26 +417,72 @@ impl Selection {
 
 /// Per-year counts of games (or hits) and their winners, as a search's
 /// `history` gives them: `{year, games, black_wins, white_wins}` with
-/// undated games in their own entry (last).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Years(BTreeMap<u16, [u64; 3]>);
+/// undated games in their own entry (last). Years within
+/// [`Years::WINDOW`] of the first one counted sit in an array (a search
+/// may count hundreds of thousands of hits: an array slot, not a tree
+/// lookup, each); any other year in a map.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Years {
+    /// The first year of `dense`.
+    base: u16,
+    /// Per year from `base`: games, the query's Black's wins, White's.
+    dense: Vec<[u64; 3]>,
+    /// Years outside `base..base + WINDOW`.
+    rest: BTreeMap<u16, [u64; 3]>,
+    undated: [u64; 3],
+}
 
 impl Years {
+    /// How many years the array covers.
+    const WINDOW: u16 = 256;
+
+    /// The counts of `year` (0: undated).
+    #[inline]
+    fn slot(&mut self, year: u16) -> &mut [u64; 3] {
+        if year == 0 {
+            return &mut self.undated;
+        }
+        if self.dense.is_empty() {
+            self.base = year.saturating_sub(Self::WINDOW / 2).max(1);
+            self.dense = vec![[0; 3]; usize::from(Self::WINDOW)];
+        }
+        match year.checked_sub(self.base) {
+            Some(i) if i < Self::WINDOW => &mut self.dense[usize::from(i)],
+            _ => self.rest.entry(year).or_default(),
+        }
+    }
+
     /// Counts one game of `year` (0: undated) won by `winner` (0 the
     /// query's Black, 1 its White, else nobody).
     #[inline]
     pub(crate) fn add(&mut self, year: u16, winner: i8) {
-        let e = self.0.entry(year).or_default();
+        let e = self.slot(year);
         e[0] += 1;
         e[1] += u64::from(winner == 0);
         e[2] += u64::from(winner == 1);
     }
 
+    /// Every year's counts, oldest first, then the undated (year 0).
+    fn entries(&self) -> Vec<(u16, [u64; 3])> {
+        let dense = (self.base..)
+            .zip(&self.dense)
+            .filter(|(_, c)| c[0] > 0)
+            .map(|(y, c)| (y, *c));
+        let mut out: Vec<(u16, [u64; 3])> = dense
+            .chain(self.rest.iter().map(|(&y, &c)| (y, c)))
+            .collect();
+        out.sort_unstable_by_key(|e| e.0);
+        if self.undated[0] > 0 {
+            out.push((0, self.undated));
+        }
+        out
+    }
+
     /// Adds another tally's counts, its winners' colours exchanged when
     /// `swapped` (a colour-swapped side of a search).
     pub(crate) fn merge(&mut self, other: &Years, swapped: bool) {
-        for (&year, c) in &other.0 {
-            let e = self.0.entry(year).or_default();
+        for (year, c) in other.entries() {
+            let e = self.slot(year);
             let (b, w) = if swapped { (c[2], c[1]) } else { (c[1], c[2]) };
             e[0] += c[0];
             e[1] += b;
@@ -446,15 +492,15 @@ impl Years {
 
     /// The counts, oldest year first, undated last.
     pub(crate) fn to_vec(&self) -> Vec<YearCount> {
-        let entry = |(&year, c): (&u16, &[u64; 3])| YearCount {
-            year: (year != 0).then_some(year),
-            games: c[0],
-            black_wins: c[1],
-            white_wins: c[2],
-        };
-        let mut out: Vec<YearCount> = self.0.iter().filter(|(y, _)| **y != 0).map(entry).collect();
-        out.extend(self.0.get_key_value(&0).map(entry));
-        out
+        self.entries()
+            .into_iter()
+            .map(|(year, c)| YearCount {
+                year: (year != 0).then_some(year),
+                games: c[0],
+                black_wins: c[1],
+                white_wins: c[2],
+            })
+            .collect()
     }
 }
 
@@ -472,14 +518,17 @@ mod tests {
         let mut other = Years::default();
         other.add(1999, 1);
         y.merge(&other, true);
+        // Years far apart: one in the array, one in the map.
+        y.add(1400, 0);
+        y.add(9999, 1);
         let v = y.to_vec();
         assert_eq!(
             v.iter().map(|c| c.year).collect::<Vec<_>>(),
-            [Some(1999), Some(2001), None]
+            [Some(1400), Some(1999), Some(2001), Some(9999), None]
         );
-        assert_eq!(v.iter().map(|c| c.games).sum::<u64>(), 5);
-        assert_eq!((v[0].black_wins, v[0].white_wins), (1, 1));
-        assert_eq!((v[1].games, v[1].black_wins, v[1].white_wins), (2, 1, 0));
+        assert_eq!(v.iter().map(|c| c.games).sum::<u64>(), 7);
+        assert_eq!((v[1].black_wins, v[1].white_wins), (1, 1));
+        assert_eq!((v[2].games, v[2].black_wins, v[2].white_wins), (2, 1, 0));
     }
 
     #[test]

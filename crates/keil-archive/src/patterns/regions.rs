@@ -89,7 +89,7 @@ const SEAL_AT: usize = if cfg!(test) { 512 } else { 1 << 20 };
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Shape {
     /// The most stones an indexed content holds (a region may hold fewer:
-    /// [`Regions::limit`]): the contents searched most (joseki openings,
+    /// `Regions::limits`): the contents searched most (joseki openings,
     /// small local shapes) have few, and a pattern with more is left to
     /// the scan, whose first test is its stones.
     pub max_stones: u32,
