@@ -1739,6 +1739,13 @@ fn explorer_options_filter_count_by_year_and_list_top_and_recent_games() {
     };
     assert_eq!(ids(&all["recent_games"]), ids(&all["games"])[..2].to_vec());
     assert_eq!(ids(&all["top_games"]).len(), 3, "{all}");
+    // Top games have both ranks (that is why they are there).
+    for g in all["top_games"].as_array().unwrap() {
+        assert!(
+            g["black_rank"].is_string() && g["white_rank"].is_string(),
+            "{g}"
+        );
+    }
     // Without history, none is written.
     let plain = get_ok(
         &f.base,

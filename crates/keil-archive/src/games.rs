@@ -19,6 +19,10 @@ pub(crate) struct HitDetails {
     pub date: String,
     pub black: Option<String>,
     pub white: Option<String>,
+    /// Black's rank as lists show it ([`crate::GameSummary::shown_rank`]).
+    pub black_rank: Option<String>,
+    /// White's rank, as `black_rank`.
+    pub white_rank: Option<String>,
     pub result: Option<String>,
 }
 

@@ -226,6 +226,11 @@ fn position_filters_and_options_agree_with_brute_force() {
                     .filter_map(|l| first_match(l, &q).map(|(_, s)| (l, s)))
                     .collect();
                 let answer = archive.positions().search(&q).unwrap();
+                for h in &answer.games {
+                    let s = &lines[h.game_id.get() as usize - 1].summary;
+                    assert_eq!(h.black_rank, s.shown_rank(Color::Black), "{what}");
+                    assert_eq!(h.white_rank, s.shown_rank(Color::White), "{what}");
+                }
                 let got: BTreeSet<GameId> = answer.games.iter().map(|h| h.game_id).collect();
                 let ids: BTreeSet<GameId> = want.iter().map(|(l, _)| l.summary.id).collect();
                 assert_eq!(got, ids, "{what}");

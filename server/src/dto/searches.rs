@@ -89,6 +89,10 @@ pub struct PositionGameDto {
     pub black: Option<String>,
     /// White's name.
     pub white: Option<String>,
+    /// Black's rank (`7d`; else `BR` as written; `null` for none).
+    pub black_rank: Option<String>,
+    /// White's rank, as `black_rank`.
+    pub white_rank: Option<String>,
     /// The result.
     pub result: Option<String>,
 }
@@ -197,6 +201,10 @@ pub struct PatternGameDto {
     pub black: Option<String>,
     /// White's name.
     pub white: Option<String>,
+    /// Black's rank (`7d`; else `BR` as written; `null` for none).
+    pub black_rank: Option<String>,
+    /// White's rank, as `black_rank`.
+    pub white_rank: Option<String>,
     /// The result.
     pub result: Option<String>,
 }
@@ -214,6 +222,8 @@ impl From<keil_archive::PatternHit> for PatternGameDto {
             date: h.date,
             black: h.black,
             white: h.white,
+            black_rank: h.black_rank,
+            white_rank: h.white_rank,
             result: h.result,
         }
     }

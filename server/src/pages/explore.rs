@@ -85,20 +85,27 @@ pub(super) struct Listed {
 }
 
 impl Listed {
-    /// A game listed at `ply` (the match's), linked to the game there.
+    /// A game listed at `ply` (the match's), linked to the game there,
+    /// each player with their rank when there is one.
     pub(super) fn new(
         id: GameId,
         ply: u32,
         (black, white, result): (&Option<String>, &Option<String>, &Option<String>),
+        (black_rank, white_rank): (&Option<String>, &Option<String>),
         date: &str,
     ) -> Listed {
         let text = |v: &Option<String>| v.clone().unwrap_or_default();
+        // A player with a rank: `Name (7d)`.
+        let player = |name: &Option<String>, rank: &Option<String>| match rank {
+            Some(r) => format!("{} ({r})", text(name)),
+            None => text(name),
+        };
         Listed {
             id,
             ply,
             href: format!("/games/{id}?ply={ply}"),
-            black: text(black),
-            white: text(white),
+            black: player(black, black_rank),
+            white: player(white, white_rank),
             result: text(result),
             date: date.to_string(),
         }

@@ -276,7 +276,13 @@ pub async fn patterns_page(
                     .as_deref()
                     .map(|h| super::explore::history_svg(h, "games"));
                 let listed = |g: &keil_archive::PatternHit| {
-                    Listed::new(g.game_id, g.ply, (&g.black, &g.white, &g.result), &g.date)
+                    Listed::new(
+                        g.game_id,
+                        g.ply,
+                        (&g.black, &g.white, &g.result),
+                        (&g.black_rank, &g.white_rank),
+                        &g.date,
+                    )
                 };
                 top = answer.top_games.iter().map(listed).collect();
                 recent = answer.recent_games.iter().map(listed).collect();

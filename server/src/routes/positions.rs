@@ -251,6 +251,8 @@ fn position_game(g: keil_archive::PositionHit) -> PositionGameDto {
         date: g.date,
         black: g.black,
         white: g.white,
+        black_rank: g.black_rank,
+        white_rank: g.white_rank,
         result: g.result,
     }
 }

@@ -174,6 +174,10 @@ pub struct PatternHit {
     pub black: Option<String>,
     /// White's name.
     pub white: Option<String>,
+    /// Black's rank as lists show it (`7d`, else `BR` as written).
+    pub black_rank: Option<String>,
+    /// White's rank, as `black_rank`.
+    pub white_rank: Option<String>,
     /// The result as written in RE.
     pub result: Option<String>,
 }
@@ -766,6 +770,8 @@ fn page(
                     date: d.map(|d| d.date.clone()).unwrap_or_default(),
                     black: d.and_then(|d| d.black.clone()),
                     white: d.and_then(|d| d.white.clone()),
+                    black_rank: d.and_then(|d| d.black_rank.clone()),
+                    white_rank: d.and_then(|d| d.white_rank.clone()),
                     result: d.and_then(|d| d.result.clone()),
                 }
             })

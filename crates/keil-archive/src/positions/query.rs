@@ -252,6 +252,10 @@ pub struct PositionHit {
     pub black: Option<String>,
     /// White's name.
     pub white: Option<String>,
+    /// Black's rank as lists show it (`7d`, else `BR` as written).
+    pub black_rank: Option<String>,
+    /// White's rank, as `black_rank`.
+    pub white_rank: Option<String>,
     /// The result as written in RE.
     pub result: Option<String>,
 }

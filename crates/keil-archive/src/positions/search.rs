@@ -382,6 +382,8 @@ fn answer(
                 date: d.date.clone(),
                 black: d.black.clone(),
                 white: d.white.clone(),
+                black_rank: d.black_rank.clone(),
+                white_rank: d.white_rank.clone(),
                 result: d.result.clone(),
             });
         }

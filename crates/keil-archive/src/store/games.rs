@@ -407,18 +407,28 @@ pub(crate) fn hit_details(
         &id_params(ids),
         |m| {
             format!(
-                "SELECT g.id, g.date, b.name, w.name, g.result FROM games g \
+                "SELECT g.id, g.date, b.name, w.name, g.result, g.black_rank_ord, \
+                 g.white_rank_ord, g.black_rank, g.white_rank FROM games g \
                  LEFT JOIN players b ON b.id = g.black_id LEFT JOIN players w ON w.id = g.white_id \
                  WHERE g.id IN ({m})"
             )
         },
         |r| {
+            // As `GameSummary::shown_rank`: the rank read, else the text
+            // written when it is not blank.
+            let shown = |ord: Option<i64>, text: Option<String>| {
+                rank(ord)
+                    .map(|r| r.to_string())
+                    .or(text.filter(|t| !t.trim().is_empty()))
+            };
             Ok((
                 GameId::from_sql(r.get(0)?),
                 HitDetails {
                     date: r.get(1)?,
                     black: r.get(2)?,
                     white: r.get(3)?,
+                    black_rank: shown(r.get(5)?, r.get(7)?),
+                    white_rank: shown(r.get(6)?, r.get(8)?),
                     result: r.get(4)?,
                 },
             ))
