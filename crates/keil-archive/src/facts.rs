@@ -71,6 +71,37 @@ impl Fact {
 // The table's cost per game, as the module docs say.
 const _: () = assert!(std::mem::size_of::<Option<Fact>>() <= 28);
 
+/// A game's winner (0 Black, 1 White, else nobody) in the colours of a
+/// match, `swapped` (colour-swapped) or not.
+pub(crate) fn in_colors(winner: i8, swapped: bool) -> i8 {
+    match winner {
+        0 | 1 if swapped => 1 - winner,
+        w => w,
+    }
+}
+
+/// The `n` items ranked highest (`rank`, a [`Fact::weaker_rank`]; 0 for
+/// none, left out), highest first, then by `order` (an answer's order:
+/// newest first): a search's top games, picked without sorting them all.
+pub(crate) fn top_ranked<T, O: Ord>(
+    items: impl Iterator<Item = (u8, T)>,
+    n: usize,
+    order: impl Fn(&T) -> O,
+) -> Vec<T> {
+    if n == 0 {
+        return Vec::new();
+    }
+    let mut top: Vec<(u8, T)> = items.filter(|(rank, _)| *rank > 0).collect();
+    let by_rank =
+        |a: &(u8, T), b: &(u8, T)| b.0.cmp(&a.0).then_with(|| order(&a.1).cmp(&order(&b.1)));
+    if top.len() > n {
+        top.select_nth_unstable_by(n - 1, by_rank);
+        top.truncate(n);
+    }
+    top.sort_unstable_by(by_rank);
+    top.into_iter().map(|(_, t)| t).collect()
+}
+
 /// The digits of a stored date read as one number: `YYYYMMDD` for a
 /// full `YYYY-MM-DD`, a year alone `YYYY0000` and a month `YYYYMM00` (so
 /// that they sort as their text does, and their year reads), 0 for none.
@@ -233,8 +264,8 @@ impl Derived for &Facts {
 }
 
 /// A [`GameFilter`] as a search applies it: the parts the [`Fact`] table
-/// answers (dates, winner, players and colours, ranks, handicap, komi),
-/// and the rest (event, result, ruleset, variant, status), read from the
+/// answers (dates, winner, players and colours, ranks, handicap, komi,
+/// event, result), and the rest (ruleset, variant, status), read from the
 /// store for the matching games only. The filter's kind and size are the
 /// query's board and are not read.
 #[derive(Clone, Debug, Default)]
@@ -257,6 +288,8 @@ pub(crate) struct Selection {
     color: Option<Color>,
     /// The filters read from the store, when any is set.
     rest: Option<GameFilter>,
+    /// Whether the filter sets nothing (but kind and size).
+    everything: bool,
 }
 
 impl Selection {
@@ -315,24 +348,18 @@ impl Selection {
             opponents: ids(&filter.opponent)?,
             color: filter.color,
             rest: (rest != GameFilter::default()).then_some(rest),
+            everything: *filter
+                == GameFilter {
+                    kind: filter.kind,
+                    size: filter.size,
+                    ..GameFilter::default()
+                },
         })
     }
 
     /// Whether the selection keeps every game.
     pub(crate) fn is_everything(&self) -> bool {
-        self.from.is_none()
-            && self.to.is_none()
-            && self.winner.is_none()
-            && self.min_rank.is_none()
-            && self.max_rank.is_none()
-            && self.handicap.is_none()
-            && self.komi.is_none()
-            && self.events.is_none()
-            && self.result.is_none()
-            && self.players.is_none()
-            && self.opponents.is_none()
-            && self.color.is_none()
-            && self.rest.is_none()
+        self.everything
     }
 
     /// Whether the selection reads the store for some of its filters

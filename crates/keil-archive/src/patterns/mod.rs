@@ -48,7 +48,7 @@ pub(crate) use load::{
 };
 pub use pattern::{Cell, Pattern, PatternError, PatternMode};
 use placement::{Placement, Placements, placements};
-use tally::{Tally, in_colors};
+use tally::Tally;
 
 /// A pattern search (issue 14).
 #[derive(Clone, Debug)]
@@ -540,7 +540,7 @@ impl Patterns<'_> {
                 let swapped = placements.list[h.placement as usize].swapped;
                 years.add(
                     (h.date / 10_000) as u16,
-                    in_colors(group.winners[h.line as usize], swapped),
+                    crate::facts::in_colors(group.winners[h.line as usize], swapped),
                 );
             }
             matched.history = Some(years.to_vec());
@@ -716,28 +716,18 @@ fn page(
         })
         .flatten();
     // The games whose weaker player ranks highest, then newest.
-    let mut top: Vec<(u8, GameMatch)> = Vec::new();
-    if q.top_games > 0 {
+    let top: Vec<GameMatch> = if q.top_games == 0 {
+        Vec::new()
+    } else {
         let table = facts.read();
-        top = m
-            .games
-            .iter()
-            .filter_map(|h| {
-                let rank = table.get(h.game)?.weaker_rank();
-                (rank > 0).then_some((rank, *h))
-            })
-            .collect();
-        drop(table);
-        let by_rank = |a: &(u8, GameMatch), b: &(u8, GameMatch)| {
-            b.0.cmp(&a.0).then_with(|| a.1.order().cmp(&b.1.order()))
-        };
-        if top.len() > q.top_games {
-            top.select_nth_unstable_by(q.top_games - 1, by_rank);
-            top.truncate(q.top_games);
-        }
-        top.sort_unstable_by(by_rank);
-    }
-    let top: Vec<GameMatch> = top.into_iter().map(|(_, h)| h).collect();
+        let ranked = m.games.iter().map(|h| {
+            (
+                table.get(h.game).map_or(0, crate::facts::Fact::weaker_rank),
+                *h,
+            )
+        });
+        crate::facts::top_ranked(ranked, q.top_games, GameMatch::order)
+    };
     let recent = &m.games[..q.recent_games.min(m.games.len())];
     let mut ids: Vec<GameId> = page
         .iter()

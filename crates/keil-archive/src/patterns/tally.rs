@@ -9,7 +9,7 @@ use keil_rules::Color;
 use super::index::Group;
 use super::placement::Placements;
 use super::{GameMatch, MoveStats, PatternQuery, regions};
-use crate::facts::Years;
+use crate::facts::{Years, in_colors};
 
 /// A search's hits as they are counted: per game its hits and first
 /// match, and the continuation statistics per pattern point and colour.
@@ -171,14 +171,5 @@ impl<'a> Tally<'a> {
             games.sort_unstable_by_key(GameMatch::order);
             games
         }
-    }
-}
-
-/// A game's winner (0 Black, 1 White, else nobody) in the colours of a
-/// match, `swapped` or not.
-pub(super) fn in_colors(winner: i8, swapped: bool) -> i8 {
-    match winner {
-        0 | 1 if swapped => 1 - winner,
-        w => w,
     }
 }

@@ -22,7 +22,7 @@ use super::posting::{
 use super::query::{Continuation, PositionAnswer, PositionHit, PositionQuery};
 use super::segment::corrupt;
 use super::store::{lines_of, position_at};
-use crate::facts::{Facts, Selection, Years};
+use crate::facts::{Facts, Selection, Years, in_colors, top_ranked};
 use crate::store::Read;
 use crate::{Budget, Error, GameId, Result};
 
@@ -148,26 +148,40 @@ struct Context<'a> {
     index: &'a PositionIndex,
     facts: &'a Facts,
     conn: Read<'a>,
-    selection: Selection,
+    filter: &'a crate::GameFilter,
+    /// The filter as the search applies it, read on the first match list
+    /// not in the cache (a popular position's search reads none).
+    selection: std::cell::OnceCell<Selection>,
     budget: &'a Budget,
 }
 
 impl<'a> Context<'a> {
-    /// A search's context, its filter read on `conn`.
+    /// A search's context.
     fn new(
         index: &'a PositionIndex,
         facts: &'a Facts,
         conn: Read<'a>,
-        filter: &crate::GameFilter,
+        filter: &'a crate::GameFilter,
         budget: &'a Budget,
-    ) -> Result<Context<'a>> {
-        Ok(Context {
+    ) -> Context<'a> {
+        Context {
             index,
             facts,
             conn,
-            selection: Selection::new(conn, facts, filter)?,
+            filter,
+            selection: std::cell::OnceCell::new(),
             budget,
-        })
+        }
+    }
+
+    /// The filter as the search applies it ([`Selection::new`]), read
+    /// once.
+    fn selection(&self) -> Result<&Selection> {
+        if let Some(s) = self.selection.get() {
+            return Ok(s);
+        }
+        let s = Selection::new(self.conn, self.facts, self.filter)?;
+        Ok(self.selection.get_or_init(|| s))
     }
 }
 
@@ -182,7 +196,7 @@ pub(crate) fn search(
 ) -> Result<PositionAnswer> {
     let at = facts.refresh(conn)?;
     let snapshot = index.segments(conn, at.removals)?;
-    let cx = Context::new(index, facts, conn, &q.filter, budget)?;
+    let cx = Context::new(index, facts, conn, &q.filter, budget);
     answer(&cx, q, &snapshot)?.map_err(|game_id| Error::Corrupt {
         game: game_id,
         reason: "indexed but not stored".into(),
@@ -214,7 +228,7 @@ pub(crate) fn search_settled(
     let Some(snapshot) = index.settled(at, &rows) else {
         return Ok(None);
     };
-    let cx = Context::new(index, facts, conn, &q.filter, budget)?;
+    let cx = Context::new(index, facts, conn, &q.filter, budget);
     Ok(answer(&cx, q, &snapshot)?.ok())
 }
 
@@ -299,11 +313,10 @@ fn answer(
     let history = q.history.then(|| {
         let mut years = Years::default();
         for (h, i) in all.iter() {
-            let winner = match h.winner {
-                w @ (0 | 1) if sides[i].swapped => 1 - w,
-                w => w,
-            };
-            years.add((h.date / 10_000) as u16, winner);
+            years.add(
+                (h.date / 10_000) as u16,
+                in_colors(h.winner, sides[i].swapped),
+            );
         }
         years.to_vec()
     });
@@ -327,20 +340,13 @@ fn answer(
         })
         .flatten();
     // The games whose weaker player ranks highest, then newest.
-    let mut top: Vec<(Hit, usize)> = Vec::new();
-    if q.top_games > 0 {
-        top = all.iter().filter(|(h, _)| h.rank > 0).collect();
-        let by_rank = |a: &(Hit, usize), b: &(Hit, usize)| {
-            b.0.rank
-                .cmp(&a.0.rank)
-                .then_with(|| a.0.order().cmp(&b.0.order()))
-        };
-        if top.len() > q.top_games {
-            top.select_nth_unstable_by(q.top_games - 1, by_rank);
-            top.truncate(q.top_games);
-        }
-        top.sort_unstable_by(by_rank);
-    }
+    let top = if q.top_games == 0 {
+        Vec::new()
+    } else {
+        top_ranked(all.iter().map(|h| (h.0.rank, h)), q.top_games, |h| {
+            h.0.order()
+        })
+    };
     let recent: Vec<(Hit, usize)> = (0..q.recent_games.min(all.len()))
         .map(|i| all.get(i))
         .collect();
@@ -474,7 +480,8 @@ pub(crate) fn occurrences(
 ) -> Result<Vec<Occurrence>> {
     let at = facts.refresh(conn)?;
     let snapshot = index.segments(conn, at.removals)?;
-    let cx = Context::new(index, facts, conn, &crate::GameFilter::default(), budget)?;
+    let everything = crate::GameFilter::default();
+    let cx = Context::new(index, facts, conn, &everything, budget);
     let q = PositionQuery {
         symmetry,
         swap_colors: swap,
@@ -565,7 +572,7 @@ fn collect(
         postings.retain(|x| confirmed[&(x.game, x.ply)]);
     }
     // The filters the store answers, for the games the facts keep.
-    let selection = &cx.selection;
+    let selection = cx.selection()?;
     let stored = if selection.reads_store() {
         let mut games: Vec<u32> = postings.iter().map(|x| x.game).collect();
         games.dedup();
