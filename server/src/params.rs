@@ -19,10 +19,12 @@ use actix_web::{FromRequest, HttpRequest, web};
 use serde::de::DeserializeOwned;
 
 use chrono::NaiveDate;
-use keil_archive::{Cursor, GameFilter, GameId, Order, Page, Pattern, PatternMode, PatternQuery};
+use keil_archive::{
+    Cursor, GameFilter, GameId, Order, Page, Pattern, PatternMode, PatternQuery, PositionQuery,
+};
 use keil_rules::{Color, KaomiVariant, Ruleset};
 
-use crate::dto::{GameFilterQuery, GamesQuery, PatternsQuery};
+use crate::dto::{GameFilterQuery, GamesQuery, PatternsQuery, PositionsQuery};
 use crate::error::ApiError;
 
 /// The most parameters a query string may have (repeated names count
@@ -502,12 +504,79 @@ pub(crate) fn games_query(q: GamesQuery) -> Result<(GameFilter, Page), ApiError>
     Ok((filter, page))
 }
 
+/// The archive query of a position search (`GET /api/v1/positions`, the
+/// explorer page): a board (`position`, in its notation) or a line of moves
+/// from the empty board (`play`, with `kind` and `size`), symmetry (default
+/// off), colours (default fixed), the game filters, the explorer's options
+/// and the page. Every error names the parameter and what to write
+/// instead. Also the entry point of the `search_query` fuzz target.
+///
+/// # Errors
+/// [`ApiError::BadRequest`] for a parameter that does not read.
+pub fn position_query(q: PositionsQuery) -> Result<PositionQuery, ApiError> {
+    let kind = nonempty(&q.kind).map(parse_kind).transpose()?;
+    let parsed = match (nonempty(&q.position), q.play.as_deref()) {
+        (Some(_), Some(_)) => {
+            return Err(bad(
+                "play",
+                "give either position (a board) or play (a line of moves), not both",
+            ));
+        }
+        (Some(text), None) => {
+            PositionQuery::parse_inferred(kind, text).map_err(|e| bad("position", e))?
+        }
+        (None, Some(play)) => {
+            let kind = kind.ok_or_else(|| {
+                bad(
+                    "kind",
+                    "required with play: the game whose empty board the line starts from",
+                )
+            })?;
+            let size = nonempty(&q.size)
+                .map(parse_size)
+                .transpose()?
+                .unwrap_or(kind.default_size());
+            let spec = keil_rules::BoardSpec::new(kind, size).map_err(|e| bad("size", e))?;
+            let line = crate::play::parse_play(spec, play)?;
+            let mut pq = PositionQuery::new(line.position());
+            pq.to_move = Some(line.to_move());
+            pq
+        }
+        (None, None) => {
+            return Err(ApiError::BadRequest(
+                "the query parameter position is required (or play, a line of moves from the empty board of kind)".into(),
+            ));
+        }
+    };
+    let symmetry = parse_flag("symmetry", nonempty(&q.symmetry), false)?;
+    let swap_colors = parse_colors(q.colors.as_deref(), false)?;
+    let explore = q.explore.read()?;
+    let query = PositionQuery {
+        symmetry,
+        swap_colors,
+        to_move: explore.player_to_move(parsed.to_move)?,
+        filter: q.filter.filter()?,
+        move_limit: explore.move_limit,
+        history: explore.history,
+        top_games: explore.top_games,
+        recent_games: explore.recent_games,
+        limit: parse_limit(nonempty(&q.limit), 20, keil_archive::MAX_PAGE)?,
+        cursor: nonempty(&q.cursor).map(str::to_string),
+        ..parsed
+    };
+    Ok(query)
+}
+
 /// The archive query of a pattern search: kind (default Go), size
 /// (default the kind's usual), mode (default anywhere; `auto`:
 /// [`read_pattern`]), symmetry (default
 /// on), colours (default swap), the game filters and the page. Every
-/// error names the parameter and what to write instead.
-pub(crate) fn pattern_query(q: PatternsQuery) -> Result<PatternQuery, ApiError> {
+/// error names the parameter and what to write instead. Also the entry
+/// point of the `search_query` fuzz target.
+///
+/// # Errors
+/// [`ApiError::BadRequest`] for a parameter that does not read.
+pub fn pattern_query(q: PatternsQuery) -> Result<PatternQuery, ApiError> {
     let text = required("pattern", &q.pattern)?;
     let kind = nonempty(&q.kind)
         .map(parse_kind)

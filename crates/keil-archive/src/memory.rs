@@ -34,8 +34,8 @@ pub struct IndexMemory {
     /// directories and the game facts searches filter on (heap).
     pub positions: Held,
     /// The pattern index: columns, events and region segments (heap or
-    /// mapped), per-game lines, winners and answer order (heap); zero
-    /// before it is loaded.
+    /// mapped), per-game lines, winners and answer order, and the
+    /// searches' idle per-game tallies (heap); zero before it is loaded.
     pub patterns: Held,
     /// Bytes copied from mapped files into the heap by the last
     /// [`Archive::pin_indexes`] (0 before any).

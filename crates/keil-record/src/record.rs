@@ -796,21 +796,28 @@ impl<'t> ParsedFile<'t> {
     /// bytes and starting at a game tree (keil-sgf's `split_collection`),
     /// so that a collection larger than the parser's file-size limit is
     /// read whole, and the trees of one part are dropped before the next is
-    /// parsed. Locations (line:column) and game indexes are those of the
-    /// whole file ([`ParsedFile::first_game`]). A text within `max_part` is
-    /// one part, the same as [`ParsedFile::new`].
+    /// parsed. Each part is parsed as a text of its own ([`ParsedFile::text`]
+    /// is the part, spans are offsets into it), so a file of 2 GiB or more
+    /// reads whole; locations (line:column) and game indexes are those of
+    /// the whole file ([`ParsedFile::first_game`]). A text within
+    /// `max_part` is one part, the same as [`ParsedFile::new`].
     pub fn in_parts(
         decoded: &'t Decoded<'_>,
         max_part: usize,
     ) -> impl Iterator<Item = ParsedFile<'t>> + 't {
         let text: &'t str = &decoded.text;
-        let lines = std::sync::Arc::new(LineIndex::new(text));
         let ranges = keil_sgf::split_collection(text, max_part);
         let mut first_game = 0;
+        // The whole text's line and column where the next part starts.
+        let mut at = (1, 1);
         ranges.into_iter().map(move |range| {
-            let start = lines.location(range.start);
+            let part_text = &text[range.clone()];
+            let lines = std::sync::Arc::new(LineIndex::starting_at(part_text, at.0, at.1));
+            let end = lines.location(part_text.len());
+            at = (end.line, end.column);
+            let start = lines.location(0);
             let collection = decoded.parse_range(range, &ParseOptions::default());
-            let part = ParsedFile::assemble(text, lines.clone(), first_game, start, collection);
+            let part = ParsedFile::assemble(part_text, lines, first_game, start, collection);
             first_game += part.len();
             part
         })
@@ -878,12 +885,14 @@ impl<'t> ParsedFile<'t> {
         self
     }
 
-    /// The decoded text.
+    /// The decoded text (of this part, when read with
+    /// [`ParsedFile::in_parts`]): the text the trees' spans point into.
     pub fn text(&self) -> &'t str {
         self.text
     }
 
-    /// The line index of the text.
+    /// The line index of the text (of this part, giving the whole file's
+    /// lines and columns).
     pub fn lines(&self) -> &LineIndex<'t> {
         &self.lines
     }

@@ -47,9 +47,14 @@ impl Decoded<'_> {
         self.parse_range(0..self.text.len(), options)
     }
 
-    /// Parse one part of the text (see [`parse_range`](crate::parse_range)
-    /// and [`split_collection`](crate::split_collection)); the decoding
-    /// diagnostics that start within `range` come first, as in
+    /// Parse one part of the text, `self.text[range]` (a part of
+    /// [`split_collection`](crate::split_collection)), as a text of its
+    /// own: spans are byte offsets into the part, so a part of a text of
+    /// 2 GiB or more reads as long as the part itself is under the limit
+    /// (the tree offsets' 31 bits; build the part's
+    /// [`LineIndex::starting_at`](crate::LineIndex::starting_at) for the
+    /// whole text's lines and columns). The decoding diagnostics that start
+    /// within `range` come first, moved into the part, as in
     /// [`Decoded::parse`], so that parsing every part reports each once.
     ///
     /// # Panics
@@ -60,12 +65,19 @@ impl Decoded<'_> {
         options: &ParseOptions,
     ) -> Collection<'_> {
         let last = range.end == self.text.len();
-        let mut collection = crate::parse_range(&self.text, range.clone(), options);
+        // A part after the first starts at a game tree's `(`: no byte
+        // order mark to skip there.
+        let mut collection = crate::parse(&self.text[range.clone()], options);
+        let local = |at: usize| at.clamp(range.start, range.end) - range.start;
         let mut diagnostics: Vec<Diagnostic> = self
             .diagnostics
             .iter()
             .filter(|d| range.contains(&d.span.start) || (last && d.span.start >= range.end))
-            .cloned()
+            .map(|d| {
+                let mut d = d.clone();
+                d.span = Span::new(local(d.span.start), local(d.span.end));
+                d
+            })
             .collect();
         if options.strict {
             for d in &mut diagnostics {

@@ -86,11 +86,25 @@ pub struct LineIndex<'t> {
     text: &'t str,
     /// Byte offset at which each line starts; the first is always 0.
     starts: Vec<usize>,
+    /// Lines before the text's first (a part of a larger text,
+    /// [`LineIndex::starting_at`]); 0 for a whole text.
+    lines_before: usize,
+    /// Characters before the text's start on its first line; 0 for a whole
+    /// text.
+    columns_before: usize,
 }
 
 impl<'t> LineIndex<'t> {
     /// Index the line starts of `text`.
     pub fn new(text: &'t str) -> LineIndex<'t> {
+        LineIndex::starting_at(text, 1, 1)
+    }
+
+    /// Index the line starts of `text`, a part of a larger text that starts
+    /// at 1-based `line` and `column` of it: [`LineIndex::location`] gives
+    /// the larger text's line and column (and the offset into `text`), and
+    /// [`LineIndex::line_span`] takes the larger text's line numbers.
+    pub fn starting_at(text: &'t str, line: usize, column: usize) -> LineIndex<'t> {
         let bytes = text.as_bytes();
         let mut starts = vec![0];
         for i in memchr::memchr2_iter(b'\n', b'\r', bytes) {
@@ -99,7 +113,12 @@ impl<'t> LineIndex<'t> {
             }
             starts.push(i + 1);
         }
-        LineIndex { text, starts }
+        LineIndex {
+            text,
+            starts,
+            lines_before: line.saturating_sub(1),
+            columns_before: column.saturating_sub(1),
+        }
     }
 
     /// The text this index was built over.
@@ -119,10 +138,13 @@ impl<'t> LineIndex<'t> {
         let offset = offset.min(self.text.len());
         let line = self.starts.partition_point(|&s| s <= offset) - 1;
         let start = self.starts[line];
-        let column = 1 + count_chars(&self.text.as_bytes()[start..offset]);
+        let mut column = 1 + count_chars(&self.text.as_bytes()[start..offset]);
+        if line == 0 {
+            column += self.columns_before;
+        }
         Location {
             offset,
-            line: line + 1,
+            line: self.lines_before + line + 1,
             column,
         }
     }
@@ -131,11 +153,18 @@ impl<'t> LineIndex<'t> {
     /// end give an empty span at the end of the text.
     pub fn line_span(&self, line: usize) -> Span {
         let len = self.text.len();
-        let Some(&start) = self.starts.get(line.wrapping_sub(1)) else {
+        let Some(&start) = self
+            .starts
+            .get(line.wrapping_sub(1).wrapping_sub(self.lines_before))
+        else {
             return Span::at(len);
         };
         let bytes = self.text.as_bytes();
-        let mut end = self.starts.get(line).copied().unwrap_or(len);
+        let mut end = self
+            .starts
+            .get(line.wrapping_sub(self.lines_before))
+            .copied()
+            .unwrap_or(len);
         while end > start && matches!(bytes[end - 1], b'\n' | b'\r') {
             end -= 1;
         }
@@ -153,4 +182,28 @@ impl<'t> LineIndex<'t> {
 /// character (counts the bytes that are not continuation bytes).
 pub(crate) fn count_chars(bytes: &[u8]) -> usize {
     bytes.iter().filter(|&&b| (b as i8) >= -0x40).count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_part_indexed_on_its_own_gives_the_whole_texts_lines_and_columns() {
+        let text = "ab\r\ncé(;B[aa])\rx\n\n(;W[bb]\n)z";
+        let whole = LineIndex::new(text);
+        for cut in (0..=text.len()).filter(|&i| text.is_char_boundary(i)) {
+            let start = whole.location(cut);
+            let part = LineIndex::starting_at(&text[cut..], start.line, start.column);
+            for at in (cut..=text.len()).filter(|&i| text.is_char_boundary(i)) {
+                let (w, p) = (whole.location(at), part.location(at - cut));
+                assert_eq!((w.line, w.column), (p.line, p.column), "cut {cut}, at {at}");
+                assert_eq!(p.offset, at - cut);
+            }
+            // Lines the part holds whole read the same.
+            for line in start.line + 1..=whole.line_count() + 1 {
+                assert_eq!(part.line_text(line), whole.line_text(line), "line {line}");
+            }
+        }
+    }
 }

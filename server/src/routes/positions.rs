@@ -3,7 +3,6 @@
 
 use actix_web::web::{self, Data};
 use actix_web::{HttpRequest, HttpResponse};
-use keil_archive::PositionQuery;
 use keil_rules::{Color, Move, Point};
 
 use super::{json_body, load_replay};
@@ -11,7 +10,7 @@ use crate::ServerState;
 use crate::dto::*;
 use crate::error::{ApiError, Problem};
 use crate::http::game_data;
-use crate::params::{Query, bad, nonempty, parse_colors, parse_flag, parse_kind, parse_limit};
+use crate::params::Query;
 use crate::{svg, work};
 
 /// The board after a ply (0: the start): stones, notation, player to move,
@@ -152,57 +151,8 @@ pub async fn search_positions(
     state: Data<ServerState>,
     q: Query<PositionsQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let q = q.into_inner();
-    let kind = nonempty(&q.kind).map(parse_kind).transpose()?;
-    let parsed = match (nonempty(&q.position), q.play.as_deref()) {
-        (Some(_), Some(_)) => {
-            return Err(bad(
-                "play",
-                "give either position (a board) or play (a line of moves), not both",
-            ));
-        }
-        (Some(text), None) => {
-            PositionQuery::parse_inferred(kind, text).map_err(|e| bad("position", e))?
-        }
-        (None, Some(play)) => {
-            let kind = kind.ok_or_else(|| {
-                bad(
-                    "kind",
-                    "required with play: the game whose empty board the line starts from",
-                )
-            })?;
-            let size = nonempty(&q.size)
-                .map(crate::params::parse_size)
-                .transpose()?
-                .unwrap_or(kind.default_size());
-            let spec = keil_rules::BoardSpec::new(kind, size).map_err(|e| bad("size", e))?;
-            let line = crate::play::parse_play(spec, play)?;
-            let mut pq = PositionQuery::new(line.position());
-            pq.to_move = Some(line.to_move());
-            pq
-        }
-        (None, None) => {
-            return Err(ApiError::BadRequest(
-                "the query parameter position is required (or play, a line of moves from the empty board of kind)".into(),
-            ));
-        }
-    };
-    let symmetry = parse_flag("symmetry", nonempty(&q.symmetry), false)?;
-    let swap_colors = parse_colors(q.colors.as_deref(), false)?;
-    let explore = q.explore.read()?;
-    let query = PositionQuery {
-        symmetry,
-        swap_colors,
-        to_move: explore.player_to_move(parsed.to_move)?,
-        filter: q.filter.filter()?,
-        move_limit: explore.move_limit,
-        history: explore.history,
-        top_games: explore.top_games,
-        recent_games: explore.recent_games,
-        limit: parse_limit(nonempty(&q.limit), 20, keil_archive::MAX_PAGE)?,
-        cursor: nonempty(&q.cursor).map(str::to_string),
-        ..parsed
-    };
+    let query = crate::params::position_query(q.into_inner())?;
+    let (symmetry, swap_colors) = (query.symmetry, query.swap_colors);
     let position = query.notation();
     let kind = query.position.kind().code();
     let answer = work::search(&state, move |a, b| {

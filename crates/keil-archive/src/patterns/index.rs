@@ -223,6 +223,11 @@ impl Group {
         (!self.kept.is_empty()).then_some(&self.kept[..])
     }
 
+    /// Game index `g`'s place in [`answer_order`].
+    pub(crate) fn answer_order(&self, g: u32) -> std::cmp::Reverse<u64> {
+        self.lines[g as usize].order()
+    }
+
     fn block_len(&self) -> usize {
         self.board.len() * 2 * LANES
     }
@@ -410,6 +415,17 @@ impl Group {
             j += 1;
         }
         j
+    }
+
+    /// The raw event where [`Group::first_after`] starts its walk for
+    /// node `t` (0 for a game without events): read ahead of a batch of
+    /// such walks so that their cache misses overlap.
+    #[inline]
+    pub(crate) fn event_near(&self, line: &Line, t: u16) -> u32 {
+        let events = self.events(line);
+        events
+            .get(usize::from(t).min(events.len().saturating_sub(1)))
+            .map_or(0, |e| e.raw())
     }
 
     /// A game's events.

@@ -27,6 +27,8 @@ pub(crate) struct PatternIndex {
     /// [`PatternIndex::refresh`]).
     refreshing: std::sync::Mutex<()>,
     pub(super) answers: quick_cache::sync::Cache<String, Arc<Matched>>,
+    /// The searches' per-game tallies, kept between searches.
+    pub(super) slots: super::tally::SlotPool,
     /// The node's snapshot file, when it keeps one ([`PatternIndex::cache_in`]).
     snapshot: OnceLock<PathBuf>,
 }
@@ -39,12 +41,23 @@ pub(super) struct Loaded {
     pub(super) groups: Vec<(GameKind, Group)>,
 }
 
+impl Loaded {
+    /// The group of `pattern`'s board, when it has games.
+    pub(super) fn group(&self, pattern: &super::Pattern) -> Option<&Group> {
+        self.groups
+            .iter()
+            .find(|(k, g)| *k == pattern.kind() && g.board == pattern.board())
+            .map(|(_, g)| g)
+    }
+}
+
 impl Default for PatternIndex {
     fn default() -> PatternIndex {
         PatternIndex {
             loaded: RwLock::default(),
             refreshing: std::sync::Mutex::default(),
             answers: quick_cache::sync::Cache::new(64),
+            slots: super::tally::SlotPool::default(),
             snapshot: OnceLock::new(),
         }
     }
@@ -377,7 +390,7 @@ impl PatternIndex {
             (b + g.bytes() as u64, m + g.mapped_bytes() as u64)
         });
         Held {
-            heap: bytes - mapped,
+            heap: bytes - mapped + self.slots.bytes() as u64,
             mapped,
         }
     }

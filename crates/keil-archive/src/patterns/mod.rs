@@ -36,7 +36,7 @@ use keil_rules::{BoardSpec, Color};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::facts::{Selection, Years};
+use crate::facts::Selection;
 use crate::model::GameFilter;
 use crate::store::Read;
 use crate::{Budget, GameId, Result, YearCount};
@@ -48,7 +48,7 @@ pub(crate) use load::{
 };
 pub use pattern::{Cell, Pattern, PatternError, PatternMode};
 use placement::{Placement, Placements, placements};
-use tally::Tally;
+use tally::{Keep, Tally};
 
 /// A pattern search (issue 14).
 #[derive(Clone, Debug)]
@@ -212,25 +212,20 @@ pub struct PatternAnswer {
     pub recent_games: Vec<PatternHit>,
 }
 
-/// A game's matches before paging.
+/// A game's matches before paging (16 bytes: a search may list a million;
+/// its date, id and plies are read from its line when it is shown).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct GameMatch {
     /// The game's index in its [`Group`].
     line: u32,
-    date: u32,
-    game: u32,
+    /// The first match's node.
     node: u16,
-    ply: u32,
-    hits: u32,
+    /// The first match's continuation (a pattern point), `u16::MAX` for
+    /// none.
+    next: u16,
+    /// The first match's placement.
     placement: u32,
-    next: Option<u16>,
-}
-
-impl GameMatch {
-    /// Its place in the answer ([`index::answer_order`]).
-    fn order(&self) -> std::cmp::Reverse<u64> {
-        index::answer_order(self.date, self.game)
-    }
+    hits: u32,
 }
 
 /// A search's matches before paging (cached per index generation).
@@ -241,6 +236,8 @@ pub(crate) struct Matched {
     continuations: Vec<PatternContinuation>,
     history: Option<Vec<YearCount>>,
     games: Vec<GameMatch>,
+    /// The query's top games ([`PatternAnswer::top_games`]).
+    top: Vec<GameMatch>,
     placement_sym: Vec<(u8, bool)>,
 }
 
@@ -363,7 +360,7 @@ impl Patterns<'_> {
     ) -> Result<(PatternAnswer, bool)> {
         let archive = self.archive;
         let key = format!(
-            "{} {} {} {:?} {} {} {:?} {:?} {:?} {}",
+            "{} {} {} {:?} {} {} {:?} {:?} {:?} {} {}",
             at.games,
             at.removals,
             q.pattern,
@@ -374,6 +371,7 @@ impl Patterns<'_> {
             q.move_limit,
             q.next,
             q.history,
+            q.top_games,
         );
         let matched = match archive.patterns.answers.get(&key) {
             Some(m) => m,
@@ -383,7 +381,7 @@ impl Patterns<'_> {
                 m
             }
         };
-        page(conn, &archive.facts, q, &matched, after)
+        page(conn, &archive.patterns, q, &matched, after)
     }
 
     /// [`Patterns::search`] without the answer cache: every call searches
@@ -401,7 +399,7 @@ impl Patterns<'_> {
             archive.facts.refresh(conn)?;
             archive.patterns.refresh(conn)?;
             let matched = self.matches(conn, q, true, &Budget::unlimited())?;
-            page(conn, &archive.facts, q, &matched, after).map(|(answer, _)| answer)
+            page(conn, &archive.patterns, q, &matched, after).map(|(answer, _)| answer)
         })
     }
 
@@ -417,11 +415,7 @@ impl Patterns<'_> {
     ) -> Result<Matched> {
         let placements = placements(&q.pattern, q.mode, q.symmetry, q.swap_colors)?;
         let loaded = self.archive.patterns.loaded.read().expect("poisoned");
-        let group = loaded
-            .groups
-            .iter()
-            .find(|(k, g)| *k == q.pattern.kind() && g.board == q.pattern.board())
-            .map(|(_, g)| g);
+        let group = loaded.group(&q.pattern);
         let placement_sym = placements.list.iter().map(|p| (p.sym, p.swapped)).collect();
         let mut matched = Matched {
             placements: placements.list.len() as u32,
@@ -429,6 +423,7 @@ impl Patterns<'_> {
             continuations: Vec::new(),
             history: None,
             games: Vec::new(),
+            top: Vec::new(),
             placement_sym,
         };
         let Some(group) = group else {
@@ -483,11 +478,22 @@ impl Patterns<'_> {
         };
         budget.check()?;
         let selection = Selection::new(conn, &self.archive.facts, &filter_of(q))?;
-        // Removed games have no facts, so a filter (read from them) drops
-        // them; without one, the group's mask does.
+        // Held until the tally is done (its filter and top games read it).
+        let facts = self.archive.facts.read();
         let keep = if selection.is_everything() {
-            group.kept_unremoved().map(Cow::Borrowed)
+            // Removed games' entries stay in the index: the group's mask
+            // drops them.
+            group
+                .kept_unremoved()
+                .map_or(Keep::All, |m| Keep::Mask(Cow::Borrowed(m)))
+        } else if !selection.reads_store() {
+            Keep::Facts {
+                table: &facts,
+                selection: &selection,
+            }
         } else {
+            // Some of the filter is read from the store, for the games
+            // with hits: those are gathered first.
             let mut games: Vec<u32> = match &lookup {
                 Some(l) => {
                     let mut games = Vec::new();
@@ -498,55 +504,58 @@ impl Patterns<'_> {
             };
             games.sort_unstable();
             games.dedup();
-            {
-                let facts = self.archive.facts.read();
-                games.retain(|&g| {
-                    facts
-                        .get(group.lines[g as usize].id)
-                        .is_some_and(|f| selection.keeps(f))
-                });
-            }
+            games.retain(|&g| {
+                facts
+                    .get(group.lines[g as usize].id)
+                    .is_some_and(|f| selection.keeps(f))
+            });
             let ids: Vec<u32> = games.iter().map(|&g| group.lines[g as usize].id).collect();
             let stored = selection.stored(conn, &ids)?;
             let mut keep = vec![false; group.lines.len()];
             for (&g, id) in games.iter().zip(&ids) {
                 keep[g as usize] = stored.as_ref().is_none_or(|s| s.contains(id));
             }
-            Some(Cow::Owned(keep))
+            Keep::Mask(Cow::Owned(keep))
         };
-        let mut tally = Tally::new(group, &placements, q, keep);
+        let mut tally = Tally::new(group, &self.archive.patterns.slots, &placements, q, keep);
         match &lookup {
-            Some(l) => l.for_each(budget, |k, g, t, next| tally.add(g, k, t, next))?,
+            Some(l) => l.for_each(budget, |k, g, t, next| tally.push(g, k, t, next))?,
             None => {
                 // Continuations found in the games' events, each
                 // placement's point table built once it has a hit.
+                // A batch's games' events are read at their nodes first,
+                // so that those cache misses overlap.
                 let mut tables: Vec<Option<Box<[u16]>>> = vec![None; placements.list.len()];
-                for (i, &(g, k, t)) in found.iter().enumerate() {
-                    budget.check_every(i)?;
-                    let pl = &placements.list[k as usize];
-                    let table =
-                        tables[k as usize].get_or_insert_with(|| placements.point_table(pl));
-                    let line = &group.lines[g as usize];
-                    let next = continuation(group, line, table, pl.swapped, t);
-                    tally.add(g, k, t, next);
+                for (b, batch) in found.chunks(32).enumerate() {
+                    budget.check_every(b * 32)?;
+                    let mut any = 0;
+                    for &(g, _, t) in batch {
+                        any ^= group.event_near(&group.lines[g as usize], t);
+                    }
+                    std::hint::black_box(any);
+                    for &(g, k, t) in batch {
+                        let pl = &placements.list[k as usize];
+                        let table =
+                            tables[k as usize].get_or_insert_with(|| placements.point_table(pl));
+                        let line = &group.lines[g as usize];
+                        let next = continuation(group, line, table, pl.swapped, t);
+                        tally.push(g, k, t, next);
+                    }
                 }
             }
         }
+        tally.flush();
         matched.total_hits = tally.total_hits;
         matched.games = tally.games();
         if q.history {
-            let mut years = Years::default();
-            for h in &matched.games {
-                let swapped = placements.list[h.placement as usize].swapped;
-                years.add(
-                    (h.date / 10_000) as u16,
-                    crate::facts::in_colors(group.winners[h.line as usize], swapped),
-                );
-            }
-            matched.history = Some(years.to_vec());
+            matched.history = Some(tally.history());
         }
-        let stats = tally.stats;
-        let mut row_years = tally.years;
+        if q.top_games > 0 {
+            matched.top = tally.top(&facts, q.top_games);
+        }
+        let stats = std::mem::take(&mut tally.stats);
+        let mut row_years = tally.years.take();
+        drop(tally);
         let mut rows: Vec<(usize, [MoveStats; 2])> = stats
             .into_iter()
             .enumerate()
@@ -692,70 +701,69 @@ fn whole_board(
 /// not).
 fn page(
     conn: Read<'_>,
-    facts: &crate::facts::Facts,
+    index: &load::PatternIndex,
     q: &PatternQuery,
     m: &Matched,
     after: Option<(u32, u32)>,
 ) -> Result<(PatternAnswer, bool)> {
+    let loaded = index.loaded.read().expect("poisoned");
+    // The matches' lines, by index; `None` for one the index no longer
+    // holds (a failed refresh took it out: the page is then incomplete).
+    let group = loaded.group(&q.pattern);
+    let line = |h: &GameMatch| group.and_then(|g| g.lines.get(h.line as usize));
+    let order = |h: &GameMatch| line(h).map_or(std::cmp::Reverse(0), Line::order);
     let first = after.map_or(0, |(d, g)| {
         m.games
-            .partition_point(|h| h.order() <= index::answer_order(d, g))
+            .partition_point(|h| order(h) <= index::answer_order(d, g))
     });
     let limit = q.limit.max(1);
     let end = (first + limit).min(m.games.len());
     let page = &m.games[first..end];
     let next_cursor = (end < m.games.len())
         .then(|| {
-            page.last().map(|h| {
+            page.last().and_then(line).map(|l| {
                 crate::HitCursor {
-                    date: h.date,
-                    game: h.game,
+                    date: l.date,
+                    game: l.id,
                 }
                 .to_string()
             })
         })
         .flatten();
-    // The games whose weaker player ranks highest, then newest.
-    let top: Vec<GameMatch> = if q.top_games == 0 {
-        Vec::new()
-    } else {
-        let table = facts.read();
-        let ranked = m.games.iter().map(|h| {
-            (
-                table.get(h.game).map_or(0, crate::facts::Fact::weaker_rank),
-                *h,
-            )
-        });
-        crate::facts::top_ranked(ranked, q.top_games, GameMatch::order)
-    };
     let recent = &m.games[..q.recent_games.min(m.games.len())];
+    let top = &m.top[..q.top_games.min(m.top.len())];
     let mut ids: Vec<GameId> = page
         .iter()
-        .chain(&top)
+        .chain(top)
         .chain(recent)
-        .map(|h| GameId::from_sql(i64::from(h.game)))
+        .filter_map(line)
+        .map(|l| GameId::from_sql(i64::from(l.id)))
         .collect();
     ids.sort_unstable();
     ids.dedup();
     let details = crate::store::games::hit_details(conn, &ids)?;
-    let complete = ids.iter().all(|id| details.contains_key(id));
-    let hits = |list: &[GameMatch]| -> Vec<PatternHit> {
+    let mut complete = ids.iter().all(|id| details.contains_key(id));
+    let mut hits = |list: &[GameMatch]| -> Vec<PatternHit> {
         list.iter()
-            .map(|h| {
-                let game_id = GameId::from_sql(i64::from(h.game));
+            .filter_map(|h| {
+                let Some(l) = line(h) else {
+                    complete = false;
+                    return None;
+                };
+                let game_id = GameId::from_sql(i64::from(l.id));
                 let d = details.get(&game_id);
                 let (sym, swapped) = m.placement_sym[h.placement as usize];
-                PatternHit {
+                Some(PatternHit {
                     game_id,
                     node: u32::from(h.node),
-                    ply: h.ply,
+                    ply: l.ply_at(h.node),
                     hits: h.hits,
                     symmetry: sym,
                     swapped,
-                    next: h.next.map(|p| {
+                    next: (h.next != u16::MAX).then(|| {
                         q.pattern
                             .board()
-                            .point_name(q.pattern.cells()[usize::from(p)].0)
+                            .point_name(q.pattern.cells()[usize::from(h.next)].0)
                     }),
                     date: d.map(|d| d.date.clone()).unwrap_or_default(),
                     black: d.and_then(|d| d.black.clone()),
@@ -763,7 +771,7 @@ fn page(
                     black_rank: d.and_then(|d| d.black_rank.clone()),
                     white_rank: d.and_then(|d| d.white_rank.clone()),
                     result: d.and_then(|d| d.result.clone()),
-                }
+                })
             })
             .collect()
     };
@@ -776,7 +784,7 @@ fn page(
         history: m.history.clone(),
         games: hits(page),
         next_cursor,
-        top_games: hits(&top),
+        top_games: hits(top),
         recent_games: hits(recent),
     };
     Ok((answer, complete))

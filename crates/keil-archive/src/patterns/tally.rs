@@ -1,35 +1,164 @@
 //! A pattern search's tally: its hits counted per game (hits, first
 //! match) and per pattern point and colour (Kombilo's continuation
-//! table), with the query's move limit, next move and history.
+//! table), with the query's filter, move limit, next move and history.
+//!
+//! **Cost.** A search may count hundreds of thousands of hits in a group of
+//! a million games, placement by placement, each placement's hits in game
+//! order; its memory reads, not its arithmetic, take the time. Each game's
+//! counts sit in one 16-byte [`Slot`] of an array as long as the group,
+//! indexed by the game's place in the answer order ([`Group::rank`], read
+//! in game order like the hits): the games with hits are then read back in
+//! answer order, forwards through the array, rather than once more at
+//! random. (Games added since the group's order was last worked out have
+//! no place yet: the slots are then indexed by game and the games sorted.)
+//! Hits are counted a batch at a time, the batch's slots read first so that
+//! their cache misses overlap. The arrays are pooled ([`SlotPool`]) and
+//! stamped with a generation per search rather than cleared, so a search
+//! neither allocates nor touches the slots of games without hits.
 
 use std::borrow::Cow;
+use std::sync::Mutex;
 
 use keil_rules::Color;
 
 use super::index::Group;
 use super::placement::Placements;
 use super::{GameMatch, MoveStats, PatternQuery, regions};
-use crate::facts::{Years, in_colors};
+use crate::facts::{Selection, Table, Years, in_colors};
+use crate::model::YearCount;
+
+/// One game's counts in a search (valid when `seen` is the search's
+/// generation).
+#[derive(Clone, Copy, Debug, Default)]
+struct Slot {
+    /// The first match as `node << 48 | placement << 16 | continuation
+    /// point` (`u16::MAX` for none): the least is the earliest node, then
+    /// the first placement. `u64::MAX` before a hit.
+    first: u64,
+    /// The hits counted, or [`DROPPED`] for a game the filter leaves out.
+    hits: u32,
+    /// The generation of the search that last wrote the slot.
+    seen: u32,
+}
+
+/// [`Slot::hits`] of a game the filter leaves out.
+const DROPPED: u32 = u32::MAX;
+
+/// Hits counted at a time ([`Tally::push`]).
+const BATCH: usize = 64;
+
+/// Reads the slots and winners of a batch's hits (slot, game index) ahead
+/// of their use, so that their cache misses overlap rather than come one
+/// after another.
+#[inline]
+fn touch(slots: &[Slot], winners: &[i8], at: impl Iterator<Item = (usize, u32)>) {
+    let mut any = 0u32;
+    for (i, g) in at {
+        any ^= slots[i].seen ^ winners[g as usize] as u32;
+    }
+    std::hint::black_box(any);
+}
+
+/// Slot arrays with their generations.
+#[derive(Debug, Default)]
+struct Slots {
+    generation: u32,
+    slots: Vec<Slot>,
+}
+
+/// Slot arrays kept between searches (a few: one per search running at
+/// once, up to [`SlotPool::IDLE`] kept idle).
+#[derive(Debug, Default)]
+pub(crate) struct SlotPool(Mutex<Vec<Slots>>);
+
+impl SlotPool {
+    /// Idle arrays kept (each 16 bytes a game of its group).
+    const IDLE: usize = 2;
+
+    /// An array of at least `games` slots, with a generation none of them
+    /// carries.
+    fn take(&self, games: usize) -> Slots {
+        let mut s = self.0.lock().expect("poisoned").pop().unwrap_or_default();
+        if s.slots.len() < games {
+            s.slots.resize(games, Slot::default());
+        }
+        s.generation = s.generation.wrapping_add(1);
+        if s.generation == 0 {
+            // Every stamp could be stale: start again.
+            s.slots.fill(Slot::default());
+            s.generation = 1;
+        }
+        s
+    }
+
+    fn give_back(&self, s: Slots) {
+        let mut idle = self.0.lock().expect("poisoned");
+        if idle.len() < Self::IDLE {
+            idle.push(s);
+        }
+    }
+
+    /// Bytes held by the idle arrays.
+    pub(crate) fn bytes(&self) -> usize {
+        let idle = self.0.lock().expect("poisoned");
+        idle.iter()
+            .map(|s| s.slots.capacity() * std::mem::size_of::<Slot>())
+            .sum()
+    }
+}
+
+/// Which games a search counts.
+pub(super) enum Keep<'a> {
+    /// Every game (none removed, no filter).
+    All,
+    /// Per game index, whether it counts: the group's mask of removed
+    /// games, or a filter's answer worked out beforehand (one that reads
+    /// the store).
+    Mask(Cow<'a, [bool]>),
+    /// The filter, asked of each game's facts at its first hit (removed
+    /// games have none, so it drops them).
+    Facts {
+        table: &'a Table,
+        selection: &'a Selection,
+    },
+}
+
+impl Keep<'_> {
+    #[inline]
+    fn keeps(&self, group: &Group, g: usize) -> bool {
+        match self {
+            Keep::All => true,
+            Keep::Mask(mask) => mask[g],
+            Keep::Facts { table, selection } => table
+                .get(group.lines[g].id)
+                .is_some_and(|f| selection.keeps(f)),
+        }
+    }
+}
 
 /// A search's hits as they are counted: per game its hits and first
 /// match, and the continuation statistics per pattern point and colour.
-/// Dense per game index: hits come placement by placement, each sweeping
-/// the games, and a sweep's reads stay in a few small columns.
 pub(super) struct Tally<'a> {
     group: &'a Group,
+    pool: &'a SlotPool,
     fold: &'a [u16],
     swapped: Vec<bool>,
-    /// Per game index, whether the filter keeps it, or (with no filter)
-    /// whether it was not removed (`None`: every game counts).
-    keep: Option<Cow<'a, [bool]>>,
-    /// Per game index, its hits.
-    hits: Vec<u32>,
-    /// Per game index, its first match as `node << 48 | placement << 16 |
-    /// continuation point` (`u16::MAX` for none): the least is the
-    /// earliest node, then the first placement. `u64::MAX` before a hit.
-    first: Vec<u64>,
-    /// The game indices with hits, in the order of their first hit.
+    keep: Keep<'a>,
+    /// Per place in the answer order (or per game index, without
+    /// `ranked`), its counts (taken from `pool`, given back on drop).
+    slots: Slots,
+    /// Whether the slots are indexed by place in the answer order: every
+    /// game of the group has one.
+    ranked: bool,
+    /// With `ranked`, a bit per place in the answer order, set for each
+    /// game with hits.
+    listed: Vec<u64>,
+    /// The game indices with hits, in the order of their first hit (while
+    /// a batch is counted, the first `touched_len`).
     touched: Vec<u32>,
+    touched_len: usize,
+    /// Hits waiting to be counted ([`Tally::push`]).
+    pending: Vec<(u32, u32, u16, regions::Next)>,
     pub(super) stats: Vec<[MoveStats; 2]>,
     /// With the query's `history`: per pattern point, its continuations'
     /// hits by year.
@@ -42,24 +171,41 @@ pub(super) struct Tally<'a> {
     pub(super) total_hits: u64,
 }
 
+impl Drop for Tally<'_> {
+    fn drop(&mut self) {
+        self.pool.give_back(std::mem::take(&mut self.slots));
+    }
+}
+
 impl<'a> Tally<'a> {
     /// A tally of the continuations at `q`'s pattern points, with its
-    /// move limit, next move and history.
+    /// move limit, next move and history, counting the games `keep` keeps.
     pub(super) fn new(
         group: &'a Group,
+        pool: &'a SlotPool,
         placements: &'a Placements,
         q: &PatternQuery,
-        keep: Option<Cow<'a, [bool]>>,
+        keep: Keep<'a>,
     ) -> Tally<'a> {
         let points = q.pattern.cells().len();
+        let ranked =
+            group.rank.len() == group.lines.len() && group.listed.len() == group.lines.len();
         Tally {
             group,
+            pool,
             fold: &placements.fold,
             swapped: placements.list.iter().map(|pl| pl.swapped).collect(),
             keep,
-            hits: vec![0; group.lines.len()],
-            first: vec![u64::MAX; group.lines.len()],
+            slots: pool.take(group.lines.len()),
+            ranked,
+            listed: if ranked {
+                vec![0; group.lines.len().div_ceil(64)]
+            } else {
+                Vec::new()
+            },
             touched: Vec::new(),
+            touched_len: 0,
+            pending: Vec::with_capacity(BATCH),
             stats: vec![[MoveStats::default(); 2]; points],
             years: q.history.then(|| vec![Years::default(); points]),
             move_limit: q.move_limit,
@@ -70,13 +216,69 @@ impl<'a> Tally<'a> {
     }
 
     /// Counts the hit of placement `k` in game `g` at node `t`, whose
-    /// continuation is `next` (its point not yet folded).
+    /// continuation is `next` (its point not yet folded), with the hits
+    /// before it: a batch at a time, whose games' slots are all read
+    /// first (the reads do not wait on one another, so their cache misses
+    /// overlap), then counted. [`Tally::flush`] counts the last batch.
+    #[inline]
+    pub(super) fn push(&mut self, g: u32, k: u32, t: u16, next: regions::Next) {
+        self.pending.push((g, k, t, next));
+        if self.pending.len() == BATCH {
+            self.flush();
+        }
+    }
+
+    /// The slot of game index `g`.
     #[inline(always)]
-    pub(super) fn add(&mut self, g: u32, k: u32, t: u16, next: regions::Next) {
+    fn slot_of(&self, g: u32) -> usize {
+        if self.ranked {
+            self.group.rank[g as usize] as usize
+        } else {
+            g as usize
+        }
+    }
+
+    /// Counts the hits waiting in the batch.
+    pub(super) fn flush(&mut self) {
+        let pending = std::mem::take(&mut self.pending);
+        touch(
+            &self.slots.slots,
+            &self.group.winners,
+            pending.iter().map(|h| (self.slot_of(h.0), h.0)),
+        );
+        // Room for every game of the batch (the hot path writes, then
+        // counts the write only for a game's first hit: no branch).
+        let touched = self.touched.len();
+        self.touched.resize(touched + pending.len(), 0);
+        self.touched_len = touched;
+        for &(g, k, t, next) in &pending {
+            self.add(g, k, t, next);
+        }
+        self.touched.truncate(self.touched_len);
+        self.pending = pending;
+        self.pending.clear();
+    }
+
+    /// Counts one hit (see [`Tally::push`]). Written without branches on
+    /// what the data decides (a game's first hit or not, its winner):
+    /// hits come in no order a branch predictor can learn.
+    #[inline(always)]
+    fn add(&mut self, g: u32, k: u32, t: u16, next: regions::Next) {
+        let at = self.slot_of(g);
         let g = g as usize;
-        if self.keep.as_ref().is_some_and(|keep| !keep[g])
-            || (self.options && !self.admits(g, t, next))
-        {
+        let slot = self.slots.slots[at];
+        let fresh = slot.seen != self.slots.generation;
+        let first = if fresh { u64::MAX } else { slot.first };
+        let mut hits = if fresh { 0 } else { slot.hits };
+        if fresh && !matches!(self.keep, Keep::All) && !self.keep.keeps(self.group, g) {
+            hits = DROPPED;
+        }
+        self.slots.slots[at] = Slot {
+            first,
+            hits,
+            seen: self.slots.generation,
+        };
+        if hits == DROPPED || (self.options && !self.admits(g, t, next)) {
             return;
         }
         self.total_hits += 1;
@@ -85,23 +287,28 @@ impl<'a> Tally<'a> {
             let s = &mut self.stats[point][color.index()];
             s.count += 1;
             s.after_tenuki += u64::from(tenuki);
-            // The winner in the pattern's colours.
-            let winner = in_colors(self.group.winners[g], self.swapped[k as usize]);
+            // The winner in the pattern's colours (`in_colors` without a
+            // branch: a winner, 0 or 1, flips on a colour-swapped
+            // placement; none, -1, stays).
+            let w = self.group.winners[g];
+            let winner = w ^ (i8::from(self.swapped[k as usize]) & i8::from(w >= 0));
             s.black_wins += u64::from(winner == 0);
             s.white_wins += u64::from(winner == 1);
             if self.years.is_some() {
                 self.add_year(point, g, winner);
             }
         }
-        let hits = &mut self.hits[g];
-        if *hits == 0 {
-            self.touched.push(g as u32);
+        let new = hits == 0;
+        self.touched[self.touched_len] = g as u32;
+        self.touched_len += usize::from(new);
+        if self.ranked {
+            self.listed[at / 64] |= u64::from(new) << (at % 64);
         }
-        *hits += 1;
         let here =
             u64::from(t) << 48 | u64::from(k) << 16 | u64::from(next.map_or(u16::MAX, |n| n.0));
-        let first = &mut self.first[g];
-        *first = (*first).min(here);
+        let slot = &mut self.slots.slots[at];
+        slot.hits = hits + 1;
+        slot.first = first.min(here);
     }
 
     /// Whether the query's move limit and next move admit a hit of game
@@ -127,49 +334,112 @@ impl<'a> Tally<'a> {
         }
     }
 
-    /// The games with hits, in answer order ([`GameMatch::order`]): many
-    /// (1 in 16 or more) are picked out of [`Group::listed`], which is in
-    /// that order already, through a bit per place in it
-    /// ([`Group::rank`]); a few are sorted.
+    /// Game `g`'s matches (it has hits), from its slot `at`.
+    #[inline]
+    fn game_at(&self, g: u32, at: usize) -> GameMatch {
+        let slot = &self.slots.slots[at];
+        GameMatch {
+            line: g,
+            node: (slot.first >> 48) as u16,
+            next: slot.first as u16,
+            placement: (slot.first >> 16) as u32,
+            hits: slot.hits,
+        }
+    }
+
+    /// Game `g`'s matches (it has hits).
+    #[inline]
+    fn game(&self, g: u32) -> GameMatch {
+        self.game_at(g, self.slot_of(g))
+    }
+
+    /// The games with hits, in answer order ([`Group::answer_order`]): read
+    /// forwards through the slots, by the bits of their places, when the
+    /// slots are so indexed; else sorted.
     pub(super) fn games(&self) -> Vec<GameMatch> {
+        debug_assert!(
+            self.pending.is_empty(),
+            "a tally is flushed before it is read"
+        );
         let group = self.group;
-        let game = |g: u32| {
-            let line = &group.lines[g as usize];
-            let first = self.first[g as usize];
-            let node = (first >> 48) as u16;
-            let next = first as u16;
-            GameMatch {
-                line: g,
-                date: line.date,
-                game: line.id,
-                node,
-                ply: line.ply_at(node),
-                hits: self.hits[g as usize],
-                placement: (first >> 16) as u32,
-                next: (next != u16::MAX).then_some(next),
-            }
-        };
-        if self.touched.len() * 16 >= group.listed.len() && group.rank.len() == group.lines.len() {
-            // A bit per place in the answer order: set for each game with
-            // hits (writes to a small array), then read in order.
-            let mut bits = vec![0u64; group.listed.len().div_ceil(64)];
-            for &g in &self.touched {
-                let r = group.rank[g as usize] as usize;
-                bits[r / 64] |= 1 << (r % 64);
-            }
+        if self.ranked {
             let mut games = Vec::with_capacity(self.touched.len());
-            for (w, &word) in bits.iter().enumerate() {
+            for (w, &word) in self.listed.iter().enumerate() {
                 let mut b = word;
                 while b != 0 {
-                    games.push(game(group.listed[w * 64 + b.trailing_zeros() as usize]));
+                    let at = w * 64 + b.trailing_zeros() as usize;
+                    games.push(self.game_at(group.listed[at], at));
                     b &= b - 1;
                 }
             }
             games
         } else {
-            let mut games: Vec<GameMatch> = self.touched.iter().map(|&g| game(g)).collect();
-            games.sort_unstable_by_key(GameMatch::order);
+            let mut games: Vec<GameMatch> = self.touched.iter().map(|&g| self.game(g)).collect();
+            games.sort_unstable_by_key(|h| group.answer_order(h.line));
             games
         }
+    }
+
+    /// The games with hits by year and winner (in the colours of each
+    /// game's first match), read in the order of their first hits (a few
+    /// forward sweeps of the group's columns).
+    pub(super) fn history(&self) -> Vec<YearCount> {
+        let mut years = Years::default();
+        for &g in &self.touched {
+            let h = self.game(g);
+            let swapped = self.swapped[h.placement as usize];
+            years.add(
+                (self.group.lines[g as usize].date / 10_000) as u16,
+                in_colors(self.group.winners[g as usize], swapped),
+            );
+        }
+        years.to_vec()
+    }
+
+    /// The `n` games with hits whose weaker player ranks highest (then in
+    /// answer order), from `table`.
+    pub(super) fn top(&self, table: &Table, n: usize) -> Vec<GameMatch> {
+        let group = self.group;
+        let ranked = self.touched.iter().map(|&g| {
+            let rank = table
+                .get(group.lines[g as usize].id)
+                .map_or(0, crate::facts::Fact::weaker_rank);
+            (rank, self.game(g))
+        });
+        crate::facts::top_ranked(ranked, n, |h| group.answer_order(h.line))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pooled_slots_grow_and_start_again_when_the_generation_wraps() {
+        let pool = SlotPool::default();
+        let mut s = pool.take(3);
+        assert_eq!((s.generation, s.slots.len()), (1, 3));
+        s.slots[2] = Slot {
+            first: 7,
+            hits: 2,
+            seen: 1,
+        };
+        pool.give_back(s);
+        // The same array, grown, under a new generation: the old stamp is
+        // stale.
+        let mut s = pool.take(5);
+        assert_eq!((s.generation, s.slots.len()), (2, 5));
+        assert_ne!(s.slots[2].seen, s.generation);
+        // A wrapped generation would make a stamp of long ago current:
+        // every slot is cleared instead.
+        s.generation = u32::MAX;
+        s.slots[4].seen = 1;
+        pool.give_back(s);
+        let s = pool.take(5);
+        assert_eq!(s.generation, 1);
+        assert!(s.slots.iter().all(|x| x.seen == 0 && x.hits == 0));
+        assert_eq!(pool.bytes(), 0);
+        pool.give_back(s);
+        assert!(pool.bytes() >= 5 * 16);
     }
 }
