@@ -111,6 +111,10 @@ pub(crate) struct Group {
     /// The games, in id order; game `i` is lane `i % LANES` of block
     /// `i / LANES`.
     pub lines: Vec<Line>,
+    /// Per game index, its id (`lines[g].id`, apart: a search's filter
+    /// reads it for every game with hits, and reads fewer bytes here than
+    /// in the lines).
+    pub ids: Vec<u32>,
     /// Block-major columns: `[block][point][arrival, departure][lane]`
     /// (the frozen ones, mapped from the node's snapshot, whole blocks).
     pub(super) columns: Growing<i16>,
@@ -193,6 +197,7 @@ impl Group {
         Group {
             board,
             lines: Vec::new(),
+            ids: Vec::new(),
             winners: Vec::new(),
             columns: Growing::default(),
             events: Growing::default(),
@@ -251,6 +256,7 @@ impl Group {
         let start = self.events.len();
         self.events.extend(built.events);
         line.events = start as u32..self.events.len() as u32;
+        self.ids.push(line.id);
         self.lines.push(line);
         self.winners.push(winner);
         if !self.kept.is_empty() {
@@ -269,6 +275,7 @@ impl Group {
         // snapshot's, mapped) are all among them.
         self.events.truncate(self.lines[n].events.start as usize);
         self.lines.truncate(n);
+        self.ids.truncate(n);
         self.winners.truncate(n);
         self.kept.truncate(n);
         self.columns.truncate(n.div_ceil(LANES) * self.block_len());
@@ -359,6 +366,9 @@ impl Group {
         if end as usize != self.events.len() {
             return Err("events");
         }
+        if self.ids.len() != n || self.lines.iter().zip(&self.ids).any(|(l, &id)| l.id != id) {
+            return Err("lines");
+        }
         if self.winners.len() != n
             || self.listed.len() != n
             || self.listed.iter().any(|&g| g as usize >= n)
@@ -376,11 +386,12 @@ impl Group {
         self.lines.len().div_ceil(LANES)
     }
 
-    /// Bytes held (columns, events, lines, the region index).
+    /// Bytes held (columns, events, lines and ids, the region index).
     pub(crate) fn bytes(&self) -> usize {
         self.columns.len() * 2
             + self.events.len() * 4
             + self.lines.len() * (std::mem::size_of::<Line>() + 1)
+            + self.ids.len() * 4
             + self.rank.len() * 4
             + self
                 .lines

@@ -506,10 +506,10 @@ impl Patterns<'_> {
             games.dedup();
             games.retain(|&g| {
                 facts
-                    .get(group.lines[g as usize].id)
+                    .get(group.ids[g as usize])
                     .is_some_and(|f| selection.keeps(f))
             });
-            let ids: Vec<u32> = games.iter().map(|&g| group.lines[g as usize].id).collect();
+            let ids: Vec<u32> = games.iter().map(|&g| group.ids[g as usize]).collect();
             let stored = selection.stored(conn, &ids)?;
             let mut keep = vec![false; group.lines.len()];
             for (&g, id) in games.iter().zip(&ids) {
@@ -548,10 +548,10 @@ impl Patterns<'_> {
         matched.total_hits = tally.total_hits;
         matched.games = tally.games();
         if q.history {
-            matched.history = Some(tally.history());
+            matched.history = Some(tally.history(&matched.games));
         }
         if q.top_games > 0 {
-            matched.top = tally.top(&facts, q.top_games);
+            matched.top = tally.top(&matched.games, &facts, q.top_games);
         }
         let stats = std::mem::take(&mut tally.stats);
         let mut row_years = tally.years.take();

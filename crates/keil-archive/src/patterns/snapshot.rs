@@ -463,6 +463,7 @@ fn read_group(input: &mut In) -> Result<(GameKind, Group), Unused> {
     let group = Group {
         board,
         indexed: lines.len(),
+        ids: lines.iter().map(|l| l.id).collect(),
         lines,
         columns,
         events,

@@ -129,9 +129,24 @@ impl Keep<'_> {
         match self {
             Keep::All => true,
             Keep::Mask(mask) => mask[g],
-            Keep::Facts { table, selection } => table
-                .get(group.lines[g].id)
-                .is_some_and(|f| selection.keeps(f)),
+            Keep::Facts { table, selection } => {
+                table.get(group.ids[g]).is_some_and(|f| selection.keeps(f))
+            }
+        }
+    }
+
+    /// Reads what [`Keep::keeps`] will read for the games `gs` (a batch's)
+    /// ahead of it, their facts' cache misses overlapping (as [`touch`]).
+    fn touch(&self, group: &Group, gs: impl Iterator<Item = u32>) {
+        if let Keep::Facts { table, .. } = self {
+            let mut any = 0u32;
+            for g in gs {
+                // Both ends of the fact: one may straddle two cache lines.
+                any ^= table
+                    .get(group.ids[g as usize])
+                    .map_or(0, |f| f.date ^ u32::from(f.handicap));
+            }
+            std::hint::black_box(any);
         }
     }
 }
@@ -246,6 +261,16 @@ impl<'a> Tally<'a> {
             &self.group.winners,
             pending.iter().map(|h| (self.slot_of(h.0), h.0)),
         );
+        self.keep.touch(self.group, pending.iter().map(|h| h.0));
+        if self.options || self.years.is_some() {
+            // The move limit and the years read the games' lines.
+            let mut any = 0u32;
+            for h in &pending {
+                let line = &self.group.lines[h.0 as usize];
+                any ^= line.plies ^ u32::from(line.nodes.is_some());
+            }
+            std::hint::black_box(any);
+        }
         // Room for every game of the batch (the hot path writes, then
         // counts the write only for a game's first hit: no branch).
         let touched = self.touched.len();
@@ -380,33 +405,57 @@ impl<'a> Tally<'a> {
         }
     }
 
-    /// The games with hits by year and winner (in the colours of each
-    /// game's first match), read in the order of their first hits (a few
-    /// forward sweeps of the group's columns).
-    pub(super) fn history(&self) -> Vec<YearCount> {
+    /// `games` (this tally's [`Tally::games`]) by year and winner (in the
+    /// colours of each game's first match), a batch at a time whose lines
+    /// and winners are read first (as [`touch`]).
+    pub(super) fn history(&self, games: &[GameMatch]) -> Vec<YearCount> {
+        let group = self.group;
         let mut years = Years::default();
-        for &g in &self.touched {
-            let h = self.game(g);
-            let swapped = self.swapped[h.placement as usize];
-            years.add(
-                (self.group.lines[g as usize].date / 10_000) as u16,
-                in_colors(self.group.winners[g as usize], swapped),
-            );
+        for batch in games.chunks(BATCH) {
+            let mut any = 0u32;
+            for h in batch {
+                let g = h.line as usize;
+                any ^= group.lines[g].date ^ group.winners[g] as u32;
+            }
+            std::hint::black_box(any);
+            for h in batch {
+                let g = h.line as usize;
+                let swapped = self.swapped[h.placement as usize];
+                years.add(
+                    (group.lines[g].date / 10_000) as u16,
+                    in_colors(group.winners[g], swapped),
+                );
+            }
         }
         years.to_vec()
     }
 
-    /// The `n` games with hits whose weaker player ranks highest (then in
-    /// answer order), from `table`.
-    pub(super) fn top(&self, table: &Table, n: usize) -> Vec<GameMatch> {
+    /// The `n` of `games` (this tally's [`Tally::games`], in answer order)
+    /// whose weaker player ranks highest, then in answer order, from
+    /// `table`; the facts read a batch at a time (as [`touch`]).
+    pub(super) fn top(&self, games: &[GameMatch], table: &Table, n: usize) -> Vec<GameMatch> {
+        if n == 0 {
+            return Vec::new();
+        }
         let group = self.group;
-        let ranked = self.touched.iter().map(|&g| {
-            let rank = table
-                .get(group.lines[g as usize].id)
-                .map_or(0, crate::facts::Fact::weaker_rank);
-            (rank, self.game(g))
-        });
-        crate::facts::top_ranked(ranked, n, |h| group.answer_order(h.line))
+        let fact = |h: &GameMatch| table.get(group.ids[h.line as usize]);
+        let mut ranked = Vec::new();
+        for (b, batch) in games.chunks(BATCH).enumerate() {
+            let mut any = 0u32;
+            for h in batch {
+                any ^= fact(h).map_or(0, |f| f.date);
+            }
+            std::hint::black_box(any);
+            for (i, h) in batch.iter().enumerate() {
+                let rank = fact(h).map_or(0, crate::facts::Fact::weaker_rank);
+                ranked.push((rank, (b * BATCH + i) as u32));
+            }
+        }
+        // A game's place in `games` is its place in the answer order.
+        crate::facts::top_ranked(ranked.into_iter(), n, |&i| i)
+            .into_iter()
+            .map(|i| games[i as usize])
+            .collect()
     }
 }
 
