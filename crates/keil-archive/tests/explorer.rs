@@ -433,3 +433,78 @@ fn pattern_filters_and_options_follow_the_unfiltered_answer() {
     }
     assert!(seen > 100, "the patterns found too few games: {seen}");
 }
+
+/// Two hand-made Go records whose nodes are not their plies (a node
+/// without a move, a setup node): a move limit counts plies, and the hits
+/// say both the node and the ply of their first match.
+#[test]
+fn a_move_limit_counts_plies_not_nodes_on_hand_made_records() {
+    const RECORDS: &str = "\
+(;GM[1]FF[4]SZ[9]KM[6.5]DT[2020-05-01]PB[Ann]PW[Bob]RE[B+R]\
+;B[cc];W[gg];C[a node without a move];B[cg];W[gc];B[ee])
+(;GM[1]FF[4]SZ[9]KM[6.5]DT[2021-05-01]PB[Cid]PW[Dee]RE[W+R]\
+;B[gg];W[cc];B[cg];W[ee])
+(;GM[1]FF[4]SZ[9]KM[6.5]DT[2022-05-01]PB[Eve]PW[Fay]RE[B+R]\
+;B[dd];W[gg];C[two nodes];C[without moves];B[cc];W[gc];B[cg])
+";
+    let dir = tempfile::tempdir().unwrap();
+    let archive = Archive::open(common::at(dir.path())).unwrap();
+    let report = archive
+        .import(
+            &[common::bytes("hand.sgf", RECORDS)],
+            &ImportOptions::default(),
+            &mut |_| {},
+        )
+        .unwrap();
+    assert_eq!(report.counts.imported, 3, "{:?}", report.invalid);
+    let game = |i| GameId::new(i).unwrap();
+
+    // Black at c7 and c3 (SGF cc, cg), exactly there: game 1 has them
+    // after ply 3 (node 4), game 3 after ply 4 (node 6), game 2 never
+    // (its cc is White's).
+    let pattern = Pattern::parse(GameKind::Go, 9, "X:cc,cg", PatternMode::Fixed).unwrap();
+    let search = |limit: Option<u32>| {
+        let q = PatternQuery {
+            symmetry: false,
+            swap_colors: false,
+            move_limit: limit,
+            ..PatternQuery::new(pattern.clone(), PatternMode::Fixed)
+        };
+        let a = archive.patterns().search(&q).unwrap();
+        a.games
+            .iter()
+            .map(|h| (h.game_id, h.node, h.ply))
+            .collect::<Vec<_>>()
+    };
+    let both = vec![(game(3), 7, 5), (game(1), 4, 3)];
+    assert_eq!(search(None), both);
+    assert_eq!(search(Some(5)), both);
+    assert_eq!(search(Some(4)), vec![(game(1), 4, 3)], "ply 3 <= 4 < ply 5");
+    assert_eq!(
+        search(Some(3)),
+        vec![(game(1), 4, 3)],
+        "a limit of plies: node 4 is ply 3"
+    );
+    assert!(search(Some(2)).is_empty());
+
+    // The same board as a position: game 1's after ply 3.
+    let m = archive.games().moves(game(1)).unwrap().unwrap();
+    let mut g = m.start();
+    for i in 0..3 {
+        m.play(i, &mut g).unwrap();
+    }
+    let position = |limit: Option<u32>| {
+        let q = PositionQuery {
+            move_limit: limit,
+            ..PositionQuery::new(g.position())
+        };
+        let a = archive.positions().search(&q).unwrap();
+        a.games
+            .iter()
+            .map(|h| (h.game_id, h.ply))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(position(None), vec![(game(1), 3)]);
+    assert_eq!(position(Some(3)), vec![(game(1), 3)]);
+    assert!(position(Some(2)).is_empty());
+}
