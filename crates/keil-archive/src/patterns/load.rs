@@ -26,7 +26,7 @@ pub(crate) struct PatternIndex {
     /// Held by the one search that adds new games (see
     /// [`PatternIndex::refresh`]).
     refreshing: std::sync::Mutex<()>,
-    pub(super) answers: quick_cache::sync::Cache<String, Arc<Matched>>,
+    pub(super) answers: quick_cache::sync::Cache<String, Arc<Matched>, MatchedWeight>,
     /// The searches' per-game tallies, kept between searches.
     pub(super) slots: super::tally::SlotPool,
     /// The node's snapshot file, when it keeps one ([`PatternIndex::cache_in`]).
@@ -39,6 +39,21 @@ pub(super) struct Loaded {
     /// `at.removals` masked.
     pub(super) at: Sequences,
     pub(super) groups: Vec<(GameKind, Group)>,
+}
+
+/// Bytes the answer cache holds at most: a wildcard pattern's answer at a
+/// million games lists most of them (16 bytes each), so a count of
+/// answers alone would not bound it.
+const ANSWER_BYTES: u64 = 128 << 20;
+
+/// Weighs cached answers by their memory.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct MatchedWeight;
+
+impl quick_cache::Weighter<String, Arc<Matched>> for MatchedWeight {
+    fn weight(&self, key: &String, m: &Arc<Matched>) -> u64 {
+        (256 + key.len() + m.bytes()) as u64
+    }
 }
 
 impl Loaded {
@@ -56,7 +71,7 @@ impl Default for PatternIndex {
         PatternIndex {
             loaded: RwLock::default(),
             refreshing: std::sync::Mutex::default(),
-            answers: quick_cache::sync::Cache::new(64),
+            answers: quick_cache::sync::Cache::with_weighter(64, ANSWER_BYTES, MatchedWeight),
             slots: super::tally::SlotPool::default(),
             snapshot: OnceLock::new(),
         }

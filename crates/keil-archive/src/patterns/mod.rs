@@ -241,6 +241,20 @@ pub(crate) struct Matched {
     placement_sym: Vec<(u8, bool)>,
 }
 
+impl Matched {
+    /// Bytes held (for the answer cache's weight).
+    pub(crate) fn bytes(&self) -> usize {
+        (self.games.len() + self.top.len()) * std::mem::size_of::<GameMatch>()
+            + self
+                .continuations
+                .iter()
+                .map(|c| 128 + c.history.as_ref().map_or(0, |h| h.len() * 32))
+                .sum::<usize>()
+            + self.history.as_ref().map_or(0, |h| h.len() * 32)
+            + self.placement_sym.len() * 2
+    }
+}
+
 /// The pattern queries of an archive, from [`crate::Archive::patterns`].
 ///
 /// Its searches may run parallel parts on rayon's current pool and wait on
