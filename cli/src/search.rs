@@ -158,6 +158,11 @@ pub struct ExploreArgs {
     /// List this many of the latest games.
     #[arg(long, default_value_t = 0)]
     pub recent_games: usize,
+    /// Pattern search: search the variations too (Kombilo's option; reads
+    /// every record of the board, so its time grows with the archive).
+    /// A position search refuses it (its index holds main lines only).
+    #[arg(long)]
+    pub variations: bool,
 }
 
 /// The notation of `keil search pattern`, with examples.
@@ -435,6 +440,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             after,
             common,
         } => {
+            anyhow::ensure!(
+                !explore.variations,
+                "--variations: a position search reads main lines only; search the board as a whole-board pattern (keil search pattern) with --variations"
+            );
             let archive = open(&common.db)?;
             let filter = filter.filter()?;
             let mut q = PositionQuery::parse_inferred(filter.kind, &position)
@@ -533,6 +542,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 filter,
                 move_limit: explore.move_limit,
                 next: explore.next,
+                variations: explore.variations,
                 history: explore.history,
                 top_games: explore.top_games,
                 recent_games: explore.recent_games,
@@ -644,7 +654,7 @@ fn print_pattern_answer(
     print_history(a.history.as_deref())?;
     let line = |h: &keil_archive::PatternHit| {
         format!(
-            "{:>7}  {:<10}  {} - {}  {}  node {} ply {}  {} hit{}{}  next {}",
+            "{:>7}  {:<10}  {} - {}  {}  node {} ply {}{}  {} hit{}{}  next {}",
             h.game_id,
             if h.date.is_empty() { "?" } else { &h.date },
             h.black.as_deref().unwrap_or("?"),
@@ -652,6 +662,9 @@ fn print_pattern_answer(
             h.result.as_deref().unwrap_or("?"),
             h.node,
             h.ply,
+            h.variation
+                .as_deref()
+                .map_or(String::new(), |v| format!(" (variation {v})")),
             h.hits,
             if h.hits == 1 { "" } else { "s" },
             if h.swapped { " swapped" } else { "" },

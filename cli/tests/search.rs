@@ -201,3 +201,64 @@ fn explorer_options_filter_and_break_down_by_year() {
         .failure()
         .stderr(predicate::str::contains("--next W contradicts"));
 }
+
+#[test]
+fn variations_are_searched_with_the_flag_and_say_their_line() {
+    let dir = std::env::temp_dir().join(format!(
+        "keil-search-test-variations-{}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("db");
+    let file = dir.join("v.sgf");
+    // Black c7 with White c3 only in the record's second line.
+    std::fs::write(
+        &file,
+        "(;GM[1]FF[4]SZ[9]KM[6.5]DT[2020-01-01]PB[A]PW[B]RE[B+R];B[cc];W[gg]\
+         (;B[cg];W[gc])(;B[ee];W[cg];B[gc]))\n",
+    )
+    .unwrap();
+    keil()
+        .arg("import")
+        .arg("--db")
+        .arg(&db)
+        .arg(&file)
+        .assert()
+        .code(0);
+    let search = |extra: &[&str]| {
+        keil()
+            .args([
+                "search",
+                "pattern",
+                "--size",
+                "9",
+                "--mode",
+                "fixed",
+                "--no-symmetry",
+                "--colors",
+                "same",
+                "--db",
+            ])
+            .arg(&db)
+            .args(extra)
+            .arg("X:cc O:cg")
+            .assert()
+    };
+    search(&[])
+        .code(0)
+        .stdout(predicate::str::contains("0 games"));
+    search(&["--variations"])
+        .code(0)
+        .stdout(predicate::str::contains("1 games"))
+        .stdout(predicate::str::contains("node 4 ply 4 (variation 1)"));
+    // A position search has no variations to search.
+    keil()
+        .args(["search", "position", "--kind", "go", "--variations", "--db"])
+        .arg(&db)
+        .arg("9/9/9/9/9/9/9/9/9")
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("--variations"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

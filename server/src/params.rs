@@ -355,6 +355,7 @@ pub const MAX_MOVE_LIMIT: u32 = 100_000;
 /// The explorer's options of a search, read ([`crate::dto::ExploreQuery::read`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Explore {
+    pub variations: bool,
     pub move_limit: Option<u32>,
     pub next: Option<Color>,
     pub history: bool,
@@ -385,11 +386,11 @@ impl Explore {
 
 impl crate::dto::ExploreQuery {
     /// The options: `move_limit` 0 to [`MAX_MOVE_LIMIT`], `next` `B`/`W`,
-    /// `history` a flag, `top_games` and `recent_games` 0 to
-    /// [`MAX_LISTED`], `variations` false (absent) only.
+    /// `history` and `variations` flags, `top_games` and `recent_games` 0
+    /// to [`MAX_LISTED`].
     ///
     /// # Errors
-    /// 400 naming the parameter that does not read, or `variations` true.
+    /// 400 naming the parameter that does not read.
     pub(crate) fn read(&self) -> Result<Explore, ApiError> {
         let count = |what: &str, v: &Option<String>| -> Result<usize, ApiError> {
             match nonempty(v) {
@@ -405,13 +406,8 @@ impl crate::dto::ExploreQuery {
                     }),
             }
         };
-        if parse_flag("variations", nonempty(&self.variations), false)? {
-            return Err(bad(
-                "variations",
-                "searching variations is not supported yet: the position and pattern indexes hold main lines only (leave it out, or false)",
-            ));
-        }
         Ok(Explore {
+            variations: parse_flag("variations", nonempty(&self.variations), false)?,
             move_limit: nonempty(&self.move_limit)
                 .map(|t| {
                     number(t)
@@ -551,6 +547,12 @@ pub fn position_query(q: PositionsQuery) -> Result<PositionQuery, ApiError> {
     let symmetry = parse_flag("symmetry", nonempty(&q.symmetry), false)?;
     let swap_colors = parse_colors(q.colors.as_deref(), false)?;
     let explore = q.explore.read()?;
+    if explore.variations {
+        return Err(bad(
+            "variations",
+            "a position search reads main lines only (the position index holds no variations): leave it out, or search the board as a whole-board pattern (GET /api/v1/patterns) with variations=true",
+        ));
+    }
     let query = PositionQuery {
         symmetry,
         swap_colors,
@@ -601,6 +603,7 @@ pub fn pattern_query(q: PatternsQuery) -> Result<PatternQuery, ApiError> {
         filter: q.filter.filter()?,
         move_limit: explore.move_limit,
         next: explore.next,
+        variations: explore.variations,
         history: explore.history,
         top_games: explore.top_games,
         recent_games: explore.recent_games,

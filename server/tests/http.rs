@@ -1563,8 +1563,12 @@ fn query_parameters_are_read_as_their_openapi_patterns_say() {
             let cross = match *path {
                 "/api/v1/patterns" => ["kind", "size", "mode"].contains(&name),
                 // Which board `position` and `play` describe depends on
-                // `kind` and `size`, and the reverse.
-                "/api/v1/positions" => ["kind", "position", "play", "size"].contains(&name),
+                // `kind` and `size`, and the reverse; `variations` is the
+                // explorer's option of both searches, and a position search
+                // refuses `true` (as its description says; tested apart).
+                "/api/v1/positions" => {
+                    ["kind", "position", "play", "size", "variations"].contains(&name)
+                }
                 _ => false,
             };
             if param["required"] == true || cross {
@@ -1819,6 +1823,14 @@ fn explorer_options_filter_count_by_year_and_list_top_and_recent_games() {
     let corner = enc("X:cc");
     let base = format!("/api/v1/patterns?pattern={corner}&kind=go&size=9&mode=corner&limit=1000");
     let every = get_ok(&f.base, &base);
+    // Variations searched too: these records have none, so the same games.
+    let with_variations = get_ok(&f.base, &format!("{base}&variations=true"));
+    assert_eq!(
+        with_variations["games"], every["games"],
+        "{with_variations}"
+    );
+    let detail = get(&f.base, &format!("{base}&variations=maybe")).problem(400);
+    assert!(detail.starts_with("variations"), "{detail}");
     let black = get_ok(&f.base, &format!("{base}&next=B&history=true"));
     assert!(black["total_games"].as_u64().unwrap() > 0, "{black}");
     assert!(

@@ -508,3 +508,78 @@ fn a_move_limit_counts_plies_not_nodes_on_hand_made_records() {
     assert_eq!(position(Some(3)), vec![(game(1), 3)]);
     assert!(position(Some(2)).is_empty());
 }
+
+/// Variations searched on hand-made records: a variation's hit is found
+/// only with `variations`, says its line, counts its own plies (the move
+/// limit); a match on the part a variation shares with its parent line
+/// stays the parent's.
+#[test]
+fn variations_are_searched_when_asked_on_hand_made_records() {
+    const RECORDS: &str = "\
+(;GM[1]FF[4]SZ[9]KM[6.5]DT[2020-01-01]PB[A]PW[B]RE[B+R];B[cc];W[gg]\
+(;B[cg];W[gc])(;B[ee];W[cg];B[gc]))
+(;GM[1]FF[4]SZ[9]KM[6.5]DT[2021-01-01]PB[C]PW[D]RE[W+R];B[cc];W[cg];B[ee])
+(;GM[1]FF[4]SZ[9]KM[6.5]DT[2019-01-01]PB[E]PW[F]RE[B+R];B[cc];W[cg]\
+(;B[ee])(;B[gg]))
+";
+    let dir = tempfile::tempdir().unwrap();
+    let archive = Archive::open(common::at(dir.path())).unwrap();
+    let report = archive
+        .import(
+            &[common::bytes("variations.sgf", RECORDS)],
+            &ImportOptions::default(),
+            &mut |_| {},
+        )
+        .unwrap();
+    assert_eq!(report.counts.imported, 3, "{:?}", report.invalid);
+    let game = |i| GameId::new(i).unwrap();
+    // Black at c7 (SGF cc), White at c3 (cg), exactly there.
+    let pattern = Pattern::parse(GameKind::Go, 9, "X:cc O:cg", PatternMode::Fixed).unwrap();
+    let search = |variations: bool, move_limit: Option<u32>| {
+        let q = PatternQuery {
+            symmetry: false,
+            swap_colors: false,
+            variations,
+            move_limit,
+            history: true,
+            ..PatternQuery::new(pattern.clone(), PatternMode::Fixed)
+        };
+        archive.patterns().search(&q).unwrap()
+    };
+    let listed = |a: &keil_archive::PatternAnswer| {
+        a.games
+            .iter()
+            .map(|h| (h.game_id, h.node, h.ply, h.hits, h.variation.clone()))
+            .collect::<Vec<_>>()
+    };
+
+    let main = search(false, None);
+    assert_eq!(
+        listed(&main),
+        vec![(game(2), 2, 2, 1, None), (game(3), 2, 2, 1, None)]
+    );
+    assert_eq!(main.total_hits, 2);
+
+    // Game 1's second line (the validator's path `1`) plays W[cg] at node
+    // 4; game 3's second line has the pattern only where it shares game
+    // 3's main line.
+    let all = search(true, None);
+    assert_eq!(
+        listed(&all),
+        vec![
+            (game(2), 2, 2, 1, None),
+            (game(1), 4, 4, 1, Some("1".to_string())),
+            (game(3), 2, 2, 1, None),
+        ]
+    );
+    assert_eq!(all.total_hits, 3);
+    let years: u64 = all.history.as_ref().unwrap().iter().map(|y| y.games).sum();
+    assert_eq!(years, 3, "the history counts the game found in a variation");
+
+    // The variation's match is at its ply 4.
+    assert_eq!(listed(&search(true, Some(4))), listed(&all));
+    assert_eq!(
+        listed(&search(true, Some(3))),
+        vec![(game(2), 2, 2, 1, None), (game(3), 2, 2, 1, None)]
+    );
+}

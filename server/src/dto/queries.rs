@@ -84,10 +84,12 @@ pub struct ExploreQuery {
     /// default 0).
     #[param(value_type = Option<String>, pattern = r"^\s*(0*([0-9]{1,2}|100))?\s*$", max_length = 200)]
     pub top_games: Option<String>,
-    /// Search the variations too (Kombilo's option): only `false` for
-    /// now; `true` is refused with a 400 (the indexes hold main lines
-    /// only).
-    #[param(value_type = Option<String>, pattern = r"^\s*(false|0|no)?\s*$", max_length = 200)]
+    /// Pattern search: `true` searches the variations too (Kombilo's
+    /// option; default `false`): every record of the board is read, so the
+    /// search's time grows with the archive; a game whose first match is in
+    /// a variation says its path (`variation`). A position search refuses
+    /// `true` with a 400 (its index holds main lines only).
+    #[param(value_type = Option<String>, pattern = r"^\s*(true|false|1|0|yes|no)?\s*$", max_length = 200)]
     pub variations: Option<String>,
     /// List this many of the latest games (0 to 100, default 0).
     #[param(value_type = Option<String>, pattern = r"^\s*(0*([0-9]{1,2}|100))?\s*$", max_length = 200)]

@@ -195,6 +195,11 @@ pub struct PatternGameDto {
     /// The first match's continuation as a pattern point (`null`: no move
     /// was played in the region after it).
     pub next: Option<String>,
+    /// With `variations=true`, when the first match is in a variation: its
+    /// path, the child taken at each branch point from the root (`0.2`);
+    /// `node` and `ply` are then the variation's. Absent for the main line.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub variation: Option<String>,
     /// The date, `YYYY-MM-DD` or empty.
     pub date: String,
     /// Black's name.
@@ -219,6 +224,7 @@ impl From<keil_archive::PatternHit> for PatternGameDto {
             symmetry: h.symmetry,
             swapped: h.swapped,
             next: h.next,
+            variation: h.variation,
             date: h.date,
             black: h.black,
             white: h.white,

@@ -28,6 +28,7 @@ mod placement;
 mod regions;
 mod snapshot;
 mod tally;
+mod variations;
 
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -83,6 +84,11 @@ pub struct PatternQuery {
     /// How many of the latest games to list in
     /// [`PatternAnswer::recent_games`] (0: none).
     pub recent_games: usize,
+    /// Whether variations are searched too (Kombilo's option; see
+    /// `patterns/variations.rs`): every stored record of the board is read
+    /// and its variation lines replayed, so the time grows with the
+    /// archive. Hits in a variation say its path ([`PatternHit::variation`]).
+    pub variations: bool,
     /// How many games to list (statistics always cover all matches).
     pub limit: usize,
     /// Continue after this cursor (from [`PatternAnswer::next_cursor`]).
@@ -104,6 +110,7 @@ impl PatternQuery {
             history: false,
             top_games: 0,
             recent_games: 0,
+            variations: false,
             limit: 20,
             cursor: None,
         }
@@ -168,6 +175,11 @@ pub struct PatternHit {
     /// The first match's continuation as a pattern point (`None`: no move
     /// was played in the region after it).
     pub next: Option<String>,
+    /// With [`PatternQuery::variations`], when the game's first match is in
+    /// a variation: its path, the child taken at each branch point from the
+    /// root (the validator's variation path, `0.2`); `None` for the main
+    /// line. `node` and `ply` are then the variation's.
+    pub variation: Option<String>,
     /// The game's date, `YYYY-MM-DD` or empty.
     pub date: String,
     /// Black's name.
@@ -212,7 +224,7 @@ pub struct PatternAnswer {
     pub recent_games: Vec<PatternHit>,
 }
 
-/// A game's matches before paging (16 bytes: a search may list a million;
+/// A game's matches before paging (20 bytes: a search may list a million;
 /// its date, id and plies are read from its line when it is shown).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct GameMatch {
@@ -226,6 +238,9 @@ struct GameMatch {
     /// The first match's placement.
     placement: u32,
     hits: u32,
+    /// The variation of the first match ([`Matched::variations`]),
+    /// `u32::MAX` for the main line.
+    variation: u32,
 }
 
 /// A search's matches before paging (cached per index generation).
@@ -239,6 +254,8 @@ pub(crate) struct Matched {
     /// The query's top games ([`PatternAnswer::top_games`]).
     top: Vec<GameMatch>,
     placement_sym: Vec<(u8, bool)>,
+    /// The variation lines games' first matches are in.
+    variations: Vec<variations::Variation>,
 }
 
 impl Matched {
@@ -374,7 +391,7 @@ impl Patterns<'_> {
     ) -> Result<(PatternAnswer, bool)> {
         let archive = self.archive;
         let key = format!(
-            "{} {} {} {:?} {} {} {:?} {:?} {:?} {} {}",
+            "{} {} {} {:?} {} {} {:?} {:?} {:?} {} {} {}",
             at.games,
             at.removals,
             q.pattern,
@@ -386,6 +403,7 @@ impl Patterns<'_> {
             q.next,
             q.history,
             q.top_games,
+            q.variations,
         );
         let matched = match archive.patterns.answers.get(&key) {
             Some(m) => m,
@@ -439,6 +457,7 @@ impl Patterns<'_> {
             games: Vec::new(),
             top: Vec::new(),
             placement_sym,
+            variations: Vec::new(),
         };
         let Some(group) = group else {
             return Ok(matched);
@@ -559,8 +578,41 @@ impl Patterns<'_> {
             }
         }
         tally.flush();
+        // Variations (when asked): each line's hits after the main lines',
+        // the game's first match moved to a variation when one is earlier.
+        let mut first_in = std::collections::HashMap::new();
+        let mut lines = Vec::new();
+        if q.variations {
+            let (found, hits) = variations::search(conn, group, &placements, budget)?;
+            for (v, k, t, next) in hits {
+                let line = &found[v as usize];
+                if q.move_limit.is_some_and(|m| line.ply_at(t) > m) {
+                    continue;
+                }
+                if tally.add_line(line.game, k, t, next) {
+                    first_in.insert(line.game, v);
+                }
+            }
+            lines = found;
+        }
         matched.total_hits = tally.total_hits;
         matched.games = tally.games();
+        if !first_in.is_empty() {
+            // Keep the lines games' first matches are in, renumbered.
+            let mut kept: std::collections::HashMap<u32, u32> = std::collections::HashMap::new();
+            let mut found: Vec<Option<variations::Variation>> =
+                lines.into_iter().map(Some).collect();
+            for h in &mut matched.games {
+                if let Some(&v) = first_in.get(&h.line) {
+                    h.variation = *kept.entry(v).or_insert_with(|| {
+                        matched
+                            .variations
+                            .push(found[v as usize].take().expect("each line kept once"));
+                        (matched.variations.len() - 1) as u32
+                    });
+                }
+            }
+        }
         if q.history {
             matched.history = Some(tally.history(&matched.games));
         }
@@ -767,10 +819,12 @@ fn page(
                 let game_id = GameId::from_sql(i64::from(l.id));
                 let d = details.get(&game_id);
                 let (sym, swapped) = m.placement_sym[h.placement as usize];
+                let variation = m.variations.get(h.variation as usize);
                 Some(PatternHit {
                     game_id,
                     node: u32::from(h.node),
-                    ply: l.ply_at(h.node),
+                    ply: variation.map_or_else(|| l.ply_at(h.node), |v| v.ply_at(h.node)),
+                    variation: variation.map(|v| v.path.clone()),
                     hits: h.hits,
                     symmetry: sym,
                     swapped,

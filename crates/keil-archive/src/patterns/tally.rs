@@ -336,6 +336,32 @@ impl<'a> Tally<'a> {
         slot.first = first.min(here);
     }
 
+    /// Counts a variation line's hit of placement `k` in game `g` at node
+    /// `t` (its move limit already checked against the line's plies), after
+    /// the main lines' hits; whether it is now the game's first match
+    /// (strictly earlier than every hit counted before).
+    pub(super) fn add_line(&mut self, g: u32, k: u32, t: u16, next: regions::Next) -> bool {
+        self.flush();
+        let at = self.slot_of(g);
+        let slot = self.slots.slots[at];
+        let before = if slot.seen == self.slots.generation {
+            slot.first
+        } else {
+            u64::MAX
+        };
+        // The line's plies are not its game's: the move limit is off here.
+        let move_limit = self.move_limit.take();
+        let options = self.options;
+        self.options = self.next.is_some();
+        self.touched_len = self.touched.len();
+        self.touched.push(0);
+        self.add(g, k, t, next);
+        self.touched.truncate(self.touched_len);
+        self.move_limit = move_limit;
+        self.options = options;
+        self.slots.slots[at].first < before
+    }
+
     /// Whether the query's move limit and next move admit a hit of game
     /// `g` at node `t` continued by `next` (out of the hot path: most
     /// searches have neither).
@@ -369,6 +395,7 @@ impl<'a> Tally<'a> {
             next: slot.first as u16,
             placement: (slot.first >> 16) as u32,
             hits: slot.hits,
+            variation: u32::MAX,
         }
     }
 
