@@ -663,7 +663,6 @@ fn print_pattern_answer(
             h.node,
             h.ply,
             h.variation
-                .as_deref()
                 .map_or(String::new(), |v| format!(" (variation {v})")),
             h.hits,
             if h.hits == 1 { "" } else { "s" },

@@ -1867,5 +1867,23 @@ fn explorer_options_filter_count_by_year_and_list_top_and_recent_games() {
         assert!(r.body.contains("id=\"top-games\""), "{page}");
         assert!(r.body.contains("id=\"recent-games\""), "{page}");
         assert!(r.body.contains("name=\"min_rank\""), "{page}");
+        // Only the pattern page searches variations.
+        assert_eq!(
+            r.body.contains("name=\"variations\""),
+            page.starts_with("/patterns"),
+            "{page}"
+        );
     }
+    // The pattern page with variations searched: the box stays ticked.
+    let r = get(
+        &f.base,
+        &format!("/patterns?pattern={corner}&kind=go&size=9&mode=corner&variations=true"),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert!(
+        r.body
+            .contains("name=\"variations\" value=\"true\" checked"),
+        "{}",
+        r.body
+    );
 }

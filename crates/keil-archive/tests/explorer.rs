@@ -549,7 +549,7 @@ fn variations_are_searched_when_asked_on_hand_made_records() {
     let listed = |a: &keil_archive::PatternAnswer| {
         a.games
             .iter()
-            .map(|h| (h.game_id, h.node, h.ply, h.hits, h.variation.clone()))
+            .map(|h| (h.game_id, h.node, h.ply, h.hits, h.variation))
             .collect::<Vec<_>>()
     };
 
@@ -560,7 +560,7 @@ fn variations_are_searched_when_asked_on_hand_made_records() {
     );
     assert_eq!(main.total_hits, 2);
 
-    // Game 1's second line (the validator's path `1`) plays W[cg] at node
+    // Game 1's second line (its variation 1) plays W[cg] at node
     // 4; game 3's second line has the pattern only where it shares game
     // 3's main line.
     let all = search(true, None);
@@ -568,7 +568,7 @@ fn variations_are_searched_when_asked_on_hand_made_records() {
         listed(&all),
         vec![
             (game(2), 2, 2, 1, None),
-            (game(1), 4, 4, 1, Some("1".to_string())),
+            (game(1), 4, 4, 1, Some(1)),
             (game(3), 2, 2, 1, None),
         ]
     );

@@ -196,10 +196,11 @@ pub struct PatternGameDto {
     /// was played in the region after it).
     pub next: Option<String>,
     /// With `variations=true`, when the first match is in a variation: its
-    /// path, the child taken at each branch point from the root (`0.2`);
-    /// `node` and `ply` are then the variation's. Absent for the main line.
+    /// number, 1-based in the record's order (the game viewer's `var`:
+    /// `/games/{id}?ply={ply}&var={variation}`); `node` and `ply` are then
+    /// the variation's. Absent for the main line.
     #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub variation: Option<String>,
+    pub variation: Option<u32>,
     /// The date, `YYYY-MM-DD` or empty.
     pub date: String,
     /// Black's name.

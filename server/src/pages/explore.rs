@@ -28,6 +28,8 @@ pub(super) struct Fields {
     pub top_games: String,
     pub recent_games: String,
     pub history: bool,
+    /// Pattern page: search the variations too.
+    pub variations: bool,
 }
 
 impl Fields {
@@ -49,6 +51,12 @@ impl Fields {
             recent_games: echo(&explore.recent_games),
             history: crate::params::parse_flag("history", nonempty(&explore.history), false)
                 .unwrap_or(false),
+            variations: crate::params::parse_flag(
+                "variations",
+                nonempty(&explore.variations),
+                false,
+            )
+            .unwrap_or(false),
         }
     }
 
@@ -67,6 +75,7 @@ impl Fields {
             ("move_limit", &self.move_limit),
             ("next", &self.next),
             ("history", if self.history { "true" } else { "" }),
+            ("variations", if self.variations { "true" } else { "" }),
             ("top_games", &self.top_games),
             ("recent_games", &self.recent_games),
         ]

@@ -67,6 +67,8 @@ struct ContinuationRow {
 struct GameRow {
     id: GameId,
     ply: u32,
+    /// The variation of the first match (the viewer's `var`), if in one.
+    variation: Option<u32>,
     href: String,
     hits: u32,
     swapped: bool,
@@ -321,7 +323,11 @@ pub async fn patterns_page(
                     .map(|g| GameRow {
                         id: g.game_id,
                         ply: g.ply,
-                        href: format!("/games/{}?ply={}", g.game_id, g.ply),
+                        variation: g.variation,
+                        href: match g.variation {
+                            None => format!("/games/{}?ply={}", g.game_id, g.ply),
+                            Some(v) => format!("/games/{}?ply={}&var={v}", g.game_id, g.ply),
+                        },
                         hits: g.hits,
                         swapped: g.swapped,
                         black: g.black.clone().unwrap_or_default(),

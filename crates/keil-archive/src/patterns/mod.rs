@@ -87,7 +87,7 @@ pub struct PatternQuery {
     /// Whether variations are searched too (Kombilo's option; see
     /// `patterns/variations.rs`): every stored record of the board is read
     /// and its variation lines replayed, so the time grows with the
-    /// archive. Hits in a variation say its path ([`PatternHit::variation`]).
+    /// archive. Hits in a variation say which ([`PatternHit::variation`]).
     pub variations: bool,
     /// How many games to list (statistics always cover all matches).
     pub limit: usize,
@@ -176,10 +176,10 @@ pub struct PatternHit {
     /// was played in the region after it).
     pub next: Option<String>,
     /// With [`PatternQuery::variations`], when the game's first match is in
-    /// a variation: its path, the child taken at each branch point from the
-    /// root (the validator's variation path, `0.2`); `None` for the main
-    /// line. `node` and `ply` are then the variation's.
-    pub variation: Option<String>,
+    /// a variation: its number, 1-based in the validator's order (the
+    /// file's; the game viewer's `var`); `None` for the main line. `node`
+    /// and `ply` are then the variation's.
+    pub variation: Option<u32>,
     /// The game's date, `YYYY-MM-DD` or empty.
     pub date: String,
     /// Black's name.
@@ -824,7 +824,7 @@ fn page(
                     game_id,
                     node: u32::from(h.node),
                     ply: variation.map_or_else(|| l.ply_at(h.node), |v| v.ply_at(h.node)),
-                    variation: variation.map(|v| v.path.clone()),
+                    variation: variation.map(|v| v.number),
                     hits: h.hits,
                     symmetry: sym,
                     swapped,

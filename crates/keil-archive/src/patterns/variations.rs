@@ -35,10 +35,9 @@ const MAX_RECORD_BYTES: u64 = 64 << 20;
 pub(crate) struct Variation {
     /// The game's index in the main group.
     pub game: u32,
-    /// The child taken at each branch point from the root (the
-    /// validator's path: the last is the variation's place among its
-    /// siblings, from 1), written `0.2`.
-    pub path: String,
+    /// The variation's number: 1-based, in the validator's order (the
+    /// file's), as the game viewer's `var` parameter takes it.
+    pub number: u32,
     /// Each move's node (the SGF node's depth from the root).
     pub nodes: Box<[u32]>,
 }
@@ -57,7 +56,7 @@ pub(super) type Hit = (u32, u32, u16, regions::Next);
 /// A variation line read from a record, before its game's start is known.
 struct LineRead {
     id: GameId,
-    path: String,
+    number: u32,
     /// The node where the variation leaves its parent line.
     first_node: u32,
     moves: Vec<(keil_rules::Color, Move)>,
@@ -156,7 +155,7 @@ pub(super) fn search(
         first_nodes.push(r.first_node);
         lines.push(Variation {
             game: g as u32,
-            path: r.path,
+            number: r.number,
             nodes: r.nodes.into(),
         });
     }
@@ -201,7 +200,8 @@ fn lines_of(id: GameId, text: &str) -> Vec<LineRead> {
     verdict
         .variations
         .iter()
-        .map(|v| {
+        .zip(1..)
+        .map(|(v, number)| {
             // The nodes from the root to the variation's first, then
             // first children to its end.
             let mut path: Vec<NodeId> = Vec::new();
@@ -236,12 +236,7 @@ fn lines_of(id: GameId, text: &str) -> Vec<LineRead> {
             }
             LineRead {
                 id,
-                path: v
-                    .path
-                    .iter()
-                    .map(usize::to_string)
-                    .collect::<Vec<_>>()
-                    .join("."),
+                number,
                 first_node,
                 moves,
                 nodes,
