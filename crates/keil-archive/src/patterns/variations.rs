@@ -142,7 +142,13 @@ pub(super) fn search(
         let (colors, moves): (Vec<_>, Vec<_>) = r.moves.into_iter().unzip();
         let m = GameMoves {
             moves,
-            colors,
+            // As the game's own line stores them: Keil's turns alternate
+            // (no colours), a Go record names each move's player.
+            colors: if main.colors.is_empty() {
+                Vec::new()
+            } else {
+                colors
+            },
             nodes: r.nodes.clone(),
             ..main.clone()
         };
