@@ -42,7 +42,7 @@ pub(super) struct Loaded {
 }
 
 /// Bytes the answer cache holds at most: a wildcard pattern's answer at a
-/// million games lists most of them (16 bytes each), so a count of
+/// million games lists most of them (20 bytes each), so a count of
 /// answers alone would not bound it.
 const ANSWER_BYTES: u64 = 128 << 20;
 
