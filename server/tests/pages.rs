@@ -1083,3 +1083,33 @@ fn patterns_follow_their_edges_and_found_games_download() {
     assert_eq!(sgf.body.matches("(;").count() as u64, total.min(1000));
     assert!(total > 0);
 }
+
+/// The pattern page with variations searched: a match only in a
+/// variation of the commented record is listed as that variation's and
+/// linked to the viewer on it.
+#[test]
+fn the_pattern_page_finds_and_links_a_match_in_a_variation() {
+    let f = common::start();
+    let id = stored(&f, "commented.sgf", COMMENTED);
+    let page = |extra: &str| {
+        let path = format!(
+            "/patterns?pattern=X%3Acc%20O%3Add&kind=go&size=19&mode=fixed&symmetry=false&colors=same{extra}"
+        );
+        let mut r = common::agent()
+            .get(&format!("{}{path}", f.base))
+            .call()
+            .unwrap_or_else(|e| panic!("{path}: {e}"));
+        r.body_mut().read_to_string().unwrap()
+    };
+    // Black c17 (cc) beside White's d16 (dd): played only in the first
+    // variation, at its ply 2 (after White's d16).
+    let row = format!("#{id} at ply 2 of variation 1</a>");
+    let without = page("");
+    assert!(!without.contains(&row), "{without}");
+    let with = page("&variations=true");
+    assert!(with.contains(&row), "{with}");
+    assert!(
+        with.contains(&format!("/games/{id}?ply=2&#38;var=1")),
+        "{with}"
+    );
+}
