@@ -571,7 +571,7 @@ pub fn position_query(q: PositionsQuery) -> Result<PositionQuery, ApiError> {
 
 /// The archive query of a pattern search: kind (default Go), size
 /// (default the kind's usual), mode (default anywhere; `auto`:
-/// [`read_pattern`]), symmetry (default
+/// `read_pattern`), symmetry (default
 /// on), colours (default swap), the game filters and the page. Every
 /// error names the parameter and what to write instead. Also the entry
 /// point of the `search_query` fuzz target.
