@@ -598,18 +598,17 @@ impl Patterns<'_> {
         matched.total_hits = tally.total_hits;
         matched.games = tally.games();
         if !first_in.is_empty() {
-            // Keep the lines games' first matches are in, renumbered.
-            let mut kept: std::collections::HashMap<u32, u32> = std::collections::HashMap::new();
-            let mut found: Vec<Option<variations::Variation>> =
+            // Keep the lines games' first matches are in, renumbered (a
+            // line is one game's, so each is kept once at most).
+            let mut lines: Vec<Option<variations::Variation>> =
                 lines.into_iter().map(Some).collect();
             for h in &mut matched.games {
-                if let Some(&v) = first_in.get(&h.line) {
-                    h.variation = *kept.entry(v).or_insert_with(|| {
-                        matched
-                            .variations
-                            .push(found[v as usize].take().expect("each line kept once"));
-                        (matched.variations.len() - 1) as u32
-                    });
+                if let Some(line) = first_in
+                    .get(&h.line)
+                    .and_then(|&v| lines[v as usize].take())
+                {
+                    h.variation = matched.variations.len() as u32;
+                    matched.variations.push(line);
                 }
             }
         }

@@ -165,13 +165,9 @@ pub(super) struct Tally<'a> {
     /// Whether the slots are indexed by place in the answer order: every
     /// game of the group has one.
     ranked: bool,
-    /// With `ranked`, a bit per place in the answer order, set for each
-    /// game with hits.
-    listed: Vec<u64>,
-    /// The game indices with hits, in the order of their first hit (while
-    /// a batch is counted, the first `touched_len`).
-    touched: Vec<u32>,
-    touched_len: usize,
+    /// A bit per slot, set for each game with hits, and their number.
+    with_hits: Vec<u64>,
+    games: usize,
     /// Hits waiting to be counted ([`Tally::push`]).
     pending: Vec<(u32, u32, u16, regions::Next)>,
     pub(super) stats: Vec<[MoveStats; 2]>,
@@ -213,13 +209,8 @@ impl<'a> Tally<'a> {
             keep,
             slots: pool.take(group.lines.len()),
             ranked,
-            listed: if ranked {
-                vec![0; group.lines.len().div_ceil(64)]
-            } else {
-                Vec::new()
-            },
-            touched: Vec::new(),
-            touched_len: 0,
+            with_hits: vec![0; group.lines.len().div_ceil(64)],
+            games: 0,
             pending: Vec::with_capacity(BATCH),
             stats: vec![[MoveStats::default(); 2]; points],
             years: q.history.then(|| vec![Years::default(); points]),
@@ -271,15 +262,9 @@ impl<'a> Tally<'a> {
             }
             std::hint::black_box(any);
         }
-        // Room for every game of the batch (the hot path writes, then
-        // counts the write only for a game's first hit: no branch).
-        let touched = self.touched.len();
-        self.touched.resize(touched + pending.len(), 0);
-        self.touched_len = touched;
         for &(g, k, t, next) in &pending {
             self.add(g, k, t, next);
         }
-        self.touched.truncate(self.touched_len);
         self.pending = pending;
         self.pending.clear();
     }
@@ -312,23 +297,16 @@ impl<'a> Tally<'a> {
             let s = &mut self.stats[point][color.index()];
             s.count += 1;
             s.after_tenuki += u64::from(tenuki);
-            // The winner in the pattern's colours (`in_colors` without a
-            // branch: a winner, 0 or 1, flips on a colour-swapped
-            // placement; none, -1, stays).
-            let w = self.group.winners[g];
-            let winner = w ^ (i8::from(self.swapped[k as usize]) & i8::from(w >= 0));
+            // The winner in the pattern's colours.
+            let winner = in_colors(self.group.winners[g], self.swapped[k as usize]);
             s.black_wins += u64::from(winner == 0);
             s.white_wins += u64::from(winner == 1);
             if self.years.is_some() {
                 self.add_year(point, g, winner);
             }
         }
-        let new = hits == 0;
-        self.touched[self.touched_len] = g as u32;
-        self.touched_len += usize::from(new);
-        if self.ranked {
-            self.listed[at / 64] |= u64::from(new) << (at % 64);
-        }
+        self.with_hits[at / 64] |= 1 << (at % 64);
+        self.games += usize::from(hits == 0);
         let here =
             u64::from(t) << 48 | u64::from(k) << 16 | u64::from(next.map_or(u16::MAX, |n| n.0));
         let slot = &mut self.slots.slots[at];
@@ -353,10 +331,7 @@ impl<'a> Tally<'a> {
         let move_limit = self.move_limit.take();
         let options = self.options;
         self.options = self.next.is_some();
-        self.touched_len = self.touched.len();
-        self.touched.push(0);
         self.add(g, k, t, next);
-        self.touched.truncate(self.touched_len);
         self.move_limit = move_limit;
         self.options = options;
         self.slots.slots[at].first < before
@@ -399,37 +374,33 @@ impl<'a> Tally<'a> {
         }
     }
 
-    /// Game `g`'s matches (it has hits).
-    #[inline]
-    fn game(&self, g: u32) -> GameMatch {
-        self.game_at(g, self.slot_of(g))
-    }
-
-    /// The games with hits, in answer order ([`Group::answer_order`]): read
-    /// forwards through the slots, by the bits of their places, when the
-    /// slots are so indexed; else sorted.
+    /// The games with hits, in answer order ([`Group::answer_order`]): by
+    /// the bits of their slots, forwards through the slots; sorted when
+    /// the slots are indexed by game.
     pub(super) fn games(&self) -> Vec<GameMatch> {
         debug_assert!(
             self.pending.is_empty(),
             "a tally is flushed before it is read"
         );
         let group = self.group;
-        if self.ranked {
-            let mut games = Vec::with_capacity(self.touched.len());
-            for (w, &word) in self.listed.iter().enumerate() {
-                let mut b = word;
-                while b != 0 {
-                    let at = w * 64 + b.trailing_zeros() as usize;
-                    games.push(self.game_at(group.listed[at], at));
-                    b &= b - 1;
-                }
+        let mut games = Vec::with_capacity(self.games);
+        for (w, &word) in self.with_hits.iter().enumerate() {
+            let mut b = word;
+            while b != 0 {
+                let at = w * 64 + b.trailing_zeros() as usize;
+                let g = if self.ranked {
+                    group.listed[at]
+                } else {
+                    at as u32
+                };
+                games.push(self.game_at(g, at));
+                b &= b - 1;
             }
-            games
-        } else {
-            let mut games: Vec<GameMatch> = self.touched.iter().map(|&g| self.game(g)).collect();
-            games.sort_unstable_by_key(|h| group.answer_order(h.line));
-            games
         }
+        if !self.ranked {
+            games.sort_unstable_by_key(|h| group.answer_order(h.line));
+        }
+        games
     }
 
     /// `games` (this tally's [`Tally::games`]) by year and winner (in the
