@@ -1112,4 +1112,8 @@ fn the_pattern_page_finds_and_links_a_match_in_a_variation() {
         with.contains(&format!("/games/{id}?ply=2&#38;var=1")),
         "{with}"
     );
+    // The recent games list it as the variation's too.
+    let recent = page("&variations=true&recent_games=1");
+    let list = &recent[recent.find("id=\"recent-games\"").expect("a recent list")..];
+    assert!(list.contains(&row), "{recent}");
 }

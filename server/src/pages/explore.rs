@@ -82,10 +82,21 @@ impl Fields {
     }
 }
 
+/// The game viewer at `ply` of a game, on variation `variation` (the
+/// viewer's `var`) when the ply is one of a variation's.
+pub(super) fn viewer_href(id: GameId, ply: u32, variation: Option<u32>) -> String {
+    match variation {
+        None => format!("/games/{id}?ply={ply}"),
+        Some(v) => format!("/games/{id}?ply={ply}&var={v}"),
+    }
+}
+
 /// A game of the top or recent list.
 pub(super) struct Listed {
     pub id: GameId,
     pub ply: u32,
+    /// The variation the ply is in (a pattern match found in one).
+    pub variation: Option<u32>,
     pub href: String,
     pub black: String,
     pub white: String,
@@ -94,11 +105,12 @@ pub(super) struct Listed {
 }
 
 impl Listed {
-    /// A game listed at `ply` (the match's), linked to the game there,
-    /// each player with their rank when there is one.
-    pub(super) fn new(
+    /// A game listed at `ply` (the match's, in `variation` when there),
+    /// linked to the game there, each player with their rank when there
+    /// is one.
+    fn new(
         id: GameId,
-        ply: u32,
+        (ply, variation): (u32, Option<u32>),
         (black, white, result): (&Option<String>, &Option<String>, &Option<String>),
         (black_rank, white_rank): (&Option<String>, &Option<String>),
         date: &str,
@@ -112,12 +124,37 @@ impl Listed {
         Listed {
             id,
             ply,
-            href: format!("/games/{id}?ply={ply}"),
+            variation,
+            href: viewer_href(id, ply, variation),
             black: player(black, black_rank),
             white: player(white, white_rank),
             result: text(result),
             date: date.to_string(),
         }
+    }
+}
+
+impl From<&keil_archive::PositionHit> for Listed {
+    fn from(g: &keil_archive::PositionHit) -> Listed {
+        Listed::new(
+            g.game_id,
+            (g.ply, None),
+            (&g.black, &g.white, &g.result),
+            (&g.black_rank, &g.white_rank),
+            &g.date,
+        )
+    }
+}
+
+impl From<&keil_archive::PatternHit> for Listed {
+    fn from(g: &keil_archive::PatternHit) -> Listed {
+        Listed::new(
+            g.game_id,
+            (g.ply, g.variation),
+            (&g.black, &g.white, &g.result),
+            (&g.black_rank, &g.white_rank),
+            &g.date,
+        )
     }
 }
 

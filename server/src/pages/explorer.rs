@@ -10,7 +10,7 @@ use keil_archive::{GameId, PositionQuery};
 use keil_rules::{AnyPosition, BoardSpec, Color, Move};
 use serde::Deserialize;
 
-use super::explore::{Fields, Listed};
+use super::explore::{Fields, Listed, viewer_href};
 use super::{
     PageError, PageQuery, PageResult, color_word, kinds, letter, link, position_after, render,
     searching,
@@ -347,17 +347,8 @@ pub async fn positions_page(state: Data<ServerState>, q: PageQuery<ExplorerParam
             .history
             .as_deref()
             .map(|h| super::explore::history_svg(h, "games"));
-        let listed = |g: &keil_archive::PositionHit| {
-            Listed::new(
-                g.game_id,
-                g.ply,
-                (&g.black, &g.white, &g.result),
-                (&g.black_rank, &g.white_rank),
-                &g.date,
-            )
-        };
-        top = answer.top_games.iter().map(listed).collect();
-        recent = answer.recent_games.iter().map(listed).collect();
+        top = answer.top_games.iter().map(Listed::from).collect();
+        recent = answer.recent_games.iter().map(Listed::from).collect();
         for c in &answer.continuations {
             let href = match &line {
                 Some(l) => c
@@ -404,7 +395,7 @@ pub async fn positions_page(state: Data<ServerState>, q: PageQuery<ExplorerParam
             .map(|g| HitRow {
                 id: g.game_id,
                 ply: g.ply,
-                href: format!("/games/{}?ply={}", g.game_id, g.ply),
+                href: viewer_href(g.game_id, g.ply, None),
                 black: g.black.clone().unwrap_or_default(),
                 white: g.white.clone().unwrap_or_default(),
                 result: g.result.clone().unwrap_or_default(),

@@ -12,7 +12,7 @@ use keil_archive::{Cell, GameId, MoveStats, Pattern, PatternMode};
 use keil_rules::{AnyPosition, BoardSpec, Color, GameKind, Point};
 use serde::Deserialize;
 
-use super::explore::{Fields, Listed};
+use super::explore::{Fields, Listed, viewer_href};
 use super::explorer::share_fill;
 use super::{PageError, PageResult, drop_empty_filter, kinds, link, searching};
 use crate::ServerState;
@@ -277,17 +277,8 @@ pub async fn patterns_page(
                     .history
                     .as_deref()
                     .map(|h| super::explore::history_svg(h, "games"));
-                let listed = |g: &keil_archive::PatternHit| {
-                    Listed::new(
-                        g.game_id,
-                        g.ply,
-                        (&g.black, &g.white, &g.result),
-                        (&g.black_rank, &g.white_rank),
-                        &g.date,
-                    )
-                };
-                top = answer.top_games.iter().map(listed).collect();
-                recent = answer.recent_games.iter().map(listed).collect();
+                top = answer.top_games.iter().map(Listed::from).collect();
+                recent = answer.recent_games.iter().map(Listed::from).collect();
                 for c in &answer.continuations {
                     if let Ok(p) = board.parse_point(&c.point) {
                         marks.push(PointMark {
@@ -324,10 +315,7 @@ pub async fn patterns_page(
                         id: g.game_id,
                         ply: g.ply,
                         variation: g.variation,
-                        href: match g.variation {
-                            None => format!("/games/{}?ply={}", g.game_id, g.ply),
-                            Some(v) => format!("/games/{}?ply={}&var={v}", g.game_id, g.ply),
-                        },
+                        href: viewer_href(g.game_id, g.ply, g.variation),
                         hits: g.hits,
                         swapped: g.swapped,
                         black: g.black.clone().unwrap_or_default(),
