@@ -11,10 +11,12 @@
 //! "after tenuki" when it came 3 or more nodes after the match; points that
 //! a symmetry of the pattern itself maps onto each other are folded onto
 //! one. Whole-board patterns without wildcards are answered by the
-//! position index; 7×7 corner patterns with 1 to 8 stones, and Keil's
-//! 7-point shapes (a point and its six neighbours) with 1 to 3 stones, few
-//! wildcards in either, by the region index of [`regions`] (lookups by
-//! exact content, each hit with its stored continuation); every other
+//! position index; 7×7 corner patterns with 1 to 8 stones, 5×5 side
+//! patterns with 1 to 3, and Keil's 7-point shapes (a point and its six
+//! neighbours) with 1 to 3 stones, few wildcards in any, by the region
+//! index of [`regions`] (lookups by exact content, each hit with its
+//! stored continuation), as are 5×5 corner patterns of one stone or two
+//! neighbouring stones with `*` elsewhere (lookups by stone set); every other
 //! pattern by the in-memory index of [`index`]
 //! (first-life columns, exact, with event replay for the rare games it
 //! cannot decide alone).

@@ -12,6 +12,11 @@
 //!   (Kombilo's side patterns slide so), contents of 1 to
 //!   [`SIDE_STONES`] stones: the side patterns of that size (52 windows
 //!   on 19×19);
+//! - on the same boards, the four 5×5 corner boxes, each with its *stone
+//!   sets* rather than its contents: every set of 1 to [`BOX_STONES`]
+//!   stones the box held at once, whatever its other points held, at the
+//!   first node it held them: the common wildcard corners (a few stones,
+//!   `*` everywhere else; Kombilo's 4-4 and 3-3 with `*` elsewhere);
 //! - on Keil boards, each point with all six neighbours, together with them
 //!   (91 such 7-point regions on side 7), contents of 1 to 3 stones: the
 //!   local shape searched anywhere on the hexagon.
@@ -22,7 +27,9 @@
 //! whose `x`, `o` and `*` points stand for at most [`MAX_CONTENTS`]
 //! contents, each with 1 to the shape's most stones, is one lookup per
 //! content. Every other pattern, and every board without regions, is left
-//! to the scan of [`super::index`]. The two give the same hits, first
+//! to the scan of [`super::index`]. A 5×5 corner pattern of 1 to
+//! [`BOX_STONES`] stones and `*` elsewhere is one lookup per placement in
+//! its corner box's stone sets. The two give the same hits, first
 //! nodes and continuations; the tests compare them on generated games.
 //!
 //! **Keys** are exact, not hashes: each stone is the code `1 + 2 × rank +
@@ -72,6 +79,16 @@ use crate::positions::{get_varint, put_varint};
 pub(crate) const SIDE: i32 = 7;
 /// The width and depth of a side window, in points.
 pub(crate) const WINDOW: i32 = 5;
+/// The side of a corner box (whose stone sets are indexed), in points.
+pub(crate) const BOX: i32 = 5;
+/// The most stones of a corner box's indexed stone sets: the sets of 1
+/// and 2 stones (at 100,000 generated 19×19 games, see BENCHMARKS.md for
+/// what they cost a game).
+pub(crate) const BOX_STONES: u32 = 2;
+/// Words of a box's bit set of the stone sets it has held in a game: one
+/// bit per set of 1 or 2 stone codes (codes 1 to 50 on a 5×5 box), at
+/// `low × 51 + high` (`low` 0 for one stone).
+const BOX_WORDS: usize = (51 * 51usize).div_ceil(64);
 /// The most stones of a side window's indexed contents: side patterns
 /// are searched with few stones, and a window sees many contents (at
 /// 100,000 generated 19×19 games, 3 stones cost 716 bytes a game and 4
@@ -134,8 +151,13 @@ pub(crate) struct Regions {
     members: Vec<Vec<(u16, u8)>>,
     /// Per region, the most stones of its indexed contents (at most the
     /// shape's): the shape's for corners and Keil's rosettes,
-    /// [`SIDE_STONES`] for the side windows that follow them.
+    /// [`SIDE_STONES`] for the side windows that follow them,
+    /// [`BOX_STONES`] for the corner boxes.
     limits: Vec<u32>,
+    /// The first corner box: the regions from it on are boxes, whose
+    /// entries are stone sets, not contents (the number of regions when
+    /// the board has none).
+    boxes: usize,
     segments: Vec<Segment>,
     /// Entries of games pushed since the last [`Regions::seal`].
     pending: Vec<Entry>,
@@ -151,6 +173,10 @@ struct Scratch {
     open: Vec<Vec<u32>>,
     touched: Vec<u16>,
     is_touched: Vec<bool>,
+    /// Per region, the ranks a stone came to in this node.
+    arrived: Vec<u64>,
+    /// Per corner box, the stone sets it has held in the game.
+    sets: Vec<[u64; BOX_WORDS]>,
 }
 
 impl Scratch {
@@ -162,6 +188,8 @@ impl Scratch {
             open: vec![Vec::new(); n],
             touched: Vec::new(),
             is_touched: vec![false; n],
+            arrived: vec![0; n],
+            sets: Vec::new(),
         }
     }
 }
@@ -390,8 +418,8 @@ impl SegmentBuilder {
 
 /// The top-left points `(column, row)` of the four corner regions of an
 /// `n`×`n` board.
-fn origins(n: i32) -> [(i32, i32); 4] {
-    [(0, 0), (n - SIDE, 0), (0, n - SIDE), (n - SIDE, n - SIDE)]
+fn origins(n: i32, side: i32) -> [(i32, i32); 4] {
+    [(0, 0), (n - side, 0), (0, n - side), (n - side, n - side)]
 }
 
 /// The top-left points `(column, row)` of the side windows of an `n`×`n`
@@ -430,23 +458,94 @@ fn key(shape: Shape, region: usize, black: u64, white: u64) -> u64 {
     (region as u64) << (bits * shape.max_stones) | codes
 }
 
+/// The ranks of a corner box's points next to the point of rank `rank`
+/// (the eight around it, inside the box): a box's stone sets of two
+/// stones are pairs of neighbours. Ranks are row-major (points in board
+/// order).
+fn box_near(rank: u32) -> u64 {
+    let (r, c) = ((rank / BOX as u32) as i32, (rank % BOX as u32) as i32);
+    let mut near = 0u64;
+    for (dr, dc) in [
+        (-1, -1),
+        (-1, 0),
+        (-1, 1),
+        (0, -1),
+        (0, 1),
+        (1, -1),
+        (1, 0),
+        (1, 1),
+    ] {
+        let (r, c) = (r + dr, c + dc);
+        if (0..BOX).contains(&r) && (0..BOX).contains(&c) {
+            near |= 1 << (r * BOX + c);
+        }
+    }
+    near
+}
+
+/// The entries of corner box `r` at the end of a node at which stones
+/// came to its ranks `arrived`, its content now `(b, w)`: each stone, and
+/// each pair of neighbouring stones, that holds one of those and that it has not
+/// held before in the game (`sets`), each waiting for its continuation
+/// (`open`, the box's entries waiting).
+fn box_sets(
+    shape: Shape,
+    r: usize,
+    (b, w): (u64, u64),
+    arrived: u64,
+    (game, node): (u32, u16),
+    (sets, open): (&mut [u64; BOX_WORDS], &mut Vec<u32>),
+    pending: &mut Vec<Entry>,
+) {
+    let code = |rank: u32| 1 + 2 * rank as usize + (w >> rank & 1) as usize;
+    let mut add = |one: u64, low: usize, high: usize| {
+        let i = low * 51 + high;
+        if sets[i / 64] >> (i % 64) & 1 != 0 {
+            return;
+        }
+        sets[i / 64] |= 1 << (i % 64);
+        open.push(pending.len() as u32);
+        pending.push(Entry {
+            key: key(shape, r, b & one, w & one),
+            game,
+            node,
+            next: 0,
+        });
+    };
+    let mut new = arrived;
+    while new != 0 {
+        let a = new.trailing_zeros();
+        new &= new - 1;
+        add(1 << a, 0, code(a));
+        let mut others = (b | w) & box_near(a);
+        while others != 0 {
+            let q = others.trailing_zeros();
+            others &= others - 1;
+            let (ca, cq) = (code(a), code(q));
+            add(1 << a | 1 << q, ca.min(cq), ca.max(cq));
+        }
+    }
+}
+
 impl Regions {
     /// The region index of `board`, empty; `None` for a board without
     /// regions to index (square under 8×8, or a Keil board too small for a
     /// point with six neighbours).
     pub(crate) fn new(board: AnyBoard) -> Option<Regions> {
-        let (shape, regions, corners): (Shape, Vec<Vec<Point>>, usize) = match board {
+        let (shape, regions, corners, boxes): (Shape, Vec<Vec<Point>>, usize, usize) = match board {
             AnyBoard::Square(_) => {
                 let n = i32::from(board.size());
                 if n <= SIDE {
                     return None;
                 }
-                let regions: Vec<Vec<Point>> = origins(n)
+                let mut regions: Vec<Vec<Point>> = origins(n, SIDE)
                     .into_iter()
                     .map(|o| square(board, o, SIDE))
                     .chain(windows(n).into_iter().map(|o| square(board, o, WINDOW)))
                     .collect();
-                (CORNER, regions, 4)
+                let boxes = regions.len();
+                regions.extend(origins(n, BOX).into_iter().map(|o| square(board, o, BOX)));
+                (CORNER, regions, 4, boxes)
             }
             AnyBoard::Hex(_) => {
                 let rosettes: Vec<Vec<Point>> = board
@@ -463,7 +562,7 @@ impl Regions {
                     return None;
                 }
                 let n = rosettes.len();
-                (ROSETTE, rosettes, n)
+                (ROSETTE, rosettes, n, n)
             }
         };
         let n = regions.len();
@@ -476,11 +575,14 @@ impl Regions {
                 .map(|r| {
                     if r < corners {
                         shape.max_stones
-                    } else {
+                    } else if r < boxes {
                         SIDE_STONES
+                    } else {
+                        BOX_STONES
                     }
                 })
                 .collect(),
+            boxes,
             segments: Vec::new(),
             pending: Vec::new(),
         };
@@ -533,8 +635,11 @@ impl Regions {
             shape,
             members,
             limits,
+            boxes,
             ..
         } = self;
+        let boxes = *boxes;
+        s.sets.resize(s.content.len() - boxes, [0; BOX_WORDS]);
         let mut i = 0;
         while i < events.len() {
             let node = events[i].node();
@@ -550,6 +655,9 @@ impl Regions {
                         1 => *b |= bit,
                         2 => *w |= bit,
                         _ => {}
+                    }
+                    if e.state() != 0 {
+                        s.arrived[r] |= bit;
                     }
                     // The first move in the region after a content's node
                     // is the continuation of the contents it held before.
@@ -572,6 +680,13 @@ impl Regions {
                 let r = usize::from(region);
                 s.is_touched[r] = false;
                 let (b, w) = s.content[r];
+                let arrived = std::mem::take(&mut s.arrived[r]) & (b | w);
+                if r >= boxes {
+                    let sets = &mut s.sets[r - boxes];
+                    let waiting = (sets, &mut s.open[r]);
+                    box_sets(*shape, r, (b, w), arrived, (game, node), waiting, pending);
+                    continue;
+                }
                 if !(1..=limits[r]).contains(&(b | w).count_ones()) {
                     continue;
                 }
@@ -592,6 +707,9 @@ impl Regions {
             s.content[r] = (0, 0);
             s.seen[r].clear();
             s.open[r].clear();
+        }
+        for sets in &mut s.sets {
+            *sets = [0; BOX_WORDS];
         }
     }
 
@@ -689,6 +807,29 @@ impl Regions {
                 .find(|m| usize::from(m.0) == region)
                 .map(|m| m.1)
         };
+        if region >= self.boxes {
+            // A corner box: its stone sets answer one stone, or two
+            // neighbours, with `*` elsewhere (a placement's cells hold no
+            // `*`).
+            if pl.cells.len() != pl.stones || !(1..=BOX_STONES).contains(&(pl.stones as u32)) {
+                return None;
+            }
+            let (mut b, mut w) = (0u64, 0u64);
+            for &(p, cell) in &pl.cells {
+                let bit = 1u64 << rank_of(p)?;
+                if cell == Cell::White {
+                    w |= bit;
+                } else {
+                    b |= bit;
+                }
+            }
+            // Two stones: neighbours only.
+            let stones = b | w;
+            if stones.count_ones() == 2 && box_near(stones.trailing_zeros()) & stones == 0 {
+                return None;
+            }
+            return Some((region, vec![key(self.shape, region, b, w)]));
+        }
         // Fixed stones, and each open point's rank and choice of states
         // (bit 0 empty, 1 black, 2 white); a point outside the cells is `*`.
         let (mut b, mut w) = (0u64, 0u64);
@@ -948,6 +1089,8 @@ mod tests {
             (GameKind::Keil, 7),
         ];
         let mut answered = [0usize; 2];
+        // Stone sets of corner boxes cut (6 on each square board).
+        let mut boxed = 0;
         let mut found = 0;
         let mut continued = 0;
         for (kind, size) in boards {
@@ -970,7 +1113,7 @@ mod tests {
                     for e in events.iter().take_while(|e| e.node() <= t) {
                         state[e.point()] = e.state();
                     }
-                    let r = below(regions.points.len());
+                    let r = below(regions.boxes);
                     let region = &regions.points[r];
                     let cells: Vec<(Point, Cell)> = region
                         .iter()
@@ -1001,6 +1144,58 @@ mod tests {
                     }
                     cut.push((Pattern::new(kind, size, cells).unwrap(), true, window));
                     cut.push((Pattern::new(kind, size, wild).unwrap(), false, window));
+                }
+                // Square boards: 1 or 2 stones of a corner box at a node,
+                // `*` elsewhere in the box (its stone sets answer those).
+                let mut sets = 0;
+                while regions.boxes < regions.points.len() && sets < 6 {
+                    let line = &group.lines[below(group.lines.len())];
+                    let events = group.events(line);
+                    let t = events[below(events.len())].node();
+                    let mut state = vec![0u8; board.len()];
+                    for e in events.iter().take_while(|e| e.node() <= t) {
+                        state[e.point()] = e.state();
+                    }
+                    let r = regions.boxes + below(regions.points.len() - regions.boxes);
+                    let region = &regions.points[r];
+                    // Ranks of the box's stones, and of those with a stone
+                    // beside them.
+                    let stones: Vec<u32> = (0..region.len() as u32)
+                        .filter(|&k| state[usize::from(region[k as usize])] != 0)
+                        .collect();
+                    let paired: Vec<u32> = stones
+                        .iter()
+                        .copied()
+                        .filter(|&k| stones.iter().any(|&q| box_near(k) >> q & 1 != 0))
+                        .collect();
+                    if paired.is_empty() {
+                        continue;
+                    }
+                    let first = paired[below(paired.len())];
+                    let near: Vec<u32> = stones
+                        .iter()
+                        .copied()
+                        .filter(|&q| box_near(first) >> q & 1 != 0)
+                        .collect();
+                    let mut chosen = vec![region[first as usize]];
+                    if sets % 2 == 1 {
+                        chosen.push(region[near[below(near.len())] as usize]);
+                    }
+                    let cells: Vec<(Point, Cell)> = region
+                        .iter()
+                        .map(|&p| {
+                            let cell = if chosen.contains(&p) {
+                                [Cell::Empty, Cell::Black, Cell::White]
+                                    [usize::from(state[usize::from(p)])]
+                            } else {
+                                Cell::Any
+                            };
+                            (Point(p), cell)
+                        })
+                        .collect();
+                    cut.push((Pattern::new(kind, size, cells).unwrap(), true, false));
+                    boxed += 1;
+                    sets += 1;
                 }
             }
             let spread = if kind == GameKind::Keil {
@@ -1059,7 +1254,8 @@ mod tests {
         // Every exact pattern, and some of those with three wildcards (few
         // on Keil boards and in side windows, whose contents hold 3 stones
         // at most).
-        assert_eq!(answered[1], boards.len() * 12 * 4);
+        assert_eq!(boxed, 4 * 6);
+        assert_eq!(answered[1], (boards.len() * 12 + boxed) * 4);
         assert!(answered[0] > boards.len() * 12 * 4 / 6, "{answered:?}");
         // Cut from the games themselves: each one is found at least once,
         // and most have continuations.
@@ -1227,6 +1423,15 @@ mod tests {
         );
         // More than 8 stones once x points are black.
         assert_eq!(go(&corner("XXXOOOx/.......")), None);
+        // A 5×5 corner box: 1 or 2 stones, `*` elsewhere.
+        let box5 = |rows: &str| contents(GameKind::Go, 19, rows, PatternMode::Corner);
+        assert_eq!(box5("*****/*****/**O**/***X*/*****"), Some(Some(1)));
+        assert_eq!(box5("*****/*****/*****/***X*/*****"), Some(Some(1)));
+        // Three stones, or a point that must be empty: left to the scan.
+        assert_eq!(box5("*****/*****/**O**/**XX*/*****"), None);
+        // Two stones that are not neighbours.
+        assert_eq!(box5("*****/*****/O****/***X*/*****"), None);
+        assert_eq!(box5("*****/*****/**O**/***X./*****"), None);
         // Not a corner region: 6×6.
         assert_eq!(go("....../....../..O.../...X../....../......"), None);
         assert!(

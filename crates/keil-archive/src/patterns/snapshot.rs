@@ -21,7 +21,7 @@
 //! rename).
 //!
 //! **Format** (little-endian; every array starts at a multiple of 8 bytes,
-//! so that it is used in place): the magic `KEILPIX3`, the pattern blocks'
+//! so that it is used in place): the magic `KEILPIX4`, the pattern blocks'
 //! version (u32), the fingerprint (32 bytes), the games and removals
 //! sequences (i64 each), the number of groups (u32); per group its kind (0
 //! Keil, 1 Go, 2 Kaomi) and board size (u64 each), then its arrays, each as
@@ -54,9 +54,9 @@ use crate::store::Sequences;
 /// The file's name in the cache directory.
 pub(super) const FILE: &str = "patterns.snapshot";
 
-/// The format's magic; `KEILPIX3` since the region index holds side
-/// windows (a snapshot without them is not used).
-const MAGIC: &[u8; 8] = b"KEILPIX3";
+/// The format's magic; `KEILPIX4` since the region index holds the corner
+/// boxes' stone sets (a snapshot without them is not used).
+const MAGIC: &[u8; 8] = b"KEILPIX4";
 
 /// The header's length: magic, version, fingerprint, sequences, groups.
 const HEADER: usize = 8 + 4 + 32 + 16 + 4;
