@@ -1105,7 +1105,9 @@ mod tests {
                     .unwrap();
                 let board = group.board;
                 let regions = group.regions.as_ref().unwrap();
-                while cut.len() < 24 {
+                // Each point's state (0 empty, 1 black, 2 white) at the end
+                // of a node of a game, both picked at random.
+                let random_state = |below: &mut dyn FnMut(usize) -> usize| {
                     let line = &group.lines[below(group.lines.len())];
                     let events = group.events(line);
                     let t = events[below(events.len())].node();
@@ -1113,6 +1115,10 @@ mod tests {
                     for e in events.iter().take_while(|e| e.node() <= t) {
                         state[e.point()] = e.state();
                     }
+                    state
+                };
+                while cut.len() < 24 {
+                    let state = random_state(&mut below);
                     let r = below(regions.boxes);
                     let region = &regions.points[r];
                     let cells: Vec<(Point, Cell)> = region
@@ -1149,13 +1155,7 @@ mod tests {
                 // `*` elsewhere in the box (its stone sets answer those).
                 let mut sets = 0;
                 while regions.boxes < regions.points.len() && sets < 6 {
-                    let line = &group.lines[below(group.lines.len())];
-                    let events = group.events(line);
-                    let t = events[below(events.len())].node();
-                    let mut state = vec![0u8; board.len()];
-                    for e in events.iter().take_while(|e| e.node() <= t) {
-                        state[e.point()] = e.state();
-                    }
+                    let state = random_state(&mut below);
                     let r = regions.boxes + below(regions.points.len() - regions.boxes);
                     let region = &regions.points[r];
                     // Ranks of the box's stones, and of those with a stone
