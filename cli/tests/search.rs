@@ -262,3 +262,35 @@ fn variations_are_searched_with_the_flag_and_say_their_line() {
         .stderr(predicate::str::contains("--variations"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_cache_directory_keeps_the_pattern_index_for_the_next_search() {
+    let db = archive("cache");
+    let cache = db.with_file_name("cache");
+    let plain = json(&db, &["--size", "9", "X:cc O:dc"]);
+    let cache_arg = cache.to_str().unwrap();
+    let first = json(&db, &["--size", "9", "--cache-dir", cache_arg, "X:cc O:dc"]);
+    // The first search derived the index and left its snapshot.
+    let snapshot = cache.join("patterns.snapshot");
+    let written = std::fs::metadata(&snapshot).unwrap().modified().unwrap();
+    let second = json(&db, &["--size", "9", "--cache-dir", cache_arg, "X:cc O:dc"]);
+    assert_eq!(first, plain);
+    assert_eq!(second, plain);
+    assert!(plain["total_games"].as_u64().unwrap() > 0, "{plain}");
+    // The second read it (it was current, so not written again).
+    assert_eq!(
+        std::fs::metadata(&snapshot).unwrap().modified().unwrap(),
+        written
+    );
+    // A directory that cannot be one is refused, saying which.
+    let file = db.with_file_name("go.sgf");
+    keil()
+        .args(["search", "pattern", "--size", "9", "--db"])
+        .arg(&db)
+        .arg("--cache-dir")
+        .arg(&file)
+        .arg("X:cc O:dc")
+        .assert()
+        .code(predicate::ne(0))
+        .stderr(predicate::str::contains("cache directory"));
+}
