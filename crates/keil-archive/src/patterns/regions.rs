@@ -202,6 +202,11 @@ pub(super) struct Segment {
     /// `starts[i]..starts[i + 1]`: the bytes of `keys[i]`'s entries.
     pub(super) starts: Array<u32>,
     pub(super) data: Array<u8>,
+    /// Per key, the last game of its run, so that a merge need not decode
+    /// the run to find it; empty when not known (a segment read from a
+    /// snapshot, cut by [`Segment::below`], or compacted: kept only while
+    /// segments are merged during loads).
+    lasts: Vec<u32>,
 }
 
 /// A [`Segment`] while it is written.
@@ -210,6 +215,8 @@ struct SegmentBuilder {
     keys: Vec<u64>,
     starts: Vec<u32>,
     data: Vec<u8>,
+    /// Each key's last game, when every run it is written from has one.
+    lasts: Option<Vec<u32>>,
 }
 
 /// The entries of one run: `(game, node, continuation byte)`.
@@ -265,29 +272,53 @@ impl Segment {
         {
             return Err("region segment");
         }
-        Ok(Segment { keys, starts, data })
+        Ok(Segment {
+            keys,
+            starts,
+            data,
+            lasts: Vec::new(),
+        })
     }
 
     /// A segment of `entries`, sorted by key and then game.
     fn encode(entries: &[Entry]) -> Segment {
         let mut s = SegmentBuilder::default();
+        let mut lasts = Vec::new();
         let mut last = 0;
         for e in entries {
             if s.keys.last() != Some(&e.key) {
                 s.keys.push(e.key);
                 s.starts.push(s.data.len() as u32);
+                lasts.push(e.game);
                 last = 0;
             }
             put_varint(&mut s.data, u64::from(e.game - last));
             put_varint(&mut s.data, u64::from(e.node));
             s.data.push(e.next);
             last = e.game;
+            *lasts.last_mut().expect("a key") = e.game;
         }
+        s.lasts = Some(lasts);
         s.finish()
     }
 
+    /// The last game of key `i`'s run, when known.
+    fn last(&self, i: usize) -> Option<u32> {
+        self.lasts.get(i).copied()
+    }
+
+    /// Whether every key's last game is known.
+    fn knows_lasts(&self) -> bool {
+        self.lasts.len() == self.keys.len()
+    }
+
     fn bytes(&self) -> usize {
-        self.keys.len() * 8 + self.starts.len() * 4 + self.data.len()
+        self.keys.len() * 8 + self.starts.len() * 4 + self.data.len() + self.lasts.capacity() * 4
+    }
+
+    /// The bytes of key `i`'s entries, and its last game when known.
+    fn run_with_last(&self, i: usize) -> (&[u8], Option<u32>) {
+        (self.run_bytes(i), self.last(i))
     }
 
     /// The bytes of key `i`'s entries.
@@ -308,19 +339,21 @@ impl Segment {
             keys: Vec::with_capacity(older.keys.len() + newer.keys.len()),
             starts: Vec::with_capacity(older.keys.len() + newer.keys.len() + 1),
             data: Vec::with_capacity(older.data.len() + newer.data.len()),
+            lasts: (older.knows_lasts() && newer.knows_lasts())
+                .then(|| Vec::with_capacity(older.keys.len() + newer.keys.len())),
         };
         let (mut i, mut j) = (0, 0);
         while i < older.keys.len() || j < newer.keys.len() {
             let a = older.keys.get(i).copied().unwrap_or(u64::MAX);
             let b = newer.keys.get(j).copied().unwrap_or(u64::MAX);
             if a < b || j == newer.keys.len() {
-                s.push_runs(a, &[older.run_bytes(i)]);
+                s.push_runs(a, &[older.run_with_last(i)]);
                 i += 1;
             } else if b < a || i == older.keys.len() {
-                s.push_runs(b, &[newer.run_bytes(j)]);
+                s.push_runs(b, &[newer.run_with_last(j)]);
                 j += 1;
             } else {
-                s.push_runs(a, &[older.run_bytes(i), newer.run_bytes(j)]);
+                s.push_runs(a, &[older.run_with_last(i), newer.run_with_last(j)]);
                 i += 1;
                 j += 1;
             }
@@ -336,9 +369,10 @@ impl Segment {
             keys: Vec::with_capacity(segments.iter().map(|g| g.keys.len()).max().unwrap_or(0)),
             starts: Vec::new(),
             data: Vec::with_capacity(segments.iter().map(|g| g.data.len()).sum()),
+            lasts: None,
         };
         let mut at = vec![0usize; segments.len()];
-        let mut runs: Vec<&[u8]> = Vec::with_capacity(segments.len());
+        let mut runs: Vec<(&[u8], Option<u32>)> = Vec::with_capacity(segments.len());
         loop {
             let next = segments
                 .iter()
@@ -351,7 +385,7 @@ impl Segment {
             runs.clear();
             for (g, i) in segments.iter().zip(at.iter_mut()) {
                 if g.keys.get(*i) == Some(&key) {
-                    runs.push(g.run_bytes(*i));
+                    runs.push(g.run_with_last(*i));
                     *i += 1;
                 }
             }
@@ -393,25 +427,30 @@ impl SegmentBuilder {
             keys: Array::Owned(self.keys),
             starts: Array::Owned(self.starts),
             data: Array::Owned(self.data),
+            lasts: self.lasts.unwrap_or_default(),
         }
     }
 
     /// Appends key `key`'s entries from `runs` (each run's games above the
     /// one's before it): the first run's bytes as they are, each later
     /// one's first game rewritten as a difference from the games before it.
-    fn push_runs(&mut self, key: u64, runs: &[&[u8]]) {
+    fn push_runs(&mut self, key: u64, runs: &[(&[u8], Option<u32>)]) {
         self.keys.push(key);
         self.starts.push(self.data.len() as u32);
         let mut last = 0u32;
-        for (i, run) in runs.iter().enumerate() {
+        for (i, &(run, known)) in runs.iter().enumerate() {
             let mut at = 0;
             let first = get_varint(run, &mut at).expect("a run's entries are whole") as u32;
             put_varint(&mut self.data, u64::from(first - last));
             self.data.extend_from_slice(&run[at..]);
-            // The next run's first game is written after this one's last.
-            if i + 1 < runs.len() {
-                last = Run::new(run).last().map_or(last, |e| e.0);
+            // The next run's first game is written after this one's last
+            // (decoded only when not known).
+            if i + 1 < runs.len() || self.lasts.is_some() {
+                last = known.unwrap_or_else(|| Run::new(run).last().map_or(last, |e| e.0));
             }
+        }
+        if let Some(lasts) = &mut self.lasts {
+            lasts.push(last);
         }
     }
 }
@@ -792,6 +831,10 @@ impl Regions {
         if self.segments.len() > 1 {
             let one = Segment::merge_all(&self.segments);
             self.segments = vec![one];
+        }
+        // The loads' merges are done: their last games are not kept.
+        for s in &mut self.segments {
+            s.lasts = Vec::new();
         }
     }
 
@@ -1571,5 +1614,34 @@ mod tests {
         assert_eq!(decode(&merged.below(650)), flat(&entries(0..650)));
         assert_eq!(decode(&merged.below(0)), Vec::new());
         assert_eq!(merged.below(0).keys.len(), 0);
+        // Each key's last game is carried through merges, or left unknown
+        // (and decoded) once a segment does not know it; the entries are
+        // the same either way.
+        let lasts = |s: &Segment| -> Vec<u32> {
+            s.keys
+                .iter()
+                .map(|&k| s.run(k).unwrap().last().unwrap().0)
+                .collect()
+        };
+        assert!(merged.knows_lasts());
+        assert_eq!(merged.lasts, lasts(&merged));
+        let cut = merged.below(650);
+        assert!(!cut.knows_lasts());
+        let later = Segment::encode(&entries(1000..1300));
+        let again = Segment::merge(&cut, &later);
+        assert!(!again.knows_lasts());
+        let expected: Vec<_> = flat(&entries(0..650))
+            .into_iter()
+            .chain(flat(&entries(1000..1300)))
+            .collect();
+        let mut expected = expected;
+        expected.sort_by_key(|e| (e.0, e.1));
+        assert_eq!(decode(&again), expected);
+        let all = Segment::merge_all(&[older, newer, later]);
+        assert_eq!(decode(&all), {
+            let mut e = flat(&entries(0..1300));
+            e.sort_by_key(|e| (e.0, e.1));
+            e
+        });
     }
 }
