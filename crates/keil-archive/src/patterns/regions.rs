@@ -55,8 +55,8 @@
 //! about log2(load / [`SEAL_AT`]) times, and a one-game upload never
 //! rewrites the whole index. Games only grow, so segments come in game
 //! order, and a merge copies each key's runs one after the other: it
-//! re-encodes only the newer run's first game, and decodes the older run
-//! only to find its last.
+//! re-encodes only the newer run's first game, after the older run's last
+//! (which segments built during a load carry per key, and others decode).
 //!
 //! A batch of games' entries (a decoded pattern block's) is found in
 //! parallel on rayon's pool, each thread with its own working state, once
