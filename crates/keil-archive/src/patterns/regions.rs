@@ -13,10 +13,11 @@
 //!   [`SIDE_STONES`] stones: the side patterns of that size (52 windows
 //!   on 19×19);
 //! - on the same boards, the four 5×5 corner boxes, each with its *stone
-//!   sets* rather than its contents: every set of 1 to [`BOX_STONES`]
-//!   stones the box held at once, whatever its other points held, at the
-//!   first node it held them: the common wildcard corners (a few stones,
-//!   `*` everywhere else; Kombilo's 4-4 and 3-3 with `*` elsewhere);
+//!   sets* rather than its contents: each stone, and each pair of
+//!   neighbouring stones (one of the eight points around the other), the
+//!   box held at once, whatever its other points held, at the first node
+//!   it held them: the common wildcard corners (a stone or two, `*`
+//!   everywhere else; Kombilo's 4-4 and 3-3 with `*` elsewhere);
 //! - on Keil boards, each point with all six neighbours, together with them
 //!   (91 such 7-point regions on side 7), contents of 1 to 3 stones: the
 //!   local shape searched anywhere on the hexagon.
@@ -27,9 +28,9 @@
 //! whose `x`, `o` and `*` points stand for at most [`MAX_CONTENTS`]
 //! contents, each with 1 to the shape's most stones, is one lookup per
 //! content. Every other pattern, and every board without regions, is left
-//! to the scan of [`super::index`]. A 5×5 corner pattern of 1 to
-//! [`BOX_STONES`] stones and `*` elsewhere is one lookup per placement in
-//! its corner box's stone sets. The two give the same hits, first
+//! to the scan of [`super::index`]. A 5×5 corner pattern of one stone, or
+//! two neighbouring stones, and `*` elsewhere is one lookup per placement
+//! in its corner box's stone sets. The two give the same hits, first
 //! nodes and continuations; the tests compare them on generated games.
 //!
 //! **Keys** are exact, not hashes: each stone is the code `1 + 2 × rank +
@@ -81,9 +82,10 @@ pub(crate) const SIDE: i32 = 7;
 pub(crate) const WINDOW: i32 = 5;
 /// The side of a corner box (whose stone sets are indexed), in points.
 pub(crate) const BOX: i32 = 5;
-/// The most stones of a corner box's indexed stone sets: the sets of 1
-/// and 2 stones (at 100,000 generated 19×19 games, see BENCHMARKS.md for
-/// what they cost a game).
+/// The most stones of a corner box's indexed stone sets: single stones,
+/// and pairs of neighbours (what they cost a game, on generated and on
+/// real games, is in BENCHMARKS.md, "Explorer benchmark"; pairs of any two
+/// stones of the box cost about three times as much).
 pub(crate) const BOX_STONES: u32 = 2;
 /// Words of a box's bit set of the stone sets it has held in a game: one
 /// bit per set of 1 or 2 stone codes (codes 1 to 50 on a 5×5 box), at
@@ -460,7 +462,7 @@ impl SegmentBuilder {
 /// every entry shares (a region's number, a content's unused codes). Each
 /// pass reads and writes the entries once; measured against the
 /// comparison sort it replaced (pdqsort on key and game) in BENCHMARKS.md.
-fn sort_by_key(entries: &mut Vec<Entry>) {
+fn sort_entries(entries: &mut Vec<Entry>) {
     let n = entries.len();
     if n < 1024 {
         entries.sort_by_key(|e| e.key);
@@ -808,7 +810,7 @@ impl Regions {
         // A key once a game: sorted by key, then game (entries are gathered
         // in game order, and the sort keeps it among equal keys).
         let mut entries = std::mem::take(&mut self.pending);
-        sort_by_key(&mut entries);
+        sort_entries(&mut entries);
         debug_assert!(entries.is_sorted_by_key(|e| (e.key, e.game)));
         let mut segment = Segment::encode(&entries);
         drop(entries);
@@ -1572,7 +1574,7 @@ mod tests {
             let mut expected = entries.clone();
             expected.sort_by_key(|e| e.key);
             let mut sorted = entries;
-            sort_by_key(&mut sorted);
+            sort_entries(&mut sorted);
             let pairs = |v: &[Entry]| v.iter().map(|e| (e.key, e.game)).collect::<Vec<_>>();
             assert_eq!(pairs(&sorted), pairs(&expected), "{n}");
             assert!(sorted.is_sorted_by_key(|e| (e.key, e.game)));
