@@ -449,13 +449,7 @@ fn a_move_limit_counts_plies_not_nodes_on_hand_made_records() {
 ";
     let dir = tempfile::tempdir().unwrap();
     let archive = Archive::open(common::at(dir.path())).unwrap();
-    let report = archive
-        .import(
-            &[common::bytes("hand.sgf", RECORDS)],
-            &ImportOptions::default(),
-            &mut |_| {},
-        )
-        .unwrap();
+    let report = common::import(&archive, &[common::bytes("hand.sgf", RECORDS)]);
     assert_eq!(report.counts.imported, 3, "{:?}", report.invalid);
     let game = |i| GameId::new(i).unwrap();
 
@@ -524,13 +518,7 @@ fn variations_are_searched_when_asked_on_hand_made_records() {
 ";
     let dir = tempfile::tempdir().unwrap();
     let archive = Archive::open(common::at(dir.path())).unwrap();
-    let report = archive
-        .import(
-            &[common::bytes("variations.sgf", RECORDS)],
-            &ImportOptions::default(),
-            &mut |_| {},
-        )
-        .unwrap();
+    let report = common::import(&archive, &[common::bytes("variations.sgf", RECORDS)]);
     assert_eq!(report.counts.imported, 3, "{:?}", report.invalid);
     let game = |i| GameId::new(i).unwrap();
     // Black at c7 (SGF cc), White at c3 (cg), exactly there.
