@@ -26,10 +26,6 @@ use crate::model::GameMoves;
 use crate::store::Read;
 use crate::{Budget, GameId, Result};
 
-/// The largest record decompressed into the reused buffer, in bytes (a
-/// larger one is read as a stream).
-const MAX_RECORD_BYTES: u64 = 64 << 20;
-
 /// A variation line of a stored game.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) struct Variation {
@@ -77,13 +73,7 @@ pub(super) fn search(
 ) -> Result<(Vec<Variation>, Vec<Hit>)> {
     let mut read = Vec::new();
     let mut seen = 0usize;
-    // One decompression context and buffer for every record.
-    let corrupt = |id: GameId, e: std::io::Error| crate::Error::Corrupt {
-        game: id,
-        reason: format!("record: {e}"),
-    };
-    let mut context: Option<zstd::bulk::Decompressor<'static>> = None;
-    let mut bytes = Vec::new();
+    let mut records = crate::prepare::RecordReader::default();
     crate::store::games::records_between(conn, 0, i64::MAX, |id, blob| {
         seen += 1;
         budget.check_every(seen)?;
@@ -93,32 +83,12 @@ pub(super) fn search(
         if group.ids.binary_search(&id32).is_err() {
             return Ok(());
         }
-        // Records are compressed with their size (`zstd::bulk`); one
-        // without is read as a stream.
-        match zstd::zstd_safe::get_frame_content_size(blob) {
-            Ok(Some(n)) if n <= MAX_RECORD_BYTES => {
-                bytes.clear();
-                bytes.reserve(n as usize);
-                let context = match &mut context {
-                    Some(c) => c,
-                    None => {
-                        context.insert(zstd::bulk::Decompressor::new().map_err(|e| corrupt(id, e))?)
-                    }
-                };
-                context
-                    .decompress_to_buffer(blob, &mut bytes)
-                    .map_err(|e| corrupt(id, e))?;
-            }
-            _ => bytes = zstd::stream::decode_all(blob).map_err(|e| corrupt(id, e))?,
-        }
+        let bytes = records.bytes(id, blob)?;
         // A tree without variations has no `(` but its first.
         if !bytes.get(1..).is_some_and(|b| b.contains(&b'(')) {
             return Ok(());
         }
-        let text = std::str::from_utf8(&bytes).map_err(|e| crate::Error::Corrupt {
-            game: id,
-            reason: format!("record: {e}"),
-        })?;
+        let text = std::str::from_utf8(bytes).map_err(|e| crate::prepare::corrupt_record(id, e))?;
         read.extend(lines_of(id, text));
         Ok(())
     })?;
