@@ -99,9 +99,15 @@ impl Line {
     pub(crate) fn ply_at(&self, t: u16) -> u32 {
         match &self.nodes {
             None => self.plies.min(u32::from(t)),
-            Some(nodes) => nodes.partition_point(|&n| n <= u32::from(t)) as u32,
+            Some(nodes) => plies_by(nodes, t),
         }
     }
+}
+
+/// The number of moves played by the end of node `t` of a line whose move
+/// `i` is at node `nodes[i]` (ascending).
+pub(crate) fn plies_by(nodes: &[u32], t: u16) -> u32 {
+    nodes.partition_point(|&n| n <= u32::from(t)) as u32
 }
 
 /// The games of one board (kind and size).

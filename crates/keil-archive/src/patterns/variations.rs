@@ -41,7 +41,7 @@ pub(crate) struct Variation {
 impl Variation {
     /// The number of moves played by the end of node `t`.
     pub(crate) fn ply_at(&self, t: u16) -> u32 {
-        self.nodes.partition_point(|&n| n <= u32::from(t)) as u32
+        super::index::plies_by(&self.nodes, t)
     }
 }
 
