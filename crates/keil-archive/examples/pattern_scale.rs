@@ -5,7 +5,7 @@
 //!
 //! ```text
 //! RAYON_NUM_THREADS=1 cargo run --release -p keil-archive --example pattern_scale -- \
-//!     [--runs N] [--game KIND --size N] ARCHIVE_DIR [MODE PATTERN]...
+//!     [--runs N] [--filters] [--cache-dir DIR] [--game KIND --size N] ARCHIVE_DIR [MODE PATTERN]...
 //! ```
 //!
 //! 1. opens `ARCHIVE_DIR` (it must exist: nothing is imported here) and
@@ -35,6 +35,10 @@
 //! explorer's filters and options (issue 27): ranks, dates, handicap and
 //! komi, an event, a player, and the options together (history, a move
 //! limit, the next move, top and recent games).
+//!
+//! With `--cache-dir DIR` (as `keil serve --cache-dir`), the load maps the
+//! pattern index's snapshot from `DIR` when one is there and writes it when
+//! not: a second run skips the replay (its load time is then the map's).
 //!
 //! Set `RAYON_NUM_THREADS=1` for one-core figures: the index load and each
 //! search split their work over rayon's threads.
@@ -237,7 +241,7 @@ fn rss_mib() -> f64 {
 
 fn usage() -> ! {
     eprintln!(
-        "usage: pattern_scale [--runs N] [--game KIND --size N] ARCHIVE_DIR [MODE PATTERN]..."
+        "usage: pattern_scale [--runs N] [--filters] [--cache-dir DIR] [--game KIND --size N] ARCHIVE_DIR [MODE PATTERN]..."
     );
     std::process::exit(2);
 }
@@ -247,6 +251,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
     let (mut runs, mut kind, mut size) = (10usize, None, None);
     let mut filters = false;
+    let mut cache = None;
     let mut dir = None;
     let mut rest = Vec::new();
     while let Some(a) = args.next() {
@@ -258,6 +263,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     .unwrap_or_else(|| usage())
             }
             "--filters" => filters = true,
+            "--cache-dir" => cache = Some(args.next().unwrap_or_else(|| usage())),
             "--game" => kind = Some(args.next().unwrap_or_else(|| usage()).parse::<GameKind>()?),
             "--size" => {
                 size = Some(
@@ -281,6 +287,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     let rss_start = rss_mib();
     let archive = Archive::open(&dir)?;
+    if let Some(cache) = &cache {
+        std::fs::create_dir_all(cache)?;
+        archive.cache_in(cache)?;
+    }
     let stats = archive.stats()?;
     println!("== {dir}: {} games", stats.games);
     for (k, s, n) in &stats.by_board {

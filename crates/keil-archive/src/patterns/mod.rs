@@ -252,7 +252,9 @@ pub(crate) struct Matched {
     pub(crate) total_hits: u64,
     continuations: Vec<PatternContinuation>,
     history: Option<Vec<YearCount>>,
+    /// The games with hits, in the order `order` says.
     games: Vec<GameMatch>,
+    order: GameOrder,
     /// The query's top games ([`PatternAnswer::top_games`]).
     top: Vec<GameMatch>,
     placement_sym: Vec<(u8, bool)>,
@@ -260,10 +262,102 @@ pub(crate) struct Matched {
     variations: Vec<variations::Variation>,
 }
 
+/// The order of a [`Matched`]'s games.
+#[derive(Debug, PartialEq, Eq)]
+enum GameOrder {
+    /// Answer order ([`index::answer_order`]).
+    Answer,
+    /// Game order, with a bit per game of the group set for each game
+    /// listed: the answer order is [`Group::listed`]'s, walked as far as a
+    /// page needs. (Putting a million games in answer order would cost a
+    /// search more than its hits do.)
+    Game(Vec<u64>),
+}
+
+impl GameOrder {
+    /// Puts `games` (in game order; `bits` has a bit per game of the group
+    /// set for each) in answer order when there are few of them (less than
+    /// one in 1,024 of the group's games, where a walk through the group's
+    /// order would pass many games for each one listed, and a sort costs
+    /// little) or when the group has no complete order; else says they
+    /// stay in game order.
+    fn settle(group: &Group, games: &mut [GameMatch], bits: Vec<u64>) -> GameOrder {
+        let n = group.lines.len();
+        let ordered = group.listed.len() == n && group.rank.len() == n;
+        if !ordered || games.len() * 1024 < n {
+            if ordered {
+                games.sort_unstable_by_key(|h| group.rank[h.line as usize]);
+            } else {
+                games.sort_unstable_by_key(|h| group.answer_order(h.line));
+            }
+            return GameOrder::Answer;
+        }
+        GameOrder::Game(bits)
+    }
+}
+
 impl Matched {
+    /// Up to `n` games in answer order, from the first after the cursor
+    /// `after` (date, id) or from the first; and whether more follow.
+    /// `group` is the matches' group as the index holds it now (`None`
+    /// when it holds none: no game is then listed in game order).
+    fn in_order(
+        &self,
+        group: Option<&Group>,
+        after: Option<(u32, u32)>,
+        n: usize,
+    ) -> (Vec<GameMatch>, bool) {
+        match &self.order {
+            GameOrder::Answer => {
+                let order = |h: &GameMatch| {
+                    group
+                        .and_then(|g| g.lines.get(h.line as usize))
+                        .map_or(std::cmp::Reverse(0), Line::order)
+                };
+                let first = after.map_or(0, |(d, g)| {
+                    self.games
+                        .partition_point(|h| order(h) <= index::answer_order(d, g))
+                });
+                let end = (first + n).min(self.games.len());
+                (self.games[first..end].to_vec(), end < self.games.len())
+            }
+            GameOrder::Game(bits) => {
+                let Some(group) = group else {
+                    return (Vec::new(), false);
+                };
+                let order = |g: u32| group.answer_order(g);
+                let first = after.map_or(0, |(d, g)| {
+                    group
+                        .listed
+                        .partition_point(|&l| order(l) <= index::answer_order(d, g))
+                });
+                let mut out = Vec::with_capacity(n.min(self.games.len()));
+                for &g in &group.listed[first..] {
+                    if bits
+                        .get(g as usize / 64)
+                        .is_none_or(|w| w >> (g % 64) & 1 == 0)
+                    {
+                        continue;
+                    }
+                    if out.len() == n {
+                        return (out, true);
+                    }
+                    if let Ok(i) = self.games.binary_search_by_key(&g, |h| h.line) {
+                        out.push(self.games[i]);
+                    }
+                }
+                (out, false)
+            }
+        }
+    }
+
     /// Bytes held (for the answer cache's weight).
     pub(crate) fn bytes(&self) -> usize {
         (self.games.len() + self.top.len()) * std::mem::size_of::<GameMatch>()
+            + match &self.order {
+                GameOrder::Answer => 0,
+                GameOrder::Game(bits) => bits.len() * 8,
+            }
             + self
                 .continuations
                 .iter()
@@ -457,6 +551,7 @@ impl Patterns<'_> {
             continuations: Vec::new(),
             history: None,
             games: Vec::new(),
+            order: GameOrder::Answer,
             top: Vec::new(),
             placement_sym,
             variations: Vec::new(),
@@ -552,53 +647,75 @@ impl Patterns<'_> {
             }
             Keep::Mask(Cow::Owned(keep))
         };
-        let mut tally = Tally::new(group, &self.archive.patterns.slots, &placements, q, keep);
-        match &lookup {
-            Some(l) => l.for_each(budget, |k, g, t, next| tally.push(g, k, t, next))?,
-            None => {
-                // Continuations found in the games' events, each
-                // placement's point table built once it has a hit.
-                // A batch's games' events are read at their nodes first,
-                // so that those cache misses overlap.
-                let mut tables: Vec<Option<Box<[u16]>>> = vec![None; placements.list.len()];
-                for (b, batch) in found.chunks(32).enumerate() {
-                    budget.check_every(b * 32)?;
-                    let mut any = 0;
-                    for &(g, _, t) in batch {
-                        any ^= group.event_near(&group.lines[g as usize], t);
-                    }
-                    std::hint::black_box(any);
-                    for &(g, k, t) in batch {
-                        let pl = &placements.list[k as usize];
-                        let table =
-                            tables[k as usize].get_or_insert_with(|| placements.point_table(pl));
-                        let line = &group.lines[g as usize];
-                        let next = continuation(group, line, table, pl.swapped, t);
-                        tally.push(g, k, t, next);
-                    }
-                }
-            }
-        }
-        tally.flush();
-        // Variations (when asked): each line's hits after the main lines',
-        // the game's first match moved to a variation when one is earlier.
+        // Variations (when asked): each line's hits after the main lines'
+        // of its game's window, the game's first match moved to a
+        // variation when one is earlier.
+        let (lines, mut line_hits) = if q.variations {
+            variations::search(conn, group, &placements, budget)?
+        } else {
+            (Vec::new(), Vec::new())
+        };
+        line_hits.retain(|&(v, _, t, _)| {
+            q.move_limit
+                .is_none_or(|m| lines[v as usize].ply_at(t) <= m)
+        });
+        line_hits.sort_by_key(|h| lines[h.0 as usize].game);
         let mut first_in = std::collections::HashMap::new();
-        let mut lines = Vec::new();
-        if q.variations {
-            let (found, hits) = variations::search(conn, group, &placements, budget)?;
-            for (v, k, t, next) in hits {
-                let line = &found[v as usize];
-                if q.move_limit.is_some_and(|m| line.ply_at(t) > m) {
-                    continue;
-                }
-                if tally.add_line(line.game, k, t, next) {
-                    first_in.insert(line.game, v);
+        // The scan's hits come block after block (each block's games in
+        // one window); whole-board hits are sorted.
+        let mut found = found;
+        if !found.is_sorted_by_key(|f| f.0 / index::LANES as u32) {
+            found.sort_by_key(|f| f.0);
+        }
+        let mut tally = Tally::new(group, &self.archive.patterns.slots, &placements, q, keep);
+        let mut cursors = lookup.as_ref().map(regions::Lookup::cursors);
+        let (mut main_at, mut line_at) = (0, 0);
+        // Continuations found in the games' events, each placement's point
+        // table built once it has a hit.
+        let mut tables: Vec<Option<Box<[u16]>>> = vec![None; placements.list.len()];
+        // The hits a window of games at a time (see `tally`).
+        while tally.window_start() < group.lines.len() as u32 {
+            let end = tally.window_end();
+            match &mut cursors {
+                Some(c) => c.below(end, budget, |k, g, t, next| tally.push(g, k, t, next))?,
+                None => {
+                    let stop = main_at + found[main_at..].partition_point(|f| f.0 < end);
+                    // A batch's games' events are read at their nodes
+                    // first, so that those cache misses overlap.
+                    for batch in found[main_at..stop].chunks(32) {
+                        budget.check_every(main_at)?;
+                        main_at += batch.len();
+                        let mut any = 0;
+                        for &(g, _, t) in batch {
+                            any ^= group.event_near(&group.lines[g as usize], t);
+                        }
+                        std::hint::black_box(any);
+                        for &(g, k, t) in batch {
+                            let pl = &placements.list[k as usize];
+                            let table = tables[k as usize]
+                                .get_or_insert_with(|| placements.point_table(pl));
+                            let line = &group.lines[g as usize];
+                            let next = continuation(group, line, table, pl.swapped, t);
+                            tally.push(g, k, t, next);
+                        }
+                    }
                 }
             }
-            lines = found;
+            while let Some(&(v, k, t, next)) = line_hits.get(line_at) {
+                let game = lines[v as usize].game;
+                if game >= end {
+                    break;
+                }
+                if tally.add_line(game, k, t, next) {
+                    first_in.insert(game, v);
+                }
+                line_at += 1;
+            }
+            tally.close();
         }
         matched.total_hits = tally.total_hits;
-        matched.games = tally.games();
+        let (games, bits) = tally.games();
+        matched.games = games;
         if !first_in.is_empty() {
             // Keep the lines games' first matches are in, renumbered (a
             // line is one game's, so each is kept once at most).
@@ -620,6 +737,7 @@ impl Patterns<'_> {
         if q.top_games > 0 {
             matched.top = tally.top(&matched.games, &facts, q.top_games);
         }
+        matched.order = GameOrder::settle(group, &mut matched.games, bits);
         let stats = std::mem::take(&mut tally.stats);
         let mut row_years = tally.years.take();
         drop(tally);
@@ -778,15 +896,9 @@ fn page(
     // holds (a failed refresh took it out: the page is then incomplete).
     let group = loaded.group(&q.pattern);
     let line = |h: &GameMatch| group.and_then(|g| g.lines.get(h.line as usize));
-    let order = |h: &GameMatch| line(h).map_or(std::cmp::Reverse(0), Line::order);
-    let first = after.map_or(0, |(d, g)| {
-        m.games
-            .partition_point(|h| order(h) <= index::answer_order(d, g))
-    });
-    let limit = q.limit.max(1);
-    let end = (first + limit).min(m.games.len());
-    let page = &m.games[first..end];
-    let next_cursor = (end < m.games.len())
+    let (page, more) = m.in_order(group, after, q.limit.max(1));
+    let page = &page[..];
+    let next_cursor = more
         .then(|| {
             page.last().and_then(line).map(|l| {
                 crate::HitCursor {
@@ -797,7 +909,7 @@ fn page(
             })
         })
         .flatten();
-    let recent = &m.games[..q.recent_games.min(m.games.len())];
+    let recent = &m.in_order(group, None, q.recent_games).0[..];
     let top = &m.top[..q.top_games.min(m.top.len())];
     let mut ids: Vec<GameId> = page
         .iter()

@@ -239,9 +239,29 @@ impl<'a> Run<'a> {
     }
 }
 
+impl Run<'_> {
+    /// Whether every entry has been read.
+    fn is_done(&self) -> bool {
+        self.at >= self.data.len()
+    }
+
+    /// The next entry if its game is below `end` (else it stays unread).
+    #[inline]
+    fn next_below(&mut self, end: u32) -> Option<(u32, u16, u8)> {
+        let (at, game) = (self.at, self.game);
+        let e = self.next()?;
+        if e.0 < end {
+            return Some(e);
+        }
+        (self.at, self.game) = (at, game);
+        None
+    }
+}
+
 impl Iterator for Run<'_> {
     type Item = (u32, u16, u8);
 
+    #[inline]
     fn next(&mut self) -> Option<(u32, u16, u8)> {
         if self.at >= self.data.len() {
             return None;
@@ -1007,26 +1027,113 @@ pub(crate) struct Lookup<'a> {
 /// colours, and whether it came after a tenuki.
 pub(crate) type Next = Option<(u16, Color, bool)>;
 
-impl Lookup<'_> {
+impl<'a> Lookup<'a> {
     /// Calls `f(placement, game, first node, continuation)` for each
-    /// (game, placement) hit once: a placement standing for several
-    /// contents at the earliest of their first nodes. Hits come placement
-    /// by placement, each placement's in game order. Checks `budget` once
-    /// per placement and every [`Budget::EVERY`] hits.
+    /// (game, placement) hit once (see [`Cursors::below`]), placement by
+    /// placement.
     ///
     /// # Errors
     /// [`crate::Error::OverBudget`] when `budget` is spent.
     pub(crate) fn for_each(
         &self,
         budget: &Budget,
+        f: impl FnMut(u32, u32, u16, Next),
+    ) -> crate::Result<()> {
+        self.cursors().below(u32::MAX, budget, f)
+    }
+
+    /// Each placement's hits from its first, to be read a window of games
+    /// at a time ([`Cursors::below`]).
+    pub(crate) fn cursors(&self) -> Cursors<'_> {
+        let streams = self
+            .keys
+            .iter()
+            .map(|keys| {
+                if let [key] = keys[..] {
+                    let runs = self.regions.segments.iter().filter_map(|s| s.run(key));
+                    return Stream::Runs(runs.collect(), 0);
+                }
+                let mut several = Vec::new();
+                for s in &self.regions.segments {
+                    for &key in keys {
+                        several.extend(s.run(key).into_iter().flatten());
+                    }
+                }
+                // A game once, at the earliest of its contents' first nodes.
+                several.sort_unstable();
+                several.dedup_by_key(|e| e.0);
+                Stream::List(several, 0)
+            })
+            .collect();
+        Cursors {
+            lookup: self,
+            streams,
+            seen: 0,
+        }
+    }
+}
+
+/// Where each placement's hits have been read to ([`Lookup::cursors`]).
+pub(crate) struct Cursors<'a> {
+    lookup: &'a Lookup<'a>,
+    streams: Vec<Stream<'a>>,
+    /// Hits read so far (for the budget's checks).
+    seen: usize,
+}
+
+/// One placement's hits in game order: its key's runs, one a segment
+/// (segments in game order), and the one being read; or, for a placement
+/// standing for several contents, their entries merged, and the next.
+enum Stream<'a> {
+    Runs(Vec<Run<'a>>, usize),
+    List(Vec<(u32, u16, u8)>, usize),
+}
+
+impl Stream<'_> {
+    /// The next entry whose game is below `end`, if any (one at `end` or
+    /// after is left to be read later).
+    #[inline]
+    fn next_below(&mut self, end: u32) -> Option<(u32, u16, u8)> {
+        match self {
+            Stream::Runs(runs, at) => loop {
+                let run = runs.get_mut(*at)?;
+                match run.next_below(end) {
+                    Some(e) => return Some(e),
+                    None if run.is_done() => *at += 1,
+                    None => return None,
+                }
+            },
+            Stream::List(list, at) => {
+                let e = *list.get(*at).filter(|e| e.0 < end)?;
+                *at += 1;
+                Some(e)
+            }
+        }
+    }
+}
+
+impl Cursors<'_> {
+    /// Calls `f(placement, game, first node, continuation)` for each
+    /// (game, placement) hit of the games below `end` not read before,
+    /// once: a placement standing for several contents at the earliest of
+    /// their first nodes. Hits come placement by placement, each
+    /// placement's in game order; calls with growing `end` read the hits
+    /// a window of games at a time. Checks `budget` once per placement
+    /// and every [`Budget::EVERY`] hits.
+    ///
+    /// # Errors
+    /// [`crate::Error::OverBudget`] when `budget` is spent.
+    pub(crate) fn below(
+        &mut self,
+        end: u32,
+        budget: &Budget,
         mut f: impl FnMut(u32, u32, u16, Next),
     ) -> crate::Result<()> {
-        let mut several = Vec::new();
-        let mut seen = 0usize;
-        for (k, keys) in self.keys.iter().enumerate() {
+        let lookup = self.lookup;
+        for (k, stream) in self.streams.iter_mut().enumerate() {
             budget.check()?;
-            let ranks = &self.ranks[k];
-            let swapped = self.swapped[k];
+            let ranks = &lookup.ranks[k];
+            let swapped = lookup.swapped[k];
             let next = |code: u8| -> Next {
                 let code = code.checked_sub(1)?;
                 let white = code & 2 != 0;
@@ -1037,27 +1144,9 @@ impl Lookup<'_> {
                 };
                 Some((ranks[usize::from(code >> 2)], color, code & 1 != 0))
             };
-            if let [key] = keys[..] {
-                for s in &self.regions.segments {
-                    for (game, node, code) in s.run(key).into_iter().flatten() {
-                        seen += 1;
-                        budget.check_every(seen)?;
-                        f(k as u32, game, node, next(code));
-                    }
-                }
-                continue;
-            }
-            several.clear();
-            for s in &self.regions.segments {
-                for &key in keys {
-                    several.extend(s.run(key).into_iter().flatten());
-                }
-            }
-            several.sort_unstable();
-            several.dedup_by_key(|e| e.0);
-            for &(game, node, code) in &several {
-                seen += 1;
-                budget.check_every(seen)?;
+            while let Some((game, node, code)) = stream.next_below(end) {
+                self.seen += 1;
+                budget.check_every(self.seen)?;
                 f(k as u32, game, node, next(code));
             }
         }
@@ -1579,6 +1668,52 @@ mod tests {
             assert_eq!(pairs(&sorted), pairs(&expected), "{n}");
             assert!(sorted.is_sorted_by_key(|e| (e.key, e.game)));
         }
+    }
+
+    /// A run's entries read back as written, whatever their varints'
+    /// lengths (one to five bytes); and read a window at a time, an entry
+    /// at the window's end left for the next.
+    #[test]
+    fn runs_read_back_their_entries() {
+        let deltas = [
+            0u32,
+            1,
+            0x7f,
+            0x80,
+            0x3fff,
+            0x4000,
+            0x1f_ffff,
+            0x20_0000,
+            0xfff_ffff,
+            0x1000_0000,
+        ];
+        let nodes = [0u16, 5, 0x7f, 0x80, 0x3fff, 0x4000, u16::MAX];
+        let mut entries = Vec::new();
+        let mut data = Vec::new();
+        let mut game = 0u32;
+        for (i, &d) in deltas.iter().cycle().take(40).enumerate() {
+            let node = nodes[i % nodes.len()];
+            game = game.wrapping_add(d);
+            put_varint(&mut data, u64::from(d));
+            put_varint(&mut data, u64::from(node));
+            data.push(i as u8);
+            entries.push((game, node, i as u8));
+        }
+        assert_eq!(Run::new(&data).collect::<Vec<_>>(), entries);
+        // A window at a time: every entry once, in order.
+        let mut run = Run::new(&data);
+        let mut read = Vec::new();
+        for &(end, _, _) in &entries {
+            while let Some(e) = run.next_below(end) {
+                read.push(e);
+            }
+            assert!(read.iter().all(|e| e.0 < end));
+        }
+        while let Some(e) = run.next_below(u32::MAX) {
+            read.push(e);
+        }
+        assert!(run.is_done());
+        assert_eq!(read, entries);
     }
 
     /// Segments merge and shrink to the games below a bound as the entries

@@ -4,17 +4,25 @@
 //!
 //! **Cost.** A search may count hundreds of thousands of hits in a group of
 //! a million games, placement by placement, each placement's hits in game
-//! order; its memory reads, not its arithmetic, take the time. Each game's
-//! counts sit in one 16-byte [`Slot`] of an array as long as the group,
-//! indexed by the game's place in the answer order ([`Group::rank`], read
-//! in game order like the hits): the games with hits are then read back in
-//! answer order, forwards through the array, rather than once more at
-//! random. (Games added since the group's order was last worked out have
-//! no place yet: the slots are then indexed by game and the games sorted.)
-//! Hits are counted a batch at a time, the batch's slots read first so that
-//! their cache misses overlap. The arrays are pooled ([`SlotPool`]) and
-//! stamped with a generation per search rather than cleared, so a search
-//! neither allocates nor touches the slots of games without hits.
+//! order; its memory traffic, not its arithmetic, takes the time. So the
+//! hits are counted a window of games at a time (every placement's hits in
+//! the window, then the next window's; a window is a sixteenth of the
+//! group, at most [`MAX_WINDOW`] games): each game's counts sit in one
+//! 16-byte [`Slot`] of an array as long as the window (at most 1 MiB,
+//! which stays in the core's own cache), and the games with hits
+//! come out in game order, window after window. Everything else a hit
+//! reads (its game's winner, facts, line) is read in game order too,
+//! forwards through the arrays as the hardware prefetches. The games are
+//! put in answer order afterwards, and only as far as a page needs
+//! ([`super::GameOrder`]).
+//!
+//! (An earlier tally kept a slot per game of the group, 16 MiB at a
+//! million games, indexed by answer order: each hit's read and write was a
+//! miss to memory, about 20 ns a hit. A sort of the hits by answer order
+//! instead was slower still: two passes over 16-byte hits.)
+//!
+//! The window's array is pooled ([`SlotPool`]) and stamped with a
+//! generation per window rather than cleared.
 
 use std::borrow::Cow;
 use std::sync::Mutex;
@@ -44,20 +52,14 @@ struct Slot {
 /// [`Slot::hits`] of a game the filter leaves out.
 const DROPPED: u32 = u32::MAX;
 
-/// Hits counted at a time ([`Tally::push`]).
+/// Games read out at a time, ahead of their use ([`Tally::history`],
+/// [`Tally::top`]).
 const BATCH: usize = 64;
 
-/// Reads the slots and winners of a batch's hits (slot, game index) ahead
-/// of their use, so that their cache misses overlap rather than come one
-/// after another.
-#[inline]
-fn touch(slots: &[Slot], winners: &[i8], at: impl Iterator<Item = (usize, u32)>) {
-    let mut any = 0u32;
-    for (i, g) in at {
-        any ^= slots[i].seen ^ winners[g as usize] as u32;
-    }
-    std::hint::black_box(any);
-}
+/// The most games counted at a time. A window is a multiple of 64 games
+/// (the bits of a word of [`Tally::with_hits`], and the index's block of
+/// games, so that a scan's hits come window after window).
+const MAX_WINDOW: u32 = 1 << 16;
 
 /// Slot arrays with their generations.
 #[derive(Debug, Default)]
@@ -66,13 +68,25 @@ struct Slots {
     slots: Vec<Slot>,
 }
 
+impl Slots {
+    /// A generation none of the slots carries.
+    fn next_generation(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            // Every stamp could be stale: start again.
+            self.slots.fill(Slot::default());
+            self.generation = 1;
+        }
+    }
+}
+
 /// Slot arrays kept between searches (a few: one per search running at
-/// once, up to [`SlotPool::IDLE`] kept idle).
+/// once, up to [`SlotPool::IDLE`] kept idle; each a window's).
 #[derive(Debug, Default)]
 pub(crate) struct SlotPool(Mutex<Vec<Slots>>);
 
 impl SlotPool {
-    /// Idle arrays kept (each 16 bytes a game of its group).
+    /// Idle arrays kept (each 16 bytes a game of a window).
     const IDLE: usize = 2;
 
     /// An array of at least `games` slots, with a generation none of them
@@ -82,12 +96,7 @@ impl SlotPool {
         if s.slots.len() < games {
             s.slots.resize(games, Slot::default());
         }
-        s.generation = s.generation.wrapping_add(1);
-        if s.generation == 0 {
-            // Every stamp could be stale: start again.
-            s.slots.fill(Slot::default());
-            s.generation = 1;
-        }
+        s.next_generation();
         s
     }
 
@@ -134,21 +143,6 @@ impl Keep<'_> {
             }
         }
     }
-
-    /// Reads what [`Keep::keeps`] will read for the games `gs` (a batch's)
-    /// ahead of it, their facts' cache misses overlapping (as [`touch`]).
-    fn touch(&self, group: &Group, gs: impl Iterator<Item = u32>) {
-        if let Keep::Facts { table, .. } = self {
-            let mut any = 0u32;
-            for g in gs {
-                // Both ends of the fact: one may straddle two cache lines.
-                any ^= table
-                    .get(group.ids[g as usize])
-                    .map_or(0, |f| f.date ^ u32::from(f.handicap));
-            }
-            std::hint::black_box(any);
-        }
-    }
 }
 
 /// A search's hits as they are counted: per game its hits and first
@@ -159,17 +153,18 @@ pub(super) struct Tally<'a> {
     fold: &'a [u16],
     swapped: Vec<bool>,
     keep: Keep<'a>,
-    /// Per place in the answer order (or per game index, without
-    /// `ranked`), its counts (taken from `pool`, given back on drop).
+    /// Per game of the window, its counts (taken from `pool`, given back
+    /// on drop).
     slots: Slots,
-    /// Whether the slots are indexed by place in the answer order: every
-    /// game of the group has one.
-    ranked: bool,
-    /// A bit per slot, set for each game with hits, and their number.
+    /// The window's first game, and its length (see the module docs).
+    start: u32,
+    window: u32,
+    /// A bit per slot of the window, set for each game with hits.
     with_hits: Vec<u64>,
-    games: usize,
-    /// Hits waiting to be counted ([`Tally::push`]).
-    pending: Vec<(u32, u32, u16, regions::Next)>,
+    /// The games with hits of the windows closed, in game order, and a
+    /// bit per game of those windows set for each.
+    games: Vec<GameMatch>,
+    bits: Vec<u64>,
     pub(super) stats: Vec<[MoveStats; 2]>,
     /// With the query's `history`: per pattern point, its continuations'
     /// hits by year.
@@ -199,19 +194,21 @@ impl<'a> Tally<'a> {
         keep: Keep<'a>,
     ) -> Tally<'a> {
         let points = q.pattern.cells().len();
-        let ranked =
-            group.rank.len() == group.lines.len() && group.listed.len() == group.lines.len();
+        let window = (group.lines.len() as u32 / 16)
+            .next_multiple_of(64)
+            .clamp(64, MAX_WINDOW);
         Tally {
             group,
             pool,
             fold: &placements.fold,
             swapped: placements.list.iter().map(|pl| pl.swapped).collect(),
             keep,
-            slots: pool.take(group.lines.len()),
-            ranked,
-            with_hits: vec![0; group.lines.len().div_ceil(64)],
-            games: 0,
-            pending: Vec::with_capacity(BATCH),
+            slots: pool.take(window as usize),
+            start: 0,
+            window,
+            with_hits: vec![0; window as usize / 64],
+            games: Vec::new(),
+            bits: Vec::with_capacity(group.lines.len().div_ceil(64)),
             stats: vec![[MoveStats::default(); 2]; points],
             years: q.history.then(|| vec![Years::default(); points]),
             move_limit: q.move_limit,
@@ -221,52 +218,38 @@ impl<'a> Tally<'a> {
         }
     }
 
-    /// Counts the hit of placement `k` in game `g` at node `t`, whose
-    /// continuation is `next` (its point not yet folded), with the hits
-    /// before it: a batch at a time, whose games' slots are all read
-    /// first (the reads do not wait on one another, so their cache misses
-    /// overlap), then counted. [`Tally::flush`] counts the last batch.
+    /// The first game of the window being counted.
+    pub(super) fn window_start(&self) -> u32 {
+        self.start
+    }
+
+    /// The end of the window being counted (the first game after it).
+    pub(super) fn window_end(&self) -> u32 {
+        self.start.saturating_add(self.window)
+    }
+
+    /// Counts the hit of placement `k` in game `g` (in the window being
+    /// counted) at node `t`, whose continuation is `next` (its point not
+    /// yet folded).
     #[inline]
     pub(super) fn push(&mut self, g: u32, k: u32, t: u16, next: regions::Next) {
-        self.pending.push((g, k, t, next));
-        if self.pending.len() == BATCH {
-            self.flush();
-        }
+        self.add(g, k, t, next);
     }
 
-    /// The slot of game index `g`.
-    #[inline(always)]
-    fn slot_of(&self, g: u32) -> usize {
-        if self.ranked {
-            self.group.rank[g as usize] as usize
-        } else {
-            g as usize
-        }
-    }
-
-    /// Counts the hits waiting in the batch.
-    pub(super) fn flush(&mut self) {
-        let pending = std::mem::take(&mut self.pending);
-        touch(
-            &self.slots.slots,
-            &self.group.winners,
-            pending.iter().map(|h| (self.slot_of(h.0), h.0)),
-        );
-        self.keep.touch(self.group, pending.iter().map(|h| h.0));
-        if self.options || self.years.is_some() {
-            // The move limit and the years read the games' lines.
-            let mut any = 0u32;
-            for h in &pending {
-                let line = &self.group.lines[h.0 as usize];
-                any ^= line.plies ^ u32::from(line.nodes.is_some());
+    /// Closes the window being counted: its games with hits join
+    /// [`Tally::games`], in game order, and the next window starts.
+    pub(super) fn close(&mut self) {
+        for w in 0..self.with_hits.len() {
+            let mut b = std::mem::take(&mut self.with_hits[w]);
+            self.bits.push(b);
+            while b != 0 {
+                let at = w * 64 + b.trailing_zeros() as usize;
+                self.games.push(self.game_at(self.start + at as u32, at));
+                b &= b - 1;
             }
-            std::hint::black_box(any);
         }
-        for &(g, k, t, next) in &pending {
-            self.add(g, k, t, next);
-        }
-        self.pending = pending;
-        self.pending.clear();
+        self.start = self.window_end();
+        self.slots.next_generation();
     }
 
     /// Counts one hit (see [`Tally::push`]). Written without branches on
@@ -274,7 +257,11 @@ impl<'a> Tally<'a> {
     /// hits come in no order a branch predictor can learn.
     #[inline(always)]
     fn add(&mut self, g: u32, k: u32, t: u16, next: regions::Next) {
-        let at = self.slot_of(g);
+        debug_assert!(
+            g >= self.start && g < self.window_end(),
+            "a hit in its window"
+        );
+        let at = (g - self.start) as usize;
         let g = g as usize;
         let slot = self.slots.slots[at];
         let fresh = slot.seen != self.slots.generation;
@@ -306,7 +293,6 @@ impl<'a> Tally<'a> {
             }
         }
         self.with_hits[at / 64] |= 1 << (at % 64);
-        self.games += usize::from(hits == 0);
         let here =
             u64::from(t) << 48 | u64::from(k) << 16 | u64::from(next.map_or(u16::MAX, |n| n.0));
         let slot = &mut self.slots.slots[at];
@@ -314,13 +300,13 @@ impl<'a> Tally<'a> {
         slot.first = first.min(here);
     }
 
-    /// Counts a variation line's hit of placement `k` in game `g` at node
-    /// `t` (its move limit already checked against the line's plies), after
-    /// the main lines' hits; whether it is now the game's first match
-    /// (strictly earlier than every hit counted before).
+    /// Counts a variation line's hit of placement `k` in game `g` (in the
+    /// window being counted) at node `t` (its move limit already checked
+    /// against the line's plies), after the main lines' hits of the
+    /// window; whether it is now the game's first match (strictly earlier
+    /// than every hit counted before).
     pub(super) fn add_line(&mut self, g: u32, k: u32, t: u16, next: regions::Next) -> bool {
-        self.flush();
-        let at = self.slot_of(g);
+        let at = (g - self.start) as usize;
         let slot = self.slots.slots[at];
         let before = if slot.seen == self.slots.generation {
             slot.first
@@ -374,38 +360,17 @@ impl<'a> Tally<'a> {
         }
     }
 
-    /// The games with hits, in answer order ([`Group::answer_order`]): by
-    /// the bits of their slots, forwards through the slots; sorted when
-    /// the slots are indexed by game.
-    pub(super) fn games(&self) -> Vec<GameMatch> {
-        debug_assert!(
-            self.pending.is_empty(),
-            "a tally is flushed before it is read"
-        );
-        let group = self.group;
-        let mut games = Vec::with_capacity(self.games);
-        for (w, &word) in self.with_hits.iter().enumerate() {
-            let mut b = word;
-            while b != 0 {
-                let at = w * 64 + b.trailing_zeros() as usize;
-                let g = if self.ranked {
-                    group.listed[at]
-                } else {
-                    at as u32
-                };
-                games.push(self.game_at(g, at));
-                b &= b - 1;
-            }
-        }
-        if !self.ranked {
-            games.sort_unstable_by_key(|h| group.answer_order(h.line));
-        }
-        games
+    /// The games with hits, in game order, and a bit per game of the
+    /// group set for each (every window closed).
+    pub(super) fn games(&mut self) -> (Vec<GameMatch>, Vec<u64>) {
+        let mut bits = std::mem::take(&mut self.bits);
+        bits.truncate(self.group.lines.len().div_ceil(64));
+        (std::mem::take(&mut self.games), bits)
     }
 
     /// `games` (this tally's [`Tally::games`]) by year and winner (in the
     /// colours of each game's first match), a batch at a time whose lines
-    /// and winners are read first (as [`touch`]).
+    /// and winners are read first, so that their cache misses overlap.
     pub(super) fn history(&self, games: &[GameMatch]) -> Vec<YearCount> {
         let group = self.group;
         let mut years = Years::default();
@@ -428,9 +393,9 @@ impl<'a> Tally<'a> {
         years.to_vec()
     }
 
-    /// The `n` of `games` (this tally's [`Tally::games`], in answer order)
-    /// whose weaker player ranks highest, then in answer order, from
-    /// `table`; the facts read a batch at a time (as [`touch`]).
+    /// The `n` of `games` (this tally's [`Tally::games`]) whose weaker
+    /// player ranks highest, then in answer order, from `table`; the facts
+    /// read a batch at a time (as [`Tally::history`]).
     pub(super) fn top(&self, games: &[GameMatch], table: &Table, n: usize) -> Vec<GameMatch> {
         if n == 0 {
             return Vec::new();
@@ -449,11 +414,12 @@ impl<'a> Tally<'a> {
                 ranked.push((rank, (b * BATCH + i) as u32));
             }
         }
-        // A game's place in `games` is its place in the answer order.
-        crate::facts::top_ranked(ranked.into_iter(), n, |&i| i)
-            .into_iter()
-            .map(|i| games[i as usize])
-            .collect()
+        crate::facts::top_ranked(ranked.into_iter(), n, |&i| {
+            group.answer_order(games[i as usize].line)
+        })
+        .into_iter()
+        .map(|i| games[i as usize])
+        .collect()
     }
 }
 
