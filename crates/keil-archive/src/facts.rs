@@ -91,15 +91,35 @@ pub(crate) fn top_ranked<T, O: Ord>(
     if n == 0 {
         return Vec::new();
     }
-    let mut top: Vec<(u8, T)> = items.filter(|(rank, _)| *rank > 0).collect();
-    let by_rank =
-        |a: &(u8, T), b: &(u8, T)| b.0.cmp(&a.0).then_with(|| order(&a.1).cmp(&order(&b.1)));
+    let ranked: Vec<(u8, T)> = items.filter(|(rank, _)| *rank > 0).collect();
+    // The lowest rank among the top `n`: only items ranked so or higher
+    // are ordered (their order worked out once each, not per comparison:
+    // it may read memory far apart).
+    let mut counts = [0usize; 256];
+    for (rank, _) in &ranked {
+        counts[usize::from(*rank)] += 1;
+    }
+    let mut floor = 1;
+    let mut above = 0;
+    for rank in (1..256).rev() {
+        above += counts[rank];
+        if above >= n {
+            floor = rank;
+            break;
+        }
+    }
+    let mut top: Vec<(u8, O, T)> = ranked
+        .into_iter()
+        .filter(|(rank, _)| usize::from(*rank) >= floor)
+        .map(|(rank, t)| (rank, order(&t), t))
+        .collect();
+    let by_rank = |a: &(u8, O, T), b: &(u8, O, T)| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1));
     if top.len() > n {
         top.select_nth_unstable_by(n - 1, by_rank);
         top.truncate(n);
     }
     top.sort_unstable_by(by_rank);
-    top.into_iter().map(|(_, t)| t).collect()
+    top.into_iter().map(|(_, _, t)| t).collect()
 }
 
 /// The digits of a stored date read as one number: `YYYYMMDD` for a
@@ -144,6 +164,11 @@ pub(crate) struct Table {
 }
 
 impl Table {
+    /// How far the table has caught up (games added, removals applied).
+    pub(crate) fn at(&self) -> Sequences {
+        self.at
+    }
+
     /// The facts of game `id` (a posting's or an index line's `u32` id);
     /// `None` when it is not stored.
     #[inline]

@@ -24,9 +24,9 @@ struct Line {
     positions: Vec<AnyPosition>,
 }
 
-fn archive_of(games: u64, seed: u64) -> (tempfile::TempDir, Archive, Vec<Line>) {
-    let dir = tempfile::tempdir().unwrap();
-    let archive = Archive::open(common::at(dir.path())).unwrap();
+/// `games` generated 9×9 Go games (with ranks, dates, komi and handicaps)
+/// from `seed`, as one file to import.
+fn generated(games: u64, seed: u64) -> ImportSource {
     let bytes: Vec<u8> = Generator::new(GeneratorConfig {
         game: GameKind::Go,
         games,
@@ -38,12 +38,21 @@ fn archive_of(games: u64, seed: u64) -> (tempfile::TempDir, Archive, Vec<Line>) 
     .unwrap()
     .flat_map(|g| g.record.into_bytes())
     .collect();
-    let source = ImportSource::Bytes {
-        name: "go.sgf".into(),
+    ImportSource::Bytes {
+        name: format!("go-{seed}.sgf"),
         bytes,
-    };
+    }
+}
+
+fn archive_of(games: u64, seed: u64) -> (tempfile::TempDir, Archive, Vec<Line>) {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = Archive::open(common::at(dir.path())).unwrap();
     let report = archive
-        .import(&[source], &ImportOptions::default(), &mut |_| {})
+        .import(
+            &[generated(games, seed)],
+            &ImportOptions::default(),
+            &mut |_| {},
+        )
         .unwrap();
     assert!(report.invalid.is_empty(), "{:?}", report.invalid);
     let n = archive.stats().unwrap().games;
@@ -432,6 +441,64 @@ fn pattern_filters_and_options_follow_the_unfiltered_answer() {
         }
     }
     assert!(seen > 100, "the patterns found too few games: {seen}");
+}
+
+/// A node keeps each filter's answer over the games between searches: games
+/// imported after a filtered search are found by the same filter at once,
+/// and only when they pass it; a game removed is gone at once.
+#[test]
+fn a_filter_kept_between_searches_follows_new_games() {
+    let (_dir, archive, lines) = archive_of(120, 5);
+    let p = Pattern::parse(GameKind::Go, 9, "X:cc", PatternMode::Corner).unwrap();
+    let base = PatternQuery {
+        limit: 10_000,
+        ..PatternQuery::new(p, PatternMode::Corner)
+    };
+    let f = filters(&lines)[1].clone();
+    let q = PatternQuery {
+        filter: f.clone(),
+        ..base.clone()
+    };
+    let before = archive.patterns().search(&q).unwrap();
+    // More games, another seed: some pass the filter.
+    archive
+        .import(&[generated(80, 6)], &ImportOptions::default(), &mut |_| {})
+        .unwrap();
+    let all = archive.patterns().search(&base).unwrap();
+    let ids: Vec<GameId> = all.games.iter().map(|h| h.game_id).collect();
+    let summaries: BTreeMap<GameId, GameSummary> = archive
+        .games()
+        .summaries(&ids)
+        .unwrap()
+        .into_iter()
+        .map(|s| (s.id, s))
+        .collect();
+    let want: Vec<GameId> = ids
+        .iter()
+        .copied()
+        .filter(|id| f.matches(&summaries[id]))
+        .collect();
+    let got = archive.patterns().search(&q).unwrap();
+    assert_eq!(
+        got.games.iter().map(|h| h.game_id).collect::<Vec<_>>(),
+        want
+    );
+    assert!(
+        got.total_games > before.total_games,
+        "{} then {}",
+        before.total_games,
+        got.total_games
+    );
+    // A game removed is gone from the filter's answer at once.
+    archive
+        .remove(want[0], "test", "a removal")
+        .unwrap()
+        .unwrap();
+    let got = archive.patterns().search(&q).unwrap();
+    assert_eq!(
+        got.games.iter().map(|h| h.game_id).collect::<Vec<_>>(),
+        want[1..]
+    );
 }
 
 /// Two hand-made Go records whose nodes are not their plies (a node

@@ -104,6 +104,23 @@ impl Line {
     }
 }
 
+/// [`Group::plies`] of a line whose moves are not one a node.
+pub(crate) const NODES: u32 = u32::MAX;
+
+/// A line's [`Group::plies`].
+pub(crate) fn plies_of(line: &Line) -> u32 {
+    if line.nodes.is_some() {
+        NODES
+    } else {
+        line.plies
+    }
+}
+
+/// A line's [`Group::years`].
+pub(crate) fn year_of(line: &Line) -> u16 {
+    (line.date / 10_000) as u16
+}
+
 /// The number of moves played by the end of node `t` of a line whose move
 /// `i` is at node `nodes[i]` (ascending).
 pub(crate) fn plies_by(nodes: &[u32], t: u16) -> u32 {
@@ -121,6 +138,13 @@ pub(crate) struct Group {
     /// reads it for every game with hits, and reads fewer bytes here than
     /// in the lines).
     pub ids: Vec<u32>,
+    /// Per game index, its moves (`lines[g].plies`), or [`NODES`] for a
+    /// line whose moves are not one a node (its plies by node are then
+    /// read from its line); and its year (0 undated). Columns apart from
+    /// the lines, for the same reason as `ids`: a move limit reads the
+    /// first for every hit, the history the second.
+    pub plies: Vec<u32>,
+    pub years: Vec<u16>,
     /// Block-major columns: `[block][point][arrival, departure][lane]`
     /// (the frozen ones, mapped from the node's snapshot, whole blocks).
     pub(super) columns: Growing<i16>,
@@ -204,6 +228,8 @@ impl Group {
             board,
             lines: Vec::new(),
             ids: Vec::new(),
+            plies: Vec::new(),
+            years: Vec::new(),
             winners: Vec::new(),
             columns: Growing::default(),
             events: Growing::default(),
@@ -232,6 +258,17 @@ impl Group {
     /// the group was (a search's tally then checks nothing per hit).
     pub(crate) fn kept_unremoved(&self) -> Option<&[bool]> {
         (!self.kept.is_empty()).then_some(&self.kept[..])
+    }
+
+    /// The number of moves game index `g` played by the end of node `t`
+    /// ([`Line::ply_at`], from [`Group::plies`] when its moves are one a
+    /// node).
+    #[inline]
+    pub(crate) fn ply_at(&self, g: usize, t: u16) -> u32 {
+        match self.plies[g] {
+            NODES => self.lines[g].ply_at(t),
+            plies => plies.min(u32::from(t)),
+        }
     }
 
     /// Game index `g`'s place in [`answer_order`].
@@ -263,6 +300,8 @@ impl Group {
         self.events.extend(built.events);
         line.events = start as u32..self.events.len() as u32;
         self.ids.push(line.id);
+        self.plies.push(plies_of(&line));
+        self.years.push(year_of(&line));
         self.lines.push(line);
         self.winners.push(winner);
         if !self.kept.is_empty() {
@@ -282,6 +321,8 @@ impl Group {
         self.events.truncate(self.lines[n].events.start as usize);
         self.lines.truncate(n);
         self.ids.truncate(n);
+        self.plies.truncate(n);
+        self.years.truncate(n);
         self.winners.truncate(n);
         self.kept.truncate(n);
         self.columns.truncate(n.div_ceil(LANES) * self.block_len());
@@ -398,6 +439,8 @@ impl Group {
             + self.events.len() * 4
             + self.lines.len() * (std::mem::size_of::<Line>() + 1)
             + self.ids.len() * 4
+            + self.plies.len() * 4
+            + self.years.len() * 2
             + self.rank.len() * 4
             + self
                 .lines

@@ -29,6 +29,8 @@ pub(crate) struct PatternIndex {
     pub(super) answers: quick_cache::sync::Cache<String, Arc<Matched>, MatchedWeight>,
     /// The searches' per-game tallies, kept between searches.
     pub(super) slots: super::tally::SlotPool,
+    /// Filters' answers over the groups' games, kept between searches.
+    pub(super) masks: super::tally::FilterMasks,
     /// The node's snapshot file, when it keeps one ([`PatternIndex::cache_in`]).
     snapshot: OnceLock<PathBuf>,
 }
@@ -73,6 +75,7 @@ impl Default for PatternIndex {
             refreshing: std::sync::Mutex::default(),
             answers: quick_cache::sync::Cache::with_weighter(64, ANSWER_BYTES, MatchedWeight),
             slots: super::tally::SlotPool::default(),
+            masks: super::tally::FilterMasks::default(),
             snapshot: OnceLock::new(),
         }
     }
@@ -405,7 +408,7 @@ impl PatternIndex {
             (b + g.bytes() as u64, m + g.mapped_bytes() as u64)
         });
         Held {
-            heap: bytes - mapped + self.slots.bytes() as u64,
+            heap: bytes - mapped + (self.slots.bytes() + self.masks.bytes()) as u64,
             mapped,
         }
     }

@@ -276,15 +276,15 @@ enum GameOrder {
 
 impl GameOrder {
     /// Puts `games` (in game order; `bits` has a bit per game of the group
-    /// set for each) in answer order when there are few of them (less than
-    /// one in 1,024 of the group's games, where a walk through the group's
-    /// order would pass many games for each one listed, and a sort costs
-    /// little) or when the group has no complete order; else says they
-    /// stay in game order.
+    /// set for each) in answer order when there are few of them (64 or
+    /// less, or less than one in 1,024 of the group's games, where a walk
+    /// through the group's order would pass many games for each one
+    /// listed, and a sort costs little) or when the group has no complete
+    /// order; else says they stay in game order.
     fn settle(group: &Group, games: &mut [GameMatch], bits: Vec<u64>) -> GameOrder {
         let n = group.lines.len();
         let ordered = group.listed.len() == n && group.rank.len() == n;
-        if !ordered || games.len() * 1024 < n {
+        if !ordered || games.len() <= 64 || games.len() * 1024 < n {
             if ordered {
                 games.sort_unstable_by_key(|h| group.rank[h.line as usize]);
             } else {
@@ -617,10 +617,17 @@ impl Patterns<'_> {
                 .kept_unremoved()
                 .map_or(Keep::All, |m| Keep::Mask(Cow::Borrowed(m)))
         } else if !selection.reads_store() {
-            Keep::Facts {
-                table: &facts,
-                selection: &selection,
-            }
+            // The mask is the filter's over the group's games, as the
+            // facts stand (removed games have none: it drops them).
+            let key = format!(
+                "{:?} {:?} {:?} {}",
+                filter_of(q),
+                facts.at(),
+                q.pattern.board(),
+                group.lines.len(),
+            );
+            let masks = &self.archive.patterns.masks;
+            Keep::Bits(masks.get(key, group, &facts, &selection))
         } else {
             // Some of the filter is read from the store, for the games
             // with hits: those are gathered first.

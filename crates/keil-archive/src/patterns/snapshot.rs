@@ -464,6 +464,8 @@ fn read_group(input: &mut In) -> Result<(GameKind, Group), Unused> {
         board,
         indexed: lines.len(),
         ids: lines.iter().map(|l| l.id).collect(),
+        plies: lines.iter().map(super::index::plies_of).collect(),
+        years: lines.iter().map(super::index::year_of).collect(),
         lines,
         columns,
         events,

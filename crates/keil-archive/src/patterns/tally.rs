@@ -25,7 +25,8 @@
 //! generation per window rather than cleared.
 
 use std::borrow::Cow;
-use std::sync::Mutex;
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
 
 use keil_rules::Color;
 
@@ -52,8 +53,8 @@ struct Slot {
 /// [`Slot::hits`] of a game the filter leaves out.
 const DROPPED: u32 = u32::MAX;
 
-/// Games read out at a time, ahead of their use ([`Tally::history`],
-/// [`Tally::top`]).
+/// Hits counted, or games read out, at a time, their data read ahead of
+/// its use ([`Tally::push`], [`Tally::history`], [`Tally::top`]).
 const BATCH: usize = 64;
 
 /// The most games counted at a time. A window is a multiple of 64 games
@@ -116,6 +117,59 @@ impl SlotPool {
     }
 }
 
+/// Filters' answers kept between searches: per filter (and the facts' and
+/// group's state it was worked out on), a bit per game index of the group,
+/// set for each game the filter keeps. An explorer's user keeps a filter
+/// while browsing positions and patterns: the first search with it reads
+/// every game's facts once (a pass through them in order), the next ones a
+/// bit per game with hits, rather than its facts (a read of 28 bytes a
+/// game, spread through memory). Up to [`FilterMasks::KEPT`] are kept,
+/// the least recently used dropped first.
+#[derive(Debug, Default)]
+pub(crate) struct FilterMasks(Mutex<VecDeque<(String, Arc<Vec<u64>>)>>);
+
+impl FilterMasks {
+    /// Masks kept (each a bit a game of its group: 125 KiB at a million).
+    const KEPT: usize = 8;
+
+    /// The mask of `selection` (as `key` names it with the facts' and the
+    /// group's state) over `group`'s games, from `table`: kept, or worked
+    /// out now.
+    pub(super) fn get(
+        &self,
+        key: String,
+        group: &Group,
+        table: &Table,
+        selection: &Selection,
+    ) -> Arc<Vec<u64>> {
+        {
+            let mut kept = self.0.lock().expect("poisoned");
+            if let Some(i) = kept.iter().position(|(k, _)| *k == key) {
+                let entry = kept.remove(i).expect("found");
+                let mask = entry.1.clone();
+                kept.push_front(entry);
+                return mask;
+            }
+        }
+        let mut bits = vec![0u64; group.ids.len().div_ceil(64)];
+        for (g, &id) in group.ids.iter().enumerate() {
+            let keeps = table.get(id).is_some_and(|f| selection.keeps(f));
+            bits[g / 64] |= u64::from(keeps) << (g % 64);
+        }
+        let mask = Arc::new(bits);
+        let mut kept = self.0.lock().expect("poisoned");
+        kept.push_front((key, mask.clone()));
+        kept.truncate(Self::KEPT);
+        mask
+    }
+
+    /// Bytes held by the masks kept.
+    pub(crate) fn bytes(&self) -> usize {
+        let kept = self.0.lock().expect("poisoned");
+        kept.iter().map(|(k, m)| k.len() + m.len() * 8).sum()
+    }
+}
+
 /// Which games a search counts.
 pub(super) enum Keep<'a> {
     /// Every game (none removed, no filter).
@@ -124,23 +178,18 @@ pub(super) enum Keep<'a> {
     /// games, or a filter's answer worked out beforehand (one that reads
     /// the store).
     Mask(Cow<'a, [bool]>),
-    /// The filter, asked of each game's facts at its first hit (removed
-    /// games have none, so it drops them).
-    Facts {
-        table: &'a Table,
-        selection: &'a Selection,
-    },
+    /// A filter's answer over the group's games ([`FilterMasks`]): a bit
+    /// per game index.
+    Bits(Arc<Vec<u64>>),
 }
 
 impl Keep<'_> {
     #[inline]
-    fn keeps(&self, group: &Group, g: usize) -> bool {
+    fn keeps(&self, g: usize) -> bool {
         match self {
             Keep::All => true,
             Keep::Mask(mask) => mask[g],
-            Keep::Facts { table, selection } => {
-                table.get(group.ids[g]).is_some_and(|f| selection.keeps(f))
-            }
+            Keep::Bits(bits) => bits.get(g / 64).is_some_and(|w| w >> (g % 64) & 1 != 0),
         }
     }
 }
@@ -161,6 +210,12 @@ pub(super) struct Tally<'a> {
     window: u32,
     /// A bit per slot of the window, set for each game with hits.
     with_hits: Vec<u64>,
+    /// Whether hits wait in `pending` to be counted a batch at a time: a
+    /// search whose hits read the games' lines (a move limit, the
+    /// history), spread through memory.
+    batched: bool,
+    /// Hits waiting to be counted ([`Tally::push`]).
+    pending: Vec<(u32, u32, u16, regions::Next)>,
     /// The games with hits of the windows closed, in game order, and a
     /// bit per game of those windows set for each.
     games: Vec<GameMatch>,
@@ -194,6 +249,7 @@ impl<'a> Tally<'a> {
         keep: Keep<'a>,
     ) -> Tally<'a> {
         let points = q.pattern.cells().len();
+        let batched = q.move_limit.is_some() || q.history;
         let window = (group.lines.len() as u32 / 16)
             .next_multiple_of(64)
             .clamp(64, MAX_WINDOW);
@@ -207,6 +263,8 @@ impl<'a> Tally<'a> {
             start: 0,
             window,
             with_hits: vec![0; window as usize / 64],
+            batched,
+            pending: Vec::with_capacity(BATCH),
             games: Vec::new(),
             bits: Vec::with_capacity(group.lines.len().div_ceil(64)),
             stats: vec![[MoveStats::default(); 2]; points],
@@ -231,14 +289,49 @@ impl<'a> Tally<'a> {
     /// Counts the hit of placement `k` in game `g` (in the window being
     /// counted) at node `t`, whose continuation is `next` (its point not
     /// yet folded).
-    #[inline]
+    /// Counted at once, or (`batched`) a batch at a time, whose games'
+    /// lines are all read first: the reads do not wait on one another, so
+    /// their cache misses overlap.
+    #[inline(always)]
     pub(super) fn push(&mut self, g: u32, k: u32, t: u16, next: regions::Next) {
-        self.add(g, k, t, next);
+        if self.batched {
+            self.queue(g, k, t, next);
+        } else {
+            self.add(g, k, t, next);
+        }
+    }
+
+    /// Queues a hit in the batch (see [`Tally::push`]).
+    #[inline(never)]
+    fn queue(&mut self, g: u32, k: u32, t: u16, next: regions::Next) {
+        self.pending.push((g, k, t, next));
+        if self.pending.len() == BATCH {
+            self.flush();
+        }
+    }
+
+    /// Counts the hits waiting in the batch.
+    fn flush(&mut self) {
+        let pending = std::mem::take(&mut self.pending);
+        if self.batched {
+            let mut any = 0u32;
+            for h in &pending {
+                let g = h.0 as usize;
+                any ^= self.group.plies[g] ^ u32::from(self.group.years[g]);
+            }
+            std::hint::black_box(any);
+        }
+        for &(g, k, t, next) in &pending {
+            self.add(g, k, t, next);
+        }
+        self.pending = pending;
+        self.pending.clear();
     }
 
     /// Closes the window being counted: its games with hits join
     /// [`Tally::games`], in game order, and the next window starts.
     pub(super) fn close(&mut self) {
+        self.flush();
         for w in 0..self.with_hits.len() {
             let mut b = std::mem::take(&mut self.with_hits[w]);
             self.bits.push(b);
@@ -265,9 +358,12 @@ impl<'a> Tally<'a> {
         let g = g as usize;
         let slot = self.slots.slots[at];
         let fresh = slot.seen != self.slots.generation;
-        let first = if fresh { u64::MAX } else { slot.first };
-        let mut hits = if fresh { 0 } else { slot.hits };
-        if fresh && !matches!(self.keep, Keep::All) && !self.keep.keeps(self.group, g) {
+        // All ones for a game's first hit in the search (its slot is
+        // stale), else zero: masks rather than branches.
+        let stale = u64::from(fresh).wrapping_neg();
+        let first = slot.first | stale;
+        let mut hits = slot.hits & !(stale as u32);
+        if !matches!(self.keep, Keep::All) && fresh && !self.keep.keeps(g) {
             hits = DROPPED;
         }
         self.slots.slots[at] = Slot {
@@ -306,6 +402,7 @@ impl<'a> Tally<'a> {
     /// window; whether it is now the game's first match (strictly earlier
     /// than every hit counted before).
     pub(super) fn add_line(&mut self, g: u32, k: u32, t: u16, next: regions::Next) -> bool {
+        self.flush();
         let at = (g - self.start) as usize;
         let slot = self.slots.slots[at];
         let before = if slot.seen == self.slots.generation {
@@ -330,9 +427,7 @@ impl<'a> Tally<'a> {
     #[inline(never)]
     fn admits(&self, g: usize, t: u16, next: regions::Next) -> bool {
         self.next.is_none_or(|c| next.is_some_and(|n| n.1 == c))
-            && self
-                .move_limit
-                .is_none_or(|m| self.group.lines[g].ply_at(t) <= m)
+            && self.move_limit.is_none_or(|m| self.group.ply_at(g, t) <= m)
     }
 
     /// Counts a continuation at pattern point `point` of game `g` (won by
@@ -340,7 +435,7 @@ impl<'a> Tally<'a> {
     #[cold]
     #[inline(never)]
     fn add_year(&mut self, point: usize, g: usize, winner: i8) {
-        let year = (self.group.lines[g].date / 10_000) as u16;
+        let year = self.group.years[g];
         if let Some(years) = &mut self.years {
             years[point].add(year, winner);
         }
@@ -369,26 +464,14 @@ impl<'a> Tally<'a> {
     }
 
     /// `games` (this tally's [`Tally::games`]) by year and winner (in the
-    /// colours of each game's first match), a batch at a time whose lines
-    /// and winners are read first, so that their cache misses overlap.
+    /// colours of each game's first match).
     pub(super) fn history(&self, games: &[GameMatch]) -> Vec<YearCount> {
         let group = self.group;
         let mut years = Years::default();
-        for batch in games.chunks(BATCH) {
-            let mut any = 0u32;
-            for h in batch {
-                let g = h.line as usize;
-                any ^= group.lines[g].date ^ group.winners[g] as u32;
-            }
-            std::hint::black_box(any);
-            for h in batch {
-                let g = h.line as usize;
-                let swapped = self.swapped[h.placement as usize];
-                years.add(
-                    (group.lines[g].date / 10_000) as u16,
-                    in_colors(group.winners[g], swapped),
-                );
-            }
+        for h in games {
+            let g = h.line as usize;
+            let swapped = self.swapped[h.placement as usize];
+            years.add(group.years[g], in_colors(group.winners[g], swapped));
         }
         years.to_vec()
     }
