@@ -84,20 +84,19 @@ pub(crate) fn in_colors(winner: i8, swapped: bool) -> i8 {
 /// none, left out), highest first, then by `order` (an answer's order:
 /// newest first): a search's top games, picked without sorting them all.
 pub(crate) fn top_ranked<T, O: Ord>(
-    items: impl Iterator<Item = (u8, T)>,
+    items: impl Iterator<Item = (u8, T)> + Clone,
     n: usize,
     order: impl Fn(&T) -> O,
 ) -> Vec<T> {
     if n == 0 {
         return Vec::new();
     }
-    let ranked: Vec<(u8, T)> = items.filter(|(rank, _)| *rank > 0).collect();
-    // The lowest rank among the top `n`: only items ranked so or higher
-    // are ordered (their order worked out once each, not per comparison:
-    // it may read memory far apart).
+    // The lowest rank among the top `n` (a first pass through the items):
+    // only items ranked so or higher are ordered (their order worked out
+    // once each, not per comparison: it may read memory far apart).
     let mut counts = [0usize; 256];
-    for (rank, _) in &ranked {
-        counts[usize::from(*rank)] += 1;
+    for (rank, _) in items.clone() {
+        counts[usize::from(rank)] += 1;
     }
     let mut floor = 1;
     let mut above = 0;
@@ -108,8 +107,7 @@ pub(crate) fn top_ranked<T, O: Ord>(
             break;
         }
     }
-    let mut top: Vec<(u8, O, T)> = ranked
-        .into_iter()
+    let mut top: Vec<(u8, O, T)> = items
         .filter(|(rank, _)| usize::from(*rank) >= floor)
         .map(|(rank, t)| (rank, order(&t), t))
         .collect();

@@ -29,8 +29,9 @@ pub(crate) struct PatternIndex {
     pub(super) answers: quick_cache::sync::Cache<String, Arc<Matched>, MatchedWeight>,
     /// The searches' per-game tallies, kept between searches.
     pub(super) slots: super::tally::SlotPool,
-    /// Filters' answers over the groups' games, kept between searches.
-    pub(super) masks: super::tally::FilterMasks,
+    /// Facts over the groups' games (filters' answers, ranks), kept
+    /// between searches.
+    pub(super) facts: super::tally::GroupFacts,
     /// The node's snapshot file, when it keeps one ([`PatternIndex::cache_in`]).
     snapshot: OnceLock<PathBuf>,
 }
@@ -75,7 +76,7 @@ impl Default for PatternIndex {
             refreshing: std::sync::Mutex::default(),
             answers: quick_cache::sync::Cache::with_weighter(64, ANSWER_BYTES, MatchedWeight),
             slots: super::tally::SlotPool::default(),
-            masks: super::tally::FilterMasks::default(),
+            facts: super::tally::GroupFacts::default(),
             snapshot: OnceLock::new(),
         }
     }
@@ -408,7 +409,7 @@ impl PatternIndex {
             (b + g.bytes() as u64, m + g.mapped_bytes() as u64)
         });
         Held {
-            heap: bytes - mapped + (self.slots.bytes() + self.masks.bytes()) as u64,
+            heap: bytes - mapped + (self.slots.bytes() + self.facts.bytes()) as u64,
             mapped,
         }
     }

@@ -610,6 +610,14 @@ impl Patterns<'_> {
         let selection = Selection::new(conn, &self.archive.facts, &filter_of(q))?;
         // Held until the tally is done (its filter and top games read it).
         let facts = self.archive.facts.read();
+        // What the facts kept over the group's games were worked out on.
+        let state = format!(
+            "{:?} {:?} {}",
+            facts.at(),
+            q.pattern.board(),
+            group.lines.len()
+        );
+        let kept = &self.archive.patterns.facts;
         let keep = if selection.is_everything() {
             // Removed games' entries stay in the index: the group's mask
             // drops them.
@@ -619,15 +627,8 @@ impl Patterns<'_> {
         } else if !selection.reads_store() {
             // The mask is the filter's over the group's games, as the
             // facts stand (removed games have none: it drops them).
-            let key = format!(
-                "{:?} {:?} {:?} {}",
-                filter_of(q),
-                facts.at(),
-                q.pattern.board(),
-                group.lines.len(),
-            );
-            let masks = &self.archive.patterns.masks;
-            Keep::Bits(masks.get(key, group, &facts, &selection))
+            let filter = format!("{:?}", filter_of(q));
+            Keep::Bits(kept.mask(&state, &filter, group, &facts, &selection))
         } else {
             // Some of the filter is read from the store, for the games
             // with hits: those are gathered first.
@@ -676,6 +677,11 @@ impl Patterns<'_> {
         }
         let mut tally = Tally::new(group, &self.archive.patterns.slots, &placements, q, keep);
         let mut cursors = lookup.as_ref().map(regions::Lookup::cursors);
+        tally.reserve(
+            cursors
+                .as_ref()
+                .map_or(found.len(), regions::Cursors::most_left),
+        );
         let (mut main_at, mut line_at) = (0, 0);
         // Continuations found in the games' events, each placement's point
         // table built once it has a hit.
@@ -742,7 +748,8 @@ impl Patterns<'_> {
             matched.history = Some(tally.history(&matched.games));
         }
         if q.top_games > 0 {
-            matched.top = tally.top(&matched.games, &facts, q.top_games);
+            let ranks = kept.ranks(&state, group, &facts);
+            matched.top = tally.top(&matched.games, &ranks, q.top_games);
         }
         matched.order = GameOrder::settle(group, &mut matched.games, bits);
         let stats = std::mem::take(&mut tally.stats);

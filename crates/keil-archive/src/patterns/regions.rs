@@ -1113,6 +1113,20 @@ impl Stream<'_> {
 }
 
 impl Cursors<'_> {
+    /// At most how many hits are left to read: each entry takes 3 bytes
+    /// or more (a tally reserves room for that many games).
+    pub(crate) fn most_left(&self) -> usize {
+        self.streams
+            .iter()
+            .map(|s| match s {
+                Stream::Runs(runs, at) => {
+                    runs[*at..].iter().map(|r| (r.data.len() - r.at) / 3).sum()
+                }
+                Stream::List(list, at) => list.len() - at,
+            })
+            .sum()
+    }
+
     /// Calls `f(placement, game, first node, continuation)` for each
     /// (game, placement) hit of the games below `end` not read before,
     /// once: a placement standing for several contents at the earliest of

@@ -53,10 +53,6 @@ struct Slot {
 /// [`Slot::hits`] of a game the filter leaves out.
 const DROPPED: u32 = u32::MAX;
 
-/// Hits counted, or games read out, at a time, their data read ahead of
-/// its use ([`Tally::push`], [`Tally::history`], [`Tally::top`]).
-const BATCH: usize = 64;
-
 /// The most games counted at a time. A window is a multiple of 64 games
 /// (the bits of a word of [`Tally::with_hits`], and the index's block of
 /// games, so that a scan's hits come window after window).
@@ -117,56 +113,103 @@ impl SlotPool {
     }
 }
 
-/// Filters' answers kept between searches: per filter (and the facts' and
-/// group's state it was worked out on), a bit per game index of the group,
-/// set for each game the filter keeps. An explorer's user keeps a filter
-/// while browsing positions and patterns: the first search with it reads
-/// every game's facts once (a pass through them in order), the next ones a
-/// bit per game with hits, rather than its facts (a read of 28 bytes a
-/// game, spread through memory). Up to [`FilterMasks::KEPT`] are kept,
-/// the least recently used dropped first.
+/// Facts over a group's games, worked out from the facts' table and kept
+/// between searches (keyed by what they were worked out on: the facts'
+/// and the group's state):
+///
+/// - filters' answers, a bit per game index set for each game the filter
+///   keeps. An explorer's user keeps a filter while browsing positions and
+///   patterns: the first search with it reads every game's facts once (a
+///   pass through them in order), the next ones a bit per game with hits,
+///   rather than its facts (28 bytes a game, spread through memory). Up to
+///   [`GroupFacts::MASKS`] are kept, the least recently used dropped
+///   first;
+/// - the weaker player's rank ([`crate::facts::Fact::weaker_rank`]), a
+///   byte per game index, for the top games (one per group state, up to
+///   [`GroupFacts::RANKS`]).
 #[derive(Debug, Default)]
-pub(crate) struct FilterMasks(Mutex<VecDeque<(String, Arc<Vec<u64>>)>>);
+pub(crate) struct GroupFacts {
+    masks: Mutex<VecDeque<(String, Arc<Vec<u64>>)>>,
+    ranks: Mutex<VecDeque<(String, Arc<Vec<u8>>)>>,
+}
 
-impl FilterMasks {
-    /// Masks kept (each a bit a game of its group: 125 KiB at a million).
-    const KEPT: usize = 8;
+/// The value `key` names in `kept` (moved to the front), or `build`'s (kept
+/// at the front, the list cut to `most`).
+fn kept<T>(
+    kept: &Mutex<VecDeque<(String, Arc<T>)>>,
+    key: String,
+    most: usize,
+    build: impl FnOnce() -> T,
+) -> Arc<T> {
+    {
+        let mut kept = kept.lock().expect("poisoned");
+        if let Some(i) = kept.iter().position(|(k, _)| *k == key) {
+            let entry = kept.remove(i).expect("found");
+            let value = entry.1.clone();
+            kept.push_front(entry);
+            return value;
+        }
+    }
+    // Worked out without the lock: a search does not wait on another's.
+    let value = Arc::new(build());
+    let mut kept = kept.lock().expect("poisoned");
+    kept.push_front((key, value.clone()));
+    kept.truncate(most);
+    value
+}
 
-    /// The mask of `selection` (as `key` names it with the facts' and the
-    /// group's state) over `group`'s games, from `table`: kept, or worked
-    /// out now.
-    pub(super) fn get(
+impl GroupFacts {
+    /// Filters' answers kept (each a bit a game of its group: 125 KiB at
+    /// a million).
+    const MASKS: usize = 8;
+    /// Rank columns kept (each a byte a game of its group).
+    const RANKS: usize = 2;
+
+    /// The answer of `selection` (as `filter` names it) over `group`'s
+    /// games, from `table` (at `state`, which names the facts' and the
+    /// group's state): kept, or worked out now.
+    pub(super) fn mask(
         &self,
-        key: String,
+        state: &str,
+        filter: &str,
         group: &Group,
         table: &Table,
         selection: &Selection,
     ) -> Arc<Vec<u64>> {
-        {
-            let mut kept = self.0.lock().expect("poisoned");
-            if let Some(i) = kept.iter().position(|(k, _)| *k == key) {
-                let entry = kept.remove(i).expect("found");
-                let mask = entry.1.clone();
-                kept.push_front(entry);
-                return mask;
-            }
-        }
-        let mut bits = vec![0u64; group.ids.len().div_ceil(64)];
-        for (g, &id) in group.ids.iter().enumerate() {
-            let keeps = table.get(id).is_some_and(|f| selection.keeps(f));
-            bits[g / 64] |= u64::from(keeps) << (g % 64);
-        }
-        let mask = Arc::new(bits);
-        let mut kept = self.0.lock().expect("poisoned");
-        kept.push_front((key, mask.clone()));
-        kept.truncate(Self::KEPT);
-        mask
+        kept(
+            &self.masks,
+            format!("{state} {filter}"),
+            Self::MASKS,
+            || {
+                let mut bits = vec![0u64; group.ids.len().div_ceil(64)];
+                for (g, &id) in group.ids.iter().enumerate() {
+                    let keeps = table.get(id).is_some_and(|f| selection.keeps(f));
+                    bits[g / 64] |= u64::from(keeps) << (g % 64);
+                }
+                bits
+            },
+        )
     }
 
-    /// Bytes held by the masks kept.
+    /// The weaker player's rank of each of `group`'s games (0 when either
+    /// rank is unknown), from `table` (at `state`, as for
+    /// [`GroupFacts::mask`]): kept, or worked out now.
+    pub(super) fn ranks(&self, state: &str, group: &Group, table: &Table) -> Arc<Vec<u8>> {
+        kept(&self.ranks, state.to_string(), Self::RANKS, || {
+            let rank = |id| table.get(id).map_or(0, crate::facts::Fact::weaker_rank);
+            group.ids.iter().map(|&id| rank(id)).collect()
+        })
+    }
+
+    /// Bytes held by the columns kept.
     pub(crate) fn bytes(&self) -> usize {
-        let kept = self.0.lock().expect("poisoned");
-        kept.iter().map(|(k, m)| k.len() + m.len() * 8).sum()
+        let masks = self.masks.lock().expect("poisoned");
+        let ranks = self.ranks.lock().expect("poisoned");
+        masks
+            .iter()
+            .map(|(k, m)| k.len() + m.len() * 8)
+            .sum::<usize>()
+            + ranks.iter().map(|(k, r)| k.len() + r.len()).sum::<usize>()
     }
 }
 
@@ -178,8 +221,8 @@ pub(super) enum Keep<'a> {
     /// games, or a filter's answer worked out beforehand (one that reads
     /// the store).
     Mask(Cow<'a, [bool]>),
-    /// A filter's answer over the group's games ([`FilterMasks`]): a bit
-    /// per game index.
+    /// A filter's answer over the group's games ([`GroupFacts::mask`]): a
+    /// bit per game index.
     Bits(Arc<Vec<u64>>),
 }
 
@@ -210,12 +253,6 @@ pub(super) struct Tally<'a> {
     window: u32,
     /// A bit per slot of the window, set for each game with hits.
     with_hits: Vec<u64>,
-    /// Whether hits wait in `pending` to be counted a batch at a time: a
-    /// search whose hits read the games' lines (a move limit, the
-    /// history), spread through memory.
-    batched: bool,
-    /// Hits waiting to be counted ([`Tally::push`]).
-    pending: Vec<(u32, u32, u16, regions::Next)>,
     /// The games with hits of the windows closed, in game order, and a
     /// bit per game of those windows set for each.
     games: Vec<GameMatch>,
@@ -249,7 +286,6 @@ impl<'a> Tally<'a> {
         keep: Keep<'a>,
     ) -> Tally<'a> {
         let points = q.pattern.cells().len();
-        let batched = q.move_limit.is_some() || q.history;
         let window = (group.lines.len() as u32 / 16)
             .next_multiple_of(64)
             .clamp(64, MAX_WINDOW);
@@ -263,8 +299,6 @@ impl<'a> Tally<'a> {
             start: 0,
             window,
             with_hits: vec![0; window as usize / 64],
-            batched,
-            pending: Vec::with_capacity(BATCH),
             games: Vec::new(),
             bits: Vec::with_capacity(group.lines.len().div_ceil(64)),
             stats: vec![[MoveStats::default(); 2]; points],
@@ -274,6 +308,13 @@ impl<'a> Tally<'a> {
             options: q.move_limit.is_some() || q.next.is_some(),
             total_hits: 0,
         }
+    }
+
+    /// Makes room for `games` more games with hits (the most a search can
+    /// find, or less: their list then grows as they come), so that the
+    /// list is not copied as it grows. Room never written costs no memory.
+    pub(super) fn reserve(&mut self, games: usize) {
+        self.games.reserve(games.min(self.group.lines.len()));
     }
 
     /// The first game of the window being counted.
@@ -289,49 +330,14 @@ impl<'a> Tally<'a> {
     /// Counts the hit of placement `k` in game `g` (in the window being
     /// counted) at node `t`, whose continuation is `next` (its point not
     /// yet folded).
-    /// Counted at once, or (`batched`) a batch at a time, whose games'
-    /// lines are all read first: the reads do not wait on one another, so
-    /// their cache misses overlap.
     #[inline(always)]
     pub(super) fn push(&mut self, g: u32, k: u32, t: u16, next: regions::Next) {
-        if self.batched {
-            self.queue(g, k, t, next);
-        } else {
-            self.add(g, k, t, next);
-        }
-    }
-
-    /// Queues a hit in the batch (see [`Tally::push`]).
-    #[inline(never)]
-    fn queue(&mut self, g: u32, k: u32, t: u16, next: regions::Next) {
-        self.pending.push((g, k, t, next));
-        if self.pending.len() == BATCH {
-            self.flush();
-        }
-    }
-
-    /// Counts the hits waiting in the batch.
-    fn flush(&mut self) {
-        let pending = std::mem::take(&mut self.pending);
-        if self.batched {
-            let mut any = 0u32;
-            for h in &pending {
-                let g = h.0 as usize;
-                any ^= self.group.plies[g] ^ u32::from(self.group.years[g]);
-            }
-            std::hint::black_box(any);
-        }
-        for &(g, k, t, next) in &pending {
-            self.add(g, k, t, next);
-        }
-        self.pending = pending;
-        self.pending.clear();
+        self.add(g, k, t, next);
     }
 
     /// Closes the window being counted: its games with hits join
     /// [`Tally::games`], in game order, and the next window starts.
     pub(super) fn close(&mut self) {
-        self.flush();
         for w in 0..self.with_hits.len() {
             let mut b = std::mem::take(&mut self.with_hits[w]);
             self.bits.push(b);
@@ -402,7 +408,6 @@ impl<'a> Tally<'a> {
     /// window; whether it is now the game's first match (strictly earlier
     /// than every hit counted before).
     pub(super) fn add_line(&mut self, g: u32, k: u32, t: u16, next: regions::Next) -> bool {
-        self.flush();
         let at = (g - self.start) as usize;
         let slot = self.slots.slots[at];
         let before = if slot.seen == self.slots.generation {
@@ -432,8 +437,7 @@ impl<'a> Tally<'a> {
 
     /// Counts a continuation at pattern point `point` of game `g` (won by
     /// `winner` in the pattern's colours) in its year.
-    #[cold]
-    #[inline(never)]
+    #[inline]
     fn add_year(&mut self, point: usize, g: usize, winner: i8) {
         let year = self.group.years[g];
         if let Some(years) = &mut self.years {
@@ -477,32 +481,19 @@ impl<'a> Tally<'a> {
     }
 
     /// The `n` of `games` (this tally's [`Tally::games`]) whose weaker
-    /// player ranks highest, then in answer order, from `table`; the facts
-    /// read a batch at a time (as [`Tally::history`]).
-    pub(super) fn top(&self, games: &[GameMatch], table: &Table, n: usize) -> Vec<GameMatch> {
-        if n == 0 {
-            return Vec::new();
-        }
+    /// player ranks highest, then in answer order; `ranks` is the group's
+    /// [`GroupFacts::ranks`].
+    pub(super) fn top(&self, games: &[GameMatch], ranks: &[u8], n: usize) -> Vec<GameMatch> {
         let group = self.group;
-        let fact = |h: &GameMatch| table.get(group.ids[h.line as usize]);
-        let mut ranked = Vec::new();
-        for (b, batch) in games.chunks(BATCH).enumerate() {
-            let mut any = 0u32;
-            for h in batch {
-                any ^= fact(h).map_or(0, |f| f.date);
-            }
-            std::hint::black_box(any);
-            for (i, h) in batch.iter().enumerate() {
-                let rank = fact(h).map_or(0, crate::facts::Fact::weaker_rank);
-                ranked.push((rank, (b * BATCH + i) as u32));
-            }
-        }
-        crate::facts::top_ranked(ranked.into_iter(), n, |&i| {
-            group.answer_order(games[i as usize].line)
-        })
-        .into_iter()
-        .map(|i| games[i as usize])
-        .collect()
+        let ranked = games.iter().map(|h| (ranks[h.line as usize], h));
+        // Answer order: by place when every game has one (4 bytes a game,
+        // read in game order), else from the lines.
+        let top = if group.rank.len() == group.lines.len() {
+            crate::facts::top_ranked(ranked, n, |h| group.rank[h.line as usize])
+        } else {
+            crate::facts::top_ranked(ranked, n, |h| group.answer_order(h.line))
+        };
+        top.into_iter().copied().collect()
     }
 }
 

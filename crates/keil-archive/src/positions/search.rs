@@ -437,7 +437,7 @@ impl Games<'_> {
         }
     }
 
-    fn iter(&self) -> impl Iterator<Item = (Hit, usize)> + '_ {
+    fn iter(&self) -> impl Iterator<Item = (Hit, usize)> + Clone + '_ {
         (0..self.len()).map(|i| self.get(i))
     }
 
