@@ -275,18 +275,24 @@ enum GameOrder {
 }
 
 impl GameOrder {
+    /// Games put in answer order at once, whatever their share of the
+    /// group (a sort of that many takes well under a millisecond).
+    const SORTED: usize = 8_192;
+
     /// Puts `games` (in game order; `bits` has a bit per game of the group
-    /// set for each) in answer order when there are few of them (64 or
-    /// less, or less than one in 1,024 of the group's games, where a walk
-    /// through the group's order would pass many games for each one
-    /// listed, and a sort costs little) or when the group has no complete
-    /// order; else says they stay in game order.
+    /// set for each) in answer order when there are few of them (at most
+    /// [`GameOrder::SORTED`] and a sixteenth of the group's games, or less
+    /// than one in 1,024 of them: a sort then costs little, and a walk
+    /// through the group's order could pass many games for each one
+    /// listed, all of them when a filter keeps a span of dates) or when
+    /// the group has no complete order; else says they stay in game order.
     fn settle(group: &Group, games: &mut [GameMatch], bits: Vec<u64>) -> GameOrder {
         let n = group.lines.len();
         let ordered = group.listed.len() == n && group.rank.len() == n;
-        if !ordered || games.len() <= 64 || games.len() * 1024 < n {
+        let few = games.len() <= Self::SORTED.min(n / 16) || games.len() * 1024 < n;
+        if !ordered || few {
             if ordered {
-                games.sort_unstable_by_key(|h| group.rank[h.line as usize]);
+                games.sort_by_cached_key(|h| group.rank[h.line as usize]);
             } else {
                 games.sort_unstable_by_key(|h| group.answer_order(h.line));
             }
