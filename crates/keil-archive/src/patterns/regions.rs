@@ -239,25 +239,6 @@ impl<'a> Run<'a> {
     }
 }
 
-impl Run<'_> {
-    /// Whether every entry has been read.
-    fn is_done(&self) -> bool {
-        self.at >= self.data.len()
-    }
-
-    /// The next entry if its game is below `end` (else it stays unread).
-    #[inline]
-    fn next_below(&mut self, end: u32) -> Option<(u32, u16, u8)> {
-        let (at, game) = (self.at, self.game);
-        let e = self.next()?;
-        if e.0 < end {
-            return Some(e);
-        }
-        (self.at, self.game) = (at, game);
-        None
-    }
-}
-
 impl Iterator for Run<'_> {
     type Item = (u32, u16, u8);
 
@@ -1051,7 +1032,12 @@ impl<'a> Lookup<'a> {
             .map(|keys| {
                 if let [key] = keys[..] {
                     let runs = self.regions.segments.iter().filter_map(|s| s.run(key));
-                    return Stream::Runs(runs.collect(), 0);
+                    return Stream::Runs {
+                        runs: runs.collect(),
+                        at: 0,
+                        read: Vec::with_capacity(DECODED),
+                        next: 0,
+                    };
                 }
                 let mut several = Vec::new();
                 for s in &self.regions.segments {
@@ -1082,12 +1068,22 @@ pub(crate) struct Cursors<'a> {
 }
 
 /// One placement's hits in game order: its key's runs, one a segment
-/// (segments in game order), and the one being read; or, for a placement
-/// standing for several contents, their entries merged, and the next.
+/// (segments in game order), the one being read, and its entries decoded
+/// ahead (up to [`DECODED`] at a time, in a loop of their own rather than
+/// one entry per call) with the next of them; or, for a placement standing
+/// for several contents, their entries merged, and the next.
 enum Stream<'a> {
-    Runs(Vec<Run<'a>>, usize),
+    Runs {
+        runs: Vec<Run<'a>>,
+        at: usize,
+        read: Vec<(u32, u16, u8)>,
+        next: usize,
+    },
     List(Vec<(u32, u16, u8)>, usize),
 }
+
+/// Entries a stream decodes at a time.
+const DECODED: usize = 256;
 
 impl Stream<'_> {
     /// The next entry whose game is below `end`, if any (one at `end` or
@@ -1095,12 +1091,25 @@ impl Stream<'_> {
     #[inline]
     fn next_below(&mut self, end: u32) -> Option<(u32, u16, u8)> {
         match self {
-            Stream::Runs(runs, at) => loop {
+            Stream::Runs {
+                runs,
+                at,
+                read,
+                next,
+            } => loop {
+                if let Some(&e) = read.get(*next) {
+                    if e.0 >= end {
+                        return None;
+                    }
+                    *next += 1;
+                    return Some(e);
+                }
+                read.clear();
+                *next = 0;
                 let run = runs.get_mut(*at)?;
-                match run.next_below(end) {
-                    Some(e) => return Some(e),
-                    None if run.is_done() => *at += 1,
-                    None => return None,
+                read.extend(run.take(DECODED));
+                if read.is_empty() {
+                    *at += 1;
                 }
             },
             Stream::List(list, at) => {
@@ -1119,8 +1128,18 @@ impl Cursors<'_> {
         self.streams
             .iter()
             .map(|s| match s {
-                Stream::Runs(runs, at) => {
-                    runs[*at..].iter().map(|r| (r.data.len() - r.at) / 3).sum()
+                Stream::Runs {
+                    runs,
+                    at,
+                    read,
+                    next,
+                } => {
+                    let ahead = read.len() - next;
+                    ahead
+                        + runs[*at..]
+                            .iter()
+                            .map(|r| (r.data.len() - r.at) / 3)
+                            .sum::<usize>()
                 }
                 Stream::List(list, at) => list.len() - at,
             })
@@ -1685,8 +1704,9 @@ mod tests {
     }
 
     /// A run's entries read back as written, whatever their varints'
-    /// lengths (one to five bytes); and read a window at a time, an entry
-    /// at the window's end left for the next.
+    /// lengths (one to five bytes); and a stream of two runs (two
+    /// segments') read a window of games at a time, an entry at a window's
+    /// end left for the next.
     #[test]
     fn runs_read_back_their_entries() {
         let deltas = [
@@ -1703,30 +1723,39 @@ mod tests {
         ];
         let nodes = [0u16, 5, 0x7f, 0x80, 0x3fff, 0x4000, u16::MAX];
         let mut entries = Vec::new();
-        let mut data = Vec::new();
         let mut game = 0u32;
         for (i, &d) in deltas.iter().cycle().take(40).enumerate() {
-            let node = nodes[i % nodes.len()];
-            game = game.wrapping_add(d);
-            put_varint(&mut data, u64::from(d));
-            put_varint(&mut data, u64::from(node));
-            data.push(i as u8);
-            entries.push((game, node, i as u8));
+            game += d;
+            entries.push((game, nodes[i % nodes.len()], i as u8));
         }
+        // A run's bytes: each game as a delta from the one before (the
+        // first from 0).
+        let encode = |entries: &[(u32, u16, u8)]| {
+            let (mut data, mut last) = (Vec::new(), 0);
+            for &(game, node, next) in entries {
+                put_varint(&mut data, u64::from(game - last));
+                put_varint(&mut data, u64::from(node));
+                data.push(next);
+                last = game;
+            }
+            data
+        };
+        let data = encode(&entries);
         assert_eq!(Run::new(&data).collect::<Vec<_>>(), entries);
-        // A window at a time: every entry once, in order.
-        let mut run = Run::new(&data);
+        let (a, b) = (encode(&entries[..17]), encode(&entries[17..]));
+        let mut stream = Stream::Runs {
+            runs: vec![Run::new(&a), Run::new(&b)],
+            at: 0,
+            read: Vec::new(),
+            next: 0,
+        };
         let mut read = Vec::new();
-        for &(end, _, _) in &entries {
-            while let Some(e) = run.next_below(end) {
+        for end in entries.iter().map(|e| e.0).chain([u32::MAX]) {
+            while let Some(e) = stream.next_below(end) {
+                assert!(e.0 < end);
                 read.push(e);
             }
-            assert!(read.iter().all(|e| e.0 < end));
         }
-        while let Some(e) = run.next_below(u32::MAX) {
-            read.push(e);
-        }
-        assert!(run.is_done());
         assert_eq!(read, entries);
     }
 
