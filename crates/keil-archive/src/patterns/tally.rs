@@ -14,7 +14,7 @@
 //! reads (its game's winner, facts, line) is read in game order too,
 //! forwards through the arrays as the hardware prefetches. The games are
 //! put in answer order afterwards, and only as far as a page needs
-//! ([`super::GameOrder`]).
+//! ([`super::answer::GameOrder`]).
 //!
 //! (An earlier tally kept a slot per game of the group, 16 MiB at a
 //! million games, indexed by answer order: each hit's read and write was a
