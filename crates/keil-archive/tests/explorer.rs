@@ -501,6 +501,54 @@ fn a_filter_kept_between_searches_follows_new_games() {
     );
 }
 
+/// Three hand-made 9×9 records, two with variations.
+const RECORDS: &str = "\
+(;GM[1]FF[4]SZ[9]KM[6.5]DT[2020-01-01]PB[A]PW[B]RE[B+R];B[cc];W[gg]\
+(;B[cg];W[gc])(;B[ee];W[cg];B[gc]))
+(;GM[1]FF[4]SZ[9]KM[6.5]DT[2021-01-01]PB[C]PW[D]RE[W+R];B[cc];W[cg];B[ee])
+(;GM[1]FF[4]SZ[9]KM[6.5]DT[2019-01-01]PB[E]PW[F]RE[B+R];B[cc];W[cg]\
+(;B[ee])(;B[gg]))
+";
+
+/// The hand-made records' variation hits are counted in their games'
+/// window of the tally when many games come before them (a search counts
+/// a window of games at a time: here games 151 to 153 of 153, in the
+/// third window).
+#[test]
+fn variations_are_found_in_games_of_later_windows() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = Archive::open(common::at(dir.path())).unwrap();
+    archive
+        .import(&[generated(150, 9)], &ImportOptions::default(), &mut |_| {})
+        .unwrap();
+    let report = common::import(&archive, &[common::bytes("variations.sgf", RECORDS)]);
+    assert_eq!(report.counts.imported, 3, "{:?}", report.invalid);
+    let game = |i| GameId::new(i).unwrap();
+    let pattern = Pattern::parse(GameKind::Go, 9, "X:cc O:cg", PatternMode::Fixed).unwrap();
+    let q = PatternQuery {
+        symmetry: false,
+        swap_colors: false,
+        variations: true,
+        limit: 10_000,
+        ..PatternQuery::new(pattern, PatternMode::Fixed)
+    };
+    let all = archive.patterns().search(&q).unwrap();
+    let ours: Vec<_> = all
+        .games
+        .iter()
+        .filter(|h| h.game_id >= game(151))
+        .map(|h| (h.game_id, h.node, h.ply, h.hits, h.variation))
+        .collect();
+    assert_eq!(
+        ours,
+        vec![
+            (game(152), 2, 2, 1, None),
+            (game(151), 4, 4, 1, Some(1)),
+            (game(153), 2, 2, 1, None),
+        ]
+    );
+}
+
 /// Two hand-made Go records whose nodes are not their plies (a node
 /// without a move, a setup node): a move limit counts plies, and the hits
 /// say both the node and the ply of their first match.
@@ -576,13 +624,6 @@ fn a_move_limit_counts_plies_not_nodes_on_hand_made_records() {
 /// stays the parent's.
 #[test]
 fn variations_are_searched_when_asked_on_hand_made_records() {
-    const RECORDS: &str = "\
-(;GM[1]FF[4]SZ[9]KM[6.5]DT[2020-01-01]PB[A]PW[B]RE[B+R];B[cc];W[gg]\
-(;B[cg];W[gc])(;B[ee];W[cg];B[gc]))
-(;GM[1]FF[4]SZ[9]KM[6.5]DT[2021-01-01]PB[C]PW[D]RE[W+R];B[cc];W[cg];B[ee])
-(;GM[1]FF[4]SZ[9]KM[6.5]DT[2019-01-01]PB[E]PW[F]RE[B+R];B[cc];W[cg]\
-(;B[ee])(;B[gg]))
-";
     let dir = tempfile::tempdir().unwrap();
     let archive = Archive::open(common::at(dir.path())).unwrap();
     let report = common::import(&archive, &[common::bytes("variations.sgf", RECORDS)]);
