@@ -151,8 +151,12 @@ fn kept<T>(
         }
     }
     // Worked out without the lock: a search does not wait on another's.
+    // Two searches may work out the same value at once: it is kept once.
     let value = Arc::new(build());
     let mut kept = kept.lock().expect("poisoned");
+    if let Some((_, v)) = kept.iter().find(|(k, _)| *k == key) {
+        return v.clone();
+    }
     kept.push_front((key, value.clone()));
     kept.truncate(most);
     value
@@ -500,6 +504,29 @@ impl<'a> Tally<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Values kept are reused, not worked out again; using one makes it
+    /// the most recent, and the least recent goes first.
+    #[test]
+    fn kept_values_are_reused_and_the_least_recent_dropped() {
+        let list = Mutex::new(VecDeque::new());
+        let mut built = 0;
+        let a = kept(&list, "a".into(), 2, || {
+            built += 1;
+            1
+        });
+        let again = kept(&list, "a".into(), 2, || {
+            built += 1;
+            99
+        });
+        assert!(Arc::ptr_eq(&a, &again));
+        assert_eq!((built, *again), (1, 1));
+        kept(&list, "b".into(), 2, || 2);
+        kept(&list, "a".into(), 2, || 99);
+        kept(&list, "c".into(), 2, || 3);
+        let keys: Vec<String> = list.lock().unwrap().iter().map(|e| e.0.clone()).collect();
+        assert_eq!(keys, ["c", "a"]);
+    }
 
     #[test]
     fn pooled_slots_grow_and_start_again_when_the_generation_wraps() {
