@@ -11,8 +11,10 @@
 //! 16-byte [`Slot`] of an array as long as the window (at most 1 MiB,
 //! which stays in the core's own cache), and the games with hits
 //! come out in game order, window after window. Everything else a hit
-//! reads (its game's winner, facts, line) is read in game order too,
-//! forwards through the arrays as the hardware prefetches. The games are
+//! reads (its game's winner, the filter's bit for it, its move count and
+//! year: [`GroupFacts`], [`Group::plies`], [`Group::years`]) is read in
+//! game order too, forwards through compact arrays as the hardware
+//! prefetches. The games are
 //! put in answer order afterwards, and only as far as a page needs
 //! ([`super::answer::GameOrder`]).
 //!
