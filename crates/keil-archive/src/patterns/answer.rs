@@ -8,7 +8,7 @@ use super::{PatternAnswer, PatternContinuation, PatternHit, PatternQuery, load, 
 use crate::store::Read;
 use crate::{GameId, Result, YearCount};
 
-/// A game's matches before paging (20 bytes: a search may list a million;
+/// A game's matches before paging (16 bytes: a search may list a million;
 /// its date, id and plies are read from its line when it is shown).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct GameMatch {
@@ -22,9 +22,6 @@ pub(super) struct GameMatch {
     /// The first match's placement.
     pub(super) placement: u32,
     pub(super) hits: u32,
-    /// The variation of the first match ([`Matched::variations`]),
-    /// `u32::MAX` for the main line.
-    pub(super) variation: u32,
 }
 
 /// A search's matches before paging (cached per index generation).
@@ -40,7 +37,8 @@ pub(crate) struct Matched {
     /// The query's top games ([`PatternAnswer::top_games`]).
     pub(super) top: Vec<GameMatch>,
     pub(super) placement_sym: Vec<(u8, bool)>,
-    /// The variation lines games' first matches are in.
+    /// The variation lines games' first matches are in, by game (a game
+    /// without one has its first match on its main line).
     pub(super) variations: Vec<variations::Variation>,
 }
 
@@ -208,7 +206,11 @@ pub(super) fn page(
                 let game_id = GameId::from_sql(i64::from(l.id));
                 let d = details.get(&game_id);
                 let (sym, swapped) = m.placement_sym[h.placement as usize];
-                let variation = m.variations.get(h.variation as usize);
+                let variation = m
+                    .variations
+                    .binary_search_by_key(&h.line, |v| v.game)
+                    .ok()
+                    .map(|i| &m.variations[i]);
                 Some(PatternHit {
                     game_id,
                     node: u32::from(h.node),

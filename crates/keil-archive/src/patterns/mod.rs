@@ -591,16 +591,16 @@ impl Patterns<'_> {
         let (games, bits) = tally.games();
         matched.games = games;
         if !first_in.is_empty() {
-            // Keep the lines games' first matches are in, renumbered (a
-            // line is one game's, so each is kept once at most).
+            // Keep the lines games' first matches are in, in game order
+            // as the games are (a line is one game's, so each is kept once
+            // at most).
             let mut lines: Vec<Option<variations::Variation>> =
                 lines.into_iter().map(Some).collect();
-            for h in &mut matched.games {
+            for h in &matched.games {
                 if let Some(line) = first_in
                     .get(&h.line)
                     .and_then(|&v| lines[v as usize].take())
                 {
-                    h.variation = matched.variations.len() as u32;
                     matched.variations.push(line);
                 }
             }

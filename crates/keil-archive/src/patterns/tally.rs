@@ -461,7 +461,6 @@ impl<'a> Tally<'a> {
             next: slot.first as u16,
             placement: (slot.first >> 16) as u32,
             hits: slot.hits,
-            variation: u32::MAX,
         }
     }
 
