@@ -27,7 +27,6 @@
 //! generation per window rather than cleared.
 
 use std::borrow::Cow;
-use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
 use keil_rules::Color;
@@ -124,44 +123,32 @@ impl SlotPool {
 ///   patterns: the first search with it reads every game's facts once (a
 ///   pass through them in order), the next ones a bit per game with hits,
 ///   rather than its facts (28 bytes a game, spread through memory). Up to
-///   [`GroupFacts::MASKS`] are kept, the least recently used dropped
-///   first;
+///   [`GroupFacts::MASKS`] are kept (in a `quick_cache`, as the answers
+///   are: the least used dropped first);
 /// - the weaker player's rank ([`crate::facts::Fact::weaker_rank`]), a
 ///   byte per game index, for the top games (one per group state, up to
 ///   [`GroupFacts::RANKS`]).
-#[derive(Debug, Default)]
 pub(crate) struct GroupFacts {
-    masks: Mutex<VecDeque<(String, Arc<Vec<u64>>)>>,
-    ranks: Mutex<VecDeque<(String, Arc<Vec<u8>>)>>,
+    masks: quick_cache::sync::Cache<String, Arc<Vec<u64>>>,
+    ranks: quick_cache::sync::Cache<String, Arc<Vec<u8>>>,
 }
 
-/// The value `key` names in `kept` (moved to the front), or `build`'s (kept
-/// at the front, the list cut to `most`).
-fn kept<T>(
-    kept: &Mutex<VecDeque<(String, Arc<T>)>>,
-    key: String,
-    most: usize,
-    build: impl FnOnce() -> T,
-) -> Arc<T> {
-    {
-        let mut kept = kept.lock().expect("poisoned");
-        if let Some(i) = kept.iter().position(|(k, _)| *k == key) {
-            let entry = kept.remove(i).expect("found");
-            let value = entry.1.clone();
-            kept.push_front(entry);
-            return value;
+impl Default for GroupFacts {
+    fn default() -> GroupFacts {
+        GroupFacts {
+            masks: quick_cache::sync::Cache::new(Self::MASKS),
+            ranks: quick_cache::sync::Cache::new(Self::RANKS),
         }
     }
-    // Worked out without the lock: a search does not wait on another's.
-    // Two searches may work out the same value at once: it is kept once.
-    let value = Arc::new(build());
-    let mut kept = kept.lock().expect("poisoned");
-    if let Some((_, v)) = kept.iter().find(|(k, _)| *k == key) {
-        return v.clone();
+}
+
+impl std::fmt::Debug for GroupFacts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GroupFacts")
+            .field("masks", &self.masks.len())
+            .field("ranks", &self.ranks.len())
+            .finish()
     }
-    kept.push_front((key, value.clone()));
-    kept.truncate(most);
-    value
 }
 
 impl GroupFacts {
@@ -173,7 +160,8 @@ impl GroupFacts {
 
     /// The answer of `selection` (as `filter` names it) over `group`'s
     /// games, from `table` (at `state`, which names the facts' and the
-    /// group's state): kept, or worked out now.
+    /// group's state): kept, or worked out now (once, however many
+    /// searches ask for it at the same time).
     pub(super) fn mask(
         &self,
         state: &str,
@@ -182,40 +170,40 @@ impl GroupFacts {
         table: &Table,
         selection: &Selection,
     ) -> Arc<Vec<u64>> {
-        kept(
-            &self.masks,
-            format!("{state} {filter}"),
-            Self::MASKS,
-            || {
-                let mut bits = vec![0u64; group.ids.len().div_ceil(64)];
-                for (g, &id) in group.ids.iter().enumerate() {
-                    let keeps = table.get(id).is_some_and(|f| selection.keeps(f));
-                    bits[g / 64] |= u64::from(keeps) << (g % 64);
-                }
-                bits
-            },
-        )
+        let key = format!("{state} {filter}");
+        let built = self.masks.get_or_insert_with(&key, || {
+            let mut bits = vec![0u64; group.ids.len().div_ceil(64)];
+            for (g, &id) in group.ids.iter().enumerate() {
+                let keeps = table.get(id).is_some_and(|f| selection.keeps(f));
+                bits[g / 64] |= u64::from(keeps) << (g % 64);
+            }
+            Ok::<_, std::convert::Infallible>(Arc::new(bits))
+        });
+        let Ok(mask) = built;
+        mask
     }
 
     /// The weaker player's rank of each of `group`'s games (0 when either
     /// rank is unknown), from `table` (at `state`, as for
     /// [`GroupFacts::mask`]): kept, or worked out now.
     pub(super) fn ranks(&self, state: &str, group: &Group, table: &Table) -> Arc<Vec<u8>> {
-        kept(&self.ranks, state.to_string(), Self::RANKS, || {
+        let built = self.ranks.get_or_insert_with(state, || {
             let rank = |id| table.get(id).map_or(0, crate::facts::Fact::weaker_rank);
-            group.ids.iter().map(|&id| rank(id)).collect()
-        })
+            Ok::<_, std::convert::Infallible>(Arc::new(
+                group.ids.iter().map(|&id| rank(id)).collect(),
+            ))
+        });
+        let Ok(ranks) = built;
+        ranks
     }
 
     /// Bytes held by the columns kept.
     pub(crate) fn bytes(&self) -> usize {
-        let masks = self.masks.lock().expect("poisoned");
-        let ranks = self.ranks.lock().expect("poisoned");
-        masks
+        self.masks
             .iter()
             .map(|(k, m)| k.len() + m.len() * 8)
-            .sum::<usize>()
-            + ranks.iter().map(|(k, r)| k.len() + r.len()).sum::<usize>()
+            .chain(self.ranks.iter().map(|(k, r)| k.len() + r.len()))
+            .sum()
     }
 }
 
@@ -505,29 +493,6 @@ impl<'a> Tally<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Values kept are reused, not worked out again; using one makes it
-    /// the most recent, and the least recent goes first.
-    #[test]
-    fn kept_values_are_reused_and_the_least_recent_dropped() {
-        let list = Mutex::new(VecDeque::new());
-        let mut built = 0;
-        let a = kept(&list, "a".into(), 2, || {
-            built += 1;
-            1
-        });
-        let again = kept(&list, "a".into(), 2, || {
-            built += 1;
-            99
-        });
-        assert!(Arc::ptr_eq(&a, &again));
-        assert_eq!((built, *again), (1, 1));
-        kept(&list, "b".into(), 2, || 2);
-        kept(&list, "a".into(), 2, || 99);
-        kept(&list, "c".into(), 2, || 3);
-        let keys: Vec<String> = list.lock().unwrap().iter().map(|e| e.0.clone()).collect();
-        assert_eq!(keys, ["c", "a"]);
-    }
 
     #[test]
     fn pooled_slots_grow_and_start_again_when_the_generation_wraps() {
