@@ -529,7 +529,8 @@ impl Patterns<'_> {
                 .is_none_or(|m| lines[v as usize].ply_at(t) <= m)
         });
         line_hits.sort_by_key(|h| lines[h.0 as usize].game);
-        let mut first_in = std::collections::HashMap::new();
+        // Per game whose first match is in a variation, that line.
+        let mut first_in = std::collections::BTreeMap::new();
         // The scan's hits come block after block (each block's games in
         // one window); whole-board hits are sorted.
         let mut found = found;
@@ -591,19 +592,14 @@ impl Patterns<'_> {
         let (games, bits) = tally.games();
         matched.games = games;
         if !first_in.is_empty() {
-            // Keep the lines games' first matches are in, in game order
-            // as the games are (a line is one game's, so each is kept once
-            // at most).
+            // Keep the lines games' first matches are in, by game (a line
+            // is one game's, so each is kept once at most).
             let mut lines: Vec<Option<variations::Variation>> =
                 lines.into_iter().map(Some).collect();
-            for h in &matched.games {
-                if let Some(line) = first_in
-                    .get(&h.line)
-                    .and_then(|&v| lines[v as usize].take())
-                {
-                    matched.variations.push(line);
-                }
-            }
+            matched.variations = first_in
+                .into_values()
+                .filter_map(|v: u32| lines[v as usize].take())
+                .collect();
         }
         if q.history {
             matched.history = Some(tally.history(&matched.games));

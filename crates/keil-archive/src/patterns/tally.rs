@@ -321,14 +321,6 @@ impl<'a> Tally<'a> {
         self.start.saturating_add(self.window)
     }
 
-    /// Counts the hit of placement `k` in game `g` (in the window being
-    /// counted) at node `t`, whose continuation is `next` (its point not
-    /// yet folded).
-    #[inline(always)]
-    pub(super) fn push(&mut self, g: u32, k: u32, t: u16, next: regions::Next) {
-        self.add(g, k, t, next);
-    }
-
     /// Closes the window being counted: its games with hits join
     /// [`Tally::games`], in game order, and the next window starts.
     pub(super) fn close(&mut self) {
@@ -345,11 +337,13 @@ impl<'a> Tally<'a> {
         self.slots.next_generation();
     }
 
-    /// Counts one hit (see [`Tally::push`]). Written without branches on
-    /// what the data decides (a game's first hit or not, its winner):
-    /// hits come in no order a branch predictor can learn.
+    /// Counts the hit of placement `k` in game `g` (in the window being
+    /// counted) at node `t`, whose continuation is `next` (its point not
+    /// yet folded). Written without branches on what the data decides (a
+    /// game's first hit or not, its winner): hits come in no order a branch
+    /// predictor can learn.
     #[inline(always)]
-    fn add(&mut self, g: u32, k: u32, t: u16, next: regions::Next) {
+    pub(super) fn push(&mut self, g: u32, k: u32, t: u16, next: regions::Next) {
         debug_assert!(
             g >= self.start && g < self.window_end(),
             "a hit in its window"
@@ -413,7 +407,7 @@ impl<'a> Tally<'a> {
         let move_limit = self.move_limit.take();
         let options = self.options;
         self.options = self.next.is_some();
-        self.add(g, k, t, next);
+        self.push(g, k, t, next);
         self.move_limit = move_limit;
         self.options = options;
         self.slots.slots[at].first < before
