@@ -68,14 +68,9 @@ impl GameOrder {
     /// the group has no complete order; else says they stay in game order.
     pub(super) fn settle(group: &Group, games: &mut [GameMatch], bits: Vec<u64>) -> GameOrder {
         let n = group.lines.len();
-        let ordered = group.listed.len() == n && group.rank.len() == n;
         let few = games.len() <= Self::SORTED.min(n / 16) || games.len() * 1024 < n;
-        if !ordered || few {
-            if ordered {
-                games.sort_by_cached_key(|h| group.rank[h.line as usize]);
-            } else {
-                games.sort_unstable_by_key(|h| group.answer_order(h.line));
-            }
+        if !group.is_ordered() || few {
+            games.sort_by_cached_key(|h| group.answer_key(h.line));
             return GameOrder::Answer;
         }
         GameOrder::Game(bits)

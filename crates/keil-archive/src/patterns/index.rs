@@ -276,6 +276,25 @@ impl Group {
         self.lines[g as usize].order()
     }
 
+    /// Whether every game has its place in [`Group::listed`] (none was
+    /// added since the order was last worked out).
+    pub(crate) fn is_ordered(&self) -> bool {
+        let n = self.lines.len();
+        self.listed.len() == n && self.rank.len() == n
+    }
+
+    /// A key of game index `g` that sorts as [`answer_order`] does: its
+    /// place in [`Group::listed`] (4 bytes a game, a column apart) when the
+    /// group [`is_ordered`](Group::is_ordered), else from its line.
+    #[inline]
+    pub(crate) fn answer_key(&self, g: u32) -> u64 {
+        if self.rank.len() == self.lines.len() {
+            u64::from(self.rank[g as usize])
+        } else {
+            u64::MAX - self.answer_order(g).0
+        }
+    }
+
     fn block_len(&self) -> usize {
         self.board.len() * 2 * LANES
     }

@@ -473,14 +473,10 @@ impl<'a> Tally<'a> {
     pub(super) fn top(&self, games: &[GameMatch], ranks: &[u8], n: usize) -> Vec<GameMatch> {
         let group = self.group;
         let ranked = games.iter().map(|h| (ranks[h.line as usize], h));
-        // Answer order: by place when every game has one (4 bytes a game,
-        // read in game order), else from the lines.
-        let top = if group.rank.len() == group.lines.len() {
-            crate::facts::top_ranked(ranked, n, |h| group.rank[h.line as usize])
-        } else {
-            crate::facts::top_ranked(ranked, n, |h| group.answer_order(h.line))
-        };
-        top.into_iter().copied().collect()
+        crate::facts::top_ranked(ranked, n, |h| group.answer_key(h.line))
+            .into_iter()
+            .copied()
+            .collect()
     }
 }
 
