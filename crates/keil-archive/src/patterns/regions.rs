@@ -1032,7 +1032,7 @@ impl<'a> Lookup<'a> {
             .map(|keys| {
                 if let [key] = keys[..] {
                     let runs = self.regions.segments.iter().filter_map(|s| s.run(key));
-                    return Stream::Runs {
+                    return Stream {
                         runs: runs.collect(),
                         at: 0,
                         read: Vec::with_capacity(DECODED),
@@ -1048,7 +1048,12 @@ impl<'a> Lookup<'a> {
                 // A game once, at the earliest of its contents' first nodes.
                 several.sort_unstable();
                 several.dedup_by_key(|e| e.0);
-                Stream::List(several, 0)
+                Stream {
+                    runs: Vec::new(),
+                    at: 0,
+                    read: several,
+                    next: 0,
+                }
             })
             .collect();
         Cursors {
@@ -1067,19 +1072,17 @@ pub(crate) struct Cursors<'a> {
     seen: usize,
 }
 
-/// One placement's hits in game order: its key's runs, one a segment
-/// (segments in game order), the one being read, and its entries decoded
-/// ahead (up to [`DECODED`] at a time, in a loop of their own rather than
-/// one entry per call) with the next of them; or, for a placement standing
-/// for several contents, their entries merged, and the next.
-enum Stream<'a> {
-    Runs {
-        runs: Vec<Run<'a>>,
-        at: usize,
-        read: Vec<(u32, u16, u8)>,
-        next: usize,
-    },
-    List(Vec<(u32, u16, u8)>, usize),
+/// One placement's hits in game order: entries read ahead (`read`) and the
+/// next of them, refilled from its key's runs (one a segment, segments in
+/// game order; `at` the one being read) up to [`DECODED`] at a time, in a
+/// loop of their own rather than one entry per call. A placement standing
+/// for several contents has its entries merged into `read` at once, and
+/// no runs.
+struct Stream<'a> {
+    runs: Vec<Run<'a>>,
+    at: usize,
+    read: Vec<(u32, u16, u8)>,
+    next: usize,
 }
 
 /// Entries a stream decodes at a time.
@@ -1090,32 +1093,20 @@ impl Stream<'_> {
     /// after is left to be read later).
     #[inline]
     fn next_below(&mut self, end: u32) -> Option<(u32, u16, u8)> {
-        match self {
-            Stream::Runs {
-                runs,
-                at,
-                read,
-                next,
-            } => loop {
-                if let Some(&e) = read.get(*next) {
-                    if e.0 >= end {
-                        return None;
-                    }
-                    *next += 1;
-                    return Some(e);
+        loop {
+            if let Some(&e) = self.read.get(self.next) {
+                if e.0 >= end {
+                    return None;
                 }
-                read.clear();
-                *next = 0;
-                let run = runs.get_mut(*at)?;
-                read.extend(run.take(DECODED));
-                if read.is_empty() {
-                    *at += 1;
-                }
-            },
-            Stream::List(list, at) => {
-                let e = *list.get(*at).filter(|e| e.0 < end)?;
-                *at += 1;
-                Some(e)
+                self.next += 1;
+                return Some(e);
+            }
+            self.read.clear();
+            self.next = 0;
+            let run = self.runs.get_mut(self.at)?;
+            self.read.extend(run.take(DECODED));
+            if self.read.is_empty() {
+                self.at += 1;
             }
         }
     }
@@ -1127,21 +1118,9 @@ impl Cursors<'_> {
     pub(crate) fn most_left(&self) -> usize {
         self.streams
             .iter()
-            .map(|s| match s {
-                Stream::Runs {
-                    runs,
-                    at,
-                    read,
-                    next,
-                } => {
-                    let ahead = read.len() - next;
-                    ahead
-                        + runs[*at..]
-                            .iter()
-                            .map(|r| (r.data.len() - r.at) / 3)
-                            .sum::<usize>()
-                }
-                Stream::List(list, at) => list.len() - at,
+            .map(|s| {
+                let runs = s.runs[s.at..].iter().map(|r| (r.data.len() - r.at) / 3);
+                s.read.len() - s.next + runs.sum::<usize>()
             })
             .sum()
     }
@@ -1743,7 +1722,7 @@ mod tests {
         let data = encode(&entries);
         assert_eq!(Run::new(&data).collect::<Vec<_>>(), entries);
         let (a, b) = (encode(&entries[..17]), encode(&entries[17..]));
-        let mut stream = Stream::Runs {
+        let mut stream = Stream {
             runs: vec![Run::new(&a), Run::new(&b)],
             at: 0,
             read: Vec::new(),
