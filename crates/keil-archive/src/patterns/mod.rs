@@ -33,7 +33,6 @@ mod snapshot;
 mod tally;
 mod variations;
 
-use std::borrow::Cow;
 use std::sync::Arc;
 
 use keil_rules::{BoardSpec, Color};
@@ -482,9 +481,7 @@ impl Patterns<'_> {
         let keep = if selection.is_everything() {
             // Removed games' entries stay in the index: the group's mask
             // drops them.
-            group
-                .kept_unremoved()
-                .map_or(Keep::All, |m| Keep::Mask(Cow::Borrowed(m)))
+            group.kept_unremoved().map_or(Keep::All, Keep::Mask)
         } else if !selection.reads_store() {
             // The mask is the filter's over the group's games, as the
             // facts stand (removed games have none: it drops them).
@@ -510,11 +507,12 @@ impl Patterns<'_> {
             });
             let ids: Vec<u32> = games.iter().map(|&g| group.ids[g as usize]).collect();
             let stored = selection.stored(conn, &ids)?;
-            let mut keep = vec![false; group.lines.len()];
+            let mut keep = vec![0u64; group.lines.len().div_ceil(64)];
             for (&g, id) in games.iter().zip(&ids) {
-                keep[g as usize] = stored.as_ref().is_none_or(|s| s.contains(id));
+                let kept = stored.as_ref().is_none_or(|s| s.contains(id));
+                keep[g as usize / 64] |= u64::from(kept) << (g % 64);
             }
-            Keep::Mask(Cow::Owned(keep))
+            Keep::Bits(Arc::new(keep))
         };
         // Variations (when asked): each line's hits after the main lines'
         // of its game's window, the game's first match moved to a

@@ -26,7 +26,6 @@
 //! The window's array is pooled ([`SlotPool`]) and stamped with a
 //! generation per window rather than cleared.
 
-use std::borrow::Cow;
 use std::sync::{Arc, Mutex};
 
 use keil_rules::Color;
@@ -212,11 +211,11 @@ pub(super) enum Keep<'a> {
     /// Every game (none removed, no filter).
     All,
     /// Per game index, whether it counts: the group's mask of removed
-    /// games, or a filter's answer worked out beforehand (one that reads
-    /// the store).
-    Mask(Cow<'a, [bool]>),
-    /// A filter's answer over the group's games ([`GroupFacts::mask`]): a
-    /// bit per game index.
+    /// games.
+    Mask(&'a [bool]),
+    /// A filter's answer over the group's games, a bit per game index
+    /// ([`GroupFacts::mask`]; or worked out beforehand for the games with
+    /// hits, for a filter that reads the store).
     Bits(Arc<Vec<u64>>),
 }
 
