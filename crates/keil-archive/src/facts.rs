@@ -54,7 +54,7 @@ pub(crate) struct Fact {
 impl Fact {
     /// The year of the date, 0 when the game is undated.
     pub(crate) fn year(&self) -> u16 {
-        (self.date / 10_000) as u16
+        year_of(self.date)
     }
 
     /// The rank of the weaker player as an ordinal; 0 when either rank is
@@ -118,6 +118,12 @@ pub(crate) fn top_ranked<T, O: Ord>(
     }
     top.sort_unstable_by(by_rank);
     top.into_iter().map(|(_, _, t)| t).collect()
+}
+
+/// The year of a [`date_number`], 0 for none (the year of a history's
+/// counts).
+pub(crate) fn year_of(date: u32) -> u16 {
+    (date / 10_000) as u16
 }
 
 /// The digits of a stored date read as one number: `YYYYMMDD` for a

@@ -116,11 +116,6 @@ pub(crate) fn plies_of(line: &Line) -> u32 {
     }
 }
 
-/// A line's [`Group::years`].
-pub(crate) fn year_of(line: &Line) -> u16 {
-    (line.date / 10_000) as u16
-}
-
 /// The number of moves played by the end of node `t` of a line whose move
 /// `i` is at node `nodes[i]` (ascending).
 pub(crate) fn plies_by(nodes: &[u32], t: u16) -> u32 {
@@ -320,7 +315,7 @@ impl Group {
         line.events = start as u32..self.events.len() as u32;
         self.ids.push(line.id);
         self.plies.push(plies_of(&line));
-        self.years.push(year_of(&line));
+        self.years.push(crate::facts::year_of(line.date));
         self.lines.push(line);
         self.winners.push(winner);
         if !self.kept.is_empty() {

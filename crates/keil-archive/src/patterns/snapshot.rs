@@ -465,7 +465,10 @@ fn read_group(input: &mut In) -> Result<(GameKind, Group), Unused> {
         indexed: lines.len(),
         ids: lines.iter().map(|l| l.id).collect(),
         plies: lines.iter().map(super::index::plies_of).collect(),
-        years: lines.iter().map(super::index::year_of).collect(),
+        years: lines
+            .iter()
+            .map(|l| crate::facts::year_of(l.date))
+            .collect(),
         lines,
         columns,
         events,

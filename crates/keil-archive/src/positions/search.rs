@@ -314,7 +314,7 @@ fn answer(
         let mut years = Years::default();
         for (h, i) in all.iter() {
             years.add(
-                (h.date / 10_000) as u16,
+                crate::facts::year_of(h.date),
                 in_colors(h.winner, sides[i].swapped),
             );
         }
