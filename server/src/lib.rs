@@ -438,6 +438,7 @@ pub fn warm_up(archive: &Archive, patterns: bool) -> keil_archive::Result<WarmUp
 /// When the address cannot be bound, or the server fails.
 pub async fn run(options: ServerOptions) -> io::Result<()> {
     let read_only = options.archive.is_read_only();
+    let archive = options.archive.clone();
     let metrics = options.metrics_addr.is_some();
     let (server, addrs) = bind(options)?;
     for (i, a) in addrs.iter().enumerate() {
@@ -450,9 +451,45 @@ pub async fn run(options: ServerOptions) -> io::Result<()> {
     if read_only {
         tracing::warn!("the archive is open read-only: uploads answer 503");
     }
-    server.await?;
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let follower = follow(archive, stop.clone());
+    let served = server.await;
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    follower.join().ok();
+    served?;
     tracing::info!("stopped");
     Ok(())
+}
+
+/// Catches the node's indexes up with the store every
+/// [`keil_archive::CATCH_UP_EVERY`] until `stop` is set, on a thread of its
+/// own ([`Archive::catch_up`]): searches then answer from the round without
+/// reading the store's state each, and what other nodes and importers
+/// wrote is found within about that time. A failing round is logged once
+/// until a round succeeds again (searches meanwhile read the store's state
+/// themselves, and meet the error there).
+fn follow(
+    archive: Arc<Archive>,
+    stop: Arc<std::sync::atomic::AtomicBool>,
+) -> std::thread::JoinHandle<()> {
+    std::thread::spawn(move || {
+        let mut failing = false;
+        while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+            std::thread::sleep(keil_archive::CATCH_UP_EVERY);
+            match archive.catch_up() {
+                Ok(()) if failing => {
+                    tracing::info!("the node's indexes follow the store again");
+                    failing = false;
+                }
+                Ok(()) => {}
+                Err(e) if !failing => {
+                    tracing::warn!("the node's indexes could not catch up with the store: {e}");
+                    failing = true;
+                }
+                Err(_) => {}
+            }
+        }
+    })
 }
 
 /// [`run`] on a new actix system, for synchronous callers (the CLI).

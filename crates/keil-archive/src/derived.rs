@@ -14,7 +14,12 @@
 //! goes back: two callers catching up at once leave it where the furthest
 //! one took it, each applying only what it lacked when it took its lock.
 
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
 use crate::Result;
+use crate::store::positions::SegmentRows;
 use crate::store::{Read, Sequences, removals};
 
 /// What the store holds beyond what an index has: every game up to
@@ -87,6 +92,70 @@ pub(crate) fn catch_up(read: Read<'_>, indexes: &mut [&mut dyn Derived]) -> Resu
         indexes[i].apply(read, &changes)?;
     }
     Ok(to)
+}
+
+/// What a node's last round of catching up found ([`crate::Archive::catch_up`],
+/// run by a server every [`Follow::EVERY`]): the store's sequences and
+/// position segments, with every derived index at exactly that state.
+/// While it is fresh (younger than [`Follow::FRESH`]) a search answers
+/// from it without reading the store's state first: on a database server
+/// that is a round trip per search fewer. A search then sees what other
+/// processes wrote up to [`Follow::FRESH`] late; what this process writes
+/// it sees at once, since every write forgets the round ([`Follow::forget`]).
+#[derive(Debug, Default)]
+pub(crate) struct Follow {
+    round: Mutex<Option<Round>>,
+    /// Bumped by every write of this process, so that a round that read
+    /// the store before a write committed is not kept after it.
+    writes: AtomicU64,
+}
+
+#[derive(Debug)]
+struct Round {
+    when: Instant,
+    at: Sequences,
+    segments: SegmentRows,
+}
+
+impl Follow {
+    /// How often a server catches up.
+    pub(crate) const EVERY: Duration = Duration::from_millis(250);
+    /// How long a round answers for searches (past it, a stalled catch-up
+    /// leaves each search to read the store's state itself).
+    pub(crate) const FRESH: Duration = Duration::from_secs(1);
+
+    /// The state of the last round, while it is fresh.
+    pub(crate) fn current(&self) -> Option<(Sequences, SegmentRows)> {
+        let round = self.round.lock().expect("poisoned");
+        let r = round.as_ref().filter(|r| r.when.elapsed() < Self::FRESH)?;
+        Some((r.at, r.segments.clone()))
+    }
+
+    /// The writes counted so far (taken before a round reads the store).
+    pub(crate) fn writes(&self) -> u64 {
+        self.writes.load(Ordering::SeqCst)
+    }
+
+    /// Keeps a round's state, read after [`Follow::writes`] gave `writes`,
+    /// unless this process wrote since.
+    pub(crate) fn keep(&self, writes: u64, at: Sequences, segments: SegmentRows) {
+        let mut round = self.round.lock().expect("poisoned");
+        if self.writes() == writes {
+            *round = Some(Round {
+                when: Instant::now(),
+                at,
+                segments,
+            });
+        }
+    }
+
+    /// Forgets the last round: this process has written (or a round
+    /// failed), so the next search reads the store's state itself.
+    pub(crate) fn forget(&self) {
+        let mut round = self.round.lock().expect("poisoned");
+        self.writes.fetch_add(1, Ordering::SeqCst);
+        *round = None;
+    }
 }
 
 #[cfg(test)]

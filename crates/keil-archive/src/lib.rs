@@ -89,6 +89,8 @@ use std::sync::Mutex;
 use serde::Serialize;
 
 pub use budget::Budget;
+/// How often a server node calls [`Archive::catch_up`] (250 ms).
+pub const CATCH_UP_EVERY: std::time::Duration = derived::Follow::EVERY;
 pub use error::{Error, Result, StorageError};
 pub use fold::{fold, person_key};
 pub use games::{Games, MAX_PAGE};
@@ -261,6 +263,36 @@ pub struct Archive {
     facts: facts::Facts,
     /// Players' folded names and words, for fuzzy name search.
     vocabulary: std::sync::RwLock<players::Vocabulary>,
+    /// The last round of [`Archive::catch_up`].
+    follow: derived::Follow,
+}
+
+/// The store's writer, locked ([`Archive::writer`]). Dropping it forgets
+/// the node's last catch-up round ([`derived::Follow::forget`]), so that
+/// this process's searches see what it wrote at once.
+pub(crate) struct Writing<'a> {
+    guard: std::sync::MutexGuard<'a, store::Writer>,
+    follow: &'a derived::Follow,
+}
+
+impl std::ops::Deref for Writing<'_> {
+    type Target = store::Writer;
+
+    fn deref(&self) -> &store::Writer {
+        &self.guard
+    }
+}
+
+impl std::ops::DerefMut for Writing<'_> {
+    fn deref_mut(&mut self) -> &mut store::Writer {
+        &mut self.guard
+    }
+}
+
+impl Drop for Writing<'_> {
+    fn drop(&mut self) {
+        self.follow.forget();
+    }
 }
 
 /// A full-text match.
@@ -428,6 +460,7 @@ impl Archive {
             patterns: patterns::PatternIndex::default(),
             facts: facts::Facts::default(),
             vocabulary: Default::default(),
+            follow: derived::Follow::default(),
             location,
         };
         if read_only {
@@ -449,9 +482,12 @@ impl Archive {
     ///
     /// # Errors
     /// [`Error::ReadOnly`] for a read-only archive.
-    pub(crate) fn writer(&self) -> Result<std::sync::MutexGuard<'_, store::Writer>> {
+    pub(crate) fn writer(&self) -> Result<Writing<'_>> {
         let writer = self.writer.as_ref().ok_or(Error::ReadOnly)?;
-        Ok(writer.lock().unwrap_or_else(|e| e.into_inner()))
+        Ok(Writing {
+            guard: writer.lock().unwrap_or_else(|e| e.into_inner()),
+            follow: &self.follow,
+        })
     }
 
     /// Both writers, for an operation that changes games (an import, a
@@ -463,12 +499,7 @@ impl Archive {
     /// # Errors
     /// [`Error::ReadOnly`] for a read-only archive; [`Error::Busy`] while
     /// another writer (an import) holds the text index; tantivy errors.
-    pub(crate) fn writers(
-        &self,
-    ) -> Result<(
-        text::TextWriter<'_>,
-        std::sync::MutexGuard<'_, store::Writer>,
-    )> {
+    pub(crate) fn writers(&self) -> Result<(text::TextWriter<'_>, Writing<'_>)> {
         if self.is_read_only() {
             return Err(Error::ReadOnly);
         }
@@ -530,6 +561,55 @@ impl Archive {
         Ok(())
     }
 
+    /// Brings every derived index this node holds (the game facts, the
+    /// position index, the pattern index once loaded, the text index) up
+    /// to the store, and keeps the state they then share, so that
+    /// searches for the next second answer from it without reading the
+    /// store's state each (on a database server, a round trip per search
+    /// fewer). A server calls it every [`CATCH_UP_EVERY`] (250 ms): what
+    /// other nodes and importers
+    /// store or remove is then found within about that; what this process
+    /// writes, at once. Nothing is kept when the indexes could not be
+    /// brought to one state in two tries (writes kept coming): searches
+    /// then read the state themselves, as without this call.
+    ///
+    /// # Errors
+    /// Storage errors (the last round is then forgotten); the indexes'
+    /// own errors, as a search would meet them.
+    pub fn catch_up(&self) -> Result<()> {
+        let round = || -> Result<()> {
+            let writes = self.follow.writes();
+            let reader = self.reader()?;
+            for _ in 0..2 {
+                let (at, segments) = store::positions::state(reader.read())?;
+                // The pattern index is followed once something loaded it
+                // (`keil serve --lazy-patterns` leaves it to the first
+                // pattern search).
+                let patterns = derived::Derived::reached(&&self.patterns)?;
+                let follows_patterns = patterns != store::Sequences::default();
+                if self.facts.at() == at
+                    && (!follows_patterns || patterns == at)
+                    && self.positions.holds(at, &segments)
+                {
+                    if !(self.is_read_only() && self.location.is_embedded()) {
+                        self.text.follow(reader.read())?;
+                    }
+                    self.follow.keep(writes, at, segments);
+                    return Ok(());
+                }
+                reader.snapshot(|conn| {
+                    let to = self.facts.refresh(conn)?;
+                    if follows_patterns {
+                        self.patterns.refresh(conn)?;
+                    }
+                    self.positions.catch_up(conn, to.removals)
+                })?;
+            }
+            Ok(())
+        };
+        round().inspect_err(|_| self.follow.forget())
+    }
+
     /// A read-only connection from the pool (returned on drop). For the
     /// crate's own queries and the position index; statements see WAL
     /// snapshots, so a reader never sees half an import batch.
@@ -589,8 +669,10 @@ impl Archive {
         let plan = TextPlan::parse(query)?;
         budget.check()?;
         // An embedded archive opened read-only writes nothing, its text
-        // index included; every other follows the store.
-        if !(self.is_read_only() && self.location.is_embedded()) {
+        // index included; every other follows the store (a fresh catch-up
+        // round has).
+        if !(self.is_read_only() && self.location.is_embedded()) && self.follow.current().is_none()
+        {
             self.text.follow(self.reader()?.read())?;
         }
         let found = self.text.search(&plan, limit, budget)?;

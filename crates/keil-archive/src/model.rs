@@ -151,10 +151,16 @@ impl GameSummary {
             Color::Black => (self.black_rank, &self.black_rank_text),
             Color::White => (self.white_rank, &self.white_rank_text),
         };
-        match rank {
-            Some(r) => Some(r.to_string()),
-            None => text.clone().filter(|t| !t.trim().is_empty()),
-        }
+        shown_rank(rank, text.as_deref())
+    }
+}
+
+/// A rank as lists and search pages show it: the rank read (`9d`), else
+/// `BR`/`WR` as written (`text`) when it is not blank, else `None`.
+pub(crate) fn shown_rank(rank: Option<Rank>, text: Option<&str>) -> Option<String> {
+    match rank {
+        Some(r) => Some(r.to_string()),
+        None => text.filter(|t| !t.trim().is_empty()).map(str::to_string),
     }
 }
 

@@ -237,8 +237,8 @@ fn position_filters_and_options_agree_with_brute_force() {
                 let answer = archive.positions().search(&q).unwrap();
                 for h in &answer.games {
                     let s = &lines[h.game_id.get() as usize - 1].summary;
-                    assert_eq!(h.black_rank, s.shown_rank(Color::Black), "{what}");
-                    assert_eq!(h.white_rank, s.shown_rank(Color::White), "{what}");
+                    let shown = [&h.black, &h.white, &h.black_rank, &h.white_rank, &h.result];
+                    assert_shows(&what, &h.date, shown, s);
                 }
                 let got: BTreeSet<GameId> = answer.games.iter().map(|h| h.game_id).collect();
                 let ids: BTreeSet<GameId> = want.iter().map(|(l, _)| l.summary.id).collect();
@@ -283,6 +283,24 @@ fn position_filters_and_options_agree_with_brute_force() {
     assert!(seen > 400, "the queries found too few games: {seen}");
 }
 
+/// A hit shows its game's date (`date`), then players, ranks and result
+/// (`shown`), as the game's summary has them.
+fn assert_shows(what: &str, date: &str, shown: [&Option<String>; 5], s: &GameSummary) {
+    let want = [
+        s.black.clone(),
+        s.white.clone(),
+        s.shown_rank(Color::Black),
+        s.shown_rank(Color::White),
+        s.result.clone(),
+    ];
+    assert_eq!(shown.map(Clone::clone), want, "{what}");
+    match (s.day, &s.date) {
+        (Some(day), _) => assert_eq!(date, day.format("%Y-%m-%d").to_string(), "{what}"),
+        (None, None) => assert_eq!(date, "", "{what}"),
+        (None, Some(_)) => {}
+    }
+}
+
 #[test]
 fn pattern_filters_and_options_follow_the_unfiltered_answer() {
     let (_dir, archive, lines) = archive_of(240, 31);
@@ -307,6 +325,10 @@ fn pattern_filters_and_options_follow_the_unfiltered_answer() {
         };
         let all = archive.patterns().search(&base).unwrap();
         assert!(all.total_games > 10, "{p}: {}", all.total_games);
+        for h in &all.games {
+            let shown = [&h.black, &h.white, &h.black_rank, &h.white_rank, &h.result];
+            assert_shows(&p.to_string(), &h.date, shown, summary[&h.game_id]);
+        }
         for f in filters(&lines) {
             let what = format!("{p} {f:?}");
             let q = PatternQuery {

@@ -104,32 +104,37 @@ fn finds(
     ]
 }
 
-#[test]
-fn two_nodes_on_one_database_find_each_others_uploads_and_removals() {
-    let Some(pg) = keil_testpg::Cluster::shared() else {
-        return;
-    };
-    let url = pg.ensure_database("two_nodes");
-    let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let a = node(&url, dir_a.path());
+/// Two nodes (A, then B) on a new database `name`, after A stored `games`
+/// generated games of `seed`; their directories are kept with them (bind
+/// `dirs` for as long as the nodes are used).
+struct Pair {
+    url: String,
+    a: Archive,
+    b: Archive,
+    dirs: [tempfile::TempDir; 2],
+}
+
+fn pair(pg: &keil_testpg::Cluster, name: &str, games: u64, seed: u64) -> Pair {
+    let url = pg.ensure_database(name);
+    let dirs = [tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap()];
+    let a = node(&url, dirs[0].path());
     a.import(
-        &[source("first.sgf", &common::go_records(30, 1))],
+        &[source("first.sgf", &common::go_records(games, seed))],
         &options(8),
         &mut |_| {},
     )
     .unwrap();
-    let b = node(&url, dir_b.path());
-    // B loads its indexes (from the blocks A wrote) and answers as A does.
-    let before = b.stats().unwrap();
-    assert_eq!(before.games, 30);
-    assert_eq!(before.text_documents, 30);
+    let b = node(&url, dirs[1].path());
+    Pair { url, a, b, dirs }
+}
 
-    // An upload on A.
-    let name = "Uniqueson Kiwifruit";
-    let new = renamed(&common::go_records(1, 99)[0], name);
-    let report = a
+/// Uploads one generated game (of `seed`) with Black renamed `name` on
+/// node `n`; its id.
+fn upload(n: &Archive, name: &str, seed: u64) -> GameId {
+    let record = renamed(&common::go_records(1, seed)[0], name);
+    let report = n
         .import(
-            &[source("upload.sgf", &[new])],
+            &[source("upload.sgf", &[record])],
             &ImportOptions {
                 outcomes: true,
                 ..options(8)
@@ -140,6 +145,24 @@ fn two_nodes_on_one_database_find_each_others_uploads_and_removals() {
     let Fate::Stored { id, .. } = report.outcomes[0].fate else {
         panic!("{:?}", report.outcomes[0])
     };
+    id
+}
+
+#[test]
+fn two_nodes_on_one_database_find_each_others_uploads_and_removals() {
+    let Some(pg) = keil_testpg::Cluster::shared() else {
+        return;
+    };
+    let Pair { url, a, b, dirs } = pair(pg, "two_nodes", 30, 1);
+    let dir_b = &dirs[1];
+    // B loads its indexes (from the blocks A wrote) and answers as A does.
+    let before = b.stats().unwrap();
+    assert_eq!(before.games, 30);
+    assert_eq!(before.text_documents, 30);
+
+    // An upload on A.
+    let name = "Uniqueson Kiwifruit";
+    let id = upload(&a, name, 99);
     let q = queries(&a, id, 40);
     assert_eq!(finds(&a, id, name, &q), [true; 4], "A finds its own upload");
     assert_eq!(finds(&b, id, name, &q), [true; 4], "B finds A's upload");
@@ -164,6 +187,61 @@ fn two_nodes_on_one_database_find_each_others_uploads_and_removals() {
     let b = node(&url, dir_b.path());
     assert_eq!(answer(&b), from_b);
     assert_eq!(answer(&a), from_b);
+}
+
+/// A node's catch-up round (`Archive::catch_up`, a server's every 250
+/// ms) brings its indexes to what another node stored; while it is fresh
+/// the node's searches answer from it (the other node's later upload is
+/// not found until the next round), and a write of the node's own
+/// forgets it (its own upload is found at once).
+#[test]
+fn a_catch_up_round_answers_until_the_next_and_own_writes_are_found_at_once() {
+    let Some(pg) = keil_testpg::Cluster::shared() else {
+        return;
+    };
+    let Pair {
+        a, b, dirs: _dirs, ..
+    } = pair(pg, "catch_up_rounds", 20, 3);
+    // The pattern index is followed once loaded (a server loads it at its
+    // start).
+    b.patterns().load().unwrap();
+    b.catch_up().unwrap();
+    let round = std::time::Instant::now();
+    let id = upload(&a, "Roundtrip Quince", 77);
+    let q = queries(&a, id, 40);
+    let found = finds(&b, id, "Roundtrip Quince", &q);
+    // The list reads the store; text, positions and patterns answer from
+    // the round (when the upload took less than the round's second).
+    if round.elapsed() < std::time::Duration::from_millis(800) {
+        assert_eq!(
+            found,
+            [true, false, false, false],
+            "B answers from its round"
+        );
+    }
+    b.catch_up().unwrap();
+    assert_eq!(
+        finds(&b, id, "Roundtrip Quince", &q),
+        [true; 4],
+        "B's next round"
+    );
+
+    // B's own upload, right after a round: found at once.
+    let own = upload(&b, "Ownwrite Medlar", 78);
+    let q = queries(&b, own, 40);
+    assert_eq!(
+        finds(&b, own, "Ownwrite Medlar", &q),
+        [true; 4],
+        "B finds its own"
+    );
+    // A removal on B too.
+    b.catch_up().unwrap();
+    assert!(b.remove(own, "operator", "test").unwrap().is_some());
+    assert_eq!(
+        finds(&b, own, "Ownwrite Medlar", &q),
+        [false; 4],
+        "B forgets its own"
+    );
 }
 
 #[test]

@@ -5,7 +5,6 @@
 
 use super::index::{self, Group, Line};
 use super::{PatternAnswer, PatternContinuation, PatternHit, PatternQuery, load, variations};
-use crate::store::Read;
 use crate::{GameId, Result, YearCount};
 
 /// A game's matches before paging (16 bytes: a search may list a million;
@@ -154,7 +153,7 @@ impl Matched {
 /// listed has its details (one removed since the matches were read has
 /// not).
 pub(super) fn page(
-    conn: Read<'_>,
+    facts: &crate::facts::Facts,
     index: &load::PatternIndex,
     q: &PatternQuery,
     m: &Matched,
@@ -189,7 +188,7 @@ pub(super) fn page(
         .collect();
     ids.sort_unstable();
     ids.dedup();
-    let details = crate::store::games::hit_details(conn, &ids)?;
+    let details = facts.details(&ids);
     let mut complete = ids.iter().all(|id| details.contains_key(id));
     let mut hits = |list: &[GameMatch]| -> Vec<PatternHit> {
         list.iter()

@@ -351,7 +351,7 @@ impl PatternIndex {
     /// a caller that is itself a rayon worker may, while it waits, run a
     /// queued job that waits for the same lock, and deadlock. Call searches
     /// from plain threads (as the server's search threads are).
-    pub(super) fn refresh(&self, conn: Read<'_>) -> Result<Sequences> {
+    pub(crate) fn refresh(&self, conn: Read<'_>) -> Result<Sequences> {
         crate::derived::catch_up(conn, &mut [&mut { self }])
     }
 

@@ -314,12 +314,16 @@ impl Patterns<'_> {
             None => None,
             Some(c) => Some(crate::positions::parse_cursor(c)?),
         };
-        // The index is the store's (one statement): plain reads, no read
-        // snapshot (on a database server, two round trips fewer); a game
-        // of the page removed meanwhile sends the search to a snapshot.
+        // The index is the store's (the node's last catch-up round while
+        // it is fresh, else one statement): plain reads, no read snapshot
+        // (on a database server, two round trips fewer); a game of the
+        // page removed meanwhile sends the search to a snapshot.
         let reader = archive.reader()?;
         let plain = reader.read();
-        let at = crate::store::Sequences::read(plain)?;
+        let at = match archive.follow.current() {
+            Some((at, _)) => at,
+            None => crate::store::Sequences::read(plain)?,
+        };
         if crate::derived::Derived::reached(&&archive.patterns)? == at && archive.facts.at() == at {
             let (answer, complete) = self.cached(plain, q, at, after, budget)?;
             if complete {
@@ -369,7 +373,7 @@ impl Patterns<'_> {
                 m
             }
         };
-        page(conn, &archive.patterns, q, &matched, after)
+        page(&archive.facts, &archive.patterns, q, &matched, after)
     }
 
     /// [`Patterns::search`] without the answer cache: every call searches
@@ -387,7 +391,7 @@ impl Patterns<'_> {
             archive.facts.refresh(conn)?;
             archive.patterns.refresh(conn)?;
             let matched = self.matches(conn, q, true, &Budget::unlimited())?;
-            page(conn, &archive.patterns, q, &matched, after).map(|(answer, _)| answer)
+            page(&archive.facts, &archive.patterns, q, &matched, after).map(|(answer, _)| answer)
         })
     }
 

@@ -142,6 +142,21 @@ impl PositionIndex {
         let (by_id, removals, snapshot) = last.as_ref()?;
         (*removals == at.removals && by_id.as_slice() == rows).then(|| snapshot.clone())
     }
+
+    /// Whether the index holds exactly the store's state `at` with segment
+    /// rows `rows` (as [`PositionIndex::settled`]).
+    pub(crate) fn holds(&self, at: Sequences, rows: &[(i64, Option<i64>)]) -> bool {
+        self.settled(at, rows).is_some()
+    }
+
+    /// Catches the segments up with `conn`'s (removals applied up to
+    /// `removals`), as the next search would.
+    ///
+    /// # Errors
+    /// As [`PositionIndex::segments`].
+    pub(crate) fn catch_up(&self, conn: Read<'_>, removals: i64) -> Result<()> {
+        self.segments(conn, removals).map(drop)
+    }
 }
 
 /// The segments one search reads.

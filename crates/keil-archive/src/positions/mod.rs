@@ -103,7 +103,8 @@ impl Positions<'_> {
         budget.check()?;
         let reader = archive.reader()?;
         let (index, facts) = (&archive.positions, &archive.facts);
-        if let Some(answer) = search_settled(index, facts, reader.read(), q, budget)? {
+        let settled = archive.follow.current();
+        if let Some(answer) = search_settled(index, facts, reader.read(), settled, q, budget)? {
             return Ok(answer);
         }
         reader.snapshot(|conn| search(index, facts, conn, q, budget))

@@ -24,6 +24,8 @@ use super::segment::corrupt;
 use super::store::{lines_of, position_at};
 use crate::facts::{Facts, Selection, Years, in_colors, top_ranked};
 use crate::store::Read;
+use crate::store::Sequences;
+use crate::store::positions::SegmentRows;
 use crate::{Budget, Error, GameId, Result};
 
 /// Games whose main lines one statement reads when matches are confirmed
@@ -204,11 +206,13 @@ pub(crate) fn search(
 }
 
 /// Runs a position search on plain reads (no read snapshot: on a database
-/// server, two round trips fewer) when the index is the store's: one
-/// statement reads the store's sequences and segments
-/// (`store::positions::state`), the game facts have reached them, and
-/// [`PositionIndex::settled`] says the index has them. `Ok(None)` when it has not, or when a game of the page
-/// was removed meanwhile (its details are gone): the caller then runs
+/// server, two round trips fewer) when the index is the store's: the
+/// store's sequences and segments (`settled`: the node's last catch-up
+/// round's; else read in one statement, `store::positions::state`), the
+/// game facts have reached them, and
+/// [`PositionIndex::settled`] says the index has them. `Ok(None)` when it
+/// has not, or when a game of the page was removed meanwhile (another
+/// search took the game facts past it, so its details are gone): the caller then runs
 /// [`search`] in a read snapshot. A stored game never changes, so the
 /// reads after the first see the games it saw, or fewer.
 ///
@@ -218,10 +222,14 @@ pub(crate) fn search_settled(
     index: &PositionIndex,
     facts: &Facts,
     conn: Read<'_>,
+    settled: Option<(Sequences, SegmentRows)>,
     q: &PositionQuery,
     budget: &Budget,
 ) -> Result<Option<PositionAnswer>> {
-    let (at, rows) = crate::store::positions::state(conn)?;
+    let (at, rows) = match settled {
+        Some(s) => s,
+        None => crate::store::positions::state(conn)?,
+    };
     if facts.at() != at {
         return Ok(None);
     }
@@ -232,9 +240,9 @@ pub(crate) fn search_settled(
     Ok(answer(&cx, q, &snapshot)?.ok())
 }
 
-/// The answer of `q` from `snapshot`, with its games' details read on
-/// the context's connection; `Ok(Err(game))` when a game listed has no
-/// stored details.
+/// The answer of `q` from `snapshot`, with its games' details from the
+/// game facts ([`Facts::details`]); `Ok(Err(game))` when a game listed
+/// has none (removed).
 fn answer(
     cx: &Context<'_>,
     q: &PositionQuery,
@@ -362,7 +370,7 @@ fn answer(
         .collect();
     ids.sort_unstable();
     ids.dedup();
-    let details = crate::store::games::hit_details(cx.conn, &ids)?;
+    let details = cx.facts.details(&ids);
     let hits = |list: &[(Hit, usize)]| -> Result<std::result::Result<Vec<PositionHit>, GameId>> {
         let mut hits = Vec::with_capacity(list.len());
         for (h, i) in list {

@@ -10,7 +10,7 @@
 use super::sql::Param;
 use super::{Backend, Read, Row, params};
 use crate::counts::Counts;
-use crate::games::{HitDetails, StoredMoves};
+use crate::games::StoredMoves;
 use crate::model::{Cursor, GameFilter, GameList, GameMoves, GameSummary, Order, Page};
 use crate::{GameId, MAX_PAGE, Result, person_key, prepare};
 use chrono::NaiveDate;
@@ -38,7 +38,7 @@ fn color(i: Option<i64>) -> Option<Color> {
     }
 }
 
-fn rank(ordinal: Option<i64>) -> Option<keil_record::Rank> {
+pub(super) fn rank(ordinal: Option<i64>) -> Option<keil_record::Rank> {
     ordinal
         .and_then(|n| u8::try_from(n).ok())
         .and_then(keil_record::Rank::from_ordinal)
@@ -393,48 +393,6 @@ pub(crate) fn kept(conn: Read<'_>, filter: &GameFilter, ids: &[GameId]) -> Resul
         ids,
         found.into_iter().map(|id| (id, id)).collect(),
     ))
-}
-
-/// The [`HitDetails`] of games (one indexed row and two player lookups
-/// each: lighter than a [`GameSummary`]), by id; games that are gone are
-/// left out.
-pub(crate) fn hit_details(
-    conn: Read<'_>,
-    ids: &[GameId],
-) -> Result<std::collections::HashMap<GameId, HitDetails>> {
-    let found = conn.query_in(
-        &[],
-        &id_params(ids),
-        |m| {
-            format!(
-                "SELECT g.id, g.date, b.name, w.name, g.result, g.black_rank_ord, \
-                 g.white_rank_ord, g.black_rank, g.white_rank FROM games g \
-                 LEFT JOIN players b ON b.id = g.black_id LEFT JOIN players w ON w.id = g.white_id \
-                 WHERE g.id IN ({m})"
-            )
-        },
-        |r| {
-            // As `GameSummary::shown_rank`: the rank read, else the text
-            // written when it is not blank.
-            let shown = |ord: Option<i64>, text: Option<String>| {
-                rank(ord)
-                    .map(|r| r.to_string())
-                    .or(text.filter(|t| !t.trim().is_empty()))
-            };
-            Ok((
-                GameId::from_sql(r.get(0)?),
-                HitDetails {
-                    date: r.get(1)?,
-                    black: r.get(2)?,
-                    white: r.get(3)?,
-                    black_rank: shown(r.get(5)?, r.get(7)?),
-                    white_rank: shown(r.get(6)?, r.get(8)?),
-                    result: r.get(4)?,
-                },
-            ))
-        },
-    )?;
-    Ok(found.into_iter().collect())
 }
 
 /// The moves of one game (see [`crate::Games::moves`]).

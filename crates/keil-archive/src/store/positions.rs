@@ -195,10 +195,15 @@ pub(crate) fn game_facts(
 ) -> Result<Vec<(i64, crate::facts::FactRow)>> {
     let small = |v: Option<i64>, max: i64| v.unwrap_or(0).clamp(0, max);
     conn.query(
-        "SELECT id, date, winner, black_id, white_id, komi, handicap, black_rank_ord, \
-         white_rank_ord, event, result FROM games WHERE id > ?1 AND id <= ?2",
+        "SELECT g.id, g.date, g.winner, g.black_id, g.white_id, g.komi, g.handicap, \
+         g.black_rank_ord, g.white_rank_ord, g.event, g.result, b.name, w.name, g.black_rank, \
+         g.white_rank FROM games g LEFT JOIN players b ON b.id = g.black_id \
+         LEFT JOIN players w ON w.id = g.white_id WHERE g.id > ?1 AND g.id <= ?2",
         params![from, max],
         |r| {
+            let shown = |ord: Option<i64>, text: Option<String>| {
+                crate::model::shown_rank(super::games::rank(ord), text.as_deref())
+            };
             let date: String = r.get(1)?;
             let winner: Option<i64> = r.get(2)?;
             let komi: i64 = r.get(5)?;
@@ -220,6 +225,14 @@ pub(crate) fn game_facts(
                     fact,
                     event: r.get(9)?,
                     result: r.get(10)?,
+                    shown: crate::games::HitDetails {
+                        date,
+                        black: r.get(11)?,
+                        white: r.get(12)?,
+                        black_rank: shown(r.get(7)?, r.get(13)?),
+                        white_rank: shown(r.get(8)?, r.get(14)?),
+                        result: r.get(10)?,
+                    },
                 },
             ))
         },

@@ -1,7 +1,8 @@
 //! The facts of every stored game that searches filter, count and rank
 //! on, in memory (date, winner, players, ranks, handicap, komi, event and
-//! result: 28 bytes a game, the events and results interned), and a
-//! [`GameFilter`] as searches apply it ([`Selection`]).
+//! result: 28 bytes a game, the events and results interned), what their
+//! pages show of it ([`shown`]: 16 bytes a game and the players' names),
+//! and a [`GameFilter`](crate::model::GameFilter) as searches apply it ([`Selection`]).
 //!
 //! Position and pattern searches read long lists of matching games (the
 //! empty board: every game; the 3-3 invasion: a third of a Go archive);
@@ -12,17 +13,21 @@
 //! Invariants: the table only grows for ids above the highest one read,
 //! and a removed game's entry is cleared (searches skip postings of games
 //! without facts); a [`Selection`] keeps exactly the games
-//! [`GameFilter::matches`] keeps (the tests hold them equal), the filters
+//! [`GameFilter::matches`](crate::model::GameFilter::matches) keeps (the tests hold them equal), the filters
 //! the table has no column for (ruleset, variant, status) read from the
 //! store.
 
-use std::collections::{BTreeMap, HashSet};
+mod selection;
+mod shown;
+
+use std::collections::{BTreeMap, HashMap};
 use std::sync::{RwLock, RwLockReadGuard};
 
-use keil_rules::Color;
+pub(crate) use selection::Selection;
 
 use crate::derived::{Changes, Derived};
-use crate::model::{GameFilter, YearCount};
+use crate::games::HitDetails;
+use crate::model::YearCount;
 use crate::store::{Read, Sequences};
 use crate::{GameId, Result};
 
@@ -165,6 +170,8 @@ pub(crate) struct Table {
     /// The results met, by id − 1.
     results: Vec<String>,
     result_ids: std::collections::HashMap<String, u16>,
+    /// What search pages show of each game.
+    shown: shown::Shown,
 }
 
 impl Table {
@@ -213,6 +220,8 @@ pub(crate) struct FactRow {
     pub fact: Fact,
     pub event: Option<String>,
     pub result: Option<String>,
+    /// What search pages show of the game.
+    pub shown: HitDetails,
 }
 
 impl Facts {
@@ -244,7 +253,21 @@ impl Facts {
             .map(|(a, b)| 2 * a.len() + b.len() + 80)
             .sum::<usize>()
             + t.results.iter().map(|r| 2 * r.len() + 60).sum::<usize>();
-        (t.games.capacity() * std::mem::size_of::<Option<Fact>>() + strings) as u64
+        (t.games.capacity() * std::mem::size_of::<Option<Fact>>() + strings + t.shown.bytes())
+            as u64
+    }
+
+    /// What search pages show of the games `ids` (those with facts; the
+    /// others, removed or not yet caught up with, are left out).
+    pub(crate) fn details(&self, ids: &[GameId]) -> HashMap<GameId, HitDetails> {
+        let t = self.read();
+        ids.iter()
+            .filter_map(|&id| {
+                let i = usize::try_from(id.sql()).ok()?;
+                let f = t.games.get(i)?.as_ref()?;
+                Some((id, t.shown.details(i, f.black, f.white)?))
+            })
+            .collect()
     }
 }
 
@@ -276,6 +299,7 @@ impl Derived for &Facts {
                 let mut fact = row.fact;
                 fact.event = row.event.as_deref().map_or(0, |e| t.event_id(e));
                 fact.result = row.result.as_deref().map_or(0, |r| t.result_id(r));
+                t.shown.set(i, fact.black, fact.white, &row.shown);
                 t.games[i] = Some(fact);
             }
             t.at.games = to.games;
@@ -289,185 +313,6 @@ impl Derived for &Facts {
             t.at.removals = to.removals;
         }
         Ok(())
-    }
-}
-
-/// A [`GameFilter`] as a search applies it: the parts the [`Fact`] table
-/// answers (dates, winner, players and colours, ranks, handicap, komi,
-/// event, result), and the rest (ruleset, variant, status), read from the
-/// store for the matching games only. The filter's kind and size are the
-/// query's board and are not read.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Selection {
-    from: Option<u32>,
-    to: Option<u32>,
-    winner: Option<i8>,
-    min_rank: Option<u8>,
-    max_rank: Option<u8>,
-    handicap: Option<u32>,
-    komi: Option<i32>,
-    /// The ids of the events whose folded name holds `event`'s, sorted.
-    events: Option<Vec<u32>>,
-    /// The id of the result `result` names (0: none of the games has it).
-    result: Option<u16>,
-    /// The player ids (spellings) of the people `player` names, sorted.
-    players: Option<Vec<u32>>,
-    /// The same for `opponent`.
-    opponents: Option<Vec<u32>>,
-    color: Option<Color>,
-    /// The filters read from the store, when any is set.
-    rest: Option<GameFilter>,
-    /// Whether the filter sets nothing (but kind and size).
-    everything: bool,
-}
-
-impl Selection {
-    /// Reads `filter`: the people its names name (on `conn`), the events
-    /// and result it names (in `facts`).
-    ///
-    /// # Errors
-    /// Storage errors.
-    pub(crate) fn new(conn: Read<'_>, facts: &Facts, filter: &GameFilter) -> Result<Selection> {
-        let day = |d: &chrono::NaiveDate| date_number(&d.format("%Y-%m-%d").to_string());
-        let ids = |name: &Option<String>| -> Result<Option<Vec<u32>>> {
-            name.as_deref()
-                .map(|n| {
-                    let mut ids: Vec<u32> = crate::store::games::players_named(conn, n)?
-                        .into_iter()
-                        .filter_map(|id| u32::try_from(id).ok())
-                        .collect();
-                    ids.sort_unstable();
-                    Ok(ids)
-                })
-                .transpose()
-        };
-        let (events, result) = {
-            let t = facts.read();
-            let events = filter.event.as_deref().map(|e| {
-                let part = crate::fold(e);
-                (1..)
-                    .zip(&t.events)
-                    .filter(|(_, (_, folded))| folded.contains(&part))
-                    .map(|(id, _)| id)
-                    .collect::<Vec<u32>>()
-            });
-            let result = filter
-                .result
-                .as_deref()
-                .map(|r| t.result_ids.get(r).copied().unwrap_or(0));
-            (events, result)
-        };
-        let rest = GameFilter {
-            ruleset: filter.ruleset,
-            variant: filter.variant,
-            status: filter.status,
-            ..GameFilter::default()
-        };
-        Ok(Selection {
-            from: filter.from.as_ref().map(day),
-            to: filter.to.as_ref().map(day),
-            winner: filter.winner.map(|c| c.index() as i8),
-            min_rank: filter.min_rank.map(|r| r.ordinal()),
-            max_rank: filter.max_rank.map(|r| r.ordinal()),
-            handicap: filter.handicap,
-            komi: filter.komi.map(|k| k.0),
-            events,
-            result,
-            players: ids(&filter.player)?,
-            opponents: ids(&filter.opponent)?,
-            color: filter.color,
-            rest: (rest != GameFilter::default()).then_some(rest),
-            everything: *filter
-                == GameFilter {
-                    kind: filter.kind,
-                    size: filter.size,
-                    ..GameFilter::default()
-                },
-        })
-    }
-
-    /// Whether the selection keeps every game.
-    pub(crate) fn is_everything(&self) -> bool {
-        self.everything
-    }
-
-    /// Whether the selection reads the store for some of its filters
-    /// ([`Selection::stored`]).
-    pub(crate) fn reads_store(&self) -> bool {
-        self.rest.is_some()
-    }
-
-    /// Whether `f` passes the filters the table answers (as
-    /// [`GameFilter::matches`] does).
-    #[inline]
-    pub(crate) fn keeps(&self, f: &Fact) -> bool {
-        let dated = f.date != 0;
-        if self.from.is_some_and(|d| !dated || f.date < d)
-            || self.to.is_some_and(|d| !dated || f.date > d)
-            || self.winner.is_some_and(|w| f.winner != w)
-            || self.handicap.is_some_and(|h| u32::from(f.handicap) != h)
-            || self.komi.is_some_and(|k| i32::from(f.komi) != k)
-            || self.result.is_some_and(|r| r == 0 || f.result != r)
-            || self
-                .events
-                .as_ref()
-                .is_some_and(|e| e.binary_search(&f.event).is_err())
-        {
-            return false;
-        }
-        let ranked = f.black_rank != 0 && f.white_rank != 0;
-        if self
-            .min_rank
-            .is_some_and(|m| !ranked || f.black_rank < m || f.white_rank < m)
-            || self
-                .max_rank
-                .is_some_and(|m| !ranked || f.black_rank > m || f.white_rank > m)
-        {
-            return false;
-        }
-        if self.players.is_some() || self.opponents.is_some() || self.color.is_some() {
-            let is = |id: u32, set: &Option<Vec<u32>>| {
-                set.as_ref()
-                    .is_none_or(|s| id != 0 && s.binary_search(&id).is_ok())
-            };
-            let as_color = |c: Color| {
-                let (mine, theirs) = match c {
-                    Color::Black => (f.black, f.white),
-                    Color::White => (f.white, f.black),
-                };
-                is(mine, &self.players) && is(theirs, &self.opponents)
-            };
-            let ok = match self.color {
-                Some(c) => as_color(c),
-                None => as_color(Color::Black) || as_color(Color::White),
-            };
-            if !ok {
-                return false;
-            }
-        }
-        true
-    }
-
-    /// Of `games` (ids, any order), those that pass the filters read from
-    /// the store; `None` when the selection reads none (every game
-    /// passes them).
-    ///
-    /// # Errors
-    /// Storage errors.
-    pub(crate) fn stored(&self, conn: Read<'_>, games: &[u32]) -> Result<Option<HashSet<u32>>> {
-        let Some(rest) = &self.rest else {
-            return Ok(None);
-        };
-        let ids: Vec<GameId> = games
-            .iter()
-            .map(|&g| GameId::from_sql(i64::from(g)))
-            .collect();
-        Ok(Some(
-            crate::store::games::kept(conn, rest, &ids)?
-                .into_iter()
-                .map(|id| id.sql() as u32)
-                .collect(),
-        ))
     }
 }
 
@@ -587,23 +432,8 @@ mod tests {
         assert_eq!((v[2].games, v[2].black_wins, v[2].white_wins), (2, 1, 0));
     }
 
-    #[test]
-    fn a_date_reads_as_its_digits() {
-        assert_eq!(date_number("2019-12-08"), 20191208);
-        assert_eq!(date_number(""), 0);
-        assert_eq!(date_number("2019"), 20190000);
-        assert_eq!(date_number("2019-12"), 20191200);
-        assert_eq!(
-            Fact {
-                date: 20191208,
-                ..fact()
-            }
-            .year(),
-            2019
-        );
-    }
-
-    fn fact() -> Fact {
+    /// A ranked game's facts, undated.
+    pub(super) fn fact() -> Fact {
         Fact {
             date: 0,
             black: 1,
@@ -619,44 +449,18 @@ mod tests {
     }
 
     #[test]
-    fn ranks_bound_both_players_and_the_unranked_fail() {
-        let s = |min: Option<u8>, max: Option<u8>| Selection {
-            min_rank: min,
-            max_rank: max,
-            ..Selection::default()
-        };
-        assert!(s(Some(33), None).keeps(&fact()));
-        assert!(!s(Some(34), None).keeps(&fact()));
-        assert!(s(None, Some(35)).keeps(&fact()));
-        assert!(!s(None, Some(34)).keeps(&fact()));
-        let unranked = Fact {
-            white_rank: 0,
-            ..fact()
-        };
-        assert!(!s(Some(1), None).keeps(&unranked));
-        assert!(s(None, None).keeps(&unranked));
-        assert_eq!(fact().weaker_rank(), 33);
-        assert_eq!(unranked.weaker_rank(), 0);
-    }
-
-    #[test]
-    fn players_and_colours_follow_the_game_filter() {
-        let s = Selection {
-            players: Some(vec![2]),
-            color: Some(Color::White),
-            ..Selection::default()
-        };
-        assert!(s.keeps(&fact()));
-        let s = Selection {
-            color: Some(Color::Black),
-            ..s
-        };
-        assert!(!s.keeps(&fact()));
-        // An opponent alone: either player.
-        let s = Selection {
-            opponents: Some(vec![1]),
-            ..Selection::default()
-        };
-        assert!(s.keeps(&fact()));
+    fn a_date_reads_as_its_digits() {
+        assert_eq!(date_number("2019-12-08"), 20191208);
+        assert_eq!(date_number(""), 0);
+        assert_eq!(date_number("2019"), 20190000);
+        assert_eq!(date_number("2019-12"), 20191200);
+        assert_eq!(
+            Fact {
+                date: 20191208,
+                ..fact()
+            }
+            .year(),
+            2019
+        );
     }
 }

@@ -1,0 +1,144 @@
+//! What a search page shows beside each hit (the game's date, players'
+//! names, ranks as lists show them, and result),
+//! kept beside the facts so that a page of position or pattern hits reads
+//! nothing from the store: on a database server that is a round trip per
+//! search fewer, and on either backend a page of one game is as cheap as
+//! one of a hundred.
+//!
+//! Invariants: a stored game never changes and a spelling's name
+//! (`players.name`) never changes, so what is kept for a game id is right
+//! for as long as the game is stored; the facts' own entry says whether it
+//! still is.
+
+use std::collections::HashMap;
+
+use crate::games::HitDetails;
+
+/// Texts seen, each once, by id − 1 (0 stands for none).
+#[derive(Debug, Default)]
+struct Texts {
+    texts: Vec<Box<str>>,
+    ids: HashMap<Box<str>, u32>,
+}
+
+impl Texts {
+    /// The id of `text` (given on first sight), 0 for `None`.
+    fn id(&mut self, text: Option<&str>) -> u32 {
+        let Some(text) = text else { return 0 };
+        if let Some(&id) = self.ids.get(text) {
+            return id;
+        }
+        self.texts.push(text.into());
+        let id = self.texts.len() as u32;
+        self.ids.insert(text.into(), id);
+        id
+    }
+
+    fn get(&self, id: u32) -> Option<&str> {
+        let i = usize::try_from(id).ok()?.checked_sub(1)?;
+        self.texts.get(i).map(|t| &**t)
+    }
+
+    /// Bytes held, about (each text twice, and the map's slots).
+    fn bytes(&self) -> usize {
+        self.texts.iter().map(|t| 2 * t.len() + 48).sum()
+    }
+}
+
+/// Per game id its shown date, ranks and result (ids in [`Shown`]'s
+/// texts), and the names of the players (spellings) met: 16 bytes a game,
+/// and a few bytes per distinct date, rank, result and name.
+#[derive(Debug, Default)]
+pub(super) struct Shown {
+    /// By game id: `[date, black rank, white rank, result]`, text ids.
+    games: Vec<[u32; 4]>,
+    dates: Texts,
+    ranks: Texts,
+    results: Texts,
+    /// By player id (spelling): its name as written.
+    names: HashMap<u32, Box<str>>,
+}
+
+impl Shown {
+    /// Keeps what game `id` shows (`row`); `black` and `white` are its
+    /// players' ids (0 for none).
+    pub(super) fn set(&mut self, id: usize, black: u32, white: u32, row: &HitDetails) {
+        if self.games.len() <= id {
+            self.games.resize(id + 1, [0; 4]);
+        }
+        self.games[id] = [
+            self.dates.id(Some(&row.date)),
+            self.ranks.id(row.black_rank.as_deref()),
+            self.ranks.id(row.white_rank.as_deref()),
+            self.results.id(row.result.as_deref()),
+        ];
+        for (player, name) in [(black, &row.black), (white, &row.white)] {
+            if let (true, Some(name)) = (player != 0, name) {
+                self.names
+                    .entry(player)
+                    .or_insert_with(|| name.as_str().into());
+            }
+        }
+    }
+
+    /// What game `id`, played by `black` and `white`, shows; `None` when
+    /// nothing was kept for it.
+    pub(super) fn details(&self, id: usize, black: u32, white: u32) -> Option<HitDetails> {
+        let [date, black_rank, white_rank, result] = *self.games.get(id)?;
+        let name = |p: u32| self.names.get(&p).map(|n| n.to_string());
+        Some(HitDetails {
+            date: self.dates.get(date)?.to_string(),
+            black: name(black),
+            white: name(white),
+            black_rank: self.ranks.get(black_rank).map(str::to_string),
+            white_rank: self.ranks.get(white_rank).map(str::to_string),
+            result: self.results.get(result).map(str::to_string),
+        })
+    }
+
+    /// Bytes held in the heap, about.
+    pub(super) fn bytes(&self) -> usize {
+        self.games.capacity() * 16
+            + self.dates.bytes()
+            + self.ranks.bytes()
+            + self.results.bytes()
+            + self.names.values().map(|n| n.len() + 32).sum::<usize>()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(date: &str, black: Option<&str>, rank: Option<&str>) -> HitDetails {
+        HitDetails {
+            date: date.into(),
+            black: black.map(Into::into),
+            white: Some("Lee".into()),
+            black_rank: rank.map(Into::into),
+            white_rank: None,
+            result: rank.map(|_| "B+R".into()),
+        }
+    }
+
+    #[test]
+    fn a_game_shows_what_was_kept_for_it_and_unknown_games_nothing() {
+        let mut s = Shown::default();
+        s.set(3, 7, 8, &row("2020-01-02", Some("Cho"), Some("9p")));
+        s.set(5, 0, 8, &row("", None, None));
+        let d = s.details(3, 7, 8).unwrap();
+        assert_eq!(
+            (d.date.as_str(), d.black.as_deref(), d.white.as_deref()),
+            ("2020-01-02", Some("Cho"), Some("Lee"))
+        );
+        assert_eq!(
+            (d.black_rank.as_deref(), d.white_rank, d.result.as_deref()),
+            (Some("9p"), None, Some("B+R"))
+        );
+        let d = s.details(5, 0, 8).unwrap();
+        assert_eq!((d.date.as_str(), d.black, d.result), ("", None, None));
+        // Ids never set (between and after those kept) show nothing.
+        assert!(s.details(4, 7, 8).is_none());
+        assert!(s.details(6, 7, 8).is_none());
+    }
+}
