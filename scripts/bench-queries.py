@@ -14,7 +14,12 @@ p99 and max in milliseconds (the client's wall time, HTTP on 127.0.0.1):
 - player list: /api/v1/games?player=NAME for the Black players of the
   latest games.
 
-    scripts/bench-queries.py http://127.0.0.1:18090 [COUNT]
+Before the timed queries, WARMUP (default 10) other queries of each kind
+run untimed (other games, patterns and players: none of the timed ones),
+so that the first requests after a node start (connections opened,
+statements prepared, pages mapped) are not what the p50 measures.
+
+    scripts/bench-queries.py http://127.0.0.1:18090 [COUNT [WARMUP]]
 """
 
 import json
@@ -28,6 +33,7 @@ import urllib.request
 
 BASE = sys.argv[1].rstrip("/")
 COUNT = int(sys.argv[2]) if len(sys.argv) > 2 else 20
+WARMUP = int(sys.argv[3]) if len(sys.argv) > 3 else 10
 PLY = 12
 LETTERS = "abcdefghijklmnopqrs"
 
@@ -78,30 +84,35 @@ def side(rng, stones):
     return rows(cells, 5, 5, at="ha")
 
 
-def kinds(rng):
+def kinds(rng, first, count):
+    """`count` queries of each kind: positions of games `first`,
+    `first` + 1, ..., patterns drawn from `rng`, and the Black players of
+    the latest games from the `first`-th on."""
     out = {"position": [], "corner 7x7": [], "side 5x5": [], "wildcard corner": [], "player list": []}
-    for gid in range(1, COUNT + 1):
+    for gid in range(first, first + count):
         _, _, body = get(f"/api/v1/games/{gid}/positions/{PLY}")
         notation = json.loads(body)["notation"]
         out["position"].append("/api/v1/positions?" + q({"kind": "go", "position": notation, "limit": 20}))
-    for i in range(COUNT):
+    for i in range(count):
         out["corner 7x7"].append("/api/v1/patterns?" + q({"kind": "go", "size": 19, "mode": "corner", "pattern": corner(rng, 2 + i % 2)}))
         out["side 5x5"].append("/api/v1/patterns?" + q({"kind": "go", "size": 19, "mode": "side", "pattern": side(rng, 1 + i % 2)}))
         out["wildcard corner"].append("/api/v1/patterns?" + q({"kind": "go", "size": 19, "mode": "corner", "pattern": corner(rng, 2, wild=True)}))
-    _, _, body = get("/api/v1/games?limit=100")
+    _, _, body = get("/api/v1/games?limit=1000")
     names = []
     for g in json.loads(body)["games"]:
         if g.get("black") and g["black"] not in names:
             names.append(g["black"])
-    names = names[:COUNT]
-    for name in names:
+    for name in names[first - 1:first - 1 + count]:
         out["player list"].append("/api/v1/games?" + q({"player": name, "limit": 20}))
     return out
 
 
 def main():
+    for paths in kinds(random.Random(99), COUNT + 1, WARMUP).values():
+        for p in paths:
+            get(p)
     rng = random.Random(23)
-    for kind, paths in kinds(rng).items():
+    for kind, paths in kinds(rng, 1, COUNT).items():
         times = []
         bad = 0
         for p in paths:

@@ -239,6 +239,13 @@ fn people_named(name: &str) -> (String, Vec<Param<'static>>) {
     )
 }
 
+/// The people (`people.id`) a filter's name names ([`people_named`]), as
+/// parameters.
+fn people(conn: Read<'_>, name: &str) -> Result<Vec<Param<'static>>> {
+    let (sql, values) = people_named(name);
+    conn.query(&sql, &values, |r| r.get::<i64>(0).map(Param::Int))
+}
+
 /// The player ids (`players.id`: spellings) of the people a filter's
 /// name names ([`GameFilter::player`]: the person, with aliases, else
 /// word prefixes), in no particular order.
@@ -253,26 +260,48 @@ pub(crate) fn players_named(conn: Read<'_>, name: &str) -> Result<Vec<i64>> {
 
 /// Lists games (see [`crate::Games::list`]).
 pub(crate) fn list_games(conn: Read<'_>, filter: &GameFilter, page: &Page) -> Result<GameList> {
+    let Some(n) = &filter.player else {
+        return list_page(conn, filter, page, None);
+    };
+    // The usual case first, in one statement (on a database server, one
+    // round trip): the name is a person's spelling or alias, and that
+    // person is then all it names. A page that comes back empty may be
+    // one of a name that names people by words, or none: the people are
+    // then looked up first.
+    let person = (
+        format!("= ({})", super::people::PERSON_OF),
+        vec![text(person_key(n))],
+    );
+    let found = list_page(conn, filter, page, Some(person))?;
+    if !found.games.is_empty() {
+        return Ok(found);
+    }
+    let p = people(conn, n)?;
+    let named = match p.len() {
+        1 => "= ?".to_string(),
+        n => format!("IN (NULL{})", ",?".repeat(n)),
+    };
+    list_page(conn, filter, page, Some((named, p)))
+}
+
+/// One page of [`list_games`]; with a player filter, `player` is the test
+/// of `game_players.player_id` (`= ?`, `IN (…)`, `= (subquery)`) and its
+/// parameters (the people the name names).
+fn list_page(
+    conn: Read<'_>,
+    filter: &GameFilter,
+    page: &Page,
+    player: Option<(String, Vec<Param<'static>>)>,
+) -> Result<GameList> {
     // A player's games are read from `game_players`, whose key orders
     // them by date: the page is a range of that index, not a sort of
     // every game of the player. Its rows say the colour and the opponent,
     // so the rest of the filter leaves them out.
-    let (from, mut cond, mut params, by) = match &filter.player {
-        Some(n) => {
-            // The people first: one person (the usual case) is an
-            // equality, which reads the index in date order.
-            let people = |name: &str| -> Result<Vec<Param<'static>>> {
-                let (sql, values) = people_named(name);
-                conn.query(&sql, &values, |r| r.get::<i64>(0).map(Param::Int))
-            };
-            let mut p = people(n)?;
-            let mut c = match p.len() {
-                1 => "g.id = gp.game_id AND gp.player_id = ?".to_string(),
-                n => format!(
-                    "g.id = gp.game_id AND gp.player_id IN (NULL{})",
-                    ",?".repeat(n)
-                ),
-            };
+    let (from, mut cond, mut params, by) = match player {
+        Some((test, mut p)) => {
+            // One person (the usual case) is an equality, which reads the
+            // index in date order.
+            let mut c = format!("g.id = gp.game_id AND gp.player_id {test}");
             match filter.color {
                 Some(color) => {
                     c.push_str(" AND gp.color = ?");
@@ -282,7 +311,7 @@ pub(crate) fn list_games(conn: Read<'_>, filter: &GameFilter, page: &Page) -> Re
                 None => c.push_str(" AND NOT (gp.color = 1 AND gp.opponent_id = gp.player_id)"),
             }
             if let Some(o) = &filter.opponent {
-                let others = people(o)?;
+                let others = people(conn, o)?;
                 c.push_str(&format!(
                     " AND gp.opponent_id IN (NULL{})",
                     ",?".repeat(others.len())
