@@ -15,7 +15,9 @@
 # The script starts its own PostgreSQL cluster under $OUT
 # (scripts/pg-cluster.sh) and stops it at the end. KEIL_BIN=path uses that keil
 # binary; OUT=dir keeps the outputs (default /tmp/keil-bench-postgres);
-# SKIP_KOMBILO=1 skips the peer; GAMES=0 skips part 2.
+# SKIP_KOMBILO=1 skips the peer; GAMES=0 skips part 2. LEAN=1 bounds the
+# disk a million games take: the generated file is deleted once imported,
+# and each node's cache directory once its searches are timed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 data=${1:-../shared/data/sgf-real/yenw__computer-go-dataset}
@@ -62,6 +64,7 @@ if [ "$games" -gt 0 ]; then
     "$keil" generate --game go --games "$games" --seed 1 >"$out/generated.sgf"
     timed_import sqlite-gen "$out/gen-db" "$out/generated.sgf"
     timed_import postgres-gen "$(url generated)" "$out/generated.sgf"
+    if [ -n "${LEAN:-}" ]; then rm -f "$out/generated.sgf"; fi
     for backend in sqlite postgres; do
         if [ $backend = sqlite ]; then db="$out/gen-db"; else db=$(url generated); fi
         rm -rf "$out/cache-$backend"
@@ -89,6 +92,7 @@ if [ "$games" -gt 0 ]; then
             kill $pid
             wait $pid || true
         done
+        if [ -n "${LEAN:-}" ]; then rm -rf "$out/cache-$backend"; fi
     done
 fi
 echo "load after: $(uptime)"

@@ -1,6 +1,8 @@
 # Sourced by the PostgreSQL benchmarks: starts a cluster of Debian's
 # PostgreSQL server binaries in "$out/pg" on port ${PG_PORT:-55432} (the
-# server's defaults but for max_wal_size = 4GB, a bulk load's checkpoints),
+# server's defaults but for max_wal_size = 4GB, a bulk load's checkpoints,
+# and shared_buffers = ${PG_SHARED_BUFFERS:-2GB}: the default 128MB is a
+# toy's, and a database server would give it a quarter of its memory),
 # stops it when the script exits, and defines `psql_ SQL` and `url DB`.
 bin=$(dirname "$(ls /usr/lib/postgresql/*/bin/initdb | sort -V | tail -1)")
 as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
@@ -11,6 +13,7 @@ listen_addresses = '127.0.0.1'
 unix_socket_directories = '$out/pg'
 port = $port
 max_wal_size = 4GB
+shared_buffers = ${PG_SHARED_BUFFERS:-2GB}
 CONF
 as_pg "$bin/pg_ctl" -D "$out/pg" -l "$out/pg.log" -w start >/dev/null
 cleanup_cluster() { as_pg "$bin/pg_ctl" -D "$out/pg" -m fast stop >/dev/null; }
