@@ -591,7 +591,11 @@ impl Archive {
                     && (!follows_patterns || patterns == at)
                     && self.positions.holds(at, &segments)
                 {
-                    if !(self.is_read_only() && self.location.is_embedded()) {
+                    // The text index says how far it is in its own files:
+                    // the store is read again only when it lags.
+                    if !(self.is_read_only() && self.location.is_embedded())
+                        && self.text.indexed()? != at
+                    {
                         self.text.follow(reader.read())?;
                     }
                     self.follow.keep(writes, at, segments);
