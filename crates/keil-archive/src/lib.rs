@@ -598,6 +598,9 @@ impl Archive {
                     {
                         self.text.follow(reader.read())?;
                     }
+                    // Later reads (a position search's confirmations) see
+                    // at least the state the searches answer from.
+                    self.readers.saw(at);
                     self.follow.keep(writes, at, segments);
                     return Ok(());
                 }

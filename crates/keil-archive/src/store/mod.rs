@@ -242,6 +242,17 @@ impl ReadPool {
             ReadPool::Postgres(p) => ReadConnection::Postgres(p.get()?),
         })
     }
+
+    /// Says that this process's indexes hold the store's state `at`, so
+    /// that later reads see at least that much: a read replica that has
+    /// not replayed it is not asked (the embedded store's reads always
+    /// see the latest commit).
+    pub(crate) fn saw(&self, at: Sequences) {
+        match self {
+            ReadPool::Sqlite(_) => {}
+            ReadPool::Postgres(p) => p.saw(at),
+        }
+    }
 }
 
 /// A read connection borrowed from the pool; statements run through

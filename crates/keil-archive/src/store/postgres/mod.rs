@@ -388,6 +388,12 @@ impl Pools {
         })
     }
 
+    /// Raises what this process has seen to `at` (see
+    /// [`super::ReadPool::saw`]).
+    pub(crate) fn saw(&self, at: Sequences) {
+        self.seen.raise(at);
+    }
+
     /// A read connection: on a replica that answers and has replayed all
     /// this process has seen (taken in turn), else on the primary.
     ///
