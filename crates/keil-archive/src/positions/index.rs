@@ -33,6 +33,8 @@ pub(crate) struct PositionIndex {
     loading: Mutex<()>,
     /// Match lists of popular positions, by index generation and query.
     pub(super) answers: Answers,
+    /// Main lines read to confirm Zobrist keys by replay, by game id.
+    lines: Lines,
     /// The last [`PositionIndex::segments`]: its rows `(id, nonce)` by id,
     /// the removal sequence and the snapshot, for
     /// [`PositionIndex::settled`].
@@ -46,6 +48,7 @@ impl Default for PositionIndex {
             cache: OnceLock::new(),
             loading: Mutex::default(),
             answers: new_answers(),
+            lines: Lines::with_weighter(4096, LINES_BYTES, LinesWeight),
             last: Mutex::default(),
         }
     }
@@ -141,6 +144,41 @@ impl PositionIndex {
         let last = self.last.lock().expect("poisoned");
         let (by_id, removals, snapshot) = last.as_ref()?;
         (*removals == at.removals && by_id.as_slice() == rows).then(|| snapshot.clone())
+    }
+
+    /// The main lines of `games` (ids, ascending), for confirming Zobrist
+    /// keys by replay: those read before from the cache, the others in one
+    /// statement ([`super::store::lines_of`]), then kept. An explorer that
+    /// walks a line confirms the next position's games, the last one's or
+    /// fewer, without reading the store (on a database server, the round
+    /// trip a position search otherwise makes). Games that are gone are
+    /// left out.
+    ///
+    /// # Errors
+    /// Storage errors.
+    pub(super) fn lines(
+        &self,
+        conn: Read<'_>,
+        games: &[u32],
+    ) -> Result<HashMap<u32, Arc<crate::GameMoves>>> {
+        let mut found = HashMap::with_capacity(games.len());
+        let mut missing = Vec::new();
+        for &g in games {
+            match self.lines.get(&g) {
+                Some(line) => {
+                    found.insert(g, line);
+                }
+                None => missing.push(g),
+            }
+        }
+        if !missing.is_empty() {
+            for (g, line) in super::store::lines_of(conn, &missing)? {
+                let line = Arc::new(line);
+                self.lines.insert(g, line.clone());
+                found.insert(g, line);
+            }
+        }
+        Ok(found)
     }
 
     /// Whether the index holds exactly the store's state `at` with segment
@@ -428,6 +466,26 @@ impl quick_cache::Weighter<MatchKey, Arc<Matches>> for MatchesWeight {
             + m.years.len() * 256) as u64
     }
 }
+
+/// Weighs cached main lines by their moves (bytes, about).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct LinesWeight;
+
+impl quick_cache::Weighter<u32, Arc<crate::GameMoves>> for LinesWeight {
+    fn weight(&self, _game: &u32, line: &Arc<crate::GameMoves>) -> u64 {
+        (256 + line.moves.len() * std::mem::size_of::<keil_rules::Move>()
+            + line.colors.len()
+            + line.nodes.len() * 4) as u64
+    }
+}
+
+/// Main lines kept for confirmations, by game id: a stored game never
+/// changes (a removed one has no facts, and searches skip it whatever its
+/// line says).
+pub(crate) type Lines = quick_cache::sync::Cache<u32, Arc<crate::GameMoves>, LinesWeight>;
+
+/// The most bytes of [`Lines`] (about 20,000 19×19 games' lines).
+const LINES_BYTES: u64 = 32 << 20;
 
 /// The cache of popular positions' match lists.
 pub(crate) type Answers = quick_cache::sync::Cache<MatchKey, Arc<Matches>, MatchesWeight>;

@@ -43,6 +43,10 @@
 //!   segments' ids and nonces) and the query's filters: the next search of
 //!   the empty board, or of its next page, costs a binary search, and any
 //!   import or reindex makes a new generation.
+//! - **Confirmations.** The main lines read to confirm Zobrist keys by
+//!   replay are kept by game (a bounded cache, 32 MiB): an explorer that
+//!   walks a line confirms each next position's games, the last one's or
+//!   fewer, without reading the store again.
 //!
 //! The module's files, each depending only on those above it:
 //! [`key`] (index keys), [`posting`] (postings and next-move codes),

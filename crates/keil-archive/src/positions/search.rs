@@ -21,7 +21,7 @@ use super::posting::{
 };
 use super::query::{Continuation, PositionAnswer, PositionHit, PositionQuery};
 use super::segment::corrupt;
-use super::store::{lines_of, position_at};
+use super::store::position_at;
 use crate::facts::{Facts, Selection, Years, in_colors, top_ranked};
 use crate::store::Read;
 use crate::store::Sequences;
@@ -552,7 +552,7 @@ fn collect(
         let mut from = 0;
         for chunk in games.chunks(CONFIRM_CHUNK) {
             budget.check()?;
-            let lines = lines_of(conn, chunk)?;
+            let lines = cx.index.lines(conn, chunk)?;
             let last = chunk[chunk.len() - 1];
             let end = from + postings[from..].partition_point(|x| x.game <= last);
             for x in &postings[from..end] {
