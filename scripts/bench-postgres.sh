@@ -15,7 +15,11 @@
 # The script starts its own PostgreSQL cluster under $OUT
 # (scripts/pg-cluster.sh) and stops it at the end. KEIL_BIN=path uses that keil
 # binary; OUT=dir keeps the outputs (default /tmp/keil-bench-postgres);
-# SKIP_KOMBILO=1 skips the peer; GAMES=0 skips part 2. LEAN=1 bounds the
+# SKIP_KOMBILO=1 skips the peer; GAMES=0 skips part 2. PASSES=N runs the
+# searches N times after the second start and prints each pass (default 1:
+# at a million games the first pass reads cold pages, so compare the later
+# ones; the answers of patterns come from the node's cache after the first).
+# LEAN=1 bounds the
 # disk a million games take: the generated file is deleted once imported,
 # and each node's cache directory once its searches are timed.
 set -euo pipefail
@@ -84,8 +88,10 @@ if [ "$games" -gt 0 ]; then
             grep -E "archive opened|loaded in" "$out/serve-$backend.log" | sed 's/^/           /'
 
             if [ $start_kind = again ]; then
-                echo "searches on $backend:"
-                python3 scripts/bench-queries.py "http://$addr" 40 2>&1 | tail -6 || true
+                for pass in $(seq "${PASSES:-1}"); do
+                    echo "searches on $backend (pass $pass):"
+                    python3 scripts/bench-queries.py "http://$addr" 40 2>&1 | tail -6 || true
+                done
                 printf "%-10s RSS after the searches %d MiB\n" "$backend" \
                     $(($(awk '/VmRSS/ {print $2}' /proc/$pid/status) / 1024))
             fi
