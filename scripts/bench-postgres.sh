@@ -18,7 +18,9 @@
 # SKIP_KOMBILO=1 skips the peer; GAMES=0 skips part 2. PASSES=N runs the
 # searches N times after the second start and prints each pass (default 1:
 # at a million games the first pass reads cold pages, so compare the later
-# ones; the answers of patterns come from the node's cache after the first).
+# ones; after the first, pattern answers come from the node's answer cache
+# and positions confirm from the lines it kept, so only the player list
+# reads the database as in the first).
 # LEAN=1 bounds the
 # disk a million games take: the generated file is deleted once imported,
 # and each node's cache directory once its searches are timed.
