@@ -167,9 +167,9 @@ pub(crate) struct Table {
     /// ([`crate::fold()`]).
     events: Vec<(String, String)>,
     event_ids: std::collections::HashMap<String, u32>,
-    /// The results met, by id − 1.
-    results: Vec<String>,
-    result_ids: std::collections::HashMap<String, u16>,
+    /// The results met (also those past a [`Fact`]'s 65,535, which pages
+    /// show).
+    results: Texts,
     /// What search pages show of each game.
     shown: shown::Shown,
 }
@@ -197,30 +197,52 @@ impl Table {
         self.event_ids.insert(name.to_string(), id);
         id
     }
+}
 
-    /// The id of result `text`, given on first sight (0 past 65,535
-    /// distinct results: their games then fail a result filter here and
-    /// are read from the store).
-    fn result_id(&mut self, text: &str) -> u16 {
-        if let Some(&id) = self.result_ids.get(text) {
+/// Texts seen, each once, by id − 1 (0 stands for none): the results the
+/// facts filter on, and what search pages show.
+#[derive(Debug, Default)]
+struct Texts {
+    texts: Vec<Box<str>>,
+    ids: HashMap<Box<str>, u32>,
+}
+
+impl Texts {
+    /// The id of `text` (given on first sight), 0 for `None`.
+    fn id(&mut self, text: Option<&str>) -> u32 {
+        let Some(text) = text else { return 0 };
+        if let Some(&id) = self.ids.get(text) {
             return id;
         }
-        let Ok(id) = u16::try_from(self.results.len() + 1) else {
-            return 0;
-        };
-        self.results.push(text.to_string());
-        self.result_ids.insert(text.to_string(), id);
+        self.texts.push(text.into());
+        let id = self.texts.len() as u32;
+        self.ids.insert(text.into(), id);
         id
+    }
+
+    /// The id of `text` when it was seen.
+    fn find(&self, text: &str) -> Option<u32> {
+        self.ids.get(text).copied()
+    }
+
+    /// The text of `id`; `None` for 0.
+    fn get(&self, id: u32) -> Option<&str> {
+        let i = usize::try_from(id).ok()?.checked_sub(1)?;
+        self.texts.get(i).map(|t| &**t)
+    }
+
+    /// Bytes held, about (each text twice, and the map's slots).
+    fn bytes(&self) -> usize {
+        self.texts.iter().map(|t| 2 * t.len() + 48).sum()
     }
 }
 
 /// A game's row as the store gives it to [`Facts`]: its facts but the
-/// event and result, and those as text.
+/// event and result, the event as text, and what search pages show of the
+/// game (the result among it).
 pub(crate) struct FactRow {
     pub fact: Fact,
     pub event: Option<String>,
-    pub result: Option<String>,
-    /// What search pages show of the game.
     pub shown: HitDetails,
 }
 
@@ -252,7 +274,7 @@ impl Facts {
             .iter()
             .map(|(a, b)| 2 * a.len() + b.len() + 80)
             .sum::<usize>()
-            + t.results.iter().map(|r| 2 * r.len() + 60).sum::<usize>();
+            + t.results.bytes();
         (t.games.capacity() * std::mem::size_of::<Option<Fact>>() + strings + t.shown.bytes())
             as u64
     }
@@ -265,7 +287,7 @@ impl Facts {
             .filter_map(|&id| {
                 let i = usize::try_from(id.sql()).ok()?;
                 let f = t.games.get(i)?.as_ref()?;
-                Some((id, t.shown.details(i, f.black, f.white)?))
+                Some((id, t.shown.details(i, f.black, f.white, &t.results)?))
             })
             .collect()
     }
@@ -298,8 +320,12 @@ impl Derived for &Facts {
                 }
                 let mut fact = row.fact;
                 fact.event = row.event.as_deref().map_or(0, |e| t.event_id(e));
-                fact.result = row.result.as_deref().map_or(0, |r| t.result_id(r));
-                t.shown.set(i, fact.black, fact.white, &row.shown);
+                // A result past 65,535 distinct ones has no id of a fact's:
+                // its games fail a result filter here and are read from
+                // the store.
+                let result = t.results.id(row.shown.result.as_deref());
+                fact.result = u16::try_from(result).unwrap_or(0);
+                t.shown.set(i, fact.black, fact.white, result, &row.shown);
                 t.games[i] = Some(fact);
             }
             t.at.games = to.games;

@@ -70,10 +70,12 @@ impl Selection {
                     .map(|(id, _)| id)
                     .collect::<Vec<u32>>()
             });
-            let result = filter
-                .result
-                .as_deref()
-                .map(|r| t.result_ids.get(r).copied().unwrap_or(0));
+            let result = filter.result.as_deref().map(|r| {
+                t.results
+                    .find(r)
+                    .and_then(|id| u16::try_from(id).ok())
+                    .unwrap_or(0)
+            });
             (events, result)
         };
         let rest = GameFilter {

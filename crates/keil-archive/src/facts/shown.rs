@@ -12,57 +12,28 @@
 
 use std::collections::HashMap;
 
+use super::Texts;
 use crate::games::HitDetails;
 
-/// Texts seen, each once, by id − 1 (0 stands for none).
-#[derive(Debug, Default)]
-struct Texts {
-    texts: Vec<Box<str>>,
-    ids: HashMap<Box<str>, u32>,
-}
-
-impl Texts {
-    /// The id of `text` (given on first sight), 0 for `None`.
-    fn id(&mut self, text: Option<&str>) -> u32 {
-        let Some(text) = text else { return 0 };
-        if let Some(&id) = self.ids.get(text) {
-            return id;
-        }
-        self.texts.push(text.into());
-        let id = self.texts.len() as u32;
-        self.ids.insert(text.into(), id);
-        id
-    }
-
-    fn get(&self, id: u32) -> Option<&str> {
-        let i = usize::try_from(id).ok()?.checked_sub(1)?;
-        self.texts.get(i).map(|t| &**t)
-    }
-
-    /// Bytes held, about (each text twice, and the map's slots).
-    fn bytes(&self) -> usize {
-        self.texts.iter().map(|t| 2 * t.len() + 48).sum()
-    }
-}
-
-/// Per game id its shown date, ranks and result (ids in [`Shown`]'s
-/// texts), and the names of the players (spellings) met: 16 bytes a game,
-/// and a few bytes per distinct date, rank, result and name.
+/// Per game id its shown date, ranks and result (ids in [`Shown`]'s texts,
+/// the result's in the facts' own), and the names of the players
+/// (spellings) met: 16 bytes a game, and a few bytes per distinct date,
+/// rank and name.
 #[derive(Debug, Default)]
 pub(super) struct Shown {
     /// By game id: `[date, black rank, white rank, result]`, text ids.
     games: Vec<[u32; 4]>,
     dates: Texts,
     ranks: Texts,
-    results: Texts,
     /// By player id (spelling): its name as written.
     names: HashMap<u32, Box<str>>,
 }
 
 impl Shown {
-    /// Keeps what game `id` shows (`row`); `black` and `white` are its
-    /// players' ids (0 for none).
-    pub(super) fn set(&mut self, id: usize, black: u32, white: u32, row: &HitDetails) {
+    /// Keeps what game `id` shows (`row`, its result already the facts'
+    /// text `result`); `black` and `white` are its players' ids (0 for
+    /// none).
+    pub(super) fn set(&mut self, id: usize, black: u32, white: u32, result: u32, row: &HitDetails) {
         if self.games.len() <= id {
             self.games.resize(id + 1, [0; 4]);
         }
@@ -70,7 +41,7 @@ impl Shown {
             self.dates.id(Some(&row.date)),
             self.ranks.id(row.black_rank.as_deref()),
             self.ranks.id(row.white_rank.as_deref()),
-            self.results.id(row.result.as_deref()),
+            result,
         ];
         for (player, name) in [(black, &row.black), (white, &row.white)] {
             if let (true, Some(name)) = (player != 0, name) {
@@ -81,9 +52,16 @@ impl Shown {
         }
     }
 
-    /// What game `id`, played by `black` and `white`, shows; `None` when
-    /// nothing was kept for it.
-    pub(super) fn details(&self, id: usize, black: u32, white: u32) -> Option<HitDetails> {
+    /// What game `id`, played by `black` and `white`, shows (its result
+    /// read in `results`, the facts' texts); `None` when nothing was kept
+    /// for it.
+    pub(super) fn details(
+        &self,
+        id: usize,
+        black: u32,
+        white: u32,
+        results: &Texts,
+    ) -> Option<HitDetails> {
         let [date, black_rank, white_rank, result] = *self.games.get(id)?;
         let name = |p: u32| self.names.get(&p).map(|n| n.to_string());
         Some(HitDetails {
@@ -92,7 +70,7 @@ impl Shown {
             white: name(white),
             black_rank: self.ranks.get(black_rank).map(str::to_string),
             white_rank: self.ranks.get(white_rank).map(str::to_string),
-            result: self.results.get(result).map(str::to_string),
+            result: results.get(result).map(str::to_string),
         })
     }
 
@@ -101,7 +79,6 @@ impl Shown {
         self.games.capacity() * 16
             + self.dates.bytes()
             + self.ranks.bytes()
-            + self.results.bytes()
             + self.names.values().map(|n| n.len() + 32).sum::<usize>()
     }
 }
@@ -123,10 +100,15 @@ mod tests {
 
     #[test]
     fn a_game_shows_what_was_kept_for_it_and_unknown_games_nothing() {
-        let mut s = Shown::default();
-        s.set(3, 7, 8, &row("2020-01-02", Some("Cho"), Some("9p")));
-        s.set(5, 0, 8, &row("", None, None));
-        let d = s.details(3, 7, 8).unwrap();
+        let (mut s, mut results) = (Shown::default(), Texts::default());
+        for (id, black, r) in [
+            (3, 7, row("2020-01-02", Some("Cho"), Some("9p"))),
+            (5, 0, row("", None, None)),
+        ] {
+            let result = results.id(r.result.as_deref());
+            s.set(id, black, 8, result, &r);
+        }
+        let d = s.details(3, 7, 8, &results).unwrap();
         assert_eq!(
             (d.date.as_str(), d.black.as_deref(), d.white.as_deref()),
             ("2020-01-02", Some("Cho"), Some("Lee"))
@@ -135,10 +117,10 @@ mod tests {
             (d.black_rank.as_deref(), d.white_rank, d.result.as_deref()),
             (Some("9p"), None, Some("B+R"))
         );
-        let d = s.details(5, 0, 8).unwrap();
+        let d = s.details(5, 0, 8, &results).unwrap();
         assert_eq!((d.date.as_str(), d.black, d.result), ("", None, None));
         // Ids never set (between and after those kept) show nothing.
-        assert!(s.details(4, 7, 8).is_none());
-        assert!(s.details(6, 7, 8).is_none());
+        assert!(s.details(4, 7, 8, &results).is_none());
+        assert!(s.details(6, 7, 8, &results).is_none());
     }
 }

@@ -224,7 +224,6 @@ pub(crate) fn game_facts(
                 crate::facts::FactRow {
                     fact,
                     event: r.get(9)?,
-                    result: r.get(10)?,
                     shown: crate::games::HitDetails {
                         date,
                         black: r.get(11)?,
