@@ -14,8 +14,8 @@
 //! goes back: two callers catching up at once leave it where the furthest
 //! one took it, each applying only what it lacked when it took its lock.
 
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::Result;
@@ -114,7 +114,8 @@ pub(crate) struct Follow {
 struct Round {
     when: Instant,
     at: Sequences,
-    segments: SegmentRows,
+    /// Shared with the searches that answer from the round (no copy each).
+    segments: Arc<SegmentRows>,
 }
 
 impl Follow {
@@ -125,7 +126,7 @@ impl Follow {
     pub(crate) const FRESH: Duration = Duration::from_secs(1);
 
     /// The state of the last round, while it is fresh.
-    pub(crate) fn current(&self) -> Option<(Sequences, SegmentRows)> {
+    pub(crate) fn current(&self) -> Option<(Sequences, Arc<SegmentRows>)> {
         let round = self.round.lock().expect("poisoned");
         let r = round.as_ref().filter(|r| r.when.elapsed() < Self::FRESH)?;
         Some((r.at, r.segments.clone()))
@@ -144,7 +145,7 @@ impl Follow {
             *round = Some(Round {
                 when: Instant::now(),
                 at,
-                segments,
+                segments: Arc::new(segments),
             });
         }
     }

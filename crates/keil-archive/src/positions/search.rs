@@ -222,13 +222,16 @@ pub(crate) fn search_settled(
     index: &PositionIndex,
     facts: &Facts,
     conn: Read<'_>,
-    settled: Option<(Sequences, SegmentRows)>,
+    settled: Option<(Sequences, Arc<SegmentRows>)>,
     q: &PositionQuery,
     budget: &Budget,
 ) -> Result<Option<PositionAnswer>> {
     let (at, rows) = match settled {
         Some(s) => s,
-        None => crate::store::positions::state(conn)?,
+        None => {
+            let (at, rows) = crate::store::positions::state(conn)?;
+            (at, Arc::new(rows))
+        }
     };
     if facts.at() != at {
         return Ok(None);
