@@ -554,7 +554,12 @@ impl Patterns<'_> {
         while tally.window_start() < group.lines.len() as u32 {
             let end = tally.window_end();
             match &mut cursors {
-                Some(c) => c.below(end, budget, |k, g, t, next| tally.push(g, k, t, next))?,
+                Some(c) => {
+                    let l = lookup.as_ref().expect("cursors of a lookup");
+                    c.below(end, budget, |k, g, t, code| {
+                        tally.push_code(l, g, k, t, code);
+                    })?;
+                }
                 None => {
                     let stop = main_at + found[main_at..].partition_point(|f| f.0 < end);
                     // A batch's games' events are read at their nodes

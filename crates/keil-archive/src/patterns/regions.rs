@@ -1009,7 +1009,7 @@ pub(crate) struct Lookup<'a> {
 pub(crate) type Next = Option<(u16, Color, bool)>;
 
 impl<'a> Lookup<'a> {
-    /// Calls `f(placement, game, first node, continuation)` for each
+    /// Calls `f(placement, game, first node, continuation byte)` for each
     /// (game, placement) hit once (see [`Cursors::below`]), placement by
     /// placement.
     ///
@@ -1018,9 +1018,26 @@ impl<'a> Lookup<'a> {
     pub(crate) fn for_each(
         &self,
         budget: &Budget,
-        f: impl FnMut(u32, u32, u16, Next),
+        f: impl FnMut(u32, u32, u16, u8),
     ) -> crate::Result<()> {
         self.cursors().below(u32::MAX, budget, f)
+    }
+
+    /// The continuation a hit of placement `k` carries as its byte `code`
+    /// (0 for none, else `1 + (rank << 2 | white << 1 | after tenuki)`):
+    /// the pattern point at that rank of the placement's region, and the
+    /// colour in the pattern's colours (none for a byte past the region's
+    /// ranks, which no entry carries).
+    pub(crate) fn next(&self, k: u32, code: u8) -> Next {
+        let code = code.checked_sub(1)?;
+        let white = code & 2 != 0;
+        let color = if white != self.swapped[k as usize] {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let point = *self.ranks[k as usize].get(usize::from(code >> 2))?;
+        Some((point, color, code & 1 != 0))
     }
 
     /// Each placement's hits from its first, to be read a window of games
@@ -1056,17 +1073,12 @@ impl<'a> Lookup<'a> {
                 }
             })
             .collect();
-        Cursors {
-            lookup: self,
-            streams,
-            seen: 0,
-        }
+        Cursors { streams, seen: 0 }
     }
 }
 
 /// Where each placement's hits have been read to ([`Lookup::cursors`]).
 pub(crate) struct Cursors<'a> {
-    lookup: &'a Lookup<'a>,
     streams: Vec<Stream<'a>>,
     /// Hits read so far (for the budget's checks).
     seen: usize,
@@ -1125,7 +1137,7 @@ impl Cursors<'_> {
             .sum()
     }
 
-    /// Calls `f(placement, game, first node, continuation)` for each
+    /// Calls `f(placement, game, first node, continuation byte)` for each
     /// (game, placement) hit of the games below `end` not read before,
     /// once: a placement standing for several contents at the earliest of
     /// their first nodes. Hits come placement by placement, each
@@ -1139,27 +1151,14 @@ impl Cursors<'_> {
         &mut self,
         end: u32,
         budget: &Budget,
-        mut f: impl FnMut(u32, u32, u16, Next),
+        mut f: impl FnMut(u32, u32, u16, u8),
     ) -> crate::Result<()> {
-        let lookup = self.lookup;
         for (k, stream) in self.streams.iter_mut().enumerate() {
             budget.check()?;
-            let ranks = &lookup.ranks[k];
-            let swapped = lookup.swapped[k];
-            let next = |code: u8| -> Next {
-                let code = code.checked_sub(1)?;
-                let white = code & 2 != 0;
-                let color = if white != swapped {
-                    Color::White
-                } else {
-                    Color::Black
-                };
-                Some((ranks[usize::from(code >> 2)], color, code & 1 != 0))
-            };
             while let Some((game, node, code)) = stream.next_below(end) {
                 self.seen += 1;
                 budget.check_every(self.seen)?;
-                f(k as u32, game, node, next(code));
+                f(k as u32, game, node, code);
             }
         }
         Ok(())

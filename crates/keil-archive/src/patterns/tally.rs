@@ -260,6 +260,15 @@ pub(super) struct Tally<'a> {
     next: Option<Color>,
     options: bool,
     pub(super) total_hits: u64,
+    /// A region lookup's hits ([`Tally::push_code`]) are counted per
+    /// continuation byte and winner (`code << 2 | winner & 3`: 0 Black,
+    /// 1 White, 3 none) here, a table that stays in the core's cache,
+    /// and added to `stats` when the placement changes or a window
+    /// closes ([`Tally::flush_codes`]).
+    codes: Box<[u32; 1024]>,
+    /// The placement `codes` counts, and its continuation per byte.
+    coded: Option<u32>,
+    nexts: Box<[regions::Next; 256]>,
 }
 
 impl Drop for Tally<'_> {
@@ -300,6 +309,9 @@ impl<'a> Tally<'a> {
             next: q.next,
             options: q.move_limit.is_some() || q.next.is_some(),
             total_hits: 0,
+            codes: Box::new([0; 1024]),
+            coded: None,
+            nexts: Box::new([None; 256]),
         }
     }
 
@@ -323,6 +335,7 @@ impl<'a> Tally<'a> {
     /// Closes the window being counted: its games with hits join
     /// [`Tally::games`], in game order, and the next window starts.
     pub(super) fn close(&mut self) {
+        self.flush_codes();
         for w in 0..self.with_hits.len() {
             let mut b = std::mem::take(&mut self.with_hits[w]);
             self.bits.push(b);
@@ -343,28 +356,11 @@ impl<'a> Tally<'a> {
     /// predictor can learn.
     #[inline(always)]
     pub(super) fn push(&mut self, g: u32, k: u32, t: u16, next: regions::Next) {
-        debug_assert!(
-            g >= self.start && g < self.window_end(),
-            "a hit in its window"
-        );
-        let at = (g - self.start) as usize;
-        let g = g as usize;
-        let slot = self.slots.slots[at];
-        let fresh = slot.seen != self.slots.generation;
-        // All ones for a game's first hit in the search (its slot is
-        // stale), else zero: masks rather than branches.
-        let stale = u64::from(fresh).wrapping_neg();
-        let first = slot.first | stale;
-        let mut hits = slot.hits & !(stale as u32);
-        if !matches!(self.keep, Keep::All) && fresh && !self.keep.keeps(g) {
-            hits = DROPPED;
-        }
-        self.slots.slots[at] = Slot {
-            first,
-            hits,
-            seen: self.slots.generation,
+        let Some((at, hits, first)) = self.enter(g) else {
+            return;
         };
-        if hits == DROPPED || (self.options && !self.admits(g, t, next)) {
+        let g = g as usize;
+        if self.options && !self.admits(g, t, next) {
             return;
         }
         self.total_hits += 1;
@@ -381,6 +377,104 @@ impl<'a> Tally<'a> {
                 self.add_year(point, g, winner);
             }
         }
+        self.counted(at, hits, first, t, k, next);
+    }
+
+    /// Counts the hit of placement `k` of `lookup` in game `g` (in the
+    /// window being counted) at node `t`, whose continuation is the
+    /// region entry's byte `code` ([`regions::Lookup::next`]): as
+    /// [`Tally::push`], but its continuation is counted in `codes`, not
+    /// `stats` (when the query has no move limit, next move or history:
+    /// otherwise it is pushed).
+    #[inline(always)]
+    pub(super) fn push_code(&mut self, lookup: &regions::Lookup, g: u32, k: u32, t: u16, code: u8) {
+        if self.coded != Some(k) {
+            self.code_placement(lookup, k);
+        }
+        let next = self.nexts[usize::from(code)];
+        if self.options || self.years.is_some() {
+            return self.push(g, k, t, next);
+        }
+        let Some((at, hits, first)) = self.enter(g) else {
+            return;
+        };
+        self.total_hits += 1;
+        let winner = self.group.winners[g as usize] as u8 & 3;
+        self.codes[usize::from(code) << 2 | usize::from(winner)] += 1;
+        self.counted(at, hits, first, t, k, next);
+    }
+
+    /// Makes `codes` count placement `k` of `lookup` (what it counted
+    /// before is added to `stats`).
+    #[cold]
+    #[inline(never)]
+    fn code_placement(&mut self, lookup: &regions::Lookup, k: u32) {
+        self.flush_codes();
+        self.coded = Some(k);
+        for (code, next) in self.nexts.iter_mut().enumerate() {
+            *next = lookup.next(k, code as u8);
+        }
+    }
+
+    /// Adds what `codes` counted to `stats`, and clears it.
+    fn flush_codes(&mut self) {
+        let Some(k) = self.coded else {
+            return;
+        };
+        let swapped = self.swapped[k as usize];
+        for (i, c) in self.codes.iter_mut().enumerate() {
+            let n = u64::from(std::mem::take(c));
+            let Some((pp, color, tenuki)) = self.nexts[i >> 2] else {
+                continue;
+            };
+            if n == 0 {
+                continue;
+            }
+            let point = usize::from(self.fold[usize::from(pp)]);
+            let s = &mut self.stats[point][color.index()];
+            s.count += n;
+            s.after_tenuki += n * u64::from(tenuki);
+            let winner = in_colors([0, 1, -1, -1][i & 3], swapped);
+            s.black_wins += n * u64::from(winner == 0);
+            s.white_wins += n * u64::from(winner == 1);
+        }
+    }
+
+    /// Game `g`'s slot (in the window being counted) as a hit enters it:
+    /// its place, its hits and first match so far (none when the slot is
+    /// stale); `None` for a game the search leaves out. Written without
+    /// branches on what the data decides (a game's first hit or not):
+    /// hits come in no order a branch predictor can learn.
+    #[inline(always)]
+    fn enter(&mut self, g: u32) -> Option<(usize, u32, u64)> {
+        debug_assert!(
+            g >= self.start && g < self.window_end(),
+            "a hit in its window"
+        );
+        let at = (g - self.start) as usize;
+        let slot = self.slots.slots[at];
+        let fresh = slot.seen != self.slots.generation;
+        // All ones for a game's first hit in the search (its slot is
+        // stale), else zero: masks rather than branches.
+        let stale = u64::from(fresh).wrapping_neg();
+        let first = slot.first | stale;
+        let mut hits = slot.hits & !(stale as u32);
+        if !matches!(self.keep, Keep::All) && fresh && !self.keep.keeps(g as usize) {
+            hits = DROPPED;
+        }
+        self.slots.slots[at] = Slot {
+            first,
+            hits,
+            seen: self.slots.generation,
+        };
+        (hits != DROPPED).then_some((at, hits, first))
+    }
+
+    /// Records a counted hit of placement `k` at node `t` continued by
+    /// `next` in slot `at` (whose hits and first match were `hits` and
+    /// `first`).
+    #[inline(always)]
+    fn counted(&mut self, at: usize, hits: u32, first: u64, t: u16, k: u32, next: regions::Next) {
         self.with_hits[at / 64] |= 1 << (at % 64);
         let here =
             u64::from(t) << 48 | u64::from(k) << 16 | u64::from(next.map_or(u16::MAX, |n| n.0));
