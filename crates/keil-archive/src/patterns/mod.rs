@@ -29,6 +29,7 @@ mod load;
 mod pattern;
 mod placement;
 mod regions;
+mod runs;
 mod snapshot;
 mod tally;
 mod variations;

@@ -47,7 +47,9 @@
 //! **Layout.** Entries are kept in segments, each sorted by key and then
 //! game: a key's entries are one run of bytes, each entry a varint game
 //! (the difference from the run's previous game), a varint node and a
-//! continuation byte (3 to 4 bytes an entry). Entries are gathered
+//! continuation byte (3 to 4 bytes an entry), or, for the common contents,
+//! a bitmap of games with plain arrays of nodes and continuations (see
+//! [`super::runs`], which owns both encodings). Entries are gathered
 //! unsorted as games are pushed (in game order), and sorted into a new
 //! segment every [`SEAL_AT`] entries and at the end of each load or
 //! refresh. A new segment is merged with the one before it while it holds
@@ -57,7 +59,8 @@
 //! rewrites the whole index. Games only grow, so segments come in game
 //! order, and a merge copies each key's runs one after the other: it
 //! re-encodes only the newer run's first game, after the older run's last
-//! (which segments built during a load carry per key, and others decode).
+//! (which segments built during a load carry per key, and others decode),
+//! unless the runs are or become dense (then it writes them again).
 //!
 //! A batch of games' entries (a decoded pattern block's) is found in
 //! parallel on rayon's pool, each thread with its own working state, once
@@ -72,9 +75,8 @@ use rayon::prelude::*;
 use super::Cell;
 use super::events::Event;
 use super::placement::{Placement, Placements};
-use super::snapshot::Array;
+use super::runs::{Entry, Read, Run, Segment, sort_entries};
 use crate::Budget;
-use crate::positions::{get_varint, put_varint};
 
 /// The side of a corner region, in points.
 pub(crate) const SIDE: i32 = 7;
@@ -130,17 +132,6 @@ pub(crate) const ROSETTE: Shape = Shape {
     code_bits: 4,
 };
 
-/// One indexed content's first occurrence in one game, while gathered.
-#[derive(Clone, Copy, Debug)]
-struct Entry {
-    key: u64,
-    game: u32,
-    node: u16,
-    /// The continuation byte: 0 for none, else `1 + (rank << 2 | white <<
-    /// 1 | after tenuki)`.
-    next: u8,
-}
-
 /// The region index of one board.
 #[derive(Debug)]
 pub(crate) struct Regions {
@@ -194,305 +185,6 @@ impl Scratch {
             sets: Vec::new(),
         }
     }
-}
-
-/// Entries sorted by key, then game; immutable once built (owned, or
-/// mapped from the node's snapshot).
-#[derive(Debug)]
-pub(super) struct Segment {
-    pub(super) keys: Array<u64>,
-    /// `starts[i]..starts[i + 1]`: the bytes of `keys[i]`'s entries.
-    pub(super) starts: Array<u32>,
-    pub(super) data: Array<u8>,
-    /// Per key, the last game of its run, so that a merge need not decode
-    /// the run to find it; empty when not known (a segment read from a
-    /// snapshot, cut by [`Segment::below`], or compacted: kept only while
-    /// segments are merged during loads).
-    lasts: Vec<u32>,
-}
-
-/// A [`Segment`] while it is written.
-#[derive(Default)]
-struct SegmentBuilder {
-    keys: Vec<u64>,
-    starts: Vec<u32>,
-    data: Vec<u8>,
-    /// Each key's last game, when every run it is written from has one.
-    lasts: Option<Vec<u32>>,
-}
-
-/// The entries of one run: `(game, node, continuation byte)`.
-struct Run<'a> {
-    data: &'a [u8],
-    at: usize,
-    game: u32,
-}
-
-impl<'a> Run<'a> {
-    /// The entries of a run's bytes, from its first.
-    fn new(data: &'a [u8]) -> Run<'a> {
-        Run {
-            data,
-            at: 0,
-            game: 0,
-        }
-    }
-}
-
-impl Iterator for Run<'_> {
-    type Item = (u32, u16, u8);
-
-    #[inline]
-    fn next(&mut self) -> Option<(u32, u16, u8)> {
-        if self.at >= self.data.len() {
-            return None;
-        }
-        let delta = get_varint(self.data, &mut self.at).expect("a run's entries are whole");
-        let node = get_varint(self.data, &mut self.at).expect("a run's entries are whole");
-        let next = self.data[self.at];
-        self.at += 1;
-        self.game += delta as u32;
-        Some((self.game, node as u16, next))
-    }
-}
-
-impl Segment {
-    /// A segment from its parts (read back from a snapshot).
-    ///
-    /// # Errors
-    /// When they disagree: keys not ascending, or run starts not one more
-    /// than the keys, not ascending from 0 to the data's end.
-    pub(super) fn from_parts(
-        keys: Array<u64>,
-        starts: Array<u32>,
-        data: Array<u8>,
-    ) -> Result<Segment, &'static str> {
-        if starts.len() != keys.len() + 1
-            || starts.first() != Some(&0)
-            || starts.last().map(|&s| s as usize) != Some(data.len())
-            || starts.windows(2).any(|w| w[0] > w[1])
-            || keys.windows(2).any(|w| w[0] >= w[1])
-        {
-            return Err("region segment");
-        }
-        Ok(Segment {
-            keys,
-            starts,
-            data,
-            lasts: Vec::new(),
-        })
-    }
-
-    /// A segment of `entries`, sorted by key and then game.
-    fn encode(entries: &[Entry]) -> Segment {
-        let mut s = SegmentBuilder::default();
-        let mut lasts = Vec::new();
-        let mut last = 0;
-        for e in entries {
-            if s.keys.last() != Some(&e.key) {
-                s.keys.push(e.key);
-                s.starts.push(s.data.len() as u32);
-                lasts.push(e.game);
-                last = 0;
-            }
-            put_varint(&mut s.data, u64::from(e.game - last));
-            put_varint(&mut s.data, u64::from(e.node));
-            s.data.push(e.next);
-            last = e.game;
-            *lasts.last_mut().expect("a key") = e.game;
-        }
-        s.lasts = Some(lasts);
-        s.finish()
-    }
-
-    /// The last game of key `i`'s run, when known.
-    fn last(&self, i: usize) -> Option<u32> {
-        self.lasts.get(i).copied()
-    }
-
-    /// Whether every key's last game is known.
-    fn knows_lasts(&self) -> bool {
-        self.lasts.len() == self.keys.len()
-    }
-
-    fn bytes(&self) -> usize {
-        self.keys.len() * 8 + self.starts.len() * 4 + self.data.len() + self.lasts.capacity() * 4
-    }
-
-    /// The bytes of key `i`'s entries, and its last game when known.
-    fn run_with_last(&self, i: usize) -> (&[u8], Option<u32>) {
-        (self.run_bytes(i), self.last(i))
-    }
-
-    /// The bytes of key `i`'s entries.
-    fn run_bytes(&self, i: usize) -> &[u8] {
-        &self.data[self.starts[i] as usize..self.starts[i + 1] as usize]
-    }
-
-    /// The entries of key `key`, if it has any.
-    fn run(&self, key: u64) -> Option<Run<'_>> {
-        let i = self.keys.binary_search(&key).ok()?;
-        Some(Run::new(self.run_bytes(i)))
-    }
-
-    /// `older`'s entries and then `newer`'s (whose games all come after
-    /// `older`'s), as one segment.
-    fn merge(older: &Segment, newer: &Segment) -> Segment {
-        let mut s = SegmentBuilder {
-            keys: Vec::with_capacity(older.keys.len() + newer.keys.len()),
-            starts: Vec::with_capacity(older.keys.len() + newer.keys.len() + 1),
-            data: Vec::with_capacity(older.data.len() + newer.data.len()),
-            lasts: (older.knows_lasts() && newer.knows_lasts())
-                .then(|| Vec::with_capacity(older.keys.len() + newer.keys.len())),
-        };
-        let (mut i, mut j) = (0, 0);
-        while i < older.keys.len() || j < newer.keys.len() {
-            let a = older.keys.get(i).copied().unwrap_or(u64::MAX);
-            let b = newer.keys.get(j).copied().unwrap_or(u64::MAX);
-            if a < b || j == newer.keys.len() {
-                s.push_runs(a, &[older.run_with_last(i)]);
-                i += 1;
-            } else if b < a || i == older.keys.len() {
-                s.push_runs(b, &[newer.run_with_last(j)]);
-                j += 1;
-            } else {
-                s.push_runs(a, &[older.run_with_last(i), newer.run_with_last(j)]);
-                i += 1;
-                j += 1;
-            }
-        }
-        s.finish()
-    }
-
-    /// The entries of `segments` (each one's games after the one's
-    /// before it) as one segment: a k-way merge by key, each key's runs
-    /// one after the other.
-    fn merge_all(segments: &[Segment]) -> Segment {
-        let mut s = SegmentBuilder {
-            keys: Vec::with_capacity(segments.iter().map(|g| g.keys.len()).max().unwrap_or(0)),
-            starts: Vec::new(),
-            data: Vec::with_capacity(segments.iter().map(|g| g.data.len()).sum()),
-            lasts: None,
-        };
-        let mut at = vec![0usize; segments.len()];
-        let mut runs: Vec<(&[u8], Option<u32>)> = Vec::with_capacity(segments.len());
-        loop {
-            let next = segments
-                .iter()
-                .zip(&at)
-                .filter_map(|(g, &i)| g.keys.get(i).copied())
-                .min();
-            let Some(key) = next else {
-                break;
-            };
-            runs.clear();
-            for (g, i) in segments.iter().zip(at.iter_mut()) {
-                if g.keys.get(*i) == Some(&key) {
-                    runs.push(g.run_with_last(*i));
-                    *i += 1;
-                }
-            }
-            s.push_runs(key, &runs);
-        }
-        s.finish()
-    }
-
-    /// The entries of games below `n`.
-    fn below(&self, n: u32) -> Segment {
-        let mut s = SegmentBuilder::default();
-        for (i, &key) in self.keys.iter().enumerate() {
-            let data = self.run_bytes(i);
-            let mut run = Run::new(data);
-            let mut end = 0;
-            while let Some((game, _, _)) = run.next() {
-                if game >= n {
-                    break;
-                }
-                end = run.at;
-            }
-            if end > 0 {
-                s.keys.push(key);
-                s.starts.push(s.data.len() as u32);
-                s.data.extend_from_slice(&data[..end]);
-            }
-        }
-        s.finish()
-    }
-}
-
-impl SegmentBuilder {
-    fn finish(mut self) -> Segment {
-        self.starts.push(self.data.len() as u32);
-        self.keys.shrink_to_fit();
-        self.starts.shrink_to_fit();
-        self.data.shrink_to_fit();
-        Segment {
-            keys: Array::Owned(self.keys),
-            starts: Array::Owned(self.starts),
-            data: Array::Owned(self.data),
-            lasts: self.lasts.unwrap_or_default(),
-        }
-    }
-
-    /// Appends key `key`'s entries from `runs` (each run's games above the
-    /// one's before it): the first run's bytes as they are, each later
-    /// one's first game rewritten as a difference from the games before it.
-    fn push_runs(&mut self, key: u64, runs: &[(&[u8], Option<u32>)]) {
-        self.keys.push(key);
-        self.starts.push(self.data.len() as u32);
-        let mut last = 0u32;
-        for (i, &(run, known)) in runs.iter().enumerate() {
-            let mut at = 0;
-            let first = get_varint(run, &mut at).expect("a run's entries are whole") as u32;
-            put_varint(&mut self.data, u64::from(first - last));
-            self.data.extend_from_slice(&run[at..]);
-            // The next run's first game is written after this one's last
-            // (decoded only when not known).
-            if i + 1 < runs.len() || self.lasts.is_some() {
-                last = known.unwrap_or_else(|| Run::new(run).last().map_or(last, |e| e.0));
-            }
-        }
-        if let Some(lasts) = &mut self.lasts {
-            lasts.push(last);
-        }
-    }
-}
-
-/// Sorts `entries` by key, keeping their order among equal keys: a radix
-/// sort on the key's bytes, least significant first, skipping the bytes
-/// every entry shares (a region's number, a content's unused codes). Each
-/// pass reads and writes the entries once; measured against the
-/// comparison sort it replaced (pdqsort on key and game) in BENCHMARKS.md.
-fn sort_entries(entries: &mut Vec<Entry>) {
-    let n = entries.len();
-    if n < 1024 {
-        entries.sort_by_key(|e| e.key);
-        return;
-    }
-    let mut counts = [[0usize; 256]; 8];
-    for e in entries.iter() {
-        for (byte, count) in counts.iter_mut().enumerate() {
-            count[(e.key >> (8 * byte)) as u8 as usize] += 1;
-        }
-    }
-    let mut from = std::mem::take(entries);
-    let mut to = from.clone();
-    for (byte, count) in counts.iter().enumerate() {
-        if count.contains(&n) {
-            continue;
-        }
-        let mut at = [0usize; 256];
-        for d in 1..256 {
-            at[d] = at[d - 1] + count[d - 1];
-        }
-        for e in &from {
-            let d = (e.key >> (8 * byte)) as u8 as usize;
-            to[at[d]] = *e;
-            at[d] += 1;
-        }
-        std::mem::swap(&mut from, &mut to);
-    }
-    *entries = from;
 }
 
 /// The top-left points `(column, row)` of the four corner regions of an
@@ -1093,7 +785,7 @@ pub(crate) struct Cursors<'a> {
 struct Stream<'a> {
     runs: Vec<Run<'a>>,
     at: usize,
-    read: Vec<(u32, u16, u8)>,
+    read: Vec<Read>,
     next: usize,
 }
 
@@ -1116,7 +808,7 @@ impl Stream<'_> {
             self.read.clear();
             self.next = 0;
             let run = self.runs.get_mut(self.at)?;
-            self.read.extend(run.take(DECODED));
+            run.fill(&mut self.read, DECODED);
             if self.read.is_empty() {
                 self.at += 1;
             }
@@ -1131,7 +823,7 @@ impl Cursors<'_> {
         self.streams
             .iter()
             .map(|s| {
-                let runs = s.runs[s.at..].iter().map(|r| (r.data.len() - r.at) / 3);
+                let runs = s.runs[s.at..].iter().map(Run::most_left);
                 s.read.len() - s.next + runs.sum::<usize>()
             })
             .sum()
@@ -1238,6 +930,7 @@ mod tests {
         }
         // Each group lists its games once each, in answer order, though
         // they came in parts.
+        let mut dense = 0;
         {
             let loaded = archive.patterns.loaded.read().unwrap();
             for (_, g) in &loaded.groups {
@@ -1253,7 +946,15 @@ mod tests {
                 assert_eq!(once.len(), g.lines.len());
                 let regions = g.regions.as_ref().unwrap();
                 assert!(regions.segments.len() <= 6, "{}", regions.segments.len());
+                for s in &regions.segments {
+                    dense += (0..s.keys.len())
+                        .filter(|&i| matches!(Run::new(s.run_bytes(i)), Run::Dense(_)))
+                        .count();
+                }
             }
+            // Common contents' runs are dense (see `runs`): the answers
+            // below read both kinds.
+            assert!(dense > 0);
         }
         let mut seed = 7u64;
         let mut below = |n: usize| {
@@ -1648,45 +1349,13 @@ mod tests {
         assert!(rosettes.points.iter().all(|r| r.len() == 7));
     }
 
-    /// The load's sort orders entries as a stable sort by key does: by key,
-    /// and among equal keys in the order they came (game order), with keys
-    /// that share some bytes and differ in others, above and below the
-    /// size where it falls back to the standard sort.
-    #[test]
-    fn the_radix_sort_sorts_by_key_and_keeps_game_order() {
-        let mut seed = 11u64;
-        for n in [0usize, 5, 1023, 1024, 5000] {
-            let entries: Vec<Entry> = (0..n as u32)
-                .map(|game| {
-                    seed = seed
-                        .wrapping_mul(6364136223846793005)
-                        .wrapping_add(1442695040888963407);
-                    // Region 3 or 40 in the top byte, few distinct codes.
-                    let region = if seed >> 63 == 0 { 3u64 } else { 40 };
-                    Entry {
-                        key: region << 56 | ((seed >> 20) % 300) << 9,
-                        game,
-                        node: game as u16,
-                        next: 0,
-                    }
-                })
-                .collect();
-            let mut expected = entries.clone();
-            expected.sort_by_key(|e| e.key);
-            let mut sorted = entries;
-            sort_entries(&mut sorted);
-            let pairs = |v: &[Entry]| v.iter().map(|e| (e.key, e.game)).collect::<Vec<_>>();
-            assert_eq!(pairs(&sorted), pairs(&expected), "{n}");
-            assert!(sorted.is_sorted_by_key(|e| (e.key, e.game)));
-        }
-    }
-
     /// A run's entries read back as written, whatever their varints'
     /// lengths (one to five bytes); and a stream of two runs (two
     /// segments') read a window of games at a time, an entry at a window's
     /// end left for the next.
     #[test]
     fn runs_read_back_their_entries() {
+        use crate::positions::put_varint;
         let deltas = [
             0u32,
             1,
@@ -1735,71 +1404,5 @@ mod tests {
             }
         }
         assert_eq!(read, entries);
-    }
-
-    /// Segments merge and shrink to the games below a bound as the entries
-    /// they were built from would: each key's games and nodes, in game
-    /// order, with their continuation bytes.
-    #[test]
-    fn segments_merge_and_truncate_as_sorted_entries() {
-        let entries = |games: std::ops::Range<u32>| -> Vec<Entry> {
-            let mut out: Vec<Entry> = games
-                .flat_map(|g| {
-                    (0..(g % 5) as u64).map(move |k| Entry {
-                        key: k * 3 + u64::from(g % 2),
-                        game: g,
-                        node: (g * 7 % 300) as u16,
-                        next: (g % 11) as u8,
-                    })
-                })
-                .collect();
-            out.sort_unstable_by_key(|e| (e.key, e.game));
-            out
-        };
-        let decode = |s: &Segment| -> Vec<(u64, u32, u16, u8)> {
-            s.keys
-                .iter()
-                .flat_map(|&k| s.run(k).unwrap().map(move |(g, t, n)| (k, g, t, n)))
-                .collect()
-        };
-        let flat = |e: &[Entry]| -> Vec<(u64, u32, u16, u8)> {
-            e.iter().map(|e| (e.key, e.game, e.node, e.next)).collect()
-        };
-        let older = Segment::encode(&entries(0..400));
-        let newer = Segment::encode(&entries(400..1000));
-        let merged = Segment::merge(&older, &newer);
-        assert_eq!(decode(&merged), flat(&entries(0..1000)));
-        assert_eq!(decode(&merged.below(650)), flat(&entries(0..650)));
-        assert_eq!(decode(&merged.below(0)), Vec::new());
-        assert_eq!(merged.below(0).keys.len(), 0);
-        // Each key's last game is carried through merges, or left unknown
-        // (and decoded) once a segment does not know it; the entries are
-        // the same either way.
-        let lasts = |s: &Segment| -> Vec<u32> {
-            s.keys
-                .iter()
-                .map(|&k| s.run(k).unwrap().last().unwrap().0)
-                .collect()
-        };
-        assert!(merged.knows_lasts());
-        assert_eq!(merged.lasts, lasts(&merged));
-        let cut = merged.below(650);
-        assert!(!cut.knows_lasts());
-        let later = Segment::encode(&entries(1000..1300));
-        let again = Segment::merge(&cut, &later);
-        assert!(!again.knows_lasts());
-        let expected: Vec<_> = flat(&entries(0..650))
-            .into_iter()
-            .chain(flat(&entries(1000..1300)))
-            .collect();
-        let mut expected = expected;
-        expected.sort_by_key(|e| (e.0, e.1));
-        assert_eq!(decode(&again), expected);
-        let all = Segment::merge_all(&[older, newer, later]);
-        assert_eq!(decode(&all), {
-            let mut e = flat(&entries(0..1300));
-            e.sort_by_key(|e| (e.0, e.1));
-            e
-        });
     }
 }

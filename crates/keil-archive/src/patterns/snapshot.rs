@@ -21,7 +21,7 @@
 //! rename).
 //!
 //! **Format** (little-endian; every array starts at a multiple of 8 bytes,
-//! so that it is used in place): the magic `KEILPIX4`, the pattern blocks'
+//! so that it is used in place): the magic `KEILPIX5`, the pattern blocks'
 //! version (u32), the fingerprint (32 bytes), the games and removals
 //! sequences (i64 each), the number of groups (u32); per group its kind (0
 //! Keil, 1 Go, 2 Kaomi) and board size (u64 each), then its arrays, each as
@@ -31,7 +31,7 @@
 //! events (u32), winners (i8), the answer order (u32), the removal mask (a
 //! byte per game, or none); then the region index: a u64 (0 none, else 1 +
 //! its number of segments) and per segment its keys (u64), run starts (u32)
-//! and entry bytes. Last, the BLAKE3 hash of everything before it (32
+//! and entry bytes (each run varint or dense, see [`super::runs`]). Last, the BLAKE3 hash of everything before it (32
 //! bytes).
 
 use std::fs::File;
@@ -47,7 +47,8 @@ use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout};
 use super::events::Event;
 use super::index::{Group, LANES, Line};
 use super::load::Loaded;
-use super::regions::{Regions, Segment};
+use super::regions::Regions;
+use super::runs::Segment;
 use crate::memory::Pins;
 use crate::store::Sequences;
 
@@ -55,8 +56,9 @@ use crate::store::Sequences;
 pub(super) const FILE: &str = "patterns.snapshot";
 
 /// The format's magic; `KEILPIX4` since the region index holds the corner
-/// boxes' stone sets (a snapshot without them is not used).
-const MAGIC: &[u8; 8] = b"KEILPIX4";
+/// boxes' stone sets, `KEILPIX5` since its runs may be dense
+/// ([`super::runs`]; an older snapshot is not used).
+const MAGIC: &[u8; 8] = b"KEILPIX5";
 
 /// The header's length: magic, version, fingerprint, sequences, groups.
 const HEADER: usize = 8 + 4 + 32 + 16 + 4;
