@@ -793,21 +793,28 @@ struct Stream<'a> {
 const DECODED: usize = 256;
 
 impl Stream<'_> {
-    /// The next entry whose game is below `end`, if any (one at `end` or
-    /// after is left to be read later).
+    /// The next entries whose games are below `end` (read ahead, up to
+    /// [`DECODED`] of them), or none when there are no more (one at `end`
+    /// or after is left to be read later).
     #[inline]
-    fn next_below(&mut self, end: u32) -> Option<(u32, u16, u8)> {
+    fn below(&mut self, end: u32) -> &[Read] {
         loop {
-            if let Some(&e) = self.read.get(self.next) {
-                if e.0 >= end {
-                    return None;
-                }
-                self.next += 1;
-                return Some(e);
+            let ahead = &self.read[self.next..];
+            if let Some(last) = ahead.last() {
+                let n = if last.0 < end {
+                    ahead.len()
+                } else {
+                    ahead.partition_point(|e| e.0 < end)
+                };
+                let from = self.next;
+                self.next += n;
+                return &self.read[from..from + n];
             }
             self.read.clear();
             self.next = 0;
-            let run = self.runs.get_mut(self.at)?;
+            let Some(run) = self.runs.get_mut(self.at) else {
+                return &[];
+            };
             run.fill(&mut self.read, DECODED);
             if self.read.is_empty() {
                 self.at += 1;
@@ -847,10 +854,21 @@ impl Cursors<'_> {
     ) -> crate::Result<()> {
         for (k, stream) in self.streams.iter_mut().enumerate() {
             budget.check()?;
-            while let Some((game, node, code)) = stream.next_below(end) {
-                self.seen += 1;
-                budget.check_every(self.seen)?;
-                f(k as u32, game, node, code);
+            loop {
+                let read = stream.below(end);
+                if read.is_empty() {
+                    break;
+                }
+                for &(game, node, code) in read {
+                    f(k as u32, game, node, code);
+                }
+                // The budget's check every so many hits, at the first
+                // batch that reaches it.
+                let seen = self.seen + read.len();
+                if seen / Budget::EVERY != self.seen / Budget::EVERY {
+                    budget.check()?;
+                }
+                self.seen = seen;
             }
         }
         Ok(())
@@ -1398,9 +1416,13 @@ mod tests {
         };
         let mut read = Vec::new();
         for end in entries.iter().map(|e| e.0).chain([u32::MAX]) {
-            while let Some(e) = stream.next_below(end) {
-                assert!(e.0 < end);
-                read.push(e);
+            loop {
+                let batch = stream.below(end);
+                if batch.is_empty() {
+                    break;
+                }
+                assert!(batch.iter().all(|e| e.0 < end));
+                read.extend_from_slice(batch);
             }
         }
         assert_eq!(read, entries);

@@ -266,9 +266,13 @@ pub(super) struct Tally<'a> {
     /// and added to `stats` when the placement changes or a window
     /// closes ([`Tally::flush_codes`]).
     codes: Box<[u32; 1024]>,
-    /// The placement `codes` counts, and its continuation per byte.
+    /// The placement `codes` counts, and per continuation byte its
+    /// continuation and what a hit's [`Slot::first`] holds below its node.
     coded: Option<u32>,
     nexts: Box<[regions::Next; 256]>,
+    firsts: Box<[u64; 256]>,
+    /// The group's winners ([`Group::winners`]).
+    winners: &'a [i8],
 }
 
 impl Drop for Tally<'_> {
@@ -312,6 +316,8 @@ impl<'a> Tally<'a> {
             codes: Box::new([0; 1024]),
             coded: None,
             nexts: Box::new([None; 256]),
+            firsts: Box::new([0; 256]),
+            winners: &group.winners,
         }
     }
 
@@ -352,15 +358,12 @@ impl<'a> Tally<'a> {
     /// Counts the hit of placement `k` in game `g` (in the window being
     /// counted) at node `t`, whose continuation is `next` (its point not
     /// yet folded). Written without branches on what the data decides (a
-    /// game's first hit or not, its winner): hits come in no order a branch
-    /// predictor can learn.
+    /// game's winner, see [`Tally::slot`]).
     #[inline(always)]
     pub(super) fn push(&mut self, g: u32, k: u32, t: u16, next: regions::Next) {
-        let Some((at, hits, first)) = self.enter(g) else {
-            return;
-        };
-        let g = g as usize;
-        if self.options && !self.admits(g, t, next) {
+        let (at, slot) = self.slot(g);
+        if slot.hits == DROPPED || (self.options && !self.admits(g as usize, t, next)) {
+            self.slots.slots[at] = slot;
             return;
         }
         self.total_hits += 1;
@@ -370,38 +373,45 @@ impl<'a> Tally<'a> {
             s.count += 1;
             s.after_tenuki += u64::from(tenuki);
             // The winner in the pattern's colours.
-            let winner = in_colors(self.group.winners[g], self.swapped[k as usize]);
+            let winner = in_colors(self.winners[g as usize], self.swapped[k as usize]);
             s.black_wins += u64::from(winner == 0);
             s.white_wins += u64::from(winner == 1);
             if self.years.is_some() {
-                self.add_year(point, g, winner);
+                self.add_year(point, g as usize, winner);
             }
         }
-        self.counted(at, hits, first, t, k, next);
+        let here =
+            u64::from(t) << 48 | u64::from(k) << 16 | u64::from(next.map_or(u16::MAX, |n| n.0));
+        self.count(at, slot, here);
     }
 
     /// Counts the hit of placement `k` of `lookup` in game `g` (in the
     /// window being counted) at node `t`, whose continuation is the
     /// region entry's byte `code` ([`regions::Lookup::next`]): as
     /// [`Tally::push`], but its continuation is counted in `codes`, not
-    /// `stats` (when the query has no move limit, next move or history:
-    /// otherwise it is pushed).
+    /// `stats`, and the hit in `codes` too, not `total_hits` (when the
+    /// query has no move limit, next move or history: otherwise it is
+    /// pushed).
     #[inline(always)]
     pub(super) fn push_code(&mut self, lookup: &regions::Lookup, g: u32, k: u32, t: u16, code: u8) {
         if self.coded != Some(k) {
             self.code_placement(lookup, k);
         }
-        let next = self.nexts[usize::from(code)];
         if self.options || self.years.is_some() {
-            return self.push(g, k, t, next);
+            return self.push(g, k, t, self.nexts[usize::from(code)]);
         }
-        let Some((at, hits, first)) = self.enter(g) else {
+        let (at, slot) = self.slot(g);
+        if slot.hits == DROPPED {
+            self.slots.slots[at] = slot;
             return;
-        };
-        self.total_hits += 1;
-        let winner = self.group.winners[g as usize] as u8 & 3;
+        }
+        let winner = self.winners[g as usize] as u8 & 3;
         self.codes[usize::from(code) << 2 | usize::from(winner)] += 1;
-        self.counted(at, hits, first, t, k, next);
+        self.count(
+            at,
+            slot,
+            u64::from(t) << 48 | self.firsts[usize::from(code)],
+        );
     }
 
     /// Makes `codes` count placement `k` of `lookup` (what it counted
@@ -413,10 +423,12 @@ impl<'a> Tally<'a> {
         self.coded = Some(k);
         for (code, next) in self.nexts.iter_mut().enumerate() {
             *next = lookup.next(k, code as u8);
+            self.firsts[code] = u64::from(k) << 16 | u64::from(next.map_or(u16::MAX, |n| n.0));
         }
     }
 
-    /// Adds what `codes` counted to `stats`, and clears it.
+    /// Adds what `codes` counted to `stats` and `total_hits`, and clears
+    /// it.
     fn flush_codes(&mut self) {
         let Some(k) = self.coded else {
             return;
@@ -424,6 +436,7 @@ impl<'a> Tally<'a> {
         let swapped = self.swapped[k as usize];
         for (i, c) in self.codes.iter_mut().enumerate() {
             let n = u64::from(std::mem::take(c));
+            self.total_hits += n;
             let Some((pp, color, tenuki)) = self.nexts[i >> 2] else {
                 continue;
             };
@@ -440,13 +453,14 @@ impl<'a> Tally<'a> {
         }
     }
 
-    /// Game `g`'s slot (in the window being counted) as a hit enters it:
-    /// its place, its hits and first match so far (none when the slot is
-    /// stale); `None` for a game the search leaves out. Written without
-    /// branches on what the data decides (a game's first hit or not):
-    /// hits come in no order a branch predictor can learn.
+    /// Game `g`'s slot (in the window being counted) as a hit finds it:
+    /// its place, and its counts stamped with the search's generation (no
+    /// hits and no first match when the slot was stale, [`DROPPED`] hits
+    /// for a game the search leaves out). Written without branches on what
+    /// the data decides (a game's first hit or not): hits come in no order
+    /// a branch predictor can learn.
     #[inline(always)]
-    fn enter(&mut self, g: u32) -> Option<(usize, u32, u64)> {
+    fn slot(&self, g: u32) -> (usize, Slot) {
         debug_assert!(
             g >= self.start && g < self.window_end(),
             "a hit in its window"
@@ -457,30 +471,28 @@ impl<'a> Tally<'a> {
         // All ones for a game's first hit in the search (its slot is
         // stale), else zero: masks rather than branches.
         let stale = u64::from(fresh).wrapping_neg();
-        let first = slot.first | stale;
         let mut hits = slot.hits & !(stale as u32);
         if !matches!(self.keep, Keep::All) && fresh && !self.keep.keeps(g as usize) {
             hits = DROPPED;
         }
-        self.slots.slots[at] = Slot {
-            first,
+        let slot = Slot {
+            first: slot.first | stale,
             hits,
             seen: self.slots.generation,
         };
-        (hits != DROPPED).then_some((at, hits, first))
+        (at, slot)
     }
 
-    /// Records a counted hit of placement `k` at node `t` continued by
-    /// `next` in slot `at` (whose hits and first match were `hits` and
-    /// `first`).
+    /// Records a counted hit at `here` (as [`Slot::first`] has it) in
+    /// slot `at`, whose counts were `slot`.
     #[inline(always)]
-    fn counted(&mut self, at: usize, hits: u32, first: u64, t: u16, k: u32, next: regions::Next) {
+    fn count(&mut self, at: usize, slot: Slot, here: u64) {
         self.with_hits[at / 64] |= 1 << (at % 64);
-        let here =
-            u64::from(t) << 48 | u64::from(k) << 16 | u64::from(next.map_or(u16::MAX, |n| n.0));
-        let slot = &mut self.slots.slots[at];
-        slot.hits = hits + 1;
-        slot.first = first.min(here);
+        self.slots.slots[at] = Slot {
+            first: slot.first.min(here),
+            hits: slot.hits + 1,
+            seen: slot.seen,
+        };
     }
 
     /// Counts a variation line's hit of placement `k` in game `g` (in the
@@ -555,7 +567,7 @@ impl<'a> Tally<'a> {
         for h in games {
             let g = h.line as usize;
             let swapped = self.swapped[h.placement as usize];
-            years.add(group.years[g], in_colors(group.winners[g], swapped));
+            years.add(group.years[g], in_colors(self.winners[g], swapped));
         }
         years.to_vec()
     }
