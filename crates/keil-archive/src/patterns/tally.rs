@@ -467,16 +467,15 @@ impl<'a> Tally<'a> {
         );
         let at = (g - self.start) as usize;
         let slot = self.slots.slots[at];
+        // A game's first hit in the search finds its slot stale: selects
+        // rather than branches (the compiler would otherwise branch).
         let fresh = slot.seen != self.slots.generation;
-        // All ones for a game's first hit in the search (its slot is
-        // stale), else zero: masks rather than branches.
-        let stale = u64::from(fresh).wrapping_neg();
-        let mut hits = slot.hits & !(stale as u32);
+        let mut hits = std::hint::select_unpredictable(fresh, 0, slot.hits);
         if !matches!(self.keep, Keep::All) && fresh && !self.keep.keeps(g as usize) {
             hits = DROPPED;
         }
         let slot = Slot {
-            first: slot.first | stale,
+            first: std::hint::select_unpredictable(fresh, u64::MAX, slot.first),
             hits,
             seen: self.slots.generation,
         };
