@@ -498,7 +498,7 @@ impl Patterns<'_> {
             let mut games: Vec<u32> = match &lookup {
                 Some(l) => {
                     let mut games = Vec::new();
-                    l.for_each(budget, |_, g, _, _| games.push(g))?;
+                    l.for_each(budget, |_, hits| games.extend(hits.iter().map(|h| h.0)))?;
                     games
                 }
                 None => found.iter().map(|f| f.0).collect(),
@@ -557,9 +557,7 @@ impl Patterns<'_> {
             match &mut cursors {
                 Some(c) => {
                     let l = lookup.as_ref().expect("cursors of a lookup");
-                    c.below(end, budget, |k, g, t, code| {
-                        tally.push_code(l, g, k, t, code);
-                    })?;
+                    c.below(end, budget, |k, hits| tally.push_codes(l, k, hits))?;
                 }
                 None => {
                     let stop = main_at + found[main_at..].partition_point(|f| f.0 < end);

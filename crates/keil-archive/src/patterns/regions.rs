@@ -75,7 +75,8 @@ use rayon::prelude::*;
 use super::Cell;
 use super::events::Event;
 use super::placement::{Placement, Placements};
-use super::runs::{Entry, Read, Run, Segment, sort_entries};
+pub(crate) use super::runs::Read;
+use super::runs::{Entry, Run, Segment, sort_entries};
 use crate::Budget;
 
 /// The side of a corner region, in points.
@@ -701,16 +702,16 @@ pub(crate) struct Lookup<'a> {
 pub(crate) type Next = Option<(u16, Color, bool)>;
 
 impl<'a> Lookup<'a> {
-    /// Calls `f(placement, game, first node, continuation byte)` for each
-    /// (game, placement) hit once (see [`Cursors::below`]), placement by
-    /// placement.
+    /// Calls `f(placement, hits)` for each (game, placement) hit once,
+    /// `(game, first node, continuation byte)` a few hundred at a time
+    /// (see [`Cursors::below`]), placement by placement.
     ///
     /// # Errors
     /// [`crate::Error::OverBudget`] when `budget` is spent.
     pub(crate) fn for_each(
         &self,
         budget: &Budget,
-        f: impl FnMut(u32, u32, u16, u8),
+        f: impl FnMut(u32, &[Read]),
     ) -> crate::Result<()> {
         self.cursors().below(u32::MAX, budget, f)
     }
@@ -836,13 +837,14 @@ impl Cursors<'_> {
             .sum()
     }
 
-    /// Calls `f(placement, game, first node, continuation byte)` for each
-    /// (game, placement) hit of the games below `end` not read before,
-    /// once: a placement standing for several contents at the earliest of
-    /// their first nodes. Hits come placement by placement, each
-    /// placement's in game order; calls with growing `end` read the hits
-    /// a window of games at a time. Checks `budget` once per placement
-    /// and every [`Budget::EVERY`] hits.
+    /// Calls `f(placement, hits)` for the (game, placement) hits of the
+    /// games below `end` not read before, `(game, first node,
+    /// continuation byte)` up to [`DECODED`] at a time, each once: a
+    /// placement standing for several contents at the earliest of their
+    /// first nodes. Hits come placement by placement, each placement's in
+    /// game order; calls with growing `end` read the hits a window of
+    /// games at a time. Checks `budget` once per placement and every
+    /// [`Budget::EVERY`] hits.
     ///
     /// # Errors
     /// [`crate::Error::OverBudget`] when `budget` is spent.
@@ -850,7 +852,7 @@ impl Cursors<'_> {
         &mut self,
         end: u32,
         budget: &Budget,
-        mut f: impl FnMut(u32, u32, u16, u8),
+        mut f: impl FnMut(u32, &[Read]),
     ) -> crate::Result<()> {
         for (k, stream) in self.streams.iter_mut().enumerate() {
             budget.check()?;
@@ -859,9 +861,7 @@ impl Cursors<'_> {
                 if read.is_empty() {
                     break;
                 }
-                for &(game, node, code) in read {
-                    f(k as u32, game, node, code);
-                }
+                f(k as u32, read);
                 // The budget's check every so many hits, at the first
                 // batch that reaches it.
                 let seen = self.seen + read.len();
@@ -1106,12 +1106,16 @@ mod tests {
             };
             for (pattern, exact, window) in cut {
                 let spread = if window { PatternMode::Side } else { spread };
-                // The last with a filter: games White won.
-                for (mode, symmetry, swap_colors, winner) in [
-                    (spread, true, true, None),
-                    (spread, true, false, None),
-                    (PatternMode::Fixed, false, false, None),
-                    (spread, true, true, Some(Color::White)),
+                // Some with a filter (games White won), some with the
+                // options (Black's continuations, the first 30 moves, the
+                // history), one with both.
+                for (mode, symmetry, swap_colors, winner, options) in [
+                    (spread, true, true, None, false),
+                    (spread, true, false, None, false),
+                    (PatternMode::Fixed, false, false, None, false),
+                    (spread, true, true, Some(Color::White), false),
+                    (spread, true, true, None, true),
+                    (spread, true, true, Some(Color::White), true),
                 ] {
                     let q = PatternQuery {
                         symmetry,
@@ -1120,6 +1124,9 @@ mod tests {
                             winner,
                             ..Default::default()
                         },
+                        next: options.then_some(Color::Black),
+                        move_limit: options.then_some(30),
+                        history: options,
                         ..PatternQuery::new(pattern.clone(), mode)
                     };
                     let pls = placements(&q.pattern, mode, symmetry, swap_colors).unwrap();
@@ -1144,7 +1151,7 @@ mod tests {
                         .unwrap();
                     assert_eq!(
                         fast, scan,
-                        "{pattern} {mode:?} {symmetry} {swap_colors} {winner:?}"
+                        "{pattern} {mode:?} {symmetry} {swap_colors} {winner:?} {options}"
                     );
                     answered[usize::from(exact)] += usize::from(indexed);
                     found += fast.games.len();
@@ -1156,8 +1163,8 @@ mod tests {
         // on Keil boards and in side windows, whose contents hold 3 stones
         // at most).
         assert_eq!(boxed, 4 * 6);
-        assert_eq!(answered[1], (boards.len() * 12 + boxed) * 4);
-        assert!(answered[0] > boards.len() * 12 * 4 / 6, "{answered:?}");
+        assert_eq!(answered[1], (boards.len() * 12 + boxed) * 6);
+        assert!(answered[0] > boards.len() * 12 * 6 / 6, "{answered:?}");
         // Cut from the games themselves: each one is found at least once,
         // and most have continuations.
         assert!(found >= 2 * boards.len() * 12 * 3, "{found}");

@@ -36,7 +36,7 @@ pub(super) struct Entry {
 }
 
 /// A run's entry as read: `(game, node, continuation byte)`.
-pub(super) type Read = (u32, u16, u8);
+pub(crate) type Read = (u32, u16, u8);
 
 /// The first two bytes of a dense run: no varint run starts so
 /// (`put_varint` writes a first game of 0 as the one byte 0).

@@ -206,6 +206,21 @@ impl GroupFacts {
     }
 }
 
+/// What a region lookup's continuation byte stands for in one placement
+/// (from [`regions::Lookup::next`]), worked out once a search.
+struct CodeTable {
+    /// Per byte, its row of [`Tally::codes`]: `(folded point × 2 + colour)
+    /// × 2 + after tenuki`, or the last row for no continuation.
+    rows: [u16; 256],
+    /// Per byte, the pattern point (not folded; `u16::MAX` for none), as
+    /// [`Slot::first`] holds it.
+    points: [u16; 256],
+    /// Per byte, whether the query's next move admits it.
+    admits: [bool; 256],
+    /// Whether the placement's colours are the pattern's swapped.
+    swapped: bool,
+}
+
 /// Which games a search counts.
 pub(super) enum Keep<'a> {
     /// Every game (none removed, no filter).
@@ -260,17 +275,14 @@ pub(super) struct Tally<'a> {
     next: Option<Color>,
     options: bool,
     pub(super) total_hits: u64,
-    /// A region lookup's hits ([`Tally::push_code`]) are counted per
-    /// continuation byte and winner (`code << 2 | winner & 3`: 0 Black,
-    /// 1 White, 3 none) here, a table that stays in the core's cache,
-    /// and added to `stats` when the placement changes or a window
-    /// closes ([`Tally::flush_codes`]).
-    codes: Box<[u32; 1024]>,
-    /// The placement `codes` counts, and per continuation byte its
-    /// continuation and what a hit's [`Slot::first`] holds below its node.
-    coded: Option<u32>,
-    nexts: Box<[regions::Next; 256]>,
-    firsts: Box<[u64; 256]>,
+    /// A region lookup's hits ([`Tally::push_code`]) are counted here,
+    /// four counts a [`CodeTable::rows`] row (by the winner in the
+    /// pattern's colours: Black, White, -, nobody), a table that stays in
+    /// the core's cache, and added to `stats` and `total_hits` when a
+    /// window closes ([`Tally::flush_codes`]).
+    codes: Vec<u32>,
+    /// Per placement, its [`CodeTable`] once it has had a hit.
+    tables: Vec<Option<Box<CodeTable>>>,
     /// The group's winners ([`Group::winners`]).
     winners: &'a [i8],
 }
@@ -313,10 +325,8 @@ impl<'a> Tally<'a> {
             next: q.next,
             options: q.move_limit.is_some() || q.next.is_some(),
             total_hits: 0,
-            codes: Box::new([0; 1024]),
-            coded: None,
-            nexts: Box::new([None; 256]),
-            firsts: Box::new([0; 256]),
+            codes: Vec::new(),
+            tables: Vec::new(),
             winners: &group.winners,
         }
     }
@@ -385,71 +395,105 @@ impl<'a> Tally<'a> {
         self.count(at, slot, here);
     }
 
-    /// Counts the hit of placement `k` of `lookup` in game `g` (in the
-    /// window being counted) at node `t`, whose continuation is the
-    /// region entry's byte `code` ([`regions::Lookup::next`]): as
-    /// [`Tally::push`], but its continuation is counted in `codes`, not
-    /// `stats`, and the hit in `codes` too, not `total_hits` (when the
-    /// query has no move limit, next move or history: otherwise it is
-    /// pushed).
-    #[inline(always)]
-    pub(super) fn push_code(&mut self, lookup: &regions::Lookup, g: u32, k: u32, t: u16, code: u8) {
-        if self.coded != Some(k) {
-            self.code_placement(lookup, k);
+    /// Counts the hits of placement `k` of `lookup` (in the window being
+    /// counted), each `(game, node, continuation byte)` as a region entry
+    /// has it ([`regions::Lookup::next`]): as [`Tally::push`], but their
+    /// continuations and the hits are counted in `codes`, not `stats` and
+    /// `total_hits`; what the query's next move, history and a game's
+    /// first match read of a continuation comes from the placement's
+    /// [`CodeTable`].
+    pub(super) fn push_codes(&mut self, lookup: &regions::Lookup, k: u32, hits: &[regions::Read]) {
+        if self.tables.get(k as usize).is_none_or(Option::is_none) {
+            self.add_table(lookup, k);
         }
-        if self.options || self.years.is_some() {
-            return self.push(g, k, t, self.nexts[usize::from(code)]);
+        let table = self.tables[k as usize].take().expect("a placement's table");
+        for &(g, t, code) in hits {
+            self.push_code(&table, g, k, t, code);
         }
-        let (at, slot) = self.slot(g);
-        if slot.hits == DROPPED {
-            self.slots.slots[at] = slot;
-            return;
-        }
-        let winner = self.winners[g as usize] as u8 & 3;
-        self.codes[usize::from(code) << 2 | usize::from(winner)] += 1;
-        self.count(
-            at,
-            slot,
-            u64::from(t) << 48 | self.firsts[usize::from(code)],
-        );
+        self.tables[k as usize] = Some(table);
     }
 
-    /// Makes `codes` count placement `k` of `lookup` (what it counted
-    /// before is added to `stats`).
+    /// [`Tally::push_codes`] of one hit, with its placement's table.
+    #[inline(always)]
+    fn push_code(&mut self, table: &CodeTable, g: u32, k: u32, t: u16, code: u8) {
+        let c = usize::from(code);
+        let (row, point, next_admits, swapped) = (
+            table.rows[c],
+            table.points[c],
+            table.admits[c],
+            table.swapped,
+        );
+        let (at, slot) = self.slot(g);
+        // Whether the hit counts (the filter keeps its game, the options
+        // admit it), without a branch: the filter and options decide it
+        // in no order a branch predictor can learn.
+        let limit = self.move_limit.unwrap_or(u32::MAX);
+        let admitted = !self.options || next_admits & (self.group.ply_at(g as usize, t) <= limit);
+        let counted = (slot.hits != DROPPED) & admitted;
+        let winner = in_colors(self.winners[g as usize], swapped);
+        let i = usize::from(row) << 2 | usize::from(winner as u8 & 3);
+        self.codes[i] += u32::from(counted);
+        if self.years.is_some() && counted && point != u16::MAX {
+            self.add_year(usize::from(row >> 2), g as usize, winner);
+        }
+        self.with_hits[at / 64] |= u64::from(counted) << (at % 64);
+        let here = u64::from(t) << 48 | u64::from(k) << 16 | u64::from(point);
+        self.slots.slots[at] = Slot {
+            first: std::hint::select_unpredictable(counted, slot.first.min(here), slot.first),
+            hits: slot.hits + u32::from(counted),
+            seen: slot.seen,
+        };
+    }
+
+    /// Works out placement `k`'s [`CodeTable`] (on its first hit).
     #[cold]
     #[inline(never)]
-    fn code_placement(&mut self, lookup: &regions::Lookup, k: u32) {
-        self.flush_codes();
-        self.coded = Some(k);
-        for (code, next) in self.nexts.iter_mut().enumerate() {
-            *next = lookup.next(k, code as u8);
-            self.firsts[code] = u64::from(k) << 16 | u64::from(next.map_or(u16::MAX, |n| n.0));
+    fn add_table(&mut self, lookup: &regions::Lookup, k: u32) {
+        if self.codes.is_empty() {
+            // A row per folded point, colour and tenuki, and one for none.
+            self.codes = vec![0; (self.stats.len() * 4 + 1) * 4];
         }
+        let none = (self.codes.len() / 4 - 1) as u16;
+        let mut table = Box::new(CodeTable {
+            rows: [none; 256],
+            points: [u16::MAX; 256],
+            admits: [true; 256],
+            swapped: self.swapped[k as usize],
+        });
+        for code in 0..256 {
+            let next = lookup.next(k, code as u8);
+            if let Some((pp, color, tenuki)) = next {
+                let point = self.fold[usize::from(pp)];
+                table.rows[code] = (point * 2 + color.index() as u16) * 2 + u16::from(tenuki);
+                table.points[code] = pp;
+            }
+            table.admits[code] = self.next.is_none_or(|c| next.is_some_and(|n| n.1 == c));
+        }
+        if self.tables.len() <= k as usize {
+            self.tables.resize_with(k as usize + 1, || None);
+        }
+        self.tables[k as usize] = Some(table);
     }
 
     /// Adds what `codes` counted to `stats` and `total_hits`, and clears
     /// it.
     fn flush_codes(&mut self) {
-        let Some(k) = self.coded else {
+        let Some(none) = (self.codes.len() / 4).checked_sub(1) else {
             return;
         };
-        let swapped = self.swapped[k as usize];
-        for (i, c) in self.codes.iter_mut().enumerate() {
-            let n = u64::from(std::mem::take(c));
-            self.total_hits += n;
-            let Some((pp, color, tenuki)) = self.nexts[i >> 2] else {
-                continue;
-            };
-            if n == 0 {
+        for (row, n) in self.codes.chunks_exact_mut(4).enumerate() {
+            let [black, white, _, _] = [n[0], n[1], n[2], n[3]].map(u64::from);
+            let all: u64 = n.iter().map(|&c| u64::from(c)).sum();
+            n.fill(0);
+            self.total_hits += all;
+            if row == none || all == 0 {
                 continue;
             }
-            let point = usize::from(self.fold[usize::from(pp)]);
-            let s = &mut self.stats[point][color.index()];
-            s.count += n;
-            s.after_tenuki += n * u64::from(tenuki);
-            let winner = in_colors([0, 1, -1, -1][i & 3], swapped);
-            s.black_wins += n * u64::from(winner == 0);
-            s.white_wins += n * u64::from(winner == 1);
+            let s = &mut self.stats[row >> 2][row >> 1 & 1];
+            s.count += all;
+            s.after_tenuki += all * (row & 1) as u64;
+            s.black_wins += black;
+            s.white_wins += white;
         }
     }
 
@@ -457,7 +501,8 @@ impl<'a> Tally<'a> {
     /// its place, and its counts stamped with the search's generation (no
     /// hits and no first match when the slot was stale, [`DROPPED`] hits
     /// for a game the search leaves out). Written without branches on what
-    /// the data decides (a game's first hit or not): hits come in no order
+    /// the data decides (a game's first hit or not, whether the filter keeps it):
+    /// hits come in no order
     /// a branch predictor can learn.
     #[inline(always)]
     fn slot(&self, g: u32) -> (usize, Slot) {
@@ -470,10 +515,9 @@ impl<'a> Tally<'a> {
         // A game's first hit in the search finds its slot stale: selects
         // rather than branches (the compiler would otherwise branch).
         let fresh = slot.seen != self.slots.generation;
-        let mut hits = std::hint::select_unpredictable(fresh, 0, slot.hits);
-        if !matches!(self.keep, Keep::All) && fresh && !self.keep.keeps(g as usize) {
-            hits = DROPPED;
-        }
+        let hits = std::hint::select_unpredictable(fresh, 0, slot.hits);
+        let kept = self.keep.keeps(g as usize);
+        let hits = std::hint::select_unpredictable(kept, hits, DROPPED);
         let slot = Slot {
             first: std::hint::select_unpredictable(fresh, u64::MAX, slot.first),
             hits,
