@@ -256,7 +256,7 @@ impl Iterator for Dense<'_> {
 /// `first` to `last`) to `data`, in the encoding [`is_dense`] picks.
 fn put_run(
     data: &mut Vec<u8>,
-    entries: impl Iterator<Item = Read> + Clone,
+    entries: impl Iterator<Item = Read>,
     count: usize,
     (first, last): (u32, u32),
 ) {
@@ -270,19 +270,67 @@ fn put_run(
         }
         return;
     }
+    let entries: Vec<Read> = entries.collect();
+    put_dense(data, (first, last), count, &[Part::Entries(&entries)]);
+}
+
+/// Entries a dense run is written from: a dense run's, taken word by word
+/// and array by array, or a list of them.
+enum Part<'a> {
+    Dense(Dense<'a>),
+    Entries(&'a [Read]),
+}
+
+/// Appends a dense run of `parts` (`count` entries, games ascending from
+/// part to part, from `first` to `last`) to `data`: a dense part's bitmap
+/// is shifted into place a word at a time and its nodes and
+/// continuations copied, so that merging dense runs decodes none.
+fn put_dense(data: &mut Vec<u8>, (first, last): (u32, u32), count: usize, parts: &[Part<'_>]) {
     let words = (last - first) as usize / 64 + 1;
     data.extend_from_slice(&DENSE);
     for n in [first, count as u32, words as u32] {
         data.extend_from_slice(&n.to_le_bytes());
     }
-    let bits = data.len();
-    data.resize(bits + words * 8, 0);
-    for (game, node, _) in entries.clone() {
-        let at = (game - first) as usize;
-        data[bits + at / 8] |= 1 << (at % 8);
-        data.extend_from_slice(&node.to_le_bytes());
+    let mut bits = vec![0u64; words];
+    let mut set = |at: usize, word: u64| {
+        if let Some(w) = bits.get_mut(at) {
+            *w |= word;
+        }
+    };
+    for part in parts {
+        match part {
+            Part::Dense(d) => {
+                let offset = (d.first - first) as usize;
+                let (at, shift) = (offset / 64, offset % 64);
+                for (i, word) in d.bits.chunks_exact(8).enumerate() {
+                    let word = u64::from_le_bytes(word.try_into().expect("8 bytes"));
+                    set(at + i, word << shift);
+                    if shift > 0 {
+                        set(at + i + 1, word >> (64 - shift));
+                    }
+                }
+            }
+            Part::Entries(entries) => {
+                for &(game, _, _) in *entries {
+                    let at = (game - first) as usize;
+                    set(at / 64, 1 << (at % 64));
+                }
+            }
+        }
     }
-    data.extend(entries.map(|e| e.2));
+    data.extend(bits.iter().flat_map(|w| w.to_le_bytes()));
+    for part in parts {
+        match part {
+            Part::Dense(d) => data.extend_from_slice(d.nodes),
+            Part::Entries(entries) => data.extend(entries.iter().flat_map(|e| e.1.to_le_bytes())),
+        }
+    }
+    for part in parts {
+        match part {
+            Part::Dense(d) => data.extend_from_slice(d.codes),
+            Part::Entries(entries) => data.extend(entries.iter().map(|e| e.2)),
+        }
+    }
 }
 
 impl Segment {
@@ -523,13 +571,36 @@ impl SegmentBuilder {
         if varint && !is_dense(most, first, last) {
             return None;
         }
-        let entries: Vec<Read> = runs.iter().flat_map(|r| Run::new(r.0)).collect();
-        put_run(
-            &mut self.data,
-            entries.iter().copied(),
-            entries.len(),
-            (first, last),
-        );
+        // Dense runs are copied a word and an array at a time; varint
+        // ones are decoded.
+        let decoded: Vec<Option<Vec<Read>>> = runs
+            .iter()
+            .map(|r| match Run::new(r.0) {
+                Run::Dense(_) => None,
+                Run::Varint(v) => Some(v.collect()),
+            })
+            .collect();
+        let parts: Vec<Part<'_>> = runs
+            .iter()
+            .zip(&decoded)
+            .map(|(r, d)| match (d, dense_parts(r.0)) {
+                (Some(entries), _) => Part::Entries(entries),
+                (None, dense) => Part::Dense(dense.expect("a dense run")),
+            })
+            .collect();
+        let count = parts
+            .iter()
+            .map(|p| match p {
+                Part::Dense(d) => d.codes.len(),
+                Part::Entries(e) => e.len(),
+            })
+            .sum();
+        if is_dense(count, first, last) {
+            put_dense(&mut self.data, (first, last), count, &parts);
+        } else {
+            let entries = runs.iter().flat_map(|r| Run::new(r.0));
+            put_run(&mut self.data, entries, count, (first, last));
+        }
         Some(last)
     }
 }

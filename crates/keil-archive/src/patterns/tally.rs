@@ -501,9 +501,8 @@ impl<'a> Tally<'a> {
     /// its place, and its counts stamped with the search's generation (no
     /// hits and no first match when the slot was stale, [`DROPPED`] hits
     /// for a game the search leaves out). Written without branches on what
-    /// the data decides (a game's first hit or not, whether the filter keeps it):
-    /// hits come in no order
-    /// a branch predictor can learn.
+    /// the data decides (a game's first hit or not, whether the filter
+    /// keeps it): hits come in no order a branch predictor can learn.
     #[inline(always)]
     fn slot(&self, g: u32) -> (usize, Slot) {
         debug_assert!(
