@@ -389,6 +389,15 @@ impl Years {
         e[2] += u64::from(winner == 1);
     }
 
+    /// Counts `[games, black_wins, white_wins]` of `year` (0: undated) at
+    /// once.
+    pub(crate) fn add_counts(&mut self, year: u16, counts: [u64; 3]) {
+        let e = self.slot(year);
+        for (e, c) in e.iter_mut().zip(counts) {
+            *e += c;
+        }
+    }
+
     /// Every year's counts, oldest first, then the undated (year 0).
     fn entries(&self) -> Vec<(u16, [u64; 3])> {
         let dense = (self.base..)

@@ -1171,6 +1171,80 @@ mod tests {
         assert!(continued >= boards.len() * 12 * 3, "{continued}");
     }
 
+    /// The history of a region lookup counts undated games in their own
+    /// entry and each dated one in its year, as the scan does.
+    #[test]
+    fn region_history_keeps_undated_games_apart() {
+        let dir = tempfile::tempdir().unwrap();
+        let archive = Archive::open(dir.path()).unwrap();
+        let config = GeneratorConfig {
+            game: GameKind::Go,
+            games: 90,
+            size: 9,
+            seed: 3,
+            ..GeneratorConfig::default()
+        };
+        // Every third game without its date.
+        let bytes: Vec<u8> = Generator::new(config)
+            .unwrap()
+            .enumerate()
+            .flat_map(|(i, g)| {
+                let mut record = g.record;
+                if i % 3 == 0
+                    && let Some(at) = record.find("DT[")
+                {
+                    let end = at + record[at..].find(']').unwrap();
+                    record.replace_range(at..=end, "");
+                }
+                record.into_bytes()
+            })
+            .collect();
+        let source = ImportSource::Bytes {
+            name: "undated.sgf".into(),
+            bytes,
+        };
+        let report = archive
+            .import(&[source], &ImportOptions::default(), &mut |_| {})
+            .unwrap();
+        assert!(report.invalid.is_empty(), "{:?}", report.invalid);
+        let patterns = archive.patterns();
+        patterns.load().unwrap();
+        // A black stone on a 3-3 point, `*` elsewhere in the corner box:
+        // answered from the boxes' stone sets.
+        let box_stone = "*****/*****/**X**/*****/*****";
+        let pattern = Pattern::parse(GameKind::Go, 9, box_stone, PatternMode::Corner).unwrap();
+        let q = PatternQuery {
+            history: true,
+            ..PatternQuery::new(pattern, PatternMode::Corner)
+        };
+        {
+            let pls = placements(&q.pattern, q.mode, q.symmetry, q.swap_colors).unwrap();
+            let loaded = archive.patterns.loaded.read().unwrap();
+            let group = &loaded.groups[0].1;
+            assert!(group.regions.as_ref().unwrap().lookup(&pls).is_some());
+        }
+        let conn = archive.reader().unwrap();
+        let (fast, scan) = conn
+            .snapshot(|c| {
+                Ok((
+                    patterns.matches(c, &q, true, &crate::Budget::unlimited())?,
+                    patterns.matches(c, &q, false, &crate::Budget::unlimited())?,
+                ))
+            })
+            .unwrap();
+        assert_eq!(fast, scan);
+        assert!(fast.games.len() > 10, "{}", fast.games.len());
+        let history = fast.history.as_ref().unwrap();
+        assert!(history.iter().any(|y| y.year.is_none()), "{history:?}");
+        assert!(history.iter().any(|y| y.year.is_some()), "{history:?}");
+        let years = fast
+            .continuations
+            .iter()
+            .flat_map(|c| c.history.iter().flatten());
+        assert!(years.clone().any(|y| y.year.is_none()));
+        assert!(years.clone().any(|y| y.year.is_some()));
+    }
+
     /// A refresh that meets a stored game that does not decode fails, and
     /// takes out the games it had added: the next one, once the game is
     /// mended, adds each game once.

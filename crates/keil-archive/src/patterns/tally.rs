@@ -281,6 +281,14 @@ pub(super) struct Tally<'a> {
     /// the core's cache, and added to `stats` and `total_hits` when a
     /// window closes ([`Tally::flush_codes`]).
     codes: Vec<u32>,
+    /// Rows of `codes` a year (a row per folded point, colour and tenuki,
+    /// and one for none), 0 before the first table.
+    rows: usize,
+    /// With the history, when the group's years span few enough: the
+    /// counts are by year too, `codes` one block of `rows` rows a year
+    /// from the undated (block 0) and then `first_year` on; else 0 (one
+    /// block, and the history counted hit by hit in `years`).
+    first_year: u16,
     /// Per placement, its [`CodeTable`] once it has had a hit.
     tables: Vec<Option<Box<CodeTable>>>,
     /// The group's winners ([`Group::winners`]).
@@ -294,6 +302,12 @@ impl Drop for Tally<'_> {
 }
 
 impl<'a> Tally<'a> {
+    /// The most years (dated games from the first year to the last) whose
+    /// history a region lookup counts in its table of counts, a block of
+    /// rows a year: 256 blocks of a 7×7 pattern's 197 rows are 0.8 MiB.
+    /// Wider spans are counted hit by hit.
+    const YEAR_BLOCKS: usize = 256;
+
     /// A tally of the continuations at `q`'s pattern points, with its
     /// move limit, next move and history, counting the games `keep` keeps.
     pub(super) fn new(
@@ -326,6 +340,8 @@ impl<'a> Tally<'a> {
             options: q.move_limit.is_some() || q.next.is_some(),
             total_hits: 0,
             codes: Vec::new(),
+            rows: 0,
+            first_year: 0,
             tables: Vec::new(),
             winners: &group.winners,
         }
@@ -431,11 +447,13 @@ impl<'a> Tally<'a> {
         let admitted = !self.options || next_admits & (self.group.ply_at(g as usize, t) <= limit);
         let counted = (slot.hits != DROPPED) & admitted;
         let winner = in_colors(self.winners[g as usize], swapped);
-        let i = usize::from(row) << 2 | usize::from(winner as u8 & 3);
-        self.codes[i] += u32::from(counted);
-        if self.years.is_some() && counted && point != u16::MAX {
-            self.add_year(usize::from(row >> 2), g as usize, winner);
+        let mut row = usize::from(row);
+        if self.first_year > 0 {
+            row += Self::year_block(self.first_year, self.group.years[g as usize]) * self.rows;
+        } else if self.years.is_some() && counted && point != u16::MAX {
+            self.add_year(row >> 2, g as usize, winner);
         }
+        self.codes[row << 2 | usize::from(winner as u8 & 3)] += u32::from(counted);
         self.with_hits[at / 64] |= u64::from(counted) << (at % 64);
         let here = u64::from(t) << 48 | u64::from(k) << 16 | u64::from(point);
         self.slots.slots[at] = Slot {
@@ -450,10 +468,25 @@ impl<'a> Tally<'a> {
     #[inline(never)]
     fn add_table(&mut self, lookup: &regions::Lookup, k: u32) {
         if self.codes.is_empty() {
-            // A row per folded point, colour and tenuki, and one for none.
-            self.codes = vec![0; (self.stats.len() * 4 + 1) * 4];
+            self.rows = self.stats.len() * 4 + 1;
+            let mut blocks = 1;
+            if self.years.is_some() {
+                // The dated games' first and last year, in one pass.
+                let (first, last) = self.group.years.iter().fold((u16::MAX, 0), |(lo, hi), &y| {
+                    let dated = y > 0;
+                    (
+                        if dated { lo.min(y) } else { lo },
+                        if dated { hi.max(y) } else { hi },
+                    )
+                });
+                if first <= last && usize::from(last - first) < Self::YEAR_BLOCKS {
+                    self.first_year = first;
+                    blocks = usize::from(last - first) + 2;
+                }
+            }
+            self.codes = vec![0; blocks * self.rows * 4];
         }
-        let none = (self.codes.len() / 4 - 1) as u16;
+        let none = (self.rows - 1) as u16;
         let mut table = Box::new(CodeTable {
             rows: [none; 256],
             points: [u16::MAX; 256],
@@ -475,18 +508,39 @@ impl<'a> Tally<'a> {
         self.tables[k as usize] = Some(table);
     }
 
-    /// Adds what `codes` counted to `stats` and `total_hits`, and clears
-    /// it.
+    /// The block of `codes` of `year` (0: undated) when it counts by year
+    /// from `first` (`first_year`): 0 for the undated, then one a year.
+    #[inline(always)]
+    fn year_block(first: u16, year: u16) -> usize {
+        if year == 0 {
+            0
+        } else {
+            usize::from(year - first) + 1
+        }
+    }
+
+    /// The year of block `block` of `codes` ([`Tally::year_block`]).
+    fn block_year(first: u16, block: usize) -> u16 {
+        if block == 0 {
+            0
+        } else {
+            first + block as u16 - 1
+        }
+    }
+
+    /// Adds what `codes` counted to `stats`, `total_hits` and (when it
+    /// counts by year) `years`, and clears it.
     fn flush_codes(&mut self) {
-        let Some(none) = (self.codes.len() / 4).checked_sub(1) else {
+        if self.rows == 0 {
             return;
-        };
-        for (row, n) in self.codes.chunks_exact_mut(4).enumerate() {
+        }
+        for (i, n) in self.codes.chunks_exact_mut(4).enumerate() {
             let [black, white, _, _] = [n[0], n[1], n[2], n[3]].map(u64::from);
             let all: u64 = n.iter().map(|&c| u64::from(c)).sum();
             n.fill(0);
             self.total_hits += all;
-            if row == none || all == 0 {
+            let (block, row) = (i / self.rows, i % self.rows);
+            if row == self.rows - 1 || all == 0 {
                 continue;
             }
             let s = &mut self.stats[row >> 2][row >> 1 & 1];
@@ -494,6 +548,10 @@ impl<'a> Tally<'a> {
             s.after_tenuki += all * (row & 1) as u64;
             s.black_wins += black;
             s.white_wins += white;
+            if let Some(years) = self.years.as_mut().filter(|_| self.first_year > 0) {
+                let year = Self::block_year(self.first_year, block);
+                years[row >> 2].add_counts(year, [all, black, white]);
+            }
         }
     }
 
@@ -606,10 +664,30 @@ impl<'a> Tally<'a> {
     pub(super) fn history(&self, games: &[GameMatch]) -> Vec<YearCount> {
         let group = self.group;
         let mut years = Years::default();
+        if self.first_year == 0 {
+            for h in games {
+                let g = h.line as usize;
+                let swapped = self.swapped[h.placement as usize];
+                years.add(group.years[g], in_colors(self.winners[g], swapped));
+            }
+            return years.to_vec();
+        }
+        // The group's years span few enough (see `codes`): counted in an
+        // array, a block a year from the undated, then added at once.
+        let blocks = self.codes.len() / (self.rows * 4);
+        let mut counts = vec![[0u64; 4]; blocks];
         for h in games {
             let g = h.line as usize;
-            let swapped = self.swapped[h.placement as usize];
-            years.add(group.years[g], in_colors(self.winners[g], swapped));
+            let block = Self::year_block(self.first_year, group.years[g]);
+            let winner = in_colors(self.winners[g], self.swapped[h.placement as usize]);
+            counts[block][usize::from(winner as u8 & 3)] += 1;
+        }
+        for (block, [black, white, _, none]) in counts.into_iter().enumerate() {
+            let year = Self::block_year(self.first_year, block);
+            let all = black + white + none;
+            if all > 0 {
+                years.add_counts(year, [all, black, white]);
+            }
         }
         years.to_vec()
     }
