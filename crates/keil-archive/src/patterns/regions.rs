@@ -1140,15 +1140,7 @@ mod tests {
                     let indexed = group.regions.as_ref().unwrap().lookup(&pls).is_some();
                     assert!(indexed || !exact, "{pattern}");
                     drop(loaded);
-                    let conn = archive.reader().unwrap();
-                    let (fast, scan) = conn
-                        .snapshot(|c| {
-                            Ok((
-                                patterns.matches(c, &q, true, &crate::Budget::unlimited())?,
-                                patterns.matches(c, &q, false, &crate::Budget::unlimited())?,
-                            ))
-                        })
-                        .unwrap();
+                    let (fast, scan) = region_and_scan(&archive, &q);
                     assert_eq!(
                         fast, scan,
                         "{pattern} {mode:?} {symmetry} {swap_colors} {winner:?} {options}"
@@ -1223,15 +1215,7 @@ mod tests {
             let group = &loaded.groups[0].1;
             assert!(group.regions.as_ref().unwrap().lookup(&pls).is_some());
         }
-        let conn = archive.reader().unwrap();
-        let (fast, scan) = conn
-            .snapshot(|c| {
-                Ok((
-                    patterns.matches(c, &q, true, &crate::Budget::unlimited())?,
-                    patterns.matches(c, &q, false, &crate::Budget::unlimited())?,
-                ))
-            })
-            .unwrap();
+        let (fast, scan) = region_and_scan(&archive, &q);
         assert_eq!(fast, scan);
         assert!(fast.games.len() > 10, "{}", fast.games.len());
         let history = fast.history.as_ref().unwrap();
@@ -1306,6 +1290,24 @@ mod tests {
     fn lines_held(archive: &Archive) -> usize {
         let loaded = archive.patterns.loaded.read().unwrap();
         loaded.groups.iter().map(|(_, g)| g.lines.len()).sum()
+    }
+
+    /// `q`'s matches as the region index answers them and as the scan
+    /// does, read in one snapshot.
+    fn region_and_scan(
+        archive: &Archive,
+        q: &PatternQuery,
+    ) -> (super::super::answer::Matched, super::super::answer::Matched) {
+        let patterns = archive.patterns();
+        let unlimited = crate::Budget::unlimited();
+        let conn = archive.reader().unwrap();
+        conn.snapshot(|c| {
+            Ok((
+                patterns.matches(c, q, true, &unlimited)?,
+                patterns.matches(c, q, false, &unlimited)?,
+            ))
+        })
+        .unwrap()
     }
 
     /// A 9×9 corner pattern of two stones.
