@@ -270,15 +270,19 @@ fn put_run(
         }
         return;
     }
-    let entries: Vec<Read> = entries.collect();
-    put_dense(data, (first, last), count, &[Part::Entries(&entries)]);
+    put_dense(
+        data,
+        (first, last),
+        count,
+        &[Part::Entries(entries.collect())],
+    );
 }
 
 /// Entries a dense run is written from: a dense run's, taken word by word
 /// and array by array, or a list of them.
 enum Part<'a> {
     Dense(Dense<'a>),
-    Entries(&'a [Read]),
+    Entries(Vec<Read>),
 }
 
 /// Appends a dense run of `parts` (`count` entries, games ascending from
@@ -311,7 +315,7 @@ fn put_dense(data: &mut Vec<u8>, (first, last): (u32, u32), count: usize, parts:
                 }
             }
             Part::Entries(entries) => {
-                for &(game, _, _) in *entries {
+                for &(game, _, _) in entries {
                     let at = (game - first) as usize;
                     set(at / 64, 1 << (at % 64));
                 }
@@ -573,19 +577,11 @@ impl SegmentBuilder {
         }
         // Dense runs are copied a word and an array at a time; varint
         // ones are decoded.
-        let decoded: Vec<Option<Vec<Read>>> = runs
-            .iter()
-            .map(|r| match Run::new(r.0) {
-                Run::Dense(_) => None,
-                Run::Varint(v) => Some(v.collect()),
-            })
-            .collect();
         let parts: Vec<Part<'_>> = runs
             .iter()
-            .zip(&decoded)
-            .map(|(r, d)| match (d, dense_parts(r.0)) {
-                (Some(entries), _) => Part::Entries(entries),
-                (None, dense) => Part::Dense(dense.expect("a dense run")),
+            .map(|r| match Run::new(r.0) {
+                Run::Dense(d) => Part::Dense(d),
+                Run::Varint(v) => Part::Entries(v.collect()),
             })
             .collect();
         let count = parts
