@@ -49,25 +49,26 @@
 //! (the difference from the run's previous game), a varint node and a
 //! continuation byte (3 to 4 bytes an entry), or, for the common contents,
 //! a bitmap of games with plain arrays of nodes and continuations (see
-//! [`super::runs`], which owns both encodings). Entries are gathered
-//! unsorted as games are pushed (in game order), and sorted into a new
-//! segment every [`SEAL_AT`] entries and at the end of each load or
-//! refresh. A new segment is merged with the one before it while it holds
-//! as many bytes or more (a binary counter): segment sizes at least halve
-//! from one to the next, so there are few of them, an entry is merged
-//! about log2(load / [`SEAL_AT`]) times, and a one-game upload never
-//! rewrites the whole index. Games only grow, so segments come in game
-//! order, and a merge copies each key's runs one after the other: it
-//! re-encodes only the newer run's first game, after the older run's last
-//! (which segments built during a load carry per key, and others decode),
-//! unless the runs are or become dense (then it writes them again).
+//! [`super::runs`], which owns both encodings). A batch of pushed games
+//! (a decoded pattern block's) is cut into a few ranges of games, and each
+//! range's entries are found, sorted and encoded into a segment of its own,
+//! the ranges in parallel ([`Regions::push_all`]); those segments are
+//! *loose* until the load or refresh ends ([`Regions::seal`]), which
+//! merges them all in one pass (a k-way merge, in parallel by key range)
+//! and the result into the segments before (a binary counter: it is
+//! merged with the one before it while it holds as many bytes or more).
+//! Segment sizes at least halve from one to the next, so there are few of
+//! them; a node's first load copies each entry twice (its range's
+//! segment, then the merge), and a one-game upload never rewrites the
+//! whole index. Games only grow, so segments come in game order, and a
+//! merge copies each key's runs one after the other: it re-encodes only
+//! the newer run's first game, after the older run's last (which segments
+//! built during a load carry per key, and others decode), unless the runs
+//! are or become dense (then it writes them again).
 //!
-//! A batch of games' entries (a decoded pattern block's) is found in
-//! parallel on rayon's pool, each thread with its own working state, once
-//! the games are pushed ([`Regions::push_all`]): since the side windows,
-//! that is most of a load's work (at 100,000 generated 19×19 games, the
-//! load took 1.4 s without windows, 3.5 s with them on one thread and 2.1 s
-//! on two).
+//! Since the side windows, finding the entries is most of a load's work
+//! (at 100,000 generated 19×19 games, the load took 1.4 s without windows,
+//! 3.5 s with them on one thread and 2.1 s on two).
 
 use keil_rules::{AnyBoard, Color, Point};
 use rayon::prelude::*;
@@ -102,9 +103,22 @@ pub(crate) const SIDE_STONES: u32 = 3;
 /// Most contents a placement may stand for (its `x`, `o` and `*` points
 /// expanded) to be answered here: 2 ways for each `x` or `o`, 3 for `*`.
 pub(crate) const MAX_CONTENTS: usize = 64;
-/// Entries gathered before they are sorted into a segment during a load
-/// (16 bytes each: the gathering holds at most 16 MiB).
-const SEAL_AT: usize = if cfg!(test) { 512 } else { 1 << 20 };
+thread_local! {
+    /// Each thread's entries of one range of [`Regions::push_all`] and the
+    /// sort's working space, kept from one range to the next (a node's
+    /// first load sorts a range of about 4,000 games at a time; fresh
+    /// buffers each time made the kernel clear gigabytes of pages).
+    static SORTING: std::cell::RefCell<(Vec<Entry>, Vec<Entry>)> =
+        const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
+}
+
+/// The most entries [`SORTING`]'s buffers keep room for after a range
+/// (16 bytes each: 64 MiB).
+const KEPT_ENTRIES: usize = 1 << 22;
+
+/// The fewest games of one range of [`Regions::push_all`] (a range's
+/// entries are one loose segment).
+const RANGE_GAMES: usize = if cfg!(test) { 16 } else { 1024 };
 
 /// The regions a board's index holds, and how many stones a content may
 /// have to be indexed.
@@ -152,9 +166,10 @@ pub(crate) struct Regions {
     /// entries are stone sets, not contents (the number of regions when
     /// the board has none).
     boxes: usize,
+    /// The binary counter's segments (`..settled`), then the loose ones
+    /// of the games pushed since the last [`Regions::seal`].
     segments: Vec<Segment>,
-    /// Entries of games pushed since the last [`Regions::seal`].
-    pending: Vec<Entry>,
+    settled: usize,
 }
 
 /// [`Regions::entries`]'s state per region: its content (black and white
@@ -356,7 +371,7 @@ impl Regions {
                 .collect(),
             boxes,
             segments: Vec::new(),
-            pending: Vec::new(),
+            settled: 0,
         };
         for (region, mut points) in regions.into_iter().enumerate() {
             points.sort_by_key(|p| p.0);
@@ -373,31 +388,39 @@ impl Regions {
 
     /// Indexes the games `games` (game index, events): the contents each
     /// region held at the end of each node, each content once a game, at
-    /// its first node, with its continuation. In parallel on rayon's pool (each thread
-    /// with its own scratch; entries are sorted by key and game when
-    /// sealed, so their order here does not matter).
+    /// its first node, with its continuation; `games` ascend. Cut into
+    /// up to two ranges of games a thread of rayon's pool (at least
+    /// [`RANGE_GAMES`] each), whose entries are found, sorted and encoded
+    /// in parallel (each thread with its own working state) into a loose
+    /// segment each, searchable at once and merged by [`Regions::seal`].
     pub(crate) fn push_all(&mut self, games: &[(u32, &[Event])]) {
         let n = self.points.len();
         let this = &*self;
-        let found: Vec<Vec<Entry>> = games
-            .par_chunks(256)
+        let ranges = rayon::current_num_threads() * 2;
+        let per = games.len().div_ceil(ranges).max(RANGE_GAMES);
+        let found: Vec<Segment> = games
+            .par_chunks(per)
             .map_init(
                 || Scratch::new(n),
                 |s, chunk| {
-                    let mut out = Vec::new();
-                    for &(game, events) in chunk {
-                        this.entries(game, events, s, &mut out);
-                    }
-                    out
+                    SORTING.with_borrow_mut(|(entries, spare)| {
+                        entries.clear();
+                        for &(game, events) in chunk {
+                            this.entries(game, events, s, entries);
+                        }
+                        sort_entries(entries, spare);
+                        let segment = Segment::encode(entries);
+                        if entries.capacity() > KEPT_ENTRIES {
+                            *entries = Vec::new();
+                            *spare = Vec::new();
+                        }
+                        segment
+                    })
                 },
             )
             .collect();
-        for mut entries in found {
-            self.pending.append(&mut entries);
-            if self.pending.len() >= SEAL_AT {
-                self.seal();
-            }
-        }
+        self.segments
+            .extend(found.into_iter().filter(|s| !s.keys.is_empty()));
     }
 
     /// Appends game `game`'s entries to `pending` (see [`Regions::push_all`]),
@@ -485,29 +508,26 @@ impl Regions {
         }
     }
 
-    /// Takes out the entries of games `n` and later.
+    /// Takes out the entries of games `n` and later (the segments left
+    /// are all loose: the next [`Regions::seal`] merges them).
     pub(crate) fn truncate(&mut self, n: u32) {
-        self.pending.retain(|e| e.game < n);
         for s in &mut self.segments {
             *s = s.below(n);
         }
         self.segments.retain(|s| !s.keys.is_empty());
+        self.settled = 0;
     }
 
-    /// Sorts the entries gathered since the last call into a new segment
-    /// (and merges it with the segments before it that are not much
-    /// larger).
+    /// Merges the loose segments (the games pushed since the last call)
+    /// into one, and that one with the segments before it that are no
+    /// larger (the binary counter).
     pub(crate) fn seal(&mut self) {
-        if self.pending.is_empty() {
-            return;
-        }
-        // A key once a game: sorted by key, then game (entries are gathered
-        // in game order, and the sort keeps it among equal keys).
-        let mut entries = std::mem::take(&mut self.pending);
-        sort_entries(&mut entries);
-        debug_assert!(entries.is_sorted_by_key(|e| (e.key, e.game)));
-        let mut segment = Segment::encode(&entries);
-        drop(entries);
+        let loose = self.segments.split_off(self.settled);
+        let mut segment = match loose.len() {
+            0 => return,
+            1 => loose.into_iter().next().expect("one segment"),
+            _ => Segment::merge_all(&loose),
+        };
         while let Some(last) = self.segments.last() {
             if segment.data.len() < last.data.len() {
                 break;
@@ -516,6 +536,7 @@ impl Regions {
             segment = Segment::merge(&older, &segment);
         }
         self.segments.push(segment);
+        self.settled = self.segments.len();
     }
 
     /// Merges the segments into one (after a node's first load: a lookup
@@ -527,6 +548,7 @@ impl Regions {
         if self.segments.len() > 1 {
             let one = Segment::merge_all(&self.segments);
             self.segments = vec![one];
+            self.settled = 1;
         }
         // The loads' merges are done: their last games are not kept.
         for s in &mut self.segments {
@@ -537,12 +559,13 @@ impl Regions {
     /// The sorted segments (once [`Regions::seal`]ed: every entry is in
     /// one).
     pub(super) fn segments(&self) -> &[Segment] {
-        debug_assert!(self.pending.is_empty(), "sealed");
+        debug_assert_eq!(self.settled, self.segments.len(), "sealed");
         &self.segments
     }
 
     /// Replaces the segments (an empty index read back from a snapshot).
     pub(super) fn set_segments(&mut self, segments: Vec<Segment>) {
+        self.settled = segments.len();
         self.segments = segments;
     }
 
@@ -567,7 +590,6 @@ impl Regions {
     /// Bytes held.
     pub(crate) fn bytes(&self) -> usize {
         self.segments.iter().map(Segment::bytes).sum::<usize>()
-            + self.pending.capacity() * std::mem::size_of::<Entry>()
     }
 
     /// The region a placement covers exactly, and the keys of the contents

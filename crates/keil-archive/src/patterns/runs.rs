@@ -21,6 +21,11 @@
 //!   what the data holds: a search that reads a million such entries (the
 //!   common wildcard corners) decodes them several times as fast.
 
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use rayon::prelude::*;
+
 use super::snapshot::Array;
 use crate::positions::{get_varint, put_varint};
 
@@ -448,36 +453,48 @@ impl Segment {
     }
 
     /// The entries of `segments` (each one's games after the one's
-    /// before it) as one segment: a k-way merge by key, each key's runs
-    /// one after the other.
+    /// before it) as one segment: a k-way merge by key (a heap of the
+    /// segments' next keys), each key's runs one after the other, in
+    /// parallel on rayon's pool over [`MERGE_PARTS`] ranges of keys a
+    /// thread (cut where the largest segment's bytes are even), whose
+    /// parts are then put one after the other. The result knows each
+    /// key's last game when every segment does.
     pub(super) fn merge_all(segments: &[Segment]) -> Segment {
-        let mut s = SegmentBuilder {
-            keys: Vec::with_capacity(segments.iter().map(|g| g.keys.len()).max().unwrap_or(0)),
-            starts: Vec::new(),
-            data: Vec::with_capacity(segments.iter().map(|g| g.data.len()).sum()),
-            lasts: None,
+        let Some(largest) = segments.iter().max_by_key(|s| s.data.len()) else {
+            return SegmentBuilder::default().finish();
         };
-        let mut at = vec![0usize; segments.len()];
-        let mut runs: Vec<(&[u8], Option<u32>)> = Vec::with_capacity(segments.len());
-        loop {
-            let next = segments
-                .iter()
-                .zip(&at)
-                .filter_map(|(g, &i)| g.keys.get(i).copied())
-                .min();
-            let Some(key) = next else {
-                break;
-            };
-            runs.clear();
-            for (g, i) in segments.iter().zip(at.iter_mut()) {
-                if g.keys.get(*i) == Some(&key) {
-                    runs.push(g.run_with_last(*i));
-                    *i += 1;
-                }
+        let parts = if largest.data.len() < MERGE_PART_BYTES {
+            1
+        } else {
+            rayon::current_num_threads() * MERGE_PARTS
+        };
+        // Each part's first key (the first part's is the least).
+        let mut cuts = vec![0u64];
+        for p in 1..parts {
+            let byte = (largest.data.len() * p / parts) as u32;
+            let i = largest.starts.partition_point(|&s| s < byte);
+            if let Some(&key) = largest.keys.get(i)
+                && key > *cuts.last().expect("a first cut")
+            {
+                cuts.push(key);
             }
-            s.push_runs(key, &runs);
         }
-        s.finish()
+        let lasts = segments.iter().all(Segment::knows_lasts);
+        let built: Vec<SegmentBuilder> = (0..cuts.len())
+            .into_par_iter()
+            .map(|p| {
+                let (from, to) = (cuts[p], cuts.get(p + 1).copied());
+                let ranges: Vec<(usize, usize)> = segments
+                    .iter()
+                    .map(|s| {
+                        let end = to.map_or(s.keys.len(), |to| s.keys.partition_point(|&k| k < to));
+                        (s.keys.partition_point(|&k| k < from), end)
+                    })
+                    .collect();
+                merge_ranges(segments, &ranges, lasts)
+            })
+            .collect();
+        SegmentBuilder::concat(built, lasts).finish()
     }
 
     /// The entries of games below `n`.
@@ -515,7 +532,80 @@ impl Segment {
     }
 }
 
+/// Key ranges of [`Segment::merge_all`] a thread (more than one, so that
+/// an uneven range does not leave a thread idle).
+const MERGE_PARTS: usize = 4;
+/// [`Segment::merge_all`] of segments whose largest holds fewer bytes runs
+/// as one part.
+const MERGE_PART_BYTES: usize = if cfg!(test) { 64 } else { 1 << 20 };
+
+/// The keys `ranges[i]` (indexes into its keys) of each segment
+/// `segments[i]`, merged as [`Segment::merge_all`] merges whole segments.
+fn merge_ranges(segments: &[Segment], ranges: &[(usize, usize)], lasts: bool) -> SegmentBuilder {
+    let mut s = SegmentBuilder {
+        keys: Vec::new(),
+        starts: Vec::new(),
+        data: Vec::with_capacity(
+            segments
+                .iter()
+                .zip(ranges)
+                .map(|(g, &(a, b))| (g.starts[b] - g.starts[a]) as usize)
+                .sum(),
+        ),
+        lasts: lasts.then(Vec::new),
+    };
+    // The next key of each segment, least first (and among equal keys,
+    // the earlier segment first: its games come first).
+    let mut heap: BinaryHeap<Reverse<(u64, usize)>> = ranges
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.0 < r.1)
+        .map(|(i, r)| Reverse((segments[i].keys[r.0], i)))
+        .collect();
+    let mut at: Vec<usize> = ranges.iter().map(|r| r.0).collect();
+    let mut runs: Vec<(&[u8], Option<u32>)> = Vec::with_capacity(segments.len());
+    while let Some(Reverse((key, _))) = heap.peek().copied() {
+        runs.clear();
+        while let Some(&Reverse((k, i))) = heap.peek()
+            && k == key
+        {
+            heap.pop();
+            runs.push(segments[i].run_with_last(at[i]));
+            at[i] += 1;
+            if at[i] < ranges[i].1 {
+                heap.push(Reverse((segments[i].keys[at[i]], i)));
+            }
+        }
+        s.push_runs(key, &runs);
+    }
+    s
+}
+
 impl SegmentBuilder {
+    /// `parts` (each one's keys above the one's before it, none finished)
+    /// one after the other, as one builder; with `lasts` when asked.
+    fn concat(parts: Vec<SegmentBuilder>, lasts: bool) -> SegmentBuilder {
+        if parts.len() == 1 {
+            return parts.into_iter().next().expect("one part");
+        }
+        let mut s = SegmentBuilder {
+            keys: Vec::with_capacity(parts.iter().map(|p| p.keys.len()).sum()),
+            starts: Vec::with_capacity(parts.iter().map(|p| p.starts.len()).sum::<usize>() + 1),
+            data: Vec::with_capacity(parts.iter().map(|p| p.data.len()).sum()),
+            lasts: lasts.then(Vec::new),
+        };
+        for p in parts {
+            let offset = s.data.len() as u32;
+            s.keys.extend_from_slice(&p.keys);
+            s.starts.extend(p.starts.iter().map(|&at| at + offset));
+            s.data.extend_from_slice(&p.data);
+            if let (Some(all), Some(these)) = (&mut s.lasts, &p.lasts) {
+                all.extend_from_slice(these);
+            }
+        }
+        s
+    }
+
     fn finish(mut self) -> Segment {
         self.starts.push(self.data.len() as u32);
         self.keys.shrink_to_fit();
@@ -606,7 +696,10 @@ impl SegmentBuilder {
 /// every entry shares (a region's number, a content's unused codes). Each
 /// pass reads and writes the entries once; measured against the
 /// comparison sort it replaced (pdqsort on key and game) in BENCHMARKS.md.
-pub(super) fn sort_entries(entries: &mut Vec<Entry>) {
+///
+/// `spare` is working space (its contents are lost, its capacity kept for
+/// the next call).
+pub(super) fn sort_entries(entries: &mut Vec<Entry>, spare: &mut Vec<Entry>) {
     let n = entries.len();
     if n < 1024 {
         entries.sort_by_key(|e| e.key);
@@ -618,8 +711,10 @@ pub(super) fn sort_entries(entries: &mut Vec<Entry>) {
             count[(e.key >> (8 * byte)) as u8 as usize] += 1;
         }
     }
-    let mut from = std::mem::take(entries);
-    let mut to = from.clone();
+    spare.clear();
+    spare.resize(n, entries[0]);
+    let (mut from, mut to) = (entries, spare);
+    let mut passes = 0;
     for (byte, count) in counts.iter().enumerate() {
         if count.contains(&n) {
             continue;
@@ -628,14 +723,19 @@ pub(super) fn sort_entries(entries: &mut Vec<Entry>) {
         for d in 1..256 {
             at[d] = at[d - 1] + count[d - 1];
         }
-        for e in &from {
+        for e in from.iter() {
             let d = (e.key >> (8 * byte)) as u8 as usize;
             to[at[d]] = *e;
             at[d] += 1;
         }
         std::mem::swap(&mut from, &mut to);
+        passes += 1;
     }
-    *entries = from;
+    // After an odd number of passes the sorted entries are in `spare`'s
+    // buffer (`from`): the two vectors trade buffers.
+    if passes % 2 == 1 {
+        std::mem::swap(from, to);
+    }
 }
 
 #[cfg(test)]
@@ -667,11 +767,16 @@ mod tests {
                 .collect();
             let mut expected = entries.clone();
             expected.sort_by_key(|e| e.key);
-            let mut sorted = entries;
-            sort_entries(&mut sorted);
             let pairs = |v: &[Entry]| v.iter().map(|e| (e.key, e.game)).collect::<Vec<_>>();
-            assert_eq!(pairs(&sorted), pairs(&expected), "{n}");
-            assert!(sorted.is_sorted_by_key(|e| (e.key, e.game)));
+            // With fresh working space, and with the same again (its
+            // old contents, and a buffer the last sort traded).
+            let mut spare = Vec::new();
+            for _ in 0..2 {
+                let mut sorted = entries.clone();
+                sort_entries(&mut sorted, &mut spare);
+                assert_eq!(pairs(&sorted), pairs(&expected), "{n}");
+                assert!(sorted.is_sorted_by_key(|e| (e.key, e.game)));
+            }
         }
     }
 
@@ -746,13 +851,26 @@ mod tests {
             let (dense, varint) = kinds(s);
             assert!(dense > 0 && varint > 0, "{dense} {varint}");
         }
-        let all = Segment::merge_all(&[older, newer, later]);
-        assert_eq!(decode(&all), {
-            let mut e = flat(&entries(0..1300));
+        // The k-way merge (in parallel parts by key range: segments of
+        // more than 64 bytes are cut in tests) gives the sorted entries,
+        // with every key's last game when each segment knows them.
+        let sorted = |games: &[std::ops::Range<u32>]| {
+            let mut e: Vec<_> = games
+                .iter()
+                .flat_map(|g| flat(&entries(g.clone())))
+                .collect();
             e.sort_by_key(|e| (e.0, e.1));
             e
-        });
+        };
+        let all = Segment::merge_all(&[older, newer, Segment::encode(&entries(1000..1300))]);
+        assert_eq!(decode(&all), sorted(&[0..650, 650..1300]));
         assert!(kinds(&all).0 > 0);
+        assert!(all.knows_lasts());
+        assert_eq!(all.lasts, lasts(&all));
+        let all = Segment::merge_all(&[cut, later]);
+        assert_eq!(decode(&all), sorted(&[0..650, 1000..1300]));
+        assert!(!all.knows_lasts());
+        assert_eq!(decode(&Segment::merge_all(&[])), Vec::new());
     }
 
     /// A dense run reads back its entries: games at the ends of bitmap
