@@ -49,8 +49,9 @@ fn main_line(archive: &Archive, id: u64) -> keil_archive::GameMoves {
     archive.games().moves(id).unwrap().unwrap()
 }
 
-/// Patterns read off some games: a 7×7 corner and a 5×5 side region of the
-/// position after ply 30 and 60, and the first three stones anywhere.
+/// Patterns read off some games: a 7×7 corner and (on boards from 13) a
+/// 5×5 side region of the position after ply 30 and 60, and the first
+/// three stones anywhere.
 fn queries(archive: &Archive, ids: &[u64]) -> Vec<PatternQuery> {
     let mut out = Vec::new();
     for &id in ids {
@@ -76,16 +77,19 @@ fn queries(archive: &Archive, ids: &[u64]) -> Vec<PatternQuery> {
                     .map(|(x, y)| (at(x, y), cell(&pos, at(x, y))))
                     .collect();
                 let side: Vec<_> = (0..5)
-                    .flat_map(|y| (7..12).map(move |x| (x, y)))
+                    .flat_map(|y| (7..12.min(board.size() as i32)).map(move |x| (x, y)))
                     .map(|(x, y)| (at(x, y), cell(&pos, at(x, y))))
                     .collect();
                 for (cells, mode) in [(corner, PatternMode::Corner), (side, PatternMode::Side)] {
-                    let p = Pattern::new(GameKind::Go, 19, cells).unwrap();
+                    if mode == PatternMode::Side && board.size() < 13 {
+                        continue;
+                    }
+                    let p = Pattern::new(GameKind::Go, board.size(), cells).unwrap();
                     out.push(PatternQuery::new(p, mode));
                 }
             }
         }
-        let p = Pattern::new(GameKind::Go, 19, first).unwrap();
+        let p = Pattern::new(GameKind::Go, board.size(), first).unwrap();
         out.push(PatternQuery::new(p, PatternMode::Anywhere));
     }
     for q in &mut out {
@@ -161,6 +165,72 @@ fn blocks_answer_as_a_replay_does_and_never_in_its_place() {
     sql(dir.path(), "DELETE FROM derived_blocks");
     let fresh = Archive::open(common::at(dir.path())).unwrap();
     assert!(fresh.patterns().search_uncached(&queries[0]).is_err());
+}
+
+/// Blocks holding games of two boards (19×19 and 9×9 games alternating in
+/// one file, a few a batch) carry each board's region entries, numbered
+/// among the block's games of that board: a node start that takes them
+/// answers as one that replays every game, on both boards, and so does
+/// one that takes some blocks and replays the others' games.
+#[test]
+fn blocks_of_two_boards_answer_as_a_replay_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = Archive::open(common::at(dir.path())).unwrap();
+    let small: Vec<String> = keil_gen::Generator::new(keil_gen::GeneratorConfig {
+        game: GameKind::Go,
+        games: 60,
+        size: 9,
+        seed: 12,
+        ..keil_gen::GeneratorConfig::default()
+    })
+    .unwrap()
+    .map(|g| g.record)
+    .collect();
+    let text: String = common::go_records(60, 11)
+        .into_iter()
+        .zip(small)
+        .flat_map(|(a, b)| [a, b])
+        .collect();
+    import(&archive, text);
+    let games = archive.stats().unwrap().games;
+    assert!(games > 100, "{games}");
+    let of_size = |size: u8| -> Vec<u64> {
+        (1..=games)
+            .filter(|&id| main_line(&archive, id).board.size() == size)
+            .step_by(9)
+            .take(3)
+            .collect()
+    };
+    let mut asked = queries(&archive, &of_size(19));
+    asked.extend(queries(&archive, &of_size(9)));
+    let from_blocks = answers(&Archive::open(common::at(dir.path())).unwrap(), &asked);
+    for size in [9, 19] {
+        assert!(
+            from_blocks
+                .iter()
+                .zip(&asked)
+                .any(|(a, q)| q.pattern.board().size() == size
+                    && a["total_games"].as_u64() > Some(1)),
+            "{size}"
+        );
+    }
+    // Every other block's games replayed (its bytes damaged).
+    sql(
+        dir.path(),
+        &format!(
+            "UPDATE derived_blocks SET data = {} WHERE id % 2 = 1",
+            common::bytes_literal("28b52ffd00")
+        ),
+    );
+    assert_eq!(
+        answers(&Archive::open(common::at(dir.path())).unwrap(), &asked),
+        from_blocks
+    );
+    sql(dir.path(), "DELETE FROM derived_blocks");
+    assert_eq!(
+        answers(&Archive::open(common::at(dir.path())).unwrap(), &asked),
+        from_blocks
+    );
 }
 
 #[test]

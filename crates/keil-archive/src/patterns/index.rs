@@ -349,6 +349,22 @@ impl Group {
     /// Gathers the region entries of the games pushed since the last call,
     /// in parallel ([`Regions::push_all`]).
     pub(crate) fn index_regions(&mut self) {
+        self.index_regions_upto(self.lines.len());
+    }
+
+    /// Takes the region entries of the games pushed from game `base` on
+    /// from a pattern block's `segment` (numbered from 0 at `base`; see
+    /// [`super::block`]), after gathering those of the games before.
+    pub(super) fn add_block_regions(&mut self, segment: super::runs::Segment, base: usize) {
+        self.index_regions_upto(base);
+        if let Some(regions) = &mut self.regions {
+            regions.push_block(segment, base as u32);
+        }
+        self.indexed = self.lines.len();
+    }
+
+    /// [`Group::index_regions`] of the games before game `upto`.
+    fn index_regions_upto(&mut self, upto: usize) {
         let Group {
             regions,
             lines,
@@ -357,9 +373,9 @@ impl Group {
             ..
         } = self;
         if let Some(regions) = regions
-            && *indexed < lines.len()
+            && *indexed < upto
         {
-            let games: Vec<(u32, &[Event])> = (*indexed..lines.len())
+            let games: Vec<(u32, &[Event])> = (*indexed..upto)
                 .map(|i| {
                     let e = &lines[i].events;
                     (i as u32, events.get(e.start as usize..e.end as usize))
@@ -367,7 +383,7 @@ impl Group {
                 .collect();
             regions.push_all(&games);
         }
-        *indexed = lines.len();
+        *indexed = (*indexed).max(upto);
     }
 
     /// Makes the games pushed since the last call searchable by the region

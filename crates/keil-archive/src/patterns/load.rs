@@ -172,11 +172,14 @@ fn replay(
 }
 
 impl Loaded {
-    /// Adds replayed games (ids ascending, after those held) to their
-    /// groups.
-    fn add(&mut self, built: Vec<Replayed>) {
-        let mut touched = Vec::new();
-        for (kind, board, line, winner, built) in built {
+    /// Adds a block's games (or replayed ones: ids ascending, after those
+    /// held) to their groups, with the block's region entries where it
+    /// has them (the groups find the others' from their events).
+    fn add(&mut self, block: block::Decoded) {
+        let block::Decoded { games, mut regions } = block;
+        // Each group the games go to, and its games before them.
+        let mut touched: Vec<(usize, usize)> = Vec::new();
+        for (kind, board, line, winner, built) in games {
             let at = match self
                 .groups
                 .iter()
@@ -188,13 +191,20 @@ impl Loaded {
                     self.groups.len() - 1
                 }
             };
-            self.groups[at].1.push(line, winner, built);
-            if !touched.contains(&at) {
-                touched.push(at);
+            if !touched.iter().any(|t| t.0 == at) {
+                touched.push((at, self.groups[at].1.lines.len()));
             }
+            self.groups[at].1.push(line, winner, built);
         }
-        for at in touched {
-            self.groups[at].1.index_regions();
+        for (at, base) in touched {
+            let (kind, group) = &mut self.groups[at];
+            let found = regions
+                .iter()
+                .position(|r| (r.0, r.1) == (*kind, group.board));
+            match found {
+                Some(i) => group.add_block_regions(regions.swap_remove(i).2, base),
+                None => group.index_regions(),
+            }
         }
     }
 
@@ -206,36 +216,43 @@ impl Loaded {
 
 /// Hands `add` the games with ids in `(from, max]`, in id order: those of
 /// the pattern blocks lying there from the blocks ([`DECODE_AHEAD`]
-/// decoded at a time, in parallel), the others replayed (games stored
-/// before blocks existed, and those of a block that does not decode:
-/// blocks are derived data, never trusted over the games).
+/// decoded at a time, in parallel; with their region entries from a
+/// block of version 2), the others replayed (games stored before blocks
+/// existed, and those of a block that does not decode: blocks are derived
+/// data, never trusted over the games).
 fn read_games(
     conn: Read<'_>,
     from: i64,
     max: i64,
-    mut add: impl FnMut(Vec<Replayed>),
+    mut add: impl FnMut(block::Decoded),
 ) -> Result<()> {
     let mut at = from;
-    let replayed = |from: i64, upto: i64, add: &mut dyn FnMut(Vec<Replayed>)| {
-        replay(conn, from, upto, |g| {
-            add(g);
+    let replayed = |from: i64, upto: i64, add: &mut dyn FnMut(block::Decoded)| {
+        replay(conn, from, upto, |games| {
+            add(block::Decoded {
+                games,
+                regions: Vec::new(),
+            });
             Ok(())
         })
     };
-    let stored = blocks::within(conn, block::KIND, block::VERSION, at, max)?;
+    let stored = blocks::within(conn, block::KIND, block::OLDEST..=block::VERSION, at, max)?;
     for run in stored.chunks(DECODE_AHEAD) {
         let bytes = run
             .iter()
-            .map(|b| blocks::data(conn, b.id))
+            .map(|b| Ok((blocks::data(conn, b.id)?, b.version)))
             .collect::<Result<Vec<_>>>()?;
-        let decoded: Vec<_> = bytes.par_iter().map(|d| block::decode(d)).collect();
+        let decoded: Vec<_> = bytes
+            .par_iter()
+            .map(|(d, v)| block::decode(d, *v))
+            .collect();
         drop(bytes);
-        for (b, games) in run.iter().zip(decoded) {
+        for (b, block) in run.iter().zip(decoded) {
             if b.first > at + 1 {
                 replayed(at, b.first - 1, &mut add)?;
             }
-            match games {
-                Ok(games) => add(games),
+            match block {
+                Ok(block) => add(block),
                 Err(_) => replayed(b.first - 1, b.last, &mut add)?,
             }
             at = b.last;
@@ -316,8 +333,8 @@ fn merge(conn: Write<'_>, run: &[blocks::BlockRange]) -> Result<()> {
     let removed = removals::removed_games(conn.read())?;
     let mut games: Vec<Replayed> = Vec::new();
     for b in run.iter().rev() {
-        match block::decode(&blocks::data(conn.read(), b.id)?) {
-            Ok(g) => games.extend(g),
+        match block::decode(&blocks::data(conn.read(), b.id)?, b.version) {
+            Ok(block) => games.extend(block.games),
             Err(_) => replay(conn.read(), b.first - 1, b.last, |g| {
                 games.extend(g);
                 Ok(())
@@ -361,10 +378,12 @@ impl PatternIndex {
         if max - from <= REPLAY_APART {
             // A game that does not replay stops the read before anything
             // is added.
-            let mut built = Vec::new();
-            read_games(conn, from, max, |chunk| built.extend(chunk))?;
+            let mut blocks = Vec::new();
+            read_games(conn, from, max, |block| blocks.push(block))?;
             let mut loaded = self.loaded.write().expect("poisoned");
-            loaded.add(built);
+            for block in blocks {
+                loaded.add(block);
+            }
             for (_, group) in &mut loaded.groups {
                 group.seal();
             }
@@ -504,7 +523,13 @@ fn stamp(conn: Read<'_>, at: Sequences) -> Result<snapshot::Stamp> {
     for hash in games::edge_hashes(conn, at.games)? {
         h.update(&hash);
     }
-    for b in blocks::within(conn, block::KIND, block::VERSION, 0, at.games)? {
+    for b in blocks::within(
+        conn,
+        block::KIND,
+        block::OLDEST..=block::VERSION,
+        0,
+        at.games,
+    )? {
         if b.games >= SMALL_BLOCK {
             for v in [b.first, b.last, b.games] {
                 h.update(&v.to_le_bytes());

@@ -394,8 +394,33 @@ impl Regions {
     /// in parallel (each thread with its own working state) into a loose
     /// segment each, searchable at once and merged by [`Regions::seal`].
     pub(crate) fn push_all(&mut self, games: &[(u32, &[Event])]) {
+        let found = self.found(games);
+        self.segments.extend(found);
+    }
+
+    /// The entries of `games` (as for [`Regions::push_all`]) as one
+    /// segment that knows its runs' last games: a pattern block's
+    /// ([`super::block`], games numbered from 0 in the block).
+    pub(super) fn block_segment(&self, games: &[(u32, &[Event])]) -> Segment {
+        let mut found = self.found(games);
+        match found.len() {
+            1 => found.pop().expect("one segment"),
+            _ => Segment::merge_all(&found),
+        }
+    }
+
+    /// Adds a pattern block's segment, its games numbered from `base`
+    /// (every game before it already pushed), as a loose segment.
+    pub(super) fn push_block(&mut self, mut segment: Segment, base: u32) {
+        segment.base = base;
+        if !segment.keys.is_empty() {
+            self.segments.push(segment);
+        }
+    }
+
+    /// [`Regions::push_all`]'s segments (none empty).
+    fn found(&self, games: &[(u32, &[Event])]) -> Vec<Segment> {
         let n = self.points.len();
-        let this = &*self;
         let ranges = rayon::current_num_threads() * 2;
         let per = games.len().div_ceil(ranges).max(RANGE_GAMES);
         let found: Vec<Segment> = games
@@ -406,7 +431,7 @@ impl Regions {
                     SORTING.with_borrow_mut(|(entries, spare)| {
                         entries.clear();
                         for &(game, events) in chunk {
-                            this.entries(game, events, s, entries);
+                            self.entries(game, events, s, entries);
                         }
                         sort_entries(entries, spare);
                         let segment = Segment::encode(entries);
@@ -419,8 +444,7 @@ impl Regions {
                 },
             )
             .collect();
-        self.segments
-            .extend(found.into_iter().filter(|s| !s.keys.is_empty()));
+        found.into_iter().filter(|s| !s.keys.is_empty()).collect()
     }
 
     /// Appends game `game`'s entries to `pending` (see [`Regions::push_all`]),
@@ -523,9 +547,9 @@ impl Regions {
     /// larger (the binary counter).
     pub(crate) fn seal(&mut self) {
         let loose = self.segments.split_off(self.settled);
-        let mut segment = match loose.len() {
-            0 => return,
-            1 => loose.into_iter().next().expect("one segment"),
+        let mut segment = match &loose[..] {
+            [] => return,
+            [one] if one.base == 0 => loose.into_iter().next().expect("one segment"),
             _ => Segment::merge_all(&loose),
         };
         while let Some(last) = self.segments.last() {

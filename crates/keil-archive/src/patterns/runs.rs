@@ -75,6 +75,28 @@ pub(super) struct Segment {
     /// snapshot, cut by [`Segment::below`], or compacted: kept only while
     /// segments are merged during loads).
     pub(super) lasts: Vec<u32>,
+    /// Added to every game of the runs (and of `lasts`): non-zero only for
+    /// a segment read from a pattern block, whose games are numbered from
+    /// the block's first game of its board, until it is merged (see
+    /// [`Segment::read_block`]). No lookup reads such a segment.
+    pub(super) base: u32,
+}
+
+/// A run as a merge takes it: its bytes, its last game when known, and
+/// the base its games are numbered from (see [`Segment::base`]; the last
+/// game includes it).
+#[derive(Clone, Copy)]
+struct Piece<'a> {
+    bytes: &'a [u8],
+    last: Option<u32>,
+    base: u32,
+}
+
+impl<'a> Piece<'a> {
+    /// Its entries, numbered with the base.
+    fn run(&self) -> Run<'a> {
+        Run::with_base(self.bytes, self.base)
+    }
 }
 
 /// A [`Segment`] while it is written.
@@ -140,12 +162,22 @@ fn dense_parts(data: &[u8]) -> Option<Dense<'_>> {
 impl<'a> Run<'a> {
     /// The entries of a run's bytes, from its first.
     pub(super) fn new(data: &'a [u8]) -> Run<'a> {
+        Run::with_base(data, 0)
+    }
+
+    /// The entries of a run's bytes, from its first, `base` added to
+    /// every game.
+    fn with_base(data: &'a [u8], base: u32) -> Run<'a> {
         match dense_parts(data) {
-            Some(dense) => Run::Dense(dense),
+            Some(mut dense) => {
+                dense.first += base;
+                dense.base = dense.first;
+                Run::Dense(dense)
+            }
             None => Run::Varint(Varint {
                 data,
                 at: 0,
-                game: 0,
+                game: base,
             }),
         }
     }
@@ -374,6 +406,7 @@ impl Segment {
             starts,
             data,
             lasts: Vec::new(),
+            base: 0,
         })
     }
 
@@ -393,11 +426,6 @@ impl Segment {
         s.finish()
     }
 
-    /// The last game of key `i`'s run, when known.
-    fn last(&self, i: usize) -> Option<u32> {
-        self.lasts.get(i).copied()
-    }
-
     /// Whether every key's last game is known.
     pub(super) fn knows_lasts(&self) -> bool {
         self.lasts.len() == self.keys.len()
@@ -407,9 +435,13 @@ impl Segment {
         self.keys.len() * 8 + self.starts.len() * 4 + self.data.len() + self.lasts.capacity() * 4
     }
 
-    /// The bytes of key `i`'s entries, and its last game when known.
-    fn run_with_last(&self, i: usize) -> (&[u8], Option<u32>) {
-        (self.run_bytes(i), self.last(i))
+    /// Key `i`'s run as a merge takes it.
+    fn piece(&self, i: usize) -> Piece<'_> {
+        Piece {
+            bytes: self.run_bytes(i),
+            last: self.lasts.get(i).map(|&l| l + self.base),
+            base: self.base,
+        }
     }
 
     /// The bytes of key `i`'s entries.
@@ -419,6 +451,10 @@ impl Segment {
 
     /// The entries of key `key`, if it has any.
     pub(super) fn run(&self, key: u64) -> Option<Run<'_>> {
+        debug_assert_eq!(
+            self.base, 0,
+            "a pattern block's segment is merged before lookups"
+        );
         let i = self.keys.binary_search(&key).ok()?;
         Some(Run::new(self.run_bytes(i)))
     }
@@ -438,13 +474,13 @@ impl Segment {
             let a = older.keys.get(i).copied().unwrap_or(u64::MAX);
             let b = newer.keys.get(j).copied().unwrap_or(u64::MAX);
             if a < b || j == newer.keys.len() {
-                s.push_runs(a, &[older.run_with_last(i)]);
+                s.push_runs(a, &[older.piece(i)]);
                 i += 1;
             } else if b < a || i == older.keys.len() {
-                s.push_runs(b, &[newer.run_with_last(j)]);
+                s.push_runs(b, &[newer.piece(j)]);
                 j += 1;
             } else {
-                s.push_runs(a, &[older.run_with_last(i), newer.run_with_last(j)]);
+                s.push_runs(a, &[older.piece(i), newer.piece(j)]);
                 i += 1;
                 j += 1;
             }
@@ -497,8 +533,85 @@ impl Segment {
         SegmentBuilder::concat(built, lasts).finish()
     }
 
+    /// Appends the segment's runs to a pattern block (its section of a
+    /// board's region entries, see [`super::block`]): the number of keys
+    /// (varint), then per key its difference from the key before (varint;
+    /// the first from 0), its run's last game (varint), the run's length
+    /// in bytes (varint) and the run's bytes as they are.
+    pub(super) fn write_block(&self, out: &mut Vec<u8>) {
+        debug_assert_eq!(self.base, 0);
+        put_varint(out, self.keys.len() as u64);
+        let mut before = 0u64;
+        for (i, &key) in self.keys.iter().enumerate() {
+            put_varint(out, key - before);
+            before = key;
+            let run = self.run_bytes(i);
+            let last = self.lasts.get(i).copied();
+            let last = last.unwrap_or_else(|| Run::new(run).last().map_or(0, |e| e.0));
+            put_varint(out, u64::from(last));
+            put_varint(out, run.len() as u64);
+            out.extend_from_slice(run);
+        }
+    }
+
+    /// Reads a segment [`Segment::write_block`] wrote, from `raw[*at..]`
+    /// (`at` is left after it), for a block holding `games` games of its
+    /// board (numbered from 0: the caller sets [`Segment::base`]).
+    ///
+    /// # Errors
+    /// Bytes cut short, keys not ascending, a last game not below `games`,
+    /// an empty run or a dense one whose header disagrees with its length.
+    pub(super) fn read_block(
+        raw: &[u8],
+        at: &mut usize,
+        games: u32,
+    ) -> Result<Segment, &'static str> {
+        let varint = |at: &mut usize| get_varint(raw, at).ok_or("region runs cut short");
+        let n = varint(at)? as usize;
+        if n > raw.len() - *at {
+            return Err("region runs cut short");
+        }
+        let mut s = SegmentBuilder {
+            keys: Vec::with_capacity(n),
+            starts: Vec::with_capacity(n + 1),
+            data: Vec::new(),
+            lasts: Some(Vec::with_capacity(n)),
+        };
+        let mut key = 0u64;
+        for i in 0..n {
+            let step = varint(at)?;
+            if i > 0 && step == 0 {
+                return Err("region keys not ascending");
+            }
+            key = key.checked_add(step).ok_or("region key")?;
+            let last = u32::try_from(varint(at)?).map_err(|_| "region run's last game")?;
+            if last >= games {
+                return Err("region run's last game");
+            }
+            let len = varint(at)? as usize;
+            let run = raw
+                .get(*at..at.saturating_add(len))
+                .filter(|r| !r.is_empty())
+                .ok_or("region run")?;
+            if run.starts_with(&DENSE) && dense_parts(run).is_none() {
+                return Err("region segment's dense run");
+            }
+            *at += len;
+            s.keys.push(key);
+            s.starts.push(s.data.len() as u32);
+            s.data.extend_from_slice(run);
+            if let Some(lasts) = &mut s.lasts {
+                lasts.push(last);
+            }
+        }
+        Ok(s.finish())
+    }
+
     /// The entries of games below `n`.
     pub(super) fn below(&self, n: u32) -> Segment {
+        if self.base != 0 {
+            return Segment::merge_all(std::slice::from_ref(self)).below(n);
+        }
         let mut s = SegmentBuilder::default();
         for (i, &key) in self.keys.iter().enumerate() {
             let data = self.run_bytes(i);
@@ -563,14 +676,14 @@ fn merge_ranges(segments: &[Segment], ranges: &[(usize, usize)], lasts: bool) ->
         .map(|(i, r)| Reverse((segments[i].keys[r.0], i)))
         .collect();
     let mut at: Vec<usize> = ranges.iter().map(|r| r.0).collect();
-    let mut runs: Vec<(&[u8], Option<u32>)> = Vec::with_capacity(segments.len());
+    let mut runs: Vec<Piece<'_>> = Vec::with_capacity(segments.len());
     while let Some(Reverse((key, _))) = heap.peek().copied() {
         runs.clear();
         while let Some(&Reverse((k, i))) = heap.peek()
             && k == key
         {
             heap.pop();
-            runs.push(segments[i].run_with_last(at[i]));
+            runs.push(segments[i].piece(at[i]));
             at[i] += 1;
             if at[i] < ranges[i].1 {
                 heap.push(Reverse((segments[i].keys[at[i]], i)));
@@ -616,13 +729,15 @@ impl SegmentBuilder {
             starts: Array::Owned(self.starts),
             data: Array::Owned(self.data),
             lasts: self.lasts.unwrap_or_default(),
+            base: 0,
         }
     }
 
     /// Appends key `key`'s entries from `runs` (each run's games above the
     /// one's before it): the first run's bytes as they are, each later
-    /// one's first game rewritten as a difference from the games before it.
-    fn push_runs(&mut self, key: u64, runs: &[(&[u8], Option<u32>)]) {
+    /// one's first game rewritten as a difference from the games before it
+    /// (and the first run's too, when its games have a base).
+    fn push_runs(&mut self, key: u64, runs: &[Piece<'_>]) {
         self.keys.push(key);
         self.starts.push(self.data.len() as u32);
         if let Some(last) = self.dense_runs(runs) {
@@ -632,15 +747,17 @@ impl SegmentBuilder {
             return;
         }
         let mut last = 0u32;
-        for (i, &(run, known)) in runs.iter().enumerate() {
+        for (i, piece) in runs.iter().enumerate() {
             let mut at = 0;
-            let first = get_varint(run, &mut at).expect("a run's entries are whole") as u32;
-            put_varint(&mut self.data, u64::from(first - last));
-            self.data.extend_from_slice(&run[at..]);
+            let first = get_varint(piece.bytes, &mut at).expect("a run's entries are whole") as u32;
+            put_varint(&mut self.data, u64::from(first + piece.base - last));
+            self.data.extend_from_slice(&piece.bytes[at..]);
             // The next run's first game is written after this one's last
             // (decoded only when not known).
             if i + 1 < runs.len() || self.lasts.is_some() {
-                last = known.unwrap_or_else(|| Run::new(run).last().map_or(last, |e| e.0));
+                last = piece
+                    .last
+                    .unwrap_or_else(|| piece.run().last().map_or(last, |e| e.0));
             }
         }
         if let Some(lasts) = &mut self.lasts {
@@ -653,15 +770,15 @@ impl SegmentBuilder {
     /// they may be (their entries counted at most: varint ones take 3
     /// bytes or more); their last game, or `None` when nothing was
     /// written (the varint runs are then copied as they are).
-    fn dense_runs(&mut self, runs: &[(&[u8], Option<u32>)]) -> Option<u32> {
-        let varint = runs.iter().all(|r| dense_parts(r.0).is_none());
-        let most: usize = runs.iter().map(|r| Run::new(r.0).most_left()).sum();
+    fn dense_runs(&mut self, runs: &[Piece<'_>]) -> Option<u32> {
+        let varint = runs.iter().all(|r| dense_parts(r.bytes).is_none());
+        let most: usize = runs.iter().map(|r| r.run().most_left()).sum();
         if varint && most < DENSE_MIN {
             return None;
         }
-        let first = Run::new(runs.first()?.0).next()?.0;
-        let &(run, known) = runs.last()?;
-        let last = known.or_else(|| Some(Run::new(run).last()?.0))?;
+        let first = runs.first()?.run().next()?.0;
+        let piece = runs.last()?;
+        let last = piece.last.or_else(|| Some(piece.run().last()?.0))?;
         if varint && !is_dense(most, first, last) {
             return None;
         }
@@ -669,7 +786,7 @@ impl SegmentBuilder {
         // ones are decoded.
         let parts: Vec<Part<'_>> = runs
             .iter()
-            .map(|r| match Run::new(r.0) {
+            .map(|r| match r.run() {
                 Run::Dense(d) => Part::Dense(d),
                 Run::Varint(v) => Part::Entries(v.collect()),
             })
@@ -684,7 +801,7 @@ impl SegmentBuilder {
         if is_dense(count, first, last) {
             put_dense(&mut self.data, (first, last), count, &parts);
         } else {
-            let entries = runs.iter().flat_map(|r| Run::new(r.0));
+            let entries = runs.iter().flat_map(|r| r.run());
             put_run(&mut self.data, entries, count, (first, last));
         }
         Some(last)
@@ -778,6 +895,97 @@ mod tests {
                 assert!(sorted.is_sorted_by_key(|e| (e.key, e.game)));
             }
         }
+    }
+
+    /// A segment written into a pattern block reads back with its entries
+    /// and last games, and merges with its games numbered from a base; a
+    /// block's segment cut short, with keys not ascending, an empty run or
+    /// a last game beyond the block's games is refused.
+    #[test]
+    fn block_runs_read_back_rebased_and_are_checked() {
+        // Keys of many games (dense runs) and of few (varint ones).
+        let mut entries: Vec<Entry> = (0..200u32)
+            .flat_map(|g| {
+                let few = if g % 40 == 3 { Some(1000) } else { None };
+                let keys = (0..(g % 3) as u64 + 1).map(|k| k * 7 + 1).chain(few);
+                keys.map(move |key| Entry {
+                    key,
+                    game: g,
+                    node: g as u16 + 1,
+                    next: (g % 5) as u8,
+                })
+            })
+            .collect();
+        entries.sort_by_key(|e| (e.key, e.game));
+        let segment = Segment::encode(&entries);
+        let mut out = vec![9];
+        segment.write_block(&mut out);
+        out.push(9);
+        let mut at = 1;
+        let back = Segment::read_block(&out, &mut at, 200).unwrap();
+        assert_eq!(at, out.len() - 1);
+        let decode = |s: &Segment| -> Vec<(u64, u32, u16, u8)> {
+            s.keys
+                .iter()
+                .flat_map(|&k| s.run(k).unwrap().map(move |(g, n, c)| (k, g, n, c)))
+                .collect()
+        };
+        assert_eq!(decode(&back), decode(&segment));
+        assert_eq!(back.lasts, segment.lasts);
+        // Merged after a segment of games 0..1000, numbered from 1000.
+        let mut rebased = Segment::read_block(&out, &mut 1, 200).unwrap();
+        rebased.base = 1000;
+        let before: Vec<Entry> = entries
+            .iter()
+            .map(|e| Entry {
+                game: e.game * 5,
+                ..*e
+            })
+            .collect();
+        let merged = Segment::merge_all(&[Segment::encode(&before), rebased]);
+        let mut expected: Vec<_> = before
+            .iter()
+            .chain(
+                &entries
+                    .iter()
+                    .map(|e| Entry {
+                        game: e.game + 1000,
+                        ..*e
+                    })
+                    .collect::<Vec<_>>(),
+            )
+            .map(|e| (e.key, e.game, e.node, e.next))
+            .collect();
+        expected.sort_by_key(|e| (e.0, e.1));
+        assert_eq!(decode(&merged), expected);
+        assert!(merged.knows_lasts());
+        // Damage.
+        assert!(
+            Segment::read_block(&out, &mut 1, 199).is_err(),
+            "a last game beyond"
+        );
+        assert!(
+            Segment::read_block(&out[..out.len() / 2], &mut 1, 200).is_err(),
+            "cut"
+        );
+        let mut bad = Vec::new();
+        for v in [2u64, 5, 0, 3] {
+            put_varint(&mut bad, v);
+        }
+        bad.extend_from_slice(&[0, 1, 0]);
+        for v in [0u64, 0, 3] {
+            put_varint(&mut bad, v);
+        }
+        bad.extend_from_slice(&[0, 1, 0]);
+        assert_eq!(
+            Segment::read_block(&bad, &mut 0, 10).unwrap_err(),
+            "region keys not ascending"
+        );
+        let empty = [1u8, 5, 0, 0];
+        assert!(
+            Segment::read_block(&empty, &mut 0, 10).is_err(),
+            "an empty run"
+        );
     }
 
     /// Segments merge and shrink to the games below a bound as the entries

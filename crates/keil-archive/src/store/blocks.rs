@@ -17,15 +17,19 @@ pub(crate) struct BlockRange {
     pub last: i64,
     /// Games in it.
     pub games: i64,
+    /// Its format's version.
+    pub version: i64,
 }
 
-/// A [`BlockRange`] from the columns `id, first_game, last_game, games`.
+/// A [`BlockRange`] from the columns `id, first_game, last_game, games,
+/// version`.
 fn range_of(r: &Row<'_>) -> Result<BlockRange> {
     Ok(BlockRange {
         id: r.get(0)?,
         first: r.get(1)?,
         last: r.get(2)?,
         games: r.get(3)?,
+        version: r.get(4)?,
     })
 }
 
@@ -46,20 +50,20 @@ pub(crate) fn insert(
     Ok(())
 }
 
-/// The blocks of `kind` in `version` that lie within game ids
-/// `(after, upto]`, by first game.
+/// The blocks of `kind` in a version within `versions` that lie within
+/// game ids `(after, upto]`, by first game.
 pub(crate) fn within(
     conn: Read<'_>,
     kind: &str,
-    version: i64,
+    versions: std::ops::RangeInclusive<i64>,
     after: i64,
     upto: i64,
 ) -> Result<Vec<BlockRange>> {
     conn.query(
-        "SELECT id, first_game, last_game, games FROM derived_blocks \
-         WHERE kind = ?1 AND version = ?2 AND first_game > ?3 AND last_game <= ?4 \
-         ORDER BY first_game",
-        params![kind, version, after, upto],
+        "SELECT id, first_game, last_game, games, version FROM derived_blocks \
+         WHERE kind = ?1 AND version BETWEEN ?2 AND ?3 AND first_game > ?4 \
+         AND last_game <= ?5 ORDER BY first_game",
+        params![kind, *versions.start(), *versions.end(), after, upto],
         range_of,
     )
 }
@@ -73,7 +77,7 @@ pub(crate) fn data(conn: Read<'_>, id: i64) -> Result<Vec<u8>> {
 /// holds fewer than `below` games: the run a merge may join.
 pub(crate) fn trailing_small(conn: Read<'_>, kind: &str, below: i64) -> Result<Vec<BlockRange>> {
     let rows = conn.query(
-        "SELECT id, first_game, last_game, games FROM derived_blocks \
+        "SELECT id, first_game, last_game, games, version FROM derived_blocks \
          WHERE kind = ?1 ORDER BY first_game DESC LIMIT 64",
         params![kind],
         range_of,
