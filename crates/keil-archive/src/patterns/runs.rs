@@ -68,7 +68,7 @@ fn is_dense(count: usize, first: u32, last: u32) -> bool {
 pub(super) struct Segment {
     pub(super) keys: Array<u64>,
     /// `starts[i]..starts[i + 1]`: the bytes of `keys[i]`'s entries.
-    pub(super) starts: Array<u32>,
+    pub(super) starts: Array<u64>,
     pub(super) data: Array<u8>,
     /// Per key, the last game of its run, so that a merge need not decode
     /// the run to find it; empty when not known (a segment read from a
@@ -103,7 +103,7 @@ impl<'a> Piece<'a> {
 #[derive(Default)]
 struct SegmentBuilder {
     keys: Vec<u64>,
-    starts: Vec<u32>,
+    starts: Vec<u64>,
     data: Vec<u8>,
     /// Each key's last game, when every run it is written from has one.
     lasts: Option<Vec<u32>>,
@@ -383,7 +383,7 @@ impl Segment {
     /// marked dense whose header disagrees with its length.
     pub(super) fn from_parts(
         keys: Array<u64>,
-        starts: Array<u32>,
+        starts: Array<u64>,
         data: Array<u8>,
     ) -> Result<Segment, &'static str> {
         if starts.len() != keys.len() + 1
@@ -394,7 +394,7 @@ impl Segment {
         {
             return Err("region segment");
         }
-        let run = |w: &[u32]| &data[w[0] as usize..w[1] as usize];
+        let run = |w: &[u64]| &data[w[0] as usize..w[1] as usize];
         if starts
             .windows(2)
             .any(|w| run(w).starts_with(&DENSE) && dense_parts(run(w)).is_none())
@@ -417,7 +417,7 @@ impl Segment {
         for run in entries.chunk_by(|a, b| a.key == b.key) {
             let (first, last) = (run[0].game, run[run.len() - 1].game);
             s.keys.push(run[0].key);
-            s.starts.push(s.data.len() as u32);
+            s.starts.push(s.data.len() as u64);
             lasts.push(last);
             let read = run.iter().map(|e| (e.game, e.node, e.next));
             put_run(&mut s.data, read, run.len(), (first, last));
@@ -432,7 +432,7 @@ impl Segment {
     }
 
     pub(super) fn bytes(&self) -> usize {
-        self.keys.len() * 8 + self.starts.len() * 4 + self.data.len() + self.lasts.capacity() * 4
+        self.keys.len() * 8 + self.starts.len() * 8 + self.data.len() + self.lasts.capacity() * 4
     }
 
     /// Key `i`'s run as a merge takes it.
@@ -507,7 +507,7 @@ impl Segment {
         // Each part's first key (the first part's is the least).
         let mut cuts = vec![0u64];
         for p in 1..parts {
-            let byte = (largest.data.len() * p / parts) as u32;
+            let byte = (largest.data.len() * p / parts) as u64;
             let i = largest.starts.partition_point(|&s| s < byte);
             if let Some(&key) = largest.keys.get(i)
                 && key > *cuts.last().expect("a first cut")
@@ -598,7 +598,7 @@ impl Segment {
             }
             *at += len;
             s.keys.push(key);
-            s.starts.push(s.data.len() as u32);
+            s.starts.push(s.data.len() as u64);
             s.data.extend_from_slice(run);
             if let Some(lasts) = &mut s.lasts {
                 lasts.push(last);
@@ -621,7 +621,7 @@ impl Segment {
                     let kept: Vec<Read> = run.take_while(|e| e.0 < n).collect();
                     if let (Some(first), Some(last)) = (kept.first(), kept.last()) {
                         s.keys.push(key);
-                        s.starts.push(s.data.len() as u32);
+                        s.starts.push(s.data.len() as u64);
                         let span = (first.0, last.0);
                         put_run(&mut s.data, kept.iter().copied(), kept.len(), span);
                     }
@@ -637,7 +637,7 @@ impl Segment {
             }
             if end > 0 {
                 s.keys.push(key);
-                s.starts.push(s.data.len() as u32);
+                s.starts.push(s.data.len() as u64);
                 s.data.extend_from_slice(&data[..end]);
             }
         }
@@ -708,7 +708,7 @@ impl SegmentBuilder {
             lasts: lasts.then(Vec::new),
         };
         for p in parts {
-            let offset = s.data.len() as u32;
+            let offset = s.data.len() as u64;
             s.keys.extend_from_slice(&p.keys);
             s.starts.extend(p.starts.iter().map(|&at| at + offset));
             s.data.extend_from_slice(&p.data);
@@ -720,7 +720,7 @@ impl SegmentBuilder {
     }
 
     fn finish(mut self) -> Segment {
-        self.starts.push(self.data.len() as u32);
+        self.starts.push(self.data.len() as u64);
         self.keys.shrink_to_fit();
         self.starts.shrink_to_fit();
         self.data.shrink_to_fit();
@@ -739,7 +739,7 @@ impl SegmentBuilder {
     /// (and the first run's too, when its games have a base).
     fn push_runs(&mut self, key: u64, runs: &[Piece<'_>]) {
         self.keys.push(key);
-        self.starts.push(self.data.len() as u32);
+        self.starts.push(self.data.len() as u64);
         if let Some(last) = self.dense_runs(runs) {
             if let Some(lasts) = &mut self.lasts {
                 lasts.push(last);
@@ -1128,8 +1128,8 @@ mod tests {
         let mut data = Vec::new();
         let span = (entries[0].0, entries[entries.len() - 1].0);
         put_run(&mut data, entries.iter().copied(), entries.len(), span);
-        let whole = data.len() as u32;
-        let parts = |end: u32| {
+        let whole = data.len() as u64;
+        let parts = |end: u64| {
             Segment::from_parts(
                 Array::Owned(vec![7]),
                 Array::Owned(vec![0, end]),

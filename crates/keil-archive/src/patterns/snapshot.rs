@@ -21,7 +21,7 @@
 //! rename).
 //!
 //! **Format** (little-endian; every array starts at a multiple of 8 bytes,
-//! so that it is used in place): the magic `KEILPIX5`, the pattern blocks'
+//! so that it is used in place): the magic `KEILPIX6`, the pattern blocks'
 //! version (u32), the fingerprint (32 bytes), the games and removals
 //! sequences (i64 each), the number of groups (u32); per group its kind (0
 //! Keil, 1 Go, 2 Kaomi) and board size (u64 each), then its arrays, each as
@@ -30,7 +30,7 @@
 //! (u32, 0 for one move per node) and all the nodes (u32), columns (i16),
 //! events (u32), winners (i8), the answer order (u32), the removal mask (a
 //! byte per game, or none); then the region index: a u64 (0 none, else 1 +
-//! its number of segments) and per segment its keys (u64), run starts (u32)
+//! its number of segments) and per segment its keys (u64), run starts (u64)
 //! and entry bytes (each run varint or dense, see [`super::runs`]). Last, the BLAKE3 hash of everything before it (32
 //! bytes).
 
@@ -57,8 +57,10 @@ pub(super) const FILE: &str = "patterns.snapshot";
 
 /// The format's magic; `KEILPIX4` since the region index holds the corner
 /// boxes' stone sets, `KEILPIX5` since its runs may be dense
-/// ([`super::runs`]; an older snapshot is not used).
-const MAGIC: &[u8; 8] = b"KEILPIX5";
+/// ([`super::runs`]), `KEILPIX6` since its run starts are u64 (a region
+/// segment of a million 19×19 games holds 2.1 GB of runs: u32 starts
+/// would overflow at about two million); an older snapshot is not used.
+const MAGIC: &[u8; 8] = b"KEILPIX6";
 
 /// The header's length: magic, version, fingerprint, sequences, groups.
 const HEADER: usize = 8 + 4 + 32 + 16 + 4;
