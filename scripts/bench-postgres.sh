@@ -21,9 +21,11 @@
 # ones; after the first, pattern answers come from the node's answer cache
 # and positions confirm from the lines it kept, so only the player list
 # reads the database as in the first).
-# LEAN=1 bounds the
-# disk a million games take: the generated file is deleted once imported,
-# and each node's cache directory once its searches are timed.
+# GENERATED=file imports that file (the output of the same `keil generate`
+# command, made before) instead of generating it again. LEAN=1 bounds the
+# disk a million games take: the generated file (not a GENERATED one) is
+# deleted once imported, and each node's cache directory once its
+# searches are timed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 data=${1:-../shared/data/sgf-real/yenw__computer-go-dataset}
@@ -67,10 +69,13 @@ fi
 
 if [ "$games" -gt 0 ]; then
     echo "== 2. $games generated 19x19 Go games"
-    "$keil" generate --game go --games "$games" --seed 1 >"$out/generated.sgf"
-    timed_import sqlite-gen "$out/gen-db" "$out/generated.sgf"
-    timed_import postgres-gen "$(url generated)" "$out/generated.sgf"
-    if [ -n "${LEAN:-}" ]; then rm -f "$out/generated.sgf"; fi
+    generated=${GENERATED:-$out/generated.sgf}
+    if [ -z "${GENERATED:-}" ]; then
+        "$keil" generate --game go --games "$games" --seed 1 >"$generated"
+    fi
+    timed_import sqlite-gen "$out/gen-db" "$generated"
+    timed_import postgres-gen "$(url generated)" "$generated"
+    if [ -n "${LEAN:-}" ] && [ -z "${GENERATED:-}" ]; then rm -f "$generated"; fi
     for backend in sqlite postgres; do
         if [ $backend = sqlite ]; then db="$out/gen-db"; else db=$(url generated); fi
         rm -rf "$out/cache-$backend"

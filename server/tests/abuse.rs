@@ -375,7 +375,9 @@ fn a_slow_body_is_cut_off_with_408() {
 #[test]
 fn a_full_disk_answers_507_with_what_was_stored_in_whole_batches() {
     let f = start(|o, _| o.upload_batch = 50);
-    f.archive.cap_pages_for_tests(40).unwrap();
+    // Room for a batch or two (50 of these games and their derived blocks
+    // take about 60 pages of 4 KiB).
+    f.archive.cap_pages_for_tests(100).unwrap();
     let detail = upload(&f, TOKEN, None, corpus(600, 9)).problem(507);
     let stored: u64 = detail
         .split(" games were stored")
