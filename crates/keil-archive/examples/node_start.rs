@@ -9,6 +9,9 @@
 //!     ARCHIVE_DIR [CACHE_DIR]
 //! ```
 //!
+//! `ARCHIVE_DIR` may be a PostgreSQL URL (`postgres://…`; the node's
+//! directory is then a new one under the system's temporary directory).
+//!
 //! With `CACHE_DIR` ([`keil_archive::Archive::cache_in`]), the position
 //! segments are mapped from that directory and the pattern index read
 //! from its snapshot there (the first run writes them).
@@ -66,7 +69,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .next()
         .ok_or("usage: node_start ARCHIVE_DIR [CACHE_DIR]")?;
     let t = Instant::now();
-    let archive = Archive::open_read_only(&dir)?;
+    // A PostgreSQL URL (its node directory a temporary one) or a directory.
+    let node = std::env::temp_dir().join(format!("keil-node-start-{}", std::process::id()));
+    let archive = Archive::open_read_only(keil_archive::Location::parse(&dir, || node.clone()))?;
     if let Some(cache) = args.next() {
         archive.cache_in(cache)?;
     }

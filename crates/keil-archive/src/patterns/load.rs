@@ -237,15 +237,32 @@ fn read_games(
         })
     };
     let stored = blocks::within(conn, block::KIND, block::OLDEST..=block::VERSION, at, max)?;
-    for run in stored.chunks(DECODE_AHEAD) {
-        let bytes = run
-            .iter()
+    let read_run = |run: &[blocks::BlockRange]| -> Result<Vec<(Vec<u8>, i64)>> {
+        run.iter()
             .map(|b| Ok((blocks::data(conn, b.id)?, b.version)))
-            .collect::<Result<Vec<_>>>()?;
-        let decoded: Vec<_> = bytes
-            .par_iter()
-            .map(|(d, v)| block::decode(d, *v))
-            .collect();
+            .collect()
+    };
+    // The next run of blocks is read (on this thread: the connection
+    // stays here) while this run's decode on rayon's pool.
+    let mut runs = stored.chunks(DECODE_AHEAD);
+    let mut next = match runs.next() {
+        Some(run) => Some((run, read_run(run)?)),
+        None => None,
+    };
+    while let Some((run, bytes)) = next.take() {
+        let mut decoded = Vec::new();
+        rayon::in_place_scope(|s| {
+            s.spawn(|_| {
+                decoded = bytes
+                    .par_iter()
+                    .map(|(d, v)| block::decode(d, *v))
+                    .collect();
+            });
+            if let Some(following) = runs.next() {
+                next = Some((following, read_run(following)?));
+            }
+            Ok::<_, Error>(())
+        })?;
         drop(bytes);
         for (b, block) in run.iter().zip(decoded) {
             if b.first > at + 1 {

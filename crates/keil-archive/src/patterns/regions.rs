@@ -424,10 +424,7 @@ impl Regions {
         let per = games.len().div_ceil(ranges).max(RANGE_GAMES);
         let found: Vec<Segment> = games
             .par_chunks(per)
-            .map_init(
-                || Scratch::new(n),
-                |s, chunk| self.range_segment(chunk, s),
-            )
+            .map_init(|| Scratch::new(n), |s, chunk| self.range_segment(chunk, s))
             .collect();
         found.into_iter().filter(|s| !s.keys.is_empty()).collect()
     }
