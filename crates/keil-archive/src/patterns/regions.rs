@@ -58,9 +58,12 @@
 //! and the result into the segments before (a binary counter: it is
 //! merged with the one before it while it holds as many bytes or more).
 //! Segment sizes at least halve from one to the next, so there are few of
-//! them; a node's first load copies each entry twice (its range's
-//! segment, then the merge), and a one-game upload never rewrites the
-//! whole index. Games only grow, so segments come in game order, and a
+//! them; a node's first load copies each entry a few times, never
+//! merging it more than once (into its range's segment or out of its
+//! pattern block, then the merge and its parts put together), and a
+//! one-game upload never rewrites the whole index. A pattern block's
+//! segment ([`Regions::push_block`]) numbers its games from the block's
+//! first: its games get their index in the group as it is merged. Games only grow, so segments come in game order, and a
 //! merge copies each key's runs one after the other: it re-encodes only
 //! the newer run's first game, after the older run's last (which segments
 //! built during a load carry per key, and others decode), unless the runs
