@@ -243,7 +243,7 @@ fn read_games(
             .collect()
     };
     // The next run of blocks is read (on this thread: the connection
-    // stays here) while this run's decode on rayon's pool.
+    // stays here) while this run decodes on rayon's pool.
     let mut runs = stored.chunks(DECODE_AHEAD);
     let mut next = match runs.next() {
         Some(run) => Some((run, read_run(run)?)),
