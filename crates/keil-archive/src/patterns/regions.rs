@@ -54,9 +54,9 @@
 //! range's entries are found, sorted and encoded into a segment of its own,
 //! the ranges in parallel ([`Regions::push_all`]); those segments are
 //! *loose* until the load or refresh ends ([`Regions::seal`]), which
-//! merges them all in one pass (a k-way merge, in parallel by key range)
-//! and the result into the segments before (a binary counter: it is
-//! merged with the one before it while it holds as many bytes or more).
+//! merges them in one pass (a k-way merge, in parallel by key range)
+//! together with the last segments before them that are no larger than
+//! what they join (a binary counter).
 //! Segment sizes at least halve from one to the next, so there are few of
 //! them; a node's first load copies each entry a few times, never
 //! merging it more than once (into its range's segment or out of its
@@ -546,23 +546,27 @@ impl Regions {
     }
 
     /// Merges the loose segments (the games pushed since the last call)
-    /// into one, and that one with the segments before it that are no
-    /// larger (the binary counter).
+    /// into one, with the segments before them that are no larger than
+    /// what they join (the binary counter), in one k-way pass.
     pub(crate) fn seal(&mut self) {
-        let loose = self.segments.split_off(self.settled);
-        let mut segment = match &loose[..] {
-            [] => return,
-            [one] if one.base == 0 => loose.into_iter().next().expect("one segment"),
-            _ => Segment::merge_all(&loose),
-        };
-        while let Some(last) = self.segments.last() {
-            if segment.data.len() < last.data.len() {
-                break;
-            }
-            let older = self.segments.pop().expect("a last segment");
-            segment = Segment::merge(&older, &segment);
+        if self.settled == self.segments.len() {
+            return;
         }
-        self.segments.push(segment);
+        let mut size: usize = self.segments[self.settled..]
+            .iter()
+            .map(|s| s.data.len())
+            .sum();
+        let mut from = self.settled;
+        while from > 0 && size >= self.segments[from - 1].data.len() {
+            from -= 1;
+            size += self.segments[from].data.len();
+        }
+        let merging = self.segments.split_off(from);
+        let merged = match &merging[..] {
+            [one] if one.base == 0 => merging.into_iter().next().expect("one segment"),
+            _ => Segment::merge_all(&merging),
+        };
+        self.segments.push(merged);
         self.settled = self.segments.len();
     }
 

@@ -459,35 +459,6 @@ impl Segment {
         Some(Run::new(self.run_bytes(i)))
     }
 
-    /// `older`'s entries and then `newer`'s (whose games all come after
-    /// `older`'s), as one segment.
-    pub(super) fn merge(older: &Segment, newer: &Segment) -> Segment {
-        let mut s = SegmentBuilder {
-            keys: Vec::with_capacity(older.keys.len() + newer.keys.len()),
-            starts: Vec::with_capacity(older.keys.len() + newer.keys.len() + 1),
-            data: Vec::with_capacity(older.data.len() + newer.data.len()),
-            lasts: (older.knows_lasts() && newer.knows_lasts())
-                .then(|| Vec::with_capacity(older.keys.len() + newer.keys.len())),
-        };
-        let (mut i, mut j) = (0, 0);
-        while i < older.keys.len() || j < newer.keys.len() {
-            let a = older.keys.get(i).copied().unwrap_or(u64::MAX);
-            let b = newer.keys.get(j).copied().unwrap_or(u64::MAX);
-            if a < b || j == newer.keys.len() {
-                s.push_runs(a, &[older.piece(i)]);
-                i += 1;
-            } else if b < a || i == older.keys.len() {
-                s.push_runs(b, &[newer.piece(j)]);
-                j += 1;
-            } else {
-                s.push_runs(a, &[older.piece(i), newer.piece(j)]);
-                i += 1;
-                j += 1;
-            }
-        }
-        s.finish()
-    }
-
     /// The entries of `segments` (each one's games after the one's
     /// before it) as one segment: a k-way merge by key (a heap of the
     /// segments' next keys), each key's runs one after the other, in
@@ -655,9 +626,10 @@ const MERGE_PART_BYTES: usize = if cfg!(test) { 64 } else { 1 << 20 };
 /// The keys `ranges[i]` (indexes into its keys) of each segment
 /// `segments[i]`, merged as [`Segment::merge_all`] merges whole segments.
 fn merge_ranges(segments: &[Segment], ranges: &[(usize, usize)], lasts: bool) -> SegmentBuilder {
+    let keys: usize = ranges.iter().map(|&(a, b)| b - a).sum();
     let mut s = SegmentBuilder {
-        keys: Vec::new(),
-        starts: Vec::new(),
+        keys: Vec::with_capacity(keys),
+        starts: Vec::with_capacity(keys + 1),
         data: Vec::with_capacity(
             segments
                 .iter()
@@ -1016,9 +988,9 @@ mod tests {
         let flat = |e: &[Entry]| -> Vec<(u64, u32, u16, u8)> {
             e.iter().map(|e| (e.key, e.game, e.node, e.next)).collect()
         };
-        let older = Segment::encode(&entries(0..400));
-        let newer = Segment::encode(&entries(400..1000));
-        let merged = Segment::merge(&older, &newer);
+        let older = || Segment::encode(&entries(0..400));
+        let newer = || Segment::encode(&entries(400..1000));
+        let merged = Segment::merge_all(&[older(), newer()]);
         assert_eq!(decode(&merged), flat(&entries(0..1000)));
         assert_eq!(decode(&merged.below(650)), flat(&entries(0..650)));
         assert_eq!(decode(&merged.below(0)), Vec::new());
@@ -1036,8 +1008,8 @@ mod tests {
         assert_eq!(merged.lasts, lasts(&merged));
         let cut = merged.below(650);
         assert!(!cut.knows_lasts());
-        let later = Segment::encode(&entries(1000..1300));
-        let again = Segment::merge(&cut, &later);
+        let later = || Segment::encode(&entries(1000..1300));
+        let again = Segment::merge_all(&[merged.below(650), later()]);
         assert!(!again.knows_lasts());
         let expected: Vec<_> = flat(&entries(0..650))
             .into_iter()
@@ -1070,12 +1042,12 @@ mod tests {
             e.sort_by_key(|e| (e.0, e.1));
             e
         };
-        let all = Segment::merge_all(&[older, newer, Segment::encode(&entries(1000..1300))]);
+        let all = Segment::merge_all(&[older(), newer(), later()]);
         assert_eq!(decode(&all), sorted(&[0..650, 650..1300]));
         assert!(kinds(&all).0 > 0);
         assert!(all.knows_lasts());
         assert_eq!(all.lasts, lasts(&all));
-        let all = Segment::merge_all(&[cut, later]);
+        let all = Segment::merge_all(&[cut, later()]);
         assert_eq!(decode(&all), sorted(&[0..650, 1000..1300]));
         assert!(!all.knows_lasts());
         assert_eq!(decode(&Segment::merge_all(&[])), Vec::new());
