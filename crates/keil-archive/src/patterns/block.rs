@@ -163,8 +163,14 @@ fn kind_code(kind: GameKind) -> u8 {
     GameKind::ALL.iter().position(|k| *k == kind).unwrap_or(0) as u8
 }
 
-/// The board of a kind's byte and a size's (a block's).
-fn board_of(kind: u8, size: u8) -> Result<(GameKind, AnyBoard), Damaged> {
+/// The board of the kind's byte and the size's at `raw[*at..]` (a
+/// block's; `at` is left after them).
+fn board_at(raw: &[u8], at: &mut usize) -> Result<(GameKind, AnyBoard), Damaged> {
+    let [kind, size] = *raw
+        .get(*at..*at + 2)
+        .and_then(|b| <&[u8; 2]>::try_from(b).ok())
+        .ok_or("truncated")?;
+    *at += 2;
     let kind = *GameKind::ALL.get(usize::from(kind)).ok_or("game kind")?;
     let board = BoardSpec::new(kind, size)
         .and_then(|s| s.board())
@@ -184,12 +190,7 @@ pub(super) fn decode(bytes: &[u8], version: i64) -> Result<Decoded, Damaged> {
     let mut games = Vec::with_capacity(n.min(1 << 16));
     let mut last_id = 0u64;
     for _ in 0..n {
-        let (&k, &size) = (
-            raw.get(at).ok_or("truncated")?,
-            raw.get(at + 1).ok_or("truncated")?,
-        );
-        at += 2;
-        let (kind, board) = board_of(k, size)?;
+        let (kind, board) = board_at(&raw, &mut at)?;
         last_id = last_id.checked_add(varint(&mut at)?).ok_or("game id")?;
         let id = u32::try_from(last_id).map_err(|_| "game id")?;
         let date = u32::try_from(varint(&mut at)?).map_err(|_| "date")?;
@@ -251,12 +252,7 @@ pub(super) fn decode(bytes: &[u8], version: i64) -> Result<Decoded, Damaged> {
     if version >= 2 {
         let sets = varint(&mut at)?;
         for _ in 0..sets {
-            let (&k, &size) = (
-                raw.get(at).ok_or("truncated")?,
-                raw.get(at + 1).ok_or("truncated")?,
-            );
-            at += 2;
-            let (kind, board) = board_of(k, size)?;
+            let (kind, board) = board_at(&raw, &mut at)?;
             let of_board = games.iter().filter(|g| g.0 == kind && g.1 == board).count();
             if of_board == 0
                 || regions
