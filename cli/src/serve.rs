@@ -157,7 +157,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let uploads = args.token_file.is_some() || token.is_some();
     let opened = std::time::Instant::now();
-    let archive = open(&args.db.location(args.cache_dir.as_deref()), args.read_only)?;
+    let archive = Arc::new(open(
+        &args.db.location(args.cache_dir.as_deref()),
+        args.read_only,
+    )?);
     eprintln!(
         "keil: archive opened in {:.1} s (its text index caught up)",
         opened.elapsed().as_secs_f64()
@@ -244,7 +247,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         search_threads: args.search_threads,
         metrics_addr: args.metrics_addr,
         grace: std::time::Duration::from_secs(args.grace),
-        ..ServerOptions::new(Arc::new(archive))
+        ..ServerOptions::new(archive)
     };
     keil_server::run_blocking(options).context("server")?;
     Ok(())

@@ -396,21 +396,33 @@ fn remove_takes_games_out_and_logs_who_asked() {
 }
 
 /// `keil serve --cache-dir DIR` loads the position and pattern indexes
-/// through the cache before it listens: the directory then holds the
-/// segments' files and the pattern index's snapshot, and a position search
-/// answers as without it.
+/// through the cache before it listens, and writes the cache's files
+/// while it serves (the segments' files synced on a thread, the pattern
+/// index's snapshot once its region segments are merged): the directory
+/// then holds both, and a position search answers as without it.
 #[test]
-fn serve_writes_its_cache_before_it_listens() {
+fn serve_writes_its_cache_while_it_serves() {
     let _turn = one_server_at_a_time();
     let dir = fresh("segment-cache");
     let db = archive(&dir);
     let cache = dir.join("cache");
     let mut served = serve_with(&db, &["--cache-dir".as_ref(), cache.as_os_str()]);
     let addr = served.addr.clone();
-    let files: Vec<_> = std::fs::read_dir(&cache)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
+    let listing = || -> Vec<String> {
+        std::fs::read_dir(&cache)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect()
+    };
+    let waited = std::time::Instant::now();
+    let mut files = listing();
+    while !(files.iter().any(|n| n.ends_with(".seg"))
+        && files.iter().any(|n| n == "patterns.snapshot"))
+        && waited.elapsed() < std::time::Duration::from_secs(60)
+    {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        files = listing();
+    }
     assert!(
         files.iter().any(|n| n.ends_with(".seg")),
         "no segment file in {}",

@@ -399,14 +399,18 @@ pub struct WarmUp {
 /// Loads what the first queries would otherwise load under load: the
 /// position index's segments and game summaries
 /// ([`keil_archive::Positions::load`]) and, when `patterns`, the pattern
-/// index from its blocks ([`keil_archive::Patterns::load`]: about 3.4 KB
-/// per 19×19 game, 2.4 KB per side-7 game), the two on two threads at
-/// once. Call before serving, so that concurrent first requests do not
-/// wait for it.
+/// index from its blocks ([`keil_archive::Patterns::load_unmerged`]: about
+/// 5 KB per 19×19 game), the two on two threads at once. Call before
+/// serving, so that concurrent first requests do not wait for it.
+///
+/// The pattern index's region segments are then merged, and the node's
+/// snapshot written, on a thread of its own while the node serves
+/// ([`keil_archive::Patterns::settle`]; logged when done): pattern
+/// searches answer meanwhile, their region lookups slower.
 ///
 /// # Errors
 /// Archive errors (the position index's first).
-pub fn warm_up(archive: &Archive, patterns: bool) -> keil_archive::Result<WarmUp> {
+pub fn warm_up(archive: &Arc<Archive>, patterns: bool) -> keil_archive::Result<WarmUp> {
     // The loads below are the global pool's first use: build it now, with
     // its threads below the readers' priority.
     work::lower_global_pool_priority();
@@ -418,16 +422,41 @@ pub fn warm_up(archive: &Archive, patterns: bool) -> keil_archive::Result<WarmUp
         f().map(|v| (t.elapsed(), v))
     }
     let (positions, pattern_load) = std::thread::scope(|scope| {
-        let p = patterns.then(|| scope.spawn(|| timed(|| archive.patterns().load())));
+        let p = patterns.then(|| scope.spawn(|| timed(|| archive.patterns().load_unmerged())));
         let positions = timed(|| archive.positions().load()).map(|(d, ())| d);
         let pattern_load = p.map(|h| h.join().expect("the pattern load does not panic"));
         (positions, pattern_load)
     });
-    Ok(WarmUp {
+    let warm = WarmUp {
         total: start.elapsed(),
         positions: positions?,
         patterns: pattern_load.transpose()?,
-    })
+    };
+    if patterns {
+        let settle = |archive: Arc<Archive>| {
+            move || {
+                let t = std::time::Instant::now();
+                match archive.patterns().settle() {
+                    Ok(true) => tracing::info!(
+                        "pattern index merged and its snapshot written in {:.1} s",
+                        t.elapsed().as_secs_f64()
+                    ),
+                    Ok(false) => {}
+                    Err(e) => {
+                        tracing::warn!("pattern index merged, its snapshot not written: {e}")
+                    }
+                }
+            }
+        };
+        let spawned = std::thread::Builder::new()
+            .name("settle".into())
+            .spawn(settle(archive.clone()));
+        if let Err(e) = spawned {
+            tracing::warn!("no thread for the pattern index's merge ({e}): merging it now");
+            settle(archive.clone())();
+        }
+    }
+    Ok(warm)
 }
 
 /// Serves until the process is stopped: SIGTERM stops gracefully (no new

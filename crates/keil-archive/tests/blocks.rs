@@ -233,6 +233,52 @@ fn blocks_of_two_boards_answer_as_a_replay_does() {
     );
 }
 
+/// A node's first load that leaves the region segments unmerged
+/// (`load_unmerged`, as `keil serve` does: one segment a block) answers
+/// every pattern search as a merged load does: at once, with games
+/// imported meanwhile (caught up beside the unmerged segments), and
+/// after `settle`, which merges them and only then writes the node's
+/// snapshot, which the next node reads.
+#[test]
+fn an_unmerged_load_answers_as_a_merged_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = Archive::open(common::at(dir.path())).unwrap();
+    import(&archive, records(120, 3));
+    let queries = queries(&archive, &[3, 20, 41, 77]);
+    let merged = answers(&Archive::open(common::at(dir.path())).unwrap(), &queries);
+    assert!(merged.iter().any(|a| a["total_games"].as_u64() > Some(1)));
+
+    let cache = tempfile::tempdir().unwrap();
+    let snapshot = cache.path().join("patterns.snapshot");
+    let node = Archive::open(common::at(dir.path())).unwrap();
+    node.cache_in(cache.path()).unwrap();
+    let loaded = node.patterns().load_unmerged().unwrap();
+    assert!(!loaded.from_snapshot);
+    assert_eq!(loaded.games, 120);
+    assert_eq!(answers(&node, &queries), merged);
+    assert!(!snapshot.exists(), "written only once merged");
+
+    // Games another importer adds are caught up unmerged too.
+    import(&archive, records(40, 4));
+    let all = answers(&Archive::open(common::at(dir.path())).unwrap(), &queries);
+    assert_ne!(all, merged, "the new games change some answer");
+    assert_eq!(answers(&node, &queries), all);
+
+    assert!(node.patterns().settle().unwrap());
+    assert!(snapshot.exists());
+    assert!(!node.patterns().settle().unwrap(), "nothing left to merge");
+    assert_eq!(answers(&node, &queries), all);
+    drop(node);
+
+    let next = Archive::open(common::at(dir.path())).unwrap();
+    next.cache_in(cache.path()).unwrap();
+    let read = next.patterns().load_unmerged().unwrap();
+    assert!(read.from_snapshot);
+    assert_eq!(read.games, 160);
+    assert_eq!(answers(&next, &queries), all);
+    assert!(!next.patterns().settle().unwrap(), "a snapshot is merged");
+}
+
 #[test]
 fn merged_blocks_drop_removed_games_and_keep_the_answers() {
     let dir = tempfile::tempdir().unwrap();

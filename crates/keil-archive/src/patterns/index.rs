@@ -388,10 +388,15 @@ impl Group {
 
     /// Makes the games pushed since the last call searchable by the region
     /// index, and orders them in [`Group::listed`] (called once a load or
-    /// refresh has pushed them all).
-    pub(crate) fn seal(&mut self) {
+    /// refresh has pushed them all). With `merge`, the region segments
+    /// of the new games are merged ([`Regions::seal`]); without, they are
+    /// searched as they are until a later merge (a node's first load,
+    /// merged once it serves: [`super::load::PatternIndex::settle`]).
+    pub(crate) fn seal(&mut self, merge: bool) {
         self.index_regions();
-        if let Some(regions) = &mut self.regions {
+        if let Some(regions) = &mut self.regions
+            && merge
+        {
             regions.seal();
         }
         // The new games sorted after the list, then one stable sort: it

@@ -12,6 +12,7 @@ use rayon::prelude::*;
 
 use super::events::{self, Built};
 use super::index::{Group, Line};
+use super::runs::Segment;
 use super::{Matched, block, snapshot};
 use crate::derived::{Changes, Derived};
 use crate::games::StoredMoves;
@@ -42,6 +43,10 @@ pub(super) struct Loaded {
     /// `at.removals` masked.
     pub(super) at: Sequences,
     pub(super) groups: Vec<(GameKind, Group)>,
+    /// Whether the region segments of the first load are left unmerged
+    /// until [`PatternIndex::settle`] (refreshes meanwhile add theirs
+    /// unmerged too).
+    pub(super) unmerged: bool,
 }
 
 /// Bytes the answer cache holds at most: a wildcard pattern's answer at a
@@ -401,8 +406,9 @@ impl PatternIndex {
             for block in blocks {
                 loaded.add(block);
             }
+            let merge = !loaded.unmerged;
             for (_, group) in &mut loaded.groups {
-                group.seal();
+                group.seal(merge);
             }
             loaded.at.games = max;
             return Ok(());
@@ -419,8 +425,9 @@ impl PatternIndex {
             }
             return Err(e);
         }
+        let merge = !loaded.unmerged;
         for (_, group) in &mut loaded.groups {
-            group.seal();
+            group.seal(merge);
         }
         loaded.at.games = max;
         Ok(())
@@ -494,10 +501,17 @@ impl PatternIndex {
     ///
     /// # Errors
     /// As [`PatternIndex::refresh`].
-    pub(super) fn load(&self, conn: Read<'_>) -> Result<bool> {
+    ///
+    /// With `defer`, a load from the blocks into an empty index leaves the
+    /// region segments unmerged (searches read them as they are) and
+    /// writes no snapshot: [`PatternIndex::settle`] does both later.
+    pub(super) fn load(&self, conn: Read<'_>, defer: bool) -> Result<bool> {
         let Some(path) = self.snapshot.get() else {
+            let deferred = self.defer_merges(defer);
             self.refresh(conn)?;
-            self.compact();
+            if !deferred {
+                self.compact();
+            }
             return Ok(false);
         };
         let store = Sequences::read(conn)?;
@@ -514,7 +528,11 @@ impl PatternIndex {
                 read = Some(s.at);
             }
         }
+        let deferred = read.is_none() && self.defer_merges(defer);
         let to = self.refresh(conn)?;
+        if deferred {
+            return Ok(false);
+        }
         if read.is_none() {
             self.compact();
         }
@@ -524,6 +542,78 @@ impl PatternIndex {
             let _ = snapshot::write(path, &loaded, &stamp(conn, to)?);
         }
         Ok(read.is_some())
+    }
+
+    /// Marks an index that holds no game yet as [`Loaded::unmerged`] when
+    /// `defer`; returns whether it is.
+    fn defer_merges(&self, defer: bool) -> bool {
+        let mut loaded = self.loaded.write().expect("poisoned");
+        if defer && loaded.at == Sequences::default() {
+            loaded.unmerged = true;
+        }
+        loaded.unmerged
+    }
+
+    /// Merges the region segments a deferred [`PatternIndex::load`] left
+    /// unmerged, each group's into one, as a load that does not defer
+    /// would have. The merge reads shared segments outside the index's
+    /// lock: searches answer meanwhile (from the unmerged segments) and
+    /// refreshes add games (their segments put after the merged one and
+    /// merged as a seal does). Returns whether anything was merged (then
+    /// the caller writes the node's snapshot:
+    /// [`PatternIndex::write_snapshot`]).
+    pub(super) fn settle(&self) -> bool {
+        let mut merged_any = false;
+        loop {
+            let shared: Vec<(usize, Vec<Arc<Segment>>)> = {
+                let loaded = self.loaded.read().expect("poisoned");
+                if !loaded.unmerged {
+                    return merged_any;
+                }
+                let groups = loaded.groups.iter().enumerate();
+                groups
+                    .filter_map(|(i, (_, g))| Some((i, g.regions.as_ref()?.shared())))
+                    .collect()
+            };
+            let merged: Vec<Segment> = shared.iter().map(|(_, s)| Segment::merge_all(s)).collect();
+            let _refreshing = self.refreshing.lock().unwrap_or_else(|e| e.into_inner());
+            let mut loaded = self.loaded.write().expect("poisoned");
+            // A refresh that failed took games out meanwhile (its
+            // segments cut): that group is merged again.
+            let mut all = true;
+            for ((i, of), m) in shared.iter().zip(merged) {
+                if let Some(r) = &mut loaded.groups[*i].1.regions {
+                    all &= r.put_merged(of, m);
+                }
+            }
+            merged_any = true;
+            if all {
+                // Groups a refresh added meanwhile.
+                for (_, g) in &mut loaded.groups {
+                    if let Some(r) = &mut g.regions {
+                        r.seal();
+                    }
+                }
+                loaded.unmerged = false;
+            }
+        }
+    }
+
+    /// Writes the node's snapshot of the index as it is (when it keeps
+    /// one and holds games; a snapshot that cannot be written, a full
+    /// disk, is skipped).
+    ///
+    /// # Errors
+    /// Storage errors reading what the snapshot's stamp holds.
+    pub(super) fn write_snapshot(&self, conn: Read<'_>) -> Result<()> {
+        let Some(path) = self.snapshot.get() else {
+            return Ok(());
+        };
+        let loaded = self.loaded.read().expect("poisoned");
+        if loaded.at.games > 0 && !loaded.unmerged {
+            let _ = snapshot::write(path, &loaded, &stamp(conn, loaded.at)?);
+        }
+        Ok(())
     }
 }
 

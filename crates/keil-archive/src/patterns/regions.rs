@@ -73,6 +73,8 @@
 //! (at 100,000 generated 19×19 games, the load took 1.4 s without windows,
 //! 3.5 s with them on one thread and 2.1 s on two).
 
+use std::sync::Arc;
+
 use keil_rules::{AnyBoard, Color, Point};
 use rayon::prelude::*;
 
@@ -170,8 +172,10 @@ pub(crate) struct Regions {
     /// the board has none).
     boxes: usize,
     /// The binary counter's segments (`..settled`), then the loose ones
-    /// of the games pushed since the last [`Regions::seal`].
-    segments: Vec<Segment>,
+    /// of the games pushed since the last [`Regions::seal`]; shared, so
+    /// that a merge can read them outside the index's lock
+    /// ([`Regions::shared`]).
+    segments: Vec<Arc<Segment>>,
     settled: usize,
 }
 
@@ -398,7 +402,7 @@ impl Regions {
     /// segment each, searchable at once and merged by [`Regions::seal`].
     pub(crate) fn push_all(&mut self, games: &[(u32, &[Event])]) {
         let found = self.found(games);
-        self.segments.extend(found);
+        self.segments.extend(found.into_iter().map(Arc::new));
     }
 
     /// The entries of `games` (as for [`Regions::push_all`]) as one
@@ -416,7 +420,7 @@ impl Regions {
     pub(super) fn push_block(&mut self, mut segment: Segment, base: u32) {
         segment.base = base;
         if !segment.keys.is_empty() {
-            self.segments.push(segment);
+            self.segments.push(Arc::new(segment));
         }
     }
 
@@ -539,7 +543,7 @@ impl Regions {
     /// are all loose: the next [`Regions::seal`] merges them).
     pub(crate) fn truncate(&mut self, n: u32) {
         for s in &mut self.segments {
-            *s = s.below(n);
+            *s = Arc::new(s.below(n));
         }
         self.segments.retain(|s| !s.keys.is_empty());
         self.settled = 0;
@@ -564,7 +568,7 @@ impl Regions {
         let merging = self.segments.split_off(from);
         let merged = match &merging[..] {
             [one] if one.base == 0 => merging.into_iter().next().expect("one segment"),
-            _ => Segment::merge_all(&merging),
+            _ => Arc::new(Segment::merge_all(&merging)),
         };
         self.segments.push(merged);
         self.settled = self.segments.len();
@@ -578,18 +582,50 @@ impl Regions {
         self.seal();
         if self.segments.len() > 1 {
             let one = Segment::merge_all(&self.segments);
-            self.segments = vec![one];
+            self.segments = vec![Arc::new(one)];
             self.settled = 1;
         }
-        // The loads' merges are done: their last games are not kept.
+        self.forget_lasts();
+    }
+
+    /// Drops the segments' last games: the loads' merges are done.
+    fn forget_lasts(&mut self) {
         for s in &mut self.segments {
-            s.lasts = Vec::new();
+            if let Some(s) = Arc::get_mut(s) {
+                s.lasts = Vec::new();
+            }
         }
+    }
+
+    /// The segments as they are now, sealed or not, to be merged outside
+    /// the index's lock ([`Segment::merge_all`]) and put back with
+    /// [`Regions::put_merged`].
+    pub(super) fn shared(&self) -> Vec<Arc<Segment>> {
+        self.segments.clone()
+    }
+
+    /// Puts `merged`, the merge of `of` (segments [`Regions::shared`]
+    /// gave), in their place when they are still the first segments held
+    /// (no refresh took games out since), then seals what was added after
+    /// them, as [`Regions::compact`] leaves a load. Returns whether it
+    /// did; when not, nothing changed.
+    pub(super) fn put_merged(&mut self, of: &[Arc<Segment>], merged: Segment) -> bool {
+        let held = self.segments.get(..of.len());
+        if !held.is_some_and(|h| h.iter().zip(of).all(|(a, b)| Arc::ptr_eq(a, b))) {
+            return false;
+        }
+        let after = self.segments.split_off(of.len());
+        self.segments = vec![Arc::new(merged)];
+        self.segments.extend(after);
+        self.settled = 1;
+        self.seal();
+        self.forget_lasts();
+        true
     }
 
     /// The sorted segments (once [`Regions::seal`]ed: every entry is in
     /// one).
-    pub(super) fn segments(&self) -> &[Segment] {
+    pub(super) fn segments(&self) -> &[Arc<Segment>] {
         debug_assert_eq!(self.settled, self.segments.len(), "sealed");
         &self.segments
     }
@@ -597,7 +633,7 @@ impl Regions {
     /// Replaces the segments (an empty index read back from a snapshot).
     pub(super) fn set_segments(&mut self, segments: Vec<Segment>) {
         self.settled = segments.len();
-        self.segments = segments;
+        self.segments = segments.into_iter().map(Arc::new).collect();
     }
 
     /// Bytes of [`Regions::bytes`] mapped from the node's snapshot.
@@ -611,7 +647,8 @@ impl Regions {
     /// Copies the mapped segments into the heap, each array as `pins`
     /// grants its bytes (see [`crate::Archive::pin_indexes`]).
     pub(crate) fn pin(&mut self, pins: &mut crate::memory::Pins) {
-        for s in &mut self.segments {
+        // A segment a merge reads meanwhile stays mapped.
+        for s in self.segments.iter_mut().filter_map(Arc::get_mut) {
             s.keys.pin(pins);
             s.starts.pin(pins);
             s.data.pin(pins);
@@ -620,7 +657,7 @@ impl Regions {
 
     /// Bytes held.
     pub(crate) fn bytes(&self) -> usize {
-        self.segments.iter().map(Segment::bytes).sum::<usize>()
+        self.segments.iter().map(|s| s.bytes()).sum::<usize>()
     }
 
     /// The region a placement covers exactly, and the keys of the contents

@@ -78,7 +78,7 @@ pub(super) struct Segment {
     /// Added to every game of the runs (and of `lasts`): non-zero only for
     /// a segment read from a pattern block, whose games are numbered from
     /// the block's first game of its board, until it is merged (see
-    /// [`Segment::read_block`]). No lookup reads such a segment.
+    /// [`Segment::read_block`]): lookups and merges add it.
     pub(super) base: u32,
 }
 
@@ -332,10 +332,14 @@ fn put_dense(data: &mut Vec<u8>, (first, last): (u32, u32), count: usize, parts:
     for n in [first, count as u32, words as u32] {
         data.extend_from_slice(&n.to_le_bytes());
     }
-    let mut bits = vec![0u64; words];
+    // The bitmap is set in place, in the run's bytes.
+    let from = data.len();
+    data.resize(from + words * 8, 0);
+    let bits = &mut data[from..];
     let mut set = |at: usize, word: u64| {
-        if let Some(w) = bits.get_mut(at) {
-            *w |= word;
+        if let Some(w) = bits.get_mut(at * 8..at * 8 + 8) {
+            let was = u64::from_le_bytes((&*w).try_into().expect("8 bytes"));
+            w.copy_from_slice(&(was | word).to_le_bytes());
         }
     };
     for part in parts {
@@ -359,7 +363,6 @@ fn put_dense(data: &mut Vec<u8>, (first, last): (u32, u32), count: usize, parts:
             }
         }
     }
-    data.extend(bits.iter().flat_map(|w| w.to_le_bytes()));
     for part in parts {
         match part {
             Part::Dense(d) => data.extend_from_slice(d.nodes),
@@ -449,14 +452,12 @@ impl Segment {
         &self.data[self.starts[i] as usize..self.starts[i + 1] as usize]
     }
 
-    /// The entries of key `key`, if it has any.
+    /// The entries of key `key`, if it has any (numbered with the
+    /// segment's base: a pattern block's segment answers before it is
+    /// merged).
     pub(super) fn run(&self, key: u64) -> Option<Run<'_>> {
-        debug_assert_eq!(
-            self.base, 0,
-            "a pattern block's segment is merged before lookups"
-        );
         let i = self.keys.binary_search(&key).ok()?;
-        Some(Run::new(self.run_bytes(i)))
+        Some(Run::with_base(self.run_bytes(i), self.base))
     }
 
     /// The entries of `segments` (each one's games after the one's
@@ -466,7 +467,8 @@ impl Segment {
     /// thread (cut where the largest segment's bytes are even), whose
     /// parts are then put one after the other. The result knows each
     /// key's last game when every segment does.
-    pub(super) fn merge_all(segments: &[Segment]) -> Segment {
+    pub(super) fn merge_all<S: std::borrow::Borrow<Segment> + Sync>(segments: &[S]) -> Segment {
+        let segments: Vec<&Segment> = segments.iter().map(|s| s.borrow()).collect();
         let Some(largest) = segments.iter().max_by_key(|s| s.data.len()) else {
             return SegmentBuilder::default().finish();
         };
@@ -486,7 +488,7 @@ impl Segment {
                 cuts.push(key);
             }
         }
-        let lasts = segments.iter().all(Segment::knows_lasts);
+        let lasts = segments.iter().all(|s| s.knows_lasts());
         let built: Vec<SegmentBuilder> = (0..cuts.len())
             .into_par_iter()
             .map(|p| {
@@ -498,7 +500,7 @@ impl Segment {
                         (s.keys.partition_point(|&k| k < from), end)
                     })
                     .collect();
-                merge_ranges(segments, &ranges, lasts)
+                merge_ranges(&segments, &ranges, lasts)
             })
             .collect();
         SegmentBuilder::concat(built, lasts).finish()
@@ -625,7 +627,7 @@ const MERGE_PART_BYTES: usize = if cfg!(test) { 64 } else { 1 << 20 };
 
 /// The keys `ranges[i]` (indexes into its keys) of each segment
 /// `segments[i]`, merged as [`Segment::merge_all`] merges whole segments.
-fn merge_ranges(segments: &[Segment], ranges: &[(usize, usize)], lasts: bool) -> SegmentBuilder {
+fn merge_ranges(segments: &[&Segment], ranges: &[(usize, usize)], lasts: bool) -> SegmentBuilder {
     let keys: usize = ranges.iter().map(|&(a, b)| b - a).sum();
     let mut s = SegmentBuilder {
         keys: Vec::with_capacity(keys),
@@ -651,14 +653,19 @@ fn merge_ranges(segments: &[Segment], ranges: &[(usize, usize)], lasts: bool) ->
     let mut runs: Vec<Piece<'_>> = Vec::with_capacity(segments.len());
     while let Some(Reverse((key, _))) = heap.peek().copied() {
         runs.clear();
-        while let Some(&Reverse((k, i))) = heap.peek()
-            && k == key
-        {
-            heap.pop();
+        // The top is replaced by its segment's next key in place (one
+        // sift down), or popped when the segment has no more.
+        while let Some(mut top) = heap.peek_mut() {
+            let Reverse((k, i)) = *top;
+            if k != key {
+                break;
+            }
             runs.push(segments[i].piece(at[i]));
             at[i] += 1;
             if at[i] < ranges[i].1 {
-                heap.push(Reverse((segments[i].keys[at[i]], i)));
+                *top = Reverse((segments[i].keys[at[i]], i));
+            } else {
+                std::collections::binary_heap::PeekMut::pop(top);
             }
         }
         s.push_runs(key, &runs);
@@ -1050,7 +1057,7 @@ mod tests {
         let all = Segment::merge_all(&[cut, later()]);
         assert_eq!(decode(&all), sorted(&[0..650, 1000..1300]));
         assert!(!all.knows_lasts());
-        assert_eq!(decode(&Segment::merge_all(&[])), Vec::new());
+        assert_eq!(decode(&Segment::merge_all::<Segment>(&[])), Vec::new());
     }
 
     /// A dense run reads back its entries: games at the ends of bitmap

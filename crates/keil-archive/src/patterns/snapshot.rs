@@ -403,6 +403,7 @@ pub(super) fn read(path: &Path, expected: &Stamp) -> Result<Loaded, Unused> {
     Ok(Loaded {
         at: stamp.at,
         groups,
+        unmerged: false,
     })
 }
 

@@ -256,9 +256,51 @@ struct Segment {
 /// process's heap. A derived copy: the store stays the truth, a file is
 /// used only while its header's nonce is the row's, and files of segments
 /// no longer stored are deleted.
+///
+/// A segment read from the store is written as `{name}.part`, without
+/// waiting for the disk, and mapped from there at once; a thread of the
+/// cache's own ([`sync_files`]) then syncs each such file and renames
+/// it to its name. Only a file under its name is ever mapped by a later
+/// node, so a machine that stops before the disk has it leaves a `.part`
+/// file (deleted when a cache is next opened there), never a damaged
+/// segment. A new node's start no longer waits for its segments' 3.4 GB
+/// a million games to reach the disk (it did: 19–38 s on the development
+/// machine). Dropping the cache waits for the thread.
 struct SegmentCache {
     path: std::path::PathBuf,
     dir: MmapDirectory,
+    /// Files to sync and rename (`.part` file, name), in the order written.
+    to_sync: Mutex<Option<std::sync::mpsc::Sender<(std::path::PathBuf, std::path::PathBuf)>>>,
+    syncer: Mutex<Option<std::thread::JoinHandle<()>>>,
+}
+
+impl Drop for SegmentCache {
+    fn drop(&mut self) {
+        // The thread ends once the files queued are done.
+        self.to_sync.lock().map(|mut t| t.take()).ok();
+        if let Some(h) = self.syncer.lock().ok().and_then(|mut h| h.take()) {
+            let _ = h.join();
+        }
+    }
+}
+
+/// Syncs each `(part, name)` file received to the disk, renames it to
+/// its name and syncs the directory `dir`; a file that cannot be synced
+/// is deleted (the node that wrote it keeps its mapping; the next one
+/// reads the segment from the store again).
+fn sync_files(
+    dir: &std::path::Path,
+    files: std::sync::mpsc::Receiver<(std::path::PathBuf, std::path::PathBuf)>,
+) {
+    for (part, name) in files {
+        let synced = std::fs::File::open(&part)
+            .and_then(|f| f.sync_all())
+            .and_then(|()| std::fs::rename(&part, &name))
+            .and_then(|()| std::fs::File::open(dir)?.sync_all());
+        if synced.is_err() {
+            let _ = std::fs::remove_file(&part);
+        }
+    }
 }
 
 impl std::fmt::Debug for SegmentCache {
@@ -284,9 +326,27 @@ impl PositionIndex {
         std::fs::create_dir_all(path).map_err(|e| crate::Error::io(path, e))?;
         let dir = MmapDirectory::open(path)
             .map_err(|e| crate::Error::io(path, std::io::Error::other(e.to_string())))?;
+        if self.cache.get().is_some() {
+            return Ok(());
+        }
+        // What a node stopped before the disk had it left.
+        for e in std::fs::read_dir(path).map_err(|e| crate::Error::io(path, e))? {
+            let e = e.map_err(|e| crate::Error::io(path, e))?;
+            if e.file_name().to_string_lossy().ends_with(".seg.part") {
+                let _ = std::fs::remove_file(e.path());
+            }
+        }
+        let (to_sync, files) = std::sync::mpsc::channel();
+        let at = path.to_path_buf();
+        let syncer = std::thread::Builder::new()
+            .name("segment-sync".into())
+            .spawn(move || sync_files(&at, files))
+            .map_err(|e| crate::Error::io(path, e))?;
         let _ = self.cache.set(SegmentCache {
             path: path.to_path_buf(),
             dir,
+            to_sync: Mutex::new(Some(to_sync)),
+            syncer: Mutex::new(Some(syncer)),
         });
         Ok(())
     }
@@ -321,14 +381,16 @@ impl PositionIndex {
             .ok_or_else(|| corrupt("nonce column disagrees with the header"))?;
         if let Some(c) = cache {
             // A cache that cannot be written (a full disk) is not used.
-            let mapped = c
-                .dir
-                .atomic_write(&name, &segment.bytes)
+            let part = std::path::PathBuf::from(format!("{}.part", name.display()));
+            let mapped = std::fs::write(c.path.join(&part), &*segment.bytes)
                 .ok()
-                .and_then(|()| c.dir.open_read(&name).ok())
+                .and_then(|()| c.dir.open_read(&part).ok())
                 .and_then(|f| f.read_bytes().ok())
                 .and_then(|b| parse(b, true).ok().flatten());
             if let Some(m) = mapped {
+                if let Some(tx) = c.to_sync.lock().expect("poisoned").as_ref() {
+                    let _ = tx.send((c.path.join(&part), c.path.join(&name)));
+                }
                 return Ok(m);
             }
         }
