@@ -376,25 +376,34 @@ impl PositionIndex {
         {
             return Ok(s);
         }
-        let bytes = store::segment_bytes(conn, id)?;
-        let segment = parse(OwnedBytes::new(bytes), false)?
-            .ok_or_else(|| corrupt("nonce column disagrees with the header"))?;
         if let Some(c) = cache {
-            // A cache that cannot be written (a full disk) is not used.
+            // The blob goes from the store to the file, not through the
+            // heap. A cache that cannot be written (a full disk), or a
+            // file that does not parse, is not used: the segment is then
+            // read into the heap (which says what is wrong with it).
             let part = std::path::PathBuf::from(format!("{}.part", name.display()));
-            let mapped = std::fs::write(c.path.join(&part), &*segment.bytes)
+            let at = c.path.join(&part);
+            let mapped = std::fs::File::create(&at)
                 .ok()
-                .and_then(|()| c.dir.open_read(&part).ok())
+                .and_then(|mut f| store::copy_segment(conn, id, &mut f).ok())
+                .and_then(|_| c.dir.open_read(&part).ok())
                 .and_then(|f| f.read_bytes().ok())
                 .and_then(|b| parse(b, true).ok().flatten());
-            if let Some(m) = mapped {
-                if let Some(tx) = c.to_sync.lock().expect("poisoned").as_ref() {
-                    let _ = tx.send((c.path.join(&part), c.path.join(&name)));
+            match mapped {
+                Some(m) => {
+                    if let Some(tx) = c.to_sync.lock().expect("poisoned").as_ref() {
+                        let _ = tx.send((at, c.path.join(&name)));
+                    }
+                    return Ok(m);
                 }
-                return Ok(m);
+                None => {
+                    let _ = std::fs::remove_file(&at);
+                }
             }
         }
-        Ok(segment)
+        let bytes = store::segment_bytes(conn, id)?;
+        parse(OwnedBytes::new(bytes), false)?
+            .ok_or_else(|| corrupt("nonce column disagrees with the header"))
     }
 
     /// The index's bytes: segments in the heap or mapped, and in the heap

@@ -22,7 +22,9 @@ use crate::store::games::game_moves;
 use crate::store::{Read, Write, Writer, positions as sql};
 use crate::{Error, GameId, GameKind, Result};
 
-pub(super) use crate::store::positions::{segment_bytes, segment_len, segment_nonces};
+pub(super) use crate::store::positions::{
+    copy_segment, segment_bytes, segment_len, segment_nonces,
+};
 
 /// Adds the positions of a batch of newly stored games as one new segment,
 /// inside the import transaction (so a killed import leaves neither games

@@ -62,6 +62,12 @@ pub(crate) fn segment_bytes(conn: Read<'_>, id: i64) -> Result<Vec<u8>> {
     )
 }
 
+/// Writes segment `id`'s blob to `out`, whole, without holding a copy of
+/// it (see [`super::sql::Conn::blob_to`]); returns its length in bytes.
+pub(crate) fn copy_segment(conn: Read<'_>, id: i64, out: &mut dyn std::io::Write) -> Result<u64> {
+    conn.blob_to("position_segments", "data", id, out)
+}
+
 /// Deletes the segment rows `ids` (ids that are not stored are skipped).
 pub(crate) fn delete_segments(conn: Write<'_>, ids: &[i64]) -> Result<()> {
     for &id in ids {

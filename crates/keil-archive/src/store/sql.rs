@@ -636,6 +636,46 @@ impl<'a> Conn<'a> {
         }
     }
 
+    /// Writes the blob in `column` of `table`'s row `id` to `out`, whole
+    /// (SQLite: incremental blob reads of 1 MiB, so that no copy of it is
+    /// held in memory; PostgreSQL: the value, then written). Returns its
+    /// length in bytes.
+    ///
+    /// # Errors
+    /// Storage errors, among them a missing row; [`Error::Io`] when `out`
+    /// cannot be written.
+    pub(crate) fn blob_to(
+        self,
+        table: &str,
+        column: &str,
+        id: i64,
+        out: &mut dyn std::io::Write,
+    ) -> Result<u64> {
+        let written = |e| Error::io(format!("{table}.{column} of row {id}, copied"), e);
+        match self {
+            Conn::Sqlite(c) => {
+                let blob = c.blob_open(rusqlite::MAIN_DB, table, column, id, true)?;
+                let mut chunk = vec![0u8; (1 << 20).min(blob.len())];
+                let mut at = 0;
+                while at < blob.len() {
+                    let n = chunk.len().min(blob.len() - at);
+                    blob.read_at_exact(&mut chunk[..n], at)?;
+                    out.write_all(&chunk[..n]).map_err(written)?;
+                    at += n;
+                }
+                Ok(at as u64)
+            }
+            Conn::Postgres(_) => {
+                let bytes: Vec<u8> = self.value(
+                    &format!("SELECT {column} FROM {table} WHERE id = ?"),
+                    params![id],
+                )?;
+                out.write_all(&bytes).map_err(written)?;
+                Ok(bytes.len() as u64)
+            }
+        }
+    }
+
     /// A storage error of this backend.
     fn error(self, e: impl std::error::Error + Send + Sync + 'static) -> Error {
         match self {
