@@ -12,6 +12,7 @@ use rayon::prelude::*;
 
 use super::events::{self, Built};
 use super::index::{Group, Line};
+use super::regions::Regions;
 use super::runs::Segment;
 use super::{Matched, block, snapshot};
 use crate::derived::{Changes, Derived};
@@ -575,7 +576,7 @@ impl PatternIndex {
                     .filter_map(|(i, (_, g))| Some((i, g.regions.as_ref()?.shared())))
                     .collect()
             };
-            let merged: Vec<Segment> = shared.iter().map(|(_, s)| Segment::merge_all(s)).collect();
+            let merged: Vec<_> = shared.iter().map(|(_, s)| Regions::merge(s)).collect();
             let _refreshing = self.refreshing.lock().unwrap_or_else(|e| e.into_inner());
             let mut loaded = self.loaded.write().expect("poisoned");
             // A refresh that failed took games out meanwhile (its

@@ -63,7 +63,10 @@
 //! pattern block, then the merge and its parts put together), and a
 //! one-game upload never rewrites the whole index. A pattern block's
 //! segment ([`Regions::push_block`]) numbers its games from the block's
-//! first: its games get their index in the group as it is merged. Games only grow, so segments come in game order, and a
+//! first, with the group's games before it as its base (added by lookups
+//! and merges). A server's first load leaves the loose segments unmerged
+//! and merges them while it serves ([`Regions::put_merged`]). Games only
+//! grow, so segments come in game order, and a
 //! merge copies each key's runs one after the other: it re-encodes only
 //! the newer run's first game, after the older run's last (which segments
 //! built during a load carry per key, and others decode), unless the runs
@@ -566,12 +569,19 @@ impl Regions {
             size += self.segments[from].data.len();
         }
         let merging = self.segments.split_off(from);
-        let merged = match &merging[..] {
-            [one] if one.base == 0 => merging.into_iter().next().expect("one segment"),
-            _ => Arc::new(Segment::merge_all(&merging)),
-        };
-        self.segments.push(merged);
+        self.segments.extend(Regions::merge(&merging));
         self.settled = self.segments.len();
+    }
+
+    /// `segments` (in game order) as one segment: none for none, a
+    /// segment whose games need no base as it is, else their
+    /// [`Segment::merge_all`].
+    pub(super) fn merge(segments: &[Arc<Segment>]) -> Option<Arc<Segment>> {
+        match segments {
+            [] => None,
+            [one] if one.base == 0 => Some(one.clone()),
+            _ => Some(Arc::new(Segment::merge_all(segments))),
+        }
     }
 
     /// Merges the segments into one (after a node's first load: a lookup
@@ -598,7 +608,7 @@ impl Regions {
     }
 
     /// The segments as they are now, sealed or not, to be merged outside
-    /// the index's lock ([`Segment::merge_all`]) and put back with
+    /// the index's lock ([`Regions::merge`]) and put back with
     /// [`Regions::put_merged`].
     pub(super) fn shared(&self) -> Vec<Arc<Segment>> {
         self.segments.clone()
@@ -609,15 +619,15 @@ impl Regions {
     /// (no refresh took games out since), then seals what was added after
     /// them, as [`Regions::compact`] leaves a load. Returns whether it
     /// did; when not, nothing changed.
-    pub(super) fn put_merged(&mut self, of: &[Arc<Segment>], merged: Segment) -> bool {
+    pub(super) fn put_merged(&mut self, of: &[Arc<Segment>], merged: Option<Arc<Segment>>) -> bool {
         let held = self.segments.get(..of.len());
         if !held.is_some_and(|h| h.iter().zip(of).all(|(a, b)| Arc::ptr_eq(a, b))) {
             return false;
         }
         let after = self.segments.split_off(of.len());
-        self.segments = vec![Arc::new(merged)];
+        self.segments = merged.into_iter().collect();
+        self.settled = self.segments.len();
         self.segments.extend(after);
-        self.settled = 1;
         self.seal();
         self.forget_lasts();
         true

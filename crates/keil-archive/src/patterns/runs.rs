@@ -467,7 +467,7 @@ impl Segment {
     /// thread (cut where the largest segment's bytes are even), whose
     /// parts are then put one after the other. The result knows each
     /// key's last game when every segment does.
-    pub(super) fn merge_all<S: std::borrow::Borrow<Segment> + Sync>(segments: &[S]) -> Segment {
+    pub(super) fn merge_all<S: std::borrow::Borrow<Segment>>(segments: &[S]) -> Segment {
         let segments: Vec<&Segment> = segments.iter().map(|s| s.borrow()).collect();
         let Some(largest) = segments.iter().max_by_key(|s| s.data.len()) else {
             return SegmentBuilder::default().finish();

@@ -269,16 +269,17 @@ struct Segment {
 struct SegmentCache {
     path: std::path::PathBuf,
     dir: MmapDirectory,
-    /// Files to sync and rename (`.part` file, name), in the order written.
-    to_sync: Mutex<Option<std::sync::mpsc::Sender<(std::path::PathBuf, std::path::PathBuf)>>>,
-    syncer: Mutex<Option<std::thread::JoinHandle<()>>>,
+    /// Files to sync and rename (`.part` file, name), in the order
+    /// written (`None` once dropped).
+    to_sync: Option<std::sync::mpsc::Sender<(std::path::PathBuf, std::path::PathBuf)>>,
+    syncer: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Drop for SegmentCache {
     fn drop(&mut self) {
         // The thread ends once the files queued are done.
-        self.to_sync.lock().map(|mut t| t.take()).ok();
-        if let Some(h) = self.syncer.lock().ok().and_then(|mut h| h.take()) {
+        self.to_sync = None;
+        if let Some(h) = self.syncer.take() {
             let _ = h.join();
         }
     }
@@ -345,8 +346,8 @@ impl PositionIndex {
         let _ = self.cache.set(SegmentCache {
             path: path.to_path_buf(),
             dir,
-            to_sync: Mutex::new(Some(to_sync)),
-            syncer: Mutex::new(Some(syncer)),
+            to_sync: Some(to_sync),
+            syncer: Some(syncer),
         });
         Ok(())
     }
@@ -391,7 +392,7 @@ impl PositionIndex {
                 .and_then(|b| parse(b, true).ok().flatten());
             match mapped {
                 Some(m) => {
-                    if let Some(tx) = c.to_sync.lock().expect("poisoned").as_ref() {
+                    if let Some(tx) = &c.to_sync {
                         let _ = tx.send((at, c.path.join(&name)));
                     }
                     return Ok(m);
