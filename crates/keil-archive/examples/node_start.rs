@@ -22,6 +22,9 @@
 //!
 //! With `KEIL_ONLY=patterns` only the pattern index is loaded (and the
 //! user and system CPU time of the load printed beside its wall time).
+//! With `KEIL_UNMERGED=1` the pattern index is loaded as a server's
+//! warm-up loads it: its region segments left unmerged
+//! ([`keil_archive::Patterns::load_unmerged`]).
 
 use std::time::Instant;
 
@@ -91,7 +94,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         );
     }
     let (t, cpu) = (Instant::now(), cpu_seconds());
-    let stats = archive.patterns().load()?;
+    let stats = if std::env::var_os("KEIL_UNMERGED").is_some() {
+        archive.patterns().load_unmerged()?
+    } else {
+        archive.patterns().load()?
+    };
     let (user, system) = cpu_seconds();
     println!(
         "patterns: {:.2} s (CPU {:.1} s user, {:.1} s system), {} ({} games, {} index bytes, {} mapped, {})",

@@ -547,7 +547,10 @@ impl Segment {
         let mut s = SegmentBuilder {
             keys: Vec::with_capacity(n),
             starts: Vec::with_capacity(n + 1),
-            data: Vec::new(),
+            // The runs' bytes are at most the rest of the block's (the
+            // builder's finish gives back what they leave), so that the
+            // copy below never grows and moves the buffer.
+            data: Vec::with_capacity(raw.len() - *at),
             lasts: Some(Vec::with_capacity(n)),
         };
         let mut key = 0u64;
