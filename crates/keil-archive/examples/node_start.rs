@@ -21,7 +21,8 @@
 //! two loads at once.
 //!
 //! With `KEIL_ONLY=patterns` only the pattern index is loaded (and the
-//! user and system CPU time of the load printed beside its wall time).
+//! user and system CPU time of the load printed beside its wall time),
+//! with `KEIL_ONLY=positions` only the position index.
 //! With `KEIL_UNMERGED=1` the pattern index is loaded as a server's
 //! warm-up loads it: its region segments left unmerged
 //! ([`keil_archive::Patterns::load_unmerged`]).
@@ -92,6 +93,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             t.elapsed().as_secs_f64(),
             rss_mib()
         );
+    }
+    if std::env::var("KEIL_ONLY").as_deref() == Ok("positions") {
+        return Ok(());
     }
     let (t, cpu) = (Instant::now(), cpu_seconds());
     let stats = if std::env::var_os("KEIL_UNMERGED").is_some() {

@@ -443,6 +443,16 @@ fn player_to_move_and_filters_narrow_the_answer() {
         .filter(|g| g.black.as_deref() == Some(&name) || g.white.as_deref() == Some(&name))
         .count() as u64;
     assert_eq!(got.total_games, want);
+    // A page shows each game's players as the store names them (the names
+    // the node keeps, read once per player).
+    assert!(!got.games.is_empty());
+    let ids: Vec<GameId> = got.games.iter().map(|h| h.game_id).collect();
+    let stored = archive.games().summaries(&ids).unwrap();
+    for (hit, game) in got.games.iter().zip(&stored) {
+        assert_eq!(hit.game_id, game.id);
+        assert!(hit.black.is_some() && hit.white.is_some());
+        assert_eq!((&hit.black, &hit.white), (&game.black, &game.white));
+    }
 }
 
 #[test]

@@ -239,7 +239,8 @@ impl Texts {
 
 /// A game's row as the store gives it to [`Facts`]: its facts but the
 /// event and result, the event as text, and what search pages show of the
-/// game (the result among it).
+/// game (the result among it; not the players' names, which the facts
+/// read once per player: `store::positions::spelling_names`).
 pub(crate) struct FactRow {
     pub fact: Fact,
     pub event: Option<String>,
@@ -309,7 +310,16 @@ impl Derived for &Facts {
         } else {
             Vec::new()
         };
+        // The names of the players met for the first time, in one read.
+        let missing = self
+            .table
+            .read()
+            .expect("poisoned")
+            .shown
+            .missing_names(rows.iter().flat_map(|(_, r)| [r.fact.black, r.fact.white]));
+        let names = crate::store::positions::spelling_names(read, &missing)?;
         let mut t = self.table.write().expect("poisoned");
+        t.shown.add_names(names);
         // Another caller may have gone as far meanwhile: adding a game's
         // facts twice writes the same value, and removing them twice too.
         if to.games > t.at.games {
@@ -325,7 +335,7 @@ impl Derived for &Facts {
                 // the store.
                 let result = t.results.id(row.shown.result.as_deref());
                 fact.result = u16::try_from(result).unwrap_or(0);
-                t.shown.set(i, fact.black, fact.white, result, &row.shown);
+                t.shown.set(i, result, &row.shown);
                 t.games[i] = Some(fact);
             }
             t.at.games = to.games;

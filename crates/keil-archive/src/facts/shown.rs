@@ -31,9 +31,9 @@ pub(super) struct Shown {
 
 impl Shown {
     /// Keeps what game `id` shows (`row`, its result already the facts'
-    /// text `result`); `black` and `white` are its players' ids (0 for
-    /// none).
-    pub(super) fn set(&mut self, id: usize, black: u32, white: u32, result: u32, row: &HitDetails) {
+    /// text `result`; its players' names are kept apart, by
+    /// [`Shown::add_names`]).
+    pub(super) fn set(&mut self, id: usize, result: u32, row: &HitDetails) {
         if self.games.len() <= id {
             self.games.resize(id + 1, [0; 4]);
         }
@@ -43,12 +43,24 @@ impl Shown {
             self.ranks.id(row.white_rank.as_deref()),
             result,
         ];
-        for (player, name) in [(black, &row.black), (white, &row.white)] {
-            if let (true, Some(name)) = (player != 0, name) {
-                self.names
-                    .entry(player)
-                    .or_insert_with(|| name.as_str().into());
-            }
+    }
+
+    /// Of the players `ids` (0 for none), those whose names are not kept:
+    /// ascending, distinct.
+    pub(super) fn missing_names(&self, ids: impl Iterator<Item = u32>) -> Vec<u32> {
+        let mut missing: Vec<u32> = ids
+            .filter(|&p| p != 0 && !self.names.contains_key(&p))
+            .collect();
+        missing.sort_unstable();
+        missing.dedup();
+        missing
+    }
+
+    /// Keeps players' names, `(id, name)` (a name kept stays: a spelling's
+    /// never changes).
+    pub(super) fn add_names(&mut self, names: Vec<(u32, String)>) {
+        for (player, name) in names {
+            self.names.entry(player).or_insert_with(|| name.into());
         }
     }
 
@@ -106,8 +118,16 @@ mod tests {
             (5, 0, row("", None, None)),
         ] {
             let result = results.id(r.result.as_deref());
-            s.set(id, black, 8, result, &r);
+            s.set(id, result, &r);
+            let missing = s.missing_names([black, 8, 0].into_iter());
+            let names = [(7, r.black.clone()), (8, r.white.clone())]
+                .into_iter()
+                .filter_map(|(p, n)| Some((p, n?)))
+                .filter(|(p, _)| missing.contains(p));
+            s.add_names(names.collect());
         }
+        // A player's name is asked for once; 0 (none) never.
+        assert_eq!(s.missing_names([0, 7, 8, 9, 9].into_iter()), vec![9]);
         let d = s.details(3, 7, 8, &results).unwrap();
         assert_eq!(
             (d.date.as_str(), d.black.as_deref(), d.white.as_deref()),

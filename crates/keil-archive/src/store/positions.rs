@@ -193,7 +193,10 @@ pub(crate) fn game_ids(conn: Read<'_>) -> Result<Vec<i64>> {
 }
 
 /// The [`FactRow`](crate::facts::FactRow) of every game with an id in
-/// `from + 1..=max`, with its id, in no particular order.
+/// `from + 1..=max`, with its id, in no particular order; its players'
+/// names are left out (the facts keep each spelling's once, read by
+/// [`spelling_names`]: a join here cost a million games' load about a
+/// second).
 pub(crate) fn game_facts(
     conn: Read<'_>,
     from: i64,
@@ -201,10 +204,9 @@ pub(crate) fn game_facts(
 ) -> Result<Vec<(i64, crate::facts::FactRow)>> {
     let small = |v: Option<i64>, max: i64| v.unwrap_or(0).clamp(0, max);
     conn.query(
-        "SELECT g.id, g.date, g.winner, g.black_id, g.white_id, g.komi, g.handicap, \
-         g.black_rank_ord, g.white_rank_ord, g.event, g.result, b.name, w.name, g.black_rank, \
-         g.white_rank FROM games g LEFT JOIN players b ON b.id = g.black_id \
-         LEFT JOIN players w ON w.id = g.white_id WHERE g.id > ?1 AND g.id <= ?2",
+        "SELECT id, date, winner, black_id, white_id, komi, handicap, black_rank_ord, \
+         white_rank_ord, event, result, black_rank, white_rank FROM games \
+         WHERE id > ?1 AND id <= ?2",
         params![from, max],
         |r| {
             let shown = |ord: Option<i64>, text: Option<String>| {
@@ -232,14 +234,80 @@ pub(crate) fn game_facts(
                     event: r.get(9)?,
                     shown: crate::games::HitDetails {
                         date,
-                        black: r.get(11)?,
-                        white: r.get(12)?,
-                        black_rank: shown(r.get(7)?, r.get(13)?),
-                        white_rank: shown(r.get(8)?, r.get(14)?),
+                        black: None,
+                        white: None,
+                        black_rank: shown(r.get(7)?, r.get(11)?),
+                        white_rank: shown(r.get(8)?, r.get(12)?),
                         result: r.get(10)?,
                     },
                 },
             ))
         },
     )
+}
+
+/// The names of spellings `ids` (ascending, distinct), `(id, name)`, those
+/// not stored left out: one range read when the ids are dense (a node's
+/// first load reads every spelling), else by lists.
+///
+/// # Errors
+/// Storage errors.
+pub(crate) fn spelling_names(conn: Read<'_>, ids: &[u32]) -> Result<Vec<(u32, String)>> {
+    let (Some(&lo), Some(&hi)) = (ids.first(), ids.last()) else {
+        return Ok(Vec::new());
+    };
+    let row = |r: &super::sql::Row<'_>| Ok((r.get::<i64>(0)? as u32, r.get(1)?));
+    if u64::from(hi - lo) < 8 * ids.len() as u64 {
+        return conn.query(
+            "SELECT id, name FROM players WHERE id >= ?1 AND id <= ?2",
+            params![i64::from(lo), i64::from(hi)],
+            row,
+        );
+    }
+    let keys: Vec<super::sql::Param<'_>> =
+        ids.iter().map(|&id| super::sql::Param::Int(i64::from(id))).collect();
+    conn.query_in(
+        &[],
+        &keys,
+        |m| format!("SELECT id, name FROM players WHERE id IN ({m})"),
+        row,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use keil_gen::{Generator, GeneratorConfig};
+
+    #[test]
+    fn spelling_names_read_by_range_and_by_list_alike() {
+        let dir = tempfile::tempdir().unwrap();
+        let archive = crate::Archive::open(dir.path()).unwrap();
+        let bytes: Vec<u8> = Generator::new(GeneratorConfig {
+            games: 40,
+            seed: 9,
+            ..GeneratorConfig::default()
+        })
+        .unwrap()
+        .flat_map(|g| g.record.into_bytes())
+        .collect();
+        let source = crate::ImportSource::Bytes {
+            name: "gen".into(),
+            bytes,
+        };
+        archive
+            .import(&[source], &crate::ImportOptions::default(), &mut |_| {})
+            .unwrap();
+        let conn = archive.reader().unwrap();
+        // Dense ids: one range read; ids past the last spelling are left out.
+        let mut dense = super::spelling_names(conn.read(), &(1..=200).collect::<Vec<_>>()).unwrap();
+        dense.sort();
+        assert!(dense.len() >= 3, "{dense:?}");
+        assert!(dense.iter().all(|(_, name)| !name.is_empty()));
+        // Sparse ids: by list, the same names.
+        let (first, last) = (dense[0].clone(), dense[dense.len() - 1].clone());
+        let mut sparse = super::spelling_names(conn.read(), &[first.0, last.0, 50_000]).unwrap();
+        sparse.sort();
+        assert_eq!(sparse, vec![first, last]);
+        assert!(super::spelling_names(conn.read(), &[]).unwrap().is_empty());
+    }
 }
