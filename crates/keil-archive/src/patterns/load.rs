@@ -248,38 +248,48 @@ fn read_games(
             .map(|b| Ok((blocks::data(conn, b.id)?, b.version)))
             .collect()
     };
-    // The next run of blocks is read (on this thread: the connection
-    // stays here) while this run decodes on rayon's pool.
+    let decode_run = |bytes: Vec<(Vec<u8>, i64)>| -> Vec<_> {
+        bytes
+            .par_iter()
+            .map(|(d, v)| block::decode(d, *v))
+            .collect()
+    };
+    // Three runs of blocks at a time: while one decodes on rayon's pool,
+    // this thread reads the next (the connection stays here) and adds the
+    // one decoded before, so that neither the pool nor this thread waits
+    // for the other's part.
     let mut runs = stored.chunks(DECODE_AHEAD);
-    let mut next = match runs.next() {
+    let mut decoded = match runs.next() {
+        Some(run) => Some((run, decode_run(read_run(run)?))),
+        None => None,
+    };
+    let mut read = match runs.next() {
         Some(run) => Some((run, read_run(run)?)),
         None => None,
     };
-    while let Some((run, bytes)) = next.take() {
-        let mut decoded = Vec::new();
+    while let Some((run, blocks)) = decoded.take() {
+        let mut following = None;
+        let decoding = &mut following;
         rayon::in_place_scope(|s| {
-            s.spawn(|_| {
-                decoded = bytes
-                    .par_iter()
-                    .map(|(d, v)| block::decode(d, *v))
-                    .collect();
-            });
-            if let Some(following) = runs.next() {
-                next = Some((following, read_run(following)?));
+            if let Some((next, bytes)) = read.take() {
+                s.spawn(move |_| *decoding = Some((next, decode_run(bytes))));
+            }
+            if let Some(after) = runs.next() {
+                read = Some((after, read_run(after)?));
+            }
+            for (b, block) in run.iter().zip(blocks) {
+                if b.first > at + 1 {
+                    replayed(at, b.first - 1, &mut add)?;
+                }
+                match block {
+                    Ok(block) => add(block),
+                    Err(_) => replayed(b.first - 1, b.last, &mut add)?,
+                }
+                at = b.last;
             }
             Ok::<_, Error>(())
         })?;
-        drop(bytes);
-        for (b, block) in run.iter().zip(decoded) {
-            if b.first > at + 1 {
-                replayed(at, b.first - 1, &mut add)?;
-            }
-            match block {
-                Ok(block) => add(block),
-                Err(_) => replayed(b.first - 1, b.last, &mut add)?,
-            }
-            at = b.last;
-        }
+        decoded = following;
     }
     if max > at {
         replayed(at, max, &mut add)?;

@@ -192,6 +192,12 @@ pub(crate) fn game_ids(conn: Read<'_>) -> Result<Vec<i64>> {
     conn.query("SELECT id FROM games ORDER BY id", params![], |r| r.get(0))
 }
 
+/// [`game_facts`]' statement: on SQLite it reads the covering index
+/// `games_facts` (schema/0012_games_facts.sql), not the games' rows.
+const GAME_FACTS: &str = "SELECT id, date, winner, black_id, white_id, komi, handicap, \
+    black_rank_ord, white_rank_ord, event, result, black_rank, white_rank FROM games \
+    WHERE id > ?1 AND id <= ?2";
+
 /// The [`FactRow`](crate::facts::FactRow) of every game with an id in
 /// `from + 1..=max`, with its id, in no particular order; its players'
 /// names are left out (the facts keep each spelling's once, read by
@@ -203,47 +209,41 @@ pub(crate) fn game_facts(
     max: i64,
 ) -> Result<Vec<(i64, crate::facts::FactRow)>> {
     let small = |v: Option<i64>, max: i64| v.unwrap_or(0).clamp(0, max);
-    conn.query(
-        "SELECT id, date, winner, black_id, white_id, komi, handicap, black_rank_ord, \
-         white_rank_ord, event, result, black_rank, white_rank FROM games \
-         WHERE id > ?1 AND id <= ?2",
-        params![from, max],
-        |r| {
-            let shown = |ord: Option<i64>, text: Option<String>| {
-                crate::model::shown_rank(super::games::rank(ord), text.as_deref())
-            };
-            let date: String = r.get(1)?;
-            let winner: Option<i64> = r.get(2)?;
-            let komi: i64 = r.get(5)?;
-            let fact = crate::facts::Fact {
-                date: crate::facts::date_number(&date),
-                winner: winner.map_or(-1, |w| w as i8),
-                black: small(r.get(3)?, i64::from(u32::MAX)) as u32,
-                white: small(r.get(4)?, i64::from(u32::MAX)) as u32,
-                event: 0,
-                result: 0,
-                komi: komi.clamp(i64::from(i16::MIN), i64::from(i16::MAX)) as i16,
-                handicap: small(Some(r.get(6)?), 255) as u8,
-                black_rank: small(r.get(7)?, 255) as u8,
-                white_rank: small(r.get(8)?, 255) as u8,
-            };
-            Ok((
-                r.get(0)?,
-                crate::facts::FactRow {
-                    fact,
-                    event: r.get(9)?,
-                    shown: crate::games::HitDetails {
-                        date,
-                        black: None,
-                        white: None,
-                        black_rank: shown(r.get(7)?, r.get(11)?),
-                        white_rank: shown(r.get(8)?, r.get(12)?),
-                        result: r.get(10)?,
-                    },
+    conn.query(GAME_FACTS, params![from, max], |r| {
+        let shown = |ord: Option<i64>, text: Option<String>| {
+            crate::model::shown_rank(super::games::rank(ord), text.as_deref())
+        };
+        let date: String = r.get(1)?;
+        let winner: Option<i64> = r.get(2)?;
+        let komi: i64 = r.get(5)?;
+        let fact = crate::facts::Fact {
+            date: crate::facts::date_number(&date),
+            winner: winner.map_or(-1, |w| w as i8),
+            black: small(r.get(3)?, i64::from(u32::MAX)) as u32,
+            white: small(r.get(4)?, i64::from(u32::MAX)) as u32,
+            event: 0,
+            result: 0,
+            komi: komi.clamp(i64::from(i16::MIN), i64::from(i16::MAX)) as i16,
+            handicap: small(Some(r.get(6)?), 255) as u8,
+            black_rank: small(r.get(7)?, 255) as u8,
+            white_rank: small(r.get(8)?, 255) as u8,
+        };
+        Ok((
+            r.get(0)?,
+            crate::facts::FactRow {
+                fact,
+                event: r.get(9)?,
+                shown: crate::games::HitDetails {
+                    date,
+                    black: None,
+                    white: None,
+                    black_rank: shown(r.get(7)?, r.get(11)?),
+                    white_rank: shown(r.get(8)?, r.get(12)?),
+                    result: r.get(10)?,
                 },
-            ))
-        },
-    )
+            },
+        ))
+    })
 }
 
 /// The names of spellings `ids` (ascending, distinct), `(id, name)`, those
@@ -264,8 +264,10 @@ pub(crate) fn spelling_names(conn: Read<'_>, ids: &[u32]) -> Result<Vec<(u32, St
             row,
         );
     }
-    let keys: Vec<super::sql::Param<'_>> =
-        ids.iter().map(|&id| super::sql::Param::Int(i64::from(id))).collect();
+    let keys: Vec<super::sql::Param<'_>> = ids
+        .iter()
+        .map(|&id| super::sql::Param::Int(i64::from(id)))
+        .collect();
     conn.query_in(
         &[],
         &keys,
@@ -279,7 +281,7 @@ mod tests {
     use keil_gen::{Generator, GeneratorConfig};
 
     #[test]
-    fn spelling_names_read_by_range_and_by_list_alike() {
+    fn spelling_names_and_game_facts_read_what_they_need() {
         let dir = tempfile::tempdir().unwrap();
         let archive = crate::Archive::open(dir.path()).unwrap();
         let bytes: Vec<u8> = Generator::new(GeneratorConfig {
@@ -309,5 +311,19 @@ mod tests {
         sparse.sort();
         assert_eq!(sparse, vec![first, last]);
         assert!(super::spelling_names(conn.read(), &[]).unwrap().is_empty());
+        // The game facts come from their covering index, not the rows.
+        let plan: Vec<String> = conn
+            .read()
+            .query(
+                &format!("EXPLAIN QUERY PLAN {}", super::GAME_FACTS),
+                crate::store::params![0i64, 100i64],
+                |r| r.get(3),
+            )
+            .unwrap();
+        assert!(
+            plan.iter()
+                .any(|d| d.contains("USING COVERING INDEX games_facts")),
+            "{plan:?}"
+        );
     }
 }

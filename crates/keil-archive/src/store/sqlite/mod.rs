@@ -26,6 +26,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../../../../schema/0009_people_signatures.sql"),
     include_str!("../../../../../schema/0010_events.sql"),
     include_str!("../../../../../schema/0011_removals_blocks.sql"),
+    include_str!("../../../../../schema/0012_games_facts.sql"),
 ];
 
 use super::sql::Conn;
