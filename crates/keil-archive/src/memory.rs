@@ -133,6 +133,133 @@ impl Archive {
     }
 }
 
+/// A new cache file written without the page cache where the file system
+/// allows it (`O_DIRECT` on Linux: the bytes go from an aligned buffer of
+/// this writer's straight to the disk), else as any file.
+///
+/// Why: a new node writes its position segments (3.4 GB a million games)
+/// into its cache directory. Through the page cache every byte is copied
+/// into fresh pages, which on the development machine (a 2-core VM) ran at
+/// 0.4-0.7 GB/s and was the largest single cost of a node's start; a
+/// direct write is a DMA from the same warm buffer (`dd`: 1.3 against
+/// 0.38 GB/s there). Its pages are then read from the disk as searches
+/// touch them, or ahead of them ([`read_ahead`]).
+pub(crate) struct DirectFile {
+    file: std::fs::File,
+    /// [`DIRECT_CHUNK`] bytes from `at`, aligned to [`DIRECT_ALIGN`].
+    buffer: Vec<u8>,
+    at: usize,
+    /// Bytes of the buffer filled.
+    filled: usize,
+    /// Bytes written to the file.
+    written: u64,
+    /// Whether the file was opened with `O_DIRECT`.
+    direct: bool,
+}
+
+/// The alignment of a direct write's memory, offset and length (bytes):
+/// a page, which is also every Linux file system's largest logical block.
+const DIRECT_ALIGN: usize = 4096;
+/// The bytes a direct write writes at a time: 1 MiB.
+const DIRECT_CHUNK: usize = 1 << 20;
+
+impl DirectFile {
+    /// Creates (or truncates) the file at `path`.
+    ///
+    /// # Errors
+    /// As [`std::fs::File::create`].
+    pub(crate) fn create(path: &std::path::Path) -> std::io::Result<DirectFile> {
+        let open = |flags: i32| {
+            use std::os::unix::fs::OpenOptionsExt;
+            std::fs::OpenOptions::new()
+                .write(true)
+                .create(true)
+                .truncate(true)
+                .custom_flags(flags)
+                .open(path)
+        };
+        // A file system without direct I/O (tmpfs) refuses the flag.
+        #[cfg(target_os = "linux")]
+        let direct = open(rustix::fs::OFlags::DIRECT.bits() as i32).ok();
+        #[cfg(not(target_os = "linux"))]
+        let direct = None;
+        let (file, direct) = match direct {
+            Some(f) => (f, true),
+            None => (open(0)?, false),
+        };
+        let buffer = vec![0u8; DIRECT_CHUNK + DIRECT_ALIGN];
+        let at = buffer.as_ptr().align_offset(DIRECT_ALIGN);
+        Ok(DirectFile {
+            file,
+            buffer,
+            at,
+            filled: 0,
+            written: 0,
+            direct,
+        })
+    }
+
+    /// Writes the buffer's first `len` bytes (a multiple of
+    /// [`DIRECT_ALIGN`] for a direct file).
+    fn write_buffer(&mut self, len: usize) -> std::io::Result<()> {
+        use std::io::Write;
+        let at = self.at;
+        self.file.write_all(&self.buffer[at..at + len])?;
+        self.written += len as u64;
+        self.filled = 0;
+        Ok(())
+    }
+
+    /// Writes what is buffered and cuts the file to the bytes written (a
+    /// direct write's last block is padded).
+    ///
+    /// # Errors
+    /// Write errors.
+    pub(crate) fn finish(mut self) -> std::io::Result<()> {
+        let len = self.filled as u64 + self.written;
+        if self.filled > 0 {
+            let padded = if self.direct {
+                self.filled.next_multiple_of(DIRECT_ALIGN)
+            } else {
+                self.filled
+            };
+            let (from, to) = (self.at + self.filled, self.at + padded);
+            self.buffer[from..to].fill(0);
+            self.write_buffer(padded)?;
+        }
+        self.file.set_len(len)
+    }
+}
+
+/// Asks the kernel to read file `file` into the page cache ahead of use
+/// (`POSIX_FADV_WILLNEED`): advice only, a kernel that ignores it reads on
+/// demand.
+pub(crate) fn read_ahead(file: &std::fs::File) {
+    #[cfg(target_os = "linux")]
+    let _ = rustix::fs::fadvise(file, 0, None, rustix::fs::Advice::WillNeed);
+    #[cfg(not(target_os = "linux"))]
+    let _ = file;
+}
+
+impl std::io::Write for DirectFile {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        let n = bytes.len().min(DIRECT_CHUNK - self.filled);
+        let from = self.at + self.filled;
+        self.buffer[from..from + n].copy_from_slice(&bytes[..n]);
+        self.filled += n;
+        if self.filled == DIRECT_CHUNK {
+            self.write_buffer(DIRECT_CHUNK)?;
+        }
+        Ok(n)
+    }
+
+    /// Buffered bytes are written by [`DirectFile::finish`] (a direct
+    /// write takes whole blocks).
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::Pins;
@@ -146,5 +273,29 @@ mod tests {
         assert!(!pins.take(1));
         assert!(pins.take(0));
         assert_eq!(pins.pinned, 100);
+    }
+
+    #[test]
+    fn a_direct_file_holds_what_was_written_whatever_the_pieces() {
+        use std::io::Write;
+        let dir = tempfile::tempdir().unwrap();
+        // Past two whole chunks with a tail, exactly one chunk, less than
+        // a block, nothing.
+        for len in [2 * super::DIRECT_CHUNK + 1234, super::DIRECT_CHUNK, 17, 0] {
+            let bytes: Vec<u8> = (0..len).map(|i| (i * 7 % 251) as u8).collect();
+            let path = dir.path().join(format!("{len}.seg"));
+            let mut f = super::DirectFile::create(&path).unwrap();
+            for piece in bytes.chunks(7777) {
+                f.write_all(piece).unwrap();
+            }
+            f.finish().unwrap();
+            assert_eq!(std::fs::read(&path).unwrap(), bytes, "{len} bytes");
+        }
+        // Written again over a longer file, it holds only the new bytes.
+        let path = dir.path().join("17.seg");
+        let mut f = super::DirectFile::create(&path).unwrap();
+        f.write_all(b"abc").unwrap();
+        f.finish().unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"abc");
     }
 }

@@ -285,8 +285,9 @@ impl Drop for SegmentCache {
     }
 }
 
-/// Syncs each `(part, name)` file received to the disk, renames it to
-/// its name and syncs the directory `dir`; a file that cannot be synced
+/// Syncs each `(part, name)` file received to the disk, asks for its
+/// pages ahead of use ([`crate::memory::read_ahead`]), renames it to its
+/// name and syncs the directory `dir`; a file that cannot be synced
 /// is deleted (the node that wrote it keeps its mapping; the next one
 /// reads the segment from the store again).
 fn sync_files(
@@ -295,7 +296,13 @@ fn sync_files(
 ) {
     for (part, name) in files {
         let synced = std::fs::File::open(&part)
-            .and_then(|f| f.sync_all())
+            .and_then(|f| {
+                f.sync_all()?;
+                // Written without the page cache: read back ahead of the
+                // searches, off the start's path.
+                crate::memory::read_ahead(&f);
+                Ok(())
+            })
             .and_then(|()| std::fs::rename(&part, &name))
             .and_then(|()| std::fs::File::open(dir)?.sync_all());
         if synced.is_err() {
@@ -379,15 +386,20 @@ impl PositionIndex {
         }
         if let Some(c) = cache {
             // The blob goes from the store to the file, not through the
-            // heap. A cache that cannot be written (a full disk), or a
+            // heap, nor the page cache where the disk allows
+            // ([`crate::memory::DirectFile`]). A cache that cannot be
+            // written (a full disk), or a
             // file that does not parse, is not used: the segment is then
             // read into the heap (which says what is wrong with it).
             let part = std::path::PathBuf::from(format!("{}.part", name.display()));
             let at = c.path.join(&part);
-            let mapped = std::fs::File::create(&at)
+            let mapped = crate::memory::DirectFile::create(&at)
                 .ok()
-                .and_then(|mut f| store::copy_segment(conn, id, &mut f).ok())
-                .and_then(|_| c.dir.open_read(&part).ok())
+                .and_then(|mut f| {
+                    store::copy_segment(conn, id, &mut f).ok()?;
+                    f.finish().ok()
+                })
+                .and_then(|()| c.dir.open_read(&part).ok())
                 .and_then(|f| f.read_bytes().ok())
                 .and_then(|b| parse(b, true).ok().flatten());
             match mapped {
