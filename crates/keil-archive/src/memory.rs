@@ -204,7 +204,23 @@ impl DirectFile {
     fn write_buffer(&mut self, len: usize) -> std::io::Result<()> {
         use std::io::Write;
         let at = self.at;
-        self.file.write_all(&self.buffer[at..at + len])?;
+        let bytes = &self.buffer[at..at + len];
+        match self.file.write_all(bytes) {
+            // A file system may take the flag at open and refuse the
+            // write (EINVAL, nothing written): the rest goes through the
+            // page cache.
+            #[cfg(target_os = "linux")]
+            Err(e)
+                if self.direct
+                    && e.raw_os_error() == Some(rustix::io::Errno::INVAL.raw_os_error()) =>
+            {
+                let flags = rustix::fs::fcntl_getfl(&self.file)?;
+                rustix::fs::fcntl_setfl(&self.file, flags - rustix::fs::OFlags::DIRECT)?;
+                self.direct = false;
+                self.file.write_all(bytes)?;
+            }
+            r => r?,
+        }
         self.written += len as u64;
         self.filled = 0;
         Ok(())
@@ -297,5 +313,20 @@ mod tests {
         f.write_all(b"abc").unwrap();
         f.finish().unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"abc");
+        // A direct write the file system refuses (here: from memory out of
+        // alignment) goes through the page cache, nothing lost.
+        let bytes: Vec<u8> = (0..super::DIRECT_CHUNK + 5).map(|i| i as u8).collect();
+        let path = dir.path().join("refused.seg");
+        let mut f = super::DirectFile::create(&path).unwrap();
+        let direct = f.direct;
+        f.at += 1;
+        f.write_all(&bytes).unwrap();
+        assert!(!f.direct);
+        f.finish().unwrap();
+        assert_eq!(
+            std::fs::read(&path).unwrap(),
+            bytes,
+            "direct at first: {direct}"
+        );
     }
 }
