@@ -193,7 +193,8 @@ thread_local! {
     /// Each decoding thread's zstd context and the buffer its blocks are
     /// decompressed into: kept from block to block, so that a node start
     /// (500 blocks of 2-6 MB at a million games) neither grows a buffer
-    /// nor faults in fresh pages for each block.
+    /// nor faults in fresh pages for each block. A thread keeps its
+    /// largest block's size (a few MB) for as long as it lives.
     static RAW: std::cell::RefCell<(Option<zstd::bulk::Decompressor<'static>>, Vec<u8>)> =
         const { std::cell::RefCell::new((None, Vec::new())) };
 }
