@@ -163,7 +163,7 @@ impl Follow {
 mod tests {
     use super::{Changes, Derived, catch_up};
     use crate::store::{Read, Sequences};
-    use crate::{Archive, GameId, ImportOptions, ImportSource, Result};
+    use crate::{Archive, GameId, Result};
 
     /// An index that records what the loop hands it.
     struct Probe {
@@ -191,21 +191,14 @@ mod tests {
     fn each_index_gets_what_it_lacks_and_no_more() {
         let dir = tempfile::tempdir().unwrap();
         let archive = Archive::open(dir.path()).unwrap();
-        let bytes: Vec<u8> = keil_gen::Generator::new(keil_gen::GeneratorConfig {
-            games: 3,
-            seed: 7,
-            ..keil_gen::GeneratorConfig::default()
-        })
-        .unwrap()
-        .flat_map(|g| g.record.into_bytes())
-        .collect();
-        let source = ImportSource::Bytes {
-            name: "three.keil".into(),
-            bytes,
-        };
-        archive
-            .import(&[source], &ImportOptions::default(), &mut |_| {})
-            .unwrap();
+        crate::import_generated(
+            &archive,
+            keil_gen::GeneratorConfig {
+                games: 3,
+                seed: 7,
+                ..keil_gen::GeneratorConfig::default()
+            },
+        );
         archive
             .remove(GameId::from_sql(1), "test", "")
             .unwrap()

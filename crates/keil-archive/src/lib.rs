@@ -773,3 +773,20 @@ impl Archive {
         self.writer()?.compact()
     }
 }
+
+/// Imports the games `config` generates into `archive`, as one file: how
+/// the unit tests fill an archive.
+#[cfg(test)]
+pub(crate) fn import_generated(archive: &Archive, config: keil_gen::GeneratorConfig) {
+    let bytes: Vec<u8> = keil_gen::Generator::new(config)
+        .unwrap()
+        .flat_map(|g| g.record.into_bytes())
+        .collect();
+    let source = ImportSource::Bytes {
+        name: "gen".into(),
+        bytes,
+    };
+    archive
+        .import(&[source], &ImportOptions::default(), &mut |_| {})
+        .unwrap();
+}

@@ -324,7 +324,7 @@ fn decode_raw(raw: &[u8], version: i64) -> Result<Decoded, Damaged> {
 
 #[cfg(test)]
 mod tests {
-    use keil_gen::{Generator, GeneratorConfig};
+    use keil_gen::GeneratorConfig;
     use keil_rules::GameKind;
 
     use super::{LEVEL, VERSION, decode, encode, put_games};
@@ -339,24 +339,17 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let archive = crate::Archive::open(dir.path()).unwrap();
         for (i, &size) in sizes.iter().enumerate() {
-            let bytes: Vec<u8> = Generator::new(GeneratorConfig {
-                game,
-                games: 30,
-                size,
-                seed: 4 + i as u64,
-                handicaps: game == GameKind::Go,
-                ..GeneratorConfig::default()
-            })
-            .unwrap()
-            .flat_map(|g| g.record.into_bytes())
-            .collect();
-            let source = crate::ImportSource::Bytes {
-                name: "gen".into(),
-                bytes,
-            };
-            archive
-                .import(&[source], &crate::ImportOptions::default(), &mut |_| {})
-                .unwrap();
+            crate::import_generated(
+                &archive,
+                GeneratorConfig {
+                    game,
+                    games: 30,
+                    size,
+                    seed: 4 + i as u64,
+                    handicaps: game == GameKind::Go,
+                    ..GeneratorConfig::default()
+                },
+            );
         }
         let conn = archive.reader().unwrap();
         let mut games = Vec::new();

@@ -712,16 +712,7 @@ mod tests {
             seed: 3,
             ..keil_gen::GeneratorConfig::default()
         };
-        let bytes: Vec<u8> = keil_gen::Generator::new(config)
-            .unwrap()
-            .flat_map(|g| g.record.into_bytes())
-            .collect();
-        let source = crate::ImportSource::Bytes {
-            name: "gen.keil".into(),
-            bytes,
-        };
-        let options = crate::ImportOptions::default();
-        archive.import(&[source], &options, &mut |_| {}).unwrap();
+        crate::import_generated(&archive, config);
         // The position after ply 12 of game 1: more than five stones, so a
         // Zobrist key.
         let line = archive

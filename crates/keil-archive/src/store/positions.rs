@@ -278,27 +278,20 @@ pub(crate) fn spelling_names(conn: Read<'_>, ids: &[u32]) -> Result<Vec<(u32, St
 
 #[cfg(test)]
 mod tests {
-    use keil_gen::{Generator, GeneratorConfig};
+    use keil_gen::GeneratorConfig;
 
     #[test]
     fn spelling_names_and_game_facts_read_what_they_need() {
         let dir = tempfile::tempdir().unwrap();
         let archive = crate::Archive::open(dir.path()).unwrap();
-        let bytes: Vec<u8> = Generator::new(GeneratorConfig {
-            games: 40,
-            seed: 9,
-            ..GeneratorConfig::default()
-        })
-        .unwrap()
-        .flat_map(|g| g.record.into_bytes())
-        .collect();
-        let source = crate::ImportSource::Bytes {
-            name: "gen".into(),
-            bytes,
-        };
-        archive
-            .import(&[source], &crate::ImportOptions::default(), &mut |_| {})
-            .unwrap();
+        crate::import_generated(
+            &archive,
+            GeneratorConfig {
+                games: 40,
+                seed: 9,
+                ..GeneratorConfig::default()
+            },
+        );
         let conn = archive.reader().unwrap();
         // Dense ids: one range read; ids past the last spelling are left out.
         let mut dense = super::spelling_names(conn.read(), &(1..=200).collect::<Vec<_>>()).unwrap();
