@@ -411,9 +411,6 @@ impl Value for Vec<u8> {
 /// limits.
 pub(crate) const IN_CHUNK: usize = 500;
 
-/// The bytes [`Conn::blob_to`] reads at a time: 1 MiB.
-const BLOB_CHUNK: i64 = 1 << 20;
-
 /// A statement that was expected to return a row and returned none.
 #[derive(Debug, thiserror::Error)]
 #[error("no row for: {0}")]
@@ -640,10 +637,9 @@ impl<'a> Conn<'a> {
     }
 
     /// Writes the blob in `column` of `table`'s row `id` to `out`, whole
-    /// ([`BLOB_CHUNK`] at a time, so that no copy of it is held in memory:
-    /// SQLite's incremental blob reads, PostgreSQL's `substring`, which
-    /// reads only the slice's TOAST chunks of an EXTERNAL column). Returns
-    /// its length in bytes.
+    /// (SQLite: incremental blob reads of 1 MiB, so that no copy of it is
+    /// held in memory; PostgreSQL: the value, then written). Returns its
+    /// length in bytes.
     ///
     /// # Errors
     /// Storage errors, among them a missing row; [`Error::Io`] when `out`
@@ -659,7 +655,7 @@ impl<'a> Conn<'a> {
         match self {
             Conn::Sqlite(c) => {
                 let blob = c.blob_open(rusqlite::MAIN_DB, table, column, id, true)?;
-                let mut chunk = vec![0u8; (BLOB_CHUNK as usize).min(blob.len())];
+                let mut chunk = vec![0u8; (1 << 20).min(blob.len())];
                 let mut at = 0;
                 while at < blob.len() {
                     let n = chunk.len().min(blob.len() - at);
@@ -670,32 +666,12 @@ impl<'a> Conn<'a> {
                 Ok(at as u64)
             }
             Conn::Postgres(_) => {
-                // Slices of the value (its storage is EXTERNAL: a slice
-                // reads only its own TOAST chunks), so that neither the
-                // server nor this process holds the whole value at once.
-                let len: i64 = self.value(
-                    &format!("SELECT octet_length({column}) FROM {table} WHERE id = ?"),
+                let bytes: Vec<u8> = self.value(
+                    &format!("SELECT {column} FROM {table} WHERE id = ?"),
                     params![id],
                 )?;
-                let slice =
-                    format!("SELECT substring({column} FROM ? FOR ?) FROM {table} WHERE id = ?");
-                let mut at = 0i64;
-                while at < len {
-                    let n = BLOB_CHUNK.min(len - at);
-                    let bytes: Vec<u8> = self.value(&slice, params![at + 1, n, id])?;
-                    if bytes.len() as i64 != n {
-                        return Err(self.error(std::io::Error::new(
-                            std::io::ErrorKind::UnexpectedEof,
-                            format!(
-                                "{table}.{column} of row {id}: {} bytes at {at}, {n} expected",
-                                bytes.len()
-                            ),
-                        )));
-                    }
-                    out.write_all(&bytes).map_err(written)?;
-                    at += n;
-                }
-                Ok(at as u64)
+                out.write_all(&bytes).map_err(written)?;
+                Ok(bytes.len() as u64)
             }
         }
     }
