@@ -184,6 +184,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             patterns.as_secs_f64(),
             if stats.from_snapshot {
                 "from the cache's snapshot"
+            } else if stats.regions_deferred {
+                "from the pattern blocks, its region index to follow"
             } else {
                 "from the pattern blocks"
             }

@@ -399,14 +399,15 @@ pub struct WarmUp {
 /// Loads what the first queries would otherwise load under load: the
 /// position index's segments and game summaries
 /// ([`keil_archive::Positions::load`]) and, when `patterns`, the pattern
-/// index from its blocks ([`keil_archive::Patterns::load_unmerged`]: about
-/// 5 KB per 19×19 game), the two on two threads at once. Call before
+/// index's games from its blocks ([`keil_archive::Patterns::load_unmerged`]:
+/// about 3 KB per 19×19 game), the two on two threads at once. Call before
 /// serving, so that concurrent first requests do not wait for it.
 ///
-/// The pattern index's region segments are then merged, and the node's
-/// snapshot written, on a thread of its own while the node serves
-/// ([`keil_archive::Patterns::settle`]; logged when done): pattern
-/// searches answer meanwhile, their region lookups slower.
+/// The pattern index's region index is then read from the blocks and
+/// merged, and the node's snapshot written, on a thread of its own while
+/// the node serves ([`keil_archive::Patterns::settle`]; logged when done):
+/// pattern searches answer meanwhile, those the region index answers by a
+/// scan until it is filled, then from its unmerged segments.
 ///
 /// # Errors
 /// Archive errors (the position index's first).
@@ -438,13 +439,15 @@ pub fn warm_up(archive: &Arc<Archive>, patterns: bool) -> keil_archive::Result<W
                 let t = std::time::Instant::now();
                 match archive.patterns().settle() {
                     Ok(true) => tracing::info!(
-                        "pattern index merged and its snapshot written in {:.1} s",
+                        "pattern index's region index filled and merged, its snapshot written \
+                         in {:.1} s",
                         t.elapsed().as_secs_f64()
                     ),
                     Ok(false) => {}
-                    Err(e) => {
-                        tracing::warn!("pattern index merged, its snapshot not written: {e}")
-                    }
+                    Err(e) => tracing::warn!(
+                        "pattern index not settled (its region index unfilled or not merged, \
+                         or its snapshot not written): {e}"
+                    ),
                 }
             }
         };

@@ -24,8 +24,10 @@
 //! user and system CPU time of the load printed beside its wall time),
 //! with `KEIL_ONLY=positions` only the position index.
 //! With `KEIL_UNMERGED=1` the pattern index is loaded as a server's
-//! warm-up loads it: its region segments left unmerged
-//! ([`keil_archive::Patterns::load_unmerged`]).
+//! warm-up loads it: its games alone, the region index left for later
+//! ([`keil_archive::Patterns::load_unmerged`]); then what the server does
+//! while it serves ([`keil_archive::Patterns::settle`]: the region index
+//! filled and merged) is timed apart.
 
 use std::time::Instant;
 
@@ -67,6 +69,22 @@ fn cpu_seconds() -> (f64, f64) {
     (field(11), field(12))
 }
 
+/// Runs `f`, then says its wall time, the process's CPU time during it
+/// and its resident memory after it.
+fn timed<T>(f: impl FnOnce() -> T) -> (T, String) {
+    let (t, cpu) = (Instant::now(), cpu_seconds());
+    let value = f();
+    let (user, system) = cpu_seconds();
+    let said = format!(
+        "{:.2} s (CPU {:.1} s user, {:.1} s system), {}",
+        t.elapsed().as_secs_f64(),
+        user - cpu.0,
+        system - cpu.1,
+        rss_mib()
+    );
+    (value, said)
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
     let dir = args
@@ -97,27 +115,31 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     if std::env::var("KEIL_ONLY").as_deref() == Ok("positions") {
         return Ok(());
     }
-    let (t, cpu) = (Instant::now(), cpu_seconds());
-    let stats = if std::env::var_os("KEIL_UNMERGED").is_some() {
-        archive.patterns().load_unmerged()?
-    } else {
-        archive.patterns().load()?
-    };
-    let (user, system) = cpu_seconds();
+    let (stats, said) = timed(|| {
+        if std::env::var_os("KEIL_UNMERGED").is_some() {
+            archive.patterns().load_unmerged()
+        } else {
+            archive.patterns().load()
+        }
+    });
+    let stats = stats?;
     println!(
-        "patterns: {:.2} s (CPU {:.1} s user, {:.1} s system), {} ({} games, {} index bytes, {} mapped, {})",
-        t.elapsed().as_secs_f64(),
-        user - cpu.0,
-        system - cpu.1,
-        rss_mib(),
+        "patterns: {said} ({} games, {} index bytes, {} mapped, {})",
         stats.games,
         stats.bytes,
         stats.mapped_bytes,
         if stats.from_snapshot {
             "from the snapshot"
+        } else if stats.regions_deferred {
+            "from the blocks, the region index deferred"
         } else {
             "from the blocks"
         }
     );
+    if stats.regions_deferred {
+        let (settled, said) = timed(|| archive.patterns().settle());
+        settled?;
+        println!("settle (region index filled, merged): {said}");
+    }
     Ok(())
 }

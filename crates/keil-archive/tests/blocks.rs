@@ -254,6 +254,10 @@ fn an_unmerged_load_answers_as_a_merged_one() {
     node.cache_in(cache.path()).unwrap();
     let loaded = node.patterns().load_unmerged().unwrap();
     assert!(!loaded.from_snapshot);
+    assert!(
+        loaded.regions_deferred,
+        "searches scan until the region index is filled"
+    );
     assert_eq!(loaded.games, 120);
     assert_eq!(answers(&node, &queries), merged);
     assert!(!snapshot.exists(), "written only once merged");
@@ -273,7 +277,7 @@ fn an_unmerged_load_answers_as_a_merged_one() {
     let next = Archive::open(common::at(dir.path())).unwrap();
     next.cache_in(cache.path()).unwrap();
     let read = next.patterns().load_unmerged().unwrap();
-    assert!(read.from_snapshot);
+    assert!(read.from_snapshot && !read.regions_deferred);
     assert_eq!(read.games, 160);
     assert_eq!(answers(&next, &queries), all);
     assert!(!next.patterns().settle().unwrap(), "a snapshot is merged");

@@ -31,6 +31,13 @@
 //! games' region entries are found from their events). What the region
 //! index holds (its regions, contents, keys, continuation byte) is part of
 //! this format: a change to it is a new [`VERSION`].
+//!
+//! **Version 3** holds the bytes of version 2 as two zstd frames, one
+//! after the other: the games, then the region entries (each frame with
+//! its content size and checksum), so that a node's first load, which
+//! leaves the region index for later, decompresses the games alone (the
+//! region entries are four fifths of a 19×19 block's bytes). Read whole,
+//! the two frames are version 2's bytes.
 
 use keil_rules::{AnyBoard, BoardSpec, GameKind};
 
@@ -42,7 +49,7 @@ use super::runs::Segment;
 use crate::positions::{get_varint, put_varint};
 
 /// The block format's version (`derived_blocks.version`) written.
-pub(crate) const VERSION: i64 = 2;
+pub(crate) const VERSION: i64 = 3;
 
 /// The oldest version read (see the format above).
 pub(crate) const OLDEST: i64 = 1;
@@ -75,12 +82,15 @@ pub(crate) type Damaged = &'static str;
 
 /// Encodes games (ids ascending) as one block of [`VERSION`].
 pub(crate) fn encode(games: &[Replayed]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(games.len() * 3000);
-    put_games(&mut out, games);
-    put_regions(&mut out, games);
+    let mut part = Vec::with_capacity(games.len() * 3000);
+    put_games(&mut part, games);
     let mut zstd = zstd::bulk::Compressor::new(LEVEL).expect("zstd's level");
     zstd.include_checksum(true).expect("zstd's checksum flag");
-    zstd.compress(&out).expect("zstd compresses to memory")
+    let mut out = zstd.compress(&part).expect("zstd compresses to memory");
+    part.clear();
+    put_regions(&mut part, games);
+    out.extend(zstd.compress(&part).expect("zstd compresses to memory"));
+    out
 }
 
 /// Appends the games (version 1's whole block, before compression).
@@ -178,14 +188,36 @@ fn board_at(raw: &[u8], at: &mut usize) -> Result<(GameKind, AnyBoard), Damaged>
     Ok((kind, board))
 }
 
-/// Decodes a block of format `version` (from [`OLDEST`] to [`VERSION`]).
+/// What a decode keeps of a block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Want {
+    /// The games and the region entries.
+    All,
+    /// The games only (a node's first load, which leaves the region index
+    /// to [`super::load::PatternIndex::fill_regions`]): the region entries
+    /// are neither read nor checked.
+    Games,
+    /// The region entries, with each game's kind, board and id but neither
+    /// its events nor its columns (read and checked, then dropped).
+    Regions,
+}
+
+/// Decodes a block of format `version` (from [`OLDEST`] to [`VERSION`]),
+/// keeping what `want` says.
 ///
 /// # Errors
 /// What is wrong with bytes that do not decode.
-pub(super) fn decode(bytes: &[u8], version: i64) -> Result<Decoded, Damaged> {
+pub(super) fn decode(bytes: &[u8], version: i64, want: Want) -> Result<Decoded, Damaged> {
+    // The games' frame alone, when the games are all that is wanted.
+    let bytes = if version >= 3 && want == Want::Games {
+        let games = zstd::zstd_safe::find_frame_compressed_size(bytes).map_err(|_| "not zstd")?;
+        &bytes[..games]
+    } else {
+        bytes
+    };
     RAW.with_borrow_mut(|(zstd, raw)| {
         decompress(bytes, zstd, raw)?;
-        decode_raw(raw, version)
+        decode_raw(raw, version, want)
     })
 }
 
@@ -204,17 +236,30 @@ thread_local! {
 /// format holds one import batch (2,000 games at about 3 KB).
 const MAX_RAW: u64 = 1 << 30;
 
-/// Decompresses `bytes` into `raw` (cleared first): in one call when the
-/// frame says its content size (every block [`encode`] writes), else as a
-/// stream.
+/// The content size of the zstd frames `bytes` holds, one after the
+/// other, when each says its own.
+fn content_size(mut bytes: &[u8]) -> Option<u64> {
+    let mut total = 0u64;
+    while !bytes.is_empty() {
+        let size = zstd::zstd_safe::get_frame_content_size(bytes).ok()??;
+        let len = zstd::zstd_safe::find_frame_compressed_size(bytes).ok()?;
+        total = total.checked_add(size)?;
+        bytes = bytes.get(len..)?;
+    }
+    Some(total)
+}
+
+/// Decompresses `bytes` (one or more frames) into `raw` (cleared first):
+/// in one call when the frames say their content sizes (every block
+/// [`encode`] writes), else as a stream.
 fn decompress(
     bytes: &[u8],
     zstd: &mut Option<zstd::bulk::Decompressor<'static>>,
     raw: &mut Vec<u8>,
 ) -> Result<(), Damaged> {
     raw.clear();
-    match zstd::zstd_safe::get_frame_content_size(bytes) {
-        Ok(Some(size)) if size <= MAX_RAW => {
+    match content_size(bytes) {
+        Some(size) if size <= MAX_RAW => {
             raw.reserve(size as usize);
             let zstd = match zstd {
                 Some(z) => z,
@@ -234,7 +279,8 @@ fn decompress(
 }
 
 /// [`decode`] of a decompressed block.
-fn decode_raw(raw: &[u8], version: i64) -> Result<Decoded, Damaged> {
+fn decode_raw(raw: &[u8], version: i64, want: Want) -> Result<Decoded, Damaged> {
+    let keep_events = want != Want::Regions;
     let mut at = 0usize;
     let varint = |at: &mut usize| get_varint(raw, at).ok_or("truncated");
     let n = varint(&mut at)? as usize;
@@ -267,7 +313,7 @@ fn decode_raw(raw: &[u8], version: i64) -> Result<Decoded, Damaged> {
             Some(nodes.into_boxed_slice())
         };
         let count = varint(&mut at)? as usize;
-        let mut events = Vec::with_capacity(count.min(1 << 16));
+        let mut events = Vec::with_capacity(if keep_events { count.min(1 << 16) } else { 0 });
         let mut node = 0u16;
         for _ in 0..count {
             let word = raw.get(at..at + 2).ok_or("truncated")?;
@@ -287,9 +333,15 @@ fn decode_raw(raw: &[u8], version: i64) -> Result<Decoded, Damaged> {
             if e.point() >= board.len() {
                 return Err("event point");
             }
-            events.push(e);
+            if keep_events {
+                events.push(e);
+            }
         }
-        let columns = columns_of(board.len(), &events);
+        let columns = if keep_events {
+            columns_of(board.len(), &events)
+        } else {
+            Vec::new()
+        };
         let line = Line {
             id,
             date,
@@ -300,6 +352,9 @@ fn decode_raw(raw: &[u8], version: i64) -> Result<Decoded, Damaged> {
         games.push((kind, board, line, winner, Built { events, columns }));
     }
     let mut regions = Vec::new();
+    if want == Want::Games {
+        return Ok(Decoded { games, regions });
+    }
     if version >= 2 {
         let sets = varint(&mut at)?;
         for _ in 0..sets {
@@ -327,7 +382,7 @@ mod tests {
     use keil_gen::GeneratorConfig;
     use keil_rules::GameKind;
 
-    use super::{LEVEL, VERSION, decode, encode, put_games};
+    use super::{LEVEL, VERSION, Want, decode, encode, put_games};
     use crate::patterns::events::Event;
     use crate::patterns::load::{Replayed, assert_same, replayed};
     use crate::patterns::regions::Regions;
@@ -375,7 +430,9 @@ mod tests {
     /// events and the columns recomputed from the events; each board's
     /// region entries as the index finds them from the games' events
     /// (games numbered from 0 among the block's of that board, two boards
-    /// in one block); a version 1 block (the games alone) still reads;
+    /// in one block); the games alone from the first of its two frames; a
+    /// version 2 block (one frame) and a version 1 block (the games alone)
+    /// still read;
     /// a block cut short, with a bad word, or of the wrong version does not
     /// decode.
     #[test]
@@ -387,7 +444,7 @@ mod tests {
         ] {
             let games = stored(game, sizes);
             let block = encode(&games);
-            let back = decode(&block, VERSION).unwrap();
+            let back = decode(&block, VERSION, Want::All).unwrap();
             assert_eq!(back.games.len(), games.len());
             for (a, b) in games.iter().zip(&back.games) {
                 assert_same(a, b, &format!("{game:?}"));
@@ -411,10 +468,28 @@ mod tests {
                 );
                 assert_eq!(segment.lasts, found.lasts);
             }
-            assert!(decode(&block[..block.len() / 2], VERSION).is_err());
+            // A node's first load takes the games alone, its region fill
+            // the entries with each game's board and id alone.
+            let games_only = decode(&block, VERSION, Want::Games).unwrap();
+            assert!(games_only.regions.is_empty());
+            for (a, b) in games.iter().zip(&games_only.games) {
+                assert_same(a, b, &format!("{game:?} games only"));
+            }
+            let regions_only = decode(&block, VERSION, Want::Regions).unwrap();
+            assert_eq!(regions_only.games.len(), games.len());
+            for (a, b) in games.iter().zip(&regions_only.games) {
+                assert_eq!((a.0, a.1, a.2.id), (b.0, b.1, b.2.id));
+                assert!(b.4.events.is_empty() && b.4.columns.is_empty());
+            }
+            assert_eq!(regions_only.regions.len(), back.regions.len());
+            for (a, b) in back.regions.iter().zip(&regions_only.regions) {
+                assert_eq!((a.0, a.1), (b.0, b.1));
+                assert_eq!(entries(&a.2), entries(&b.2));
+            }
+            assert!(decode(&block[..block.len() / 2], VERSION, Want::All).is_err());
             let raw = zstd::stream::decode_all(&block[..]).unwrap();
             let cut = zstd::bulk::compress(&raw[..raw.len() - 1], 1).unwrap();
-            assert!(decode(&cut, VERSION).is_err());
+            assert!(decode(&cut, VERSION, Want::All).is_err());
             // A frame that does not say its content size (a stream's)
             // decodes as well, into the buffer the block before used.
             let streamed = zstd::stream::encode_all(&raw[..], LEVEL).unwrap();
@@ -422,23 +497,41 @@ mod tests {
                 zstd::zstd_safe::get_frame_content_size(&streamed),
                 Ok(None)
             ));
-            let back = decode(&streamed, VERSION).unwrap();
+            let back = decode(&streamed, VERSION, Want::All).unwrap();
             assert_eq!(back.games.len(), games.len());
             for (a, b) in games.iter().zip(&back.games) {
                 assert_same(a, b, &format!("{game:?} streamed"));
             }
             assert_eq!(back.regions.len(), sizes.len(), "{game:?} streamed");
+            // The games' frame alone serves a load of the games, and
+            // nothing else.
+            let games_frame = zstd::zstd_safe::find_frame_compressed_size(&block).unwrap();
+            assert!(games_frame < block.len());
+            let head = decode(&block[..games_frame], VERSION, Want::Games).unwrap();
+            assert_eq!(head.games.len(), games.len());
+            assert!(decode(&block[..games_frame], VERSION, Want::All).is_err());
+            // Version 2 (the same bytes, one frame) still reads, whatever
+            // is wanted.
+            let v2 = zstd::bulk::compress(&raw, LEVEL).unwrap();
+            for want in [Want::All, Want::Games, Want::Regions] {
+                let back = decode(&v2, 2, want).unwrap();
+                assert_eq!(back.games.len(), games.len());
+                assert_eq!(
+                    back.regions.len(),
+                    (want != Want::Games) as usize * sizes.len()
+                );
+            }
             // Read as version 1, the region entries are trailing bytes.
-            assert!(decode(&block, 1).is_err());
+            assert!(decode(&block, 1, Want::All).is_err());
             let mut v1 = Vec::new();
             put_games(&mut v1, &games);
             let v1 = zstd::bulk::compress(&v1, LEVEL).unwrap();
-            let back = decode(&v1, 1).unwrap();
+            let back = decode(&v1, 1, Want::All).unwrap();
             assert!(back.regions.is_empty());
             for (a, b) in games.iter().zip(&back.games) {
                 assert_same(a, b, &format!("{game:?}"));
             }
-            assert!(decode(&v1, VERSION).is_err());
+            assert!(decode(&v1, VERSION, Want::All).is_err());
         }
     }
 }

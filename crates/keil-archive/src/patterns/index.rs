@@ -154,6 +154,12 @@ pub(crate) struct Group {
     /// The games (from the first) whose region entries are gathered
     /// ([`Group::index_regions`]).
     pub(super) indexed: usize,
+    /// Whether the region index waits for
+    /// [`PatternIndex::fill_regions`](super::load::PatternIndex::fill_regions)
+    /// (a node's first load, [`super::load::Loaded::regions_deferred`]):
+    /// meanwhile no entry is gathered and searches scan
+    /// ([`Group::region_index`] is `None`).
+    pub(super) regions_deferred: bool,
     /// The game indices in the order answers list them: latest date
     /// first, then highest id (as of the last [`Group::seal`]).
     pub listed: Vec<u32>,
@@ -230,6 +236,7 @@ impl Group {
             events: Growing::default(),
             regions: Regions::new(board),
             indexed: 0,
+            regions_deferred: false,
             listed: Vec::new(),
             rank: Vec::new(),
             kept: Vec::new(),
@@ -347,20 +354,70 @@ impl Group {
     }
 
     /// Gathers the region entries of the games pushed since the last call,
-    /// in parallel ([`Regions::push_all`]).
+    /// in parallel ([`Regions::push_all`]); none while the region index is
+    /// deferred.
     pub(crate) fn index_regions(&mut self) {
-        self.index_regions_upto(self.lines.len());
+        if !self.regions_deferred {
+            self.index_regions_upto(self.lines.len());
+        }
     }
 
     /// Takes the region entries of the games pushed from game `base` on
     /// from a pattern block's `segment` (numbered from 0 at `base`; see
-    /// [`super::block`]), after gathering those of the games before.
+    /// [`super::block`]), after gathering those of the games before; drops
+    /// them while the region index is deferred.
     pub(super) fn add_block_regions(&mut self, segment: super::runs::Segment, base: usize) {
+        if self.regions_deferred {
+            return;
+        }
         self.index_regions_upto(base);
         if let Some(regions) = &mut self.regions {
             regions.push_block(segment, base as u32);
         }
         self.indexed = self.lines.len();
+    }
+
+    /// The region index, when it answers searches: `None` on a board
+    /// without regions, and while it is deferred.
+    pub(crate) fn region_index(&self) -> Option<&Regions> {
+        self.regions.as_ref().filter(|_| !self.regions_deferred)
+    }
+
+    /// A deferred region index's entries of a pattern block's games of
+    /// this board (`ids`, ascending: the games its `segment` numbers from
+    /// 0), after gathering those of the games before them from their
+    /// events. Returns false, taking nothing, unless those games are the
+    /// group's next ones after the games already gathered, in order (a
+    /// block merged since the load, without a removed game, is not): the
+    /// last fill step gathers theirs from their events.
+    pub(super) fn fill_block_regions(
+        &mut self,
+        ids: &[u32],
+        segment: super::runs::Segment,
+    ) -> bool {
+        let Some(&first) = ids.first() else {
+            return false;
+        };
+        let Ok(base) = self.ids.binary_search(&first) else {
+            return false;
+        };
+        if base < self.indexed || self.ids.get(base..base + ids.len()) != Some(ids) {
+            return false;
+        }
+        self.index_regions_upto(base);
+        if let Some(regions) = &mut self.regions {
+            regions.push_block(segment, base as u32);
+        }
+        self.indexed = base + ids.len();
+        true
+    }
+
+    /// Ends a deferred region index: gathers the entries of the games no
+    /// [`Group::fill_block_regions`] gave (from their events), then lets
+    /// searches use it.
+    pub(super) fn end_region_deferral(&mut self) {
+        self.regions_deferred = false;
+        self.index_regions();
     }
 
     /// [`Group::index_regions`] of the games before game `upto`.

@@ -48,6 +48,11 @@ pub(super) struct Loaded {
     /// until [`PatternIndex::settle`] (refreshes meanwhile add theirs
     /// unmerged too).
     pub(super) unmerged: bool,
+    /// Whether the first load left the region index to
+    /// [`PatternIndex::fill_regions`] (each group's
+    /// [`Group::regions_deferred`](super::index::Group::regions_deferred)):
+    /// it read the blocks' games alone, and searches scan until the fill.
+    pub(super) regions_deferred: bool,
 }
 
 /// Bytes the answer cache holds at most: a wildcard pattern's answer at a
@@ -193,7 +198,9 @@ impl Loaded {
             {
                 Some(i) => i,
                 None => {
-                    self.groups.push((kind, Group::new(board)));
+                    let mut group = Group::new(board);
+                    group.regions_deferred = self.regions_deferred;
+                    self.groups.push((kind, group));
                     self.groups.len() - 1
                 }
             };
@@ -216,7 +223,18 @@ impl Loaded {
 
     /// Adds the games with ids in `(at.games, max]` ([`read_games`]).
     fn read(&mut self, conn: Read<'_>, max: i64) -> Result<()> {
-        read_games(conn, self.at.games, max, |g| self.add(g))
+        let want = self.want();
+        read_games(conn, self.at.games, max, want, |g| self.add(g))
+    }
+
+    /// What the blocks' decodes keep: their games alone while the region
+    /// index is deferred.
+    fn want(&self) -> block::Want {
+        if self.regions_deferred {
+            block::Want::Games
+        } else {
+            block::Want::All
+        }
     }
 }
 
@@ -230,6 +248,7 @@ fn read_games(
     conn: Read<'_>,
     from: i64,
     max: i64,
+    want: block::Want,
     mut add: impl FnMut(block::Decoded),
 ) -> Result<()> {
     let mut at = from;
@@ -251,7 +270,7 @@ fn read_games(
     let decode_run = |bytes: Vec<(Vec<u8>, i64)>| -> Vec<_> {
         bytes
             .par_iter()
-            .map(|(d, v)| block::decode(d, *v))
+            .map(|(d, v)| block::decode(d, *v, want))
             .collect()
     };
     // Three runs of blocks at a time: while one decodes on rayon's pool,
@@ -366,7 +385,13 @@ fn merge(conn: Write<'_>, run: &[blocks::BlockRange]) -> Result<()> {
     let removed = removals::removed_games(conn.read())?;
     let mut games: Vec<Replayed> = Vec::new();
     for b in run.iter().rev() {
-        match block::decode(&blocks::data(conn.read(), b.id)?, b.version) {
+        // The merged block's region entries are found again from the
+        // games' events.
+        match block::decode(
+            &blocks::data(conn.read(), b.id)?,
+            b.version,
+            block::Want::Games,
+        ) {
             Ok(block) => games.extend(block.games),
             Err(_) => replay(conn.read(), b.first - 1, b.last, |g| {
                 games.extend(g);
@@ -411,8 +436,9 @@ impl PatternIndex {
         if max - from <= REPLAY_APART {
             // A game that does not replay stops the read before anything
             // is added.
+            let want = self.loaded.read().expect("poisoned").want();
             let mut blocks = Vec::new();
-            read_games(conn, from, max, |block| blocks.push(block))?;
+            read_games(conn, from, max, want, |block| blocks.push(block))?;
             let mut loaded = self.loaded.write().expect("poisoned");
             for block in blocks {
                 loaded.add(block);
@@ -555,12 +581,77 @@ impl PatternIndex {
         Ok(read.is_some())
     }
 
+    /// Fills the region index a deferred first load left out
+    /// ([`Loaded::regions_deferred`]): reads the pattern blocks of the
+    /// games it holds again, [`DECODE_AHEAD`] at a time (decoded in
+    /// parallel, for their region entries alone), and gives each block's
+    /// entries to its group ([`Group::fill_block_regions`]) under the
+    /// index's lock, held for that alone; then gathers the entries of the
+    /// games no block gave (replayed ones, those refreshes added meanwhile)
+    /// from their events, and lets searches use the region index. Searches
+    /// scan meanwhile (same answers, slower), and refreshes add games.
+    /// Returns `None` when the index was not deferred, else the number of
+    /// blocks whose entries were taken.
+    ///
+    /// # Errors
+    /// Storage errors reading the blocks: the index then stays deferred,
+    /// with what was filled, and a later call goes on.
+    pub(super) fn fill_regions(&self, conn: Read<'_>) -> Result<Option<usize>> {
+        let upto = {
+            let loaded = self.loaded.read().expect("poisoned");
+            if !loaded.regions_deferred {
+                return Ok(None);
+            }
+            loaded.at.games
+        };
+        // Version 1 blocks hold no region entries.
+        let stored = blocks::within(conn, block::KIND, 2..=block::VERSION, 0, upto)?;
+        let mut taken = 0;
+        for run in stored.chunks(DECODE_AHEAD) {
+            let bytes = run
+                .iter()
+                .map(|b| Ok((blocks::data(conn, b.id)?, b.version)))
+                .collect::<Result<Vec<_>>>()?;
+            let decoded: Vec<_> = bytes
+                .par_iter()
+                .map(|(d, v)| block::decode(d, *v, block::Want::Regions))
+                .collect();
+            let mut loaded = self.loaded.write().expect("poisoned");
+            // A block that does not decode gives nothing: its games'
+            // entries are gathered from their events.
+            for block in decoded.into_iter().flatten() {
+                for (kind, board, segment) in block.regions {
+                    let ids: Vec<u32> = block
+                        .games
+                        .iter()
+                        .filter(|g| (g.0, g.1) == (kind, board))
+                        .map(|g| g.2.id)
+                        .collect();
+                    let group = loaded
+                        .groups
+                        .iter_mut()
+                        .find(|(k, g)| *k == kind && g.board == board);
+                    if let Some((_, group)) = group {
+                        taken += usize::from(group.fill_block_regions(&ids, segment));
+                    }
+                }
+            }
+        }
+        let mut loaded = self.loaded.write().expect("poisoned");
+        for (_, group) in &mut loaded.groups {
+            group.end_region_deferral();
+        }
+        loaded.regions_deferred = false;
+        Ok(Some(taken))
+    }
+
     /// Marks an index that holds no game yet as [`Loaded::unmerged`] when
     /// `defer`; returns whether it is.
     fn defer_merges(&self, defer: bool) -> bool {
         let mut loaded = self.loaded.write().expect("poisoned");
         if defer && loaded.at == Sequences::default() {
             loaded.unmerged = true;
+            loaded.regions_deferred = true;
         }
         loaded.unmerged
     }
@@ -767,5 +858,103 @@ mod tests {
             }
             assert!(game == GameKind::Kaomi || from_plies == 40, "{game:?}");
         }
+    }
+
+    /// Every region entry of the 19×19 group, `(key, game, node,
+    /// continuation byte)`, sorted; `None` while its region index does not
+    /// answer searches.
+    fn region_entries(archive: &crate::Archive) -> Option<Vec<(u64, u32, u16, u8)>> {
+        let loaded = archive.patterns.loaded.read().unwrap();
+        let (_, group) = loaded.groups.iter().find(|(_, g)| g.board.size() == 19)?;
+        let regions = group.region_index()?;
+        let mut all: Vec<_> = regions
+            .shared()
+            .iter()
+            .flat_map(|s| {
+                s.keys
+                    .iter()
+                    .flat_map(|&k| s.run(k).unwrap().map(move |(g, n, c)| (k, g, n, c)))
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        all.sort_unstable();
+        Some(all)
+    }
+
+    fn import(archive: &crate::Archive, games: u64, seed: u64) {
+        crate::import_generated(
+            archive,
+            GeneratorConfig {
+                game: GameKind::Go,
+                size: 19,
+                games,
+                seed,
+                ..GeneratorConfig::default()
+            },
+        );
+    }
+
+    /// A node's first load that defers the region index (`load` with
+    /// `defer`) holds none until `fill_regions`, which gives the group the
+    /// entries a load that does not defer finds: from the blocks (of the
+    /// games the load read and of those a refresh added meanwhile), and
+    /// for the games of the blocks deleted since from their events.
+    #[test]
+    fn a_deferred_region_index_is_filled_as_a_load_finds_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let archive = crate::Archive::open(dir.path()).unwrap();
+        import(&archive, 70, 5);
+        let blocks = |sql: &str| {
+            let db = rusqlite::Connection::open(dir.path().join("archive.sqlite")).unwrap();
+            db.query_row(sql, [], |r| r.get::<_, i64>(0)).unwrap()
+        };
+        assert!(blocks("SELECT COUNT(*) FROM derived_blocks") >= 4);
+
+        let node = crate::Archive::open(dir.path()).unwrap();
+        let load = |a: &crate::Archive, defer| {
+            a.reader()
+                .unwrap()
+                .snapshot(|conn| a.patterns.load(conn, defer))
+                .unwrap()
+        };
+        load(&node, true);
+        assert!(node.patterns.loaded.read().unwrap().regions_deferred);
+        assert_eq!(
+            region_entries(&node),
+            None,
+            "no region index before the fill"
+        );
+
+        // Games added meanwhile, and two blocks gone: one amid the others
+        // (its games' entries are found from their events before the next
+        // block's are taken) and the last (found when the fill ends).
+        import(&archive, 30, 6);
+        for which in ["MIN(id) + 1", "MAX(id)"] {
+            blocks(&format!(
+                "DELETE FROM derived_blocks WHERE id = (SELECT {which} FROM derived_blocks) \
+                 RETURNING 0"
+            ));
+        }
+        node.reader()
+            .unwrap()
+            .snapshot(|conn| node.patterns.refresh(conn))
+            .unwrap();
+        assert_eq!(region_entries(&node), None, "nor after a refresh");
+
+        let fill = |a: &crate::Archive| {
+            a.reader()
+                .unwrap()
+                .snapshot(|conn| a.patterns.fill_regions(conn))
+                .unwrap()
+        };
+        // Every block left, those of the games the refresh added too.
+        let stored = blocks("SELECT COUNT(*) FROM derived_blocks");
+        assert_eq!(fill(&node), Some(stored as usize));
+        assert_eq!(fill(&node), None, "filled once");
+        let whole = crate::Archive::open(dir.path()).unwrap();
+        load(&whole, false);
+        let expected = region_entries(&whole).unwrap();
+        assert!(expected.len() > 1000);
+        assert_eq!(region_entries(&node).unwrap(), expected);
     }
 }

@@ -254,6 +254,10 @@ pub struct PatternIndexStats {
     /// ([`Archive::cache_in`](crate::Archive::cache_in)) rather than from
     /// the pattern blocks alone.
     pub from_snapshot: bool,
+    /// Whether the region index was left for [`Patterns::settle`]
+    /// ([`Patterns::load_unmerged`] from the blocks): until then, searches
+    /// it would answer are answered by the scan.
+    pub regions_deferred: bool,
 }
 
 impl Patterns<'_> {
@@ -272,12 +276,16 @@ impl Patterns<'_> {
         self.load_deferring(false)
     }
 
-    /// [`Patterns::load`], but a load from the pattern blocks leaves the
-    /// region index's segments unmerged (one a block: every search answers
-    /// from them, the region lookups a few times slower) and writes no
-    /// snapshot, so that a new node serves about half as soon (the merge
-    /// was half of the load, 13 s of 27 s at a million 19×19 games).
-    /// [`Patterns::settle`] then does both, while the node serves.
+    /// [`Patterns::load`], but a load from the pattern blocks reads their
+    /// games alone, leaving the region index out (searches it would answer
+    /// are answered by the scan, with the same answers, until
+    /// [`Patterns::settle`] fills it), and writes no snapshot, so that a
+    /// new node serves sooner: at a million 19×19 games the region index
+    /// is half of the pattern index's memory (3.4 of 6.5 GB, unmerged), and
+    /// its merge was half of a merged load (13 s of 27 s).
+    /// [`Patterns::settle`] then fills it from the blocks, merges it (until
+    /// then, one segment a block, region lookups a few times slower) and
+    /// writes the snapshot, while the node serves.
     ///
     /// # Errors
     /// As [`Patterns::load`].
@@ -285,16 +293,24 @@ impl Patterns<'_> {
         self.load_deferring(true)
     }
 
-    /// Merges what [`Patterns::load_unmerged`] left unmerged (outside the
-    /// index's lock: searches and refreshes go on meanwhile), then writes
-    /// the node's snapshot as [`Patterns::load`] would have. Returns
-    /// whether there was anything to merge; does nothing otherwise.
+    /// Fills the region index [`Patterns::load_unmerged`] left out (from
+    /// the pattern blocks, in one read snapshot), merges what it left
+    /// unmerged (outside the index's lock: searches and refreshes go on
+    /// meanwhile), then writes the node's snapshot as [`Patterns::load`]
+    /// would have. Returns whether there was anything to fill or merge;
+    /// does nothing otherwise.
     ///
     /// # Errors
-    /// Storage errors reading what the snapshot's stamp holds.
+    /// Storage errors reading the blocks (the region index then stays
+    /// unfilled: call again) or what the snapshot's stamp holds.
     pub fn settle(&self) -> Result<bool> {
         let index = &self.archive.patterns;
-        if !index.settle() {
+        let filled = self
+            .archive
+            .reader()?
+            .snapshot(|conn| index.fill_regions(conn))?
+            .is_some();
+        if !index.settle() && !filled {
             return Ok(false);
         }
         self.archive
@@ -324,6 +340,7 @@ impl Patterns<'_> {
                 .map(|(_, g)| g.mapped_bytes() as u64)
                 .sum(),
             from_snapshot,
+            regions_deferred: loaded.regions_deferred,
         })
     }
 
@@ -475,7 +492,7 @@ impl Patterns<'_> {
             found.dedup_by_key(|f| (f.0, f.1));
             found
         } else if let Some(l) = region_index
-            .then(|| group.regions.as_ref()?.lookup(&placements))
+            .then(|| group.region_index()?.lookup(&placements))
             .flatten()
         {
             lookup = Some(l);

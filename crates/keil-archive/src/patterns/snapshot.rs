@@ -404,6 +404,7 @@ pub(super) fn read(path: &Path, expected: &Stamp) -> Result<Loaded, Unused> {
         at: stamp.at,
         groups,
         unmerged: false,
+        regions_deferred: false,
     })
 }
 
@@ -468,6 +469,7 @@ fn read_group(input: &mut In) -> Result<(GameKind, Group), Unused> {
     let group = Group {
         board,
         indexed: lines.len(),
+        regions_deferred: false,
         ids: lines.iter().map(|l| l.id).collect(),
         plies: lines.iter().map(super::index::plies_of).collect(),
         years: lines
