@@ -404,8 +404,9 @@ pub struct WarmUp {
 /// serving, so that concurrent first requests do not wait for it.
 ///
 /// The pattern index's region index is then read from the blocks and
-/// merged, and the node's snapshot written, on a thread of its own while
-/// the node serves ([`keil_archive::Patterns::settle`]; logged when done):
+/// merged, and the node's snapshot written, on a thread of its own and a
+/// rayon pool at [`work::SETTLE_NICE`] ([`work::settle_pool`]) while the
+/// node serves ([`keil_archive::Patterns::settle`]; logged when done):
 /// pattern searches answer meanwhile, those the region index answers by a
 /// scan until it is filled, then from its unmerged segments.
 ///
@@ -451,9 +452,13 @@ pub fn warm_up(archive: &Arc<Archive>, patterns: bool) -> keil_archive::Result<W
                 }
             }
         };
-        let spawned = std::thread::Builder::new()
-            .name("settle".into())
-            .spawn(settle(archive.clone()));
+        let spawned = std::thread::Builder::new().name("settle".into()).spawn({
+            let settle = settle(archive.clone());
+            move || match work::settle_pool() {
+                Ok(pool) => pool.install(settle),
+                Err(_) => settle(),
+            }
+        });
         if let Err(e) = spawned {
             tracing::warn!("no thread for the pattern index's merge ({e}): merging it now");
             settle(archive.clone())();

@@ -35,15 +35,45 @@ use crate::error::ApiError;
 /// nine tenths of a core against each of them (CFS weights 1024 and 110).
 pub(crate) const BACKGROUND_NICE: i32 = 10;
 
+/// The nice value of the threads that settle a new node's pattern index
+/// ([`keil_archive::Patterns::settle`]: its region index filled from the
+/// blocks, then merged; [`settle_pool`]): below the searches, which scan
+/// until the region index is filled and share the cores with it
+/// otherwise.
+pub(crate) const SETTLE_NICE: i32 = 19;
+
+/// A rayon pool of as many threads as the global one, at [`SETTLE_NICE`],
+/// for [`keil_archive::Patterns::settle`] (run inside it with `install`,
+/// its parallel parts run there); dropped after it.
+///
+/// # Errors
+/// When its threads cannot be spawned (the caller then settles on the
+/// global pool).
+pub(crate) fn settle_pool() -> Result<rayon::ThreadPool, rayon::ThreadPoolBuildError> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(rayon::current_num_threads())
+        .thread_name(|i| format!("keil-settle-{i}"))
+        .start_handler(|_| lower_priority_to(SETTLE_NICE))
+        .build()
+}
+
 /// Lowers the calling thread's CPU priority to [`BACKGROUND_NICE`] (Linux,
 /// where nice is per thread; elsewhere nothing). A refusal (a sandbox
 /// that forbids it) only costs the priority, so it is ignored.
 pub(crate) fn lower_priority() {
+    lower_priority_to(BACKGROUND_NICE);
+}
+
+/// Lowers the calling thread's CPU priority to `nice`, as
+/// [`lower_priority`].
+pub(crate) fn lower_priority_to(nice: i32) {
     #[cfg(target_os = "linux")]
     {
         let thread = rustix::thread::gettid();
-        let _ = rustix::process::setpriority_process(Some(thread), BACKGROUND_NICE);
+        let _ = rustix::process::setpriority_process(Some(thread), nice);
     }
+    #[cfg(not(target_os = "linux"))]
+    let _ = nice;
 }
 
 /// Builds rayon's global pool (a search's parallel parts run there) with

@@ -584,9 +584,12 @@ impl PatternIndex {
     /// Fills the region index a deferred first load left out
     /// ([`Loaded::regions_deferred`]): reads the pattern blocks of the
     /// games it holds again, [`DECODE_AHEAD`] at a time (decoded in
-    /// parallel, for their region entries alone), and gives each block's
-    /// entries to its group ([`Group::fill_block_regions`]) under the
-    /// index's lock, held for that alone; then gathers the entries of the
+    /// parallel on the caller's rayon pool, for their region entries
+    /// alone: a server settles on a pool of its own that runs below its
+    /// searches, which scan meanwhile), and gives each block's entries to
+    /// its group
+    /// ([`Group::fill_block_regions`]) under the index's lock, held for
+    /// that alone; then gathers the entries of the
     /// games no block gave (replayed ones, those refreshes added meanwhile)
     /// from their events, and lets searches use the region index. Searches
     /// scan meanwhile (same answers, slower), and refreshes add games.
