@@ -586,15 +586,15 @@ impl PatternIndex {
     /// games it holds again, [`DECODE_AHEAD`] at a time (decoded in
     /// parallel on the caller's rayon pool, for their region entries
     /// alone: a server settles on a pool of its own that runs below its
-    /// searches, which scan meanwhile), and gives each block's entries to
-    /// its group
+    /// searches), and gives each block's entries to its group
     /// ([`Group::fill_block_regions`]) under the index's lock, held for
-    /// that alone; then gathers the entries of the
-    /// games no block gave (replayed ones, those refreshes added meanwhile)
-    /// from their events, and lets searches use the region index. Searches
-    /// scan meanwhile (same answers, slower), and refreshes add games.
-    /// Returns `None` when the index was not deferred, else the number of
-    /// blocks whose entries were taken.
+    /// that alone; then gathers from their events the entries of the games
+    /// no block gave (replayed ones, those of a block merged or deleted
+    /// since, those a refresh added beyond the blocks this read snapshot
+    /// sees), and lets searches use the region index. Searches scan
+    /// meanwhile (same answers, slower), and refreshes add games. Returns
+    /// `None` when the index was not deferred, else the number of blocks
+    /// whose entries were taken.
     ///
     /// # Errors
     /// Storage errors reading the blocks: the index then stays deferred,
