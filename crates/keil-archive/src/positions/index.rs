@@ -39,6 +39,10 @@ pub(crate) struct PositionIndex {
     /// the removal sequence and the snapshot, for
     /// [`PositionIndex::settled`].
     last: Mutex<Option<(SegmentRows, i64, Snapshot)>>,
+    /// Set when [`PositionIndex::prefetch`] read a segment, so that the
+    /// next [`PositionIndex::segments`] sweeps the segment cache as it
+    /// does after reading one itself.
+    prefetched: std::sync::atomic::AtomicBool,
 }
 
 impl Default for PositionIndex {
@@ -50,6 +54,7 @@ impl Default for PositionIndex {
             answers: new_answers(),
             lines: Lines::with_weighter(4096, LINES_BYTES, LinesWeight),
             last: Mutex::default(),
+            prefetched: std::sync::atomic::AtomicBool::new(false),
         }
     }
 }
@@ -122,7 +127,10 @@ impl PositionIndex {
             segments.retain(|id, _| rows.iter().any(|&(r, _)| r == *id));
             segments.len() < before
         };
-        if loaded || forgotten {
+        let prefetched = self
+            .prefetched
+            .swap(false, std::sync::atomic::Ordering::Relaxed);
+        if loaded || forgotten || prefetched {
             self.sweep_cache(&rows);
         }
         let hash = signature.finalize();
@@ -144,6 +152,49 @@ impl PositionIndex {
         let last = self.last.lock().expect("poisoned");
         let (by_id, removals, snapshot) = last.as_ref()?;
         (*removals == at.removals && by_id.as_slice() == rows).then(|| snapshot.clone())
+    }
+
+    /// Reads the segments of `conn`'s snapshot that are not held yet, the
+    /// `i`-th taken by the caller that draws `i` from `next` (a node
+    /// start's prefetch: several threads share `next`, each with a
+    /// connection of its own, so that a database server sends several
+    /// segments at once), and keeps them as [`PositionIndex::segments`]
+    /// would. The callers' snapshots may differ (an import between them):
+    /// a segment one of them skips or reads twice costs time, not answers,
+    /// since [`PositionIndex::segments`] then reads what its own snapshot
+    /// holds.
+    ///
+    /// # Errors
+    /// Storage errors, and a segment that does not parse.
+    pub(super) fn prefetch(
+        &self,
+        conn: Read<'_>,
+        next: &std::sync::atomic::AtomicUsize,
+    ) -> Result<()> {
+        let rows = store::segment_nonces(conn)?;
+        loop {
+            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some(&(id, Some(nonce))) = rows.get(i) else {
+                if i >= rows.len() {
+                    return Ok(());
+                }
+                continue;
+            };
+            let nonce = nonce as u64;
+            let held = self
+                .segments
+                .lock()
+                .expect("poisoned")
+                .get(&id)
+                .is_some_and(|s| s.index.nonce == nonce);
+            if held {
+                continue;
+            }
+            let s = Arc::new(self.read_segment(conn, id, nonce)?);
+            self.segments.lock().expect("poisoned").insert(id, s);
+            self.prefetched
+                .store(true, std::sync::atomic::Ordering::Relaxed);
+        }
     }
 
     /// The main lines of `games` (ids, ascending), for confirming Zobrist
