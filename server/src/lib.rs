@@ -405,8 +405,8 @@ pub struct WarmUp {
 ///
 /// The pattern index's region index is then read from the blocks and
 /// merged, and the node's snapshot written, on a thread of its own and a
-/// rayon pool at [`work::SETTLE_NICE`] ([`work::settle_pool`]) while the
-/// node serves ([`keil_archive::Patterns::settle`]; logged when done):
+/// rayon pool of its own at nice 19 (below the searches) while the node
+/// serves ([`keil_archive::Patterns::settle`]; logged when done):
 /// pattern searches answer meanwhile, those the region index answers by a
 /// scan until it is filled, then from its unmerged segments.
 ///
