@@ -154,12 +154,6 @@ pub(crate) struct Group {
     /// The games (from the first) whose region entries are gathered
     /// ([`Group::index_regions`]).
     pub(super) indexed: usize,
-    /// Whether the region index waits for
-    /// [`PatternIndex::fill_regions`](super::load::PatternIndex::fill_regions)
-    /// (a node's first load, [`super::load::Loaded::regions_deferred`]):
-    /// meanwhile no entry is gathered and searches scan
-    /// ([`Group::region_index`] is `None`).
-    pub(super) regions_deferred: bool,
     /// The game indices in the order answers list them: latest date
     /// first, then highest id (as of the last [`Group::seal`]).
     pub listed: Vec<u32>,
@@ -236,7 +230,6 @@ impl Group {
             events: Growing::default(),
             regions: Regions::new(board),
             indexed: 0,
-            regions_deferred: false,
             listed: Vec::new(),
             rank: Vec::new(),
             kept: Vec::new(),
@@ -354,38 +347,22 @@ impl Group {
     }
 
     /// Gathers the region entries of the games pushed since the last call,
-    /// in parallel ([`Regions::push_all`]); none while the region index is
-    /// deferred.
+    /// in parallel ([`Regions::push_all`]).
     pub(crate) fn index_regions(&mut self) {
-        if !self.regions_deferred {
-            self.index_regions_upto(self.lines.len());
-        }
+        self.index_regions_upto(self.lines.len());
     }
 
     /// Takes the region entries of the games pushed from game `base` on
     /// from a pattern block's `segment` (numbered from 0 at `base`; see
-    /// [`super::block`]), after gathering those of the games before; drops
-    /// them while the region index is deferred.
+    /// [`super::block`]), after gathering those of the games before.
     pub(super) fn add_block_regions(&mut self, segment: super::runs::Segment, base: usize) {
-        if self.regions_deferred {
-            return;
-        }
-        self.index_regions_upto(base);
-        if let Some(regions) = &mut self.regions {
-            regions.push_block(segment, base as u32);
-        }
-        self.indexed = self.lines.len();
+        self.put_block_regions(segment, base, self.lines.len());
     }
 
-    /// The region index, when it answers searches: `None` on a board
-    /// without regions, and while it is deferred.
-    pub(crate) fn region_index(&self) -> Option<&Regions> {
-        self.regions.as_ref().filter(|_| !self.regions_deferred)
-    }
-
-    /// A deferred region index's entries of a pattern block's games of
-    /// this board (`ids`, ascending: the games its `segment` numbers from
-    /// 0), after gathering those of the games before them from their
+    /// A deferred region index's entries (see
+    /// [`super::load::Loaded::regions_deferred`]) of a pattern block's games
+    /// of this board (`ids`, ascending: the games its `segment` numbers
+    /// from 0), after gathering those of the games before them from their
     /// events. Returns false, taking nothing, unless those games are the
     /// group's next ones after the games already gathered, in order (a
     /// block merged since the load, without a removed game, is not): the
@@ -404,20 +381,18 @@ impl Group {
         if base < self.indexed || self.ids.get(base..base + ids.len()) != Some(ids) {
             return false;
         }
+        self.put_block_regions(segment, base, base + ids.len());
+        true
+    }
+
+    /// Puts a pattern block's `segment` of games `base..end` in the region
+    /// index, after gathering the entries of the games before `base`.
+    fn put_block_regions(&mut self, segment: super::runs::Segment, base: usize, end: usize) {
         self.index_regions_upto(base);
         if let Some(regions) = &mut self.regions {
             regions.push_block(segment, base as u32);
         }
-        self.indexed = base + ids.len();
-        true
-    }
-
-    /// Ends a deferred region index: gathers the entries of the games no
-    /// [`Group::fill_block_regions`] gave (from their events), then lets
-    /// searches use it.
-    pub(super) fn end_region_deferral(&mut self) {
-        self.regions_deferred = false;
-        self.index_regions();
+        self.indexed = end;
     }
 
     /// [`Group::index_regions`] of the games before game `upto`.
@@ -443,14 +418,14 @@ impl Group {
         *indexed = (*indexed).max(upto);
     }
 
-    /// Makes the games pushed since the last call searchable by the region
-    /// index, and orders them in [`Group::listed`] (called once a load or
-    /// refresh has pushed them all). With `merge`, the region segments
-    /// of the new games are merged ([`Regions::seal`]); without, they are
-    /// searched as they are until a later merge (a node's first load,
-    /// merged once it serves: [`super::load::PatternIndex::settle`]).
+    /// Orders the games pushed since the last call in [`Group::listed`]
+    /// (called once a load or refresh has pushed them all and gathered
+    /// their region entries: [`super::load::Loaded::seal`]). With `merge`,
+    /// the region segments of the new games are merged
+    /// ([`Regions::seal`]); without, they are searched as they are until a
+    /// later merge (a node's first load, merged once it serves:
+    /// [`super::load::PatternIndex::settle`]).
     pub(crate) fn seal(&mut self, merge: bool) {
-        self.index_regions();
         if let Some(regions) = &mut self.regions
             && merge
         {

@@ -49,9 +49,9 @@ pub(super) struct Loaded {
     /// unmerged too).
     pub(super) unmerged: bool,
     /// Whether the first load left the region index to
-    /// [`PatternIndex::fill_regions`] (each group's
-    /// [`Group::regions_deferred`](super::index::Group::regions_deferred)):
-    /// it read the blocks' games alone, and searches scan until the fill.
+    /// [`PatternIndex::fill_regions`]: it read the blocks' games alone;
+    /// until the fill, no group gathers region entries and searches scan
+    /// ([`Loaded::region_index`] is `None`).
     pub(super) regions_deferred: bool,
 }
 
@@ -71,6 +71,12 @@ impl quick_cache::Weighter<String, Arc<Matched>> for MatchedWeight {
 }
 
 impl Loaded {
+    /// `group`'s region index, when it answers searches: `None` on a board
+    /// without regions, and while the region index is deferred.
+    pub(super) fn region_index<'a>(&self, group: &'a Group) -> Option<&'a Regions> {
+        group.regions.as_ref().filter(|_| !self.regions_deferred)
+    }
+
     /// The group of `pattern`'s board, when it has games.
     pub(super) fn group(&self, pattern: &super::Pattern) -> Option<&Group> {
         self.groups
@@ -198,9 +204,7 @@ impl Loaded {
             {
                 Some(i) => i,
                 None => {
-                    let mut group = Group::new(board);
-                    group.regions_deferred = self.regions_deferred;
-                    self.groups.push((kind, group));
+                    self.groups.push((kind, Group::new(board)));
                     self.groups.len() - 1
                 }
             };
@@ -208,6 +212,9 @@ impl Loaded {
                 touched.push((at, self.groups[at].1.lines.len()));
             }
             self.groups[at].1.push(line, winner, built);
+        }
+        if self.regions_deferred {
+            return;
         }
         for (at, base) in touched {
             let (kind, group) = &mut self.groups[at];
@@ -218,6 +225,20 @@ impl Loaded {
                 Some(i) => group.add_block_regions(regions.swap_remove(i).2, base),
                 None => group.index_regions(),
             }
+        }
+    }
+
+    /// Gathers the region entries of the games each group was given since
+    /// the last call (unless the region index is deferred) and seals the
+    /// groups ([`Group::seal`]), merging their region segments unless
+    /// [`Loaded::unmerged`].
+    fn seal(&mut self) {
+        let merge = !self.unmerged;
+        for (_, group) in &mut self.groups {
+            if !self.regions_deferred {
+                group.index_regions();
+            }
+            group.seal(merge);
         }
     }
 
@@ -262,17 +283,8 @@ fn read_games(
         })
     };
     let stored = blocks::within(conn, block::KIND, block::OLDEST..=block::VERSION, at, max)?;
-    let read_run = |run: &[blocks::BlockRange]| -> Result<Vec<(Vec<u8>, i64)>> {
-        run.iter()
-            .map(|b| Ok((blocks::data(conn, b.id)?, b.version)))
-            .collect()
-    };
-    let decode_run = |bytes: Vec<(Vec<u8>, i64)>| -> Vec<_> {
-        bytes
-            .par_iter()
-            .map(|(d, v)| block::decode(d, *v, want))
-            .collect()
-    };
+    let read_run = |run: &[blocks::BlockRange]| read_run(conn, run);
+    let decode_run = |bytes: Vec<(Vec<u8>, i64)>| decode_run(&bytes, want);
     // Three runs of blocks at a time: while one decodes on rayon's pool,
     // this thread reads the next (the connection stays here) and adds the
     // one decoded before, so that neither the pool nor this thread waits
@@ -314,6 +326,25 @@ fn read_games(
         replayed(at, max, &mut add)?;
     }
     Ok(())
+}
+
+/// The bytes and versions of a run of pattern blocks.
+fn read_run(conn: Read<'_>, run: &[blocks::BlockRange]) -> Result<Vec<(Vec<u8>, i64)>> {
+    run.iter()
+        .map(|b| Ok((blocks::data(conn, b.id)?, b.version)))
+        .collect()
+}
+
+/// A run of pattern blocks ([`read_run`]) decoded in parallel on rayon's
+/// pool, keeping what `want` says.
+fn decode_run(
+    bytes: &[(Vec<u8>, i64)],
+    want: block::Want,
+) -> Vec<std::result::Result<block::Decoded, block::Damaged>> {
+    bytes
+        .par_iter()
+        .map(|(d, v)| block::decode(d, *v, want))
+        .collect()
 }
 
 /// Pattern blocks decoded at once when loading (each up to an import
@@ -443,10 +474,7 @@ impl PatternIndex {
             for block in blocks {
                 loaded.add(block);
             }
-            let merge = !loaded.unmerged;
-            for (_, group) in &mut loaded.groups {
-                group.seal(merge);
-            }
+            loaded.seal();
             loaded.at.games = max;
             return Ok(());
         }
@@ -462,10 +490,7 @@ impl PatternIndex {
             }
             return Err(e);
         }
-        let merge = !loaded.unmerged;
-        for (_, group) in &mut loaded.groups {
-            group.seal(merge);
-        }
+        loaded.seal();
         loaded.at.games = max;
         Ok(())
     }
@@ -611,14 +636,7 @@ impl PatternIndex {
         let stored = blocks::within(conn, block::KIND, 2..=block::VERSION, 0, upto)?;
         let mut taken = 0;
         for run in stored.chunks(DECODE_AHEAD) {
-            let bytes = run
-                .iter()
-                .map(|b| Ok((blocks::data(conn, b.id)?, b.version)))
-                .collect::<Result<Vec<_>>>()?;
-            let decoded: Vec<_> = bytes
-                .par_iter()
-                .map(|(d, v)| block::decode(d, *v, block::Want::Regions))
-                .collect();
+            let decoded = decode_run(&read_run(conn, run)?, block::Want::Regions);
             let mut loaded = self.loaded.write().expect("poisoned");
             // A block that does not decode gives nothing: its games'
             // entries are gathered from their events.
@@ -642,7 +660,7 @@ impl PatternIndex {
         }
         let mut loaded = self.loaded.write().expect("poisoned");
         for (_, group) in &mut loaded.groups {
-            group.end_region_deferral();
+            group.index_regions();
         }
         loaded.regions_deferred = false;
         Ok(Some(taken))
@@ -869,7 +887,7 @@ mod tests {
     fn region_entries(archive: &crate::Archive) -> Option<Vec<(u64, u32, u16, u8)>> {
         let loaded = archive.patterns.loaded.read().unwrap();
         let (_, group) = loaded.groups.iter().find(|(_, g)| g.board.size() == 19)?;
-        let regions = group.region_index()?;
+        let regions = loaded.region_index(group)?;
         let mut all: Vec<_> = regions
             .shared()
             .iter()

@@ -492,7 +492,7 @@ impl Patterns<'_> {
             found.dedup_by_key(|f| (f.0, f.1));
             found
         } else if let Some(l) = region_index
-            .then(|| group.region_index()?.lookup(&placements))
+            .then(|| loaded.region_index(group)?.lookup(&placements))
             .flatten()
         {
             lookup = Some(l);

@@ -469,7 +469,6 @@ fn read_group(input: &mut In) -> Result<(GameKind, Group), Unused> {
     let group = Group {
         board,
         indexed: lines.len(),
-        regions_deferred: false,
         ids: lines.iter().map(|l| l.id).collect(),
         plies: lines.iter().map(super::index::plies_of).collect(),
         years: lines

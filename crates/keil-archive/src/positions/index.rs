@@ -91,14 +91,7 @@ impl PositionIndex {
             let nonce = nonce.ok_or_else(|| corrupt("segment without a nonce"))? as u64;
             signature.update(&id.to_le_bytes());
             signature.update(&nonce.to_le_bytes());
-            let cached = || {
-                self.segments
-                    .lock()
-                    .expect("poisoned")
-                    .get(&id)
-                    .filter(|s| s.index.nonce == nonce)
-                    .cloned()
-            };
+            let cached = || self.cached(id, nonce);
             let segment = match cached() {
                 Some(s) => s,
                 None => {
@@ -174,20 +167,14 @@ impl PositionIndex {
         let rows = store::segment_nonces(conn)?;
         loop {
             let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            let Some(&(id, Some(nonce))) = rows.get(i) else {
-                if i >= rows.len() {
-                    return Ok(());
-                }
+            let Some(&(id, nonce)) = rows.get(i) else {
+                return Ok(());
+            };
+            // A segment without a nonce is left to `segments`, which says so.
+            let Some(nonce) = nonce.map(|n| n as u64) else {
                 continue;
             };
-            let nonce = nonce as u64;
-            let held = self
-                .segments
-                .lock()
-                .expect("poisoned")
-                .get(&id)
-                .is_some_and(|s| s.index.nonce == nonce);
-            if held {
+            if self.cached(id, nonce).is_some() {
                 continue;
             }
             let s = Arc::new(self.read_segment(conn, id, nonce)?);
@@ -195,6 +182,16 @@ impl PositionIndex {
             self.prefetched
                 .store(true, std::sync::atomic::Ordering::Relaxed);
         }
+    }
+
+    /// Segment `id` when it is held with `nonce`.
+    fn cached(&self, id: i64, nonce: u64) -> Option<Arc<Segment>> {
+        self.segments
+            .lock()
+            .expect("poisoned")
+            .get(&id)
+            .filter(|s| s.index.nonce == nonce)
+            .cloned()
     }
 
     /// The main lines of `games` (ids, ascending), for confirming Zobrist
