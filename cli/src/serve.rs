@@ -178,9 +178,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .context("cannot read the position and pattern indexes")?;
     match warm.patterns {
         Some((patterns, stats)) => eprintln!(
-            "keil: position and pattern indexes loaded in {:.1} s (positions {:.1} s, patterns {:.1} s {}, at once)",
+            "keil: position and pattern indexes loaded in {:.1} s (positions {:.1} s{}, patterns {:.1} s {}, at once)",
             warm.total.as_secs_f64(),
             warm.positions.as_secs_f64(),
+            if warm.positions_deferred {
+                " for their directories, their segments to follow"
+            } else {
+                ""
+            },
             patterns.as_secs_f64(),
             if stats.from_snapshot {
                 "from the cache's snapshot"

@@ -580,7 +580,7 @@ fn an_archive_of_schema_one_upgrades_in_place() {
     assert_eq!(archive.games().count(&go).unwrap(), 0);
     let listed = archive.games().list(&keil, &Page::default()).unwrap();
     assert!(listed.games.iter().all(|g| g.kind == GameKind::Keil));
-    assert_eq!(keil_archive::schema_version(), 12);
+    assert_eq!(keil_archive::schema_version(), 13);
     // Games stored before node numbers (schema 5) read as one move per
     // node after the root: the first stone placed matches at its ply.
     let board = Board::new(3).unwrap();
@@ -632,6 +632,27 @@ fn cache_files(dir: &std::path::Path) -> BTreeSet<String> {
         .collect()
 }
 
+/// The position after ply `ply` of every `step`-th game that has one.
+fn positions_of(all: &[Replayed], step: usize, ply: usize) -> Vec<Position> {
+    all.iter()
+        .step_by(step)
+        .filter_map(|g| g.steps.get(ply).map(|s| s.0))
+        .collect()
+}
+
+/// `a`'s answers to `queries`, each searched under the board's
+/// symmetries.
+fn symmetric_answers(a: &Archive, queries: &[Position]) -> Vec<PositionAnswer> {
+    queries
+        .iter()
+        .map(|q| {
+            let mut q = PositionQuery::new(*q);
+            q.symmetry = true;
+            a.positions().search(&q).unwrap()
+        })
+        .collect()
+}
+
 /// Segments mapped from a segment cache answer as segments read from the
 /// store: on the run that writes the files, on the next one that maps
 /// them, after a file was damaged or cut short (read again from the store
@@ -640,21 +661,8 @@ fn cache_files(dir: &std::path::Path) -> BTreeSet<String> {
 fn a_segment_cache_answers_as_the_store_and_follows_it() {
     let (dir, archive, all) = archive_with(120, 4, 23);
     let cache = tempfile::tempdir().unwrap();
-    let queries: Vec<Position> = all
-        .iter()
-        .step_by(11)
-        .filter_map(|g| g.steps.get(4).map(|s| s.0))
-        .collect();
-    let answers = |a: &Archive| -> Vec<PositionAnswer> {
-        queries
-            .iter()
-            .map(|q| {
-                let mut q = PositionQuery::new(*q);
-                q.symmetry = true;
-                a.positions().search(&q).unwrap()
-            })
-            .collect()
-    };
+    let queries = positions_of(&all, 11, 4);
+    let answers = |a: &Archive| symmetric_answers(a, &queries);
     let expected = answers(&archive);
     assert!(expected.iter().any(|a| a.total_games > 0));
     let open = || {
@@ -701,4 +709,84 @@ fn a_segment_cache_answers_as_the_store_and_follows_it() {
     assert_eq!(answers(&after), expected);
     let now = cache_files(cache.path());
     assert!(now.is_disjoint(&files), "{now:?} {files:?}");
+}
+
+/// A node start that reads the segments' block directories alone
+/// (`load_directories`, what a node on PostgreSQL does) answers as a node
+/// that holds the segments: searches read the blocks they need from the
+/// store, segments written meanwhile (an import, its merges) are read as
+/// before, and `load` then reads the bytes of those left in the store. A
+/// segment whose file is in the node's cache is mapped instead.
+#[test]
+fn a_start_that_reads_the_directories_alone_answers_as_a_full_load() {
+    let (dir, archive, all) = archive_with(150, 4, 29);
+    let queries = positions_of(&all, 7, 3);
+    let answers = |a: &Archive| symmetric_answers(a, &queries);
+    let full = |expected: &[PositionAnswer]| {
+        let a = Archive::open(common::at(dir.path())).unwrap();
+        a.positions().load().unwrap();
+        assert_eq!(answers(&a), expected);
+        a.index_memory().positions
+    };
+    let expected = answers(&archive);
+    assert!(expected.iter().filter(|a| a.total_games > 0).count() > 5);
+    let held = full(&expected);
+
+    let node = Archive::open(common::at(dir.path())).unwrap();
+    node.positions().load_directories().unwrap();
+    let directories = node.index_memory().positions;
+    assert!(
+        directories.heap + directories.mapped < held.heap / 2,
+        "{directories:?} against {held:?}"
+    );
+    assert_eq!(answers(&node), expected);
+    assert_eq!(
+        node.index_memory().positions,
+        directories,
+        "nothing read whole"
+    );
+
+    // An import meanwhile: its segments (and those its merges write) are
+    // read whole, the others' blocks still from the store.
+    let more: Vec<u8> = Generator::new(GeneratorConfig {
+        games: 80,
+        size: 4,
+        seed: 31,
+        ..GeneratorConfig::default()
+    })
+    .unwrap()
+    .flat_map(|g| g.record.into_bytes())
+    .collect();
+    let source = ImportSource::Bytes {
+        name: "more.keil".into(),
+        bytes: more,
+    };
+    let options = ImportOptions {
+        batch_size: 37,
+        ..ImportOptions::default()
+    };
+    archive.import(&[source], &options, &mut |_| {}).unwrap();
+    let expected = answers(&archive);
+    assert_eq!(answers(&node), expected);
+    let held = full(&expected);
+
+    // `load` reads the bytes left in the store: the node then holds what
+    // a full load holds.
+    node.positions().load().unwrap();
+    assert_eq!(node.index_memory().positions, held);
+    assert_eq!(answers(&node), expected);
+
+    // With the segments' files in a node's cache, they are mapped.
+    let cache = tempfile::tempdir().unwrap();
+    let writer = Archive::open(common::at(dir.path())).unwrap();
+    writer.cache_in(cache.path()).unwrap();
+    writer.positions().load().unwrap();
+    drop(writer);
+    let restarted = Archive::open(common::at(dir.path())).unwrap();
+    restarted.cache_in(cache.path()).unwrap();
+    restarted.positions().load_directories().unwrap();
+    let mapped = restarted.index_memory().positions;
+    assert!(mapped.mapped > 0, "{mapped:?}");
+    assert_eq!(mapped.mapped + mapped.heap, held.heap + held.mapped);
+    assert_eq!(answers(&restarted), expected);
 }

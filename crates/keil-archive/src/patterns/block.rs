@@ -80,17 +80,20 @@ const JUMP: u16 = 1 << 14;
 /// Why a block does not decode (the loader then replays its games).
 pub(crate) type Damaged = &'static str;
 
-/// Encodes games (ids ascending) as one block of [`VERSION`].
-pub(crate) fn encode(games: &[Replayed]) -> Vec<u8> {
+/// Encodes games (ids ascending) as one block of [`VERSION`]; returns its
+/// bytes and the length of its first frame (the games: what a load that
+/// wants only them reads, `derived_blocks.head_bytes`).
+pub(crate) fn encode(games: &[Replayed]) -> (Vec<u8>, usize) {
     let mut part = Vec::with_capacity(games.len() * 3000);
     put_games(&mut part, games);
     let mut zstd = zstd::bulk::Compressor::new(LEVEL).expect("zstd's level");
     zstd.include_checksum(true).expect("zstd's checksum flag");
     let mut out = zstd.compress(&part).expect("zstd compresses to memory");
+    let head = out.len();
     part.clear();
     put_regions(&mut part, games);
     out.extend(zstd.compress(&part).expect("zstd compresses to memory"));
-    out
+    (out, head)
 }
 
 /// Appends the games (version 1's whole block, before compression).
@@ -443,7 +446,7 @@ mod tests {
             (GameKind::Kaomi, &[9][..]),
         ] {
             let games = stored(game, sizes);
-            let block = encode(&games);
+            let (block, head) = encode(&games);
             let back = decode(&block, VERSION, Want::All).unwrap();
             assert_eq!(back.games.len(), games.len());
             for (a, b) in games.iter().zip(&back.games) {
@@ -503,9 +506,10 @@ mod tests {
                 assert_same(a, b, &format!("{game:?} streamed"));
             }
             assert_eq!(back.regions.len(), sizes.len(), "{game:?} streamed");
-            // The games' frame alone serves a load of the games, and
-            // nothing else.
+            // The games' frame alone (the head `encode` gives) serves a
+            // load of the games, and nothing else.
             let games_frame = zstd::zstd_safe::find_frame_compressed_size(&block).unwrap();
+            assert_eq!(head, games_frame);
             assert!(games_frame < block.len());
             let head = decode(&block[..games_frame], VERSION, Want::Games).unwrap();
             assert_eq!(head.games.len(), games.len());

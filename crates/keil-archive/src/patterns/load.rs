@@ -283,7 +283,7 @@ fn read_games(
         })
     };
     let stored = blocks::within(conn, block::KIND, block::OLDEST..=block::VERSION, at, max)?;
-    let read_run = |run: &[blocks::BlockRange]| read_run(conn, run);
+    let read_run = |run: &[blocks::BlockRange]| read_run(conn, run, want);
     let decode_run = |bytes: Vec<(Vec<u8>, i64)>| decode_run(&bytes, want);
     // Three runs of blocks at a time: while one decodes on rayon's pool,
     // this thread reads the next (the connection stays here) and adds the
@@ -328,11 +328,27 @@ fn read_games(
     Ok(())
 }
 
-/// The bytes and versions of a run of pattern blocks.
-fn read_run(conn: Read<'_>, run: &[blocks::BlockRange]) -> Result<Vec<(Vec<u8>, i64)>> {
+/// The bytes and versions of a run of pattern blocks, as much of each as
+/// [`decode_run`] needs for `want`.
+fn read_run(
+    conn: Read<'_>,
+    run: &[blocks::BlockRange],
+    want: block::Want,
+) -> Result<Vec<(Vec<u8>, i64)>> {
     run.iter()
-        .map(|b| Ok((blocks::data(conn, b.id)?, b.version)))
+        .map(|b| Ok((read_block(conn, b, want)?, b.version)))
         .collect()
+}
+
+/// The bytes of pattern block `b` that a decode for `want` needs: its
+/// head alone (the games' frame, [`block::encode`]) when only its games
+/// are wanted and it says how long its head is, else the whole block.
+fn read_block(conn: Read<'_>, b: &blocks::BlockRange, want: block::Want) -> Result<Vec<u8>> {
+    let head = b.head.and_then(|h| usize::try_from(h).ok());
+    match head {
+        Some(len) if want == block::Want::Games && b.version >= 3 => blocks::head(conn, b.id, len),
+        _ => blocks::data(conn, b.id),
+    }
 }
 
 /// A run of pattern blocks ([`read_run`]) decoded in parallel on rayon's
@@ -406,8 +422,9 @@ fn write_block(conn: Write<'_>, games: &[Replayed]) -> Result<()> {
         return Ok(());
     };
     let range = (i64::from(first.2.id), i64::from(last.2.id));
-    let data = block::encode(games);
-    blocks::insert(conn, block::KIND, range, games.len(), block::VERSION, &data)
+    let (data, head) = block::encode(games);
+    let data = (data.as_slice(), Some(head));
+    blocks::insert(conn, block::KIND, range, games.len(), block::VERSION, data)
 }
 
 /// Replaces a run of blocks (latest first, as [`blocks::trailing_small`]
@@ -418,11 +435,8 @@ fn merge(conn: Write<'_>, run: &[blocks::BlockRange]) -> Result<()> {
     for b in run.iter().rev() {
         // The merged block's region entries are found again from the
         // games' events.
-        match block::decode(
-            &blocks::data(conn.read(), b.id)?,
-            b.version,
-            block::Want::Games,
-        ) {
+        let want = block::Want::Games;
+        match block::decode(&read_block(conn.read(), b, want)?, b.version, want) {
             Ok(block) => games.extend(block.games),
             Err(_) => replay(conn.read(), b.first - 1, b.last, |g| {
                 games.extend(g);
@@ -636,7 +650,10 @@ impl PatternIndex {
         let stored = blocks::within(conn, block::KIND, 2..=block::VERSION, 0, upto)?;
         let mut taken = 0;
         for run in stored.chunks(DECODE_AHEAD) {
-            let decoded = decode_run(&read_run(conn, run)?, block::Want::Regions);
+            let decoded = decode_run(
+                &read_run(conn, run, block::Want::Regions)?,
+                block::Want::Regions,
+            );
             let mut loaded = self.loaded.write().expect("poisoned");
             // A block that does not decode gives nothing: its games'
             // entries are gathered from their events.
@@ -913,6 +930,42 @@ mod tests {
                 ..GeneratorConfig::default()
             },
         );
+    }
+
+    /// Every pattern block an import writes says how long its head (the
+    /// games' frame) is; a load of the games alone reads that head and no
+    /// more, and it decodes into the block's games; a block that does not
+    /// say (written before schema 13) is read whole.
+    #[test]
+    fn a_load_of_the_games_reads_the_blocks_heads_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let archive = crate::Archive::open(dir.path()).unwrap();
+        import(&archive, 40, 7);
+        let reader = archive.reader().unwrap();
+        let conn = reader.read();
+        let stored =
+            blocks::within(conn, block::KIND, block::OLDEST..=block::VERSION, 0, 40).unwrap();
+        assert!(stored.len() >= 3);
+        for b in &stored {
+            let head = b.head.expect("an import says its blocks' heads") as usize;
+            let whole = blocks::data(conn, b.id).unwrap();
+            assert_eq!(
+                Ok(head),
+                zstd::zstd_safe::find_frame_compressed_size(&whole)
+            );
+            let games = read_block(conn, b, block::Want::Games).unwrap();
+            assert_eq!(games, whole[..head]);
+            let decoded = block::decode(&games, b.version, block::Want::Games).unwrap();
+            assert_eq!(decoded.games.len() as i64, b.games);
+            for want in [block::Want::All, block::Want::Regions] {
+                assert_eq!(read_block(conn, b, want).unwrap(), whole);
+            }
+            let unsaid = blocks::BlockRange { head: None, ..*b };
+            assert_eq!(
+                read_block(conn, &unsaid, block::Want::Games).unwrap(),
+                whole
+            );
+        }
     }
 
     /// A node's first load that defers the region index (`load` with

@@ -128,7 +128,12 @@ impl PositionIndex {
         }
         let hash = signature.finalize();
         let generation = u64::from_le_bytes(hash.as_bytes()[..8].try_into().expect("8 bytes"));
-        let snapshot = Snapshot { list, generation };
+        let held = list.iter().all(|s| s.is_held());
+        let snapshot = Snapshot {
+            list,
+            generation,
+            held,
+        };
         let mut by_id = rows;
         by_id.sort_unstable();
         *self.last.lock().expect("poisoned") = Some((by_id, removals, snapshot.clone()));
@@ -174,7 +179,7 @@ impl PositionIndex {
             let Some(nonce) = nonce.map(|n| n as u64) else {
                 continue;
             };
-            if self.cached(id, nonce).is_some() {
+            if self.cached(id, nonce).is_some_and(|s| s.is_held()) {
                 continue;
             }
             let s = Arc::new(self.read_segment(conn, id, nonce)?);
@@ -184,7 +189,39 @@ impl PositionIndex {
         }
     }
 
-    /// Segment `id` when it is held with `nonce`.
+    /// Reads the block directory of each segment of `conn`'s snapshot not
+    /// held yet, and keeps it without the segment's bytes
+    /// ([`Body::Stored`]), or maps the segment from the cache where its
+    /// file is there: a node start on a store that reads a blob's slice
+    /// without the bytes before it (at a million 19×19 games, 0.13 GB of
+    /// directories against 3.4 GB of segments). [`PositionIndex::prefetch`]
+    /// reads their bytes later.
+    ///
+    /// # Errors
+    /// Storage errors, and a directory that does not parse.
+    pub(super) fn directories(&self, conn: Read<'_>) -> Result<()> {
+        for (id, nonce) in store::segment_nonces(conn)? {
+            // A segment without a nonce is left to `segments`, which says so.
+            let Some(nonce) = nonce.map(|n| n as u64) else {
+                continue;
+            };
+            if self.cached(id, nonce).is_some() {
+                continue;
+            }
+            let s = match self.cached_file(conn, id, nonce)? {
+                Some(s) => s,
+                None => read_directory(conn, id, nonce)?,
+            };
+            self.segments
+                .lock()
+                .expect("poisoned")
+                .insert(id, Arc::new(s));
+        }
+        Ok(())
+    }
+
+    /// Segment `id` when it is held with `nonce` (its bytes, or its
+    /// directory alone).
     fn cached(&self, id: i64, nonce: u64) -> Option<Arc<Segment>> {
         self.segments
             .lock()
@@ -251,15 +288,25 @@ pub(super) struct Snapshot {
     list: Vec<Arc<Segment>>,
     /// Differs between any two sets of segments (ids and nonces hashed).
     pub(super) generation: u64,
+    /// Whether every segment's bytes are held ([`Body::Held`]): else a
+    /// scan reads some blocks from the store, in the caller's read
+    /// snapshot (where the segments' rows stay readable).
+    pub(super) held: bool,
 }
 
 impl Snapshot {
     /// Calls `f` with every posting of the keys `keys` (one range, read in
     /// one pass), segment by segment; within a segment they come sorted by
-    /// (key, game, ply).
+    /// (key, game, ply). The blocks of a segment whose bytes are not held
+    /// are read from `conn`, one slice a segment.
     /// Checks `budget` once per block.
+    ///
+    /// # Errors
+    /// [`crate::Error::OverBudget`]; a damaged block; storage errors
+    /// reading a segment's blocks.
     pub(super) fn scan(
         &self,
+        conn: Read<'_>,
         keys: std::ops::RangeInclusive<u64>,
         budget: &Budget,
         mut f: impl FnMut(Posting),
@@ -267,11 +314,17 @@ impl Snapshot {
         let (lo, hi) = (*keys.start(), *keys.end());
         for segment in &self.list {
             let dir = &segment.index;
-            for b in dir.blocks_for(lo, hi) {
+            let blocks = dir.blocks_for(lo, hi);
+            if blocks.is_empty() {
+                continue;
+            }
+            budget.check()?;
+            let (bytes, start) = segment.blocks(conn, blocks.clone())?;
+            for b in blocks {
                 budget.check()?;
-                let range = dir.offsets[b] as usize..dir.offsets[b + 1] as usize;
-                let block = segment
-                    .bytes
+                // Offsets ascend (checked when the directory was read).
+                let range = dir.offsets[b] as usize - start..dir.offsets[b + 1] as usize - start;
+                let block = bytes
                     .get(range)
                     .ok_or_else(|| corrupt("block out of range"))?;
                 dir.decode_block(b, block, |p| {
@@ -285,14 +338,51 @@ impl Snapshot {
     }
 }
 
-/// A segment held in memory: its block directory and its bytes (read from
-/// the store, or mapped from the segment cache's file).
+/// A segment: its block directory, and its bytes where they are held.
 #[derive(Debug)]
 struct Segment {
     index: SegmentIndex,
-    bytes: OwnedBytes,
-    /// Whether `bytes` are mapped from the cache's file (else in the heap).
-    mapped: bool,
+    body: Body,
+}
+
+/// Where a segment's bytes are.
+#[derive(Debug)]
+enum Body {
+    /// Held: read from the store, or mapped from the segment cache's file
+    /// (`mapped`; else in the heap).
+    Held { bytes: OwnedBytes, mapped: bool },
+    /// Left in the store, row `id`, by a node start that read the
+    /// directories alone ([`PositionIndex::directories`]): a search reads
+    /// the blocks it needs, until [`PositionIndex::prefetch`] or
+    /// [`PositionIndex::segments`] reads the whole segment.
+    Stored { id: i64 },
+}
+
+impl Segment {
+    /// The bytes of `blocks` (a range of this segment's blocks, not
+    /// empty), and the offset in the segment of the first of them: a
+    /// borrow of the held bytes, or one slice read from `conn`.
+    fn blocks(
+        &self,
+        conn: Read<'_>,
+        blocks: std::ops::Range<usize>,
+    ) -> Result<(std::borrow::Cow<'_, [u8]>, usize)> {
+        match &self.body {
+            Body::Held { bytes, .. } => Ok((std::borrow::Cow::Borrowed(bytes.as_slice()), 0)),
+            Body::Stored { id } => {
+                let from = self.index.offsets[blocks.start] as usize;
+                let to = self.index.offsets[blocks.end] as usize;
+                let mut buf = vec![0; to - from];
+                store::read_segment_at(conn, *id, from, &mut buf)?;
+                Ok((std::borrow::Cow::Owned(buf), from))
+            }
+        }
+    }
+
+    /// Whether its bytes are held (not left in the store).
+    fn is_held(&self) -> bool {
+        matches!(self.body, Body::Held { .. })
+    }
 }
 
 /// A directory of position segments as files, one per segment
@@ -407,32 +497,38 @@ impl PositionIndex {
         Ok(())
     }
 
+    /// Segment `id` with `nonce` mapped from the cache, when its file is
+    /// there with the row's length and this nonce (a file cut short or
+    /// damaged is not used).
+    ///
+    /// # Errors
+    /// Storage errors reading the row's length.
+    fn cached_file(&self, conn: Read<'_>, id: i64, nonce: u64) -> Result<Option<Segment>> {
+        let Some(c) = self.cache.get() else {
+            return Ok(None);
+        };
+        let name = std::path::PathBuf::from(cache_name(id, nonce));
+        if let Ok(file) = c.dir.open_read(&name)
+            && file.len() as u64 == store::segment_len(conn, id)?
+            && let Ok(bytes) = file.read_bytes()
+            && let Ok(Some(s)) = parsed(bytes, true, nonce)
+        {
+            return Ok(Some(s));
+        }
+        Ok(None)
+    }
+
     /// Segment `id` with `nonce`: mapped from the cache when its file is
-    /// there with the row's length and this nonce; else read from the store (and, with a
+    /// there ([`PositionIndex::cached_file`]); else read from the store (and, with a
     /// cache, written to it and mapped, so that the heap does not hold
     /// it).
     fn read_segment(&self, conn: Read<'_>, id: i64, nonce: u64) -> Result<Segment> {
-        let parse = |bytes: OwnedBytes, mapped: bool| -> Result<Option<Segment>> {
-            let index = SegmentIndex::parse(&bytes, bytes.len())?;
-            Ok((index.nonce == nonce).then_some(Segment {
-                index,
-                bytes,
-                mapped,
-            }))
-        };
-        let name = std::path::PathBuf::from(cache_name(id, nonce));
-        let cache = self.cache.get();
-        // A file cut short or damaged is read again from the store: its
-        // length must be the row's and its header's nonce the row's.
-        if let Some(c) = cache
-            && let Ok(file) = c.dir.open_read(&name)
-            && file.len() as u64 == store::segment_len(conn, id)?
-            && let Ok(bytes) = file.read_bytes()
-            && let Ok(Some(s)) = parse(bytes, true)
-        {
+        let parse = |bytes: OwnedBytes, mapped: bool| parsed(bytes, mapped, nonce);
+        if let Some(s) = self.cached_file(conn, id, nonce)? {
             return Ok(s);
         }
-        if let Some(c) = cache {
+        let name = std::path::PathBuf::from(cache_name(id, nonce));
+        if let Some(c) = self.cache.get() {
             // The blob goes from the store to the file, not through the
             // heap, nor the page cache where the disk allows
             // ([`crate::memory::DirectFile`]). A cache that cannot be
@@ -472,11 +568,13 @@ impl PositionIndex {
     pub(crate) fn held(&self) -> Held {
         let mut held = Held::default();
         for s in self.segments.lock().expect("poisoned").values() {
-            let bytes = s.bytes.len() as u64;
-            if s.mapped {
-                held.mapped += bytes;
-            } else {
-                held.heap += bytes;
+            match &s.body {
+                Body::Held {
+                    bytes,
+                    mapped: true,
+                } => held.mapped += bytes.len() as u64,
+                Body::Held { bytes, .. } => held.heap += bytes.len() as u64,
+                Body::Stored { .. } => {}
             }
             held.heap += (s.index.first_keys.len() * 8 + s.index.offsets.len() * 4) as u64;
         }
@@ -493,11 +591,18 @@ impl PositionIndex {
         ids.sort_unstable();
         for id in ids {
             let s = &segments[&id];
-            if s.mapped && pins.take(s.bytes.len()) {
+            if let Body::Held {
+                bytes,
+                mapped: true,
+            } = &s.body
+                && pins.take(bytes.len())
+            {
                 let pinned = Segment {
                     index: s.index.clone(),
-                    bytes: OwnedBytes::new(s.bytes.as_slice().to_vec()),
-                    mapped: false,
+                    body: Body::Held {
+                        bytes: OwnedBytes::new(bytes.as_slice().to_vec()),
+                        mapped: false,
+                    },
                 };
                 segments.insert(id, Arc::new(pinned));
             }
@@ -525,6 +630,48 @@ impl PositionIndex {
             }
         }
     }
+}
+
+/// A segment from its bytes (`mapped` from the cache's file, or in the
+/// heap), when its header's nonce is `nonce`.
+///
+/// # Errors
+/// A directory that does not parse.
+fn parsed(bytes: OwnedBytes, mapped: bool, nonce: u64) -> Result<Option<Segment>> {
+    let index = SegmentIndex::parse(&bytes, bytes.len())?;
+    Ok((index.nonce == nonce).then_some(Segment {
+        index,
+        body: Body::Held { bytes, mapped },
+    }))
+}
+
+/// Segment `id`'s block directory read from the store, its bytes left
+/// there ([`Body::Stored`]): three reads (the blob's length, its header,
+/// then header and directory), none past the directory.
+///
+/// # Errors
+/// A directory that does not parse, or whose nonce is not `nonce`;
+/// storage errors.
+fn read_directory(conn: Read<'_>, id: i64, nonce: u64) -> Result<Segment> {
+    let len = usize::try_from(store::segment_len(conn, id)?).unwrap_or(usize::MAX);
+    let mut head = vec![0; super::segment::HEADER_V2.min(len)];
+    store::read_segment_at(conn, id, 0, &mut head)?;
+    // The header's block count is not trusted with an allocation past
+    // the blob.
+    let n = super::segment::directory_len(&head)?;
+    if n > len {
+        return Err(corrupt("truncated block index"));
+    }
+    let mut directory = vec![0; n];
+    store::read_segment_at(conn, id, 0, &mut directory)?;
+    let index = SegmentIndex::parse(&directory, len)?;
+    if index.nonce != nonce {
+        return Err(corrupt("nonce column disagrees with the header"));
+    }
+    Ok(Segment {
+        index,
+        body: Body::Stored { id },
+    })
 }
 
 /// Match lists at least this long are kept in [`PositionIndex::answers`]:

@@ -210,8 +210,8 @@ pub(crate) fn search(
 /// store's sequences and segments (`settled`: the node's last catch-up
 /// round's; else read in one statement, `store::positions::state`), the
 /// game facts have reached them, and
-/// [`PositionIndex::settled`] says the index has them. `Ok(None)` when it
-/// has not, or when a game of the page was removed meanwhile (another
+/// [`PositionIndex::settled`] says the index has them, their bytes held.
+/// `Ok(None)` when it has not, or when a game of the page was removed meanwhile (another
 /// search took the game facts past it, so its details are gone): the caller then runs
 /// [`search`] in a read snapshot. A stored game never changes, so the
 /// reads after the first see the games it saw, or fewer.
@@ -236,7 +236,9 @@ pub(crate) fn search_settled(
     if facts.at() != at {
         return Ok(None);
     }
-    let Some(snapshot) = index.settled(at, &rows) else {
+    // Blocks left in the store are read in a read snapshot, where a
+    // segment merged away meanwhile is still there.
+    let Some(snapshot) = index.settled(at, &rows).filter(|s| s.held) else {
         return Ok(None);
     };
     let cx = Context::new(index, facts, conn, &q.filter, budget);
@@ -531,7 +533,7 @@ fn collect(
     let board = canon.board();
     let mut postings = Vec::new();
     let mut read = 0;
-    snapshot.scan(k.keys.clone(), budget, |x| {
+    snapshot.scan(conn, k.keys.clone(), budget, |x| {
         read += 1;
         if k.orientations & (1 << x.sym) != 0
             && k.white_to_move.is_none_or(|w| x.white_to_move == w)

@@ -28,7 +28,7 @@ const MAGIC_V2: &[u8; 4] = b"KPX2";
 /// magic, nonce u64, postings u32, blocks u32 (both layouts start so);
 /// `KPX2` adds the segment's lowest game id (u32) after it.
 pub(super) const HEADER: usize = 4 + 8 + 4 + 4;
-const HEADER_V2: usize = HEADER + 4;
+pub(super) const HEADER_V2: usize = HEADER + 4;
 /// first key u64, offset u32.
 const INDEX_ENTRY: usize = 12;
 /// A `KPX2` block's head: its postings, then the bit widths of its key
@@ -173,6 +173,19 @@ pub(super) fn read_header(head: &[u8]) -> Result<(u64, u32, u32)> {
     let postings = u32::from_le_bytes(head[12..16].try_into().expect("4 bytes"));
     let blocks = u32::from_le_bytes(head[16..20].try_into().expect("4 bytes"));
     Ok((nonce, postings, blocks))
+}
+
+/// The length of a segment's header and block directory (what
+/// [`SegmentIndex::parse`] reads), from the blob's first [`HEADER_V2`]
+/// bytes (all of it, when shorter).
+pub(super) fn directory_len(head: &[u8]) -> Result<usize> {
+    let (_, _, blocks) = read_header(head)?;
+    let header = if &head[..4] == MAGIC_V2 {
+        HEADER_V2
+    } else {
+        HEADER
+    };
+    Ok(header + blocks as usize * INDEX_ENTRY)
 }
 
 impl SegmentIndex {

@@ -23,7 +23,7 @@ use crate::store::{Read, Write, Writer, positions as sql};
 use crate::{Error, GameId, GameKind, Result};
 
 pub(super) use crate::store::positions::{
-    copy_segment, segment_bytes, segment_len, segment_nonces,
+    copy_segment, read_segment_at, segment_bytes, segment_len, segment_nonces,
 };
 
 /// Adds the positions of a batch of newly stored games as one new segment,
@@ -97,7 +97,7 @@ pub(crate) fn pending_upgrade(conn: Read<'_>) -> Result<Option<String>> {
 pub(crate) fn fill_nonces(conn: Write<'_>) -> Result<()> {
     for id in sql::segments_without_nonce(conn.read())? {
         let mut head = [0u8; HEADER];
-        sql::read_segment_head(conn.read(), id, &mut head)?;
+        sql::read_segment_at(conn.read(), id, 0, &mut head)?;
         let (nonce, _, _) = read_header(&head)?;
         sql::set_nonce(conn, id, nonce)?;
     }

@@ -1,7 +1,9 @@
 //! Blocks of derived indexes (`derived_blocks`, SQLite schema 11): each a
 //! bounded, immutable blob holding the derived data of a run of games
 //! (ids `first_game..=last_game`), written in the transaction that stores
-//! the games, read whole by a node start.
+//! the games, read by a node start: whole, or only its head when the block
+//! says how many of its first bytes can be read alone (`head_bytes`,
+//! schema 13).
 
 use super::{Read, Row, Write, params};
 
@@ -19,10 +21,12 @@ pub(crate) struct BlockRange {
     pub games: i64,
     /// Its format's version.
     pub version: i64,
+    /// How many of its first bytes can be read alone ([`head`]), when it
+    /// says.
+    pub head: Option<i64>,
 }
 
-/// A [`BlockRange`] from the columns `id, first_game, last_game, games,
-/// version`.
+/// A [`BlockRange`] from the columns [`RANGE`].
 fn range_of(r: &Row<'_>) -> Result<BlockRange> {
     Ok(BlockRange {
         id: r.get(0)?,
@@ -30,22 +34,27 @@ fn range_of(r: &Row<'_>) -> Result<BlockRange> {
         last: r.get(2)?,
         games: r.get(3)?,
         version: r.get(4)?,
+        head: r.get(5)?,
     })
 }
 
-/// Stores a block of derived index `kind` in format `version`.
+/// The columns [`range_of`] reads.
+const RANGE: &str = "id, first_game, last_game, games, version, head_bytes";
+
+/// Stores a block of derived index `kind` in format `version`, whose
+/// first `head` bytes (when given) can be read alone.
 pub(crate) fn insert(
     conn: Write<'_>,
     kind: &str,
     range: (i64, i64),
     games: usize,
     version: i64,
-    data: &[u8],
+    (data, head): (&[u8], Option<usize>),
 ) -> Result<()> {
     conn.execute(
-        "INSERT INTO derived_blocks (kind, first_game, last_game, games, version, data) \
-         VALUES (?,?,?,?,?,?)",
-        params![kind, range.0, range.1, games, version, data],
+        "INSERT INTO derived_blocks (kind, first_game, last_game, games, version, data, \
+         head_bytes) VALUES (?,?,?,?,?,?,?)",
+        params![kind, range.0, range.1, games, version, data, head],
     )?;
     Ok(())
 }
@@ -60,9 +69,11 @@ pub(crate) fn within(
     upto: i64,
 ) -> Result<Vec<BlockRange>> {
     conn.query(
-        "SELECT id, first_game, last_game, games, version FROM derived_blocks \
-         WHERE kind = ?1 AND version BETWEEN ?2 AND ?3 AND first_game > ?4 \
-         AND last_game <= ?5 ORDER BY first_game",
+        &format!(
+            "SELECT {RANGE} FROM derived_blocks \
+             WHERE kind = ?1 AND version BETWEEN ?2 AND ?3 AND first_game > ?4 \
+             AND last_game <= ?5 ORDER BY first_game"
+        ),
         params![kind, *versions.start(), *versions.end(), after, upto],
         range_of,
     )
@@ -73,12 +84,25 @@ pub(crate) fn data(conn: Read<'_>, id: i64) -> Result<Vec<u8>> {
     conn.value("SELECT data FROM derived_blocks WHERE id = ?", params![id])
 }
 
+/// The first `len` bytes of block `id` (its [`BlockRange::head`]), the
+/// rest not read (see [`super::sql::Conn::blob_at`]).
+///
+/// # Errors
+/// Storage errors, among them a block shorter than `len`.
+pub(crate) fn head(conn: Read<'_>, id: i64, len: usize) -> Result<Vec<u8>> {
+    let mut bytes = vec![0; len];
+    conn.blob_at("derived_blocks", "data", id, 0, &mut bytes)?;
+    Ok(bytes)
+}
+
 /// The last blocks of `kind` (by first game, latest first) while each
 /// holds fewer than `below` games: the run a merge may join.
 pub(crate) fn trailing_small(conn: Read<'_>, kind: &str, below: i64) -> Result<Vec<BlockRange>> {
     let rows = conn.query(
-        "SELECT id, first_game, last_game, games, version FROM derived_blocks \
-         WHERE kind = ?1 ORDER BY first_game DESC LIMIT 64",
+        &format!(
+            "SELECT {RANGE} FROM derived_blocks \
+             WHERE kind = ?1 ORDER BY first_game DESC LIMIT 64"
+        ),
         params![kind],
         range_of,
     )?;

@@ -117,13 +117,19 @@ pub(crate) fn segments_without_nonce(conn: Read<'_>) -> Result<Vec<i64>> {
     )
 }
 
-/// Reads the first `head.len()` bytes of segment `id`'s blob into `head`
-/// (an incremental blob read: the rest of the blob is not read).
+/// Reads the `buf.len()` bytes from byte `offset` of segment `id`'s blob
+/// into `buf` (see [`super::sql::Conn::blob_at`]: the bytes after them
+/// are not read).
 ///
 /// # Errors
-/// Storage errors, among them a blob shorter than `head`.
-pub(crate) fn read_segment_head(conn: Read<'_>, id: i64, head: &mut [u8]) -> Result<()> {
-    conn.blob_head("position_segments", "data", id, head)
+/// Storage errors, among them a blob that ends before them.
+pub(crate) fn read_segment_at(
+    conn: Read<'_>,
+    id: i64,
+    offset: usize,
+    buf: &mut [u8],
+) -> Result<()> {
+    conn.blob_at("position_segments", "data", id, offset, buf)
 }
 
 /// Sets segment `id`'s nonce column to `nonce` (stored as the signed

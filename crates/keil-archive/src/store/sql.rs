@@ -44,6 +44,15 @@ impl Backend {
         }
     }
 
+    /// Whether a slice of a blob far from its start is read without the
+    /// bytes before it ([`Conn::blob_at`]): PostgreSQL reads an
+    /// out-of-line value's chunks by number; SQLite walks the blob's
+    /// overflow-page chain from its start, so a read at an offset costs
+    /// the pages before it.
+    pub(crate) fn slices_blobs(self) -> bool {
+        self == Backend::Postgres
+    }
+
     /// Whether text `haystack` contains the next parameter (SQLite's
     /// `instr`, PostgreSQL's `strpos`; no pattern characters).
     pub(crate) fn contains(self, haystack: &str) -> String {
@@ -596,41 +605,43 @@ impl<'a> Conn<'a> {
         }
     }
 
-    /// The first `head.len()` bytes of the blob in `column` of `table`'s
-    /// row `id` (SQLite: an incremental blob read; PostgreSQL:
-    /// `substring`): the rest of the blob is not read.
+    /// The `buf.len()` bytes from byte `offset` of the blob in `column` of
+    /// `table`'s row `id` (SQLite: an incremental blob read; PostgreSQL:
+    /// `substring`): the bytes after them are not read, nor, where
+    /// [`Backend::slices_blobs`], those before.
     ///
     /// # Errors
-    /// Storage errors, among them a missing row or a blob shorter than
-    /// `head`.
-    pub(crate) fn blob_head(
+    /// Storage errors, among them a missing row or a blob that ends before
+    /// `offset + buf.len()`.
+    pub(crate) fn blob_at(
         self,
         table: &str,
         column: &str,
         id: i64,
-        head: &mut [u8],
+        offset: usize,
+        buf: &mut [u8],
     ) -> Result<()> {
         match self {
             Conn::Sqlite(c) => {
                 let blob = c.blob_open(rusqlite::MAIN_DB, table, column, id, true)?;
-                blob.read_at_exact(head, 0)?;
+                blob.read_at_exact(buf, offset)?;
                 Ok(())
             }
             Conn::Postgres(_) => {
                 let bytes: Vec<u8> = self.value(
-                    &format!("SELECT substring({column} FROM 1 FOR ?) FROM {table} WHERE id = ?"),
-                    params![head.len(), id],
+                    &format!("SELECT substring({column} FROM ? FOR ?) FROM {table} WHERE id = ?"),
+                    params![offset + 1, buf.len(), id],
                 )?;
-                if bytes.len() < head.len() {
+                if bytes.len() < buf.len() {
                     return Err(self.error(std::io::Error::new(
                         std::io::ErrorKind::UnexpectedEof,
                         format!(
-                            "{table} {id}: {column} is shorter than {} bytes",
-                            head.len()
+                            "{table} {id}: {column} ends before byte {}",
+                            offset + buf.len()
                         ),
                     )));
                 }
-                head.copy_from_slice(&bytes[..head.len()]);
+                buf.copy_from_slice(&bytes[..buf.len()]);
                 Ok(())
             }
         }

@@ -214,7 +214,7 @@ pub fn real_sgf_files() -> Option<Vec<std::path::PathBuf>> {
     Some(out)
 }
 
-/// Turns an archive of this crate's schema (12) back into schema 10 (what
+/// Turns an archive of this crate's schema (13) back into schema 10 (what
 /// an archive written before removals holds). Run on a plain connection to
 /// a closed archive.
 pub const UNDO_SCHEMA_11: &str = "
@@ -222,7 +222,7 @@ pub const UNDO_SCHEMA_11: &str = "
     DROP TABLE derived_blocks; DROP TABLE removed_records; DROP TABLE removals;
     PRAGMA user_version = 10;";
 
-/// Turns an archive of schema 12 back into schema 8 (what an archive written
+/// Turns an archive of schema 13 back into schema 8 (what an archive written
 /// before people, signatures and the events' vocabulary holds), for tests
 /// of the migrations: the
 /// person ids become spelling ids again (right when no two spellings share

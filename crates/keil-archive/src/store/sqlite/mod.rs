@@ -27,6 +27,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../../../../schema/0010_events.sql"),
     include_str!("../../../../../schema/0011_removals_blocks.sql"),
     include_str!("../../../../../schema/0012_games_facts.sql"),
+    include_str!("../../../../../schema/0013_block_heads.sql"),
 ];
 
 use super::sql::Conn;
