@@ -174,7 +174,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .cache_in(dir)
             .with_context(|| format!("cannot use cache directory {}", dir.display()))?;
     }
-    let warm = keil_server::warm_up(&archive, !args.lazy_patterns)
+    let warm = keil_server::warm_up(&archive, !args.lazy_patterns, args.index_memory)
         .context("cannot read the position and pattern indexes")?;
     match warm.patterns {
         Some((patterns, stats)) => eprintln!(

@@ -411,7 +411,10 @@ pub struct WarmUp {
 /// Then, on a thread of its own while the node serves (each step logged
 /// when done): the position segments' bytes, where the start left them in
 /// the store ([`keil_archive::Positions::load`]; position searches read
-/// the blocks they need from the store meanwhile); then the pattern
+/// the blocks they need from the store meanwhile), pinned into the heap
+/// after as `index_memory` allows (`keil serve --index-memory`: bytes,
+/// [`Archive::pin_indexes`], which the caller runs after the start);
+/// then the pattern
 /// index's region index, read from the blocks and merged, and the node's
 /// snapshot written, on a rayon pool of its own at nice 19 (below the
 /// searches: [`keil_archive::Patterns::settle`]). Pattern searches answer
@@ -420,7 +423,11 @@ pub struct WarmUp {
 ///
 /// # Errors
 /// Archive errors (the position index's first).
-pub fn warm_up(archive: &Arc<Archive>, patterns: bool) -> keil_archive::Result<WarmUp> {
+pub fn warm_up(
+    archive: &Arc<Archive>,
+    patterns: bool,
+    index_memory: Option<u64>,
+) -> keil_archive::Result<WarmUp> {
     // The loads below are the global pool's first use: build it now, with
     // its threads below the readers' priority.
     work::lower_global_pool_priority();
@@ -449,6 +456,12 @@ pub fn warm_up(archive: &Arc<Archive>, patterns: bool) -> keil_archive::Result<W
         let after_start = move || {
             if positions_deferred {
                 load_position_segments(&archive);
+                if let Some(budget) = index_memory {
+                    let pinned = archive.pin_indexes(budget).pinned;
+                    tracing::info!(
+                        "{pinned} bytes of the indexes pinned after the position segments were read"
+                    );
+                }
             }
             if patterns {
                 match work::settle_pool() {
