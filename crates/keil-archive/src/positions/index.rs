@@ -12,9 +12,9 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use tantivy::HasLen;
-use tantivy::directory::{Directory, MmapDirectory, OwnedBytes};
+use tantivy::directory::OwnedBytes;
 
+use super::cache::SegmentCache;
 use super::posting::{Posting, Variant};
 use super::segment::{SegmentIndex, corrupt};
 use super::store;
@@ -123,8 +123,10 @@ impl PositionIndex {
         let prefetched = self
             .prefetched
             .swap(false, std::sync::atomic::Ordering::Relaxed);
-        if loaded || forgotten || prefetched {
-            self.sweep_cache(&rows);
+        if (loaded || forgotten || prefetched)
+            && let Some(c) = self.cache.get()
+        {
+            c.sweep(&rows);
         }
         let hash = signature.finalize();
         let generation = u64::from_le_bytes(hash.as_bytes()[..8].try_into().expect("8 bytes"));
@@ -353,8 +355,8 @@ enum Body {
     Held { bytes: OwnedBytes, mapped: bool },
     /// Left in the store, row `id`, by a node start that read the
     /// directories alone ([`PositionIndex::directories`]): a search reads
-    /// the blocks it needs, until [`PositionIndex::prefetch`] or
-    /// [`PositionIndex::segments`] reads the whole segment.
+    /// the blocks it needs, until [`PositionIndex::prefetch`] reads the
+    /// whole segment.
     Stored { id: i64 },
 }
 
@@ -385,83 +387,6 @@ impl Segment {
     }
 }
 
-/// A directory of position segments as files, one per segment
-/// (`{id}-{nonce}.seg`, the bytes of its store row), mapped into memory
-/// rather than read: a node that restarts maps its segments in
-/// milliseconds instead of reading them from the store (8 s a million
-/// 19×19 games), and their pages are the operating system's page cache,
-/// read on demand and given back under memory pressure, instead of the
-/// process's heap. A derived copy: the store stays the truth, a file is
-/// used only while its header's nonce is the row's, and files of segments
-/// no longer stored are deleted.
-///
-/// A segment read from the store is written as `{name}.part`, without
-/// waiting for the disk, and mapped from there at once; a thread of the
-/// cache's own ([`sync_files`]) then syncs each such file and renames
-/// it to its name. Only a file under its name is ever mapped by a later
-/// node, so a machine that stops before the disk has it leaves a `.part`
-/// file (deleted when a cache is next opened there), never a damaged
-/// segment. A new node's start no longer waits for its segments' 3.4 GB
-/// a million games to reach the disk (it did: 19–38 s on the development
-/// machine). Dropping the cache waits for the thread.
-struct SegmentCache {
-    path: std::path::PathBuf,
-    dir: MmapDirectory,
-    /// Files to sync and rename (`.part` file, name), in the order
-    /// written (`None` once dropped).
-    to_sync: Option<std::sync::mpsc::Sender<(std::path::PathBuf, std::path::PathBuf)>>,
-    syncer: Option<std::thread::JoinHandle<()>>,
-}
-
-impl Drop for SegmentCache {
-    fn drop(&mut self) {
-        // The thread ends once the files queued are done.
-        self.to_sync = None;
-        if let Some(h) = self.syncer.take() {
-            let _ = h.join();
-        }
-    }
-}
-
-/// Syncs each `(part, name)` file received to the disk, asks for its
-/// pages ahead of use ([`crate::memory::read_ahead`]), renames it to its
-/// name and syncs the directory `dir`; a file that cannot be synced
-/// is deleted (the node that wrote it keeps its mapping; the next one
-/// reads the segment from the store again).
-fn sync_files(
-    dir: &std::path::Path,
-    files: std::sync::mpsc::Receiver<(std::path::PathBuf, std::path::PathBuf)>,
-) {
-    for (part, name) in files {
-        let synced = std::fs::File::open(&part)
-            .and_then(|f| {
-                f.sync_all()?;
-                // Written without the page cache: read back ahead of the
-                // searches, off the start's path.
-                crate::memory::read_ahead(&f);
-                Ok(())
-            })
-            .and_then(|()| std::fs::rename(&part, &name))
-            .and_then(|()| std::fs::File::open(dir)?.sync_all());
-        if synced.is_err() {
-            let _ = std::fs::remove_file(&part);
-        }
-    }
-}
-
-impl std::fmt::Debug for SegmentCache {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("SegmentCache")
-            .field("path", &self.path)
-            .finish_non_exhaustive()
-    }
-}
-
-/// The cache file name of segment `id` with `nonce`.
-fn cache_name(id: i64, nonce: u64) -> String {
-    format!("{id}-{nonce:016x}.seg")
-}
-
 impl PositionIndex {
     /// Keeps the segments as files in directory `path` (created if
     /// needed) and maps them from there; the first call wins.
@@ -469,31 +394,9 @@ impl PositionIndex {
     /// # Errors
     /// [`crate::Error::Io`] when the directory cannot be created or opened.
     pub(crate) fn cache_in(&self, path: &std::path::Path) -> Result<()> {
-        std::fs::create_dir_all(path).map_err(|e| crate::Error::io(path, e))?;
-        let dir = MmapDirectory::open(path)
-            .map_err(|e| crate::Error::io(path, std::io::Error::other(e.to_string())))?;
-        if self.cache.get().is_some() {
-            return Ok(());
+        if self.cache.get().is_none() {
+            let _ = self.cache.set(SegmentCache::open(path)?);
         }
-        // What a node stopped before the disk had it left.
-        for e in std::fs::read_dir(path).map_err(|e| crate::Error::io(path, e))? {
-            let e = e.map_err(|e| crate::Error::io(path, e))?;
-            if e.file_name().to_string_lossy().ends_with(".seg.part") {
-                let _ = std::fs::remove_file(e.path());
-            }
-        }
-        let (to_sync, files) = std::sync::mpsc::channel();
-        let at = path.to_path_buf();
-        let syncer = std::thread::Builder::new()
-            .name("segment-sync".into())
-            .spawn(move || sync_files(&at, files))
-            .map_err(|e| crate::Error::io(path, e))?;
-        let _ = self.cache.set(SegmentCache {
-            path: path.to_path_buf(),
-            dir,
-            to_sync: Some(to_sync),
-            syncer: Some(syncer),
-        });
         Ok(())
     }
 
@@ -507,15 +410,8 @@ impl PositionIndex {
         let Some(c) = self.cache.get() else {
             return Ok(None);
         };
-        let name = std::path::PathBuf::from(cache_name(id, nonce));
-        if let Ok(file) = c.dir.open_read(&name)
-            && file.len() as u64 == store::segment_len(conn, id)?
-            && let Ok(bytes) = file.read_bytes()
-            && let Ok(Some(s)) = parsed(bytes, true, nonce)
-        {
-            return Ok(Some(s));
-        }
-        Ok(None)
+        let mapped = c.mapped(id, nonce, || store::segment_len(conn, id))?;
+        Ok(mapped.and_then(|bytes| parsed(bytes, true, nonce).ok().flatten()))
     }
 
     /// Segment `id` with `nonce`: mapped from the cache when its file is
@@ -523,43 +419,22 @@ impl PositionIndex {
     /// cache, written to it and mapped, so that the heap does not hold
     /// it).
     fn read_segment(&self, conn: Read<'_>, id: i64, nonce: u64) -> Result<Segment> {
-        let parse = |bytes: OwnedBytes, mapped: bool| parsed(bytes, mapped, nonce);
         if let Some(s) = self.cached_file(conn, id, nonce)? {
             return Ok(s);
         }
-        let name = std::path::PathBuf::from(cache_name(id, nonce));
-        if let Some(c) = self.cache.get() {
-            // The blob goes from the store to the file, not through the
-            // heap, nor the page cache where the disk allows
-            // ([`crate::memory::DirectFile`]). A cache that cannot be
-            // written (a full disk), or a
-            // file that does not parse, is not used: the segment is then
-            // read into the heap (which says what is wrong with it).
-            let part = std::path::PathBuf::from(format!("{}.part", name.display()));
-            let at = c.path.join(&part);
-            let mapped = crate::memory::DirectFile::create(&at)
-                .ok()
-                .and_then(|mut f| {
-                    store::copy_segment(conn, id, &mut f).ok()?;
-                    f.finish().ok()
-                })
-                .and_then(|()| c.dir.open_read(&part).ok())
-                .and_then(|f| f.read_bytes().ok())
-                .and_then(|b| parse(b, true).ok().flatten());
-            match mapped {
-                Some(m) => {
-                    if let Some(tx) = &c.to_sync {
-                        let _ = tx.send((at, c.path.join(&name)));
-                    }
-                    return Ok(m);
-                }
-                None => {
-                    let _ = std::fs::remove_file(&at);
-                }
-            }
+        // A cache that cannot be written (a full disk), or a file that does
+        // not parse, is not used: the segment is then read into the heap
+        // (which says what is wrong with it).
+        let written = self.cache.get().and_then(|c| {
+            c.write(conn, id, nonce, |bytes| {
+                parsed(bytes, true, nonce).ok().flatten()
+            })
+        });
+        if let Some(s) = written {
+            return Ok(s);
         }
         let bytes = store::segment_bytes(conn, id)?;
-        parse(OwnedBytes::new(bytes), false)?
+        parsed(OwnedBytes::new(bytes), false, nonce)?
             .ok_or_else(|| corrupt("nonce column disagrees with the header"))
     }
 
@@ -605,28 +480,6 @@ impl PositionIndex {
                     },
                 };
                 segments.insert(id, Arc::new(pinned));
-            }
-        }
-    }
-
-    /// Deletes the cache's files of segments not in `rows` (merged away or
-    /// rebuilt). A file still mapped by a search stays readable until it
-    /// is unmapped.
-    fn sweep_cache(&self, rows: &[(i64, Option<i64>)]) {
-        let Some(c) = self.cache.get() else {
-            return;
-        };
-        let keep: std::collections::HashSet<String> = rows
-            .iter()
-            .filter_map(|&(id, nonce)| Some(cache_name(id, nonce? as u64)))
-            .collect();
-        let Ok(entries) = std::fs::read_dir(&c.path) else {
-            return;
-        };
-        for e in entries.flatten() {
-            let name = e.file_name().to_string_lossy().into_owned();
-            if name.ends_with(".seg") && !keep.contains(&name) {
-                let _ = c.dir.delete(std::path::Path::new(&name));
             }
         }
     }

@@ -56,6 +56,7 @@
 //! [`query`] (the public query and answer types) and [`mod@search`]; this
 //! file holds the public entry points ([`Positions`]).
 
+mod cache;
 mod index;
 mod key;
 mod posting;
