@@ -122,7 +122,10 @@ impl Positions<'_> {
     /// summaries: about 1.3 KB per side-7 Keil game, 3.4 KB per 19×19 Go
     /// game) ahead of the first search, which would otherwise pay for it
     /// (0.3–0.5 s at 100,000 Keil games, 5–8 s at 1,000,000 Go games). A
-    /// server calls it before it takes requests. The segments are read by
+    /// server calls it before it takes requests, or, where
+    /// [`Positions::load_for_start`] read the directories alone, after.
+    /// It also reads the bytes of the segments [`Positions::load_directories`]
+    /// left in the store. The segments are read by
     /// up to four connections at once (one a core), while the
     /// game summaries are read: a database server then sends several at
     /// once (on PostgreSQL through one connection the segments came at
