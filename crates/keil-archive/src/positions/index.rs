@@ -374,9 +374,8 @@ impl Segment {
             Body::Stored { id } => {
                 let from = self.index.offsets[blocks.start] as usize;
                 let to = self.index.offsets[blocks.end] as usize;
-                let mut buf = vec![0; to - from];
-                store::read_segment_at(conn, *id, from, &mut buf)?;
-                Ok((std::borrow::Cow::Owned(buf), from))
+                let bytes = store::read_segment_at(conn, *id, from, to - from)?;
+                Ok((std::borrow::Cow::Owned(bytes), from))
             }
         }
     }
@@ -507,16 +506,14 @@ fn parsed(bytes: OwnedBytes, mapped: bool, nonce: u64) -> Result<Option<Segment>
 /// storage errors.
 fn read_directory(conn: Read<'_>, id: i64, nonce: u64) -> Result<Segment> {
     let len = usize::try_from(store::segment_len(conn, id)?).unwrap_or(usize::MAX);
-    let mut head = vec![0; super::segment::HEADER_V2.min(len)];
-    store::read_segment_at(conn, id, 0, &mut head)?;
+    let head = store::read_segment_at(conn, id, 0, super::segment::HEADER_V2.min(len))?;
     // The header's block count is not trusted with an allocation past
     // the blob.
     let n = super::segment::directory_len(&head)?;
     if n > len {
         return Err(corrupt("truncated block index"));
     }
-    let mut directory = vec![0; n];
-    store::read_segment_at(conn, id, 0, &mut directory)?;
+    let directory = store::read_segment_at(conn, id, 0, n)?;
     let index = SegmentIndex::parse(&directory, len)?;
     if index.nonce != nonce {
         return Err(corrupt("nonce column disagrees with the header"));

@@ -96,8 +96,7 @@ pub(crate) fn pending_upgrade(conn: Read<'_>) -> Result<Option<String>> {
 /// errors.
 pub(crate) fn fill_nonces(conn: Write<'_>) -> Result<()> {
     for id in sql::segments_without_nonce(conn.read())? {
-        let mut head = [0u8; HEADER];
-        sql::read_segment_at(conn.read(), id, 0, &mut head)?;
+        let head = sql::read_segment_at(conn.read(), id, 0, HEADER)?;
         let (nonce, _, _) = read_header(&head)?;
         sql::set_nonce(conn, id, nonce)?;
     }

@@ -90,9 +90,7 @@ pub(crate) fn data(conn: Read<'_>, id: i64) -> Result<Vec<u8>> {
 /// # Errors
 /// Storage errors, among them a block shorter than `len`.
 pub(crate) fn head(conn: Read<'_>, id: i64, len: usize) -> Result<Vec<u8>> {
-    let mut bytes = vec![0; len];
-    conn.blob_at("derived_blocks", "data", id, 0, &mut bytes)?;
-    Ok(bytes)
+    conn.blob_at("derived_blocks", "data", id, 0, len)
 }
 
 /// The last blocks of `kind` (by first game, latest first) while each

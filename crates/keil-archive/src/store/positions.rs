@@ -117,9 +117,8 @@ pub(crate) fn segments_without_nonce(conn: Read<'_>) -> Result<Vec<i64>> {
     )
 }
 
-/// Reads the `buf.len()` bytes from byte `offset` of segment `id`'s blob
-/// into `buf` (see [`super::sql::Conn::blob_at`]: the bytes after them
-/// are not read).
+/// The `len` bytes from byte `offset` of segment `id`'s blob (see
+/// [`super::sql::Conn::blob_at`]: the bytes after them are not read).
 ///
 /// # Errors
 /// Storage errors, among them a blob that ends before them.
@@ -127,9 +126,9 @@ pub(crate) fn read_segment_at(
     conn: Read<'_>,
     id: i64,
     offset: usize,
-    buf: &mut [u8],
-) -> Result<()> {
-    conn.blob_at("position_segments", "data", id, offset, buf)
+    len: usize,
+) -> Result<Vec<u8>> {
+    conn.blob_at("position_segments", "data", id, offset, len)
 }
 
 /// Sets segment `id`'s nonce column to `nonce` (stored as the signed

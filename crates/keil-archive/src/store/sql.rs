@@ -605,44 +605,41 @@ impl<'a> Conn<'a> {
         }
     }
 
-    /// The `buf.len()` bytes from byte `offset` of the blob in `column` of
+    /// The `len` bytes from byte `offset` of the blob in `column` of
     /// `table`'s row `id` (SQLite: an incremental blob read; PostgreSQL:
-    /// `substring`): the bytes after them are not read, nor, where
-    /// [`Backend::slices_blobs`], those before.
+    /// `substring`, the value as it comes): the bytes after them are not
+    /// read, nor, where [`Backend::slices_blobs`], those before.
     ///
     /// # Errors
     /// Storage errors, among them a missing row or a blob that ends before
-    /// `offset + buf.len()`.
+    /// `offset + len`.
     pub(crate) fn blob_at(
         self,
         table: &str,
         column: &str,
         id: i64,
         offset: usize,
-        buf: &mut [u8],
-    ) -> Result<()> {
+        len: usize,
+    ) -> Result<Vec<u8>> {
         match self {
             Conn::Sqlite(c) => {
                 let blob = c.blob_open(rusqlite::MAIN_DB, table, column, id, true)?;
-                blob.read_at_exact(buf, offset)?;
-                Ok(())
+                let mut bytes = vec![0; len];
+                blob.read_at_exact(&mut bytes, offset)?;
+                Ok(bytes)
             }
             Conn::Postgres(_) => {
                 let bytes: Vec<u8> = self.value(
                     &format!("SELECT substring({column} FROM ? FOR ?) FROM {table} WHERE id = ?"),
-                    params![offset + 1, buf.len(), id],
+                    params![offset + 1, len, id],
                 )?;
-                if bytes.len() < buf.len() {
+                if bytes.len() != len {
                     return Err(self.error(std::io::Error::new(
                         std::io::ErrorKind::UnexpectedEof,
-                        format!(
-                            "{table} {id}: {column} ends before byte {}",
-                            offset + buf.len()
-                        ),
+                        format!("{table} {id}: {column} ends before byte {}", offset + len),
                     )));
                 }
-                buf.copy_from_slice(&bytes[..buf.len()]);
-                Ok(())
+                Ok(bytes)
             }
         }
     }
