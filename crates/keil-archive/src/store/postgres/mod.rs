@@ -33,6 +33,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../../../../schema/postgres/0001_initial.sql"),
     include_str!("../../../../../schema/postgres/0002_text_snapshots.sql"),
     include_str!("../../../../../schema/postgres/0003_block_heads.sql"),
+    include_str!("../../../../../schema/postgres/0004_merges_refused.sql"),
 ];
 
 /// The advisory lock key every write transaction holds until it commits

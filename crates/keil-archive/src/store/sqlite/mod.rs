@@ -28,6 +28,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../../../../schema/0011_removals_blocks.sql"),
     include_str!("../../../../../schema/0012_games_facts.sql"),
     include_str!("../../../../../schema/0013_block_heads.sql"),
+    include_str!("../../../../../schema/0014_merges_refused.sql"),
 ];
 
 use super::sql::Conn;
