@@ -71,7 +71,23 @@ pub struct Args {
 }
 
 fn open(db: &Db) -> anyhow::Result<Archive> {
-    Archive::open(db.location(None)).with_context(|| format!("opening archive {db}"))
+    let archive =
+        Archive::open(db.location(None)).with_context(|| format!("opening archive {db}"))?;
+    tell_upgrade(&archive);
+    Ok(archive)
+}
+
+/// Tells the operator, on standard error, what opening the archive
+/// upgraded (schema 14's merge repair), if anything.
+pub fn tell_upgrade(archive: &Archive) {
+    if let Some(r) = archive.upgraded() {
+        eprintln!(
+            "keil: upgraded the archive: {} signatures computed again; {} merged records \
+             checked by their moves: {} are their game's records, {} restored as games of \
+             their own, {} moved to the game they are, {} unreadable (left as they were)",
+            r.signatures, r.checked, r.proven, r.restored, r.moved, r.unreadable
+        );
+    }
 }
 
 /// Rebuilds the derived indexes from SQLite.

@@ -77,6 +77,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let archive = Archive::open(args.db.location(None))
         .with_context(|| format!("opening archive {}", args.db))?;
+    crate::archive::tell_upgrade(&archive);
     let sources: Vec<ImportSource> = args
         .inputs
         .iter()
@@ -141,6 +142,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         c.merged,
         c.invalid
     );
+    if c.similar > 0 || c.promoted > 0 {
+        println!(
+            "  {} games linked as similar (the same moves, another game's information); \
+             {} stored games replaced by a longer record of the same game",
+            c.similar, c.promoted
+        );
+    }
     if c.members > 0 || c.skipped > 0 {
         println!(
             "  {} archive members read; {} files or members skipped (neither an archive nor SGF)",
@@ -149,7 +157,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     for m in report.merged.iter().take(20) {
         println!(
-            "  merged: {} game {} is another record of game {} (kept with it)",
+            "  merged ({}): {} game {} is another record of game {} (kept with it)",
+            m.kind.code(),
             m.source,
             m.index + 1,
             m.id

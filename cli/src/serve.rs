@@ -303,7 +303,10 @@ fn open(db: &keil_archive::Location, read_only: bool) -> anyhow::Result<Archive>
         return Archive::open_read_only(db.clone()).with_context(context);
     }
     match Archive::open(db.clone()) {
-        Ok(archive) => Ok(archive),
+        Ok(archive) => {
+            crate::archive::tell_upgrade(&archive);
+            Ok(archive)
+        }
         Err(e) if e.is_unwritable() => {
             let archive = Archive::open_read_only(db.clone()).with_context(context)?;
             eprintln!(

@@ -195,7 +195,7 @@ fn aliases_spellings_and_signature_duplicates_from_the_command_line() {
             "1 imported, 0 duplicates, 1 merged",
         ))
         .stdout(predicate::str::contains(format!(
-            "merged: {} game 1 is another record of game 1",
+            "merged (identical): {} game 1 is another record of game 1",
             b.display()
         )));
     // Kept twice with --duplicates exact; KeJie is Ke Jie, Master is

@@ -27,6 +27,7 @@ use crate::routes;
         crate::export::export_zip,
         routes::games::get_game,
         routes::games::get_record,
+        routes::games::get_game_record,
         routes::positions::get_position_svg,
         routes::positions::get_position,
         routes::players::search_players,
@@ -37,7 +38,7 @@ use crate::routes;
         routes::meta::stats,
     ),
     components(schemas(
-        Problem, GameDto, GameListDto, GameDetailDto, PositionDto, MoveDto, CapturesDto, KaomiEndDto, KaomiGroupDto, KaomiPairDto, PushDto,
+        Problem, GameDto, GameListDto, GameDetailDto, GameRecordDto, SimilarGameDto, PositionDto, MoveDto, CapturesDto, KaomiEndDto, KaomiGroupDto, KaomiPairDto, PushDto,
         PlayerHitDto, PlayersDto, RecordDto, OpponentDto, SpellingDto, PlayerDto, ContinuationDto, YearCountDto,
         PositionGameDto, PositionSearchDto, TextHitDto, SearchDto, StatsDto, HealthDto,
         UploadVerdictDto, UploadDto, RemovalDto, MoveStatsDto, PatternContinuationDto, PatternGameDto,

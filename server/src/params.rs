@@ -171,6 +171,24 @@ pub(crate) fn parse_id(s: &str) -> Result<GameId, ApiError> {
     })
 }
 
+/// A record's number in its game (`GET /api/v1/games/{id}/records/{record}`):
+/// 0 for the game's own record, else the id the game's `records` list
+/// gives; at most 18 digits.
+pub(crate) fn parse_record_number(s: &str) -> Result<i64, ApiError> {
+    s.parse::<i64>()
+        .ok()
+        .filter(|&n| n >= 0 && s.len() <= 18)
+        .ok_or_else(|| {
+            bad(
+                "record",
+                format!(
+                    "{} is not a record number: 0 is the game's own record, the others are listed in the game's `records`",
+                    quote(s)
+                ),
+            )
+        })
+}
+
 pub(crate) fn parse_color(what: &str, s: &str) -> Result<Color, ApiError> {
     match s.to_ascii_lowercase().as_str() {
         "b" | "black" => Ok(Color::Black),

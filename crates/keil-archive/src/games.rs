@@ -269,3 +269,181 @@ impl Games<'_> {
         Ok(sql::counts(self.archive.reader()?.read())?.by_status())
     }
 }
+
+/// One record of a game: the game's own (the one it was stored from) or
+/// another source's record that the merge rule proved to be the game
+/// (go-rules.md, "Metadata"), with the game information it gives.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct GameRecord {
+    /// The record's number in its game: 0 for the game's own record, else
+    /// the id of the other source's record (stable).
+    pub record: i64,
+    /// The import that read it (`None` for games stored before imports
+    /// were logged).
+    pub import_id: Option<crate::ImportId>,
+    /// The file or archive member it came from (`None`: the game's own
+    /// record of an import before schema 14, which did not keep it).
+    pub source: Option<String>,
+    /// The index of its game tree in that file (0-based).
+    pub index: Option<u64>,
+    /// How it is the game (`None` for the game's own record, and for a
+    /// record merged by an older version and not checked yet).
+    pub merge_kind: Option<crate::MergeKind>,
+    /// The board symmetry (0-7 on a square board, keil-rules' order) that
+    /// maps the record's points onto the game's (0 for the game's own).
+    pub transform: u8,
+    /// The 1-based plies where its moves differ from the game's.
+    pub differs: Vec<u32>,
+    /// Its game information, as it writes it: Black (`PB`).
+    pub black: Option<String>,
+    /// White (`PW`).
+    pub white: Option<String>,
+    /// The date (`DT` as written).
+    pub date: Option<String>,
+    /// The event (`EV`).
+    pub event: Option<String>,
+    /// The result (`RE` as written).
+    pub result: Option<String>,
+}
+
+/// A game with the same moves as another and game information of its own
+/// (a replay by other players, a relay): linked, never merged.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct SimilarGame {
+    /// The other game.
+    pub game: GameSummary,
+    /// The link's kind (`similar`).
+    pub kind: String,
+    /// The symmetry that maps the points of the game with the higher id
+    /// onto the other's.
+    pub transform: u8,
+}
+
+impl Games<'_> {
+    /// Game `id`'s records: its own first, then the other sources' in the
+    /// order they were merged; empty when no game has this id.
+    ///
+    /// # Errors
+    /// Storage errors; [`Error::Corrupt`] for a record that does not
+    /// decompress.
+    pub fn records(&self, id: GameId) -> Result<Vec<GameRecord>> {
+        self.archive.reader()?.snapshot(|read| {
+            let Some((import, source, index)) = crate::store::sources::own(read, id.sql())? else {
+                return Ok(Vec::new());
+            };
+            let own = sql::record(read, id)?.ok_or(Error::Corrupt {
+                game: id,
+                reason: "vanished".into(),
+            })?;
+            let mut out = vec![record_of(
+                0,
+                import,
+                source,
+                index,
+                None,
+                0,
+                None,
+                &prepare::decompress(id, &own)?,
+            )];
+            for row in crate::store::sources::of_game(read, id.sql())? {
+                let text = prepare::decompress(id, &row.record)?;
+                out.push(record_of(
+                    row.id,
+                    row.import_id,
+                    Some(row.source),
+                    Some(row.game_index),
+                    row.merge_kind.as_deref(),
+                    row.transform,
+                    row.differs.as_deref(),
+                    &text,
+                ));
+            }
+            Ok(out)
+        })
+    }
+
+    /// The text of game `id`'s record number `record` ([`GameRecord::record`]:
+    /// 0 for its own); `None` when the game has no such record.
+    ///
+    /// # Errors
+    /// Storage errors; [`Error::Corrupt`] for a record that does not
+    /// decompress.
+    pub fn record_text(&self, id: GameId, record: i64) -> Result<Option<String>> {
+        let read = self.archive.reader()?;
+        if record == 0 {
+            return sql::record(read.read(), id)?
+                .map(|blob| prepare::decompress(id, &blob))
+                .transpose();
+        }
+        crate::store::sources::of_game(read.read(), id.sql())?
+            .into_iter()
+            .find(|row| row.id == record)
+            .map(|row| prepare::decompress(id, &row.record))
+            .transpose()
+    }
+
+    /// The games linked to game `id` as similar (the same moves, other game
+    /// information), in id order.
+    ///
+    /// # Errors
+    /// Storage errors.
+    pub fn similar(&self, id: GameId) -> Result<Vec<SimilarGame>> {
+        self.archive.reader()?.snapshot(|read| {
+            let links = crate::store::sources::links(read, id.sql())?;
+            let ids: Vec<GameId> = links.iter().map(|l| GameId::from_sql(l.0)).collect();
+            let mut summaries: std::collections::HashMap<GameId, GameSummary> = sql::summaries(read, &ids)?
+                .into_iter()
+                .map(|s| (s.id, s))
+                .collect();
+            Ok(links
+                .into_iter()
+                .filter_map(|(other, kind, transform)| {
+                    Some(SimilarGame {
+                        game: summaries.remove(&GameId::from_sql(other))?,
+                        kind,
+                        transform: u8::try_from(transform).unwrap_or(0),
+                    })
+                })
+                .collect())
+        })
+    }
+}
+
+/// A [`GameRecord`] from its stored columns and its text (the game
+/// information read from the record's root; none when it does not read).
+#[allow(clippy::too_many_arguments)]
+fn record_of(
+    record: i64,
+    import: Option<i64>,
+    source: Option<String>,
+    index: Option<i64>,
+    kind: Option<&str>,
+    transform: i64,
+    differs: Option<&str>,
+    text: &str,
+) -> GameRecord {
+    let info = keil_record::read_records(text.as_bytes())
+        .into_iter()
+        .next()
+        .and_then(|r| r.ok())
+        .map(|r| r.info);
+    let info = info.as_ref();
+    GameRecord {
+        record,
+        import_id: import.map(crate::ImportId::from_sql),
+        source,
+        index: index.and_then(|i| u64::try_from(i).ok()),
+        merge_kind: kind.and_then(crate::MergeKind::parse),
+        transform: u8::try_from(transform).unwrap_or(0),
+        differs: differs
+            .unwrap_or("")
+            .split(',')
+            .filter_map(|p| p.parse().ok())
+            .collect(),
+        black: info.and_then(|i| i.black.clone()),
+        white: info.and_then(|i| i.white.clone()),
+        date: info.and_then(|i| i.date.as_ref().map(|d| d.raw().to_string())),
+        event: info.and_then(|i| i.event.clone()),
+        result: info.and_then(|i| i.result.as_ref().map(|r| r.to_string())),
+    }
+}

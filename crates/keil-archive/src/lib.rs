@@ -93,11 +93,11 @@ pub use budget::Budget;
 pub const CATCH_UP_EVERY: std::time::Duration = derived::Follow::EVERY;
 pub use error::{Error, Result, StorageError};
 pub use fold::{fold, person_key};
-pub use games::{Games, MAX_PAGE};
+pub use games::{GameRecord, Games, MAX_PAGE, SimilarGame};
 pub use ids::{GameId, IdError, ImportId, PlayerId};
 pub use import::{
     Duplicates, Fate, GameOutcome, ImportOptions, ImportProgress, ImportReport, ImportSource,
-    Merge, NOT_SGF, REMOVED,
+    Merge, MergeKind, MergeRepair, NOT_SGF, REMOVED,
 };
 pub use kind::{GameKind, GameKindError};
 pub use memory::{Held, IndexMemory};
@@ -265,6 +265,9 @@ pub struct Archive {
     vocabulary: std::sync::RwLock<players::Vocabulary>,
     /// The last round of [`Archive::catch_up`].
     follow: derived::Follow,
+    /// What the merge repair of schema 14 did when this open carried it
+    /// out.
+    upgraded: Option<MergeRepair>,
 }
 
 /// The store's writer, locked ([`Archive::writer`]). Dropping it forgets
@@ -413,6 +416,7 @@ impl Archive {
         let place = location.place();
         let embedded = location.is_embedded();
         let readers = store::ReadPool::open(&place, read_only)?;
+        let mut upgraded = None;
         let (writer, text) = if read_only && embedded {
             if !Archive::exists(location.clone()) {
                 let e = std::io::Error::new(
@@ -439,6 +443,7 @@ impl Archive {
             let mut writer = store::Writer::open(&readers)?;
             positions::upgrade_keys(&mut writer)?;
             positions::fill_nonces(writer.autocommit())?;
+            upgraded = import::repair_merges(&mut writer)?;
             let text = if embedded {
                 text::TextIndex::open(&dir.join(TANTIVY_DIR))?
             } else {
@@ -462,6 +467,7 @@ impl Archive {
             vocabulary: Default::default(),
             follow: derived::Follow::default(),
             location,
+            upgraded,
         };
         if read_only {
             let conn = archive.reader()?;
@@ -471,6 +477,13 @@ impl Archive {
             }
         }
         Ok(archive)
+    }
+
+    /// What this open's upgrade of the archive did (schema 14's merge
+    /// repair: [`MergeRepair`]), for the caller to tell the operator;
+    /// `None` when there was nothing to upgrade.
+    pub fn upgraded(&self) -> Option<&MergeRepair> {
+        self.upgraded.as_ref()
     }
 
     /// Whether the archive was opened with [`Archive::open_read_only`].

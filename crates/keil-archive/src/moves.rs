@@ -163,34 +163,71 @@ const DYER_MOVES: [usize; 6] = [20, 31, 40, 51, 60, 71];
 /// tell two games apart.
 pub(crate) const SIGNATURE_MIN_PLIES: usize = 20;
 
-/// The game signature that finds one game published twice with other
-/// headers (docs/collections.md, "Duplicates"): 16 bytes of a BLAKE3 hash,
-/// salted by the game kind, of the board size, the number of moves and
-/// either (at least 71 moves) the moves 20, 31, 40, 51, 60 and 71 (the
-/// Dyer signature Kombilo uses) or (20 to 70 moves) every move. `None`
-/// under [`SIGNATURE_MIN_PLIES`] moves or when `blob`'s length is not a
-/// whole number of moves. `blob` is `games.moves` ([`encode`]); each move is
-/// its bytes there (point, pass, and on square boards the colour).
+/// The game signature that proposes the stored games a record may be
+/// (docs/collections.md, "Duplicates"; go-rules.md, "Metadata"): 16 bytes
+/// of a BLAKE3 hash, salted by the game kind, of the board size and either
+/// (at least 71 moves) the points of moves 20, 31, 40, 51, 60 and 71 (the
+/// Dyer signature Kombilo uses; the number of moves is left out, so that a
+/// record cut short after move 71 is proposed too) or (20 to 70 moves) the
+/// number of moves and every move. Each move is its point (or pass,
+/// button, swap), without its colour.
+///
+/// The signature is the same for the board's every orientation: it hashes
+/// the moves under each of the board's symmetries (8 on a square board, 12
+/// on Keil's hexagon) and keeps the smallest hash, and the images of a
+/// game drawn in another orientation are the same set. It only proposes
+/// candidates (among strong players and programs it collides often):
+/// `import/merge.rs` decides.
+///
+/// `None` under [`SIGNATURE_MIN_PLIES`] moves, or when `blob` is not a
+/// move blob of this board (`games.moves`, [`encode`]).
 pub(crate) fn signature(kind: &str, size: u8, plies: usize, blob: &[u8]) -> Option<[u8; 16]> {
-    if plies < SIGNATURE_MIN_PLIES || !blob.len().is_multiple_of(plies) {
+    if plies < SIGNATURE_MIN_PLIES {
         return None;
     }
-    let width = blob.len() / plies;
-    let mut h = blake3::Hasher::new();
-    h.update(b"keil game signature 1\0");
-    h.update(kind.as_bytes());
-    h.update(&[0, size]);
-    h.update(&(plies as u64).to_le_bytes());
-    if plies >= DYER_MOVES[5] {
-        for m in DYER_MOVES {
-            h.update(&blob[(m - 1) * width..m * width]);
-        }
-    } else {
-        h.update(blob);
+    let game_kind: keil_rules::GameKind = kind.parse().ok()?;
+    let board = keil_rules::BoardSpec::new(game_kind, size)
+        .ok()?
+        .board()
+        .ok()?;
+    let (moves, _) = decode(board, blob)?;
+    if moves.len() != plies {
+        return None;
     }
-    let mut out = [0u8; 16];
-    out.copy_from_slice(&h.finalize().as_bytes()[..16]);
-    Some(out)
+    let picked: Vec<Move> = if plies >= DYER_MOVES[5] {
+        DYER_MOVES.iter().map(|&m| moves[m - 1]).collect()
+    } else {
+        moves
+    };
+    let value = |mv: Move| -> u16 {
+        match mv {
+            Move::Place(p) => p.0,
+            Move::Pass => 0xFFFD,
+            Move::TakeButton => 0xFFFE,
+            Move::Swap => 0xFFFF,
+        }
+    };
+    (0..board.symmetry_count())
+        .map(|sym| {
+            let mut h = blake3::Hasher::new();
+            h.update(b"keil game signature 2\0");
+            h.update(kind.as_bytes());
+            h.update(&[0, size]);
+            if plies < DYER_MOVES[5] {
+                h.update(&(plies as u64).to_le_bytes());
+            }
+            for &mv in &picked {
+                let mv = match mv {
+                    Move::Place(p) => Move::Place(board.transform(p, sym)),
+                    m => m,
+                };
+                h.update(&value(mv).to_le_bytes());
+            }
+            let mut out = [0u8; 16];
+            out.copy_from_slice(&h.finalize().as_bytes()[..16]);
+            out
+        })
+        .min()
 }
 
 #[cfg(test)]
@@ -290,17 +327,55 @@ mod tests {
         assert_eq!(signature("go", 19, 200, &other), Some(sig));
         other[2 * 19] ^= 1;
         assert_ne!(signature("go", 19, 200, &other), Some(sig));
-        // Size, kind and move count are part of it.
-        assert_ne!(signature("go", 13, 200, &long), Some(sig));
+        // Size and kind are part of it; from 71 moves the move count is
+        // not (a record cut short is proposed too).
+        let small: Vec<u8> = (0..200u16).flat_map(|v| (v % 169).to_le_bytes()).collect();
+        assert_ne!(signature("go", 13, 200, &small), Some(sig));
         assert_ne!(signature("kaomi", 19, 200, &long), Some(sig));
-        assert_ne!(signature("go", 19, 199, &long[..398]), Some(sig));
-        // 20 to 70 moves: every move counts; under 20, none.
+        assert_eq!(signature("go", 19, 150, &long[..300]), Some(sig));
+        // 20 to 70 moves: every move and their number count; under 20,
+        // none.
         let short = &long[..2 * 30];
         let s = signature("go", 19, 30, short).unwrap();
         let mut changed = short.to_vec();
         changed[2] ^= 1;
         assert_ne!(signature("go", 19, 30, &changed), Some(s));
+        assert_ne!(signature("go", 19, 29, &short[..58]), Some(s));
         assert_eq!(signature("go", 19, 19, &long[..38]), None);
         assert_eq!(signature("go", 19, 30, &long[..59]), None);
+    }
+
+    #[test]
+    fn signatures_are_the_same_in_every_orientation() {
+        let board = AnyBoard::Square(SquareBoard::new(19).unwrap());
+        let moves: Vec<Move> = (0..120u16).map(|v| Move::Place(Point(v * 3))).collect();
+        let blob = encode(board, black(&moves));
+        let sig = signature("go", 19, 120, &blob).unwrap();
+        for sym in 0..8 {
+            let turned: Vec<Move> = moves
+                .iter()
+                .map(|&m| match m {
+                    Move::Place(p) => Move::Place(board.transform(p, sym)),
+                    m => m,
+                })
+                .collect();
+            let blob = encode(board, black(&turned));
+            assert_eq!(signature("go", 19, 120, &blob), Some(sig), "symmetry {sym}");
+        }
+        // Keil's hexagon: its 12 symmetries.
+        let hex = AnyBoard::Hex(Board::new(7).unwrap());
+        let moves: Vec<Move> = (0..80u16).map(|v| Move::Place(Point(v % 127))).collect();
+        let sig = signature("keil", 7, 80, &encode(hex, black(&moves))).unwrap();
+        for sym in 0..12 {
+            let turned: Vec<Move> = moves
+                .iter()
+                .map(|&m| match m {
+                    Move::Place(p) => Move::Place(hex.transform(p, sym)),
+                    m => m,
+                })
+                .collect();
+            let blob = encode(hex, black(&turned));
+            assert_eq!(signature("keil", 7, 80, &blob), Some(sig), "symmetry {sym}");
+        }
     }
 }

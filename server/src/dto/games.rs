@@ -116,6 +116,93 @@ pub struct GameDetailDto {
     /// locally (`keil import`) or before schema 6.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub uploaded_by: Option<String>,
+    /// The game's records: its own first, then every other source's
+    /// record that the merge rule proved to be this game (go-rules.md,
+    /// "Metadata"), each with its game information and where its moves
+    /// differ. `GET /api/v1/games/{id}/records/{record}` gives each.
+    #[serde(default)]
+    pub records: Vec<GameRecordDto>,
+    /// Games with the same moves and game information of their own (a
+    /// replay by other players, a relay): linked, never merged.
+    #[serde(default)]
+    pub similar: Vec<SimilarGameDto>,
+}
+
+/// One record of a game.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct GameRecordDto {
+    /// The record's number in its game: 0 for the game's own record.
+    pub record: i64,
+    /// The import that read it.
+    pub import_id: Option<u64>,
+    /// The file or archive member it came from (null: the game's own
+    /// record of an import before schema 14, which did not keep it).
+    pub source: Option<String>,
+    /// The index of its game tree in that file (0-based).
+    pub index: Option<u64>,
+    /// How it is the game: `identical`, `symmetric` (another
+    /// orientation), `prefix` (cut short), `transposed` (the same moves of
+    /// each colour in another order), `discrepancy` (the same players and
+    /// date, a few moves differ); null for the game's own record and for a
+    /// record merged by an older version and not checked yet.
+    pub merge_kind: Option<String>,
+    /// The board symmetry (0-7, keil-rules' order) that maps the record's
+    /// points onto the game's.
+    pub transform: u8,
+    /// The 1-based plies where its moves differ from the game's.
+    pub differs: Vec<u32>,
+    /// Its game information, as it writes it: Black (`PB`).
+    pub black: Option<String>,
+    /// White (`PW`).
+    pub white: Option<String>,
+    /// The date (`DT` as written).
+    pub date: Option<String>,
+    /// The event (`EV`).
+    pub event: Option<String>,
+    /// The result (`RE` as written).
+    pub result: Option<String>,
+}
+
+impl From<keil_archive::GameRecord> for GameRecordDto {
+    fn from(r: keil_archive::GameRecord) -> GameRecordDto {
+        GameRecordDto {
+            record: r.record,
+            import_id: r.import_id.map(|i| i.get()),
+            source: r.source,
+            index: r.index,
+            merge_kind: r.merge_kind.map(|k| k.code().to_string()),
+            transform: r.transform,
+            differs: r.differs,
+            black: r.black,
+            white: r.white,
+            date: r.date,
+            event: r.event,
+            result: r.result,
+        }
+    }
+}
+
+/// A game linked to another as similar.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct SimilarGameDto {
+    /// The other game's metadata.
+    pub game: GameDto,
+    /// The link's kind: `similar` (the same moves, other game
+    /// information).
+    pub kind: String,
+    /// The symmetry that maps the points of the game with the higher id
+    /// onto the other's.
+    pub transform: u8,
+}
+
+impl From<keil_archive::SimilarGame> for SimilarGameDto {
+    fn from(s: keil_archive::SimilarGame) -> SimilarGameDto {
+        SimilarGameDto {
+            game: s.game.into(),
+            kind: s.kind,
+            transform: s.transform,
+        }
+    }
 }
 
 /// The end of a Kaomi game (kaomi-rules.md, "End and result", "Variant

@@ -16,9 +16,12 @@ use super::{color_word, letter, link};
 use crate::error::ApiError;
 use crate::svg::{self, Drawing, Extras, PointMark};
 
-/// The viewer's parameters: `?ply=N&var=K&numbers=1`.
+/// The viewer's parameters: `?ply=N&var=K&numbers=1&record=R`.
 #[derive(Debug, Deserialize)]
 pub struct ViewParams {
+    /// Another of the game's records to show instead of its own: its
+    /// number in the game's records (0: the game's own).
+    pub record: Option<String>,
     /// The ply to show (0: the start; default: the last).
     pub ply: Option<String>,
     /// A variation to show instead of the main line: its number (1-based,
@@ -34,6 +37,8 @@ pub(super) struct View {
     ply: Option<u32>,
     pub(super) var: Option<usize>,
     numbers: bool,
+    /// The record shown (`None`: the game's own).
+    pub(super) record: Option<i64>,
 }
 
 impl View {
@@ -54,13 +59,25 @@ impl View {
             })
             .transpose()?;
         let numbers = crate::params::parse_flag("numbers", nonempty(&p.numbers), false)?;
-        Ok(View { ply, var, numbers })
+        let record = nonempty(&p.record)
+            .map(crate::params::parse_record_number)
+            .transpose()?
+            .filter(|&n| n != 0);
+        Ok(View {
+            ply,
+            var,
+            numbers,
+            record,
+        })
     }
 
     /// The query that keeps the line and the numbers (`var=2&numbers=1&`),
     /// for links to other plies.
     pub(super) fn keep(&self) -> String {
         let mut q = String::new();
+        if let Some(r) = self.record {
+            let _ = write!(q, "record={r}&");
+        }
         if let Some(v) = self.var {
             let _ = write!(q, "var={v}&");
         }
@@ -248,6 +265,16 @@ pub(super) fn show(
     let tree = Tree::read(record);
     let board = moves.board;
     let (line_moves, nodes) = match view.var {
+        // Another record of the game: its own main line.
+        None if view.record.is_some() => {
+            let nodes = tree.as_ref().and_then(|t| t.line(None)).ok_or_else(|| {
+                ApiError::NotFound(format!("game {id}'s record does not read as a game tree"))
+            })?;
+            let mut m = moves;
+            m.moves = nodes.moves.iter().map(|&(_, mv)| mv).collect();
+            m.colors = nodes.moves.iter().map(|&(c, _)| c).collect();
+            (m, Some(nodes))
+        }
         None => {
             let nodes = tree.as_ref().and_then(|t| t.line(None));
             (moves, nodes)

@@ -46,6 +46,69 @@ struct GamePage<'a> {
     tree: Vec<Branch>,
     tree_more: usize,
     on_variation: Option<usize>,
+    /// The game's records (its own first) when it has more than one.
+    records: Vec<RecordRow>,
+    /// The record shown, when not the game's own.
+    on_record: Option<i64>,
+    /// Games with the same moves and their own game information.
+    similar: Vec<SimilarRow>,
+}
+
+/// One of the game's records as its page lists it.
+struct RecordRow {
+    record: i64,
+    source: String,
+    players: String,
+    date: String,
+    result: String,
+    /// How it is the game, in words.
+    how: String,
+}
+
+impl From<keil_archive::GameRecord> for RecordRow {
+    fn from(r: keil_archive::GameRecord) -> RecordRow {
+        use keil_archive::MergeKind as K;
+        let differs = r
+            .differs
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(", ");
+        let how = match r.merge_kind {
+            None if r.record == 0 => "the record the game was stored from".to_string(),
+            None => "merged by an older version (not checked yet)".to_string(),
+            Some(K::Identical) => "the same moves".to_string(),
+            Some(K::Symmetric) => "the same moves, drawn in another orientation".to_string(),
+            Some(K::Prefix) => "the same moves, one record cut short".to_string(),
+            Some(K::Transposed) => "the same moves of each colour, in another order".to_string(),
+            Some(K::Discrepancy) => format!("the same players and date; moves {differs} differ"),
+        };
+        let players = format!(
+            "{} – {}",
+            r.black.as_deref().unwrap_or("?"),
+            r.white.as_deref().unwrap_or("?")
+        );
+        let source = match (r.source, r.index) {
+            (Some(s), Some(i)) if i > 0 => format!("{s}, game {}", i + 1),
+            (Some(s), _) => s,
+            (None, _) => "(not kept)".to_string(),
+        };
+        RecordRow {
+            record: r.record,
+            source,
+            players,
+            date: r.date.unwrap_or_default(),
+            result: r.result.unwrap_or_default(),
+            how,
+        }
+    }
+}
+
+/// A similar game as the page lists it.
+struct SimilarRow {
+    id: GameId,
+    players: String,
+    date: String,
 }
 
 /// What a stored game's status says; `checked`: whether the rules compare
@@ -77,9 +140,34 @@ async fn load(
     let id = crate::params::parse_id(id)?;
     let view = View::parse(q)?;
     let game = blocking(state, move |a| {
-        a.games()
+        let mut game = a
+            .games()
             .get(id)?
-            .ok_or_else(|| PageError(ApiError::NotFound(format!("no game with id {id}"))))
+            .ok_or_else(|| PageError(ApiError::NotFound(format!("no game with id {id}"))))?;
+        if let Some(n) = view.record {
+            // Another source's record: its own text and main line, its
+            // setup in its own orientation.
+            let missing = || {
+                PageError(ApiError::NotFound(format!(
+                    "game {id} has no record {n}: its records are listed on its page"
+                )))
+            };
+            let record = a
+                .games()
+                .records(id)?
+                .into_iter()
+                .find(|r| r.record == n)
+                .ok_or_else(missing)?;
+            game.record = a.games().record_text(id, n)?.ok_or_else(missing)?;
+            let board = game.moves.board;
+            let inverse = (0..board.symmetry_count())
+                .find(|&t| board.compose(record.transform, t) == 0)
+                .unwrap_or(0);
+            if let Some(setup) = &mut game.moves.setup {
+                *setup = setup.transform(inverse);
+            }
+        }
+        Ok(game)
     })
     .await?;
     Ok((id, view, game))
@@ -92,6 +180,27 @@ pub async fn game_page(
     q: PageQuery<ViewParams>,
 ) -> PageResult {
     let (id, view, game) = load(&state, &id, &q).await?;
+    let (records, similar) = blocking(&state, move |a| {
+        Ok((a.games().records(id)?, a.games().similar(id)?))
+    })
+    .await?;
+    let records: Vec<RecordRow> = if records.len() > 1 {
+        records.into_iter().map(RecordRow::from).collect()
+    } else {
+        Vec::new()
+    };
+    let similar = similar
+        .into_iter()
+        .map(|s| SimilarRow {
+            id: s.game.id,
+            players: format!(
+                "{} – {}",
+                s.game.black.as_deref().unwrap_or("?"),
+                s.game.white.as_deref().unwrap_or("?")
+            ),
+            date: s.game.date.clone().unwrap_or_default(),
+        })
+        .collect();
     let summary = game.summary;
     let handicap = game.moves.handicap;
     let sh = show(id, game.moves, &game.record, view)?;
@@ -160,6 +269,9 @@ pub async fn game_page(
         tree,
         tree_more,
         on_variation: sh.view.var,
+        on_record: sh.view.record,
+        records,
+        similar,
         g,
     })
 }

@@ -128,7 +128,7 @@ pub async fn get_game(
     let id = parse_id(&id)?;
     // Summary and moves only: the record text (zstd) is not part of the
     // answer.
-    let (summary, moves, kaomi, uploaded_by) = blocking(&state, move |a| {
+    let (summary, moves, kaomi, uploaded_by, records, similar) = blocking(&state, move |a| {
         let (summary, moves) = a
             .games()
             .summary_and_moves(id)?
@@ -140,7 +140,9 @@ pub async fn get_game(
             None
         };
         let uploaded_by = a.games().uploader(id)?;
-        Ok((summary, moves, kaomi, uploaded_by))
+        let records = a.games().records(id)?;
+        let similar = a.games().similar(id)?;
+        Ok((summary, moves, kaomi, uploaded_by, records, similar))
     })
     .await?;
     let board = moves.board;
@@ -153,6 +155,8 @@ pub async fn get_game(
         moves: moves.moves.iter().map(|&m| board.move_name(m)).collect(),
         game: summary.into(),
         kaomi: kaomi.as_ref().map(|r| kaomi_end(board, r)),
+        records: records.into_iter().map(GameRecordDto::from).collect(),
+        similar: similar.into_iter().map(SimilarGameDto::from).collect(),
     };
     Ok(game_data(&req, "application/json", json_body(&dto)))
 }
@@ -230,6 +234,52 @@ pub async fn get_record(
         header::HeaderValue::from_str(&format!(
             "attachment; filename=\"keil-{id}.{}\"",
             keil_record::file_extension(game.summary.kind)
+        ))
+        .expect("ASCII header"),
+    );
+    Ok(r)
+}
+
+/// One of a game's records as it was stored (the game's own is number 0;
+/// the others are listed in the game's `records`), as a file download.
+#[utoipa::path(get, path = "/api/v1/games/{id}/records/{record}", tag = "games",
+    params(
+        ("id" = i64, Path, minimum = 1, description = "The game id (a positive integer)"),
+        ("record" = i64, Path, minimum = 0, description = "The record's number in the game's `records` (0: the game's own)"),
+    ),
+    responses(
+        (status = 200, description = "The record (normalised SGF)", content_type = "application/x-go-sgf", body = String),
+        (status = 400, description = "The id or the record number is not a number in range", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game, or the game has no record with this number", body = Problem, content_type = "application/problem+json"),
+    ))]
+pub async fn get_game_record(
+    req: HttpRequest,
+    state: Data<ServerState>,
+    path: web::Path<(String, String)>,
+) -> Result<HttpResponse, ApiError> {
+    let (id, record) = path.into_inner();
+    let id = parse_id(&id)?;
+    let record = crate::params::parse_record_number(&record)?;
+    let (text, kind) = blocking(&state, move |a| {
+        let summary = a
+            .games()
+            .summaries(&[id])?
+            .pop()
+            .ok_or_else(|| no_game(id))?;
+        let text = a.games().record_text(id, record)?.ok_or_else(|| {
+            ApiError::NotFound(format!(
+                "game {id} has no record {record}: its records are listed in GET /api/v1/games/{id}"
+            ))
+        })?;
+        Ok((text, summary.kind))
+    })
+    .await?;
+    let mut r = game_data(&req, "application/x-go-sgf; charset=utf-8", text.into_bytes());
+    r.headers_mut().insert(
+        header::CONTENT_DISPOSITION,
+        header::HeaderValue::from_str(&format!(
+            "attachment; filename=\"keil-{id}-{record}.{}\"",
+            keil_record::file_extension(kind)
         ))
         .expect("ASCII header"),
     );

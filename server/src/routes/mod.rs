@@ -29,7 +29,9 @@ use crate::params::{parse_id, parse_ply};
 use crate::replay::{Replayed, replay};
 
 pub use crate::http::RouteEntry;
-pub use games::{get_game, get_record, list_games, remove_game, search_text, upload_games};
+pub use games::{
+    get_game, get_game_record, get_record, list_games, remove_game, search_text, upload_games,
+};
 pub use meta::{health, stats};
 pub use patterns::search_patterns;
 pub(crate) use players::find_player;
@@ -56,6 +58,7 @@ pub fn route_table() -> Vec<RouteEntry> {
         entry("GET", "/api/v1/games/{id}", get_game),
         entry("DELETE", "/api/v1/games/{id}", remove_game),
         entry("GET", "/api/v1/games/{id}/record", get_record),
+        entry("GET", "/api/v1/games/{id}/records/{record}", get_game_record),
         entry(
             "GET",
             "/api/v1/games/{id}/positions/{ply}.svg",

@@ -2,8 +2,13 @@
 //! → batched transactions (games, people, position index, import log:
 //! [`write`](mod@write)) → text index.
 
+mod merge;
+mod repair;
 mod write;
 
+pub use merge::MergeKind;
+pub use repair::MergeRepair;
+pub(crate) use repair::repair_merges;
 pub use write::REMOVED;
 
 use std::collections::BTreeMap;
@@ -89,11 +94,15 @@ pub struct ImportOptions {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Duplicates {
-    /// The same normalised record (the content hash), or the same game
-    /// signature (`moves::signature`: Kombilo's Dyer signature from 71
-    /// moves, every move from 20): a record of a stored game published
-    /// with other headers is linked to that game as another source's
-    /// record ([`Fate::Merged`]), not stored as a second game.
+    /// The same normalised record (the content hash), or the same game as
+    /// the moves and game information prove it (`import/merge.rs`,
+    /// go-rules.md "Metadata"; the game signature, `moves::signature`,
+    /// only proposes the candidates): a record of a stored game published
+    /// with other headers, in another orientation, cut short, transposed
+    /// or with a few moves written wrong is linked to that game as another
+    /// source's record ([`Fate::Merged`]), not stored as a second game; a
+    /// record with the same moves and game information of another game (a
+    /// replay) is stored and linked to it as similar.
     #[default]
     Signature,
     /// The same normalised record only: records that differ in any header
@@ -175,9 +184,9 @@ pub enum Fate {
         /// The id of the game already stored.
         id: GameId,
     },
-    /// The same game as stored game `id` (the same game signature) in a
-    /// record with other headers: kept as another source's record of that
-    /// game ([`Duplicates::Signature`]).
+    /// The same game as stored game `id`, as the moves and game
+    /// information prove it, in another record: kept as another source's
+    /// record of that game ([`Duplicates::Signature`]).
     Merged {
         /// The file (`-` for standard input, or the name given to bytes).
         source: String,
@@ -185,6 +194,8 @@ pub enum Fate {
         index: usize,
         /// The stored game it is a record of.
         id: GameId,
+        /// How the record is that game.
+        kind: MergeKind,
     },
     /// Refused, with the reason (also in [`ImportReport::invalid`]).
     Invalid(Problem),
@@ -205,6 +216,13 @@ pub struct ImportProgress {
     /// Records of stored games with other headers, linked to them
     /// ([`Fate::Merged`]).
     pub merged: u64,
+    /// New games linked as similar to a stored game: the same moves with
+    /// game information of another game (a replay, a relay).
+    pub similar: u64,
+    /// Stored games that a longer record of the same game replaced: each
+    /// is now a record of the new game (and logged as a removal that names
+    /// it).
+    pub promoted: u64,
     /// Members read from archives and compressed files (records or not).
     pub members: u64,
     /// Files in folders and members of archives passed over: neither an
@@ -259,6 +277,8 @@ pub struct Merge {
     pub index: usize,
     /// The stored game it is a record of.
     pub id: GameId,
+    /// How the record is that game.
+    pub kind: MergeKind,
 }
 
 /// One prepared game tree and where it came from.
@@ -702,6 +722,7 @@ impl Archive {
                     &mut spellings,
                     options.duplicates,
                     keep,
+                    |_| Ok(()),
                 );
                 match step {
                     Ok(written) => {
@@ -715,9 +736,11 @@ impl Archive {
                         counts.duplicates += written.duplicates;
                         counts.invalid += written.problems.len() as u64;
                         counts.merged += written.merged.len() as u64;
-                        for (source, index, id) in written.merged {
+                        counts.similar += written.similar;
+                        counts.promoted += written.promoted.len() as u64;
+                        for m in written.merged {
                             if listed.take(4) {
-                                merged.push(Merge { source, index, id });
+                                merged.push(m);
                             }
                         }
                         counts.members = expander.members();

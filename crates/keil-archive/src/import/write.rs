@@ -1,13 +1,15 @@
 //! One batch of prepared games written in one transaction: games, people
-//! and spellings, game rows per person, other sources' records (signature
-//! duplicates), refusals, positions and the import log's counts.
+//! and spellings, game rows per person, other sources' records (merges the
+//! moves prove: `merge.rs`), links between similar games, refusals,
+//! positions and the import log's counts.
 
 use std::collections::HashMap;
 
-use super::{Batch, Duplicates, Fate, GameOutcome, Item};
+use super::merge::{self, Judgement, Shape};
+use super::{Batch, Duplicates, Fate, GameOutcome, Item, Merge};
 use crate::people::{Spelling, SpellingCache};
 use crate::prepare::{Prepare, Prepared, Problem, TextFields};
-use crate::store::{Sequences, Write, Writer, import as sql, removals};
+use crate::store::{Sequences, Write, Writer, import as sql, people as people_sql, removals};
 use crate::{GameId, Result, moves, positions};
 
 /// The refusal reason of a record whose game the operator removed
@@ -21,12 +23,18 @@ pub(super) struct Written {
     pub duplicates: u64,
     /// Records linked to a stored game as another source's record: the
     /// source, the tree's index, the game.
-    pub merged: Vec<(String, usize, GameId)>,
+    pub merged: Vec<Merge>,
+    /// Games linked as similar to a stored game.
+    pub similar: u64,
+    /// Stored games that a longer record of them replaced ([`promote`]).
+    pub promoted: Vec<GameId>,
     pub problems: Vec<Problem>,
 }
 
-/// Writes `batch` in one transaction; on an error nothing of it is stored
-/// and the spellings it added are forgotten.
+/// Writes `batch` in one transaction, after `before` (in the same
+/// transaction: the merge repair unlinks the records it stores again); on
+/// an error nothing of it is stored and the spellings it added are
+/// forgotten.
 pub(super) fn write_batch(
     writer: &mut Writer,
     import_id: i64,
@@ -34,11 +42,13 @@ pub(super) fn write_batch(
     cache: &mut SpellingCache,
     duplicates: Duplicates,
     outcomes: Option<&mut Vec<GameOutcome>>,
+    before: impl FnOnce(Write<'_>) -> Result<()>,
 ) -> Result<Written> {
     // The outcomes of this batch, appended to `outcomes` once it commits.
     let mut these: Vec<GameOutcome> = Vec::new();
     let mut added_names = Vec::new();
     let written = writer.transaction(|tx| {
+        before(tx)?;
         write_in(
             tx,
             import_id,
@@ -79,6 +89,8 @@ fn write_in(
         new_games: Vec::new(),
         duplicates: 0,
         merged: Vec::new(),
+        similar: 0,
+        promoted: Vec::new(),
         problems: Vec::new(),
     };
     // The stored games: id, prepared game, spellings, signature.
@@ -105,10 +117,10 @@ fn write_in(
         .items
         .iter()
         .map(|item| match &item.prepared {
-            Prepare::Valid(p, _) => {
+            Prepare::Valid(p, _) if duplicates == Duplicates::Signature => {
                 moves::signature(p.meta.kind.code(), p.meta.size, p.plies as usize, &p.moves)
             }
-            Prepare::Invalid(..) => None,
+            _ => None,
         })
         .collect();
     let (mut by_hash, mut by_signature) = {
@@ -120,14 +132,22 @@ fn write_in(
                 Prepare::Invalid(..) => None,
             })
             .collect();
-        let sigs: Vec<&[u8]> = match duplicates {
-            Duplicates::Signature => signatures.iter().flatten().map(|s| &s[..]).collect(),
-            Duplicates::Exact => Vec::new(),
-        };
+        let sigs: Vec<&[u8]> = signatures.iter().flatten().map(|s| &s[..]).collect();
         (
             sql::stored_as(tx.read(), &hashes)?,
             sql::with_signatures(tx.read(), &sigs)?,
         )
+    };
+    // The stored candidates as the merge rule reads them (the batch's own
+    // games are read from their prepared rows when a record meets them).
+    let mut shapes: HashMap<i64, Option<Shape>> = {
+        let mut ids: Vec<i64> = by_signature.values().flatten().copied().collect();
+        ids.sort_unstable();
+        ids.dedup();
+        sql::candidates(tx.read(), &ids)?
+            .into_iter()
+            .map(|row| (row.id, Shape::of_row(row)))
+            .collect()
     };
     cache.prefetch(
         tx,
@@ -166,11 +186,8 @@ fn write_in(
             note(&mut these, Fate::Duplicate { source, index, id }, checked);
             continue;
         }
-        let same = signature
-            .as_ref()
-            .filter(|_| duplicates == Duplicates::Signature);
         let refused = if any_removed {
-            removals::refusing(tx.read(), &p.hash, same.map(|s| &s[..]))?
+            removals::refusing(tx.read(), &p.hash)?
         } else {
             None
         };
@@ -193,19 +210,78 @@ fn write_in(
             out.problems.push(refusal);
             continue;
         }
-        if let Some(sig) = same
-            && let Some(&id) = by_signature.get(&sig[..])
-        {
-            if stored.iter().any(|g| g.id == id && !g.written) {
-                // A game of this batch, not yet written: its row first.
-                flush(tx, import_id, &mut stored)?;
+        // The games the signature proposes, judged by the moves and the
+        // game information: the first that is this game wins; those with
+        // the same moves and other game information are linked.
+        let mut judged = Judged::default();
+        if let Some(ids) = signature.as_ref().and_then(|s| by_signature.get(&s[..])) {
+            if let Some(record) = record_shape(tx, &p)? {
+                for &id in ids {
+                    if !shapes.contains_key(&id)
+                        && let Some(g) = stored.iter().find(|g| g.id == id)
+                    {
+                        shapes.insert(id, record_shape(tx, &g.prepared)?);
+                    }
+                    let Some(Some(game)) = shapes.get(&id) else {
+                        continue;
+                    };
+                    match merge::judge(&record, game) {
+                        Judgement::Other => {}
+                        Judgement::Similar { transform } => judged.similar.push((id, transform)),
+                        same => {
+                            judged.same = Some((id, same));
+                            break;
+                        }
+                    }
+                }
             }
-            sql::link_source(tx, id, &p, import_id, &source, index)?;
-            by_hash.insert(p.hash.to_vec(), id);
-            let (source, id) = (source.to_string(), GameId::from_sql(id));
-            out.merged.push((source.clone(), index, id));
-            note(&mut these, Fate::Merged { source, index, id }, checked);
-            continue;
+        }
+        let mut promoted = None;
+        if let Some((game, same)) = judged.same {
+            let Judgement::Same {
+                kind,
+                transform,
+                differs,
+                longer,
+            } = same
+            else {
+                unreachable!("only a Same judgement is kept");
+            };
+            if longer {
+                // The record is the longer of one game: it becomes the
+                // game, the stored one its record (below).
+                promoted = Some((game, transform));
+            } else {
+                if stored.iter().any(|g| g.id == game && !g.written) {
+                    // A game of this batch, not yet written: its row first.
+                    flush(tx, import_id, &mut stored)?;
+                }
+                let link = sql::Link {
+                    kind: kind.code(),
+                    transform,
+                    differs: &differs,
+                };
+                sql::link_source(tx, game, &p, import_id, &source, index, &link)?;
+                by_hash.insert(p.hash.to_vec(), game);
+                let (source, id) = (source.to_string(), GameId::from_sql(game));
+                out.merged.push(Merge {
+                    source: source.clone(),
+                    index,
+                    id,
+                    kind,
+                });
+                note(
+                    &mut these,
+                    Fate::Merged {
+                        source,
+                        index,
+                        id,
+                        kind,
+                    },
+                    checked,
+                );
+                continue;
+            }
         }
         let mut spelling = |name: &Option<String>| -> Result<Option<Spelling>> {
             name.as_deref()
@@ -218,7 +294,7 @@ fn write_in(
         next_id += 1;
         by_hash.insert(p.hash.to_vec(), id);
         if let Some(sig) = &signature {
-            by_signature.entry(sig.to_vec()).or_insert(id);
+            by_signature.entry(sig.to_vec()).or_default().push(id);
         }
         let fate = Fate::Stored {
             source: source.to_string(),
@@ -242,9 +318,31 @@ fn write_in(
             black,
             white,
             signature,
+            source: source.to_string(),
+            index,
             written: false,
+            removed: false,
         });
+        for (other, transform) in judged.similar {
+            flush(tx, import_id, &mut stored)?;
+            sql::link_games(tx, id, other, SIMILAR, transform)?;
+            out.similar += 1;
+        }
+        if let Some((shorter, transform)) = promoted {
+            flush(tx, import_id, &mut stored)?;
+            promote(tx, import_id, &mut stored, shorter, id, transform)?;
+            for v in by_hash.values_mut() {
+                if *v == shorter {
+                    *v = id;
+                }
+            }
+            for ids in by_signature.values_mut() {
+                ids.retain(|&g| g != shorter);
+            }
+            out.promoted.push(GameId::from_sql(shorter));
+        }
     }
+    stored.retain(|g| !g.removed);
     flush(tx, import_id, &mut stored)?;
     // The events' vocabulary (the event filter's substrings).
     let mut event_games: HashMap<&str, i64> = HashMap::new();
@@ -287,8 +385,14 @@ struct StoredGame {
     black: Option<Spelling>,
     white: Option<Spelling>,
     signature: Option<[u8; 16]>,
+    /// Where its record came from: the source's name and the tree's index.
+    source: String,
+    index: usize,
     /// Whether its rows are written ([`flush`]).
     written: bool,
+    /// Whether a longer record of it, later in the batch, took its place
+    /// ([`promote`]): its rows are gone, its indexes are not written.
+    removed: bool,
 }
 
 /// Writes the rows of the stored games not written yet, in one bulk
@@ -304,11 +408,100 @@ fn flush(tx: Write<'_>, import_id: i64, stored: &mut [StoredGame]) -> Result<()>
             white: g.white,
             prepared: &g.prepared,
             signature: g.signature.as_ref().map(|s| &s[..]),
+            source: &g.source,
+            index: g.index,
         })
         .collect();
     sql::insert_games(tx, &rows)?;
     for g in stored.iter_mut() {
         g.written = true;
     }
+    Ok(())
+}
+
+/// The link kind of games with the same moves and other game information
+/// (`game_links.kind`).
+pub(crate) const SIMILAR: &str = "similar";
+
+/// What the merge rule said of one record against the games its signature
+/// proposed.
+#[derive(Default)]
+struct Judged {
+    /// The game it is, with the proof.
+    same: Option<(i64, Judgement)>,
+    /// Games with the same moves and other game information, with the
+    /// symmetry that maps the record's points onto theirs.
+    similar: Vec<(i64, u8)>,
+}
+
+/// A prepared game as the merge rule reads it: its players' person keys
+/// read inside the batch's transaction. `None` when its moves do not read
+/// back.
+pub(super) fn record_shape(tx: Write<'_>, p: &Prepared) -> Result<Option<Shape>> {
+    let key = |name: &Option<String>| {
+        name.as_deref()
+            .map(|n| people_sql::resolved_key_of(tx.read(), n))
+            .transpose()
+    };
+    let (black, white) = (key(&p.meta.black)?, key(&p.meta.white)?);
+    Ok(Shape::read(
+        p.meta.kind,
+        p.meta.size,
+        p.setup.as_deref(),
+        &p.moves,
+        p.meta.date_raw.as_deref(),
+        black,
+        white,
+    ))
+}
+
+/// Makes the new game `longer` the game that stored game `shorter`'s
+/// moves begin (go-rules.md, "Metadata": the longer record is kept as the
+/// game): `shorter`'s records become `longer`'s ([`sql::absorb`]; its own
+/// points mapped onto `longer`'s by the inverse of `transform`, which maps
+/// `longer`'s onto `shorter`'s), then `shorter` is removed with a removal
+/// that names `longer`, so that every derived index drops it as it drops
+/// a removed game. A `shorter` stored by this batch has its event counted
+/// first (the removal takes it back) and none of its indexes written.
+fn promote(
+    tx: Write<'_>,
+    import_id: i64,
+    stored: &mut [StoredGame],
+    shorter: i64,
+    longer: i64,
+    transform: u8,
+) -> Result<()> {
+    let board = stored
+        .iter()
+        .find(|g| g.id == longer)
+        .and_then(|g| {
+            keil_rules::BoardSpec::new(g.prepared.meta.kind, g.prepared.meta.size)
+                .ok()?
+                .board()
+                .ok()
+        });
+    let Some(board) = board else {
+        return Ok(());
+    };
+    let inverse = (0..board.symmetry_count())
+        .find(|&t| board.compose(transform, t) == 0)
+        .unwrap_or(0);
+    if let Some(g) = stored.iter_mut().find(|g| g.id == shorter) {
+        if let Some(e) = g.prepared.meta.event.as_deref().filter(|e| !e.is_empty()) {
+            let events = HashMap::from([(e, 1)]);
+            sql::add_game_counts(tx, &HashMap::new(), &HashMap::new(), &events)?;
+        }
+        g.removed = true;
+    }
+    sql::absorb(tx, shorter, longer, inverse, |theirs| {
+        board.compose(theirs, inverse)
+    })?;
+    removals::remove(
+        tx,
+        GameId::from_sql(shorter),
+        &super::now(),
+        &format!("import {import_id}"),
+        &format!("merged into game {longer}: a longer record of the same game"),
+    )?;
     Ok(())
 }

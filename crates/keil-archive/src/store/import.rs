@@ -124,20 +124,102 @@ pub(crate) fn stored_as(r: Read<'_>, hashes: &[&[u8]]) -> Result<HashMap<Vec<u8>
     Ok(sources)
 }
 
-/// The stored games with these Dyer signatures, by signature (the lowest
-/// id of each).
-pub(crate) fn with_signatures(r: Read<'_>, signatures: &[&[u8]]) -> Result<HashMap<Vec<u8>, i64>> {
-    let mut out = HashMap::new();
-    lookup(
-        r,
-        signatures,
+/// The stored games with these signatures, by signature: every game of
+/// each, in id order (a signature only proposes candidates, and real
+/// collections share some: replays of one game).
+pub(crate) fn with_signatures(
+    r: Read<'_>,
+    signatures: &[&[u8]],
+) -> Result<HashMap<Vec<u8>, Vec<i64>>> {
+    let keys: Vec<Param<'_>> = signatures.iter().map(|k| k.param()).collect();
+    let mut out: HashMap<Vec<u8>, Vec<i64>> = HashMap::new();
+    for (sig, id) in r.query_in(
+        &[],
+        &keys,
         |m| format!("SELECT signature, id FROM games WHERE signature IN ({m})"),
-        &mut out,
-    )?;
+        |row| Ok((row.get::<Vec<u8>>(0)?, row.get::<i64>(1)?)),
+    )? {
+        out.entry(sig).or_default().push(id);
+    }
+    for ids in out.values_mut() {
+        ids.sort_unstable();
+        ids.dedup();
+    }
     Ok(out)
 }
 
-/// Keeps `p`'s record as another source's record of stored game `game`.
+/// What the merge rule reads of one stored game ([`candidates`]).
+pub(crate) struct CandidateRow {
+    /// `games.id`.
+    pub id: i64,
+    /// `games.kind` and `games.size`.
+    pub kind: String,
+    pub size: u8,
+    /// `games.setup`, `games.moves`, `games.date_raw`.
+    pub setup: Option<String>,
+    pub moves: Vec<u8>,
+    pub date_raw: Option<String>,
+    /// Black's and White's person keys (`people.key`: after the aliases).
+    pub black: Option<String>,
+    pub white: Option<String>,
+}
+
+/// The stored games among `ids` as the merge rule reads them, in no
+/// particular order (those not stored are left out).
+pub(crate) fn candidates(r: Read<'_>, ids: &[i64]) -> Result<Vec<CandidateRow>> {
+    let ids: Vec<Param<'_>> = ids.iter().map(|&id| Param::Int(id)).collect();
+    r.query_in(
+        &[],
+        &ids,
+        |m| {
+            format!(
+                "SELECT g.id, g.kind, g.size, g.setup, g.moves, g.date_raw, pb.key, pw.key \
+                   FROM games g \
+                   LEFT JOIN players sb ON sb.id = g.black_id \
+                   LEFT JOIN people pb ON pb.id = sb.person \
+                   LEFT JOIN players sw ON sw.id = g.white_id \
+                   LEFT JOIN people pw ON pw.id = sw.person \
+                  WHERE g.id IN ({m})"
+            )
+        },
+        |row| {
+            Ok(CandidateRow {
+                id: row.get(0)?,
+                kind: row.get(1)?,
+                size: u8::try_from(row.get::<i64>(2)?).unwrap_or(0),
+                setup: row.get(3)?,
+                moves: row.get(4)?,
+                date_raw: row.get(5)?,
+                black: row.get(6)?,
+                white: row.get(7)?,
+            })
+        },
+    )
+}
+
+/// How a record is linked to its game ([`link_source`]): the merge kind's
+/// code (`game_sources.merge_kind`), the symmetry that maps its points
+/// onto the game's, and the 1-based plies where its moves differ.
+pub(crate) struct Link<'a> {
+    pub kind: &'a str,
+    pub transform: u8,
+    pub differs: &'a [u32],
+}
+
+/// The plies where moves differ as `game_sources.differs` holds them:
+/// comma-separated, NULL for none.
+fn differs_text(differs: &[u32]) -> Option<String> {
+    (!differs.is_empty()).then(|| {
+        differs
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(",")
+    })
+}
+
+/// Keeps `p`'s record as another source's record of stored game `game`,
+/// as `link` proved it.
 pub(crate) fn link_source(
     w: Write<'_>,
     game: i64,
@@ -145,12 +227,83 @@ pub(crate) fn link_source(
     import_id: i64,
     source: &str,
     index: usize,
+    link: &Link<'_>,
 ) -> Result<()> {
     w.execute(
-        "INSERT INTO game_sources (game_id, hash, import_id, source, game_index, record) \
-         VALUES (?,?,?,?,?,?)",
-        params![game, &p.hash[..], import_id, source, index as i64, p.record],
+        "INSERT INTO game_sources (game_id, hash, import_id, source, game_index, record, \
+         merge_kind, transform, differs) VALUES (?,?,?,?,?,?,?,?,?)",
+        params![
+            game,
+            &p.hash[..],
+            import_id,
+            source,
+            index as i64,
+            p.record,
+            link.kind,
+            i64::from(link.transform),
+            differs_text(link.differs)
+        ],
     )?;
+    Ok(())
+}
+
+/// Links two games that are not one game but resemble each other
+/// (`game_links`, kind `kind`: `similar`); `transform` maps the points of
+/// the game with the higher id onto the other's. A pair already linked is
+/// left as it is.
+pub(crate) fn link_games(w: Write<'_>, a: i64, b: i64, kind: &str, transform: u8) -> Result<()> {
+    let (low, high) = (a.min(b), a.max(b));
+    w.execute(
+        "INSERT INTO game_links (game_id, other_id, kind, transform) VALUES (?,?,?,?) \
+         ON CONFLICT DO NOTHING",
+        params![low, high, kind, i64::from(transform)],
+    )?;
+    Ok(())
+}
+
+/// Makes stored game `from`'s records records of game `into`, before
+/// `from` is removed because `into` is the longer record of one game: its
+/// own record becomes a `prefix` source of `into` (its points mapped by
+/// `transform`), its other sources follow with their transforms composed
+/// by `compose(theirs)`, and its links become `into`'s.
+pub(crate) fn absorb(
+    w: Write<'_>,
+    from: i64,
+    into: i64,
+    transform: u8,
+    compose: impl Fn(u8) -> u8,
+) -> Result<()> {
+    w.execute(
+        "INSERT INTO game_sources (game_id, hash, import_id, source, game_index, record, \
+         merge_kind, transform, differs) \
+         SELECT CAST(? AS BIGINT), hash, import_id, COALESCE(source, ''), \
+                COALESCE(game_index, 0), record, 'prefix', CAST(? AS BIGINT), NULL \
+           FROM games WHERE id = ?",
+        params![into, i64::from(transform), from],
+    )?;
+    let sources: Vec<(i64, i64)> = w.read().query(
+        "SELECT id, transform FROM game_sources WHERE game_id = ?",
+        params![from],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
+    for (id, t) in sources {
+        let t = compose(u8::try_from(t).unwrap_or(0));
+        w.execute(
+            "UPDATE game_sources SET game_id = ?, transform = ? WHERE id = ?",
+            params![into, i64::from(t), id],
+        )?;
+    }
+    let links: Vec<(i64, String, i64)> = w.read().query(
+        "SELECT CASE WHEN game_id = ?1 THEN other_id ELSE game_id END, kind, transform \
+           FROM game_links WHERE game_id = ?1 OR other_id = ?1",
+        params![from],
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+    )?;
+    for (other, kind, t) in links {
+        if other != into {
+            link_games(w, other, into, &kind, u8::try_from(t).unwrap_or(0))?;
+        }
+    }
     Ok(())
 }
 
@@ -165,8 +318,12 @@ pub(crate) struct NewGame<'a> {
     pub white: Option<Spelling>,
     /// The prepared game.
     pub prepared: &'a Prepared,
-    /// Its Dyer signature, when it has one.
+    /// Its signature ([`crate::moves::signature`]), when it has one.
     pub signature: Option<&'a [u8]>,
+    /// Where its record came from: the file or archive member, and the
+    /// index of its game tree there (0-based).
+    pub source: &'a str,
+    pub index: usize,
 }
 
 /// An optional integer parameter.
@@ -206,6 +363,8 @@ const GAME_COLUMNS: &[&str] = &[
     "black_rank_ord",
     "white_rank_ord",
     "signature",
+    "source",
+    "game_index",
 ];
 
 /// Stores a batch's new games: their `games` rows, then one
@@ -251,6 +410,8 @@ pub(crate) fn insert_games(w: Write<'_>, games: &[NewGame<'_>]) -> Result<()> {
             int(m.black_rank_ord.map(|r| i64::from(r.ordinal()))),
             int(m.white_rank_ord.map(|r| i64::from(r.ordinal()))),
             g.signature.param(),
+            Param::Text(g.source.into()),
+            Param::Int(g.index as i64),
         ]);
         let self_play = matches!((g.black, g.white), (Some(b), Some(w)) if b.person == w.person);
         for (color, me, other) in [(0i64, g.black, g.white), (1, g.white, g.black)] {
@@ -325,6 +486,130 @@ pub(crate) fn add_game_counts(
             "INSERT INTO events (name, folded, games) VALUES (?1, ?2, ?3) \
              ON CONFLICT(name) DO UPDATE SET games = events.games + ?3",
             params![name, crate::fold(name), n],
+        )?;
+    }
+    Ok(())
+}
+
+/// Whether the upgrade `name` (`upgrades`, schema 14) waits to be carried
+/// out.
+pub(crate) fn upgrade_pending(r: Read<'_>, name: &str) -> Result<bool> {
+    Ok(r.query_opt(
+        "SELECT 1 FROM upgrades WHERE name = ? AND done_at IS NULL",
+        params![name],
+        |row| row.get::<i64>(0),
+    )?
+    .is_some())
+}
+
+/// Records that the upgrade `name` was carried out at `at` (RFC 3339).
+pub(crate) fn finish_upgrade(w: Write<'_>, name: &str, at: &str) -> Result<()> {
+    w.execute(
+        "UPDATE upgrades SET done_at = ? WHERE name = ?",
+        params![at, name],
+    )?;
+    Ok(())
+}
+
+/// A game's moves as its signature reads them: id, kind, size, plies,
+/// moves blob.
+pub(crate) type SignatureRow = (i64, String, u8, i64, Vec<u8>);
+
+/// The games with ids above `after`, in id order, at most `limit`, as
+/// [`SignatureRow`]s.
+pub(crate) fn games_after(r: Read<'_>, after: i64, limit: usize) -> Result<Vec<SignatureRow>> {
+    r.query(
+        "SELECT id, kind, size, plies, moves FROM games WHERE id > ? ORDER BY id LIMIT ?",
+        params![after, limit as i64],
+        |row| {
+            Ok((
+                row.get(0)?,
+                row.get(1)?,
+                u8::try_from(row.get::<i64>(2)?).unwrap_or(0),
+                row.get(3)?,
+                row.get(4)?,
+            ))
+        },
+    )
+}
+
+/// Sets game `id`'s signature.
+pub(crate) fn set_signature(w: Write<'_>, id: i64, signature: Option<&[u8]>) -> Result<()> {
+    w.execute(
+        "UPDATE games SET signature = ? WHERE id = ?",
+        params![signature, id],
+    )?;
+    Ok(())
+}
+
+/// A record merged before schema 14 (`game_sources.merge_kind` NULL).
+pub(crate) struct UncheckedSource {
+    /// `game_sources.id` and the game it was merged into.
+    pub id: i64,
+    pub game_id: i64,
+    /// The import that read it, the source and the tree's index there.
+    pub import_id: Option<i64>,
+    pub source: String,
+    pub game_index: i64,
+    /// The normalised record, compressed (as `games.record`).
+    pub record: Vec<u8>,
+}
+
+/// The records merged before schema 14 with ids above `after`, in id
+/// order, at most `limit`.
+pub(crate) fn unchecked_sources(
+    r: Read<'_>,
+    after: i64,
+    limit: usize,
+) -> Result<Vec<UncheckedSource>> {
+    r.query(
+        "SELECT id, game_id, import_id, source, game_index, record FROM game_sources \
+         WHERE merge_kind IS NULL AND id > ? ORDER BY id LIMIT ?",
+        params![after, limit as i64],
+        |row| {
+            Ok(UncheckedSource {
+                id: row.get(0)?,
+                game_id: row.get(1)?,
+                import_id: row.get(2)?,
+                source: row.get(3)?,
+                game_index: row.get(4)?,
+                record: row.get(5)?,
+            })
+        },
+    )
+}
+
+/// Records how another source's record `id` is its game, as the merge
+/// rule proved it.
+pub(crate) fn set_merge(w: Write<'_>, id: i64, link: &Link<'_>) -> Result<()> {
+    w.execute(
+        "UPDATE game_sources SET merge_kind = ?, transform = ?, differs = ? WHERE id = ?",
+        params![
+            link.kind,
+            i64::from(link.transform),
+            differs_text(link.differs),
+            id
+        ],
+    )?;
+    Ok(())
+}
+
+/// Deletes another source's record `id` (it is about to be stored again,
+/// in the same transaction) and takes it out of its import's counts: one
+/// game read and merged fewer (the store adds it back as it decides).
+///
+/// # Errors
+/// [`crate::Error::Busy`] when the record is gone (another process, opening
+/// the same archive at the same time, stored it again first); storage
+/// errors.
+pub(crate) fn unlink_source(w: Write<'_>, id: i64, import_id: Option<i64>) -> Result<()> {
+    if w.execute("DELETE FROM game_sources WHERE id = ?", params![id])? == 0 {
+        return Err(crate::Error::Busy);
+    }
+    if let Some(import) = import_id {
+        w.execute(
+            "UPDATE imports SET games_read = games_read - 1, merged = merged - 1 WHERE id = ?",
+            params![import],
         )?;
     }
     Ok(())

@@ -25,6 +25,7 @@ pub(crate) mod positions;
 mod postgres;
 pub(crate) mod removals;
 pub(crate) mod snapshots;
+pub(crate) mod sources;
 mod sql;
 pub(crate) use sql::{Backend, Row, params};
 mod sqlite;

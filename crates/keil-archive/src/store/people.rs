@@ -30,6 +30,13 @@ fn resolved(conn: Read<'_>, key: &str) -> Result<String> {
     Ok(target.unwrap_or_else(|| key.to_string()))
 }
 
+/// The person key that `name` resolves to after the aliases: what
+/// `people.key` holds for the person the name would be (the merge rule
+/// compares players by it).
+pub(crate) fn resolved_key_of(conn: Read<'_>, name: &str) -> Result<String> {
+    resolved(conn, &person_key(name))
+}
+
 /// The person a resolved key names, if any.
 fn person_with_key(conn: Read<'_>, key: &str) -> Result<Option<i64>> {
     conn.query_opt("SELECT id FROM people WHERE key = ?1", params![key], |r| {

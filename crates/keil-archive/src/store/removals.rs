@@ -30,29 +30,16 @@ pub(crate) fn sequences_sql(backend: super::Backend) -> String {
     )
 }
 
-/// The removal that refuses a record: one with this record identity, or
-/// (when `signature` is given) another record of the same game. Returns
-/// when it was removed and by whom.
-pub(crate) fn refusing(
-    tx: Read<'_>,
-    hash: &[u8],
-    signature: Option<&[u8]>,
-) -> Result<Option<(String, String)>> {
-    let by_hash = tx.query_opt(
+/// The removal that refuses a record: one of a game that had this
+/// record identity (its own record or another source's). Returns when it
+/// was removed and by whom. A record that only shares a removed game's
+/// signature is not refused: a signature proves nothing (go-rules.md,
+/// "Metadata").
+pub(crate) fn refusing(tx: Read<'_>, hash: &[u8]) -> Result<Option<(String, String)>> {
+    tx.query_opt(
         "SELECT r.removed_at, r.removed_by FROM removed_records x \
          JOIN removals r ON r.seq = x.removal WHERE x.hash = ?",
         params![hash],
-        |r| Ok((r.get(0)?, r.get(1)?)),
-    )?;
-    if by_hash.is_some() {
-        return Ok(by_hash);
-    }
-    let Some(sig) = signature else {
-        return Ok(None);
-    };
-    tx.query_opt(
-        "SELECT removed_at, removed_by FROM removals WHERE signature = ? LIMIT 1",
-        params![sig],
         |r| Ok((r.get(0)?, r.get(1)?)),
     )
 }
@@ -160,6 +147,10 @@ pub(crate) fn remove(
             params![e],
         )?;
     }
+    tx.execute(
+        "DELETE FROM game_links WHERE game_id = ?1 OR other_id = ?1",
+        params![id.sql()],
+    )?;
     for sql in [
         "DELETE FROM game_players WHERE game_id = ?",
         "DELETE FROM game_sources WHERE game_id = ?",
