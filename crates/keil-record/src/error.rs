@@ -116,7 +116,8 @@ pub enum ErrorKind {
         /// Why.
         source: ResultError,
     },
-    /// Occurs on a node with two moves (`;B[a1]W[b2]`, or `B` twice).
+    /// Occurs on a node with two moves (`;B[a1]W[b2]`, `B` twice, or a
+    /// move with two values `;B[a1][b2]`).
     #[error("a node with two moves: {first} and {second}")]
     TwoMoves {
         /// The first move as written.

@@ -162,6 +162,11 @@ fn date_at_start(s: &str) -> Option<(NaiveDate, DatePrecision)> {
 pub enum WinBy {
     /// By this many points on the count (`B+3.5`).
     Score(HalfPoints),
+    /// Go: by a margin that is not a whole number of half-points (`W+0.02`,
+    /// `B+1.25`), kept exactly as written (go-rules.md: a score is any
+    /// positive number). A score all the same: the game is `scored`; see
+    /// [`FineMargin`] for what a verdict reports of it.
+    FineScore(FineMargin),
     /// By resignation (`B+R`, also read from `B+Resign`).
     Resign,
     /// On time (`B+T`, also `B+Time`).
@@ -172,11 +177,77 @@ pub enum WinBy {
     Unspecified,
 }
 
+/// A positive margin that is not a whole number of half-points, as a Go
+/// `RE` writes it (`W+0.02`, `B+0.2`, `W+1.25`: Fox and Chinese-rules
+/// records), exactly: `digits / 10^scale`, without trailing zeros.
+///
+/// The archive holds margins in [`HalfPoints`] and never rounds one into a
+/// margin the record does not say: a verdict on such a result names its
+/// winner and gives **no margin** (`margin` `null` in `keil validate
+/// --json`, as for `B+`), while the record's [`GameResult`] keeps the
+/// margin as written (its [`Display`](fmt::Display) writes `W+0.02`). Where
+/// the result is checked (tromp-taylor, kee), it never equals a computed
+/// margin, which is always a whole number of half-points: a
+/// `result_mismatch`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FineMargin {
+    digits: u64,
+    scale: u8,
+}
+
+impl FineMargin {
+    /// The most decimals a fine margin may have (after trailing zeros are
+    /// dropped); a value with more is no result this crate reads.
+    pub const MAX_DECIMALS: u8 = 9;
+
+    /// Reads a positive decimal number that is not a whole number of
+    /// half-points: digits, optionally `.` and digits (`0.02`, `.25`,
+    /// `1.250`), the whole part no larger than a [`HalfPoints`] margin can
+    /// be, at most [`FineMargin::MAX_DECIMALS`] decimals. `None` for
+    /// anything else: a sign, an exponent (`1e9`), `inf`, `NaN`, zero, and
+    /// multiples of 0.5 (those are [`WinBy::Score`]).
+    pub fn parse(s: &str) -> Option<FineMargin> {
+        let (int, frac) = s.split_once('.').unwrap_or((s, ""));
+        if !int.bytes().all(|b| b.is_ascii_digit()) || !frac.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let frac = frac.trim_end_matches('0');
+        if frac.is_empty() || frac == "5" || frac.len() > usize::from(Self::MAX_DECIMALS) {
+            return None;
+        }
+        // Digits only, so `parse` fails on overflow alone.
+        let whole: u64 = if int.is_empty() { 0 } else { int.parse().ok()? };
+        // The same range as a HalfPoints margin (i32 half-points).
+        if whole > (i32::MAX as u64) / 2 {
+            return None;
+        }
+        let scale = frac.len() as u8;
+        let digits = whole * 10u64.pow(u32::from(scale)) + frac.parse::<u64>().ok()?;
+        Some(FineMargin { digits, scale })
+    }
+
+    /// The margin in points, for display (approximate: `0.1` has no exact
+    /// binary form).
+    pub fn as_f64(self) -> f64 {
+        self.digits as f64 / 10f64.powi(i32::from(self.scale))
+    }
+}
+
+impl fmt::Display for FineMargin {
+    /// The shortest decimal form: `0.02`, `1.25`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let unit = 10u64.pow(u32::from(self.scale));
+        let (whole, frac) = (self.digits / unit, self.digits % unit);
+        write!(f, "{whole}.{frac:0width$}", width = usize::from(self.scale))
+    }
+}
+
 /// A result as `RE` writes it (record-format.md: `B+3.5`, `W+0.5`, `B+R`,
 /// `W+T`, `B+F`, `0`, `Void`, `?`).
 ///
 /// [`Display`](fmt::Display) writes the canonical form, which
-/// [`FromStr`] reads back to the same value.
+/// [`FromStr`] reads back to the same value ([`GameResult::parse_go`] for
+/// a Go result with a [`WinBy::FineScore`], which Keil does not read).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum GameResult {
     /// A player won.
@@ -249,13 +320,17 @@ impl GameResult {
     /// Reads the `RE` of a Go record (go-rules.md, "End of the game and the
     /// result"), case-insensitively: `0`, `Draw`, `Jigo`, `D`, `B+0`, `W+0`
     /// a draw; `B+R`/`B+Resign`, `B+T`/`B+Time`, `B+F`/`B+Forfeit`, and the
-    /// servers' `B+I`/`B+Illegal` read as a forfeit; `B+3.5` a score (a
-    /// positive multiple of 0.5); `B+` a winner with no margin; `Void`; `?`.
-    /// White space around the value and around `+` is ignored.
+    /// servers' `B+I`/`B+Illegal` read as a forfeit; `B+3.5` a score (any
+    /// positive number: a multiple of 0.5 is a [`WinBy::Score`], another
+    /// one such as `W+0.02` a [`WinBy::FineScore`]); `B+` a winner with no
+    /// margin; `Void`; `?`. White space around the value and around `+` is
+    /// ignored.
     ///
-    /// `None` for anything else (`B`, `B+AW`, `john wins`, `B+3.25`): an
-    /// unparsed result, which a Go verdict reports as written and never
-    /// compares (unlike a Keil record, where it is an error).
+    /// `None` for anything else (`B`, `B+AW`, `john wins`, a sign `B+-3`,
+    /// an exponent `B+1e9`, `B+inf`, `B+NaN`, a margin too large for
+    /// [`HalfPoints`]): an unparsed result, which a Go verdict reports as
+    /// written and never compares (unlike a Keil record, where it is an
+    /// error).
     pub fn parse_go(s: &str) -> Option<GameResult> {
         let t = s.trim();
         let lower = t.to_ascii_lowercase();
@@ -277,14 +352,15 @@ impl GameResult {
             "t" | "time" => WinBy::Time,
             "f" | "forfeit" | "i" | "illegal" => WinBy::Forfeit,
             n => {
-                let m = n.parse::<HalfPoints>().ok()?;
-                if m.0 == 0 {
-                    return Some(GameResult::Draw);
-                }
-                if m.0 < 0 || n.starts_with(['+', '-']) {
+                if n.starts_with(['+', '-']) {
                     return None;
                 }
-                WinBy::Score(m)
+                match n.parse::<HalfPoints>() {
+                    Ok(HalfPoints(0)) => return Some(GameResult::Draw),
+                    Ok(m) if m.0 > 0 => WinBy::Score(m),
+                    Ok(_) => return None,
+                    Err(_) => WinBy::FineScore(FineMargin::parse(n)?),
+                }
             }
         };
         Some(GameResult::Win { winner, by })
@@ -298,6 +374,7 @@ impl fmt::Display for GameResult {
                 write!(f, "{}+", winner.letter())?;
                 match by {
                     WinBy::Score(m) => write!(f, "{m}"),
+                    WinBy::FineScore(m) => write!(f, "{m}"),
                     WinBy::Resign => f.write_str("R"),
                     WinBy::Time => f.write_str("T"),
                     WinBy::Forfeit => f.write_str("F"),
@@ -335,6 +412,7 @@ mod tests {
     fn go_results_are_read_leniently() {
         let win = |winner, by| Some(GameResult::Win { winner, by });
         let score = |h| WinBy::Score(HalfPoints(h));
+        let fine = |m| WinBy::FineScore(FineMargin::parse(m).unwrap());
         for (s, want) in [
             ("B+R", win(Color::Black, WinBy::Resign)),
             ("w+resign", win(Color::White, WinBy::Resign)),
@@ -346,6 +424,17 @@ mod tests {
             ("W+2.50", win(Color::White, score(5))),
             ("B+", win(Color::Black, WinBy::Unspecified)),
             (" W + 12 ", win(Color::White, score(24))),
+            ("W+0.02", win(Color::White, fine("0.02"))),
+            ("b+3.25", win(Color::Black, fine("3.25"))),
+            ("B+0.2", win(Color::Black, fine("0.2"))),
+            ("W+1.250", win(Color::White, fine("1.25"))),
+            ("W+.75", win(Color::White, fine("0.75"))),
+            (
+                "W+1073741823.001",
+                win(Color::White, fine("1073741823.001")),
+            ),
+            ("W+0", Some(GameResult::Draw)),
+            ("W+0.000", Some(GameResult::Draw)),
             ("0", Some(GameResult::Draw)),
             ("DRAW", Some(GameResult::Draw)),
             ("jigo", Some(GameResult::Draw)),
@@ -364,13 +453,59 @@ mod tests {
             "W+J",
             "D+J",
             "john wins",
-            "B+3.25",
             "B+-3",
+            "B+-3.25",
+            "W+-0",
+            "W++0.02",
+            "W+abc",
+            "W+1e9",
+            "W+inf",
+            "W+NaN",
+            "W+0.0000000001",
+            "W+1073741824",
+            "W+1073741823.5x",
             "",
             "X+R",
         ] {
             assert_eq!(GameResult::parse_go(unparsed), None, "{unparsed}");
         }
+    }
+
+    #[test]
+    fn fine_margins_are_kept_as_written() {
+        for (s, shown, approx) in [
+            ("0.02", "0.02", 0.02),
+            ("3.250", "3.25", 3.25),
+            (".1", "0.1", 0.1),
+            ("12.000000001", "12.000000001", 12.000000001),
+        ] {
+            let m = FineMargin::parse(s).unwrap();
+            assert_eq!(m.to_string(), shown, "{s}");
+            assert_eq!(FineMargin::parse(shown), Some(m));
+            assert!((m.as_f64() - approx).abs() < 1e-12, "{s}");
+        }
+        // Whole numbers of half-points are WinBy::Score; no signs, no
+        // exponents, no more than nine decimals.
+        for not in [
+            "0",
+            "0.0",
+            "3",
+            "3.5",
+            "3.50",
+            "",
+            ".",
+            "-0.02",
+            "+0.02",
+            "1e-2",
+            "inf",
+            "nan",
+            "0.1.2",
+            "0.0000000001",
+        ] {
+            assert_eq!(FineMargin::parse(not), None, "{not}");
+        }
+        // Keil results stay multiples of 0.5.
+        assert!("W+0.02".parse::<GameResult>().is_err());
     }
 
     #[test]

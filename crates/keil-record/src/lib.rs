@@ -74,7 +74,7 @@ mod record;
 mod validate;
 
 pub use error::{ErrorKind, RecordError, Result};
-pub use info::{DatePrecision, GameDate, GameInfo, GameResult, ResultError, WinBy};
+pub use info::{DatePrecision, FineMargin, GameDate, GameInfo, GameResult, ResultError, WinBy};
 pub use json::points;
 pub use meta::{Komi, Rank, read_komi};
 pub use record::{

@@ -543,6 +543,17 @@ pub(crate) fn written(p: &Property<'_>) -> String {
     format!("{}[{}]", p.ident(), p.raw_value().unwrap_or(""))
 }
 
+/// A property as written, every value: `W[ce][cf]`.
+pub(crate) fn written_all(p: &Property<'_>) -> String {
+    let mut s = p.ident().to_string();
+    for v in p.values() {
+        s.push('[');
+        s.push_str(&v.raw);
+        s.push(']');
+    }
+    s
+}
+
 /// The game-specific part of a record read from a tree.
 pub(crate) struct Tree {
     spec: GameSpec,

@@ -450,7 +450,9 @@ pub struct Verdict {
     /// The winner: computed with [`Verdict::score`], else as `RE` names it.
     pub winner: Option<Winner>,
     /// The margin: computed with [`Verdict::score`], else as `RE` gives
-    /// it (0 for a draw; `None` for a resignation or `B+`).
+    /// it (0 for a draw; `None` for a resignation, `B+`, or a Go margin that
+    /// is no whole number of half-points such as `W+0.02`, which is not
+    /// rounded: see [`FineMargin`](crate::FineMargin)).
     pub margin: Option<HalfPoints>,
     /// Why the game is invalid, malformed or unsupported.
     pub illegal: Option<Illegal>,
@@ -907,7 +909,9 @@ fn ply_record(record: View<'_>, id: NodeId, played: Played) -> PlyRecord {
 }
 
 /// What a result says of the winner and margin, as written (go-rules.md:
-/// "otherwise as RE reports them"): a draw has margin 0.
+/// "otherwise as RE reports them"): a draw has margin 0; a margin that is
+/// no whole number of half-points (`W+0.02`) is not rounded into one, so
+/// it gives the winner and no margin ([`crate::FineMargin`]).
 fn reported(result: Option<GameResult>) -> (Option<Winner>, Option<HalfPoints>) {
     match result {
         Some(GameResult::Win { winner, by }) => (
@@ -939,6 +943,8 @@ fn agrees(
             Some(w) == winner
                 && match by {
                     WinBy::Score(m) => m == margin,
+                    // Computed margins are whole numbers of half-points.
+                    WinBy::FineScore(_) => false,
                     WinBy::Unspecified => true,
                     WinBy::Resign | WinBy::Time | WinBy::Forfeit => false,
                 }
@@ -978,7 +984,7 @@ pub(crate) fn judge_checked(
                     WinBy::Resign => Status::Resigned,
                     WinBy::Time => Status::Time,
                     WinBy::Forfeit => Status::Forfeit,
-                    WinBy::Score(_) | WinBy::Unspecified => Status::Invalid,
+                    WinBy::Score(_) | WinBy::FineScore(_) | WinBy::Unspecified => Status::Invalid,
                 };
                 v.status = status;
                 // A score or `B+` for a game that was not scored names no

@@ -3,7 +3,9 @@
 //! mapping, results per ruleset, warnings, and the `GM` dispatch of
 //! record-format.md.
 
-use keil_record::{GameSpec, Reason, Status, Verdict, Warning, Winner, read_records, validate};
+use keil_record::{
+    GameResult, GameSpec, Reason, Status, Verdict, Warning, Winner, read_records, validate,
+};
 use keil_rules::{Color, GameKind, GoRuleset, HalfPoints, RuMapped, ToMove};
 
 /// The verdict on the only game of `sgf`.
@@ -79,6 +81,77 @@ fn a_node_with_two_moves_is_malformed() {
     assert_eq!(
         outcome("(;GM[1]SZ[9];B[aa]B[bb])"),
         illegal(Reason::TwoMovesInNode, 1, "B[aa]B[bb]")
+    );
+}
+
+#[test]
+fn a_move_property_with_two_values_is_two_moves_in_node() {
+    // Real Go files: W[ce][cf], one property with two values (once read as
+    // W[ce], and B's next move wrong_player).
+    assert_eq!(
+        outcome("(;GM[1]SZ[19];B[dd];W[ce][cf])"),
+        illegal(Reason::TwoMovesInNode, 2, "W[ce][cf]")
+    );
+    assert_eq!(
+        outcome("(;GM[1]SZ[19];B[dd];W[ce][cf];B[pp])"),
+        illegal(Reason::TwoMovesInNode, 2, "W[ce][cf]")
+    );
+    // Two passes, two empty values, one value off the board or malformed:
+    // still two moves in one node.
+    for (node, mv) in [
+        ("W[][]", "W[][]"),
+        ("W[tt][tt]", "W[tt][tt]"),
+        ("W[ce][zz]", "W[ce][zz]"),
+        ("W[ce][c4]", "W[ce][c4]"),
+        ("W[c4][ce]", "W[c4][ce]"),
+    ] {
+        let sgf = format!("(;GM[1]SZ[19];B[dd];{node})");
+        assert_eq!(
+            outcome(&sgf),
+            illegal(Reason::TwoMovesInNode, 2, mv),
+            "{node}"
+        );
+    }
+    // In a variation too, at its own ply.
+    let v = verdict("(;GM[1]SZ[19];B[dd](;W[ce])(;W[ce][cf]))");
+    assert_eq!(v.status, Status::Unfinished);
+    let ill = v.variations[0].illegal.as_ref().expect("malformed");
+    assert_eq!(
+        (v.variations[0].status, ill.reason, ill.ply, ill.mv.as_str()),
+        (Status::Malformed, Reason::TwoMovesInNode, 2, "W[ce][cf]")
+    );
+}
+
+#[test]
+fn a_move_property_repeated_in_a_node_is_two_moves_in_node() {
+    // A property repeated in one node counts as one property with all the
+    // values (go-rules.md, "Setup and the player to move"): W[ff] W[ff] is
+    // W[ff][ff], two moves, even the same one.
+    for (node, mv) in [
+        ("W[ff] W[ff]", "W[ff]W[ff]"),
+        ("W[ff]W[gg]", "W[ff]W[gg]"),
+        ("W[ff]C[x]W[ff]", "W[ff]W[ff]"),
+        ("W[]W[]", "W[]W[]"),
+        ("W[ff][gg]W[hh]", "W[ff][gg]W[hh]"),
+    ] {
+        let sgf = format!("(;GM[1]SZ[19];B[dd];{node};B[pp])");
+        assert_eq!(
+            outcome(&sgf),
+            illegal(Reason::TwoMovesInNode, 2, mv),
+            "{node}"
+        );
+    }
+    // The same through the fast path (ParsedFile::verdict, no Record).
+    let sgf = "(;GM[1]SZ[19];B[dd];W[ff] W[ff])";
+    let decoded = keil_sgf::decode(sgf.as_bytes());
+    let file = keil_record::ParsedFile::new(&decoded);
+    let v = file.verdict(0).unwrap();
+    assert_eq!(
+        (v.status, v.illegal.map(|i| (i.reason, i.ply, i.mv))),
+        (
+            Status::Malformed,
+            Some((Reason::TwoMovesInNode, 2, "W[ff]W[ff]".to_string()))
+        )
     );
 }
 
@@ -270,7 +343,77 @@ fn results_are_reported_under_agreement_rules() {
     let v = go("Jigo");
     assert_eq!((v.status, v.winner), (Status::Scored, Some(Winner::Draw)));
     assert_eq!(go("W+0.0").winner, Some(Winner::Draw));
-    for unfinished in ["?", "Void", "B", "B+AW", "john wins"] {
+    // A score is any positive number (go-rules.md), not only a multiple of
+    // 0.5: W+0.02 (Fox records) is a score; its margin is not a number of
+    // half-points, so the verdict names the winner and no margin.
+    for (re, winner) in [
+        ("W+0.02", Winner::White),
+        ("B+0.03", Winner::Black),
+        ("B+0.2", Winner::Black),
+        ("W+1.25", Winner::White),
+        ("w+ 3.75 ", Winner::White),
+    ] {
+        let v = go(re);
+        assert_eq!(
+            (v.status, v.winner, v.margin),
+            (Status::Scored, Some(winner), None),
+            "{re}"
+        );
+    }
+    // The record keeps the margin as written; the JSON line is well-formed,
+    // its margin null (not rounded to half-points).
+    let sgf = "(;GM[1]SZ[9]KM[750]RE[W+0.020];B[ee];W[cc])";
+    let records = read_records(sgf.as_bytes());
+    let record = records[0].as_ref().unwrap();
+    let result = record.info.result.expect("a result");
+    assert_eq!(result.to_string(), "W+0.02");
+    assert_eq!(GameResult::parse_go(&result.to_string()), Some(result));
+    let json = validate(record).verdict.to_json("f.sgf", 0);
+    let line = serde_json::to_string(&json).unwrap();
+    let back: serde_json::Value = serde_json::from_str(&line).unwrap();
+    assert_eq!(
+        (&back["status"], &back["winner"], &back["margin"]),
+        (&"scored".into(), &"W".into(), &serde_json::Value::Null)
+    );
+    let mut written = Vec::new();
+    validate(record)
+        .verdict
+        .write_json("f.sgf", 0, &mut written);
+    let fast: serde_json::Value = serde_json::from_slice(&written).unwrap();
+    assert_eq!(fast, back);
+    // Zero is a draw, however written; a sign, an exponent, infinities and
+    // NaN are no positive number: unparsed.
+    for draw in ["W+0", "B+0.00", "W+.0", "W+00"] {
+        let v = go(draw);
+        assert_eq!(
+            (v.status, v.winner, v.margin),
+            (Status::Scored, Some(Winner::Draw), Some(HalfPoints(0))),
+            "{draw}"
+        );
+    }
+    for unfinished in [
+        "?",
+        "Void",
+        "B",
+        "B+AW",
+        "john wins",
+        "W+-3",
+        "W+-0.5",
+        "B+-0.02",
+        "W++3",
+        "W+abc",
+        "W+1e9",
+        "W+1E2",
+        "W+inf",
+        "W+Infinity",
+        "W+NaN",
+        "W+0x10",
+        "W+3.5.5",
+        "W+.",
+        "W+1,5",
+        "W+99999999999999999999",
+        "W+1073741824",
+    ] {
         let v = go(unfinished);
         assert_eq!(
             (v.status, v.winner),
@@ -299,7 +442,8 @@ fn results_are_checked_under_tromp_taylor_and_kee() {
     assert_eq!(tt("B+").status, Status::Complete);
     assert_eq!(tt("Void").status, Status::Complete);
     assert_eq!(tt("?").status, Status::Complete);
-    for mismatch in ["B+8", "W+9", "B+R", "0"] {
+    // A margin between half-points never equals a computed one.
+    for mismatch in ["B+8", "W+9", "B+R", "0", "B+9.02", "B+8.99"] {
         let v = tt(mismatch);
         assert_eq!(v.status, Status::Invalid, "{mismatch}");
         assert_eq!(v.illegal.as_ref().unwrap().reason, Reason::ResultMismatch);

@@ -10,7 +10,7 @@ use keil_sgf::{GameTree, Node, NodeId, PropValue, Property, Span};
 
 use super::{
     Cursor, GameSpec, GoSpec, MoveValue, NO_EXTRA, NodeData, NodeMove, Seen, SizeError, Tree,
-    Warning, text_of, value_span, written,
+    Warning, text_of, value_span, written_all,
 };
 use crate::info::{GameInfo, GameResult};
 use crate::validate::Reason;
@@ -57,9 +57,10 @@ impl GoSetup {
 pub(crate) struct NodeProblem {
     /// `TwoMovesInNode` or `BadSetup`.
     pub(crate) reason: Reason,
-    /// The second move, or the setup value that is not a point.
+    /// The second move (property, or value of a move property with two),
+    /// or the setup value that is not a point.
     pub(crate) span: Span,
-    /// As written: `B[tt]W[tt]`, `AB[zz]`.
+    /// As written: `B[tt]W[tt]`, `W[ce][cf]`, `AB[zz]`.
     pub(crate) text: String,
 }
 
@@ -225,6 +226,13 @@ fn move_value(board: Option<&'static SquareBoard>, raw: &str) -> MoveValue {
 
 /// One node: its first move and, when it has any, its setup, `PL` and
 /// problem.
+///
+/// A node with two moves is `two_moves_in_node` (go-rules.md, "Moves"),
+/// whether they are two properties (`B[tt]W[tt]`, `B[aa]B[bb]`: a
+/// property repeated in a node counts as one with all the values) or one
+/// move property with two values (`W[ce][cf]`); the problem's text is the
+/// node's move properties, every value as written (`W[ff][gg]W[hh]`). The
+/// node's move is still its first value, so that it counts as one ply.
 fn read_node(
     node: &Node<'_>,
     board: Option<&'static SquareBoard>,
@@ -262,23 +270,39 @@ fn read_node(
             }
             _ => continue,
         };
-        if let Some(first) = mv {
+        // The second move: this property, or the first one's second value.
+        let second = match mv {
+            Some(_) => Some(p.span()),
+            None => p.values().nth(1).map(|v| v.span),
+        };
+        if let Some(span) = second {
             let x = extra.get_or_insert_with(GoNode::default);
             if x.problem.is_none() {
                 x.problem = Some(NodeProblem {
                     reason: Reason::TwoMovesInNode,
-                    span: p.span(),
-                    text: format!("{}{}", written(&node.property(first.property)), written(&p)),
+                    span,
+                    // Written below, with every move of the node.
+                    text: String::new(),
                 });
             }
-            continue;
         }
-        let raw = p.raw_value().unwrap_or("").trim();
-        mv = Some(NodeMove {
-            color,
-            value: move_value(board, raw),
-            property: k,
-        });
+        if mv.is_none() {
+            let raw = p.raw_value().unwrap_or("").trim();
+            mv = Some(NodeMove {
+                color,
+                value: move_value(board, raw),
+                property: k,
+            });
+        }
+    }
+    if let Some(problem) = extra.as_mut().and_then(|x| x.problem.as_mut())
+        && problem.reason == Reason::TwoMovesInNode
+    {
+        problem.text = node
+            .properties()
+            .filter(|p| matches!(p.ident(), "B" | "W"))
+            .map(|p| written_all(&p))
+            .collect();
     }
     (mv, extra)
 }

@@ -238,8 +238,9 @@ pub(super) enum Dialect {
 
 /// A node's move with the game's value reader `value` (the trimmed raw
 /// value; `None` is a malformed point, a record error), and the record
-/// errors every game shares: two moves, a move with setup, setup where the
-/// game has none.
+/// errors every game shares: two moves (two move properties, or one with
+/// two values such as `B[g7][g8]`: record-format.md, "One move per node"),
+/// a move with setup, setup where the game has none.
 pub(super) fn read_node_move(
     r: &Reader<'_, '_>,
     node: &Node<'_>,
@@ -284,9 +285,19 @@ pub(super) fn read_node_move(
                 p.span(),
             ));
         }
-        let v = p
-            .value()
+        let mut values = p.values();
+        let v = values
+            .next()
             .expect("the parser never yields a property without value");
+        if let Some(second) = values.next() {
+            return Err(r.error(
+                ErrorKind::TwoMoves {
+                    first: super::written(&p),
+                    second: format!("{}[{}]", p.ident(), second.raw),
+                },
+                second.span,
+            ));
+        }
         let raw = v.raw.trim();
         let Some(value) = value(raw) else {
             let (prop, value) = (p.ident().to_string(), raw.to_string());

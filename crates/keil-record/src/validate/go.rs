@@ -252,7 +252,7 @@ fn main_verdict(
                 WinBy::Resign => Status::Resigned,
                 WinBy::Time => Status::Time,
                 WinBy::Forfeit => Status::Forfeit,
-                WinBy::Score(_) | WinBy::Unspecified => Status::Scored,
+                WinBy::Score(_) | WinBy::FineScore(_) | WinBy::Unspecified => Status::Scored,
             },
             Some(GameResult::Draw) => Status::Scored,
             None | Some(GameResult::Unknown) | Some(GameResult::Void) => Status::Unfinished,
