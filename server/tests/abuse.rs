@@ -278,6 +278,33 @@ fn archives_and_gzip_bodies_are_unpacked_within_limits() {
     assert_eq!(a["merged"], 1, "{a}");
     assert_eq!(a["games"][0]["outcome"], "merged", "{a}");
     assert_eq!(games(&f), 13);
+    // The merged record stays visible from its game: listed with its
+    // game information and how it is the game, downloadable, viewable.
+    let id = a["games"][0]["id"].as_i64().unwrap();
+    let game = get(&f, &format!("/api/v1/games/{id}"), None).json();
+    let records = game["records"].as_array().unwrap();
+    assert_eq!(records.len(), 2, "{game}");
+    assert_eq!(records[0]["record"], 0, "{game}");
+    assert_eq!(records[1]["merge_kind"], "identical", "{game}");
+    assert!(
+        records[1]["event"]
+            .as_str()
+            .unwrap()
+            .starts_with("Another source: "),
+        "{game}"
+    );
+    let number = records[1]["record"].as_i64().unwrap();
+    let text = get(&f, &format!("/api/v1/games/{id}/records/{number}"), None);
+    assert_eq!(text.status, 200);
+    assert!(text.body.contains("EV[Another source: "), "{}", text.body);
+    let detail = get(&f, &format!("/api/v1/games/{id}/records/99999"), None).problem(404);
+    assert!(detail.contains("no record 99999"), "{detail}");
+    let detail = get(&f, &format!("/api/v1/games/{id}/records/-1"), None).problem(400);
+    assert!(detail.contains("not a record number"), "{detail}");
+    let page = get(&f, &format!("/games/{id}?record={number}"), None);
+    assert_eq!(page.status, 200, "{}", page.body);
+    assert!(page.body.contains("Records of this game"), "{}", page.body);
+    assert!(page.body.contains("the same moves"), "{}", page.body);
     // More trees than the limit once unpacked: 413, nothing stored.
     let many: Vec<(String, Vec<u8>)> = vec![("all.sgf".into(), corpus(13, 5))];
     let detail = upload(&f, TOKEN, None, zip_of(&many)).problem(413);

@@ -391,10 +391,11 @@ impl Games<'_> {
         self.archive.reader()?.snapshot(|read| {
             let links = crate::store::sources::links(read, id.sql())?;
             let ids: Vec<GameId> = links.iter().map(|l| GameId::from_sql(l.0)).collect();
-            let mut summaries: std::collections::HashMap<GameId, GameSummary> = sql::summaries(read, &ids)?
-                .into_iter()
-                .map(|s| (s.id, s))
-                .collect();
+            let mut summaries: std::collections::HashMap<GameId, GameSummary> =
+                sql::summaries(read, &ids)?
+                    .into_iter()
+                    .map(|s| (s.id, s))
+                    .collect();
             Ok(links
                 .into_iter()
                 .filter_map(|(other, kind, transform)| {

@@ -102,7 +102,10 @@ fn merged(report: &keil_archive::ImportReport) -> (GameId, MergeKind) {
 /// search finds, by id.
 fn found_at(archive: &Archive, moves: &[(char, String)], ply: usize) -> Vec<GameId> {
     let text = record(&moves[..ply], "q", "r", "");
-    let game = keil_record::read_records(text.as_bytes()).pop().unwrap().unwrap();
+    let game = keil_record::read_records(text.as_bytes())
+        .pop()
+        .unwrap()
+        .unwrap();
     let replay = keil_record::validate(&game).replay.unwrap();
     let query = PositionQuery {
         symmetry: true,
@@ -206,7 +209,10 @@ fn records_of_one_game_merge_whatever_their_orientation_length_or_order() {
         .record_text(game, records[2].record)
         .unwrap()
         .unwrap();
-    assert!(text.contains(&format!(";B[{}]", rotated(&moves)[0].1)), "{text}");
+    assert!(
+        text.contains(&format!(";B[{}]", rotated(&moves)[0].1)),
+        "{text}"
+    );
 }
 
 #[test]
@@ -230,7 +236,7 @@ fn a_longer_record_becomes_the_game() {
     let records = archive.games().records(long).unwrap();
     assert_eq!(records.len(), 2);
     assert_eq!(records[1].merge_kind, Some(MergeKind::Prefix));
-    assert_eq!(records[1].import_id.is_some(), true);
+    assert!(records[1].import_id.is_some());
     // Found at its end by position, once.
     assert_eq!(found_at(&archive, &moves, moves.len()), vec![long]);
     // The short record again is a duplicate of the long game.
@@ -268,8 +274,8 @@ fn replays_and_games_that_part_stay_games_of_their_own() {
     // points the same): another game, not linked.
     let mut parted = moves.clone();
     let n = parted.len();
-    for i in n - 12..n {
-        parted[i].1.clear();
+    for m in &mut parted[n - 12..] {
+        m.1.clear();
     }
     let other = stored(&import(
         &archive,
@@ -307,8 +313,8 @@ fn archives_merged_by_signature_alone_are_repaired() {
     let moves = line(14);
     let mut parted = moves.clone();
     let n = parted.len();
-    for i in n - 12..n {
-        parted[i].1.clear();
+    for m in &mut parted[n - 12..] {
+        m.1.clear();
     }
     let (game, replay, other, kept) = {
         let archive = open(dir.path());
@@ -383,7 +389,10 @@ fn archives_merged_by_signature_alone_are_repaired() {
     assert_eq!(parted_at.len(), 3, "{parted_at:?}");
     // The replay is linked to the game it replays.
     let restored: Vec<GameId> = at_end.into_iter().filter(|&g| g != game).collect();
-    assert_eq!(archive.games().similar(game).unwrap()[0].game.id, restored[0]);
+    assert_eq!(
+        archive.games().similar(game).unwrap()[0].game.id,
+        restored[0]
+    );
     // Done once: the next open does nothing.
     drop(archive);
     assert!(open(dir.path()).upgraded().is_none());

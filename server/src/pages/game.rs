@@ -48,8 +48,6 @@ struct GamePage<'a> {
     on_variation: Option<usize>,
     /// The game's records (its own first) when it has more than one.
     records: Vec<RecordRow>,
-    /// The record shown, when not the game's own.
-    on_record: Option<i64>,
     /// Games with the same moves and their own game information.
     similar: Vec<SimilarRow>,
 }
@@ -57,6 +55,8 @@ struct GamePage<'a> {
 /// One of the game's records as its page lists it.
 struct RecordRow {
     record: i64,
+    /// Whether the viewer shows this record.
+    shown: bool,
     source: String,
     players: String,
     date: String,
@@ -95,6 +95,7 @@ impl From<keil_archive::GameRecord> for RecordRow {
         };
         RecordRow {
             record: r.record,
+            shown: false,
             source,
             players,
             date: r.date.unwrap_or_default(),
@@ -173,7 +174,12 @@ async fn load(
     Ok((id, view, game))
 }
 
-/// `GET /games/{id}?ply=N&var=K&numbers=1`: the game viewer.
+/// The record a viewer request shows: 0 for the game's own.
+fn view_record(q: &ViewParams) -> Result<i64, PageError> {
+    Ok(View::parse(q)?.record.unwrap_or(0))
+}
+
+/// `GET /games/{id}?ply=N&var=K&numbers=1&record=R`: the game viewer.
 pub async fn game_page(
     state: Data<ServerState>,
     id: web::Path<String>,
@@ -184,8 +190,16 @@ pub async fn game_page(
         Ok((a.games().records(id)?, a.games().similar(id)?))
     })
     .await?;
+    let shown = view_record(&q)?;
     let records: Vec<RecordRow> = if records.len() > 1 {
-        records.into_iter().map(RecordRow::from).collect()
+        records
+            .into_iter()
+            .map(RecordRow::from)
+            .map(|r| RecordRow {
+                shown: r.record == shown,
+                ..r
+            })
+            .collect()
     } else {
         Vec::new()
     };
@@ -269,7 +283,6 @@ pub async fn game_page(
         tree,
         tree_more,
         on_variation: sh.view.var,
-        on_record: sh.view.record,
         records,
         similar,
         g,

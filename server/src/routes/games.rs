@@ -274,7 +274,11 @@ pub async fn get_game_record(
         Ok((text, summary.kind))
     })
     .await?;
-    let mut r = game_data(&req, "application/x-go-sgf; charset=utf-8", text.into_bytes());
+    let mut r = game_data(
+        &req,
+        "application/x-go-sgf; charset=utf-8",
+        text.into_bytes(),
+    );
     r.headers_mut().insert(
         header::CONTENT_DISPOSITION,
         header::HeaderValue::from_str(&format!(

@@ -58,7 +58,11 @@ pub fn route_table() -> Vec<RouteEntry> {
         entry("GET", "/api/v1/games/{id}", get_game),
         entry("DELETE", "/api/v1/games/{id}", remove_game),
         entry("GET", "/api/v1/games/{id}/record", get_record),
-        entry("GET", "/api/v1/games/{id}/records/{record}", get_game_record),
+        entry(
+            "GET",
+            "/api/v1/games/{id}/records/{record}",
+            get_game_record,
+        ),
         entry(
             "GET",
             "/api/v1/games/{id}/positions/{ply}.svg",

@@ -330,7 +330,13 @@ mod tests {
             .map(|i| Move::Place(Point(((i * 7) % 361) as u16)))
             .collect();
         let colors = (0..n)
-            .map(|i| if i % 2 == 0 { Color::Black } else { Color::White })
+            .map(|i| {
+                if i % 2 == 0 {
+                    Color::Black
+                } else {
+                    Color::White
+                }
+            })
             .collect();
         Shape {
             board,
@@ -371,7 +377,10 @@ mod tests {
     fn a_replay_on_another_day_by_others_is_similar_not_merged() {
         let shusaku = go(150, Some("1861"), "murase shuho", "honinbo shusaku");
         let replay = go(150, Some("2001-05-02"), "yanagida", "hayami");
-        assert_eq!(judge(&replay, &shusaku), Judgement::Similar { transform: 0 });
+        assert_eq!(
+            judge(&replay, &shusaku),
+            Judgement::Similar { transform: 0 }
+        );
         // The same players on another day: their record of the game.
         let later = go(150, Some("1862"), "murase shuho", "honinbo shusaku");
         assert_eq!(judge(&later, &shusaku), same(MergeKind::Identical, 0));

@@ -115,8 +115,10 @@ pub(crate) fn repair_merges(writer: &mut Writer) -> Result<Option<MergeRepair>> 
                 .collect();
         // The records that are their game get their kind; the others wait
         // to be written again, by import.
-        let mut again: std::collections::BTreeMap<Option<i64>, Vec<(sql::UncheckedSource, Prepare)>> =
-            std::collections::BTreeMap::new();
+        let mut again: std::collections::BTreeMap<
+            Option<i64>,
+            Vec<(sql::UncheckedSource, Prepare)>,
+        > = std::collections::BTreeMap::new();
         writer.transaction(|tx| {
             for (row, prepared) in prepared {
                 report.checked += 1;
@@ -162,8 +164,10 @@ pub(crate) fn repair_merges(writer: &mut Writer) -> Result<Option<MergeRepair>> 
                     None,
                 )?,
             };
-            let unlinked: Vec<(i64, Option<i64>)> =
-                group.iter().map(|(row, _)| (row.id, row.import_id)).collect();
+            let unlinked: Vec<(i64, Option<i64>)> = group
+                .iter()
+                .map(|(row, _)| (row.id, row.import_id))
+                .collect();
             let items: Vec<Item> = group
                 .into_iter()
                 .map(|(row, prepared)| Item {

@@ -214,24 +214,24 @@ fn write_in(
         // game information: the first that is this game wins; those with
         // the same moves and other game information are linked.
         let mut judged = Judged::default();
-        if let Some(ids) = signature.as_ref().and_then(|s| by_signature.get(&s[..])) {
-            if let Some(record) = record_shape(tx, &p)? {
-                for &id in ids {
-                    if !shapes.contains_key(&id)
-                        && let Some(g) = stored.iter().find(|g| g.id == id)
-                    {
-                        shapes.insert(id, record_shape(tx, &g.prepared)?);
-                    }
-                    let Some(Some(game)) = shapes.get(&id) else {
-                        continue;
-                    };
-                    match merge::judge(&record, game) {
-                        Judgement::Other => {}
-                        Judgement::Similar { transform } => judged.similar.push((id, transform)),
-                        same => {
-                            judged.same = Some((id, same));
-                            break;
-                        }
+        if let Some(ids) = signature.as_ref().and_then(|s| by_signature.get(&s[..]))
+            && let Some(record) = record_shape(tx, &p)?
+        {
+            for &id in ids {
+                if !shapes.contains_key(&id)
+                    && let Some(g) = stored.iter().find(|g| g.id == id)
+                {
+                    shapes.insert(id, record_shape(tx, &g.prepared)?);
+                }
+                let Some(Some(game)) = shapes.get(&id) else {
+                    continue;
+                };
+                match merge::judge(&record, game) {
+                    Judgement::Other => {}
+                    Judgement::Similar { transform } => judged.similar.push((id, transform)),
+                    same => {
+                        judged.same = Some((id, same));
+                        break;
                     }
                 }
             }
@@ -471,15 +471,12 @@ fn promote(
     longer: i64,
     transform: u8,
 ) -> Result<()> {
-    let board = stored
-        .iter()
-        .find(|g| g.id == longer)
-        .and_then(|g| {
-            keil_rules::BoardSpec::new(g.prepared.meta.kind, g.prepared.meta.size)
-                .ok()?
-                .board()
-                .ok()
-        });
+    let board = stored.iter().find(|g| g.id == longer).and_then(|g| {
+        keil_rules::BoardSpec::new(g.prepared.meta.kind, g.prepared.meta.size)
+            .ok()?
+            .board()
+            .ok()
+    });
     let Some(board) = board else {
         return Ok(());
     };

@@ -42,9 +42,12 @@ pub(crate) fn of_game(r: Read<'_>, game: i64) -> Result<Vec<SourceRow>> {
     )
 }
 
-/// Where game `game`'s own record came from: its import, source and tree
-/// index (NULL source for games stored before schema 14).
-pub(crate) fn own(r: Read<'_>, game: i64) -> Result<Option<(Option<i64>, Option<String>, Option<i64>)>> {
+/// Where a game's own record came from: its import, source and tree index
+/// (NULL source for games stored before schema 14).
+pub(crate) type Origin = (Option<i64>, Option<String>, Option<i64>);
+
+/// Where game `game`'s own record came from; `None` when no such game.
+pub(crate) fn own(r: Read<'_>, game: i64) -> Result<Option<Origin>> {
     r.query_opt(
         "SELECT import_id, source, game_index FROM games WHERE id = ?",
         params![game],
