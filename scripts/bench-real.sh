@@ -99,6 +99,8 @@ for mode in "${modes[@]}"; do
     rm -rf "$db" "$work/cache-$mode"
     sources=("${inputs[@]}")
     dup=signature
+    put "$mode" "generate --transform-of (s)" -
+    put "$mode" "records generated (MB)" -
     if [ "$mode" = transformed ]; then
         dup=exact
         sources=()
@@ -176,7 +178,7 @@ for k, v in sorted(json.load(open(sys.argv[1]))["reasons"].items(), key=lambda k
     # Settled: the merge's log line, or 2 s without CPU (the node has
     # nothing left to do), whichever first.
     settled="(not within ${settle} s)"
-    deadline=$(echo "$t0 $settle" | awk '{print $1 + $2}')
+    deadline=$(echo "$t0 $settle" | awk '{printf "%.3f", $1 + $2}')
     while awk -v n="$(now)" -v d="$deadline" 'BEGIN {exit !(n < d)}'; do
         if grep -q "merged\|not settled" "$log"; then settled=$(secs "$t0" "$(now)"); break; fi
         a=$(cpu_ticks "$node_pid"); sleep 2; b=$(cpu_ticks "$node_pid")
