@@ -1,8 +1,10 @@
-//! `keil generate`: realistic Keil or Go games from a seed (crate keil-gen).
+//! `keil generate`: realistic Keil or Go games from a seed (crate keil-gen),
+//! or real Go games under the 8 symmetries of the board (`--transform-of`,
+//! keil-record's [`Record::to_sgf_transformed`](keil_record::Record::to_sgf_transformed)).
 
 use std::fs;
 use std::io::{self, BufWriter, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 use keil_gen::{GameStatus, Generator, GeneratorConfig};
@@ -52,10 +54,21 @@ pub struct Args {
     /// Standard output when absent.
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Instead of generating games: read every record under this folder,
+    /// file or archive (as `keil import` reads them) and write each Go game
+    /// 8 times, under each symmetry of the square board (identity, 3
+    /// rotations, 4 mirrors), `GN` ending in ` (t0)` … ` (t7)` (added when
+    /// absent) so that `keil import --duplicates exact` stores 8 games.
+    /// `--out` is then one collection file (standard output when absent).
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["game", "games", "size", "seed", "ruleset", "komi", "no_handicap", "variant"])]
+    transform_of: Option<PathBuf>,
 }
 
 /// Runs `keil generate`.
 pub fn run(args: Args) -> anyhow::Result<()> {
+    if let Some(dir) = &args.transform_of {
+        return transform_of(dir, args.out.as_deref());
+    }
     let (mut ruleset, mut go_ruleset) = (None, None);
     if let Some(text) = &args.ruleset {
         match args.game {
@@ -154,4 +167,90 @@ fn write_dir(generator: Generator, dir: &PathBuf) -> anyhow::Result<Summary> {
         summary.add(&game);
     }
     Ok(summary)
+}
+
+/// `--transform-of`: every Go game under `dir`, 8 times.
+fn transform_of(dir: &Path, out: Option<&Path>) -> anyhow::Result<()> {
+    use keil_container::{Expander, Limits, Member};
+    use keil_record::NameHint;
+    use keil_rules::SquareSymmetry;
+    use rayon::prelude::*;
+
+    let expander = Expander::new(Limits::default(), |p| NameHint::is_record_file(p));
+    let mut members: Vec<(String, Vec<u8>)> = Vec::new();
+    let mut take = |m: Member| {
+        match m {
+            Member::File(path) => match fs::read(&path) {
+                // A record file may hold an archive: expanded as import does.
+                Ok(bytes) => expander.expand_bytes(&path.display().to_string(), bytes, &mut |m| {
+                    match m {
+                        Member::Bytes { name, bytes } => members.push((name, bytes)),
+                        Member::Problem(p) => eprintln!("skipped {}: {}", p.name, p.message),
+                        Member::File(_) => {}
+                    }
+                    true
+                }),
+                Err(e) => {
+                    eprintln!("skipped {}: {e}", path.display());
+                    true
+                }
+            },
+            Member::Bytes { name, bytes } => {
+                members.push((name, bytes));
+                true
+            }
+            Member::Problem(p) => {
+                eprintln!("skipped {}: {}", p.name, p.message);
+                true
+            }
+        }
+    };
+    expander
+        .expand_path(dir, &mut take)
+        .with_context(|| format!("cannot read {}", dir.display()))?;
+
+    let mut w: Box<dyn Write> = match out {
+        None => Box::new(BufWriter::new(io::stdout().lock())),
+        Some(file) => Box::new(BufWriter::new(
+            fs::File::create(file).with_context(|| format!("cannot create {}", file.display()))?,
+        )),
+    };
+    // (Go games written 8 times, game trees that are not, unreadable ones.)
+    let (mut games, mut other, mut unreadable) = (0u64, 0u64, 0u64);
+    for chunk in members.chunks(512) {
+        let done: Vec<(String, u64, u64, u64)> = chunk
+            .par_iter()
+            .map(|(name, bytes)| {
+                let mut text = String::new();
+                let (mut g, mut o, mut u) = (0, 0, 0);
+                for record in keil_record::read_records_with(bytes, NameHint::of(name)) {
+                    let Ok(record) = record else {
+                        u += 1;
+                        continue;
+                    };
+                    let images: Option<Vec<String>> = SquareSymmetry::all()
+                        .map(|s| record.to_sgf_transformed(s, &format!(" (t{s})")))
+                        .collect();
+                    match images {
+                        Some(images) => {
+                            g += 1;
+                            text.extend(images);
+                        }
+                        None => o += 1,
+                    }
+                }
+                (text, g, o, u)
+            })
+            .collect();
+        for (text, g, o, u) in done {
+            w.write_all(text.as_bytes())?;
+            (games, other, unreadable) = (games + g, other + o, unreadable + u);
+        }
+    }
+    w.flush()?;
+    eprintln!(
+        "{games} Go games written under 8 symmetries ({} records); {other} game trees not Go on a board up to 19x19 and {unreadable} unreadable left out",
+        games * 8
+    );
+    Ok(())
 }

@@ -148,3 +148,107 @@ fn tempfile_dir() -> std::path::PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     dir
 }
+
+/// `--transform-of`: a real record's 8 images under the symmetries of the
+/// square, as `keil import` would read the folder (a game of another kind
+/// beside it is left out).
+#[test]
+fn transform_of_writes_each_go_game_under_the_8_symmetries() {
+    let dir = tempfile_dir().join("in");
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    // A 9x9 handicap game: a compressed setup (`cc:dd` is 4 stones), marks
+    // (`SQ[zz]` is off the board: dropped), a label, a pass.
+    let original = "(;GM[1]FF[4]SZ[9]KM[0.5]HA[2]RU[Japanese]PB[Ann]PW[Bob]DT[2016-01-02]\
+                    AB[cc:dd][gg]\n;W[ef]TR[ef][cc]SQ[zz]LB[gg:A]\n;B[fe]\n;W[]\n;B[gb])\n";
+    std::fs::write(dir.join("sub/game.sgf"), original).unwrap();
+    let keil_game = generate(&["--games", "1", "--size", "3"]);
+    std::fs::write(dir.join("other.keil"), keil_game).unwrap();
+
+    let text = generate(&["--transform-of", dir.to_str().unwrap()]);
+    let records: Vec<&str> = text.split_inclusive(")\n").collect();
+    assert_eq!(records.len(), 8, "{text}");
+    let distinct: std::collections::HashSet<&str> = records.iter().copied().collect();
+    assert_eq!(distinct.len(), 8, "8 distinct records: {text}");
+    for (t, r) in records.iter().enumerate() {
+        assert!(r.contains(&format!("GN[(t{t})]")), "{r}");
+        assert!(r.contains("PB[Ann]") && r.contains("DT[2016-01-02]"), "{r}");
+        assert!(r.contains("W[]") && !r.contains("SQ["), "{r}");
+    }
+
+    // The clockwise quarter turn (symmetry 1) maps column c, row r to
+    // column n-1-r, row c; the left-right mirror (4) column c to n-1-c.
+    let name =
+        |c: usize, r: usize| format!("{}{}", (b'a' + c as u8) as char, (b'a' + r as u8) as char);
+    let at = |p: &str| {
+        (
+            (p.as_bytes()[0] - b'a') as usize,
+            (p.as_bytes()[1] - b'a') as usize,
+        )
+    };
+    let turn = |p: &str| {
+        let (c, r) = at(p);
+        name(8 - r, c)
+    };
+    let mirror = |p: &str| {
+        let (c, r) = at(p);
+        name(8 - c, r)
+    };
+    assert_eq!(records[0].matches(";B[fe]").count(), 1, "{}", records[0]);
+    for (mv, point) in [("W", "ef"), ("B", "fe"), ("B", "gb")] {
+        assert!(
+            records[1].contains(&format!("{mv}[{}]", turn(point))),
+            "{mv}[{point}] turned: {}",
+            records[1]
+        );
+        assert!(
+            records[4].contains(&format!("{mv}[{}]", mirror(point))),
+            "{mv}[{point}] mirrored: {}",
+            records[4]
+        );
+    }
+    let setup: String = ["cc", "dc", "cd", "dd", "gg"]
+        .iter()
+        .map(|p| format!("[{}]", turn(p)))
+        .collect();
+    assert!(
+        records[1].contains(&format!("AB{setup}")),
+        "AB{setup}: {}",
+        records[1]
+    );
+    assert!(
+        records[1].contains(&format!("TR[{}][{}]", turn("ef"), turn("cc"))),
+        "{}",
+        records[1]
+    );
+    assert!(
+        records[1].contains(&format!("LB[{}:A]", turn("gg"))),
+        "{}",
+        records[1]
+    );
+
+    // Each image validates as the original does.
+    let verdicts = |input: String| -> Vec<Value> {
+        let out = keil()
+            .args(["validate", "--json", "-"])
+            .write_stdin(input)
+            .assert()
+            .code(0);
+        String::from_utf8_lossy(&out.get_output().stdout)
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    let expected = verdicts(original.to_string()).remove(0);
+    let verdicts = verdicts(text.clone());
+    assert_eq!(verdicts.len(), 8);
+    for v in verdicts {
+        assert_eq!(v["status"], expected["status"], "{v}");
+        assert_eq!(v["plies"], 4, "{v}");
+        assert_eq!(v["warnings"], expected["warnings"], "{v}");
+    }
+    assert!(
+        ["complete", "unfinished", "resigned"].contains(&expected["status"].as_str().unwrap()),
+        "{expected}"
+    );
+    std::fs::remove_dir_all(dir.parent().unwrap()).unwrap();
+}

@@ -2,9 +2,11 @@
 //! property order, one node (so one move) per line, losing nothing.
 
 use keil_rules::GameKind;
-use keil_sgf::{NodeId, PropValue, PropertyBuf, write_tree};
+use keil_sgf::{GameTree, NodeId, PropValue, PropertyBuf, write_tree};
 
 use crate::record::{GameSpec, Record};
+
+mod transform;
 
 /// Root properties of a Keil record in the order the export writes them
 /// (record-format.md, "Properties with Keil meaning"); any other property
@@ -66,9 +68,14 @@ impl Record {
     /// them (a Go `SZ` that is not a size too); reading the export gives
     /// the same game information, moves, variations and verdict.
     pub fn to_sgf(&self) -> String {
-        let mut tree = self.tree.clone();
-        let mut root: Vec<PropertyBuf<'_>> =
-            self.tree.root().properties().map(|p| p.to_buf()).collect();
+        self.write_normalised(self.tree.clone())
+    }
+
+    /// [`to_sgf`](Self::to_sgf) of `tree`, this record's tree or a copy of
+    /// it with other values (the same nodes).
+    fn write_normalised(&self, mut tree: GameTree<'static>) -> String {
+        let copy = tree.clone();
+        let mut root: Vec<PropertyBuf<'_>> = copy.root().properties().map(|p| p.to_buf()).collect();
         let mut set = |ident: &'static str, value: String, replace: bool| match root
             .iter()
             .position(|p| p.ident == ident)
