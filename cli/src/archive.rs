@@ -1,4 +1,5 @@
-//! `keil reindex` and `keil stats`: maintenance of an archive.
+//! `keil reindex`, `keil stats` and `keil remove`: maintenance of an
+//! archive.
 
 use std::path::{Path, PathBuf};
 
@@ -103,6 +104,11 @@ pub fn reindex(args: Args) -> anyhow::Result<()> {
             report.games,
             start.elapsed().as_secs_f64()
         )?;
+        outln!(
+            "checked {} refused records again: {} became games",
+            report.refused_checked,
+            report.refused_stored
+        )?;
     }
     Ok(())
 }
@@ -132,6 +138,12 @@ pub fn stats(args: Args) -> anyhow::Result<()> {
     }
     outln!("players     {}", s.players)?;
     outln!("imports     {} ({} games refused)", s.imports, s.refused)?;
+    if s.refused_records > 0 {
+        outln!(
+            "refused     {} records kept (`keil refused`)",
+            s.refused_records
+        )?;
+    }
     if removed > 0 {
         outln!("removed     {removed} games (`keil remove --list`)")?;
     }
@@ -175,8 +187,13 @@ pub struct RemoveArgs {
     #[arg(long)]
     pub db: Db,
     /// The games to remove, by id (as the API and `keil search` give them).
-    #[arg(required_unless_present = "list")]
+    #[arg(required_unless_present_any = ["list", "refused"])]
     pub ids: Vec<keil_archive::GameId>,
+    /// Remove this kept refused record instead (its id as `keil refused`
+    /// gives it): its text goes, the refusal stays in the import log.
+    /// Repeatable.
+    #[arg(long, value_name = "ID", conflicts_with_all = ["ids", "list"])]
+    pub refused: Vec<keil_archive::RefusedId>,
     /// Why (kept in the removal log; at most 500 bytes).
     #[arg(long, default_value = "")]
     pub reason: String,
@@ -196,6 +213,9 @@ pub struct RemoveArgs {
 /// after removing the others.
 pub fn remove(args: RemoveArgs) -> anyhow::Result<()> {
     let archive = open(&args.db)?;
+    if !args.refused.is_empty() {
+        return remove_refused(&archive, &args);
+    }
     if args.list {
         let log = archive.removals(usize::MAX)?;
         if args.json {
@@ -244,6 +264,36 @@ pub fn remove(args: RemoveArgs) -> anyhow::Result<()> {
         anyhow::bail!(
             "no game with id {} (never stored, or already removed: `keil remove --db {} --list` shows the removals)",
             list.join(", "),
+            args.db
+        );
+    }
+    Ok(())
+}
+
+/// `keil remove --refused ID…`: drops kept refused records, reporting each.
+/// Fails (exit 1) when an id names no kept record, after removing the
+/// others.
+fn remove_refused(archive: &Archive, args: &RemoveArgs) -> anyhow::Result<()> {
+    let mut removed = Vec::new();
+    let mut missing = Vec::new();
+    for &id in &args.refused {
+        if archive.remove_refused(id)? {
+            removed.push(id);
+        } else {
+            missing.push(id.to_string());
+        }
+    }
+    if args.json {
+        outln!("{}", serde_json::to_string(&removed)?)?;
+    } else {
+        for id in &removed {
+            outln!("removed refused record {id}")?;
+        }
+    }
+    if !missing.is_empty() {
+        anyhow::bail!(
+            "no refused record kept with id {} (`keil refused --db {}` lists them)",
+            missing.join(", "),
             args.db
         );
     }

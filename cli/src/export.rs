@@ -4,7 +4,8 @@
 //! record said lost. With `--db`: every game of an archive that passes the
 //! game list's filters, oldest first, streamed as one collection or a zip
 //! of one file per game (`-o games.zip`, or `--format zip` to standard
-//! output), in the memory of one game whatever the count.
+//! output), in the memory of one game whatever the count; with `--db
+//! --refused`, the refused records the archive keeps, as they came.
 //!
 //! Exit status: 0 when every game tree was exported, 1 when some game tree
 //! is not a readable record (it is skipped, with a message on standard
@@ -38,9 +39,42 @@ pub struct Args {
     /// extension, else sgf.
     #[arg(long, value_parser = ["sgf", "zip"])]
     format: Option<String>,
+    /// With --db: the kept refused records instead of the games, each as
+    /// it came, as one collection (to OUT, or to `-o`, or to standard
+    /// output).
+    #[arg(long, requires = "db", num_args = 0..=1, value_name = "OUT")]
+    refused: Option<Option<PathBuf>>,
     /// With --db: the game list's filters.
     #[command(flatten)]
     filter: crate::search::FilterArgs,
+}
+
+/// `keil export --db DB --refused [OUT]`: the kept refused records as they
+/// came, one collection (each game tree on its own lines).
+fn export_refused(db: &crate::archive::Db, output: Option<&PathBuf>) -> anyhow::Result<()> {
+    let archive = crate::archive::open_for_reading(db)?;
+    let mut out: Box<dyn Write> = match output {
+        None => Box::new(BufWriter::new(io::stdout().lock())),
+        Some(p) => Box::new(BufWriter::new(
+            fs::File::create(p).with_context(|| format!("cannot create {}", p.display()))?,
+        )),
+    };
+    let mut written: io::Result<()> = Ok(());
+    let n = archive.export_refused(&mut |_, text| {
+        written = out
+            .write_all(text.as_bytes())
+            .and_then(|()| out.write_all(b"\n"));
+        Ok(written.is_ok())
+    })?;
+    match written.and_then(|()| out.flush()) {
+        // A reader that closed the pipe (`| head`) ends the export quietly.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(()),
+        r => r?,
+    }
+    if let Some(p) = output {
+        eprintln!("keil: {n} refused records exported to {}", p.display());
+    }
+    Ok(())
 }
 
 /// `keil export --db`: the archive's games that pass the filters, streamed.
@@ -83,6 +117,9 @@ fn export_archive(db: &crate::archive::Db, args: Args) -> anyhow::Result<()> {
 /// Runs `keil export` and exits with its status (0, 1 or 2).
 pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(db) = args.db.clone() {
+        if let Some(out) = &args.refused {
+            return export_refused(&db, out.as_ref().or(args.output.as_ref()));
+        }
         return export_archive(&db, args);
     }
     let mut out: Box<dyn Write> = match &args.output {

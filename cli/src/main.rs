@@ -20,6 +20,7 @@ mod export;
 mod generate;
 mod import;
 mod players;
+mod refused;
 mod search;
 mod serve;
 mod validate;
@@ -57,10 +58,15 @@ enum Command {
     Search(search::Args),
     /// Player identities: aliases an operator keeps.
     Players(players::Args),
-    /// Rebuild an archive's text and position indexes from its games.
+    /// Check the kept refused records again (those valid now become
+    /// games), then rebuild an archive's text and position indexes from
+    /// its games.
     Reindex(archive::Args),
     /// Counts and sizes of an archive.
     Stats(archive::Args),
+    /// List the refused records an archive keeps (each as it came, with
+    /// why it was refused): a table, or one JSON object per line.
+    Refused(refused::Args),
     /// Remove games from an archive (a junk upload, a takedown request):
     /// they leave every view and index, the removal is logged with who
     /// asked and why, and their records are refused by later imports.
@@ -80,6 +86,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Players(args) => players::run(args),
         Command::Reindex(args) => archive::reindex(args),
         Command::Stats(args) => archive::stats(args),
+        Command::Refused(args) => refused::run(args),
         Command::Remove(args) => archive::remove(args),
         Command::Serve(args) => serve::run(args),
     }

@@ -71,6 +71,7 @@ pub mod openapi;
 pub mod pages;
 pub mod params;
 mod play;
+mod refusal;
 mod replay;
 pub mod request_id;
 pub mod routes;

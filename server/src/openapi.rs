@@ -36,13 +36,15 @@ use crate::routes;
         routes::patterns::search_patterns,
         routes::games::search_text,
         routes::meta::stats,
+        routes::refused::list_refused,
+        routes::refused::get_refused,
     ),
     components(schemas(
         Problem, GameDto, GameListDto, GameDetailDto, GameRecordDto, SimilarGameDto, PositionDto, MoveDto, CapturesDto, KaomiEndDto, KaomiGroupDto, KaomiPairDto, PushDto,
         PlayerHitDto, PlayersDto, RecordDto, OpponentDto, SpellingDto, PlayerDto, ContinuationDto, YearCountDto,
         PositionGameDto, PositionSearchDto, TextHitDto, SearchDto, StatsDto, HealthDto,
         UploadVerdictDto, UploadDto, RemovalDto, MoveStatsDto, PatternContinuationDto, PatternGameDto,
-        PatternSearchDto,
+        PatternSearchDto, RefusedDto, RefusedListDto, RefusedRecordDto,
     )),
     modifiers(&BearerAuth),
     tags(

@@ -518,6 +518,76 @@ pub(crate) fn games_query(q: GamesQuery) -> Result<(GameFilter, Page), ApiError>
     Ok((filter, page))
 }
 
+/// An id of the archive (an import's, a refused record's) in parameter
+/// `what`: ASCII digits, 1 to 2^63-1.
+///
+/// # Errors
+/// [`ApiError::BadRequest`] naming `what` for anything else.
+pub(crate) fn numbered_id<T: std::str::FromStr>(what: &str, s: &str) -> Result<T, ApiError> {
+    number(s).and_then(|_| s.parse::<T>().ok()).ok_or_else(|| {
+        bad(
+            what,
+            format!(
+                "{} is not an id: expected a whole number from 1 to {}",
+                quote(s),
+                i64::MAX
+            ),
+        )
+    })
+}
+
+/// The archive filter and page size of a refused-record list (`GET
+/// /api/v1/refused`, the `/refused` page): `import`, `reason`, `kind`,
+/// `size`, `order` (`newest` or `id`), `limit` (1 to
+/// [`keil_archive::MAX_REFUSED_PAGE`], default 50) and `after` (the
+/// previous page's `next`). Blank values are absent.
+///
+/// # Errors
+/// [`ApiError::BadRequest`] naming the parameter that does not read and
+/// what to write instead.
+pub(crate) fn refused_query(
+    q: &crate::dto::RefusedQuery,
+) -> Result<(keil_archive::RefusedFilter, usize), ApiError> {
+    let import = nonempty(&q.import)
+        .map(|s| numbered_id("import", s))
+        .transpose()?;
+    let after = nonempty(&q.after)
+        .map(|s| numbered_id("after", s))
+        .transpose()?;
+    let reason = nonempty(&q.reason)
+        .map(|s| {
+            let ok = s.len() <= 40 && s.bytes().all(|b| b.is_ascii_lowercase() || b == b'_');
+            ok.then(|| s.to_string()).ok_or_else(|| {
+                bad(
+                    "reason",
+                    format!(
+                        "{} is not a reason code: lowercase letters and _, e.g. repetition, occupied, self_capture, wrong_player, board_size",
+                        quote(s)
+                    ),
+                )
+            })
+        })
+        .transpose()?;
+    let order = match nonempty(&q.order) {
+        None | Some("newest") => keil_archive::RefusedOrder::Newest,
+        Some("id") => keil_archive::RefusedOrder::Id,
+        Some(o) => return Err(bad("order", format!("{} is not newest or id", quote(o)))),
+    };
+    let filter = keil_archive::RefusedFilter {
+        import,
+        reason,
+        kind: nonempty(&q.kind).map(parse_kind).transpose()?,
+        size: nonempty(&q.size)
+            .map(parse_size)
+            .transpose()?
+            .map(u32::from),
+        order,
+        after,
+    };
+    let limit = parse_limit(nonempty(&q.limit), 50, keil_archive::MAX_REFUSED_PAGE)?;
+    Ok((filter, limit))
+}
+
 /// The archive query of a position search (`GET /api/v1/positions`, the
 /// explorer page): a board (`position`, in its notation) or a line of moves
 /// from the empty board (`play`, with `kind` and `size`), symmetry (default

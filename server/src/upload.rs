@@ -233,8 +233,10 @@ pub(crate) fn decode_content(
 
 /// Imports an upload and answers with counts per outcome and per refusal
 /// reason and the first [`LISTED`] game trees of each outcome in full;
-/// `source` names it in the import log, `uploader` is the token's name.
-/// A body sent with a `Content-Encoding` is decoded first
+/// `source` names it in the import log, `uploader` is the token: the
+/// refused records of an upload are kept ([`ImportOptions::keep_refused`])
+/// when it is the operator's, and nothing of them but the refusal
+/// otherwise. A body sent with a `Content-Encoding` is decoded first
 /// ([`decode_content`]); a body that is an archive or a compressed file (a
 /// zip, `Content-Encoding: gzip`, a `.tar.xz`: told by content) is unpacked, in memory, under
 /// [`upload_limits`]. The body's game trees are counted next: past the
@@ -252,7 +254,7 @@ pub(crate) fn store(
     source: &str,
     body: Vec<u8>,
     encoding: Option<&str>,
-    uploader: &str,
+    uploader: &Token,
 ) -> Result<UploadDto, ApiError> {
     let limits = upload_limits(state);
     let body = decode_content(encoding, body, limits.max_total_bytes)?;
@@ -277,8 +279,9 @@ pub(crate) fn store(
         limits,
         outcomes: true,
         listed: Some(LISTED),
-        uploader: Some(uploader.to_string()),
+        uploader: Some(uploader.name.clone()),
         batch_size: state.upload_batch,
+        keep_refused: uploader.operator,
         ..ImportOptions::default()
     };
     let report = state.archive.import(&sources, &options, &mut |_| {});

@@ -1,4 +1,5 @@
-//! The archive's identifiers: [`GameId`], [`PlayerId`], [`ImportId`].
+//! The archive's identifiers: [`GameId`], [`PlayerId`], [`ImportId`],
+//! [`RefusedId`].
 //!
 //! Each is a positive integer, stable for the archive's life, written and
 //! read in decimal (`Display`/`FromStr`) and serialised as a JSON number.
@@ -14,7 +15,8 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{text:?} is not a {what} id: expected a positive integer")]
 pub struct IdError {
-    /// What kind of id was expected: `game`, `player` or `import`.
+    /// What kind of id was expected: `game`, `player`, `import` or
+    /// `refused record`.
     pub what: &'static str,
     /// The text given.
     pub text: String,
@@ -112,6 +114,13 @@ id_type!(
     /// One run of [`crate::Archive::import`] in the import log.
     ImportId,
     "import"
+);
+
+id_type!(
+    /// A refused record kept by an import ([`crate::Archive::refused_record`]):
+    /// its row in the import log's refusals.
+    RefusedId,
+    "refused record"
 );
 
 #[cfg(test)]

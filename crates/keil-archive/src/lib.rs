@@ -79,6 +79,7 @@ mod people;
 mod players;
 mod positions;
 mod prepare;
+mod refused;
 mod removal;
 mod store;
 mod text;
@@ -116,6 +117,10 @@ pub use players::{
 };
 pub use positions::{Continuation, PositionAnswer, PositionHit, PositionQuery, Positions};
 pub use prepare::{Checked, EMPTY_RECORD, Problem};
+pub use refused::{
+    MAX_REFUSED_PAGE, RefusedFilter, RefusedId, RefusedLine, RefusedOrder, RefusedPage,
+    RefusedRecord, RefusedSummary,
+};
 pub use removal::{MAX_REASON_BYTES, Removal};
 pub use store::schema_version;
 pub use text::query::{
@@ -317,8 +322,13 @@ pub struct Stats {
     pub players: u64,
     /// Import runs logged.
     pub imports: u64,
-    /// Refused games logged over all imports.
+    /// Refused games logged over all imports: one line a refusal (a
+    /// record refused twice is two lines), whether its record is kept or
+    /// not.
     pub refused: u64,
+    /// Refused records kept ([`Archive::refused_list`]): each refused
+    /// record's text once, as it came.
+    pub refused_records: u64,
     /// Games per status.
     pub by_status: Vec<(GameStatus, u64)>,
     /// Games per kind (the kinds with games).
@@ -354,6 +364,12 @@ impl Stats {
 pub struct ReindexReport {
     /// Games indexed.
     pub games: u64,
+    /// Kept refused records checked again with today's rules.
+    pub refused_checked: u64,
+    /// Of those, the ones valid now and stored as games (their refused
+    /// records are deleted, as are those of records valid now that were
+    /// already stored).
+    pub refused_stored: u64,
 }
 
 fn dir_size(path: &Path) -> u64 {
@@ -719,8 +735,11 @@ impl Archive {
         self.writer()?.cap_pages(extra_pages)
     }
 
-    /// Rebuilds the derived indexes from SQLite: the text index and the
-    /// position index, from scratch.
+    /// Checks every kept refused record again with today's rules (one
+    /// valid now becomes a game through the import's writer, logged as an
+    /// import run, and its refused record is deleted), then rebuilds the
+    /// derived indexes from the store: the text index and the position
+    /// and pattern indexes, from scratch.
     ///
     /// # Errors
     /// [`Error::ReadOnly`] for a read-only archive; [`Error::Busy`] while
@@ -731,6 +750,9 @@ impl Archive {
             return Err(Error::ReadOnly);
         }
         let (mut text, mut conn) = self.writers()?;
+        // Refused records valid under today's rules become games first,
+        // so the rebuild below indexes them.
+        let refused = refused::revalidate(&mut conn)?;
         conn.transaction(|tx| {
             positions::rebuild(tx)?;
             patterns::rebuild_blocks(tx)
@@ -743,7 +765,11 @@ impl Archive {
         if !self.location.is_embedded() {
             text.publish(&mut conn, true)?;
         }
-        Ok(ReindexReport { games })
+        Ok(ReindexReport {
+            games,
+            refused_checked: refused.checked,
+            refused_stored: refused.stored,
+        })
     }
 
     /// Counts and sizes. The counts are those the import keeps as it
@@ -766,6 +792,7 @@ impl Archive {
             players: counts.get("people"),
             imports: counts.get("imports"),
             refused: counts.get("import_problems"),
+            refused_records: store::refused::count(self.reader()?.read())?,
             by_status: counts.by_status(),
             by_kind,
             by_board,

@@ -9,7 +9,7 @@ use crate::moves;
 use crate::{GameId, GameKind};
 
 /// zstd level for the stored record text.
-const ZSTD_LEVEL: i32 = 5;
+pub(crate) const ZSTD_LEVEL: i32 = 5;
 
 /// The metadata columns of one game.
 #[derive(Clone, Debug)]
@@ -304,45 +304,15 @@ pub(crate) fn prepare(
     let sgf = record.to_sgf();
     let mut hash = [0u8; 16];
     hash.copy_from_slice(&blake3::hash(sgf.as_bytes()).as_bytes()[..16]);
-    let (kind, size, ruleset, komi, handicap, setup) = if let Some(keil) = record.keil() {
-        let setup = keil
-            .setup
-            .as_ref()
-            .map(|start| start.to_notation(Some(keil.to_move)));
-        let r = keil.ruleset;
-        (
-            GameKind::Keil,
-            keil.board.side(),
-            r.to_string(),
-            r.komi,
-            0,
-            setup,
-        )
-    } else if let Some(go) = record.go() {
-        // The start as the validator replayed it; written when set up or
-        // when the first player is not Black (`PL[W]`, or either colour
-        // after setup).
-        let first = go.first_player;
-        let setup = (go.setup.is_some() || first != ToMove::Color(Color::Black))
-            .then(|| replay.start.to_notation(first.color()));
-        (
-            GameKind::Go,
-            replay.start.board().size(),
-            go.ruleset.code().to_string(),
-            go.komi_meant,
-            go.handicap,
-            setup,
-        )
-    } else if let Some(kaomi) = record.kaomi() {
-        (
-            GameKind::Kaomi,
-            kaomi.board.size(),
-            kaomi.ruleset.to_string(),
-            kaomi.komi,
-            0,
-            None,
-        )
-    } else {
+    let Some(Board {
+        kind,
+        size,
+        ruleset,
+        komi,
+        handicap,
+        setup,
+    }) = board_of(&record, &replay)
+    else {
         let problem = Problem {
             source: source.to_string(),
             index,
@@ -435,6 +405,63 @@ pub(crate) fn prepare(
         crate::patterns::replayed(stored, 0, &valid.meta.date, winner).ok()
     });
     Prepare::Valid(valid, checked(verdict))
+}
+
+/// The board columns of a record as the archive stores them: kind, size,
+/// ruleset (Keil's `RU` or the Go or Kaomi ruleset code), komi, Go's
+/// handicap and the start in the kind's notation (written when set up or
+/// when the first player is not Black).
+pub(crate) struct Board {
+    pub kind: GameKind,
+    pub size: u8,
+    pub ruleset: String,
+    pub komi: HalfPoints,
+    pub handicap: u32,
+    pub setup: Option<String>,
+}
+
+/// [`Board`] of `record` as `replay` replayed it; `None` for a game this
+/// archive does not store.
+pub(crate) fn board_of(record: &Record, replay: &Replay) -> Option<Board> {
+    if let Some(keil) = record.keil() {
+        let setup = keil
+            .setup
+            .as_ref()
+            .map(|start| start.to_notation(Some(keil.to_move)));
+        let r = keil.ruleset;
+        Some(Board {
+            kind: GameKind::Keil,
+            size: keil.board.side(),
+            ruleset: r.to_string(),
+            komi: r.komi,
+            handicap: 0,
+            setup,
+        })
+    } else if let Some(go) = record.go() {
+        // The start as the validator replayed it; written when set up or
+        // when the first player is not Black (`PL[W]`, or either colour
+        // after setup).
+        let first = go.first_player;
+        let setup = (go.setup.is_some() || first != ToMove::Color(Color::Black))
+            .then(|| replay.start.to_notation(first.color()));
+        Some(Board {
+            kind: GameKind::Go,
+            size: replay.start.board().size(),
+            ruleset: go.ruleset.code().to_string(),
+            komi: go.komi_meant,
+            handicap: go.handicap,
+            setup,
+        })
+    } else {
+        record.kaomi().map(|kaomi| Board {
+            kind: GameKind::Kaomi,
+            size: kaomi.board.size(),
+            ruleset: kaomi.ruleset.to_string(),
+            komi: kaomi.komi,
+            handicap: 0,
+            setup: None,
+        })
+    }
 }
 
 /// Decompresses a stored record.

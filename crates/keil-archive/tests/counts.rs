@@ -63,6 +63,7 @@ fn counted(dir: &std::path::Path) -> Stats {
         players: count("SELECT COUNT(*) FROM players"),
         imports: count("SELECT COUNT(*) FROM imports"),
         refused: count("SELECT COUNT(*) FROM import_problems"),
+        refused_records: count("SELECT COUNT(*) FROM import_problems WHERE record IS NOT NULL"),
         by_status,
         by_kind,
         by_board,

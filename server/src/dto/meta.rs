@@ -33,8 +33,11 @@ pub struct StatsDto {
     pub players: u64,
     /// Import runs.
     pub imports: u64,
-    /// Games refused over all imports.
+    /// Refusals logged over all imports: one a refused game tree (the same
+    /// record refused twice counts twice).
     pub refused: u64,
+    /// Refused records kept (`GET /api/v1/refused`): each record once.
+    pub refused_records: u64,
     /// Games removed by the operator (`DELETE /api/v1/games/{id}`,
     /// `keil remove`).
     pub removed: u64,

@@ -4,13 +4,15 @@
 //!
 //! One module per resource: `queries` (the parameters of every request),
 //! `games`, `players`, `searches` (positions and patterns), `meta` (full
-//! text, statistics, health) and `uploads`; every type is re-exported
+//! text, statistics, health), `refused` (refused records kept) and
+//! `uploads`; every type is re-exported
 //! here, as `crate::dto::X`.
 
 mod games;
 mod meta;
 mod players;
 mod queries;
+mod refused;
 mod searches;
 mod uploads;
 
@@ -18,6 +20,7 @@ pub use games::*;
 pub use meta::*;
 pub use players::*;
 pub use queries::*;
+pub use refused::*;
 pub use searches::*;
 pub use uploads::*;
 

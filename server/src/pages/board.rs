@@ -228,7 +228,6 @@ fn kaomi_marks(l: &crate::replay::Replayed, end: bool) -> Vec<PointMark> {
 /// What one request shows: a line of a game (the main line, or a
 /// variation of its record) replayed to a ply, with the record's tree.
 pub(super) struct Shown {
-    id: GameId,
     pub(super) ply: u32,
     pub(super) plies: u32,
     pub(super) line: Line,
@@ -239,6 +238,11 @@ pub(super) struct Shown {
     /// Whether the result is compared with a computed score (else the
     /// final position's count is not shown).
     pub(super) result_checked: bool,
+    /// What the caption calls the line's record: `Game 12`, `Refused
+    /// record 3`.
+    pub(super) title: String,
+    /// Marks drawn besides the viewer's own (the refused move).
+    pub(super) marks: Vec<PointMark>,
 }
 
 /// Whether the rules compare `RE` with a computed score (go-rules.md
@@ -297,7 +301,6 @@ pub(super) fn show(
     let line = replay_line(&line_moves, ply)?;
     let result_checked = rules_check_result(&line_moves.rules);
     Ok(Shown {
-        id,
         ply,
         plies,
         line,
@@ -306,6 +309,8 @@ pub(super) fn show(
         nodes,
         view,
         result_checked,
+        title: format!("Game {id}"),
+        marks: Vec::new(),
     })
 }
 
@@ -318,7 +323,7 @@ fn ink(position: &keil_rules::AnyPosition, p: Point) -> Option<String> {
 /// captures, the node's comments and the variations that branch there:
 /// part of the game page, and the fragment the viewer's script fetches.
 pub(super) fn board_panel(sh: &Shown) -> String {
-    let (id, ply, plies, board) = (sh.id, sh.ply, sh.plies, sh.board);
+    let (ply, plies, board) = (sh.ply, sh.plies, sh.board);
     let line = &sh.line;
     let l = &line.at;
     let last_point = match l.last {
@@ -429,6 +434,7 @@ pub(super) fn board_panel(sh: &Shown) -> String {
             });
         }
     }
+    marks.extend(sh.marks.iter().cloned());
     let svg = svg::render_with(
         &Drawing {
             position: &l.position,
@@ -491,7 +497,7 @@ pub(super) fn board_panel(sh: &Shown) -> String {
         announce,
         svg,
         buttons,
-        caption: format!("Game {id}, {caption}"),
+        caption: format!("{}, {caption}", sh.title),
         explore,
         keep: sh.view.keep(),
         numbers_href: format!("?{}ply={ply}", flipped.keep()),

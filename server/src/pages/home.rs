@@ -45,6 +45,9 @@ struct Opening {
 pub struct HomeData {
     games: u64,
     players: u64,
+    /// Refused records kept (the home page links their list when there
+    /// are some).
+    refused_records: u64,
     /// The name of the player with the most games: the search box's
     /// example.
     example: String,
@@ -177,6 +180,7 @@ fn home_data(a: &Archive) -> Result<HomeData, PageError> {
     Ok(HomeData {
         games: stats.games,
         players: stats.players,
+        refused_records: stats.refused_records,
         example,
         kinds,
         openings,
@@ -191,6 +195,7 @@ struct HomePage<'a> {
     title: &'a str,
     games: u64,
     players: u64,
+    refused_records: u64,
     example: &'a str,
     kinds: &'a [KindCount],
     openings: &'a [Opening],
@@ -224,6 +229,7 @@ pub async fn home(state: Data<ServerState>) -> PageResult {
         title: "Home",
         games: data.games,
         players: data.players,
+        refused_records: data.refused_records,
         example: &data.example,
         kinds: &data.kinds,
         openings: &data.openings,

@@ -15,7 +15,7 @@
 //!
 //! One module per page: `home`, `search`, `games` (the list and its
 //! downloads), `game` (the viewer), `players`, `explorer` (positions),
-//! `patterns` and `upload`; this module holds what they share (the page
+//! `patterns`, `upload` and `refused` (the refused records kept); this module holds what they share (the page
 //! table, errors, query parsing, rendering, links and names).
 
 mod board;
@@ -27,6 +27,7 @@ mod games;
 mod home;
 mod patterns;
 mod players;
+mod refused;
 mod search;
 mod tree;
 mod upload;
@@ -69,10 +70,12 @@ pub fn page_table() -> Vec<RouteEntry> {
         entry("GET", "/patterns.zip", patterns::patterns_zip),
         entry("GET", "/search", search_page),
         entry("GET", "/upload", upload_page),
+        entry("GET", "/refused", refused::refused_list_page),
         entry("GET", "/static/{name}", serve_asset),
         entry("GET", "/games/{id}", game::game_page),
         entry("GET", "/games/{id}/board", game::board_fragment),
         entry("GET", "/players/{name}", player_page),
+        entry("GET", "/refused/{id}", refused::refused_page),
     ]
 }
 

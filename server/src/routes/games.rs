@@ -85,13 +85,7 @@ pub async fn upload_games(
         .get(header::CONTENT_ENCODING)
         .map(|v| v.to_str().unwrap_or("(not text)").to_string());
     let answer = work::write(&state, move |st| {
-        upload::store(
-            st,
-            &source,
-            body.to_vec(),
-            encoding.as_deref(),
-            &uploader.name,
-        )
+        upload::store(st, &source, body.to_vec(), encoding.as_deref(), &uploader)
     })
     .await?;
     state

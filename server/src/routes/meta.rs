@@ -28,6 +28,7 @@ pub async fn stats(state: Data<ServerState>) -> Result<HttpResponse, ApiError> {
         players: s.players,
         imports: s.imports,
         refused: s.refused,
+        refused_records: s.refused_records,
         removed,
         by_status: s
             .by_status

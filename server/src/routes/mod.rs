@@ -3,7 +3,8 @@
 //! [`games`] (the list, uploads, one game and its record, full-text
 //! search), [`positions`] (a game's positions as JSON and SVG, position
 //! search), [`patterns`] (pattern search), [`players`] (name search and
-//! profiles) and [`meta`] (health, statistics, the OpenAPI document). Each
+//! profiles), [`refused`] (the refused records kept) and [`meta`]
+//! (health, statistics, the OpenAPI document). Each
 //! parses its parameters into archive types, runs the archive call on the
 //! blocking pool and turns the answer into a response type of
 //! [`crate::dto`].
@@ -16,6 +17,7 @@ pub mod meta;
 pub mod patterns;
 pub mod players;
 pub mod positions;
+pub mod refused;
 
 use std::sync::Arc;
 
@@ -37,6 +39,7 @@ pub use patterns::search_patterns;
 pub(crate) use players::find_player;
 pub use players::{get_player, search_players};
 pub use positions::{get_position, get_position_svg, search_positions};
+pub use refused::{get_refused, list_refused};
 
 /// Every route of the API but `/openapi.json` ([`crate::openapi`], which
 /// documents these; [`crate::app_config`] adds it), in matching order: the fixed paths first (the
@@ -54,6 +57,7 @@ pub fn route_table() -> Vec<RouteEntry> {
         entry("POST", "/api/v1/games", upload_games),
         entry("GET", "/api/v1/search", search_text),
         entry("GET", "/api/v1/stats", stats),
+        entry("GET", "/api/v1/refused", list_refused),
         entry("GET", "/healthz", health),
         entry("GET", "/api/v1/games/{id}", get_game),
         entry("DELETE", "/api/v1/games/{id}", remove_game),
@@ -70,6 +74,7 @@ pub fn route_table() -> Vec<RouteEntry> {
         ),
         entry("GET", "/api/v1/games/{id}/positions/{ply}", get_position),
         entry("GET", "/api/v1/players/{name}", get_player),
+        entry("GET", "/api/v1/refused/{id}", get_refused),
     ]
 }
 

@@ -156,6 +156,24 @@ impl Canvas {
                         radius * 0.9
                     );
                 }
+                // A refused move (the refused record's viewer): a red
+                // ring and cross on the point it names.
+                "refused" => {
+                    let k = radius * 0.6;
+                    let _ = write!(
+                        self.s,
+                        r##"<g class="refused" fill="none" stroke="#c0392b" stroke-width="3"><title>{title}</title><circle cx="{x:.1}" cy="{y:.1}" r="{:.1}"/><path d="M{:.1} {:.1}L{:.1} {:.1}M{:.1} {:.1}L{:.1} {:.1}"/></g>"##,
+                        radius * 0.95,
+                        x - k,
+                        y - k,
+                        x + k,
+                        y + k,
+                        x - k,
+                        y + k,
+                        x + k,
+                        y - k
+                    );
+                }
                 // A record's board markup (SGF `TR`, `SQ`, `CR`, `MA`,
                 // `LB`) and move numbers, drawn in `fill` (chosen to read
                 // on the stone below, black by default).

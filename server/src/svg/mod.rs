@@ -96,6 +96,7 @@ pub struct Extras<'a> {
 }
 
 /// A mark drawn on one point over the board (see [`Extras::marks`]).
+#[derive(Clone, Debug)]
 pub struct PointMark {
     /// The point.
     pub point: Point,
@@ -108,7 +109,8 @@ pub struct PointMark {
     /// deciding group) and `ghost` (a dashed circle where a pushed stone
     /// stood); a record's markup `mk-tr`, `mk-sq`, `mk-cr`, `mk-ma`,
     /// `mk-lb` (with `label`) and move numbers `mk-num` (with `label`),
-    /// drawn in `fill`.
+    /// drawn in `fill`; `refused` (a red ring and cross: the refused move
+    /// of a refused record).
     pub class: &'static str,
     /// A short text drawn on the point (a continuation's games count).
     pub label: String,

@@ -87,6 +87,12 @@ pub struct ImportOptions {
     /// ([`crate::read_aliases`]). A pair whose names are already one person
     /// is passed over.
     pub aliases: Vec<(String, String)>,
+    /// Whether a refused game tree's text is kept with its refusal
+    /// (default true; [`crate::Archive::refused_record`]): a server keeps
+    /// those of its operator's uploads only. A tree that did not parse
+    /// into one (a source that is not SGF, a file with no game tree) has
+    /// no text to keep.
+    pub keep_refused: bool,
 }
 
 /// What counts as a game already stored (docs/collections.md,
@@ -121,6 +127,7 @@ impl Default for ImportOptions {
             limits: keil_container::Limits::default(),
             duplicates: Duplicates::default(),
             aliases: Vec::new(),
+            keep_refused: true,
         }
     }
 }
@@ -282,18 +289,45 @@ pub struct Merge {
 }
 
 /// One prepared game tree and where it came from.
-struct Item {
+pub(crate) struct Item {
     /// The source's name.
-    source: Arc<str>,
+    pub(crate) source: Arc<str>,
     /// The tree's index in its source, from 0.
-    index: usize,
-    prepared: Prepare,
+    pub(crate) index: usize,
+    pub(crate) prepared: Prepare,
+    /// A refused tree's text as it came, when the import keeps refused
+    /// records ([`ImportOptions::keep_refused`]).
+    pub(crate) kept: Option<Box<crate::refused::Kept>>,
 }
 
 /// One batch of prepared games (one transaction), from one source or from
 /// several small ones.
 struct Batch {
     items: Vec<Item>,
+}
+
+/// Writes prepared items as one batch of import `import_id` through the
+/// import's writer ([`write::write_batch`], duplicates by signature): how
+/// [`crate::Archive::reindex`] stores the refused records that are valid
+/// now. Returns what became of each item, in order.
+///
+/// # Errors
+/// Storage errors (nothing of the batch is then stored).
+pub(crate) fn write_items(
+    writer: &mut crate::store::Writer,
+    import_id: i64,
+    items: Vec<Item>,
+) -> Result<Vec<GameOutcome>> {
+    let mut outcomes = Vec::new();
+    write::write_batch(
+        writer,
+        import_id,
+        Batch { items },
+        &mut SpellingCache::default(),
+        Duplicates::default(),
+        Some(&mut outcomes),
+    )?;
+    Ok(outcomes)
 }
 
 /// Files up to this size are read in groups, a whole file per rayon task: a
@@ -352,17 +386,19 @@ fn source_problem(name: &str, reason: &str, message: String) -> Item {
         source: Arc::from(name),
         index: 0,
         prepared: Prepare::Invalid(problem, Checked::NotRead),
+        kept: None,
     }
 }
 
 /// How one source's game trees are prepared: runs of at most `run` trees
 /// in parallel, files read in parts of `part_bytes`, verdicts kept when
-/// `keep`.
+/// `keep`, refused trees' texts when `keep_refused`.
 #[derive(Clone, Copy)]
 struct Reading<'a> {
     run: usize,
     part_bytes: usize,
     keep: bool,
+    keep_refused: bool,
     expander: &'a keil_container::Expander,
 }
 
@@ -394,6 +430,7 @@ fn prepare_bytes(name: &str, bytes: &[u8], how: Reading<'_>, sink: &mut ItemSink
         source: source.clone(),
         index,
         prepared,
+        kept: None,
     };
     let decoded = keil_sgf::decode(bytes);
     if let Some(problem) = binary_problem(name, &decoded.text) {
@@ -417,7 +454,19 @@ fn prepare_bytes(name: &str, bytes: &[u8], how: Reading<'_>, sink: &mut ItemSink
             let end = (first + how.run).min(file.len());
             let items: Vec<Item> = (first..end)
                 .into_par_iter()
-                .map(|i| item(base + i, prepare(name, base + i, file.record(i), how.keep)))
+                .map(|i| {
+                    let prepared = prepare(name, base + i, file.record(i), how.keep);
+                    let kept = match &prepared {
+                        Prepare::Invalid(..) if how.keep_refused => {
+                            crate::refused::Kept::of_tree(&file, i, hint).map(Box::new)
+                        }
+                        _ => None,
+                    };
+                    Item {
+                        kept,
+                        ..item(base + i, prepared)
+                    }
+                })
                 .collect();
             if !sink(items) {
                 return false;
@@ -610,6 +659,7 @@ impl Archive {
                     run: batch_size,
                     part_bytes,
                     keep,
+                    keep_refused: options.keep_refused,
                     expander,
                 };
                 // Small files are prepared a group at a time, one file per

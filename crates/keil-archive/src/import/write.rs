@@ -165,13 +165,15 @@ fn write_in(
             source,
             index,
             prepared,
+            kept,
         },
         signature,
     ) in batch.items.into_iter().zip(signatures)
     {
         let (p, checked) = match prepared {
             Prepare::Invalid(p, checked) => {
-                sql::insert_problem(tx, import_id, &p)?;
+                // The record as it came, kept once by its hash.
+                crate::store::refused::insert(tx, import_id, &p, kept.as_deref())?;
                 note(&mut these, Fate::Invalid(p.clone()), checked);
                 out.problems.push(p);
                 continue;

@@ -64,23 +64,10 @@ pub(crate) fn count_batch(w: Write<'_>, id: i64, counts: [u64; 5]) -> Result<()>
     Ok(())
 }
 
-/// Logs a refused game of import `import_id`.
+/// Logs a refused game of import `import_id` without its record
+/// ([`super::refused::insert`] writes the row).
 pub(crate) fn insert_problem(w: Write<'_>, import_id: i64, p: &Problem) -> Result<()> {
-    w.execute(
-        "INSERT INTO import_problems (import_id, source, game_index, reason, message, ply, \
-         line, col) VALUES (?,?,?,?,?,?,?,?)",
-        params![
-            import_id,
-            p.source,
-            p.index as i64,
-            p.reason,
-            p.message,
-            p.ply,
-            p.line,
-            p.column
-        ],
-    )?;
-    Ok(())
+    super::refused::insert(w, import_id, p, None).map(drop)
 }
 
 /// Runs `sql_of(marks)` (a statement reading `(key, id)` rows for the

@@ -4,7 +4,7 @@
 //! - `sql.rs`: the statement layer both backends run (parameters, rows,
 //!   the handle [`sql::Conn`]).
 //! - `blocks.rs`, `games.rs`, `import.rs`, `people.rs`, `positions.rs`,
-//!   `removals.rs`, `snapshots.rs`: every statement of the archive, written once in SQL
+//!   `refused.rs`, `removals.rs`, `snapshots.rs`: every statement of the archive, written once in SQL
 //!   both backends read, grouped by the tables they touch.
 //! - `sqlite/`: the embedded backend (one file, WAL mode, a small read
 //!   pool); `postgres/`: a database server that many processes share
@@ -23,6 +23,7 @@ pub(crate) mod import;
 pub(crate) mod people;
 pub(crate) mod positions;
 mod postgres;
+pub(crate) mod refused;
 pub(crate) mod removals;
 pub(crate) mod snapshots;
 pub(crate) mod sources;
