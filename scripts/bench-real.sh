@@ -12,9 +12,8 @@
 #      (sqlite3) and the import's --json report: games stored, exact
 #      duplicates, records merged into a stored game by merge kind
 #      (game_sources.merge_kind: identical, symmetric, prefix, transposed,
-#      discrepancy; "unclassified" is a record merged by its signature
-#      alone, merge_kind NULL, as every merge is until the archive fills
-#      the column), games kept apart but linked (game_links by kind:
+#      discrepancy; "unclassified" is a record merged by a version before
+#      schema 14, merge_kind NULL), games kept apart but linked (game_links by kind:
 #      similar), and refused records by reason (import_problems.reason);
 #   4. starts `keil serve` on the archive (an empty --cache-dir, no demo,
 #      no rate limits) and times its start: until /healthz answers, until
@@ -35,6 +34,10 @@
 # " (t0)" ... " (t7)"), imported with --duplicates exact, so 8 games a
 # game: a realistic set 8 times larger (26,127 KGS games give 209,016).
 # `--both` runs plain, then transformed, and tables them side by side.
+# `--merging` imports the 8-symmetry set with the default --duplicates
+# signature: the 8 orientations of each game must merge into one game
+# (7 `symmetric` merges a game), which measures the merge rule at scale;
+# `--all` runs plain, transformed and merging.
 #
 # Environment: KEIL_BENCH_DIR (default /work/bench-data if it exists, else
 # /tmp/keil-bench-real) holds the archives and the transformed sets
@@ -50,6 +53,8 @@ modes=(plain)
 case "${1:-}" in
     --transform) modes=(transformed); shift ;;
     --both) modes=(plain transformed); shift ;;
+    --merging) modes=(merging); shift ;;
+    --all) modes=(plain transformed merging); shift ;;
     -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 esac
 [ "${TRANSFORM:-}" = 1 ] && modes=(transformed)
@@ -101,14 +106,14 @@ for mode in "${modes[@]}"; do
     dup=signature
     put "$mode" "generate --transform-of (s)" -
     put "$mode" "records generated (MB)" -
-    if [ "$mode" = transformed ]; then
-        dup=exact
+    if [ "$mode" = transformed ] || [ "$mode" = merging ]; then
+        [ "$mode" = transformed ] && dup=exact
         sources=()
         t0=$(now)
         i=0
         for d in "${inputs[@]}"; do
             out="$work/transformed-$i.sgf"
-            "$keil" generate --transform-of "$d" --out "$out"
+            [ -s "$out" ] || "$keil" generate --transform-of "$d" --out "$out"
             sources+=("$out")
             i=$((i + 1))
         done
@@ -133,6 +138,8 @@ print(f"import: games/s (read, wall)\t{c['games_read'] / max(wall, 1e-9):.0f}")
 print(f"stored\t{c['imported']}")
 print(f"duplicates (same record)\t{c['duplicates']}")
 print(f"merged into a stored game\t{c['merged']}")
+print(f"linked as similar\t{c.get('similar', 0)}")
+print(f"replaced by a longer record\t{c.get('promoted', 0)}")
 print(f"refused\t{c['invalid']}")
 EOF
     )

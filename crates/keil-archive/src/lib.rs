@@ -773,14 +773,18 @@ impl Archive {
     }
 
     /// Counts and sizes. The counts are those the import keeps as it
-    /// writes (schema/0006_counts.sql), read in one query: the time does not
+    /// writes (schema/0006_counts.sql), read in one query, and the kept
+    /// refused records (the rows of one partial index): the time does not
     /// grow with the number of games (only the tantivy directory's files
     /// are listed for its size).
     ///
     /// # Errors
     /// SQLite and tantivy errors.
     pub fn stats(&self) -> Result<Stats> {
-        let counts = store::games::counts(self.reader()?.read())?;
+        // One connection and one snapshot for both counts.
+        let (counts, refused_records) = self
+            .reader()?
+            .snapshot(|read| Ok((store::games::counts(read)?, store::refused::count(read)?)))?;
         let by_board = counts.by_board();
         let by_kind = GameKind::ALL
             .into_iter()
@@ -792,7 +796,7 @@ impl Archive {
             players: counts.get("people"),
             imports: counts.get("imports"),
             refused: counts.get("import_problems"),
-            refused_records: store::refused::count(self.reader()?.read())?,
+            refused_records,
             by_status: counts.by_status(),
             by_kind,
             by_board,

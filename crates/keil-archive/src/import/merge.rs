@@ -40,8 +40,8 @@ pub enum MergeKind {
     Prefix,
     /// The same moves of each colour, in another order.
     Transposed,
-    /// The same players and date, the moves differing at 1 to
-    /// [`MAX_DIFFERENCES`] plies (a transcription error).
+    /// The same players and date, the moves differing at 1 to 5 plies (a
+    /// transcription error).
     Discrepancy,
 }
 

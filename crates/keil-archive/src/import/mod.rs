@@ -326,6 +326,7 @@ pub(crate) fn write_items(
         &mut SpellingCache::default(),
         Duplicates::default(),
         Some(&mut outcomes),
+        |_| Ok(()),
     )?;
     Ok(outcomes)
 }

@@ -59,7 +59,7 @@ pub struct MergeRepair {
 }
 
 /// Carries out the upgrade when it is pending; `None` when it was done
-/// before.
+/// before, or found nothing to do (a new archive).
 ///
 /// # Errors
 /// Storage errors (what committed stays: the next open goes on).
@@ -174,6 +174,7 @@ pub(crate) fn repair_merges(writer: &mut Writer) -> Result<Option<MergeRepair>> 
                     source: std::sync::Arc::from(row.source.as_str()),
                     index: usize::try_from(row.game_index).unwrap_or(0),
                     prepared,
+                    kept: None,
                 })
                 .collect();
             let written = write::write_batch(
@@ -195,7 +196,8 @@ pub(crate) fn repair_merges(writer: &mut Writer) -> Result<Option<MergeRepair>> 
         }
     }
     sql::finish_upgrade(writer.autocommit(), UPGRADE, &super::now())?;
-    Ok(Some(report))
+    // A new archive has nothing to upgrade: nothing to tell.
+    Ok((report != MergeRepair::default()).then_some(report))
 }
 
 /// A merged record read again as an import reads it (its normalised text

@@ -142,7 +142,7 @@ pub(crate) fn get(conn: Read<'_>, id: RefusedId) -> Result<Option<(RefusedSummar
 pub(crate) fn count(conn: Read<'_>) -> Result<u64> {
     Ok(conn
         .value::<i64>(
-            "SELECT COUNT(*) FROM import_problems WHERE record IS NOT NULL",
+            "SELECT COUNT(*) FROM import_problems WHERE hash IS NOT NULL AND record IS NOT NULL",
             params![],
         )?
         .max(0) as u64)
