@@ -720,6 +720,7 @@ fn openapi_document_lists_every_route() {
         ("get", "/api/v1/games/{id}"),
         ("delete", "/api/v1/games/{id}"),
         ("get", "/api/v1/games/{id}/record"),
+        ("get", "/api/v1/games/{id}/records/{record}"),
         ("get", "/api/v1/games/{id}/positions/{ply}"),
         ("get", "/api/v1/games/{id}/positions/{ply}.svg"),
         ("get", "/api/v1/players"),
