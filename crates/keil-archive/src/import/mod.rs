@@ -297,7 +297,7 @@ pub(crate) struct Item {
     pub(crate) prepared: Prepare,
     /// A refused tree's text as it came, when the import keeps refused
     /// records ([`ImportOptions::keep_refused`]).
-    pub(crate) kept: Option<Box<crate::refused::Kept>>,
+    pub(crate) kept: Option<Box<crate::refused::model::Kept>>,
 }
 
 /// One batch of prepared games (one transaction), from one source or from
@@ -459,7 +459,7 @@ fn prepare_bytes(name: &str, bytes: &[u8], how: Reading<'_>, sink: &mut ItemSink
                     let prepared = prepare(name, base + i, file.record(i), how.keep);
                     let kept = match &prepared {
                         Prepare::Invalid(..) if how.keep_refused => {
-                            crate::refused::Kept::of_tree(&file, i, hint).map(Box::new)
+                            crate::refused::model::Kept::of_tree(&file, i, hint).map(Box::new)
                         }
                         _ => None,
                     };

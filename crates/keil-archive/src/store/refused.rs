@@ -6,8 +6,9 @@
 use super::{Read, Write, params};
 use crate::ImportId;
 use crate::Result;
+use crate::ids::RefusedId;
 use crate::prepare::{Problem, ZSTD_LEVEL};
-use crate::refused::{Kept, RefusedFilter, RefusedId, RefusedOrder, RefusedSummary};
+use crate::refused::model::{Kept, RefusedFilter, RefusedOrder, RefusedSummary};
 
 /// The columns [`summary`] reads, in order (`p` is `import_problems`,
 /// `i` its import).
