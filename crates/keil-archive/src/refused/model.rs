@@ -96,7 +96,7 @@ pub struct RefusedPage {
 }
 
 /// A kept refused record's main line up to its refused move, for a viewer
-/// ([`Archive::refused_line`]).
+/// ([`crate::Archive::refused_line`]).
 #[derive(Clone, Debug)]
 pub struct RefusedLine {
     /// The legal moves of the main line before the refused one, ready to
