@@ -1,7 +1,16 @@
 #!/usr/bin/env python3
-"""Load benchmark of `keil serve` (issue 22, item 2): how long a plain read
-(`GET /api/v1/games/{id}`) takes while three large uploads and four heavy
-pattern searches run beside it, for one or more `keil` binaries in one run.
+"""Load benchmark of `keil serve`: how long a plain read
+(`GET /api/v1/games/{id}`) takes while heavy work runs beside it, for one
+or more `keil` binaries in one run. Two mixes:
+
+- `--mix uploads` (the default): three large uploads and four heavy
+  pattern searches;
+- `--mix lists`: four clients looping on game lists whose filters match
+  few games (a rare result, komi, handicap, event: lists no index serves)
+  and four on heavy pattern searches, for `--seconds`; with `--db` an
+  existing archive (the KGS set and its 8 symmetric transforms, say) is
+  served as it is, for every binary (opened read-write: it must have the
+  binaries' schema).
 
 Per binary: an archive of GAMES generated games (half Keil side 7, half Go
 19x19; imported once per binary and kept in WORK), a server on 127.0.0.1,
@@ -15,6 +24,8 @@ then
 Prints, per binary, the reads' p50, p99 and slowest latency in ms, the
 uploads' answers and times, the searches' answers, and the load average.
 
+Each client thread is a client of its own to the rate limits (an
+X-Forwarded-For address of its own; the servers run with --trust-proxy).
 Only the standard library; the servers listen on 127.0.0.1 only, every loop
 is bounded in count and time, and the servers are stopped at the end.
 
@@ -24,6 +35,7 @@ is bounded in count and time, and the servers are stopped at the end.
 
 import argparse
 import http.client
+import json
 import os
 import random
 import subprocess
@@ -35,6 +47,7 @@ TOKEN = "bench-load-token-0123456789abcdef"
 UPLOADS = 3
 UPLOAD_GAMES = 4000
 SEARCHERS = 4
+LISTERS = 4
 
 # 5-stone patterns (rows notation, 3x3: X black, O white, . empty); each
 # request takes the next one, so that no answer comes from the cache.
@@ -88,7 +101,7 @@ def reads(port, games, stop, out, count=None):
     while not stop.is_set() and (count is None or n < count):
         gid = random.randint(1, games)
         t = time.perf_counter()
-        c.request("GET", f"/api/v1/games/{gid}")
+        c.request("GET", f"/api/v1/games/{gid}", headers={"X-Forwarded-For": "10.0.0.1"})
         r = c.getresponse()
         r.read()
         out["ms"].append((time.perf_counter() - t) * 1000.0)
@@ -113,6 +126,42 @@ def search(port, index, stop, out):
         out.append((r.status, (time.perf_counter() - t) * 1000.0))
 
 
+# Game lists whose filters match few games or none on a real Go archive:
+# each reads the archive in date order testing every game, unless the
+# server runs it as a search.
+LISTS = [
+    "result=0", "komi=99", "result=B%2B999.5", "handicap=9&komi=0.5&winner=W",
+    "event=zzzz-no-such-event", "result=W%2B0.5&handicap=7", "komi=-3.5",
+    "min_rank=9d&max_rank=9d&result=0",
+]
+
+
+def lists(port, index, stop, out):
+    """Loops on LISTS (client `index` starts at its own) until `stop`;
+    appends (status, ms) to `out`; honours Retry-After on 429 and 503, as a
+    client of a public server should."""
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+    i = index
+    while not stop.is_set():
+        query = LISTS[i % len(LISTS)]
+        i += 1
+        t = time.perf_counter()
+        c.request("GET", f"/api/v1/games?limit=20&{query}",
+                  headers={"X-Forwarded-For": f"10.0.2.{index}"})
+        r = c.getresponse()
+        r.read()
+        out.append((r.status, (time.perf_counter() - t) * 1000.0))
+        if r.status in (429, 503):
+            stop.wait(min(5.0, float(r.getheader("Retry-After") or 1)))
+
+
+def games_in(port):
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    c.request("GET", "/api/v1/stats")
+    r = c.getresponse()
+    return json.loads(r.read())["games"]
+
+
 def upload(port, body, out):
     c = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
     t = time.perf_counter()
@@ -125,7 +174,7 @@ def upload(port, body, out):
 
 def run(name, keil, args, port, bodies):
     work = args.work
-    db = os.path.join(work, f"archive-{name}-{args.games}")
+    db = args.db or os.path.join(work, f"archive-{name}-{args.games}")
     if not os.path.exists(db):
         half = args.games // 2
         sh([keil, "import", "--db", db,
@@ -139,28 +188,37 @@ def run(name, keil, args, port, bodies):
     log = open(os.path.join(work, f"serve-{name}.log"), "w")
     proc = subprocess.Popen(
         [keil, "serve", "--db", db, "--addr", f"127.0.0.1:{port}", "--token-file", token,
-         "--no-demo", "--max-upload", str(64 << 20)] + args.extra.get(name, []),
+         "--no-demo", "--max-upload", str(64 << 20), "--trust-proxy"] + (["--cache-dir", os.path.join(work, f"cache-{name}")] if args.db else []) + args.extra.get(name, []),
         stdout=log, stderr=log, env=dict(os.environ, RUST_LOG="warn"))
     try:
         wait_healthy(port, proc)
+        games = games_in(port)
         idle = {"ms": [], "errors": []}
-        reads(port, args.games, threading.Event(), idle, count=300)
+        reads(port, games, threading.Event(), idle, count=300)
         stop, reading = threading.Event(), threading.Event()
         loaded = {"ms": [], "errors": []}
-        searches, uploads = [], []
+        searches, uploads, listed = [], [], []
         load_before = os.getloadavg()
         threads = [threading.Thread(target=search, args=(port, i, stop, searches))
                    for i in range(SEARCHERS)]
-        threads += [threading.Thread(target=upload, args=(port, b, uploads)) for b in bodies]
-        reader = threading.Thread(target=reads, args=(port, args.games, reading, loaded))
+        if args.mix == "uploads":
+            work_threads = [threading.Thread(target=upload, args=(port, b, uploads))
+                            for b in bodies]
+        else:
+            work_threads = [threading.Thread(target=lists, args=(port, i, stop, listed))
+                            for i in range(LISTERS)]
+        reader = threading.Thread(target=reads, args=(port, games, reading, loaded))
         t0 = time.time()
         reader.start()
-        for t in threads:
+        for t in threads + work_threads:
             t.start()
-        for t in threads[SEARCHERS:]:
-            t.join(timeout=max(1, args.limit - (time.time() - t0)))
+        if args.mix == "uploads":
+            for t in work_threads:
+                t.join(timeout=max(1, args.limit - (time.time() - t0)))
+        else:
+            stop.wait(args.seconds)
         stop.set()
-        for t in threads[:SEARCHERS]:
+        for t in threads + work_threads:
             t.join(timeout=130)
         reading.set()
         reader.join()
@@ -173,15 +231,29 @@ def run(name, keil, args, port, bodies):
     return {
         "name": name, "idle": sorted(idle["ms"]), "load": sorted(loaded["ms"]),
         "read_errors": loaded["errors"] + idle["errors"], "searches": searches,
-        "uploads": uploads, "elapsed": elapsed, "loadavg": (load_before, load_after),
+        "uploads": uploads, "lists": listed, "games": games, "elapsed": elapsed, "loadavg": (load_before, load_after),
     }
+
+
+def per_status(answers, median):
+    """`status: count, median` of (status, ms) answers, by status."""
+    by = {}
+    for status, ms in answers:
+        by.setdefault(status, []).append(ms)
+    return ", ".join(f"{s}: {len(v)}, {median(sorted(v)[len(v) // 2])}"
+                     for s, v in sorted(by.items())) or "-"
 
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--keil", action="append", required=True, metavar="NAME=PATH",
                    help="a keil binary to measure (repeat to compare)")
-    p.add_argument("--games", type=int, default=20000)
+    p.add_argument("--games", type=int, default=20000,
+                   help="games of the generated archive (without --db)")
+    p.add_argument("--db", help="serve this existing archive instead of a generated one")
+    p.add_argument("--mix", choices=["uploads", "lists"], default="uploads")
+    p.add_argument("--seconds", type=float, default=120,
+                   help="seconds of load of the lists mix")
     p.add_argument("--serve-arg", action="append", default=[], metavar="NAME=ARG",
                    help="an extra `keil serve` argument for binary NAME only (repeatable), "
                         "e.g. branch=--rate-searches=0 to measure without rate limits")
@@ -197,7 +269,7 @@ def main():
         args.extra.setdefault(who, []).append(arg)
     first = args.keil[0].split("=", 1)[1]
     bodies = []
-    for i in range(UPLOADS):
+    for i in range(UPLOADS if args.mix == "uploads" else 0):
         # New games for every binary's archive: seeds no corpus used.
         path = corpus(first, args.work, f"upload-{i}.sgf", "go", UPLOAD_GAMES, 100 + i)
         with open(path, "rb") as f:
@@ -207,25 +279,25 @@ def main():
         name, path = spec.split("=", 1)
         results.append(run(name, path, args, args.port + k, bodies))
     print()
-    print(f"{args.games} games; {UPLOADS} uploads of {UPLOAD_GAMES} Go 19x19 games and "
-          f"{SEARCHERS} clients searching 5-stone anywhere patterns at once; "
-          f"{os.cpu_count()} cores")
+    if args.mix == "uploads":
+        work = f"{UPLOADS} uploads of {UPLOAD_GAMES} Go 19x19 games"
+    else:
+        work = f"{LISTERS} clients looping on game lists that match few games"
+    print(f"{results[0]['games']} games; {work} and {SEARCHERS} clients searching 5-stone "
+          f"anywhere patterns at once; {os.cpu_count()} cores")
     print()
     print("| binary | idle p50 / p99 / max ms | under load: reads | p50 ms | p99 ms | "
-          "slowest ms | read errors | uploads (status, s) | searches (status: n, median s) | "
-          "load s | loadavg before/after |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+          "slowest ms | read errors | uploads (status, s) | lists (status: n, median ms) | "
+          "searches (status: n, median s) | load s | loadavg before/after |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in results:
         idle, load = r["idle"], r["load"]
-        by_status = {}
-        for status, ms in r["searches"]:
-            by_status.setdefault(status, []).append(ms)
-        searches = ", ".join(
-            f"{s}: {len(v)}, {sorted(v)[len(v) // 2] / 1000:.1f}" for s, v in sorted(by_status.items()))
-        uploads = ", ".join(f"{s} {ms / 1000:.1f}" for s, ms in sorted(r["uploads"]))
+        searches = per_status(r["searches"], lambda ms: f"{ms / 1000:.1f}")
+        uploads = ", ".join(f"{s} {ms / 1000:.1f}" for s, ms in sorted(r["uploads"])) or "-"
+        listed = per_status(r["lists"], lambda ms: f"{ms:.0f}")
         print(f"| {r['name']} | {pct(idle, 50):.2f} / {pct(idle, 99):.2f} / {idle[-1]:.2f} | "
               f"{len(load)} | {pct(load, 50):.2f} | {pct(load, 99):.2f} | {load[-1]:.1f} | "
-              f"{len(r['read_errors'])} | {uploads} | {searches} | {r['elapsed']:.0f} | "
+              f"{len(r['read_errors'])} | {uploads} | {listed} | {searches} | {r['elapsed']:.0f} | "
               f"{r['loadavg'][0][0]:.2f} / {r['loadavg'][1][0]:.2f} |")
 
 

@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# Load benchmark (issue 22, item 2): the latency of GET /api/v1/games/{id}
-# while three 4,000-game uploads and four 5-stone "anywhere" pattern
-# searches run, for this tree's release binary and, when MAIN_KEIL is set,
+# Load benchmark: the latency of GET /api/v1/games/{id} while heavy work
+# runs beside it (MIX=uploads, the default: three 4,000-game uploads and
+# four 5-stone "anywhere" pattern searches; MIX=lists: four clients looping
+# on game lists that match few games and four on those pattern searches,
+# for SECONDS), for this tree's release binary and, when MAIN_KEIL is set,
 # another binary in the same run (e.g. main's, built in its own target
-# directory). Not a timed test: a measurement, printed as a table.
+# directory). DB serves an existing archive instead of a generated one of
+# GAMES games. Not a timed test: a measurement, printed as a table.
 #
 #   scripts/bench-load.sh
 #   MAIN_KEIL=/tmp/main-base-target/release/keil GAMES=20000 scripts/bench-load.sh
+#   MIX=lists DB=/work/bench-data/kgs-x8 MAIN_KEIL=... scripts/bench-load.sh
 #
 # Builds `keil` in release unless KEIL is given. Needs only python3.
 set -euo pipefail
@@ -18,4 +22,6 @@ if [ -z "${KEIL:-}" ]; then
 fi
 ARGS=(--keil "branch=$KEIL")
 if [ -n "${MAIN_KEIL:-}" ]; then ARGS+=(--keil "main=$MAIN_KEIL"); fi
-exec python3 scripts/bench-load.py "${ARGS[@]}" --games "${GAMES:-20000}" --work "${WORK:-/tmp/keil-load}"
+if [ -n "${DB:-}" ]; then ARGS+=(--db "$DB"); fi
+exec python3 scripts/bench-load.py "${ARGS[@]}" --games "${GAMES:-20000}" --work "${WORK:-/tmp/keil-load}" \
+    --mix "${MIX:-uploads}" --seconds "${SECONDS_OF_LOAD:-120}"

@@ -54,6 +54,12 @@ pub struct Args {
     /// client; also the burst. 0: no limit.
     #[arg(long, default_value_t = keil_server::limits::DEFAULT_SEARCHES_PER_MINUTE)]
     rate_searches: u32,
+    /// Seconds of search-thread time per minute per client: what its
+    /// searches, downloads of found games and lists whose filters no
+    /// index serves ran for; past a minute's worth, 429 until it drains.
+    /// 0: no limit.
+    #[arg(long, default_value_t = keil_server::limits::DEFAULT_SEARCH_SECONDS_PER_MINUTE)]
+    search_seconds: u32,
     /// Other reads (pages, games, static files) per minute per client;
     /// also the burst. 0: no limit.
     #[arg(long, default_value_t = keil_server::limits::DEFAULT_READS_PER_MINUTE)]
@@ -245,6 +251,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             searches: args.rate_searches,
             reads: args.rate_reads,
             uploads: args.rate_uploads,
+            search_seconds: args.search_seconds,
             trust_proxy: args.trust_proxy,
             ..keil_server::limits::RateLimits::default()
         },

@@ -15,13 +15,13 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use actix_web::HttpResponse;
 use actix_web::http::header;
-use actix_web::web::{Bytes, Data, Query};
+use actix_web::web::{Bytes, Data};
 use keil_container::{Bundle, BundleFormat};
 
 use crate::ServerState;
 use crate::dto::{GameFilterQuery, SelectionQuery};
 use crate::error::{ApiError, Problem};
-use crate::params::selection;
+use crate::params::{Query, selection};
 
 /// Downloads that may run at once.
 pub const EXPORT_SLOTS: usize = 2;

@@ -14,6 +14,15 @@
 //! `Retry-After` in whole seconds (governor's wait, rounded up, at least
 //! 1). A quota of 0 turns its class's limit off.
 //!
+//! A request's number is not its cost: a search or a list that scans may
+//! take a thousand times a game read's time. So each client also has an
+//! allowance of **search time** ([`WorkMeter`]): the time the search
+//! threads spent on its requests (searches, and lists whose filters no
+//! index serves: [`keil_archive::GameFilter::scans`]) drains at
+//! [`RateLimits::search_seconds`] a minute, and a search that would start
+//! while its client owes more than a minute's allowance is refused with 429
+//! and the `Retry-After` at which it will not.
+//!
 //! Wrong bearer tokens are throttled harder ([`Limits::token_failed`]): the
 //! eleventh failure within a minute from one client blocks that client's
 //! uploads for [`TOKEN_BLOCK`] (429, `tokens`), whatever token it sends.
@@ -25,8 +34,8 @@
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::num::NonZeroU32;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use actix_web::body::MessageBody;
@@ -48,6 +57,10 @@ pub const DEFAULT_SEARCHES_PER_MINUTE: u32 = 60;
 pub const DEFAULT_READS_PER_MINUTE: u32 = 600;
 /// Default uploads per minute per client.
 pub const DEFAULT_UPLOADS_PER_MINUTE: u32 = 10;
+/// Default search time per minute per client, in seconds: a third of one
+/// search thread for each client, so that a few clients cannot hold every
+/// search thread ([`crate::DEFAULT_SEARCH_THREADS`]) for long.
+pub const DEFAULT_SEARCH_SECONDS_PER_MINUTE: u32 = 20;
 /// Wrong bearer tokens a client may send per minute before its uploads
 /// are blocked.
 pub const TOKEN_FAILURES_PER_MINUTE: u32 = 10;
@@ -66,6 +79,9 @@ pub struct RateLimits {
     pub reads: u32,
     /// Uploads per minute ([`DEFAULT_UPLOADS_PER_MINUTE`]).
     pub uploads: u32,
+    /// Seconds of search-thread time per minute
+    /// ([`DEFAULT_SEARCH_SECONDS_PER_MINUTE`]; see [`WorkMeter`]).
+    pub search_seconds: u32,
     /// Wrong tokens per minute before a block ([`TOKEN_FAILURES_PER_MINUTE`]).
     pub token_failures: u32,
     /// Read the client from `X-Forwarded-For` (behind one reverse proxy;
@@ -79,6 +95,7 @@ impl Default for RateLimits {
             searches: DEFAULT_SEARCHES_PER_MINUTE,
             reads: DEFAULT_READS_PER_MINUTE,
             uploads: DEFAULT_UPLOADS_PER_MINUTE,
+            search_seconds: DEFAULT_SEARCH_SECONDS_PER_MINUTE,
             token_failures: TOKEN_FAILURES_PER_MINUTE,
             trust_proxy: false,
         }
@@ -92,6 +109,7 @@ impl RateLimits {
             searches: 0,
             reads: 0,
             uploads: 0,
+            search_seconds: 0,
             token_failures: 0,
             trust_proxy: false,
         }
@@ -149,6 +167,9 @@ pub struct Limits {
     reads: Option<DefaultKeyedRateLimiter<IpAddr>>,
     uploads: Option<DefaultKeyedRateLimiter<IpAddr>>,
     token_failures: Option<DefaultKeyedRateLimiter<IpAddr>>,
+    /// The clients' search time (shared with the search jobs, which
+    /// charge it); `None`: no allowance.
+    work: Option<Arc<WorkMeter>>,
     /// Clients whose uploads are blocked, until when.
     blocked: Mutex<HashMap<IpAddr, Instant>>,
     requests: AtomicU64,
@@ -167,6 +188,11 @@ impl Limits {
             reads: limiter(config.reads),
             uploads: limiter(config.uploads),
             token_failures: limiter(config.token_failures),
+            work: (config.search_seconds > 0).then(|| {
+                Arc::new(WorkMeter::new(Duration::from_secs(u64::from(
+                    config.search_seconds,
+                ))))
+            }),
             blocked: Mutex::new(HashMap::new()),
             requests: AtomicU64::new(0),
         }
@@ -200,6 +226,11 @@ impl Limits {
                 retry_after: whole_seconds(wait),
             }
         })
+    }
+
+    /// The search-time meter, `None` when the allowance is off.
+    pub fn work(&self) -> Option<&Arc<WorkMeter>> {
+        self.work.as_ref()
     }
 
     /// Refuses an upload from a client blocked for wrong tokens.
@@ -255,6 +286,9 @@ impl Limits {
             l.retain_recent();
             l.shrink_to_fit();
         }
+        if let Some(work) = &self.work {
+            work.retain_owing();
+        }
         let now = Instant::now();
         self.blocked
             .lock()
@@ -274,8 +308,102 @@ impl Limits {
         .into_iter()
         .flatten()
         .map(|l| l.len())
-        .sum()
+        .sum::<usize>()
+            + self.work.as_ref().map_or(0, |w| w.clients())
     }
+}
+
+/// Each client's search time: a leaky bucket of thread time. A search job
+/// adds the time it ran ([`WorkMeter::charge`]); what a client owes drains
+/// at `per_minute` a minute; a client that owes more than `per_minute` (a
+/// minute's allowance, also the burst) may start no search until it owes
+/// less ([`WorkMeter::check`]). Unlike a request quota, the charge comes
+/// after the work: a search may take a client past its allowance once,
+/// by at most the query budget.
+pub struct WorkMeter {
+    per_minute: Duration,
+    owed: Mutex<HashMap<IpAddr, Owed>>,
+}
+
+/// What one client owes, as of `at`.
+#[derive(Clone, Copy)]
+struct Owed {
+    time: Duration,
+    at: Instant,
+}
+
+impl Owed {
+    /// What is left of it at `now`, after draining at `per_minute` a minute.
+    fn at(self, now: Instant, per_minute: Duration) -> Duration {
+        let drained =
+            per_minute.mul_f64(now.saturating_duration_since(self.at).as_secs_f64() / 60.0);
+        self.time.saturating_sub(drained)
+    }
+}
+
+impl WorkMeter {
+    /// A meter allowing `per_minute` of search time a minute per client.
+    pub fn new(per_minute: Duration) -> WorkMeter {
+        WorkMeter {
+            per_minute,
+            owed: Mutex::new(HashMap::new()),
+        }
+    }
+
+    fn owed(&self) -> std::sync::MutexGuard<'_, HashMap<IpAddr, Owed>> {
+        self.owed.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Whether `client` may start a search now.
+    ///
+    /// # Errors
+    /// [`ApiError::TooManyRequests`] (`search time`) while it owes more than
+    /// a minute's allowance, with the seconds until it owes less.
+    pub fn check(&self, client: IpAddr) -> Result<(), ApiError> {
+        let now = Instant::now();
+        let Some(owed) = self.owed().get(&client).map(|o| o.at(now, self.per_minute)) else {
+            return Ok(());
+        };
+        if owed <= self.per_minute {
+            return Ok(());
+        }
+        // Draining `per_minute` takes a minute: the excess takes its share.
+        let wait = Duration::from_secs(60)
+            .mul_f64((owed - self.per_minute).as_secs_f64() / self.per_minute.as_secs_f64());
+        Err(ApiError::TooManyRequests {
+            what: "search time",
+            retry_after: whole_seconds(wait),
+        })
+    }
+
+    /// Adds `spent` (a search's time on its thread) to what `client` owes.
+    pub fn charge(&self, client: IpAddr, spent: Duration) {
+        let now = Instant::now();
+        let mut owed = self.owed();
+        let time = owed
+            .get(&client)
+            .map_or(Duration::ZERO, |o| o.at(now, self.per_minute))
+            + spent;
+        owed.insert(client, Owed { time, at: now });
+    }
+
+    /// Drops the clients that owe nothing any more.
+    fn retain_owing(&self) {
+        let now = Instant::now();
+        self.owed()
+            .retain(|_, o| !o.at(now, self.per_minute).is_zero());
+    }
+
+    /// The clients the meter holds.
+    fn clients(&self) -> usize {
+        self.owed().len()
+    }
+}
+
+tokio::task_local! {
+    /// The client of the request being handled (set by [`throttle`] around
+    /// the handler), for the search jobs to charge ([`WorkMeter`]).
+    pub(crate) static CLIENT: IpAddr;
 }
 
 /// A wait in whole seconds, rounded up, at least 1.
@@ -306,7 +434,8 @@ pub fn client_ip(req: &actix_web::HttpRequest, trust_proxy: bool) -> IpAddr {
 }
 
 /// The middleware: draws every request from its class's quota for its
-/// client, answering 429 with `Retry-After` past it.
+/// client, answering 429 with `Retry-After` past it, and runs the handler
+/// with its client in [`CLIENT`] (for [`WorkMeter`]).
 ///
 /// # Errors
 /// None of its own: a refusal is an answer (429), and the inner service's
@@ -315,22 +444,22 @@ pub async fn throttle(
     req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<actix_web::body::BoxBody>, actix_web::Error> {
-    let state = req.app_data::<Data<ServerState>>().cloned();
-    if let Some(state) = state {
-        let class = Class::of(req.method(), req.path());
-        // The operator's uploads (bulk imports) draw on no quota.
-        let operator = class == Some(Class::Uploads)
-            && crate::upload::bearer(req.request()).is_some_and(|t| state.tokens.is_operator(t));
-        if let Some(class) = class.filter(|_| !operator) {
-            let client = client_ip(req.request(), state.limits.trust_proxy());
-            if let Err(e) = state.limits.check(class, client) {
-                let (req, _) = req.into_parts();
-                let response = actix_web::ResponseError::error_response(&e);
-                return Ok(ServiceResponse::new(req, response));
-            }
-        }
+    let Some(state) = req.app_data::<Data<ServerState>>().cloned() else {
+        return Ok(next.call(req).await?.map_into_boxed_body());
+    };
+    let client = client_ip(req.request(), state.limits.trust_proxy());
+    let class = Class::of(req.method(), req.path());
+    // The operator's uploads (bulk imports) draw on no quota.
+    let operator = class == Some(Class::Uploads)
+        && crate::upload::bearer(req.request()).is_some_and(|t| state.tokens.is_operator(t));
+    if let Some(class) = class.filter(|_| !operator)
+        && let Err(e) = state.limits.check(class, client)
+    {
+        let (req, _) = req.into_parts();
+        let response = actix_web::ResponseError::error_response(&e);
+        return Ok(ServiceResponse::new(req, response));
     }
-    let res = next.call(req).await?;
+    let res = CLIENT.scope(client, next.call(req)).await?;
     Ok(res.map_into_boxed_body())
 }
 

@@ -211,15 +211,28 @@ impl Drop for CancelOnDrop {
 /// Runs a search on the search threads under the server's budget, counted from
 /// now (time waiting for a search thread counts). An archive error
 /// [`keil_archive::Error::OverBudget`] becomes [`ApiError::OverBudget`].
+/// The time it runs on its thread is charged to the request's client
+/// ([`crate::limits::WorkMeter`], when the request came through the
+/// throttle), which may start none while it owes more than its allowance.
 ///
 /// # Errors
-/// The error of `f`; [`ApiError::OverBudget`] when the budget ran out
-/// before the search started; [`ApiError::Internal`] when it panicked.
+/// The error of `f`; [`ApiError::TooManyRequests`] when the client owes
+/// more search time than its allowance; [`ApiError::OverBudget`] when the
+/// budget ran out before the search started; [`ApiError::Internal`] when
+/// it panicked.
 pub(crate) async fn search<T, F>(state: &ServerState, f: F) -> Result<T, ApiError>
 where
     T: Send + 'static,
     F: FnOnce(&Archive, &Budget) -> Result<T, ApiError> + Send + 'static,
 {
+    let meter = state.limits.work().cloned();
+    let charge = match (crate::limits::CLIENT.try_with(|c| *c), meter) {
+        (Ok(client), Some(meter)) => {
+            meter.check(client)?;
+            Some((client, meter))
+        }
+        _ => None,
+    };
     let budget = Budget::new(state.work.budget);
     let guard = CancelOnDrop(budget.clone());
     let (tx, rx) = tokio::sync::oneshot::channel();
@@ -228,10 +241,14 @@ where
         .work
         .searches
         .send(Box::new(move || {
+            let started = std::time::Instant::now();
             let out = match budget.check() {
                 Ok(()) => f(&archive, &budget),
                 Err(e) => Err(e.into()),
             };
+            if let Some((client, meter)) = charge {
+                meter.charge(client, started.elapsed());
+            }
             let _ = tx.send(out);
         }))
         .map_err(|_| ApiError::Internal("the search threads have stopped".into()))?;
@@ -240,6 +257,25 @@ where
         .map_err(|_| ApiError::Internal("the search failed (see the log)".into()));
     drop(guard);
     out?
+}
+
+/// Runs an archive read that `scans` (its work grows with the archive: a
+/// list whose filter no index serves, [`keil_archive::GameFilter::scans`])
+/// as a [`search`]; any other on actix's blocking pool, beside the reads
+/// of one game, with an unlimited budget.
+///
+/// # Errors
+/// As [`search`], or the error of `f`.
+pub(crate) async fn read<T, F>(state: &ServerState, scans: bool, f: F) -> Result<T, ApiError>
+where
+    T: Send + 'static,
+    F: FnOnce(&Archive, &Budget) -> Result<T, ApiError> + Send + 'static,
+{
+    if scans {
+        return search(state, f).await;
+    }
+    let archive = Arc::clone(&state.archive);
+    actix_web::web::block(move || f(&archive, &Budget::unlimited())).await?
 }
 
 /// Runs a write (an upload's import) on the writer thread, after the
@@ -272,6 +308,51 @@ where
 mod tests {
     use super::*;
     use std::time::Instant;
+
+    /// A search's time on its thread is charged to its client, who may
+    /// start no search while it owes more than a minute's allowance; other
+    /// clients are not affected.
+    #[test]
+    fn a_client_that_spent_its_search_time_waits() {
+        let dir = tempfile::tempdir().unwrap();
+        let archive = Arc::new(Archive::open(dir.path()).unwrap());
+        let options = crate::ServerOptions {
+            rate_limits: crate::limits::RateLimits {
+                search_seconds: 1,
+                ..crate::limits::RateLimits::off()
+            },
+            ..crate::ServerOptions::new(archive)
+        };
+        let state = crate::ServerState::new(&options).unwrap();
+        let (a, b) = (
+            std::net::IpAddr::from([10, 0, 0, 1]),
+            std::net::IpAddr::from([10, 0, 0, 2]),
+        );
+        let as_client = |client, sleep: Duration| {
+            crate::limits::CLIENT.scope(
+                client,
+                search(&state, move |_, _| {
+                    std::thread::sleep(sleep);
+                    Ok(())
+                }),
+            )
+        };
+        actix_web::rt::System::new().block_on(async {
+            // 1.2 s of work: past the allowance of 1 s a minute.
+            as_client(a, Duration::from_millis(1200)).await.unwrap();
+            match as_client(a, Duration::ZERO).await {
+                Err(ApiError::TooManyRequests { what, retry_after }) => {
+                    assert_eq!(what, "search time");
+                    // 0.2 s over, drained at 1 s a minute: about 12 s.
+                    assert!((5..=13).contains(&retry_after), "{retry_after}");
+                }
+                other => panic!("{:?}", other.map(|_| ())),
+            }
+            as_client(b, Duration::ZERO).await.unwrap();
+            // Outside a request (no client), nothing is charged or refused.
+            search(&state, |_, _| Ok(())).await.unwrap();
+        });
+    }
 
     /// A search whose request goes away (actix drops the handler's future
     /// when the client disconnects; here a timeout drops it) is cancelled:

@@ -431,6 +431,7 @@ fn searches_reads_and_uploads_have_separate_quotas_per_client() {
             searches: 3,
             reads: 5,
             uploads: 2,
+            search_seconds: 0,
             token_failures: 0,
             trust_proxy: true,
         }

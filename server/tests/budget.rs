@@ -1,6 +1,6 @@
-//! Searches run under the server's query budget (`--query-budget`): past
-//! it they answer 503 with `Retry-After`; within it, the answers are the
-//! archive's.
+//! Searches, and the lists whose filters no index serves, run under the
+//! server's query budget (`--query-budget`): past it they answer 503 with
+//! `Retry-After`; within it, the answers are the archive's.
 
 mod common;
 
@@ -103,6 +103,31 @@ fn searches_past_the_budget_answer_503_with_retry_after() {
     // Plain reads have no budget.
     let (status, _, _, body) = get(&format!("{base}/api/v1/games/1"));
     assert_eq!(status, 200, "{body}");
+    // Nor have the lists an index reads in order: none, a date range, a
+    // player's games.
+    for path in [
+        "/api/v1/games",
+        "/api/v1/games?from=2000-01-01",
+        "/api/v1/games?player=nobody&color=B",
+        "/games?player=nobody",
+    ] {
+        let (status, _, _, body) = get(&format!("{base}{path}"));
+        assert_eq!(status, 200, "{path}: {body}");
+    }
+    // A list whose filters no index serves scans the archive: it runs as
+    // a search, under the budget; so does a page whose count scans.
+    for path in [
+        "/api/v1/games?result=0",
+        "/api/v1/games?komi=99",
+        "/api/v1/games?player=nobody&komi=99",
+        "/api/v1/games?kind=go",
+        "/games?komi=99",
+        "/games?from=2000-01-01",
+    ] {
+        let (status, _, retry, body) = get(&format!("{base}{path}"));
+        assert_eq!(status, 503, "{path}: {body}");
+        assert!(retry.is_some(), "{path}");
+    }
 }
 
 #[test]

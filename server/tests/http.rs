@@ -1593,6 +1593,51 @@ fn query_parameters_are_read_as_their_openapi_patterns_say() {
     assert!(checked > 600, "{checked}");
 }
 
+/// Every query parameter of every GET operation is refused (400) one
+/// character past the `maxLength` the document gives it: the document's
+/// bounds are the server's (the bulk download once read its query without
+/// them, and answered 200).
+#[test]
+fn every_query_parameter_past_its_max_length_is_refused() {
+    let f = shared();
+    let doc = get_ok(&f.base, "/openapi.json");
+    let required = |path: &str| match path {
+        "/api/v1/patterns" => format!("pattern={}", enc("X:dd")),
+        "/api/v1/positions" => format!("position={}", enc("7/8/9/10/11/12/13/12/11/10/9/8/7")),
+        "/api/v1/players" | "/api/v1/search" => "q=a".into(),
+        _ => String::new(),
+    };
+    let mut checked = 0;
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        let Some(params) = item["get"]["parameters"].as_array() else {
+            continue;
+        };
+        if path.contains('{') {
+            continue;
+        }
+        for param in params.iter().filter(|p| p["in"] == "query") {
+            let name = param["name"].as_str().unwrap();
+            let max = param["schema"]["maxLength"]
+                .as_u64()
+                .unwrap_or_else(|| panic!("{path} {name}: no maxLength"));
+            let long = "1".repeat(max as usize + 1);
+            let base = required(path);
+            let mut query: Vec<String> = base
+                .split('&')
+                .filter(|p| !p.is_empty() && !p.starts_with(&format!("{name}=")))
+                .map(str::to_string)
+                .collect();
+            query.push(format!("{name}={long}"));
+            let url = format!("{path}?{}", query.join("&"));
+            let r = get(&f.base, &url);
+            assert_eq!(r.status, 400, "{path} {name}: {}", r.body);
+            assert!(r.body.contains(name), "{path} {name}: {}", r.body);
+            checked += 1;
+        }
+    }
+    assert!(checked > 80, "{checked}");
+}
+
 #[test]
 fn games_carry_ranks_read_and_as_written_and_filter_by_rank() {
     let f = shared();

@@ -63,6 +63,14 @@ impl Budget {
         self.limit.map(|(_, l)| l)
     }
 
+    /// The time left before the deadline (zero once past it); `None` when
+    /// unlimited. A cancelled budget still reports its time: check
+    /// [`Budget::spent`] as well.
+    pub fn remaining(&self) -> Option<Duration> {
+        self.limit
+            .map(|(deadline, _)| deadline.saturating_duration_since(Instant::now()))
+    }
+
     /// Checks the budget.
     ///
     /// # Errors

@@ -7,7 +7,7 @@ use keil_rules::{
 
 use crate::model::{Game, GameFilter, GameList, GameMoves, GameStatus, GameSummary, Page};
 use crate::store::{Read, games as sql};
-use crate::{Archive, Error, GameId, Result, moves, prepare};
+use crate::{Archive, Budget, Error, GameId, Result, moves, prepare};
 
 /// Most games one page returns.
 pub const MAX_PAGE: usize = 1_000;
@@ -193,6 +193,23 @@ impl Games<'_> {
         sql::list_games(self.archive.reader()?.read(), filter, page)
     }
 
+    /// [`Games::list`] under a budget: one snapshot whose statements stop
+    /// once the budget is spent. For the filters whose list reads rows that
+    /// fail them ([`GameFilter::scans`]), which a server runs as searches.
+    ///
+    /// # Errors
+    /// [`Error::OverBudget`] when the budget runs out; storage errors.
+    pub fn list_within(
+        &self,
+        filter: &GameFilter,
+        page: &Page,
+        budget: &Budget,
+    ) -> Result<GameList> {
+        self.archive
+            .reader()?
+            .snapshot_within(budget, |read| sql::list_games(read, filter, page))
+    }
+
     /// Summaries of these game ids, in the given order; missing ids are
     /// skipped.
     ///
@@ -231,33 +248,20 @@ impl Games<'_> {
     /// # Errors
     /// Storage errors.
     pub fn count(&self, filter: &GameFilter) -> Result<u64> {
+        self.count_within(filter, &Budget::unlimited())
+    }
+
+    /// [`Games::count`] under a budget, one snapshot with the budget's
+    /// limit on its statements (see [`GameFilter::count_scans`] for the
+    /// counts that may need it).
+    ///
+    /// # Errors
+    /// [`Error::OverBudget`] when the budget runs out; storage errors.
+    pub fn count_within(&self, filter: &GameFilter, budget: &Budget) -> Result<u64> {
         let conn = self.archive.reader()?;
-        // The counts the import keeps answer the filters they cover
-        // (nothing, a kind, a kind and size, a status) in one small query.
-        let only = |f: GameFilter| *filter == f;
-        let counted = if only(GameFilter::default()) {
-            Some("games".to_string())
-        } else if let (Some(kind), Some(size)) = (filter.kind, filter.size)
-            && only(GameFilter {
-                kind: Some(kind),
-                size: Some(size),
-                ..GameFilter::default()
-            })
-        {
-            Some(format!("board {} {size}", kind.code()))
-        } else if let Some(status) = filter.status
-            && only(GameFilter {
-                status: Some(status),
-                ..GameFilter::default()
-            })
-        {
-            Some(format!("status {}", status.code()))
-        } else {
-            None
-        };
-        match counted {
+        match filter.counted() {
             Some(name) => Ok(sql::counts(conn.read())?.get(&name)),
-            None => sql::count(conn.read(), filter),
+            None => conn.snapshot_within(budget, |read| sql::count(read, filter)),
         }
     }
 

@@ -333,6 +333,60 @@ pub struct GameFilter {
 }
 
 impl GameFilter {
+    /// Whether a list of the games that pass the filter may read rows that
+    /// fail it, in proportion to the archive (a rare result, komi or event
+    /// on a large archive: a scan of the games in date order). Only the
+    /// filters that an index reads in date order, row for row, do not: no
+    /// filter, a date range, and a player (with the colour, the opponent
+    /// and a date range), whose games are read from their own index.
+    /// Servers run the others as searches: on their own threads, under the
+    /// query budget ([`crate::Games::list_within`]).
+    pub fn scans(&self) -> bool {
+        let indexed = GameFilter {
+            player: self.player.clone(),
+            color: self.color.filter(|_| self.player.is_some()),
+            opponent: self.opponent.clone().filter(|_| self.player.is_some()),
+            from: self.from,
+            to: self.to,
+            ..GameFilter::default()
+        };
+        *self != indexed
+    }
+
+    /// Whether counting the games that pass the filter reads rows in
+    /// proportion to the archive: every count but those the archive keeps
+    /// (no filter, a kind with a board size, a status) and a player's,
+    /// which reads that person's games only.
+    pub fn count_scans(&self) -> bool {
+        self.player.is_none() && self.counted().is_none()
+    }
+
+    /// The name of the count the import keeps that answers this filter
+    /// (`games`, `board go 19`, `status refused`…), if one does.
+    pub(crate) fn counted(&self) -> Option<String> {
+        let only = |f: GameFilter| *self == f;
+        if only(GameFilter::default()) {
+            Some("games".to_string())
+        } else if let (Some(kind), Some(size)) = (self.kind, self.size)
+            && only(GameFilter {
+                kind: Some(kind),
+                size: Some(size),
+                ..GameFilter::default()
+            })
+        {
+            Some(format!("board {} {size}", kind.code()))
+        } else if let Some(status) = self.status
+            && only(GameFilter {
+                status: Some(status),
+                ..GameFilter::default()
+            })
+        {
+            Some(format!("status {}", status.code()))
+        } else {
+            None
+        }
+    }
+
     /// The colour assignments (colour of `player`) that the filter allows.
     fn colors(&self) -> Vec<Color> {
         match self.color {
@@ -565,6 +619,68 @@ pub struct GameList {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_index_ranges_are_lists_without_a_scan() {
+        let day = NaiveDate::from_ymd_opt(2016, 1, 1);
+        let player = |p: &str| GameFilter {
+            player: Some(p.into()),
+            ..GameFilter::default()
+        };
+        for light in [
+            GameFilter::default(),
+            GameFilter {
+                from: day,
+                to: day,
+                ..GameFilter::default()
+            },
+            GameFilter {
+                color: Some(Color::White),
+                opponent: Some("b".into()),
+                from: day,
+                ..player("a")
+            },
+        ] {
+            assert!(!light.scans(), "{light:?}");
+        }
+        for heavy in [
+            GameFilter {
+                result: Some("0".into()),
+                ..GameFilter::default()
+            },
+            GameFilter {
+                komi: Some(HalfPoints(199)),
+                ..player("a")
+            },
+            GameFilter {
+                opponent: Some("b".into()),
+                ..GameFilter::default()
+            },
+            GameFilter {
+                color: Some(Color::Black),
+                ..GameFilter::default()
+            },
+            GameFilter {
+                kind: Some(GameKind::Kaomi),
+                ..GameFilter::default()
+            },
+        ] {
+            assert!(heavy.scans(), "{heavy:?}");
+        }
+        // Counts: those the import keeps and a player's read no scan.
+        let kept = GameFilter {
+            kind: Some(GameKind::Go),
+            size: Some(19),
+            ..GameFilter::default()
+        };
+        assert!(!kept.count_scans() && kept.scans());
+        assert!(!player("a").count_scans());
+        let dates = GameFilter {
+            from: day,
+            ..GameFilter::default()
+        };
+        assert!(dates.count_scans() && !dates.scans());
+    }
 
     #[test]
     fn cursor_round_trips_and_refuses_garbage() {

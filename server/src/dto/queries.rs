@@ -10,53 +10,49 @@ use utoipa::IntoParams;
 #[into_params(parameter_in = Query)]
 pub struct GameFilterQuery {
     /// A player of the game (case and accents ignored).
-    #[param(max_length = 200)]
     pub player: Option<String>,
     /// The colour `player` had: `B` or `W`.
-    #[param(value_type = Option<String>, pattern = r"^\s*([Bb]|[Ww]|[Bb][Ll][Aa][Cc][Kk]|[Ww][Hh][Ii][Tt][Ee])?\s*$", max_length = 200)]
+    #[param(value_type = Option<String>, pattern = r"^\s*([Bb]|[Ww]|[Bb][Ll][Aa][Cc][Kk]|[Ww][Hh][Ii][Tt][Ee])?\s*$")]
     pub color: Option<String>,
     /// The opponent of `player` (without `player`: either player).
-    #[param(max_length = 200)]
     pub opponent: Option<String>,
     /// A part of the event's name (case and accents ignored: `uec` finds
     /// `第10期UEC杯…`).
-    #[param(max_length = 200)]
     pub event: Option<String>,
     /// Games on or after this day (`YYYY-MM-DD`).
-    #[param(value_type = Option<String>, pattern = r"^\s*([0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01]))?\s*$", max_length = 200)]
+    #[param(value_type = Option<String>, pattern = r"^\s*([0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01]))?\s*$")]
     pub from: Option<String>,
     /// Games on or before this day (`YYYY-MM-DD`).
-    #[param(value_type = Option<String>, pattern = r"^\s*([0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01]))?\s*$", max_length = 200)]
+    #[param(value_type = Option<String>, pattern = r"^\s*([0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01]))?\s*$")]
     pub to: Option<String>,
     /// The result as normalised (`B+R`, `W+3.5`, `0`).
-    #[param(max_length = 200)]
     pub result: Option<String>,
     /// The winner: `B` or `W`.
-    #[param(value_type = Option<String>, pattern = r"^\s*([Bb]|[Ww]|[Bb][Ll][Aa][Cc][Kk]|[Ww][Hh][Ii][Tt][Ee])?\s*$", max_length = 200)]
+    #[param(value_type = Option<String>, pattern = r"^\s*([Bb]|[Ww]|[Bb][Ll][Aa][Cc][Kk]|[Ww][Hh][Ii][Tt][Ee])?\s*$")]
     pub winner: Option<String>,
     /// Kaomi: the variant, `standard` or `squared` (only Kaomi games
     /// pass).
-    #[param(value_type = Option<String>, pattern = r"^\s*([Ss][Tt][Aa][Nn][Dd][Aa][Rr][Dd]|[Ss][Qq][Uu][Aa][Rr][Ee][Dd])?\s*$", max_length = 200)]
+    #[param(value_type = Option<String>, pattern = r"^\s*([Ss][Tt][Aa][Nn][Dd][Aa][Rr][Dd]|[Ss][Qq][Uu][Aa][Rr][Ee][Dd])?\s*$")]
     pub variant: Option<String>,
     /// The ruleset (`Keil`, `Keil; button=off`, ...).
-    #[param(value_type = Option<String>, pattern = r"^(\s*|[\s;,]*[Kk][Ee][Ii][Ll]([\s;,]+([Ll][Ii][Nn][Kk][Ii][Nn][Gg]=([Ss][Aa][Mm][Ee]-[Tt][Yy][Pp][Ee]|[Uu][Nn][Oo][Pp][Pp][Oo][Ss][Ee][Dd])|[Bb][Uu][Tt][Tt][Oo][Nn]=([Oo][Nn]|[Oo][Ff][Ff])|[Kk][Oo]=([Kk][Ee][Ii][Ll]|[Kk][Ee][Ee])))*[\s;,]*)$", max_length = 200)]
+    #[param(value_type = Option<String>, pattern = r"^(\s*|[\s;,]*[Kk][Ee][Ii][Ll]([\s;,]+([Ll][Ii][Nn][Kk][Ii][Nn][Gg]=([Ss][Aa][Mm][Ee]-[Tt][Yy][Pp][Ee]|[Uu][Nn][Oo][Pp][Pp][Oo][Ss][Ee][Dd])|[Bb][Uu][Tt][Tt][Oo][Nn]=([Oo][Nn]|[Oo][Ff][Ff])|[Kk][Oo]=([Kk][Ee][Ii][Ll]|[Kk][Ee][Ee])))*[\s;,]*)$")]
     pub ruleset: Option<String>,
     /// The status: `complete`, `resigned`, `time`, `forfeit`, `unfinished`.
-    #[param(value_type = Option<String>, pattern = r"^\s*([Cc][Oo][Mm][Pp][Ll][Ee][Tt][Ee]|[Rr][Ee][Ss][Ii][Gg][Nn][Ee][Dd]|[Tt][Ii][Mm][Ee]|[Ff][Oo][Rr][Ff][Ee][Ii][Tt]|[Ss][Cc][Oo][Rr][Ee][Dd]|[Uu][Nn][Ff][Ii][Nn][Ii][Ss][Hh][Ee][Dd])?\s*$", max_length = 200)]
+    #[param(value_type = Option<String>, pattern = r"^\s*([Cc][Oo][Mm][Pp][Ll][Ee][Tt][Ee]|[Rr][Ee][Ss][Ii][Gg][Nn][Ee][Dd]|[Tt][Ii][Mm][Ee]|[Ff][Oo][Rr][Ff][Ee][Ii][Tt]|[Ss][Cc][Oo][Rr][Ee][Dd]|[Uu][Nn][Ff][Ii][Nn][Ii][Ss][Hh][Ee][Dd])?\s*$")]
     pub status: Option<String>,
     /// Both players at least this rank: `30k`…`1k`, `1d`…`9d`, `1p`…`9p`
     /// (ordered kyu < dan < pro; a player without a rank fails).
-    #[param(value_type = Option<String>, pattern = r"^\s*((30|[12][0-9]|[1-9])[Kk]|[1-9][DdPp])?\s*$", max_length = 200)]
+    #[param(value_type = Option<String>, pattern = r"^\s*((30|[12][0-9]|[1-9])[Kk]|[1-9][DdPp])?\s*$")]
     pub min_rank: Option<String>,
     /// Both players at most this rank (as `min_rank`).
-    #[param(value_type = Option<String>, pattern = r"^\s*((30|[12][0-9]|[1-9])[Kk]|[1-9][DdPp])?\s*$", max_length = 200)]
+    #[param(value_type = Option<String>, pattern = r"^\s*((30|[12][0-9]|[1-9])[Kk]|[1-9][DdPp])?\s*$")]
     pub max_rank: Option<String>,
     /// Go's handicap exactly (`HA`: 0 for even games, 2 to 9 stones).
-    #[param(value_type = Option<String>, pattern = r"^\s*(0*([0-9]{1,2}|1[0-9]{2}|2[0-4][0-9]|25[0-5]))?\s*$", max_length = 200)]
+    #[param(value_type = Option<String>, pattern = r"^\s*(0*([0-9]{1,2}|1[0-9]{2}|2[0-4][0-9]|25[0-5]))?\s*$")]
     pub handicap: Option<String>,
     /// Komi exactly, in points and halves (`6.5`, `7.5`, `0`, `-0.5`),
     /// at most 999.5 either way.
-    #[param(value_type = Option<String>, pattern = r"^\s*([+-]?(0*[0-9]{1,3}(\.(0*|50*))?|\.(0+|50*)))?\s*$", max_length = 200)]
+    #[param(value_type = Option<String>, pattern = r"^\s*([+-]?(0*[0-9]{1,3}(\.(0*|50*))?|\.(0+|50*)))?\s*$")]
     pub komi: Option<String>,
 }
 
@@ -68,31 +64,31 @@ pub struct GameFilterQuery {
 pub struct ExploreQuery {
     /// Only matches at or before this ply (the position or pattern stood
     /// after at most this many moves; Kombilo's move limit), 0 to 100000.
-    #[param(value_type = Option<String>, pattern = r"^\s*(0*([0-9]{1,5}|100000))?\s*$", max_length = 200)]
+    #[param(value_type = Option<String>, pattern = r"^\s*(0*([0-9]{1,5}|100000))?\s*$")]
     pub move_limit: Option<String>,
     /// `B` or `W`: only continuations of that colour count (Kombilo's
     /// "next move"): a position's player to move; a pattern's hits whose
     /// next move in the region is that colour's, in the pattern's colours.
-    #[param(value_type = Option<String>, pattern = r"^\s*([Bb]|[Ww]|[Bb][Ll][Aa][Cc][Kk]|[Ww][Hh][Ii][Tt][Ee])?\s*$", max_length = 200)]
+    #[param(value_type = Option<String>, pattern = r"^\s*([Bb]|[Ww]|[Bb][Ll][Aa][Cc][Kk]|[Ww][Hh][Ii][Tt][Ee])?\s*$")]
     pub next: Option<String>,
     /// `true`: per-year counts (`{year, games, black_wins, white_wins}`,
     /// undated games with `year` null) for the answer and each
     /// continuation (default `false`).
-    #[param(value_type = Option<String>, pattern = r"^\s*(true|false|1|0|yes|no)?\s*$", max_length = 200)]
+    #[param(value_type = Option<String>, pattern = r"^\s*(true|false|1|0|yes|no)?\s*$")]
     pub history: Option<String>,
     /// List this many games whose weaker player ranks highest (0 to 100,
     /// default 0).
-    #[param(value_type = Option<String>, pattern = r"^\s*(0*([0-9]{1,2}|100))?\s*$", max_length = 200)]
+    #[param(value_type = Option<String>, pattern = r"^\s*(0*([0-9]{1,2}|100))?\s*$")]
     pub top_games: Option<String>,
     /// Pattern search: `true` searches the variations too (Kombilo's
     /// option; default `false`): every record of the board is read, so the
     /// search's time grows with the archive; a game whose first match is in
     /// a variation says its path (`variation`). A position search refuses
     /// `true` with a 400 (its index holds main lines only).
-    #[param(value_type = Option<String>, pattern = r"^\s*(true|false|1|0|yes|no)?\s*$", max_length = 200)]
+    #[param(value_type = Option<String>, pattern = r"^\s*(true|false|1|0|yes|no)?\s*$")]
     pub variations: Option<String>,
     /// List this many of the latest games (0 to 100, default 0).
-    #[param(value_type = Option<String>, pattern = r"^\s*(0*([0-9]{1,2}|100))?\s*$", max_length = 200)]
+    #[param(value_type = Option<String>, pattern = r"^\s*(0*([0-9]{1,2}|100))?\s*$")]
     pub recent_games: Option<String>,
 }
 
@@ -107,11 +103,11 @@ pub struct SelectionQuery {
     #[param(ignore)]
     pub filter: GameFilterQuery,
     /// The game: `keil`, `go` or `kaomi`.
-    #[param(value_type = Option<String>, pattern = r"^\s*([Kk][Ee][Ii][Ll]|[Gg][Oo]|[Kk][Aa][Oo][Mm][Ii])?\s*$", max_length = 200)]
+    #[param(value_type = Option<String>, pattern = r"^\s*([Kk][Ee][Ii][Ll]|[Gg][Oo]|[Kk][Aa][Oo][Mm][Ii])?\s*$")]
     pub kind: Option<String>,
     /// The board size: the hexagon's side (Keil), the square's side (Go);
     /// without `kind`, of any kind.
-    #[param(value_type = Option<String>, pattern = r"^\s*(0*([0-9]{1,2}|1[0-9]{2}|2[0-4][0-9]|25[0-5]))?\s*$", max_length = 200)]
+    #[param(value_type = Option<String>, pattern = r"^\s*(0*([0-9]{1,2}|1[0-9]{2}|2[0-4][0-9]|25[0-5]))?\s*$")]
     pub size: Option<String>,
 }
 
@@ -125,17 +121,17 @@ pub struct GamesQuery {
     #[param(ignore)]
     pub selection: SelectionQuery,
     /// `desc` (newest first, the default) or `asc`.
-    #[param(value_type = Option<String>, pattern = r"^\s*(asc|desc)?\s*$", max_length = 200)]
+    #[param(value_type = Option<String>, pattern = r"^\s*(asc|desc)?\s*$")]
     pub order: Option<String>,
     /// Games per page, 1 to 1000 (default 50).
-    #[param(value_type = Option<String>, pattern = r"^\s*(0*([1-9][0-9]{0,2}|1000))?\s*$", max_length = 200)]
+    #[param(value_type = Option<String>, pattern = r"^\s*(0*([1-9][0-9]{0,2}|1000))?\s*$")]
     pub limit: Option<String>,
     /// The `next_cursor` of the previous page.
-    #[param(value_type = Option<String>, pattern = r"^\s*(([0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01]))?~0*[0-9]{1,18})?\s*$", max_length = 200)]
+    #[param(value_type = Option<String>, pattern = r"^\s*(([0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01]))?~0*[0-9]{1,18})?\s*$")]
     pub cursor: Option<String>,
     /// The `prev_cursor` of the next page: the games just before it, in
     /// the same order (used when `cursor` is absent).
-    #[param(value_type = Option<String>, pattern = r"^\s*(([0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01]))?~0*[0-9]{1,18})?\s*$", max_length = 200)]
+    #[param(value_type = Option<String>, pattern = r"^\s*(([0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01]))?~0*[0-9]{1,18})?\s*$")]
     pub before: Option<String>,
 }
 
@@ -156,15 +152,15 @@ pub struct PatternsQuery {
     /// region holding them that reaches the nearest corner (or edge), its
     /// other points empty: `X:dd O:cf` is the 4-4 stone and the knight's
     /// approach with the corner empty.
-    #[param(required = true, min_length = 1, max_length = 2000, pattern = r"\S")]
+    #[param(required = true, min_length = 1, pattern = r"\S")]
     pub pattern: Option<String>,
     /// The game of the pattern's board: `go` (the default), `keil` or
     /// `kaomi`.
-    #[param(value_type = Option<String>, pattern = r"^\s*([Kk][Ee][Ii][Ll]|[Gg][Oo]|[Kk][Aa][Oo][Mm][Ii])?\s*$", max_length = 200)]
+    #[param(value_type = Option<String>, pattern = r"^\s*([Kk][Ee][Ii][Ll]|[Gg][Oo]|[Kk][Aa][Oo][Mm][Ii])?\s*$")]
     pub kind: Option<String>,
     /// The board size (default the kind's usual: Go 19, Keil side 7,
     /// Kaomi 7). Only games on that board are searched.
-    #[param(value_type = Option<String>, pattern = r"^\s*(0*([2-9]|1[0-9]|2[0-5]))?\s*$", max_length = 200)]
+    #[param(value_type = Option<String>, pattern = r"^\s*(0*([2-9]|1[0-9]|2[0-5]))?\s*$")]
     pub size: Option<String>,
     /// Where the pattern may be placed: `anywhere` (the default), `corner`
     /// (in the corner it is drawn in), `side` (sliding along the one edge
@@ -172,23 +168,23 @@ pub struct PatternsQuery {
     /// drawn) or `auto` (the mode the pattern suggests: a drawn region's
     /// edges; stones alone near a corner are a corner pattern, near one
     /// edge a side pattern, else centre).
-    #[param(value_type = Option<String>, pattern = r"^\s*(fixed|corner|side|centre|center|anywhere|auto)?\s*$", max_length = 200)]
+    #[param(value_type = Option<String>, pattern = r"^\s*(fixed|corner|side|centre|center|anywhere|auto)?\s*$")]
     pub mode: Option<String>,
     /// Whether the board's symmetric images of the pattern match too (8
     /// on the square, 12 on the hexagon; `true`/`false`, default `true`).
-    #[param(value_type = Option<String>, pattern = r"^\s*(true|false|1|0|yes|no)?\s*$", max_length = 200)]
+    #[param(value_type = Option<String>, pattern = r"^\s*(true|false|1|0|yes|no)?\s*$")]
     pub symmetry: Option<String>,
     /// `swap` (the default): also match with black and white exchanged
     /// (continuations are counted in the pattern's colours); `same`: only
     /// as drawn.
-    #[param(value_type = Option<String>, pattern = r"^\s*(same|swap)?\s*$", max_length = 200)]
+    #[param(value_type = Option<String>, pattern = r"^\s*(same|swap)?\s*$")]
     pub colors: Option<String>,
     /// Games per page, 1 to 1000 (default 20; statistics cover every
     /// match).
-    #[param(value_type = Option<String>, pattern = r"^\s*(0*([1-9][0-9]{0,2}|1000))?\s*$", max_length = 200)]
+    #[param(value_type = Option<String>, pattern = r"^\s*(0*([1-9][0-9]{0,2}|1000))?\s*$")]
     pub limit: Option<String>,
     /// The `next_cursor` of the previous page.
-    #[param(value_type = Option<String>, pattern = r"^\s*(0*[0-9]{1,9}-0*[0-9]{1,9})?\s*$", max_length = 200)]
+    #[param(value_type = Option<String>, pattern = r"^\s*(0*[0-9]{1,9}-0*[0-9]{1,9})?\s*$")]
     pub cursor: Option<String>,
     /// The game filters.
     #[serde(flatten)]
@@ -206,10 +202,10 @@ pub struct PatternsQuery {
 pub struct PlayersQuery {
     /// The name or part of it (case and accents ignored; prefixes and small
     /// misspellings match).
-    #[param(required = true, min_length = 1, max_length = 1000, pattern = r"\S")]
+    #[param(required = true, min_length = 1, pattern = r"\S")]
     pub q: Option<String>,
     /// At most this many players, 1 to 100 (default 20).
-    #[param(value_type = Option<String>, pattern = r"^\s*(0*([1-9][0-9]?|100))?\s*$", max_length = 200)]
+    #[param(value_type = Option<String>, pattern = r"^\s*(0*([1-9][0-9]?|100))?\s*$")]
     pub limit: Option<String>,
 }
 
@@ -219,7 +215,6 @@ pub struct PlayersQuery {
 pub struct RemoveQuery {
     /// Why the game is removed (kept in the removal log), at most 200
     /// bytes.
-    #[param(max_length = 200)]
     pub reason: Option<String>,
 }
 
@@ -234,10 +229,10 @@ pub struct SearchQuery {
     /// to exclude. Anything else (brackets, `AND`, a lone quote, `a:b:c`)
     /// is searched as words: there is no syntax error. At most 1,000 bytes
     /// and 64 words; a query with no word finds nothing.
-    #[param(required = true, min_length = 1, max_length = 1000, pattern = r"\S")]
+    #[param(required = true, min_length = 1, pattern = r"\S")]
     pub q: Option<String>,
     /// At most this many games, 1 to 100 (default 20).
-    #[param(value_type = Option<String>, pattern = r"^\s*(0*([1-9][0-9]?|100))?\s*$", max_length = 200)]
+    #[param(value_type = Option<String>, pattern = r"^\s*(0*([1-9][0-9]?|100))?\s*$")]
     pub limit: Option<String>,
 }
 
@@ -249,7 +244,7 @@ pub struct PositionsQuery {
     /// with optional suffixes in any order: ` b`/` w` the player to move,
     /// ` +` the button taken, ` -` not taken. An absent suffix matches
     /// either value. Required unless `play` is given.
-    #[param(min_length = 1, max_length = 2000, pattern = r"\S")]
+    #[param(min_length = 1, pattern = r"\S")]
     pub position: Option<String>,
     /// Instead of `position`: a line of moves from the empty board of
     /// `kind` (required) and `size` (default: the kind's), comma-separated,
@@ -257,31 +252,30 @@ pub struct PositionsQuery {
     /// (`Q16`), or `pass`, `button`, `swap`; at most 1,000. The answer is
     /// that of `position=` with the board after the line (captures applied)
     /// and the player to move.
-    #[param(max_length = 8000)]
     pub play: Option<String>,
     /// With `play`: the board size (Keil: the side; Go and Kaomi: the
     /// lines), default the kind's usual one.
-    #[param(value_type = Option<String>, pattern = r"^\s*([0-9]{1,2})?\s*$", max_length = 200)]
+    #[param(value_type = Option<String>, pattern = r"^\s*([0-9]{1,2})?\s*$")]
     pub size: Option<String>,
     /// The game of the position: `keil` (column notation) or `go` (row
     /// notation, e.g. `9/9/2b6/9/4w4/9/9/9/9 b`). When absent, inferred
     /// from the notation: Keil's columns have different lengths and Go's
     /// rows all have the same, so no notation reads as both.
-    #[param(value_type = Option<String>, pattern = r"^\s*([Kk][Ee][Ii][Ll]|[Gg][Oo]|[Kk][Aa][Oo][Mm][Ii])?\s*$", max_length = 200)]
+    #[param(value_type = Option<String>, pattern = r"^\s*([Kk][Ee][Ii][Ll]|[Gg][Oo]|[Kk][Aa][Oo][Mm][Ii])?\s*$")]
     pub kind: Option<String>,
     /// Whether the symmetric images match too (12 on Keil's hexagon, 8 on
     /// Go's square; `true`/`false`, default `false`).
-    #[param(value_type = Option<String>, pattern = r"^\s*(true|false|1|0|yes|no)?\s*$", max_length = 200)]
+    #[param(value_type = Option<String>, pattern = r"^\s*(true|false|1|0|yes|no)?\s*$")]
     pub symmetry: Option<String>,
     /// `swap`: also match the position with colours exchanged (and the
     /// player to move exchanged); `same` (the default): only as given.
-    #[param(value_type = Option<String>, pattern = r"^\s*(same|swap)?\s*$", max_length = 200)]
+    #[param(value_type = Option<String>, pattern = r"^\s*(same|swap)?\s*$")]
     pub colors: Option<String>,
     /// Games per page, 1 to 1000 (default 20).
-    #[param(value_type = Option<String>, pattern = r"^\s*(0*([1-9][0-9]{0,2}|1000))?\s*$", max_length = 200)]
+    #[param(value_type = Option<String>, pattern = r"^\s*(0*([1-9][0-9]{0,2}|1000))?\s*$")]
     pub limit: Option<String>,
     /// The `next_cursor` of the previous page.
-    #[param(value_type = Option<String>, pattern = r"^\s*(0*[0-9]{1,9}-0*[0-9]{1,9})?\s*$", max_length = 200)]
+    #[param(value_type = Option<String>, pattern = r"^\s*(0*[0-9]{1,9}-0*[0-9]{1,9})?\s*$")]
     pub cursor: Option<String>,
     /// The game filters (as `GET /api/v1/games`).
     #[serde(flatten)]

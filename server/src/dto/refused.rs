@@ -9,28 +9,28 @@ use utoipa::{IntoParams, ToSchema};
 #[into_params(parameter_in = Query)]
 pub struct RefusedQuery {
     /// Only the records of this import (its id in the import log).
-    #[param(value_type = Option<String>, pattern = r"^\s*(0*[1-9][0-9]{0,18})?\s*$", max_length = 200)]
+    #[param(value_type = Option<String>, pattern = r"^\s*(0*[1-9][0-9]{0,18})?\s*$")]
     pub import: Option<String>,
     /// Only the records refused for this reason code (`repetition`,
     /// `occupied`, `self_capture`, `wrong_player`, `board_size`, ...):
     /// lowercase letters and `_`.
-    #[param(value_type = Option<String>, pattern = r"^\s*([a-z_]{1,40})?\s*$", max_length = 200)]
+    #[param(value_type = Option<String>, pattern = r"^\s*([a-z_]{1,40})?\s*$")]
     pub reason: Option<String>,
     /// Only the records of this game: `keil`, `go` or `kaomi`.
-    #[param(value_type = Option<String>, pattern = r"^\s*((?i)keil|go|kaomi)?\s*$", max_length = 200)]
+    #[param(value_type = Option<String>, pattern = r"^\s*((?i)keil|go|kaomi)?\s*$")]
     pub kind: Option<String>,
     /// Only the records of this board size (`SZ`), 1 to 255.
-    #[param(value_type = Option<String>, pattern = r"^\s*(0*([1-9][0-9]{0,1}|1[0-9]{2}|2[0-4][0-9]|25[0-5]))?\s*$", max_length = 200)]
+    #[param(value_type = Option<String>, pattern = r"^\s*(0*([1-9][0-9]{0,1}|1[0-9]{2}|2[0-4][0-9]|25[0-5]))?\s*$")]
     pub size: Option<String>,
     /// `newest` (the latest refused first, the default) or `id`
     /// (ascending ids).
-    #[param(value_type = Option<String>, pattern = r"^\s*(newest|id)?\s*$", max_length = 200)]
+    #[param(value_type = Option<String>, pattern = r"^\s*(newest|id)?\s*$")]
     pub order: Option<String>,
     /// Records per page, 1 to 1000 (default 50).
-    #[param(value_type = Option<String>, pattern = r"^\s*(0*([1-9][0-9]{0,2}|1000))?\s*$", max_length = 200)]
+    #[param(value_type = Option<String>, pattern = r"^\s*(0*([1-9][0-9]{0,2}|1000))?\s*$")]
     pub limit: Option<String>,
     /// The `next` of the previous page: the page starts after this id.
-    #[param(value_type = Option<String>, pattern = r"^\s*(0*[1-9][0-9]{0,18})?\s*$", max_length = 200)]
+    #[param(value_type = Option<String>, pattern = r"^\s*(0*[1-9][0-9]{0,18})?\s*$")]
     pub after: Option<String>,
 }
 

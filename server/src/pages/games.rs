@@ -5,7 +5,7 @@ use actix_web::http::StatusCode;
 use actix_web::web::Data;
 use askama::Template;
 
-use super::{PageQuery, PageResult, Row, blocking, drop_empty, kinds, link};
+use super::{PageError, PageQuery, PageResult, Row, drop_empty, kinds, link};
 use crate::ServerState;
 use crate::assets::{Assets, assets};
 use crate::dto::GamesQuery;
@@ -105,10 +105,17 @@ pub async fn games_page(state: Data<ServerState>, q: PageQuery<GamesQuery>) -> P
     let limit = q.limit.clone().unwrap_or_default();
     let (rows, next, prev, total, error) = match crate::params::games_query(q) {
         Ok((filter, page)) => {
-            let (list, total) = blocking(&state, move |a| {
-                Ok((a.games().list(&filter, &page)?, a.games().count(&filter)?))
+            // A list or a count that scans runs as a search.
+            let scans = filter.scans() || filter.count_scans();
+            let (list, total) = crate::work::read(&state, scans, move |a, budget| {
+                let games = a.games();
+                Ok((
+                    games.list_within(&filter, &page, budget)?,
+                    games.count_within(&filter, budget)?,
+                ))
             })
-            .await?;
+            .await
+            .map_err(PageError)?;
             let at = |name: &str, c: keil_archive::Cursor| {
                 let mut pairs = f.pairs();
                 let cursor = c.to_string();

@@ -15,17 +15,24 @@ use crate::replay::{kaomi_end, replay};
 use crate::{upload, work};
 
 /// Lists games, filtered, sorted by date then id, with keyset pagination.
+/// A list whose filters no index serves ([`keil_archive::GameFilter::scans`])
+/// runs as a search: on the search threads, under the query budget, its
+/// time charged to the client's search time.
 #[utoipa::path(get, path = "/api/v1/games", tag = "games", params(GamesQuery, SelectionQuery, GameFilterQuery),
     responses(
         (status = 200, description = "One page of games", body = GameListDto),
         (status = 400, description = "A filter or the cursor does not parse", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "A list whose filters no index serves (a result, komi, event, kind, ...) runs as a search, under the query budget (`--query-budget`): it ran out", body = Problem, content_type = "application/problem+json"),
     ))]
 pub async fn list_games(
     state: Data<ServerState>,
     q: Query<GamesQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let (filter, page) = games_query(q.into_inner())?;
-    let list = blocking(&state, move |a| Ok(a.games().list(&filter, &page)?)).await?;
+    let list = work::read(&state, filter.scans(), move |a, budget| {
+        Ok(a.games().list_within(&filter, &page, budget)?)
+    })
+    .await?;
     Ok(HttpResponse::Ok().json(GameListDto {
         games: list.games.into_iter().map(GameDto::from).collect(),
         next_cursor: list.next.map(|c| c.to_string()),

@@ -280,6 +280,35 @@ impl ReadConnection<'_> {
         }
     }
 
+    /// As [`ReadConnection::snapshot`], with its statements stopped once
+    /// `budget` is spent: a list or count whose filter no index serves
+    /// scans rows in proportion to the archive, and runs as a search.
+    /// SQLite checks the budget every [`sqlite::PROGRESS_STEPS`] virtual
+    /// machine steps (a progress handler); PostgreSQL's `statement_timeout`
+    /// is set, for the transaction, to the time the budget has left (a
+    /// cancelled budget is not seen until then).
+    ///
+    /// # Errors
+    /// [`crate::Error::OverBudget`] when the budget ran out before or
+    /// during `f`; else as [`ReadConnection::snapshot`].
+    pub(crate) fn snapshot_within<T>(
+        &self,
+        budget: &crate::Budget,
+        f: impl FnOnce(Read<'_>) -> Result<T>,
+    ) -> Result<T> {
+        budget.check()?;
+        let out = match self {
+            ReadConnection::Sqlite(c) => c.snapshot_within(budget, f),
+            ReadConnection::Postgres(c) => c.snapshot_within(budget, f),
+        };
+        // A statement stopped by the budget fails with the engine's own
+        // error (interrupted, cancelled): the budget's error says why.
+        match out {
+            Err(_) if budget.spent() => Err(budget.over()),
+            out => out,
+        }
+    }
+
     /// Reads on this connection, each statement on its own snapshot.
     pub(crate) fn read(&self) -> Read<'_> {
         match self {
@@ -300,5 +329,67 @@ pub(crate) fn check_schema(conn: Read<'_>) -> Result<()> {
     match conn.0 {
         Conn::Sqlite(c) => sqlite::check_schema(c),
         Conn::Postgres(s) => postgres::check_schema(s),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, Instant};
+
+    use super::*;
+    use crate::{Budget, Error};
+
+    /// A read that would never end: stopped by its budget, with the
+    /// budget's error, and the connection serves the next read.
+    fn stops_at_the_budget(pool: &ReadPool, endless: &str) {
+        let conn = pool.get().unwrap();
+        let started = Instant::now();
+        let out = conn.snapshot_within(&Budget::new(Duration::from_millis(200)), |r| {
+            r.0.value::<i64>(endless, &[])
+        });
+        assert!(
+            matches!(out, Err(Error::OverBudget { budget_ms: 200 })),
+            "{out:?}"
+        );
+        assert!(started.elapsed() < Duration::from_secs(20));
+        let one = conn.snapshot_within(&Budget::new(Duration::from_secs(60)), |r| {
+            r.0.value::<i64>("SELECT CAST(1 AS BIGINT)", &[])
+        });
+        assert_eq!(one.unwrap(), 1);
+        // A spent budget runs nothing.
+        let spent = Budget::new(Duration::ZERO);
+        let out = conn.snapshot_within(&spent, |_| -> Result<()> { panic!("ran") });
+        assert!(matches!(out, Err(Error::OverBudget { .. })));
+    }
+
+    #[test]
+    fn a_read_past_its_budget_stops_on_sqlite() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("db.sqlite");
+        // The read pool opens an existing database only.
+        rusqlite::Connection::open(&path)
+            .unwrap()
+            .execute_batch("PRAGMA journal_mode = WAL; CREATE TABLE t(x)")
+            .unwrap();
+        let pool = ReadPool::open(&Place::Sqlite(path), false).unwrap();
+        stops_at_the_budget(
+            &pool,
+            "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) \
+             SELECT count(*) FROM c",
+        );
+    }
+
+    #[test]
+    fn a_read_past_its_budget_stops_on_postgres() {
+        let Some(cluster) = keil_testpg::Cluster::shared() else {
+            eprintln!("skipped: no PostgreSQL server binaries (Debian's postgresql)");
+            return;
+        };
+        let place = Place::Postgres {
+            url: cluster.ensure_database("keil_budget"),
+            replicas: Vec::new(),
+        };
+        let pool = ReadPool::open(&place, false).unwrap();
+        stops_at_the_budget(&pool, "SELECT CAST(1 AS BIGINT) FROM pg_sleep(30)");
     }
 }

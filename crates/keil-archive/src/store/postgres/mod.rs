@@ -446,6 +446,29 @@ impl ReadSession {
             })
     }
 
+    /// As [`ReadSession::snapshot`], with `statement_timeout` set for the
+    /// transaction to the time `budget` has left (at least 1 ms; none for
+    /// an unlimited budget).
+    ///
+    /// # Errors
+    /// As [`ReadSession::snapshot`]; a statement past the timeout fails
+    /// with `57014 query_canceled` (the caller names the budget).
+    pub(crate) fn snapshot_within<T>(
+        &self,
+        budget: &crate::Budget,
+        f: impl FnOnce(Read<'_>) -> Result<T>,
+    ) -> Result<T> {
+        self.0
+            .within("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", || {
+                if let Some(left) = budget.remaining() {
+                    let ms = left.as_millis().clamp(1, i32::MAX as u128);
+                    self.0
+                        .batch(&format!("SET LOCAL statement_timeout = {ms}"))?;
+                }
+                f(self.read())
+            })
+    }
+
     /// Reads, each statement on its own snapshot.
     pub(crate) fn read(&self) -> Read<'_> {
         Read(super::sql::Conn::Postgres(&self.0))

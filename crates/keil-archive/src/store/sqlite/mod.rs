@@ -347,6 +347,11 @@ fn uri_path(path: &Path) -> String {
     out
 }
 
+/// SQLite virtual machine steps between two checks of a budget
+/// ([`ReadConnection::snapshot_within`]): a few microseconds of work, so
+/// that a spent budget stops a scan within well under a millisecond.
+pub(crate) const PROGRESS_STEPS: std::ffi::c_int = 1000;
+
 /// A read-only connection borrowed from the archive's pool; it goes back to
 /// the pool when dropped; its statements run through [`ReadConnection::read`]
 /// and [`ReadConnection::snapshot`].
@@ -382,6 +387,25 @@ impl ReadConnection<'_> {
 }
 
 impl ReadConnection<'_> {
+    /// As [`ReadConnection::snapshot`], its statements interrupted once
+    /// `budget` is spent (checked every [`PROGRESS_STEPS`] steps).
+    ///
+    /// # Errors
+    /// As [`ReadConnection::snapshot`]; an interrupted statement fails
+    /// with SQLite's `SQLITE_INTERRUPT` (the caller names the budget).
+    pub(crate) fn snapshot_within<T>(
+        &self,
+        budget: &crate::Budget,
+        f: impl FnOnce(Read<'_>) -> Result<T>,
+    ) -> Result<T> {
+        let b = budget.clone();
+        self.conn()
+            .progress_handler(PROGRESS_STEPS, Some(move || b.spent()));
+        let out = self.snapshot(f);
+        self.conn().progress_handler(0, None::<fn() -> bool>);
+        out
+    }
+
     /// Reads on this connection, each statement on its own snapshot (use
     /// [`ReadConnection::snapshot`] for several on one).
     pub(crate) fn read(&self) -> Read<'_> {
