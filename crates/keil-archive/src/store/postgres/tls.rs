@@ -32,6 +32,10 @@
 //! default). Unlike libpq, a `sslrootcert` that was named and cannot be
 //! read is an error in every mode but `disable` (libpq ignores it under
 //! `prefer` and `require`): a mistyped path must not turn a check off.
+//! Two more differences: the host name is matched against the
+//! certificate's subjectAltName only (webpki does not read the Common
+//! Name, which libpq falls back to), and under `prefer` a handshake that
+//! fails is an error (libpq tries again without TLS).
 //! libpq's `sslmode=allow`, `sslrootcert=system`, client certificates
 //! (`sslcert`, `sslkey`) and certificate revocation lists (`sslcrl`) are
 //! not supported: the first two are refused with a message that says so.
@@ -161,7 +165,9 @@ impl From<TlsSetupError> for Error {
 #[derive(Debug, thiserror::Error)]
 #[error("{text}")]
 pub(crate) struct ConnectError {
+    /// The error's text and its causes', joined by ": ".
     text: String,
+    /// The error.
     source: postgres::Error,
 }
 

@@ -86,6 +86,12 @@ fn bad_settings_are_refused_with_what_to_do() {
         e.contains("holds no certificate") && e.contains("empty.pem"),
         "{e}"
     );
+    // verify-* without root certificates (libpq's default file absent).
+    if !super::default_root_file().is_some_and(|f| f.exists()) {
+        let e = err("postgres://db/k?sslmode=verify-full");
+        assert!(e.contains("add sslrootcert=PATH"), "{e}");
+        assert!(super::configure("postgres://db/k?sslmode=require").is_ok());
+    }
     // Disabled: the file is not read.
     assert!(
         super::configure(&format!(
