@@ -221,6 +221,12 @@ impl Cluster {
         self.port
     }
 
+    /// The directory of its Unix socket (`host=` of a connection over the
+    /// socket; the port names the socket file in it).
+    pub fn socket_dir(&self) -> PathBuf {
+        self.data_dir()
+    }
+
     /// A connection URL for database `db` as the superuser
     /// (`postgres://postgres@127.0.0.1:PORT/db`).
     pub fn url(&self, db: &str) -> String {

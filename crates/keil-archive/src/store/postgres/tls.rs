@@ -32,7 +32,9 @@
 //! default). Unlike libpq, a `sslrootcert` that was named and cannot be
 //! read is an error in every mode but `disable` (libpq ignores it under
 //! `prefer` and `require`): a mistyped path must not turn a check off.
-//! Two more differences: the host name is matched against the
+//! As in libpq, a connection over a Unix socket never asks for TLS,
+//! whatever the mode (the server offers none there); a host list mixing
+//! sockets and TCP hosts takes the mode for all. Two more differences: the host name is matched against the
 //! certificate's subjectAltName only (webpki does not read the Common
 //! Name, which libpq falls back to), and under `prefer` a handshake that
 //! fails is an error (libpq tries again without TLS).
@@ -230,7 +232,14 @@ pub(crate) fn configure(url: &str) -> Result<(postgres::Config, Tls)> {
         None => SslMode::Prefer,
     };
     let mut config: postgres::Config = split.rest.parse()?;
+    // libpq does not ask for TLS on a Unix socket, whatever the mode.
+    let unix_only = !config.get_hosts().is_empty()
+        && config
+            .get_hosts()
+            .iter()
+            .all(|h| !matches!(h, postgres::config::Host::Tcp(_)));
     config.ssl_mode(match mode {
+        _ if unix_only => postgres::config::SslMode::Disable,
         SslMode::Disable => postgres::config::SslMode::Disable,
         SslMode::Prefer => postgres::config::SslMode::Prefer,
         SslMode::Require | SslMode::VerifyCa | SslMode::VerifyFull => {

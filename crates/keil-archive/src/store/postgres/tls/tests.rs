@@ -320,3 +320,26 @@ fn the_key_value_form_carries_the_tls_parameters_too() {
         .unwrap();
     assert!(ssl);
 }
+
+#[test]
+fn a_unix_socket_never_asks_for_tls_as_in_libpq() {
+    let Some(pg) = tls_cluster() else { return };
+    for mode in ["require", "verify-full"] {
+        let dir = tempfile::tempdir().unwrap();
+        let root = ca_file(&dir, ca());
+        let url = format!(
+            "host={} port={} user=postgres dbname=postgres sslmode={mode} sslrootcert={root}",
+            pg.socket_dir().display(),
+            pg.port()
+        );
+        let pool = Pool::connect(&url, Duration::from_secs(3)).unwrap();
+        let session = pool.session().unwrap();
+        let ssl: bool = Conn::Postgres(&session)
+            .value(
+                "SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()",
+                &[],
+            )
+            .unwrap();
+        assert!(!ssl, "{mode}: plain over the socket");
+    }
+}
