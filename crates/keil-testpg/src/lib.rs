@@ -11,6 +11,9 @@
 //! without the server binaries, [`Cluster::start`] returns `None` and says
 //! so on stderr: the tests that need one skip.
 //!
+//! [`Cluster::start_tls`] starts one that also offers TLS, with a server
+//! certificate and key the test made.
+//!
 //! The cluster trusts local connections (`initdb -A trust`) and runs with
 //! `fsync = off`: a committed transaction still survives the server's
 //! crash (`pg_ctl stop -m immediate`, [`Cluster::crash`]), not the
@@ -44,6 +47,27 @@ impl Cluster {
     /// (with their output): a test machine that should run PostgreSQL and
     /// cannot must fail, not skip.
     pub fn start() -> Option<Cluster> {
+        Cluster::start_with(None)
+    }
+
+    /// Creates and starts a cluster that offers TLS (`ssl = on`) with the
+    /// server certificate `cert_pem` (PEM, the certificate then any
+    /// intermediates) and its private key `key_pem` (PEM), written to the
+    /// data directory as `server.crt` and `server.key` (mode 0600, the
+    /// server's user's). Plain connections are still accepted (the
+    /// cluster's `pg_hba.conf` has `host` lines): a client chooses with its
+    /// `sslmode`. `None` as [`Cluster::start`] says.
+    ///
+    /// # Panics
+    /// As [`Cluster::start`]; also when the server refuses the certificate
+    /// or key (`pg_ctl start` fails, with the server's log).
+    pub fn start_tls(cert_pem: &str, key_pem: &str) -> Option<Cluster> {
+        Cluster::start_with(Some((cert_pem, key_pem)))
+    }
+
+    /// [`Cluster::start`], with TLS when `tls` holds a certificate and key
+    /// (PEM).
+    fn start_with(tls: Option<(&str, &str)>) -> Option<Cluster> {
         let Some(bin) = server_binaries() else {
             eprintln!(
                 "note: no PostgreSQL server binaries (initdb, pg_ctl on PATH or under \
@@ -74,8 +98,25 @@ impl Cluster {
             path_str(&data)
         );
         append(&data.join("postgresql.conf"), &conf);
+        if let Some((cert, key)) = tls {
+            cluster.write_private(&data.join("server.crt"), cert);
+            cluster.write_private(&data.join("server.key"), key);
+            append(
+                &data.join("postgresql.conf"),
+                "ssl = on\nssl_cert_file = 'server.crt'\nssl_key_file = 'server.key'\n",
+            );
+        }
         cluster.start_on_a_free_port();
         Some(cluster)
+    }
+
+    /// Keeps this cluster until the test process exits, as
+    /// [`Cluster::shared`]'s is kept (a watchdog stops it and deletes its
+    /// directory then): for a test binary's own shared clusters, in
+    /// statics, which are never dropped.
+    pub fn keep_until_exit(self) -> &'static Cluster {
+        self.watch(std::process::id());
+        Box::leak(Box::new(self))
     }
 
     /// One cluster for the whole test process, started at the first call
@@ -178,6 +219,12 @@ impl Cluster {
     /// The port it listens on (127.0.0.1).
     pub fn port(&self) -> u16 {
         self.port
+    }
+
+    /// The directory of its Unix socket (`host=` of a connection over the
+    /// socket; the port names the socket file in it).
+    pub fn socket_dir(&self) -> PathBuf {
+        self.data_dir()
     }
 
     /// A connection URL for database `db` as the superuser
@@ -319,6 +366,24 @@ impl Cluster {
         )
     }
 
+    /// Writes `text` to `file`, readable by its owner only (the server's
+    /// user: `postgres` when this process is root), as the server wants
+    /// its key.
+    fn write_private(&self, file: &Path, text: &str) {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::write(file, text)
+            .and_then(|()| std::fs::set_permissions(file, std::fs::Permissions::from_mode(0o600)))
+            .unwrap_or_else(|e| panic!("cannot write {}: {e}", file.display()));
+        if self.as_postgres {
+            let status = Command::new("chown")
+                .arg(format!("{SUPERUSER}:"))
+                .arg(file)
+                .status()
+                .expect("chown runs");
+            assert!(status.success(), "chown of {} failed", file.display());
+        }
+    }
+
     /// Makes the temporary directory the `postgres` user's.
     fn give_to_postgres(&self) {
         let status = Command::new("chown")
@@ -455,5 +520,21 @@ mod tests {
             std::net::TcpStream::connect(("127.0.0.1", port)).is_err(),
             "stopped on drop"
         );
+    }
+
+    #[test]
+    fn a_tls_cluster_serves_tls_and_plain_connections() {
+        let key = rcgen::KeyPair::generate().unwrap();
+        let cert = rcgen::CertificateParams::new(vec!["127.0.0.1".to_string()])
+            .unwrap()
+            .self_signed(&key)
+            .unwrap();
+        let Some(pg) = Cluster::start_tls(&cert.pem(), &key.serialize_pem()) else {
+            return;
+        };
+        let ssl = "SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()";
+        assert_eq!(pg.psql("postgres", "SHOW ssl"), "on");
+        assert_eq!(pg.psql("dbname=postgres sslmode=require", ssl), "t");
+        assert_eq!(pg.psql("dbname=postgres sslmode=disable", ssl), "f");
     }
 }

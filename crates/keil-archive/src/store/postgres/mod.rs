@@ -13,6 +13,9 @@
 //! are: a batch reads the greatest game id and gives the next ones inside
 //! the lock, and batches commit in id order, so a node that has read every
 //! game up to id N never meets a later commit below N.
+//!
+//! Connections use TLS as the connection string's `sslmode` and
+//! `sslrootcert` ask, as libpq does ([`tls`]: rustls).
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -20,12 +23,13 @@ use std::sync::atomic::{AtomicI64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use postgres::NoTls;
 use r2d2_postgres::PostgresConnectionManager;
 
 use super::sql::{Conn, Param, numbered_placeholders};
 use super::{Read, Sequences, Write};
 use crate::{Error, Result};
+
+mod tls;
 
 /// The numbered migrations of `schema/postgres/`, in order. Never edit one
 /// that has been released: add the next file.
@@ -63,8 +67,9 @@ const STATEMENT_CACHE: usize = 512;
 
 /// The pool's connection manager: `r2d2_postgres`'s, with each
 /// connection's prepared statements kept beside it (a statement is
-/// prepared once per connection, not once per checkout).
-struct Manager(PostgresConnectionManager<NoTls>);
+/// prepared once per connection, not once per checkout), over TLS as the
+/// connection string asks ([`tls::configure`]).
+struct Manager(PostgresConnectionManager<tls::Tls>);
 
 /// A pooled connection and its prepared statements, by the SQL they were
 /// written as (with SQLite's placeholders).
@@ -75,17 +80,17 @@ struct Connection {
 
 impl r2d2::ManageConnection for Manager {
     type Connection = Connection;
-    type Error = postgres::Error;
+    type Error = tls::ConnectError;
 
-    fn connect(&self) -> std::result::Result<Connection, postgres::Error> {
+    fn connect(&self) -> std::result::Result<Connection, tls::ConnectError> {
         Ok(Connection {
             client: self.0.connect()?,
             statements: HashMap::new(),
         })
     }
 
-    fn is_valid(&self, conn: &mut Connection) -> std::result::Result<(), postgres::Error> {
-        self.0.is_valid(&mut conn.client)
+    fn is_valid(&self, conn: &mut Connection) -> std::result::Result<(), tls::ConnectError> {
+        Ok(self.0.is_valid(&mut conn.client)?)
     }
 
     fn has_broken(&self, conn: &mut Connection) -> bool {
@@ -288,13 +293,15 @@ pub(crate) struct Pool(r2d2::Pool<Manager>);
 
 impl Pool {
     /// Connects to `url` (`postgres://user@host:port/dbname`, or libpq's
-    /// `key=value` form), waiting up to `timeout` for a connection.
+    /// `key=value` form; TLS as its `sslmode` and `sslrootcert` ask:
+    /// [`tls::configure`]), waiting up to `timeout` for a connection.
     ///
     /// # Errors
-    /// A malformed URL.
+    /// A malformed URL; TLS settings that cannot be used (an unknown
+    /// `sslmode`, a root certificate file that cannot be read).
     fn connect(url: &str, timeout: Duration) -> Result<Pool> {
-        let config: postgres::Config = url.parse()?;
-        let manager = Manager(PostgresConnectionManager::new(config, NoTls));
+        let (config, tls) = tls::configure(url)?;
+        let manager = Manager(PostgresConnectionManager::new(config, tls));
         let pool = r2d2::Pool::builder()
             .max_size(POOL_SIZE)
             .min_idle(Some(0))
@@ -369,10 +376,11 @@ pub(crate) struct Pools {
 impl Pools {
     /// Connects to the primary at `url` and to the `replicas` (no
     /// connection is made yet: a server that does not answer fails the
-    /// first statement, a replica that does not answer rests).
+    /// first statement, a replica that does not answer rests). Each URL
+    /// carries its own TLS settings ([`tls::configure`]).
     ///
     /// # Errors
-    /// A malformed URL.
+    /// A malformed URL; TLS settings that cannot be used.
     pub(crate) fn connect(url: &str, replicas: &[String]) -> Result<Pools> {
         Ok(Pools {
             primary: Pool::connect(url, PRIMARY_TIMEOUT)?,
