@@ -50,9 +50,11 @@ fn default_node_dir(url: &str) -> PathBuf {
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
         .unwrap_or_else(std::env::temp_dir);
-    // host, port and database, without the user and password.
+    // host, port and database, without the user and password, nor the
+    // parameters (a changed `sslmode` is the same database).
     let tail = url.split_once("://").map_or(url, |(_, rest)| rest);
     let tail = tail.rsplit_once('@').map_or(tail, |(_, host)| host);
+    let tail = tail.split_once('?').map_or(tail, |(base, _)| base);
     let name: String = tail
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })

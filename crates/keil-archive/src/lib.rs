@@ -207,24 +207,8 @@ impl std::fmt::Display for Location {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Location::Directory(dir) => write!(f, "{}", dir.display()),
-            Location::Postgres { url, .. } => write!(f, "{}", redacted(url)),
+            Location::Postgres { url, .. } => write!(f, "{}", store::redacted(url)),
         }
-    }
-}
-
-/// A connection URL with the password (`user:password@`) replaced by
-/// `***`, for messages and logs.
-fn redacted(url: &str) -> String {
-    let Some((scheme, rest)) = url.split_once("://") else {
-        return url.to_string();
-    };
-    let Some(at) = rest.rfind('@') else {
-        return url.to_string();
-    };
-    let (userinfo, host) = rest.split_at(at);
-    match userinfo.split_once(':') {
-        Some((user, _)) => format!("{scheme}://{user}:***{host}"),
-        None => url.to_string(),
     }
 }
 

@@ -23,6 +23,7 @@ pub(crate) mod import;
 pub(crate) mod people;
 pub(crate) mod positions;
 mod postgres;
+pub(crate) use postgres::redacted;
 pub(crate) mod refused;
 pub(crate) mod removals;
 pub(crate) mod snapshots;

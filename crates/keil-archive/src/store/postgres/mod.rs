@@ -29,7 +29,9 @@ use super::sql::{Conn, Param, numbered_placeholders};
 use super::{Read, Sequences, Write};
 use crate::{Error, Result};
 
+mod conninfo;
 mod tls;
+pub(crate) use conninfo::redacted;
 
 /// The numbered migrations of `schema/postgres/`, in order. Never edit one
 /// that has been released: add the next file.
