@@ -16,6 +16,7 @@ macro_rules! outln {
 }
 
 mod archive;
+mod backup;
 mod export;
 mod generate;
 mod import;
@@ -74,6 +75,17 @@ enum Command {
     /// Serve an archive over HTTP (the REST API); an empty archive first
     /// gets the demo corpus.
     Serve(serve::Args),
+    /// Copy an archive's store into a new archive directory, consistently,
+    /// while servers and imports go on writing (SQLite's online copy; a
+    /// PostgreSQL archive is answered with the pg_dump command that
+    /// backs it up). The derived indexes are rebuilt by the copy's first
+    /// read-write open (`keil serve --db DEST`).
+    Backup(backup::BackupArgs),
+    /// Check an archive's store: the engine's integrity check, the schema
+    /// version, the kept counts against the rows, every game's record
+    /// against its stored moves (replayed), the derived blocks. Exit 0
+    /// sound, 1 with the problems listed.
+    Verify(backup::VerifyArgs),
 }
 
 fn run(cli: Cli) -> anyhow::Result<()> {
@@ -89,6 +101,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Refused(args) => refused::run(args),
         Command::Remove(args) => archive::remove(args),
         Command::Serve(args) => serve::run(args),
+        Command::Backup(args) => backup::backup(args),
+        Command::Verify(args) => backup::verify(args),
     }
 }
 

@@ -90,6 +90,11 @@ pub enum Error {
         /// This crate's ([`crate::schema_version`]).
         expected: usize,
     },
+    /// Occurs when an operation does not apply to the archive's backend
+    /// (e.g. [`crate::Archive::backup`] of a PostgreSQL archive, which
+    /// `pg_dump` backs up); the text says what to do instead.
+    #[error("{0}")]
+    Unsupported(String),
     /// Occurs when an import stops part way (a storage failure such as a
     /// full disk, while writing a batch): `progress` counts what the
     /// batches committed before it stored (whole batches only: a batch is

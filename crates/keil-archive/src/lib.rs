@@ -60,6 +60,7 @@
 //! assert_eq!(found[0].game.id, page.games[0].id);
 //! ```
 
+mod backup;
 mod budget;
 mod counts;
 mod derived;
@@ -83,12 +84,14 @@ mod refused;
 mod removal;
 mod store;
 mod text;
+mod verify;
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use serde::Serialize;
 
+pub use backup::BackupReport;
 pub use budget::Budget;
 /// How often a server node calls [`Archive::catch_up`] (250 ms).
 pub const CATCH_UP_EVERY: std::time::Duration = derived::Follow::EVERY;
@@ -126,6 +129,7 @@ pub use store::schema_version;
 pub use text::query::{
     MAX_TEXT_QUERY_BYTES, MAX_TEXT_QUERY_WORDS, TextClause, TextField, TextPlan, TextQueryError,
 };
+pub use verify::{Check, MAX_LISTED, VerifyProblem, VerifyProgress, VerifyReport, verify_at};
 
 /// Where an archive lives: an embedded archive, a directory holding the
 /// store ([`SQLITE_FILE`]) and the text index ([`TANTIVY_DIR`]), or a
@@ -185,7 +189,7 @@ impl Location {
         matches!(self, Location::Directory(_))
     }
 
-    fn place(&self) -> store::Place {
+    pub(crate) fn place(&self) -> store::Place {
         match self {
             Location::Directory(dir) => store::Place::Sqlite(dir.join(SQLITE_FILE)),
             Location::Postgres { url, replicas, .. } => store::Place::Postgres {
@@ -228,6 +232,13 @@ pub const TANTIVY_DIR: &str = "tantivy";
 fn node_text_index(dir: &Path, readers: &store::ReadPool) -> Result<text::TextIndex> {
     let tantivy = dir.join(TANTIVY_DIR);
     let current = text::TextIndex::open(&tantivy)?;
+    // An index from a later state of the store (restored from a backup
+    // since) is emptied first, then restored from the store's snapshot.
+    // The store's state is read from the primary or from a replica that
+    // has replayed as far as the index: a lagging replica is not taken
+    // for a store behind it.
+    readers.saw(current.indexed()?);
+    current.forget_if_ahead(readers.get()?.read())?;
     match text::restore(current, &tantivy, readers.get()?.read()) {
         Ok(text) => Ok(text),
         Err(_) => text::TextIndex::open(&tantivy),
@@ -425,6 +436,13 @@ impl Archive {
                 );
                 return Err(Error::io(&dir, e));
             }
+            if !dir.join(TANTIVY_DIR).is_dir() {
+                // A store alone (`keil backup`'s copy): its text index is
+                // built by a read-write open.
+                return Err(Error::NeedsUpgrade(format!(
+                    "it has no text index yet ({TANTIVY_DIR}/): a read-write open builds it from the store"
+                )));
+            }
             (
                 None,
                 text::TextIndex::open_read_only(&dir.join(TANTIVY_DIR))?,
@@ -445,7 +463,12 @@ impl Archive {
             positions::fill_nonces(writer.autocommit())?;
             upgraded = import::repair_merges(&mut writer)?;
             let text = if embedded {
-                text::TextIndex::open(&dir.join(TANTIVY_DIR))?
+                let text = text::TextIndex::open(&dir.join(TANTIVY_DIR))?;
+                // An index from a later state of the store (the store
+                // restored from a backup under it) is emptied, then
+                // caught up below.
+                text.forget_if_ahead(writer.read())?;
+                text
             } else {
                 node_text_index(&dir, &readers)?
             };

@@ -546,3 +546,50 @@ pub(crate) fn text_of_stored(game: GameId, blob: &[u8]) -> crate::Result<TextFie
         }),
     }
 }
+
+/// What the import stores of a game's main line, worked out again from
+/// its stored record's text (`keil verify`: [`crate::verify`]): the
+/// board columns ([`Board`]), the moves blob (`moves::encode`) and the
+/// number of moves.
+pub(crate) struct Line {
+    /// Kind, size, ruleset, komi, handicap and setup, as stored.
+    pub board: Board,
+    /// The moves blob.
+    pub moves: Vec<u8>,
+    /// The main line's moves.
+    pub plies: usize,
+}
+
+/// [`Line`] of a stored record's text, read and validated as the import
+/// does.
+///
+/// # Errors
+/// Why the text does not give a game the archive stores: not one record,
+/// a record error, a verdict that refuses it, no board.
+pub(crate) fn line_of(text: &str) -> Result<Line, String> {
+    let mut records = keil_record::read_records(text.as_bytes());
+    let record = match records.pop() {
+        Some(Ok(r)) if records.is_empty() => r,
+        Some(Err(e)) if records.is_empty() => return Err(format!("it does not read: {e}")),
+        _ => return Err("it is not one game tree".into()),
+    };
+    let validation = keil_record::validate(&record);
+    let verdict = validation.verdict;
+    if verdict.illegal.is_some() || status_of(verdict.status.code()).is_none() {
+        return Err(format!(
+            "the validator refuses it ({})",
+            verdict.status.code()
+        ));
+    }
+    let replay = validation.replay.ok_or("it has no board to replay")?;
+    let board = board_of(&record, &replay).ok_or("not a game kind the archive stores")?;
+    let moves = moves::encode(
+        replay.start.board(),
+        replay.plies.iter().map(|p| (p.color, p.mv)),
+    );
+    Ok(Line {
+        board,
+        moves,
+        plies: replay.plies.len(),
+    })
+}

@@ -252,6 +252,39 @@ impl Cluster {
         String::from_utf8_lossy(&out.stdout).trim_end().to_string()
     }
 
+    /// Dumps database `db` with `pg_dump --format=custom` (what
+    /// docs/operating.md's backups run) into a file in the cluster's
+    /// directory, and returns the file's path.
+    ///
+    /// # Panics
+    /// When `pg_dump` fails.
+    pub fn dump(&self, db: &str) -> PathBuf {
+        let file = self.root.path().join(format!("{db}.dump"));
+        self.client(
+            "pg_dump",
+            &["--format=custom", "--file", path_str(&file), "--dbname", db],
+        );
+        file
+    }
+
+    /// Restores `dump` (from [`Cluster::dump`]) into the existing, empty
+    /// database `db` with `pg_restore --no-owner`.
+    ///
+    /// # Panics
+    /// When `pg_restore` fails.
+    pub fn restore(&self, dump: &Path, db: &str) {
+        self.client(
+            "pg_restore",
+            &[
+                "--no-owner",
+                "--exit-on-error",
+                "--dbname",
+                db,
+                path_str(dump),
+            ],
+        );
+    }
+
     /// Stops the server as a crash would (`pg_ctl stop -m immediate`: no
     /// checkpoint, the processes killed; the next start replays the
     /// write-ahead log).

@@ -224,6 +224,39 @@ pub(super) fn decode(bytes: &[u8], version: i64, want: Want) -> Result<Decoded, 
     })
 }
 
+/// Whether a stored block (`derived_blocks`: its bytes, format
+/// `version`, and the game ids `first..=last` and count `games` its row
+/// says) decodes whole, its games and region entries, and holds what its
+/// row says: `keil verify`.
+///
+/// # Errors
+/// What is wrong, in words.
+pub(crate) fn check(
+    bytes: &[u8],
+    version: i64,
+    (first, last, games): (i64, i64, i64),
+) -> Result<(), String> {
+    if !(OLDEST..=VERSION).contains(&version) {
+        return Err(format!("its version {version} is not one this keil reads"));
+    }
+    let decoded =
+        decode(bytes, version, Want::All).map_err(|e| format!("it does not decode: {e}"))?;
+    if decoded.games.len() as i64 != games {
+        return Err(format!(
+            "it holds {} games, its row says {games}",
+            decoded.games.len()
+        ));
+    }
+    let ids: Vec<i64> = decoded.games.iter().map(|g| i64::from(g.2.id)).collect();
+    if ids.windows(2).any(|w| w[0] >= w[1]) {
+        return Err("its games' ids do not ascend".into());
+    }
+    if ids.iter().any(|&id| id < first || id > last) {
+        return Err(format!("it holds a game outside ids {first}..={last}"));
+    }
+    Ok(())
+}
+
 thread_local! {
     /// Each decoding thread's zstd context and the buffer its blocks are
     /// decompressed into: kept from block to block, so that a node start

@@ -47,6 +47,7 @@ use crate::{Budget, GameId, Result, YearCount};
 
 pub(crate) use answer::Matched;
 use answer::{GameMatch, GameOrder, page};
+pub(crate) use block::{KIND as BLOCK_KIND, check as check_block};
 pub(crate) use index::Group;
 use index::{Line, NEVER};
 pub(crate) use load::{

@@ -69,7 +69,9 @@ pub(crate) use index::PositionIndex;
 pub use query::{Continuation, PositionAnswer, PositionHit, PositionQuery};
 pub(crate) use search::{occurrences, parse_cursor, search, search_settled};
 pub(crate) use segment::{get_varint, put_varint};
-pub(crate) use store::{fill_nonces, index_games, pending_upgrade, rebuild, upgrade_keys};
+pub(crate) use store::{
+    check_segment, fill_nonces, index_games, pending_upgrade, rebuild, upgrade_keys,
+};
 
 use crate::{Budget, Result};
 

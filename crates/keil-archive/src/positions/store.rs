@@ -116,6 +116,32 @@ fn next_nonce() -> u64 {
         ^ u64::from(std::process::id()) << 32
 }
 
+/// Whether a stored segment (its blob, and the postings and nonce its
+/// row says) decodes whole and holds what its row says: `keil verify`.
+///
+/// # Errors
+/// What is wrong, in words.
+pub(crate) fn check_segment(
+    blob: &[u8],
+    postings: i64,
+    nonce: Option<i64>,
+) -> std::result::Result<(), String> {
+    let (header_nonce, _, _) = read_header(blob).map_err(|e| e.to_string())?;
+    if let Some(nonce) = nonce
+        && nonce as u64 != header_nonce
+    {
+        return Err("its header's nonce is not its row's".into());
+    }
+    let decoded = decode_segment(blob).map_err(|e| e.to_string())?;
+    if decoded.len() as i64 != postings {
+        return Err(format!(
+            "it holds {} postings, its row says {postings}",
+            decoded.len()
+        ));
+    }
+    Ok(())
+}
+
 /// Segments per tier before the tier is merged. Tiers are powers of four
 /// in postings, so a segment is rewritten O(log n) times in all.
 const TIER_FANOUT: usize = 4;

@@ -456,19 +456,26 @@ pub(crate) fn games_moves(
 }
 
 /// The columns [`stored_moves`] reads, from its first.
-const STORED_MOVES: &str = "kind, size, ruleset, komi, setup, moves, handicap, move_nodes";
+pub(super) const STORED_MOVES: &str =
+    "kind, size, ruleset, komi, setup, moves, handicap, move_nodes";
 
 /// Reads the columns [`STORED_MOVES`] of a row.
 fn stored_moves(r: &Row<'_>) -> Result<StoredMoves> {
+    stored_moves_from(r, 0)
+}
+
+/// Reads the columns [`STORED_MOVES`] of a row, the first at column
+/// `at`.
+pub(super) fn stored_moves_from(r: &Row<'_>, at: usize) -> Result<StoredMoves> {
     Ok(StoredMoves {
-        kind: r.get(0)?,
-        size: r.get(1)?,
-        ruleset: r.get(2)?,
-        komi: r.get(3)?,
-        setup: r.get(4)?,
-        blob: r.get(5)?,
-        handicap: r.get(6)?,
-        nodes: r.get(7)?,
+        kind: r.get(at)?,
+        size: r.get(at + 1)?,
+        ruleset: r.get(at + 2)?,
+        komi: r.get(at + 3)?,
+        setup: r.get(at + 4)?,
+        blob: r.get(at + 5)?,
+        handicap: r.get(at + 6)?,
+        nodes: r.get(at + 7)?,
     })
 }
 

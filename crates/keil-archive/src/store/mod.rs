@@ -4,7 +4,7 @@
 //! - `sql.rs`: the statement layer both backends run (parameters, rows,
 //!   the handle [`sql::Conn`]).
 //! - `blocks.rs`, `games.rs`, `import.rs`, `people.rs`, `positions.rs`,
-//!   `refused.rs`, `removals.rs`, `snapshots.rs`: every statement of the archive, written once in SQL
+//!   `refused.rs`, `removals.rs`, `snapshots.rs`, `verify.rs`: every statement of the archive, written once in SQL
 //!   both backends read, grouped by the tables they touch.
 //! - `sqlite/`: the embedded backend (one file, WAL mode, a small read
 //!   pool); `postgres/`: a database server that many processes share
@@ -29,6 +29,7 @@ pub(crate) mod removals;
 pub(crate) mod snapshots;
 pub(crate) mod sources;
 mod sql;
+pub(crate) mod verify;
 pub(crate) use sql::{Backend, Row, params};
 mod sqlite;
 
@@ -235,6 +236,22 @@ impl ReadPool {
         }
     }
 
+    /// Writes a consistent copy of the embedded store into the new file
+    /// `dest` (`sqlite::copy_into`: SQLite's `VACUUM INTO`, while writers
+    /// go on); returns the copy's games.
+    ///
+    /// # Errors
+    /// Storage errors; [`crate::Error::Unsupported`] for a PostgreSQL
+    /// store (`pg_dump` copies it).
+    pub(crate) fn copy_into(&self, dest: &std::path::Path) -> Result<u64> {
+        match self {
+            ReadPool::Sqlite(p) => sqlite::copy_into(p.path(), dest),
+            ReadPool::Postgres(_) => Err(crate::Error::Unsupported(
+                "a PostgreSQL archive is backed up with pg_dump -Fc (docs/operating.md, \"Backups and restores\")".into(),
+            )),
+        }
+    }
+
     /// A read connection (back to the pool when dropped).
     ///
     /// # Errors
@@ -330,6 +347,18 @@ pub(crate) fn check_schema(conn: Read<'_>) -> Result<()> {
     match conn.0 {
         Conn::Sqlite(c) => sqlite::check_schema(c),
         Conn::Postgres(s) => postgres::check_schema(s),
+    }
+}
+
+/// The store's schema version and this build's, `(found, expected)`
+/// (`keil verify`).
+///
+/// # Errors
+/// Storage errors.
+pub(crate) fn schema_versions(conn: Read<'_>) -> Result<(usize, usize)> {
+    match conn.0 {
+        Conn::Sqlite(c) => Ok((sqlite::user_version(c)?, sqlite::schema_version())),
+        Conn::Postgres(s) => postgres::schema_versions(s),
     }
 }
 

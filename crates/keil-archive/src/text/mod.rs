@@ -228,6 +228,32 @@ impl TextIndex {
         Ok(())
     }
 
+    /// Empties the index (documents deleted, sequences back to none) when
+    /// it holds more than the store: its sequences past the store's. That
+    /// is an index written from a later state of the store than the one
+    /// now there: a store restored from a backup (`keil backup`,
+    /// `pg_restore`) under an archive or node directory whose index was
+    /// caught up since. Such an index would answer games the store does
+    /// not have and, never going back, never add the games the store
+    /// gives those ids next; emptied, the catch-up (or, on a node, the
+    /// store's text snapshot) fills it from the store. Returns whether it
+    /// was emptied; nothing is done while another writer holds the index.
+    ///
+    /// # Errors
+    /// Storage and tantivy errors.
+    pub(crate) fn forget_if_ahead(&self, read: Read<'_>) -> Result<bool> {
+        let (at, store) = (self.indexed()?, Sequences::read(read)?);
+        if at.games <= store.games && at.removals <= store.removals {
+            return Ok(false);
+        }
+        let Some(mut w) = self.try_writer()? else {
+            return Ok(false);
+        };
+        w.clear()?;
+        w.commit(Sequences::default())?;
+        Ok(true)
+    }
+
     /// Takes the writer lock; `Ok(None)` when another writer holds it.
     pub(crate) fn try_writer(&self) -> Result<Option<TextWriter<'_>>> {
         match self.index.writer_with_num_threads(1, WRITER_MEMORY) {

@@ -597,6 +597,12 @@ pub(crate) fn check_schema(session: &Session) -> Result<()> {
     }
 }
 
+/// The database's schema version and this build's, `(found, expected)`
+/// (`keil verify`).
+pub(crate) fn schema_versions(session: &Session) -> Result<(usize, usize)> {
+    Ok((version(session)?, MIGRATIONS.len()))
+}
+
 /// The bytes the archive's tables take on the server: every table of the
 /// current schema with its indexes and out-of-line (TOAST) data
 /// (`pg_total_relation_size`; the database's own catalogs, ~7.5 MB, are

@@ -202,7 +202,7 @@ fn register_functions(conn: &Connection) -> Result<()> {
 /// # Errors
 /// [`Error::NeedsUpgrade`] and [`Error::TooNew`]; SQLite errors.
 pub(crate) fn check_schema(conn: &Connection) -> Result<()> {
-    let found: usize = conn.query_row("PRAGMA user_version", [], |r| r.get::<_, i64>(0))? as usize;
+    let found = user_version(conn)?;
     let expected = schema_version();
     match found.cmp(&expected) {
         std::cmp::Ordering::Less => Err(Error::NeedsUpgrade(format!(
@@ -211,6 +211,74 @@ pub(crate) fn check_schema(conn: &Connection) -> Result<()> {
         std::cmp::Ordering::Greater => Err(Error::TooNew { found, expected }),
         std::cmp::Ordering::Equal => Ok(()),
     }
+}
+
+/// The schema version of the database `conn` is on (`PRAGMA
+/// user_version`, which the migrations keep).
+///
+/// # Errors
+/// SQLite errors.
+pub(crate) fn user_version(conn: &Connection) -> Result<usize> {
+    Ok(conn
+        .query_row("PRAGMA user_version", [], |r| r.get::<_, i64>(0))?
+        .max(0) as usize)
+}
+
+/// Writes a consistent copy of the database at `path` into the new file
+/// `dest` with `VACUUM INTO` (SQLite's online copy: one read transaction,
+/// so writers of other connections and processes go on meanwhile, and
+/// the copy is the state of one commit, compacted; never a copy of the
+/// files, which a writer may change under it). Opens its own connection,
+/// read-only (`mode=ro`, else, when there are no WAL files and so no
+/// writer, `immutable=1`: a read-only volume). Returns the copy's games (its `counts` row), read back
+/// from the copy.
+///
+/// # Errors
+/// SQLite errors (among them `dest` existing and not empty); a `dest`
+/// that is not UTF-8.
+pub(crate) fn copy_into(path: &Path, dest: &Path) -> Result<u64> {
+    let flags = OpenFlags::SQLITE_OPEN_URI
+        | OpenFlags::SQLITE_OPEN_NO_MUTEX
+        | OpenFlags::SQLITE_OPEN_READ_ONLY;
+    let open = |param: &str| {
+        Connection::open_with_flags(format!("file:{}?{param}", uri_path(path)), flags).and_then(
+            |c| {
+                c.query_row("SELECT COUNT(*) FROM sqlite_schema", [], |_| Ok(()))
+                    .map(|()| c)
+            },
+        )
+    };
+    let wal_files = ["-wal", "-shm"].iter().any(|suffix| {
+        let mut name = path.as_os_str().to_owned();
+        name.push(suffix);
+        Path::new(&name).exists()
+    });
+    let conn = match open("mode=ro") {
+        Ok(c) => c,
+        // No WAL files: no writer, so the file read as it is is a commit's
+        // state (a read-only volume).
+        Err(_) if !wal_files => open("immutable=1")?,
+        Err(e) => return Err(e.into()),
+    };
+    conn.busy_timeout(std::time::Duration::from_millis(BUSY_TIMEOUT_MS))?;
+    let target = dest.to_str().ok_or_else(|| {
+        Error::io(
+            dest,
+            std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a UTF-8 path"),
+        )
+    })?;
+    conn.execute("VACUUM INTO ?1", [target])?;
+    drop(conn);
+    let copy = Connection::open_with_flags(dest, OpenFlags::SQLITE_OPEN_READ_ONLY)?;
+    let games: i64 = copy
+        .query_row("SELECT n FROM counts WHERE name = 'games'", [], |r| {
+            r.get(0)
+        })
+        .or_else(|e| match e {
+            rusqlite::Error::QueryReturnedNoRows => Ok(0),
+            e => Err(e),
+        })?;
+    Ok(games.max(0) as u64)
 }
 
 /// How the pool's connections open the database file.
