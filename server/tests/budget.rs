@@ -104,10 +104,11 @@ fn searches_past_the_budget_answer_503_with_retry_after() {
     let (status, _, _, body) = get(&format!("{base}/api/v1/games/1"));
     assert_eq!(status, 200, "{body}");
     // Nor have the lists an index reads in order: none, a date range, a
-    // player's games.
+    // kind and size, a player's games.
     for path in [
         "/api/v1/games",
         "/api/v1/games?from=2000-01-01",
+        "/api/v1/games?kind=go&size=9",
         "/api/v1/games?player=nobody&color=B",
         "/games?player=nobody",
     ] {
@@ -120,7 +121,7 @@ fn searches_past_the_budget_answer_503_with_retry_after() {
         "/api/v1/games?result=0",
         "/api/v1/games?komi=99",
         "/api/v1/games?player=nobody&komi=99",
-        "/api/v1/games?kind=go",
+        "/api/v1/games?size=9",
         "/games?komi=99",
         "/games?from=2000-01-01",
     ] {

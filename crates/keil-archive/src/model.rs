@@ -337,8 +337,10 @@ impl GameFilter {
     /// fail it, in proportion to the archive (a rare result, komi or event
     /// on a large archive: a scan of the games in date order). Only the
     /// filters that an index reads in date order, row for row, do not: no
-    /// filter, a date range, and a player (with the colour, the opponent
-    /// and a date range), whose games are read from their own index.
+    /// filter, a date range, a kind with its board size (the indexes on
+    /// kind, size and date), and a player (with the colour, the opponent,
+    /// the kind and a date range), whose games are read from their own
+    /// index.
     /// Servers run the others as searches: on their own threads, under the
     /// query budget ([`crate::Games::list_within`]).
     pub fn scans(&self) -> bool {
@@ -348,6 +350,8 @@ impl GameFilter {
             opponent: self.opponent.clone().filter(|_| self.player.is_some()),
             from: self.from,
             to: self.to,
+            kind: self.kind,
+            size: self.size.filter(|_| self.kind.is_some()),
             ..GameFilter::default()
         };
         *self != indexed
@@ -661,7 +665,7 @@ mod tests {
                 ..GameFilter::default()
             },
             GameFilter {
-                kind: Some(GameKind::Kaomi),
+                size: Some(19),
                 ..GameFilter::default()
             },
         ] {
@@ -673,7 +677,12 @@ mod tests {
             size: Some(19),
             ..GameFilter::default()
         };
-        assert!(!kept.count_scans() && kept.scans());
+        assert!(!kept.count_scans() && !kept.scans());
+        let kaomi = GameFilter {
+            kind: Some(GameKind::Kaomi),
+            ..GameFilter::default()
+        };
+        assert!(kaomi.count_scans() && !kaomi.scans());
         assert!(!player("a").count_scans());
         let dates = GameFilter {
             from: day,

@@ -22,7 +22,7 @@ use crate::{upload, work};
     responses(
         (status = 200, description = "One page of games", body = GameListDto),
         (status = 400, description = "A filter or the cursor does not parse", body = Problem, content_type = "application/problem+json"),
-        (status = 503, description = "A list whose filters no index serves (a result, komi, event, kind, ...) runs as a search, under the query budget (`--query-budget`): it ran out", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "A list whose filters no index serves (a result, komi, event, rank, ...) runs as a search, under the query budget (`--query-budget`): it ran out", body = Problem, content_type = "application/problem+json"),
     ))]
 pub async fn list_games(
     state: Data<ServerState>,
@@ -178,6 +178,7 @@ pub async fn get_game(
         (status = 404, description = "No such game (never stored, or already removed)", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "Too many wrong tokens from this client (`Retry-After`)", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "An import is running, or the archive is read-only on this server", body = Problem, content_type = "application/problem+json"),
+        (status = 507, description = "The storage is full: nothing was removed", body = Problem, content_type = "application/problem+json"),
     ))]
 pub async fn remove_game(
     req: HttpRequest,
