@@ -435,7 +435,7 @@ pub fn client_ip(req: &actix_web::HttpRequest, trust_proxy: bool) -> IpAddr {
 
 /// The middleware: draws every request from its class's quota for its
 /// client, answering 429 with `Retry-After` past it, and runs the handler
-/// with its client in [`CLIENT`] (for [`WorkMeter`]).
+/// with its client in the task-local `CLIENT` (for [`WorkMeter`]).
 ///
 /// # Errors
 /// None of its own: a refusal is an answer (429), and the inner service's
