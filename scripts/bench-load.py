@@ -50,7 +50,8 @@ SEARCHERS = 4
 LISTERS = 4
 
 # 5-stone patterns (rows notation, 3x3: X black, O white, . empty); each
-# request takes the next one, so that no answer comes from the cache.
+# request takes the next one (after the first round, the archive's answer
+# cache serves them).
 SHAPES = [
     "XO./.XO/..X", "OX./.OX/..O", "X.O/.X./O.X", "XXO/.O./...", "OOX/.X./...",
     ".X./XOX/...", ".O./OXO/...", "X../OX./.OX", "XO./OX./X..", "..X/.XO/OX.",
@@ -142,7 +143,6 @@ def search(port, index, stop, out):
     while not stop.is_set():
         shape = SHAPES[i % len(SHAPES)]
         i += SEARCHERS
-        # Another limit each round of the shapes: no answer from a cache.
         limit = 1 + (i // len(SHAPES)) % 100
         status, ms, retry = c.get(f"/api/v1/patterns?kind=go&size=19&mode=anywhere&limit={limit}"
                                   "&pattern=" + shape.replace("/", "%2F"))

@@ -173,11 +173,11 @@ pub(crate) fn parse_id(s: &str) -> Result<GameId, ApiError> {
 
 /// A record's number in its game (`GET /api/v1/games/{id}/records/{record}`):
 /// 0 for the game's own record, else the id the game's `records` list
-/// gives; at most 18 digits.
+/// gives: any integer from 0 to 2^63-1, as the OpenAPI document says.
 pub(crate) fn parse_record_number(s: &str) -> Result<i64, ApiError> {
     s.parse::<i64>()
         .ok()
-        .filter(|&n| n >= 0 && s.len() <= 18)
+        .filter(|&n| n >= 0)
         .ok_or_else(|| {
             bad(
                 "record",

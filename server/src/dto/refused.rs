@@ -17,7 +17,7 @@ pub struct RefusedQuery {
     #[param(value_type = Option<String>, pattern = r"^\s*([a-z_]{1,40})?\s*$")]
     pub reason: Option<String>,
     /// Only the records of this game: `keil`, `go` or `kaomi`.
-    #[param(value_type = Option<String>, pattern = r"^\s*((?i)keil|go|kaomi)?\s*$")]
+    #[param(value_type = Option<String>, pattern = r"^\s*([Kk][Ee][Ii][Ll]|[Gg][Oo]|[Kk][Aa][Oo][Mm][Ii])?\s*$")]
     pub kind: Option<String>,
     /// Only the records of this board size (`SZ`), 1 to 255.
     #[param(value_type = Option<String>, pattern = r"^\s*(0*([1-9][0-9]{0,1}|1[0-9]{2}|2[0-4][0-9]|25[0-5]))?\s*$")]
