@@ -457,8 +457,8 @@ impl ReadSession {
     }
 
     /// As [`ReadSession::snapshot`], with `statement_timeout` set for the
-    /// transaction to the time `budget` has left (at least 1 ms; none for
-    /// an unlimited budget).
+    /// transaction to the time `budget` has left and a millisecond (none
+    /// for an unlimited budget).
     ///
     /// # Errors
     /// As [`ReadSession::snapshot`]; a statement past the timeout fails
@@ -471,7 +471,10 @@ impl ReadSession {
         self.0
             .within("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", || {
                 if let Some(left) = budget.remaining() {
-                    let ms = left.as_millis().clamp(1, i32::MAX as u128);
+                    // A millisecond past the deadline, rounded up: when the
+                    // server cancels the statement, the budget is spent
+                    // (the caller tells the two apart by it).
+                    let ms = (left.as_millis() + 1).min(i32::MAX as u128);
                     self.0
                         .batch(&format!("SET LOCAL statement_timeout = {ms}"))?;
                 }
