@@ -1481,6 +1481,7 @@ fn query_parameters_are_read_as_their_openapi_patterns_say() {
         ),
         ("/api/v1/players", "q=a".to_string()),
         ("/api/v1/search", "q=a".to_string()),
+        ("/api/v1/refused", String::new()),
     ];
     let probes = [
         "",

@@ -19,8 +19,9 @@ pub struct RefusedQuery {
     /// Only the records of this game: `keil`, `go` or `kaomi`.
     #[param(value_type = Option<String>, pattern = r"^\s*([Kk][Ee][Ii][Ll]|[Gg][Oo]|[Kk][Aa][Oo][Mm][Ii])?\s*$")]
     pub kind: Option<String>,
-    /// Only the records of this board size (`SZ`), 1 to 255.
-    #[param(value_type = Option<String>, pattern = r"^\s*(0*([1-9][0-9]{0,1}|1[0-9]{2}|2[0-4][0-9]|25[0-5]))?\s*$")]
+    /// Only the records of this board size (`SZ`), 0 to 255 (the number
+    /// `params::parse_size` reads, as the game list's `size`).
+    #[param(value_type = Option<String>, pattern = r"^\s*(0*([0-9]{1,2}|1[0-9]{2}|2[0-4][0-9]|25[0-5]))?\s*$")]
     pub size: Option<String>,
     /// `newest` (the latest refused first, the default) or `id`
     /// (ascending ids).
