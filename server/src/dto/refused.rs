@@ -9,7 +9,7 @@ use utoipa::{IntoParams, ToSchema};
 #[into_params(parameter_in = Query)]
 pub struct RefusedQuery {
     /// Only the records of this import (its id in the import log).
-    #[param(value_type = Option<String>, pattern = r"^\s*(0*[1-9][0-9]{0,18})?\s*$")]
+    #[param(value_type = Option<String>, pattern = r"^\s*(0*([1-9][0-9]{0,17}|[1-8][0-9]{18}|9[0-1][0-9]{17}|92[0-1][0-9]{16}|922[0-2][0-9]{15}|9223[0-2][0-9]{14}|92233[0-6][0-9]{13}|922337[0-1][0-9]{12}|92233720[0-2][0-9]{10}|922337203[0-5][0-9]{9}|9223372036[0-7][0-9]{8}|92233720368[0-4][0-9]{7}|922337203685[0-3][0-9]{6}|9223372036854[0-6][0-9]{5}|92233720368547[0-6][0-9]{4}|922337203685477[0-4][0-9]{3}|9223372036854775[0-7][0-9]{2}|922337203685477580[0-6]|9223372036854775807))?\s*$")]
     pub import: Option<String>,
     /// Only the records refused for this reason code (`repetition`,
     /// `occupied`, `self_capture`, `wrong_player`, `board_size`, ...):
@@ -31,7 +31,7 @@ pub struct RefusedQuery {
     #[param(value_type = Option<String>, pattern = r"^\s*(0*([1-9][0-9]{0,2}|1000))?\s*$")]
     pub limit: Option<String>,
     /// The `next` of the previous page: the page starts after this id.
-    #[param(value_type = Option<String>, pattern = r"^\s*(0*[1-9][0-9]{0,18})?\s*$")]
+    #[param(value_type = Option<String>, pattern = r"^\s*(0*([1-9][0-9]{0,17}|[1-8][0-9]{18}|9[0-1][0-9]{17}|92[0-1][0-9]{16}|922[0-2][0-9]{15}|9223[0-2][0-9]{14}|92233[0-6][0-9]{13}|922337[0-1][0-9]{12}|92233720[0-2][0-9]{10}|922337203[0-5][0-9]{9}|9223372036[0-7][0-9]{8}|92233720368[0-4][0-9]{7}|922337203685[0-3][0-9]{6}|9223372036854[0-6][0-9]{5}|92233720368547[0-6][0-9]{4}|922337203685477[0-4][0-9]{3}|9223372036854775[0-7][0-9]{2}|922337203685477580[0-6]|9223372036854775807))?\s*$")]
     pub after: Option<String>,
 }
 
