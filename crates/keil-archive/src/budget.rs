@@ -161,7 +161,7 @@ mod tests {
     fn a_spent_budget_stops_position_and_pattern_searches_inside() {
         use keil_rules::{AnyPosition, BoardSpec, Point};
 
-        use crate::patterns::{Cell, Pattern, PatternMode, PatternQuery};
+        use crate::index::patterns::{Cell, Pattern, PatternMode, PatternQuery};
         let (_dir, archive) = archive();
         let spent = Budget::unlimited();
         spent.cancel();
@@ -177,7 +177,7 @@ mod tests {
         let conn = archive.reader().unwrap();
         let run = |b: &Budget| {
             conn.snapshot(|c| {
-                crate::positions::search(&archive.positions, &archive.facts, c, &q, b)
+                crate::index::positions::search(&archive.positions, &archive.facts, c, &q, b)
             })
         };
         assert!(run(&Budget::unlimited()).unwrap().total_games > 0);
@@ -190,7 +190,7 @@ mod tests {
         };
         for b in [&spent, &expired] {
             let got = conn.snapshot(|c| {
-                crate::positions::search(&archive.positions, &archive.facts, c, &q2, b)
+                crate::index::positions::search(&archive.positions, &archive.facts, c, &q2, b)
             });
             assert!(matches!(got, Err(Error::OverBudget { .. })), "{got:?}");
         }

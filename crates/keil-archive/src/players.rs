@@ -6,7 +6,7 @@ use std::sync::RwLock;
 
 use serde::Serialize;
 
-use crate::derived::{Changes, Derived};
+use crate::index::{Changes, Derived};
 use crate::people::NameSpelling;
 use crate::store::{Read, Sequences, people as sql};
 use crate::{Archive, PlayerId, Result, fold, person_key};
@@ -213,7 +213,7 @@ pub(crate) fn search_players(
     }
     let edits = allowed_edits(q.len());
     if hits.len() < limit && edits > 0 {
-        crate::derived::catch_up(conn, &mut [&mut { vocabulary }])?;
+        crate::index::catch_up(conn, &mut [&mut { vocabulary }])?;
         // The closest term of each spelling within the allowed edits; a
         // term's length differs from the query's by at most its distance.
         let mut best: std::collections::HashMap<i64, usize> = Default::default();

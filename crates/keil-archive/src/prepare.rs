@@ -68,7 +68,7 @@ pub(crate) struct Prepared {
     /// The game replayed for the pattern index (id 0: the writer gives
     /// it), for its batch's pattern block; `None` when that replay failed
     /// (the writer then replays it from the store, and reports it).
-    pub pattern: Option<crate::patterns::Replayed>,
+    pub pattern: Option<crate::index::patterns::Replayed>,
 }
 
 /// Why a game is not stored.
@@ -393,7 +393,7 @@ pub(crate) fn prepare(
     let winner = valid.meta.winner.map(|c| c.index() as i64);
     // The validator's plies give the pattern index its events; a game
     // they do not cover is replayed from its stored moves.
-    valid.pattern = crate::patterns::replayed_from_plies(
+    valid.pattern = crate::index::patterns::replayed_from_plies(
         valid.meta.kind,
         &valid.replay,
         &depths,
@@ -402,7 +402,7 @@ pub(crate) fn prepare(
     )
     .or_else(|| {
         let stored = crate::games::StoredMoves::of_prepared(&valid);
-        crate::patterns::replayed(stored, 0, &valid.meta.date, winner).ok()
+        crate::index::patterns::replayed(stored, 0, &valid.meta.date, winner).ok()
     });
     Prepare::Valid(valid, checked(verdict))
 }

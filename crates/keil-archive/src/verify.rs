@@ -218,11 +218,11 @@ fn verify_in(
     check_games(read, &mut report, total, progress)?;
     for (id, kind, first, last, games, version) in sql::blocks(read)? {
         report.blocks += 1;
-        let problem = if kind != crate::patterns::BLOCK_KIND {
+        let problem = if kind != crate::index::patterns::BLOCK_KIND {
             Some(format!("block {id} is of unknown kind {kind:?}"))
         } else {
             let data = store::blocks::data(read, id)?;
-            crate::patterns::check_block(&data, version, (first, last, games))
+            crate::index::patterns::check_block(&data, version, (first, last, games))
                 .err()
                 .map(|e| format!("block {id} (games {first}..={last}): {e}"))
         };
@@ -233,7 +233,7 @@ fn verify_in(
     for (id, postings, nonce) in sql::segments(read)? {
         report.segments += 1;
         let blob = store::positions::segment_bytes(read, id)?;
-        if let Err(e) = crate::positions::check_segment(&blob, postings, nonce) {
+        if let Err(e) = crate::index::positions::check_segment(&blob, postings, nonce) {
             report.add(Check::Segments, None, format!("segment {id}: {e}"));
         }
     }

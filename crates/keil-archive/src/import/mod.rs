@@ -490,7 +490,7 @@ pub const NOT_SGF: &str = "not_sgf";
 /// # Errors
 /// Storage and tantivy errors.
 fn text_of_batch(
-    text: &mut crate::text::TextWriter<'_>,
+    text: &mut crate::index::text::TextWriter<'_>,
     read: crate::store::Read<'_>,
     at: &mut i64,
     written: &write::Written,
@@ -605,7 +605,7 @@ impl Archive {
         // may store batches between ours (importers and nodes sharing a
         // PostgreSQL archive): their games are added from the store before
         // ours, so that "every id up to N" stays true.
-        let text_start = crate::derived::Derived::reached(&text)?;
+        let text_start = crate::index::Derived::reached(&text)?;
         let mut text_at = text_start.games;
 
         if !options.aliases.is_empty() {

@@ -7,10 +7,11 @@ use std::collections::HashMap;
 
 use super::merge::{self, Judgement, Shape};
 use super::{Batch, Duplicates, Fate, GameOutcome, Item, Merge};
+use crate::index::positions;
 use crate::people::{Spelling, SpellingCache};
 use crate::prepare::{Prepare, Prepared, Problem, TextFields};
 use crate::store::{Sequences, Write, Writer, import as sql, people as people_sql, removals};
-use crate::{GameId, Result, moves, positions};
+use crate::{GameId, Result, moves};
 
 /// The refusal reason of a record whose game the operator removed
 /// ([`crate::Archive::remove`]).
@@ -361,7 +362,7 @@ fn write_in(
         .iter_mut()
         .map(|g| (g.id, g.prepared.pattern.take()))
         .collect();
-    crate::patterns::index_batch(tx, patterns)?;
+    crate::index::patterns::index_batch(tx, patterns)?;
     sql::count_batch(
         tx,
         import_id,

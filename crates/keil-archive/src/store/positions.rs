@@ -203,7 +203,7 @@ const GAME_FACTS: &str = "SELECT id, date, winner, black_id, white_id, komi, han
     black_rank_ord, white_rank_ord, event, result, black_rank, white_rank FROM games \
     WHERE id > ?1 AND id <= ?2";
 
-/// The [`FactRow`](crate::facts::FactRow) of every game with an id in
+/// The [`FactRow`](crate::index::facts::FactRow) of every game with an id in
 /// `from + 1..=max`, with its id, in no particular order; its players'
 /// names are left out (the facts keep each spelling's once, read by
 /// [`spelling_names`]: a join here cost a million games' load about a
@@ -212,7 +212,7 @@ pub(crate) fn game_facts(
     conn: Read<'_>,
     from: i64,
     max: i64,
-) -> Result<Vec<(i64, crate::facts::FactRow)>> {
+) -> Result<Vec<(i64, crate::index::facts::FactRow)>> {
     let small = |v: Option<i64>, max: i64| v.unwrap_or(0).clamp(0, max);
     conn.query(GAME_FACTS, params![from, max], |r| {
         let shown = |ord: Option<i64>, text: Option<String>| {
@@ -221,8 +221,8 @@ pub(crate) fn game_facts(
         let date: String = r.get(1)?;
         let winner: Option<i64> = r.get(2)?;
         let komi: i64 = r.get(5)?;
-        let fact = crate::facts::Fact {
-            date: crate::facts::date_number(&date),
+        let fact = crate::index::facts::Fact {
+            date: crate::index::facts::date_number(&date),
             winner: winner.map_or(-1, |w| w as i8),
             black: small(r.get(3)?, i64::from(u32::MAX)) as u32,
             white: small(r.get(4)?, i64::from(u32::MAX)) as u32,
@@ -235,7 +235,7 @@ pub(crate) fn game_facts(
         };
         Ok((
             r.get(0)?,
-            crate::facts::FactRow {
+            crate::index::facts::FactRow {
                 fact,
                 event: r.get(9)?,
                 shown: crate::games::HitDetails {

@@ -195,7 +195,7 @@ impl Selection {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::facts::tests::fact;
+    use crate::index::facts::tests::fact;
 
     #[test]
     fn ranks_bound_both_players_and_the_unranked_fail() {

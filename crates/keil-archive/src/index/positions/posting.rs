@@ -212,7 +212,7 @@ pub(super) fn variant_button(v: Variant) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::positions::key::{BUTTON_BIT, key_of};
+    use crate::index::positions::key::{BUTTON_BIT, key_of};
 
     /// The replay of a record with these moves, through the real reader
     /// and validator.

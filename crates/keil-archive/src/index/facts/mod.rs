@@ -8,7 +8,7 @@
 //! empty board: every game; the 3-3 invasion: a third of a Go archive);
 //! reading each game's row from the store to filter or count it would
 //! cost a round trip or a page read per game. The table is a derived
-//! index, caught up by the one catch-up loop ([`crate::derived`]).
+//! index, caught up by the one catch-up loop ([`crate::index`]).
 //!
 //! Invariants: the table only grows for ids above the highest one read,
 //! and a removed game's entry is cleared (searches skip postings of games
@@ -25,8 +25,8 @@ use std::sync::{RwLock, RwLockReadGuard};
 
 pub(crate) use selection::Selection;
 
-use crate::derived::{Changes, Derived};
 use crate::games::HitDetails;
+use crate::index::{Changes, Derived};
 use crate::model::YearCount;
 use crate::store::{Read, Sequences};
 use crate::{GameId, Result};
@@ -254,7 +254,7 @@ impl Facts {
     /// # Errors
     /// Storage errors.
     pub(crate) fn refresh(&self, conn: Read<'_>) -> Result<Sequences> {
-        crate::derived::catch_up(conn, &mut [&mut { self }])
+        crate::index::catch_up(conn, &mut [&mut { self }])
     }
 
     /// The table, for reading (searches hold it for their tally).

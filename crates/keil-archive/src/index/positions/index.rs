@@ -1,7 +1,7 @@
 //! The in-memory side of the position index: the segments (each read once
 //! and kept), their catch-up with the database, and the cache of popular
 //! positions' match lists. Filters and statistics read the archive's
-//! game facts ([`crate::facts`]).
+//! game facts ([`crate::index::facts`]).
 //!
 //! Invariants: a cached segment is used only while its row's nonce is the
 //! one in its header (a row id reused by a merge is never mistaken for the
@@ -18,7 +18,7 @@ use super::cache::SegmentCache;
 use super::posting::{Posting, Variant};
 use super::segment::{SegmentIndex, corrupt};
 use super::store;
-use crate::facts::Years;
+use crate::index::facts::Years;
 use crate::memory::{Held, Pins};
 use crate::store::positions::SegmentRows;
 use crate::store::{Read, Sequences};
@@ -573,7 +573,7 @@ pub(super) struct Hit {
     pub(super) variant: Variant,
     /// The game's winner: 0 Black, 1 White, -1 nobody.
     pub(super) winner: i8,
-    /// The weaker player's rank ([`crate::facts::Fact::weaker_rank`]).
+    /// The weaker player's rank ([`crate::index::facts::Fact::weaker_rank`]).
     pub(super) rank: u8,
 }
 

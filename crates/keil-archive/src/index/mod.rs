@@ -14,6 +14,11 @@
 //! goes back: two callers catching up at once leave it where the furthest
 //! one took it, each applying only what it lacked when it took its lock.
 
+pub(crate) mod facts;
+pub(crate) mod patterns;
+pub(crate) mod positions;
+pub(crate) mod text;
+
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};

@@ -31,7 +31,7 @@
 //!   334 plies), and a lookup binary-searches its block
 //!   directory and decodes only the blocks that may hold the key. Filters,
 //!   statistics and histories read the archive's game facts
-//!   ([`crate::facts`]).
+//!   ([`crate::index::facts`]).
 //! - **Queries.** A query's absent player-to-move or button suffix matches
 //!   either value (record-format.md, "Position notation"); answers write the
 //!   matched position in full, and continuations are counted per matched

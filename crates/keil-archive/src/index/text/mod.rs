@@ -29,7 +29,7 @@ use tantivy::{
 };
 
 use crate::Budget;
-use crate::derived::{Changes, Derived};
+use crate::index::{Changes, Derived};
 use crate::prepare::TextFields;
 use crate::store::{Read, Sequences};
 use crate::{Error, GameId, Result};
@@ -435,9 +435,9 @@ impl TextWriter<'_> {
 
     /// Adds every game the store has and this index lacks, deletes the
     /// documents of games removed since the last commit, and commits when
-    /// anything changed (through the catch-up loop, [`crate::derived`]).
+    /// anything changed (through the catch-up loop, [`crate::index`]).
     pub(crate) fn catch_up(&mut self, conn: Read<'_>) -> Result<()> {
-        crate::derived::catch_up(conn, &mut [self]).map(drop)
+        crate::index::catch_up(conn, &mut [self]).map(drop)
     }
 }
 

@@ -83,7 +83,7 @@ impl Line {
         let one_per_node = nodes.iter().enumerate().all(|(i, &n)| n as usize == i + 1);
         Line {
             id,
-            date: crate::facts::date_number(date),
+            date: crate::index::facts::date_number(date),
             plies: nodes.len() as u32,
             nodes: (!one_per_node).then(|| nodes.into()),
             events: 0..0,
@@ -315,7 +315,7 @@ impl Group {
         line.events = start as u32..self.events.len() as u32;
         self.ids.push(line.id);
         self.plies.push(plies_of(&line));
-        self.years.push(crate::facts::year_of(line.date));
+        self.years.push(crate::index::facts::year_of(line.date));
         self.lines.push(line);
         self.winners.push(winner);
         if !self.kept.is_empty() {

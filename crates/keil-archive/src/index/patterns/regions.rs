@@ -1556,7 +1556,7 @@ mod tests {
     /// end left for the next.
     #[test]
     fn runs_read_back_their_entries() {
-        use crate::positions::put_varint;
+        use crate::index::positions::put_varint;
         let deltas = [
             0u32,
             1,

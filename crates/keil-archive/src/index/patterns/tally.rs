@@ -33,7 +33,7 @@ use keil_rules::Color;
 use super::index::Group;
 use super::placement::Placements;
 use super::{GameMatch, MoveStats, PatternQuery, regions};
-use crate::facts::{Selection, Table, Years, in_colors};
+use crate::index::facts::{Selection, Table, Years, in_colors};
 use crate::model::YearCount;
 
 /// One game's counts in a search (valid when `seen` is the search's
@@ -124,7 +124,7 @@ impl SlotPool {
 ///   rather than its facts (28 bytes a game, spread through memory). Up to
 ///   [`GroupFacts::MASKS`] are kept (in a `quick_cache`, as the answers
 ///   are: the least used dropped first);
-/// - the weaker player's rank ([`crate::facts::Fact::weaker_rank`]), a
+/// - the weaker player's rank ([`crate::index::facts::Fact::weaker_rank`]), a
 ///   byte per game index, for the top games (one per group state, up to
 ///   [`GroupFacts::RANKS`]).
 pub(crate) struct GroupFacts {
@@ -187,7 +187,11 @@ impl GroupFacts {
     /// [`GroupFacts::mask`]): kept, or worked out now.
     pub(super) fn ranks(&self, state: &str, group: &Group, table: &Table) -> Arc<Vec<u8>> {
         let built = self.ranks.get_or_insert_with(state, || {
-            let rank = |id| table.get(id).map_or(0, crate::facts::Fact::weaker_rank);
+            let rank = |id| {
+                table
+                    .get(id)
+                    .map_or(0, crate::index::facts::Fact::weaker_rank)
+            };
             Ok::<_, std::convert::Infallible>(Arc::new(
                 group.ids.iter().map(|&id| rank(id)).collect(),
             ))
@@ -698,7 +702,7 @@ impl<'a> Tally<'a> {
     pub(super) fn top(&self, games: &[GameMatch], ranks: &[u8], n: usize) -> Vec<GameMatch> {
         let group = self.group;
         let ranked = games.iter().map(|h| (ranks[h.line as usize], h));
-        crate::facts::top_ranked(ranked, n, |h| group.answer_key(h.line))
+        crate::index::facts::top_ranked(ranked, n, |h| group.answer_key(h.line))
             .into_iter()
             .copied()
             .collect()

@@ -46,7 +46,7 @@ use super::index::{Line, columns_of};
 use super::load::Replayed;
 use super::regions::Regions;
 use super::runs::Segment;
-use crate::positions::{get_varint, put_varint};
+use crate::index::positions::{get_varint, put_varint};
 
 /// The block format's version (`derived_blocks.version`) written.
 pub(crate) const VERSION: i64 = 3;
@@ -419,10 +419,10 @@ mod tests {
     use keil_rules::GameKind;
 
     use super::{LEVEL, VERSION, Want, decode, encode, put_games};
-    use crate::patterns::events::Event;
-    use crate::patterns::load::{Replayed, assert_same, replayed};
-    use crate::patterns::regions::Regions;
-    use crate::patterns::runs::Segment;
+    use crate::index::patterns::events::Event;
+    use crate::index::patterns::load::{Replayed, assert_same, replayed};
+    use crate::index::patterns::regions::Regions;
+    use crate::index::patterns::runs::Segment;
 
     /// Stored games of `game` on boards of side `sizes`, replayed for the
     /// index (in one archive, ids ascending).

@@ -15,8 +15,8 @@ use super::index::{Group, Line};
 use super::regions::Regions;
 use super::runs::Segment;
 use super::{Matched, block, snapshot};
-use crate::derived::{Changes, Derived};
 use crate::games::StoredMoves;
+use crate::index::{Changes, Derived};
 use crate::memory::{Held, Pins};
 use crate::store::{Read, Sequences, Write, blocks, games, removals};
 use crate::{Error, GameId, Result};
@@ -472,7 +472,7 @@ impl PatternIndex {
     /// queued job that waits for the same lock, and deadlock. Call searches
     /// from plain threads (as the server's search threads are).
     pub(crate) fn refresh(&self, conn: Read<'_>) -> Result<Sequences> {
-        crate::derived::catch_up(conn, &mut [&mut { self }])
+        crate::index::catch_up(conn, &mut [&mut { self }])
     }
 
     /// Replays and adds the games with ids in `(from, max]`; called with

@@ -153,7 +153,7 @@ impl Matched {
 /// listed has its details (one removed since the matches were read has
 /// not).
 pub(super) fn page(
-    facts: &crate::facts::Facts,
+    facts: &crate::index::facts::Facts,
     index: &load::PatternIndex,
     q: &PatternQuery,
     m: &Matched,

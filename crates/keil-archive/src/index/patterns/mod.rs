@@ -40,7 +40,7 @@ use keil_rules::{BoardSpec, Color};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::facts::Selection;
+use crate::index::facts::Selection;
 use crate::model::GameFilter;
 use crate::store::Read;
 use crate::{Budget, GameId, Result, YearCount};
@@ -370,7 +370,7 @@ impl Patterns<'_> {
         budget.check()?;
         let after = match &q.cursor {
             None => None,
-            Some(c) => Some(crate::positions::parse_cursor(c)?),
+            Some(c) => Some(crate::index::positions::parse_cursor(c)?),
         };
         // The index is the store's (the node's last catch-up round while
         // it is fresh, else one statement): plain reads, no read snapshot
@@ -382,7 +382,7 @@ impl Patterns<'_> {
             Some((at, _)) => at,
             None => crate::store::Sequences::read(plain)?,
         };
-        if crate::derived::Derived::reached(&&archive.patterns)? == at && archive.facts.at() == at {
+        if crate::index::Derived::reached(&&archive.patterns)? == at && archive.facts.at() == at {
             let (answer, complete) = self.cached(plain, q, at, after, budget)?;
             if complete {
                 return Ok(answer);
@@ -442,7 +442,7 @@ impl Patterns<'_> {
     pub fn search_uncached(&self, q: &PatternQuery) -> Result<PatternAnswer> {
         let after = match &q.cursor {
             None => None,
-            Some(c) => Some(crate::positions::parse_cursor(c)?),
+            Some(c) => Some(crate::index::positions::parse_cursor(c)?),
         };
         let archive = self.archive;
         archive.reader()?.snapshot(|conn| {
@@ -775,7 +775,7 @@ fn whole_board(
             _ => {}
         }
     }
-    let occurrences = crate::positions::occurrences(
+    let occurrences = crate::index::positions::occurrences(
         &archive.positions,
         &archive.facts,
         conn,

@@ -22,7 +22,7 @@ use super::posting::{
 use super::query::{Continuation, PositionAnswer, PositionHit, PositionQuery};
 use super::segment::corrupt;
 use super::store::position_at;
-use crate::facts::{Facts, Selection, Years, in_colors, top_ranked};
+use crate::index::facts::{Facts, Selection, Years, in_colors, top_ranked};
 use crate::store::Read;
 use crate::store::Sequences;
 use crate::store::positions::SegmentRows;
@@ -327,7 +327,7 @@ fn answer(
         let mut years = Years::default();
         for (h, i) in all.iter() {
             years.add(
-                crate::facts::year_of(h.date),
+                crate::index::facts::year_of(h.date),
                 in_colors(h.winner, sides[i].swapped),
             );
         }
@@ -620,7 +620,7 @@ fn collect(
     let mut years: HashMap<(Variant, u16), Years> = HashMap::new();
     let mut run: Vec<(Variant, u16)> = Vec::new();
     let mut games: Vec<Hit> = Vec::new();
-    let mut current: Option<(u32, crate::facts::Fact)> = None;
+    let mut current: Option<(u32, crate::index::facts::Fact)> = None;
     for (i, x) in postings.iter().enumerate() {
         budget.check_every(i)?;
         let variant = variant_of(x);
@@ -700,9 +700,9 @@ pub(crate) fn parse_cursor(c: &str) -> Result<(u32, u32)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::positions::key::key_of;
-    use crate::positions::posting::{NEXT_END, Posting};
-    use crate::positions::store::insert_segment;
+    use crate::index::positions::key::key_of;
+    use crate::index::positions::posting::{NEXT_END, Posting};
+    use crate::index::positions::store::insert_segment;
 
     #[test]
     fn a_colliding_key_never_produces_a_false_match() {

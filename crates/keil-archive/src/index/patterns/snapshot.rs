@@ -473,7 +473,7 @@ fn read_group(input: &mut In) -> Result<(GameKind, Group), Unused> {
         plies: lines.iter().map(super::index::plies_of).collect(),
         years: lines
             .iter()
-            .map(|l| crate::facts::year_of(l.date))
+            .map(|l| crate::index::facts::year_of(l.date))
             .collect(),
         lines,
         columns,
