@@ -5,12 +5,20 @@ use std::sync::Mutex;
 
 use serde::Serialize;
 
+use crate::budget::Budget;
+use crate::error::{Error, Result};
+use crate::games::Games;
+use crate::ids::GameId;
+use crate::import::MergeRepair;
+use crate::index::patterns::Patterns;
+use crate::index::positions::Positions;
+use crate::index::text::query::TextPlan;
 use crate::index::{self, facts, patterns, positions, text};
-use crate::{
-    Budget, Error, GameId, GameKind, GameStatus, GameSummary, Games, Location, MergeRepair,
-    Patterns, Players, Positions, Result, SQLITE_FILE, TANTIVY_DIR, TextPlan, import, players,
-    refused, store,
-};
+use crate::kind::GameKind;
+use crate::location::{Location, SQLITE_FILE, TANTIVY_DIR};
+use crate::model::{GameStatus, GameSummary};
+use crate::players::Players;
+use crate::{import, players, refused, store};
 
 /// Opens a node's text index (a PostgreSQL archive's, in the node-local
 /// `dir`), restored first from the store's latest snapshot when it lacks
@@ -622,11 +630,15 @@ pub(crate) fn import_generated(archive: &Archive, config: keil_gen::GeneratorCon
         .unwrap()
         .flat_map(|g| g.record.into_bytes())
         .collect();
-    let source = crate::ImportSource::Bytes {
+    let source = crate::import::ImportSource::Bytes {
         name: "gen".into(),
         bytes,
     };
     archive
-        .import(&[source], &crate::ImportOptions::default(), &mut |_| {})
+        .import(
+            &[source],
+            &crate::import::ImportOptions::default(),
+            &mut |_| {},
+        )
         .unwrap();
 }

@@ -14,7 +14,9 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::{Archive, Error, Result, SQLITE_FILE};
+use crate::archive::Archive;
+use crate::error::{Error, Result};
+use crate::location::SQLITE_FILE;
 
 /// The name the copy is written under until it is whole.
 const PART: &str = "archive.sqlite.part";
@@ -113,12 +115,13 @@ fn prepare_destination(dest: &Path) -> Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use crate::{Archive, GameFilter, Page};
+    use crate::archive::Archive;
+    use crate::model::{GameFilter, Page};
 
     fn filled(games: u64) -> (tempfile::TempDir, Archive) {
         let dir = tempfile::tempdir().unwrap();
         let archive = Archive::open(dir.path().join("db")).unwrap();
-        crate::import_generated(
+        crate::archive::import_generated(
             &archive,
             keil_gen::GeneratorConfig {
                 games,
@@ -141,7 +144,7 @@ mod tests {
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .collect();
-        assert_eq!(names, vec![crate::SQLITE_FILE.to_string()]);
+        assert_eq!(names, vec![crate::location::SQLITE_FILE.to_string()]);
         let copy = Archive::open(&dest).unwrap();
         let all = Page {
             limit: 100,
@@ -165,7 +168,7 @@ mod tests {
     }
 
     fn import(archive: &Archive, games: u64, seed: u64) {
-        crate::import_generated(
+        crate::archive::import_generated(
             archive,
             keil_gen::GeneratorConfig {
                 games,
@@ -190,9 +193,15 @@ mod tests {
         // The restore in place: the copy's store under the live
         // directory, whose text index holds the later games.
         for suffix in ["", "-wal", "-shm"] {
-            let _ = std::fs::remove_file(live.join(format!("{}{suffix}", crate::SQLITE_FILE)));
+            let _ = std::fs::remove_file(
+                live.join(format!("{}{suffix}", crate::location::SQLITE_FILE)),
+            );
         }
-        std::fs::copy(copy.join(crate::SQLITE_FILE), live.join(crate::SQLITE_FILE)).unwrap();
+        std::fs::copy(
+            copy.join(crate::location::SQLITE_FILE),
+            live.join(crate::location::SQLITE_FILE),
+        )
+        .unwrap();
         let restored = Archive::open(&live).unwrap();
         assert_eq!(restored.stats().unwrap().games, 10);
         assert_eq!(restored.stats().unwrap().text_documents, 10);
@@ -229,7 +238,7 @@ mod tests {
         std::fs::write(dest.join("x"), b"x").unwrap();
         let e = archive.backup(&dest).unwrap_err();
         assert!(e.to_string().contains("is not empty"), "{e}");
-        assert!(!dest.join(crate::SQLITE_FILE).exists());
+        assert!(!dest.join(crate::location::SQLITE_FILE).exists());
         // A file is refused too.
         let e = archive.backup(dest.join("x")).unwrap_err();
         assert!(e.to_string().contains("not a directory"), "{e}");

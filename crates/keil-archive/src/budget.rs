@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::{Error, Result};
+use crate::error::{Error, Result};
 
 /// A search's time budget and cancellation flag. Clones share the flag:
 /// [`Budget::cancel`] on one stops the search that checks another.
@@ -130,18 +130,18 @@ mod tests {
     }
 
     /// An archive of generated 9×9 Go games.
-    fn archive() -> (tempfile::TempDir, crate::Archive) {
+    fn archive() -> (tempfile::TempDir, crate::archive::Archive) {
         use keil_gen::{Generator, GeneratorConfig};
         let dir = tempfile::tempdir().unwrap();
-        let archive = crate::Archive::open(dir.path()).unwrap();
+        let archive = crate::archive::Archive::open(dir.path()).unwrap();
         let config = GeneratorConfig {
-            game: crate::GameKind::Go,
+            game: crate::kind::GameKind::Go,
             games: 40,
             size: 9,
             seed: 1,
             ..GeneratorConfig::default()
         };
-        let source = crate::ImportSource::Bytes {
+        let source = crate::import::ImportSource::Bytes {
             name: "go9.sgf".into(),
             bytes: Generator::new(config)
                 .unwrap()
@@ -149,7 +149,11 @@ mod tests {
                 .collect(),
         };
         archive
-            .import(&[source], &crate::ImportOptions::default(), &mut |_| {})
+            .import(
+                &[source],
+                &crate::import::ImportOptions::default(),
+                &mut |_| {},
+            )
             .unwrap();
         (dir, archive)
     }
@@ -169,11 +173,11 @@ mod tests {
         std::thread::sleep(Duration::from_millis(1));
 
         let empty = AnyPosition::empty(BoardSpec {
-            kind: crate::GameKind::Go,
+            kind: crate::kind::GameKind::Go,
             size: 9,
         })
         .unwrap();
-        let q = crate::PositionQuery::new(empty);
+        let q = crate::index::positions::PositionQuery::new(empty);
         let conn = archive.reader().unwrap();
         let run = |b: &Budget| {
             conn.snapshot(|c| {
@@ -184,7 +188,7 @@ mod tests {
         // Not cached: a fresh archive's answers cache is per generation,
         // and the position index's answers cache keeps the long lists; a
         // new query (colour swap) misses it.
-        let q2 = crate::PositionQuery {
+        let q2 = crate::index::positions::PositionQuery {
             swap_colors: true,
             ..q.clone()
         };
@@ -198,7 +202,7 @@ mod tests {
         // Three stones anywhere: the scan, and the region index where it
         // answers.
         let pattern = Pattern::new(
-            crate::GameKind::Go,
+            crate::kind::GameKind::Go,
             9,
             [
                 (Point(30), Cell::Black),
@@ -210,7 +214,7 @@ mod tests {
         let pq = PatternQuery::new(pattern, PatternMode::Anywhere);
         // A 7×7 corner, empty but for its 3-3 point: the region index's.
         let corner = Pattern::new(
-            crate::GameKind::Go,
+            crate::kind::GameKind::Go,
             9,
             (0..7u16)
                 .flat_map(|r| (0..7u16).map(move |c| (r, c)))

@@ -5,7 +5,8 @@
 
 use std::collections::HashMap;
 
-use crate::{GameKind, GameStatus};
+use crate::kind::GameKind;
+use crate::model::GameStatus;
 
 /// The `counts` table, read at once: name → count.
 pub(crate) struct Counts(HashMap<String, u64>);

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use crate::GameId;
+use crate::ids::GameId;
 
 /// What can go wrong when opening, importing into or querying an archive.
 #[derive(Debug, thiserror::Error)]
@@ -20,7 +20,7 @@ pub enum Error {
     /// Occurs when a full-text query is over its bounds (too long, too
     /// many words); no query within them is refused.
     #[error("{0}")]
-    TextQuery(#[from] crate::TextQueryError),
+    TextQuery(#[from] crate::index::text::query::TextQueryError),
     /// Occurs when an alias cannot be added ([`crate::Archive::add_alias`]):
     /// a name without a letter or digit, or two names that are already
     /// one person key.
@@ -56,7 +56,7 @@ pub enum Error {
     /// not drawn in a corner, a pattern too large for its mode, ...); the
     /// text says what to change.
     #[error("pattern: {0}")]
-    Pattern(#[from] crate::PatternError),
+    Pattern(#[from] crate::index::patterns::PatternError),
     /// Occurs when a stored position segment does not decode (a damaged
     /// archive); `keil reindex` rebuilds the position index from the games.
     #[error("position index: {0}")]
@@ -107,7 +107,7 @@ pub enum Error {
     )]
     Stopped {
         /// What was stored before the failure.
-        progress: crate::ImportProgress,
+        progress: crate::model::ImportProgress,
         /// Why the import stopped.
         cause: Box<Error>,
     },

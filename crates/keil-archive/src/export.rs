@@ -4,8 +4,10 @@
 //! staying that of one game whatever the count. The one naming of
 //! `keil export --db` and the server's downloads lives here.
 
+use crate::error::Result;
+use crate::games::Games;
+use crate::ids::GameId;
 use crate::model::{GameFilter, GameSummary};
-use crate::{GameId, Games, Result};
 
 impl Games<'_> {
     /// Every game that passes `filter`, oldest first (by the first day of

@@ -5,56 +5,17 @@ use keil_rules::{
     AnyPosition, AnyRuleset, BoardSpec, Color, GoRuleset, HalfPoints, KaomiRuleset, Ruleset, ToMove,
 };
 
-use crate::model::{Game, GameFilter, GameList, GameMoves, GameStatus, GameSummary, Page};
+use crate::archive::Archive;
+use crate::budget::Budget;
+use crate::error::{Error, Result};
+use crate::ids::GameId;
+use crate::model::{
+    Game, GameFilter, GameList, GameMoves, GameStatus, GameSummary, Page, StoredMoves,
+};
+use crate::moves;
 use crate::store::{Read, games as sql};
-use crate::{Archive, Budget, Error, GameId, Result, moves, prepare};
-
-/// Most games one page returns.
-pub const MAX_PAGE: usize = 1_000;
-
-/// What a search page shows beside each hit: the game's date (as stored,
-/// `YYYY-MM-DD` or empty), Black's and White's names and the result as
-/// written in RE.
-pub(crate) struct HitDetails {
-    pub date: String,
-    pub black: Option<String>,
-    pub white: Option<String>,
-    /// Black's rank as lists show it ([`crate::GameSummary::shown_rank`]).
-    pub black_rank: Option<String>,
-    /// White's rank, as `black_rank`.
-    pub white_rank: Option<String>,
-    pub result: Option<String>,
-}
-
-/// A game's stored main line as read from `games` (the columns
-/// `STORED_MOVES` of `store/sqlite/games.rs`, in that order).
-pub(crate) struct StoredMoves {
-    pub(crate) kind: String,
-    pub(crate) size: u8,
-    pub(crate) ruleset: String,
-    pub(crate) komi: i32,
-    pub(crate) setup: Option<String>,
-    pub(crate) blob: Vec<u8>,
-    pub(crate) handicap: u32,
-    pub(crate) nodes: Option<Vec<u8>>,
-}
 
 impl StoredMoves {
-    /// What the import stores of a prepared game, as a read would give it
-    /// back.
-    pub(crate) fn of_prepared(p: &crate::prepare::Prepared) -> StoredMoves {
-        StoredMoves {
-            kind: p.meta.kind.code().to_string(),
-            size: p.meta.size,
-            ruleset: p.meta.ruleset.clone(),
-            komi: p.meta.komi.0,
-            setup: p.setup.clone(),
-            blob: p.moves.clone(),
-            handicap: p.meta.handicap,
-            nodes: p.move_nodes.clone(),
-        }
-    }
-
     /// The game's moves, ready to replay.
     ///
     /// # Errors
@@ -168,7 +129,7 @@ impl Games<'_> {
             Ok(Some(Game {
                 summary,
                 moves,
-                record: prepare::decompress(id, &blob)?,
+                record: crate::store::records::decompress(id, &blob)?,
             }))
         })
     }
@@ -284,7 +245,7 @@ pub struct GameRecord {
     pub record: i64,
     /// The import that read it (`None` for games stored before imports
     /// were logged).
-    pub import_id: Option<crate::ImportId>,
+    pub import_id: Option<crate::ids::ImportId>,
     /// The file or archive member it came from (`None`: the game's own
     /// record of an import before schema 14, which did not keep it).
     pub source: Option<String>,
@@ -292,7 +253,7 @@ pub struct GameRecord {
     pub index: Option<u64>,
     /// How it is the game (`None` for the game's own record, and for a
     /// record merged by an older version and not checked yet).
-    pub merge_kind: Option<crate::MergeKind>,
+    pub merge_kind: Option<crate::import::MergeKind>,
     /// The board symmetry (0-7 on a square board, keil-rules' order) that
     /// maps the record's points onto the game's (0 for the game's own).
     pub transform: u8,
@@ -347,10 +308,10 @@ impl Games<'_> {
                 None,
                 0,
                 None,
-                &prepare::decompress(id, &own)?,
+                &crate::store::records::decompress(id, &own)?,
             )];
             for row in crate::store::sources::of_game(read, id.sql())? {
-                let text = prepare::decompress(id, &row.record)?;
+                let text = crate::store::records::decompress(id, &row.record)?;
                 out.push(record_of(
                     row.id,
                     row.import_id,
@@ -376,13 +337,13 @@ impl Games<'_> {
         let read = self.archive.reader()?;
         if record == 0 {
             return sql::record(read.read(), id)?
-                .map(|blob| prepare::decompress(id, &blob))
+                .map(|blob| crate::store::records::decompress(id, &blob))
                 .transpose();
         }
         crate::store::sources::of_game(read.read(), id.sql())?
             .into_iter()
             .find(|row| row.id == record)
-            .map(|row| prepare::decompress(id, &row.record))
+            .map(|row| crate::store::records::decompress(id, &row.record))
             .transpose()
     }
 
@@ -435,10 +396,10 @@ fn record_of(
     let info = info.as_ref();
     GameRecord {
         record,
-        import_id: import.map(crate::ImportId::from_sql),
+        import_id: import.map(crate::ids::ImportId::from_sql),
         source,
         index: index.and_then(|i| u64::try_from(i).ok()),
-        merge_kind: kind.and_then(crate::MergeKind::parse),
+        merge_kind: kind.and_then(crate::import::MergeKind::parse),
         transform: u8::try_from(transform).unwrap_or(0),
         differs: differs
             .unwrap_or("")

@@ -84,8 +84,6 @@ mod removal;
 mod store;
 mod verify;
 
-#[cfg(test)]
-pub(crate) use archive::import_generated;
 pub use archive::{Archive, ReindexReport, Stats, TextHit};
 pub use backup::BackupReport;
 pub use budget::Budget;
@@ -94,11 +92,11 @@ pub use location::{Location, SQLITE_FILE, TANTIVY_DIR};
 pub const CATCH_UP_EVERY: std::time::Duration = index::Follow::EVERY;
 pub use error::{Error, Result, StorageError};
 pub use fold::{fold, person_key};
-pub use games::{GameRecord, Games, MAX_PAGE, SimilarGame};
+pub use games::{GameRecord, Games, SimilarGame};
 pub use ids::{GameId, IdError, ImportId, PlayerId};
 pub use import::{
-    Duplicates, Fate, GameOutcome, ImportOptions, ImportProgress, ImportReport, ImportSource,
-    Merge, MergeKind, MergeRepair, NOT_SGF, REMOVED,
+    Duplicates, Fate, GameOutcome, ImportOptions, ImportReport, ImportSource, Merge, MergeKind,
+    MergeRepair, NOT_SGF, REMOVED,
 };
 pub use index::patterns::{
     Cell, MoveStats, Pattern, PatternAnswer, PatternContinuation, PatternError, PatternHit,
@@ -110,16 +108,18 @@ pub use index::text::query::{
 };
 pub use kind::{GameKind, GameKindError};
 pub use memory::{Held, IndexMemory};
+pub use model::people::{
+    AliasReport, ColorRecord, MatchKind, NameSpelling, Opponent, PROFILE_OPPONENTS, PlayerHit,
+    PlayerProfile, YearRecord,
+};
+pub use model::refused::Problem;
 pub use model::{
     Cursor, Game, GameFilter, GameList, GameMoves, GameStatus, GameStatusError, GameSummary,
-    HitCursor, Order, Page, YearCount, written_day,
+    HitCursor, ImportProgress, MAX_PAGE, Order, Page, YearCount, written_day,
 };
-pub use people::{AliasFileError, AliasReport, NameSpelling, read_aliases};
-pub use players::{
-    ColorRecord, MatchKind, Opponent, PROFILE_OPPONENTS, PlayerHit, PlayerProfile, Players,
-    YearRecord,
-};
-pub use prepare::{Checked, EMPTY_RECORD, Problem};
+pub use people::{AliasFileError, read_aliases};
+pub use players::Players;
+pub use prepare::{Checked, EMPTY_RECORD};
 pub use refused::{
     MAX_REFUSED_PAGE, RefusedFilter, RefusedId, RefusedLine, RefusedOrder, RefusedPage,
     RefusedRecord, RefusedSummary,

@@ -12,7 +12,7 @@
 
 use serde::Serialize;
 
-use crate::Archive;
+use crate::archive::Archive;
 
 /// Bytes one index holds, in the heap and mapped.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]

@@ -6,20 +6,11 @@
 
 use std::collections::{HashMap, HashSet};
 
-use serde::Serialize;
-
+use crate::archive::Archive;
+use crate::error::{Error, Result};
+use crate::fold::person_key;
+use crate::model::people::{AliasReport, Spelling};
 use crate::store::{Write, people as sql};
-use crate::{Archive, Error, PlayerId, Result, person_key};
-
-/// One spelling as the import resolved it: the spelling's row and its
-/// person's.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Spelling {
-    /// `players.id`.
-    pub id: i64,
-    /// `people.id`.
-    pub person: i64,
-}
 
 /// The spellings an import met, by name: a name is looked up once per
 /// import. Names added by a batch that rolls back are forgotten
@@ -102,32 +93,6 @@ impl SpellingCache {
             self.known.remove(&name);
         }
     }
-}
-
-/// One way a person's name was written in the records, with how many
-/// stored games used it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct NameSpelling {
-    /// The name as written (`PB`/`PW`).
-    pub name: String,
-    /// Stored games in which it was written.
-    pub games: u64,
-}
-
-/// What [`Archive::add_alias`] did.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct AliasReport {
-    /// The person key that now resolves to `target_key`.
-    pub alias_key: String,
-    /// The person key of the name the alias points to.
-    pub target_key: String,
-    /// The person the names are now one of, if either has games stored.
-    pub person: Option<PlayerId>,
-    /// Whether two stored people became one (their games, spellings and
-    /// results merged).
-    pub merged: bool,
-    /// Whether the alias changed nothing (the names were already one).
-    pub unchanged: bool,
 }
 
 /// An alias file that does not read (`keil import --aliases`).

@@ -4,111 +4,13 @@
 
 use std::sync::RwLock;
 
-use serde::Serialize;
-
+use crate::archive::Archive;
+use crate::error::Result;
+use crate::fold::{fold, person_key};
+use crate::ids::PlayerId;
 use crate::index::{Changes, Derived};
-use crate::people::NameSpelling;
+use crate::model::people::{MatchKind, NameSpelling, PlayerHit, PlayerProfile, YearRecord};
 use crate::store::{Read, Sequences, people as sql};
-use crate::{Archive, PlayerId, Result, fold, person_key};
-
-/// How a player's name matched a search.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum MatchKind {
-    /// The folded name equals the folded query, or both are the same
-    /// person key ([`person_key`]: `kejie` is `Ke Jie`), after aliases.
-    Exact,
-    /// The folded name, or one of its words, starts with the folded query.
-    Prefix,
-    /// A word or the whole folded name is within a small edit distance of
-    /// the folded query (1 edit up to 5 letters, 2 beyond; none under 3).
-    Fuzzy,
-}
-
-/// One player found by a search.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct PlayerHit {
-    /// The player (person) id.
-    pub id: PlayerId,
-    /// The name shown: the person's first spelling, or the name an alias
-    /// gave.
-    pub name: String,
-    /// Number of stored games the player played (a game against oneself
-    /// once).
-    pub games: u64,
-    /// How the name (any of its spellings) matched.
-    pub matched: MatchKind,
-}
-
-/// Games, wins and losses with one colour.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct ColorRecord {
-    /// Games played with this colour (a game against oneself counts for
-    /// both colours).
-    pub games: u64,
-    /// Games won (a game against oneself is neither won nor lost).
-    pub wins: u64,
-    /// Games lost.
-    pub losses: u64,
-}
-
-/// An opponent of a player, with the player's results against them.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Opponent {
-    /// The opponent's id.
-    pub id: PlayerId,
-    /// The opponent's name.
-    pub name: String,
-    /// Games between the two.
-    pub games: u64,
-    /// Games the profiled player won.
-    pub wins: u64,
-    /// Games the profiled player lost.
-    pub losses: u64,
-}
-
-/// A player's profile.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct PlayerProfile {
-    /// The player (person) id.
-    pub id: PlayerId,
-    /// The name shown (see [`PlayerHit::name`]).
-    pub name: String,
-    /// All games (a game against oneself once).
-    pub games: u64,
-    /// Games in which the player had both colours (a program against
-    /// itself, or two spellings of one person): neither won nor lost.
-    pub self_play: u64,
-    /// The ways the name was written in the records, most games first.
-    pub spellings: Vec<NameSpelling>,
-    /// As Black.
-    pub as_black: ColorRecord,
-    /// As White.
-    pub as_white: ColorRecord,
-    /// First day of the earliest dated game.
-    pub first_date: Option<String>,
-    /// First day of the latest dated game.
-    pub last_date: Option<String>,
-    /// The most frequent opponents (other people), most games first (then
-    /// by name), at most [`PROFILE_OPPONENTS`].
-    pub opponents: Vec<Opponent>,
-}
-
-/// A player's results in one year (the first day of the game's date).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct YearRecord {
-    /// The year; `None` for undated games.
-    pub year: Option<i32>,
-    /// Games played.
-    pub games: u64,
-    /// Games won.
-    pub wins: u64,
-    /// Games lost.
-    pub losses: u64,
-}
-
-/// The number of opponents a profile lists.
-pub const PROFILE_OPPONENTS: usize = 10;
 
 fn allowed_edits(len: usize) -> usize {
     match len {

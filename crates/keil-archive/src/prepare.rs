@@ -4,40 +4,12 @@
 use keil_record::{Reason, Record, RecordError, Replay, Verdict};
 use keil_rules::{Color, HalfPoints, ToMove};
 
+use crate::ids::GameId;
+use crate::kind::GameKind;
 use crate::model::GameStatus;
+use crate::model::refused::Problem;
 use crate::moves;
-use crate::{GameId, GameKind};
-
-/// zstd level for the stored record text.
-pub(crate) const ZSTD_LEVEL: i32 = 5;
-
-/// The metadata columns of one game.
-#[derive(Clone, Debug)]
-pub(crate) struct Meta {
-    pub black: Option<String>,
-    pub white: Option<String>,
-    pub black_rank: Option<String>,
-    pub white_rank: Option<String>,
-    /// The ranks read (go-rules.md, "Metadata").
-    pub black_rank_ord: Option<keil_record::Rank>,
-    pub white_rank_ord: Option<keil_record::Rank>,
-    pub date_raw: Option<String>,
-    /// `YYYY-MM-DD` or empty.
-    pub date: String,
-    pub event: Option<String>,
-    pub round: Option<String>,
-    pub place: Option<String>,
-    pub game_name: Option<String>,
-    pub result: Option<String>,
-    pub winner: Option<Color>,
-    pub margin: Option<HalfPoints>,
-    pub kind: GameKind,
-    pub size: u8,
-    pub ruleset: String,
-    pub komi: HalfPoints,
-    /// Go `HA` (0 for Keil).
-    pub handicap: u32,
-}
+use crate::store::import::{GameRow, Meta};
 
 /// What the text index holds for one game.
 #[derive(Clone, Debug, Default)]
@@ -51,56 +23,16 @@ pub(crate) struct TextFields {
     pub comments: String,
 }
 
-/// A valid game ready to be written.
+/// A valid game ready to be written: its row, and what the derived
+/// indexes take of it.
 pub(crate) struct Prepared {
-    pub hash: [u8; 16],
-    pub meta: Meta,
-    pub status: GameStatus,
-    pub plies: u32,
-    pub setup: Option<String>,
-    pub moves: Vec<u8>,
-    /// Each move's SGF node (`moves::encode_nodes`); `None` when move i is
-    /// at node i + 1.
-    pub move_nodes: Option<Vec<u8>>,
-    pub record: Vec<u8>,
+    pub row: GameRow,
     pub text: TextFields,
     pub replay: Replay,
     /// The game replayed for the pattern index (id 0: the writer gives
     /// it), for its batch's pattern block; `None` when that replay failed
     /// (the writer then replays it from the store, and reports it).
     pub pattern: Option<crate::index::patterns::Replayed>,
-}
-
-/// Why a game is not stored.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct Problem {
-    /// The file (`-` for standard input, or the name given to bytes).
-    pub source: String,
-    /// 0-based index of the game tree in its file.
-    pub index: usize,
-    /// A verdict code (`occupied`, `repetition`, `result_mismatch`, ...),
-    /// a keil-record error code (`bad_size`, ...) for a record that could
-    /// not be read, `setup_in_game` for a Go game with setup after its
-    /// first move (not stored yet), `empty_record` for a game tree with
-    /// nothing of a game ([`EMPTY_RECORD`]), `not_sgf` for a source that is
-    /// binary data ([`NOT_SGF`](crate::NOT_SGF)), `unreadable` for a file
-    /// that could not be read, `removed` for a record of a game the
-    /// operator removed ([`REMOVED`](crate::REMOVED)).
-    pub reason: String,
-    /// The explanation, with the line and column when there are some.
-    pub message: String,
-    /// The 1-based ply of the first illegal move, if any (none for a result
-    /// mismatch, as in `keil validate --json`).
-    pub ply: Option<u32>,
-    /// The illegal move as written (`W[b2]`), if any.
-    #[serde(rename = "move")]
-    pub mv: Option<String>,
-    /// The line of the fault in the file (1-based): the illegal move's
-    /// node, the root for a result mismatch, the value at fault for a record
-    /// that could not be read.
-    pub line: Option<u32>,
-    /// The column of the fault (1-based, in characters).
-    pub column: Option<u32>,
 }
 
 /// What reading and validating one game tree said, as keil-record gives it:
@@ -375,34 +307,35 @@ pub(crate) fn prepare(
         })
         .collect();
     let move_nodes = moves::encode_nodes(depths.iter().copied());
-    // Compressing into a Vec cannot fail for an in-memory buffer.
-    let compressed = zstd::bulk::compress(sgf.as_bytes(), ZSTD_LEVEL).unwrap_or_default();
+    let compressed = crate::store::records::compress(sgf.as_bytes());
     let mut valid = Box::new(Prepared {
-        hash,
-        meta,
-        status,
-        plies: replay.plies.len() as u32,
-        setup,
-        moves,
-        move_nodes,
-        record: compressed,
+        row: GameRow {
+            hash,
+            meta,
+            status,
+            plies: replay.plies.len() as u32,
+            setup,
+            moves,
+            move_nodes,
+            record: compressed,
+        },
         text: text_fields(&record),
         replay,
         pattern: None,
     });
-    let winner = valid.meta.winner.map(|c| c.index() as i64);
+    let winner = valid.row.meta.winner.map(|c| c.index() as i64);
     // The validator's plies give the pattern index its events; a game
     // they do not cover is replayed from its stored moves.
     valid.pattern = crate::index::patterns::replayed_from_plies(
-        valid.meta.kind,
+        valid.row.meta.kind,
         &valid.replay,
         &depths,
-        &valid.meta.date,
+        &valid.row.meta.date,
         winner,
     )
     .or_else(|| {
-        let stored = crate::games::StoredMoves::of_prepared(&valid);
-        crate::index::patterns::replayed(stored, 0, &valid.meta.date, winner).ok()
+        let stored = valid.row.stored_moves();
+        crate::index::patterns::replayed(stored, 0, &valid.row.meta.date, winner).ok()
     });
     Prepare::Valid(valid, checked(verdict))
 }
@@ -464,83 +397,13 @@ pub(crate) fn board_of(record: &Record, replay: &Replay) -> Option<Board> {
     }
 }
 
-/// Decompresses a stored record.
-///
-/// # Errors
-/// [`crate::Error::Corrupt`] for a record that does not decompress or is
-/// not UTF-8.
-pub(crate) fn decompress(game: GameId, blob: &[u8]) -> crate::Result<String> {
-    RecordReader::default().text(game, blob).map(str::to_string)
-}
-
-/// The largest record [`RecordReader`] decompresses into its buffer, in
-/// bytes (a larger one is read as a stream).
-const MAX_RECORD_BYTES: u64 = 64 << 20;
-
-/// Decompresses stored records one after another with one zstd context
-/// and one buffer (a search that reads every record of the archive,
-/// `patterns/variations.rs`, allocates neither per record).
-#[derive(Default)]
-pub(crate) struct RecordReader {
-    context: Option<zstd::bulk::Decompressor<'static>>,
-    bytes: Vec<u8>,
-}
-
-impl RecordReader {
-    /// Game `game`'s stored record `blob`, decompressed (valid until the
-    /// next call).
-    ///
-    /// # Errors
-    /// [`crate::Error::Corrupt`] for a record that does not decompress.
-    pub(crate) fn bytes(&mut self, game: GameId, blob: &[u8]) -> crate::Result<&[u8]> {
-        let corrupt = |e: std::io::Error| corrupt_record(game, e);
-        // Records are compressed with their size (`zstd::bulk`); one
-        // without is read as a stream.
-        match zstd::zstd_safe::get_frame_content_size(blob) {
-            Ok(Some(n)) if n <= MAX_RECORD_BYTES => {
-                self.bytes.clear();
-                self.bytes.reserve(n as usize);
-                let context = match &mut self.context {
-                    Some(c) => c,
-                    None => self
-                        .context
-                        .insert(zstd::bulk::Decompressor::new().map_err(corrupt)?),
-                };
-                context
-                    .decompress_to_buffer(blob, &mut self.bytes)
-                    .map_err(corrupt)?;
-            }
-            _ => self.bytes = zstd::stream::decode_all(blob).map_err(corrupt)?,
-        }
-        Ok(&self.bytes)
-    }
-
-    /// [`RecordReader::bytes`] as text.
-    ///
-    /// # Errors
-    /// [`crate::Error::Corrupt`] for a record that does not decompress or is
-    /// not UTF-8.
-    pub(crate) fn text(&mut self, game: GameId, blob: &[u8]) -> crate::Result<&str> {
-        let bytes = self.bytes(game, blob)?;
-        std::str::from_utf8(bytes).map_err(|e| corrupt_record(game, e))
-    }
-}
-
-/// The error of game `game`'s stored record that does not read back.
-pub(crate) fn corrupt_record(game: GameId, e: impl std::fmt::Display) -> crate::Error {
-    crate::Error::Corrupt {
-        game,
-        reason: format!("record: {e}"),
-    }
-}
-
 /// Reads the text fields back from a stored record (catch-up, reindex).
-pub(crate) fn text_of_stored(game: GameId, blob: &[u8]) -> crate::Result<TextFields> {
-    let text = decompress(game, blob)?;
+pub(crate) fn text_of_stored(game: GameId, blob: &[u8]) -> crate::error::Result<TextFields> {
+    let text = crate::store::records::decompress(game, blob)?;
     let mut records = keil_record::read_records(text.as_bytes());
     match records.pop() {
         Some(Ok(r)) if records.is_empty() => Ok(text_fields(&r)),
-        _ => Err(crate::Error::Corrupt {
+        _ => Err(crate::error::Error::Corrupt {
             game,
             reason: "stored record does not read back as one game".into(),
         }),

@@ -9,8 +9,10 @@
 
 use serde::Serialize;
 
+use crate::archive::Archive;
+use crate::error::Result;
+use crate::ids::GameId;
 use crate::store::removals;
-use crate::{Archive, GameId, Result};
 
 /// The longest reason kept with a removal, in bytes (longer ones are cut
 /// at a character boundary).

@@ -19,8 +19,10 @@ use std::collections::BTreeMap;
 use rayon::prelude::*;
 use serde::Serialize;
 
+use crate::archive::Archive;
+use crate::error::{Error, Result};
+use crate::ids::GameId;
 use crate::store::{self, verify as sql};
-use crate::{Archive, Error, GameId, Result};
 
 /// Games read before they are checked in parallel.
 const BATCH: usize = 512;
@@ -180,14 +182,14 @@ impl Archive {
 /// errors that stop the reads (a store too old for the reads themselves
 /// among them).
 pub fn verify_at(
-    location: impl Into<crate::Location>,
+    location: impl Into<crate::location::Location>,
     progress: &mut dyn FnMut(VerifyProgress),
 ) -> Result<VerifyReport> {
     let location = location.into();
     if location.is_embedded() && !Archive::exists(location.clone()) {
         let e = std::io::Error::new(
             std::io::ErrorKind::NotFound,
-            format!("no archive here (no {})", crate::SQLITE_FILE),
+            format!("no archive here (no {})", crate::location::SQLITE_FILE),
         );
         return Err(Error::io(location.dir(), e));
     }
@@ -307,7 +309,7 @@ fn check_game(game: sql::StoredGame) -> (u64, Vec<VerifyProblem>) {
         })
     };
     // The record: decompressed, its identity, its main line.
-    match crate::prepare::decompress(id, &game.record) {
+    match crate::store::records::decompress(id, &game.record) {
         Err(e) => problem(Check::Record, e.to_string()),
         Ok(text) => {
             let hash = blake3::hash(text.as_bytes());

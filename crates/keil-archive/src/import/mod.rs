@@ -22,9 +22,13 @@ use serde::Serialize;
 
 use keil_container::Member;
 
+use crate::archive::Archive;
+use crate::error::{Error, Result};
+use crate::ids::{GameId, ImportId};
+use crate::model::ImportProgress;
+use crate::model::refused::Problem;
 use crate::people::SpellingCache;
-use crate::prepare::{Checked, Prepare, Problem, prepare};
-use crate::{Archive, Error, GameId, ImportId, Result};
+use crate::prepare::{Checked, Prepare, prepare};
 
 /// Where games come from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -208,42 +212,6 @@ pub enum Fate {
     Invalid(Problem),
 }
 
-/// Counts so far, given to the progress callback after every batch and
-/// while a batch is being read.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct ImportProgress {
-    /// Game trees read (valid or not).
-    pub games_read: u64,
-    /// Games newly stored.
-    pub imported: u64,
-    /// Valid games already in the archive (same normalised record).
-    pub duplicates: u64,
-    /// Games refused.
-    pub invalid: u64,
-    /// Records of stored games with other headers, linked to them
-    /// ([`Fate::Merged`]).
-    pub merged: u64,
-    /// New games linked as similar to a stored game: the same moves with
-    /// game information of another game (a replay, a relay).
-    pub similar: u64,
-    /// Stored games that a longer record of the same game replaced: each
-    /// is now a record of the new game (and logged as a removal that names
-    /// it).
-    pub promoted: u64,
-    /// Members read from archives and compressed files (records or not).
-    pub members: u64,
-    /// Files in folders and members of archives passed over: neither an
-    /// archive nor SGF text.
-    pub skipped: u64,
-    /// Time since the import started.
-    #[serde(serialize_with = "secs")]
-    pub elapsed: Duration,
-}
-
-fn secs<S: serde::Serializer>(d: &Duration, s: S) -> std::result::Result<S::Ok, S::Error> {
-    s.serialize_f64(d.as_secs_f64())
-}
-
 /// What an import did.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ImportReport {
@@ -297,7 +265,7 @@ pub(crate) struct Item {
     pub(crate) prepared: Prepare,
     /// A refused tree's text as it came, when the import keeps refused
     /// records ([`ImportOptions::keep_refused`]).
-    pub(crate) kept: Option<Box<crate::refused::model::Kept>>,
+    pub(crate) kept: Option<Box<crate::model::refused::Kept>>,
 }
 
 /// One batch of prepared games (one transaction), from one source or from
@@ -459,7 +427,7 @@ fn prepare_bytes(name: &str, bytes: &[u8], how: Reading<'_>, sink: &mut ItemSink
                     let prepared = prepare(name, base + i, file.record(i), how.keep);
                     let kept = match &prepared {
                         Prepare::Invalid(..) if how.keep_refused => {
-                            crate::refused::model::Kept::of_tree(&file, i, hint).map(Box::new)
+                            crate::model::refused::Kept::of_tree(&file, i, hint).map(Box::new)
                         }
                         _ => None,
                     };
@@ -611,7 +579,7 @@ impl Archive {
         if !options.aliases.is_empty() {
             conn.transaction(|tx| {
                 for (alias, name) in &options.aliases {
-                    if crate::person_key(alias) != crate::person_key(name) {
+                    if crate::fold::person_key(alias) != crate::fold::person_key(name) {
                         crate::people::alias_in(tx, alias, name)?;
                     }
                 }

@@ -23,10 +23,12 @@ use serde::Serialize;
 use super::merge::{self, Judgement, Shape};
 use super::write::{self, record_shape};
 use super::{Batch, Duplicates, Item};
+use crate::error::Result;
+use crate::ids::GameId;
+use crate::moves;
 use crate::people::SpellingCache;
 use crate::prepare::{Prepare, prepare};
 use crate::store::{Writer, import as sql};
-use crate::{GameId, Result, moves};
 
 /// The name of this upgrade in the `upgrades` table.
 pub(crate) const UPGRADE: &str = "merges 14";
@@ -205,7 +207,8 @@ pub(crate) fn repair_merges(writer: &mut Writer) -> Result<Option<MergeRepair>> 
 /// game tree.
 fn prepare_stored(row: &sql::UncheckedSource) -> Option<Prepare> {
     let index = usize::try_from(row.game_index).unwrap_or(0);
-    let text = crate::prepare::decompress(GameId::from_sql(row.game_id), &row.record).ok()?;
+    let text =
+        crate::store::records::decompress(GameId::from_sql(row.game_id), &row.record).ok()?;
     let mut records = keil_record::read_records(text.as_bytes());
     if records.len() != 1 {
         return None;

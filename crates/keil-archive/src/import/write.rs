@@ -7,11 +7,15 @@ use std::collections::HashMap;
 
 use super::merge::{self, Judgement, Shape};
 use super::{Batch, Duplicates, Fate, GameOutcome, Item, Merge};
+use crate::error::Result;
+use crate::ids::GameId;
 use crate::index::positions;
-use crate::people::{Spelling, SpellingCache};
-use crate::prepare::{Prepare, Prepared, Problem, TextFields};
+use crate::model::people::Spelling;
+use crate::model::refused::Problem;
+use crate::moves;
+use crate::people::SpellingCache;
+use crate::prepare::{Prepare, Prepared, TextFields};
 use crate::store::{Sequences, Write, Writer, import as sql, people as people_sql, removals};
-use crate::{GameId, Result, moves};
 
 /// The refusal reason of a record whose game the operator removed
 /// ([`crate::Archive::remove`]).
@@ -118,9 +122,12 @@ fn write_in(
         .items
         .iter()
         .map(|item| match &item.prepared {
-            Prepare::Valid(p, _) if duplicates == Duplicates::Signature => {
-                moves::signature(p.meta.kind.code(), p.meta.size, p.plies as usize, &p.moves)
-            }
+            Prepare::Valid(p, _) if duplicates == Duplicates::Signature => moves::signature(
+                p.row.meta.kind.code(),
+                p.row.meta.size,
+                p.row.plies as usize,
+                &p.row.moves,
+            ),
             _ => None,
         })
         .collect();
@@ -129,7 +136,7 @@ fn write_in(
             .items
             .iter()
             .filter_map(|item| match &item.prepared {
-                Prepare::Valid(p, _) => Some(&p.hash[..]),
+                Prepare::Valid(p, _) => Some(&p.row.hash[..]),
                 Prepare::Invalid(..) => None,
             })
             .collect();
@@ -156,7 +163,7 @@ fn write_in(
             .items
             .iter()
             .flat_map(|item| match &item.prepared {
-                Prepare::Valid(p, _) => [p.meta.black.as_deref(), p.meta.white.as_deref()],
+                Prepare::Valid(p, _) => [p.row.meta.black.as_deref(), p.row.meta.white.as_deref()],
                 Prepare::Invalid(..) => [None, None],
             })
             .flatten(),
@@ -181,16 +188,16 @@ fn write_in(
             }
             Prepare::Valid(p, checked) => (p, checked),
         };
-        let m = &p.meta;
+        let m = &p.row.meta;
         // Already stored: as a game, or as another source's record.
-        if let Some(&id) = by_hash.get(&p.hash[..]) {
+        if let Some(&id) = by_hash.get(&p.row.hash[..]) {
             out.duplicates += 1;
             let (source, id) = (source.to_string(), GameId::from_sql(id));
             note(&mut these, Fate::Duplicate { source, index, id }, checked);
             continue;
         }
         let refused = if any_removed {
-            removals::refusing(tx.read(), &p.hash)?
+            removals::refusing(tx.read(), &p.row.hash)?
         } else {
             None
         };
@@ -264,8 +271,8 @@ fn write_in(
                     transform,
                     differs: &differs,
                 };
-                sql::link_source(tx, game, &p, import_id, &source, index, &link)?;
-                by_hash.insert(p.hash.to_vec(), game);
+                sql::link_source(tx, game, &p.row, import_id, &source, index, &link)?;
+                by_hash.insert(p.row.hash.to_vec(), game);
                 let (source, id) = (source.to_string(), GameId::from_sql(game));
                 out.merged.push(Merge {
                     source: source.clone(),
@@ -295,7 +302,7 @@ fn write_in(
         let white = spelling(&m.white)?;
         let id = next_id;
         next_id += 1;
-        by_hash.insert(p.hash.to_vec(), id);
+        by_hash.insert(p.row.hash.to_vec(), id);
         if let Some(sig) = &signature {
             by_signature.entry(sig.to_vec()).or_default().push(id);
         }
@@ -350,7 +357,14 @@ fn write_in(
     // The events' vocabulary (the event filter's substrings).
     let mut event_games: HashMap<&str, i64> = HashMap::new();
     for g in &stored {
-        if let Some(e) = g.prepared.meta.event.as_deref().filter(|e| !e.is_empty()) {
+        if let Some(e) = g
+            .prepared
+            .row
+            .meta
+            .event
+            .as_deref()
+            .filter(|e| !e.is_empty())
+        {
             *event_games.entry(e).or_insert(0) += 1;
         }
     }
@@ -409,7 +423,7 @@ fn flush(tx: Write<'_>, import_id: i64, stored: &mut [StoredGame]) -> Result<()>
             import_id,
             black: g.black,
             white: g.white,
-            prepared: &g.prepared,
+            row: &g.prepared.row,
             signature: g.signature.as_ref().map(|s| &s[..]),
             source: &g.source,
             index: g.index,
@@ -446,13 +460,13 @@ pub(super) fn record_shape(tx: Write<'_>, p: &Prepared) -> Result<Option<Shape>>
             .map(|n| people_sql::resolved_key_of(tx.read(), n))
             .transpose()
     };
-    let (black, white) = (key(&p.meta.black)?, key(&p.meta.white)?);
+    let (black, white) = (key(&p.row.meta.black)?, key(&p.row.meta.white)?);
     Ok(Shape::read(
-        p.meta.kind,
-        p.meta.size,
-        p.setup.as_deref(),
-        &p.moves,
-        p.meta.date_raw.as_deref(),
+        p.row.meta.kind,
+        p.row.meta.size,
+        p.row.setup.as_deref(),
+        &p.row.moves,
+        p.row.meta.date_raw.as_deref(),
         black,
         white,
     ))
@@ -475,7 +489,7 @@ fn promote(
     transform: u8,
 ) -> Result<()> {
     let board = stored.iter().find(|g| g.id == longer).and_then(|g| {
-        keil_rules::BoardSpec::new(g.prepared.meta.kind, g.prepared.meta.size)
+        keil_rules::BoardSpec::new(g.prepared.row.meta.kind, g.prepared.row.meta.size)
             .ok()?
             .board()
             .ok()
@@ -487,7 +501,14 @@ fn promote(
         .find(|&t| board.compose(transform, t) == 0)
         .unwrap_or(0);
     if let Some(g) = stored.iter_mut().find(|g| g.id == shorter) {
-        if let Some(e) = g.prepared.meta.event.as_deref().filter(|e| !e.is_empty()) {
+        if let Some(e) = g
+            .prepared
+            .row
+            .meta
+            .event
+            .as_deref()
+            .filter(|e| !e.is_empty())
+        {
             let events = HashMap::from([(e, 1)]);
             sql::add_game_counts(tx, &HashMap::new(), &HashMap::new(), &events)?;
         }

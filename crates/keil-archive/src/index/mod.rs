@@ -23,7 +23,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::Result;
+use crate::error::Result;
 use crate::store::positions::SegmentRows;
 use crate::store::{Read, Sequences, removals};
 
@@ -167,8 +167,10 @@ impl Follow {
 #[cfg(test)]
 mod tests {
     use super::{Changes, Derived, catch_up};
+    use crate::archive::Archive;
+    use crate::error::Result;
+    use crate::ids::GameId;
     use crate::store::{Read, Sequences};
-    use crate::{Archive, GameId, Result};
 
     /// An index that records what the loop hands it.
     struct Probe {
@@ -196,7 +198,7 @@ mod tests {
     fn each_index_gets_what_it_lacks_and_no_more() {
         let dir = tempfile::tempdir().unwrap();
         let archive = Archive::open(dir.path()).unwrap();
-        crate::import_generated(
+        crate::archive::import_generated(
             &archive,
             keil_gen::GeneratorConfig {
                 games: 3,

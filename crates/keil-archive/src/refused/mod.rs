@@ -14,16 +14,18 @@
 
 use std::sync::Arc;
 
+use crate::archive::Archive;
+use crate::error::Result;
+use crate::ids::GameId;
+use crate::import::Fate;
 use crate::import::{GameOutcome, Item};
+use crate::model::ImportProgress;
 use crate::prepare::{Prepare, prepare};
 use crate::store::{Writer, import as log, refused as sql};
-use crate::{Archive, Fate, GameId, ImportProgress, Result};
 use keil_rules::Move;
 
-pub(crate) mod model;
-
 pub use crate::ids::RefusedId;
-pub use model::{
+pub use crate::model::refused::{
     MAX_REFUSED_PAGE, RefusedFilter, RefusedLine, RefusedOrder, RefusedPage, RefusedRecord,
     RefusedSummary,
 };
@@ -147,7 +149,7 @@ fn line_of(id: RefusedId, text: &str, source: &str) -> Option<RefusedLine> {
         replay.start.board(),
         replay.plies.iter().map(|p| (p.color, p.mv)),
     );
-    let stored = crate::games::StoredMoves {
+    let stored = crate::model::StoredMoves {
         kind: board.kind.code().to_string(),
         size: board.size,
         ruleset: board.ruleset,

@@ -7,7 +7,7 @@
 
 use super::{Read, Row, Write, params};
 
-use crate::Result;
+use crate::error::Result;
 
 /// A stored block without its bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

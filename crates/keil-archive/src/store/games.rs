@@ -10,9 +10,11 @@
 use super::sql::Param;
 use super::{Backend, Read, Row, params};
 use crate::counts::Counts;
-use crate::games::StoredMoves;
+use crate::error::Result;
+use crate::fold::person_key;
+use crate::ids::GameId;
 use crate::model::{Cursor, GameFilter, GameList, GameMoves, GameSummary, Order, Page};
-use crate::{GameId, MAX_PAGE, Result, person_key, prepare};
+use crate::model::{MAX_PAGE, StoredMoves};
 use chrono::NaiveDate;
 use keil_rules::{Color, HalfPoints};
 
@@ -38,7 +40,7 @@ fn color(i: Option<i64>) -> Option<Color> {
     }
 }
 
-pub(super) fn rank(ordinal: Option<i64>) -> Option<keil_record::Rank> {
+pub(crate) fn rank(ordinal: Option<i64>) -> Option<keil_record::Rank> {
     ordinal
         .and_then(|n| u8::try_from(n).ok())
         .and_then(keil_record::Rank::from_ordinal)
@@ -77,7 +79,7 @@ fn summary_of(row: &Row<'_>) -> Result<GameSummary> {
         plies: row.get(18)?,
         kind: kind
             .parse()
-            .map_err(|e: crate::GameKindError| crate::error::storage_error("store", e))?,
+            .map_err(|e: crate::kind::GameKindError| crate::error::storage_error("store", e))?,
     })
 }
 
@@ -132,7 +134,7 @@ pub(crate) fn filter_sql(backend: Backend, filter: &GameFilter) -> (String, Vec<
                 format!("lower(g.event) IN (SELECT lower(name) FROM events WHERE {contains})")
             }
         });
-        params.push(Param::Text(crate::fold(e).into()));
+        params.push(Param::Text(crate::fold::fold(e).into()));
     }
     if let Some(f) = filter.from {
         conds.push("g.date >= ?".into());
@@ -223,7 +225,7 @@ fn cursor_of(g: &GameSummary) -> Cursor {
 fn people_named(name: &str) -> (String, Vec<Param<'static>>) {
     let person = super::people::PERSON_OF;
     let key = person_key(name);
-    let prefix = crate::fold(name).replace(' ', "");
+    let prefix = crate::fold::fold(name).replace(' ', "");
     (
         format!(
             "{person} UNION SELECT s.person FROM player_words w \
@@ -624,7 +626,7 @@ pub(crate) fn export_ids(
 fn with_record(row: &Row<'_>) -> Result<(GameSummary, String)> {
     let summary = summary_of(row)?;
     let blob: Vec<u8> = row.get(SUMMARY_WIDTH)?;
-    let record = prepare::decompress(summary.id, &blob)?;
+    let record = super::records::decompress(summary.id, &blob)?;
     Ok((summary, record))
 }
 
@@ -648,6 +650,63 @@ pub(crate) fn records_between(
             Ok(true)
         },
     )
+}
+
+/// [`game_facts`]' statement: on SQLite it reads the covering index
+/// `games_facts` (schema/0012_games_facts.sql), not the games' rows.
+pub(super) const GAME_FACTS: &str = "SELECT id, date, winner, black_id, white_id, komi, handicap, \
+    black_rank_ord, white_rank_ord, event, result, black_rank, white_rank FROM games \
+    WHERE id > ?1 AND id <= ?2";
+
+/// The columns of one game that the facts table keeps (`games`), as stored.
+#[derive(Debug)]
+pub(crate) struct FactColumns {
+    pub id: i64,
+    /// `YYYY-MM-DD` or empty.
+    pub date: String,
+    /// 0 Black, 1 White; `None` for nobody.
+    pub winner: Option<i64>,
+    /// The spellings' ids (`players.id`).
+    pub black: Option<i64>,
+    pub white: Option<i64>,
+    /// Komi in half-points.
+    pub komi: i64,
+    pub handicap: i64,
+    /// The ranks' ordinals ([`rank`]) and their texts as written.
+    pub black_rank_ord: Option<i64>,
+    pub white_rank_ord: Option<i64>,
+    pub black_rank: Option<String>,
+    pub white_rank: Option<String>,
+    pub event: Option<String>,
+    pub result: Option<String>,
+}
+
+/// The [`FactColumns`] of every game with an id in `from + 1..=max`, in no
+/// particular order; its players' names are left out (the facts keep each
+/// spelling's once, read by
+/// [`spelling_names`](super::people::spelling_names): a join here cost a
+/// million games' load about a second).
+///
+/// # Errors
+/// Storage errors.
+pub(crate) fn game_facts(conn: Read<'_>, from: i64, max: i64) -> Result<Vec<FactColumns>> {
+    conn.query(GAME_FACTS, params![from, max], |r| {
+        Ok(FactColumns {
+            id: r.get(0)?,
+            date: r.get(1)?,
+            winner: r.get(2)?,
+            black: r.get(3)?,
+            white: r.get(4)?,
+            komi: r.get(5)?,
+            handicap: r.get(6)?,
+            black_rank_ord: r.get(7)?,
+            white_rank_ord: r.get(8)?,
+            event: r.get(9)?,
+            result: r.get(10)?,
+            black_rank: r.get(11)?,
+            white_rank: r.get(12)?,
+        })
+    })
 }
 
 #[cfg(test)]

@@ -9,9 +9,13 @@ use std::collections::HashMap;
 
 use super::sql::{IN_CHUNK, Param, ToParam};
 use super::{Read, Write, params};
-use crate::people::Spelling;
-use crate::prepare::{Prepared, Problem};
-use crate::{ImportProgress, Result};
+use crate::error::Result;
+use crate::kind::GameKind;
+use crate::model::ImportProgress;
+use crate::model::people::Spelling;
+use crate::model::refused::Problem;
+use crate::model::{GameStatus, StoredMoves};
+use keil_rules::{Color, HalfPoints};
 
 /// Logs a new import run started at `at` (RFC 3339) from `sources` (one
 /// name per line), by `uploader` (an upload token's name; `None` for a
@@ -210,7 +214,7 @@ fn differs_text(differs: &[u32]) -> Option<String> {
 pub(crate) fn link_source(
     w: Write<'_>,
     game: i64,
-    p: &Prepared,
+    p: &GameRow,
     import_id: i64,
     source: &str,
     index: usize,
@@ -303,8 +307,8 @@ pub(crate) struct NewGame<'a> {
     /// Black's and White's spellings, as resolved.
     pub black: Option<Spelling>,
     pub white: Option<Spelling>,
-    /// The prepared game.
-    pub prepared: &'a Prepared,
+    /// The game's row.
+    pub row: &'a GameRow,
     /// Its signature ([`crate::moves::signature`]), when it has one.
     pub signature: Option<&'a [u8]>,
     /// Where its record came from: the file or archive member, and the
@@ -364,7 +368,7 @@ pub(crate) fn insert_games(w: Write<'_>, games: &[NewGame<'_>]) -> Result<()> {
     let mut rows = Vec::with_capacity(games.len());
     let mut sides = Vec::with_capacity(games.len() * 2);
     for g in games {
-        let (p, id) = (g.prepared, g.id);
+        let (p, id) = (g.row, g.id);
         let m = &p.meta;
         rows.push(vec![
             Param::Int(id),
@@ -472,7 +476,7 @@ pub(crate) fn add_game_counts(
         w.execute(
             "INSERT INTO events (name, folded, games) VALUES (?1, ?2, ?3) \
              ON CONFLICT(name) DO UPDATE SET games = events.games + ?3",
-            params![name, crate::fold(name), n],
+            params![name, crate::fold::fold(name), n],
         )?;
     }
     Ok(())
@@ -591,7 +595,7 @@ pub(crate) fn set_merge(w: Write<'_>, id: i64, link: &Link<'_>) -> Result<()> {
 /// errors.
 pub(crate) fn unlink_source(w: Write<'_>, id: i64, import_id: Option<i64>) -> Result<()> {
     if w.execute("DELETE FROM game_sources WHERE id = ?", params![id])? == 0 {
-        return Err(crate::Error::Busy);
+        return Err(crate::error::Error::Busy);
     }
     if let Some(import) = import_id {
         w.execute(
@@ -600,4 +604,68 @@ pub(crate) fn unlink_source(w: Write<'_>, id: i64, import_id: Option<i64>) -> Re
         )?;
     }
     Ok(())
+}
+
+/// The metadata columns of one game.
+#[derive(Clone, Debug)]
+pub(crate) struct Meta {
+    pub black: Option<String>,
+    pub white: Option<String>,
+    pub black_rank: Option<String>,
+    pub white_rank: Option<String>,
+    /// The ranks read (go-rules.md, "Metadata").
+    pub black_rank_ord: Option<keil_record::Rank>,
+    pub white_rank_ord: Option<keil_record::Rank>,
+    pub date_raw: Option<String>,
+    /// `YYYY-MM-DD` or empty.
+    pub date: String,
+    pub event: Option<String>,
+    pub round: Option<String>,
+    pub place: Option<String>,
+    pub game_name: Option<String>,
+    pub result: Option<String>,
+    pub winner: Option<Color>,
+    pub margin: Option<HalfPoints>,
+    pub kind: GameKind,
+    pub size: u8,
+    pub ruleset: String,
+    pub komi: HalfPoints,
+    /// Go `HA` (0 for Keil).
+    pub handicap: u32,
+}
+
+/// A valid game's row as the import writes it (`games`; its players,
+/// import and signature apart, in [`NewGame`]).
+pub(crate) struct GameRow {
+    /// The normalised record's hash (the exact-duplicate key).
+    pub hash: [u8; 16],
+    pub meta: Meta,
+    pub status: GameStatus,
+    pub plies: u32,
+    /// The start in the kind's notation, when set up.
+    pub setup: Option<String>,
+    /// The main line (`moves::encode`).
+    pub moves: Vec<u8>,
+    /// Each move's SGF node (`moves::encode_nodes`); `None` when move i is
+    /// at node i + 1.
+    pub move_nodes: Option<Vec<u8>>,
+    /// The record, zstd-compressed.
+    pub record: Vec<u8>,
+}
+
+impl GameRow {
+    /// What the import stores of this game's main line, as a read would
+    /// give it back.
+    pub(crate) fn stored_moves(&self) -> StoredMoves {
+        StoredMoves {
+            kind: self.meta.kind.code().to_string(),
+            size: self.meta.size,
+            ruleset: self.meta.ruleset.clone(),
+            komi: self.meta.komi.0,
+            setup: self.setup.clone(),
+            blob: self.moves.clone(),
+            handicap: self.meta.handicap,
+            nodes: self.move_nodes.clone(),
+        }
+    }
 }

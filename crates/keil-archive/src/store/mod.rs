@@ -24,6 +24,7 @@ pub(crate) mod people;
 pub(crate) mod positions;
 mod postgres;
 pub(crate) use postgres::redacted;
+pub(crate) mod records;
 pub(crate) mod refused;
 pub(crate) mod removals;
 pub(crate) mod snapshots;
@@ -40,7 +41,7 @@ use std::path::PathBuf;
 
 use sql::Conn;
 
-use crate::Result;
+use crate::error::Result;
 
 /// How far the store has gone: the greatest game id given and the last
 /// removal's sequence number (0 for none). A derived index that has added
@@ -61,7 +62,7 @@ impl Sequences {
     ///
     /// # Errors
     /// Storage errors.
-    pub(crate) fn read(conn: Read<'_>) -> crate::Result<Sequences> {
+    pub(crate) fn read(conn: Read<'_>) -> crate::error::Result<Sequences> {
         removals::sequences(conn)
     }
 }
@@ -246,7 +247,7 @@ impl ReadPool {
     pub(crate) fn copy_into(&self, dest: &std::path::Path) -> Result<u64> {
         match self {
             ReadPool::Sqlite(p) => sqlite::copy_into(p.path(), dest),
-            ReadPool::Postgres(_) => Err(crate::Error::Unsupported(
+            ReadPool::Postgres(_) => Err(crate::error::Error::Unsupported(
                 "a PostgreSQL archive is backed up with pg_dump -Fc (docs/operating.md, \"Backups and restores\")".into(),
             )),
         }
@@ -311,7 +312,7 @@ impl ReadConnection<'_> {
     /// during `f`; else as [`ReadConnection::snapshot`].
     pub(crate) fn snapshot_within<T>(
         &self,
-        budget: &crate::Budget,
+        budget: &crate::budget::Budget,
         f: impl FnOnce(Read<'_>) -> Result<T>,
     ) -> Result<T> {
         budget.check()?;
@@ -367,7 +368,8 @@ mod tests {
     use std::time::{Duration, Instant};
 
     use super::*;
-    use crate::{Budget, Error};
+    use crate::budget::Budget;
+    use crate::error::Error;
 
     /// A read that would never end: stopped by its budget, with the
     /// budget's error, and the connection serves the next read.

@@ -7,11 +7,13 @@
 
 use super::sql::Param;
 use super::{Read, Write, params};
-use crate::people::{AliasReport, NameSpelling, Spelling};
-use crate::players::{
+use crate::error::Result;
+use crate::fold::{fold, person_key};
+use crate::ids::PlayerId;
+use crate::model::people::{AliasReport, NameSpelling, Spelling};
+use crate::model::people::{
     ColorRecord, MatchKind, Opponent, PROFILE_OPPONENTS, PlayerHit, PlayerProfile, YearRecord,
 };
-use crate::{PlayerId, Result, fold, person_key};
 
 /// The id of the person that the person key `?` resolves to, after the
 /// aliases (no row when none): an SQL subquery. Its one parameter, an
@@ -409,5 +411,35 @@ pub(crate) fn most_played(conn: Read<'_>, limit: usize) -> Result<Vec<PlayerHit>
                 matched: MatchKind::Exact,
             })
         },
+    )
+}
+
+/// The names of spellings `ids` (ascending, distinct), `(id, name)`, those
+/// not stored left out: one range read when the ids are dense (a node's
+/// first load reads every spelling), else by lists.
+///
+/// # Errors
+/// Storage errors.
+pub(crate) fn spelling_names(conn: Read<'_>, ids: &[u32]) -> Result<Vec<(u32, String)>> {
+    let (Some(&lo), Some(&hi)) = (ids.first(), ids.last()) else {
+        return Ok(Vec::new());
+    };
+    let row = |r: &super::sql::Row<'_>| Ok((r.get::<i64>(0)? as u32, r.get(1)?));
+    if u64::from(hi - lo) < 8 * ids.len() as u64 {
+        return conn.query(
+            "SELECT id, name FROM players WHERE id >= ?1 AND id <= ?2",
+            params![i64::from(lo), i64::from(hi)],
+            row,
+        );
+    }
+    let keys: Vec<super::sql::Param<'_>> = ids
+        .iter()
+        .map(|&id| super::sql::Param::Int(i64::from(id)))
+        .collect();
+    conn.query_in(
+        &[],
+        &keys,
+        |m| format!("SELECT id, name FROM players WHERE id IN ({m})"),
+        row,
     )
 }

@@ -10,7 +10,7 @@
 
 use super::{Read, Sequences, Write, params};
 
-use crate::Result;
+use crate::error::Result;
 
 // ---- segment rows --------------------------------------------------------------
 
@@ -197,90 +197,6 @@ pub(crate) fn game_ids(conn: Read<'_>) -> Result<Vec<i64>> {
     conn.query("SELECT id FROM games ORDER BY id", params![], |r| r.get(0))
 }
 
-/// [`game_facts`]' statement: on SQLite it reads the covering index
-/// `games_facts` (schema/0012_games_facts.sql), not the games' rows.
-const GAME_FACTS: &str = "SELECT id, date, winner, black_id, white_id, komi, handicap, \
-    black_rank_ord, white_rank_ord, event, result, black_rank, white_rank FROM games \
-    WHERE id > ?1 AND id <= ?2";
-
-/// The [`FactRow`](crate::index::facts::FactRow) of every game with an id in
-/// `from + 1..=max`, with its id, in no particular order; its players'
-/// names are left out (the facts keep each spelling's once, read by
-/// [`spelling_names`]: a join here cost a million games' load about a
-/// second).
-pub(crate) fn game_facts(
-    conn: Read<'_>,
-    from: i64,
-    max: i64,
-) -> Result<Vec<(i64, crate::index::facts::FactRow)>> {
-    let small = |v: Option<i64>, max: i64| v.unwrap_or(0).clamp(0, max);
-    conn.query(GAME_FACTS, params![from, max], |r| {
-        let shown = |ord: Option<i64>, text: Option<String>| {
-            crate::model::shown_rank(super::games::rank(ord), text.as_deref())
-        };
-        let date: String = r.get(1)?;
-        let winner: Option<i64> = r.get(2)?;
-        let komi: i64 = r.get(5)?;
-        let fact = crate::index::facts::Fact {
-            date: crate::index::facts::date_number(&date),
-            winner: winner.map_or(-1, |w| w as i8),
-            black: small(r.get(3)?, i64::from(u32::MAX)) as u32,
-            white: small(r.get(4)?, i64::from(u32::MAX)) as u32,
-            event: 0,
-            result: 0,
-            komi: komi.clamp(i64::from(i16::MIN), i64::from(i16::MAX)) as i16,
-            handicap: small(Some(r.get(6)?), 255) as u8,
-            black_rank: small(r.get(7)?, 255) as u8,
-            white_rank: small(r.get(8)?, 255) as u8,
-        };
-        Ok((
-            r.get(0)?,
-            crate::index::facts::FactRow {
-                fact,
-                event: r.get(9)?,
-                shown: crate::games::HitDetails {
-                    date,
-                    black: None,
-                    white: None,
-                    black_rank: shown(r.get(7)?, r.get(11)?),
-                    white_rank: shown(r.get(8)?, r.get(12)?),
-                    result: r.get(10)?,
-                },
-            },
-        ))
-    })
-}
-
-/// The names of spellings `ids` (ascending, distinct), `(id, name)`, those
-/// not stored left out: one range read when the ids are dense (a node's
-/// first load reads every spelling), else by lists.
-///
-/// # Errors
-/// Storage errors.
-pub(crate) fn spelling_names(conn: Read<'_>, ids: &[u32]) -> Result<Vec<(u32, String)>> {
-    let (Some(&lo), Some(&hi)) = (ids.first(), ids.last()) else {
-        return Ok(Vec::new());
-    };
-    let row = |r: &super::sql::Row<'_>| Ok((r.get::<i64>(0)? as u32, r.get(1)?));
-    if u64::from(hi - lo) < 8 * ids.len() as u64 {
-        return conn.query(
-            "SELECT id, name FROM players WHERE id >= ?1 AND id <= ?2",
-            params![i64::from(lo), i64::from(hi)],
-            row,
-        );
-    }
-    let keys: Vec<super::sql::Param<'_>> = ids
-        .iter()
-        .map(|&id| super::sql::Param::Int(i64::from(id)))
-        .collect();
-    conn.query_in(
-        &[],
-        &keys,
-        |m| format!("SELECT id, name FROM players WHERE id IN ({m})"),
-        row,
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use keil_gen::GeneratorConfig;
@@ -288,8 +204,8 @@ mod tests {
     #[test]
     fn spelling_names_and_game_facts_read_what_they_need() {
         let dir = tempfile::tempdir().unwrap();
-        let archive = crate::Archive::open(dir.path()).unwrap();
-        crate::import_generated(
+        let archive = crate::archive::Archive::open(dir.path()).unwrap();
+        crate::archive::import_generated(
             &archive,
             GeneratorConfig {
                 games: 40,
@@ -299,21 +215,28 @@ mod tests {
         );
         let conn = archive.reader().unwrap();
         // Dense ids: one range read; ids past the last spelling are left out.
-        let mut dense = super::spelling_names(conn.read(), &(1..=200).collect::<Vec<_>>()).unwrap();
+        let mut dense =
+            crate::store::people::spelling_names(conn.read(), &(1..=200).collect::<Vec<_>>())
+                .unwrap();
         dense.sort();
         assert!(dense.len() >= 3, "{dense:?}");
         assert!(dense.iter().all(|(_, name)| !name.is_empty()));
         // Sparse ids: by list, the same names.
         let (first, last) = (dense[0].clone(), dense[dense.len() - 1].clone());
-        let mut sparse = super::spelling_names(conn.read(), &[first.0, last.0, 50_000]).unwrap();
+        let mut sparse =
+            crate::store::people::spelling_names(conn.read(), &[first.0, last.0, 50_000]).unwrap();
         sparse.sort();
         assert_eq!(sparse, vec![first, last]);
-        assert!(super::spelling_names(conn.read(), &[]).unwrap().is_empty());
+        assert!(
+            crate::store::people::spelling_names(conn.read(), &[])
+                .unwrap()
+                .is_empty()
+        );
         // The game facts come from their covering index, not the rows.
         let plan: Vec<String> = conn
             .read()
             .query(
-                &format!("EXPLAIN QUERY PLAN {}", super::GAME_FACTS),
+                &format!("EXPLAIN QUERY PLAN {}", crate::store::games::GAME_FACTS),
                 crate::store::params![0i64, 100i64],
                 |r| r.get(3),
             )

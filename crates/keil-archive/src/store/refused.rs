@@ -4,11 +4,11 @@
 //! rows reindex checks again. The logic is `crate::refused`'s.
 
 use super::{Read, Write, params};
-use crate::ImportId;
-use crate::Result;
+use crate::error::Result;
+use crate::ids::ImportId;
 use crate::ids::RefusedId;
-use crate::prepare::{Problem, ZSTD_LEVEL};
-use crate::refused::model::{Kept, RefusedFilter, RefusedOrder, RefusedSummary};
+use crate::model::refused::Problem;
+use crate::model::refused::{Kept, RefusedFilter, RefusedOrder, RefusedSummary};
 
 /// The columns [`summary`] reads, in order (`p` is `import_problems`,
 /// `i` its import).
@@ -62,7 +62,7 @@ pub(crate) fn insert(
     let record = kept
         .filter(|_| !already)
         // Compressing into a Vec cannot fail for an in-memory buffer.
-        .map(|k| zstd::bulk::compress(k.text.as_bytes(), ZSTD_LEVEL).unwrap_or_default());
+        .map(|k| super::records::compress(k.text.as_bytes()));
     w.execute(
         "INSERT INTO import_problems (import_id, source, game_index, reason, message, ply, \
          line, col, mv, record, hash, kind, size) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",

@@ -4,8 +4,10 @@
 
 use super::{Read, Write, params};
 
+use crate::error::Result;
+use crate::ids::GameId;
+use crate::removal::Removal;
 use crate::store::Sequences;
-use crate::{GameId, Removal, Result};
 
 /// The greatest game id given (stored, or since removed: ids are never
 /// given again, so this only grows) and the last removal's sequence

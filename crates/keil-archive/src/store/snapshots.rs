@@ -8,7 +8,7 @@
 
 use super::{Read, Sequences, Write, params};
 
-use crate::Result;
+use crate::error::Result;
 
 /// The largest part of a file stored in one row (bytes): no stored value
 /// grows with the archive.

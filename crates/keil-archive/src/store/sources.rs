@@ -3,7 +3,7 @@
 //! resemble it (`game_links`): what a game's page and API answer list.
 
 use super::{Read, params};
-use crate::Result;
+use crate::error::Result;
 
 /// Another source's record of a game, as stored.
 pub(crate) struct SourceRow {

@@ -13,7 +13,7 @@
 
 use std::borrow::Cow;
 
-use crate::{Error, Result};
+use crate::error::{Error, Result};
 
 /// Which backend a handle runs on, for the phrases the two spell
 /// differently.

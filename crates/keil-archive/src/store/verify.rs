@@ -5,7 +5,7 @@
 
 use super::sql::Conn;
 use super::{Read, Row, params};
-use crate::Result;
+use crate::error::Result;
 
 /// What the engine says is wrong with its files, one line a problem
 /// (none: all is well). SQLite: `PRAGMA integrity_check` (its lines other
@@ -83,7 +83,7 @@ pub(crate) struct StoredGame {
     /// `games.record`, compressed.
     pub record: Vec<u8>,
     /// The main line's columns.
-    pub moves: crate::games::StoredMoves,
+    pub moves: crate::model::StoredMoves,
 }
 
 /// Hands `each` every stored game in id order, one at a time (streamed:
@@ -157,7 +157,7 @@ pub(crate) fn segments(conn: Read<'_>) -> Result<Vec<(i64, i64, Option<i64>)>> {
 mod tests {
     //! Damage done to a store by hand, which `crate::verify` must name.
 
-    use crate::Archive;
+    use crate::archive::Archive;
 
     /// Runs `sql` on `archive`'s writer (a test's damage).
     fn damage(archive: &Archive, sql: &str) {
@@ -173,7 +173,7 @@ mod tests {
     fn filled() -> (tempfile::TempDir, Archive) {
         let dir = tempfile::tempdir().unwrap();
         let archive = Archive::open(dir.path()).unwrap();
-        crate::import_generated(
+        crate::archive::import_generated(
             &archive,
             keil_gen::GeneratorConfig {
                 game: keil_rules::GameKind::Go,
@@ -193,7 +193,7 @@ mod tests {
         assert!(report.is_sound(), "{:?}", report.problems);
         assert_eq!(report.games, 12);
         assert!(report.moves > 0 && report.blocks > 0 && report.segments > 0);
-        assert_eq!(report.schema_version, crate::schema_version());
+        assert_eq!(report.schema_version, crate::store::schema_version());
     }
 
     #[test]
@@ -209,18 +209,18 @@ mod tests {
         let named: Vec<_> = report
             .problems
             .iter()
-            .filter(|p| p.check == crate::Check::Moves)
+            .filter(|p| p.check == crate::verify::Check::Moves)
             .map(|p| p.game)
             .collect();
         assert!(
-            named.contains(&Some(crate::GameId::from_sql(1))),
+            named.contains(&Some(crate::ids::GameId::from_sql(1))),
             "{report:?}"
         );
         assert!(
             report
                 .problems
                 .iter()
-                .all(|p| p.game == Some(crate::GameId::from_sql(1))),
+                .all(|p| p.game == Some(crate::ids::GameId::from_sql(1))),
             "{report:?}"
         );
         assert!(
@@ -248,8 +248,8 @@ mod tests {
             report
                 .problems
                 .iter()
-                .any(|p| p.check == crate::Check::Record
-                    && p.game == Some(crate::GameId::from_sql(3))),
+                .any(|p| p.check == crate::verify::Check::Record
+                    && p.game == Some(crate::ids::GameId::from_sql(3))),
             "{shown:?}"
         );
     }
@@ -263,9 +263,12 @@ mod tests {
             "UPDATE position_segments SET postings = postings + 1",
         );
         let report = archive.verify(&mut |_| {}).unwrap();
-        let checks: Vec<crate::Check> = report.problems.iter().map(|p| p.check).collect();
-        assert!(checks.contains(&crate::Check::Blocks), "{report:?}");
-        assert!(checks.contains(&crate::Check::Segments), "{report:?}");
+        let checks: Vec<crate::verify::Check> = report.problems.iter().map(|p| p.check).collect();
+        assert!(checks.contains(&crate::verify::Check::Blocks), "{report:?}");
+        assert!(
+            checks.contains(&crate::verify::Check::Segments),
+            "{report:?}"
+        );
     }
 
     #[test]

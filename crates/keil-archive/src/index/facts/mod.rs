@@ -25,11 +25,13 @@ use std::sync::{RwLock, RwLockReadGuard};
 
 pub(crate) use selection::Selection;
 
-use crate::games::HitDetails;
+use crate::error::Result;
+use crate::ids::GameId;
 use crate::index::{Changes, Derived};
+use crate::model::HitDetails;
 use crate::model::YearCount;
+use crate::store::games::FactColumns;
 use crate::store::{Read, Sequences};
-use crate::{GameId, Result};
 
 /// What searches need of a game, from its `games` row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -192,7 +194,8 @@ impl Table {
         if let Some(&id) = self.event_ids.get(name) {
             return id;
         }
-        self.events.push((name.to_string(), crate::fold(name)));
+        self.events
+            .push((name.to_string(), crate::fold::fold(name)));
         let id = self.events.len() as u32;
         self.event_ids.insert(name.to_string(), id);
         id
@@ -240,11 +243,47 @@ impl Texts {
 /// A game's row as the store gives it to [`Facts`]: its facts but the
 /// event and result, the event as text, and what search pages show of the
 /// game (the result among it; not the players' names, which the facts
-/// read once per player: `store::positions::spelling_names`).
+/// read once per player: `store::people::spelling_names`).
 pub(crate) struct FactRow {
     pub fact: Fact,
     pub event: Option<String>,
     pub shown: HitDetails,
+}
+
+impl FactRow {
+    /// The facts of one game as the store holds them, with its id; its
+    /// players' names are read apart.
+    fn of(c: FactColumns) -> (i64, FactRow) {
+        let small = |v: Option<i64>, max: i64| v.unwrap_or(0).clamp(0, max);
+        let shown = |ord: Option<i64>, text: Option<String>| {
+            crate::model::shown_rank(crate::store::games::rank(ord), text.as_deref())
+        };
+        let fact = Fact {
+            date: date_number(&c.date),
+            winner: c.winner.map_or(-1, |w| w as i8),
+            black: small(c.black, i64::from(u32::MAX)) as u32,
+            white: small(c.white, i64::from(u32::MAX)) as u32,
+            event: 0,
+            result: 0,
+            komi: c.komi.clamp(i64::from(i16::MIN), i64::from(i16::MAX)) as i16,
+            handicap: small(Some(c.handicap), 255) as u8,
+            black_rank: small(c.black_rank_ord, 255) as u8,
+            white_rank: small(c.white_rank_ord, 255) as u8,
+        };
+        let row = FactRow {
+            fact,
+            event: c.event,
+            shown: HitDetails {
+                date: c.date,
+                black: None,
+                white: None,
+                black_rank: shown(c.black_rank_ord, c.black_rank),
+                white_rank: shown(c.white_rank_ord, c.white_rank),
+                result: c.result,
+            },
+        };
+        (c.id, row)
+    }
 }
 
 impl Facts {
@@ -306,7 +345,10 @@ impl Derived for &Facts {
     fn apply(&mut self, read: Read<'_>, changes: &Changes) -> Result<()> {
         let (to, at) = (changes.to, self.at());
         let rows = if to.games > at.games {
-            crate::store::positions::game_facts(read, at.games, to.games)?
+            crate::store::games::game_facts(read, at.games, to.games)?
+                .into_iter()
+                .map(FactRow::of)
+                .collect()
         } else {
             Vec::new()
         };
@@ -317,7 +359,7 @@ impl Derived for &Facts {
             .expect("poisoned")
             .shown
             .missing_names(rows.iter().flat_map(|(_, r)| [r.fact.black, r.fact.white]));
-        let names = crate::store::positions::spelling_names(read, &missing)?;
+        let names = crate::store::people::spelling_names(read, &missing)?;
         let mut t = self.table.write().expect("poisoned");
         t.shown.add_names(names);
         // Another caller may have gone as far meanwhile: adding a game's

@@ -7,9 +7,10 @@ use std::collections::HashSet;
 use keil_rules::Color;
 
 use super::{Fact, Facts, date_number};
+use crate::error::Result;
+use crate::ids::GameId;
 use crate::model::GameFilter;
 use crate::store::Read;
-use crate::{GameId, Result};
 
 /// A [`GameFilter`] as a search applies it: the parts the [`Fact`] table
 /// answers (dates, winner, players and colours, ranks, handicap, komi,
@@ -63,7 +64,7 @@ impl Selection {
         let (events, result) = {
             let t = facts.read();
             let events = filter.event.as_deref().map(|e| {
-                let part = crate::fold(e);
+                let part = crate::fold::fold(e);
                 (1..)
                     .zip(&t.events)
                     .filter(|(_, (_, folded))| folded.contains(&part))

@@ -5,7 +5,9 @@
 
 use super::index::{self, Group, Line};
 use super::{PatternAnswer, PatternContinuation, PatternHit, PatternQuery, load, variations};
-use crate::{GameId, Result, YearCount};
+use crate::error::Result;
+use crate::ids::GameId;
+use crate::model::YearCount;
 
 /// A game's matches before paging (16 bytes: a search may list a million;
 /// its date, id and plies are read from its line when it is shown).
@@ -169,7 +171,7 @@ pub(super) fn page(
     let next_cursor = more
         .then(|| {
             page.last().and_then(line).map(|l| {
-                crate::HitCursor {
+                crate::model::HitCursor {
                     date: l.date,
                     game: l.id,
                 }

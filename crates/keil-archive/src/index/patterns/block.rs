@@ -428,9 +428,9 @@ mod tests {
     /// index (in one archive, ids ascending).
     fn stored(game: GameKind, sizes: &[u8]) -> Vec<Replayed> {
         let dir = tempfile::tempdir().unwrap();
-        let archive = crate::Archive::open(dir.path()).unwrap();
+        let archive = crate::archive::Archive::open(dir.path()).unwrap();
         for (i, &size) in sizes.iter().enumerate() {
-            crate::import_generated(
+            crate::archive::import_generated(
                 &archive,
                 GeneratorConfig {
                     game,

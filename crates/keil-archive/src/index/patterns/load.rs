@@ -15,11 +15,12 @@ use super::index::{Group, Line};
 use super::regions::Regions;
 use super::runs::Segment;
 use super::{Matched, block, snapshot};
-use crate::games::StoredMoves;
+use crate::error::{Error, Result};
+use crate::ids::GameId;
 use crate::index::{Changes, Derived};
 use crate::memory::{Held, Pins};
+use crate::model::StoredMoves;
 use crate::store::{Read, Sequences, Write, blocks, games, removals};
-use crate::{Error, GameId, Result};
 
 /// The in-memory pattern index of an archive (see [`super::index`]), extended
 /// with the games added since it was last read.
@@ -878,15 +879,15 @@ mod tests {
                 let Prepare::Valid(valid, _) = prepare("gen", i, file.record(i), false) else {
                     panic!("{game:?} game {i} is not valid");
                 };
-                let stored = crate::games::StoredMoves::of_prepared(&valid);
-                let winner = valid.meta.winner.map(|c| c.index() as i64);
-                let replay = replayed(stored, 0, &valid.meta.date, winner).unwrap();
+                let stored = valid.row.stored_moves();
+                let winner = valid.row.meta.winner.map(|c| c.index() as i64);
+                let replay = replayed(stored, 0, &valid.row.meta.date, winner).unwrap();
                 let nodes: Vec<u32> = (1..=valid.replay.plies.len() as u32).collect();
                 let direct = replayed_from_plies(
-                    valid.meta.kind,
+                    valid.row.meta.kind,
                     &valid.replay,
                     &nodes,
-                    &valid.meta.date,
+                    &valid.row.meta.date,
                     winner,
                 );
                 assert_eq!(direct.is_some(), game != GameKind::Kaomi, "{game:?}");
@@ -901,7 +902,7 @@ mod tests {
     /// Every region entry of the 19×19 group, `(key, game, node,
     /// continuation byte)`, sorted; `None` while its region index does not
     /// answer searches.
-    fn region_entries(archive: &crate::Archive) -> Option<Vec<(u64, u32, u16, u8)>> {
+    fn region_entries(archive: &crate::archive::Archive) -> Option<Vec<(u64, u32, u16, u8)>> {
         let loaded = archive.patterns.loaded.read().unwrap();
         let (_, group) = loaded.groups.iter().find(|(_, g)| g.board.size() == 19)?;
         let regions = loaded.region_index(group)?;
@@ -919,8 +920,8 @@ mod tests {
         Some(all)
     }
 
-    fn import(archive: &crate::Archive, games: u64, seed: u64) {
-        crate::import_generated(
+    fn import(archive: &crate::archive::Archive, games: u64, seed: u64) {
+        crate::archive::import_generated(
             archive,
             GeneratorConfig {
                 game: GameKind::Go,
@@ -939,7 +940,7 @@ mod tests {
     #[test]
     fn a_load_of_the_games_reads_the_blocks_heads_alone() {
         let dir = tempfile::tempdir().unwrap();
-        let archive = crate::Archive::open(dir.path()).unwrap();
+        let archive = crate::archive::Archive::open(dir.path()).unwrap();
         import(&archive, 40, 7);
         let reader = archive.reader().unwrap();
         let conn = reader.read();
@@ -976,7 +977,7 @@ mod tests {
     #[test]
     fn a_deferred_region_index_is_filled_as_a_load_finds_it() {
         let dir = tempfile::tempdir().unwrap();
-        let archive = crate::Archive::open(dir.path()).unwrap();
+        let archive = crate::archive::Archive::open(dir.path()).unwrap();
         import(&archive, 70, 5);
         let blocks = |sql: &str| {
             let db = rusqlite::Connection::open(dir.path().join("archive.sqlite")).unwrap();
@@ -984,8 +985,8 @@ mod tests {
         };
         assert!(blocks("SELECT COUNT(*) FROM derived_blocks") >= 4);
 
-        let node = crate::Archive::open(dir.path()).unwrap();
-        let load = |a: &crate::Archive, defer| {
+        let node = crate::archive::Archive::open(dir.path()).unwrap();
+        let load = |a: &crate::archive::Archive, defer| {
             a.reader()
                 .unwrap()
                 .snapshot(|conn| a.patterns.load(conn, defer))
@@ -1015,7 +1016,7 @@ mod tests {
             .unwrap();
         assert_eq!(region_entries(&node), None, "nor after a refresh");
 
-        let fill = |a: &crate::Archive| {
+        let fill = |a: &crate::archive::Archive| {
             a.reader()
                 .unwrap()
                 .snapshot(|conn| a.patterns.fill_regions(conn))
@@ -1025,7 +1026,7 @@ mod tests {
         let stored = blocks("SELECT COUNT(*) FROM derived_blocks");
         assert_eq!(fill(&node), Some(stored as usize));
         assert_eq!(fill(&node), None, "filled once");
-        let whole = crate::Archive::open(dir.path()).unwrap();
+        let whole = crate::archive::Archive::open(dir.path()).unwrap();
         load(&whole, false);
         let expected = region_entries(&whole).unwrap();
         assert!(expected.len() > 1000);

@@ -40,10 +40,13 @@ use keil_rules::{BoardSpec, Color};
 use rayon::prelude::*;
 use serde::Serialize;
 
+use crate::budget::Budget;
+use crate::error::Result;
+use crate::ids::GameId;
 use crate::index::facts::Selection;
 use crate::model::GameFilter;
+use crate::model::YearCount;
 use crate::store::Read;
-use crate::{Budget, GameId, Result, YearCount};
 
 pub(crate) use answer::Matched;
 use answer::{GameMatch, GameOrder, page};
@@ -237,7 +240,7 @@ pub struct PatternAnswer {
 /// from inside a rayon pool that also runs other searches (see
 /// `PatternIndex::refresh`).
 pub struct Patterns<'a> {
-    pub(crate) archive: &'a crate::Archive,
+    pub(crate) archive: &'a crate::archive::Archive,
 }
 
 /// Memory held by the pattern index.
@@ -755,7 +758,7 @@ fn continuation(group: &Group, line: &Line, table: &[u16], swapped: bool, t: u16
 /// occurrence per game and colour side); the placement is the symmetry
 /// that maps the game's board onto the pattern's.
 fn whole_board(
-    archive: &crate::Archive,
+    archive: &crate::archive::Archive,
     conn: Read<'_>,
     q: &PatternQuery,
     group: &Group,

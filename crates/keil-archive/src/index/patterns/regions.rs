@@ -86,7 +86,7 @@ use super::events::Event;
 use super::placement::{Placement, Placements};
 pub(crate) use super::runs::Read;
 use super::runs::{Entry, Run, Segment, sort_entries};
-use crate::Budget;
+use crate::budget::Budget;
 
 /// The side of a corner region, in points.
 pub(crate) const SIDE: i32 = 7;
@@ -812,7 +812,7 @@ impl<'a> Lookup<'a> {
         &self,
         budget: &Budget,
         f: impl FnMut(u32, &[Read]),
-    ) -> crate::Result<()> {
+    ) -> crate::error::Result<()> {
         self.cursors().below(u32::MAX, budget, f)
     }
 
@@ -953,7 +953,7 @@ impl Cursors<'_> {
         end: u32,
         budget: &Budget,
         mut f: impl FnMut(u32, &[Read]),
-    ) -> crate::Result<()> {
+    ) -> crate::error::Result<()> {
         for (k, stream) in self.streams.iter_mut().enumerate() {
             budget.check()?;
             loop {
@@ -982,7 +982,8 @@ mod tests {
 
     use super::super::{Pattern, PatternMode, PatternQuery, placements};
     use super::*;
-    use crate::{Archive, ImportOptions, ImportSource};
+    use crate::archive::Archive;
+    use crate::import::{ImportOptions, ImportSource};
 
     /// Imports `games` generated games of `kind` and `size` from `seed`.
     fn import(archive: &Archive, kind: GameKind, size: u8, games: u64, seed: u64) {
@@ -1220,7 +1221,7 @@ mod tests {
                     let q = PatternQuery {
                         symmetry,
                         swap_colors,
-                        filter: crate::GameFilter {
+                        filter: crate::model::GameFilter {
                             winner,
                             ..Default::default()
                         },
@@ -1347,7 +1348,7 @@ mod tests {
         // chunk (of 16 in unit tests) that this refresh reads, so one chunk
         // was added before the read fails.
         import(2);
-        let db = rusqlite::Connection::open(dir.path().join(crate::SQLITE_FILE)).unwrap();
+        let db = rusqlite::Connection::open(dir.path().join(crate::location::SQLITE_FILE)).unwrap();
         // Without their pattern blocks, the games are replayed (a block
         // would hold the game as it was stored).
         db.execute("DELETE FROM derived_blocks", []).unwrap();
@@ -1399,7 +1400,7 @@ mod tests {
         q: &PatternQuery,
     ) -> (super::super::answer::Matched, super::super::answer::Matched) {
         let patterns = archive.patterns();
-        let unlimited = crate::Budget::unlimited();
+        let unlimited = crate::budget::Budget::unlimited();
         let conn = archive.reader().unwrap();
         conn.snapshot(|c| {
             Ok((
@@ -1457,7 +1458,7 @@ mod tests {
         assert!(stats.from_snapshot && stats.mapped_bytes > 0);
         let lines = || lines_held(&archive);
         import(&archive, GameKind::Go, 9, 70, 2);
-        let db = rusqlite::Connection::open(dir.path().join(crate::SQLITE_FILE)).unwrap();
+        let db = rusqlite::Connection::open(dir.path().join(crate::location::SQLITE_FILE)).unwrap();
         db.execute("DELETE FROM derived_blocks", []).unwrap();
         let moves = stored_moves(&db, 140);
         let set = |m: &[u8]| set_moves(&db, 140, m);

@@ -22,9 +22,11 @@ use keil_sgf::NodeId;
 use super::index::{Group, Line, Scratch};
 use super::placement::Placements;
 use super::{continuation, events, regions};
+use crate::budget::Budget;
+use crate::error::Result;
+use crate::ids::GameId;
 use crate::model::GameMoves;
 use crate::store::Read;
-use crate::{Budget, GameId, Result};
 
 /// A variation line of a stored game.
 #[derive(Debug, PartialEq, Eq)]
@@ -73,7 +75,7 @@ pub(super) fn search(
 ) -> Result<(Vec<Variation>, Vec<Hit>)> {
     let mut read = Vec::new();
     let mut seen = 0usize;
-    let mut records = crate::prepare::RecordReader::default();
+    let mut records = crate::store::records::RecordReader::default();
     crate::store::games::records_between(conn, 0, i64::MAX, |id, blob| {
         seen += 1;
         budget.check_every(seen)?;
@@ -88,7 +90,8 @@ pub(super) fn search(
         if !bytes.get(1..).is_some_and(|b| b.contains(&b'(')) {
             return Ok(());
         }
-        let text = std::str::from_utf8(bytes).map_err(|e| crate::prepare::corrupt_record(id, e))?;
+        let text =
+            std::str::from_utf8(bytes).map_err(|e| crate::store::records::corrupt_record(id, e))?;
         read.extend(lines_of(id, text));
         Ok(())
     })?;

@@ -8,7 +8,7 @@ use tantivy::HasLen;
 use tantivy::directory::{Directory, MmapDirectory, OwnedBytes};
 
 use super::store;
-use crate::Result;
+use crate::error::Result;
 use crate::store::Read;
 
 /// A directory of position segments as files, one per segment
@@ -94,7 +94,7 @@ impl SegmentCache {
     /// [`crate::Error::Io`] when the directory cannot be created, opened
     /// or listed, or the thread not started.
     pub(super) fn open(path: &Path) -> Result<SegmentCache> {
-        let io = |e: std::io::Error| crate::Error::io(path, e);
+        let io = |e: std::io::Error| crate::error::Error::io(path, e);
         std::fs::create_dir_all(path).map_err(io)?;
         let dir =
             MmapDirectory::open(path).map_err(|e| io(std::io::Error::other(e.to_string())))?;

@@ -18,11 +18,12 @@ use super::cache::SegmentCache;
 use super::posting::{Posting, Variant};
 use super::segment::{SegmentIndex, corrupt};
 use super::store;
+use crate::budget::Budget;
+use crate::error::Result;
 use crate::index::facts::Years;
 use crate::memory::{Held, Pins};
 use crate::store::positions::SegmentRows;
 use crate::store::{Read, Sequences};
-use crate::{Budget, Result};
 
 /// The in-memory side of the position index: the segments.
 pub(crate) struct PositionIndex {
@@ -247,7 +248,7 @@ impl PositionIndex {
         &self,
         conn: Read<'_>,
         games: &[u32],
-    ) -> Result<HashMap<u32, Arc<crate::GameMoves>>> {
+    ) -> Result<HashMap<u32, Arc<crate::model::GameMoves>>> {
         let mut found = HashMap::with_capacity(games.len());
         let mut missing = Vec::new();
         for &g in games {
@@ -600,8 +601,8 @@ impl quick_cache::Weighter<MatchKey, Arc<Matches>> for MatchesWeight {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct LinesWeight;
 
-impl quick_cache::Weighter<u32, Arc<crate::GameMoves>> for LinesWeight {
-    fn weight(&self, _game: &u32, line: &Arc<crate::GameMoves>) -> u64 {
+impl quick_cache::Weighter<u32, Arc<crate::model::GameMoves>> for LinesWeight {
+    fn weight(&self, _game: &u32, line: &Arc<crate::model::GameMoves>) -> u64 {
         (256 + line.moves.len() * std::mem::size_of::<keil_rules::Move>()
             + line.colors.len()
             + line.nodes.len() * 4) as u64
@@ -611,7 +612,7 @@ impl quick_cache::Weighter<u32, Arc<crate::GameMoves>> for LinesWeight {
 /// Main lines kept for confirmations, by game id: a stored game never
 /// changes (a removed one has no facts, and searches skip it whatever its
 /// line says).
-pub(crate) type Lines = quick_cache::sync::Cache<u32, Arc<crate::GameMoves>, LinesWeight>;
+pub(crate) type Lines = quick_cache::sync::Cache<u32, Arc<crate::model::GameMoves>, LinesWeight>;
 
 /// The most bytes of [`Lines`] (about 20,000 19×19 games' lines).
 const LINES_BYTES: u64 = 32 << 20;

@@ -14,7 +14,7 @@ use keil_rules::{
     AnyBoard, AnyPosition, Color, Move, PointSet, Position, PositionKey, SymmetricKeys, Symmetry,
 };
 
-use crate::GameKind;
+use crate::kind::GameKind;
 
 /// The version of the index keys that segments are written with (the
 /// `keys` column of `position_segments`). Version 2 (schema 3): exact codes

@@ -73,7 +73,8 @@ pub(crate) use store::{
     check_segment, fill_nonces, index_games, pending_upgrade, rebuild, upgrade_keys,
 };
 
-use crate::{Budget, Result};
+use crate::budget::Budget;
+use crate::error::Result;
 
 /// The most connections [`Positions::load`] reads segments over at once.
 const PREFETCH_WAYS: usize = 4;
@@ -81,7 +82,7 @@ const PREFETCH_WAYS: usize = 4;
 /// The position queries of an archive, from [`crate::Archive::positions`].
 /// Each call uses one pooled read connection.
 pub struct Positions<'a> {
-    pub(crate) archive: &'a crate::Archive,
+    pub(crate) archive: &'a crate::archive::Archive,
 }
 
 impl Positions<'_> {

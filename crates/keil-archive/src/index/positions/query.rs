@@ -8,7 +8,8 @@
 
 use keil_rules::{AnyPosition, Color, Move, NotationError, Position};
 
-use crate::{GameFilter, GameId, YearCount};
+use crate::ids::GameId;
+use crate::model::{GameFilter, YearCount};
 
 /// A position search (issue: "positions: exact board search").
 ///

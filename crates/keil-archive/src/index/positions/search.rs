@@ -22,11 +22,13 @@ use super::posting::{
 use super::query::{Continuation, PositionAnswer, PositionHit, PositionQuery};
 use super::segment::corrupt;
 use super::store::position_at;
+use crate::budget::Budget;
+use crate::error::{Error, Result};
+use crate::ids::GameId;
 use crate::index::facts::{Facts, Selection, Years, in_colors, top_ranked};
 use crate::store::Read;
 use crate::store::Sequences;
 use crate::store::positions::SegmentRows;
-use crate::{Budget, Error, GameId, Result};
 
 /// Games whose main lines one statement reads when matches are confirmed
 /// by replay.
@@ -108,7 +110,7 @@ impl Side {
                 white_to_move: to_move.map(|c| c == Color::White),
                 filter: format!(
                     "{:?}",
-                    crate::GameFilter {
+                    crate::model::GameFilter {
                         kind: None,
                         size: None,
                         ..q.filter.clone()
@@ -150,7 +152,7 @@ struct Context<'a> {
     index: &'a PositionIndex,
     facts: &'a Facts,
     conn: Read<'a>,
-    filter: &'a crate::GameFilter,
+    filter: &'a crate::model::GameFilter,
     /// The filter as the search applies it, read on the first match list
     /// not in the cache (a popular position's search reads none).
     selection: std::cell::OnceCell<Selection>,
@@ -163,7 +165,7 @@ impl<'a> Context<'a> {
         index: &'a PositionIndex,
         facts: &'a Facts,
         conn: Read<'a>,
-        filter: &'a crate::GameFilter,
+        filter: &'a crate::model::GameFilter,
         budget: &'a Budget,
     ) -> Context<'a> {
         Context {
@@ -344,7 +346,7 @@ fn answer(
     let next_cursor = (end < all.len())
         .then(|| {
             page.last().map(|(h, _)| {
-                crate::HitCursor {
+                crate::model::HitCursor {
                     date: h.date,
                     game: h.game,
                 }
@@ -493,7 +495,7 @@ pub(crate) fn occurrences(
 ) -> Result<Vec<Occurrence>> {
     let at = facts.refresh(conn)?;
     let snapshot = index.segments(conn, at.removals)?;
-    let everything = crate::GameFilter::default();
+    let everything = crate::model::GameFilter::default();
     let cx = Context::new(index, facts, conn, &everything, budget);
     let q = PositionQuery {
         symmetry,
@@ -693,7 +695,7 @@ fn collect(
 
 /// The `(date, game)` of a search's cursor ([`crate::HitCursor`]).
 pub(crate) fn parse_cursor(c: &str) -> Result<(u32, u32)> {
-    let c: crate::HitCursor = c.parse()?;
+    let c: crate::model::HitCursor = c.parse()?;
     Ok((c.date, c.game))
 }
 
@@ -707,14 +709,14 @@ mod tests {
     #[test]
     fn a_colliding_key_never_produces_a_false_match() {
         let dir = tempfile::tempdir().unwrap();
-        let archive = crate::Archive::open(dir.path()).unwrap();
+        let archive = crate::archive::Archive::open(dir.path()).unwrap();
         let config = keil_gen::GeneratorConfig {
             games: 12,
             size: 4,
             seed: 3,
             ..keil_gen::GeneratorConfig::default()
         };
-        crate::import_generated(&archive, config);
+        crate::archive::import_generated(&archive, config);
         // The position after ply 12 of game 1: more than five stones, so a
         // Zobrist key.
         let line = archive

@@ -19,7 +19,7 @@
 use tantivy_bitpacker::{BitPacker, BitUnpacker};
 
 use super::posting::Posting;
-use crate::{Error, Result};
+use crate::error::{Error, Result};
 
 /// Postings per block: the unit of decoding.
 const BLOCK: usize = 32;

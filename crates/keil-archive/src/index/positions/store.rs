@@ -18,9 +18,11 @@ use keil_rules::{AnyPosition, PositionKey};
 use super::key::KEY_VERSION;
 use super::posting::{Posting, Step, any_postings, postings, replay_postings};
 use super::segment::{HEADER, decode_segment, encode_segment, read_header};
+use crate::error::{Error, Result};
+use crate::ids::GameId;
+use crate::kind::GameKind;
 use crate::store::games::game_moves;
 use crate::store::{Read, Write, Writer, positions as sql};
-use crate::{Error, GameId, GameKind, Result};
 
 pub(super) use crate::store::positions::{
     copy_segment, read_segment_at, segment_bytes, segment_len, segment_nonces,
@@ -285,7 +287,7 @@ pub(crate) fn rebuild(tx: Write<'_>) -> Result<()> {
 pub(super) fn lines_of(
     conn: Read<'_>,
     games: &[u32],
-) -> Result<std::collections::HashMap<u32, crate::GameMoves>> {
+) -> Result<std::collections::HashMap<u32, crate::model::GameMoves>> {
     let ids: Vec<GameId> = games
         .iter()
         .map(|&g| GameId::from_sql(i64::from(g)))
@@ -298,7 +300,7 @@ pub(super) fn lines_of(
 
 /// Replays a main line to the posting's ply and returns the position;
 /// `None` when it does not replay that far.
-pub(super) fn position_at(line: &crate::GameMoves, x: &Posting) -> Option<AnyPosition> {
+pub(super) fn position_at(line: &crate::model::GameMoves, x: &Posting) -> Option<AnyPosition> {
     line.game_at(x.ply as usize).ok().map(|g| g.position())
 }
 

@@ -28,11 +28,12 @@ use tantivy::{
     TantivyError,
 };
 
-use crate::Budget;
+use crate::budget::Budget;
+use crate::error::{Error, Result};
+use crate::ids::GameId;
 use crate::index::{Changes, Derived};
 use crate::prepare::TextFields;
 use crate::store::{Read, Sequences};
-use crate::{Error, GameId, Result};
 use query::{TextClause, TextField, TextPlan};
 
 pub(crate) mod query;
@@ -525,7 +526,10 @@ impl<C: Collector> Collector for Budgeted<'_, C> {
 
 #[cfg(test)]
 mod tests {
-    use crate::{Archive, Budget, Error, ImportOptions, ImportSource};
+    use crate::archive::Archive;
+    use crate::budget::Budget;
+    use crate::error::Error;
+    use crate::import::{ImportOptions, ImportSource};
 
     /// The text index checks the budget itself, segment by segment: a
     /// search whose budget is spent when tantivy starts on a segment ends

@@ -17,8 +17,8 @@ use tantivy::directory::Directory;
 use tantivy::{Index, TantivyError};
 
 use super::{TextIndex, TextWriter};
+use crate::error::{Error, Result};
 use crate::store::{self, Read, Sequences, snapshots};
-use crate::{Error, Result};
 
 /// How many times a publish reads the index's files again when a
 /// background merge changed them meanwhile.

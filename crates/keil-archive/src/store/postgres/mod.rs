@@ -27,7 +27,7 @@ use r2d2_postgres::PostgresConnectionManager;
 
 use super::sql::{Conn, Param, numbered_placeholders};
 use super::{Read, Sequences, Write};
-use crate::{Error, Result};
+use crate::error::{Error, Result};
 
 mod conninfo;
 mod tls;
@@ -465,7 +465,7 @@ impl ReadSession {
     /// with `57014 query_canceled` (the caller names the budget).
     pub(crate) fn snapshot_within<T>(
         &self,
-        budget: &crate::Budget,
+        budget: &crate::budget::Budget,
         f: impl FnOnce(Read<'_>) -> Result<T>,
     ) -> Result<T> {
         self.0

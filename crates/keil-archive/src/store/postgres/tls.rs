@@ -52,7 +52,7 @@ use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
 use rustls::{DigitallySignedStruct, RootCertStore, SignatureScheme};
 use tokio_postgres_rustls::MakeRustlsConnect;
 
-use crate::{Error, Result};
+use crate::error::{Error, Result};
 
 /// The TLS connector every pooled connection is made with (its
 /// `sslmode` set in the [`postgres::Config`] beside it).

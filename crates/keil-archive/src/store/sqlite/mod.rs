@@ -10,7 +10,7 @@ use std::sync::Mutex;
 use rusqlite::{Connection, OpenFlags};
 use rusqlite_migration::{M, Migrations};
 
-use crate::{Error, Result};
+use crate::error::{Error, Result};
 
 /// The numbered migrations of `schema/`, in order. Never edit one that has
 /// been released: add the next file.
@@ -177,11 +177,11 @@ fn register_functions(conn: &Connection) -> Result<()> {
     })?;
     conn.create_scalar_function("keil_person_key", 1, flags, |ctx| {
         let name: String = ctx.get(0)?;
-        Ok(crate::person_key(&name))
+        Ok(crate::fold::person_key(&name))
     })?;
     conn.create_scalar_function("keil_fold", 1, flags, |ctx| {
         let text: String = ctx.get(0)?;
-        Ok(crate::fold(&text))
+        Ok(crate::fold::fold(&text))
     })?;
     conn.create_scalar_function("keil_signature", 4, flags, |ctx| {
         let kind: String = ctx.get(0)?;
@@ -463,7 +463,7 @@ impl ReadConnection<'_> {
     /// with SQLite's `SQLITE_INTERRUPT` (the caller names the budget).
     pub(crate) fn snapshot_within<T>(
         &self,
-        budget: &crate::Budget,
+        budget: &crate::budget::Budget,
         f: impl FnOnce(Read<'_>) -> Result<T>,
     ) -> Result<T> {
         let b = budget.clone();

@@ -142,7 +142,7 @@ fn ca_file(dir: &tempfile::TempDir, ca: &Ca) -> String {
 
 /// Connects with `url` (its TLS parameters appended: `query`) and says
 /// whether the session is over TLS, as the server sees it.
-fn ssl_of(cluster: &Cluster, query: &str) -> crate::Result<bool> {
+fn ssl_of(cluster: &Cluster, query: &str) -> crate::error::Result<bool> {
     let url = format!("{}?{query}", cluster.url("postgres"));
     let pool = Pool::connect(&url, Duration::from_secs(3))?;
     let session = pool.session()?;

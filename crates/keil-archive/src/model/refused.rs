@@ -6,8 +6,10 @@
 use keil_rules::{Color, Move};
 use serde::Serialize;
 
+use crate::ids::ImportId;
 use crate::ids::RefusedId;
-use crate::{GameKind, GameMoves, ImportId};
+use crate::kind::GameKind;
+use crate::model::GameMoves;
 
 /// Most refused records one page lists.
 pub const MAX_REFUSED_PAGE: usize = 1_000;
@@ -177,4 +179,36 @@ impl Kept {
         hash.copy_from_slice(&blake3::hash(self.text.as_bytes()).as_bytes()[..16]);
         hash
     }
+}
+
+/// Why a game is not stored.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Problem {
+    /// The file (`-` for standard input, or the name given to bytes).
+    pub source: String,
+    /// 0-based index of the game tree in its file.
+    pub index: usize,
+    /// A verdict code (`occupied`, `repetition`, `result_mismatch`, ...),
+    /// a keil-record error code (`bad_size`, ...) for a record that could
+    /// not be read, `setup_in_game` for a Go game with setup after its
+    /// first move (not stored yet), `empty_record` for a game tree with
+    /// nothing of a game ([`EMPTY_RECORD`]), `not_sgf` for a source that is
+    /// binary data ([`NOT_SGF`](crate::NOT_SGF)), `unreadable` for a file
+    /// that could not be read, `removed` for a record of a game the
+    /// operator removed ([`REMOVED`](crate::REMOVED)).
+    pub reason: String,
+    /// The explanation, with the line and column when there are some.
+    pub message: String,
+    /// The 1-based ply of the first illegal move, if any (none for a result
+    /// mismatch, as in `keil validate --json`).
+    pub ply: Option<u32>,
+    /// The illegal move as written (`W[b2]`), if any.
+    #[serde(rename = "move")]
+    pub mv: Option<String>,
+    /// The line of the fault in the file (1-based): the illegal move's
+    /// node, the root for a result mismatch, the value at fault for a record
+    /// that could not be read.
+    pub line: Option<u32>,
+    /// The column of the fault (1-based, in characters).
+    pub column: Option<u32>,
 }

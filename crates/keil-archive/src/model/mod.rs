@@ -3,6 +3,7 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::time::Duration;
 
 use chrono::NaiveDate;
 use keil_rules::{
@@ -14,7 +15,11 @@ use serde::Serialize;
 use keil_record::Rank;
 
 use crate::fold::{fold, person_key};
-use crate::{GameId, GameKind};
+use crate::ids::GameId;
+use crate::kind::GameKind;
+
+pub(crate) mod people;
+pub(crate) mod refused;
 
 /// How a stored game ended (only valid games are stored).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -506,14 +511,14 @@ impl fmt::Display for Cursor {
 }
 
 impl FromStr for Cursor {
-    type Err = crate::Error;
+    type Err = crate::error::Error;
     /// Reads `DATE~ID`: a date as [`written_day`] reads it (kept as
     /// written) or nothing, then the id in ASCII digits.
     ///
     /// # Errors
     /// [`crate::Error::BadCursor`] for anything else.
-    fn from_str(s: &str) -> crate::Result<Cursor> {
-        let bad = || crate::Error::bad_cursor(s);
+    fn from_str(s: &str) -> crate::error::Result<Cursor> {
+        let bad = || crate::error::Error::bad_cursor(s);
         let (date, id) = s.rsplit_once('~').ok_or_else(bad)?;
         if !date.is_empty() && written_day(date).is_none() {
             return Err(bad());
@@ -567,13 +572,13 @@ impl fmt::Display for HitCursor {
 }
 
 impl FromStr for HitCursor {
-    type Err = crate::Error;
+    type Err = crate::error::Error;
     /// Reads `DATE-GAME`, two decimal numbers within `u32`.
     ///
     /// # Errors
     /// [`crate::Error::BadCursor`] for anything else.
-    fn from_str(s: &str) -> crate::Result<HitCursor> {
-        let bad = || crate::Error::bad_cursor(s);
+    fn from_str(s: &str) -> crate::error::Result<HitCursor> {
+        let bad = || crate::error::Error::bad_cursor(s);
         let (date, game) = s.split_once('-').ok_or_else(bad)?;
         Ok(HitCursor {
             date: digits(date).ok_or_else(bad)?,
@@ -618,6 +623,72 @@ pub struct GameList {
     /// The cursor of the previous page (as [`Page::before`]), `None` on
     /// the first page.
     pub prev: Option<Cursor>,
+}
+
+/// Most games one page returns.
+pub const MAX_PAGE: usize = 1_000;
+
+/// A game's stored main line as read from `games` (the columns
+/// `STORED_MOVES` of `store/sqlite/games.rs`, in that order).
+pub(crate) struct StoredMoves {
+    pub(crate) kind: String,
+    pub(crate) size: u8,
+    pub(crate) ruleset: String,
+    pub(crate) komi: i32,
+    pub(crate) setup: Option<String>,
+    pub(crate) blob: Vec<u8>,
+    pub(crate) handicap: u32,
+    pub(crate) nodes: Option<Vec<u8>>,
+}
+
+/// What a search page shows beside each hit: the game's date (as stored,
+/// `YYYY-MM-DD` or empty), Black's and White's names and the result as
+/// written in RE.
+pub(crate) struct HitDetails {
+    pub date: String,
+    pub black: Option<String>,
+    pub white: Option<String>,
+    /// Black's rank as lists show it ([`crate::GameSummary::shown_rank`]).
+    pub black_rank: Option<String>,
+    /// White's rank, as `black_rank`.
+    pub white_rank: Option<String>,
+    pub result: Option<String>,
+}
+
+/// Counts so far, given to the progress callback after every batch and
+/// while a batch is being read.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct ImportProgress {
+    /// Game trees read (valid or not).
+    pub games_read: u64,
+    /// Games newly stored.
+    pub imported: u64,
+    /// Valid games already in the archive (same normalised record).
+    pub duplicates: u64,
+    /// Games refused.
+    pub invalid: u64,
+    /// Records of stored games with other headers, linked to them
+    /// ([`Fate::Merged`]).
+    pub merged: u64,
+    /// New games linked as similar to a stored game: the same moves with
+    /// game information of another game (a replay, a relay).
+    pub similar: u64,
+    /// Stored games that a longer record of the same game replaced: each
+    /// is now a record of the new game (and logged as a removal that names
+    /// it).
+    pub promoted: u64,
+    /// Members read from archives and compressed files (records or not).
+    pub members: u64,
+    /// Files in folders and members of archives passed over: neither an
+    /// archive nor SGF text.
+    pub skipped: u64,
+    /// Time since the import started.
+    #[serde(serialize_with = "secs")]
+    pub elapsed: Duration,
+}
+
+fn secs<S: serde::Serializer>(d: &Duration, s: S) -> std::result::Result<S::Ok, S::Error> {
+    s.serialize_f64(d.as_secs_f64())
 }
 
 #[cfg(test)]
