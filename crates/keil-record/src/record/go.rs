@@ -13,7 +13,8 @@ use super::{
     Warning, text_of, value_span, written_all,
 };
 use crate::info::{GameInfo, GameResult};
-use crate::validate::Reason;
+use crate::meta::read_komi;
+use crate::reason::Reason;
 
 /// What a Go node holds besides its move (most nodes hold nothing else and
 /// have no entry).
@@ -83,7 +84,7 @@ pub(super) fn read(
         .and_then(|t| t.parse::<HalfPoints>().ok())
         .unwrap_or(HalfPoints(0));
     // What the archive stores and shows (go-rules.md, "Metadata").
-    let komi_meant = match km.as_deref().map(|t| (t, crate::read_komi(t))) {
+    let komi_meant = match km.as_deref().map(|t| (t, read_komi(t))) {
         None => HalfPoints(0),
         Some((_, Some(k))) => {
             if k.rescaled {
