@@ -10,13 +10,14 @@ use std::str::FromStr;
 
 use crate::board::{Board, MAX_SIDE, MIN_SIDE, Point, PointError, Symmetry};
 use crate::game::{Game, IllegalMove, IllegalReason, Move, Ruleset, TurnOutcome};
-use crate::go::{GoGame, GoNotationError, GoPosition, GoRuleset, ToMove};
+use crate::go::{GoGame, GoPosition, GoRuleset, ToMove};
 use crate::kaomi::{
     DEFAULT_KAOMI_SIZE, KaomiGame, KaomiPosition, KaomiResult, KaomiRuleset, MAX_KAOMI_SIZE,
     MIN_KAOMI_SIZE,
 };
 use crate::position::{NotationError, PointSet, Position, PositionKey, Score};
 use crate::square::{MAX_SQUARE_SIZE, MIN_SQUARE_SIZE, SgfPointError, SquareBoard, SquareSymmetry};
+use crate::square_position::GoNotationError;
 use crate::{Color, HalfPoints};
 
 /// The kind of game a record, position or board belongs to. Serialised

@@ -95,6 +95,7 @@ mod kaomi;
 mod kee;
 mod position;
 mod square;
+mod square_position;
 
 use std::fmt;
 use std::ops::{Add, Sub};
@@ -109,8 +110,7 @@ pub use game::{
     Area, Game, IllegalMove, IllegalReason, Ko, Linking, Move, Ruleset, RulesetError, TurnOutcome,
 };
 pub use go::{
-    GoEnd, GoGame, GoNotationError, GoPosition, GoRuleset, GoRulesetError, RepetitionRule,
-    RuMapped, ToMove,
+    GoEnd, GoGame, GoPosition, GoRuleset, GoRulesetError, RepetitionRule, RuMapped, ToMove,
 };
 pub use kaomi::{
     DEFAULT_KAOMI_SIZE, KaomiGame, KaomiGroup, KaomiPosition, KaomiResult, KaomiRuleset,
@@ -125,6 +125,7 @@ pub use square::{
     DisplayNameError, KeySalt, MAX_SQUARE_SIZE, MIN_SQUARE_SIZE, SgfPointError, SquareBoard,
     SquareKeys, SquareSymmetry,
 };
+pub use square_position::GoNotationError;
 
 /// A player's colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
