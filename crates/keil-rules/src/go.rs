@@ -310,6 +310,36 @@ fn dead_group(
     Some(group)
 }
 
+/// Step 2 of go-rules.md "Placing a stone": removes from `stones` the
+/// opponent groups next to `color`'s stone on `p` that have no liberty,
+/// toggling their keys; returns the captured points.
+#[inline]
+fn capture(
+    board: &SquareBoard,
+    stones: &mut [Wide; 2],
+    keys: &mut SquareKeys,
+    p: usize,
+    color: Color,
+) -> Wide {
+    let opp = color.opposite().index();
+    let mut captured = Wide::default();
+    let mut seen = Wide::default();
+    for &q in board.slots(p) {
+        if q != NONE
+            && stones[opp].has(q as usize)
+            && !seen.has(q as usize)
+            && let Some(g) = dead_group(board, stones, opp, q as usize, &mut seen)
+        {
+            captured = captured.union(g);
+        }
+    }
+    if !captured.none() {
+        stones[opp] = stones[opp].minus(captured);
+        captured.each(|i| keys.toggle(Point(i as u16), color.opposite()));
+    }
+    captured
+}
+
 /// The empty region (4-connected empty points) of the empty point `start`,
 /// and whether it touches a black and a white stone.
 fn region_of(board: &SquareBoard, stones: &[Wide; 2], start: usize) -> (Wide, [bool; 2]) {
@@ -906,27 +936,11 @@ impl GoGame {
             return Err(IllegalReason::Occupied);
         }
         let me = color.index();
-        let opp = 1 - me;
         let mut stones = self.stones;
         stones[me].insert(p);
         let mut keys = self.keys;
         keys.toggle(Point(p as u16), color);
-        // Step 2: opponent groups adjacent to the stone, without liberty.
-        let mut captured = Wide::default();
-        let mut seen = Wide::default();
-        for &q in self.board.slots(p) {
-            if q != NONE
-                && stones[opp].has(q as usize)
-                && !seen.has(q as usize)
-                && let Some(g) = dead_group(self.board, &stones, opp, q as usize, &mut seen)
-            {
-                captured = captured.union(g);
-            }
-        }
-        if !captured.none() {
-            stones[opp] = stones[opp].minus(captured);
-            captured.each(|i| keys.toggle(Point(i as u16), color.opposite()));
-        }
+        let captured = capture(self.board, &mut stones, &mut keys, p, color);
         // Step 3: the placed stone's group.
         let mut suicided = Wide::default();
         let mut own = Wide::default();
@@ -938,16 +952,34 @@ impl GoGame {
             g.each(|i| keys.toggle(Point(i as u16), color));
             suicided = g;
         }
-        // Step 4: the repetition rule.
-        let key = keys.key().0;
+        let kind = self.repetition(color, &stones, keys.key().0)?;
+        Ok(Effect {
+            stones,
+            keys,
+            captured,
+            suicided,
+            kind,
+        })
+    }
+
+    /// Step 4 of go-rules.md "Placing a stone": whether the board `stones`
+    /// after `color`'s placement, of key `key`, repeats one the ruleset
+    /// forbids (under Kee, also whether the play is a pass).
+    #[inline]
+    fn repetition(
+        &self,
+        color: Color,
+        stones: &[Wide; 2],
+        key: u64,
+    ) -> Result<EffectKind, IllegalReason> {
         let ply = self.ply + 1;
-        let kind = match &self.records {
+        Ok(match &self.records {
             Repetition::Kee(kee) => {
-                if stones == self.stones {
+                if *stones == self.stones {
                     // kee-rules.md step 0: the play is a pass.
                     EffectKind::Pass { play: true }
                 } else {
-                    let verdict = kee.check(color, &stones, key).map_err(|(check, plies)| {
+                    let verdict = kee.check(color, stones, key).map_err(|(check, plies)| {
                         IllegalReason::Repetition {
                             plies,
                             kee: Some(check),
@@ -963,28 +995,21 @@ impl GoGame {
                         // after a pass.
                         match records.at(ply.saturating_sub(2)) {
                             Some((k, board))
-                                if ply >= 2 && self.passes == 0 && k == key && *board == stones =>
+                                if ply >= 2 && self.passes == 0 && k == key && board == stones =>
                             {
                                 vec![ply - 2]
                             }
                             _ => Vec::new(),
                         }
                     }
-                    RepetitionRule::Positional => records.matches(key, &stones, None),
-                    _ => records.matches(key, &stones, Some(color.opposite())),
+                    RepetitionRule::Positional => records.matches(key, stones, None),
+                    _ => records.matches(key, stones, Some(color.opposite())),
                 };
                 if !plies.is_empty() {
                     return Err(IllegalReason::Repetition { plies, kee: None });
                 }
                 EffectKind::Play(None)
             }
-        };
-        Ok(Effect {
-            stones,
-            keys,
-            captured,
-            suicided,
-            kind,
         })
     }
 
@@ -1015,52 +1040,21 @@ impl GoGame {
         self.stones = effect.stones;
         self.keys = effect.keys;
         self.ply = ply;
-        let key = self.keys.key().0;
-        let (mut superko_break, mut pass_play) = (false, false);
-        match effect.kind {
+        let pass_play = match effect.kind {
             EffectKind::Pass { play } => {
                 self.passes += 1;
-                pass_play = play;
                 if play {
                     self.pass_plays.push(ply);
                 }
+                play
             }
-            EffectKind::Play(_) => self.passes = 0,
-        }
-        match &mut self.records {
-            Repetition::Plain(records) => {
-                if records.next[0].is_none() && records.keys.len() == 1 {
-                    records.next[0] = Some(color);
-                }
-                records.push(key, self.stones, Some(color.opposite()));
+            EffectKind::Play(_) => {
+                self.passes = 0;
+                false
             }
-            Repetition::Kee(kee) => match effect.kind {
-                EffectKind::Pass { .. } => kee.pass(color, ply, self.stones, key),
-                EffectKind::Play(verdict) => {
-                    let verdict = verdict.expect("Kee verdict under Kee");
-                    kee.commit(verdict, color, ply, self.stones, key);
-                    if verdict == KeeVerdict::Break {
-                        superko_break = true;
-                        self.superko_breaks.push(ply);
-                    }
-                }
-            },
-        }
-        // Turn order (go-rules.md "Turn order" 2 and 4).
-        self.expected = if self.handicap_left > 0 && color == Color::Black {
-            self.handicap_left -= 1;
-            ToMove::Color(if self.handicap_left > 0 {
-                Color::Black
-            } else {
-                Color::White
-            })
-        } else {
-            self.handicap_left = 0;
-            ToMove::Color(color.opposite())
         };
-        if self.passes >= 2 && self.ruleset.end() == GoEnd::Agreement {
-            self.expected = ToMove::Either;
-        }
+        let superko_break = self.record(color, effect.kind);
+        self.advance_turn(color);
         let canonical = self.keys.canonical();
         TurnOutcome {
             ply,
@@ -1085,6 +1079,54 @@ impl GoGame {
             pass_play,
             resumed,
             moved: Vec::new(),
+        }
+    }
+
+    /// Adds the board after `color`'s ply (of `kind`) to the repetition
+    /// records; returns whether it was a Kee superko break.
+    #[inline]
+    fn record(&mut self, color: Color, kind: EffectKind) -> bool {
+        let (ply, key) = (self.ply, self.keys.key().0);
+        match &mut self.records {
+            Repetition::Plain(records) => {
+                if records.next[0].is_none() && records.keys.len() == 1 {
+                    records.next[0] = Some(color);
+                }
+                records.push(key, self.stones, Some(color.opposite()));
+            }
+            Repetition::Kee(kee) => match kind {
+                EffectKind::Pass { .. } => kee.pass(color, ply, self.stones, key),
+                EffectKind::Play(verdict) => {
+                    let verdict = verdict.expect("Kee verdict under Kee");
+                    kee.commit(verdict, color, ply, self.stones, key);
+                    if verdict == KeeVerdict::Break {
+                        self.superko_breaks.push(ply);
+                        return true;
+                    }
+                }
+            },
+        }
+        false
+    }
+
+    /// Who moves after `color` (go-rules.md "Turn order" 2 and 4): Black
+    /// again during handicap moves, either colour after two passes under
+    /// an agreement ruleset, else the other colour.
+    #[inline]
+    fn advance_turn(&mut self, color: Color) {
+        self.expected = if self.handicap_left > 0 && color == Color::Black {
+            self.handicap_left -= 1;
+            ToMove::Color(if self.handicap_left > 0 {
+                Color::Black
+            } else {
+                Color::White
+            })
+        } else {
+            self.handicap_left = 0;
+            ToMove::Color(color.opposite())
+        };
+        if self.passes >= 2 && self.ruleset.end() == GoEnd::Agreement {
+            self.expected = ToMove::Either;
         }
     }
 

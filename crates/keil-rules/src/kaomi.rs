@@ -575,74 +575,67 @@ impl KaomiResult {
         komi: HalfPoints,
         last: Color,
     ) -> KaomiResult {
-        let mut groups = position.groups();
+        let groups = position.groups();
         match variant {
-            KaomiVariant::Squared => {
-                let mut scores = [HalfPoints(0), komi];
-                for g in &groups {
-                    let s = g.size as i32;
-                    scores[g.color.index()] =
-                        scores[g.color.index()] + HalfPoints::from_points(s * s);
-                }
-                let score = Score {
-                    black: scores[0],
-                    white: scores[1],
-                    tally: Tally::default(),
-                };
-                KaomiResult {
-                    variant,
-                    groups,
-                    scores,
-                    winner: score.winner(),
-                    margin: score.margin(),
-                    emptied: false,
-                    deciding: None,
-                }
-            }
-            KaomiVariant::Standard => {
-                // Pair removal, size by size, in board order.
-                for i in 0..groups.len() {
-                    if groups[i].removed {
-                        continue;
-                    }
-                    let partner = (0..groups.len()).find(|&j| {
-                        !groups[j].removed
-                            && groups[j].color != groups[i].color
-                            && groups[j].size == groups[i].size
-                    });
-                    if let Some(j) = partner {
-                        groups[i].removed = true;
-                        groups[j].removed = true;
-                        groups[i].paired_with = Some(j);
-                        groups[j].paired_with = Some(i);
-                    }
-                }
-                let biggest = |c: Color| {
-                    groups
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, g)| !g.removed && g.color == c)
-                        .max_by_key(|&(i, g)| (g.size, std::cmp::Reverse(i)))
-                        .map(|(i, g)| (i, g.size as i32))
-                };
-                let (b, w) = (biggest(Color::Black), biggest(Color::White));
-                let sb = b.map_or(0, |x| x.1);
-                let sw = w.map_or(0, |x| x.1);
-                let (winner, deciding, emptied) = match sb.cmp(&sw) {
-                    std::cmp::Ordering::Greater => (Color::Black, b.map(|x| x.0), false),
-                    std::cmp::Ordering::Less => (Color::White, w.map(|x| x.0), false),
-                    std::cmp::Ordering::Equal => (last.opposite(), None, true),
-                };
-                KaomiResult {
-                    variant,
-                    groups,
-                    scores: [HalfPoints::from_points(sb), HalfPoints::from_points(sw)],
-                    winner: Some(winner),
-                    margin: HalfPoints::from_points((sb - sw).abs()),
-                    emptied,
-                    deciding,
-                }
-            }
+            KaomiVariant::Squared => KaomiResult::squared(groups, komi),
+            KaomiVariant::Standard => KaomiResult::standard(groups, last),
+        }
+    }
+
+    /// Squared (kaomi-rules.md, "Variant Squared"): each colour scores the
+    /// sum of the squares of its group sizes, White adds `komi`; nothing is
+    /// removed.
+    fn squared(groups: Vec<KaomiGroup>, komi: HalfPoints) -> KaomiResult {
+        let mut scores = [HalfPoints(0), komi];
+        for g in &groups {
+            let s = g.size as i32;
+            scores[g.color.index()] = scores[g.color.index()] + HalfPoints::from_points(s * s);
+        }
+        let score = Score {
+            black: scores[0],
+            white: scores[1],
+            tally: Tally::default(),
+        };
+        KaomiResult {
+            variant: KaomiVariant::Squared,
+            groups,
+            scores,
+            winner: score.winner(),
+            margin: score.margin(),
+            emptied: false,
+            deciding: None,
+        }
+    }
+
+    /// The standard game (kaomi-rules.md, "End and result"): pair removal,
+    /// then the biggest group left wins; on the emptied board the player
+    /// of the `last` placement loses.
+    fn standard(mut groups: Vec<KaomiGroup>, last: Color) -> KaomiResult {
+        pair_off(&mut groups);
+        let biggest = |c: Color| {
+            groups
+                .iter()
+                .enumerate()
+                .filter(|(_, g)| !g.removed && g.color == c)
+                .max_by_key(|&(i, g)| (g.size, std::cmp::Reverse(i)))
+                .map(|(i, g)| (i, g.size as i32))
+        };
+        let (b, w) = (biggest(Color::Black), biggest(Color::White));
+        let sb = b.map_or(0, |x| x.1);
+        let sw = w.map_or(0, |x| x.1);
+        let (winner, deciding, emptied) = match sb.cmp(&sw) {
+            std::cmp::Ordering::Greater => (Color::Black, b.map(|x| x.0), false),
+            std::cmp::Ordering::Less => (Color::White, w.map(|x| x.0), false),
+            std::cmp::Ordering::Equal => (last.opposite(), None, true),
+        };
+        KaomiResult {
+            variant: KaomiVariant::Standard,
+            groups,
+            scores: [HalfPoints::from_points(sb), HalfPoints::from_points(sw)],
+            winner: Some(winner),
+            margin: HalfPoints::from_points((sb - sw).abs()),
+            emptied,
+            deciding,
         }
     }
 
@@ -674,6 +667,28 @@ impl KaomiResult {
             black: self.scores[0],
             white: self.scores[1],
             tally: Tally::default(),
+        }
+    }
+}
+
+/// Pair removal (kaomi-rules.md, "End and result"): in board order, each
+/// group left is removed with the first group left of the other colour and
+/// the same size.
+fn pair_off(groups: &mut [KaomiGroup]) {
+    for i in 0..groups.len() {
+        if groups[i].removed {
+            continue;
+        }
+        let partner = (0..groups.len()).find(|&j| {
+            !groups[j].removed
+                && groups[j].color != groups[i].color
+                && groups[j].size == groups[i].size
+        });
+        if let Some(j) = partner {
+            groups[i].removed = true;
+            groups[j].removed = true;
+            groups[i].paired_with = Some(j);
+            groups[j].paired_with = Some(i);
         }
     }
 }
