@@ -313,7 +313,7 @@ fn dead_group(
 /// Step 2 of go-rules.md "Placing a stone": removes from `stones` the
 /// opponent groups next to `color`'s stone on `p` that have no liberty,
 /// toggling their keys; returns the captured points.
-#[inline]
+#[inline(always)]
 fn capture(
     board: &SquareBoard,
     stones: &mut [Wide; 2],
@@ -965,7 +965,7 @@ impl GoGame {
     /// Step 4 of go-rules.md "Placing a stone": whether the board `stones`
     /// after `color`'s placement, of key `key`, repeats one the ruleset
     /// forbids (under Kee, also whether the play is a pass).
-    #[inline]
+    #[inline(always)]
     fn repetition(
         &self,
         color: Color,
@@ -1084,7 +1084,7 @@ impl GoGame {
 
     /// Adds the board after `color`'s ply (of `kind`) to the repetition
     /// records; returns whether it was a Kee superko break.
-    #[inline]
+    #[inline(always)]
     fn record(&mut self, color: Color, kind: EffectKind) -> bool {
         let (ply, key) = (self.ply, self.keys.key().0);
         match &mut self.records {
@@ -1112,7 +1112,7 @@ impl GoGame {
     /// Who moves after `color` (go-rules.md "Turn order" 2 and 4): Black
     /// again during handicap moves, either colour after two passes under
     /// an agreement ruleset, else the other colour.
-    #[inline]
+    #[inline(always)]
     fn advance_turn(&mut self, color: Color) {
         self.expected = if self.handicap_left > 0 && color == Color::Black {
             self.handicap_left -= 1;
