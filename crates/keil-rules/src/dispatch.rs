@@ -9,8 +9,10 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::board::{Board, MAX_SIDE, MIN_SIDE, Point, PointError, Symmetry};
+use crate::color::Color;
 use crate::game::{Game, IllegalMove, IllegalReason, Move, Ruleset, TurnOutcome};
 use crate::go::{GoGame, GoPosition, GoRuleset, ToMove};
+use crate::half_points::HalfPoints;
 use crate::kaomi::{
     DEFAULT_KAOMI_SIZE, KaomiGame, KaomiPosition, KaomiResult, KaomiRuleset, MAX_KAOMI_SIZE,
     MIN_KAOMI_SIZE,
@@ -18,7 +20,6 @@ use crate::kaomi::{
 use crate::position::{NotationError, PointSet, Position, PositionKey, Score};
 use crate::square::{MAX_SQUARE_SIZE, MIN_SQUARE_SIZE, SgfPointError, SquareBoard, SquareSymmetry};
 use crate::square_position::GoNotationError;
-use crate::{Color, HalfPoints};
 
 /// One `match` over the variants `Keil`, `Go` and `Kaomi` of an `Any*`
 /// enum whose variants each hold the game's own value: `$x` is that value in

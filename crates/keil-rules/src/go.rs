@@ -10,12 +10,13 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::board::{NONE, Point, Symmetry};
+use crate::color::Color;
 use crate::game::{IllegalMove, IllegalReason, Move, TurnOutcome};
+use crate::half_points::HalfPoints;
 use crate::kee::{KeeRecords, KeeVerdict, KeyFilter};
-use crate::position::{Group, PointSet, PositionKey, Score, Tally, Wide, stone_at};
+use crate::position::{Bits, Group, PointSet, PositionKey, Score, Tally, Wide, stone_at};
 use crate::square::{KeySalt, SquareBoard, SquareKeys, SquareSymmetry};
 use crate::square_position::{GoNotationError, SquarePosition};
-use crate::{Bits, Color, HalfPoints};
 
 /// A Go ruleset (go-rules.md, "Rulesets").
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

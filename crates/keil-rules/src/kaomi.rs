@@ -12,12 +12,13 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::board::Point;
+use crate::board::{Point, Symmetry};
+use crate::color::Color;
 use crate::game::{IllegalMove, IllegalReason, Move, TurnOutcome};
+use crate::half_points::HalfPoints;
 use crate::position::{Bits, PointSet, PositionKey, Score, Tally, Wide};
 use crate::square::{KeySalt, SquareBoard, SquareKeys, SquareSymmetry};
 use crate::square_position::{GoNotationError, SquarePosition};
-use crate::{Color, HalfPoints, Symmetry};
 
 /// Smallest Kaomi board (kaomi-rules.md, "Board and points").
 pub const MIN_KAOMI_SIZE: u8 = 2;

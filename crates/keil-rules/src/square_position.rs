@@ -7,8 +7,8 @@
 
 use std::fmt;
 
-use crate::Color;
 use crate::board::{NONE, Point};
+use crate::color::Color;
 use crate::position::{Bits, Group, PointSet, Wide, put_stone, stone_at};
 use crate::square::{KeySalt, MAX_SQUARE_SIZE, SquareBoard, SquareKeys, SquareSymmetry};
 
