@@ -399,7 +399,7 @@ pub fn validate(record: &Record) -> Validation {
     run(record.view(), true)
 }
 
-/// The verdict alone (no [`Replay`] plies are built).
+/// A parsed file's verdicts, read straight from its borrowed trees.
 impl ParsedFile<'_> {
     /// The verdict on game tree `index`: the same as
     /// `validate(&self.record(index)?).verdict`, without copying the tree
