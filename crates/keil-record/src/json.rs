@@ -6,7 +6,8 @@ use keil_rules::{Color, GameKind, HalfPoints, KaomiVariant};
 use serde_json::{Map, Value, json};
 
 use crate::error::RecordError;
-use crate::validate::{Illegal, KaomiVerdict, Rules, Verdict};
+use crate::record::Warning;
+use crate::validate::{Illegal, KaomiVerdict, Rules, VariationVerdict, Verdict};
 
 /// A half-point value as a JSON number: `6` or `6.5`.
 pub fn points(h: HalfPoints) -> Value {
@@ -314,6 +315,57 @@ impl Out<'_> {
     }
 }
 
+impl Out<'_> {
+    /// `[a,b,…]`, each item written by `item`.
+    fn list<T>(&mut self, items: &[T], item: impl Fn(&mut Self, &T)) {
+        self.raw("[");
+        for (k, x) in items.iter().enumerate() {
+            if k > 0 {
+                self.raw(",");
+            }
+            item(self, x);
+        }
+        self.raw("]");
+    }
+
+    /// One variation's object (keys in alphabetical order).
+    fn variation(&mut self, v: &VariationVerdict) {
+        let ill = v.illegal.as_ref();
+        self.raw("{");
+        self.key(true, "branch_ply");
+        self.int(v.branch_ply);
+        self.key(false, "column");
+        self.column(ill);
+        self.key(false, "kee_check");
+        self.kee_check(ill);
+        self.key(false, "line");
+        self.line(ill);
+        self.key(false, "move");
+        self.mv(ill);
+        self.key(false, "path");
+        self.ints(&v.path);
+        self.key(false, "ply");
+        self.ply(ill);
+        self.key(false, "reason");
+        self.reason(ill);
+        self.key(false, "repeats_plies");
+        self.repeats(ill);
+        self.key(false, "status");
+        self.str(v.status.code());
+        self.raw("}");
+    }
+
+    /// One warning's object: its code and message.
+    fn warning(&mut self, w: &Warning) {
+        self.raw("{");
+        self.key(true, "code");
+        self.str(w.code());
+        self.key(false, "message");
+        self.str(&w.to_string());
+        self.raw("}");
+    }
+}
+
 /// A result mismatch, a malformed setup and a size have no ply and no move
 /// (expected.jsonl).
 fn moved(illegal: Option<&Illegal>) -> Option<&Illegal> {
@@ -387,50 +439,9 @@ impl Verdict {
         o.key(false, "unlinked_territory_points");
         o.opt(self.score.filter(|_| keil), |o, s| o.int(s.tally.unlinked));
         o.key(false, "variations");
-        o.raw("[");
-        for (k, v) in self.variations.iter().enumerate() {
-            if k > 0 {
-                o.raw(",");
-            }
-            let ill = v.illegal.as_ref();
-            o.raw("{");
-            o.key(true, "branch_ply");
-            o.int(v.branch_ply);
-            o.key(false, "column");
-            o.column(ill);
-            o.key(false, "kee_check");
-            o.kee_check(ill);
-            o.key(false, "line");
-            o.line(ill);
-            o.key(false, "move");
-            o.mv(ill);
-            o.key(false, "path");
-            o.ints(&v.path);
-            o.key(false, "ply");
-            o.ply(ill);
-            o.key(false, "reason");
-            o.reason(ill);
-            o.key(false, "repeats_plies");
-            o.repeats(ill);
-            o.key(false, "status");
-            o.str(v.status.code());
-            o.raw("}");
-        }
-        o.raw("]");
+        o.list(&self.variations, Out::variation);
         o.key(false, "warnings");
-        o.raw("[");
-        for (k, w) in self.warnings.iter().enumerate() {
-            if k > 0 {
-                o.raw(",");
-            }
-            o.raw("{");
-            o.key(true, "code");
-            o.str(w.code());
-            o.key(false, "message");
-            o.str(&w.to_string());
-            o.raw("}");
-        }
-        o.raw("]");
+        o.list(&self.warnings, Out::warning);
         o.key(false, "winner");
         o.opt(self.winner, |o, w| o.str(w.code()));
         o.raw("}");

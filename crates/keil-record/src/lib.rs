@@ -70,6 +70,8 @@ mod export;
 mod info;
 mod json;
 mod meta;
+mod properties;
+mod reason;
 mod record;
 mod validate;
 
@@ -77,11 +79,12 @@ pub use error::{ErrorKind, RecordError, Result};
 pub use info::{DatePrecision, FineMargin, GameDate, GameInfo, GameResult, ResultError, WinBy};
 pub use json::points;
 pub use meta::{Komi, Rank, read_komi};
+pub use reason::{Reason, Status};
 pub use record::{
     GameSpec, GoSpec, KaomiSpec, KeilSpec, MoveValue, NameHint, NodeMove, PART_BYTES, ParsedFile,
     Record, Seen, SizeError, Warning, file_extension, read_records, read_records_with,
 };
 pub use validate::{
-    Illegal, KaomiVerdict, PlyRecord, Reason, Replay, Rules, Status, Validation, VariationVerdict,
-    Verdict, Winner, validate,
+    Illegal, KaomiVerdict, PlyRecord, Replay, Rules, Validation, VariationVerdict, Verdict, Winner,
+    validate,
 };

@@ -24,7 +24,8 @@ pub(crate) use go::GoNode;
 
 use crate::error::{ErrorKind, RecordError, Result};
 use crate::info::{GameDate, GameInfo, GameResult};
-use crate::validate::Reason;
+use crate::properties::is_known;
+use crate::reason::Reason;
 
 /// A record of any game: game information, the game's own setup
 /// ([`GameSpec`]: board, ruleset, komi, setup, first player…), and the game
@@ -484,7 +485,7 @@ pub(crate) struct View<'a> {
 }
 
 impl<'a> View<'a> {
-    fn of(tree: &'a GameTree<'a>, parts: &'a Parts) -> View<'a> {
+    pub(crate) fn of(tree: &'a GameTree<'a>, parts: &'a Parts) -> View<'a> {
         View {
             tree,
             nodes: &parts.tree.nodes,
@@ -680,7 +681,7 @@ impl Record {
                 self.tree
                     .node(id)
                     .properties()
-                    .filter(move |p| !crate::export::is_known(kind, p.ident(), root))
+                    .filter(move |p| !is_known(kind, p.ident(), root))
                     .map(move |p| (id, p))
             })
             .collect()
@@ -968,24 +969,8 @@ impl<'t> ParsedFile<'t> {
         })
     }
 
-    /// The verdict on game tree `index`: the same as
-    /// `validate(&self.record(index)?).verdict`, without copying the tree
-    /// into a record and without building the main line's [`Replay`](crate::Replay).
-    ///
-    /// # Errors
-    /// A [`RecordError`] when the tree is not a readable record.
-    ///
-    /// # Panics
-    /// When `index >= self.len()`.
-    pub fn verdict(&self, index: usize) -> Result<crate::Verdict> {
-        let parts = self.parts(index)?;
-        Ok(crate::validate::verdict_of(View::of(
-            &self.trees[index],
-            &parts,
-        )))
-    }
-
-    fn parts(&self, index: usize) -> Result<Parts> {
+    /// The parts read from game tree `index`.
+    pub(crate) fn parts(&self, index: usize) -> Result<Parts> {
         read_tree(
             &self.trees[index],
             self.first_game + index,

@@ -6,7 +6,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::OnceLock;
 
-use crate::Color;
+use crate::color::Color;
 
 /// Smallest supported side length.
 pub const MIN_SIDE: u8 = 2;

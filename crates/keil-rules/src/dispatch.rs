@@ -9,15 +9,48 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::board::{Board, MAX_SIDE, MIN_SIDE, Point, PointError, Symmetry};
+use crate::color::Color;
 use crate::game::{Game, IllegalMove, IllegalReason, Move, Ruleset, TurnOutcome};
-use crate::go::{GoGame, GoNotationError, GoPosition, GoRuleset, ToMove};
+use crate::go::{GoGame, GoPosition, GoRuleset, ToMove};
+use crate::half_points::HalfPoints;
 use crate::kaomi::{
     DEFAULT_KAOMI_SIZE, KaomiGame, KaomiPosition, KaomiResult, KaomiRuleset, MAX_KAOMI_SIZE,
     MIN_KAOMI_SIZE,
 };
 use crate::position::{NotationError, PointSet, Position, PositionKey, Score};
 use crate::square::{MAX_SQUARE_SIZE, MIN_SQUARE_SIZE, SgfPointError, SquareBoard, SquareSymmetry};
-use crate::{Color, HalfPoints};
+use crate::square_position::GoNotationError;
+
+/// One `match` over the variants `Keil`, `Go` and `Kaomi` of an `Any*`
+/// enum whose variants each hold the game's own value: `$x` is that value in
+/// `$body`, and in the second form `$wrap` is the variant's constructor, to
+/// wrap a value of the same game. Each arm is compiled for its own type, so
+/// the dispatch is static.
+macro_rules! each_game {
+    ($enum:ident, $self:expr, $x:ident => $body:expr) => {
+        match $self {
+            $enum::Keil($x) => $body,
+            $enum::Go($x) => $body,
+            $enum::Kaomi($x) => $body,
+        }
+    };
+    ($enum:ident, $self:expr, $wrap:ident($x:ident) => $body:expr) => {
+        match $self {
+            $enum::Keil($x) => {
+                let $wrap = $enum::Keil;
+                $body
+            }
+            $enum::Go($x) => {
+                let $wrap = $enum::Go;
+                $body
+            }
+            $enum::Kaomi($x) => {
+                let $wrap = $enum::Kaomi;
+                $body
+            }
+        }
+    };
+}
 
 /// The kind of game a record, position or board belongs to. Serialised
 /// (feature `serde`) as its [`GameKind::code`].
@@ -487,11 +520,7 @@ impl AnyPosition {
     /// Writes the canonical notation: the board, then ` b`/` w` when
     /// `to_move` is given; Keil adds ` +` when the button has been taken.
     pub fn to_notation(&self, to_move: Option<Color>) -> String {
-        match self {
-            AnyPosition::Keil(p) => p.to_notation(to_move),
-            AnyPosition::Go(p) => p.to_notation(to_move),
-            AnyPosition::Kaomi(p) => p.to_notation(to_move),
-        }
+        each_game!(AnyPosition, self, p => p.to_notation(to_move))
     }
 
     /// Writes the position in full (record-format.md: "an answer always
@@ -517,29 +546,17 @@ impl AnyPosition {
 
     /// The colour of the stone on `p`, if any.
     pub fn get(&self, p: Point) -> Option<Color> {
-        match self {
-            AnyPosition::Keil(pos) => pos.get(p),
-            AnyPosition::Go(pos) => pos.get(p),
-            AnyPosition::Kaomi(pos) => pos.get(p),
-        }
+        each_game!(AnyPosition, self, pos => pos.get(p))
     }
 
     /// Puts a stone (or nothing) on `p`, without applying any rule.
     pub fn set(&mut self, p: Point, stone: Option<Color>) {
-        match self {
-            AnyPosition::Keil(pos) => pos.set(p, stone),
-            AnyPosition::Go(pos) => pos.set(p, stone),
-            AnyPosition::Kaomi(pos) => pos.set(p, stone),
-        }
+        each_game!(AnyPosition, self, pos => pos.set(p, stone))
     }
 
     /// The stones of one colour.
     pub fn stones(&self, color: Color) -> PointSet {
-        match self {
-            AnyPosition::Keil(pos) => pos.stones(color),
-            AnyPosition::Go(pos) => pos.stones(color),
-            AnyPosition::Kaomi(pos) => pos.stones(color),
-        }
+        each_game!(AnyPosition, self, pos => pos.stones(color))
     }
 
     /// Keil: whether the button has been taken; Go: `None`.
@@ -553,48 +570,24 @@ impl AnyPosition {
     /// The position key, salted by game kind (a Keil and a Go key of the
     /// same stones differ).
     pub fn key(&self) -> PositionKey {
-        match self {
-            AnyPosition::Keil(pos) => pos.key(),
-            AnyPosition::Go(pos) => pos.key(),
-            AnyPosition::Kaomi(pos) => pos.key(),
-        }
+        each_game!(AnyPosition, self, pos => pos.key())
     }
 
     /// The canonical key and the index of a symmetry whose image has it.
     pub fn canonical_key(&self) -> (PositionKey, u8) {
-        match self {
-            AnyPosition::Keil(pos) => {
-                let (k, s) = pos.canonical_key();
-                (k, s.index())
-            }
-            AnyPosition::Go(pos) => {
-                let (k, s) = pos.canonical_key();
-                (k, s.index())
-            }
-            AnyPosition::Kaomi(pos) => {
-                let (k, s) = pos.canonical_key();
-                (k, s.index())
-            }
-        }
+        each_game!(AnyPosition, self, pos => {
+            let (k, s) = pos.canonical_key();
+            (k, s.index())
+        })
     }
 
     /// The canonical form (least bitsets of the images) and the index of a
     /// symmetry mapping `self` onto it.
     pub fn canonical(&self) -> (AnyPosition, u8) {
-        match self {
-            AnyPosition::Keil(pos) => {
-                let (p, s) = pos.canonical();
-                (AnyPosition::Keil(p), s.index())
-            }
-            AnyPosition::Go(pos) => {
-                let (p, s) = pos.canonical();
-                (AnyPosition::Go(p), s.index())
-            }
-            AnyPosition::Kaomi(pos) => {
-                let (p, s) = pos.canonical();
-                (AnyPosition::Kaomi(p), s.index())
-            }
-        }
+        each_game!(AnyPosition, self, wrap(pos) => {
+            let (p, s) = pos.canonical();
+            (wrap(p), s.index())
+        })
     }
 
     /// The image under the symmetry of index `sym`.
@@ -612,22 +605,14 @@ impl AnyPosition {
     /// The position with black and white exchanged (Keil keeps the button
     /// flag). The caller exchanges the player to move.
     pub fn swap_colors(&self) -> AnyPosition {
-        match self {
-            AnyPosition::Keil(pos) => AnyPosition::Keil(pos.swap_colors()),
-            AnyPosition::Go(pos) => AnyPosition::Go(pos.swap_colors()),
-            AnyPosition::Kaomi(pos) => AnyPosition::Kaomi(pos.swap_colors()),
-        }
+        each_game!(AnyPosition, self, wrap(pos) => wrap(pos.swap_colors()))
     }
 }
 
 impl fmt::Display for AnyPosition {
     /// The board part of the notation (no suffixes).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            AnyPosition::Keil(p) => fmt::Display::fmt(p, f),
-            AnyPosition::Go(p) => fmt::Display::fmt(p, f),
-            AnyPosition::Kaomi(p) => fmt::Display::fmt(p, f),
-        }
+        each_game!(AnyPosition, self, p => fmt::Display::fmt(p, f))
     }
 }
 
@@ -704,16 +689,6 @@ pub enum AnyGame {
     Go(GoGame),
     /// A Kaomi game.
     Kaomi(KaomiGame),
-}
-
-macro_rules! either {
-    ($self:expr, $g:ident => $body:expr) => {
-        match $self {
-            AnyGame::Keil($g) => $body,
-            AnyGame::Go($g) => $body,
-            AnyGame::Kaomi($g) => $body,
-        }
-    };
 }
 
 impl AnyGame {
@@ -817,12 +792,12 @@ impl AnyGame {
 
     /// The number of moves played.
     pub fn ply(&self) -> u32 {
-        either!(self, g => g.ply())
+        each_game!(AnyGame, self, g => g.ply())
     }
 
     /// Whether any further move is `after_end`.
     pub fn is_over(&self) -> bool {
-        either!(self, g => g.is_over())
+        each_game!(AnyGame, self, g => g.is_over())
     }
 
     /// Whether the line so far ended by passes per its rules (the verdict
@@ -844,7 +819,7 @@ impl AnyGame {
     /// [`IllegalMove`] with [`IllegalReason::GameOver`] or
     /// [`IllegalReason::WrongPlayer`].
     pub fn check_turn(&self, color: Color) -> Result<(), IllegalMove> {
-        either!(self, g => g.check_turn(color))
+        each_game!(AnyGame, self, g => g.check_turn(color))
     }
 
     /// Plays a move for `color`.
@@ -853,7 +828,7 @@ impl AnyGame {
     /// [`IllegalMove`] with the reason; the game is unchanged.
     #[inline]
     pub fn play_as(&mut self, color: Color, mv: Move) -> Result<TurnOutcome, IllegalMove> {
-        either!(self, g => g.play_as(color, mv))
+        each_game!(AnyGame, self, g => g.play_as(color, mv))
     }
 
     /// Why `mv` by `color` would be illegal, without playing it.
@@ -942,7 +917,7 @@ impl AnyGame {
 
     /// The colour of the stone on `p`, if any.
     pub fn stone_at(&self, p: Point) -> Option<Color> {
-        either!(self, g => g.stone_at(p))
+        each_game!(AnyGame, self, g => g.stone_at(p))
     }
 
     /// The current position.
@@ -956,26 +931,16 @@ impl AnyGame {
 
     /// The key of the current position.
     pub fn key(&self) -> PositionKey {
-        either!(self, g => g.key())
+        each_game!(AnyGame, self, g => g.key())
     }
 
     /// The canonical key of the current position and the index of a
     /// symmetry whose image has it.
     pub fn canonical_key(&self) -> (PositionKey, u8) {
-        match self {
-            AnyGame::Keil(g) => {
-                let (k, s) = g.canonical_key();
-                (k, s.index())
-            }
-            AnyGame::Go(g) => {
-                let (k, s) = g.canonical_key();
-                (k, s.index())
-            }
-            AnyGame::Kaomi(g) => {
-                let (k, s) = g.canonical_key();
-                (k, s.index())
-            }
-        }
+        each_game!(AnyGame, self, g => {
+            let (k, s) = g.canonical_key();
+            (k, s.index())
+        })
     }
 
     /// The plies of Kee superko breaks so far (`superko_breaks`); empty
@@ -1023,7 +988,7 @@ impl AnyGame {
     /// ([`KaomiGame::score`]; the winner of a full Kaomi board is
     /// [`AnyGame::kaomi_result`]'s, which knows the emptied-board rule).
     pub fn score(&self) -> Score {
-        either!(self, g => g.score())
+        each_game!(AnyGame, self, g => g.score())
     }
 
     /// Kaomi: the result of the full board (groups, pair removal, scores,

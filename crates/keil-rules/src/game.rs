@@ -5,25 +5,13 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::board::{Board, Point, Symmetry};
+use crate::color::Color;
+use crate::half_points::HalfPoints;
 use crate::kee::{KeeCheck, KeeRecords, KeeVerdict};
 use crate::position::{
-    Bits, Group, PointSet, Position, PositionKey, Score, Stones, SymmetricKeys, Territory, Wide,
+    Bits, Group, Linking, PointSet, Position, PositionKey, Score, Stones, SymmetricKeys, Territory,
+    Wide,
 };
-use crate::{Color, HalfPoints};
-
-/// Which links the game uses (keil-rules.md, "Links").
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum Linking {
-    /// Adjacent points are linked iff some common neighbour has the type of
-    /// one of them (seeds 000/002; the default).
-    #[default]
-    SameType,
-    /// Adjacent empty points are always linked; stones are linked to a
-    /// neighbour iff some common neighbour is not of the opposite colour
-    /// (seed 001).
-    Unopposed,
-}
 
 /// The repetition rule (keil-rules.md, "Variants": `ko`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

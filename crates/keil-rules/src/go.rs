@@ -10,11 +10,13 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::board::{NONE, Point, Symmetry};
+use crate::color::Color;
 use crate::game::{IllegalMove, IllegalReason, Move, TurnOutcome};
+use crate::half_points::HalfPoints;
 use crate::kee::{KeeRecords, KeeVerdict, KeyFilter};
-use crate::position::{Group, PointSet, PositionKey, Score, Tally, Wide, put_stone, stone_at};
-use crate::square::{KeySalt, MAX_SQUARE_SIZE, SquareBoard, SquareKeys, SquareSymmetry};
-use crate::{Bits, Color, HalfPoints};
+use crate::position::{Bits, Group, PointSet, PositionKey, Score, Tally, Wide, stone_at};
+use crate::square::{KeySalt, SquareBoard, SquareKeys, SquareSymmetry};
+use crate::square_position::{GoNotationError, SquarePosition};
 
 /// A Go ruleset (go-rules.md, "Rulesets").
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -256,47 +258,6 @@ impl ToMove {
     }
 }
 
-/// Why a Go position notation could not be read (go-rules.md, "Position
-/// notation and search").
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum GoNotationError {
-    /// Occurs when the text is empty.
-    #[error("empty position: expected rows like 3/3/3 (3x3 empty) or b1w/3/2b")]
-    Empty,
-    /// Occurs when the number of `/`-separated rows is not a size of the
-    /// game (Go 1..=19, Kaomi 2..=19; the Kaomi notation shares this type).
-    #[error("{0} rows: a square board has 1 to 19 rows (Go), 2 to 19 (Kaomi)")]
-    Rows(usize),
-    /// Occurs when a row does not describe exactly `n` points.
-    #[error("row {row} must describe exactly {expected} points")]
-    RowLength {
-        /// The row, 1-based from the top.
-        row: usize,
-        /// The board size.
-        expected: usize,
-    },
-    /// Occurs on a character other than `b`, `w`, a digit or `/`.
-    #[error("unexpected {ch:?} at byte {offset}: only b, w, digits and / may describe the board")]
-    Char {
-        /// The character.
-        ch: char,
-        /// Its byte offset in the board part.
-        offset: usize,
-    },
-    /// Occurs on a run of empty points that is 0, has a leading zero, or
-    /// follows another run (runs are maximal).
-    #[error(
-        "bad run of empty points at byte {offset}: runs are 1 to 19, maximal, without leading zero"
-    )]
-    Run {
-        /// Its byte offset.
-        offset: usize,
-    },
-    /// Occurs on a suffix other than one ` b` or ` w`.
-    #[error("unexpected suffix {0:?}: expected ` b` or ` w` (player to move)")]
-    Suffix(String),
-}
-
 // ---- floods on a square board -------------------------------------------------
 
 /// Whether the point `p` has an empty neighbour.
@@ -350,31 +311,34 @@ fn dead_group(
     Some(group)
 }
 
-/// The group of the stone of colour index `c` on `start`, and its
-/// liberties.
-fn group_of(board: &SquareBoard, stones: &[Wide; 2], c: usize, start: usize) -> (Wide, Wide) {
-    let mut group = Wide::default();
-    let mut liberties = Wide::default();
-    let mut todo = Wide::default();
-    group.insert(start);
-    todo.insert(start);
-    while let Some(p) = todo.pop_first() {
-        for &q in board.slots(p) {
-            if q == NONE {
-                continue;
-            }
-            let q = q as usize;
-            if stones[c].has(q) {
-                if !group.has(q) {
-                    group.insert(q);
-                    todo.insert(q);
-                }
-            } else if !stones[1 - c].has(q) {
-                liberties.insert(q);
-            }
+/// Step 2 of go-rules.md "Placing a stone": removes from `stones` the
+/// opponent groups next to `color`'s stone on `p` that have no liberty,
+/// toggling their keys; returns the captured points.
+#[inline(always)]
+fn capture(
+    board: &SquareBoard,
+    stones: &mut [Wide; 2],
+    keys: &mut SquareKeys,
+    p: usize,
+    color: Color,
+) -> Wide {
+    let opp = color.opposite().index();
+    let mut captured = Wide::default();
+    let mut seen = Wide::default();
+    for &q in board.slots(p) {
+        if q != NONE
+            && stones[opp].has(q as usize)
+            && !seen.has(q as usize)
+            && let Some(g) = dead_group(board, stones, opp, q as usize, &mut seen)
+        {
+            captured = captured.union(g);
         }
     }
-    (group, liberties)
+    if !captured.none() {
+        stones[opp] = stones[opp].minus(captured);
+        captured.each(|i| keys.toggle(Point(i as u16), color.opposite()));
+    }
+    captured
 }
 
 /// The empty region (4-connected empty points) of the empty point `start`,
@@ -441,8 +405,7 @@ fn points_of(set: Wide) -> Vec<Point> {
 /// go-rules.md "Rulesets").
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct GoPosition {
-    board: &'static SquareBoard,
-    stones: [Wide; 2],
+    square: SquarePosition,
 }
 
 impl fmt::Debug for GoPosition {
@@ -454,10 +417,7 @@ impl fmt::Debug for GoPosition {
 impl GoPosition {
     /// The empty board.
     pub fn empty(board: &'static SquareBoard) -> GoPosition {
-        GoPosition {
-            board,
-            stones: [Wide::default(); 2],
-        }
+        GoPosition::from_parts(board, [Wide::default(); 2])
     }
 
     /// A position with the given stones.
@@ -473,37 +433,35 @@ impl GoPosition {
         white: impl IntoIterator<Item = Point>,
     ) -> Result<GoPosition, Point> {
         let mut pos = GoPosition::empty(board);
+        let stones = &mut pos.square.stones;
         for p in black {
             assert!(p.index() < board.len(), "{p:?} is off the board");
-            pos.stones[0].insert(p.index());
+            stones[0].insert(p.index());
         }
         for p in white {
             assert!(p.index() < board.len(), "{p:?} is off the board");
-            if pos.stones[0].has(p.index()) {
+            if stones[0].has(p.index()) {
                 return Err(p);
             }
-            pos.stones[1].insert(p.index());
+            stones[1].insert(p.index());
         }
         Ok(pos)
     }
 
     pub(crate) fn from_parts(board: &'static SquareBoard, stones: [Wide; 2]) -> GoPosition {
-        GoPosition { board, stones }
-    }
-
-    /// The stones `[black, white]` (Kaomi shares this representation).
-    pub(crate) fn parts(&self) -> [Wide; 2] {
-        self.stones
+        GoPosition {
+            square: SquarePosition { board, stones },
+        }
     }
 
     /// The board.
     pub fn board(&self) -> &'static SquareBoard {
-        self.board
+        self.square.board
     }
 
     /// The colour of the stone on `p`, if any.
     pub fn get(&self, p: Point) -> Option<Color> {
-        stone_at(&self.stones, p)
+        self.square.get(p)
     }
 
     /// Puts a stone (or nothing) on `p`, without applying any rule (setup:
@@ -512,41 +470,23 @@ impl GoPosition {
     /// # Panics
     /// When `p` is not on the board.
     pub fn set(&mut self, p: Point, stone: Option<Color>) {
-        assert!(p.index() < self.board.len(), "{p:?} is off the board");
-        put_stone(&mut self.stones, p, stone)
+        self.square.set(p, stone)
     }
 
     /// The stones of one colour.
     pub fn stones(&self, color: Color) -> PointSet {
-        PointSet(self.stones[color.index()])
+        self.square.stones(color)
     }
 
     /// Every group (4-connected stones of one colour) with its liberties,
     /// in board order of its first stone.
     pub fn groups(&self) -> Vec<Group> {
-        let mut seen = Wide::default();
-        let mut out = Vec::new();
-        for p in 0..self.board.len() {
-            if seen.has(p) {
-                continue;
-            }
-            if let Some(group) = self.group_at(Point(p as u16)) {
-                seen = seen.union(group.stones.0);
-                out.push(group);
-            }
-        }
-        out
+        self.square.groups()
     }
 
     /// The group of the stone on `p`; `None` when `p` is empty.
     pub fn group_at(&self, p: Point) -> Option<Group> {
-        let color = self.get(p)?;
-        let (stones, liberties) = group_of(self.board, &self.stones, color.index(), p.index());
-        Some(Group {
-            color,
-            stones: PointSet(stones),
-            liberties: PointSet(liberties),
-        })
+        self.square.group_at(p)
     }
 
     /// The area score (go-rules.md, "End of the game and the result"):
@@ -555,20 +495,25 @@ impl GoPosition {
     /// `territory` is the empty points counted, `contested` the empty points
     /// of regions touching both colours, `unlinked` those touching none.
     pub fn score(&self, komi: HalfPoints) -> Score {
-        Score::from_tally(area_tally(self.board, &self.stones), komi, None)
+        Score::from_tally(
+            area_tally(self.square.board, &self.square.stones),
+            komi,
+            None,
+        )
     }
 
     /// The empty points the area score counts for a colour: each empty
     /// region (4-connected) that touches stones of that colour only, with
     /// its owner (the points of [`GoPosition::score`]'s `territory`).
     pub fn area_owners(&self) -> Vec<(Point, Color)> {
+        let SquarePosition { board, stones } = &self.square;
         let mut out = Vec::new();
-        let mut seen = self.stones[0].union(self.stones[1]);
-        for start in 0..self.board.len() {
+        let mut seen = stones[0].union(stones[1]);
+        for start in 0..board.len() {
             if seen.has(start) {
                 continue;
             }
-            let (region, touches) = region_of(self.board, &self.stones, start);
+            let (region, touches) = region_of(board, stones, start);
             seen = seen.union(region);
             let owner = match touches {
                 [true, false] => Color::Black,
@@ -581,7 +526,7 @@ impl GoPosition {
     }
 
     fn keys(&self) -> SquareKeys {
-        SquareKeys::new(self.board, &self.stones, KeySalt::GO)
+        self.square.keys(KeySalt::GO)
     }
 
     /// The 64-bit Zobrist key, salted for Go ([`KeySalt::GO`]): never equal
@@ -598,29 +543,23 @@ impl GoPosition {
 
     /// The image of the position under a symmetry.
     pub fn transform(&self, s: SquareSymmetry) -> GoPosition {
-        let mut out = GoPosition::empty(self.board);
-        for c in 0..2 {
-            self.stones[c]
-                .each(|i| out.stones[c].insert(self.board.transform(Point(i as u16), s).index()));
+        GoPosition {
+            square: self.square.transform(s),
         }
-        out
     }
 
     /// The canonical form: of the 8 images, the one whose (black, white)
     /// bitsets are least, and a symmetry mapping `self` onto it.
     pub fn canonical(&self) -> (GoPosition, SquareSymmetry) {
-        SquareSymmetry::all()
-            .map(|s| (self.transform(s), s))
-            .min_by(|a, b| a.0.stones.cmp(&b.0.stones))
-            .expect("8 symmetries")
+        let (square, s) = self.square.canonical();
+        (GoPosition { square }, s)
     }
 
     /// The position with black and white exchanged (go-rules.md, "colour
     /// swap"; the player to move is exchanged by the caller).
     pub fn swap_colors(&self) -> GoPosition {
         GoPosition {
-            board: self.board,
-            stones: [self.stones[1], self.stones[0]],
+            square: self.square.swap_colors(),
         }
     }
 
@@ -629,12 +568,7 @@ impl GoPosition {
     /// points; ` b`/` w` appended when `to_move` is given. Canonical: one
     /// text per board.
     pub fn to_notation(&self, to_move: Option<Color>) -> String {
-        let mut s = self.to_string();
-        if let Some(c) = to_move {
-            s.push(' ');
-            s.push(if c == Color::Black { 'b' } else { 'w' });
-        }
-        s
+        self.square.notation(to_move)
     }
 
     /// Reads the position notation; the size is the number of rows.
@@ -642,100 +576,15 @@ impl GoPosition {
     /// # Errors
     /// [`GoNotationError`] naming the row or byte offset at fault.
     pub fn parse_notation(text: &str) -> Result<(GoPosition, Option<Color>), GoNotationError> {
-        let mut parts = text.split_whitespace();
-        let board_part = parts.next().ok_or(GoNotationError::Empty)?;
-        let mut to_move = None;
-        for extra in parts {
-            match extra {
-                "b" | "B" if to_move.is_none() => to_move = Some(Color::Black),
-                "w" | "W" if to_move.is_none() => to_move = Some(Color::White),
-                other => return Err(GoNotationError::Suffix(other.to_string())),
-            }
-        }
-        let rows: Vec<&str> = board_part.split('/').collect();
-        let n = rows.len();
-        let board = u8::try_from(n)
-            .ok()
-            .and_then(|n| SquareBoard::new(n).ok())
-            .ok_or(GoNotationError::Rows(n))?;
-        let mut pos = GoPosition::empty(board);
-        let mut offset = 0;
-        for (r, row) in rows.iter().enumerate() {
-            let bytes = row.as_bytes();
-            let length = GoNotationError::RowLength {
-                row: r + 1,
-                expected: n,
-            };
-            let mut col = 0usize;
-            let mut i = 0;
-            while i < bytes.len() {
-                let at = offset + i;
-                match bytes[i] {
-                    b @ (b'b' | b'w') => {
-                        if col >= n {
-                            return Err(length);
-                        }
-                        let c = usize::from(b == b'w');
-                        pos.stones[c].insert(r * n + col);
-                        col += 1;
-                        i += 1;
-                    }
-                    b'1'..=b'9' => {
-                        let start = i;
-                        while i < bytes.len() && bytes[i].is_ascii_digit() {
-                            i += 1;
-                        }
-                        let run: usize = row[start..i].parse().unwrap_or(usize::MAX);
-                        if run > MAX_SQUARE_SIZE as usize {
-                            return Err(GoNotationError::Run { offset: at });
-                        }
-                        col += run;
-                        if col > n {
-                            return Err(length);
-                        }
-                    }
-                    b'0' => return Err(GoNotationError::Run { offset: at }),
-                    _ => {
-                        let ch = row[i..].chars().next().unwrap_or('?');
-                        return Err(GoNotationError::Char { ch, offset: at });
-                    }
-                }
-            }
-            if col != n {
-                return Err(length);
-            }
-            offset += row.len() + 1;
-        }
-        Ok((pos, to_move))
+        let (square, to_move) = SquarePosition::parse_notation(text)?;
+        Ok((GoPosition { square }, to_move))
     }
 }
 
 impl fmt::Display for GoPosition {
     /// The position notation of the board alone (no suffix).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let n = self.board.size() as usize;
-        for r in 0..n {
-            if r > 0 {
-                f.write_str("/")?;
-            }
-            let mut run = 0;
-            for c in 0..n {
-                match self.get(Point((r * n + c) as u16)) {
-                    None => run += 1,
-                    Some(colour) => {
-                        if run > 0 {
-                            write!(f, "{run}")?;
-                            run = 0;
-                        }
-                        f.write_str(if colour == Color::Black { "b" } else { "w" })?;
-                    }
-                }
-            }
-            if run > 0 {
-                write!(f, "{run}")?;
-            }
-        }
-        Ok(())
+        fmt::Display::fmt(&self.square, f)
     }
 }
 
@@ -893,16 +742,16 @@ impl GoGame {
     ) -> GoGame {
         let keys = setup.keys();
         GoGame {
-            board: setup.board,
+            board: setup.board(),
             ruleset,
             komi,
-            stones: setup.stones,
+            stones: setup.square.stones,
             keys,
             expected: to_move,
             handicap_left: 0,
             ply: 0,
             passes: 0,
-            records: GoGame::records_from(ruleset, 0, keys.key().0, setup.stones),
+            records: GoGame::records_from(ruleset, 0, keys.key().0, setup.square.stones),
             superko_breaks: Vec::new(),
             pass_plays: Vec::new(),
         }
@@ -944,8 +793,8 @@ impl GoGame {
     /// # Panics
     /// When `position` is on another board.
     pub fn apply_setup(&mut self, position: &GoPosition, to_move: ToMove) {
-        assert_eq!(position.board, self.board, "setup on another board");
-        self.stones = position.stones;
+        assert_eq!(position.board(), self.board, "setup on another board");
+        self.stones = position.square.stones;
         self.keys = position.keys();
         self.records = GoGame::records_from(self.ruleset, self.ply, self.keys.key().0, self.stones);
         self.set_to_move(to_move);
@@ -1006,13 +855,7 @@ impl GoGame {
 
     /// The colour of the stone on `p`, if any.
     pub fn stone_at(&self, p: Point) -> Option<Color> {
-        if self.stones[0].has(p.index()) {
-            Some(Color::Black)
-        } else if self.stones[1].has(p.index()) {
-            Some(Color::White)
-        } else {
-            None
-        }
+        stone_at(&self.stones, p)
     }
 
     /// The current position.
@@ -1094,27 +937,11 @@ impl GoGame {
             return Err(IllegalReason::Occupied);
         }
         let me = color.index();
-        let opp = 1 - me;
         let mut stones = self.stones;
         stones[me].insert(p);
         let mut keys = self.keys;
         keys.toggle(Point(p as u16), color);
-        // Step 2: opponent groups adjacent to the stone, without liberty.
-        let mut captured = Wide::default();
-        let mut seen = Wide::default();
-        for &q in self.board.slots(p) {
-            if q != NONE
-                && stones[opp].has(q as usize)
-                && !seen.has(q as usize)
-                && let Some(g) = dead_group(self.board, &stones, opp, q as usize, &mut seen)
-            {
-                captured = captured.union(g);
-            }
-        }
-        if !captured.none() {
-            stones[opp] = stones[opp].minus(captured);
-            captured.each(|i| keys.toggle(Point(i as u16), color.opposite()));
-        }
+        let captured = capture(self.board, &mut stones, &mut keys, p, color);
         // Step 3: the placed stone's group.
         let mut suicided = Wide::default();
         let mut own = Wide::default();
@@ -1126,16 +953,34 @@ impl GoGame {
             g.each(|i| keys.toggle(Point(i as u16), color));
             suicided = g;
         }
-        // Step 4: the repetition rule.
-        let key = keys.key().0;
+        let kind = self.repetition(color, &stones, keys.key().0)?;
+        Ok(Effect {
+            stones,
+            keys,
+            captured,
+            suicided,
+            kind,
+        })
+    }
+
+    /// Step 4 of go-rules.md "Placing a stone": whether the board `stones`
+    /// after `color`'s placement, of key `key`, repeats one the ruleset
+    /// forbids (under Kee, also whether the play is a pass).
+    #[inline(always)]
+    fn repetition(
+        &self,
+        color: Color,
+        stones: &[Wide; 2],
+        key: u64,
+    ) -> Result<EffectKind, IllegalReason> {
         let ply = self.ply + 1;
-        let kind = match &self.records {
+        Ok(match &self.records {
             Repetition::Kee(kee) => {
-                if stones == self.stones {
+                if *stones == self.stones {
                     // kee-rules.md step 0: the play is a pass.
                     EffectKind::Pass { play: true }
                 } else {
-                    let verdict = kee.check(color, &stones, key).map_err(|(check, plies)| {
+                    let verdict = kee.check(color, stones, key).map_err(|(check, plies)| {
                         IllegalReason::Repetition {
                             plies,
                             kee: Some(check),
@@ -1151,28 +996,21 @@ impl GoGame {
                         // after a pass.
                         match records.at(ply.saturating_sub(2)) {
                             Some((k, board))
-                                if ply >= 2 && self.passes == 0 && k == key && *board == stones =>
+                                if ply >= 2 && self.passes == 0 && k == key && board == stones =>
                             {
                                 vec![ply - 2]
                             }
                             _ => Vec::new(),
                         }
                     }
-                    RepetitionRule::Positional => records.matches(key, &stones, None),
-                    _ => records.matches(key, &stones, Some(color.opposite())),
+                    RepetitionRule::Positional => records.matches(key, stones, None),
+                    _ => records.matches(key, stones, Some(color.opposite())),
                 };
                 if !plies.is_empty() {
                     return Err(IllegalReason::Repetition { plies, kee: None });
                 }
                 EffectKind::Play(None)
             }
-        };
-        Ok(Effect {
-            stones,
-            keys,
-            captured,
-            suicided,
-            kind,
         })
     }
 
@@ -1203,52 +1041,21 @@ impl GoGame {
         self.stones = effect.stones;
         self.keys = effect.keys;
         self.ply = ply;
-        let key = self.keys.key().0;
-        let (mut superko_break, mut pass_play) = (false, false);
-        match effect.kind {
+        let pass_play = match effect.kind {
             EffectKind::Pass { play } => {
                 self.passes += 1;
-                pass_play = play;
                 if play {
                     self.pass_plays.push(ply);
                 }
+                play
             }
-            EffectKind::Play(_) => self.passes = 0,
-        }
-        match &mut self.records {
-            Repetition::Plain(records) => {
-                if records.next[0].is_none() && records.keys.len() == 1 {
-                    records.next[0] = Some(color);
-                }
-                records.push(key, self.stones, Some(color.opposite()));
+            EffectKind::Play(_) => {
+                self.passes = 0;
+                false
             }
-            Repetition::Kee(kee) => match effect.kind {
-                EffectKind::Pass { .. } => kee.pass(color, ply, self.stones, key),
-                EffectKind::Play(verdict) => {
-                    let verdict = verdict.expect("Kee verdict under Kee");
-                    kee.commit(verdict, color, ply, self.stones, key);
-                    if verdict == KeeVerdict::Break {
-                        superko_break = true;
-                        self.superko_breaks.push(ply);
-                    }
-                }
-            },
-        }
-        // Turn order (go-rules.md "Turn order" 2 and 4).
-        self.expected = if self.handicap_left > 0 && color == Color::Black {
-            self.handicap_left -= 1;
-            ToMove::Color(if self.handicap_left > 0 {
-                Color::Black
-            } else {
-                Color::White
-            })
-        } else {
-            self.handicap_left = 0;
-            ToMove::Color(color.opposite())
         };
-        if self.passes >= 2 && self.ruleset.end() == GoEnd::Agreement {
-            self.expected = ToMove::Either;
-        }
+        let superko_break = self.record(color, effect.kind);
+        self.advance_turn(color);
         let canonical = self.keys.canonical();
         TurnOutcome {
             ply,
@@ -1273,6 +1080,54 @@ impl GoGame {
             pass_play,
             resumed,
             moved: Vec::new(),
+        }
+    }
+
+    /// Adds the board after `color`'s ply (of `kind`) to the repetition
+    /// records; returns whether it was a Kee superko break.
+    #[inline(always)]
+    fn record(&mut self, color: Color, kind: EffectKind) -> bool {
+        let (ply, key) = (self.ply, self.keys.key().0);
+        match &mut self.records {
+            Repetition::Plain(records) => {
+                if records.next[0].is_none() && records.keys.len() == 1 {
+                    records.next[0] = Some(color);
+                }
+                records.push(key, self.stones, Some(color.opposite()));
+            }
+            Repetition::Kee(kee) => match kind {
+                EffectKind::Pass { .. } => kee.pass(color, ply, self.stones, key),
+                EffectKind::Play(verdict) => {
+                    let verdict = verdict.expect("Kee verdict under Kee");
+                    kee.commit(verdict, color, ply, self.stones, key);
+                    if verdict == KeeVerdict::Break {
+                        self.superko_breaks.push(ply);
+                        return true;
+                    }
+                }
+            },
+        }
+        false
+    }
+
+    /// Who moves after `color` (go-rules.md "Turn order" 2 and 4): Black
+    /// again during handicap moves, either colour after two passes under
+    /// an agreement ruleset, else the other colour.
+    #[inline(always)]
+    fn advance_turn(&mut self, color: Color) {
+        self.expected = if self.handicap_left > 0 && color == Color::Black {
+            self.handicap_left -= 1;
+            ToMove::Color(if self.handicap_left > 0 {
+                Color::Black
+            } else {
+                Color::White
+            })
+        } else {
+            self.handicap_left = 0;
+            ToMove::Color(color.opposite())
+        };
+        if self.passes >= 2 && self.ruleset.end() == GoEnd::Agreement {
+            self.expected = ToMove::Either;
         }
     }
 

@@ -12,12 +12,13 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::board::Point;
+use crate::board::{Point, Symmetry};
+use crate::color::Color;
 use crate::game::{IllegalMove, IllegalReason, Move, TurnOutcome};
-use crate::go::{GoNotationError, GoPosition};
-use crate::position::{Bits, PointSet, PositionKey, Score, Tally, Wide, put_stone, stone_at};
+use crate::half_points::HalfPoints;
+use crate::position::{Bits, PointSet, PositionKey, Score, Tally, Wide};
 use crate::square::{KeySalt, SquareBoard, SquareKeys, SquareSymmetry};
-use crate::{Color, HalfPoints, Symmetry};
+use crate::square_position::{GoNotationError, SquarePosition};
 
 /// Smallest Kaomi board (kaomi-rules.md, "Board and points").
 pub const MIN_KAOMI_SIZE: u8 = 2;
@@ -285,8 +286,8 @@ impl KaomiPosition {
     /// index on the line. Moves the stones and records them in `out`.
     #[inline]
     fn push_line(&mut self, line: impl Fn(usize) -> usize + Copy, p: usize, out: &mut Pushes) {
-        let n = self.board.size() as usize;
-        let occupied = self.stones[0].union(self.stones[1]);
+        let n = self.square.board.size() as usize;
+        let occupied = self.square.stones[0].union(self.square.stones[1]);
         let forward = chain(&occupied, line, n, p, 1);
         let backward = chain(&occupied, line, n, p, n - 1);
         // Step 2: a chain that comes round to P (the line is full).
@@ -310,9 +311,9 @@ impl KaomiPosition {
             for _ in 0..c.len {
                 let from = (to + n * 2 - s) % n;
                 let (a, b) = (line(from), line(to));
-                let colour = usize::from(self.stones[1].has(a));
-                self.stones[colour].remove(a);
-                self.stones[colour].insert(b);
+                let colour = usize::from(self.square.stones[1].has(a));
+                self.square.stones[colour].remove(a);
+                self.square.stones[colour].insert(b);
                 out.push(a, b);
                 to = from;
             }
@@ -328,8 +329,7 @@ impl KaomiPosition {
 /// "Position notation"), written and read by the same code as Go's.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct KaomiPosition {
-    board: &'static SquareBoard,
-    stones: [Wide; 2],
+    square: SquarePosition,
 }
 
 impl fmt::Debug for KaomiPosition {
@@ -360,31 +360,19 @@ impl KaomiPosition {
     /// The empty board.
     pub fn empty(board: &'static SquareBoard) -> KaomiPosition {
         KaomiPosition {
-            board,
-            stones: [Wide::default(); 2],
-        }
-    }
-
-    fn go(&self) -> GoPosition {
-        GoPosition::from_parts(self.board, self.stones)
-    }
-
-    fn from_go(go: GoPosition) -> KaomiPosition {
-        KaomiPosition {
-            board: go.board(),
-            stones: go.parts(),
+            square: SquarePosition::empty(board),
         }
     }
 
     /// The board.
     pub fn board(&self) -> &'static SquareBoard {
-        self.board
+        self.square.board
     }
 
     /// The colour of the stone on `p`, if any.
     #[inline]
     pub fn get(&self, p: Point) -> Option<Color> {
-        stone_at(&self.stones, p)
+        self.square.get(p)
     }
 
     /// Puts a stone (or nothing) on `p`, without applying any rule.
@@ -392,24 +380,23 @@ impl KaomiPosition {
     /// # Panics
     /// When `p` is not on the board.
     pub fn set(&mut self, p: Point, stone: Option<Color>) {
-        assert!(p.index() < self.board.len(), "{p:?} is off the board");
-        put_stone(&mut self.stones, p, stone)
+        self.square.set(p, stone)
     }
 
     /// The stones of one colour.
     pub fn stones(&self, color: Color) -> PointSet {
-        PointSet(self.stones[color.index()])
+        self.square.stones(color)
     }
 
     /// The number of stones of one colour.
     pub fn count(&self, color: Color) -> u32 {
-        self.stones[color.index()].count()
+        self.square.stones[color.index()].count()
     }
 
     /// Whether every square holds a stone (the end, kaomi-rules.md "A
     /// turn").
     pub fn is_full(&self) -> bool {
-        (self.count(Color::Black) + self.count(Color::White)) as usize == self.board.len()
+        (self.count(Color::Black) + self.count(Color::White)) as usize == self.square.board.len()
     }
 
     /// Places a stone of `color` on the empty square `p` and carries out the
@@ -422,11 +409,11 @@ impl KaomiPosition {
     /// only).
     #[inline]
     pub fn place(&mut self, p: Point, color: Color) -> Pushes {
-        let n = self.board.size() as usize;
+        let n = self.square.board.size() as usize;
         let i = p.index();
         debug_assert!(self.get(p).is_none(), "{p:?} is occupied");
         assert!(i < n * n, "{p:?} is off the board");
-        self.stones[color.index()].insert(i);
+        self.square.stones[color.index()].insert(i);
         let (x, y) = (i % n, i / n);
         let mut out = Pushes::new();
         self.push_line(|j| y * n + j, x, &mut out);
@@ -437,7 +424,7 @@ impl KaomiPosition {
     /// Every group (4-connected stones of one colour), in board order of
     /// its first stone, with `removed` false.
     pub fn groups(&self) -> Vec<KaomiGroup> {
-        self.go()
+        self.square
             .groups()
             .into_iter()
             .map(|g| KaomiGroup {
@@ -453,7 +440,7 @@ impl KaomiPosition {
     /// The size of the biggest group of `color` (0 without stones), by
     /// flooding the colour's bitset once (each stone is visited once).
     pub fn biggest_group(&self, color: Color) -> u32 {
-        let mut left = self.stones[color.index()];
+        let mut left = self.square.stones[color.index()];
         let mut todo = [0u16; 361];
         let mut best = 0;
         while let Some(start) = left.pop_first() {
@@ -461,7 +448,7 @@ impl KaomiPosition {
             todo[0] = start as u16;
             while top > 0 {
                 top -= 1;
-                for &q in self.board.slots(todo[top] as usize) {
+                for &q in self.square.board.slots(todo[top] as usize) {
                     let q = q as usize;
                     if q != crate::board::NONE as usize && left.has(q) {
                         left.remove(q);
@@ -477,7 +464,7 @@ impl KaomiPosition {
     }
 
     fn keys(&self) -> SquareKeys {
-        SquareKeys::new(self.board, &self.stones, KeySalt::KAOMI)
+        self.square.keys(KeySalt::KAOMI)
     }
 
     /// The 64-bit Zobrist key, salted for Kaomi ([`KeySalt::KAOMI`]): never
@@ -494,22 +481,23 @@ impl KaomiPosition {
 
     /// The image under a symmetry (kaomi-rules.md, "Symmetries").
     pub fn transform(&self, s: SquareSymmetry) -> KaomiPosition {
-        KaomiPosition::from_go(self.go().transform(s))
+        KaomiPosition {
+            square: self.square.transform(s),
+        }
     }
 
     /// The canonical form (least bitsets of the 8 images) and a symmetry
     /// mapping `self` onto it.
     pub fn canonical(&self) -> (KaomiPosition, SquareSymmetry) {
-        let (go, s) = self.go().canonical();
-        (KaomiPosition::from_go(go), s)
+        let (square, s) = self.square.canonical();
+        (KaomiPosition { square }, s)
     }
 
     /// The position with black and white exchanged (the pushes are
     /// colour-blind; the caller exchanges the player to move).
     pub fn swap_colors(&self) -> KaomiPosition {
         KaomiPosition {
-            board: self.board,
-            stones: [self.stones[1], self.stones[0]],
+            square: self.square.swap_colors(),
         }
     }
 
@@ -517,7 +505,7 @@ impl KaomiPosition {
     /// from the top, `b`, `w`, maximal digit runs, ` b`/` w` when `to_move`
     /// is given.
     pub fn to_notation(&self, to_move: Option<Color>) -> String {
-        self.go().to_notation(to_move)
+        self.square.notation(to_move)
     }
 
     /// Reads the position notation; the size is the number of rows.
@@ -526,18 +514,18 @@ impl KaomiPosition {
     /// [`GoNotationError`] (the notation is the square boards'), also for
     /// a 1×1 board, which Kaomi does not have.
     pub fn parse_notation(text: &str) -> Result<(KaomiPosition, Option<Color>), GoNotationError> {
-        let (go, to_move) = GoPosition::parse_notation(text)?;
-        if go.board().size() < MIN_KAOMI_SIZE {
-            return Err(GoNotationError::Rows(go.board().size() as usize));
+        let (square, to_move) = SquarePosition::parse_notation(text)?;
+        if square.board.size() < MIN_KAOMI_SIZE {
+            return Err(GoNotationError::Rows(square.board.size() as usize));
         }
-        Ok((KaomiPosition::from_go(go), to_move))
+        Ok((KaomiPosition { square }, to_move))
     }
 }
 
 impl fmt::Display for KaomiPosition {
     /// The notation of the board alone.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(&self.go(), f)
+        fmt::Display::fmt(&self.square, f)
     }
 }
 
@@ -588,74 +576,67 @@ impl KaomiResult {
         komi: HalfPoints,
         last: Color,
     ) -> KaomiResult {
-        let mut groups = position.groups();
+        let groups = position.groups();
         match variant {
-            KaomiVariant::Squared => {
-                let mut scores = [HalfPoints(0), komi];
-                for g in &groups {
-                    let s = g.size as i32;
-                    scores[g.color.index()] =
-                        scores[g.color.index()] + HalfPoints::from_points(s * s);
-                }
-                let score = Score {
-                    black: scores[0],
-                    white: scores[1],
-                    tally: Tally::default(),
-                };
-                KaomiResult {
-                    variant,
-                    groups,
-                    scores,
-                    winner: score.winner(),
-                    margin: score.margin(),
-                    emptied: false,
-                    deciding: None,
-                }
-            }
-            KaomiVariant::Standard => {
-                // Pair removal, size by size, in board order.
-                for i in 0..groups.len() {
-                    if groups[i].removed {
-                        continue;
-                    }
-                    let partner = (0..groups.len()).find(|&j| {
-                        !groups[j].removed
-                            && groups[j].color != groups[i].color
-                            && groups[j].size == groups[i].size
-                    });
-                    if let Some(j) = partner {
-                        groups[i].removed = true;
-                        groups[j].removed = true;
-                        groups[i].paired_with = Some(j);
-                        groups[j].paired_with = Some(i);
-                    }
-                }
-                let biggest = |c: Color| {
-                    groups
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, g)| !g.removed && g.color == c)
-                        .max_by_key(|&(i, g)| (g.size, std::cmp::Reverse(i)))
-                        .map(|(i, g)| (i, g.size as i32))
-                };
-                let (b, w) = (biggest(Color::Black), biggest(Color::White));
-                let sb = b.map_or(0, |x| x.1);
-                let sw = w.map_or(0, |x| x.1);
-                let (winner, deciding, emptied) = match sb.cmp(&sw) {
-                    std::cmp::Ordering::Greater => (Color::Black, b.map(|x| x.0), false),
-                    std::cmp::Ordering::Less => (Color::White, w.map(|x| x.0), false),
-                    std::cmp::Ordering::Equal => (last.opposite(), None, true),
-                };
-                KaomiResult {
-                    variant,
-                    groups,
-                    scores: [HalfPoints::from_points(sb), HalfPoints::from_points(sw)],
-                    winner: Some(winner),
-                    margin: HalfPoints::from_points((sb - sw).abs()),
-                    emptied,
-                    deciding,
-                }
-            }
+            KaomiVariant::Squared => KaomiResult::squared(groups, komi),
+            KaomiVariant::Standard => KaomiResult::standard(groups, last),
+        }
+    }
+
+    /// Squared (kaomi-rules.md, "Variant Squared"): each colour scores the
+    /// sum of the squares of its group sizes, White adds `komi`; nothing is
+    /// removed.
+    fn squared(groups: Vec<KaomiGroup>, komi: HalfPoints) -> KaomiResult {
+        let mut scores = [HalfPoints(0), komi];
+        for g in &groups {
+            let s = g.size as i32;
+            scores[g.color.index()] = scores[g.color.index()] + HalfPoints::from_points(s * s);
+        }
+        let score = Score {
+            black: scores[0],
+            white: scores[1],
+            tally: Tally::default(),
+        };
+        KaomiResult {
+            variant: KaomiVariant::Squared,
+            groups,
+            scores,
+            winner: score.winner(),
+            margin: score.margin(),
+            emptied: false,
+            deciding: None,
+        }
+    }
+
+    /// The standard game (kaomi-rules.md, "End and result"): pair removal,
+    /// then the biggest group left wins; on the emptied board the player
+    /// of the `last` placement loses.
+    fn standard(mut groups: Vec<KaomiGroup>, last: Color) -> KaomiResult {
+        pair_off(&mut groups);
+        let biggest = |c: Color| {
+            groups
+                .iter()
+                .enumerate()
+                .filter(|(_, g)| !g.removed && g.color == c)
+                .max_by_key(|&(i, g)| (g.size, std::cmp::Reverse(i)))
+                .map(|(i, g)| (i, g.size as i32))
+        };
+        let (b, w) = (biggest(Color::Black), biggest(Color::White));
+        let sb = b.map_or(0, |x| x.1);
+        let sw = w.map_or(0, |x| x.1);
+        let (winner, deciding, emptied) = match sb.cmp(&sw) {
+            std::cmp::Ordering::Greater => (Color::Black, b.map(|x| x.0), false),
+            std::cmp::Ordering::Less => (Color::White, w.map(|x| x.0), false),
+            std::cmp::Ordering::Equal => (last.opposite(), None, true),
+        };
+        KaomiResult {
+            variant: KaomiVariant::Standard,
+            groups,
+            scores: [HalfPoints::from_points(sb), HalfPoints::from_points(sw)],
+            winner: Some(winner),
+            margin: HalfPoints::from_points((sb - sw).abs()),
+            emptied,
+            deciding,
         }
     }
 
@@ -687,6 +668,28 @@ impl KaomiResult {
             black: self.scores[0],
             white: self.scores[1],
             tally: Tally::default(),
+        }
+    }
+}
+
+/// Pair removal (kaomi-rules.md, "End and result"): in board order, each
+/// group left is removed with the first group left of the other colour and
+/// the same size.
+fn pair_off(groups: &mut [KaomiGroup]) {
+    for i in 0..groups.len() {
+        if groups[i].removed {
+            continue;
+        }
+        let partner = (0..groups.len()).find(|&j| {
+            !groups[j].removed
+                && groups[j].color != groups[i].color
+                && groups[j].size == groups[i].size
+        });
+        if let Some(j) = partner {
+            groups[i].removed = true;
+            groups[j].removed = true;
+            groups[i].paired_with = Some(j);
+            groups[j].paired_with = Some(i);
         }
     }
 }
@@ -727,7 +730,7 @@ impl KaomiGame {
 
     /// The board.
     pub fn board(&self) -> &'static SquareBoard {
-        self.position.board
+        self.position.square.board
     }
 
     /// The ruleset.
@@ -823,7 +826,7 @@ impl KaomiGame {
     pub fn legality(&self, color: Color, mv: Move) -> Result<(), IllegalReason> {
         self.turn(color)?;
         match mv {
-            Move::Place(p) if p.index() >= self.position.board.len() => {
+            Move::Place(p) if p.index() >= self.position.square.board.len() => {
                 Err(IllegalReason::OffBoard)
             }
             Move::Place(p) if self.position.get(p).is_some() => Err(IllegalReason::Occupied),
@@ -865,7 +868,7 @@ impl KaomiGame {
             Move::Swap => {
                 // The swap: the one black stone becomes white.
                 let p = Point(
-                    self.position.stones[0]
+                    self.position.square.stones[0]
                         .pop_first()
                         .expect("one black stone on ply 2") as u16,
                 );
@@ -911,8 +914,8 @@ impl KaomiGame {
         if self.turn(color).is_err() {
             return Vec::new();
         }
-        let occupied = self.position.stones[0].union(self.position.stones[1]);
-        let mut out: Vec<Move> = (0..self.position.board.len())
+        let occupied = self.position.square.stones[0].union(self.position.square.stones[1]);
+        let mut out: Vec<Move> = (0..self.position.square.board.len())
             .filter(|&i| !occupied.has(i))
             .map(|i| Move::Place(Point(i as u16)))
             .collect();

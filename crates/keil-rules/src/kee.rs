@@ -3,7 +3,7 @@
 //! `RU[Kee]` ([`crate::GoRuleset::Kee`]) and Keil `ko=kee`
 //! ([`crate::Ko::Kee`]).
 
-use crate::Color;
+use crate::color::Color;
 
 /// Which check of kee-rules.md ("After a play") refused a play: the
 /// `kee_check` field of a verdict.

@@ -13,7 +13,8 @@ use std::hash::Hash;
 use std::str::FromStr;
 
 use crate::board::{BUTTON_KEY, Board, NONE, Point, Symmetry};
-use crate::{Color, HalfPoints, Linking};
+use crate::color::Color;
+use crate::half_points::HalfPoints;
 
 /// A set of point indices of fixed capacity. Sealed: implemented for `u128`
 /// (boards of at most 128 points) and [`Wide`] (at most 512).
@@ -202,6 +203,20 @@ pub(crate) struct Stones<B: Bits>(pub [B; 2]);
 /// Type codes of a point: empty, black, white, or off the board.
 const EMPTY: u8 = 0;
 const OFF: u8 = 3;
+
+/// Which links the game uses (keil-rules.md, "Links").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Linking {
+    /// Adjacent points are linked iff some common neighbour has the type of
+    /// one of them (seeds 000/002; the default).
+    #[default]
+    SameType,
+    /// Adjacent empty points are always linked; stones are linked to a
+    /// neighbour iff some common neighbour is not of the opposite colour
+    /// (seed 001).
+    Unopposed,
+}
 
 /// Whether a point of type `tp` is linked to its neighbour in slot `k`,
 /// given the types of all six neighbour slots (`OFF` where there is none):

@@ -11,8 +11,8 @@ use std::fmt;
 use std::sync::OnceLock;
 
 use crate::board::{NONE, Point};
-use crate::position::{PositionKey, Wide};
-use crate::{Bits, Color};
+use crate::color::Color;
+use crate::position::{Bits, PositionKey, Wide};
 
 /// Smallest supported square board size.
 pub const MIN_SQUARE_SIZE: u8 = 1;

@@ -556,12 +556,6 @@ impl PartialEq for GameTree<'_> {
     }
 }
 
-impl fmt::Debug for GameTree<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&crate::write::write_tree(self))
-    }
-}
-
 /// A node of a [`GameTree`], borrowed: the properties written after one `;`
 /// (SGF FF\[4\] `Node = ";" { Property }`) and the node's links.
 ///

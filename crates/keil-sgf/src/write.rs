@@ -1,7 +1,16 @@
 //! The writer: a tree back to SGF text.
 
+use std::fmt;
+
 use crate::tree::{Collection, GameTree, NodeId};
 use crate::value::{PropValue, canonical};
+
+/// A game tree shows itself as the SGF text that [`write_tree`] writes.
+impl fmt::Debug for GameTree<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&write_tree(self))
+    }
+}
 
 /// Write every game tree of a collection, one after the other, each ending
 /// with a line break. See [`write_tree`].

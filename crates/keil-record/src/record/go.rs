@@ -13,7 +13,8 @@ use super::{
     Warning, text_of, value_span, written_all,
 };
 use crate::info::{GameInfo, GameResult};
-use crate::validate::Reason;
+use crate::meta::read_komi;
+use crate::reason::Reason;
 
 /// What a Go node holds besides its move (most nodes hold nothing else and
 /// have no entry).
@@ -82,50 +83,96 @@ pub(super) fn read(
         .as_deref()
         .and_then(|t| t.parse::<HalfPoints>().ok())
         .unwrap_or(HalfPoints(0));
-    // What the archive stores and shows (go-rules.md, "Metadata").
-    let komi_meant = match km.as_deref().map(|t| (t, crate::read_komi(t))) {
-        None => HalfPoints(0),
-        Some((_, Some(k))) => {
+    let komi_meant = komi_meant(km.as_deref(), warnings);
+    let ru = root.get("RU").map(|p| text_of(&p));
+    let (ruleset, ru_mapped) = GoRuleset::from_ru(ru.as_deref());
+    let handicap = read_handicap(&root, warnings);
+    let info = super::read_info(&root, |p| Ok(GameResult::parse_go(&text_of(p))))
+        .expect("reading a Go result never fails");
+    let sized = board.as_ref().ok().copied();
+    let (nodes, go_nodes) = read_nodes(tree, cursor, sized, warnings);
+    let (setup, first_player) = match sized {
+        Some(b) => initial_position(tree, b, &nodes, &go_nodes),
+        None => (None, ToMove::Color(Color::Black)),
+    };
+    let spec = GameSpec::Go(GoSpec {
+        board,
+        ruleset,
+        ru_mapped,
+        ru,
+        komi,
+        komi_meant,
+        handicap,
+        setup,
+        first_player,
+    });
+    (
+        info,
+        Tree {
+            spec,
+            nodes,
+            go_nodes,
+        },
+    )
+}
+
+/// `KM` as its writer meant it, which the archive stores and shows
+/// (go-rules.md, "Metadata"), with a warning when it was rescaled or
+/// ignored; 0 when absent.
+fn komi_meant(km: Option<&str>, warnings: &mut Vec<Warning>) -> HalfPoints {
+    let Some(written) = km else {
+        return HalfPoints(0);
+    };
+    match read_komi(written) {
+        Some(k) => {
             if k.rescaled {
                 warnings.push(Warning::KomiRescaled {
-                    written: km.clone().unwrap_or_default(),
+                    written: written.to_string(),
                     komi: k.value,
                 });
             }
             k.value
         }
-        Some((t, None)) => {
-            if !t.trim().is_empty() {
+        None => {
+            if !written.trim().is_empty() {
                 warnings.push(Warning::KomiIgnored {
-                    written: t.to_string(),
+                    written: written.to_string(),
                 });
             }
             HalfPoints(0)
         }
-    };
-    let ru = root.get("RU").map(|p| text_of(&p));
-    let (ruleset, ru_mapped) = GoRuleset::from_ru(ru.as_deref());
-    let handicap = match root.get("HA") {
-        None => 0,
-        Some(p) => {
-            let value = text_of(&p);
-            match value.parse::<i64>() {
-                Ok(h) => u32::try_from(h.max(0)).unwrap_or(u32::MAX),
-                Err(_) => {
-                    warnings.push(Warning::HandicapIgnored { value });
-                    0
-                }
-            }
-        }
-    };
-    let info = super::read_info(&root, |p| Ok(GameResult::parse_go(&text_of(p))))
-        .expect("reading a Go result never fails");
+    }
+}
 
+/// `HA`: a number of handicap stones (a negative one is 0), with a warning
+/// when it is not a number; 0 when absent.
+fn read_handicap(root: &Node<'_>, warnings: &mut Vec<Warning>) -> u32 {
+    let Some(p) = root.get("HA") else {
+        return 0;
+    };
+    let value = text_of(&p);
+    match value.parse::<i64>() {
+        Ok(h) => u32::try_from(h.max(0)).unwrap_or(u32::MAX),
+        Err(_) => {
+            warnings.push(Warning::HandicapIgnored { value });
+            0
+        }
+    }
+}
+
+/// Every node's move and where the node is, in node order, with the Go
+/// nodes of those that hold more ([`GoNode`]); warns once for `PL` and once
+/// for setup in a node with a move.
+fn read_nodes(
+    tree: &GameTree<'_>,
+    cursor: &mut Cursor<'_>,
+    sized: Option<&'static SquareBoard>,
+    warnings: &mut Vec<Warning>,
+) -> (Vec<NodeData>, Vec<GoNode>) {
     let mut nodes = Vec::with_capacity(tree.len());
     let mut go_nodes = Vec::new();
     let mut pl_with_move = Seen::default();
     let mut setup_with_move = Seen::default();
-    let sized = board.as_ref().ok().copied();
     for node in tree.nodes() {
         let loc = cursor.advance(node.span().start);
         let (line, column) = (loc.line as u32, loc.column as u32);
@@ -154,30 +201,7 @@ pub(super) fn read(
     if let Some(at) = pl_with_move.get() {
         warnings.push(Warning::PlWithMove { at });
     }
-
-    let (setup, first_player) = match sized {
-        Some(b) => initial_position(tree, b, &nodes, &go_nodes),
-        None => (None, ToMove::Color(Color::Black)),
-    };
-    let spec = GameSpec::Go(GoSpec {
-        board,
-        ruleset,
-        ru_mapped,
-        ru,
-        komi,
-        komi_meant,
-        handicap,
-        setup,
-        first_player,
-    });
-    (
-        info,
-        Tree {
-            spec,
-            nodes,
-            go_nodes,
-        },
-    )
+    (nodes, go_nodes)
 }
 
 /// `SZ[n]` or `SZ[n:n]`, 1 ≤ n ≤ 19 (go-rules.md, "Board and points").

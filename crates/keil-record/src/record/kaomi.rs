@@ -4,13 +4,10 @@
 use keil_rules::{
     KaomiRuleset, KaomiVariant, MAX_KAOMI_SIZE, MIN_KAOMI_SIZE, Move, SgfPointError, SquareBoard,
 };
-use keil_sgf::GameTree;
+use keil_sgf::{GameTree, Node};
 
-use super::keil::{Dialect, read_komi, read_node_move, read_size};
-use super::{
-    Cursor, GameSpec, KaomiSpec, MoveValue, NO_EXTRA, NodeData, Reader, Tree, Warning, text_of,
-    value_span,
-};
+use super::keil::{Dialect, read_komi, read_moves, read_size};
+use super::{Cursor, GameSpec, KaomiSpec, MoveValue, Reader, Tree, Warning, text_of, value_span};
 use crate::error::{ErrorKind, Result};
 use crate::info::{GameInfo, GameResult};
 
@@ -36,15 +33,7 @@ pub(super) fn read(
         },
         |value| ErrorKind::KaomiSize { value },
     )?;
-    let ruleset = match root.get("RU") {
-        None => KaomiRuleset::default(),
-        Some(p) => {
-            let value = text_of(&p);
-            KaomiRuleset::from_ru(Some(&value)).map_err(|source| {
-                r.error(ErrorKind::KaomiRuleset { value, source }, value_span(&p))
-            })?
-        }
-    };
+    let ruleset = read_ruleset(r, &root)?;
     let komi = read_komi(r, &root)?;
     let komi_warning = match ruleset.variant {
         KaomiVariant::Standard => komi.0 != 0,
@@ -66,24 +55,9 @@ pub(super) fn read(
             }
         })
     })?;
-
-    let mut nodes = Vec::with_capacity(tree.len());
-    for (i, node) in tree.nodes().enumerate() {
-        let loc = cursor.advance(node.span().start);
-        let mv = read_node_move(
-            r,
-            &node,
-            Dialect::Kaomi,
-            |raw| move_value(board, raw),
-            i == 0,
-        )?;
-        nodes.push(NodeData {
-            mv,
-            line: loc.line as u32,
-            column: loc.column as u32,
-            extra: NO_EXTRA,
-        });
-    }
+    let nodes = read_moves(r, tree, cursor, Dialect::Kaomi, |raw| {
+        move_value(board, raw)
+    })?;
     let spec = GameSpec::Kaomi(KaomiSpec {
         board,
         ruleset,
@@ -98,6 +72,19 @@ pub(super) fn read(
             go_nodes: Vec::new(),
         },
     ))
+}
+
+/// `RU`: a Kaomi ruleset, `RU[Kaomi]` when absent.
+fn read_ruleset(r: &Reader<'_, '_>, root: &Node<'_>) -> Result<KaomiRuleset> {
+    match root.get("RU") {
+        None => Ok(KaomiRuleset::default()),
+        Some(p) => {
+            let value = text_of(&p);
+            KaomiRuleset::from_ru(Some(&value)).map_err(|source| {
+                r.error(ErrorKind::KaomiRuleset { value, source }, value_span(&p))
+            })
+        }
+    }
 }
 
 /// A Kaomi move value (kaomi-rules.md, "Records"): two SGF letters (a

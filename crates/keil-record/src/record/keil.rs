@@ -29,24 +29,7 @@ pub(super) fn read(
         |side| Board::new(side).ok(),
         |value| ErrorKind::BadSize { value },
     )?;
-    let komi = read_komi(r, &root)?;
-    let mut ruleset = match root.get("RU") {
-        None => Ruleset::keil(),
-        Some(p) => {
-            let value = text_of(&p);
-            value.parse::<Ruleset>().map_err(|source| {
-                r.error(ErrorKind::BadRuleset { value, source }, value_span(&p))
-            })?
-        }
-    };
-    ruleset.komi = komi;
-    if ruleset.komi_warning() {
-        warnings.push(Warning::Komi {
-            komi,
-            button: ruleset.button,
-        });
-    }
-
+    let ruleset = read_ruleset(r, &root, warnings)?;
     let info = super::read_info(&root, |p| {
         let value = text_of(p);
         let result = value
@@ -59,19 +42,7 @@ pub(super) fn read(
         warnings.push(Warning::FromSetup);
     }
 
-    // Every node's move, and where every node is.
-    let mut nodes = Vec::with_capacity(tree.len());
-    for (i, node) in tree.nodes().enumerate() {
-        let loc = cursor.advance(node.span().start);
-        let mv = node_move(r, &node, i == 0, board)?;
-        nodes.push(NodeData {
-            mv,
-            line: loc.line as u32,
-            column: loc.column as u32,
-            extra: NO_EXTRA,
-        });
-    }
-
+    let nodes = read_moves(r, tree, cursor, Dialect::Keil, |raw| move_value(board, raw))?;
     let to_move = player.unwrap_or_else(|| {
         if setup.is_some() {
             tree.main_line()
@@ -95,6 +66,33 @@ pub(super) fn read(
             go_nodes: Vec::new(),
         },
     ))
+}
+
+/// `RU` with `KM` as its komi (`RU` absent: Keil's defaults), and the
+/// komi warning of record-format.md.
+fn read_ruleset(
+    r: &Reader<'_, '_>,
+    root: &Node<'_>,
+    warnings: &mut Vec<Warning>,
+) -> Result<Ruleset> {
+    let komi = read_komi(r, root)?;
+    let mut ruleset = match root.get("RU") {
+        None => Ruleset::keil(),
+        Some(p) => {
+            let value = text_of(&p);
+            value.parse::<Ruleset>().map_err(|source| {
+                r.error(ErrorKind::BadRuleset { value, source }, value_span(&p))
+            })?
+        }
+    };
+    ruleset.komi = komi;
+    if ruleset.komi_warning() {
+        warnings.push(Warning::Komi {
+            komi,
+            button: ruleset.button,
+        });
+    }
+    Ok(ruleset)
 }
 
 /// The board of `SZ` (Keil and Kaomi): `default` with a `MissingSz`
@@ -196,33 +194,43 @@ fn root_setup(
     Ok((Some(position), player))
 }
 
-/// A node's move (`B`/`W`), with the record errors of record-format.md:
-/// two moves, a move with setup, setup outside the root, a malformed point.
-fn node_move(
+/// A Keil move value (record-format.md, "Point values"): `pass` or empty,
+/// `button`, a point name (or off the board); `None` for a malformed point.
+fn move_value(board: &'static Board, raw: &str) -> Option<MoveValue> {
+    if raw.is_empty() || raw.eq_ignore_ascii_case("pass") {
+        Some(MoveValue::Move(Move::Pass))
+    } else if raw.eq_ignore_ascii_case("button") {
+        Some(MoveValue::Move(Move::TakeButton))
+    } else {
+        match board.parse_point(raw) {
+            Ok(point) => Some(MoveValue::Move(Move::Place(point))),
+            Err(PointError::OffBoard { .. }) => Some(MoveValue::OffBoard),
+            Err(PointError::Malformed(_)) => None,
+        }
+    }
+}
+
+/// Every node's move, read by [`read_node_move`] with the game's value
+/// reader `value`, and where the node is, in node order (the root first).
+pub(super) fn read_moves(
     r: &Reader<'_, '_>,
-    node: &Node<'_>,
-    root: bool,
-    board: &'static Board,
-) -> Result<Option<NodeMove>> {
-    read_node_move(
-        r,
-        node,
-        Dialect::Keil,
-        |raw| {
-            if raw.is_empty() || raw.eq_ignore_ascii_case("pass") {
-                Some(MoveValue::Move(Move::Pass))
-            } else if raw.eq_ignore_ascii_case("button") {
-                Some(MoveValue::Move(Move::TakeButton))
-            } else {
-                match board.parse_point(raw) {
-                    Ok(point) => Some(MoveValue::Move(Move::Place(point))),
-                    Err(PointError::OffBoard { .. }) => Some(MoveValue::OffBoard),
-                    Err(PointError::Malformed(_)) => None,
-                }
-            }
-        },
-        root,
-    )
+    tree: &GameTree<'_>,
+    cursor: &mut Cursor<'_>,
+    dialect: Dialect,
+    value: impl Fn(&str) -> Option<MoveValue>,
+) -> Result<Vec<NodeData>> {
+    let mut nodes = Vec::with_capacity(tree.len());
+    for (i, node) in tree.nodes().enumerate() {
+        let loc = cursor.advance(node.span().start);
+        let mv = read_node_move(r, &node, dialect, &value, i == 0)?;
+        nodes.push(NodeData {
+            mv,
+            line: loc.line as u32,
+            column: loc.column as u32,
+            extra: NO_EXTRA,
+        });
+    }
+    Ok(nodes)
 }
 
 /// The game whose node rules apply: where setup (`AB`, `AW`, `AE`) may
@@ -255,22 +263,7 @@ pub(super) fn read_node_move(
             "B" => Color::Black,
             "W" => Color::White,
             "AB" | "AW" | "AE" => {
-                if dialect == Dialect::Kaomi {
-                    return Err(r.error(
-                        ErrorKind::KaomiSetup {
-                            prop: p.ident().to_string(),
-                        },
-                        p.span(),
-                    ));
-                }
-                if !root {
-                    return Err(r.error(
-                        ErrorKind::SetupNotInRoot {
-                            prop: p.ident().to_string(),
-                        },
-                        p.span(),
-                    ));
-                }
+                setup_allowed(r, &p, dialect, root)?;
                 setup_prop = Some(p);
                 continue;
             }
@@ -323,4 +316,17 @@ pub(super) fn read_node_move(
         ));
     }
     Ok(mv)
+}
+
+/// Setup (`AB`, `AW`, `AE`) is a record error outside the root, and
+/// anywhere in Kaomi, which has none.
+fn setup_allowed(r: &Reader<'_, '_>, p: &Property<'_>, dialect: Dialect, root: bool) -> Result<()> {
+    let prop = p.ident().to_string();
+    if dialect == Dialect::Kaomi {
+        return Err(r.error(ErrorKind::KaomiSetup { prop }, p.span()));
+    }
+    if !root {
+        return Err(r.error(ErrorKind::SetupNotInRoot { prop }, p.span()));
+    }
+    Ok(())
 }

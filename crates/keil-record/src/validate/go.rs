@@ -12,7 +12,7 @@ use super::{
     Winner, agrees, problem, reported, result_mismatch, run_lines,
 };
 use crate::info::{GameResult, WinBy};
-use crate::record::{GoSpec, MoveValue, View};
+use crate::record::{GoNode, GoSpec, MoveValue, NodeMove, View};
 
 /// A Go game along one line, with what the turn order of the first move
 /// needs (go-rules.md, "Turn order" 1).
@@ -36,7 +36,8 @@ pub(crate) struct GoLine {
 impl Replayer for GoLine {
     #[inline]
     fn step(line: &mut Line<'_, GoLine>, id: NodeId, notes: &mut Notes) -> Option<Played> {
-        let data = line.record.node(id);
+        let record = line.record;
+        let data = record.node(id);
         let m = data.mv;
         if m.is_some() {
             line.moves += 1;
@@ -44,46 +45,20 @@ impl Replayer for GoLine {
         if line.illegal.is_some() {
             return None;
         }
-        let extra = line.record.go_node(data);
+        let extra = record.go_node(data);
+        if let Some(ill) = malformed(line, id, m, extra) {
+            line.illegal = Some(ill);
+            return None;
+        }
         let pl = extra.and_then(|x| x.pl);
-        if let Some(p) = extra.and_then(|x| x.problem.as_ref()) {
-            let at = (
-                line.moves + u32::from(m.is_none()),
-                m.map_or(Color::Black, |m| m.color),
-            );
-            let ill = problem(line.record, id, at, p.text.clone(), p.reason, p.span);
-            line.illegal = Some(ill);
-            return None;
-        }
-        if let Some(m) = m
-            && m.value == MoveValue::Malformed
-        {
-            let ill = line.illegal(id, m, line.moves, Reason::BadMoveValue, Vec::new(), None);
-            line.illegal = Some(ill);
-            return None;
-        }
         let g = &mut line.game;
         if let Some(setup) = extra.and_then(|x| x.setup.as_ref()) {
             let mut position = g.game.position();
             setup.apply(&mut position);
-            let (l, column) = line.record.location(id);
-            if position.groups().iter().any(|g| g.liberties.is_empty()) {
-                notes.setup_no_liberties.add(l, column);
-            }
-            // Who moves after the setup: PL (before the first move, one
-            // given earlier too), else either colour; with a move in the
-            // node, its PL names the player after that move.
+            // With a move in the node, its PL names the player after that
+            // move.
             let named = if m.is_some() { None } else { pl };
-            let to_move = if g.started {
-                notes.setup_in_game.add(l, column);
-                g.setup = Some(position);
-                named
-            } else {
-                g.setup_first = true;
-                named.or(g.first_player)
-            };
-            g.game
-                .apply_setup(&position, to_move.map_or(ToMove::Either, ToMove::Color));
+            g.apply_setup(position, record.location(id), named, notes);
         } else if let (Some(c), None) = (pl, m) {
             if !g.started {
                 g.first_player = Some(c);
@@ -91,13 +66,7 @@ impl Replayer for GoLine {
             g.game.set_to_move(ToMove::Color(c));
         }
         let m = m?;
-        if !g.started {
-            g.started = true;
-            g.start = Some(g.game.position());
-            if g.handicap >= 2 && !g.setup_first && g.first_player.is_none() {
-                g.game.set_handicap_moves(g.handicap);
-            }
-        }
+        g.at_first_move();
         let result = match g.game.check_turn(m.color) {
             Err(e) => Err(e.reason),
             Ok(()) => match m.value {
@@ -111,7 +80,7 @@ impl Replayer for GoLine {
                     g.game.set_to_move(ToMove::Color(c));
                 }
                 if outcome.resumed {
-                    let (l, column) = line.record.location(id);
+                    let (l, column) = record.location(id);
                     notes.resumed.add(l, column);
                 }
                 Some(Played {
@@ -121,26 +90,101 @@ impl Replayer for GoLine {
                 })
             }
             Err(e) => {
-                let reason = Reason::of(&e);
-                let (plies, kee) = match e {
-                    IllegalReason::Repetition { plies, kee } => (plies, kee),
-                    _ => (Vec::new(), None),
-                };
-                let ply = g.game.ply() + 1;
-                let end_passes = if g.game.ruleset() == GoRuleset::Kee {
-                    4
-                } else {
-                    2
-                };
-                let mut ill = line.illegal(id, m, ply, reason, plies, kee);
-                if reason == Reason::AfterEnd {
-                    ill.end_passes = end_passes;
-                }
-                line.illegal = Some(ill);
+                line.illegal = Some(refused(line, id, m, e));
                 None
             }
         }
     }
+}
+
+impl GoLine {
+    /// Setup in a node at `(line, column)` (go-rules.md, "Setup and the
+    /// player to move"): the board becomes `position`, and who moves next
+    /// is `named` (the node's `PL`), before the first move also one named
+    /// earlier, else either colour. Notes a setup that leaves a group
+    /// without liberties, and one in the game.
+    fn apply_setup(
+        &mut self,
+        position: GoPosition,
+        (l, column): (u32, u32),
+        named: Option<Color>,
+        notes: &mut Notes,
+    ) {
+        if position.groups().iter().any(|g| g.liberties.is_empty()) {
+            notes.setup_no_liberties.add(l, column);
+        }
+        let to_move = if self.started {
+            notes.setup_in_game.add(l, column);
+            self.setup = Some(position);
+            named
+        } else {
+            self.setup_first = true;
+            named.or(self.first_player)
+        };
+        self.game
+            .apply_setup(&position, to_move.map_or(ToMove::Either, ToMove::Color));
+    }
+
+    /// At the line's first move: keeps the initial position, and starts
+    /// free handicap moves (`HA` from 2 up, without setup or `PL` before).
+    #[inline]
+    fn at_first_move(&mut self) {
+        if !self.started {
+            self.started = true;
+            self.start = Some(self.game.position());
+            if self.handicap >= 2 && !self.setup_first && self.first_player.is_none() {
+                self.game.set_handicap_moves(self.handicap);
+            }
+        }
+    }
+}
+
+/// What makes node `id` malformed, if anything: a problem of the node
+/// (`two_moves_in_node`, `bad_setup`), or a move value that is no move
+/// (`bad_move_value`).
+#[inline]
+fn malformed(
+    line: &Line<'_, GoLine>,
+    id: NodeId,
+    m: Option<NodeMove>,
+    extra: Option<&GoNode>,
+) -> Option<Illegal> {
+    if let Some(p) = extra.and_then(|x| x.problem.as_ref()) {
+        let at = (
+            line.moves + u32::from(m.is_none()),
+            m.map_or(Color::Black, |m| m.color),
+        );
+        return Some(problem(
+            line.record,
+            id,
+            at,
+            p.text.clone(),
+            p.reason,
+            p.span,
+        ));
+    }
+    let m = m.filter(|m| m.value == MoveValue::Malformed)?;
+    Some(line.illegal(id, m, line.moves, Reason::BadMoveValue, Vec::new(), None))
+}
+
+/// The illegal move `m` of node `id`, refused by the game for `e`; an
+/// `after_end` move says how many passes ended the game.
+fn refused(line: &Line<'_, GoLine>, id: NodeId, m: NodeMove, e: IllegalReason) -> Illegal {
+    let game = &line.game.game;
+    let reason = Reason::of(&e);
+    let (plies, kee) = match e {
+        IllegalReason::Repetition { plies, kee } => (plies, kee),
+        _ => (Vec::new(), None),
+    };
+    let mut ill = line.illegal(id, m, game.ply() + 1, reason, plies, kee);
+    if reason == Reason::AfterEnd {
+        ill.end_passes = if game.ruleset() == GoRuleset::Kee {
+            4
+        } else {
+            2
+        };
+    }
+    ill
 }
 
 pub(super) fn run(record: View<'_>, spec: &GoSpec, replay: bool) -> Validation {
