@@ -14,9 +14,9 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::archive::Archive;
 use crate::error::{Error, Result};
 use crate::location::SQLITE_FILE;
+use crate::node::Node;
 
 /// The name the copy is written under until it is whole.
 const PART: &str = "archive.sqlite.part";
@@ -32,55 +32,43 @@ pub struct BackupReport {
     pub games: u64,
 }
 
-impl Archive {
-    /// Copies the store into `dest`, a new archive directory (created;
-    /// one that exists must be empty), as a consistent state of one
-    /// commit, while other connections and processes go on writing (see
-    /// `backup.rs`). `keil serve --db dest` then opens the copy and
-    /// rebuilds its derived indexes.
-    ///
-    /// # Errors
-    /// [`Error::Io`] when `dest` is a file or a directory that is not
-    /// empty, or cannot be created, synced or renamed into;
-    /// [`Error::Unsupported`] for a PostgreSQL archive (back it up with
-    /// `pg_dump -Fc`); storage errors of the copy.
-    pub fn backup(&self, dest: impl AsRef<Path>) -> Result<BackupReport> {
-        let dest = dest.as_ref();
-        if !self.location.is_embedded() {
-            return Err(Error::Unsupported(
-                "a PostgreSQL archive is backed up with pg_dump -Fc (docs/operating.md, \"Backups and restores\")"
-                    .into(),
-            ));
-        }
-        prepare_destination(dest)?;
-        let part = dest.join(PART);
-        let store = dest.join(SQLITE_FILE);
-        let _ = std::fs::remove_file(&part);
-        let games = match self.readers.copy_into(&part) {
-            Ok(games) => games,
-            Err(e) => {
-                let _ = std::fs::remove_file(&part);
-                return Err(e);
-            }
-        };
-        let io = |path: &Path| {
-            let path = path.to_path_buf();
-            move |e| Error::io(path, e)
-        };
-        std::fs::File::open(&part)
-            .and_then(|f| f.sync_all())
-            .map_err(io(&part))?;
-        std::fs::rename(&part, &store).map_err(io(&store))?;
-        std::fs::File::open(dest)
-            .and_then(|d| d.sync_all())
-            .map_err(io(dest))?;
-        let bytes = std::fs::metadata(&store).map_err(io(&store))?.len();
-        Ok(BackupReport {
-            store,
-            bytes,
-            games,
-        })
+/// [`Archive::backup`](crate::Archive::backup): see there.
+pub(crate) fn backup(node: &Node, dest: impl AsRef<Path>) -> Result<BackupReport> {
+    let dest = dest.as_ref();
+    if !node.location.is_embedded() {
+        return Err(Error::Unsupported(
+            "a PostgreSQL archive is backed up with pg_dump -Fc (docs/operating.md, \"Backups and restores\")"
+                .into(),
+        ));
     }
+    prepare_destination(dest)?;
+    let part = dest.join(PART);
+    let store = dest.join(SQLITE_FILE);
+    let _ = std::fs::remove_file(&part);
+    let games = match node.readers.copy_into(&part) {
+        Ok(games) => games,
+        Err(e) => {
+            let _ = std::fs::remove_file(&part);
+            return Err(e);
+        }
+    };
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |e| Error::io(path, e)
+    };
+    std::fs::File::open(&part)
+        .and_then(|f| f.sync_all())
+        .map_err(io(&part))?;
+    std::fs::rename(&part, &store).map_err(io(&store))?;
+    std::fs::File::open(dest)
+        .and_then(|d| d.sync_all())
+        .map_err(io(dest))?;
+    let bytes = std::fs::metadata(&store).map_err(io(&store))?.len();
+    Ok(BackupReport {
+        store,
+        bytes,
+        games,
+    })
 }
 
 /// Creates `dest` or checks that it is an empty directory (a backup never

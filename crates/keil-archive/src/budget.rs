@@ -178,10 +178,16 @@ mod tests {
         })
         .unwrap();
         let q = crate::index::positions::PositionQuery::new(empty);
-        let conn = archive.reader().unwrap();
+        let conn = archive.node.reader().unwrap();
         let run = |b: &Budget| {
             conn.snapshot(|c| {
-                crate::index::positions::search(&archive.positions, &archive.facts, c, &q, b)
+                crate::index::positions::search(
+                    &archive.node.positions,
+                    &archive.node.facts,
+                    c,
+                    &q,
+                    b,
+                )
             })
         };
         assert!(run(&Budget::unlimited()).unwrap().total_games > 0);
@@ -194,7 +200,13 @@ mod tests {
         };
         for b in [&spent, &expired] {
             let got = conn.snapshot(|c| {
-                crate::index::positions::search(&archive.positions, &archive.facts, c, &q2, b)
+                crate::index::positions::search(
+                    &archive.node.positions,
+                    &archive.node.facts,
+                    c,
+                    &q2,
+                    b,
+                )
             });
             assert!(matches!(got, Err(Error::OverBudget { .. })), "{got:?}");
         }

@@ -20,7 +20,7 @@ pub enum Error {
     /// Occurs when a full-text query is over its bounds (too long, too
     /// many words); no query within them is refused.
     #[error("{0}")]
-    TextQuery(#[from] crate::index::text::query::TextQueryError),
+    TextQuery(#[from] TextQueryError),
     /// Occurs when an alias cannot be added ([`crate::Archive::add_alias`]):
     /// a name without a letter or digit, or two names that are already
     /// one person key.
@@ -56,7 +56,7 @@ pub enum Error {
     /// not drawn in a corner, a pattern too large for its mode, ...); the
     /// text says what to change.
     #[error("pattern: {0}")]
-    Pattern(#[from] crate::index::patterns::PatternError),
+    Pattern(#[from] PatternError),
     /// Occurs when a stored position segment does not decode (a damaged
     /// archive); `keil reindex` rebuilds the position index from the games.
     #[error("position index: {0}")]
@@ -107,7 +107,7 @@ pub enum Error {
     )]
     Stopped {
         /// What was stored before the failure.
-        progress: crate::model::ImportProgress,
+        progress: crate::progress::ImportProgress,
         /// Why the import stopped.
         cause: Box<Error>,
     },
@@ -136,7 +136,22 @@ pub struct StorageError {
     /// Which part of the storage failed: `SQLite`, `schema migration` or
     /// `text index`.
     what: &'static str,
+    /// What the store read of the disk in its engine's error codes.
+    disk: Disk,
     source: Box<dyn std::error::Error + Send + Sync + 'static>,
+}
+
+/// What a storage engine's error says of the disk under it, as the store
+/// reads its engine's codes (`store/sqlite/mod.rs`): only the store knows
+/// its engine's error types.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Disk {
+    /// The disk is full (SQLite's `SQLITE_FULL`, or `SQLITE_IOERR`: what a
+    /// failed write reports).
+    pub full: bool,
+    /// The disk or file cannot be written (read-only, full, no
+    /// permission, a failed write).
+    pub unwritable: bool,
 }
 
 impl StorageError {
@@ -144,8 +159,8 @@ impl StorageError {
     /// `SQLITE_IOERR` (what a failed write reports), or an I/O error of
     /// kind `StorageFull` anywhere in the cause chain (the text index).
     pub fn is_out_of_space(&self) -> bool {
-        if let Some(full) = crate::store::out_of_space(&*self.source) {
-            return full;
+        if self.disk.full {
+            return true;
         }
         let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(&*self.source);
         while let Some(c) = cause {
@@ -167,8 +182,18 @@ impl StorageError {
 }
 
 fn storage(what: &'static str, e: impl std::error::Error + Send + Sync + 'static) -> Error {
+    engine_error(what, e, Disk::default())
+}
+
+/// A storage error whose engine's codes the store has read (`disk`).
+pub(crate) fn engine_error(
+    what: &'static str,
+    e: impl std::error::Error + Send + Sync + 'static,
+    disk: Disk,
+) -> Error {
     Error::Storage(StorageError {
         what,
+        disk,
         source: Box::new(e),
     })
 }
@@ -199,6 +224,7 @@ impl Error {
         match self {
             Error::ReadOnly => true,
             Error::Io { source, .. } => io_unwritable(source),
+            Error::Storage(s) if s.disk.unwritable => true,
             Error::Storage(s) => {
                 let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(&*s.source);
                 while let Some(c) = cause {
@@ -222,16 +248,13 @@ fn io_unwritable(e: &std::io::Error) -> bool {
     )
 }
 
-/// One cause in a storage error's chain: an I/O error, or the store's or
-/// tantivy's codes for one.
+/// One cause in a storage error's chain: an I/O error, or tantivy's codes
+/// for one (the store's engine's were read when the error was made).
 fn engine_unwritable(e: &(dyn std::error::Error + 'static)) -> bool {
     use tantivy::TantivyError as T;
     use tantivy::directory::error::{LockError, OpenDirectoryError, OpenWriteError};
     if let Some(io) = e.downcast_ref::<std::io::Error>() {
         return io_unwritable(io);
-    }
-    if let Some(unwritable) = crate::store::unwritable(e) {
-        return unwritable;
     }
     match e.downcast_ref::<T>() {
         Some(T::IoError(io))
@@ -242,6 +265,110 @@ fn engine_unwritable(e: &(dyn std::error::Error + 'static)) -> bool {
         }
         _ => false,
     }
+}
+
+/// The longest text query read, in bytes (UTF-8): a person's query is a
+/// few words; this bounds what one request can ask of the index.
+pub const MAX_TEXT_QUERY_BYTES: usize = 1000;
+
+/// The most words (the index's tokens, over every clause) a text query may
+/// have: each word is a lookup in every field it may match.
+pub const MAX_TEXT_QUERY_WORDS: usize = 64;
+
+/// A text query refused as a whole (the only refusals: nothing in a query
+/// within the bounds is a syntax error).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TextQueryError {
+    /// The query is longer than [`MAX_TEXT_QUERY_BYTES`].
+    #[error(
+        "the text query is {bytes} bytes long; the limit is {MAX_TEXT_QUERY_BYTES} bytes: use fewer words"
+    )]
+    TooLong {
+        /// The query's length in bytes (UTF-8).
+        bytes: usize,
+    },
+    /// The query has more than [`MAX_TEXT_QUERY_WORDS`] words.
+    #[error(
+        "the text query has {words} words; the limit is {MAX_TEXT_QUERY_WORDS} words: use fewer"
+    )]
+    TooManyWords {
+        /// The words of the query (the index's tokens).
+        words: usize,
+    },
+}
+
+/// Why a pattern is refused (each names what to fix).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PatternError {
+    /// The text is empty.
+    #[error("empty pattern: write rows of X O . * x o separated by '/', or VALUE:POINT items")]
+    Empty,
+    /// A character that is no cell value.
+    #[error(
+        "{found:?} at row {row}, column {column} is not a cell: use X (black), O (white), . (empty), * (any), x (black or empty), o (white or empty)"
+    )]
+    Cell {
+        /// The character.
+        found: char,
+        /// Its row, from 1.
+        row: usize,
+        /// Its column, from 1.
+        column: usize,
+    },
+    /// Rows of different lengths.
+    #[error("row {row} has {found} cells, row 1 has {expected}: every row needs the same width")]
+    Ragged {
+        /// The row, from 1.
+        row: usize,
+        /// Row 1's width.
+        expected: usize,
+        /// This row's width.
+        found: usize,
+    },
+    /// The rows notation on a hexagonal board.
+    #[error(
+        "a Keil pattern is written as VALUE:POINT items (X:g7 O:h8 .:g8,h7): rows are for square boards"
+    )]
+    RowsOnHexagon,
+    /// A point that is malformed or off the board.
+    #[error("point {point:?}: {reason}")]
+    Point {
+        /// The point as written.
+        point: String,
+        /// Why it is refused.
+        reason: String,
+    },
+    /// An item of the point-list notation that is not `VALUE:POINTS`.
+    #[error("{0:?} is not VALUE:POINT[,POINT...] (e.g. X:dd or .:cc,cd)")]
+    Item(String),
+    /// The same point given twice.
+    #[error("point {0} is given twice")]
+    Twice(String),
+    /// The drawn pattern does not fit on the board.
+    #[error("the pattern does not fit on the board ({0})")]
+    OffBoard(String),
+    /// An unknown mode.
+    #[error("unknown mode {0:?}: use fixed, corner, side, centre or anywhere")]
+    Mode(String),
+    /// A corner pattern not drawn in a corner.
+    #[error(
+        "a corner pattern must be drawn in a corner of the board (touching two edges that meet there): extend its region to the corner, name its stones alone (e.g. X:dd O:cf) and the region grows to the nearest corner, or choose the mode side, centre or anywhere"
+    )]
+    NotInCorner,
+    /// A side pattern not drawn on exactly one edge.
+    #[error(
+        "a side pattern must be drawn touching exactly one edge of the board and no corner: extend its region to one edge, name its stones alone (e.g. X:jd) and the region grows to the nearest edge, or choose the mode corner, centre or anywhere"
+    )]
+    NotOnSide,
+    /// No placement of the pattern is possible in the mode.
+    #[error(
+        "the pattern has no place on this board in {0} mode: its region is too large for the mode; make it smaller or choose the mode anywhere"
+    )]
+    NoPlacement(&'static str),
+    /// A board the kind does not have.
+    #[error("board: {0}")]
+    Board(String),
 }
 
 /// The crate's result type.

@@ -25,7 +25,7 @@ impl Games<'_> {
         filter: &GameFilter,
         each: &mut dyn FnMut(&GameSummary, &str) -> Result<bool>,
     ) -> Result<u64> {
-        crate::store::games::export(self.archive.reader()?.read(), filter, each)
+        crate::store::games::export(self.node.reader()?.read(), filter, each)
     }
 
     /// The games `ids`, in that order (ids not stored are skipped), written
@@ -41,11 +41,10 @@ impl Games<'_> {
         bundle: &mut keil_container::Bundle<W>,
     ) -> Result<(u64, std::io::Result<()>)> {
         let mut written = Ok(());
-        let n =
-            crate::store::games::export_ids(self.archive.reader()?.read(), ids, &mut |g, r| {
-                written = add_to_bundle(bundle, g, r);
-                Ok(written.is_ok())
-            })?;
+        let n = crate::store::games::export_ids(self.node.reader()?.read(), ids, &mut |g, r| {
+            written = add_to_bundle(bundle, g, r);
+            Ok(written.is_ok())
+        })?;
         Ok((n, written))
     }
 

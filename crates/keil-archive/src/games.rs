@@ -5,7 +5,6 @@ use keil_rules::{
     AnyPosition, AnyRuleset, BoardSpec, Color, GoRuleset, HalfPoints, KaomiRuleset, Ruleset, ToMove,
 };
 
-use crate::archive::Archive;
 use crate::budget::Budget;
 use crate::error::{Error, Result};
 use crate::ids::GameId;
@@ -13,6 +12,7 @@ use crate::model::{
     Game, GameFilter, GameList, GameMoves, GameStatus, GameSummary, Page, StoredMoves,
 };
 use crate::moves;
+use crate::node::Node;
 use crate::store::{Read, games as sql};
 
 impl StoredMoves {
@@ -107,7 +107,7 @@ fn summary_and_moves(read: Read<'_>, id: GameId) -> Result<Option<(GameSummary, 
 /// The game queries of an archive, from [`Archive::games`]. Each call uses
 /// one pooled read connection.
 pub struct Games<'a> {
-    pub(crate) archive: &'a Archive,
+    pub(crate) node: &'a Node,
 }
 
 impl Games<'_> {
@@ -118,7 +118,7 @@ impl Games<'_> {
     /// Storage errors; [`Error::Corrupt`] when the stored moves or record
     /// do not decode.
     pub fn get(&self, id: GameId) -> Result<Option<Game>> {
-        self.archive.reader()?.snapshot(|read| {
+        self.node.reader()?.snapshot(|read| {
             let Some((summary, moves)) = summary_and_moves(read, id)? else {
                 return Ok(None);
             };
@@ -141,7 +141,7 @@ impl Games<'_> {
     /// # Errors
     /// Storage errors.
     pub fn uploader(&self, id: GameId) -> Result<Option<String>> {
-        sql::uploader(self.archive.reader()?.read(), id)
+        sql::uploader(self.node.reader()?.read(), id)
     }
 
     /// A page of the games that pass `filter`, sorted by date then id
@@ -151,7 +151,7 @@ impl Games<'_> {
     /// # Errors
     /// Storage errors.
     pub fn list(&self, filter: &GameFilter, page: &Page) -> Result<GameList> {
-        sql::list_games(self.archive.reader()?.read(), filter, page)
+        sql::list_games(self.node.reader()?.read(), filter, page)
     }
 
     /// [`Games::list`] under a budget: one snapshot whose statements stop
@@ -166,7 +166,7 @@ impl Games<'_> {
         page: &Page,
         budget: &Budget,
     ) -> Result<GameList> {
-        self.archive
+        self.node
             .reader()?
             .snapshot_within(budget, |read| sql::list_games(read, filter, page))
     }
@@ -177,7 +177,7 @@ impl Games<'_> {
     /// # Errors
     /// Storage errors.
     pub fn summaries(&self, ids: &[GameId]) -> Result<Vec<GameSummary>> {
-        self.archive
+        self.node
             .reader()?
             .snapshot(|read| sql::summaries(read, ids))
     }
@@ -189,7 +189,7 @@ impl Games<'_> {
     /// Storage errors; [`Error::Corrupt`] when the stored moves do not
     /// decode.
     pub fn moves(&self, id: GameId) -> Result<Option<GameMoves>> {
-        sql::game_moves(self.archive.reader()?.read(), id)
+        sql::game_moves(self.node.reader()?.read(), id)
     }
 
     /// One game's metadata and main line, without the record text (no
@@ -201,7 +201,7 @@ impl Games<'_> {
     /// Storage errors; [`Error::Corrupt`] when the stored moves do not
     /// decode.
     pub fn summary_and_moves(&self, id: GameId) -> Result<Option<(GameSummary, GameMoves)>> {
-        summary_and_moves(self.archive.reader()?.read(), id)
+        summary_and_moves(self.node.reader()?.read(), id)
     }
 
     /// The number of games that pass `filter`.
@@ -219,7 +219,7 @@ impl Games<'_> {
     /// # Errors
     /// [`Error::OverBudget`] when the budget runs out; storage errors.
     pub fn count_within(&self, filter: &GameFilter, budget: &Budget) -> Result<u64> {
-        let conn = self.archive.reader()?;
+        let conn = self.node.reader()?;
         match filter.counted() {
             Some(name) => Ok(sql::counts(conn.read())?.get(&name)),
             None => conn.snapshot_within(budget, |read| sql::count(read, filter)),
@@ -231,7 +231,7 @@ impl Games<'_> {
     /// # Errors
     /// Storage errors.
     pub fn count_by_status(&self) -> Result<Vec<(GameStatus, u64)>> {
-        Ok(sql::counts(self.archive.reader()?.read())?.by_status())
+        Ok(sql::counts(self.node.reader()?.read())?.by_status())
     }
 }
 
@@ -253,7 +253,7 @@ pub struct GameRecord {
     pub index: Option<u64>,
     /// How it is the game (`None` for the game's own record, and for a
     /// record merged by an older version and not checked yet).
-    pub merge_kind: Option<crate::import::MergeKind>,
+    pub merge_kind: Option<crate::model::MergeKind>,
     /// The board symmetry (0-7 on a square board, keil-rules' order) that
     /// maps the record's points onto the game's (0 for the game's own).
     pub transform: u8,
@@ -292,7 +292,7 @@ impl Games<'_> {
     /// Storage errors; [`Error::Corrupt`] for a record that does not
     /// decompress.
     pub fn records(&self, id: GameId) -> Result<Vec<GameRecord>> {
-        self.archive.reader()?.snapshot(|read| {
+        self.node.reader()?.snapshot(|read| {
             let Some((import, source, index)) = crate::store::sources::own(read, id.sql())? else {
                 return Ok(Vec::new());
             };
@@ -334,7 +334,7 @@ impl Games<'_> {
     /// Storage errors; [`Error::Corrupt`] for a record that does not
     /// decompress.
     pub fn record_text(&self, id: GameId, record: i64) -> Result<Option<String>> {
-        let read = self.archive.reader()?;
+        let read = self.node.reader()?;
         if record == 0 {
             return sql::record(read.read(), id)?
                 .map(|blob| crate::store::records::decompress(id, &blob))
@@ -353,7 +353,7 @@ impl Games<'_> {
     /// # Errors
     /// Storage errors.
     pub fn similar(&self, id: GameId) -> Result<Vec<SimilarGame>> {
-        self.archive.reader()?.snapshot(|read| {
+        self.node.reader()?.snapshot(|read| {
             let links = crate::store::sources::links(read, id.sql())?;
             let ids: Vec<GameId> = links.iter().map(|l| GameId::from_sql(l.0)).collect();
             let mut summaries: std::collections::HashMap<GameId, GameSummary> =
@@ -399,7 +399,7 @@ fn record_of(
         import_id: import.map(crate::ids::ImportId::from_sql),
         source,
         index: index.and_then(|i| u64::try_from(i).ok()),
-        merge_kind: kind.and_then(crate::import::MergeKind::parse),
+        merge_kind: kind.and_then(crate::model::MergeKind::parse),
         transform: u8::try_from(transform).unwrap_or(0),
         differs: differs
             .unwrap_or("")

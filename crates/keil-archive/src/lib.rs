@@ -76,9 +76,10 @@ mod location;
 mod memory;
 mod model;
 mod moves;
+mod node;
 mod people;
 mod players;
-mod prepare;
+mod progress;
 mod refused;
 mod removal;
 mod store;
@@ -91,23 +92,24 @@ pub use location::{Location, SQLITE_FILE, TANTIVY_DIR};
 /// How often a server node calls [`Archive::catch_up`] (250 ms).
 pub const CATCH_UP_EVERY: std::time::Duration = index::Follow::EVERY;
 pub use error::{Error, Result, StorageError};
+pub use error::{MAX_TEXT_QUERY_BYTES, MAX_TEXT_QUERY_WORDS, PatternError, TextQueryError};
 pub use fold::{fold, person_key};
 pub use games::{GameRecord, Games, SimilarGame};
 pub use ids::{GameId, IdError, ImportId, PlayerId};
+pub use import::prepare::{Checked, EMPTY_RECORD};
 pub use import::{
     Duplicates, Fate, GameOutcome, ImportOptions, ImportReport, ImportSource, Merge, MergeKind,
     MergeRepair, NOT_SGF, REMOVED,
 };
 pub use index::patterns::{
-    Cell, MoveStats, Pattern, PatternAnswer, PatternContinuation, PatternError, PatternHit,
-    PatternIndexStats, PatternMode, PatternQuery, Patterns,
+    Cell, MoveStats, Pattern, PatternAnswer, PatternContinuation, PatternHit, PatternIndexStats,
+    PatternMode, PatternQuery, Patterns,
 };
 pub use index::positions::{Continuation, PositionAnswer, PositionHit, PositionQuery, Positions};
-pub use index::text::query::{
-    MAX_TEXT_QUERY_BYTES, MAX_TEXT_QUERY_WORDS, TextClause, TextField, TextPlan, TextQueryError,
-};
+pub use index::text::query::{TextClause, TextField, TextPlan};
 pub use kind::{GameKind, GameKindError};
 pub use memory::{Held, IndexMemory};
+pub use model::Removal;
 pub use model::people::{
     AliasReport, ColorRecord, MatchKind, NameSpelling, Opponent, PROFILE_OPPONENTS, PlayerHit,
     PlayerProfile, YearRecord,
@@ -115,15 +117,15 @@ pub use model::people::{
 pub use model::refused::Problem;
 pub use model::{
     Cursor, Game, GameFilter, GameList, GameMoves, GameStatus, GameStatusError, GameSummary,
-    HitCursor, ImportProgress, MAX_PAGE, Order, Page, YearCount, written_day,
+    HitCursor, MAX_PAGE, Order, Page, YearCount, written_day,
 };
 pub use people::{AliasFileError, read_aliases};
 pub use players::Players;
-pub use prepare::{Checked, EMPTY_RECORD};
+pub use progress::ImportProgress;
 pub use refused::{
     MAX_REFUSED_PAGE, RefusedFilter, RefusedId, RefusedLine, RefusedOrder, RefusedPage,
     RefusedRecord, RefusedSummary,
 };
-pub use removal::{MAX_REASON_BYTES, Removal};
+pub use removal::MAX_REASON_BYTES;
 pub use store::schema_version;
 pub use verify::{Check, MAX_LISTED, VerifyProblem, VerifyProgress, VerifyReport, verify_at};

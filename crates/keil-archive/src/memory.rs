@@ -12,8 +12,6 @@
 
 use serde::Serialize;
 
-use crate::archive::Archive;
-
 /// Bytes one index holds, in the heap and mapped.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Held {
@@ -83,53 +81,6 @@ impl Pins {
         self.left -= bytes;
         self.pinned += bytes;
         true
-    }
-}
-
-impl Archive {
-    /// What the position and pattern indexes hold now, in the heap and
-    /// mapped (bytes).
-    pub fn index_memory(&self) -> IndexMemory {
-        let mut positions = self.positions.held();
-        positions.heap += self.facts.heap_bytes();
-        IndexMemory {
-            positions,
-            patterns: self.patterns.held(),
-            pinned: 0,
-        }
-    }
-
-    /// Copies mapped parts of the loaded indexes into the heap, hottest
-    /// first, until the two indexes hold `budget` bytes of heap
-    /// (`keil serve --index-memory`), and says what each holds after:
-    ///
-    /// 1. the pattern index's region segments (every corner search reads a
-    ///    few runs of them, at random places);
-    /// 2. the position segments, oldest first (a whole-board search reads
-    ///    one block of each);
-    /// 3. the pattern index's first-life columns, then its events (the
-    ///    scans of side and wildcard patterns read them all, in order,
-    ///    which the system's read-ahead serves well from disk).
-    ///
-    /// An array is copied whole when it fits in what is left of the budget
-    /// and skipped otherwise. What the heap holds already (the per-game
-    /// parts, every index without a cache directory, the parts added since
-    /// a snapshot) is counted first and stays, even past the budget. Call
-    /// after the loads ([`Positions::load`](crate::Positions::load),
-    /// [`Patterns::load`](crate::Patterns::load)): parts loaded later (the
-    /// segments of later imports, mapped when a cache directory is set)
-    /// are not pinned. Searches meanwhile wait for the pattern index's
-    /// pinning (a copy: about a second a GB) and go on with the mapped
-    /// position segments they hold.
-    pub fn pin_indexes(&self, budget: u64) -> IndexMemory {
-        let mut pins = Pins::new(budget.saturating_sub(self.index_memory().heap()));
-        self.patterns.pin_regions(&mut pins);
-        self.positions.pin(&mut pins);
-        self.patterns.pin_scanned(&mut pins);
-        IndexMemory {
-            pinned: pins.pinned,
-            ..self.index_memory()
-        }
     }
 }
 

@@ -6,10 +6,10 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::archive::Archive;
 use crate::error::{Error, Result};
 use crate::fold::person_key;
 use crate::model::people::{AliasReport, Spelling};
+use crate::node::Node;
 use crate::store::{Write, people as sql};
 
 /// The spellings an import met, by name: a name is looked up once per
@@ -140,26 +140,12 @@ pub fn read_aliases(text: &str) -> std::result::Result<Vec<(String, String)>, Al
     Ok(out)
 }
 
-impl Archive {
-    /// Makes `alias` another name of the person `name` names (an
-    /// operator's decision: `AlphaGo Master` is `AlphaGo`). Stored for
-    /// later imports too: a game of any spelling with `alias`'s person key
-    /// counts for `name`'s person. When both names already have games, the
-    /// two people become one: their spellings, games and results are
-    /// merged, and a game between them becomes a game against oneself
-    /// (neither won nor lost). When only `alias` has games, its person
-    /// takes `name` as the name shown.
-    ///
-    /// # Errors
-    /// [`Error::ReadOnly`] for a read-only archive; [`Error::BadAlias`]
-    /// when a name has no letter or digit or both are the same person key;
-    /// SQLite errors.
-    pub fn add_alias(&self, alias: &str, name: &str) -> Result<AliasReport> {
-        if self.is_read_only() {
-            return Err(Error::ReadOnly);
-        }
-        self.writer()?.transaction(|tx| alias_in(tx, alias, name))
+/// [`Archive::add_alias`](crate::Archive::add_alias): see there.
+pub(crate) fn add_alias(node: &Node, alias: &str, name: &str) -> Result<AliasReport> {
+    if node.is_read_only() {
+        return Err(Error::ReadOnly);
     }
+    node.writer()?.transaction(|tx| alias_in(tx, alias, name))
 }
 
 /// [`Archive::add_alias`] inside a transaction.

@@ -4,71 +4,19 @@
 
 use std::sync::RwLock;
 
-use crate::archive::Archive;
 use crate::error::Result;
 use crate::fold::{fold, person_key};
 use crate::ids::PlayerId;
-use crate::index::{Changes, Derived};
+use crate::index::vocabulary::Vocabulary;
 use crate::model::people::{MatchKind, NameSpelling, PlayerHit, PlayerProfile, YearRecord};
-use crate::store::{Read, Sequences, people as sql};
+use crate::node::Node;
+use crate::store::{Read, people as sql};
 
 fn allowed_edits(len: usize) -> usize {
     match len {
         0..=2 => 0,
         3..=5 => 1,
         _ => 2,
-    }
-}
-
-/// Every player's folded name and the words of it, grouped by length, so
-/// that fuzzy search compares the query with the terms of about its length
-/// only, in memory, instead of reading every player row. Players are never
-/// renamed: the vocabulary only grows.
-#[derive(Debug, Default)]
-pub(crate) struct Vocabulary {
-    /// Every spelling with an id up to this one is in.
-    max_id: i64,
-    /// Every spelling of the games up to this id is in (spellings are
-    /// stored in the transaction of their first game).
-    games: i64,
-    /// `by_len[n]`: the terms of `n` bytes (folded names are ASCII) with
-    /// their player.
-    by_len: Vec<Vec<(Box<str>, i64)>>,
-}
-
-impl Derived for &RwLock<Vocabulary> {
-    fn reached(&self) -> Result<Sequences> {
-        let v = self.read().expect("poisoned");
-        // Removals take no spelling out: people without games are left
-        // out by the queries.
-        Ok(Sequences {
-            games: v.games,
-            removals: i64::MAX,
-        })
-    }
-
-    /// Adds the spellings stored with the games since the last call. The
-    /// rows are read before the vocabulary is locked, so that name
-    /// searches go on with it as it was meanwhile; the lock is held only
-    /// to add them.
-    fn apply(&mut self, read: Read<'_>, changes: &Changes) -> Result<()> {
-        let from = self.read().expect("poisoned").max_id;
-        let rows = sql::spellings_after(read, from)?;
-        let mut v = self.write().expect("poisoned");
-        // Another caller may have added some of them meanwhile.
-        let added = v.max_id;
-        for (id, folded) in rows.into_iter().filter(|&(id, _)| id > added) {
-            let words = folded.split(' ').filter(|w| !w.is_empty() && *w != folded);
-            for term in std::iter::once(folded.as_str()).chain(words) {
-                if v.by_len.len() <= term.len() {
-                    v.by_len.resize_with(term.len() + 1, Vec::new);
-                }
-                v.by_len[term.len()].push((term.into(), id));
-            }
-            v.max_id = id;
-        }
-        v.games = v.games.max(changes.to.games);
-        Ok(())
     }
 }
 
@@ -180,7 +128,7 @@ pub(crate) fn search_players(
 
 /// The player queries of an archive, from [`Archive::players`].
 pub struct Players<'a> {
-    pub(crate) archive: &'a Archive,
+    pub(crate) node: &'a Node,
 }
 
 impl Players<'_> {
@@ -192,8 +140,8 @@ impl Players<'_> {
     /// # Errors
     /// Storage errors.
     pub fn search(&self, query: &str, limit: usize) -> Result<Vec<PlayerHit>> {
-        let conn = self.archive.reader()?;
-        search_players(conn.read(), &self.archive.vocabulary, query, limit)
+        let conn = self.node.reader()?;
+        search_players(conn.read(), &self.node.vocabulary, query, limit)
     }
 
     /// A player's profile; `None` when no player has this id.
@@ -201,9 +149,7 @@ impl Players<'_> {
     /// # Errors
     /// Storage errors.
     pub fn profile(&self, id: PlayerId) -> Result<Option<PlayerProfile>> {
-        self.archive
-            .reader()?
-            .snapshot(|read| sql::profile(read, id))
+        self.node.reader()?.snapshot(|read| sql::profile(read, id))
     }
 
     /// A player's games, wins and losses per year, oldest first, undated
@@ -212,7 +158,7 @@ impl Players<'_> {
     /// # Errors
     /// Storage errors.
     pub fn results_by_year(&self, id: PlayerId) -> Result<Vec<YearRecord>> {
-        sql::results_by_year(self.archive.reader()?.read(), id)
+        sql::results_by_year(self.node.reader()?.read(), id)
     }
 
     /// The player (person) that `name` names: the person of this exact
@@ -223,7 +169,7 @@ impl Players<'_> {
     /// # Errors
     /// Storage errors.
     pub fn id_of(&self, name: &str) -> Result<Option<PlayerId>> {
-        sql::id_of(self.archive.reader()?.read(), name)
+        sql::id_of(self.node.reader()?.read(), name)
     }
 
     /// The players with the most games, most first (then by name), at
@@ -232,7 +178,7 @@ impl Players<'_> {
     /// # Errors
     /// Storage errors.
     pub fn most_played(&self, limit: usize) -> Result<Vec<PlayerHit>> {
-        sql::most_played(self.archive.reader()?.read(), limit)
+        sql::most_played(self.node.reader()?.read(), limit)
     }
 
     /// The ways a player's name was written in the records, most games
@@ -241,6 +187,6 @@ impl Players<'_> {
     /// # Errors
     /// Storage errors.
     pub fn spellings(&self, id: PlayerId) -> Result<Vec<NameSpelling>> {
-        sql::spellings(self.archive.reader()?.read(), id)
+        sql::spellings(self.node.reader()?.read(), id)
     }
 }

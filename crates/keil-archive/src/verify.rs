@@ -19,9 +19,9 @@ use std::collections::BTreeMap;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::archive::Archive;
 use crate::error::{Error, Result};
 use crate::ids::GameId;
+use crate::node::Node;
 use crate::store::{self, verify as sql};
 
 /// Games read before they are checked in parallel.
@@ -156,18 +156,12 @@ pub struct VerifyProgress {
     pub total: u64,
 }
 
-impl Archive {
-    /// Checks the store (see the module's documentation, `verify.rs`) in
-    /// one read snapshot and reports every problem found; `progress` is
-    /// told after each batch of games. Reads only: it works on an archive
-    /// opened read-only and beside a server that writes.
-    ///
-    /// # Errors
-    /// Storage errors that stop the reads themselves (a problem that the
-    /// reads can go past is in the report instead).
-    pub fn verify(&self, progress: &mut dyn FnMut(VerifyProgress)) -> Result<VerifyReport> {
-        self.reader()?.snapshot(|read| verify_in(read, progress))
-    }
+/// [`Archive::verify`](crate::Archive::verify): see there.
+pub(crate) fn verify(
+    node: &Node,
+    progress: &mut dyn FnMut(VerifyProgress),
+) -> Result<VerifyReport> {
+    node.reader()?.snapshot(|read| verify_in(read, progress))
 }
 
 /// [`Archive::verify`] of the store at `location`, without opening the
@@ -186,7 +180,7 @@ pub fn verify_at(
     progress: &mut dyn FnMut(VerifyProgress),
 ) -> Result<VerifyReport> {
     let location = location.into();
-    if location.is_embedded() && !Archive::exists(location.clone()) {
+    if location.is_embedded() && !location.dir().join(crate::location::SQLITE_FILE).is_file() {
         let e = std::io::Error::new(
             std::io::ErrorKind::NotFound,
             format!("no archive here (no {})", crate::location::SQLITE_FILE),
@@ -320,7 +314,7 @@ fn check_game(game: sql::StoredGame) -> (u64, Vec<VerifyProblem>) {
                         .into(),
                 );
             }
-            match crate::prepare::line_of(&text) {
+            match crate::import::prepare::line_of(&text) {
                 Err(e) => problem(Check::Record, format!("the stored record: {e}")),
                 Ok(line) => {
                     for difference in differences(&line, &game) {
@@ -363,7 +357,7 @@ fn check_game(game: sql::StoredGame) -> (u64, Vec<VerifyProblem>) {
 }
 
 /// How the stored main line differs from the one the record gives.
-fn differences(line: &crate::prepare::Line, game: &sql::StoredGame) -> Vec<String> {
+fn differences(line: &crate::import::prepare::Line, game: &sql::StoredGame) -> Vec<String> {
     let stored = &game.moves;
     let mut out = Vec::new();
     let b = &line.board;

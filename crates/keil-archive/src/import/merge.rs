@@ -20,57 +20,12 @@ use chrono::{Datelike, NaiveDate};
 use keil_record::{DatePrecision, GameDate};
 use keil_rules::{AnyBoard, AnyPosition, BoardSpec, Color, GameKind, Move};
 
+use crate::model::MergeKind;
 use crate::moves;
 
 /// The most plies at which two records of one game may differ and still be
 /// one game with a discrepancy (go-rules.md, "Metadata": "a few places").
 pub(crate) const MAX_DIFFERENCES: usize = 5;
-
-/// How a merged record is its game (`game_sources.merge_kind`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum MergeKind {
-    /// The same setup and moves, point for point.
-    Identical,
-    /// The same setup and moves under one of the board's other symmetries
-    /// (the record drawn in another orientation).
-    Symmetric,
-    /// One record's moves are the start of the other's (a record cut
-    /// short); the longer is the game.
-    Prefix,
-    /// The same moves of each colour, in another order.
-    Transposed,
-    /// The same players and date, the moves differing at 1 to 5 plies (a
-    /// transcription error).
-    Discrepancy,
-}
-
-impl MergeKind {
-    /// Every kind, in the order reports list them.
-    pub const ALL: [MergeKind; 5] = [
-        MergeKind::Identical,
-        MergeKind::Symmetric,
-        MergeKind::Prefix,
-        MergeKind::Transposed,
-        MergeKind::Discrepancy,
-    ];
-
-    /// The code stored in `game_sources.merge_kind` and shown in JSON.
-    pub fn code(self) -> &'static str {
-        match self {
-            MergeKind::Identical => "identical",
-            MergeKind::Symmetric => "symmetric",
-            MergeKind::Prefix => "prefix",
-            MergeKind::Transposed => "transposed",
-            MergeKind::Discrepancy => "discrepancy",
-        }
-    }
-
-    /// The kind of a stored code; `None` for another text.
-    pub fn parse(code: &str) -> Option<MergeKind> {
-        MergeKind::ALL.into_iter().find(|k| k.code() == code)
-    }
-}
 
 /// What the merge rule reads of one game: its board, start, main line,
 /// date and players.

@@ -3,10 +3,11 @@
 //! [`write`](mod@write)) → text index.
 
 mod merge;
+pub(crate) mod prepare;
 mod repair;
 mod write;
 
-pub use merge::MergeKind;
+pub use crate::model::MergeKind;
 pub use repair::MergeRepair;
 pub(crate) use repair::repair_merges;
 pub use write::REMOVED;
@@ -22,13 +23,13 @@ use serde::Serialize;
 
 use keil_container::Member;
 
-use crate::archive::Archive;
 use crate::error::{Error, Result};
 use crate::ids::{GameId, ImportId};
-use crate::model::ImportProgress;
+use crate::import::prepare::{Checked, Prepare, prepare};
 use crate::model::refused::Problem;
+use crate::node::Node;
 use crate::people::SpellingCache;
-use crate::prepare::{Checked, Prepare, prepare};
+use crate::progress::ImportProgress;
 
 /// Where games come from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -506,336 +507,309 @@ enum Input {
     Bytes(String, Vec<u8>),
 }
 
-/// Now, as the archive's logs write times (RFC 3339 UTC, milliseconds).
-pub(crate) fn now() -> String {
-    chrono::Utc::now()
-        .format("%Y-%m-%dT%H:%M:%S%.3fZ")
-        .to_string()
-}
-
-impl Archive {
-    /// Imports games: reads every source, validates the games in parallel,
-    /// stores the valid ones not already present (same normalised record)
-    /// in transactions of [`ImportOptions::batch_size`] games, logs refused
-    /// games with their reasons, then indexes the new games' text.
-    ///
-    /// `progress` is called after every batch, and every 250 ms while the
-    /// next batch is being read (archive members count on).
-    ///
-    /// A process killed during an import leaves whole batches only: a game
-    /// is stored with its players, its log entry and its positions, or not
-    /// at all. The text index catches up on the next open or import.
-    ///
-    /// # Errors
-    /// [`Error::ReadOnly`] for an archive opened read-only (nothing is
-    /// read); [`Error::Busy`] when another import runs on the archive (after waiting
-    /// up to 5 s for the lock); [`Error::Io`]
-    /// for a path that does not exist or a directory that cannot be listed
-    /// (unreadable files inside a directory are reported as problems);
-    /// SQLite and tantivy errors before the first batch;
-    /// [`Error::Stopped`] for a failure while storing (a full disk:
-    /// [`Error::is_out_of_space`]), with the counts of the batches
-    /// committed before it, whose games stay stored.
-    pub fn import(
-        &self,
-        sources: &[ImportSource],
-        options: &ImportOptions,
-        progress: &mut dyn FnMut(&ImportProgress),
-    ) -> Result<ImportReport> {
-        if self.is_read_only() {
-            return Err(Error::ReadOnly);
+/// [`Archive::import`](crate::Archive::import): see there.
+pub(crate) fn import(
+    node: &Node,
+    sources: &[ImportSource],
+    options: &ImportOptions,
+    progress: &mut dyn FnMut(&ImportProgress),
+) -> Result<ImportReport> {
+    if node.is_read_only() {
+        return Err(Error::ReadOnly);
+    }
+    let start = Instant::now();
+    // A path that does not exist fails the import before it starts;
+    // everything else is read as the import goes (archives stream).
+    for s in sources {
+        if let ImportSource::Path(p) = s {
+            std::fs::metadata(p).map_err(|e| Error::io(p, e))?;
         }
-        let start = Instant::now();
-        // A path that does not exist fails the import before it starts;
-        // everything else is read as the import goes (archives stream).
-        for s in sources {
-            if let ImportSource::Path(p) = s {
-                std::fs::metadata(p).map_err(|e| Error::io(p, e))?;
+    }
+    let expander = &keil_container::Expander::new(options.limits, |p| {
+        keil_record::NameHint::is_record_file(p)
+    });
+    let names: Vec<String> = sources
+        .iter()
+        .map(|s| match s {
+            ImportSource::Path(p) => p.display().to_string(),
+            ImportSource::Stdin => "-".into(),
+            ImportSource::Bytes { name, .. } => name.clone(),
+        })
+        .collect();
+
+    let (mut text, mut conn) = node.writers()?;
+    // Games stored by an earlier, interrupted run get their text first,
+    // so the payload's "every id up to N" stays true.
+    text.catch_up(conn.read())?;
+    // How far the text index holds every stored game. Other processes
+    // may store batches between ours (importers and nodes sharing a
+    // PostgreSQL archive): their games are added from the store before
+    // ours, so that "every id up to N" stays true.
+    let text_start = crate::index::Derived::reached(&text)?;
+    let mut text_at = text_start.games;
+
+    if !options.aliases.is_empty() {
+        conn.transaction(|tx| {
+            for (alias, name) in &options.aliases {
+                if crate::fold::person_key(alias) != crate::fold::person_key(name) {
+                    crate::people::alias_in(tx, alias, name)?;
+                }
             }
-        }
-        let expander = &keil_container::Expander::new(options.limits, |p| {
-            keil_record::NameHint::is_record_file(p)
-        });
-        let names: Vec<String> = sources
-            .iter()
-            .map(|s| match s {
-                ImportSource::Path(p) => p.display().to_string(),
-                ImportSource::Stdin => "-".into(),
-                ImportSource::Bytes { name, .. } => name.clone(),
-            })
-            .collect();
+            Ok(())
+        })?;
+    }
+    let import_id = crate::store::import::start_import(
+        conn.autocommit(),
+        &crate::model::now(),
+        &names.join("\n"),
+        options.uploader.as_deref(),
+    )?;
+    let batch_size = options.batch_size.max(1);
+    let part_bytes = options.part_bytes.max(1);
+    // Verdicts travel with the games only when the outcomes are kept.
+    let keep = options.outcomes;
 
-        let (mut text, mut conn) = self.writers()?;
-        // Games stored by an earlier, interrupted run get their text first,
-        // so the payload's "every id up to N" stays true.
-        text.catch_up(conn.read())?;
-        // How far the text index holds every stored game. Other processes
-        // may store batches between ours (importers and nodes sharing a
-        // PostgreSQL archive): their games are added from the store before
-        // ours, so that "every id up to N" stays true.
-        let text_start = crate::index::Derived::reached(&text)?;
-        let mut text_at = text_start.games;
+    let mut counts = ImportProgress::default();
+    let mut problems = Vec::new();
+    let mut reasons = BTreeMap::new();
+    let mut outcomes = Vec::new();
+    let mut listed = Listed::new(options.listed);
+    let mut merged = Vec::new();
+    let mut spellings = SpellingCache::default();
+    let (send, receive) = mpsc::sync_channel::<Batch>(2);
 
-        if !options.aliases.is_empty() {
-            conn.transaction(|tx| {
-                for (alias, name) in &options.aliases {
-                    if crate::fold::person_key(alias) != crate::fold::person_key(name) {
-                        crate::people::alias_in(tx, alias, name)?;
+    let written: Result<()> = std::thread::scope(|scope| {
+        // Reading and validating run here (rayon), writing on this thread.
+        let producer = scope.spawn(move || {
+            // Games wait here until they fill a batch.
+            let mut pending: Vec<Item> = Vec::new();
+            // Adds prepared games and hands full batches to the writer;
+            // false once the writer stopped.
+            let mut add = |items: Vec<Item>| -> bool {
+                pending.extend(items);
+                while pending.len() >= batch_size {
+                    let rest = pending.split_off(batch_size);
+                    let items = std::mem::replace(&mut pending, rest);
+                    if send.send(Batch { items }).is_err() {
+                        return false;
                     }
                 }
-                Ok(())
-            })?;
-        }
-        let import_id = crate::store::import::start_import(
-            conn.autocommit(),
-            &now(),
-            &names.join("\n"),
-            options.uploader.as_deref(),
-        )?;
-        let batch_size = options.batch_size.max(1);
-        let part_bytes = options.part_bytes.max(1);
-        // Verdicts travel with the games only when the outcomes are kept.
-        let keep = options.outcomes;
-
-        let mut counts = ImportProgress::default();
-        let mut problems = Vec::new();
-        let mut reasons = BTreeMap::new();
-        let mut outcomes = Vec::new();
-        let mut listed = Listed::new(options.listed);
-        let mut merged = Vec::new();
-        let mut spellings = SpellingCache::default();
-        let (send, receive) = mpsc::sync_channel::<Batch>(2);
-
-        let written: Result<()> = std::thread::scope(|scope| {
-            // Reading and validating run here (rayon), writing on this thread.
-            let producer = scope.spawn(move || {
-                // Games wait here until they fill a batch.
-                let mut pending: Vec<Item> = Vec::new();
-                // Adds prepared games and hands full batches to the writer;
-                // false once the writer stopped.
-                let mut add = |items: Vec<Item>| -> bool {
-                    pending.extend(items);
-                    while pending.len() >= batch_size {
-                        let rest = pending.split_off(batch_size);
-                        let items = std::mem::replace(&mut pending, rest);
-                        if send.send(Batch { items }).is_err() {
-                            return false;
-                        }
-                    }
-                    true
-                };
-                let how = Reading {
-                    run: batch_size,
-                    part_bytes,
-                    keep,
-                    keep_refused: options.keep_refused,
-                    expander,
-                };
-                // Small files are prepared a group at a time, one file per
-                // task, in input order.
-                let mut group: Vec<Input> = Vec::new();
-                let mut group_bytes = 0u64;
-                let prepare_group = |group: Vec<Input>| -> Vec<Item> {
-                    group
-                        .into_par_iter()
-                        .flat_map_iter(|input| {
-                            let mut out = Vec::new();
-                            prepare_source(input, how, &mut |items| {
-                                out.extend(items);
-                                true
-                            });
-                            out
-                        })
-                        .collect()
-                };
-                // Each input as the expansion finds it: false once the
-                // writer stopped.
-                let mut on_member = |member: Member| -> bool {
-                    let input = match member {
-                        Member::File(p) => Input::File(p),
-                        Member::Bytes { name, bytes } => Input::Bytes(name, bytes),
-                        Member::Problem(p) => {
-                            let problem = source_problem(&p.name, p.reason, p.message);
-                            let mut items = prepare_group(std::mem::take(&mut group));
-                            group_bytes = 0;
-                            items.push(problem);
-                            return add(items);
-                        }
-                    };
-                    if let Some(len) = input.small_size() {
-                        group_bytes += len;
-                        group.push(input);
-                        if group_bytes >= GROUP_BYTES || group.len() >= batch_size {
-                            group_bytes = 0;
-                            return add(prepare_group(std::mem::take(&mut group)));
-                        }
-                        return true;
-                    }
-                    if !group.is_empty() {
+                true
+            };
+            let how = Reading {
+                run: batch_size,
+                part_bytes,
+                keep,
+                keep_refused: options.keep_refused,
+                expander,
+            };
+            // Small files are prepared a group at a time, one file per
+            // task, in input order.
+            let mut group: Vec<Input> = Vec::new();
+            let mut group_bytes = 0u64;
+            let prepare_group = |group: Vec<Input>| -> Vec<Item> {
+                group
+                    .into_par_iter()
+                    .flat_map_iter(|input| {
+                        let mut out = Vec::new();
+                        prepare_source(input, how, &mut |items| {
+                            out.extend(items);
+                            true
+                        });
+                        out
+                    })
+                    .collect()
+            };
+            // Each input as the expansion finds it: false once the
+            // writer stopped.
+            let mut on_member = |member: Member| -> bool {
+                let input = match member {
+                    Member::File(p) => Input::File(p),
+                    Member::Bytes { name, bytes } => Input::Bytes(name, bytes),
+                    Member::Problem(p) => {
+                        let problem = source_problem(&p.name, p.reason, p.message);
+                        let mut items = prepare_group(std::mem::take(&mut group));
                         group_bytes = 0;
-                        if !add(prepare_group(std::mem::take(&mut group))) {
-                            return false;
-                        }
+                        items.push(problem);
+                        return add(items);
                     }
-                    prepare_source(input, how, &mut add)
                 };
-                for s in sources {
-                    let go = match s {
-                        ImportSource::Path(p) => {
-                            expander.expand_path(p, &mut on_member).unwrap_or_else(|e| {
-                                let name = p.display().to_string();
-                                on_member(Member::Problem(keil_container::Problem {
-                                    name,
-                                    reason: "unreadable",
-                                    message: e.to_string(),
-                                }))
-                            })
-                        }
-                        ImportSource::Stdin => {
-                            let mut bytes = Vec::new();
-                            match std::io::stdin().read_to_end(&mut bytes) {
-                                Ok(_) => expander.expand_bytes("-", bytes, &mut on_member),
-                                Err(e) => on_member(Member::Problem(keil_container::Problem {
-                                    name: "-".into(),
-                                    reason: "unreadable",
-                                    message: e.to_string(),
-                                })),
-                            }
-                        }
-                        ImportSource::Bytes { name, bytes } => {
-                            expander.expand_bytes(name, bytes.clone(), &mut on_member)
-                        }
-                    };
-                    if !go {
-                        return;
+                if let Some(len) = input.small_size() {
+                    group_bytes += len;
+                    group.push(input);
+                    if group_bytes >= GROUP_BYTES || group.len() >= batch_size {
+                        group_bytes = 0;
+                        return add(prepare_group(std::mem::take(&mut group)));
+                    }
+                    return true;
+                }
+                if !group.is_empty() {
+                    group_bytes = 0;
+                    if !add(prepare_group(std::mem::take(&mut group))) {
+                        return false;
                     }
                 }
-                if !group.is_empty() && !add(prepare_group(group)) {
+                prepare_source(input, how, &mut add)
+            };
+            for s in sources {
+                let go = match s {
+                    ImportSource::Path(p) => {
+                        expander.expand_path(p, &mut on_member).unwrap_or_else(|e| {
+                            let name = p.display().to_string();
+                            on_member(Member::Problem(keil_container::Problem {
+                                name,
+                                reason: "unreadable",
+                                message: e.to_string(),
+                            }))
+                        })
+                    }
+                    ImportSource::Stdin => {
+                        let mut bytes = Vec::new();
+                        match std::io::stdin().read_to_end(&mut bytes) {
+                            Ok(_) => expander.expand_bytes("-", bytes, &mut on_member),
+                            Err(e) => on_member(Member::Problem(keil_container::Problem {
+                                name: "-".into(),
+                                reason: "unreadable",
+                                message: e.to_string(),
+                            })),
+                        }
+                    }
+                    ImportSource::Bytes { name, bytes } => {
+                        expander.expand_bytes(name, bytes.clone(), &mut on_member)
+                    }
+                };
+                if !go {
                     return;
                 }
-                if !pending.is_empty() {
-                    let _ = send.send(Batch { items: pending });
+            }
+            if !group.is_empty() && !add(prepare_group(group)) {
+                return;
+            }
+            if !pending.is_empty() {
+                let _ = send.send(Batch { items: pending });
+            }
+        });
+        let mut result = Ok(());
+        loop {
+            // Between batches, the progress every PROGRESS_EVERY: the
+            // members an archive yields move on before a batch fills.
+            let batch = match receive.recv_timeout(PROGRESS_EVERY) {
+                Ok(batch) => batch,
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    counts.members = expander.members();
+                    counts.skipped = expander.skipped();
+                    counts.elapsed = start.elapsed();
+                    progress(&counts);
+                    continue;
                 }
-            });
-            let mut result = Ok(());
-            loop {
-                // Between batches, the progress every PROGRESS_EVERY: the
-                // members an archive yields move on before a batch fills.
-                let batch = match receive.recv_timeout(PROGRESS_EVERY) {
-                    Ok(batch) => batch,
-                    Err(mpsc::RecvTimeoutError::Timeout) => {
-                        counts.members = expander.members();
-                        counts.skipped = expander.skipped();
-                        counts.elapsed = start.elapsed();
-                        progress(&counts);
-                        continue;
-                    }
-                    Err(mpsc::RecvTimeoutError::Disconnected) => break,
-                };
-                let mut these = Vec::new();
-                let keep = options.outcomes.then_some(&mut these);
-                let step = write::write_batch(
-                    &mut conn,
-                    import_id,
-                    batch,
-                    &mut spellings,
-                    options.duplicates,
-                    keep,
-                    |_| Ok(()),
-                );
-                match step {
-                    Ok(written) => {
-                        if let Err(e) =
-                            text_of_batch(&mut text, conn.read(), &mut text_at, &written)
-                        {
-                            result = Err(e);
-                        }
-                        counts.games_read += written.read;
-                        counts.imported += written.new_games.len() as u64;
-                        counts.duplicates += written.duplicates;
-                        counts.invalid += written.problems.len() as u64;
-                        counts.merged += written.merged.len() as u64;
-                        counts.similar += written.similar;
-                        counts.promoted += written.promoted.len() as u64;
-                        for m in written.merged {
-                            if listed.take(4) {
-                                merged.push(m);
-                            }
-                        }
-                        counts.members = expander.members();
-                        counts.skipped = expander.skipped();
-                        for p in written.problems {
-                            *reasons.entry(p.reason.clone()).or_insert(0) += 1;
-                            if listed.take(2) {
-                                problems.push(p);
-                            }
-                        }
-                        outcomes.extend(these.into_iter().filter(|o| {
-                            listed.take(match o.fate {
-                                Fate::Stored { .. } => 0,
-                                Fate::Duplicate { .. } => 1,
-                                Fate::Merged { .. } => 5,
-                                Fate::Invalid(_) => 3,
-                            })
-                        }));
-                        counts.elapsed = start.elapsed();
-                        progress(&counts);
-                        if result.is_err() {
-                            break;
-                        }
-                    }
-                    Err(e) => {
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            };
+            let mut these = Vec::new();
+            let keep = options.outcomes.then_some(&mut these);
+            let step = write::write_batch(
+                &mut conn,
+                import_id,
+                batch,
+                &mut spellings,
+                options.duplicates,
+                keep,
+                |_| Ok(()),
+            );
+            match step {
+                Ok(written) => {
+                    if let Err(e) = text_of_batch(&mut text, conn.read(), &mut text_at, &written) {
                         result = Err(e);
+                    }
+                    counts.games_read += written.read;
+                    counts.imported += written.new_games.len() as u64;
+                    counts.duplicates += written.duplicates;
+                    counts.invalid += written.problems.len() as u64;
+                    counts.merged += written.merged.len() as u64;
+                    counts.similar += written.similar;
+                    counts.promoted += written.promoted.len() as u64;
+                    for m in written.merged {
+                        if listed.take(4) {
+                            merged.push(m);
+                        }
+                    }
+                    counts.members = expander.members();
+                    counts.skipped = expander.skipped();
+                    for p in written.problems {
+                        *reasons.entry(p.reason.clone()).or_insert(0) += 1;
+                        if listed.take(2) {
+                            problems.push(p);
+                        }
+                    }
+                    outcomes.extend(these.into_iter().filter(|o| {
+                        listed.take(match o.fate {
+                            Fate::Stored { .. } => 0,
+                            Fate::Duplicate { .. } => 1,
+                            Fate::Merged { .. } => 5,
+                            Fate::Invalid(_) => 3,
+                        })
+                    }));
+                    counts.elapsed = start.elapsed();
+                    progress(&counts);
+                    if result.is_err() {
                         break;
                     }
                 }
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
             }
-            // On error, stop the producer by closing the channel.
-            drop(receive);
-            let _ = producer.join();
-            result
-        });
-        if let Err(cause) = written {
-            // Whole batches only were stored (each batch also counted itself
-            // in the import log): the text index of their games is
-            // committed if the storage still allows it, else it catches up
-            // on the next open.
-            counts.elapsed = start.elapsed();
-            let _ = text.commit(crate::store::Sequences {
-                games: text_at,
-                removals: text_start.removals,
-            });
-            return Err(Error::Stopped {
-                progress: counts,
-                cause: Box::new(cause),
-            });
         }
-
-        // The text index holds every game up to `text_at` and the removals
-        // up to the start's; what other processes stored or removed since
-        // is caught up after the commit (nothing on an embedded archive,
-        // whose writers are this import's).
-        text.commit(crate::store::Sequences {
+        // On error, stop the producer by closing the channel.
+        drop(receive);
+        let _ = producer.join();
+        result
+    });
+    if let Err(cause) = written {
+        // Whole batches only were stored (each batch also counted itself
+        // in the import log): the text index of their games is
+        // committed if the storage still allows it, else it catches up
+        // on the next open.
+        counts.elapsed = start.elapsed();
+        let _ = text.commit(crate::store::Sequences {
             games: text_at,
             removals: text_start.removals,
-        })?;
-        text.catch_up(conn.read())?;
-        if !self.location.is_embedded() {
-            text.publish(&mut conn, false)?;
-        }
-        counts.elapsed = start.elapsed();
-        counts.members = expander.members();
-        counts.skipped = expander.skipped();
-        crate::store::import::finish_import(conn.autocommit(), import_id, &now(), &counts)?;
-        Ok(ImportReport {
-            import_id: ImportId::from_sql(import_id),
-            counts,
-            invalid: problems,
-            merged,
-            reasons,
-            outcomes,
-        })
+        });
+        return Err(Error::Stopped {
+            progress: counts,
+            cause: Box::new(cause),
+        });
     }
+
+    // The text index holds every game up to `text_at` and the removals
+    // up to the start's; what other processes stored or removed since
+    // is caught up after the commit (nothing on an embedded archive,
+    // whose writers are this import's).
+    text.commit(crate::store::Sequences {
+        games: text_at,
+        removals: text_start.removals,
+    })?;
+    text.catch_up(conn.read())?;
+    if !node.location.is_embedded() {
+        text.publish(&mut conn, false)?;
+    }
+    counts.elapsed = start.elapsed();
+    counts.members = expander.members();
+    counts.skipped = expander.skipped();
+    crate::store::import::finish_import(
+        conn.autocommit(),
+        import_id,
+        &crate::model::now(),
+        &counts,
+    )?;
+    Ok(ImportReport {
+        import_id: ImportId::from_sql(import_id),
+        counts,
+        invalid: problems,
+        merged,
+        reasons,
+        outcomes,
+    })
 }
 
 /// How many games of each fate an import still lists

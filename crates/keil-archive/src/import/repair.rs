@@ -25,9 +25,9 @@ use super::write::{self, record_shape};
 use super::{Batch, Duplicates, Item};
 use crate::error::Result;
 use crate::ids::GameId;
+use crate::import::prepare::{Prepare, prepare};
 use crate::moves;
 use crate::people::SpellingCache;
-use crate::prepare::{Prepare, prepare};
 use crate::store::{Writer, import as sql};
 
 /// The name of this upgrade in the `upgrades` table.
@@ -161,7 +161,7 @@ pub(crate) fn repair_merges(writer: &mut Writer) -> Result<Option<MergeRepair>> 
                 Some(id) => id,
                 None => sql::start_import(
                     writer.autocommit(),
-                    &super::now(),
+                    &crate::model::now(),
                     "records restored by the merge repair of schema 14",
                     None,
                 )?,
@@ -197,7 +197,7 @@ pub(crate) fn repair_merges(writer: &mut Writer) -> Result<Option<MergeRepair>> 
             report.moved += written.merged.len() as u64;
         }
     }
-    sql::finish_upgrade(writer.autocommit(), UPGRADE, &super::now())?;
+    sql::finish_upgrade(writer.autocommit(), UPGRADE, &crate::model::now())?;
     // A new archive has nothing to upgrade: nothing to tell.
     Ok((report != MergeRepair::default()).then_some(report))
 }

@@ -9,12 +9,13 @@ use super::merge::{self, Judgement, Shape};
 use super::{Batch, Duplicates, Fate, GameOutcome, Item, Merge};
 use crate::error::Result;
 use crate::ids::GameId;
+use crate::import::prepare::{Prepare, Prepared};
 use crate::index::positions;
+use crate::index::text::TextFields;
 use crate::model::people::Spelling;
 use crate::model::refused::Problem;
 use crate::moves;
 use crate::people::SpellingCache;
-use crate::prepare::{Prepare, Prepared, TextFields};
 use crate::store::{Sequences, Write, Writer, import as sql, people as people_sql, removals};
 
 /// The refusal reason of a record whose game the operator removed
@@ -520,7 +521,7 @@ fn promote(
     removals::remove(
         tx,
         GameId::from_sql(shorter),
-        &super::now(),
+        &crate::model::now(),
         &format!("import {import_id}"),
         &format!("merged into game {longer}: a longer record of the same game"),
     )?;

@@ -18,6 +18,7 @@ pub(crate) mod facts;
 pub(crate) mod patterns;
 pub(crate) mod positions;
 pub(crate) mod text;
+pub(crate) mod vocabulary;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -210,12 +211,17 @@ mod tests {
             .remove(GameId::from_sql(1), "test", "")
             .unwrap()
             .unwrap();
-        let mid = archive.reader().unwrap().snapshot(Sequences::read).unwrap();
+        let mid = archive
+            .node
+            .reader()
+            .unwrap()
+            .snapshot(Sequences::read)
+            .unwrap();
         archive
             .remove(GameId::from_sql(3), "test", "")
             .unwrap()
             .unwrap();
-        let conn = archive.reader().unwrap();
+        let conn = archive.node.reader().unwrap();
         let mut cold = Probe {
             at: Sequences::default(),
             applied: Vec::new(),

@@ -3,7 +3,6 @@
 
 use std::fmt;
 use std::str::FromStr;
-use std::time::Duration;
 
 use chrono::NaiveDate;
 use keil_rules::{
@@ -655,40 +654,74 @@ pub(crate) struct HitDetails {
     pub result: Option<String>,
 }
 
-/// Counts so far, given to the progress callback after every batch and
-/// while a batch is being read.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct ImportProgress {
-    /// Game trees read (valid or not).
-    pub games_read: u64,
-    /// Games newly stored.
-    pub imported: u64,
-    /// Valid games already in the archive (same normalised record).
-    pub duplicates: u64,
-    /// Games refused.
-    pub invalid: u64,
-    /// Records of stored games with other headers, linked to them
-    /// ([`Fate::Merged`]).
-    pub merged: u64,
-    /// New games linked as similar to a stored game: the same moves with
-    /// game information of another game (a replay, a relay).
-    pub similar: u64,
-    /// Stored games that a longer record of the same game replaced: each
-    /// is now a record of the new game (and logged as a removal that names
-    /// it).
-    pub promoted: u64,
-    /// Members read from archives and compressed files (records or not).
-    pub members: u64,
-    /// Files in folders and members of archives passed over: neither an
-    /// archive nor SGF text.
-    pub skipped: u64,
-    /// Time since the import started.
-    #[serde(serialize_with = "secs")]
-    pub elapsed: Duration,
+/// Now, as the archive's logs write times (RFC 3339 UTC, milliseconds).
+pub(crate) fn now() -> String {
+    chrono::Utc::now()
+        .format("%Y-%m-%dT%H:%M:%S%.3fZ")
+        .to_string()
 }
 
-fn secs<S: serde::Serializer>(d: &Duration, s: S) -> std::result::Result<S::Ok, S::Error> {
-    s.serialize_f64(d.as_secs_f64())
+/// How a merged record is its game (`game_sources.merge_kind`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MergeKind {
+    /// The same setup and moves, point for point.
+    Identical,
+    /// The same setup and moves under one of the board's other symmetries
+    /// (the record drawn in another orientation).
+    Symmetric,
+    /// One record's moves are the start of the other's (a record cut
+    /// short); the longer is the game.
+    Prefix,
+    /// The same moves of each colour, in another order.
+    Transposed,
+    /// The same players and date, the moves differing at 1 to 5 plies (a
+    /// transcription error).
+    Discrepancy,
+}
+
+impl MergeKind {
+    /// Every kind, in the order reports list them.
+    pub const ALL: [MergeKind; 5] = [
+        MergeKind::Identical,
+        MergeKind::Symmetric,
+        MergeKind::Prefix,
+        MergeKind::Transposed,
+        MergeKind::Discrepancy,
+    ];
+
+    /// The code stored in `game_sources.merge_kind` and shown in JSON.
+    pub fn code(self) -> &'static str {
+        match self {
+            MergeKind::Identical => "identical",
+            MergeKind::Symmetric => "symmetric",
+            MergeKind::Prefix => "prefix",
+            MergeKind::Transposed => "transposed",
+            MergeKind::Discrepancy => "discrepancy",
+        }
+    }
+
+    /// The kind of a stored code; `None` for another text.
+    pub fn parse(code: &str) -> Option<MergeKind> {
+        MergeKind::ALL.into_iter().find(|k| k.code() == code)
+    }
+}
+
+/// One removal in the log.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Removal {
+    /// Its place in the removal sequence (1, 2, ...).
+    pub seq: u64,
+    /// The removed game's id (never given to another game).
+    pub game_id: GameId,
+    /// When, RFC 3339 UTC with milliseconds (`2026-11-26T09:30:00.000Z`).
+    pub removed_at: String,
+    /// Who asked: a server token's name, or the local user of `keil remove`.
+    pub removed_by: String,
+    /// Why, as given (empty when none was).
+    pub reason: String,
+    /// The game as a person names it: `Black vs White, date, event`.
+    pub what: String,
 }
 
 #[cfg(test)]

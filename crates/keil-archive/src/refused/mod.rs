@@ -14,13 +14,13 @@
 
 use std::sync::Arc;
 
-use crate::archive::Archive;
 use crate::error::Result;
 use crate::ids::GameId;
 use crate::import::Fate;
+use crate::import::prepare::{Prepare, prepare};
 use crate::import::{GameOutcome, Item};
-use crate::model::ImportProgress;
-use crate::prepare::{Prepare, prepare};
+use crate::node::Node;
+use crate::progress::ImportProgress;
 use crate::store::{Writer, import as log, refused as sql};
 use keil_rules::Move;
 
@@ -40,98 +40,70 @@ fn text_of(blob: &[u8]) -> Result<String> {
     String::from_utf8(bytes).map_err(|e| crate::error::storage_error("refused record", e))
 }
 
-impl Archive {
-    /// One page of the kept refused records that pass `filter`, at most
-    /// `limit` (1..=[`MAX_REFUSED_PAGE`]; other values are clamped).
-    ///
-    /// # Errors
-    /// Storage errors.
-    pub fn refused_list(&self, filter: &RefusedFilter, limit: usize) -> Result<RefusedPage> {
-        let limit = limit.clamp(1, MAX_REFUSED_PAGE);
-        let conn = self.reader()?;
-        let mut items = sql::list(conn.read(), filter, limit + 1)?;
-        let next = (items.len() > limit).then(|| {
-            items.truncate(limit);
-            items[limit - 1].id
-        });
-        Ok(RefusedPage { items, next })
-    }
+/// [`Archive::refused_list`](crate::Archive::refused_list): see there.
+pub(crate) fn refused_list(
+    node: &Node,
+    filter: &RefusedFilter,
+    limit: usize,
+) -> Result<RefusedPage> {
+    let limit = limit.clamp(1, MAX_REFUSED_PAGE);
+    let conn = node.reader()?;
+    let mut items = sql::list(conn.read(), filter, limit + 1)?;
+    let next = (items.len() > limit).then(|| {
+        items.truncate(limit);
+        items[limit - 1].id
+    });
+    Ok(RefusedPage { items, next })
+}
 
-    /// Kept refused record `id` with its text; `None` when no record is
-    /// kept under that id (a refusal without a record, one removed, or
-    /// none at all).
-    ///
-    /// # Errors
-    /// Storage errors; a storage error for a kept text that does not
-    /// decompress.
-    pub fn refused_record(&self, id: RefusedId) -> Result<Option<RefusedRecord>> {
-        let conn = self.reader()?;
-        sql::get(conn.read(), id)?
-            .map(|(summary, blob)| {
-                Ok(RefusedRecord {
-                    record: text_of(&blob)?,
-                    summary,
-                })
+/// [`Archive::refused_record`](crate::Archive::refused_record): see there.
+pub(crate) fn refused_record(node: &Node, id: RefusedId) -> Result<Option<RefusedRecord>> {
+    let conn = node.reader()?;
+    sql::get(conn.read(), id)?
+        .map(|(summary, blob)| {
+            Ok(RefusedRecord {
+                record: text_of(&blob)?,
+                summary,
             })
-            .transpose()
-    }
+        })
+        .transpose()
+}
 
-    /// Kept refused record `id` with its main line replayed up to the
-    /// refused move ([`RefusedLine`]); the line is `None` when the record
-    /// does not read as one game or has no board to replay (a board the
-    /// archive does not hold). `None` when no record is kept under `id`.
-    ///
-    /// # Errors
-    /// As [`Archive::refused_record`].
-    pub fn refused_line(
-        &self,
-        id: RefusedId,
-    ) -> Result<Option<(RefusedRecord, Option<RefusedLine>)>> {
-        Ok(self.refused_record(id)?.map(|r| {
-            let line = line_of(id, &r.record, &r.summary.source);
-            (r, line)
-        }))
-    }
+/// [`Archive::refused_line`](crate::Archive::refused_line): see there.
+pub(crate) fn refused_line(
+    node: &Node,
+    id: RefusedId,
+) -> Result<Option<(RefusedRecord, Option<RefusedLine>)>> {
+    Ok(refused_record(node, id)?.map(|r| {
+        let line = line_of(id, &r.record, &r.summary.source);
+        (r, line)
+    }))
+}
 
-    /// The number of kept refused records ([`crate::Stats::refused_records`]).
-    ///
-    /// # Errors
-    /// Storage errors.
-    pub fn refused_records(&self) -> Result<u64> {
-        sql::count(self.reader()?.read())
-    }
+/// [`Archive::refused_records`](crate::Archive::refused_records): see there.
+pub(crate) fn refused_records(node: &Node) -> Result<u64> {
+    sql::count(node.reader()?.read())
+}
 
-    /// Hands `each` every kept refused record in id order with its text as
-    /// it came; `each` returns false to stop. Returns how many were
-    /// handed over.
-    ///
-    /// # Errors
-    /// Storage errors; a text that does not decompress; the first error
-    /// of `each`.
-    pub fn export_refused(
-        &self,
-        each: &mut dyn FnMut(&RefusedSummary, &str) -> Result<bool>,
-    ) -> Result<u64> {
-        let conn = self.reader()?;
-        let mut n = 0;
-        sql::each(conn.read(), &mut |summary, blob| {
-            let text = text_of(&blob)?;
-            n += 1;
-            each(&summary, &text)
-        })?;
-        Ok(n)
-    }
+/// [`Archive::export_refused`](crate::Archive::export_refused): see there.
+pub(crate) fn export_refused(
+    node: &Node,
+    each: &mut dyn FnMut(&RefusedSummary, &str) -> Result<bool>,
+) -> Result<u64> {
+    let conn = node.reader()?;
+    let mut n = 0;
+    sql::each(conn.read(), &mut |summary, blob| {
+        let text = text_of(&blob)?;
+        n += 1;
+        each(&summary, &text)
+    })?;
+    Ok(n)
+}
 
-    /// Removes kept refused record `id`: its text goes, its refusal stays
-    /// in the import log (a later import of the same record keeps it
-    /// again). Returns false when no record is kept under that id.
-    ///
-    /// # Errors
-    /// [`crate::Error::ReadOnly`] for a read-only archive; storage errors.
-    pub fn remove_refused(&self, id: RefusedId) -> Result<bool> {
-        let mut conn = self.writer()?;
-        conn.transaction(|tx| sql::forget(tx, id))
-    }
+/// [`Archive::remove_refused`](crate::Archive::remove_refused): see there.
+pub(crate) fn remove_refused(node: &Node, id: RefusedId) -> Result<bool> {
+    let mut conn = node.writer()?;
+    conn.transaction(|tx| sql::forget(tx, id))
 }
 
 /// The main line of refused record `id`'s text up to its refused move.
@@ -144,7 +116,7 @@ fn line_of(id: RefusedId, text: &str, source: &str) -> Option<RefusedLine> {
     let record = file.record(0).ok()?;
     let validation = keil_record::validate(&record);
     let replay = validation.replay?;
-    let board = crate::prepare::board_of(&record, &replay)?;
+    let board = crate::import::prepare::board_of(&record, &replay)?;
     let blob = crate::moves::encode(
         replay.start.board(),
         replay.plies.iter().map(|p| (p.color, p.mv)),
@@ -221,7 +193,7 @@ pub(crate) fn revalidate(writer: &mut Writer) -> Result<Revalidated> {
     if valid.is_empty() {
         return Ok(done);
     }
-    let at = crate::import::now();
+    let at = crate::model::now();
     let import_id = log::start_import(writer.autocommit(), &at, "reindex: refused records", None)?;
     let ids: Vec<RefusedId> = valid.iter().map(|v| v.0).collect();
     let items = valid
@@ -258,7 +230,7 @@ pub(crate) fn revalidate(writer: &mut Writer) -> Result<Revalidated> {
     log::finish_import(
         writer.autocommit(),
         import_id,
-        &crate::import::now(),
+        &crate::model::now(),
         &counts,
     )?;
     Ok(done)

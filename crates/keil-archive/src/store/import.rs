@@ -11,10 +11,10 @@ use super::sql::{IN_CHUNK, Param, ToParam};
 use super::{Read, Write, params};
 use crate::error::Result;
 use crate::kind::GameKind;
-use crate::model::ImportProgress;
 use crate::model::people::Spelling;
 use crate::model::refused::Problem;
 use crate::model::{GameStatus, StoredMoves};
+use crate::progress::ImportProgress;
 use keil_rules::{Color, HalfPoints};
 
 /// Logs a new import run started at `at` (RFC 3339) from `sources` (one

@@ -35,7 +35,6 @@ pub(crate) use sql::{Backend, Row, params};
 mod sqlite;
 
 pub use sqlite::schema_version;
-pub(crate) use sqlite::{out_of_space, unwritable};
 
 use std::path::PathBuf;
 

@@ -213,7 +213,7 @@ mod tests {
                 ..GeneratorConfig::default()
             },
         );
-        let conn = archive.reader().unwrap();
+        let conn = archive.node.reader().unwrap();
         // Dense ids: one range read; ids past the last spelling are left out.
         let mut dense =
             crate::store::people::spelling_names(conn.read(), &(1..=200).collect::<Vec<_>>())

@@ -6,7 +6,7 @@ use super::{Read, Write, params};
 
 use crate::error::Result;
 use crate::ids::GameId;
-use crate::removal::Removal;
+use crate::model::Removal;
 use crate::store::Sequences;
 
 /// The greatest game id given (stored, or since removed: ids are never

@@ -687,7 +687,7 @@ impl<'a> Conn<'a> {
     /// A storage error of this backend.
     fn error(self, e: impl std::error::Error + Send + Sync + 'static) -> Error {
         match self {
-            Conn::Sqlite(_) => crate::error::storage_error("SQLite", e),
+            Conn::Sqlite(_) => super::sqlite::codes::error("SQLite", e),
             Conn::Postgres(_) => crate::error::storage_error("PostgreSQL", e),
         }
     }

@@ -162,6 +162,7 @@ mod tests {
     /// Runs `sql` on `archive`'s writer (a test's damage).
     fn damage(archive: &Archive, sql: &str) {
         archive
+            .node
             .writer()
             .unwrap()
             .autocommit()
@@ -274,7 +275,7 @@ mod tests {
     #[test]
     fn the_counts_worked_out_match_the_kept_ones_on_a_sound_store() {
         let (_dir, archive) = filled();
-        let read = archive.reader().unwrap();
+        let read = archive.node.reader().unwrap();
         let mut counted = super::counted(read.read()).unwrap();
         let mut kept: Vec<(String, u64)> = super::kept(read.read())
             .unwrap()

@@ -442,7 +442,7 @@ mod tests {
                 },
             );
         }
-        let conn = archive.reader().unwrap();
+        let conn = archive.node.reader().unwrap();
         let mut games = Vec::new();
         crate::store::games::stored_between(conn.read(), 0, i64::MAX, |(s, id, date, winner)| {
             games.push(replayed(s, id, &date, winner).unwrap());

@@ -848,7 +848,7 @@ mod tests {
     use keil_gen::{Generator, GeneratorConfig};
 
     use super::*;
-    use crate::prepare::{Prepare, prepare};
+    use crate::import::prepare::{Prepare, prepare};
 
     /// The events the import takes from the validator's plies are those a
     /// replay of the stored moves gives: Keil, and Go on 9×9 (many
@@ -903,7 +903,7 @@ mod tests {
     /// continuation byte)`, sorted; `None` while its region index does not
     /// answer searches.
     fn region_entries(archive: &crate::archive::Archive) -> Option<Vec<(u64, u32, u16, u8)>> {
-        let loaded = archive.patterns.loaded.read().unwrap();
+        let loaded = archive.node.patterns.loaded.read().unwrap();
         let (_, group) = loaded.groups.iter().find(|(_, g)| g.board.size() == 19)?;
         let regions = loaded.region_index(group)?;
         let mut all: Vec<_> = regions
@@ -942,7 +942,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let archive = crate::archive::Archive::open(dir.path()).unwrap();
         import(&archive, 40, 7);
-        let reader = archive.reader().unwrap();
+        let reader = archive.node.reader().unwrap();
         let conn = reader.read();
         let stored =
             blocks::within(conn, block::KIND, block::OLDEST..=block::VERSION, 0, 40).unwrap();
@@ -987,13 +987,14 @@ mod tests {
 
         let node = crate::archive::Archive::open(dir.path()).unwrap();
         let load = |a: &crate::archive::Archive, defer| {
-            a.reader()
+            a.node
+                .reader()
                 .unwrap()
-                .snapshot(|conn| a.patterns.load(conn, defer))
+                .snapshot(|conn| a.node.patterns.load(conn, defer))
                 .unwrap()
         };
         load(&node, true);
-        assert!(node.patterns.loaded.read().unwrap().regions_deferred);
+        assert!(node.node.patterns.loaded.read().unwrap().regions_deferred);
         assert_eq!(
             region_entries(&node),
             None,
@@ -1010,16 +1011,18 @@ mod tests {
                  RETURNING 0"
             ));
         }
-        node.reader()
+        node.node
+            .reader()
             .unwrap()
-            .snapshot(|conn| node.patterns.refresh(conn))
+            .snapshot(|conn| node.node.patterns.refresh(conn))
             .unwrap();
         assert_eq!(region_entries(&node), None, "nor after a refresh");
 
         let fill = |a: &crate::archive::Archive| {
-            a.reader()
+            a.node
+                .reader()
                 .unwrap()
-                .snapshot(|conn| a.patterns.fill_regions(conn))
+                .snapshot(|conn| a.node.patterns.fill_regions(conn))
                 .unwrap()
         };
         // Every block left, those of the games the refresh added too.

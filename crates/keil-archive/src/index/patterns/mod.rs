@@ -48,6 +48,7 @@ use crate::model::GameFilter;
 use crate::model::YearCount;
 use crate::store::Read;
 
+pub use crate::error::PatternError;
 pub(crate) use answer::Matched;
 use answer::{GameMatch, GameOrder, page};
 pub(crate) use block::{KIND as BLOCK_KIND, check as check_block};
@@ -56,7 +57,7 @@ use index::{Line, NEVER};
 pub(crate) use load::{
     PatternIndex, Replayed, index_batch, rebuild_blocks, replayed, replayed_from_plies,
 };
-pub use pattern::{Cell, Pattern, PatternError, PatternMode};
+pub use pattern::{Cell, Pattern, PatternMode};
 use placement::{Placement, Placements, placements};
 use tally::{Keep, Tally};
 
@@ -240,7 +241,7 @@ pub struct PatternAnswer {
 /// from inside a rayon pool that also runs other searches (see
 /// `PatternIndex::refresh`).
 pub struct Patterns<'a> {
-    pub(crate) archive: &'a crate::archive::Archive,
+    pub(crate) node: &'a crate::node::Node,
 }
 
 /// Memory held by the pattern index.
@@ -308,16 +309,16 @@ impl Patterns<'_> {
     /// Storage errors reading the blocks (the region index then stays
     /// unfilled: call again) or what the snapshot's stamp holds.
     pub fn settle(&self) -> Result<bool> {
-        let index = &self.archive.patterns;
+        let index = &self.node.patterns;
         let filled = self
-            .archive
+            .node
             .reader()?
             .snapshot(|conn| index.fill_regions(conn))?
             .is_some();
         if !index.settle() && !filled {
             return Ok(false);
         }
-        self.archive
+        self.node
             .reader()?
             .snapshot(|conn| index.write_snapshot(conn))?;
         Ok(true)
@@ -325,9 +326,9 @@ impl Patterns<'_> {
 
     /// [`Patterns::load`], deferring the merge when `defer`.
     fn load_deferring(&self, defer: bool) -> Result<PatternIndexStats> {
-        let index = &self.archive.patterns;
+        let index = &self.node.patterns;
         let from_snapshot = self
-            .archive
+            .node
             .reader()?
             .snapshot(|conn| index.load(conn, defer))?;
         let loaded = index.loaded.read().expect("poisoned");
@@ -369,7 +370,7 @@ impl Patterns<'_> {
     /// # Errors
     /// [`Error::OverBudget`](crate::Error::OverBudget) when it stopped so; as [`Patterns::search`].
     pub fn search_within(&self, q: &PatternQuery, budget: &Budget) -> Result<PatternAnswer> {
-        let archive = self.archive;
+        let archive = self.node;
         budget.check()?;
         let after = match &q.cursor {
             None => None,
@@ -410,7 +411,7 @@ impl Patterns<'_> {
         after: Option<(u32, u32)>,
         budget: &Budget,
     ) -> Result<(PatternAnswer, bool)> {
-        let archive = self.archive;
+        let archive = self.node;
         let key = format!(
             "{} {} {} {:?} {} {} {:?} {:?} {:?} {} {} {}",
             at.games,
@@ -447,7 +448,7 @@ impl Patterns<'_> {
             None => None,
             Some(c) => Some(crate::index::positions::parse_cursor(c)?),
         };
-        let archive = self.archive;
+        let archive = self.node;
         archive.reader()?.snapshot(|conn| {
             archive.facts.refresh(conn)?;
             archive.patterns.refresh(conn)?;
@@ -467,7 +468,7 @@ impl Patterns<'_> {
         budget: &Budget,
     ) -> Result<Matched> {
         let placements = placements(&q.pattern, q.mode, q.symmetry, q.swap_colors)?;
-        let loaded = self.archive.patterns.loaded.read().expect("poisoned");
+        let loaded = self.node.patterns.loaded.read().expect("poisoned");
         let group = loaded.group(&q.pattern);
         let placement_sym = placements.list.iter().map(|p| (p.sym, p.swapped)).collect();
         let mut matched = Matched {
@@ -491,7 +492,7 @@ impl Patterns<'_> {
         let found: Vec<(u32, u32, u16)> = if q.pattern.is_whole_board() {
             // Sorted; a placement found twice (a colour-symmetric board)
             // counts once, at its first node.
-            let mut found = whole_board(self.archive, conn, q, group, &placements, budget)?;
+            let mut found = whole_board(self.node, conn, q, group, &placements, budget)?;
             found.sort_unstable();
             found.dedup_by_key(|f| (f.0, f.1));
             found
@@ -532,9 +533,9 @@ impl Patterns<'_> {
             }
         };
         budget.check()?;
-        let selection = Selection::new(conn, &self.archive.facts, &filter_of(q))?;
+        let selection = Selection::new(conn, &self.node.facts, &filter_of(q))?;
         // Held until the tally is done (its filter and top games read it).
-        let facts = self.archive.facts.read();
+        let facts = self.node.facts.read();
         // What the facts kept over the group's games were worked out on.
         let state = format!(
             "{:?} {:?} {}",
@@ -542,7 +543,7 @@ impl Patterns<'_> {
             q.pattern.board(),
             group.lines.len()
         );
-        let kept = &self.archive.patterns.facts;
+        let kept = &self.node.patterns.facts;
         let keep = if selection.is_everything() {
             // Removed games' entries stay in the index: the group's mask
             // drops them.
@@ -600,7 +601,7 @@ impl Patterns<'_> {
         if !found.is_sorted_by_key(|f| f.0 / index::LANES as u32) {
             found.sort_by_key(|f| f.0);
         }
-        let mut tally = Tally::new(group, &self.archive.patterns.slots, &placements, q, keep);
+        let mut tally = Tally::new(group, &self.node.patterns.slots, &placements, q, keep);
         let mut cursors = lookup.as_ref().map(regions::Lookup::cursors);
         tally.reserve(
             cursors
@@ -758,7 +759,7 @@ fn continuation(group: &Group, line: &Line, table: &[u16], swapped: bool, t: u16
 /// occurrence per game and colour side); the placement is the symmetry
 /// that maps the game's board onto the pattern's.
 fn whole_board(
-    archive: &crate::archive::Archive,
+    node: &crate::node::Node,
     conn: Read<'_>,
     q: &PatternQuery,
     group: &Group,
@@ -779,8 +780,8 @@ fn whole_board(
         }
     }
     let occurrences = crate::index::positions::occurrences(
-        &archive.positions,
-        &archive.facts,
+        &node.positions,
+        &node.facts,
         conn,
         position,
         q.symmetry,

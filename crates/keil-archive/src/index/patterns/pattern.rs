@@ -2,6 +2,7 @@
 //! point, and the modes that place it (record-format.md, "Pattern
 //! notation").
 
+use crate::error::PatternError;
 use keil_rules::{AnyBoard, BoardSpec, GameKind, Point};
 use serde::Serialize;
 
@@ -140,80 +141,6 @@ impl PatternMode {
             _ => (0, 0),
         }
     }
-}
-
-/// Why a pattern is refused (each names what to fix).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum PatternError {
-    /// The text is empty.
-    #[error("empty pattern: write rows of X O . * x o separated by '/', or VALUE:POINT items")]
-    Empty,
-    /// A character that is no cell value.
-    #[error(
-        "{found:?} at row {row}, column {column} is not a cell: use X (black), O (white), . (empty), * (any), x (black or empty), o (white or empty)"
-    )]
-    Cell {
-        /// The character.
-        found: char,
-        /// Its row, from 1.
-        row: usize,
-        /// Its column, from 1.
-        column: usize,
-    },
-    /// Rows of different lengths.
-    #[error("row {row} has {found} cells, row 1 has {expected}: every row needs the same width")]
-    Ragged {
-        /// The row, from 1.
-        row: usize,
-        /// Row 1's width.
-        expected: usize,
-        /// This row's width.
-        found: usize,
-    },
-    /// The rows notation on a hexagonal board.
-    #[error(
-        "a Keil pattern is written as VALUE:POINT items (X:g7 O:h8 .:g8,h7): rows are for square boards"
-    )]
-    RowsOnHexagon,
-    /// A point that is malformed or off the board.
-    #[error("point {point:?}: {reason}")]
-    Point {
-        /// The point as written.
-        point: String,
-        /// Why it is refused.
-        reason: String,
-    },
-    /// An item of the point-list notation that is not `VALUE:POINTS`.
-    #[error("{0:?} is not VALUE:POINT[,POINT...] (e.g. X:dd or .:cc,cd)")]
-    Item(String),
-    /// The same point given twice.
-    #[error("point {0} is given twice")]
-    Twice(String),
-    /// The drawn pattern does not fit on the board.
-    #[error("the pattern does not fit on the board ({0})")]
-    OffBoard(String),
-    /// An unknown mode.
-    #[error("unknown mode {0:?}: use fixed, corner, side, centre or anywhere")]
-    Mode(String),
-    /// A corner pattern not drawn in a corner.
-    #[error(
-        "a corner pattern must be drawn in a corner of the board (touching two edges that meet there): extend its region to the corner, name its stones alone (e.g. X:dd O:cf) and the region grows to the nearest corner, or choose the mode side, centre or anywhere"
-    )]
-    NotInCorner,
-    /// A side pattern not drawn on exactly one edge.
-    #[error(
-        "a side pattern must be drawn touching exactly one edge of the board and no corner: extend its region to one edge, name its stones alone (e.g. X:jd) and the region grows to the nearest edge, or choose the mode corner, centre or anywhere"
-    )]
-    NotOnSide,
-    /// No placement of the pattern is possible in the mode.
-    #[error(
-        "the pattern has no place on this board in {0} mode: its region is too large for the mode; make it smaller or choose the mode anywhere"
-    )]
-    NoPlacement(&'static str),
-    /// A board the kind does not have.
-    #[error("board: {0}")]
-    Board(String),
 }
 
 /// A pattern: points of one board (kind and size), each with a [`Cell`],

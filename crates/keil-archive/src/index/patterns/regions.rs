@@ -1051,7 +1051,7 @@ mod tests {
         // they came in parts.
         let mut dense = 0;
         {
-            let loaded = archive.patterns.loaded.read().unwrap();
+            let loaded = archive.node.patterns.loaded.read().unwrap();
             for (_, g) in &loaded.groups {
                 let order: Vec<_> = g
                     .listed
@@ -1099,7 +1099,7 @@ mod tests {
             // Each pattern: one region of a game at one of its nodes.
             let mut cut = Vec::new();
             {
-                let loaded = archive.patterns.loaded.read().unwrap();
+                let loaded = archive.node.patterns.loaded.read().unwrap();
                 let (_, group) = loaded
                     .groups
                     .iter()
@@ -1231,7 +1231,7 @@ mod tests {
                         ..PatternQuery::new(pattern.clone(), mode)
                     };
                     let pls = placements(&q.pattern, mode, symmetry, swap_colors).unwrap();
-                    let loaded = archive.patterns.loaded.read().unwrap();
+                    let loaded = archive.node.patterns.loaded.read().unwrap();
                     let group = &loaded
                         .groups
                         .iter()
@@ -1312,7 +1312,7 @@ mod tests {
         };
         {
             let pls = placements(&q.pattern, q.mode, q.symmetry, q.swap_colors).unwrap();
-            let loaded = archive.patterns.loaded.read().unwrap();
+            let loaded = archive.node.patterns.loaded.read().unwrap();
             let group = &loaded.groups[0].1;
             assert!(group.regions.as_ref().unwrap().lookup(&pls).is_some());
         }
@@ -1368,7 +1368,7 @@ mod tests {
         let after = archive.patterns().search_uncached(&query).unwrap();
         assert!(after.total_games >= before.total_games);
         let mut ids: Vec<_> = {
-            let loaded = archive.patterns.loaded.read().unwrap();
+            let loaded = archive.node.patterns.loaded.read().unwrap();
             loaded.groups[0].1.lines.iter().map(|l| l.id).collect()
         };
         ids.dedup();
@@ -1389,7 +1389,7 @@ mod tests {
 
     /// The games the archive's pattern index holds.
     fn lines_held(archive: &Archive) -> usize {
-        let loaded = archive.patterns.loaded.read().unwrap();
+        let loaded = archive.node.patterns.loaded.read().unwrap();
         loaded.groups.iter().map(|(_, g)| g.lines.len()).sum()
     }
 
@@ -1401,7 +1401,7 @@ mod tests {
     ) -> (super::super::answer::Matched, super::super::answer::Matched) {
         let patterns = archive.patterns();
         let unlimited = crate::budget::Budget::unlimited();
-        let conn = archive.reader().unwrap();
+        let conn = archive.node.reader().unwrap();
         conn.snapshot(|c| {
             Ok((
                 patterns.matches(c, q, true, &unlimited)?,

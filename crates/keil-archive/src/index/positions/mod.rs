@@ -82,7 +82,7 @@ const PREFETCH_WAYS: usize = 4;
 /// The position queries of an archive, from [`crate::Archive::positions`].
 /// Each call uses one pooled read connection.
 pub struct Positions<'a> {
-    pub(crate) archive: &'a crate::archive::Archive,
+    pub(crate) node: &'a crate::node::Node,
 }
 
 impl Positions<'_> {
@@ -110,7 +110,7 @@ impl Positions<'_> {
     /// [`Error::OverBudget`](crate::Error::OverBudget) when it stopped so;
     /// as [`Positions::search`].
     pub fn search_within(&self, q: &PositionQuery, budget: &Budget) -> Result<PositionAnswer> {
-        let archive = self.archive;
+        let archive = self.node;
         budget.check()?;
         let reader = archive.reader()?;
         let (index, facts) = (&archive.positions, &archive.facts);
@@ -138,20 +138,20 @@ impl Positions<'_> {
     /// [`Error::PositionIndex`](crate::Error::PositionIndex) for a damaged
     /// segment; storage errors.
     pub fn load(&self) -> Result<()> {
-        let (index, facts) = (&self.archive.positions, &self.archive.facts);
+        let (index, facts) = (&self.node.positions, &self.node.facts);
         let ways = std::thread::available_parallelism().map_or(1, |n| n.get().min(PREFETCH_WAYS));
         let next = std::sync::atomic::AtomicUsize::new(0);
         std::thread::scope(|scope| {
             let fetchers: Vec<_> = (1..ways)
                 .map(|_| {
                     scope.spawn(|| {
-                        self.archive
+                        self.node
                             .reader()?
                             .snapshot(|conn| index.prefetch(conn, &next))
                     })
                 })
                 .collect();
-            self.archive.reader()?.snapshot(|conn| {
+            self.node.reader()?.snapshot(|conn| {
                 let at = facts.refresh(conn)?;
                 // Also where it is alone: the segments left in the store
                 // by `load_directories` are read here, not by `segments`.
@@ -176,8 +176,8 @@ impl Positions<'_> {
     /// [`Error::PositionIndex`](crate::Error::PositionIndex) for a damaged
     /// directory; storage errors.
     pub fn load_directories(&self) -> Result<()> {
-        let (index, facts) = (&self.archive.positions, &self.archive.facts);
-        self.archive.reader()?.snapshot(|conn| {
+        let (index, facts) = (&self.node.positions, &self.node.facts);
+        self.node.reader()?.snapshot(|conn| {
             facts.refresh(conn)?;
             index.directories(conn)
         })
@@ -194,7 +194,7 @@ impl Positions<'_> {
     /// # Errors
     /// As [`Positions::load`].
     pub fn load_for_start(&self) -> Result<bool> {
-        let slices = self.archive.reader()?.read().backend().slices_blobs();
+        let slices = self.node.reader()?.read().backend().slices_blobs();
         if slices {
             self.load_directories()?;
         } else {

@@ -751,7 +751,7 @@ mod tests {
             white_to_move: true,
         };
         {
-            let conn = archive.writer().unwrap();
+            let conn = archive.node.writer().unwrap();
             insert_segment(conn.autocommit(), &[forged], 1).unwrap();
         }
         let answer = archive.positions().search(&query).unwrap();

@@ -32,10 +32,11 @@ use crate::budget::Budget;
 use crate::error::{Error, Result};
 use crate::ids::GameId;
 use crate::index::{Changes, Derived};
-use crate::prepare::TextFields;
 use crate::store::{Read, Sequences};
+pub(crate) use fields::{TextFields, text_fields};
 use query::{TextClause, TextField, TextPlan};
 
+mod fields;
 pub(crate) mod query;
 mod snapshot;
 
@@ -426,7 +427,7 @@ impl TextWriter<'_> {
     pub(crate) fn add_stored(&mut self, conn: Read<'_>, after: i64, upto: i64) -> Result<u64> {
         let mut n = 0u64;
         crate::store::games::records_between(conn, after, upto, |game, blob| {
-            let fields = crate::prepare::text_of_stored(game, blob)?;
+            let fields = fields::text_of_stored(game, blob)?;
             self.add(game, &fields)?;
             n += 1;
             Ok(())
@@ -548,13 +549,14 @@ mod tests {
             .unwrap();
         let plan = super::query::TextPlan::parse("cup").unwrap();
         let found = archive
+            .node
             .text
             .search(&plan, 10, &Budget::unlimited())
             .unwrap();
         assert_eq!(found.len(), 1);
         let spent = Budget::unlimited();
         spent.cancel();
-        let refused = archive.text.search(&plan, 10, &spent);
+        let refused = archive.node.text.search(&plan, 10, &spent);
         assert!(
             matches!(refused, Err(Error::OverBudget { .. })),
             "{refused:?}"

@@ -27,39 +27,10 @@
 //! [`MAX_TEXT_QUERY_WORDS`] words, refused as a whole beyond them
 //! ([`TextQueryError`]); the plan is built in one pass over the text.
 
+use crate::error::{MAX_TEXT_QUERY_BYTES, MAX_TEXT_QUERY_WORDS, TextQueryError};
 use tantivy::tokenizer::{
     AsciiFoldingFilter, LowerCaser, SimpleTokenizer, TextAnalyzer, TokenStream,
 };
-
-/// The longest text query read, in bytes (UTF-8): a person's query is a
-/// few words; this bounds what one request can ask of the index.
-pub const MAX_TEXT_QUERY_BYTES: usize = 1000;
-
-/// The most words (the index's tokens, over every clause) a text query may
-/// have: each word is a lookup in every field it may match.
-pub const MAX_TEXT_QUERY_WORDS: usize = 64;
-
-/// A text query refused as a whole (the only refusals: nothing in a query
-/// within the bounds is a syntax error).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum TextQueryError {
-    /// The query is longer than [`MAX_TEXT_QUERY_BYTES`].
-    #[error(
-        "the text query is {bytes} bytes long; the limit is {MAX_TEXT_QUERY_BYTES} bytes: use fewer words"
-    )]
-    TooLong {
-        /// The query's length in bytes (UTF-8).
-        bytes: usize,
-    },
-    /// The query has more than [`MAX_TEXT_QUERY_WORDS`] words.
-    #[error(
-        "the text query has {words} words; the limit is {MAX_TEXT_QUERY_WORDS} words: use fewer"
-    )]
-    TooManyWords {
-        /// The words of the query (the index's tokens).
-        words: usize,
-    },
-}
 
 /// A field of the text index, as a query names it (`player:`, `event:`,
 /// `place:`, `name:`, `comment:`).

@@ -4,6 +4,8 @@
 //! [`ReadPool::new`]). The statements themselves are the store's
 //! (`store/*.rs`).
 
+pub(crate) mod codes;
+
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -502,53 +504,12 @@ impl Drop for ReadConnection<'_> {
 
 impl From<rusqlite::Error> for Error {
     fn from(e: rusqlite::Error) -> Error {
-        crate::error::storage_error("SQLite", e)
+        codes::error("SQLite", e)
     }
 }
 
 impl From<rusqlite_migration::Error> for Error {
     fn from(e: rusqlite_migration::Error) -> Error {
-        crate::error::storage_error("schema migration", e)
+        codes::error("schema migration", e)
     }
-}
-
-/// Whether a storage error's cause `e` is SQLite's full disk
-/// (`SQLITE_FULL`, or `SQLITE_IOERR`: what a failed write reports); `None`
-/// when `e` is not SQLite's.
-pub(crate) fn out_of_space(e: &(dyn std::error::Error + 'static)) -> Option<bool> {
-    let rusqlite::Error::SqliteFailure(f, _) = e.downcast_ref::<rusqlite::Error>()? else {
-        return None;
-    };
-    Some(matches!(
-        f.code,
-        rusqlite::ErrorCode::DiskFull | rusqlite::ErrorCode::SystemIoFailure
-    ))
-}
-
-/// Whether a storage error's cause `e` says SQLite cannot write (a
-/// read-only or full volume, no permission, or the WAL index that cannot
-/// be created or grown); `None` when `e` is not SQLite's.
-pub(crate) fn unwritable(e: &(dyn std::error::Error + 'static)) -> Option<bool> {
-    use rusqlite::ErrorCode as C;
-    use rusqlite::ffi;
-    if let Some(rusqlite_migration::Error::RusqliteError { err, .. }) =
-        e.downcast_ref::<rusqlite_migration::Error>()
-    {
-        return unwritable(err);
-    }
-    let rusqlite::Error::SqliteFailure(f, _) = e.downcast_ref::<rusqlite::Error>()? else {
-        return None;
-    };
-    let write_io = [
-        ffi::SQLITE_IOERR_WRITE,
-        ffi::SQLITE_IOERR_TRUNCATE,
-        ffi::SQLITE_IOERR_SHMOPEN,
-        ffi::SQLITE_IOERR_SHMSIZE,
-    ];
-    Some(
-        matches!(
-            f.code,
-            C::ReadOnly | C::CannotOpen | C::DiskFull | C::PermissionDenied
-        ) || write_io.contains(&f.extended_code),
-    )
 }

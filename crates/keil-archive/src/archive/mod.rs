@@ -16,83 +16,22 @@ use crate::index::text::query::TextPlan;
 use crate::index::{self, facts, patterns, positions, text};
 use crate::kind::GameKind;
 use crate::location::{Location, SQLITE_FILE, TANTIVY_DIR};
+use crate::memory::{IndexMemory, Pins};
 use crate::model::{GameStatus, GameSummary};
+use crate::node::Node;
 use crate::players::Players;
-use crate::{import, players, refused, store};
+use crate::{import, store};
 
-/// Opens a node's text index (a PostgreSQL archive's, in the node-local
-/// `dir`), restored first from the store's latest snapshot when it lacks
-/// more than 1/16 of the snapshot's games (`text::restore`). A snapshot
-/// that does not restore is passed over: the catch-up then builds the
-/// index from the games, as derived data never answers in place of the
-/// store.
-fn node_text_index(dir: &Path, readers: &store::ReadPool) -> Result<text::TextIndex> {
-    let tantivy = dir.join(TANTIVY_DIR);
-    let current = text::TextIndex::open(&tantivy)?;
-    // An index from a later state of the store (restored from a backup
-    // since) is emptied first, then restored from the store's snapshot.
-    // The store's state is read from the primary or from a replica that
-    // has replayed as far as the index: a lagging replica is not taken
-    // for a store behind it.
-    readers.saw(current.indexed()?);
-    current.forget_if_ahead(readers.get()?.read())?;
-    match text::restore(current, &tantivy, readers.get()?.read()) {
-        Ok(text) => Ok(text),
-        Err(_) => text::TextIndex::open(&tantivy),
-    }
-}
-
-/// How long an operation that changes games waits for the text index's
-/// writer lock ([`Archive::writers`]).
-const WRITER_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
+mod upkeep;
 
 /// An open archive. `Send + Sync`: share one behind an `Arc`; queries take a
 /// pooled read connection each, imports serialise on the writer.
 pub struct Archive {
-    pub(crate) location: Location,
-    /// `None` when opened read-only.
-    pub(crate) writer: Option<Mutex<store::Writer>>,
-    pub(crate) readers: store::ReadPool,
-    pub(crate) text: text::TextIndex,
-    pub(crate) positions: positions::PositionIndex,
-    pub(crate) patterns: patterns::PatternIndex,
-    /// What searches filter, count and rank games on.
-    pub(crate) facts: facts::Facts,
-    /// Players' folded names and words, for fuzzy name search.
-    pub(crate) vocabulary: std::sync::RwLock<players::Vocabulary>,
-    /// The last round of [`Archive::catch_up`].
-    pub(crate) follow: index::Follow,
+    /// The store's connections and this process's derived indexes.
+    pub(crate) node: Node,
     /// What the merge repair of schema 14 did when this open carried it
     /// out.
     pub(crate) upgraded: Option<MergeRepair>,
-}
-
-/// The store's writer, locked ([`Archive::writer`]). Dropping it forgets
-/// the node's last catch-up round ([`index::Follow::forget`]), so that
-/// this process's searches see what it wrote at once.
-pub(crate) struct Writing<'a> {
-    pub(crate) guard: std::sync::MutexGuard<'a, store::Writer>,
-    pub(crate) follow: &'a index::Follow,
-}
-
-impl std::ops::Deref for Writing<'_> {
-    type Target = store::Writer;
-
-    fn deref(&self) -> &store::Writer {
-        &self.guard
-    }
-}
-
-impl std::ops::DerefMut for Writing<'_> {
-    fn deref_mut(&mut self) -> &mut store::Writer {
-        &mut self.guard
-    }
-}
-
-impl Drop for Writing<'_> {
-    fn drop(&mut self) {
-        self.follow.forget();
-    }
 }
 
 /// A full-text match.
@@ -248,7 +187,7 @@ impl Archive {
             // A node's text index is its own: it is caught up from the
             // store even when the store is only read.
             std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
-            let text = node_text_index(&dir, &readers)?;
+            let text = crate::node::node_text_index(&dir, &readers)?;
             if let Some(mut w) = text.try_writer()? {
                 w.catch_up(readers.get()?.read())?;
             }
@@ -267,7 +206,7 @@ impl Archive {
                 text.forget_if_ahead(writer.read())?;
                 text
             } else {
-                node_text_index(&dir, &readers)?
+                crate::node::node_text_index(&dir, &readers)?
             };
             if let Some(mut w) = text.try_writer()? {
                 w.catch_up(writer.read())?;
@@ -278,19 +217,21 @@ impl Archive {
             (Some(Mutex::new(writer)), text)
         };
         let archive = Archive {
-            readers,
-            writer,
-            text,
-            positions: positions::PositionIndex::default(),
-            patterns: patterns::PatternIndex::default(),
-            facts: facts::Facts::default(),
-            vocabulary: Default::default(),
-            follow: index::Follow::default(),
-            location,
+            node: Node {
+                readers,
+                writer,
+                text,
+                positions: positions::PositionIndex::default(),
+                patterns: patterns::PatternIndex::default(),
+                facts: facts::Facts::default(),
+                vocabulary: Default::default(),
+                follow: index::Follow::default(),
+                location,
+            },
             upgraded,
         };
         if read_only {
-            let conn = archive.reader()?;
+            let conn = archive.node.reader()?;
             store::check_schema(conn.read())?;
             if let Some(reason) = positions::pending_upgrade(conn.read())? {
                 return Err(Error::NeedsUpgrade(reason));
@@ -308,36 +249,7 @@ impl Archive {
 
     /// Whether the archive was opened with [`Archive::open_read_only`].
     pub fn is_read_only(&self) -> bool {
-        self.writer.is_none()
-    }
-
-    /// The writer connection, locked.
-    ///
-    /// # Errors
-    /// [`Error::ReadOnly`] for a read-only archive.
-    pub(crate) fn writer(&self) -> Result<Writing<'_>> {
-        let writer = self.writer.as_ref().ok_or(Error::ReadOnly)?;
-        Ok(Writing {
-            guard: writer.lock().unwrap_or_else(|e| e.into_inner()),
-            follow: &self.follow,
-        })
-    }
-
-    /// Both writers, for an operation that changes games (an import, a
-    /// removal, a reindex): the text index's writer (waiting up to
-    /// [`WRITER_WAIT`] for another process's, which a reader process holds
-    /// briefly while it catches the text index up) and then the store's,
-    /// always in that order.
-    ///
-    /// # Errors
-    /// [`Error::ReadOnly`] for a read-only archive; [`Error::Busy`] while
-    /// another writer (an import) holds the text index; tantivy errors.
-    pub(crate) fn writers(&self) -> Result<(text::TextWriter<'_>, Writing<'_>)> {
-        if self.is_read_only() {
-            return Err(Error::ReadOnly);
-        }
-        let text = self.text.writer_waiting(WRITER_WAIT)?.ok_or(Error::Busy)?;
-        Ok((text, self.writer()?))
+        self.node.is_read_only()
     }
 
     /// Whether `location` holds an archive (so that [`Archive::open`]
@@ -355,14 +267,14 @@ impl Archive {
 
     /// Where the archive lives.
     pub fn location(&self) -> Location {
-        self.location.clone()
+        self.node.location.clone()
     }
 
     /// The archive's node-local directory (an embedded archive's: where
     /// its store and text index files are; a PostgreSQL archive's: where
     /// this process keeps its text index and caches).
     pub fn dir(&self) -> &Path {
-        self.location.dir()
+        self.node.location.dir()
     }
 
     /// Keeps this node's derived copies in directory `dir` (created if
@@ -389,8 +301,8 @@ impl Archive {
     /// [`Error::Io`] when `dir` cannot be created or opened.
     pub fn cache_in(&self, dir: impl AsRef<Path>) -> Result<()> {
         let dir = dir.as_ref();
-        self.positions.cache_in(dir)?;
-        self.patterns.cache_in(dir);
+        self.node.positions.cache_in(dir)?;
+        self.node.patterns.cache_in(dir);
         Ok(())
     }
 
@@ -410,71 +322,27 @@ impl Archive {
     /// Storage errors (the last round is then forgotten); the indexes'
     /// own errors, as a search would meet them.
     pub fn catch_up(&self) -> Result<()> {
-        let round = || -> Result<()> {
-            let writes = self.follow.writes();
-            let reader = self.reader()?;
-            for _ in 0..2 {
-                let (at, segments) = store::positions::state(reader.read())?;
-                // The pattern index is followed once something loaded it
-                // (`keil serve --lazy-patterns` leaves it to the first
-                // pattern search).
-                let patterns = index::Derived::reached(&&self.patterns)?;
-                let follows_patterns = patterns != store::Sequences::default();
-                if self.facts.at() == at
-                    && (!follows_patterns || patterns == at)
-                    && self.positions.holds(at, &segments)
-                {
-                    // The text index says how far it is in its own files:
-                    // the store is read again only when it lags.
-                    if !(self.is_read_only() && self.location.is_embedded())
-                        && self.text.indexed()? != at
-                    {
-                        self.text.follow(reader.read())?;
-                    }
-                    // Later reads (a position search's confirmations) see
-                    // at least the state the searches answer from.
-                    self.readers.saw(at);
-                    self.follow.keep(writes, at, segments);
-                    return Ok(());
-                }
-                reader.snapshot(|conn| {
-                    let to = self.facts.refresh(conn)?;
-                    if follows_patterns {
-                        self.patterns.refresh(conn)?;
-                    }
-                    self.positions.catch_up(conn, to.removals)
-                })?;
-            }
-            Ok(())
-        };
-        round().inspect_err(|_| self.follow.forget())
-    }
-
-    /// A read-only connection from the pool (returned on drop). For the
-    /// crate's own queries and the position index; statements see WAL
-    /// snapshots, so a reader never sees half an import batch.
-    pub(crate) fn reader(&self) -> Result<store::ReadConnection<'_>> {
-        self.readers.get()
+        self.node.catch_up()
     }
 
     /// The game queries.
     pub fn games(&self) -> Games<'_> {
-        Games { archive: self }
+        Games { node: &self.node }
     }
 
     /// The player queries.
     pub fn players(&self) -> Players<'_> {
-        Players { archive: self }
+        Players { node: &self.node }
     }
 
     /// The position queries.
     pub fn positions(&self) -> Positions<'_> {
-        Positions { archive: self }
+        Positions { node: &self.node }
     }
 
     /// The pattern queries.
     pub fn patterns(&self) -> Patterns<'_> {
-        Patterns { archive: self }
+        Patterns { node: &self.node }
     }
 
     /// Games whose players, event, place, game name or comments match
@@ -511,11 +379,10 @@ impl Archive {
         // An embedded archive opened read-only writes nothing, its text
         // index included; every other follows the store (a fresh catch-up
         // round has).
-        if !(self.is_read_only() && self.location.is_embedded()) && self.follow.current().is_none()
-        {
-            self.text.follow(self.reader()?.read())?;
+        if self.node.text_follows() && self.node.follow.current().is_none() {
+            self.node.text.follow(self.node.reader()?.read())?;
         }
-        let found = self.text.search(&plan, limit, budget)?;
+        let found = self.node.text.search(&plan, limit, budget)?;
         budget.check()?;
         let ids: Vec<GameId> = found.iter().map(|(id, _)| *id).collect();
         let games = self.games().summaries(&ids)?;
@@ -525,55 +392,6 @@ impl Archive {
             .into_iter()
             .filter_map(|(id, score)| by_id.remove(&id).map(|game| TextHit { game, score }))
             .collect())
-    }
-
-    /// For tests of a full disk: caps the database at its current size plus
-    /// `extra_pages` pages (`PRAGMA max_page_count` on the writer
-    /// connection), so that a write past it fails with `SQLITE_FULL` as on
-    /// a full volume. Returns the cap in pages. Not part of the API.
-    ///
-    /// # Errors
-    /// SQLite errors.
-    #[doc(hidden)]
-    pub fn cap_pages_for_tests(&self, extra_pages: u64) -> Result<u64> {
-        self.writer()?.cap_pages(extra_pages)
-    }
-
-    /// Checks every kept refused record again with today's rules (one
-    /// valid now becomes a game through the import's writer, logged as an
-    /// import run, and its refused record is deleted), then rebuilds the
-    /// derived indexes from the store: the text index and the position
-    /// and pattern indexes, from scratch.
-    ///
-    /// # Errors
-    /// [`Error::ReadOnly`] for a read-only archive; [`Error::Busy`] while
-    /// an import runs; tantivy and SQLite errors; [`Error::Corrupt`] when a
-    /// stored record does not read back.
-    pub fn reindex(&self) -> Result<ReindexReport> {
-        if self.is_read_only() {
-            return Err(Error::ReadOnly);
-        }
-        let (mut text, mut conn) = self.writers()?;
-        // Refused records valid under today's rules become games first,
-        // so the rebuild below indexes them.
-        let refused = refused::revalidate(&mut conn)?;
-        conn.transaction(|tx| {
-            positions::rebuild(tx)?;
-            patterns::rebuild_blocks(tx)
-        })?;
-        text.clear()?;
-        let now = store::Sequences::read(conn.read())?;
-        let games = text.add_stored(conn.read(), 0, now.games)?;
-        text.commit(now)?;
-        // A new node restores the rebuilt index, not the one before.
-        if !self.location.is_embedded() {
-            text.publish(&mut conn, true)?;
-        }
-        Ok(ReindexReport {
-            games,
-            refused_checked: refused.checked,
-            refused_stored: refused.stored,
-        })
     }
 
     /// Counts and sizes. The counts are those the import keeps as it
@@ -587,6 +405,7 @@ impl Archive {
     pub fn stats(&self) -> Result<Stats> {
         // One connection and one snapshot for both counts.
         let (counts, refused_records) = self
+            .node
             .reader()?
             .snapshot(|read| Ok((store::games::counts(read)?, store::refused::count(read)?)))?;
         let by_board = counts.by_board();
@@ -604,21 +423,58 @@ impl Archive {
             by_status: counts.by_status(),
             by_kind,
             by_board,
-            text_documents: self.text.num_docs()?,
-            store_bytes: self.readers.bytes()?,
+            text_documents: self.node.text.num_docs()?,
+            store_bytes: self.node.readers.bytes()?,
             tantivy_bytes: dir_size(&self.dir().join(TANTIVY_DIR)),
         })
     }
+}
 
-    /// Compacts the store: gives back the space of deleted and rewritten
-    /// data (the embedded store: SQLite's `VACUUM`, then the write-ahead
-    /// log folded into the database).
+/// What the node's indexes hold in memory (`memory.rs`).
+impl Archive {
+    /// What the position and pattern indexes hold now, in the heap and
+    /// mapped (bytes).
+    pub fn index_memory(&self) -> IndexMemory {
+        let mut positions = self.node.positions.held();
+        positions.heap += self.node.facts.heap_bytes();
+        IndexMemory {
+            positions,
+            patterns: self.node.patterns.held(),
+            pinned: 0,
+        }
+    }
+
+    /// Copies mapped parts of the loaded indexes into the heap, hottest
+    /// first, until the two indexes hold `budget` bytes of heap
+    /// (`keil serve --index-memory`), and says what each holds after:
     ///
-    /// # Errors
-    /// [`Error::ReadOnly`] for a read-only archive; SQLite errors, e.g.
-    /// while readers hold old snapshots.
-    pub fn compact(&self) -> Result<()> {
-        self.writer()?.compact()
+    /// 1. the pattern index's region segments (every corner search reads a
+    ///    few runs of them, at random places);
+    /// 2. the position segments, oldest first (a whole-board search reads
+    ///    one block of each);
+    /// 3. the pattern index's first-life columns, then its events (the
+    ///    scans of side and wildcard patterns read them all, in order,
+    ///    which the system's read-ahead serves well from disk).
+    ///
+    /// An array is copied whole when it fits in what is left of the budget
+    /// and skipped otherwise. What the heap holds already (the per-game
+    /// parts, every index without a cache directory, the parts added since
+    /// a snapshot) is counted first and stays, even past the budget. Call
+    /// after the loads ([`Positions::load`](crate::Positions::load),
+    /// [`Patterns::load`](crate::Patterns::load)): parts loaded later (the
+    /// segments of later imports, mapped when a cache directory is set)
+    /// are not pinned. Searches meanwhile wait for the pattern index's
+    /// pinning (a copy: about a second a GB) and go on with the mapped
+    /// position segments they hold.
+    pub fn pin_indexes(&self, budget: u64) -> IndexMemory {
+        let mut pins = Pins::new(budget.saturating_sub(self.index_memory().heap()));
+        self.node.patterns.pin_regions(&mut pins);
+        self.node.positions.pin(&mut pins);
+        self.node.patterns.pin_scanned(&mut pins);
+        IndexMemory {
+            pinned: pins.pinned,
+            ..self.index_memory()
+        }
     }
 }
 
