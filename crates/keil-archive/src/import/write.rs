@@ -9,7 +9,7 @@ use super::merge::{self, Judgement, Shape};
 use super::{Batch, Duplicates, Fate, GameOutcome, Item, Merge};
 use crate::error::Result;
 use crate::ids::GameId;
-use crate::import::prepare::{Prepare, Prepared};
+use crate::import::prepare::{Checked, Prepare, Prepared};
 use crate::index::positions;
 use crate::index::text::TextFields;
 use crate::model::people::Spelling;
@@ -88,38 +88,28 @@ fn write_in(
     cache: &mut SpellingCache,
     added_names: &mut Vec<String>,
     duplicates: Duplicates,
-    mut these: Option<&mut Vec<GameOutcome>>,
+    these: Option<&mut Vec<GameOutcome>>,
 ) -> Result<Written> {
-    let mut out = Written {
-        read: batch.items.len() as u64,
-        new_games: Vec::new(),
-        duplicates: 0,
-        merged: Vec::new(),
-        similar: 0,
-        promoted: Vec::new(),
-        problems: Vec::new(),
-    };
-    // The stored games: id, prepared game, spellings, signature.
-    let mut stored: Vec<StoredGame> = Vec::new();
-    // Games per spelling and per person in this batch.
-    let mut spelling_games: HashMap<i64, i64> = HashMap::new();
-    let mut person_games: HashMap<i64, i64> = HashMap::new();
-    let at = Sequences::read(tx.read())?;
-    // Ids are given here, above every stored and removed game's (the
-    // games sequence only grows: an id is never given twice).
-    let mut next_id = at.games + 1;
-    // Records are checked against the removals only when there are some
-    // (two lookups a game otherwise spent on an empty log).
-    let any_removed = at.removals > 0;
-    let note = |these: &mut Option<&mut Vec<GameOutcome>>, fate, checked| {
-        if let Some(these) = these {
-            these.push(GameOutcome { fate, checked });
-        }
-    };
-    // The batch's records and signatures already stored, read in a few
-    // statements (not two a game); the maps then learn what the batch
-    // stores, so that a record twice in one batch is a duplicate too.
-    let signatures: Vec<Option<[u8; 16]>> = batch
+    let signatures = signatures_of(&batch, duplicates);
+    let mut w = BatchWrite::begin(
+        tx,
+        import_id,
+        &batch,
+        &signatures,
+        cache,
+        added_names,
+        these,
+    )?;
+    for (item, signature) in batch.items.into_iter().zip(signatures) {
+        w.write_item(item, signature)?;
+    }
+    w.finish()
+}
+
+/// The signature of each of the batch's games when duplicates are found by
+/// signature (`None` for the others).
+fn signatures_of(batch: &Batch, duplicates: Duplicates) -> Vec<Option<[u8; 16]>> {
+    batch
         .items
         .iter()
         .map(|item| match &item.prepared {
@@ -131,8 +121,52 @@ fn write_in(
             ),
             _ => None,
         })
-        .collect();
-    let (mut by_hash, mut by_signature) = {
+        .collect()
+}
+
+/// One batch's write inside its transaction: what it wrote so far, and
+/// the lookups that make a record twice in one batch a duplicate too.
+struct BatchWrite<'t, 'c> {
+    tx: Write<'t>,
+    import_id: i64,
+    cache: &'c mut SpellingCache,
+    added_names: &'c mut Vec<String>,
+    these: Option<&'c mut Vec<GameOutcome>>,
+    out: Written,
+    /// The stored games: id, prepared game, spellings, signature.
+    stored: Vec<StoredGame>,
+    /// Games per spelling and per person in this batch.
+    spelling_games: HashMap<i64, i64>,
+    person_games: HashMap<i64, i64>,
+    /// The next id to give: ids are given here, above every stored and
+    /// removed game's (the games sequence only grows: an id is never given
+    /// twice).
+    next_id: i64,
+    /// Records are checked against the removals only when there are some
+    /// (two lookups a game otherwise spent on an empty log).
+    any_removed: bool,
+    /// The stored records and signatures, by hash and by signature.
+    by_hash: HashMap<Vec<u8>, i64>,
+    by_signature: HashMap<Vec<u8>, Vec<i64>>,
+    /// The stored candidates as the merge rule reads them (the batch's own
+    /// games are read from their prepared rows when a record meets them).
+    shapes: HashMap<i64, Option<Shape>>,
+}
+
+impl<'t, 'c> BatchWrite<'t, 'c> {
+    /// Reads what the batch meets in the store: its records and
+    /// signatures already stored, in a few statements (not two a game),
+    /// their candidates' shapes, and its players' spellings.
+    fn begin(
+        tx: Write<'t>,
+        import_id: i64,
+        batch: &Batch,
+        signatures: &[Option<[u8; 16]>],
+        cache: &'c mut SpellingCache,
+        added_names: &'c mut Vec<String>,
+        these: Option<&'c mut Vec<GameOutcome>>,
+    ) -> Result<Self> {
+        let at = Sequences::read(tx.read())?;
         let hashes: Vec<&[u8]> = batch
             .items
             .iter()
@@ -142,111 +176,94 @@ fn write_in(
             })
             .collect();
         let sigs: Vec<&[u8]> = signatures.iter().flatten().map(|s| &s[..]).collect();
-        (
-            sql::stored_as(tx.read(), &hashes)?,
-            sql::with_signatures(tx.read(), &sigs)?,
-        )
-    };
-    // The stored candidates as the merge rule reads them (the batch's own
-    // games are read from their prepared rows when a record meets them).
-    let mut shapes: HashMap<i64, Option<Shape>> = {
+        let by_hash = sql::stored_as(tx.read(), &hashes)?;
+        let by_signature = sql::with_signatures(tx.read(), &sigs)?;
         let mut ids: Vec<i64> = by_signature.values().flatten().copied().collect();
         ids.sort_unstable();
         ids.dedup();
-        sql::candidates(tx.read(), &ids)?
+        let shapes = sql::candidates(tx.read(), &ids)?
             .into_iter()
             .map(|row| (row.id, Shape::of_row(row)))
-            .collect()
-    };
-    cache.prefetch(
-        tx,
-        batch
-            .items
-            .iter()
-            .flat_map(|item| match &item.prepared {
-                Prepare::Valid(p, _) => [p.row.meta.black.as_deref(), p.row.meta.white.as_deref()],
-                Prepare::Invalid(..) => [None, None],
-            })
-            .flatten(),
-    )?;
-    for (
-        Item {
+            .collect();
+        cache.prefetch(
+            tx,
+            batch
+                .items
+                .iter()
+                .flat_map(|item| match &item.prepared {
+                    Prepare::Valid(p, _) => {
+                        [p.row.meta.black.as_deref(), p.row.meta.white.as_deref()]
+                    }
+                    Prepare::Invalid(..) => [None, None],
+                })
+                .flatten(),
+        )?;
+        Ok(BatchWrite {
+            tx,
+            import_id,
+            cache,
+            added_names,
+            these,
+            out: Written {
+                read: batch.items.len() as u64,
+                new_games: Vec::new(),
+                duplicates: 0,
+                merged: Vec::new(),
+                similar: 0,
+                promoted: Vec::new(),
+                problems: Vec::new(),
+            },
+            stored: Vec::new(),
+            spelling_games: HashMap::new(),
+            person_games: HashMap::new(),
+            next_id: at.games + 1,
+            any_removed: at.removals > 0,
+            by_hash,
+            by_signature,
+            shapes,
+        })
+    }
+
+    /// Keeps one game's outcome, when the outcomes are kept.
+    fn note(&mut self, fate: Fate, checked: Checked) {
+        if let Some(these) = &mut self.these {
+            these.push(GameOutcome { fate, checked });
+        }
+    }
+
+    /// Writes one item: a refusal, a duplicate, a record of a stored game,
+    /// or a new game (with its links to similar games, and promoted over a
+    /// shorter record of it).
+    fn write_item(&mut self, item: Item, signature: Option<[u8; 16]>) -> Result<()> {
+        let Item {
             source,
             index,
             prepared,
             kept,
-        },
-        signature,
-    ) in batch.items.into_iter().zip(signatures)
-    {
+        } = item;
         let (p, checked) = match prepared {
             Prepare::Invalid(p, checked) => {
                 // The record as it came, kept once by its hash.
-                crate::store::refused::insert(tx, import_id, &p, kept.as_deref())?;
-                note(&mut these, Fate::Invalid(p.clone()), checked);
-                out.problems.push(p);
-                continue;
+                crate::store::refused::insert(self.tx, self.import_id, &p, kept.as_deref())?;
+                self.note(Fate::Invalid(p.clone()), checked);
+                self.out.problems.push(p);
+                return Ok(());
             }
             Prepare::Valid(p, checked) => (p, checked),
         };
-        let m = &p.row.meta;
         // Already stored: as a game, or as another source's record.
-        if let Some(&id) = by_hash.get(&p.row.hash[..]) {
-            out.duplicates += 1;
+        if let Some(&id) = self.by_hash.get(&p.row.hash[..]) {
+            self.out.duplicates += 1;
             let (source, id) = (source.to_string(), GameId::from_sql(id));
-            note(&mut these, Fate::Duplicate { source, index, id }, checked);
-            continue;
+            self.note(Fate::Duplicate { source, index, id }, checked);
+            return Ok(());
         }
-        let refused = if any_removed {
-            removals::refusing(tx.read(), &p.row.hash)?
-        } else {
-            None
-        };
-        if let Some((at, by)) = refused {
-            let refusal = Problem {
-                source: source.to_string(),
-                index,
-                reason: REMOVED.into(),
-                message: format!(
-                    "this game was removed from the archive by {by} at {at}; \
-                     ask the archive's operator if it should come back"
-                ),
-                ply: None,
-                mv: None,
-                line: None,
-                column: None,
-            };
-            sql::insert_problem(tx, import_id, &refusal)?;
-            note(&mut these, Fate::Invalid(refusal.clone()), checked);
-            out.problems.push(refusal);
-            continue;
+        if let Some(refusal) = self.removed_refusal(&p, &source, index)? {
+            self.note(Fate::Invalid(refusal.clone()), checked);
+            self.out.problems.push(refusal);
+            return Ok(());
         }
-        // The games the signature proposes, judged by the moves and the
-        // game information: the first that is this game wins; those with
-        // the same moves and other game information are linked.
-        let mut judged = Judged::default();
-        if let Some(ids) = signature.as_ref().and_then(|s| by_signature.get(&s[..]))
-            && let Some(record) = record_shape(tx, &p)?
-        {
-            for &id in ids {
-                if !shapes.contains_key(&id)
-                    && let Some(g) = stored.iter().find(|g| g.id == id)
-                {
-                    shapes.insert(id, record_shape(tx, &g.prepared)?);
-                }
-                let Some(Some(game)) = shapes.get(&id) else {
-                    continue;
-                };
-                match merge::judge(&record, game) {
-                    Judgement::Other => {}
-                    Judgement::Similar { transform } => judged.similar.push((id, transform)),
-                    same => {
-                        judged.same = Some((id, same));
-                        break;
-                    }
-                }
-            }
-        }
+        let judged = self.judge(&p, signature.as_ref())?;
         let mut promoted = None;
         if let Some((game, same)) = judged.same {
             let Judgement::Same {
@@ -258,72 +275,167 @@ fn write_in(
             else {
                 unreachable!("only a Same judgement is kept");
             };
-            if longer {
-                // The record is the longer of one game: it becomes the
-                // game, the stored one its record (below).
-                promoted = Some((game, transform));
-            } else {
-                if stored.iter().any(|g| g.id == game && !g.written) {
-                    // A game of this batch, not yet written: its row first.
-                    flush(tx, import_id, &mut stored)?;
-                }
+            if !longer {
                 let link = sql::Link {
                     kind: kind.code(),
                     transform,
                     differs: &differs,
                 };
-                sql::link_source(tx, game, &p.row, import_id, &source, index, &link)?;
-                by_hash.insert(p.row.hash.to_vec(), game);
-                let (source, id) = (source.to_string(), GameId::from_sql(game));
-                out.merged.push(Merge {
-                    source: source.clone(),
-                    index,
-                    id,
-                    kind,
-                });
-                note(
-                    &mut these,
-                    Fate::Merged {
-                        source,
-                        index,
-                        id,
-                        kind,
-                    },
-                    checked,
-                );
+                return self.link_record(&p, game, &link, kind, (&source, index), checked);
+            }
+            // The record is the longer of one game: it becomes the game,
+            // the stored one its record (below).
+            promoted = Some((game, transform));
+        }
+        let id = self.store_game(p, signature, &source, index, checked)?;
+        for (other, transform) in judged.similar {
+            flush(self.tx, self.import_id, &mut self.stored)?;
+            sql::link_games(self.tx, id, other, SIMILAR, transform)?;
+            self.out.similar += 1;
+        }
+        if let Some((shorter, transform)) = promoted {
+            self.promote(shorter, id, transform)?;
+        }
+        Ok(())
+    }
+
+    /// The refusal of a record of a game the operator removed, logged;
+    /// `None` for any other record.
+    fn removed_refusal(
+        &mut self,
+        p: &Prepared,
+        source: &str,
+        index: usize,
+    ) -> Result<Option<Problem>> {
+        if !self.any_removed {
+            return Ok(None);
+        }
+        let Some((at, by)) = removals::refusing(self.tx.read(), &p.row.hash)? else {
+            return Ok(None);
+        };
+        let refusal = Problem {
+            source: source.to_string(),
+            index,
+            reason: REMOVED.into(),
+            message: format!(
+                "this game was removed from the archive by {by} at {at}; \
+                 ask the archive's operator if it should come back"
+            ),
+            ply: None,
+            mv: None,
+            line: None,
+            column: None,
+        };
+        sql::insert_problem(self.tx, self.import_id, &refusal)?;
+        Ok(Some(refusal))
+    }
+
+    /// The games the signature proposes, judged by the moves and the game
+    /// information: the first that is this game wins; those with the same
+    /// moves and other game information are linked.
+    fn judge(&mut self, p: &Prepared, signature: Option<&[u8; 16]>) -> Result<Judged> {
+        let mut judged = Judged::default();
+        let Some(ids) = signature.and_then(|s| self.by_signature.get(&s[..])) else {
+            return Ok(judged);
+        };
+        let Some(record) = record_shape(self.tx, p)? else {
+            return Ok(judged);
+        };
+        for &id in ids {
+            if !self.shapes.contains_key(&id)
+                && let Some(g) = self.stored.iter().find(|g| g.id == id)
+            {
+                self.shapes.insert(id, record_shape(self.tx, &g.prepared)?);
+            }
+            let Some(Some(game)) = self.shapes.get(&id) else {
                 continue;
+            };
+            match merge::judge(&record, game) {
+                Judgement::Other => {}
+                Judgement::Similar { transform } => judged.similar.push((id, transform)),
+                same => {
+                    judged.same = Some((id, same));
+                    break;
+                }
             }
         }
+        Ok(judged)
+    }
+
+    /// Keeps `p`'s record as another source's record of stored game `game`.
+    fn link_record(
+        &mut self,
+        p: &Prepared,
+        game: i64,
+        link: &sql::Link<'_>,
+        kind: crate::model::MergeKind,
+        (source, index): (&str, usize),
+        checked: Checked,
+    ) -> Result<()> {
+        if self.stored.iter().any(|g| g.id == game && !g.written) {
+            // A game of this batch, not yet written: its row first.
+            flush(self.tx, self.import_id, &mut self.stored)?;
+        }
+        sql::link_source(self.tx, game, &p.row, self.import_id, source, index, link)?;
+        self.by_hash.insert(p.row.hash.to_vec(), game);
+        let (source, id) = (source.to_string(), GameId::from_sql(game));
+        self.out.merged.push(Merge {
+            source: source.clone(),
+            index,
+            id,
+            kind,
+        });
+        let fate = Fate::Merged {
+            source,
+            index,
+            id,
+            kind,
+        };
+        self.note(fate, checked);
+        Ok(())
+    }
+
+    /// Gives a new game its id and its players' spellings; its row is
+    /// written with the next flush. Returns the id.
+    fn store_game(
+        &mut self,
+        p: Box<Prepared>,
+        signature: Option<[u8; 16]>,
+        source: &str,
+        index: usize,
+        checked: Checked,
+    ) -> Result<i64> {
+        let (tx, cache, added_names) = (self.tx, &mut *self.cache, &mut *self.added_names);
         let mut spelling = |name: &Option<String>| -> Result<Option<Spelling>> {
             name.as_deref()
                 .map(|n| cache.get(tx, added_names, n))
                 .transpose()
         };
-        let black = spelling(&m.black)?;
-        let white = spelling(&m.white)?;
-        let id = next_id;
-        next_id += 1;
-        by_hash.insert(p.row.hash.to_vec(), id);
+        let black = spelling(&p.row.meta.black)?;
+        let white = spelling(&p.row.meta.white)?;
+        let id = self.next_id;
+        self.next_id += 1;
+        self.by_hash.insert(p.row.hash.to_vec(), id);
         if let Some(sig) = &signature {
-            by_signature.entry(sig.to_vec()).or_default().push(id);
+            self.by_signature.entry(sig.to_vec()).or_default().push(id);
         }
         let fate = Fate::Stored {
             source: source.to_string(),
             index,
             id: GameId::from_sql(id),
         };
-        note(&mut these, fate, checked);
+        self.note(fate, checked);
         let mut spellings: Vec<i64> = black.iter().chain(&white).map(|s| s.id).collect();
         spellings.dedup();
         for s in spellings {
-            *spelling_games.entry(s).or_insert(0) += 1;
+            *self.spelling_games.entry(s).or_insert(0) += 1;
         }
         let mut people: Vec<i64> = black.iter().chain(&white).map(|s| s.person).collect();
         people.dedup();
         for s in people {
-            *person_games.entry(s).or_insert(0) += 1;
+            *self.person_games.entry(s).or_insert(0) += 1;
         }
-        stored.push(StoredGame {
+        self.stored.push(StoredGame {
             id,
             prepared: p,
             black,
@@ -334,66 +446,83 @@ fn write_in(
             written: false,
             removed: false,
         });
-        for (other, transform) in judged.similar {
-            flush(tx, import_id, &mut stored)?;
-            sql::link_games(tx, id, other, SIMILAR, transform)?;
-            out.similar += 1;
-        }
-        if let Some((shorter, transform)) = promoted {
-            flush(tx, import_id, &mut stored)?;
-            promote(tx, import_id, &mut stored, shorter, id, transform)?;
-            for v in by_hash.values_mut() {
-                if *v == shorter {
-                    *v = id;
-                }
-            }
-            for ids in by_signature.values_mut() {
-                ids.retain(|&g| g != shorter);
-            }
-            out.promoted.push(GameId::from_sql(shorter));
-        }
+        Ok(id)
     }
-    stored.retain(|g| !g.removed);
-    flush(tx, import_id, &mut stored)?;
-    // The events' vocabulary (the event filter's substrings).
-    let mut event_games: HashMap<&str, i64> = HashMap::new();
-    for g in &stored {
-        if let Some(e) = g
-            .prepared
-            .row
-            .meta
-            .event
-            .as_deref()
-            .filter(|e| !e.is_empty())
-        {
-            *event_games.entry(e).or_insert(0) += 1;
+
+    /// Makes new game `id` the game of the shorter stored record
+    /// `shorter`, which becomes its record.
+    fn promote(&mut self, shorter: i64, id: i64, transform: u8) -> Result<()> {
+        flush(self.tx, self.import_id, &mut self.stored)?;
+        promote(
+            self.tx,
+            self.import_id,
+            &mut self.stored,
+            shorter,
+            id,
+            transform,
+        )?;
+        for v in self.by_hash.values_mut() {
+            if *v == shorter {
+                *v = id;
+            }
         }
+        for ids in self.by_signature.values_mut() {
+            ids.retain(|&g| g != shorter);
+        }
+        self.out.promoted.push(GameId::from_sql(shorter));
+        Ok(())
     }
-    sql::add_game_counts(tx, &spelling_games, &person_games, &event_games)?;
-    let replays: Vec<(i64, &keil_record::Replay)> =
-        stored.iter().map(|g| (g.id, &g.prepared.replay)).collect();
-    positions::index_games(tx, &replays)?;
-    let patterns = stored
-        .iter_mut()
-        .map(|g| (g.id, g.prepared.pattern.take()))
-        .collect();
-    crate::index::patterns::index_batch(tx, patterns)?;
-    sql::count_batch(
-        tx,
-        import_id,
-        [
-            out.read,
-            stored.len() as u64,
-            out.duplicates,
-            out.problems.len() as u64,
-            out.merged.len() as u64,
-        ],
-    )?;
-    out.new_games = stored
-        .into_iter()
-        .map(|g| (GameId::from_sql(g.id), g.prepared.text))
-        .collect();
-    Ok(out)
+
+    /// Writes what is left of the batch: the new games' rows, the counts
+    /// per spelling, person and event, the position and pattern indexes'
+    /// rows, and the import log's counts.
+    fn finish(mut self) -> Result<Written> {
+        let tx = self.tx;
+        self.stored.retain(|g| !g.removed);
+        flush(tx, self.import_id, &mut self.stored)?;
+        // The events' vocabulary (the event filter's substrings).
+        let mut event_games: HashMap<&str, i64> = HashMap::new();
+        for g in &self.stored {
+            if let Some(e) = g
+                .prepared
+                .row
+                .meta
+                .event
+                .as_deref()
+                .filter(|e| !e.is_empty())
+            {
+                *event_games.entry(e).or_insert(0) += 1;
+            }
+        }
+        sql::add_game_counts(tx, &self.spelling_games, &self.person_games, &event_games)?;
+        let replays: Vec<(i64, &keil_record::Replay)> = self
+            .stored
+            .iter()
+            .map(|g| (g.id, &g.prepared.replay))
+            .collect();
+        positions::index_games(tx, &replays)?;
+        let patterns = self
+            .stored
+            .iter_mut()
+            .map(|g| (g.id, g.prepared.pattern.take()))
+            .collect();
+        crate::index::patterns::index_batch(tx, patterns)?;
+        let mut out = self.out;
+        let counts = sql::BatchCounts {
+            read: out.read,
+            imported: self.stored.len() as u64,
+            duplicates: out.duplicates,
+            invalid: out.problems.len() as u64,
+            merged: out.merged.len() as u64,
+        };
+        sql::count_batch(tx, self.import_id, &counts)?;
+        out.new_games = self
+            .stored
+            .into_iter()
+            .map(|g| (GameId::from_sql(g.id), g.prepared.text))
+            .collect();
+        Ok(out)
+    }
 }
 
 /// A game the batch stores, until its rows are written.

@@ -55,15 +55,35 @@ pub(crate) fn finish_import(
     Ok(())
 }
 
-/// Adds one batch's counts to import `id`'s: games read, imported,
-/// duplicates, invalid and merged, in that order (the log stays true for
-/// the batches committed when an import is killed).
-pub(crate) fn count_batch(w: Write<'_>, id: i64, counts: [u64; 5]) -> Result<()> {
-    let [read, imported, duplicates, invalid, merged] = counts.map(|n| n as i64);
+/// What one batch adds to its import's counts (the `imports` row).
+pub(crate) struct BatchCounts {
+    /// Game trees read.
+    pub read: u64,
+    /// Games stored.
+    pub imported: u64,
+    pub duplicates: u64,
+    /// Games refused.
+    pub invalid: u64,
+    /// Records kept as another source's record of a stored game.
+    pub merged: u64,
+}
+
+/// Adds one batch's counts to import `id`'s row, in the batch's
+/// transaction (the log stays true for the batches committed when an
+/// import is killed).
+pub(crate) fn count_batch(w: Write<'_>, id: i64, counts: &BatchCounts) -> Result<()> {
+    let n = |v: u64| v as i64;
     w.execute(
         "UPDATE imports SET games_read = games_read + ?, imported = imported + ?, \
          duplicates = duplicates + ?, invalid = invalid + ?, merged = merged + ? WHERE id = ?",
-        params![read, imported, duplicates, invalid, merged, id],
+        params![
+            n(counts.read),
+            n(counts.imported),
+            n(counts.duplicates),
+            n(counts.invalid),
+            n(counts.merged),
+            id
+        ],
     )?;
     Ok(())
 }
