@@ -114,14 +114,9 @@ pub(crate) fn prepare(
         Ok(r) => r,
         Err(e) => {
             let problem = Problem {
-                source: source.to_string(),
-                index,
-                reason: e.code().to_string(),
-                message: e.to_string(),
-                ply: None,
-                mv: None,
                 line: Some(e.line),
                 column: Some(e.column),
+                ..problem(source, index, e.code(), e.to_string())
             };
             let checked = if keep {
                 Checked::RecordError(Box::new(e))
@@ -144,94 +139,106 @@ pub(crate) fn prepare(
     let Some(status) = status else {
         return Prepare::Invalid(refusal(source, index, &verdict), checked(verdict));
     };
-    let info = &record.info;
     let Some(replay) = validation.replay else {
         // Only a Go record with no board has no replay, and it is malformed
         // or unsupported (refused above).
-        let problem = Problem {
-            source: source.to_string(),
-            index,
-            reason: "unsupported".to_string(),
-            message: "the game has no board to replay".to_string(),
-            ply: None,
-            mv: None,
-            line: None,
-            column: None,
-        };
+        let message = "the game has no board to replay".to_string();
+        return Prepare::Invalid(
+            problem(source, index, "unsupported", message),
+            checked(verdict),
+        );
+    };
+    if let Some(problem) = unstorable(source, index, &record, &replay) {
+        return Prepare::Invalid(problem, checked(verdict));
+    }
+    let Some(board) = board_of(&record, &replay) else {
+        let message = format!("the archive does not store {} games", record.kind().code());
+        let problem = problem(source, index, "unsupported_kind", message);
         return Prepare::Invalid(problem, checked(verdict));
     };
-    if is_empty_record(&record, &replay) {
-        let (line, column) = record.location(keil_sgf::NodeId::ROOT);
-        let problem = Problem {
-            source: source.to_string(),
-            index,
-            reason: EMPTY_RECORD.to_string(),
-            message: format!(
-                "the game tree has no move, no setup and no game information (line {line}, column {column}): it is not a game"
-            ),
-            ply: None,
-            mv: None,
-            line: Some(line),
-            column: Some(column),
-        };
-        return Prepare::Invalid(problem, checked(verdict));
-    }
-    // A Go setup in the middle of the game (AB/AW/AE after the first move)
-    // has no place in the move blob: such games are refused for now.
-    if let Some(at) = replay.plies.iter().find(|p| p.setup.is_some()) {
-        let (line, column) = record.location(at.node);
-        let problem = Problem {
-            source: source.to_string(),
-            index,
-            reason: "setup_in_game".to_string(),
-            message: format!(
-                "the archive does not store setup in the middle of a game (before ply {}, line {line}, column {column})",
-                at.ply
-            ),
-            ply: Some(at.ply),
-            mv: None,
-            line: Some(line),
-            column: Some(column),
-        };
-        return Prepare::Invalid(problem, checked(verdict));
-    }
     let sgf = record.to_sgf();
     let mut hash = [0u8; 16];
     hash.copy_from_slice(&blake3::hash(sgf.as_bytes()).as_bytes()[..16]);
-    let Some(Board {
-        kind,
-        size,
-        ruleset,
-        komi,
-        handicap,
-        setup,
-    }) = board_of(&record, &replay)
-    else {
-        let problem = Problem {
-            source: source.to_string(),
-            index,
-            reason: "unsupported_kind".to_string(),
-            message: format!("the archive does not store {} games", record.kind().code()),
-            ply: None,
-            mv: None,
-            line: None,
-            column: None,
-        };
-        return Prepare::Invalid(problem, checked(verdict));
-    };
+    let (meta, setup) = meta_of(&record.info, &verdict, board);
+    let line = MainLine::of(&record, &replay);
+    let mut valid = Box::new(Prepared {
+        row: GameRow {
+            hash,
+            meta,
+            status,
+            plies: replay.plies.len() as u32,
+            setup,
+            moves: line.moves,
+            move_nodes: line.nodes,
+            record: crate::store::records::compress(sgf.as_bytes()),
+        },
+        text: text_fields(&record),
+        replay,
+        pattern: None,
+    });
+    valid.pattern = pattern_of(&valid, &line.depths);
+    Prepare::Valid(valid, checked(verdict))
+}
+
+/// A refusal of the tree at `index` of `source`, with no place in it.
+fn problem(source: &str, index: usize, reason: &str, message: String) -> Problem {
+    Problem {
+        source: source.to_string(),
+        index,
+        reason: reason.to_string(),
+        message,
+        ply: None,
+        mv: None,
+        line: None,
+        column: None,
+    }
+}
+
+/// The refusal of a valid record that the archive does not store: one
+/// with nothing of a game ([`EMPTY_RECORD`]), or a Go setup in the middle
+/// of the game (AB/AW/AE after the first move), which has no place in the
+/// move blob.
+fn unstorable(source: &str, index: usize, record: &Record, replay: &Replay) -> Option<Problem> {
+    if is_empty_record(record, replay) {
+        let (line, column) = record.location(keil_sgf::NodeId::ROOT);
+        let message = format!(
+            "the game tree has no move, no setup and no game information (line {line}, column {column}): it is not a game"
+        );
+        return Some(Problem {
+            line: Some(line),
+            column: Some(column),
+            ..problem(source, index, EMPTY_RECORD, message)
+        });
+    }
+    let at = replay.plies.iter().find(|p| p.setup.is_some())?;
+    let (line, column) = record.location(at.node);
+    let message = format!(
+        "the archive does not store setup in the middle of a game (before ply {}, line {line}, column {column})",
+        at.ply
+    );
+    Some(Problem {
+        ply: Some(at.ply),
+        line: Some(line),
+        column: Some(column),
+        ..problem(source, index, "setup_in_game", message)
+    })
+}
+
+/// The metadata columns of a record (its game information, the verdict's
+/// winner and margin, its `board`), and the start in the kind's notation.
+fn meta_of(
+    info: &keil_record::GameInfo,
+    verdict: &Verdict,
+    board: Board,
+) -> (Meta, Option<String>) {
+    let rank = |r: &Option<String>| r.as_deref().and_then(keil_record::Rank::parse);
     let meta = Meta {
         black: info.black.clone(),
         white: info.white.clone(),
         black_rank: info.black_rank.clone(),
         white_rank: info.white_rank.clone(),
-        black_rank_ord: info
-            .black_rank
-            .as_deref()
-            .and_then(keil_record::Rank::parse),
-        white_rank_ord: info
-            .white_rank
-            .as_deref()
-            .and_then(keil_record::Rank::parse),
+        black_rank_ord: rank(&info.black_rank),
+        white_rank_ord: rank(&info.white_rank),
         date_raw: info.date.as_ref().map(|d| d.raw().to_string()),
         date: info
             .date
@@ -246,60 +253,66 @@ pub(crate) fn prepare(
         result: info.result.as_ref().map(|r| r.to_string()),
         winner: verdict.winner.and_then(|w| w.color()),
         margin: verdict.margin,
-        kind,
-        size,
-        ruleset,
-        komi,
-        handicap,
+        kind: board.kind,
+        size: board.size,
+        ruleset: board.ruleset,
+        komi: board.komi,
+        handicap: board.handicap,
     };
-    let moves = moves::encode(
-        replay.start.board(),
-        replay.plies.iter().map(|p| (p.color, p.mv)),
-    );
-    // A move's node number is its node's depth in the main line (the
-    // plies follow the main line in order), as stored: below 2^16
-    // (`moves::encode_nodes`).
-    let mut line = record.tree.main_line().map(|(id, _)| id).enumerate();
-    let depths: Vec<u32> = replay
-        .plies
-        .iter()
-        .map(|p| {
-            line.find(|&(_, id)| id == p.node)
-                .map_or(0, |(depth, _)| (depth as u32).min(u32::from(u16::MAX)))
-        })
-        .collect();
-    let move_nodes = moves::encode_nodes(depths.iter().copied());
-    let compressed = crate::store::records::compress(sgf.as_bytes());
-    let mut valid = Box::new(Prepared {
-        row: GameRow {
-            hash,
-            meta,
-            status,
-            plies: replay.plies.len() as u32,
-            setup,
+    (meta, board.setup)
+}
+
+/// A record's main line as stored: the moves blob (`moves::encode`), each
+/// move's node depth, and the nodes blob (`moves::encode_nodes`).
+struct MainLine {
+    moves: Vec<u8>,
+    /// A move's node number is its node's depth in the main line (the
+    /// plies follow the main line in order), as stored: below 2^16.
+    depths: Vec<u32>,
+    nodes: Option<Vec<u8>>,
+}
+
+impl MainLine {
+    fn of(record: &Record, replay: &Replay) -> MainLine {
+        let moves = moves::encode(
+            replay.start.board(),
+            replay.plies.iter().map(|p| (p.color, p.mv)),
+        );
+        let mut line = record.tree.main_line().map(|(id, _)| id).enumerate();
+        let depths: Vec<u32> = replay
+            .plies
+            .iter()
+            .map(|p| {
+                line.find(|&(_, id)| id == p.node)
+                    .map_or(0, |(depth, _)| (depth as u32).min(u32::from(u16::MAX)))
+            })
+            .collect();
+        let nodes = moves::encode_nodes(depths.iter().copied());
+        MainLine {
             moves,
-            move_nodes,
-            record: compressed,
-        },
-        text: text_fields(&record),
-        replay,
-        pattern: None,
-    });
-    let winner = valid.row.meta.winner.map(|c| c.index() as i64);
-    // The validator's plies give the pattern index its events; a game
-    // they do not cover is replayed from its stored moves.
-    valid.pattern = crate::index::patterns::replayed_from_plies(
-        valid.row.meta.kind,
+            depths,
+            nodes,
+        }
+    }
+}
+
+/// The game replayed for the pattern index: the validator's plies give
+/// its events; a game they do not cover is replayed from its stored
+/// moves. `None` when that fails too.
+fn pattern_of(valid: &Prepared, depths: &[u32]) -> Option<crate::index::patterns::Replayed> {
+    let meta = &valid.row.meta;
+    let winner = meta.winner.map(|c| c.index() as i64);
+    crate::index::patterns::replayed_from_plies(
+        meta.kind,
         &valid.replay,
-        &depths,
-        &valid.row.meta.date,
+        depths,
+        &meta.date,
         winner,
     )
     .or_else(|| {
         let stored = valid.row.stored_moves();
-        crate::index::patterns::replayed(stored, 0, &valid.row.meta.date, winner).ok()
-    });
-    Prepare::Valid(valid, checked(verdict))
+        crate::index::patterns::replayed(stored, 0, &meta.date, winner).ok()
+    })
 }
 
 /// The board columns of a record as the archive stores them: kind, size,
