@@ -56,66 +56,25 @@ pub(crate) fn remove(
     removed_by: &str,
     reason: &str,
 ) -> Result<Option<Removal>> {
-    type Row = (
-        Vec<u8>,
-        Option<Vec<u8>>,
-        Option<i64>,
-        Option<i64>,
-        Option<i64>,
-        Option<i64>,
-        Option<String>,
-        String,
-        Option<String>,
-        Option<String>,
-    );
-    let row: Option<Row> = tx.query_opt(
-        "SELECT g.hash, g.signature, g.black_id, g.white_id, pb.person, pw.person, \
-                g.event, g.date, pb.name, pw.name \
-           FROM games g LEFT JOIN players pb ON pb.id = g.black_id \
-                        LEFT JOIN players pw ON pw.id = g.white_id \
-          WHERE g.id = ?",
-        params![id.sql()],
-        |r| {
-            Ok((
-                r.get(0)?,
-                r.get(1)?,
-                r.get(2)?,
-                r.get(3)?,
-                r.get(4)?,
-                r.get(5)?,
-                r.get(6)?,
-                r.get(7)?,
-                r.get(8)?,
-                r.get(9)?,
-            ))
-        },
-    )?;
-    let Some((hash, signature, black, white, black_person, white_person, event, date, bn, wn)) =
-        row
-    else {
+    let Some(game) = RemovedGame::read(tx, id)? else {
         return Ok(None);
     };
-    let mut what = format!(
-        "{} vs {}",
-        bn.as_deref().unwrap_or("?"),
-        wn.as_deref().unwrap_or("?")
-    );
-    for part in [Some(date.as_str()), event.as_deref()]
-        .into_iter()
-        .flatten()
-        .filter(|s| !s.is_empty())
-    {
-        what.push_str(", ");
-        what.push_str(part);
-    }
+    let what = game.what();
     let seq: i64 = tx.value(
         "INSERT INTO removals (game_id, removed_at, removed_by, reason, what, signature) \
          VALUES (?,?,?,?,?,?) RETURNING seq",
-        params![id.sql(), removed_at, removed_by, reason, what, signature],
+        params![
+            id.sql(),
+            removed_at,
+            removed_by,
+            reason,
+            what,
+            game.signature
+        ],
     )?;
     tx.execute(
         "INSERT INTO removed_records (hash, removal) VALUES (?, ?) ON CONFLICT DO NOTHING",
-        params![hash, seq],
+        params![game.hash, seq],
     )?;
     tx.execute(
         "INSERT INTO removed_records (hash, removal) \
@@ -123,32 +82,7 @@ pub(crate) fn remove(
          ON CONFLICT DO NOTHING",
         params![seq, id.sql()],
     )?;
-    let mut spellings: Vec<i64> = black.into_iter().chain(white).collect();
-    spellings.dedup();
-    for s in spellings {
-        tx.execute(
-            "UPDATE players SET games = games - 1 WHERE id = ?",
-            params![s],
-        )?;
-    }
-    let mut people: Vec<i64> = black_person.into_iter().chain(white_person).collect();
-    people.dedup();
-    for p in people {
-        tx.execute(
-            "UPDATE people SET games = games - 1 WHERE id = ?",
-            params![p],
-        )?;
-    }
-    if let Some(e) = event.as_deref().filter(|e| !e.is_empty()) {
-        tx.execute(
-            "UPDATE events SET games = games - 1 WHERE name = ?",
-            params![e],
-        )?;
-        tx.execute(
-            "DELETE FROM events WHERE name = ? AND games <= 0",
-            params![e],
-        )?;
-    }
+    game.uncount(tx)?;
     tx.execute(
         "DELETE FROM game_links WHERE game_id = ?1 OR other_id = ?1",
         params![id.sql()],
@@ -168,6 +102,103 @@ pub(crate) fn remove(
         reason: reason.to_string(),
         what,
     }))
+}
+
+/// What a removal reads of its game before deleting it.
+struct RemovedGame {
+    hash: Vec<u8>,
+    signature: Option<Vec<u8>>,
+    /// The players' spellings and people.
+    black: Option<i64>,
+    white: Option<i64>,
+    black_person: Option<i64>,
+    white_person: Option<i64>,
+    event: Option<String>,
+    date: String,
+    black_name: Option<String>,
+    white_name: Option<String>,
+}
+
+impl RemovedGame {
+    /// Game `id`'s row and its players' names; `None` when it is not
+    /// stored.
+    fn read(tx: Write<'_>, id: GameId) -> Result<Option<RemovedGame>> {
+        tx.query_opt(
+            "SELECT g.hash, g.signature, g.black_id, g.white_id, pb.person, pw.person, \
+                    g.event, g.date, pb.name, pw.name \
+               FROM games g LEFT JOIN players pb ON pb.id = g.black_id \
+                            LEFT JOIN players pw ON pw.id = g.white_id \
+              WHERE g.id = ?",
+            params![id.sql()],
+            |r| {
+                Ok(RemovedGame {
+                    hash: r.get(0)?,
+                    signature: r.get(1)?,
+                    black: r.get(2)?,
+                    white: r.get(3)?,
+                    black_person: r.get(4)?,
+                    white_person: r.get(5)?,
+                    event: r.get(6)?,
+                    date: r.get(7)?,
+                    black_name: r.get(8)?,
+                    white_name: r.get(9)?,
+                })
+            },
+        )
+    }
+
+    /// What the log says the game was: its players, date and event.
+    fn what(&self) -> String {
+        let mut what = format!(
+            "{} vs {}",
+            self.black_name.as_deref().unwrap_or("?"),
+            self.white_name.as_deref().unwrap_or("?")
+        );
+        for part in [Some(self.date.as_str()), self.event.as_deref()]
+            .into_iter()
+            .flatten()
+            .filter(|s| !s.is_empty())
+        {
+            what.push_str(", ");
+            what.push_str(part);
+        }
+        what
+    }
+
+    /// Takes the game out of its spellings', people's and event's counts.
+    fn uncount(&self, tx: Write<'_>) -> Result<()> {
+        let mut spellings: Vec<i64> = self.black.into_iter().chain(self.white).collect();
+        spellings.dedup();
+        for s in spellings {
+            tx.execute(
+                "UPDATE players SET games = games - 1 WHERE id = ?",
+                params![s],
+            )?;
+        }
+        let mut people: Vec<i64> = self
+            .black_person
+            .into_iter()
+            .chain(self.white_person)
+            .collect();
+        people.dedup();
+        for p in people {
+            tx.execute(
+                "UPDATE people SET games = games - 1 WHERE id = ?",
+                params![p],
+            )?;
+        }
+        if let Some(e) = self.event.as_deref().filter(|e| !e.is_empty()) {
+            tx.execute(
+                "UPDATE events SET games = games - 1 WHERE name = ?",
+                params![e],
+            )?;
+            tx.execute(
+                "DELETE FROM events WHERE name = ? AND games <= 0",
+                params![e],
+            )?;
+        }
+        Ok(())
+    }
 }
 
 /// The removal log, latest first, at most `limit` entries.
