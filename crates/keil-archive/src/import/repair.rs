@@ -17,6 +17,8 @@
 //! Each step commits in chunks and can stop anywhere: a record stays
 //! unchecked until its chunk commits, and the upgrade is marked done last.
 
+use std::collections::{BTreeMap, HashMap};
+
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -69,12 +71,37 @@ pub(crate) fn repair_merges(writer: &mut Writer) -> Result<Option<MergeRepair>> 
     if !sql::upgrade_pending(writer.read(), UPGRADE)? {
         return Ok(None);
     }
-    let mut report = MergeRepair::default();
+    let mut report = MergeRepair {
+        signatures: sign_games(writer)?,
+        ..MergeRepair::default()
+    };
+    let mut cache = SpellingCache::default();
     let mut after = 0;
+    loop {
+        let rows = sql::unchecked_sources(writer.read(), after, RECORD_CHUNK)?;
+        let Some(last) = rows.last() else {
+            break;
+        };
+        after = last.id;
+        let again = judge_sources(writer, rows, &mut report)?;
+        for (import, group) in again {
+            write_again(writer, import, group, &mut cache, &mut report)?;
+        }
+    }
+    sql::finish_upgrade(writer.autocommit(), UPGRADE, &crate::model::now())?;
+    // A new archive has nothing to upgrade: nothing to tell.
+    Ok((report != MergeRepair::default()).then_some(report))
+}
+
+/// Gives every stored game its signature, a chunk a transaction; returns
+/// how many games were read.
+fn sign_games(writer: &mut Writer) -> Result<u64> {
+    let mut after = 0;
+    let mut signed = 0;
     loop {
         let rows = sql::games_after(writer.read(), after, SIGNATURE_CHUNK)?;
         let Some(last) = rows.last() else {
-            break;
+            return Ok(signed);
         };
         after = last.0;
         let signatures: Vec<(i64, Option<[u8; 16]>)> = rows
@@ -90,116 +117,123 @@ pub(crate) fn repair_merges(writer: &mut Writer) -> Result<Option<MergeRepair>> 
             }
             Ok(())
         })?;
-        report.signatures += rows.len() as u64;
+        signed += rows.len() as u64;
     }
-    let mut cache = SpellingCache::default();
-    let mut after = 0;
-    loop {
-        let rows = sql::unchecked_sources(writer.read(), after, RECORD_CHUNK)?;
-        let Some(last) = rows.last() else {
-            break;
-        };
-        after = last.id;
-        let prepared: Vec<(sql::UncheckedSource, Option<Prepare>)> = rows
-            .into_par_iter()
-            .map(|row| {
-                let prepared = prepare_stored(&row);
-                (row, prepared)
-            })
-            .collect();
-        let mut game_ids: Vec<i64> = prepared.iter().map(|(row, _)| row.game_id).collect();
-        game_ids.sort_unstable();
-        game_ids.dedup();
-        let games: std::collections::HashMap<i64, Option<Shape>> =
-            sql::candidates(writer.read(), &game_ids)?
-                .into_iter()
-                .map(|row| (row.id, Shape::of_row(row)))
-                .collect();
-        // The records that are their game get their kind; the others wait
-        // to be written again, by import.
-        let mut again: std::collections::BTreeMap<
-            Option<i64>,
-            Vec<(sql::UncheckedSource, Prepare)>,
-        > = std::collections::BTreeMap::new();
-        writer.transaction(|tx| {
-            for (row, prepared) in prepared {
-                report.checked += 1;
-                let Some(Prepare::Valid(p, checked)) = prepared else {
-                    report.unreadable += 1;
-                    continue;
-                };
-                let record = record_shape(tx, &p)?;
-                let judged = match (record, games.get(&row.game_id)) {
-                    (Some(r), Some(Some(g))) => merge::judge(&r, g),
-                    _ => Judgement::Other,
-                };
-                if let Judgement::Same {
-                    kind,
+}
+
+/// The records that wait to be written again, by their import.
+type Again = BTreeMap<Option<i64>, Vec<(sql::UncheckedSource, Prepare)>>;
+
+/// Judges one chunk of merged records against their games: the records
+/// that are their game get their kind (in one transaction); the others
+/// are returned, to be written again by import.
+fn judge_sources(
+    writer: &mut Writer,
+    rows: Vec<sql::UncheckedSource>,
+    report: &mut MergeRepair,
+) -> Result<Again> {
+    let prepared: Vec<(sql::UncheckedSource, Option<Prepare>)> = rows
+        .into_par_iter()
+        .map(|row| {
+            let prepared = prepare_stored(&row);
+            (row, prepared)
+        })
+        .collect();
+    let mut game_ids: Vec<i64> = prepared.iter().map(|(row, _)| row.game_id).collect();
+    game_ids.sort_unstable();
+    game_ids.dedup();
+    let games: HashMap<i64, Option<Shape>> = sql::candidates(writer.read(), &game_ids)?
+        .into_iter()
+        .map(|row| (row.id, Shape::of_row(row)))
+        .collect();
+    let mut again = Again::new();
+    writer.transaction(|tx| {
+        for (row, prepared) in prepared {
+            report.checked += 1;
+            let Some(Prepare::Valid(p, checked)) = prepared else {
+                report.unreadable += 1;
+                continue;
+            };
+            let record = record_shape(tx, &p)?;
+            let judged = match (record, games.get(&row.game_id)) {
+                (Some(r), Some(Some(g))) => merge::judge(&r, g),
+                _ => Judgement::Other,
+            };
+            if let Judgement::Same {
+                kind,
+                transform,
+                differs,
+                longer: false,
+            } = judged
+            {
+                let link = sql::Link {
+                    kind: kind.code(),
                     transform,
-                    differs,
-                    longer: false,
-                } = judged
-                {
-                    let link = sql::Link {
-                        kind: kind.code(),
-                        transform,
-                        differs: &differs,
-                    };
-                    sql::set_merge(tx, row.id, &link)?;
-                    report.proven += 1;
-                } else {
-                    again
-                        .entry(row.import_id)
-                        .or_default()
-                        .push((row, Prepare::Valid(p, checked)));
-                }
+                    differs: &differs,
+                };
+                sql::set_merge(tx, row.id, &link)?;
+                report.proven += 1;
+            } else {
+                again
+                    .entry(row.import_id)
+                    .or_default()
+                    .push((row, Prepare::Valid(p, checked)));
+            }
+        }
+        Ok(())
+    })?;
+    Ok(again)
+}
+
+/// Writes the records of one import again through the import's writer
+/// (in a run of its own when their import is not known), unlinking them
+/// from the game they were merged into in the same transaction.
+fn write_again(
+    writer: &mut Writer,
+    import: Option<i64>,
+    group: Vec<(sql::UncheckedSource, Prepare)>,
+    cache: &mut SpellingCache,
+    report: &mut MergeRepair,
+) -> Result<()> {
+    let import_id = match import {
+        Some(id) => id,
+        None => sql::start_import(
+            writer.autocommit(),
+            &crate::model::now(),
+            "records restored by the merge repair of schema 14",
+            None,
+        )?,
+    };
+    let unlinked: Vec<(i64, Option<i64>)> = group
+        .iter()
+        .map(|(row, _)| (row.id, row.import_id))
+        .collect();
+    let items: Vec<Item> = group
+        .into_iter()
+        .map(|(row, prepared)| Item {
+            source: std::sync::Arc::from(row.source.as_str()),
+            index: usize::try_from(row.game_index).unwrap_or(0),
+            prepared,
+            kept: None,
+        })
+        .collect();
+    let written = write::write_batch(
+        writer,
+        import_id,
+        Batch { items },
+        cache,
+        Duplicates::Signature,
+        None,
+        |tx| {
+            for (id, import) in &unlinked {
+                sql::unlink_source(tx, *id, *import)?;
             }
             Ok(())
-        })?;
-        for (import, group) in again {
-            let import_id = match import {
-                Some(id) => id,
-                None => sql::start_import(
-                    writer.autocommit(),
-                    &crate::model::now(),
-                    "records restored by the merge repair of schema 14",
-                    None,
-                )?,
-            };
-            let unlinked: Vec<(i64, Option<i64>)> = group
-                .iter()
-                .map(|(row, _)| (row.id, row.import_id))
-                .collect();
-            let items: Vec<Item> = group
-                .into_iter()
-                .map(|(row, prepared)| Item {
-                    source: std::sync::Arc::from(row.source.as_str()),
-                    index: usize::try_from(row.game_index).unwrap_or(0),
-                    prepared,
-                    kept: None,
-                })
-                .collect();
-            let written = write::write_batch(
-                writer,
-                import_id,
-                Batch { items },
-                &mut cache,
-                Duplicates::Signature,
-                None,
-                |tx| {
-                    for (id, import) in &unlinked {
-                        sql::unlink_source(tx, *id, *import)?;
-                    }
-                    Ok(())
-                },
-            )?;
-            report.restored += written.new_games.len() as u64;
-            report.moved += written.merged.len() as u64;
-        }
-    }
-    sql::finish_upgrade(writer.autocommit(), UPGRADE, &crate::model::now())?;
-    // A new archive has nothing to upgrade: nothing to tell.
-    Ok((report != MergeRepair::default()).then_some(report))
+        },
+    )?;
+    report.restored += written.new_games.len() as u64;
+    report.moved += written.merged.len() as u64;
+    Ok(())
 }
 
 /// A merged record read again as an import reads it (its normalised text
