@@ -30,7 +30,7 @@ fn main() {
         ..GeneratorConfig::default()
     };
     // One source per 1,000 games, as an import of a directory of files
-    // would give it (import figures of session 1 were taken this way).
+    // would give it.
     let sources = || -> Vec<ImportSource> {
         let mut out = Vec::new();
         let mut bytes = Vec::new();

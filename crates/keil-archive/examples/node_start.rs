@@ -16,7 +16,7 @@
 //! segments are mapped from that directory and the pattern index read
 //! from its snapshot there (the first run writes them).
 //!
-//! With `RAYON_NUM_THREADS=1` the figures are one core's (issue 23's
+//! With `RAYON_NUM_THREADS=1` the figures are one core's (the node-start
 //! target is per million games on one core); the server's warm-up runs the
 //! two loads at once.
 //!

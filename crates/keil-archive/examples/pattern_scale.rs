@@ -32,7 +32,7 @@
 //! local patterns anywhere on the side-7 Keil board.
 //!
 //! With `--filters`, each pattern is timed again under each of the
-//! explorer's filters and options (issue 27): ranks, dates, handicap and
+//! explorer's filters and options: ranks, dates, handicap and
 //! komi, an event, a player; the history, a move limit, the next move, top
 //! and recent games, each alone and all together.
 //!

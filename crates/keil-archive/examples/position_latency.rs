@@ -9,7 +9,7 @@
 //! the archive's games, searches each ROUNDS times (default 1; later rounds
 //! see warm caches) with symmetry off, and prints p50/p99/max per ply band.
 //! With `filters`, then searches the sample once under each of the
-//! explorer's filters and options (issue 27) and prints p50/p99 of each.
+//! explorer's filters and options and prints p50/p99 of each.
 
 use std::time::{Duration, Instant};
 

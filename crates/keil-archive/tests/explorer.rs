@@ -1,4 +1,4 @@
-//! The explorer's filters and options (issue 27) against brute force on
+//! The explorer's filters and options against brute force on
 //! generated Go games with ranks, dates, komi and handicaps: every filter
 //! of a position search, the move limit, the history, the top and recent
 //! games, each equal to what a simple replay of every stored game gives;

@@ -1,4 +1,4 @@
-//! A merge is a proof, not a guess (go-rules.md, "Metadata"; issue 47):
+//! A merge is a proof, not a guess (go-rules.md, "Metadata"):
 //! records of one game merge whatever their orientation, length or move
 //! order; a replay by other players on another day, and games that share
 //! the Dyer points but not the moves, stay games of their own; archives

@@ -1,4 +1,4 @@
-//! Many processes on one PostgreSQL archive (issue 24): two nodes, each
+//! Many processes on one PostgreSQL archive: two nodes, each
 //! with its own node-local directory, serve one database. What one stores
 //! the other finds at its next search, by player, text, position and
 //! pattern; what one removes is gone from the other as fast. Importers

@@ -1,4 +1,4 @@
-//! An archive on PostgreSQL over TLS (issue 48): a throwaway cluster
+//! An archive on PostgreSQL over TLS: a throwaway cluster
 //! offering TLS with a server certificate made here (rcgen) for
 //! `localhost` and 127.0.0.1; [`Archive`] opens with a `verify-full` URL
 //! naming the CA's file, imports a game and reads it back, and every

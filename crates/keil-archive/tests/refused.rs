@@ -1,4 +1,4 @@
-//! Refused records are kept (issue 47): the game tree's text as it came,
+//! Refused records are kept: the game tree's text as it came,
 //! with its verdict, once per record; listed, read, counted, exported,
 //! removed; never in the indexes; and made games by a reindex when they
 //! are valid under today's rules.

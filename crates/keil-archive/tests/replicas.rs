@@ -1,4 +1,4 @@
-//! Read replicas (issue 24): a real streaming standby of a throwaway
+//! Read replicas: a real streaming standby of a throwaway
 //! cluster (`pg_basebackup -R`). A node reading from it answers as the
 //! primary does once the standby has replayed; its reads go to the
 //! standby (they go on while the primary is down); a node's own writes are

@@ -1,4 +1,4 @@
-//! Throwaway PostgreSQL clusters for tests (issue 24: "tests start their
+//! Throwaway PostgreSQL clusters for tests ("tests start their
 //! own throwaway PostgreSQL cluster, never a mock").
 //!
 //! [`Cluster::start`] runs `initdb` and `pg_ctl` of the system's PostgreSQL

@@ -283,8 +283,7 @@ impl Archive {
     /// trusted over the store:
     ///
     /// - the position index's segments as files, mapped instead of read
-    ///   from the store (milliseconds instead of ~8 s a million 19×19
-    ///   games, measured on one core), their pages the system's page cache
+    ///   from the store, their pages the system's page cache
     ///   rather than the heap; one whose length or nonce is not its
     ///   segment's is read again from the store, and the files of segments
     ///   merged away are deleted (~3.4 KB a 19×19 Go game, ~1.3 KB a side-7

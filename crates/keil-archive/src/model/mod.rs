@@ -466,7 +466,7 @@ impl GameFilter {
     }
 }
 
-/// One year of a search's history (issue 27): the games (or, in a pattern
+/// One year of a search's history: the games (or, in a pattern
 /// search's continuation, the hits) of that year and who won them, in the
 /// query's colours. A history lists the years oldest first, undated games
 /// last (`year` `None`); its `games` add up to the total it breaks down.

@@ -1,4 +1,4 @@
-//! Refused records, kept (issue 47): a record the import refuses (an
+//! Refused records, kept: a record the import refuses (an
 //! illegal move, a record that does not read, a board the archive does
 //! not hold) is kept as it came, with its verdict, in its
 //! `import_problems` row (schema 14; the SQL in `store/refused.rs`).

@@ -65,8 +65,8 @@ pub(super) struct Decoded {
 /// The derived index's name in the store (`derived_blocks.kind`).
 pub(crate) const KIND: &str = "patterns";
 
-/// zstd's level for blocks: 16 % smaller than level 1 on 19×19 Go games
-/// (595 against 710 bytes a game), about 10 ms a 2,000-game batch.
+/// zstd's level for blocks: smaller blocks than level 1 at a cost the
+/// import's batches hardly see (BENCHMARKS.md).
 const LEVEL: i32 = 3;
 
 /// An event's own bits in a block's 16-bit word: point (9 bits), state (2),

@@ -61,7 +61,7 @@ pub use pattern::{Cell, Pattern, PatternMode};
 use placement::{Placement, Placements, placements};
 use tally::{Keep, Tally};
 
-/// A pattern search (issue 14).
+/// A pattern search.
 #[derive(Clone, Debug)]
 pub struct PatternQuery {
     /// The pattern (its kind and size select the games searched).

@@ -793,8 +793,8 @@ impl SegmentBuilder {
 /// Sorts `entries` by key, keeping their order among equal keys: a radix
 /// sort on the key's bytes, least significant first, skipping the bytes
 /// every entry shares (a region's number, a content's unused codes). Each
-/// pass reads and writes the entries once; measured against the
-/// comparison sort it replaced (pdqsort on key and game) in BENCHMARKS.md.
+/// pass reads and writes the entries once (BENCHMARKS.md compares it with
+/// the comparison sort it replaced, pdqsort on key and game).
 ///
 /// `spare` is working space (its contents are lost, its capacity kept for
 /// the next call).

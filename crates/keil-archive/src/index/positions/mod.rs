@@ -1,5 +1,5 @@
 //! The position index: which games reached a position, at which ply, and
-//! what was played next (issue 6, "positions").
+//! what was played next.
 //!
 //! Every position of every stored game's main line (the start and the
 //! position after each ply) is a *posting*: index key, game, ply, the
@@ -91,7 +91,7 @@ impl Positions<'_> {
     /// button state the query allows, with the ply, the position matched
     /// (in full) and the move played next shown in the query's
     /// orientation, and continuation statistics over all matches per
-    /// matched position (issue 6, "positions"). Runs on plain reads when the
+    /// matched position. Runs on plain reads when the
     /// node's index is the store's (one statement checks it), else on one
     /// read snapshot after catching the index up.
     ///
@@ -123,8 +123,7 @@ impl Positions<'_> {
 
     /// Reads the position index into memory (its segments and the game
     /// summaries: about 1.3 KB per side-7 Keil game, 3.4 KB per 19×19 Go
-    /// game) ahead of the first search, which would otherwise pay for it
-    /// (0.3–0.5 s at 100,000 Keil games, 5–8 s at 1,000,000 Go games). A
+    /// game) ahead of the first search, which would otherwise pay for it. A
     /// server calls it before it takes requests, or, where
     /// [`Positions::load_for_start`] read the directories alone, after.
     /// It also reads the bytes of the segments [`Positions::load_directories`]

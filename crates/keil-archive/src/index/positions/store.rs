@@ -148,8 +148,8 @@ pub(crate) fn check_segment(
 /// in postings, so a segment is rewritten O(log n) times in all.
 const TIER_FANOUT: usize = 4;
 
-/// The most postings a merge writes into one segment: 2^22, about 50 MB
-/// of blob at ~12 bytes per posting (measured on 100,000 side-7 games).
+/// The most postings a merge writes into one segment: 2^22 (tens of MB of
+/// blob).
 /// No stored value grows with the archive: a 1,000,000-game Go import
 /// once stopped on a merged segment past SQLite's 1 GB value limit.
 /// Segments at the cap are never merged again; a search reads one more
