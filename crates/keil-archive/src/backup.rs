@@ -21,7 +21,7 @@ use crate::node::Node;
 /// The name the copy is written under until it is whole.
 const PART: &str = "archive.sqlite.part";
 
-/// What [`Archive::backup`] wrote.
+/// What [`Archive::backup`](crate::Archive::backup) wrote.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct BackupReport {
     /// The copy: `dest/archive.sqlite`.

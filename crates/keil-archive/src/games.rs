@@ -104,7 +104,7 @@ fn summary_and_moves(read: Read<'_>, id: GameId) -> Result<Option<(GameSummary, 
     Ok(Some((summary, moves)))
 }
 
-/// The game queries of an archive, from [`Archive::games`]. Each call uses
+/// The game queries of an archive, from [`Archive::games`](crate::Archive::games). Each call uses
 /// one pooled read connection.
 pub struct Games<'a> {
     pub(crate) node: &'a Node,

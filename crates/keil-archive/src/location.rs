@@ -92,7 +92,7 @@ impl std::fmt::Display for Location {
 
 /// The SQLite file inside an archive directory (for tools and tests that
 /// inspect the storage itself; callers of the archive use
-/// [`Archive::exists`] and the views).
+/// [`Archive::exists`](crate::Archive::exists) and the views).
 pub const SQLITE_FILE: &str = "archive.sqlite";
 /// The tantivy directory inside an archive directory.
 pub const TANTIVY_DIR: &str = "tantivy";

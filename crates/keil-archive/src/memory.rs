@@ -3,10 +3,10 @@
 //! mapped parts are copied ("pinned") into the heap.
 //!
 //! Without a cache directory every index is in the heap. With one
-//! ([`Archive::cache_in`]) the position segments and the pattern index's
+//! ([`Archive::cache_in`](crate::Archive::cache_in)) the position segments and the pattern index's
 //! columns, events and region segments are files mapped in place: their
 //! pages are the system's page cache, read from disk on demand and given
-//! back under memory pressure. [`Archive::pin_indexes`] then copies the
+//! back under memory pressure. [`Archive::pin_indexes`](crate::Archive::pin_indexes) then copies the
 //! hottest of them into the heap, in a fixed order, until a budget of
 //! bytes is spent: the rest stays on disk and is read on demand.
 
@@ -23,8 +23,8 @@ pub struct Held {
     pub mapped: u64,
 }
 
-/// The derived indexes' memory (from [`Archive::index_memory`] or
-/// [`Archive::pin_indexes`]). The text index (tantivy) is always mapped
+/// The derived indexes' memory (from [`Archive::index_memory`](crate::Archive::index_memory) or
+/// [`Archive::pin_indexes`](crate::Archive::pin_indexes)). The text index (tantivy) is always mapped
 /// from its own folder and is not counted.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct IndexMemory {
@@ -36,7 +36,7 @@ pub struct IndexMemory {
     /// searches' idle per-game tallies (heap); zero before it is loaded.
     pub patterns: Held,
     /// Bytes copied from mapped files into the heap by the last
-    /// [`Archive::pin_indexes`] (0 before any).
+    /// [`Archive::pin_indexes`](crate::Archive::pin_indexes) (0 before any).
     pub pinned: u64,
 }
 

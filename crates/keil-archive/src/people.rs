@@ -148,7 +148,7 @@ pub(crate) fn add_alias(node: &Node, alias: &str, name: &str) -> Result<AliasRep
     node.writer()?.transaction(|tx| alias_in(tx, alias, name))
 }
 
-/// [`Archive::add_alias`] inside a transaction.
+/// [`Archive::add_alias`](crate::Archive::add_alias) inside a transaction.
 pub(crate) fn alias_in(tx: Write<'_>, alias: &str, name: &str) -> Result<AliasReport> {
     let alias_key = person_key(alias);
     let name_key = person_key(name);

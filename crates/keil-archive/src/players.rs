@@ -126,7 +126,7 @@ pub(crate) fn search_players(
     Ok(hits)
 }
 
-/// The player queries of an archive, from [`Archive::players`].
+/// The player queries of an archive, from [`Archive::players`](crate::Archive::players).
 pub struct Players<'a> {
     pub(crate) node: &'a Node,
 }

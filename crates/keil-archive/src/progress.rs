@@ -18,7 +18,7 @@ pub struct ImportProgress {
     /// Games refused.
     pub invalid: u64,
     /// Records of stored games with other headers, linked to them
-    /// ([`Fate::Merged`]).
+    /// ([`Fate::Merged`](crate::Fate::Merged)).
     pub merged: u64,
     /// New games linked as similar to a stored game: the same moves with
     /// game information of another game (a replay, a relay).

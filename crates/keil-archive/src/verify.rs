@@ -100,7 +100,7 @@ impl std::fmt::Display for VerifyProblem {
     }
 }
 
-/// What [`Archive::verify`] found.
+/// What [`Archive::verify`](crate::Archive::verify) found.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct VerifyReport {
     /// The store's schema version (SQLite's `user_version`, PostgreSQL's
@@ -164,10 +164,10 @@ pub(crate) fn verify(
     node.reader()?.snapshot(|read| verify_in(read, progress))
 }
 
-/// [`Archive::verify`] of the store at `location`, without opening the
+/// [`Archive::verify`](crate::Archive::verify) of the store at `location`, without opening the
 /// archive: no derived index is opened, built or written (an embedded
 /// archive's text index may be missing, as in a copy made by
-/// [`Archive::backup`]; a PostgreSQL archive's node directory is not
+/// [`Archive::backup`](crate::Archive::backup); a PostgreSQL archive's node directory is not
 /// touched), and a schema that is not this build's is reported rather
 /// than refused or migrated.
 ///
@@ -191,7 +191,7 @@ pub fn verify_at(
     pool.get()?.snapshot(|read| verify_in(read, progress))
 }
 
-/// [`Archive::verify`] in the caller's snapshot.
+/// [`Archive::verify`](crate::Archive::verify) in the caller's snapshot.
 fn verify_in(
     read: store::Read<'_>,
     progress: &mut dyn FnMut(VerifyProgress),

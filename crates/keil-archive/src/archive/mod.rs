@@ -310,7 +310,7 @@ impl Archive {
     /// to the store, and keeps the state they then share, so that
     /// searches for the next second answer from it without reading the
     /// store's state each (on a database server, a round trip per search
-    /// fewer). A server calls it every [`CATCH_UP_EVERY`] (250 ms): what
+    /// fewer). A server calls it every [`CATCH_UP_EVERY`](crate::CATCH_UP_EVERY) (250 ms): what
     /// other nodes and importers
     /// store or remove is then found within about that; what this process
     /// writes, at once. Nothing is kept when the indexes could not be
@@ -355,8 +355,8 @@ impl Archive {
     /// find (only punctuation, or only excluded words) finds nothing.
     ///
     /// # Errors
-    /// [`Error::TextQuery`] for a query over [`MAX_TEXT_QUERY_BYTES`] or
-    /// [`MAX_TEXT_QUERY_WORDS`]; tantivy and SQLite errors.
+    /// [`Error::TextQuery`] for a query over [`MAX_TEXT_QUERY_BYTES`](crate::MAX_TEXT_QUERY_BYTES) or
+    /// [`MAX_TEXT_QUERY_WORDS`](crate::MAX_TEXT_QUERY_WORDS); tantivy and SQLite errors.
     pub fn search_text(&self, query: &str, limit: usize) -> Result<Vec<TextHit>> {
         self.search_text_within(query, limit, &Budget::unlimited())
     }

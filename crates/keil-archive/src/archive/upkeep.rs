@@ -22,7 +22,7 @@ use crate::{refused, store};
 impl Archive {
     /// Removes game `id`: its rows, its place in every view and every
     /// derived index, in one transaction, logged with `by` (who asked) and
-    /// `reason` (cut to [`MAX_REASON_BYTES`]). Returns the log entry, or
+    /// `reason` (cut to [`MAX_REASON_BYTES`](crate::MAX_REASON_BYTES)). Returns the log entry, or
     /// `None` when no game has that id (never stored, or already removed).
     ///
     /// Searches of this archive (and of other processes on it) stop
@@ -131,7 +131,7 @@ impl Archive {
     }
 
     /// One page of the kept refused records that pass `filter`, at most
-    /// `limit` (1..=[`MAX_REFUSED_PAGE`]; other values are clamped).
+    /// `limit` (1..=[`MAX_REFUSED_PAGE`](crate::MAX_REFUSED_PAGE); other values are clamped).
     ///
     /// # Errors
     /// Storage errors.

@@ -88,7 +88,7 @@ pub struct ImportOptions {
     /// [`Duplicates::Signature`]).
     pub duplicates: Duplicates,
     /// Aliases added before the first game is read (`alias`, `name`), as
-    /// [`Archive::add_alias`] adds them: `keil import --aliases FILE`
+    /// [`Archive::add_alias`](crate::Archive::add_alias) adds them: `keil import --aliases FILE`
     /// ([`crate::read_aliases`]). A pair whose names are already one person
     /// is passed over.
     pub aliases: Vec<(String, String)>,

@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use crate::ids::PlayerId;
 
-/// What [`Archive::add_alias`] did.
+/// What [`Archive::add_alias`](crate::Archive::add_alias) did.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct AliasReport {
     /// The person key that now resolves to `target_key`.
@@ -131,7 +131,7 @@ pub struct PlayerHit {
 #[serde(rename_all = "lowercase")]
 pub enum MatchKind {
     /// The folded name equals the folded query, or both are the same
-    /// person key ([`person_key`]: `kejie` is `Ke Jie`), after aliases.
+    /// person key ([`person_key`](crate::person_key): `kejie` is `Ke Jie`), after aliases.
     Exact,
     /// The folded name, or one of its words, starts with the folded query.
     Prefix,

@@ -192,7 +192,7 @@ pub struct Problem {
     /// a keil-record error code (`bad_size`, ...) for a record that could
     /// not be read, `setup_in_game` for a Go game with setup after its
     /// first move (not stored yet), `empty_record` for a game tree with
-    /// nothing of a game ([`EMPTY_RECORD`]), `not_sgf` for a source that is
+    /// nothing of a game ([`EMPTY_RECORD`](crate::EMPTY_RECORD)), `not_sgf` for a source that is
     /// binary data ([`NOT_SGF`](crate::NOT_SGF)), `unreadable` for a file
     /// that could not be read, `removed` for a record of a game the
     /// operator removed ([`REMOVED`](crate::REMOVED)).

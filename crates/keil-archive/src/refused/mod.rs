@@ -8,7 +8,7 @@
 //!
 //! The same refused record (the same text, by its hash) is kept once: a
 //! later import of it logs the refusal again, with the hash and without a
-//! second copy of the text. [`Archive::reindex`] checks every kept record
+//! second copy of the text. [`Archive::reindex`](crate::Archive::reindex) checks every kept record
 //! again with today's rules; one that is valid now becomes a game
 //! ([`revalidate`]).
 
