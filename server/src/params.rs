@@ -24,8 +24,8 @@ use keil_archive::{
 };
 use keil_rules::{Color, KaomiVariant, Ruleset};
 
-use crate::dto::{GameFilterQuery, GamesQuery, PatternsQuery, PositionsQuery};
-use crate::error::ApiError;
+use crate::dto::{GameFilterQuery, GamesQuery, PatternsQuery, PositionsQuery, SearchQuery};
+use crate::error::{ApiError, bad, quote};
 
 /// The most parameters a query string may have (repeated names count
 /// each time).
@@ -135,26 +135,11 @@ pub fn segment<'a>(what: &str, value: &'a str) -> Result<&'a str, ApiError> {
     Ok(value)
 }
 
-/// `text` quoted for an error message (Rust debug quoting), at most its
-/// first 40 characters then `…`: a refusal names what was wrong without
-/// echoing a long input back.
-pub fn quote(text: &str) -> String {
-    const SHOWN: usize = 40;
-    match text.char_indices().nth(SHOWN) {
-        Some((end, _)) => format!("{:?}…", &text[..end]),
-        None => format!("{text:?}"),
-    }
-}
-
 // ---- parameter values ------------------------------------------------------
 //
 // Each reads one parameter's value (already bounded above) into a domain
 // type; a refusal is a 400 naming the parameter. A blank value is absent
 // ([`nonempty`]). The OpenAPI patterns of `crate::dto` say the same.
-
-pub(crate) fn bad(what: &str, e: impl std::fmt::Display) -> ApiError {
-    ApiError::BadRequest(format!("{what}: {e}"))
-}
 
 /// A game id from a path segment or parameter.
 ///
@@ -486,7 +471,6 @@ fn number(s: &str) -> Option<u64> {
         .flatten()
 }
 
-/// The archive filter and page of a game list query.
 /// The games a list or a download selects: the filters, kind and size.
 pub(crate) fn selection(q: crate::dto::SelectionQuery) -> Result<GameFilter, ApiError> {
     Ok(GameFilter {
@@ -496,6 +480,9 @@ pub(crate) fn selection(q: crate::dto::SelectionQuery) -> Result<GameFilter, Api
     })
 }
 
+/// The archive filter and page of a game list query: the selection, the
+/// order (`asc`, `desc`: default newest first), the cursors and the limit
+/// (default 50).
 pub(crate) fn games_query(q: GamesQuery) -> Result<(GameFilter, Page), ApiError> {
     let filter = selection(q.selection)?;
     let order = match nonempty(&q.order) {
@@ -586,6 +573,20 @@ pub(crate) fn refused_query(
     };
     let limit = parse_limit(nonempty(&q.limit), 50, keil_archive::MAX_REFUSED_PAGE)?;
     Ok((filter, limit))
+}
+
+/// A text search (`GET /api/v1/search`): the query text, checked to read
+/// as one ([`keil_archive::TextPlan::parse`]), and the limit (default 20,
+/// at most 100).
+///
+/// # Errors
+/// [`ApiError::BadRequest`] for no `q`, a `q` that does not read, or a bad
+/// limit.
+pub(crate) fn search_query(q: &SearchQuery) -> Result<(String, usize), ApiError> {
+    let text = required("q", &q.q)?.to_string();
+    keil_archive::TextPlan::parse(&text).map_err(|e| bad("q", e))?;
+    let limit = parse_limit(nonempty(&q.limit), 20, 100)?;
+    Ok((text, limit))
 }
 
 /// The archive query of a position search (`GET /api/v1/positions`, the
