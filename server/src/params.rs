@@ -725,6 +725,87 @@ pub(crate) fn read_pattern(
     Ok((pattern, mode))
 }
 
+// ---- the pattern page's form -------------------------------------------------
+//
+// The page reads leniently: what does not read is said on the form (each
+// message naming its parameter) and a default stands in, so that the
+// editor can still be drawn.
+
+/// The board of the pattern page's form (`kind`, `size`): as asked for,
+/// else Go, at the kind's usual size; what does not read is added to
+/// `errors` (`kind: …`, `size: …`) and the default used instead.
+pub(crate) fn form_board(
+    kind: &Option<String>,
+    size: &Option<String>,
+    errors: &mut Vec<String>,
+) -> keil_rules::BoardSpec {
+    let kind = match nonempty(kind).map(str::parse::<keil_rules::GameKind>) {
+        None => keil_rules::GameKind::Go,
+        Some(Ok(k)) => k,
+        Some(Err(e)) => {
+            errors.push(format!("kind: {e}"));
+            keil_rules::GameKind::Go
+        }
+    };
+    nonempty(size)
+        .map(|s| {
+            s.parse::<u8>()
+                .map_err(|_| format!("size: {s:?} is not a board size"))
+                .and_then(|n| keil_rules::BoardSpec::new(kind, n).map_err(|e| format!("size: {e}")))
+        })
+        .transpose()
+        .unwrap_or_else(|e| {
+            errors.push(e);
+            None
+        })
+        .unwrap_or(keil_rules::BoardSpec {
+            kind,
+            size: kind.default_size(),
+        })
+}
+
+/// The pattern page's pattern `text` on the board `spec`: while editing,
+/// the points as drawn (stones alone grow their region only when
+/// searched; the mode `mode` names, else anywhere); else read for its mode
+/// as the API reads it ([`read_pattern`]), with that mode. `None` for no
+/// text, or text that does not read (its refusal added to `errors`).
+pub(crate) fn form_pattern(
+    spec: keil_rules::BoardSpec,
+    text: &str,
+    mode: &str,
+    edit: bool,
+    errors: &mut Vec<String>,
+) -> (Option<Pattern>, Option<PatternMode>) {
+    if text.is_empty() {
+        return (None, None);
+    }
+    let read = if edit {
+        let drawn_mode = mode.parse().unwrap_or(PatternMode::Anywhere);
+        Pattern::parse_drawn(spec.kind, spec.size, text, drawn_mode)
+            .map(|p| (p, None))
+            .map_err(ApiError::from)
+    } else {
+        read_pattern(spec.kind, spec.size, text, mode).map(|(p, m)| (p, Some(m)))
+    };
+    match read {
+        Ok((p, m)) => (Some(p), m),
+        Err(e) => {
+            errors.push(e.to_string());
+            (None, None)
+        }
+    }
+}
+
+/// The pattern page's `symmetry` and `colors` as the form shows them when
+/// its query does not read: symmetry unless `false`, `0` or `no`; colours
+/// swapped unless `same`.
+pub(crate) fn form_symmetry_colors(q: &PatternsQuery) -> (bool, bool) {
+    (
+        !matches!(nonempty(&q.symmetry), Some("false" | "0" | "no")),
+        nonempty(&q.colors) != Some("same"),
+    )
+}
+
 pub(crate) fn parse_ply(s: &str) -> Result<u32, ApiError> {
     s.parse().map_err(|_| {
         bad(
