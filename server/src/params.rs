@@ -367,12 +367,30 @@ pub(crate) struct Explore {
 }
 
 impl Explore {
+    /// `q` with these options: its player to move ([`Explore::player_to_move`]
+    /// of its own), the move limit, the history and the games listed. The
+    /// one place a position search takes them, for the API and the
+    /// explorer page.
+    ///
+    /// # Errors
+    /// 400 when `next` contradicts the position's player to move.
+    pub(crate) fn position(self, q: PositionQuery) -> Result<PositionQuery, ApiError> {
+        Ok(PositionQuery {
+            to_move: self.player_to_move(q.to_move)?,
+            move_limit: self.move_limit,
+            history: self.history,
+            top_games: self.top_games,
+            recent_games: self.recent_games,
+            ..q
+        })
+    }
+
     /// A position query's player to move, given the notation's (`given`)
     /// and `next`: either, or both when they agree.
     ///
     /// # Errors
     /// 400 when they disagree.
-    pub(crate) fn player_to_move(self, given: Option<Color>) -> Result<Option<Color>, ApiError> {
+    fn player_to_move(self, given: Option<Color>) -> Result<Option<Color>, ApiError> {
         match (given, self.next) {
             (Some(a), Some(b)) if a != b => Err(bad(
                 "next",
@@ -642,15 +660,11 @@ pub fn position_query(q: PositionsQuery) -> Result<PositionQuery, ApiError> {
             "a position search reads main lines only (the position index holds no variations): leave it out, or search the board as a whole-board pattern (GET /api/v1/patterns) with variations=true",
         ));
     }
+    let parsed = explore.position(parsed)?;
     let query = PositionQuery {
         symmetry,
         swap_colors,
-        to_move: explore.player_to_move(parsed.to_move)?,
         filter: q.filter.filter()?,
-        move_limit: explore.move_limit,
-        history: explore.history,
-        top_games: explore.top_games,
-        recent_games: explore.recent_games,
         limit: parse_limit(nonempty(&q.limit), 20, keil_archive::MAX_PAGE)?,
         cursor: nonempty(&q.cursor).map(str::to_string),
         ..parsed

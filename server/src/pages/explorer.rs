@@ -249,11 +249,7 @@ async fn explorer_query(
     query.swap_colors = crate::params::parse_colors(q.colors.as_deref(), false)?;
     query.filter = q.filter.clone().filter()?;
     let explore = q.explore.read()?;
-    query.to_move = explore.player_to_move(query.to_move)?;
-    query.move_limit = explore.move_limit;
-    query.history = explore.history;
-    query.top_games = explore.top_games;
-    query.recent_games = explore.recent_games;
+    let mut query = explore.position(query)?;
     query.limit = 20;
     query.cursor = nonempty(&q.cursor).map(str::to_string);
     Ok((query, line))
