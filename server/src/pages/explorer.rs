@@ -6,7 +6,7 @@
 
 use actix_web::web::Data;
 use askama::Template;
-use keil_archive::{GameId, PositionAnswer, PositionQuery};
+use keil_archive::{GameId, PositionAnswer, PositionHit, PositionQuery};
 use keil_rules::{AnyPosition, BoardSpec, Color, Move};
 use serde::Deserialize;
 
@@ -19,7 +19,7 @@ use crate::ServerState;
 use crate::assets::{Assets, assets};
 use crate::error::ApiError;
 use crate::params::nonempty;
-use crate::svg::{self, Drawing, Extras, PointMark};
+use crate::svg::{self, PointMark};
 
 /// `GET /positions` parameters: the API's, plus the editor's.
 #[derive(Debug, Default, Deserialize)]
@@ -84,6 +84,22 @@ struct HitRow {
     result: String,
     date: String,
     next: String,
+}
+
+impl From<&PositionHit> for HitRow {
+    /// A game found, its link showing the match.
+    fn from(g: &PositionHit) -> HitRow {
+        HitRow {
+            id: g.game_id,
+            ply: g.ply,
+            href: viewer_href(g.game_id, g.ply, None),
+            black: g.black.clone().unwrap_or_default(),
+            white: g.white.clone().unwrap_or_default(),
+            result: g.result.clone().unwrap_or_default(),
+            date: g.date.clone(),
+            next: g.next.clone().unwrap_or_default(),
+        }
+    }
 }
 
 #[derive(Template)]
@@ -355,54 +371,14 @@ pub async fn positions_page(state: Data<ServerState>, q: PageQuery<ExplorerParam
         top = answer.top_games.iter().map(Listed::from).collect();
         recent = answer.recent_games.iter().map(Listed::from).collect();
         (marks, continuations) = continuation_rows(&answer, &links, edit);
-        games = answer
-            .games
-            .iter()
-            .map(|g| HitRow {
-                id: g.game_id,
-                ply: g.ply,
-                href: viewer_href(g.game_id, g.ply, None),
-                black: g.black.clone().unwrap_or_default(),
-                white: g.white.clone().unwrap_or_default(),
-                result: g.result.clone().unwrap_or_default(),
-                date: g.date.clone(),
-                next: g.next.clone().unwrap_or_default(),
-            })
-            .collect();
+        games = answer.games.iter().map(HitRow::from).collect();
         next = answer
             .next_cursor
             .as_deref()
             .map(|c| here(&[("cursor", c), ("edit", if edit { "1" } else { "" })]));
     }
-    if let Some(l) = line.as_ref().filter(|_| !edit) {
-        // Under the continuations' discs, which link the same moves.
-        let mut hot = legal_moves(l, &links);
-        hot.append(&mut marks);
-        marks = hot;
-    }
-    if edit {
-        marks.extend(cycling_points(&pos, &kind_code, to_move_code));
-    }
-    let caption = format!(
-        "{} · {} game{}",
-        if edit { "editing" } else { "explorer" },
-        total,
-        if total == 1 { "" } else { "s" }
-    );
-    let svg = svg::render_with(
-        &Drawing {
-            position: &pos,
-            last: None,
-            captured: &[],
-            caption: &caption,
-        },
-        &Extras {
-            inline: true,
-            ply: None,
-            notation: Some(&board_notation),
-            marks: &marks,
-        },
-    );
+    let marks = board_marks(marks, &links, edit, to_move_code);
+    let svg = explorer_svg(&pos, &board_notation, &marks, edit, total);
     let (line_links, start_href, undo, pass) = match &line {
         Some(l) => line_links(l, &links),
         None => (Vec::new(), String::new(), None, None),
@@ -455,6 +431,44 @@ pub async fn positions_page(state: Data<ServerState>, q: PageQuery<ExplorerParam
         undo,
         pass,
     })
+}
+
+/// The marks on the board: along a line (unless editing) every legal
+/// move under the continuations' discs, which link the same moves; while
+/// editing, every point cycling.
+fn board_marks(
+    mut found: Vec<PointMark>,
+    links: &MoveLinks<'_>,
+    edit: bool,
+    to_move_code: &str,
+) -> Vec<PointMark> {
+    let mut marks = match links.line.filter(|_| !edit) {
+        Some(l) => legal_moves(l, links),
+        None => Vec::new(),
+    };
+    marks.append(&mut found);
+    if edit {
+        marks.extend(cycling_points(links.pos, links.kind, to_move_code));
+    }
+    marks
+}
+
+/// The explorer's board: the position with its `marks`, captioned with
+/// what the page does and the games found.
+fn explorer_svg(
+    pos: &AnyPosition,
+    notation: &str,
+    marks: &[PointMark],
+    edit: bool,
+    total: u64,
+) -> String {
+    let caption = format!(
+        "{} · {} game{}",
+        if edit { "editing" } else { "explorer" },
+        total,
+        if total == 1 { "" } else { "s" }
+    );
+    svg::render_marked(pos, &caption, Some(notation), marks)
 }
 
 /// How the explorer links a move from its position: along the line

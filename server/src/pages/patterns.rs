@@ -21,7 +21,7 @@ use crate::dto::PatternsQuery;
 use crate::error::ApiError;
 use crate::http::html_response;
 use crate::params::{form_board, form_pattern, form_symmetry_colors, nonempty};
-use crate::svg::{self, Drawing, Extras, PointMark};
+use crate::svg::{self, PointMark};
 
 /// `GET /patterns` parameters: the API's, plus the editor's.
 #[derive(Debug, Default, Deserialize)]
@@ -559,20 +559,7 @@ fn pattern_svg(
             if found.hits == 1 { "" } else { "s" }
         )
     };
-    Ok(svg::render_with(
-        &Drawing {
-            position: &position,
-            last: None,
-            captured: &[],
-            caption: &caption,
-        },
-        &Extras {
-            inline: true,
-            ply: None,
-            notation: None,
-            marks: &region,
-        },
-    ))
+    Ok(svg::render_marked(&position, &caption, None, &region))
 }
 
 /// `GET /patterns.sgf?…`, `/patterns.zip?…`: the games the pattern page
