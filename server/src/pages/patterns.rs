@@ -497,6 +497,34 @@ fn pattern_svg(
             }
         }
     }
+    let mut region = region_marks(spec, edit, board, &cells, here, fields);
+    region.extend(found.marks.iter().cloned());
+    let caption = if edit {
+        format!("pattern editor · {} {}", spec.kind.name(), spec.size)
+    } else {
+        format!(
+            "{} game{} · {} hit{}",
+            found.total,
+            if found.total == 1 { "" } else { "s" },
+            found.hits,
+            if found.hits == 1 { "" } else { "s" }
+        )
+    };
+    Ok(svg::render_marked(&position, &caption, None, &region))
+}
+
+/// The pattern's points on the board: its region's cells (a wildcard's
+/// character on its point), or while editing every point, each a link
+/// that cycles its cell ([`Here::href`] with the form's `fields`) and
+/// carries its name, coordinates and cell for the editor script.
+fn region_marks(
+    spec: BoardSpec,
+    edit: bool,
+    board: &AnyBoard,
+    cells: &[(Point, Cell)],
+    here: &Here,
+    fields: &Fields,
+) -> Vec<PointMark> {
     // The character drawn on a point: a wildcard's, not a stone's or `.`.
     let wildcard = |c: Cell| {
         if c.is_stone() || c == Cell::Empty {
@@ -547,19 +575,7 @@ fn pattern_svg(
             });
         }
     }
-    region.extend(found.marks.iter().cloned());
-    let caption = if edit {
-        format!("pattern editor · {} {}", spec.kind.name(), spec.size)
-    } else {
-        format!(
-            "{} game{} · {} hit{}",
-            found.total,
-            if found.total == 1 { "" } else { "s" },
-            found.hits,
-            if found.hits == 1 { "" } else { "s" }
-        )
-    };
-    Ok(svg::render_marked(&position, &caption, None, &region))
+    region
 }
 
 /// `GET /patterns.sgf?…`, `/patterns.zip?…`: the games the pattern page
