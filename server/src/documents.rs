@@ -16,8 +16,7 @@ use actix_web::body::{BodySize, BoxBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::middleware::Next;
 
-use crate::error::{Answered, ApiError, Form, answer};
-use crate::pages::PageError;
+use crate::error::{Answered, ApiError, Form, PageError, answer};
 
 /// The longest request target (path and query), in bytes: longer ones are
 /// answered 414. (actix-http's own limit is 65,534, answered with a bare

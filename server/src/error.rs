@@ -427,3 +427,55 @@ impl ResponseError for ApiError {
         answer(self, Form::Json)
     }
 }
+
+/// An error shown as an HTML page (with the API error's status and
+/// message): what the pages answer.
+#[derive(Debug)]
+pub struct PageError(pub ApiError);
+
+impl std::fmt::Display for PageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl From<ApiError> for PageError {
+    fn from(e: ApiError) -> PageError {
+        PageError(e)
+    }
+}
+
+impl From<keil_archive::Error> for PageError {
+    fn from(e: keil_archive::Error) -> PageError {
+        PageError(e.into())
+    }
+}
+
+impl ResponseError for PageError {
+    fn status_code(&self) -> StatusCode {
+        self.0.status_code()
+    }
+
+    /// The HTML page; an API client gets the problem document instead (see
+    /// [`crate::documents`]).
+    fn error_response(&self) -> HttpResponse {
+        self.0.log();
+        answer(&self.0, Form::Html)
+    }
+}
+
+/// `text` quoted for an error message (Rust debug quoting), at most its
+/// first 40 characters then `…`: a refusal names what was wrong without
+/// echoing a long input back.
+pub(crate) fn quote(text: &str) -> String {
+    const SHOWN: usize = 40;
+    match text.char_indices().nth(SHOWN) {
+        Some((end, _)) => format!("{:?}…", &text[..end]),
+        None => format!("{text:?}"),
+    }
+}
+
+/// A 400 refusal of `what` (a parameter, a path segment), saying why.
+pub(crate) fn bad(what: &str, e: impl std::fmt::Display) -> ApiError {
+    ApiError::BadRequest(format!("{what}: {e}"))
+}

@@ -110,19 +110,18 @@ pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
 pub const DEFAULT_UPLOAD_BATCH: usize = 2_000;
 
 /// Archive-call threads per worker (see [`ServerOptions::blocking_threads`]).
-/// Archive calls are short and CPU-bound (a position search takes ~0.1 ms),
-/// so two per worker keep the cores busy. actix's own default (512 / workers)
-/// let a burst of requests run as many calls at once: read connections
-/// beyond the archive's idle pool were opened and closed per request, and a
-/// cold position index was loaded once per request (1.7 GB resident at
-/// 100,000 games).
+/// Archive calls are short and CPU-bound, so two per worker keep the cores
+/// busy. A larger pool (actix's own default is 512 / workers) lets a burst
+/// of requests run as many calls at once: read connections beyond the
+/// archive's idle pool are opened and closed per request, and a cold
+/// position index is loaded once per request.
 pub const DEFAULT_BLOCKING_THREADS: usize = 2;
 
 /// The default number of HTTP workers: half the cores, at least one. A
 /// worker only parses requests and writes answers (archive calls run on its
 /// [`DEFAULT_BLOCKING_THREADS`] blocking threads), so one worker keeps two
-/// cores of queries busy; on 2 cores, one worker had the same throughput as
-/// two and a third of the p99 latency (`scripts/bench-server.sh`).
+/// cores of queries busy, and more workers only contend with the queries
+/// for the cores.
 pub fn default_workers() -> usize {
     std::thread::available_parallelism().map_or(1, |n| (n.get() / 2).max(1))
 }
@@ -319,8 +318,7 @@ pub fn bind(mut options: ServerOptions) -> io::Result<(Server, Vec<SocketAddr>)>
     reload_tokens_on_sighup(state.clone());
     let signal_state = state.clone();
     // Request logging only when its spans can be recorded: a disabled
-    // logger still built a root span per request (~5% of a position
-    // search's CPU time).
+    // logger still builds a root span per request.
     let log = request_logging_enabled();
     // Outermost first: the count of requests in flight, the request id,
     // the log, compression, the metrics, the error documents, the rate

@@ -451,7 +451,7 @@ pub async fn throttle(
     let class = Class::of(req.method(), req.path());
     // The operator's uploads (bulk imports) draw on no quota.
     let operator = class == Some(Class::Uploads)
-        && crate::upload::bearer(req.request()).is_some_and(|t| state.tokens.is_operator(t));
+        && crate::tokens::bearer(req.request()).is_some_and(|t| state.tokens.is_operator(t));
     if let Some(class) = class.filter(|_| !operator)
         && let Err(e) = state.limits.check(class, client)
     {

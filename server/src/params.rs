@@ -24,8 +24,8 @@ use keil_archive::{
 };
 use keil_rules::{Color, KaomiVariant, Ruleset};
 
-use crate::dto::{GameFilterQuery, GamesQuery, PatternsQuery, PositionsQuery};
-use crate::error::ApiError;
+use crate::dto::{GameFilterQuery, GamesQuery, PatternsQuery, PositionsQuery, SearchQuery};
+use crate::error::{ApiError, bad, quote};
 
 /// The most parameters a query string may have (repeated names count
 /// each time).
@@ -135,26 +135,11 @@ pub fn segment<'a>(what: &str, value: &'a str) -> Result<&'a str, ApiError> {
     Ok(value)
 }
 
-/// `text` quoted for an error message (Rust debug quoting), at most its
-/// first 40 characters then `…`: a refusal names what was wrong without
-/// echoing a long input back.
-pub fn quote(text: &str) -> String {
-    const SHOWN: usize = 40;
-    match text.char_indices().nth(SHOWN) {
-        Some((end, _)) => format!("{:?}…", &text[..end]),
-        None => format!("{text:?}"),
-    }
-}
-
 // ---- parameter values ------------------------------------------------------
 //
 // Each reads one parameter's value (already bounded above) into a domain
 // type; a refusal is a 400 naming the parameter. A blank value is absent
 // ([`nonempty`]). The OpenAPI patterns of `crate::dto` say the same.
-
-pub(crate) fn bad(what: &str, e: impl std::fmt::Display) -> ApiError {
-    ApiError::BadRequest(format!("{what}: {e}"))
-}
 
 /// A game id from a path segment or parameter.
 ///
@@ -382,12 +367,30 @@ pub(crate) struct Explore {
 }
 
 impl Explore {
+    /// `q` with these options: its player to move ([`Explore::player_to_move`]
+    /// of its own), the move limit, the history and the games listed. The
+    /// one place a position search takes them, for the API and the
+    /// explorer page.
+    ///
+    /// # Errors
+    /// 400 when `next` contradicts the position's player to move.
+    pub(crate) fn position(self, q: PositionQuery) -> Result<PositionQuery, ApiError> {
+        Ok(PositionQuery {
+            to_move: self.player_to_move(q.to_move)?,
+            move_limit: self.move_limit,
+            history: self.history,
+            top_games: self.top_games,
+            recent_games: self.recent_games,
+            ..q
+        })
+    }
+
     /// A position query's player to move, given the notation's (`given`)
     /// and `next`: either, or both when they agree.
     ///
     /// # Errors
     /// 400 when they disagree.
-    pub(crate) fn player_to_move(self, given: Option<Color>) -> Result<Option<Color>, ApiError> {
+    fn player_to_move(self, given: Option<Color>) -> Result<Option<Color>, ApiError> {
         match (given, self.next) {
             (Some(a), Some(b)) if a != b => Err(bad(
                 "next",
@@ -486,7 +489,6 @@ fn number(s: &str) -> Option<u64> {
         .flatten()
 }
 
-/// The archive filter and page of a game list query.
 /// The games a list or a download selects: the filters, kind and size.
 pub(crate) fn selection(q: crate::dto::SelectionQuery) -> Result<GameFilter, ApiError> {
     Ok(GameFilter {
@@ -496,6 +498,9 @@ pub(crate) fn selection(q: crate::dto::SelectionQuery) -> Result<GameFilter, Api
     })
 }
 
+/// The archive filter and page of a game list query: the selection, the
+/// order (`asc`, `desc`: default newest first), the cursors and the limit
+/// (default 50).
 pub(crate) fn games_query(q: GamesQuery) -> Result<(GameFilter, Page), ApiError> {
     let filter = selection(q.selection)?;
     let order = match nonempty(&q.order) {
@@ -588,6 +593,20 @@ pub(crate) fn refused_query(
     Ok((filter, limit))
 }
 
+/// A text search (`GET /api/v1/search`): the query text, checked to read
+/// as one ([`keil_archive::TextPlan::parse`]), and the limit (default 20,
+/// at most 100).
+///
+/// # Errors
+/// [`ApiError::BadRequest`] for no `q`, a `q` that does not read, or a bad
+/// limit.
+pub(crate) fn search_query(q: &SearchQuery) -> Result<(String, usize), ApiError> {
+    let text = required("q", &q.q)?.to_string();
+    keil_archive::TextPlan::parse(&text).map_err(|e| bad("q", e))?;
+    let limit = parse_limit(nonempty(&q.limit), 20, 100)?;
+    Ok((text, limit))
+}
+
 /// The archive query of a position search (`GET /api/v1/positions`, the
 /// explorer page): a board (`position`, in its notation) or a line of moves
 /// from the empty board (`play`, with `kind` and `size`), symmetry (default
@@ -641,15 +660,11 @@ pub fn position_query(q: PositionsQuery) -> Result<PositionQuery, ApiError> {
             "a position search reads main lines only (the position index holds no variations): leave it out, or search the board as a whole-board pattern (GET /api/v1/patterns) with variations=true",
         ));
     }
+    let parsed = explore.position(parsed)?;
     let query = PositionQuery {
         symmetry,
         swap_colors,
-        to_move: explore.player_to_move(parsed.to_move)?,
         filter: q.filter.filter()?,
-        move_limit: explore.move_limit,
-        history: explore.history,
-        top_games: explore.top_games,
-        recent_games: explore.recent_games,
         limit: parse_limit(nonempty(&q.limit), 20, keil_archive::MAX_PAGE)?,
         cursor: nonempty(&q.cursor).map(str::to_string),
         ..parsed
@@ -722,6 +737,87 @@ pub(crate) fn read_pattern(
         .map_err(|e| bad("mode", format!("{e} (or auto: from the pattern's edges)")))?;
     let pattern = Pattern::parse(kind, size, text, mode).map_err(ApiError::from)?;
     Ok((pattern, mode))
+}
+
+// ---- the pattern page's form -------------------------------------------------
+//
+// The page reads leniently: what does not read is said on the form (each
+// message naming its parameter) and a default stands in, so that the
+// editor can still be drawn.
+
+/// The board of the pattern page's form (`kind`, `size`): as asked for,
+/// else Go, at the kind's usual size; what does not read is added to
+/// `errors` (`kind: …`, `size: …`) and the default used instead.
+pub(crate) fn form_board(
+    kind: &Option<String>,
+    size: &Option<String>,
+    errors: &mut Vec<String>,
+) -> keil_rules::BoardSpec {
+    let kind = match nonempty(kind).map(str::parse::<keil_rules::GameKind>) {
+        None => keil_rules::GameKind::Go,
+        Some(Ok(k)) => k,
+        Some(Err(e)) => {
+            errors.push(format!("kind: {e}"));
+            keil_rules::GameKind::Go
+        }
+    };
+    nonempty(size)
+        .map(|s| {
+            s.parse::<u8>()
+                .map_err(|_| format!("size: {s:?} is not a board size"))
+                .and_then(|n| keil_rules::BoardSpec::new(kind, n).map_err(|e| format!("size: {e}")))
+        })
+        .transpose()
+        .unwrap_or_else(|e| {
+            errors.push(e);
+            None
+        })
+        .unwrap_or(keil_rules::BoardSpec {
+            kind,
+            size: kind.default_size(),
+        })
+}
+
+/// The pattern page's pattern `text` on the board `spec`: while editing,
+/// the points as drawn (stones alone grow their region only when
+/// searched; the mode `mode` names, else anywhere); else read for its mode
+/// as the API reads it ([`read_pattern`]), with that mode. `None` for no
+/// text, or text that does not read (its refusal added to `errors`).
+pub(crate) fn form_pattern(
+    spec: keil_rules::BoardSpec,
+    text: &str,
+    mode: &str,
+    edit: bool,
+    errors: &mut Vec<String>,
+) -> (Option<Pattern>, Option<PatternMode>) {
+    if text.is_empty() {
+        return (None, None);
+    }
+    let read = if edit {
+        let drawn_mode = mode.parse().unwrap_or(PatternMode::Anywhere);
+        Pattern::parse_drawn(spec.kind, spec.size, text, drawn_mode)
+            .map(|p| (p, None))
+            .map_err(ApiError::from)
+    } else {
+        read_pattern(spec.kind, spec.size, text, mode).map(|(p, m)| (p, Some(m)))
+    };
+    match read {
+        Ok((p, m)) => (Some(p), m),
+        Err(e) => {
+            errors.push(e.to_string());
+            (None, None)
+        }
+    }
+}
+
+/// The pattern page's `symmetry` and `colors` as the form shows them when
+/// its query does not read: symmetry unless `false`, `0` or `no`; colours
+/// swapped unless `same`.
+pub(crate) fn form_symmetry_colors(q: &PatternsQuery) -> (bool, bool) {
+    (
+        !matches!(nonempty(&q.symmetry), Some("false" | "0" | "no")),
+        nonempty(&q.colors) != Some("same"),
+    )
 }
 
 pub(crate) fn parse_ply(s: &str) -> Result<u32, ApiError> {

@@ -8,8 +8,7 @@ use keil_rules::{
     Move, Ruleset, ToMove,
 };
 
-use crate::error::ApiError;
-use crate::params::{bad, quote};
+use crate::error::{ApiError, bad, quote};
 
 /// The most moves a `play=` line holds.
 pub(crate) const MAX_PLAY_MOVES: usize = 1_000;

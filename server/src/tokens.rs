@@ -20,6 +20,8 @@ use std::path::{Path, PathBuf};
 use std::sync::RwLock;
 use std::time::SystemTime;
 
+use actix_web::HttpRequest;
+use actix_web::http::header;
 use subtle::ConstantTimeEq;
 
 /// The shortest token accepted, in characters: 16 random characters of a
@@ -364,6 +366,16 @@ impl Tokens {
 
 fn modified(file: &Path) -> Option<SystemTime> {
     std::fs::metadata(file).and_then(|m| m.modified()).ok()
+}
+
+/// The bearer token of a request's `Authorization` header (`Bearer <token>`,
+/// the scheme in either case), trimmed; `None` without one.
+pub(crate) fn bearer(req: &HttpRequest) -> Option<&str> {
+    let given = req.headers().get(header::AUTHORIZATION)?.to_str().ok()?;
+    given
+        .strip_prefix("Bearer ")
+        .or_else(|| given.strip_prefix("bearer "))
+        .map(str::trim)
 }
 
 #[cfg(test)]

@@ -15,20 +15,11 @@ use keil_archive::{Checked, Fate, GameOutcome, ImportOptions, ImportSource, NOT_
 use crate::ServerState;
 use crate::dto::{UploadDto, UploadVerdictDto};
 use crate::error::ApiError;
-use crate::tokens::Token;
+use crate::tokens::{Token, bearer};
 
 /// How many game trees of each outcome (stored, duplicate, refused) an
 /// upload's answer lists in full; the counts cover them all.
 pub const LISTED: usize = 100;
-
-/// The bearer token of a request's `Authorization` header, if it has one.
-pub(crate) fn bearer(req: &HttpRequest) -> Option<&str> {
-    let given = req.headers().get(header::AUTHORIZATION)?.to_str().ok()?;
-    given
-        .strip_prefix("Bearer ")
-        .or_else(|| given.strip_prefix("bearer "))
-        .map(str::trim)
-}
 
 /// Authorises a write (`action`: `uploads`, `removals`, named in the
 /// refusal): the archive must be writable, and `Authorization: Bearer

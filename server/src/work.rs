@@ -17,9 +17,8 @@
 //! run beside the import. Nor do they take the cores from reads: on Linux
 //! the search threads, the writer and its pool, and rayon's global pool
 //! (a search's parallel parts) run at nice [`BACKGROUND_NICE`], so that a
-//! read that becomes runnable preempts them (with six busy threads at the
-//! same priority on two cores, a 1 ms read waited its turn for up to
-//! 86 ms: `scripts/bench-load.py`).
+//! read that becomes runnable preempts them rather than waiting for a
+//! busy thread's turn.
 
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};

@@ -48,11 +48,11 @@ impl View {
         let var = nonempty(&p.var)
             .map(|s| {
                 s.parse::<usize>().ok().filter(|&n| n >= 1).ok_or_else(|| {
-                    crate::params::bad(
+                    crate::error::bad(
                         "var",
                         format!(
                             "{} is not a variation number: 1 is the record's first variation",
-                            crate::params::quote(s)
+                            crate::error::quote(s)
                         ),
                     )
                 })

@@ -1,4 +1,4 @@
-//! What the position explorer and the pattern page share (issue 27): the
+//! What the position explorer and the pattern page share: the
 //! fields of the game filters and of the explorer's options (the API's
 //! own parameters, [`GameFilterQuery`] and [`ExploreQuery`], read by the
 //! API's parsers), the links that keep them, the history chart, and the

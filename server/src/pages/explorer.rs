@@ -6,7 +6,7 @@
 
 use actix_web::web::Data;
 use askama::Template;
-use keil_archive::{GameId, PositionQuery};
+use keil_archive::{GameId, PositionAnswer, PositionHit, PositionQuery};
 use keil_rules::{AnyPosition, BoardSpec, Color, Move};
 use serde::Deserialize;
 
@@ -19,7 +19,7 @@ use crate::ServerState;
 use crate::assets::{Assets, assets};
 use crate::error::ApiError;
 use crate::params::nonempty;
-use crate::svg::{self, Drawing, Extras, PointMark};
+use crate::svg::{self, PointMark};
 
 /// `GET /positions` parameters: the API's, plus the editor's.
 #[derive(Debug, Default, Deserialize)]
@@ -84,6 +84,22 @@ struct HitRow {
     result: String,
     date: String,
     next: String,
+}
+
+impl From<&PositionHit> for HitRow {
+    /// A game found, its link showing the match.
+    fn from(g: &PositionHit) -> HitRow {
+        HitRow {
+            id: g.game_id,
+            ply: g.ply,
+            href: viewer_href(g.game_id, g.ply, None),
+            black: g.black.clone().unwrap_or_default(),
+            white: g.white.clone().unwrap_or_default(),
+            result: g.result.clone().unwrap_or_default(),
+            date: g.date.clone(),
+            next: g.next.clone().unwrap_or_default(),
+        }
+    }
 }
 
 #[derive(Template)]
@@ -249,11 +265,7 @@ async fn explorer_query(
     query.swap_colors = crate::params::parse_colors(q.colors.as_deref(), false)?;
     query.filter = q.filter.clone().filter()?;
     let explore = q.explore.read()?;
-    query.to_move = explore.player_to_move(query.to_move)?;
-    query.move_limit = explore.move_limit;
-    query.history = explore.history;
-    query.top_games = explore.top_games;
-    query.recent_games = explore.recent_games;
+    let mut query = explore.position(query)?;
     query.limit = 20;
     query.cursor = nonempty(&q.cursor).map(str::to_string);
     Ok((query, line))
@@ -307,6 +319,15 @@ pub async fn positions_page(state: Data<ServerState>, q: PageQuery<ExplorerParam
         ""
     };
     let size_text = pos.board().size().to_string();
+    let links = MoveLinks {
+        pos: &pos,
+        line: line.as_ref(),
+        base,
+        kind: &kind_code,
+        size: &size_text,
+        next_sym,
+        symmetry,
+    };
     let here = |extra: &[(&str, &str)]| {
         let (position, to_move, play, size) = match &play_text {
             Some(t) => ("", "", t.as_str(), size_text.as_str()),
@@ -349,160 +370,19 @@ pub async fn positions_page(state: Data<ServerState>, q: PageQuery<ExplorerParam
             .map(|h| super::explore::history_svg(h, "games"));
         top = answer.top_games.iter().map(Listed::from).collect();
         recent = answer.recent_games.iter().map(Listed::from).collect();
-        for c in &answer.continuations {
-            let href = match &line {
-                Some(l) => c
-                    .next
-                    .and_then(|m| after(l, &pos, base, m))
-                    .map(|t| play_link(&kind_code, &size_text, &t, next_sym)),
-                None => continuation_href(&pos, &kind_code, c.to_move, c.next, symmetry),
-            };
-            let percent = format!("{:.0}", c.share * 100.0);
-            if !edit && let Some(Move::Place(p)) = c.next {
-                marks.push(PointMark {
-                    point: p,
-                    class: "next",
-                    label: super::compact_count(c.games),
-                    href: href.clone(),
-                    title: format!(
-                        "{} {}: {} games, Black won {}, White won {}",
-                        color_word(c.to_move),
-                        c.mv,
-                        c.games,
-                        c.black_wins,
-                        c.white_wins
-                    ),
-                    fill: Some(share_fill(c.black_wins, c.white_wins)),
-                    data: Vec::new(),
-                });
-            }
-            let pct = |n: u64| (n * 100).checked_div(c.games).unwrap_or(0) as u32;
-            continuations.push(ContinuationRow {
-                color: letter(c.to_move),
-                mv: c.mv.clone(),
-                href,
-                games: c.games,
-                black_wins: c.black_wins,
-                white_wins: c.white_wins,
-                percent,
-                black_pct: pct(c.black_wins),
-                white_pct: pct(c.white_wins),
-            });
-        }
-        games = answer
-            .games
-            .iter()
-            .map(|g| HitRow {
-                id: g.game_id,
-                ply: g.ply,
-                href: viewer_href(g.game_id, g.ply, None),
-                black: g.black.clone().unwrap_or_default(),
-                white: g.white.clone().unwrap_or_default(),
-                result: g.result.clone().unwrap_or_default(),
-                date: g.date.clone(),
-                next: g.next.clone().unwrap_or_default(),
-            })
-            .collect();
+        (marks, continuations) = continuation_rows(&answer, &links, edit);
+        games = answer.games.iter().map(HitRow::from).collect();
         next = answer
             .next_cursor
             .as_deref()
             .map(|c| here(&[("cursor", c), ("edit", if edit { "1" } else { "" })]));
     }
-    if let Some(l) = line.as_ref().filter(|_| !edit) {
-        // Every legal move is a link: the rules say which (captures,
-        // ko and superko, suicide, Kaomi's pushes), not this page.
-        let board = pos.board();
-        let mut hot = Vec::new();
-        for p in board.points().filter(|&p| pos.get(p).is_none()) {
-            let name = pos.display_name(p);
-            if let Some(t) = after(l, &pos, base, Move::Place(p)) {
-                hot.push(PointMark {
-                    point: p,
-                    class: "hot",
-                    label: String::new(),
-                    href: Some(play_link(&kind_code, &size_text, &t, next_sym)),
-                    title: format!("play {} {name}", color_word(l.to_move())),
-                    fill: None,
-                    data: Vec::new(),
-                });
-            }
-        }
-        // Under the continuations' discs, which link the same moves.
-        hot.append(&mut marks);
-        marks = hot;
-    }
-    if edit {
-        let board = pos.board();
-        for p in board.points() {
-            let mut cycled = pos;
-            let (now, then) = match pos.get(p) {
-                None => ("empty", Some(Color::Black)),
-                Some(Color::Black) => ("black", Some(Color::White)),
-                Some(Color::White) => ("white", None),
-            };
-            cycled.set(p, then);
-            let href = link(
-                "/positions",
-                &[
-                    ("edit", "1"),
-                    ("kind", &kind_code),
-                    ("position", &cycled.to_notation(None)),
-                    ("to_move", to_move_code),
-                ],
-            );
-            marks.push(PointMark {
-                point: p,
-                class: "hot",
-                label: String::new(),
-                href: Some(href),
-                title: format!("{} ({now}): click to cycle", board.display_name(p)),
-                fill: None,
-                data: Vec::new(),
-            });
-        }
-    }
-    let caption = format!(
-        "{} · {} game{}",
-        if edit { "editing" } else { "explorer" },
-        total,
-        if total == 1 { "" } else { "s" }
-    );
-    let svg = svg::render_with(
-        &Drawing {
-            position: &pos,
-            last: None,
-            captured: &[],
-            caption: &caption,
-        },
-        &Extras {
-            inline: true,
-            ply: None,
-            notation: Some(&board_notation),
-            marks: &marks,
-        },
-    );
-    let (mut line_links, mut start_href, mut undo, mut pass) =
-        (Vec::new(), String::new(), None, None);
-    if let Some(l) = &line {
-        start_href = play_link(&kind_code, &size_text, "", "");
-        // Each move's link is the line up to it: the prefixes, grown once.
-        let mut prefix = String::new();
-        for (i, name) in l.names().iter().enumerate() {
-            if i > 0 {
-                undo = Some(play_link(&kind_code, &size_text, &prefix, ""));
-                prefix.push(',');
-            } else {
-                undo = Some(start_href.clone());
-            }
-            prefix.push_str(name);
-            line_links.push(LineLink {
-                ply: i + 1,
-                text: format!("{}. {} {name}", i + 1, letter(l.colors[i])),
-                href: play_link(&kind_code, &size_text, &prefix, ""),
-            });
-        }
-        pass = after(l, &pos, base, Move::Pass).map(|t| play_link(&kind_code, &size_text, &t, ""));
-    }
+    let marks = board_marks(marks, &links, edit, to_move_code);
+    let svg = explorer_svg(&pos, &board_notation, &marks, edit, total);
+    let (line_links, start_href, undo, pass) = match &line {
+        Some(l) => line_links(l, &links),
+        None => (Vec::new(), String::new(), None, None),
+    };
     let edit_href = link(
         "/positions",
         &[
@@ -551,6 +431,210 @@ pub async fn positions_page(state: Data<ServerState>, q: PageQuery<ExplorerParam
         undo,
         pass,
     })
+}
+
+/// The marks on the board: along a line (unless editing) every legal
+/// move under the continuations' discs, which link the same moves; while
+/// editing, every point cycling.
+fn board_marks(
+    mut found: Vec<PointMark>,
+    links: &MoveLinks<'_>,
+    edit: bool,
+    to_move_code: &str,
+) -> Vec<PointMark> {
+    let mut marks = match links.line.filter(|_| !edit) {
+        Some(l) => legal_moves(l, links),
+        None => Vec::new(),
+    };
+    marks.append(&mut found);
+    if edit {
+        marks.extend(cycling_points(links.pos, links.kind, to_move_code));
+    }
+    marks
+}
+
+/// The explorer's board: the position with its `marks`, captioned with
+/// what the page does and the games found.
+fn explorer_svg(
+    pos: &AnyPosition,
+    notation: &str,
+    marks: &[PointMark],
+    edit: bool,
+    total: u64,
+) -> String {
+    let caption = format!(
+        "{} · {} game{}",
+        if edit { "editing" } else { "explorer" },
+        total,
+        if total == 1 { "" } else { "s" }
+    );
+    svg::render_marked(pos, &caption, Some(notation), marks)
+}
+
+/// How the explorer links a move from its position: along the line
+/// played (`play=`), else as a continuation of the board.
+struct MoveLinks<'a> {
+    pos: &'a AnyPosition,
+    line: Option<&'a crate::play::Line>,
+    /// The line's `play=` value (empty without a line).
+    base: &'a str,
+    kind: &'a str,
+    size: &'a str,
+    /// The `symmetry` of the links after one more move.
+    next_sym: &'static str,
+    symmetry: bool,
+}
+
+/// The continuations found: their rows, and (unless editing) their
+/// discs on the board, each a link to the position after the move.
+fn continuation_rows(
+    answer: &PositionAnswer,
+    links: &MoveLinks<'_>,
+    edit: bool,
+) -> (Vec<PointMark>, Vec<ContinuationRow>) {
+    let MoveLinks {
+        pos,
+        base,
+        kind: kind_code,
+        size: size_text,
+        next_sym,
+        symmetry,
+        ..
+    } = *links;
+    let mut marks = Vec::new();
+    let mut continuations = Vec::new();
+    for c in &answer.continuations {
+        let href = match links.line {
+            Some(l) => c
+                .next
+                .and_then(|m| after(l, pos, base, m))
+                .map(|t| play_link(kind_code, size_text, &t, next_sym)),
+            None => continuation_href(pos, kind_code, c.to_move, c.next, symmetry),
+        };
+        let percent = format!("{:.0}", c.share * 100.0);
+        if !edit && let Some(Move::Place(p)) = c.next {
+            marks.push(PointMark {
+                point: p,
+                class: "next",
+                label: super::compact_count(c.games),
+                href: href.clone(),
+                title: format!(
+                    "{} {}: {} games, Black won {}, White won {}",
+                    color_word(c.to_move),
+                    c.mv,
+                    c.games,
+                    c.black_wins,
+                    c.white_wins
+                ),
+                fill: Some(share_fill(c.black_wins, c.white_wins)),
+                data: Vec::new(),
+            });
+        }
+        let pct = |n: u64| (n * 100).checked_div(c.games).unwrap_or(0) as u32;
+        continuations.push(ContinuationRow {
+            color: letter(c.to_move),
+            mv: c.mv.clone(),
+            href,
+            games: c.games,
+            black_wins: c.black_wins,
+            white_wins: c.white_wins,
+            percent,
+            black_pct: pct(c.black_wins),
+            white_pct: pct(c.white_wins),
+        });
+    }
+    (marks, continuations)
+}
+
+/// Every legal move after the line `l` as a link on its point: the rules
+/// say which (captures, ko and superko, suicide, Kaomi's pushes), not this
+/// page.
+fn legal_moves(l: &crate::play::Line, links: &MoveLinks<'_>) -> Vec<PointMark> {
+    let pos = links.pos;
+    let board = pos.board();
+    let mut hot = Vec::new();
+    for p in board.points().filter(|&p| pos.get(p).is_none()) {
+        let name = pos.display_name(p);
+        if let Some(t) = after(l, pos, links.base, Move::Place(p)) {
+            hot.push(PointMark {
+                point: p,
+                class: "hot",
+                label: String::new(),
+                href: Some(play_link(links.kind, links.size, &t, links.next_sym)),
+                title: format!("play {} {name}", color_word(l.to_move())),
+                fill: None,
+                data: Vec::new(),
+            });
+        }
+    }
+    hot
+}
+
+/// The editor's points: each a link to the board with that point cycled
+/// (empty → black → white → empty).
+fn cycling_points(pos: &AnyPosition, kind_code: &str, to_move_code: &str) -> Vec<PointMark> {
+    let board = pos.board();
+    let mut marks = Vec::new();
+    for p in board.points() {
+        let mut cycled = *pos;
+        let (now, then) = match pos.get(p) {
+            None => ("empty", Some(Color::Black)),
+            Some(Color::Black) => ("black", Some(Color::White)),
+            Some(Color::White) => ("white", None),
+        };
+        cycled.set(p, then);
+        let href = link(
+            "/positions",
+            &[
+                ("edit", "1"),
+                ("kind", kind_code),
+                ("position", &cycled.to_notation(None)),
+                ("to_move", to_move_code),
+            ],
+        );
+        marks.push(PointMark {
+            point: p,
+            class: "hot",
+            label: String::new(),
+            href: Some(href),
+            title: format!("{} ({now}): click to cycle", board.display_name(p)),
+            fill: None,
+            data: Vec::new(),
+        });
+    }
+    marks
+}
+
+/// The line played, move by move: each move's link (the line up to it),
+/// the start's, the undo's (the line without its last move) and the
+/// pass's (`None` when the rules refuse a pass).
+fn line_links(
+    l: &crate::play::Line,
+    links: &MoveLinks<'_>,
+) -> (Vec<LineLink>, String, Option<String>, Option<String>) {
+    let (kind_code, size_text) = (links.kind, links.size);
+    let mut line_links = Vec::new();
+    let mut undo = None;
+    let start_href = play_link(kind_code, size_text, "", "");
+    // Each move's link is the line up to it: the prefixes, grown once.
+    let mut prefix = String::new();
+    for (i, name) in l.names().iter().enumerate() {
+        if i > 0 {
+            undo = Some(play_link(kind_code, size_text, &prefix, ""));
+            prefix.push(',');
+        } else {
+            undo = Some(start_href.clone());
+        }
+        prefix.push_str(name);
+        line_links.push(LineLink {
+            ply: i + 1,
+            text: format!("{}. {} {name}", i + 1, letter(l.colors[i])),
+            href: play_link(kind_code, size_text, &prefix, ""),
+        });
+    }
+    let pass = after(l, links.pos, links.base, Move::Pass)
+        .map(|t| play_link(kind_code, size_text, &t, ""));
+    (line_links, start_href, undo, pass)
 }
 
 /// The `play=` value after one more move (`base`: the line's value, `pos`:

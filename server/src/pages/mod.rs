@@ -37,7 +37,7 @@ use std::sync::Arc;
 
 use actix_web::http::{StatusCode, header};
 use actix_web::web::{self, Data};
-use actix_web::{HttpRequest, HttpResponse, ResponseError};
+use actix_web::{HttpRequest, HttpResponse};
 use askama::Template;
 use keil_archive::{Archive, GameId, GameSummary};
 use keil_rules::{AnyBoard, AnyGame, AnyPosition, BoardSpec, Color, Move, ToMove};
@@ -81,41 +81,7 @@ pub fn page_table() -> Vec<RouteEntry> {
 
 // ---- responses ---------------------------------------------------------------
 
-/// An error shown as an HTML page (with the API error's status and
-/// message).
-#[derive(Debug)]
-pub struct PageError(pub ApiError);
-
-impl std::fmt::Display for PageError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.0.fmt(f)
-    }
-}
-
-impl From<ApiError> for PageError {
-    fn from(e: ApiError) -> PageError {
-        PageError(e)
-    }
-}
-
-impl From<keil_archive::Error> for PageError {
-    fn from(e: keil_archive::Error) -> PageError {
-        PageError(e.into())
-    }
-}
-
-impl ResponseError for PageError {
-    fn status_code(&self) -> StatusCode {
-        self.0.status_code()
-    }
-
-    /// The HTML page; an API client gets the problem document instead (see
-    /// [`crate::documents`]).
-    fn error_response(&self) -> HttpResponse {
-        self.0.log();
-        crate::error::answer(&self.0, crate::error::Form::Html)
-    }
-}
+pub use crate::error::PageError;
 
 type PageResult = Result<HttpResponse, PageError>;
 

@@ -8,8 +8,8 @@
 use actix_web::http::StatusCode;
 use actix_web::web::Data;
 use askama::Template;
-use keil_archive::{Cell, GameId, MoveStats, Pattern, PatternMode};
-use keil_rules::{AnyPosition, BoardSpec, Color, GameKind, Point};
+use keil_archive::{Cell, GameId, MoveStats, Pattern, PatternAnswer, PatternMode, PatternQuery};
+use keil_rules::{AnyBoard, AnyPosition, BoardSpec, Color, Point};
 use serde::Deserialize;
 
 use super::explore::{Fields, Listed, viewer_href};
@@ -20,8 +20,8 @@ use crate::assets::{Assets, assets};
 use crate::dto::PatternsQuery;
 use crate::error::ApiError;
 use crate::http::html_response;
-use crate::params::nonempty;
-use crate::svg::{self, Drawing, Extras, PointMark};
+use crate::params::{form_board, form_pattern, form_symmetry_colors, nonempty};
+use crate::svg::{self, PointMark};
 
 /// `GET /patterns` parameters: the API's, plus the editor's.
 #[derive(Debug, Default, Deserialize)]
@@ -123,231 +123,367 @@ struct PatternsPage<'a> {
     next: Option<String>,
 }
 
-/// `GET /patterns?pattern=…`: the pattern search page and editor.
+/// `GET /patterns?pattern=…`: the pattern search page and editor. The
+/// form read ([`PatternForm::read`]), the search run unless editing
+/// ([`search`]), the page built ([`patterns_view`]) and rendered.
 pub async fn patterns_page(
     state: Data<ServerState>,
     q: super::PageQuery<PatternParams>,
 ) -> PageResult {
-    let PatternParams { mut api, edit } = q.into_inner();
-    drop_empty_filter(&mut api.filter);
-    let echo = |v: &Option<String>| nonempty(v).unwrap_or_default().to_string();
-    let text = echo(&api.pattern);
-    let mut edit = super::editing(&edit) || text.is_empty();
-    let mut errors: Vec<String> = Vec::new();
-    // The board: the kind and size asked for, else Go 19.
-    let kind = match nonempty(&api.kind).map(str::parse::<GameKind>) {
-        None => GameKind::Go,
-        Some(Ok(k)) => k,
-        Some(Err(e)) => {
-            errors.push(format!("kind: {e}"));
-            GameKind::Go
-        }
-    };
-    let spec = nonempty(&api.size)
-        .map(|s| {
-            s.parse::<u8>()
-                .map_err(|_| format!("size: {s:?} is not a board size"))
-                .and_then(|n| BoardSpec::new(kind, n).map_err(|e| format!("size: {e}")))
-        })
-        .transpose()
-        .unwrap_or_else(|e| {
-            errors.push(e);
-            None
-        })
-        .unwrap_or(BoardSpec {
-            kind,
-            size: kind.default_size(),
-        });
-    // The mode: as chosen, else the one the pattern suggests (`auto`).
-    let mode_text = nonempty(&api.mode).unwrap_or("auto").to_string();
-    api.mode = Some(mode_text.clone());
-    let mut mode = None;
-    let pattern = if text.is_empty() {
-        None
-    } else if edit {
-        // While editing, the points as drawn (stones alone grow their
-        // region only when searched).
-        let drawn_mode = mode_text.parse().unwrap_or(PatternMode::Anywhere);
-        match Pattern::parse_drawn(spec.kind, spec.size, &text, drawn_mode) {
-            Ok(p) => Some(p),
-            Err(e) => {
-                errors.push(ApiError::from(e).to_string());
-                None
-            }
-        }
+    let mut form = PatternForm::read(q.into_inner());
+    let board = AnyPosition::empty(form.spec)
+        .map_err(|e| PageError(ApiError::BadRequest(format!("size: {e}"))))?
+        .board();
+    let found = search(&state, &mut form, &board).await?;
+    let page = patterns_view(form, &board, found)?;
+    let status = if page.error.is_none() {
+        StatusCode::OK
     } else {
-        match crate::params::read_pattern(spec.kind, spec.size, &text, &mode_text) {
-            Ok((p, m)) => {
-                mode = Some(m);
-                Some(p)
-            }
-            Err(e) => {
-                errors.push(e.to_string());
-                None
-            }
-        }
+        StatusCode::BAD_REQUEST
     };
-    // The whole query, as the API reads it (its errors name the parameter).
-    let query = if pattern.is_some() && errors.is_empty() {
-        match crate::params::pattern_query(api.clone()) {
-            Ok(q) => Some(q),
-            Err(e) => {
-                errors.push(e.to_string());
-                None
+    let body = page
+        .render()
+        .map_err(|e| ApiError::Internal(format!("template: {e}")))?;
+    Ok(html_response(status, body))
+}
+
+/// The page's parameters as read: the board, the pattern (as drawn while
+/// editing, else read for its mode), and the API's query when all of it
+/// reads. What does not read is kept as a message and the form shown
+/// again for editing.
+struct PatternForm {
+    /// The API's parameters (the mode as read: `auto` unless chosen).
+    api: PatternsQuery,
+    /// The pattern's text as given (empty: none).
+    text: String,
+    /// Whether the page edits the pattern rather than searching.
+    edit: bool,
+    /// The board: the kind and size asked for, else Go 19.
+    spec: BoardSpec,
+    /// The mode as given (`auto` unless chosen).
+    mode_text: String,
+    /// The mode the pattern was read for (none while editing).
+    mode: Option<PatternMode>,
+    pattern: Option<Pattern>,
+    /// The whole query, as the API reads it (none while something does not
+    /// read).
+    query: Option<PatternQuery>,
+    /// What did not read, each naming its parameter.
+    errors: Vec<String>,
+}
+
+impl PatternForm {
+    /// Reads the page's parameters ([`crate::params`]), collecting what
+    /// does not read.
+    fn read(params: PatternParams) -> PatternForm {
+        let PatternParams { mut api, edit } = params;
+        drop_empty_filter(&mut api.filter);
+        let text = nonempty(&api.pattern).unwrap_or_default().to_string();
+        let edit = super::editing(&edit) || text.is_empty();
+        let mut errors: Vec<String> = Vec::new();
+        let spec = form_board(&api.kind, &api.size, &mut errors);
+        let mode_text = nonempty(&api.mode).unwrap_or("auto").to_string();
+        api.mode = Some(mode_text.clone());
+        let (pattern, mode) = form_pattern(spec, &text, &mode_text, edit, &mut errors);
+        let query = if pattern.is_some() && errors.is_empty() {
+            match crate::params::pattern_query(api.clone()) {
+                Ok(q) => Some(q),
+                Err(e) => {
+                    errors.push(e.to_string());
+                    None
+                }
             }
-        }
-    } else {
-        None
-    };
-    if !errors.is_empty() {
-        edit = true;
-    }
-    let symmetry = query.as_ref().map_or_else(
-        || !matches!(nonempty(&api.symmetry), Some("false" | "0" | "no")),
-        |q| q.symmetry,
-    );
-    let swap = query
-        .as_ref()
-        .map_or_else(|| nonempty(&api.colors) != Some("same"), |q| q.swap_colors);
-    let kind_code = spec.kind.code().to_string();
-    // The kind's usual size goes unsaid: changing the game in the form
-    // then gives that game's usual board.
-    let size_text = if spec.size == spec.kind.default_size() {
-        String::new()
-    } else {
-        spec.size.to_string()
-    };
-    let mode_code = mode_text.as_str();
-    // How the search placed the pattern, said on the page.
-    let placed = mode.map(|m| {
-        let word = match m {
-            PatternMode::Fixed => "exactly where drawn",
-            PatternMode::Corner => "in a corner",
-            PatternMode::Side => "along a side",
-            PatternMode::Centre => "in the centre (touching no edge)",
-            PatternMode::Anywhere => "anywhere",
-        };
-        if mode_text == "auto" {
-            format!("{word} (auto: from the pattern's edges)")
         } else {
-            word.to_string()
+            None
+        };
+        PatternForm {
+            edit: edit || !errors.is_empty(),
+            api,
+            text,
+            spec,
+            mode_text,
+            mode,
+            pattern,
+            query,
+            errors,
         }
-    });
-    let fields = Fields::new(&api.filter, &api.explore);
-    let notation = pattern.as_ref().map_or(text.clone(), |p| p.to_string());
-    let sym = if symmetry { "true" } else { "false" };
-    let colors = if swap { "swap" } else { "same" };
-    let here = |pattern: &str, extra: &[(&str, &str)]| {
+    }
+}
+
+/// What a search found, as the page shows it (all empty before one).
+#[derive(Default)]
+struct Found {
+    searched: bool,
+    total: u64,
+    hits: u64,
+    placements: u32,
+    continuations: Vec<ContinuationRow>,
+    /// The continuations on their points.
+    marks: Vec<PointMark>,
+    games: Vec<GameRow>,
+    /// Where the next page of games starts.
+    next_cursor: Option<String>,
+    history_svg: Option<String>,
+    top: Vec<Listed>,
+    recent: Vec<Listed>,
+}
+
+/// Runs the form's search, unless it edits; a refused search (400) is
+/// said on the form, which then edits.
+///
+/// # Errors
+/// Any other refusal of the search (over budget, the archive's errors).
+async fn search(
+    state: &Data<ServerState>,
+    form: &mut PatternForm,
+    board: &AnyBoard,
+) -> Result<Found, PageError> {
+    let query = match (form.query.clone(), form.edit) {
+        (Some(query), false) => query,
+        _ => return Ok(Found::default()),
+    };
+    match searching(state, move |a, b| {
+        Ok(a.patterns().search_within(&query, b)?)
+    })
+    .await
+    {
+        Ok(answer) => Ok(found(&answer, board)),
+        Err(PageError(ApiError::BadRequest(m))) => {
+            form.errors.push(m);
+            form.edit = true;
+            Ok(Found::default())
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// The answer as the page shows it: the continuations in a table and on
+/// their points, the games with their next moves named on `board`.
+fn found(answer: &PatternAnswer, board: &AnyBoard) -> Found {
+    let mut marks = Vec::new();
+    let mut continuations = Vec::new();
+    for c in &answer.continuations {
+        if let Ok(p) = board.parse_point(&c.point) {
+            marks.push(PointMark {
+                point: p,
+                class: "next",
+                label: c.label.clone(),
+                href: None,
+                title: format!(
+                    "{} {}: Black {} times, White {} times",
+                    c.label, c.display, c.black.count, c.white.count
+                ),
+                fill: Some(share_fill(
+                    c.black.black_wins + c.white.black_wins,
+                    c.black.white_wins + c.white.white_wins,
+                )),
+                data: Vec::new(),
+            });
+        }
+        continuations.push(ContinuationRow {
+            label: c.label.clone(),
+            point: if c.display == c.point {
+                c.display.clone()
+            } else {
+                format!("{} ({})", c.display, c.point)
+            },
+            black: c.black,
+            white: c.white,
+        });
+    }
+    let games = answer
+        .games
+        .iter()
+        .map(|g| GameRow {
+            id: g.game_id,
+            ply: g.ply,
+            variation: g.variation,
+            href: viewer_href(g.game_id, g.ply, g.variation),
+            hits: g.hits,
+            swapped: g.swapped,
+            black: g.black.clone().unwrap_or_default(),
+            white: g.white.clone().unwrap_or_default(),
+            result: g.result.clone().unwrap_or_default(),
+            date: g.date.clone(),
+            next: g
+                .next
+                .as_deref()
+                .and_then(|n| board.parse_point(n).ok())
+                .map(|p| board.display_name(p))
+                .unwrap_or_default(),
+        })
+        .collect();
+    Found {
+        searched: true,
+        total: answer.total_games,
+        hits: answer.total_hits,
+        placements: answer.placements,
+        continuations,
+        marks,
+        games,
+        next_cursor: answer.next_cursor.clone(),
+        history_svg: answer
+            .history
+            .as_deref()
+            .map(|h| super::explore::history_svg(h, "games")),
+        top: answer.top_games.iter().map(Listed::from).collect(),
+        recent: answer.recent_games.iter().map(Listed::from).collect(),
+    }
+}
+
+/// The page's links: the form's parameters with another pattern and
+/// extra pairs.
+struct Here {
+    kind: String,
+    /// The size, unsaid when the kind's usual one: changing the game in
+    /// the form then gives that game's usual board.
+    size: String,
+    mode: String,
+    symmetry: bool,
+    swap: bool,
+}
+
+impl Here {
+    /// `/patterns` with `pattern`, the form's parameters, the `fields`
+    /// and `extra`.
+    fn href(&self, fields: &Fields, pattern: &str, extra: &[(&str, &str)]) -> String {
         let mut pairs: Vec<(&str, &str)> = vec![
             ("pattern", pattern),
-            ("kind", &kind_code),
-            ("size", &size_text),
-            ("mode", mode_code),
-            ("symmetry", sym),
-            ("colors", colors),
+            ("kind", &self.kind),
+            ("size", &self.size),
+            ("mode", &self.mode),
+            ("symmetry", if self.symmetry { "true" } else { "false" }),
+            ("colors", if self.swap { "swap" } else { "same" }),
         ];
         pairs.extend(fields.pairs());
         pairs.extend_from_slice(extra);
         link("/patterns", &pairs)
-    };
-
-    // The search (not while editing).
-    let mut searched = false;
-    let (mut total, mut hits, mut placements) = (0, 0, 0);
-    let mut continuations = Vec::new();
-    let mut games = Vec::new();
-    let mut next = None;
-    let mut marks = Vec::new();
-    let (mut history_svg, mut top, mut recent) = (None, Vec::new(), Vec::new());
-    let board = AnyPosition::empty(spec)
-        .map_err(|e| PageError(ApiError::BadRequest(format!("size: {e}"))))?
-        .board();
-    if let (Some(query), false) = (query, edit) {
-        match searching(&state, move |a, b| {
-            Ok(a.patterns().search_within(&query, b)?)
-        })
-        .await
-        {
-            Ok(answer) => {
-                searched = true;
-                total = answer.total_games;
-                hits = answer.total_hits;
-                placements = answer.placements;
-                history_svg = answer
-                    .history
-                    .as_deref()
-                    .map(|h| super::explore::history_svg(h, "games"));
-                top = answer.top_games.iter().map(Listed::from).collect();
-                recent = answer.recent_games.iter().map(Listed::from).collect();
-                for c in &answer.continuations {
-                    if let Ok(p) = board.parse_point(&c.point) {
-                        marks.push(PointMark {
-                            point: p,
-                            class: "next",
-                            label: c.label.clone(),
-                            href: None,
-                            title: format!(
-                                "{} {}: Black {} times, White {} times",
-                                c.label, c.display, c.black.count, c.white.count
-                            ),
-                            fill: Some(share_fill(
-                                c.black.black_wins + c.white.black_wins,
-                                c.black.white_wins + c.white.white_wins,
-                            )),
-                            data: Vec::new(),
-                        });
-                    }
-                    continuations.push(ContinuationRow {
-                        label: c.label.clone(),
-                        point: if c.display == c.point {
-                            c.display.clone()
-                        } else {
-                            format!("{} ({})", c.display, c.point)
-                        },
-                        black: c.black,
-                        white: c.white,
-                    });
-                }
-                games = answer
-                    .games
-                    .iter()
-                    .map(|g| GameRow {
-                        id: g.game_id,
-                        ply: g.ply,
-                        variation: g.variation,
-                        href: viewer_href(g.game_id, g.ply, g.variation),
-                        hits: g.hits,
-                        swapped: g.swapped,
-                        black: g.black.clone().unwrap_or_default(),
-                        white: g.white.clone().unwrap_or_default(),
-                        result: g.result.clone().unwrap_or_default(),
-                        date: g.date.clone(),
-                        next: g
-                            .next
-                            .as_deref()
-                            .and_then(|n| board.parse_point(n).ok())
-                            .map(|p| board.display_name(p))
-                            .unwrap_or_default(),
-                    })
-                    .collect();
-                next = answer
-                    .next_cursor
-                    .as_deref()
-                    .map(|c| here(&notation, &[("cursor", c)]));
-            }
-            Err(PageError(ApiError::BadRequest(m))) => {
-                errors.push(m);
-                edit = true;
-            }
-            Err(e) => return Err(e),
-        }
     }
+}
 
-    // The pattern on the board: its stones, its region tinted. While
-    // editing, every point is a link that cycles it (the path without
-    // script) and carries its cell for the editor script, which draws the
-    // stones itself (pattern.js).
-    let cells: Vec<(Point, Cell)> = pattern
+/// How the search placed the pattern, said on the page (`auto`: followed
+/// from the pattern's edges).
+fn placed_words(mode: PatternMode, mode_text: &str) -> String {
+    let word = match mode {
+        PatternMode::Fixed => "exactly where drawn",
+        PatternMode::Corner => "in a corner",
+        PatternMode::Side => "along a side",
+        PatternMode::Centre => "in the centre (touching no edge)",
+        PatternMode::Anywhere => "anywhere",
+    };
+    if mode_text == "auto" {
+        format!("{word} (auto: from the pattern's edges)")
+    } else {
+        word.to_string()
+    }
+}
+
+/// The page's view model: the form echoed, its links, the board drawn
+/// and what the search found.
+///
+/// # Errors
+/// A board the form's kind and size do not make (400).
+fn patterns_view(
+    form: PatternForm,
+    board: &AnyBoard,
+    found: Found,
+) -> Result<PatternsPage<'static>, PageError> {
+    let (symmetry, swap) = match &form.query {
+        Some(q) => (q.symmetry, q.swap_colors),
+        None => form_symmetry_colors(&form.api),
+    };
+    let spec = form.spec;
+    let here = Here {
+        kind: spec.kind.code().to_string(),
+        size: if spec.size == spec.kind.default_size() {
+            String::new()
+        } else {
+            spec.size.to_string()
+        },
+        mode: form.mode_text.clone(),
+        symmetry,
+        swap,
+    };
+    let fields = Fields::new(&form.api.filter, &form.api.explore);
+    let notation = form
+        .pattern
+        .as_ref()
+        .map_or(form.text.clone(), |p| p.to_string());
+    let svg = pattern_svg(&form, board, &found, &here, &fields)?;
+    let search_href = here.href(&fields, &notation, &[]);
+    let next = found
+        .next_cursor
+        .as_deref()
+        .map(|c| here.href(&fields, &notation, &[("cursor", c)]));
+    Ok(PatternsPage {
+        a: assets(),
+        title: "Pattern search",
+        svg,
+        edit: form.edit,
+        edit_href: here.href(&fields, &notation, &[("edit", "1")]),
+        downloads: {
+            let q = &search_href["/patterns".len()..];
+            (format!("/patterns.sgf{q}"), format!("/patterns.zip{q}"))
+        },
+        search_href,
+        found_max: crate::export::FOUND_MAX as u64,
+        clear_href: here.href(&fields, "", &[("edit", "1")]),
+        kinds: kinds(),
+        kind: here.kind,
+        size: here.size,
+        board_size: spec.size,
+        pattern: notation,
+        placed: form
+            .mode
+            .map(|m| placed_words(m, &form.mode_text))
+            .unwrap_or_default(),
+        placed_code: form.mode.map_or("", PatternMode::code),
+        modes: vec![
+            ("auto", "where the pattern suggests"),
+            ("anywhere", "anywhere"),
+            ("corner", "in a corner"),
+            ("side", "along a side"),
+            ("centre", "in the centre (no edge)"),
+            ("fixed", "exactly where drawn"),
+        ],
+        mode: here.mode,
+        symmetry,
+        swap,
+        f: fields,
+        with_next: true,
+        history_svg: found.history_svg,
+        top: found.top,
+        recent: found.recent,
+        error: (!form.errors.is_empty()).then(|| form.errors.join("; ")),
+        searched: found.searched,
+        total: found.total,
+        hits: found.hits,
+        placements: found.placements,
+        continuations: found.continuations,
+        games: found.games,
+        next,
+    })
+}
+
+/// The pattern on the board: its stones, its region tinted, the
+/// continuations found on their points. While editing, every point is a
+/// link that cycles it (the path without script: [`Here::href`] with
+/// the form's `fields`) and carries its cell for the editor script,
+/// which draws the stones itself (pattern.js).
+///
+/// # Errors
+/// A board the form's kind and size do not make (400).
+fn pattern_svg(
+    form: &PatternForm,
+    board: &AnyBoard,
+    found: &Found,
+    here: &Here,
+    fields: &Fields,
+) -> Result<String, PageError> {
+    let spec = form.spec;
+    let edit = form.edit;
+    let cells: Vec<(Point, Cell)> = form
+        .pattern
         .as_ref()
         .map_or_else(Vec::new, |p| p.cells().to_vec());
     let mut position = AnyPosition::empty(spec)
@@ -361,6 +497,34 @@ pub async fn patterns_page(
             }
         }
     }
+    let mut region = region_marks(spec, edit, board, &cells, here, fields);
+    region.extend(found.marks.iter().cloned());
+    let caption = if edit {
+        format!("pattern editor · {} {}", spec.kind.name(), spec.size)
+    } else {
+        format!(
+            "{} game{} · {} hit{}",
+            found.total,
+            if found.total == 1 { "" } else { "s" },
+            found.hits,
+            if found.hits == 1 { "" } else { "s" }
+        )
+    };
+    Ok(svg::render_marked(&position, &caption, None, &region))
+}
+
+/// The pattern's points on the board: its region's cells (a wildcard's
+/// character on its point), or while editing every point, each a link
+/// that cycles its cell ([`Here::href`] with the form's `fields`) and
+/// carries its name, coordinates and cell for the editor script.
+fn region_marks(
+    spec: BoardSpec,
+    edit: bool,
+    board: &AnyBoard,
+    cells: &[(Point, Cell)],
+    here: &Here,
+    fields: &Fields,
+) -> Vec<PointMark> {
     // The character drawn on a point: a wildcard's, not a stone's or `.`.
     let wildcard = |c: Cell| {
         if c.is_stone() || c == Cell::Empty {
@@ -394,7 +558,7 @@ pub async fn patterns_page(
                 point: p,
                 class: "cell",
                 label: now.map(wildcard).unwrap_or_default(),
-                href: Some(here(&text, &[("edit", "1")])),
+                href: Some(here.href(fields, &text, &[("edit", "1")])),
                 title: format!("{} ({})", board.display_name(p), cell_word(now)),
                 fill: None,
                 data,
@@ -411,87 +575,7 @@ pub async fn patterns_page(
             });
         }
     }
-    region.extend(marks);
-    let caption = if edit {
-        format!("pattern editor · {} {}", spec.kind.name(), spec.size)
-    } else {
-        format!(
-            "{} game{} · {} hit{}",
-            total,
-            if total == 1 { "" } else { "s" },
-            hits,
-            if hits == 1 { "" } else { "s" }
-        )
-    };
-    let svg = svg::render_with(
-        &Drawing {
-            position: &position,
-            last: None,
-            captured: &[],
-            caption: &caption,
-        },
-        &Extras {
-            inline: true,
-            ply: None,
-            notation: None,
-            marks: &region,
-        },
-    );
-    let status = if errors.is_empty() {
-        StatusCode::OK
-    } else {
-        StatusCode::BAD_REQUEST
-    };
-    let search_href = here(&notation, &[]);
-    let page = PatternsPage {
-        a: assets(),
-        title: "Pattern search",
-        svg,
-        edit,
-        edit_href: here(&notation, &[("edit", "1")]),
-        downloads: {
-            let q = &search_href["/patterns".len()..];
-            (format!("/patterns.sgf{q}"), format!("/patterns.zip{q}"))
-        },
-        search_href,
-        found_max: crate::export::FOUND_MAX as u64,
-        clear_href: here("", &[("edit", "1")]),
-        kinds: kinds(),
-        kind: kind_code.clone(),
-        size: size_text.clone(),
-        board_size: spec.size,
-        pattern: notation.clone(),
-        placed: placed.unwrap_or_default(),
-        placed_code: mode.map_or("", PatternMode::code),
-        modes: vec![
-            ("auto", "where the pattern suggests"),
-            ("anywhere", "anywhere"),
-            ("corner", "in a corner"),
-            ("side", "along a side"),
-            ("centre", "in the centre (no edge)"),
-            ("fixed", "exactly where drawn"),
-        ],
-        mode: mode_code.to_string(),
-        symmetry,
-        swap,
-        f: fields,
-        with_next: true,
-        history_svg,
-        top,
-        recent,
-        error: (!errors.is_empty()).then(|| errors.join("; ")),
-        searched,
-        total,
-        hits,
-        placements,
-        continuations,
-        games,
-        next,
-    };
-    let body = page
-        .render()
-        .map_err(|e| ApiError::Internal(format!("template: {e}")))?;
-    Ok(html_response(status, body))
+    region
 }
 
 /// `GET /patterns.sgf?…`, `/patterns.zip?…`: the games the pattern page

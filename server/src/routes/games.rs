@@ -10,7 +10,7 @@ use crate::ServerState;
 use crate::dto::*;
 use crate::error::{ApiError, Problem};
 use crate::http::game_data;
-use crate::params::{Query, bad, games_query, nonempty, parse_id, parse_limit, required};
+use crate::params::{Query, games_query, parse_id, search_query};
 use crate::replay::{kaomi_end, replay};
 use crate::{upload, work};
 
@@ -303,9 +303,7 @@ pub async fn search_text(
     state: Data<ServerState>,
     q: Query<SearchQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let text = required("q", &q.q)?.to_string();
-    keil_archive::TextPlan::parse(&text).map_err(|e| bad("q", e))?;
-    let limit = parse_limit(nonempty(&q.limit), 20, 100)?;
+    let (text, limit) = search_query(&q)?;
     let hits = work::search(&state, move |a, b| {
         Ok(a.search_text_within(&text, limit, b)?)
     })

@@ -127,6 +127,31 @@ pub struct PointMark {
     pub data: Vec<(&'static str, String)>,
 }
 
+/// The SVG of a board drawn inline in a search page (the explorer's, the
+/// pattern search's): `position` with `marks` over its points, captioned
+/// `caption`, no last move; `notation` (if any) for the page's scripts.
+pub fn render_marked(
+    position: &AnyPosition,
+    caption: &str,
+    notation: Option<&str>,
+    marks: &[PointMark],
+) -> String {
+    render_with(
+        &Drawing {
+            position,
+            last: None,
+            captured: &[],
+            caption,
+        },
+        &Extras {
+            inline: true,
+            ply: None,
+            notation,
+            marks,
+        },
+    )
+}
+
 /// The SVG of a drawing with [`Extras`]: for pages, a board with marks and
 /// links over the points.
 pub fn render_with(d: &Drawing<'_>, ex: &Extras<'_>) -> String {
