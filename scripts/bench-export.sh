@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Bulk export in constant memory (issue 25, item 8), in one run on one
+# Bulk export in constant memory, in one run on one
 # machine:
 #
 #   1. generates GAMES 9x9 Go games (`keil generate`, seed 7; kept under

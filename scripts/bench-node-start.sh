@@ -1,5 +1,5 @@
 #!/bin/bash
-# A new node's start, one node at a time (issue 24): starts
+# A new node's start, one node at a time: starts
 #   keil serve --db DB --cache-dir CACHE --no-demo --rate-searches 0 --rate-reads 0
 # on an EMPTY cache directory (CACHE is deleted first), prints the seconds
 # until GET /api/v1/stats answers and the resident memory then, then waits

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Two `keil serve` nodes on one PostgreSQL database against one node, under
-# wrk (issue 24, "two nodes on one database under the load script"):
+# wrk ("two nodes on one database under the load script"):
 # GAMES generated side-7 Keil games are imported once; then for each
 # scenario (game fetch, player list, exact position search) one node is
 # driven for DURATION with CONNECTIONS connections, then both nodes at once

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Pattern search at scale (issue 14 targets), in one run on one machine:
+# Pattern search at scale, in one run on one machine:
 #
 #   1. generates GAMES 19x19 Go games and GAMES side-7 Keil games with
 #      `keil generate` (seed 1; files kept under OUT and reused when
@@ -15,7 +15,7 @@
 #
 #   scripts/bench-patterns.sh [GAMES]     (default 100000)
 #
-# Targets (issue 14): Go 100k, one core: a 7x7 corner pattern <= 20 ms p50,
+# Targets: Go 100k, one core: a 7x7 corner pattern <= 20 ms p50,
 # the side pattern <= 100 ms p50; Keil side 7, 100k: the local pattern
 # anywhere with 12 symmetries <= 50 ms p50.
 #

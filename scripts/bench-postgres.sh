@@ -1,6 +1,5 @@
 #!/usr/bin/env bash
-# The PostgreSQL backend against the embedded one and Kombilo, in one run
-# (issue 24, "Benchmarks"):
+# The PostgreSQL backend against the embedded one and Kombilo, in one run:
 #
 #   1. the 4,803 real 19x19 games (../shared/data/sgf-real): `keil import`
 #      into an embedded archive and into PostgreSQL, and Kombilo's database

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Latency of the searches a Go database answers, against a running
-`keil serve` on an archive of 19x19 Go games (issue 23's benchmark).
+`keil serve` on an archive of 19x19 Go games (the node's search latencies).
 
 Each kind runs COUNT distinct queries once (so that no answer comes from the
 server's answer caches) from one client, one at a time, and prints p50,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmarks on real games (issue 47, item 5): the import of real
+# Benchmarks on real games: the import of real
 # collections, what it made of them, a node's start and the searches'
 # latencies, in one run on one machine:
 #

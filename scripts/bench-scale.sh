@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Scale run of the embedded archive on generated 19×19 Go games (issue 23's
-# corpus): generates SEEDS collections of N games each, two at a time (seeds
+# Scale run of the embedded archive on generated 19×19 Go games:
+# generates SEEDS collections of N games each, two at a time (seeds
 # 1..SEEDS, kept in WORK between runs), imports them in one `keil import`
 # under a watchdog (killed past LIMIT_KB resident), then starts `keil serve`
 # on the archive, times its start (a node start: every index loaded before

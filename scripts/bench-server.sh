@@ -176,7 +176,7 @@ echo "load: $(uptime | sed 's/.*load/load/')"
 # Render time: one connection and one thread, so no request waits for
 # another; a page's latency is then the server's time to answer it (query
 # and render) plus the loopback round trip: an upper bound of the render
-# time, whose p99 issue 26 bounds at 5 ms.
+# time, whose p99 the target bounds at 5 ms.
 RENDER=${RENDER-viewer pages explorer}
 if [ -n "$RENDER" ] && command -v wrk >/dev/null; then
   echo

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Latency of an explorer's walk through games, against a running `keil
-serve` on an archive of 19x19 Go games (issue 24): for each of COUNT games
+serve` on an archive of 19x19 Go games: for each of COUNT games
 from FIRST on, the whole-board position search at plies 9 to 24 in turn, as
 a user clicking through a game's moves (each position's notation read from
 /api/v1/games/{id}/positions/{ply}). The game before FIRST is walked first,
