@@ -1,4 +1,4 @@
-//! Backups that restore (issue 48): `keil backup` of an embedded archive
+//! Backups that restore: `keil backup` of an embedded archive
 //! while imports keep writing it, and the copy verified (`keil verify`),
 //! served and holding every game acknowledged before the backup began; a
 //! PostgreSQL archive dumped with `pg_dump -Fc` and restored with

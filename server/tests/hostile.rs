@@ -1,7 +1,8 @@
 //! Hostile input: any string as any query parameter, path segment or read
 //! header of every GET route and page gets a 2xx or a 4xx (a problem
 //! document on the API), never a 5xx or a hang; and the reproducers of
-//! issue 22 (nested brackets in a text query, a person's punctuation).
+//! two crashes found so (nested brackets in a text query, a person's
+//! punctuation).
 //!
 //! The server runs on 127.0.0.1 (port 0) over a temporary archive of a few
 //! generated games and one handmade game whose event has the punctuation.
@@ -276,7 +277,7 @@ proptest! {
     }
 }
 
-/// The reproducer of issue 22: 3,000 `(`, a word, 3,000 `)` overflowed the
+/// A reproducer: 3,000 `(`, a word, 3,000 `)` once overflowed the
 /// stack of a worker and took the server down. Now refused for its length
 /// (400 naming the limit, or 414 when the whole target is over the
 /// server's limit), and the server answers afterwards.
