@@ -358,6 +358,14 @@ fn out_of_space(e: &keil_archive::Error) -> String {
     }
 }
 
+impl From<keil_archive::StoreError> for ApiError {
+    /// A store error (a bad cursor, a spent budget) as the archive's error
+    /// of the same name.
+    fn from(e: keil_archive::StoreError) -> ApiError {
+        keil_archive::Error::from(e).into()
+    }
+}
+
 impl From<keil_archive::PatternError> for ApiError {
     /// A pattern that does not parse or has no place in its mode: 400,
     /// naming the parameter to fix.

@@ -49,7 +49,7 @@ pub(crate) fn backup(node: &Node, dest: impl AsRef<Path>) -> Result<BackupReport
         Ok(games) => games,
         Err(e) => {
             let _ = std::fs::remove_file(&part);
-            return Err(e);
+            return Err(e.into());
         }
     };
     let io = |path: &Path| {
@@ -104,7 +104,7 @@ fn prepare_destination(dest: &Path) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use crate::archive::Archive;
-    use crate::model::{GameFilter, Page};
+    use keil_store::model::{GameFilter, Page};
 
     fn filled(games: u64) -> (tempfile::TempDir, Archive) {
         let dir = tempfile::tempdir().unwrap();

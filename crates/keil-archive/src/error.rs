@@ -4,7 +4,8 @@
 
 use std::path::PathBuf;
 
-use crate::ids::GameId;
+use keil_store::StorageError;
+use keil_store::ids::GameId;
 
 /// What can go wrong when opening, importing into or querying an archive.
 #[derive(Debug, thiserror::Error)]
@@ -107,7 +108,7 @@ pub enum Error {
     )]
     Stopped {
         /// What was stored before the failure.
-        progress: crate::progress::ImportProgress,
+        progress: keil_store::progress::ImportProgress,
         /// Why the import stopped.
         cause: Box<Error>,
     },
@@ -127,90 +128,40 @@ impl Error {
     }
 }
 
-/// A failure of the archive's storage, with its cause (see
-/// [`std::error::Error::source`]). Opaque: callers report it, they do not
-/// match on the engine's errors.
-#[derive(Debug, thiserror::Error)]
-#[error("{what}: {source}")]
-pub struct StorageError {
-    /// Which part of the storage failed: `SQLite`, `schema migration` or
-    /// `text index`.
-    what: &'static str,
-    /// What the store read of the disk in its engine's error codes.
-    disk: Disk,
-    source: Box<dyn std::error::Error + Send + Sync + 'static>,
-}
-
-/// What a storage engine's error says of the disk under it, as the store
-/// reads its engine's codes (`store/sqlite/mod.rs`): only the store knows
-/// its engine's error types.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Disk {
-    /// The disk is full (SQLite's `SQLITE_FULL`, or `SQLITE_IOERR`: what a
-    /// failed write reports).
-    pub full: bool,
-    /// The disk or file cannot be written (read-only, full, no
-    /// permission, a failed write).
-    pub unwritable: bool,
-}
-
-impl StorageError {
-    /// Whether the failure is a full disk: SQLite's `SQLITE_FULL` or
-    /// `SQLITE_IOERR` (what a failed write reports), or an I/O error of
-    /// kind `StorageFull` anywhere in the cause chain (the text index).
-    pub fn is_out_of_space(&self) -> bool {
-        if self.disk.full {
-            return true;
-        }
-        let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(&*self.source);
-        while let Some(c) = cause {
-            if let Some(io) = c.downcast_ref::<std::io::Error>()
-                && io.kind() == std::io::ErrorKind::StorageFull
-            {
-                return true;
-            }
-            cause = c.source();
-        }
-        false
-    }
-
-    /// Which part of the storage failed: `SQLite`, `schema migration` or
-    /// `text index`.
-    pub fn part(&self) -> &'static str {
-        self.what
-    }
-}
-
-fn storage(what: &'static str, e: impl std::error::Error + Send + Sync + 'static) -> Error {
-    engine_error(what, e, Disk::default())
-}
-
-/// A storage error whose engine's codes the store has read (`disk`).
-pub(crate) fn engine_error(
-    what: &'static str,
-    e: impl std::error::Error + Send + Sync + 'static,
-    disk: Disk,
-) -> Error {
-    Error::Storage(StorageError {
-        what,
-        disk,
-        source: Box::new(e),
-    })
-}
-
-// The conversions that let the crate's code use `?` on its engines' calls
-// (the store's: `store/sqlite/mod.rs`).
+/// A storage error of part `what` (`text index`, `refused record`, ...)
+/// caused by `e`.
 pub(crate) fn storage_error(
     what: &'static str,
     e: impl std::error::Error + Send + Sync + 'static,
 ) -> Error {
-    storage(what, e)
+    Error::Storage(StorageError::new(what, e))
+}
+
+impl From<keil_store::Error> for Error {
+    /// Each store error as the archive's variant of the same name.
+    fn from(e: keil_store::Error) -> Error {
+        use keil_store::Error as S;
+        match e {
+            S::Storage(s) => Error::Storage(s),
+            S::Io { path, source } => Error::Io { path, source },
+            S::Busy => Error::Busy,
+            S::Corrupt { game, reason } => Error::Corrupt { game, reason },
+            S::BadCursor(c) => Error::BadCursor(c),
+            S::OverBudget { budget_ms } => Error::OverBudget { budget_ms },
+            S::NeedsUpgrade(what) => Error::NeedsUpgrade(what),
+            S::TooNew { found, expected } => Error::TooNew { found, expected },
+            S::Unsupported(what) => Error::Unsupported(what),
+            // The store's error is non-exhaustive: a variant added there
+            // is reported as a storage failure until it is mapped here.
+            other => storage_error("store", other),
+        }
+    }
 }
 
 #[doc(hidden)]
 impl From<tantivy::TantivyError> for Error {
     fn from(e: tantivy::TantivyError) -> Error {
-        storage("text index", e)
+        storage_error("text index", e)
     }
 }
 
@@ -224,9 +175,9 @@ impl Error {
         match self {
             Error::ReadOnly => true,
             Error::Io { source, .. } => io_unwritable(source),
-            Error::Storage(s) if s.disk.unwritable => true,
+            Error::Storage(s) if s.is_unwritable_disk() => true,
             Error::Storage(s) => {
-                let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(&*s.source);
+                let mut cause = std::error::Error::source(s);
                 while let Some(c) = cause {
                     if engine_unwritable(c) {
                         return true;
@@ -375,16 +326,6 @@ pub enum PatternError {
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
-    /// [`Error::BadCursor`] quoting at most the first 64 characters of
-    /// `cursor` (a refusal does not echo a long input back).
-    pub(crate) fn bad_cursor(cursor: &str) -> Error {
-        let mut quoted: String = cursor.chars().take(64).collect();
-        if quoted.len() < cursor.len() {
-            quoted.push('…');
-        }
-        Error::BadCursor(quoted)
-    }
-
     pub(crate) fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Error {
         Error::Io {
             path: path.into(),

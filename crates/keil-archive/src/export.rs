@@ -6,8 +6,8 @@
 
 use crate::error::Result;
 use crate::games::Games;
-use crate::ids::GameId;
-use crate::model::{GameFilter, GameSummary};
+use keil_store::ids::GameId;
+use keil_store::model::{GameFilter, GameSummary};
 
 impl Games<'_> {
     /// Every game that passes `filter`, oldest first (by the first day of
@@ -25,7 +25,7 @@ impl Games<'_> {
         filter: &GameFilter,
         each: &mut dyn FnMut(&GameSummary, &str) -> Result<bool>,
     ) -> Result<u64> {
-        crate::store::games::export(self.node.reader()?.read(), filter, each)
+        keil_store::games::export(self.node.reader()?.read(), filter, each)
     }
 
     /// The games `ids`, in that order (ids not stored are skipped), written
@@ -41,10 +41,15 @@ impl Games<'_> {
         bundle: &mut keil_container::Bundle<W>,
     ) -> Result<(u64, std::io::Result<()>)> {
         let mut written = Ok(());
-        let n = crate::store::games::export_ids(self.node.reader()?.read(), ids, &mut |g, r| {
-            written = add_to_bundle(bundle, g, r);
-            Ok(written.is_ok())
-        })?;
+        let n =
+            keil_store::games::export_ids(self.node.reader()?.read(), ids, &mut |g,
+                                                                                 r|
+             -> Result<
+                bool,
+            > {
+                written = add_to_bundle(bundle, g, r);
+                Ok(written.is_ok())
+            })?;
         Ok((n, written))
     }
 

@@ -1,96 +1,12 @@
 //! Game queries: one game, lists with filters and keyset pagination,
 //! summaries and moves by id.
 
-use keil_rules::{
-    AnyPosition, AnyRuleset, BoardSpec, Color, GoRuleset, HalfPoints, KaomiRuleset, Ruleset, ToMove,
-};
-
-use crate::budget::Budget;
 use crate::error::{Error, Result};
-use crate::ids::GameId;
-use crate::model::{
-    Game, GameFilter, GameList, GameMoves, GameStatus, GameSummary, Page, StoredMoves,
-};
-use crate::moves;
 use crate::node::Node;
-use crate::store::{Read, games as sql};
-
-impl StoredMoves {
-    /// The game's moves, ready to replay.
-    ///
-    /// # Errors
-    /// [`Error::Corrupt`] for a value this crate did not write.
-    pub(crate) fn decode(self, id: GameId) -> Result<GameMoves> {
-        let StoredMoves {
-            kind,
-            size,
-            ruleset,
-            komi,
-            setup,
-            blob,
-            handicap,
-            nodes,
-        } = self;
-        let corrupt = |reason: String| Error::Corrupt { game: id, reason };
-        let kind: keil_rules::GameKind = kind.parse().map_err(|e| corrupt(format!("kind: {e}")))?;
-        let spec = BoardSpec::new(kind, size).map_err(|e| corrupt(format!("board: {e}")))?;
-        let board = spec.board().map_err(|e| corrupt(format!("board: {e}")))?;
-        let komi = HalfPoints(komi);
-        let rules = match kind {
-            keil_rules::GameKind::Go => {
-                let ruleset: GoRuleset = ruleset
-                    .parse()
-                    .map_err(|e| corrupt(format!("ruleset: {e}")))?;
-                AnyRuleset::Go { ruleset, komi }
-            }
-            keil_rules::GameKind::Kaomi => {
-                let ruleset: KaomiRuleset = ruleset
-                    .parse()
-                    .map_err(|e| corrupt(format!("ruleset: {e}")))?;
-                AnyRuleset::Kaomi { ruleset, komi }
-            }
-            _ => {
-                let mut ruleset: Ruleset = ruleset
-                    .parse()
-                    .map_err(|e| corrupt(format!("ruleset: {e}")))?;
-                ruleset.komi = komi;
-                AnyRuleset::Keil(ruleset)
-            }
-        };
-        let go = kind == keil_rules::GameKind::Go;
-        let (setup, to_move) = match setup {
-            None => (None, ToMove::Color(Color::Black)),
-            Some(text) => {
-                let parsed = AnyPosition::parse_notation(kind, &text)
-                    .map_err(|e| corrupt(format!("setup: {e}")))?;
-                if parsed.position.spec() != spec {
-                    return Err(corrupt("setup on another board".into()));
-                }
-                let to_move = match parsed.to_move {
-                    Some(c) => ToMove::Color(c),
-                    None if go => ToMove::Either,
-                    None => ToMove::Color(Color::Black),
-                };
-                (Some(parsed.position), to_move)
-            }
-        };
-        let (moves, colors) =
-            moves::decode(board, &blob).ok_or_else(|| corrupt("moves blob".to_string()))?;
-        let nodes = moves::decode_nodes(nodes.as_deref(), moves.len())
-            .ok_or_else(|| corrupt("move nodes blob".to_string()))?;
-        Ok(GameMoves {
-            id,
-            board,
-            rules,
-            setup,
-            to_move,
-            handicap: if go { handicap } else { 0 },
-            moves,
-            colors,
-            nodes,
-        })
-    }
-}
+use keil_store::budget::Budget;
+use keil_store::ids::GameId;
+use keil_store::model::{Game, GameFilter, GameList, GameMoves, GameStatus, GameSummary, Page};
+use keil_store::{Read, games as sql};
 
 /// One game's summary and moves; `None` when no game has this id.
 fn summary_and_moves(read: Read<'_>, id: GameId) -> Result<Option<(GameSummary, GameMoves)>> {
@@ -129,7 +45,7 @@ impl Games<'_> {
             Ok(Some(Game {
                 summary,
                 moves,
-                record: crate::store::records::decompress(id, &blob)?,
+                record: keil_store::records::decompress(id, &blob)?,
             }))
         })
     }
@@ -141,7 +57,7 @@ impl Games<'_> {
     /// # Errors
     /// Storage errors.
     pub fn uploader(&self, id: GameId) -> Result<Option<String>> {
-        sql::uploader(self.node.reader()?.read(), id)
+        Ok(sql::uploader(self.node.reader()?.read(), id)?)
     }
 
     /// A page of the games that pass `filter`, sorted by date then id
@@ -151,7 +67,7 @@ impl Games<'_> {
     /// # Errors
     /// Storage errors.
     pub fn list(&self, filter: &GameFilter, page: &Page) -> Result<GameList> {
-        sql::list_games(self.node.reader()?.read(), filter, page)
+        Ok(sql::list_games(self.node.reader()?.read(), filter, page)?)
     }
 
     /// [`Games::list`] under a budget: one snapshot whose statements stop
@@ -168,7 +84,7 @@ impl Games<'_> {
     ) -> Result<GameList> {
         self.node
             .reader()?
-            .snapshot_within(budget, |read| sql::list_games(read, filter, page))
+            .snapshot_within(budget, |read| Ok(sql::list_games(read, filter, page)?))
     }
 
     /// Summaries of these game ids, in the given order; missing ids are
@@ -179,7 +95,7 @@ impl Games<'_> {
     pub fn summaries(&self, ids: &[GameId]) -> Result<Vec<GameSummary>> {
         self.node
             .reader()?
-            .snapshot(|read| sql::summaries(read, ids))
+            .snapshot(|read| Ok(sql::summaries(read, ids)?))
     }
 
     /// The main line of one game with its board, ruleset and setup, for
@@ -189,7 +105,7 @@ impl Games<'_> {
     /// Storage errors; [`Error::Corrupt`] when the stored moves do not
     /// decode.
     pub fn moves(&self, id: GameId) -> Result<Option<GameMoves>> {
-        sql::game_moves(self.node.reader()?.read(), id)
+        Ok(sql::game_moves(self.node.reader()?.read(), id)?)
     }
 
     /// One game's metadata and main line, without the record text (no
@@ -222,7 +138,7 @@ impl Games<'_> {
         let conn = self.node.reader()?;
         match filter.counted() {
             Some(name) => Ok(sql::counts(conn.read())?.get(&name)),
-            None => conn.snapshot_within(budget, |read| sql::count(read, filter)),
+            None => conn.snapshot_within(budget, |read| Ok(sql::count(read, filter)?)),
         }
     }
 
@@ -245,7 +161,7 @@ pub struct GameRecord {
     pub record: i64,
     /// The import that read it (`None` for games stored before imports
     /// were logged).
-    pub import_id: Option<crate::ids::ImportId>,
+    pub import_id: Option<keil_store::ids::ImportId>,
     /// The file or archive member it came from (`None`: the game's own
     /// record of an import before schema 14, which did not keep it).
     pub source: Option<String>,
@@ -253,7 +169,7 @@ pub struct GameRecord {
     pub index: Option<u64>,
     /// How it is the game (`None` for the game's own record, and for a
     /// record merged by an older version and not checked yet).
-    pub merge_kind: Option<crate::model::MergeKind>,
+    pub merge_kind: Option<keil_store::model::MergeKind>,
     /// The board symmetry (0-7 on a square board, keil-rules' order) that
     /// maps the record's points onto the game's (0 for the game's own).
     pub transform: u8,
@@ -293,7 +209,7 @@ impl Games<'_> {
     /// decompress.
     pub fn records(&self, id: GameId) -> Result<Vec<GameRecord>> {
         self.node.reader()?.snapshot(|read| {
-            let Some((import, source, index)) = crate::store::sources::own(read, id.sql())? else {
+            let Some((import, source, index)) = keil_store::sources::own(read, id.sql())? else {
                 return Ok(Vec::new());
             };
             let own = sql::record(read, id)?.ok_or(Error::Corrupt {
@@ -308,10 +224,10 @@ impl Games<'_> {
                 None,
                 0,
                 None,
-                &crate::store::records::decompress(id, &own)?,
+                &keil_store::records::decompress(id, &own)?,
             )];
-            for row in crate::store::sources::of_game(read, id.sql())? {
-                let text = crate::store::records::decompress(id, &row.record)?;
+            for row in keil_store::sources::of_game(read, id.sql())? {
+                let text = keil_store::records::decompress(id, &row.record)?;
                 out.push(record_of(
                     row.id,
                     row.import_id,
@@ -336,15 +252,17 @@ impl Games<'_> {
     pub fn record_text(&self, id: GameId, record: i64) -> Result<Option<String>> {
         let read = self.node.reader()?;
         if record == 0 {
-            return sql::record(read.read(), id)?
-                .map(|blob| crate::store::records::decompress(id, &blob))
-                .transpose();
+            let blob = sql::record(read.read(), id)?;
+            return Ok(blob
+                .map(|blob| keil_store::records::decompress(id, &blob))
+                .transpose()?);
         }
-        crate::store::sources::of_game(read.read(), id.sql())?
+        let row = keil_store::sources::of_game(read.read(), id.sql())?
             .into_iter()
-            .find(|row| row.id == record)
-            .map(|row| crate::store::records::decompress(id, &row.record))
-            .transpose()
+            .find(|row| row.id == record);
+        Ok(row
+            .map(|row| keil_store::records::decompress(id, &row.record))
+            .transpose()?)
     }
 
     /// The games linked to game `id` as similar (the same moves, other game
@@ -354,7 +272,7 @@ impl Games<'_> {
     /// Storage errors.
     pub fn similar(&self, id: GameId) -> Result<Vec<SimilarGame>> {
         self.node.reader()?.snapshot(|read| {
-            let links = crate::store::sources::links(read, id.sql())?;
+            let links = keil_store::sources::links(read, id.sql())?;
             let ids: Vec<GameId> = links.iter().map(|l| GameId::from_sql(l.0)).collect();
             let mut summaries: std::collections::HashMap<GameId, GameSummary> =
                 sql::summaries(read, &ids)?
@@ -396,10 +314,10 @@ fn record_of(
     let info = info.as_ref();
     GameRecord {
         record,
-        import_id: import.map(crate::ids::ImportId::from_sql),
+        import_id: import.map(keil_store::ids::ImportId::from_sql),
         source,
         index: index.and_then(|i| u64::try_from(i).ok()),
-        merge_kind: kind.and_then(crate::model::MergeKind::parse),
+        merge_kind: kind.and_then(keil_store::model::MergeKind::parse),
         transform: u8::try_from(transform).unwrap_or(0),
         differs: differs
             .unwrap_or("")

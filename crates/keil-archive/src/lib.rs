@@ -62,40 +62,29 @@
 
 mod archive;
 mod backup;
-mod budget;
-mod counts;
 mod error;
 mod export;
-mod fold;
 mod games;
-mod ids;
 mod import;
 mod index;
-mod kind;
 mod location;
 mod memory;
-mod model;
-mod moves;
 mod node;
 mod people;
 mod players;
-mod progress;
 mod refused;
 mod removal;
-mod store;
 mod verify;
 
 pub use archive::{Archive, ReindexReport, Stats, TextHit};
 pub use backup::BackupReport;
-pub use budget::Budget;
+pub use keil_store::budget::Budget;
 pub use location::{Location, SQLITE_FILE, TANTIVY_DIR};
 /// How often a server node calls [`Archive::catch_up`] (250 ms).
 pub const CATCH_UP_EVERY: std::time::Duration = index::Follow::EVERY;
-pub use error::{Error, Result, StorageError};
+pub use error::{Error, Result};
 pub use error::{MAX_TEXT_QUERY_BYTES, MAX_TEXT_QUERY_WORDS, PatternError, TextQueryError};
-pub use fold::{fold, person_key};
 pub use games::{GameRecord, Games, SimilarGame};
-pub use ids::{GameId, IdError, ImportId, PlayerId};
 pub use import::prepare::{Checked, EMPTY_RECORD};
 pub use import::{
     Duplicates, Fate, GameOutcome, ImportOptions, ImportReport, ImportSource, Merge, MergeKind,
@@ -107,25 +96,28 @@ pub use index::patterns::{
 };
 pub use index::positions::{Continuation, PositionAnswer, PositionHit, PositionQuery, Positions};
 pub use index::text::query::{TextClause, TextField, TextPlan};
-pub use kind::{GameKind, GameKindError};
-pub use memory::{Held, IndexMemory};
-pub use model::Removal;
-pub use model::people::{
+pub use keil_store::fold::{fold, person_key};
+pub use keil_store::ids::{GameId, IdError, ImportId, PlayerId};
+pub use keil_store::kind::{GameKind, GameKindError};
+pub use keil_store::model::Removal;
+pub use keil_store::model::people::{
     AliasReport, ColorRecord, MatchKind, NameSpelling, Opponent, PROFILE_OPPONENTS, PlayerHit,
     PlayerProfile, YearRecord,
 };
-pub use model::refused::Problem;
-pub use model::{
+pub use keil_store::model::refused::Problem;
+pub use keil_store::model::{
     Cursor, Game, GameFilter, GameList, GameMoves, GameStatus, GameStatusError, GameSummary,
     HitCursor, MAX_PAGE, Order, Page, YearCount, written_day,
 };
+pub use keil_store::progress::ImportProgress;
+pub use keil_store::schema_version;
+pub use keil_store::{Error as StoreError, StorageError};
+pub use memory::{Held, IndexMemory};
 pub use people::{AliasFileError, read_aliases};
 pub use players::Players;
-pub use progress::ImportProgress;
 pub use refused::{
     MAX_REFUSED_PAGE, RefusedFilter, RefusedId, RefusedLine, RefusedOrder, RefusedPage,
     RefusedRecord, RefusedSummary,
 };
 pub use removal::MAX_REASON_BYTES;
-pub use store::schema_version;
 pub use verify::{Check, MAX_LISTED, VerifyProblem, VerifyProgress, VerifyReport, verify_at};

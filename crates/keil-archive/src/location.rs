@@ -3,8 +3,6 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::store;
-
 /// Where an archive lives: an embedded archive, a directory holding the
 /// store ([`SQLITE_FILE`]) and the text index ([`TANTIVY_DIR`]), or a
 /// PostgreSQL database that many processes share, with this process's
@@ -63,10 +61,10 @@ impl Location {
         matches!(self, Location::Directory(_))
     }
 
-    pub(crate) fn place(&self) -> store::Place {
+    pub(crate) fn place(&self) -> keil_store::Place {
         match self {
-            Location::Directory(dir) => store::Place::Sqlite(dir.join(SQLITE_FILE)),
-            Location::Postgres { url, replicas, .. } => store::Place::Postgres {
+            Location::Directory(dir) => keil_store::Place::Sqlite(dir.join(SQLITE_FILE)),
+            Location::Postgres { url, replicas, .. } => keil_store::Place::Postgres {
                 url: url.clone(),
                 replicas: replicas.clone(),
             },
@@ -85,7 +83,7 @@ impl std::fmt::Display for Location {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Location::Directory(dir) => write!(f, "{}", dir.display()),
-            Location::Postgres { url, .. } => write!(f, "{}", store::redacted(url)),
+            Location::Postgres { url, .. } => write!(f, "{}", keil_store::redacted(url)),
         }
     }
 }

@@ -9,7 +9,6 @@ use crate::error::{Error, Result};
 use crate::index::vocabulary::Vocabulary;
 use crate::index::{self, facts, patterns, positions, text};
 use crate::location::{Location, TANTIVY_DIR};
-use crate::store;
 
 /// Opens a node's text index (a PostgreSQL archive's, in the node-local
 /// `dir`), restored first from the store's latest snapshot when it lacks
@@ -17,7 +16,10 @@ use crate::store;
 /// that does not restore is passed over: the catch-up then builds the
 /// index from the games, as derived data never answers in place of the
 /// store.
-pub(crate) fn node_text_index(dir: &Path, readers: &store::ReadPool) -> Result<text::TextIndex> {
+pub(crate) fn node_text_index(
+    dir: &Path,
+    readers: &keil_store::ReadPool,
+) -> Result<text::TextIndex> {
     let tantivy = dir.join(TANTIVY_DIR);
     let current = text::TextIndex::open(&tantivy)?;
     // An index from a later state of the store (restored from a backup
@@ -41,8 +43,8 @@ const WRITER_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 pub(crate) struct Node {
     pub(crate) location: Location,
     /// `None` when opened read-only.
-    pub(crate) writer: Option<Mutex<store::Writer>>,
-    pub(crate) readers: store::ReadPool,
+    pub(crate) writer: Option<Mutex<keil_store::Writer>>,
+    pub(crate) readers: keil_store::ReadPool,
     pub(crate) text: text::TextIndex,
     pub(crate) positions: positions::PositionIndex,
     pub(crate) patterns: patterns::PatternIndex,
@@ -58,20 +60,20 @@ pub(crate) struct Node {
 /// the node's last catch-up round ([`index::Follow::forget`]), so that
 /// this process's searches see what it wrote at once.
 pub(crate) struct Writing<'a> {
-    pub(crate) guard: std::sync::MutexGuard<'a, store::Writer>,
+    pub(crate) guard: std::sync::MutexGuard<'a, keil_store::Writer>,
     pub(crate) follow: &'a index::Follow,
 }
 
 impl std::ops::Deref for Writing<'_> {
-    type Target = store::Writer;
+    type Target = keil_store::Writer;
 
-    fn deref(&self) -> &store::Writer {
+    fn deref(&self) -> &keil_store::Writer {
         &self.guard
     }
 }
 
 impl std::ops::DerefMut for Writing<'_> {
-    fn deref_mut(&mut self) -> &mut store::Writer {
+    fn deref_mut(&mut self) -> &mut keil_store::Writer {
         &mut self.guard
     }
 }
@@ -126,8 +128,8 @@ impl Node {
     /// A read-only connection from the pool (returned on drop). For the
     /// crate's own queries and the position index; statements see WAL
     /// snapshots, so a reader never sees half an import batch.
-    pub(crate) fn reader(&self) -> Result<store::ReadConnection<'_>> {
-        self.readers.get()
+    pub(crate) fn reader(&self) -> Result<keil_store::ReadConnection<'_>> {
+        Ok(self.readers.get()?)
     }
 
     /// [`Archive::catch_up`](crate::Archive::catch_up): every derived index
@@ -138,12 +140,12 @@ impl Node {
             let writes = self.follow.writes();
             let reader = self.reader()?;
             for _ in 0..2 {
-                let (at, segments) = store::positions::state(reader.read())?;
+                let (at, segments) = keil_store::positions::state(reader.read())?;
                 // The pattern index is followed once something loaded it
                 // (`keil serve --lazy-patterns` leaves it to the first
                 // pattern search).
                 let patterns = index::Derived::reached(&&self.patterns)?;
-                let follows_patterns = patterns != store::Sequences::default();
+                let follows_patterns = patterns != keil_store::Sequences::default();
                 if self.facts.at() == at
                     && (!follows_patterns || patterns == at)
                     && self.positions.holds(at, &segments)

@@ -2,15 +2,15 @@
 //! (`players`, the name as written) resolve to people (`people`) by their
 //! person key ([`person_key`]) and the operator's aliases
 //! (`player_aliases`). The import resolves each new spelling here; an alias
-//! merges two people here (the rows: `store::people`).
+//! merges two people here (the rows: `keil_store::people`).
 
 use std::collections::{HashMap, HashSet};
 
 use crate::error::{Error, Result};
-use crate::fold::person_key;
-use crate::model::people::{AliasReport, Spelling};
 use crate::node::Node;
-use crate::store::{Write, people as sql};
+use keil_store::fold::person_key;
+use keil_store::model::people::{AliasReport, Spelling};
+use keil_store::{Write, people as sql};
 
 /// The spellings an import met, by name: a name is looked up once per
 /// import. Names added by a batch that rolls back are forgotten
@@ -164,7 +164,7 @@ pub(crate) fn alias_in(tx: Write<'_>, alias: &str, name: &str) -> Result<AliasRe
             "{alias:?} and {name:?} are already one person (both are {alias_key:?} once case, spaces and punctuation are ignored)"
         )));
     }
-    sql::alias(tx, &alias_key, &name_key, name)
+    Ok(sql::alias(tx, &alias_key, &name_key, name)?)
 }
 
 #[cfg(test)]
@@ -180,5 +180,32 @@ mod tests {
         let e = read_aliases("a = b\nno separator\n").unwrap_err();
         assert_eq!(e.line, 2);
         assert_eq!(read_aliases("x =\n").unwrap_err().line, 1);
+    }
+
+    #[test]
+    fn spelling_names_read_dense_and_sparse_ids() {
+        let dir = tempfile::tempdir().unwrap();
+        let archive = crate::archive::Archive::open(dir.path()).unwrap();
+        crate::archive::import_generated(
+            &archive,
+            keil_gen::GeneratorConfig {
+                games: 40,
+                seed: 9,
+                ..keil_gen::GeneratorConfig::default()
+            },
+        );
+        let conn = archive.node.reader().unwrap();
+        let names = |ids: &[u32]| keil_store::people::spelling_names(conn.read(), ids).unwrap();
+        // Dense ids: one range read; ids past the last spelling are left out.
+        let mut dense = names(&(1..=200).collect::<Vec<_>>());
+        dense.sort();
+        assert!(dense.len() >= 3, "{dense:?}");
+        assert!(dense.iter().all(|(_, name)| !name.is_empty()));
+        // Sparse ids: by list, the same names.
+        let (first, last) = (dense[0].clone(), dense[dense.len() - 1].clone());
+        let mut sparse = names(&[first.0, last.0, 50_000]);
+        sparse.sort();
+        assert_eq!(sparse, vec![first, last]);
+        assert!(names(&[]).is_empty());
     }
 }

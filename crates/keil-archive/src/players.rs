@@ -5,12 +5,12 @@
 use std::sync::RwLock;
 
 use crate::error::Result;
-use crate::fold::{fold, person_key};
-use crate::ids::PlayerId;
 use crate::index::vocabulary::Vocabulary;
-use crate::model::people::{MatchKind, NameSpelling, PlayerHit, PlayerProfile, YearRecord};
 use crate::node::Node;
-use crate::store::{Read, people as sql};
+use keil_store::fold::{fold, person_key};
+use keil_store::ids::PlayerId;
+use keil_store::model::people::{MatchKind, NameSpelling, PlayerHit, PlayerProfile, YearRecord};
+use keil_store::{Read, people as sql};
 
 fn allowed_edits(len: usize) -> usize {
     match len {
@@ -149,7 +149,9 @@ impl Players<'_> {
     /// # Errors
     /// Storage errors.
     pub fn profile(&self, id: PlayerId) -> Result<Option<PlayerProfile>> {
-        self.node.reader()?.snapshot(|read| sql::profile(read, id))
+        self.node
+            .reader()?
+            .snapshot(|read| Ok(sql::profile(read, id)?))
     }
 
     /// A player's games, wins and losses per year, oldest first, undated
@@ -158,7 +160,7 @@ impl Players<'_> {
     /// # Errors
     /// Storage errors.
     pub fn results_by_year(&self, id: PlayerId) -> Result<Vec<YearRecord>> {
-        sql::results_by_year(self.node.reader()?.read(), id)
+        Ok(sql::results_by_year(self.node.reader()?.read(), id)?)
     }
 
     /// The player (person) that `name` names: the person of this exact
@@ -169,7 +171,7 @@ impl Players<'_> {
     /// # Errors
     /// Storage errors.
     pub fn id_of(&self, name: &str) -> Result<Option<PlayerId>> {
-        sql::id_of(self.node.reader()?.read(), name)
+        Ok(sql::id_of(self.node.reader()?.read(), name)?)
     }
 
     /// The players with the most games, most first (then by name), at
@@ -178,7 +180,7 @@ impl Players<'_> {
     /// # Errors
     /// Storage errors.
     pub fn most_played(&self, limit: usize) -> Result<Vec<PlayerHit>> {
-        sql::most_played(self.node.reader()?.read(), limit)
+        Ok(sql::most_played(self.node.reader()?.read(), limit)?)
     }
 
     /// The ways a player's name was written in the records, most games
@@ -187,6 +189,6 @@ impl Players<'_> {
     /// # Errors
     /// Storage errors.
     pub fn spellings(&self, id: PlayerId) -> Result<Vec<NameSpelling>> {
-        sql::spellings(self.node.reader()?.read(), id)
+        Ok(sql::spellings(self.node.reader()?.read(), id)?)
     }
 }

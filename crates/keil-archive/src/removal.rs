@@ -8,10 +8,10 @@
 //! later imports (`removed`).
 
 use crate::error::Result;
-use crate::ids::GameId;
-use crate::model::Removal;
 use crate::node::Node;
-use crate::store::removals;
+use keil_store::ids::GameId;
+use keil_store::model::Removal;
+use keil_store::removals;
 
 /// The longest reason kept with a removal, in bytes (longer ones are cut
 /// at a character boundary).
@@ -28,7 +28,7 @@ fn cut(s: &str, max: usize) -> &str {
 /// [`Archive::remove`](crate::Archive::remove): see there.
 pub(crate) fn remove(node: &Node, id: GameId, by: &str, reason: &str) -> Result<Option<Removal>> {
     let (mut text, mut conn) = node.writers()?;
-    let at = crate::model::now();
+    let at = keil_store::model::now();
     let reason = cut(reason, MAX_REASON_BYTES);
     let removed = conn.transaction(|tx| removals::remove(tx, id, &at, by, reason))?;
     if removed.is_some() {
@@ -40,11 +40,11 @@ pub(crate) fn remove(node: &Node, id: GameId, by: &str, reason: &str) -> Result<
 /// [`Archive::removed_games`](crate::Archive::removed_games): see there.
 pub(crate) fn removed_games(node: &Node) -> Result<u64> {
     let conn = node.reader()?;
-    Ok(crate::store::Sequences::read(conn.read())?.removals as u64)
+    Ok(keil_store::Sequences::read(conn.read())?.removals as u64)
 }
 
 /// [`Archive::removals`](crate::Archive::removals): see there.
 pub(crate) fn removals(node: &Node, limit: usize) -> Result<Vec<Removal>> {
     let conn = node.reader()?;
-    removals::log(conn.read(), limit)
+    Ok(removals::log(conn.read(), limit)?)
 }

@@ -20,9 +20,9 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::error::{Error, Result};
-use crate::ids::GameId;
 use crate::node::Node;
-use crate::store::{self, verify as sql};
+use keil_store::ids::GameId;
+use keil_store::{self, verify as sql};
 
 /// Games read before they are checked in parallel.
 const BATCH: usize = 512;
@@ -187,20 +187,20 @@ pub fn verify_at(
         );
         return Err(Error::io(location.dir(), e));
     }
-    let pool = store::ReadPool::open(&location.place(), true)?;
+    let pool = keil_store::ReadPool::open(&location.place(), true)?;
     pool.get()?.snapshot(|read| verify_in(read, progress))
 }
 
 /// [`Archive::verify`](crate::Archive::verify) in the caller's snapshot.
 fn verify_in(
-    read: store::Read<'_>,
+    read: keil_store::Read<'_>,
     progress: &mut dyn FnMut(VerifyProgress),
 ) -> Result<VerifyReport> {
     let mut report = VerifyReport::default();
     for line in sql::engine_problems(read)? {
         report.add(Check::Engine, None, line);
     }
-    let (found, expected) = store::schema_versions(read)?;
+    let (found, expected) = keil_store::schema_versions(read)?;
     report.schema_version = found;
     report.expected_schema_version = expected;
     if found != expected {
@@ -217,7 +217,7 @@ fn verify_in(
         let problem = if kind != crate::index::patterns::BLOCK_KIND {
             Some(format!("block {id} is of unknown kind {kind:?}"))
         } else {
-            let data = store::blocks::data(read, id)?;
+            let data = keil_store::blocks::data(read, id)?;
             crate::index::patterns::check_block(&data, version, (first, last, games))
                 .err()
                 .map(|e| format!("block {id} (games {first}..={last}): {e}"))
@@ -228,7 +228,7 @@ fn verify_in(
     }
     for (id, postings, nonce) in sql::segments(read)? {
         report.segments += 1;
-        let blob = store::positions::segment_bytes(read, id)?;
+        let blob = keil_store::positions::segment_bytes(read, id)?;
         if let Err(e) = crate::index::positions::check_segment(&blob, postings, nonce) {
             report.add(Check::Segments, None, format!("segment {id}: {e}"));
         }
@@ -237,7 +237,7 @@ fn verify_in(
 }
 
 /// Compares the kept counts with the rows; returns the games counted.
-fn check_counts(read: store::Read<'_>, report: &mut VerifyReport) -> Result<u64> {
+fn check_counts(read: keil_store::Read<'_>, report: &mut VerifyReport) -> Result<u64> {
     let counted: BTreeMap<String, u64> = sql::counted(read)?.into_iter().collect();
     let kept: BTreeMap<String, i64> = sql::kept(read)?.into_iter().collect();
     let names: std::collections::BTreeSet<&String> = counted.keys().chain(kept.keys()).collect();
@@ -258,7 +258,7 @@ fn check_counts(read: store::Read<'_>, report: &mut VerifyReport) -> Result<u64>
 /// Streams every game, [`BATCH`] at a time, and checks each batch in
 /// parallel.
 fn check_games(
-    read: store::Read<'_>,
+    read: keil_store::Read<'_>,
     report: &mut VerifyReport,
     total: u64,
     progress: &mut dyn FnMut(VerifyProgress),
@@ -278,7 +278,7 @@ fn check_games(
             total,
         });
     };
-    sql::each_game(read, |game| {
+    sql::each_game(read, |game| -> Result<bool> {
         batch.push(game);
         if batch.len() == BATCH {
             run(&mut batch, report);
@@ -303,7 +303,7 @@ fn check_game(game: sql::StoredGame) -> (u64, Vec<VerifyProblem>) {
         })
     };
     // The record: decompressed, its identity, its main line.
-    match crate::store::records::decompress(id, &game.record) {
+    match keil_store::records::decompress(id, &game.record) {
         Err(e) => problem(Check::Record, e.to_string()),
         Ok(text) => {
             let hash = blake3::hash(text.as_bytes());
@@ -327,7 +327,7 @@ fn check_game(game: sql::StoredGame) -> (u64, Vec<VerifyProblem>) {
     // The stored moves alone: they decode and replay.
     let mut replayed = 0;
     match game.moves.decode(id) {
-        Err(Error::Corrupt { reason, .. }) => problem(Check::Moves, reason),
+        Err(keil_store::Error::Corrupt { reason, .. }) => problem(Check::Moves, reason),
         Err(e) => problem(Check::Moves, e.to_string()),
         Ok(moves) => {
             if moves.moves.len() as i64 != game.plies {
@@ -396,4 +396,143 @@ fn differences(line: &crate::import::prepare::Line, game: &sql::StoredGame) -> V
         ));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    //! Damage done to a store by hand, which `crate::verify` must name.
+
+    use crate::archive::Archive;
+
+    /// Runs `sql` on `archive`'s writer (a test's damage).
+    fn damage(archive: &Archive, sql: &str) {
+        archive
+            .node
+            .writer()
+            .unwrap()
+            .autocommit()
+            .execute(sql, &[])
+            .unwrap();
+    }
+
+    /// An archive of 12 generated Go games.
+    fn filled() -> (tempfile::TempDir, Archive) {
+        let dir = tempfile::tempdir().unwrap();
+        let archive = Archive::open(dir.path()).unwrap();
+        crate::archive::import_generated(
+            &archive,
+            keil_gen::GeneratorConfig {
+                game: keil_rules::GameKind::Go,
+                size: 9,
+                games: 12,
+                seed: 4,
+                ..Default::default()
+            },
+        );
+        (dir, archive)
+    }
+
+    #[test]
+    fn a_sound_store_verifies() {
+        let (_dir, archive) = filled();
+        let report = archive.verify(&mut |_| {}).unwrap();
+        assert!(report.is_sound(), "{:?}", report.problems);
+        assert_eq!(report.games, 12);
+        assert!(report.moves > 0 && report.blocks > 0 && report.segments > 0);
+        assert_eq!(report.schema_version, keil_store::schema_version());
+    }
+
+    #[test]
+    fn a_game_whose_moves_were_changed_is_named() {
+        let (_dir, archive) = filled();
+        // Game 1 gets game 2's moves: a record and its main line disagree.
+        damage(
+            &archive,
+            "UPDATE games SET moves = (SELECT moves FROM games WHERE id = 2) WHERE id = 1",
+        );
+        let report = archive.verify(&mut |_| {}).unwrap();
+        assert!(!report.is_sound());
+        let named: Vec<_> = report
+            .problems
+            .iter()
+            .filter(|p| p.check == super::Check::Moves)
+            .map(|p| p.game)
+            .collect();
+        assert!(
+            named.contains(&Some(keil_store::ids::GameId::from_sql(1))),
+            "{report:?}"
+        );
+        assert!(
+            report
+                .problems
+                .iter()
+                .all(|p| p.game == Some(keil_store::ids::GameId::from_sql(1))),
+            "{report:?}"
+        );
+        assert!(
+            report.problems[0]
+                .to_string()
+                .starts_with("moves: game 1: ")
+        );
+    }
+
+    #[test]
+    fn a_changed_count_and_a_damaged_record_are_named() {
+        let (_dir, archive) = filled();
+        damage(&archive, "UPDATE counts SET n = n + 1 WHERE name = 'games'");
+        damage(
+            &archive,
+            "UPDATE games SET record = X'00010203' WHERE id = 3",
+        );
+        let report = archive.verify(&mut |_| {}).unwrap();
+        let shown: Vec<String> = report.problems.iter().map(ToString::to_string).collect();
+        assert!(
+            shown.contains(&"counts: `games` is kept as 13, the rows are 12".to_string()),
+            "{shown:?}"
+        );
+        assert!(
+            report
+                .problems
+                .iter()
+                .any(|p| p.check == super::Check::Record
+                    && p.game == Some(keil_store::ids::GameId::from_sql(3))),
+            "{shown:?}"
+        );
+    }
+
+    #[test]
+    fn a_damaged_pattern_block_and_position_segment_are_named() {
+        let (_dir, archive) = filled();
+        damage(&archive, "UPDATE derived_blocks SET data = X'28B52FFD00'");
+        damage(
+            &archive,
+            "UPDATE position_segments SET postings = postings + 1",
+        );
+        let report = archive.verify(&mut |_| {}).unwrap();
+        let checks: Vec<super::Check> = report.problems.iter().map(|p| p.check).collect();
+        assert!(checks.contains(&super::Check::Blocks), "{report:?}");
+        assert!(checks.contains(&super::Check::Segments), "{report:?}");
+    }
+
+    #[test]
+    fn the_counts_worked_out_match_the_kept_ones_on_a_sound_store() {
+        let (_dir, archive) = filled();
+        let read = archive.node.reader().unwrap();
+        let mut counted = keil_store::verify::counted(read.read()).unwrap();
+        let mut kept: Vec<(String, u64)> = keil_store::verify::kept(read.read())
+            .unwrap()
+            .into_iter()
+            .filter(|(_, n)| *n != 0)
+            .map(|(k, n)| (k, n as u64))
+            .collect();
+        counted.retain(|(_, n)| *n != 0);
+        counted.sort();
+        kept.sort();
+        assert_eq!(counted, kept);
+        assert!(
+            keil_store::verify::engine_problems(read.read())
+                .unwrap()
+                .is_empty()
+        );
+    }
 }

@@ -11,7 +11,7 @@ use keil_archive::Archive;
 
 /// The PostgreSQL migrations, in order.
 fn migrations() -> Vec<(String, String)> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../schema/postgres");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../keil-store/schema/postgres");
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())

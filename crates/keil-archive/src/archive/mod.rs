@@ -5,22 +5,22 @@ use std::sync::Mutex;
 
 use serde::Serialize;
 
-use crate::budget::Budget;
 use crate::error::{Error, Result};
 use crate::games::Games;
-use crate::ids::GameId;
+use crate::import;
 use crate::import::MergeRepair;
 use crate::index::patterns::Patterns;
 use crate::index::positions::Positions;
 use crate::index::text::query::TextPlan;
 use crate::index::{self, facts, patterns, positions, text};
-use crate::kind::GameKind;
 use crate::location::{Location, SQLITE_FILE, TANTIVY_DIR};
 use crate::memory::{IndexMemory, Pins};
-use crate::model::{GameStatus, GameSummary};
 use crate::node::Node;
 use crate::players::Players;
-use crate::{import, store};
+use keil_store::budget::Budget;
+use keil_store::ids::GameId;
+use keil_store::kind::GameKind;
+use keil_store::model::{GameStatus, GameSummary};
 
 mod upkeep;
 
@@ -162,7 +162,7 @@ impl Archive {
         let dir = location.dir().to_path_buf();
         let place = location.place();
         let embedded = location.is_embedded();
-        let readers = store::ReadPool::open(&place, read_only)?;
+        let readers = keil_store::ReadPool::open(&place, read_only)?;
         let mut upgraded = None;
         let (writer, text) = if read_only && embedded {
             if !Archive::exists(location.clone()) {
@@ -194,7 +194,7 @@ impl Archive {
             (None, text)
         } else {
             std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
-            let mut writer = store::Writer::open(&readers)?;
+            let mut writer = keil_store::Writer::open(&readers)?;
             positions::upgrade_keys(&mut writer)?;
             positions::fill_nonces(writer.autocommit())?;
             upgraded = import::repair_merges(&mut writer)?;
@@ -232,7 +232,7 @@ impl Archive {
         };
         if read_only {
             let conn = archive.node.reader()?;
-            store::check_schema(conn.read())?;
+            keil_store::check_schema(conn.read())?;
             if let Some(reason) = positions::pending_upgrade(conn.read())? {
                 return Err(Error::NeedsUpgrade(reason));
             }
@@ -259,9 +259,11 @@ impl Archive {
     pub fn exists(location: impl Into<Location>) -> bool {
         match location.into() {
             Location::Directory(dir) => dir.join(SQLITE_FILE).is_file(),
-            location @ Location::Postgres { .. } => store::ReadPool::open(&location.place(), true)
-                .and_then(|pool| store::check_schema(pool.get()?.read()))
-                .is_ok(),
+            location @ Location::Postgres { .. } => {
+                keil_store::ReadPool::open(&location.place(), true)
+                    .and_then(|pool| keil_store::check_schema(pool.get()?.read()))
+                    .is_ok()
+            }
         }
     }
 
@@ -403,10 +405,12 @@ impl Archive {
     /// SQLite and tantivy errors.
     pub fn stats(&self) -> Result<Stats> {
         // One connection and one snapshot for both counts.
-        let (counts, refused_records) = self
-            .node
-            .reader()?
-            .snapshot(|read| Ok((store::games::counts(read)?, store::refused::count(read)?)))?;
+        let (counts, refused_records) = self.node.reader()?.snapshot(|read| -> Result<_> {
+            Ok((
+                keil_store::games::counts(read)?,
+                keil_store::refused::count(read)?,
+            ))
+        })?;
         let by_board = counts.by_board();
         let by_kind = GameKind::ALL
             .into_iter()

@@ -7,17 +7,17 @@ use std::path::Path;
 use super::{Archive, ReindexReport};
 use crate::backup::BackupReport;
 use crate::error::{Error, Result};
-use crate::ids::{GameId, RefusedId};
 use crate::import::{ImportOptions, ImportReport, ImportSource};
 use crate::index::{patterns, positions};
-use crate::model::Removal;
-use crate::model::people::AliasReport;
-use crate::model::refused::{
+use crate::refused;
+use crate::verify::{VerifyProgress, VerifyReport};
+use keil_store::ids::{GameId, RefusedId};
+use keil_store::model::Removal;
+use keil_store::model::people::AliasReport;
+use keil_store::model::refused::{
     RefusedFilter, RefusedLine, RefusedPage, RefusedRecord, RefusedSummary,
 };
-use crate::progress::ImportProgress;
-use crate::verify::{VerifyProgress, VerifyReport};
-use crate::{refused, store};
+use keil_store::progress::ImportProgress;
 
 impl Archive {
     /// Removes game `id`: its rows, its place in every view and every
@@ -205,7 +205,7 @@ impl Archive {
     /// SQLite errors.
     #[doc(hidden)]
     pub fn cap_pages_for_tests(&self, extra_pages: u64) -> Result<u64> {
-        self.node.writer()?.cap_pages(extra_pages)
+        Ok(self.node.writer()?.cap_pages(extra_pages)?)
     }
 
     /// Checks every kept refused record again with today's rules (one
@@ -231,7 +231,7 @@ impl Archive {
             patterns::rebuild_blocks(tx)
         })?;
         text.clear()?;
-        let now = store::Sequences::read(conn.read())?;
+        let now = keil_store::Sequences::read(conn.read())?;
         let games = text.add_stored(conn.read(), 0, now.games)?;
         text.commit(now)?;
         // A new node restores the rebuilt index, not the one before.
@@ -253,6 +253,6 @@ impl Archive {
     /// [`Error::ReadOnly`] for a read-only archive; SQLite errors, e.g.
     /// while readers hold old snapshots.
     pub fn compact(&self) -> Result<()> {
-        self.node.writer()?.compact()
+        Ok(self.node.writer()?.compact()?)
     }
 }

@@ -1,5 +1,5 @@
 //! When a record is a stored game (go-rules.md, "Metadata"): a merge is a
-//! proof, not a guess. The game signature ([`crate::moves::signature`]) only
+//! proof, not a guess. The game signature ([`keil_store::moves::signature`]) only
 //! proposes candidates; [`judge`] decides from the moves and the game
 //! information whether the record is the candidate's game (merged, with
 //! the kind of proof), another game with the same moves (`similar`: a
@@ -20,8 +20,8 @@ use chrono::{Datelike, NaiveDate};
 use keil_record::{DatePrecision, GameDate};
 use keil_rules::{AnyBoard, AnyPosition, BoardSpec, Color, GameKind, Move};
 
-use crate::model::MergeKind;
-use crate::moves;
+use keil_store::model::MergeKind;
+use keil_store::moves;
 
 /// The most plies at which two records of one game may differ and still be
 /// one game with a discrepancy (go-rules.md, "Metadata": "a few places").
@@ -81,8 +81,8 @@ impl Shape {
         })
     }
 
-    /// A stored candidate's shape ([`crate::store::import::candidates`]).
-    pub(crate) fn of_row(row: crate::store::import::CandidateRow) -> Option<Shape> {
+    /// A stored candidate's shape ([`keil_store::import::candidates`]).
+    pub(crate) fn of_row(row: keil_store::import::CandidateRow) -> Option<Shape> {
         let kind = row.kind.parse().ok()?;
         Shape::read(
             kind,

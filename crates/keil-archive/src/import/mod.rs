@@ -8,7 +8,7 @@ mod repair;
 mod run;
 mod write;
 
-pub use crate::model::MergeKind;
+pub use keil_store::model::MergeKind;
 pub use repair::MergeRepair;
 pub(crate) use repair::repair_merges;
 pub(crate) use run::import;
@@ -25,11 +25,11 @@ use serde::Serialize;
 use keil_container::Member;
 
 use crate::error::Result;
-use crate::ids::{GameId, ImportId};
 use crate::import::prepare::{Checked, Prepare, prepare};
-use crate::model::refused::Problem;
 use crate::people::SpellingCache;
-use crate::progress::ImportProgress;
+use keil_store::ids::{GameId, ImportId};
+use keil_store::model::refused::Problem;
+use keil_store::progress::ImportProgress;
 
 /// Where games come from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -266,7 +266,7 @@ pub(crate) struct Item {
     pub(crate) prepared: Prepare,
     /// A refused tree's text as it came, when the import keeps refused
     /// records ([`ImportOptions::keep_refused`]).
-    pub(crate) kept: Option<Box<crate::model::refused::Kept>>,
+    pub(crate) kept: Option<Box<keil_store::model::refused::Kept>>,
 }
 
 /// One batch of prepared games (one transaction), from one source or from
@@ -283,7 +283,7 @@ struct Batch {
 /// # Errors
 /// Storage errors (nothing of the batch is then stored).
 pub(crate) fn write_items(
-    writer: &mut crate::store::Writer,
+    writer: &mut keil_store::Writer,
     import_id: i64,
     items: Vec<Item>,
 ) -> Result<Vec<GameOutcome>> {
@@ -428,7 +428,7 @@ fn prepare_bytes(name: &str, bytes: &[u8], how: Reading<'_>, sink: &mut ItemSink
                     let prepared = prepare(name, base + i, file.record(i), how.keep);
                     let kept = match &prepared {
                         Prepare::Invalid(..) if how.keep_refused => {
-                            crate::model::refused::Kept::of_tree(&file, i, hint).map(Box::new)
+                            keil_store::model::refused::Kept::of_tree(&file, i, hint).map(Box::new)
                         }
                         _ => None,
                     };
@@ -460,7 +460,7 @@ pub const NOT_SGF: &str = "not_sgf";
 /// Storage and tantivy errors.
 fn text_of_batch(
     text: &mut crate::index::text::TextWriter<'_>,
-    read: crate::store::Read<'_>,
+    read: keil_store::Read<'_>,
     at: &mut i64,
     written: &write::Written,
 ) -> Result<()> {

@@ -5,11 +5,11 @@ use keil_record::{Reason, Record, RecordError, Replay, Verdict};
 use keil_rules::{Color, HalfPoints, ToMove};
 
 use crate::index::text::{TextFields, text_fields};
-use crate::kind::GameKind;
-use crate::model::GameStatus;
-use crate::model::refused::Problem;
-use crate::moves;
-use crate::store::import::{GameRow, Meta};
+use keil_store::import::{GameRow, Meta};
+use keil_store::kind::GameKind;
+use keil_store::model::GameStatus;
+use keil_store::model::refused::Problem;
+use keil_store::moves;
 
 /// A valid game ready to be written: its row, and what the derived
 /// indexes take of it.
@@ -170,7 +170,7 @@ pub(crate) fn prepare(
             setup,
             moves: line.moves,
             move_nodes: line.nodes,
-            record: crate::store::records::compress(sgf.as_bytes()),
+            record: keil_store::records::compress(sgf.as_bytes()),
         },
         text: text_fields(&record),
         replay,

@@ -26,11 +26,11 @@ use super::merge::{self, Judgement, Shape};
 use super::write::{self, record_shape};
 use super::{Batch, Duplicates, Item};
 use crate::error::Result;
-use crate::ids::GameId;
 use crate::import::prepare::{Prepare, prepare};
-use crate::moves;
 use crate::people::SpellingCache;
-use crate::store::{Writer, import as sql};
+use keil_store::ids::GameId;
+use keil_store::moves;
+use keil_store::{Writer, import as sql};
 
 /// The name of this upgrade in the `upgrades` table.
 pub(crate) const UPGRADE: &str = "merges 14";
@@ -88,7 +88,7 @@ pub(crate) fn repair_merges(writer: &mut Writer) -> Result<Option<MergeRepair>> 
             write_again(writer, import, group, &mut cache, &mut report)?;
         }
     }
-    sql::finish_upgrade(writer.autocommit(), UPGRADE, &crate::model::now())?;
+    sql::finish_upgrade(writer.autocommit(), UPGRADE, &keil_store::model::now())?;
     // A new archive has nothing to upgrade: nothing to tell.
     Ok((report != MergeRepair::default()).then_some(report))
 }
@@ -111,7 +111,7 @@ fn sign_games(writer: &mut Writer) -> Result<u64> {
                 (*id, moves::signature(kind, *size, plies, blob))
             })
             .collect();
-        writer.transaction(|tx| {
+        writer.transaction(|tx| -> Result<()> {
             for (id, sig) in &signatures {
                 sql::set_signature(tx, *id, sig.as_ref().map(|s| &s[..]))?;
             }
@@ -147,7 +147,7 @@ fn judge_sources(
         .map(|row| (row.id, Shape::of_row(row)))
         .collect();
     let mut again = Again::new();
-    writer.transaction(|tx| {
+    writer.transaction(|tx| -> Result<()> {
         for (row, prepared) in prepared {
             report.checked += 1;
             let Some(Prepare::Valid(p, checked)) = prepared else {
@@ -199,7 +199,7 @@ fn write_again(
         Some(id) => id,
         None => sql::start_import(
             writer.autocommit(),
-            &crate::model::now(),
+            &keil_store::model::now(),
             "records restored by the merge repair of schema 14",
             None,
         )?,
@@ -241,8 +241,7 @@ fn write_again(
 /// game tree.
 fn prepare_stored(row: &sql::UncheckedSource) -> Option<Prepare> {
     let index = usize::try_from(row.game_index).unwrap_or(0);
-    let text =
-        crate::store::records::decompress(GameId::from_sql(row.game_id), &row.record).ok()?;
+    let text = keil_store::records::decompress(GameId::from_sql(row.game_id), &row.record).ok()?;
     let mut records = keil_record::read_records(text.as_bytes());
     if records.len() != 1 {
         return None;

@@ -18,13 +18,13 @@ use super::{
     Merge, PROGRESS_EVERY, Reading, prepare_source, source_problem, text_of_batch,
 };
 use crate::error::{Error, Result};
-use crate::ids::ImportId;
 use crate::index::text::TextWriter;
-use crate::model::refused::Problem;
 use crate::node::{Node, Writing};
 use crate::people::SpellingCache;
-use crate::progress::ImportProgress;
-use crate::store::Sequences;
+use keil_store::Sequences;
+use keil_store::ids::ImportId;
+use keil_store::model::refused::Problem;
+use keil_store::progress::ImportProgress;
 
 /// What an import lists in its report, each kind up to
 /// [`ImportOptions::listed`] of them.
@@ -202,10 +202,10 @@ pub(crate) fn import(
         text.writer.publish(&mut conn, false)?;
     }
     report.expanded(expander, start);
-    crate::store::import::finish_import(
+    keil_store::import::finish_import(
         conn.autocommit(),
         import_id,
-        &crate::model::now(),
+        &keil_store::model::now(),
         &report.counts,
     )?;
     Ok(ImportReport {
@@ -236,9 +236,9 @@ fn begin_text<'a>(mut writer: TextWriter<'a>, conn: &Writing<'_>) -> Result<Text
 /// Adds the run's aliases and logs the run; returns its id.
 fn begin(conn: &mut Writing<'_>, sources: &[ImportSource], options: &ImportOptions) -> Result<i64> {
     if !options.aliases.is_empty() {
-        conn.transaction(|tx| {
+        conn.transaction(|tx| -> Result<()> {
             for (alias, name) in &options.aliases {
-                if crate::fold::person_key(alias) != crate::fold::person_key(name) {
+                if keil_store::fold::person_key(alias) != keil_store::fold::person_key(name) {
                     crate::people::alias_in(tx, alias, name)?;
                 }
             }
@@ -253,12 +253,12 @@ fn begin(conn: &mut Writing<'_>, sources: &[ImportSource], options: &ImportOptio
             ImportSource::Bytes { name, .. } => name.clone(),
         })
         .collect();
-    crate::store::import::start_import(
+    Ok(keil_store::import::start_import(
         conn.autocommit(),
-        &crate::model::now(),
+        &keil_store::model::now(),
         &names.join("\n"),
         options.uploader.as_deref(),
-    )
+    )?)
 }
 
 /// The reader: expands `sources` and prepares their games, handing full

@@ -8,15 +8,15 @@ use std::collections::HashMap;
 use super::merge::{self, Judgement, Shape};
 use super::{Batch, Duplicates, Fate, GameOutcome, Item, Merge};
 use crate::error::Result;
-use crate::ids::GameId;
 use crate::import::prepare::{Checked, Prepare, Prepared};
 use crate::index::positions;
 use crate::index::text::TextFields;
-use crate::model::people::Spelling;
-use crate::model::refused::Problem;
-use crate::moves;
 use crate::people::SpellingCache;
-use crate::store::{Sequences, Write, Writer, import as sql, people as people_sql, removals};
+use keil_store::ids::GameId;
+use keil_store::model::people::Spelling;
+use keil_store::model::refused::Problem;
+use keil_store::moves;
+use keil_store::{Sequences, Write, Writer, import as sql, people as people_sql, removals};
 
 /// The refusal reason of a record whose game the operator removed
 /// ([`crate::Archive::remove`]).
@@ -244,7 +244,7 @@ impl<'t, 'c> BatchWrite<'t, 'c> {
         let (p, checked) = match prepared {
             Prepare::Invalid(p, checked) => {
                 // The record as it came, kept once by its hash.
-                crate::store::refused::insert(self.tx, self.import_id, &p, kept.as_deref())?;
+                keil_store::refused::insert(self.tx, self.import_id, &p, kept.as_deref())?;
                 self.note(Fate::Invalid(p.clone()), checked);
                 self.out.problems.push(p);
                 return Ok(());
@@ -368,7 +368,7 @@ impl<'t, 'c> BatchWrite<'t, 'c> {
         p: &Prepared,
         game: i64,
         link: &sql::Link<'_>,
-        kind: crate::model::MergeKind,
+        kind: keil_store::model::MergeKind,
         (source, index): (&str, usize),
         checked: Checked,
     ) -> Result<()> {
@@ -650,7 +650,7 @@ fn promote(
     removals::remove(
         tx,
         GameId::from_sql(shorter),
-        &crate::model::now(),
+        &keil_store::model::now(),
         &format!("import {import_id}"),
         &format!("merged into game {longer}: a longer record of the same game"),
     )?;

@@ -25,8 +25,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::error::Result;
-use crate::store::positions::SegmentRows;
-use crate::store::{Read, Sequences, removals};
+use keil_store::positions::SegmentRows;
+use keil_store::{Read, Sequences, removals};
 
 /// What the store holds beyond what an index has: every game up to
 /// `to.games` and every removal up to `to.removals`, as the caller's
@@ -166,12 +166,15 @@ impl Follow {
 }
 
 #[cfg(test)]
+mod budget_tests;
+
+#[cfg(test)]
 mod tests {
     use super::{Changes, Derived, catch_up};
     use crate::archive::Archive;
     use crate::error::Result;
-    use crate::ids::GameId;
-    use crate::store::{Read, Sequences};
+    use keil_store::ids::GameId;
+    use keil_store::{Read, Sequences};
 
     /// An index that records what the loop hands it.
     struct Probe {

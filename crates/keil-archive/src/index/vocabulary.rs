@@ -6,7 +6,7 @@ use std::sync::RwLock;
 
 use crate::error::Result;
 use crate::index::{Changes, Derived};
-use crate::store::{Read, Sequences, people as sql};
+use keil_store::{Read, Sequences, people as sql};
 
 /// Every player's folded name and the words of it, grouped by length, so
 /// that fuzzy search compares the query with the terms of about its length

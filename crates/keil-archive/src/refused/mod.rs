@@ -15,17 +15,17 @@
 use std::sync::Arc;
 
 use crate::error::Result;
-use crate::ids::GameId;
 use crate::import::Fate;
 use crate::import::prepare::{Prepare, prepare};
 use crate::import::{GameOutcome, Item};
 use crate::node::Node;
-use crate::progress::ImportProgress;
-use crate::store::{Writer, import as log, refused as sql};
 use keil_rules::Move;
+use keil_store::ids::GameId;
+use keil_store::progress::ImportProgress;
+use keil_store::{Writer, import as log, refused as sql};
 
-pub use crate::ids::RefusedId;
-pub use crate::model::refused::{
+pub use keil_store::ids::RefusedId;
+pub use keil_store::model::refused::{
     MAX_REFUSED_PAGE, RefusedFilter, RefusedLine, RefusedOrder, RefusedPage, RefusedRecord,
     RefusedSummary,
 };
@@ -82,7 +82,7 @@ pub(crate) fn refused_line(
 
 /// [`Archive::refused_records`](crate::Archive::refused_records): see there.
 pub(crate) fn refused_records(node: &Node) -> Result<u64> {
-    sql::count(node.reader()?.read())
+    Ok(sql::count(node.reader()?.read())?)
 }
 
 /// [`Archive::export_refused`](crate::Archive::export_refused): see there.
@@ -103,7 +103,7 @@ pub(crate) fn export_refused(
 /// [`Archive::remove_refused`](crate::Archive::remove_refused): see there.
 pub(crate) fn remove_refused(node: &Node, id: RefusedId) -> Result<bool> {
     let mut conn = node.writer()?;
-    conn.transaction(|tx| sql::forget(tx, id))
+    conn.transaction(|tx| Ok(sql::forget(tx, id)?))
 }
 
 /// The main line of refused record `id`'s text up to its refused move.
@@ -117,11 +117,11 @@ fn line_of(id: RefusedId, text: &str, source: &str) -> Option<RefusedLine> {
     let validation = keil_record::validate(&record);
     let replay = validation.replay?;
     let board = crate::import::prepare::board_of(&record, &replay)?;
-    let blob = crate::moves::encode(
+    let blob = keil_store::moves::encode(
         replay.start.board(),
         replay.plies.iter().map(|p| (p.color, p.mv)),
     );
-    let stored = crate::model::StoredMoves {
+    let stored = keil_store::model::StoredMoves {
         kind: board.kind.code().to_string(),
         size: board.size,
         ruleset: board.ruleset,
@@ -170,7 +170,7 @@ pub(crate) struct Revalidated {
 /// Storage errors.
 pub(crate) fn revalidate(writer: &mut Writer) -> Result<Revalidated> {
     let mut kept = Vec::new();
-    sql::each(writer.read(), &mut |summary, blob| {
+    sql::each(writer.read(), &mut |summary, blob| -> Result<bool> {
         kept.push((summary.id, summary.source, summary.index, blob));
         Ok(true)
     })?;
@@ -193,7 +193,7 @@ pub(crate) fn revalidate(writer: &mut Writer) -> Result<Revalidated> {
     if valid.is_empty() {
         return Ok(done);
     }
-    let at = crate::model::now();
+    let at = keil_store::model::now();
     let import_id = log::start_import(writer.autocommit(), &at, "reindex: refused records", None)?;
     let ids: Vec<RefusedId> = valid.iter().map(|v| v.0).collect();
     let items = valid
@@ -210,7 +210,7 @@ pub(crate) fn revalidate(writer: &mut Writer) -> Result<Revalidated> {
         games_read: outcomes.len() as u64,
         ..ImportProgress::default()
     };
-    writer.transaction(|tx| {
+    writer.transaction(|tx| -> Result<()> {
         for (id, GameOutcome { fate, .. }) in ids.iter().zip(&outcomes) {
             match fate {
                 Fate::Stored { .. } => counts.imported += 1,
@@ -230,7 +230,7 @@ pub(crate) fn revalidate(writer: &mut Writer) -> Result<Revalidated> {
     log::finish_import(
         writer.autocommit(),
         import_id,
-        &crate::model::now(),
+        &keil_store::model::now(),
         &counts,
     )?;
     Ok(done)

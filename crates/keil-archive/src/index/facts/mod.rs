@@ -2,7 +2,7 @@
 //! on, in memory (date, winner, players, ranks, handicap, komi, event and
 //! result: 28 bytes a game, the events and results interned), what their
 //! pages show of it ([`shown`]: 16 bytes a game and the players' names),
-//! and a [`GameFilter`](crate::model::GameFilter) as searches apply it ([`Selection`]).
+//! and a [`GameFilter`](keil_store::model::GameFilter) as searches apply it ([`Selection`]).
 //!
 //! Position and pattern searches read long lists of matching games (the
 //! empty board: every game; the 3-3 invasion: a third of a Go archive);
@@ -13,7 +13,7 @@
 //! Invariants: the table only grows for ids above the highest one read,
 //! and a removed game's entry is cleared (searches skip postings of games
 //! without facts); a [`Selection`] keeps exactly the games
-//! [`GameFilter::matches`](crate::model::GameFilter::matches) keeps (the tests hold them equal), the filters
+//! [`GameFilter::matches`](keil_store::model::GameFilter::matches) keeps (the tests hold them equal), the filters
 //! the table has no column for (ruleset, variant, status) read from the
 //! store.
 
@@ -26,12 +26,12 @@ use std::sync::{RwLock, RwLockReadGuard};
 pub(crate) use selection::Selection;
 
 use crate::error::Result;
-use crate::ids::GameId;
 use crate::index::{Changes, Derived};
-use crate::model::HitDetails;
-use crate::model::YearCount;
-use crate::store::games::FactColumns;
-use crate::store::{Read, Sequences};
+use keil_store::games::FactColumns;
+use keil_store::ids::GameId;
+use keil_store::model::HitDetails;
+use keil_store::model::YearCount;
+use keil_store::{Read, Sequences};
 
 /// What searches need of a game, from its `games` row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -166,7 +166,7 @@ pub(crate) struct Table {
     /// `at.removals` applied.
     at: Sequences,
     /// The events met, by id − 1, each as written and folded
-    /// ([`crate::fold()`]).
+    /// ([`keil_store::fold::fold()`]).
     events: Vec<(String, String)>,
     event_ids: std::collections::HashMap<String, u32>,
     /// The results met (also those past a [`Fact`]'s 65,535, which pages
@@ -195,7 +195,7 @@ impl Table {
             return id;
         }
         self.events
-            .push((name.to_string(), crate::fold::fold(name)));
+            .push((name.to_string(), keil_store::fold::fold(name)));
         let id = self.events.len() as u32;
         self.event_ids.insert(name.to_string(), id);
         id
@@ -243,7 +243,7 @@ impl Texts {
 /// A game's row as the store gives it to [`Facts`]: its facts but the
 /// event and result, the event as text, and what search pages show of the
 /// game (the result among it; not the players' names, which the facts
-/// read once per player: `store::people::spelling_names`).
+/// read once per player: `keil_store::people::spelling_names`).
 pub(crate) struct FactRow {
     pub fact: Fact,
     pub event: Option<String>,
@@ -256,7 +256,7 @@ impl FactRow {
     fn of(c: FactColumns) -> (i64, FactRow) {
         let small = |v: Option<i64>, max: i64| v.unwrap_or(0).clamp(0, max);
         let shown = |ord: Option<i64>, text: Option<String>| {
-            crate::model::shown_rank(crate::store::games::rank(ord), text.as_deref())
+            keil_store::model::shown_rank(keil_store::games::rank(ord), text.as_deref())
         };
         let fact = Fact {
             date: date_number(&c.date),
@@ -345,7 +345,7 @@ impl Derived for &Facts {
     fn apply(&mut self, read: Read<'_>, changes: &Changes) -> Result<()> {
         let (to, at) = (changes.to, self.at());
         let rows = if to.games > at.games {
-            crate::store::games::game_facts(read, at.games, to.games)?
+            keil_store::games::game_facts(read, at.games, to.games)?
                 .into_iter()
                 .map(FactRow::of)
                 .collect()
@@ -359,7 +359,7 @@ impl Derived for &Facts {
             .expect("poisoned")
             .shown
             .missing_names(rows.iter().flat_map(|(_, r)| [r.fact.black, r.fact.white]));
-        let names = crate::store::people::spelling_names(read, &missing)?;
+        let names = keil_store::people::spelling_names(read, &missing)?;
         let mut t = self.table.write().expect("poisoned");
         t.shown.add_names(names);
         // Another caller may have gone as far meanwhile: adding a game's

@@ -8,9 +8,9 @@ use keil_rules::Color;
 
 use super::{Fact, Facts, date_number};
 use crate::error::Result;
-use crate::ids::GameId;
-use crate::model::GameFilter;
-use crate::store::Read;
+use keil_store::Read;
+use keil_store::ids::GameId;
+use keil_store::model::GameFilter;
 
 /// A [`GameFilter`] as a search applies it: the parts the [`Fact`] table
 /// answers (dates, winner, players and colours, ranks, handicap, komi,
@@ -52,7 +52,7 @@ impl Selection {
         let ids = |name: &Option<String>| -> Result<Option<Vec<u32>>> {
             name.as_deref()
                 .map(|n| {
-                    let mut ids: Vec<u32> = crate::store::games::players_named(conn, n)?
+                    let mut ids: Vec<u32> = keil_store::games::players_named(conn, n)?
                         .into_iter()
                         .filter_map(|id| u32::try_from(id).ok())
                         .collect();
@@ -64,7 +64,7 @@ impl Selection {
         let (events, result) = {
             let t = facts.read();
             let events = filter.event.as_deref().map(|e| {
-                let part = crate::fold::fold(e);
+                let part = keil_store::fold::fold(e);
                 (1..)
                     .zip(&t.events)
                     .filter(|(_, (_, folded))| folded.contains(&part))
@@ -185,7 +185,7 @@ impl Selection {
             .map(|&g| GameId::from_sql(i64::from(g)))
             .collect();
         Ok(Some(
-            crate::store::games::kept(conn, rest, &ids)?
+            keil_store::games::kept(conn, rest, &ids)?
                 .into_iter()
                 .map(|id| id.sql() as u32)
                 .collect(),

@@ -13,7 +13,7 @@
 use std::collections::HashMap;
 
 use super::Texts;
-use crate::model::HitDetails;
+use keil_store::model::HitDetails;
 
 /// Per game id its shown date, ranks and result (ids in [`Shown`]'s texts,
 /// the result's in the facts' own), and the names of the players

@@ -6,8 +6,8 @@
 use super::index::{self, Group, Line};
 use super::{PatternAnswer, PatternContinuation, PatternHit, PatternQuery, load, variations};
 use crate::error::Result;
-use crate::ids::GameId;
-use crate::model::YearCount;
+use keil_store::ids::GameId;
+use keil_store::model::YearCount;
 
 /// A game's matches before paging (16 bytes: a search may list a million;
 /// its date, id and plies are read from its line when it is shown).
@@ -171,7 +171,7 @@ pub(super) fn page(
     let next_cursor = more
         .then(|| {
             page.last().and_then(line).map(|l| {
-                crate::model::HitCursor {
+                keil_store::model::HitCursor {
                     date: l.date,
                     game: l.id,
                 }

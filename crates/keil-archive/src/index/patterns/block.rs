@@ -444,10 +444,15 @@ mod tests {
         }
         let conn = archive.node.reader().unwrap();
         let mut games = Vec::new();
-        crate::store::games::stored_between(conn.read(), 0, i64::MAX, |(s, id, date, winner)| {
-            games.push(replayed(s, id, &date, winner).unwrap());
-            Ok(())
-        })
+        keil_store::games::stored_between(
+            conn.read(),
+            0,
+            i64::MAX,
+            |(s, id, date, winner)| -> crate::error::Result<()> {
+                games.push(replayed(s, id, &date, winner).unwrap());
+                Ok(())
+            },
+        )
         .unwrap();
         assert_eq!(games.len(), 30 * sizes.len());
         games

@@ -8,7 +8,7 @@
 use keil_rules::{AnyBoard, AnyGame, Color, IllegalMove, Move, Point};
 
 use super::index::{NEVER, columns_of};
-use crate::model::GameMoves;
+use keil_store::model::GameMoves;
 
 /// An event: bits 0..9 the point, 9..11 its state after the event (0
 /// empty, 1 black, 2 white), bit 11 set for a move's own point, bit 12 set

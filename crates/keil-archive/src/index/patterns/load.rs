@@ -16,11 +16,11 @@ use super::regions::Regions;
 use super::runs::Segment;
 use super::{Matched, block, snapshot};
 use crate::error::{Error, Result};
-use crate::ids::GameId;
 use crate::index::{Changes, Derived};
 use crate::memory::{Held, Pins};
-use crate::model::StoredMoves;
-use crate::store::{Read, Sequences, Write, blocks, games, removals};
+use keil_store::ids::GameId;
+use keil_store::model::StoredMoves;
+use keil_store::{Read, Sequences, Write, blocks, games, removals};
 
 /// The in-memory pattern index of an archive (see [`super::index`]), extended
 /// with the games added since it was last read.
@@ -176,7 +176,7 @@ fn replay(
             .collect::<Result<_>>()?;
         add(built)
     };
-    games::stored_between(conn, from, max, |game| {
+    games::stored_between(conn, from, max, |game| -> Result<()> {
         chunk.push(game);
         if chunk.len() == LOAD_CHUNK {
             flush(&mut chunk)?;
@@ -347,8 +347,10 @@ fn read_run(
 fn read_block(conn: Read<'_>, b: &blocks::BlockRange, want: block::Want) -> Result<Vec<u8>> {
     let head = b.head.and_then(|h| usize::try_from(h).ok());
     match head {
-        Some(len) if want == block::Want::Games && b.version >= 3 => blocks::head(conn, b.id, len),
-        _ => blocks::data(conn, b.id),
+        Some(len) if want == block::Want::Games && b.version >= 3 => {
+            Ok(blocks::head(conn, b.id, len)?)
+        }
+        _ => Ok(blocks::data(conn, b.id)?),
     }
 }
 
@@ -425,7 +427,14 @@ fn write_block(conn: Write<'_>, games: &[Replayed]) -> Result<()> {
     let range = (i64::from(first.2.id), i64::from(last.2.id));
     let (data, head) = block::encode(games);
     let data = (data.as_slice(), Some(head));
-    blocks::insert(conn, block::KIND, range, games.len(), block::VERSION, data)
+    Ok(blocks::insert(
+        conn,
+        block::KIND,
+        range,
+        games.len(),
+        block::VERSION,
+        data,
+    )?)
 }
 
 /// Replaces a run of blocks (latest first, as [`blocks::trailing_small`]

@@ -40,13 +40,13 @@ use keil_rules::{BoardSpec, Color};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::budget::Budget;
 use crate::error::Result;
-use crate::ids::GameId;
 use crate::index::facts::Selection;
-use crate::model::GameFilter;
-use crate::model::YearCount;
-use crate::store::Read;
+use keil_store::Read;
+use keil_store::budget::Budget;
+use keil_store::ids::GameId;
+use keil_store::model::GameFilter;
+use keil_store::model::YearCount;
 
 pub use crate::error::PatternError;
 pub(crate) use answer::Matched;
@@ -384,7 +384,7 @@ impl Patterns<'_> {
         let plain = reader.read();
         let at = match archive.follow.current() {
             Some((at, _)) => at,
-            None => crate::store::Sequences::read(plain)?,
+            None => keil_store::Sequences::read(plain)?,
         };
         if crate::index::Derived::reached(&&archive.patterns)? == at && archive.facts.at() == at {
             let (answer, complete) = self.cached(plain, q, at, after, budget)?;
@@ -407,7 +407,7 @@ impl Patterns<'_> {
         &self,
         conn: Read<'_>,
         q: &PatternQuery,
-        at: crate::store::Sequences,
+        at: keil_store::Sequences,
         after: Option<(u32, u32)>,
         budget: &Budget,
     ) -> Result<(PatternAnswer, bool)> {

@@ -86,7 +86,7 @@ use super::events::Event;
 use super::placement::{Placement, Placements};
 pub(crate) use super::runs::Read;
 use super::runs::{Entry, Run, Segment, sort_entries};
-use crate::budget::Budget;
+use keil_store::budget::Budget;
 
 /// The side of a corner region, in points.
 pub(crate) const SIDE: i32 = 7;
@@ -1221,7 +1221,7 @@ mod tests {
                     let q = PatternQuery {
                         symmetry,
                         swap_colors,
-                        filter: crate::model::GameFilter {
+                        filter: keil_store::model::GameFilter {
                             winner,
                             ..Default::default()
                         },
@@ -1400,9 +1400,9 @@ mod tests {
         q: &PatternQuery,
     ) -> (super::super::answer::Matched, super::super::answer::Matched) {
         let patterns = archive.patterns();
-        let unlimited = crate::budget::Budget::unlimited();
+        let unlimited = keil_store::budget::Budget::unlimited();
         let conn = archive.node.reader().unwrap();
-        conn.snapshot(|c| {
+        conn.snapshot(|c| -> crate::error::Result<_> {
             Ok((
                 patterns.matches(c, q, true, &unlimited)?,
                 patterns.matches(c, q, false, &unlimited)?,

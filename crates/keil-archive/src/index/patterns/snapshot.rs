@@ -50,7 +50,7 @@ use super::load::Loaded;
 use super::regions::Regions;
 use super::runs::Segment;
 use crate::memory::Pins;
-use crate::store::Sequences;
+use keil_store::Sequences;
 
 /// The file's name in the cache directory.
 pub(super) const FILE: &str = "patterns.snapshot";

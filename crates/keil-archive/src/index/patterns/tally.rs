@@ -34,7 +34,7 @@ use super::index::Group;
 use super::placement::Placements;
 use super::{GameMatch, MoveStats, PatternQuery, regions};
 use crate::index::facts::{Selection, Table, Years, in_colors};
-use crate::model::YearCount;
+use keil_store::model::YearCount;
 
 /// One game's counts in a search (valid when `seen` is the search's
 /// generation).

@@ -22,11 +22,11 @@ use keil_sgf::NodeId;
 use super::index::{Group, Line, Scratch};
 use super::placement::Placements;
 use super::{continuation, events, regions};
-use crate::budget::Budget;
 use crate::error::Result;
-use crate::ids::GameId;
-use crate::model::GameMoves;
-use crate::store::Read;
+use keil_store::Read;
+use keil_store::budget::Budget;
+use keil_store::ids::GameId;
+use keil_store::model::GameMoves;
 
 /// A variation line of a stored game.
 #[derive(Debug, PartialEq, Eq)]
@@ -75,8 +75,8 @@ pub(super) fn search(
 ) -> Result<(Vec<Variation>, Vec<Hit>)> {
     let mut read = Vec::new();
     let mut seen = 0usize;
-    let mut records = crate::store::records::RecordReader::default();
-    crate::store::games::records_between(conn, 0, i64::MAX, |id, blob| {
+    let mut records = keil_store::records::RecordReader::default();
+    keil_store::games::records_between(conn, 0, i64::MAX, |id, blob| -> Result<()> {
         seen += 1;
         budget.check_every(seen)?;
         let Ok(id32) = u32::try_from(id.sql()) else {
@@ -91,7 +91,7 @@ pub(super) fn search(
             return Ok(());
         }
         let text =
-            std::str::from_utf8(bytes).map_err(|e| crate::store::records::corrupt_record(id, e))?;
+            std::str::from_utf8(bytes).map_err(|e| keil_store::records::corrupt_record(id, e))?;
         read.extend(lines_of(id, text));
         Ok(())
     })?;
@@ -101,7 +101,7 @@ pub(super) fn search(
         ids.dedup();
         ids
     };
-    let starts = crate::store::games::games_moves(conn, &ids)?;
+    let starts = keil_store::games::games_moves(conn, &ids)?;
     let mut lines = Vec::new();
     let mut own = Group::new(group.board);
     let mut first_nodes = Vec::new();

@@ -9,7 +9,7 @@ use tantivy::directory::{Directory, MmapDirectory, OwnedBytes};
 
 use super::store;
 use crate::error::Result;
-use crate::store::Read;
+use keil_store::Read;
 
 /// A directory of position segments as files, one per segment
 /// (`{id}-{nonce}.seg`, the bytes of its store row), mapped into memory

@@ -18,12 +18,12 @@ use super::cache::SegmentCache;
 use super::posting::{Posting, Variant};
 use super::segment::{SegmentIndex, corrupt};
 use super::store;
-use crate::budget::Budget;
 use crate::error::Result;
 use crate::index::facts::Years;
 use crate::memory::{Held, Pins};
-use crate::store::positions::SegmentRows;
-use crate::store::{Read, Sequences};
+use keil_store::budget::Budget;
+use keil_store::positions::SegmentRows;
+use keil_store::{Read, Sequences};
 
 /// The in-memory side of the position index: the segments.
 pub(crate) struct PositionIndex {
@@ -145,7 +145,7 @@ impl PositionIndex {
 
     /// The snapshot of the last [`PositionIndex::segments`] when the index
     /// is the store's as `at` and `rows` (every segment's `(id, nonce)`,
-    /// by id: `store::positions::state`) say: the segments are the same
+    /// by id: `keil_store::positions::state`) say: the segments are the same
     /// and were read at `at`'s removals (the caller checks that the game
     /// facts have reached `at`). `None` otherwise: the caller catches up in
     /// a read snapshot.
@@ -248,7 +248,7 @@ impl PositionIndex {
         &self,
         conn: Read<'_>,
         games: &[u32],
-    ) -> Result<HashMap<u32, Arc<crate::model::GameMoves>>> {
+    ) -> Result<HashMap<u32, Arc<keil_store::model::GameMoves>>> {
         let mut found = HashMap::with_capacity(games.len());
         let mut missing = Vec::new();
         for &g in games {
@@ -410,7 +410,7 @@ impl PositionIndex {
         let Some(c) = self.cache.get() else {
             return Ok(None);
         };
-        let mapped = c.mapped(id, nonce, || store::segment_len(conn, id))?;
+        let mapped = c.mapped(id, nonce, || Ok(store::segment_len(conn, id)?))?;
         Ok(mapped.and_then(|bytes| parsed(bytes, true, nonce).ok().flatten()))
     }
 
@@ -601,8 +601,8 @@ impl quick_cache::Weighter<MatchKey, Arc<Matches>> for MatchesWeight {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct LinesWeight;
 
-impl quick_cache::Weighter<u32, Arc<crate::model::GameMoves>> for LinesWeight {
-    fn weight(&self, _game: &u32, line: &Arc<crate::model::GameMoves>) -> u64 {
+impl quick_cache::Weighter<u32, Arc<keil_store::model::GameMoves>> for LinesWeight {
+    fn weight(&self, _game: &u32, line: &Arc<keil_store::model::GameMoves>) -> u64 {
         (256 + line.moves.len() * std::mem::size_of::<keil_rules::Move>()
             + line.colors.len()
             + line.nodes.len() * 4) as u64
@@ -612,7 +612,8 @@ impl quick_cache::Weighter<u32, Arc<crate::model::GameMoves>> for LinesWeight {
 /// Main lines kept for confirmations, by game id: a stored game never
 /// changes (a removed one has no facts, and searches skip it whatever its
 /// line says).
-pub(crate) type Lines = quick_cache::sync::Cache<u32, Arc<crate::model::GameMoves>, LinesWeight>;
+pub(crate) type Lines =
+    quick_cache::sync::Cache<u32, Arc<keil_store::model::GameMoves>, LinesWeight>;
 
 /// The most bytes of [`Lines`] (about 20,000 19×19 games' lines).
 const LINES_BYTES: u64 = 32 << 20;

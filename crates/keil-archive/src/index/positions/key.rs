@@ -14,7 +14,7 @@ use keil_rules::{
     AnyBoard, AnyPosition, Color, Move, PointSet, Position, PositionKey, SymmetricKeys, Symmetry,
 };
 
-use crate::kind::GameKind;
+use keil_store::kind::GameKind;
 
 /// The version of the index keys that segments are written with (the
 /// `keys` column of `position_segments`). Version 2 (schema 3): exact codes
@@ -96,7 +96,7 @@ fn pack_exact(kind: GameKind, size: u8, black: PointSet, white: PointSet) -> u64
     stones.sort_unstable();
     debug_assert!(stones.len() <= EXACT_STONES);
     let mut code = EXACT_BIT
-        | crate::kind::key_code(kind) << 59
+        | keil_store::kind::key_code(kind) << 59
         | u64::from(size) << 54
         | (stones.len() as u64) << 51;
     for (i, (p, c)) in stones.into_iter().enumerate() {

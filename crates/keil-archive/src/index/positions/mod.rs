@@ -51,7 +51,7 @@
 //! The module's files, each depending only on those above it:
 //! [`key`] (index keys), [`posting`] (postings and next-move codes),
 //! [`segment`] (the segment codec), [`store`] (the index's storage logic,
-//! whose SQL is in [`crate::store::positions`]),
+//! whose SQL is in [`keil_store::positions`]),
 //! [`index`] (segments and game summaries in memory, the match cache),
 //! [`query`] (the public query and answer types) and [`mod@search`]; this
 //! file holds the public entry points ([`Positions`]).
@@ -73,8 +73,8 @@ pub(crate) use store::{
     check_segment, fill_nonces, index_games, pending_upgrade, rebuild, upgrade_keys,
 };
 
-use crate::budget::Budget;
 use crate::error::Result;
+use keil_store::budget::Budget;
 
 /// The most connections [`Positions::load`] reads segments over at once.
 const PREFETCH_WAYS: usize = 4;

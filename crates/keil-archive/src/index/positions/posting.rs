@@ -11,7 +11,7 @@ use keil_record::Replay;
 use keil_rules::{AnyPosition, Board, Color, Move, Point, Position, PositionKey, Symmetry};
 
 use super::key::{any_index_key, button_of, index_key, stone_keys};
-use crate::kind::GameKind;
+use keil_store::kind::GameKind;
 
 /// The next-move codes: end of game, pass, button, or `POINT + index`.
 pub(crate) const NEXT_END: u16 = 0;

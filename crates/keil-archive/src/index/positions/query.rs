@@ -8,8 +8,8 @@
 
 use keil_rules::{AnyPosition, Color, Move, NotationError, Position};
 
-use crate::ids::GameId;
-use crate::model::{GameFilter, YearCount};
+use keil_store::ids::GameId;
+use keil_store::model::{GameFilter, YearCount};
 
 /// A position search (issue: "positions: exact board search").
 ///

@@ -22,13 +22,13 @@ use super::posting::{
 use super::query::{Continuation, PositionAnswer, PositionHit, PositionQuery};
 use super::segment::corrupt;
 use super::store::position_at;
-use crate::budget::Budget;
 use crate::error::{Error, Result};
-use crate::ids::GameId;
 use crate::index::facts::{Facts, Selection, Years, in_colors, top_ranked};
-use crate::store::Read;
-use crate::store::Sequences;
-use crate::store::positions::SegmentRows;
+use keil_store::Read;
+use keil_store::Sequences;
+use keil_store::budget::Budget;
+use keil_store::ids::GameId;
+use keil_store::positions::SegmentRows;
 
 /// Games whose main lines one statement reads when matches are confirmed
 /// by replay.
@@ -110,7 +110,7 @@ impl Side {
                 white_to_move: to_move.map(|c| c == Color::White),
                 filter: format!(
                     "{:?}",
-                    crate::model::GameFilter {
+                    keil_store::model::GameFilter {
                         kind: None,
                         size: None,
                         ..q.filter.clone()
@@ -152,7 +152,7 @@ struct Context<'a> {
     index: &'a PositionIndex,
     facts: &'a Facts,
     conn: Read<'a>,
-    filter: &'a crate::model::GameFilter,
+    filter: &'a keil_store::model::GameFilter,
     /// The filter as the search applies it, read on the first match list
     /// not in the cache (a popular position's search reads none).
     selection: std::cell::OnceCell<Selection>,
@@ -165,7 +165,7 @@ impl<'a> Context<'a> {
         index: &'a PositionIndex,
         facts: &'a Facts,
         conn: Read<'a>,
-        filter: &'a crate::model::GameFilter,
+        filter: &'a keil_store::model::GameFilter,
         budget: &'a Budget,
     ) -> Context<'a> {
         Context {
@@ -210,7 +210,7 @@ pub(crate) fn search(
 /// Runs a position search on plain reads (no read snapshot: on a database
 /// server, two round trips fewer) when the index is the store's: the
 /// store's sequences and segments (`settled`: the node's last catch-up
-/// round's; else read in one statement, `store::positions::state`), the
+/// round's; else read in one statement, `keil_store::positions::state`), the
 /// game facts have reached them, and
 /// [`PositionIndex::settled`] says the index has them, their bytes held.
 /// `Ok(None)` when it has not, or when a game of the page was removed meanwhile (another
@@ -231,7 +231,7 @@ pub(crate) fn search_settled(
     let (at, rows) = match settled {
         Some(s) => s,
         None => {
-            let (at, rows) = crate::store::positions::state(conn)?;
+            let (at, rows) = keil_store::positions::state(conn)?;
             (at, Arc::new(rows))
         }
     };
@@ -346,7 +346,7 @@ fn answer(
     let next_cursor = (end < all.len())
         .then(|| {
             page.last().map(|(h, _)| {
-                crate::model::HitCursor {
+                keil_store::model::HitCursor {
                     date: h.date,
                     game: h.game,
                 }
@@ -495,7 +495,7 @@ pub(crate) fn occurrences(
 ) -> Result<Vec<Occurrence>> {
     let at = facts.refresh(conn)?;
     let snapshot = index.segments(conn, at.removals)?;
-    let everything = crate::model::GameFilter::default();
+    let everything = keil_store::model::GameFilter::default();
     let cx = Context::new(index, facts, conn, &everything, budget);
     let q = PositionQuery {
         symmetry,
@@ -695,7 +695,7 @@ fn collect(
 
 /// The `(date, game)` of a search's cursor ([`crate::HitCursor`]).
 pub(crate) fn parse_cursor(c: &str) -> Result<(u32, u32)> {
-    let c: crate::model::HitCursor = c.parse()?;
+    let c: keil_store::model::HitCursor = c.parse()?;
     Ok((c.date, c.game))
 }
 

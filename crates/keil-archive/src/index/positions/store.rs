@@ -5,7 +5,7 @@
 //! at a ply).
 //!
 //! Invariants: runs no SQL itself; every statement is a function of
-//! [`crate::store::positions`], which this file calls (and re-exports
+//! [`keil_store::positions`], which this file calls (and re-exports
 //! where the index and the search read a row as stored). Segment rows are
 //! written whole and never updated (but for the nonce column, filled once
 //! from the blob's header); a batch's segment is written in the import's
@@ -19,12 +19,12 @@ use super::key::KEY_VERSION;
 use super::posting::{Posting, Step, any_postings, postings, replay_postings};
 use super::segment::{HEADER, decode_segment, encode_segment, read_header};
 use crate::error::{Error, Result};
-use crate::ids::GameId;
-use crate::kind::GameKind;
-use crate::store::games::game_moves;
-use crate::store::{Read, Write, Writer, positions as sql};
+use keil_store::games::game_moves;
+use keil_store::ids::GameId;
+use keil_store::kind::GameKind;
+use keil_store::{Read, Write, Writer, positions as sql};
 
-pub(super) use crate::store::positions::{
+pub(super) use keil_store::positions::{
     copy_segment, read_segment_at, segment_bytes, segment_len, segment_nonces,
 };
 
@@ -49,7 +49,14 @@ pub(crate) fn index_games(tx: Write<'_>, games: &[(i64, &Replay)]) -> Result<()>
 pub(super) fn insert_segment(conn: Write<'_>, postings: &[Posting], games: usize) -> Result<()> {
     let nonce = next_nonce();
     let blob = encode_segment(postings, nonce);
-    sql::insert_segment(conn, games, postings.len(), &blob, nonce, KEY_VERSION)
+    Ok(sql::insert_segment(
+        conn,
+        games,
+        postings.len(),
+        &blob,
+        nonce,
+        KEY_VERSION,
+    )?)
 }
 
 /// Rebuilds the position index, in one transaction, when a segment was
@@ -71,7 +78,7 @@ pub(crate) fn upgrade_keys(writer: &mut Writer) -> Result<bool> {
 
 /// Whether a segment was written with keys older than [`KEY_VERSION`].
 fn has_old_keys(conn: Read<'_>) -> Result<bool> {
-    sql::has_keys_older_than(conn, KEY_VERSION)
+    Ok(sql::has_keys_older_than(conn, KEY_VERSION)?)
 }
 
 /// What [`upgrade_keys`] or [`fill_nonces`] would write, for a read-only
@@ -201,7 +208,7 @@ fn merge_plan(sizes: &[(i64, i64)], cap: i64) -> Option<Vec<i64>> {
 /// Replaces the given segments by one, without the postings of removed
 /// games (masked until now by their missing summaries).
 fn merge(conn: Write<'_>, ids: &[i64]) -> Result<()> {
-    let removed = crate::store::removals::removed_games(conn.read())?;
+    let removed = keil_store::removals::removed_games(conn.read())?;
     let mut postings = Vec::new();
     let mut games = 0i64;
     for &id in ids {
@@ -220,7 +227,7 @@ fn merge(conn: Write<'_>, ids: &[i64]) -> Result<()> {
     }
     postings.sort_unstable();
     insert_segment(conn, &postings, games.max(0) as usize)?;
-    sql::delete_segments(conn, ids)
+    Ok(sql::delete_segments(conn, ids)?)
 }
 
 /// Rebuilds the position index from the games table, inside the caller's
@@ -287,12 +294,12 @@ pub(crate) fn rebuild(tx: Write<'_>) -> Result<()> {
 pub(super) fn lines_of(
     conn: Read<'_>,
     games: &[u32],
-) -> Result<std::collections::HashMap<u32, crate::model::GameMoves>> {
+) -> Result<std::collections::HashMap<u32, keil_store::model::GameMoves>> {
     let ids: Vec<GameId> = games
         .iter()
         .map(|&g| GameId::from_sql(i64::from(g)))
         .collect();
-    Ok(crate::store::games::games_moves(conn, &ids)?
+    Ok(keil_store::games::games_moves(conn, &ids)?
         .into_iter()
         .map(|(id, line)| (id.get() as u32, line))
         .collect())
@@ -300,7 +307,7 @@ pub(super) fn lines_of(
 
 /// Replays a main line to the posting's ply and returns the position;
 /// `None` when it does not replay that far.
-pub(super) fn position_at(line: &crate::model::GameMoves, x: &Posting) -> Option<AnyPosition> {
+pub(super) fn position_at(line: &keil_store::model::GameMoves, x: &Posting) -> Option<AnyPosition> {
     line.game_at(x.ply as usize).ok().map(|g| g.position())
 }
 

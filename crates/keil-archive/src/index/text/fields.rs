@@ -4,11 +4,11 @@
 use keil_record::Record;
 
 use crate::error::{Error, Result};
-use crate::ids::GameId;
+use keil_store::ids::GameId;
 
 /// Reads the text fields back from a stored record (catch-up, reindex).
 pub(crate) fn text_of_stored(game: GameId, blob: &[u8]) -> Result<TextFields> {
-    let text = crate::store::records::decompress(game, blob)?;
+    let text = keil_store::records::decompress(game, blob)?;
     let mut records = keil_record::read_records(text.as_bytes());
     match records.pop() {
         Some(Ok(r)) if records.is_empty() => Ok(text_fields(&r)),

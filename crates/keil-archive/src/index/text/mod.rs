@@ -28,12 +28,12 @@ use tantivy::{
     TantivyError,
 };
 
-use crate::budget::Budget;
 use crate::error::{Error, Result};
-use crate::ids::GameId;
 use crate::index::{Changes, Derived};
-use crate::store::{Read, Sequences};
 pub(crate) use fields::{TextFields, text_fields};
+use keil_store::budget::Budget;
+use keil_store::ids::GameId;
+use keil_store::{Read, Sequences};
 use query::{TextClause, TextField, TextPlan};
 
 mod fields;
@@ -426,7 +426,7 @@ impl TextWriter<'_> {
     /// streaming. Returns the number of games added.
     pub(crate) fn add_stored(&mut self, conn: Read<'_>, after: i64, upto: i64) -> Result<u64> {
         let mut n = 0u64;
-        crate::store::games::records_between(conn, after, upto, |game, blob| {
+        keil_store::games::records_between(conn, after, upto, |game, blob| -> Result<()> {
             let fields = fields::text_of_stored(game, blob)?;
             self.add(game, &fields)?;
             n += 1;
@@ -528,9 +528,9 @@ impl<C: Collector> Collector for Budgeted<'_, C> {
 #[cfg(test)]
 mod tests {
     use crate::archive::Archive;
-    use crate::budget::Budget;
     use crate::error::Error;
     use crate::import::{ImportOptions, ImportSource};
+    use keil_store::budget::Budget;
 
     /// The text index checks the budget itself, segment by segment: a
     /// search whose budget is spent when tantivy starts on a segment ends

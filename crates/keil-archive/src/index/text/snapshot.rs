@@ -1,5 +1,5 @@
 //! A node's text index, published to and restored from the store
-//! (`store::snapshots`; PostgreSQL archives, whose text index is
+//! (`keil_store::snapshots`; PostgreSQL archives, whose text index is
 //! node-local): a node that starts with an empty cache directory copies
 //! the latest snapshot's files and then catches up on the games stored
 //! and removed since, instead of building its index from every record.
@@ -18,7 +18,7 @@ use tantivy::{Index, TantivyError};
 
 use super::{TextIndex, TextWriter};
 use crate::error::{Error, Result};
-use crate::store::{self, Read, Sequences, snapshots};
+use keil_store::{self, Read, Sequences, snapshots};
 
 /// How many times a publish reads the index's files again when a
 /// background merge changed them meanwhile.
@@ -48,7 +48,11 @@ impl TextWriter<'_> {
     ///
     /// # Errors
     /// Storage, tantivy and file errors.
-    pub(crate) fn publish(&mut self, writer: &mut store::Writer, always: bool) -> Result<bool> {
+    pub(crate) fn publish(
+        &mut self,
+        writer: &mut keil_store::Writer,
+        always: bool,
+    ) -> Result<bool> {
         let at = self.text.indexed()?;
         let have = snapshots::latest(writer.read())?.map(|s| s.at);
         if !always && !lacks_a_sixteenth(have, at) {

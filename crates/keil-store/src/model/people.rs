@@ -1,0 +1,141 @@
+//! The people of the archive as the store holds them: spellings, aliases,
+//! player hits and profiles.
+
+use serde::Serialize;
+
+use crate::ids::PlayerId;
+
+/// What `Archive::add_alias` did.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct AliasReport {
+    /// The person key that now resolves to `target_key`.
+    pub alias_key: String,
+    /// The person key of the name the alias points to.
+    pub target_key: String,
+    /// The person the names are now one of, if either has games stored.
+    pub person: Option<PlayerId>,
+    /// Whether two stored people became one (their games, spellings and
+    /// results merged).
+    pub merged: bool,
+    /// Whether the alias changed nothing (the names were already one).
+    pub unchanged: bool,
+}
+
+/// One way a person's name was written in the records, with how many
+/// stored games used it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct NameSpelling {
+    /// The name as written (`PB`/`PW`).
+    pub name: String,
+    /// Stored games in which it was written.
+    pub games: u64,
+}
+
+/// One spelling as the import resolved it: the spelling's row and its
+/// person's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Spelling {
+    /// `players.id`.
+    pub id: i64,
+    /// `people.id`.
+    pub person: i64,
+}
+
+/// The number of opponents a profile lists.
+pub const PROFILE_OPPONENTS: usize = 10;
+
+/// A player's results in one year (the first day of the game's date).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct YearRecord {
+    /// The year; `None` for undated games.
+    pub year: Option<i32>,
+    /// Games played.
+    pub games: u64,
+    /// Games won.
+    pub wins: u64,
+    /// Games lost.
+    pub losses: u64,
+}
+
+/// A player's profile.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PlayerProfile {
+    /// The player (person) id.
+    pub id: PlayerId,
+    /// The name shown (see [`PlayerHit::name`]).
+    pub name: String,
+    /// All games (a game against oneself once).
+    pub games: u64,
+    /// Games in which the player had both colours (a program against
+    /// itself, or two spellings of one person): neither won nor lost.
+    pub self_play: u64,
+    /// The ways the name was written in the records, most games first.
+    pub spellings: Vec<NameSpelling>,
+    /// As Black.
+    pub as_black: ColorRecord,
+    /// As White.
+    pub as_white: ColorRecord,
+    /// First day of the earliest dated game.
+    pub first_date: Option<String>,
+    /// First day of the latest dated game.
+    pub last_date: Option<String>,
+    /// The most frequent opponents (other people), most games first (then
+    /// by name), at most [`PROFILE_OPPONENTS`].
+    pub opponents: Vec<Opponent>,
+}
+
+/// An opponent of a player, with the player's results against them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Opponent {
+    /// The opponent's id.
+    pub id: PlayerId,
+    /// The opponent's name.
+    pub name: String,
+    /// Games between the two.
+    pub games: u64,
+    /// Games the profiled player won.
+    pub wins: u64,
+    /// Games the profiled player lost.
+    pub losses: u64,
+}
+
+/// Games, wins and losses with one colour.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct ColorRecord {
+    /// Games played with this colour (a game against oneself counts for
+    /// both colours).
+    pub games: u64,
+    /// Games won (a game against oneself is neither won nor lost).
+    pub wins: u64,
+    /// Games lost.
+    pub losses: u64,
+}
+
+/// One player found by a search.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PlayerHit {
+    /// The player (person) id.
+    pub id: PlayerId,
+    /// The name shown: the person's first spelling, or the name an alias
+    /// gave.
+    pub name: String,
+    /// Number of stored games the player played (a game against oneself
+    /// once).
+    pub games: u64,
+    /// How the name (any of its spellings) matched.
+    pub matched: MatchKind,
+}
+
+/// How a player's name matched a search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MatchKind {
+    /// The folded name equals the folded query, or both are the same
+    /// person key ([`person_key`](crate::fold::person_key): `kejie` is `Ke Jie`), after aliases.
+    Exact,
+    /// The folded name, or one of its words, starts with the folded query.
+    Prefix,
+    /// A word or the whole folded name is within a small edit distance of
+    /// the folded query (1 edit up to 5 letters, 2 beyond; none under 3).
+    Fuzzy,
+}
