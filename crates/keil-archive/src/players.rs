@@ -32,11 +32,38 @@ pub(crate) fn search_players(
     if q.is_empty() || limit == 0 {
         return Ok(Vec::new());
     }
+    let (mut hits, seen) = named(conn, query, &q)?;
+    let edits = allowed_edits(q.len());
+    if hits.len() < limit && edits > 0 {
+        crate::index::catch_up(conn, &mut [&mut { vocabulary }])?;
+        hits.extend(fuzzy(conn, vocabulary, &q, edits, &seen)?);
+    }
+    // Exact, then prefix by games, then fuzzy in edit order (stable).
+    hits.sort_by(|a, b| {
+        a.matched.cmp(&b.matched).then_with(|| {
+            if a.matched == MatchKind::Fuzzy {
+                std::cmp::Ordering::Equal
+            } else {
+                b.games.cmp(&a.games).then(a.name.cmp(&b.name))
+            }
+        })
+    });
+    hits.truncate(limit);
+    Ok(hits)
+}
+
+/// The people `query` names exactly or by prefix (`q` is it folded):
+/// the person its key resolves to (an alias, or a spelling with other
+/// spaces) first, then the people whose folded names start with `q`; and
+/// the ids of the people found.
+fn named(
+    conn: Read<'_>,
+    query: &str,
+    q: &str,
+) -> Result<(Vec<PlayerHit>, std::collections::HashSet<i64>)> {
     let joined = q.replace(' ', "");
     let mut hits: Vec<PlayerHit> = Vec::new();
     let mut seen = std::collections::HashSet::new();
-    // The person the query's key resolves to (an alias, or a spelling
-    // with other spaces), first.
     if let Some((id, name, games)) = sql::person_by_key(conn, &person_key(query))? {
         seen.insert(id);
         hits.push(PlayerHit {
@@ -46,7 +73,7 @@ pub(crate) fn search_players(
             matched: MatchKind::Exact,
         });
     }
-    for (id, name, folded, games) in sql::people_by_prefix(conn, &q)? {
+    for (id, name, folded, games) in sql::people_by_prefix(conn, q)? {
         if seen.insert(id) {
             let matched = if folded == q || folded.replace(' ', "") == joined {
                 MatchKind::Exact
@@ -61,69 +88,66 @@ pub(crate) fn search_players(
             });
         }
     }
-    let edits = allowed_edits(q.len());
-    if hits.len() < limit && edits > 0 {
-        crate::index::catch_up(conn, &mut [&mut { vocabulary }])?;
-        // The closest term of each spelling within the allowed edits; a
-        // term's length differs from the query's by at most its distance.
-        let mut best: std::collections::HashMap<i64, usize> = Default::default();
-        {
-            let v = vocabulary.read().expect("poisoned");
-            let lengths = q.len().saturating_sub(edits)..=q.len() + edits;
-            for bucket in lengths.filter_map(|n| v.by_len.get(n)) {
-                for (term, id) in bucket {
-                    let d = strsim::damerau_levenshtein(&q, term);
-                    if d <= edits {
-                        let e = best.entry(*id).or_insert(d);
-                        *e = (*e).min(d);
-                    }
+    Ok((hits, seen))
+}
+
+/// The people not in `seen` with a spelling within `edits` of `q`
+/// (Damerau–Levenshtein, over the players' vocabulary), closest first,
+/// then by games and name.
+fn fuzzy(
+    conn: Read<'_>,
+    vocabulary: &RwLock<Vocabulary>,
+    q: &str,
+    edits: usize,
+    seen: &std::collections::HashSet<i64>,
+) -> Result<Vec<PlayerHit>> {
+    // The closest term of each spelling within the allowed edits; a
+    // term's length differs from the query's by at most its distance.
+    let mut best: std::collections::HashMap<i64, usize> = Default::default();
+    {
+        let v = vocabulary.read().expect("poisoned");
+        let lengths = q.len().saturating_sub(edits)..=q.len() + edits;
+        for bucket in lengths.filter_map(|n| v.by_len.get(n)) {
+            for (term, id) in bucket {
+                let d = strsim::damerau_levenshtein(q, term);
+                if d <= edits {
+                    let e = best.entry(*id).or_insert(d);
+                    *e = (*e).min(d);
                 }
             }
         }
-        // The closest spelling of each person.
-        let mut people: std::collections::HashMap<i64, (usize, String, i64)> = Default::default();
-        for (spelling, d) in best {
-            // A spelling newer than this reader's snapshot is not there yet.
-            let Some((id, name, games)) = sql::person_of_spelling(conn, spelling)? else {
-                continue;
-            };
-            if seen.contains(&id) {
-                continue;
-            }
-            let e = people.entry(id).or_insert((d, name, games));
-            e.0 = e.0.min(d);
-        }
-        let mut fuzzy = Vec::with_capacity(people.len());
-        for (id, (d, name, games)) in people {
-            fuzzy.push((
-                d,
-                PlayerHit {
-                    id: PlayerId::from_sql(id),
-                    name,
-                    games: games as u64,
-                    matched: MatchKind::Fuzzy,
-                },
-            ));
-        }
-        fuzzy.sort_by(|a, b| {
-            a.0.cmp(&b.0)
-                .then(b.1.games.cmp(&a.1.games))
-                .then(a.1.name.cmp(&b.1.name))
-        });
-        hits.extend(fuzzy.into_iter().map(|(_, h)| h));
     }
-    // Exact, then prefix by games, then fuzzy in edit order (stable).
-    hits.sort_by(|a, b| {
-        a.matched.cmp(&b.matched).then_with(|| {
-            if a.matched == MatchKind::Fuzzy {
-                std::cmp::Ordering::Equal
-            } else {
-                b.games.cmp(&a.games).then(a.name.cmp(&b.name))
-            }
+    // The closest spelling of each person.
+    let mut people: std::collections::HashMap<i64, (usize, String, i64)> = Default::default();
+    for (spelling, d) in best {
+        // A spelling newer than this reader's snapshot is not there yet.
+        let Some((id, name, games)) = sql::person_of_spelling(conn, spelling)? else {
+            continue;
+        };
+        if seen.contains(&id) {
+            continue;
+        }
+        let e = people.entry(id).or_insert((d, name, games));
+        e.0 = e.0.min(d);
+    }
+    let mut fuzzy: Vec<(usize, PlayerHit)> = people
+        .into_iter()
+        .map(|(id, (d, name, games))| {
+            let hit = PlayerHit {
+                id: PlayerId::from_sql(id),
+                name,
+                games: games as u64,
+                matched: MatchKind::Fuzzy,
+            };
+            (d, hit)
         })
+        .collect();
+    fuzzy.sort_by(|a, b| {
+        a.0.cmp(&b.0)
+            .then(b.1.games.cmp(&a.1.games))
+            .then(a.1.name.cmp(&b.1.name))
     });
-    hits.truncate(limit);
-    Ok(hits)
+    Ok(fuzzy.into_iter().map(|(_, h)| h).collect())
 }
 
 /// The player queries of an archive, from [`Archive::players`](crate::Archive::players).

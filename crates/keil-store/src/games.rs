@@ -91,117 +91,146 @@ fn summary_of(row: &Row<'_>) -> Result<GameSummary> {
 /// where a person has the name's key; beyond it, follows the aliases and
 /// falls back to word prefixes, as [`GameFilter`] says.
 pub fn filter_sql(backend: Backend, filter: &GameFilter) -> (String, Vec<Param<'static>>) {
-    let mut conds: Vec<String> = Vec::new();
-    let mut params: Vec<Param<'static>> = Vec::new();
-    if filter.player.is_some() || filter.opponent.is_some() || filter.color.is_some() {
-        let colors = match filter.color {
-            Some(c) => vec![c],
-            None => vec![Color::Black, Color::White],
-        };
-        let mut alts = Vec::new();
-        for c in colors {
-            let (me, other) = match c {
-                Color::Black => ("g.black_id", "g.white_id"),
-                Color::White => ("g.white_id", "g.black_id"),
-            };
-            let mut parts = Vec::new();
-            for (col, name) in [(me, &filter.player), (other, &filter.opponent)] {
-                if let Some(n) = name {
-                    // Every spelling of the people the name names: one
-                    // set, so that the column's index serves it.
-                    let (people, values) = people_named(n);
-                    parts.push(format!(
-                        "{col} IN (SELECT id FROM players WHERE person IN ({people}))"
-                    ));
-                    params.extend(values);
-                }
-            }
-            if parts.is_empty() {
-                parts.push("TRUE".into());
-            }
-            alts.push(format!("({})", parts.join(" AND ")));
-        }
-        conds.push(format!("({})", alts.join(" OR ")));
-    }
+    let mut w = Where::default();
+    players(&mut w, filter);
     if let Some(e) = &filter.event {
-        // A part of the folded name, found among the distinct events,
-        // compared case-insensitively as `games_event` indexes them (SQLite:
-        // NOCASE; PostgreSQL: lower(event)): the index serves the set.
-        let contains = backend.contains("folded");
-        conds.push(match backend {
-            Backend::Sqlite => {
-                format!("g.event COLLATE NOCASE IN (SELECT name FROM events WHERE {contains})")
-            }
-            Backend::Postgres => {
-                format!("lower(g.event) IN (SELECT lower(name) FROM events WHERE {contains})")
-            }
-        });
-        params.push(Param::Text(crate::fold::fold(e).into()));
+        event(&mut w, backend, e);
     }
+    columns(&mut w, filter);
+    if w.conds.is_empty() {
+        ("TRUE".into(), w.params)
+    } else {
+        (w.conds.join(" AND "), w.params)
+    }
+}
+
+/// A `WHERE` clause being written: its conditions (joined by `AND`) and
+/// their parameters, in order.
+#[derive(Default)]
+struct Where {
+    conds: Vec<String>,
+    params: Vec<Param<'static>>,
+}
+
+impl Where {
+    /// Adds condition `cond`, whose placeholders take `params`.
+    fn add(&mut self, cond: impl Into<String>, params: impl IntoIterator<Item = Param<'static>>) {
+        self.conds.push(cond.into());
+        self.params.extend(params);
+    }
+}
+
+/// The filter's player, opponent and colour: the games where a spelling
+/// of the player's people holds the colour (either when none is given)
+/// against a spelling of the opponent's.
+fn players(w: &mut Where, filter: &GameFilter) {
+    if filter.player.is_none() && filter.opponent.is_none() && filter.color.is_none() {
+        return;
+    }
+    let colors = match filter.color {
+        Some(c) => vec![c],
+        None => vec![Color::Black, Color::White],
+    };
+    let mut alts = Vec::new();
+    let mut params = Vec::new();
+    for c in colors {
+        let (me, other) = match c {
+            Color::Black => ("g.black_id", "g.white_id"),
+            Color::White => ("g.white_id", "g.black_id"),
+        };
+        let mut parts = Vec::new();
+        for (col, name) in [(me, &filter.player), (other, &filter.opponent)] {
+            if let Some(n) = name {
+                // Every spelling of the people the name names: one
+                // set, so that the column's index serves it.
+                let (people, values) = people_named(n);
+                parts.push(format!(
+                    "{col} IN (SELECT id FROM players WHERE person IN ({people}))"
+                ));
+                params.extend(values);
+            }
+        }
+        if parts.is_empty() {
+            parts.push("TRUE".into());
+        }
+        alts.push(format!("({})", parts.join(" AND ")));
+    }
+    w.add(format!("({})", alts.join(" OR ")), params);
+}
+
+/// A part of the folded event name `e`, found among the distinct events,
+/// compared case-insensitively as `games_event` indexes them (SQLite:
+/// NOCASE; PostgreSQL: lower(event)): the index serves the set.
+fn event(w: &mut Where, backend: Backend, e: &str) {
+    let contains = backend.contains("folded");
+    let cond = match backend {
+        Backend::Sqlite => {
+            format!("g.event COLLATE NOCASE IN (SELECT name FROM events WHERE {contains})")
+        }
+        Backend::Postgres => {
+            format!("lower(g.event) IN (SELECT lower(name) FROM events WHERE {contains})")
+        }
+    };
+    w.add(cond, [Param::Text(crate::fold::fold(e).into())]);
+}
+
+/// The filter's conditions on the games' own columns: dates, result,
+/// winner, game, board, ruleset, variant, status, ranks, handicap, komi.
+fn columns(w: &mut Where, filter: &GameFilter) {
     if let Some(f) = filter.from {
-        conds.push("g.date >= ?".into());
-        params.push(text(f.format("%Y-%m-%d").to_string()));
+        w.add("g.date >= ?", [text(f.format("%Y-%m-%d").to_string())]);
     }
     if let Some(t) = filter.to {
-        conds.push("g.date <> '' AND g.date <= ?".into());
-        params.push(text(t.format("%Y-%m-%d").to_string()));
+        w.add(
+            "g.date <> '' AND g.date <= ?",
+            [text(t.format("%Y-%m-%d").to_string())],
+        );
     }
     if let Some(r) = &filter.result {
-        conds.push("g.result = ?".into());
-        params.push(text(r.clone()));
+        w.add("g.result = ?", [text(r.clone())]);
     }
-    if let Some(w) = filter.winner {
-        conds.push("g.winner = ?".into());
-        params.push(Param::Int(w.index() as i64));
+    if let Some(c) = filter.winner {
+        w.add("g.winner = ?", [Param::Int(c.index() as i64)]);
     }
     if let Some(k) = filter.kind {
-        conds.push("g.kind = ?".into());
-        params.push(text(k.code()));
+        w.add("g.kind = ?", [text(k.code())]);
     }
     if let Some(s) = filter.size {
-        conds.push("g.size = ?".into());
-        params.push(Param::Int(i64::from(s)));
+        w.add("g.size = ?", [Param::Int(i64::from(s))]);
     }
     if let Some(r) = filter.ruleset {
-        conds.push("g.ruleset = ?".into());
-        params.push(text(r.to_string()));
+        w.add("g.ruleset = ?", [text(r.to_string())]);
     }
     if let Some(v) = filter.variant {
         // The stored ruleset is KaomiRuleset's canonical form,
         // `Kaomi; variant=squared; pie=off`.
-        conds.push("g.kind = 'kaomi' AND g.ruleset LIKE ?".into());
-        params.push(text(format!("%variant={};%", v.code())));
+        w.add(
+            "g.kind = 'kaomi' AND g.ruleset LIKE ?",
+            [text(format!("%variant={};%", v.code()))],
+        );
     }
     if let Some(s) = filter.status {
-        conds.push("g.status = ?".into());
-        params.push(text(s.code()));
+        w.add("g.status = ?", [text(s.code())]);
     }
     if let Some(r) = filter.min_rank {
-        conds.push("g.black_rank_ord >= ? AND g.white_rank_ord >= ?".into());
-        params.extend([
-            Param::Int(r.ordinal().into()),
-            Param::Int(r.ordinal().into()),
-        ]);
+        let n = Param::Int(r.ordinal().into());
+        w.add(
+            "g.black_rank_ord >= ? AND g.white_rank_ord >= ?",
+            [n.clone(), n],
+        );
     }
     if let Some(r) = filter.max_rank {
-        conds.push("g.black_rank_ord <= ? AND g.white_rank_ord <= ?".into());
-        params.extend([
-            Param::Int(r.ordinal().into()),
-            Param::Int(r.ordinal().into()),
-        ]);
+        let n = Param::Int(r.ordinal().into());
+        w.add(
+            "g.black_rank_ord <= ? AND g.white_rank_ord <= ?",
+            [n.clone(), n],
+        );
     }
     if let Some(h) = filter.handicap {
-        conds.push("g.handicap = ?".into());
-        params.push(Param::Int(i64::from(h)));
+        w.add("g.handicap = ?", [Param::Int(i64::from(h))]);
     }
     if let Some(k) = filter.komi {
-        conds.push("g.komi = ?".into());
-        params.push(Param::Int(i64::from(k.0)));
-    }
-    if conds.is_empty() {
-        ("TRUE".into(), params)
-    } else {
-        (conds.join(" AND "), params)
+        w.add("g.komi = ?", [Param::Int(i64::from(k.0))]);
     }
 }
 
@@ -288,6 +317,65 @@ pub fn list_games(conn: Read<'_>, filter: &GameFilter, page: &Page) -> Result<Ga
     list_page(conn, filter, page, Some((named, p)))
 }
 
+/// The rows a game list pages through: the tables (`FROM`), the filter's
+/// condition and parameters, and the (date, id) columns the list is
+/// ordered by.
+struct Rows {
+    from: String,
+    cond: String,
+    params: Vec<Param<'static>>,
+    by: (&'static str, &'static str),
+}
+
+impl Rows {
+    /// A player's games, read from `game_players`, whose key orders them
+    /// by date: the page is a range of that index, not a sort of every
+    /// game of the player. Its rows say the colour and the opponent, so
+    /// the rest of the filter leaves them out. `player` is the test of
+    /// `game_players.player_id` and its parameters.
+    fn of_player(
+        conn: Read<'_>,
+        filter: &GameFilter,
+        (test, mut p): (String, Vec<Param<'static>>),
+    ) -> Result<Rows> {
+        // One person (the usual case) is an equality, which reads the
+        // index in date order.
+        let mut c = format!("g.id = gp.game_id AND gp.player_id {test}");
+        match filter.color {
+            Some(color) => {
+                c.push_str(" AND gp.color = ?");
+                p.push(Param::Int(color.index() as i64));
+            }
+            // A game against oneself once, not once per colour.
+            None => c.push_str(" AND NOT (gp.color = 1 AND gp.opponent_id = gp.player_id)"),
+        }
+        if let Some(o) = &filter.opponent {
+            let others = people(conn, o)?;
+            c.push_str(&format!(
+                " AND gp.opponent_id IN (NULL{})",
+                ",?".repeat(others.len())
+            ));
+            p.extend(others);
+        }
+        let (rest, values) = filter_sql(
+            conn.backend(),
+            &GameFilter {
+                player: None,
+                opponent: None,
+                color: None,
+                ..filter.clone()
+            },
+        );
+        p.extend(values);
+        Ok(Rows {
+            from: format!("game_players gp CROSS JOIN {SUMMARY_FROM}"),
+            cond: format!("{c} AND {rest}"),
+            params: p,
+            by: ("gp.date", "gp.game_id"),
+        })
+    }
+}
+
 /// One page of [`list_games`]; with a player filter, `player` is the test
 /// of `game_players.player_id` (`= ?`, `IN (…)`, `= (subquery)`) and its
 /// parameters (the people the name names).
@@ -297,51 +385,21 @@ fn list_page(
     page: &Page,
     player: Option<(String, Vec<Param<'static>>)>,
 ) -> Result<GameList> {
-    // A player's games are read from `game_players`, whose key orders
-    // them by date: the page is a range of that index, not a sort of
-    // every game of the player. Its rows say the colour and the opponent,
-    // so the rest of the filter leaves them out.
-    let (from, mut cond, mut params, by) = match player {
-        Some((test, mut p)) => {
-            // One person (the usual case) is an equality, which reads the
-            // index in date order.
-            let mut c = format!("g.id = gp.game_id AND gp.player_id {test}");
-            match filter.color {
-                Some(color) => {
-                    c.push_str(" AND gp.color = ?");
-                    p.push(Param::Int(color.index() as i64));
-                }
-                // A game against oneself once, not once per colour.
-                None => c.push_str(" AND NOT (gp.color = 1 AND gp.opponent_id = gp.player_id)"),
-            }
-            if let Some(o) = &filter.opponent {
-                let others = people(conn, o)?;
-                c.push_str(&format!(
-                    " AND gp.opponent_id IN (NULL{})",
-                    ",?".repeat(others.len())
-                ));
-                p.extend(others);
-            }
-            let (rest, values) = filter_sql(
-                conn.backend(),
-                &GameFilter {
-                    player: None,
-                    opponent: None,
-                    color: None,
-                    ..filter.clone()
-                },
-            );
-            p.extend(values);
-            (
-                format!("game_players gp CROSS JOIN {SUMMARY_FROM}"),
-                format!("{c} AND {rest}"),
-                p,
-                ("gp.date", "gp.game_id"),
-            )
-        }
+    let Rows {
+        from,
+        mut cond,
+        mut params,
+        by,
+    } = match player {
+        Some(player) => Rows::of_player(conn, filter, player)?,
         None => {
-            let (cond, values) = filter_sql(conn.backend(), filter);
-            (SUMMARY_FROM.to_string(), cond, values, ("g.date", "g.id"))
+            let (cond, params) = filter_sql(conn.backend(), filter);
+            Rows {
+                from: SUMMARY_FROM.to_string(),
+                cond,
+                params,
+                by: ("g.date", "g.id"),
+            }
         }
     };
     let limit = page.limit.clamp(1, MAX_PAGE);

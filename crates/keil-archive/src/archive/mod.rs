@@ -165,55 +165,12 @@ impl Archive {
         let readers = keil_store::ReadPool::open(&place, read_only)?;
         let mut upgraded = None;
         let (writer, text) = if read_only && embedded {
-            if !Archive::exists(location.clone()) {
-                let e = std::io::Error::new(
-                    std::io::ErrorKind::NotFound,
-                    format!("no archive here (no {SQLITE_FILE})"),
-                );
-                return Err(Error::io(&dir, e));
-            }
-            if !dir.join(TANTIVY_DIR).is_dir() {
-                // A store alone (`keil backup`'s copy): its text index is
-                // built by a read-write open.
-                return Err(Error::NeedsUpgrade(format!(
-                    "it has no text index yet ({TANTIVY_DIR}/): a read-write open builds it from the store"
-                )));
-            }
-            (
-                None,
-                text::TextIndex::open_read_only(&dir.join(TANTIVY_DIR))?,
-            )
+            (None, Archive::embedded_text(&location, &dir)?)
         } else if read_only {
-            // A node's text index is its own: it is caught up from the
-            // store even when the store is only read.
-            std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
-            let text = crate::node::node_text_index(&dir, &readers)?;
-            if let Some(mut w) = text.try_writer()? {
-                w.catch_up(readers.get()?.read())?;
-            }
-            (None, text)
+            (None, Archive::node_text(&dir, &readers)?)
         } else {
-            std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
-            let mut writer = keil_store::Writer::open(&readers)?;
-            positions::upgrade_keys(&mut writer)?;
-            positions::fill_nonces(writer.autocommit())?;
-            upgraded = import::repair_merges(&mut writer)?;
-            let text = if embedded {
-                let text = text::TextIndex::open(&dir.join(TANTIVY_DIR))?;
-                // An index from a later state of the store (the store
-                // restored from a backup under it) is emptied, then
-                // caught up below.
-                text.forget_if_ahead(writer.read())?;
-                text
-            } else {
-                crate::node::node_text_index(&dir, &readers)?
-            };
-            if let Some(mut w) = text.try_writer()? {
-                w.catch_up(writer.read())?;
-                if !embedded {
-                    w.publish(&mut writer, false)?;
-                }
-            }
+            let (writer, text, repaired) = Archive::writer_and_text(&dir, &readers, embedded)?;
+            upgraded = repaired;
             (Some(Mutex::new(writer)), text)
         };
         let archive = Archive {
@@ -238,6 +195,74 @@ impl Archive {
             }
         }
         Ok(archive)
+    }
+
+    /// The text index of an embedded archive opened read-only, as it is
+    /// (a read-only open writes nothing).
+    ///
+    /// # Errors
+    /// [`Error::Io`] when no archive is there; [`Error::NeedsUpgrade`] for
+    /// a store without a text index (`keil backup`'s copy).
+    fn embedded_text(location: &Location, dir: &std::path::Path) -> Result<text::TextIndex> {
+        if !Archive::exists(location.clone()) {
+            let e = std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                format!("no archive here (no {SQLITE_FILE})"),
+            );
+            return Err(Error::io(dir, e));
+        }
+        if !dir.join(TANTIVY_DIR).is_dir() {
+            // A store alone (`keil backup`'s copy): its text index is
+            // built by a read-write open.
+            return Err(Error::NeedsUpgrade(format!(
+                "it has no text index yet ({TANTIVY_DIR}/): a read-write open builds it from the store"
+            )));
+        }
+        text::TextIndex::open_read_only(&dir.join(TANTIVY_DIR))
+    }
+
+    /// A node's text index, in its node directory `dir`: its own, so it
+    /// is caught up from the store even when the store is only read.
+    fn node_text(dir: &std::path::Path, readers: &keil_store::ReadPool) -> Result<text::TextIndex> {
+        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+        let text = crate::node::node_text_index(dir, readers)?;
+        if let Some(mut w) = text.try_writer()? {
+            w.catch_up(readers.get()?.read())?;
+        }
+        Ok(text)
+    }
+
+    /// The writer of a read-write open, with the open-time upgrades done
+    /// (position keys, segment nonces, the merge repair, whose report it
+    /// returns), and the text index caught up with the store (restored
+    /// or published on PostgreSQL).
+    fn writer_and_text(
+        dir: &std::path::Path,
+        readers: &keil_store::ReadPool,
+        embedded: bool,
+    ) -> Result<(keil_store::Writer, text::TextIndex, Option<MergeRepair>)> {
+        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+        let mut writer = keil_store::Writer::open(readers)?;
+        positions::upgrade_keys(&mut writer)?;
+        positions::fill_nonces(writer.autocommit())?;
+        let upgraded = import::repair_merges(&mut writer)?;
+        let text = if embedded {
+            let text = text::TextIndex::open(&dir.join(TANTIVY_DIR))?;
+            // An index from a later state of the store (the store
+            // restored from a backup under it) is emptied, then caught up
+            // below.
+            text.forget_if_ahead(writer.read())?;
+            text
+        } else {
+            crate::node::node_text_index(dir, readers)?
+        };
+        if let Some(mut w) = text.try_writer()? {
+            w.catch_up(writer.read())?;
+            if !embedded {
+                w.publish(&mut writer, false)?;
+            }
+        }
+        Ok((writer, text, upgraded))
     }
 
     /// What this open's upgrade of the archive did (schema 14's merge

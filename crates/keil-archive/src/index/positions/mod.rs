@@ -56,7 +56,10 @@
 //! [`query`] (the public query and answer types) and [`mod@search`]; this
 //! file holds the public entry points ([`Positions`]).
 
+mod answer;
 mod cache;
+mod collect;
+mod context;
 mod index;
 mod key;
 mod posting;
@@ -65,9 +68,10 @@ mod search;
 mod segment;
 mod store;
 
+pub(crate) use answer::parse_cursor;
 pub(crate) use index::PositionIndex;
 pub use query::{Continuation, PositionAnswer, PositionHit, PositionQuery};
-pub(crate) use search::{occurrences, parse_cursor, search, search_settled};
+pub(crate) use search::{occurrences, search, search_settled};
 pub(crate) use segment::{get_varint, put_varint};
 pub(crate) use store::{
     check_segment, fill_nonces, index_games, pending_upgrade, rebuild, upgrade_keys,
