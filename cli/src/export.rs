@@ -46,7 +46,7 @@ pub struct Args {
     refused: Option<Option<PathBuf>>,
     /// With --db: the game list's filters.
     #[command(flatten)]
-    filter: crate::search::FilterArgs,
+    filter: crate::options::FilterArgs,
 }
 
 /// `keil export --db DB --refused [OUT]`: the kept refused records as they

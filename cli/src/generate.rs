@@ -7,8 +7,13 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
+use keil_container::{Expander, Limits, Member};
 use keil_gen::{GameStatus, Generator, GeneratorConfig};
-use keil_rules::{GameKind, GoRuleset, HalfPoints, KaomiVariant, RuMapped, Ruleset};
+use keil_record::NameHint;
+use keil_rules::{
+    GameKind, GoRuleset, HalfPoints, KaomiVariant, RuMapped, Ruleset, SquareSymmetry,
+};
+use rayon::prelude::*;
 
 /// Options of `keil generate`.
 #[derive(clap::Args, Debug)]
@@ -171,11 +176,41 @@ fn write_dir(generator: Generator, dir: &PathBuf) -> anyhow::Result<Summary> {
 
 /// `--transform-of`: every Go game under `dir`, 8 times.
 fn transform_of(dir: &Path, out: Option<&Path>) -> anyhow::Result<()> {
-    use keil_container::{Expander, Limits, Member};
-    use keil_record::NameHint;
-    use keil_rules::SquareSymmetry;
-    use rayon::prelude::*;
+    let members = read_members(dir)?;
+    let mut w: Box<dyn Write> = match out {
+        None => Box::new(BufWriter::new(io::stdout().lock())),
+        Some(file) => Box::new(BufWriter::new(
+            fs::File::create(file).with_context(|| format!("cannot create {}", file.display()))?,
+        )),
+    };
+    let mut total = Transformed::default();
+    for chunk in members.chunks(512) {
+        let done: Vec<(String, Transformed)> = chunk
+            .par_iter()
+            .map(|(name, bytes)| transform(name, bytes))
+            .collect();
+        for (text, counts) in done {
+            w.write_all(text.as_bytes())?;
+            total.add(counts);
+        }
+    }
+    w.flush()?;
+    let Transformed {
+        games,
+        other,
+        unreadable,
+    } = total;
+    eprintln!(
+        "{games} Go games written under 8 symmetries ({} records); {other} game trees not Go on a board up to 19x19 and {unreadable} unreadable left out",
+        games * 8
+    );
+    Ok(())
+}
 
+/// Every record file under `dir` as `(name, bytes)`, archives expanded as
+/// `keil import` expands them; what cannot be read is said on standard
+/// error and skipped.
+fn read_members(dir: &Path) -> anyhow::Result<Vec<(String, Vec<u8>)>> {
     let expander = Expander::new(Limits::default(), |p| NameHint::is_record_file(p));
     let mut members: Vec<(String, Vec<u8>)> = Vec::new();
     let mut take = |m: Member| {
@@ -208,49 +243,48 @@ fn transform_of(dir: &Path, out: Option<&Path>) -> anyhow::Result<()> {
     expander
         .expand_path(dir, &mut take)
         .with_context(|| format!("cannot read {}", dir.display()))?;
+    Ok(members)
+}
 
-    let mut w: Box<dyn Write> = match out {
-        None => Box::new(BufWriter::new(io::stdout().lock())),
-        Some(file) => Box::new(BufWriter::new(
-            fs::File::create(file).with_context(|| format!("cannot create {}", file.display()))?,
-        )),
-    };
-    // (Go games written 8 times, game trees that are not, unreadable ones.)
-    let (mut games, mut other, mut unreadable) = (0u64, 0u64, 0u64);
-    for chunk in members.chunks(512) {
-        let done: Vec<(String, u64, u64, u64)> = chunk
-            .par_iter()
-            .map(|(name, bytes)| {
-                let mut text = String::new();
-                let (mut g, mut o, mut u) = (0, 0, 0);
-                for record in keil_record::read_records_with(bytes, NameHint::of(name)) {
-                    let Ok(record) = record else {
-                        u += 1;
-                        continue;
-                    };
-                    let images: Option<Vec<String>> = SquareSymmetry::all()
-                        .map(|s| record.to_sgf_transformed(s, &format!(" (t{s})")))
-                        .collect();
-                    match images {
-                        Some(images) => {
-                            g += 1;
-                            text.extend(images);
-                        }
-                        None => o += 1,
-                    }
-                }
-                (text, g, o, u)
-            })
+/// Counts of `--transform-of`.
+#[derive(Default)]
+struct Transformed {
+    /// Go games written 8 times.
+    games: u64,
+    /// Game trees that are not (not Go, or on a board over 19x19).
+    other: u64,
+    /// Game trees that are not readable records.
+    unreadable: u64,
+}
+
+impl Transformed {
+    fn add(&mut self, o: Transformed) {
+        self.games += o.games;
+        self.other += o.other;
+        self.unreadable += o.unreadable;
+    }
+}
+
+/// The records of one member, each Go game under the 8 symmetries of the
+/// square board, and the counts.
+fn transform(name: &str, bytes: &[u8]) -> (String, Transformed) {
+    let mut text = String::new();
+    let mut counts = Transformed::default();
+    for record in keil_record::read_records_with(bytes, NameHint::of(name)) {
+        let Ok(record) = record else {
+            counts.unreadable += 1;
+            continue;
+        };
+        let images: Option<Vec<String>> = SquareSymmetry::all()
+            .map(|s| record.to_sgf_transformed(s, &format!(" (t{s})")))
             .collect();
-        for (text, g, o, u) in done {
-            w.write_all(text.as_bytes())?;
-            (games, other, unreadable) = (games + g, other + o, unreadable + u);
+        match images {
+            Some(images) => {
+                counts.games += 1;
+                text.extend(images);
+            }
+            None => counts.other += 1,
         }
     }
-    w.flush()?;
-    eprintln!(
-        "{games} Go games written under 8 symmetries ({} records); {other} game trees not Go on a board up to 19x19 and {unreadable} unreadable left out",
-        games * 8
-    );
-    Ok(())
+    (text, counts)
 }

@@ -1,11 +1,13 @@
 //! `keil import`: store valid games in an archive, report the others.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
-use keil_archive::{Archive, Duplicates, ImportOptions, ImportSource};
+use keil_archive::{
+    Archive, Duplicates, ImportOptions, ImportProgress, ImportReport, ImportSource,
+};
 
 /// Import records into an archive.
 #[derive(clap::Args, Debug)]
@@ -65,15 +67,12 @@ pub enum DuplicatesArg {
     Exact,
 }
 
+/// Runs `keil import`: the aliases read, the archive opened, the inputs
+/// imported with a spinner on standard error, then the report printed.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let aliases = match &args.aliases {
         None => Vec::new(),
-        Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("reading aliases {}", path.display()))?;
-            keil_archive::read_aliases(&text)
-                .with_context(|| format!("aliases {}", path.display()))?
-        }
+        Some(path) => read_aliases(path)?,
     };
     let archive = Archive::open(args.db.location(None))
         .with_context(|| format!("opening archive {}", args.db))?;
@@ -95,42 +94,66 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .unwrap_or_else(|_| ProgressStyle::default_spinner()),
     );
     bar.enable_steady_tick(Duration::from_millis(200));
-    let report = archive.import(
-        &sources,
-        &ImportOptions {
-            batch_size: args.batch,
-            limits: keil_container::Limits {
-                max_total_bytes: args.max_total_mib.saturating_mul(1 << 20),
-                max_member_bytes: args.max_member_mib.saturating_mul(1 << 20),
-                max_members: args.max_members,
-                max_depth: args.max_depth,
-            },
-            duplicates: match args.duplicates {
-                DuplicatesArg::Signature => Duplicates::Signature,
-                DuplicatesArg::Exact => Duplicates::Exact,
-            },
-            aliases,
-            ..ImportOptions::default()
-        },
-        &mut |p| {
-            let rate = p.games_read as f64 / p.elapsed.as_secs_f64().max(1e-9);
-            let members = if p.members > 0 {
-                let per_second = p.members as f64 / p.elapsed.as_secs_f64().max(1e-9);
-                format!("{} archive members ({per_second:.0}/s), ", p.members)
-            } else {
-                String::new()
-            };
-            bar.set_message(format!(
-                "{members}{} games read, {rate:.0} games/s: {} imported, {} duplicates, {} merged, {} invalid",
-                p.games_read, p.imported, p.duplicates, p.merged, p.invalid
-            ));
-        },
-    )?;
+    let report = archive.import(&sources, &args.options(aliases), &mut |p| {
+        bar.set_message(progress_message(p));
+    })?;
     bar.finish_and_clear();
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
         return Ok(());
     }
+    print_report(&report);
+    Ok(())
+}
+
+/// The aliases of `--aliases`: one `alias = name` per line.
+fn read_aliases(path: &Path) -> anyhow::Result<Vec<(String, String)>> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("reading aliases {}", path.display()))?;
+    keil_archive::read_aliases(&text).with_context(|| format!("aliases {}", path.display()))
+}
+
+impl Args {
+    /// The archive's import options: the batch, the limits against
+    /// archive bombs, what counts as a duplicate, the aliases.
+    fn options(&self, aliases: Vec<(String, String)>) -> ImportOptions {
+        ImportOptions {
+            batch_size: self.batch,
+            limits: keil_container::Limits {
+                max_total_bytes: self.max_total_mib.saturating_mul(1 << 20),
+                max_member_bytes: self.max_member_mib.saturating_mul(1 << 20),
+                max_members: self.max_members,
+                max_depth: self.max_depth,
+            },
+            duplicates: match self.duplicates {
+                DuplicatesArg::Signature => Duplicates::Signature,
+                DuplicatesArg::Exact => Duplicates::Exact,
+            },
+            aliases,
+            ..ImportOptions::default()
+        }
+    }
+}
+
+/// The spinner's message: members and games read so far, the rate, and
+/// what became of them.
+fn progress_message(p: &ImportProgress) -> String {
+    let rate = p.games_read as f64 / p.elapsed.as_secs_f64().max(1e-9);
+    let members = if p.members > 0 {
+        let per_second = p.members as f64 / p.elapsed.as_secs_f64().max(1e-9);
+        format!("{} archive members ({per_second:.0}/s), ", p.members)
+    } else {
+        String::new()
+    };
+    format!(
+        "{members}{} games read, {rate:.0} games/s: {} imported, {} duplicates, {} merged, {} invalid",
+        p.games_read, p.imported, p.duplicates, p.merged, p.invalid
+    )
+}
+
+/// The report for people: the counts, then the first 20 merged and the
+/// first 20 refused games, with the reasons counted.
+fn print_report(report: &ImportReport) {
     let c = &report.counts;
     println!(
         "{} games read in {:.2} s ({:.0} games/s): {} imported, {} duplicates, {} merged, {} invalid",
@@ -180,5 +203,4 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             report.import_id
         );
     }
-    Ok(())
 }

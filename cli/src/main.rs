@@ -18,8 +18,10 @@ macro_rules! outln {
 mod archive;
 mod backup;
 mod export;
+mod game_line;
 mod generate;
 mod import;
+mod options;
 mod players;
 mod refused;
 mod search;

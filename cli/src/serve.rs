@@ -140,33 +140,59 @@ pub struct Args {
     grace: u64,
 }
 
-/// Runs `keil serve`.
+/// Runs `keil serve`: the upload tokens checked, the archive opened (the
+/// demo corpus into an empty one), its indexes loaded, then the server
+/// run until it is stopped.
 pub fn run(args: Args) -> anyhow::Result<()> {
     init_logging();
     // The tokens are checked before anything is loaded: an empty token
     // file or a short token stops the server with the line to fix.
-    let token = match &args.token_file {
+    let token = upload_token(args.token_file.as_deref())?;
+    let uploads = args.token_file.is_some() || token.is_some();
+    let archive = Arc::new(prepare(&args)?);
+    load_indexes(&archive, args.lazy_patterns, args.index_memory)?;
+    eprintln!(
+        "keil: serving {} on http://{} (uploads {})",
+        args.db,
+        args.addr,
+        if archive.is_read_only() {
+            "disabled: the archive is read-only; they answer 503"
+        } else if uploads {
+            "enabled"
+        } else {
+            "disabled: no token"
+        }
+    );
+    keil_server::run_blocking(server_options(args, archive, token)).context("server")?;
+    Ok(())
+}
+
+/// Checks the upload tokens: the `--token-file`'s (read again by the
+/// server, so none is returned), else the environment's, returned.
+fn upload_token(token_file: Option<&Path>) -> anyhow::Result<Option<String>> {
+    match token_file {
         Some(file) => {
             keil_server::tokens::TokenSet::read(file)?;
             if let Some(warning) = keil_server::tokens::permission_warning(file) {
                 eprintln!("keil: warning: {warning}");
             }
-            None
+            Ok(None)
         }
         None => {
             let token = keil_server::env_token();
             if let Some(t) = &token {
                 keil_server::tokens::TokenSet::single(t, Path::new(keil_server::TOKEN_ENV))?;
             }
-            token
+            Ok(token)
         }
-    };
-    let uploads = args.token_file.is_some() || token.is_some();
+    }
+}
+
+/// Opens the archive ([`open`]), imports the demo corpus into an empty
+/// one unless told not to, and keeps the derived copies in `--cache-dir`.
+fn prepare(args: &Args) -> anyhow::Result<Archive> {
     let opened = std::time::Instant::now();
-    let archive = Arc::new(open(
-        &args.db.location(args.cache_dir.as_deref()),
-        args.read_only,
-    )?);
+    let archive = open(&args.db.location(args.cache_dir.as_deref()), args.read_only)?;
     eprintln!(
         "keil: archive opened in {:.1} s (its text index caught up)",
         opened.elapsed().as_secs_f64()
@@ -180,7 +206,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .cache_in(dir)
             .with_context(|| format!("cannot use cache directory {}", dir.display()))?;
     }
-    let warm = keil_server::warm_up(&archive, !args.lazy_patterns, args.index_memory)
+    Ok(archive)
+}
+
+/// Loads the position index and, unless `lazy_patterns`, the pattern
+/// index; pins them into `index_memory` when given; says how long each
+/// took and the memory they hold.
+fn load_indexes(
+    archive: &Arc<Archive>,
+    lazy_patterns: bool,
+    index_memory: Option<u64>,
+) -> anyhow::Result<()> {
+    let warm = keil_server::warm_up(archive, !lazy_patterns, index_memory)
         .context("cannot read the position and pattern indexes")?;
     match warm.patterns {
         Some((patterns, stats)) => eprintln!(
@@ -207,7 +244,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         ),
     }
     let t = std::time::Instant::now();
-    let memory = match args.index_memory {
+    let memory = match index_memory {
         Some(budget) => archive.pin_indexes(budget),
         None => archive.index_memory(),
     };
@@ -218,7 +255,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         size(memory.positions.mapped),
         size(memory.patterns.heap),
         size(memory.patterns.mapped),
-        match args.index_memory {
+        match index_memory {
             Some(budget) => format!(
                 " ({} pinned in {:.1} s, budget {})",
                 size(memory.pinned),
@@ -228,19 +265,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             None => String::new(),
         }
     );
-    eprintln!(
-        "keil: serving {} on http://{} (uploads {})",
-        args.db,
-        args.addr,
-        if archive.is_read_only() {
-            "disabled: the archive is read-only; they answer 503"
-        } else if uploads {
-            "enabled"
-        } else {
-            "disabled: no token"
-        }
-    );
-    let options = ServerOptions {
+    Ok(())
+}
+
+/// The server's options: the address, the upload token and limits, the
+/// rate limits, the threads, the search budget, the metrics address and
+/// the grace period.
+fn server_options(args: Args, archive: Arc<Archive>, token: Option<String>) -> ServerOptions {
+    ServerOptions {
         addr: args.addr,
         token,
         token_file: args.token_file,
@@ -262,9 +294,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         metrics_addr: args.metrics_addr,
         grace: std::time::Duration::from_secs(args.grace),
         ..ServerOptions::new(archive)
-    };
-    keil_server::run_blocking(options).context("server")?;
-    Ok(())
+    }
 }
 
 /// A size in bytes with an optional unit (bytesize's: B, KB, KiB, MB,

@@ -8,15 +8,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-const KEIL: &str = env!("CARGO_BIN_EXE_keil");
+mod common;
 
-/// A fresh directory under the temp dir.
-fn fresh(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("keil-ops-test-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use common::fresh;
+
+const KEIL: &str = env!("CARGO_BIN_EXE_keil");
 
 /// An archive of 30 generated Keil games in `dir/db`.
 fn archive(dir: &Path) -> PathBuf {
@@ -498,4 +494,61 @@ fn index_memory_needs_a_cache_dir_and_a_size() {
     assert!(err.contains("--cache-dir"), "{err}");
     let err = serve(&["--cache-dir", "/tmp/x", "--index-memory", "lots"]);
     assert!(err.contains("is not a size"), "{err}");
+}
+
+/// The lines `keil serve` writes while it starts (its own, not the
+/// request log's), with every number written `#` and `db` written `DB`.
+fn start_lines(start: &str, db: &Path) -> Vec<String> {
+    let db = db.display().to_string();
+    start
+        .lines()
+        .filter(|l| l.starts_with("keil: "))
+        .map(|l| common::mask_numbers(&l.replace(&db, "DB")))
+        .collect()
+}
+
+/// What `keil serve` says while it starts, times and sizes masked: the
+/// archive opened, the indexes loaded, their memory (pinned into a
+/// budget), where it serves and whether it takes uploads.
+#[test]
+fn serve_says_what_it_opened_and_loaded() {
+    let _turn = one_server_at_a_time();
+    let dir = fresh("start-lines");
+    let db = archive(&dir);
+    let cache = dir.join("cache");
+    let mut said = Vec::new();
+    for extra in [
+        &["--lazy-patterns".as_ref()][..],
+        &[
+            "--read-only".as_ref(),
+            "--lazy-patterns".as_ref(),
+            "--cache-dir".as_ref(),
+            cache.as_os_str(),
+            "--index-memory".as_ref(),
+            "0".as_ref(),
+        ],
+    ] {
+        let mut served = serve_with(&db, extra);
+        said.push(start_lines(&served.start, &db));
+        terminate(&served.child);
+        let _ = served.child.wait();
+    }
+    assert_eq!(
+        said,
+        [
+            vec![
+                "keil: archive opened in # s (its text index caught up)",
+                "keil: position index loaded in # s (the pattern index at the first pattern search)",
+                "keil: index memory: positions # KiB heap + # B mapped, patterns # B heap + # B mapped",
+                "keil: serving DB on http://#:# (uploads enabled)",
+            ],
+            vec![
+                "keil: archive opened in # s (its text index caught up)",
+                "keil: position index loaded in # s (the pattern index at the first pattern search)",
+                "keil: index memory: positions # KiB heap + # KiB mapped, patterns # B heap + # B mapped (# B pinned in # s, budget # B)",
+                "keil: serving DB on http://#:# (uploads disabled: the archive is read-only; they answer #)",
+            ],
+        ]
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
