@@ -72,6 +72,7 @@ mod memory;
 mod node;
 mod people;
 mod players;
+mod positions;
 mod refused;
 mod removal;
 mod verify;
@@ -94,7 +95,7 @@ pub use index::patterns::{
     Cell, MoveStats, Pattern, PatternAnswer, PatternContinuation, PatternHit, PatternIndexStats,
     PatternMode, PatternQuery, Patterns,
 };
-pub use index::positions::{Continuation, PositionAnswer, PositionHit, PositionQuery, Positions};
+pub use index::positions::{Continuation, PositionAnswer, PositionHit, PositionQuery};
 pub use index::text::query::{TextClause, TextField, TextPlan};
 pub use keil_store::fold::{fold, person_key};
 pub use keil_store::ids::{GameId, IdError, ImportId, PlayerId};
@@ -115,6 +116,7 @@ pub use keil_store::{Error as StoreError, StorageError};
 pub use memory::{Held, IndexMemory};
 pub use people::{AliasFileError, read_aliases};
 pub use players::Players;
+pub use positions::Positions;
 pub use refused::{
     MAX_REFUSED_PAGE, RefusedFilter, RefusedId, RefusedLine, RefusedOrder, RefusedPage,
     RefusedRecord, RefusedSummary,

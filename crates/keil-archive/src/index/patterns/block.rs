@@ -46,7 +46,7 @@ use super::index::{Line, columns_of};
 use super::load::Replayed;
 use super::regions::Regions;
 use super::runs::Segment;
-use crate::index::positions::{get_varint, put_varint};
+use crate::index::varint::{get_varint, put_varint};
 
 /// The block format's version (`derived_blocks.version`) written.
 pub(crate) const VERSION: i64 = 3;

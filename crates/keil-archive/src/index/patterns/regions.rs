@@ -1557,7 +1557,7 @@ mod tests {
     /// end left for the next.
     #[test]
     fn runs_read_back_their_entries() {
-        use crate::index::positions::put_varint;
+        use crate::index::varint::put_varint;
         let deltas = [
             0u32,
             1,

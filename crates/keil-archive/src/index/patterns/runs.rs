@@ -27,7 +27,7 @@ use std::collections::BinaryHeap;
 use rayon::prelude::*;
 
 use super::snapshot::Array;
-use crate::index::positions::{get_varint, put_varint};
+use crate::index::varint::{get_varint, put_varint};
 
 /// One indexed content's first occurrence in one game, while gathered.
 #[derive(Clone, Copy, Debug)]
