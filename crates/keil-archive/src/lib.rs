@@ -70,6 +70,7 @@ mod index;
 mod location;
 mod memory;
 mod node;
+mod patterns;
 mod people;
 mod players;
 mod positions;
@@ -93,7 +94,7 @@ pub use import::{
 };
 pub use index::patterns::{
     Cell, MoveStats, Pattern, PatternAnswer, PatternContinuation, PatternHit, PatternIndexStats,
-    PatternMode, PatternQuery, Patterns,
+    PatternMode, PatternQuery,
 };
 pub use index::positions::{Continuation, PositionAnswer, PositionHit, PositionQuery};
 pub use index::text::query::{TextClause, TextField, TextPlan};
@@ -114,6 +115,7 @@ pub use keil_store::progress::ImportProgress;
 pub use keil_store::schema_version;
 pub use keil_store::{Error as StoreError, StorageError};
 pub use memory::{Held, IndexMemory};
+pub use patterns::Patterns;
 pub use people::{AliasFileError, read_aliases};
 pub use players::Players;
 pub use positions::Positions;

@@ -26,7 +26,7 @@ use std::collections::BinaryHeap;
 
 use rayon::prelude::*;
 
-use super::snapshot::Array;
+use super::arrays::Array;
 use crate::index::varint::{get_varint, put_varint};
 
 /// One indexed content's first occurrence in one game, while gathered.
