@@ -70,8 +70,10 @@ mod index;
 mod location;
 mod memory;
 mod node;
+mod patterns;
 mod people;
 mod players;
+mod positions;
 mod refused;
 mod removal;
 mod verify;
@@ -92,9 +94,9 @@ pub use import::{
 };
 pub use index::patterns::{
     Cell, MoveStats, Pattern, PatternAnswer, PatternContinuation, PatternHit, PatternIndexStats,
-    PatternMode, PatternQuery, Patterns,
+    PatternMode, PatternQuery,
 };
-pub use index::positions::{Continuation, PositionAnswer, PositionHit, PositionQuery, Positions};
+pub use index::positions::{Continuation, PositionAnswer, PositionHit, PositionQuery};
 pub use index::text::query::{TextClause, TextField, TextPlan};
 pub use keil_store::fold::{fold, person_key};
 pub use keil_store::ids::{GameId, IdError, ImportId, PlayerId};
@@ -113,8 +115,10 @@ pub use keil_store::progress::ImportProgress;
 pub use keil_store::schema_version;
 pub use keil_store::{Error as StoreError, StorageError};
 pub use memory::{Held, IndexMemory};
+pub use patterns::Patterns;
 pub use people::{AliasFileError, read_aliases};
 pub use players::Players;
+pub use positions::Positions;
 pub use refused::{
     MAX_REFUSED_PAGE, RefusedFilter, RefusedId, RefusedLine, RefusedOrder, RefusedPage,
     RefusedRecord, RefusedSummary,

@@ -18,6 +18,7 @@ pub(crate) mod facts;
 pub(crate) mod patterns;
 pub(crate) mod positions;
 pub(crate) mod text;
+pub(crate) mod varint;
 pub(crate) mod vocabulary;
 
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -1,12 +1,11 @@
 //! A search's matches before paging ([`Matched`]: kept in the answer cache
-//! per index state) and the page an answer shows of them ([`page`]): the
-//! games in answer order as far as the page needs, with their details
-//! read from the store.
+//! per index state), put in answer order as far as a page needs (the page
+//! itself, with its games' details read from the store, is
+//! [`super::search::page`]'s).
 
 use super::index::{self, Group, Line};
-use super::{PatternAnswer, PatternContinuation, PatternHit, PatternQuery, load, variations};
-use crate::error::Result;
-use keil_store::ids::GameId;
+use super::query::PatternContinuation;
+use super::variations;
 use keil_store::model::YearCount;
 
 /// A game's matches before paging (16 bytes: a search may list a million;
@@ -35,7 +34,8 @@ pub(crate) struct Matched {
     /// The games with hits, in the order `order` says.
     pub(super) games: Vec<GameMatch>,
     pub(super) order: GameOrder,
-    /// The query's top games ([`PatternAnswer::top_games`]).
+    /// The query's top games
+    /// ([`PatternAnswer::top_games`](super::query::PatternAnswer::top_games)).
     pub(super) top: Vec<GameMatch>,
     pub(super) placement_sym: Vec<(u8, bool)>,
     /// The variation lines games' first matches are in, by game (a game
@@ -83,7 +83,7 @@ impl Matched {
     /// `after` (date, id) or from the first; and whether more follow.
     /// `group` is the matches' group as the index holds it now (`None`
     /// when it holds none: no game is then listed in game order).
-    fn in_order(
+    pub(super) fn in_order(
         &self,
         group: Option<&Group>,
         after: Option<(u32, u32)>,
@@ -148,99 +148,4 @@ impl Matched {
             + self.history.as_ref().map_or(0, |h| h.len() * 32)
             + self.placement_sym.len() * 2
     }
-}
-
-/// One page of a search's matches, newest first, with the games' details,
-/// the top and recent games the query asks for, and whether every game
-/// listed has its details (one removed since the matches were read has
-/// not).
-pub(super) fn page(
-    facts: &crate::index::facts::Facts,
-    index: &load::PatternIndex,
-    q: &PatternQuery,
-    m: &Matched,
-    after: Option<(u32, u32)>,
-) -> Result<(PatternAnswer, bool)> {
-    let loaded = index.loaded.read().expect("poisoned");
-    // The matches' lines, by index; `None` for one the index no longer
-    // holds (a failed refresh took it out: the page is then incomplete).
-    let group = loaded.group(&q.pattern);
-    let line = |h: &GameMatch| group.and_then(|g| g.lines.get(h.line as usize));
-    let (page, more) = m.in_order(group, after, q.limit.max(1));
-    let page = &page[..];
-    let next_cursor = more
-        .then(|| {
-            page.last().and_then(line).map(|l| {
-                keil_store::model::HitCursor {
-                    date: l.date,
-                    game: l.id,
-                }
-                .to_string()
-            })
-        })
-        .flatten();
-    let recent = &m.in_order(group, None, q.recent_games).0[..];
-    let top = &m.top[..q.top_games.min(m.top.len())];
-    let mut ids: Vec<GameId> = page
-        .iter()
-        .chain(top)
-        .chain(recent)
-        .filter_map(line)
-        .map(|l| GameId::from_sql(i64::from(l.id)))
-        .collect();
-    ids.sort_unstable();
-    ids.dedup();
-    let details = facts.details(&ids);
-    let mut complete = ids.iter().all(|id| details.contains_key(id));
-    let mut hits = |list: &[GameMatch]| -> Vec<PatternHit> {
-        list.iter()
-            .filter_map(|h| {
-                let Some(l) = line(h) else {
-                    complete = false;
-                    return None;
-                };
-                let game_id = GameId::from_sql(i64::from(l.id));
-                let d = details.get(&game_id);
-                let (sym, swapped) = m.placement_sym[h.placement as usize];
-                let variation = m
-                    .variations
-                    .binary_search_by_key(&h.line, |v| v.game)
-                    .ok()
-                    .map(|i| &m.variations[i]);
-                Some(PatternHit {
-                    game_id,
-                    node: u32::from(h.node),
-                    ply: variation.map_or_else(|| l.ply_at(h.node), |v| v.ply_at(h.node)),
-                    variation: variation.map(|v| v.number),
-                    hits: h.hits,
-                    symmetry: sym,
-                    swapped,
-                    next: (h.next != u16::MAX).then(|| {
-                        q.pattern
-                            .board()
-                            .point_name(q.pattern.cells()[usize::from(h.next)].0)
-                    }),
-                    date: d.map(|d| d.date.clone()).unwrap_or_default(),
-                    black: d.and_then(|d| d.black.clone()),
-                    white: d.and_then(|d| d.white.clone()),
-                    black_rank: d.and_then(|d| d.black_rank.clone()),
-                    white_rank: d.and_then(|d| d.white_rank.clone()),
-                    result: d.and_then(|d| d.result.clone()),
-                })
-            })
-            .collect()
-    };
-    let answer = PatternAnswer {
-        pattern: q.pattern.to_string(),
-        placements: m.placements,
-        total_games: m.games.len() as u64,
-        total_hits: m.total_hits,
-        continuations: m.continuations.clone(),
-        history: m.history.clone(),
-        games: hits(page),
-        next_cursor,
-        top_games: hits(top),
-        recent_games: hits(recent),
-    };
-    Ok((answer, complete))
 }

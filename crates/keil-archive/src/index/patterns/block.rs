@@ -41,12 +41,11 @@
 
 use keil_rules::{AnyBoard, BoardSpec, GameKind};
 
-use super::events::{Built, Event};
-use super::index::{Line, columns_of};
-use super::load::Replayed;
+use super::events::{Built, Event, columns_of};
+use super::index::{Line, Replayed};
 use super::regions::Regions;
 use super::runs::Segment;
-use crate::index::positions::{get_varint, put_varint};
+use crate::index::varint::{get_varint, put_varint};
 
 /// The block format's version (`derived_blocks.version`) written.
 pub(crate) const VERSION: i64 = 3;
@@ -420,7 +419,8 @@ mod tests {
 
     use super::{LEVEL, VERSION, Want, decode, encode, put_games};
     use crate::index::patterns::events::Event;
-    use crate::index::patterns::load::{Replayed, assert_same, replayed};
+    use crate::index::patterns::index::Replayed;
+    use crate::index::patterns::load::{assert_same, replayed};
     use crate::index::patterns::regions::Regions;
     use crate::index::patterns::runs::Segment;
 

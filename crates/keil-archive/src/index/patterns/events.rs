@@ -7,8 +7,12 @@
 
 use keil_rules::{AnyBoard, AnyGame, Color, IllegalMove, Move, Point};
 
-use super::index::{NEVER, columns_of};
 use keil_store::model::GameMoves;
+
+/// "Never": no such node (nodes are clamped below it).
+pub(crate) const NEVER: u16 = 0x3FFF;
+/// Set in the arrival lane when the first stone was white.
+pub(super) const WHITE: u16 = 0x4000;
 
 /// An event: bits 0..9 the point, 9..11 its state after the event (0
 /// empty, 1 black, 2 white), bit 11 set for a move's own point, bit 12 set
@@ -80,6 +84,29 @@ pub(crate) struct Built {
     pub events: Vec<Event>,
     /// Per point: arrival (with its colour bit), departure.
     pub columns: Vec<[u16; 2]>,
+}
+
+/// Each point's first-life columns (arrival with its colour bit,
+/// departure) from a game's events: the one home of the first-life rule,
+/// for a replay ([`build`]), the validator's plies and a
+/// game read from a block.
+pub(crate) fn columns_of(points: usize, events: &[Event]) -> Vec<[u16; 2]> {
+    let mut state = vec![0u8; points];
+    let mut columns = vec![[NEVER; 2]; points];
+    for e in events {
+        let (p, new, node) = (e.point(), e.state(), e.node());
+        let old = &mut state[p];
+        if *old != new {
+            let col = &mut columns[p];
+            if col[0] == NEVER && *old == 0 {
+                col[0] = if new == 2 { node | WHITE } else { node };
+            } else if col[1] == NEVER {
+                col[1] = node;
+            }
+            *old = new;
+        }
+    }
+    columns
 }
 
 /// A node number as events hold it: below [`NEVER`].

@@ -34,24 +34,25 @@
 
 use std::ops::Range;
 
-use keil_rules::AnyBoard;
+use keil_rules::{AnyBoard, GameKind};
 use rayon::prelude::*;
 
-use super::events::{Built, Event};
-use super::regions::Regions;
-use super::snapshot::Growing;
-use super::{Cell, Placement};
+use super::arrays::Growing;
+use super::events::{Built, Event, NEVER};
+use super::pattern::{Cell, Pattern};
+use super::placement::Placement;
+use super::regions::{Next, Regions, TENUKI_NODES};
+use keil_store::Sequences;
 
-/// "Never": no such node (nodes are clamped below it).
-pub(crate) const NEVER: u16 = 0x3FFF;
-/// Set in the arrival lane when the first stone was white.
-const WHITE: u16 = 0x4000;
 /// [`NEVER`] in the scan's signed lanes.
 const NEVER_LANE: i16 = NEVER as i16;
 /// "No bound": above every node.
 const NO_BOUND: i16 = i16::MAX;
 /// Games per block of columns.
 pub(crate) const LANES: usize = 64;
+
+/// A replayed game, ready to be added to its group.
+pub(crate) type Replayed = (GameKind, AnyBoard, Line, i8, Built);
 
 /// A stored game in the index.
 #[derive(Debug)]
@@ -192,29 +193,6 @@ fn first_of(arrival: i16, white: bool) -> i16 {
 fn unstable(departure: i16) -> i16 {
     // Negative exactly when the departure is below NEVER.
     ((departure - NEVER_LANE) >> 15) & NO_BOUND
-}
-
-/// Each point's first-life columns (arrival with its colour bit,
-/// departure) from a game's events: the one home of the first-life rule,
-/// for a replay ([`super::events::build`]), the validator's plies and a
-/// game read from a block.
-pub(crate) fn columns_of(points: usize, events: &[Event]) -> Vec<[u16; 2]> {
-    let mut state = vec![0u8; points];
-    let mut columns = vec![[NEVER; 2]; points];
-    for e in events {
-        let (p, new, node) = (e.point(), e.state(), e.node());
-        let old = &mut state[p];
-        if *old != new {
-            let col = &mut columns[p];
-            if col[0] == NEVER && *old == 0 {
-                col[0] = if new == 2 { node | WHITE } else { node };
-            } else if col[1] == NEVER {
-                col[1] = node;
-            }
-            *old = new;
-        }
-    }
-    columns
 }
 
 impl Group {
@@ -360,7 +338,7 @@ impl Group {
     }
 
     /// A deferred region index's entries (see
-    /// [`super::load::Loaded::regions_deferred`]) of a pattern block's games
+    /// [`Loaded::regions_deferred`]) of a pattern block's games
     /// of this board (`ids`, ascending: the games its `segment` numbers
     /// from 0), after gathering those of the games before them from their
     /// events. Returns false, taking nothing, unless those games are the
@@ -420,7 +398,7 @@ impl Group {
 
     /// Orders the games pushed since the last call in [`Group::listed`]
     /// (called once a load or refresh has pushed them all and gathered
-    /// their region entries: [`super::load::Loaded::seal`]). With `merge`,
+    /// their region entries: [`Loaded::seal`]). With `merge`,
     /// the region segments of the new games are merged
     /// ([`Regions::seal`]); without, they are searched as they are until a
     /// later merge (a node's first load, merged once it serves:
@@ -753,6 +731,66 @@ impl Group {
             }
         }
     }
+}
+
+/// What the index holds: every group, and how far it has caught up.
+#[derive(Default)]
+pub(crate) struct Loaded {
+    /// Every game up to `at.games` is in, every removal up to
+    /// `at.removals` masked.
+    pub(super) at: Sequences,
+    pub(crate) groups: Vec<(GameKind, Group)>,
+    /// Whether the region segments of the first load are left unmerged
+    /// until [`PatternIndex::settle`](super::load::PatternIndex::settle)
+    /// (refreshes meanwhile add theirs unmerged too).
+    pub(super) unmerged: bool,
+    /// Whether the first load left the region index to
+    /// [`PatternIndex::fill_regions`](super::load::PatternIndex::fill_regions):
+    /// it read the blocks' games alone; until the fill, no group gathers
+    /// region entries and searches scan ([`Loaded::region_index`] is
+    /// `None`).
+    pub(crate) regions_deferred: bool,
+}
+
+impl Loaded {
+    /// `group`'s region index, when it answers searches: `None` on a board
+    /// without regions, and while the region index is deferred.
+    pub(super) fn region_index<'a>(&self, group: &'a Group) -> Option<&'a Regions> {
+        group.regions.as_ref().filter(|_| !self.regions_deferred)
+    }
+
+    /// The group of `pattern`'s board, when it has games.
+    pub(super) fn group(&self, pattern: &Pattern) -> Option<&Group> {
+        self.groups
+            .iter()
+            .find(|(k, g)| *k == pattern.kind() && g.board == pattern.board())
+            .map(|(_, g)| g)
+    }
+}
+
+/// The first move after node `t` inside a placement's region: (pattern
+/// point index, colour in the pattern's colours, whether it came
+/// [`TENUKI_NODES`] or more nodes after `t`).
+/// `table` is the placement's
+/// [`Placements::point_table`](super::placement::Placements::point_table); `swapped` says
+/// whether it exchanges colours.
+pub(super) fn continuation(
+    group: &Group,
+    line: &Line,
+    table: &[u16],
+    swapped: bool,
+    t: u16,
+) -> Next {
+    let events = group.events(line);
+    events[group.first_after(line, t)..].iter().find_map(|e| {
+        let pp = table[e.point()];
+        if pp == u16::MAX {
+            return None;
+        }
+        let mover = e.mover()?;
+        let color = if swapped { mover.opposite() } else { mover };
+        Some((pp, color, e.node() - t >= TENUKI_NODES))
+    })
 }
 
 /// Groups `(game index, placement, node)` triples of block `block` by game,

@@ -7,14 +7,15 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock, RwLock};
 
-use keil_rules::{AnyBoard, GameKind};
+use keil_rules::GameKind;
 use rayon::prelude::*;
 
-use super::events::{self, Built};
-use super::index::{Group, Line};
+use super::answer::Matched;
+use super::events;
+use super::index::{Group, Line, Loaded, Replayed};
 use super::regions::Regions;
 use super::runs::Segment;
-use super::{Matched, block, snapshot};
+use super::{block, snapshot};
 use crate::error::{Error, Result};
 use crate::index::{Changes, Derived};
 use crate::memory::{Held, Pins};
@@ -25,11 +26,11 @@ use keil_store::{Read, Sequences, Write, blocks, games, removals};
 /// The in-memory pattern index of an archive (see [`super::index`]), extended
 /// with the games added since it was last read.
 pub(crate) struct PatternIndex {
-    pub(super) loaded: RwLock<Loaded>,
+    pub(crate) loaded: RwLock<Loaded>,
     /// Held by the one search that adds new games (see
     /// [`PatternIndex::refresh`]).
     refreshing: std::sync::Mutex<()>,
-    pub(super) answers: quick_cache::sync::Cache<String, Arc<Matched>, MatchedWeight>,
+    pub(crate) answers: quick_cache::sync::Cache<String, Arc<Matched>, MatchedWeight>,
     /// The searches' per-game tallies, kept between searches.
     pub(super) slots: super::tally::SlotPool,
     /// Facts over the groups' games (filters' answers, ranks), kept
@@ -39,23 +40,6 @@ pub(crate) struct PatternIndex {
     snapshot: OnceLock<PathBuf>,
 }
 
-#[derive(Default)]
-pub(super) struct Loaded {
-    /// Every game up to `at.games` is in, every removal up to
-    /// `at.removals` masked.
-    pub(super) at: Sequences,
-    pub(super) groups: Vec<(GameKind, Group)>,
-    /// Whether the region segments of the first load are left unmerged
-    /// until [`PatternIndex::settle`] (refreshes meanwhile add theirs
-    /// unmerged too).
-    pub(super) unmerged: bool,
-    /// Whether the first load left the region index to
-    /// [`PatternIndex::fill_regions`]: it read the blocks' games alone;
-    /// until the fill, no group gathers region entries and searches scan
-    /// ([`Loaded::region_index`] is `None`).
-    pub(super) regions_deferred: bool,
-}
-
 /// Bytes the answer cache holds at most: a wildcard pattern's answer at a
 /// million games lists most of them (20 bytes each), so a count of
 /// answers alone would not bound it.
@@ -63,27 +47,11 @@ const ANSWER_BYTES: u64 = 128 << 20;
 
 /// Weighs cached answers by their memory.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct MatchedWeight;
+pub(crate) struct MatchedWeight;
 
 impl quick_cache::Weighter<String, Arc<Matched>> for MatchedWeight {
     fn weight(&self, key: &String, m: &Arc<Matched>) -> u64 {
         (256 + key.len() + m.bytes()) as u64
-    }
-}
-
-impl Loaded {
-    /// `group`'s region index, when it answers searches: `None` on a board
-    /// without regions, and while the region index is deferred.
-    pub(super) fn region_index<'a>(&self, group: &'a Group) -> Option<&'a Regions> {
-        group.regions.as_ref().filter(|_| !self.regions_deferred)
-    }
-
-    /// The group of `pattern`'s board, when it has games.
-    pub(super) fn group(&self, pattern: &super::Pattern) -> Option<&Group> {
-        self.groups
-            .iter()
-            .find(|(k, g)| *k == pattern.kind() && g.board == pattern.board())
-            .map(|(_, g)| g)
     }
 }
 
@@ -109,9 +77,6 @@ impl std::fmt::Debug for PatternIndex {
             .finish()
     }
 }
-
-/// A replayed game, ready to be added to its group.
-pub(crate) type Replayed = (GameKind, AnyBoard, Line, i8, Built);
 
 /// Replays one stored game for the index: its moves (the columns
 /// `STORED_MOVES` of `store/sqlite/games.rs`), id, date as stored and winner (0 Black, 1
@@ -591,7 +556,7 @@ impl PatternIndex {
     /// With `defer`, a load from the blocks into an empty index leaves the
     /// region segments unmerged (searches read them as they are) and
     /// writes no snapshot: [`PatternIndex::settle`] does both later.
-    pub(super) fn load(&self, conn: Read<'_>, defer: bool) -> Result<bool> {
+    pub(crate) fn load(&self, conn: Read<'_>, defer: bool) -> Result<bool> {
         let Some(path) = self.snapshot.get() else {
             let deferred = self.defer_merges(defer);
             self.refresh(conn)?;
@@ -648,7 +613,7 @@ impl PatternIndex {
     /// # Errors
     /// Storage errors reading the blocks: the index then stays deferred,
     /// with what was filled, and a later call goes on.
-    pub(super) fn fill_regions(&self, conn: Read<'_>) -> Result<Option<usize>> {
+    pub(crate) fn fill_regions(&self, conn: Read<'_>) -> Result<Option<usize>> {
         let upto = {
             let loaded = self.loaded.read().expect("poisoned");
             if !loaded.regions_deferred {
@@ -712,7 +677,7 @@ impl PatternIndex {
     /// merged as a seal does). Returns whether anything was merged (then
     /// the caller writes the node's snapshot:
     /// [`PatternIndex::write_snapshot`]).
-    pub(super) fn settle(&self) -> bool {
+    pub(crate) fn settle(&self) -> bool {
         let mut merged_any = false;
         loop {
             let shared: Vec<(usize, Vec<Arc<Segment>>)> = {
@@ -755,7 +720,7 @@ impl PatternIndex {
     ///
     /// # Errors
     /// Storage errors reading what the snapshot's stamp holds.
-    pub(super) fn write_snapshot(&self, conn: Read<'_>) -> Result<()> {
+    pub(crate) fn write_snapshot(&self, conn: Read<'_>) -> Result<()> {
         let Some(path) = self.snapshot.get() else {
             return Ok(());
         };

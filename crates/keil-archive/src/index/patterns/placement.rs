@@ -7,7 +7,8 @@ use std::collections::HashMap;
 
 use keil_rules::{AnyBoard, Point};
 
-use super::{Cell, Pattern, PatternError, PatternMode};
+use super::pattern::{Cell, Pattern, PatternMode};
+use crate::error::PatternError;
 
 /// No pattern point here.
 const NONE: u16 = u16::MAX;

@@ -40,7 +40,7 @@
 //!
 //! **Entries** are `(game, first node, continuation)`. The continuation is
 //! the first move played inside the region after the first node (its
-//! rank, its colour, and whether it came [`super::TENUKI_NODES`] or more
+//! rank, its colour, and whether it came [`TENUKI_NODES`] or more
 //! nodes later): every hit an entry answers has that continuation, so a
 //! search reads no game's events.
 //!
@@ -81,12 +81,16 @@ use std::sync::Arc;
 use keil_rules::{AnyBoard, Color, Point};
 use rayon::prelude::*;
 
-use super::Cell;
 use super::events::Event;
+use super::pattern::Cell;
 use super::placement::{Placement, Placements};
 pub(crate) use super::runs::Read;
 use super::runs::{Entry, Run, Segment, sort_entries};
 use keil_store::budget::Budget;
+
+/// A continuation "after tenuki" comes this many nodes or more after the
+/// match (Kombilo).
+pub(super) const TENUKI_NODES: u16 = 3;
 
 /// The side of a corner region, in points.
 pub(crate) const SIDE: i32 = 7;
@@ -494,7 +498,7 @@ impl Regions {
                         let white = u8::from(mover == Color::White);
                         for at in s.open[r].drain(..) {
                             let entry = &mut pending[at as usize];
-                            let tenuki = u8::from(node - entry.node >= super::TENUKI_NODES);
+                            let tenuki = u8::from(node - entry.node >= TENUKI_NODES);
                             entry.next = 1 + (rank << 2 | white << 1 | tenuki);
                         }
                     }
@@ -980,7 +984,8 @@ mod tests {
     use keil_gen::{Generator, GeneratorConfig};
     use keil_rules::GameKind;
 
-    use super::super::{Pattern, PatternMode, PatternQuery, placements};
+    use super::super::placement::placements;
+    use super::super::{Pattern, PatternMode, PatternQuery};
     use super::*;
     use crate::archive::Archive;
     use crate::import::{ImportOptions, ImportSource};
@@ -1557,7 +1562,7 @@ mod tests {
     /// end left for the next.
     #[test]
     fn runs_read_back_their_entries() {
-        use crate::index::positions::put_varint;
+        use crate::index::varint::put_varint;
         let deltas = [
             0u32,
             1,

@@ -26,8 +26,8 @@ use std::collections::BinaryHeap;
 
 use rayon::prelude::*;
 
-use super::snapshot::Array;
-use crate::index::positions::{get_varint, put_varint};
+use super::arrays::Array;
+use crate::index::varint::{get_varint, put_varint};
 
 /// One indexed content's first occurrence in one game, while gathered.
 #[derive(Clone, Copy, Debug)]

@@ -30,9 +30,11 @@ use std::sync::{Arc, Mutex};
 
 use keil_rules::Color;
 
+use super::answer::GameMatch;
 use super::index::Group;
 use super::placement::Placements;
-use super::{GameMatch, MoveStats, PatternQuery, regions};
+use super::query::{MoveStats, PatternQuery};
+use super::regions;
 use crate::index::facts::{Selection, Table, Years, in_colors};
 use keil_store::model::YearCount;
 

@@ -19,9 +19,9 @@
 use keil_rules::Move;
 use keil_sgf::NodeId;
 
-use super::index::{Group, Line, Scratch};
+use super::index::{Group, Line, Scratch, continuation};
 use super::placement::Placements;
-use super::{continuation, events, regions};
+use super::{events, regions};
 use crate::error::Result;
 use keil_store::Read;
 use keil_store::budget::Budget;

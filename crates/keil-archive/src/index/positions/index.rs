@@ -81,7 +81,7 @@ impl PositionIndex {
     /// 1.3 KB per side-7 Keil game, 3.4 KB per 19×19 Go game. Per query,
     /// only the segments' ids and nonces are read, to see that the cached
     /// copies are still the stored ones.
-    pub(super) fn segments(&self, conn: Read<'_>, removals: i64) -> Result<Snapshot> {
+    pub(crate) fn segments(&self, conn: Read<'_>, removals: i64) -> Result<Snapshot> {
         let rows = store::segment_nonces(conn)?;
         let mut loaded = false;
         let mut list = Vec::with_capacity(rows.len());
@@ -167,7 +167,7 @@ impl PositionIndex {
     ///
     /// # Errors
     /// Storage errors, and a segment that does not parse.
-    pub(super) fn prefetch(
+    pub(crate) fn prefetch(
         &self,
         conn: Read<'_>,
         next: &std::sync::atomic::AtomicUsize,
@@ -202,7 +202,7 @@ impl PositionIndex {
     ///
     /// # Errors
     /// Storage errors, and a directory that does not parse.
-    pub(super) fn directories(&self, conn: Read<'_>) -> Result<()> {
+    pub(crate) fn directories(&self, conn: Read<'_>) -> Result<()> {
         for (id, nonce) in store::segment_nonces(conn)? {
             // A segment without a nonce is left to `segments`, which says so.
             let Some(nonce) = nonce.map(|n| n as u64) else {
@@ -287,7 +287,7 @@ impl PositionIndex {
 
 /// The segments one search reads.
 #[derive(Clone)]
-pub(super) struct Snapshot {
+pub(crate) struct Snapshot {
     list: Vec<Arc<Segment>>,
     /// Differs between any two sets of segments (ids and nonces hashed).
     pub(super) generation: u64,

@@ -20,6 +20,7 @@ use tantivy_bitpacker::{BitPacker, BitUnpacker};
 
 use super::posting::Posting;
 use crate::error::{Error, Result};
+use crate::index::varint::get_varint;
 
 /// Postings per block: the unit of decoding.
 const BLOCK: usize = 32;
@@ -34,30 +35,6 @@ const INDEX_ENTRY: usize = 12;
 /// A `KPX2` block's head: its postings, then the bit widths of its key
 /// deltas, game offsets, plies and tails.
 const BLOCK_HEAD: usize = 5;
-
-/// Appends `v` as a LEB128 varint (7 bits a byte, low first).
-pub(crate) fn put_varint(out: &mut Vec<u8>, mut v: u64) {
-    while v >= 0x80 {
-        out.push((v as u8) | 0x80);
-        v >>= 7;
-    }
-    out.push(v as u8);
-}
-
-/// Reads a LEB128 varint at `at` and moves past it; `None` when `buf`
-/// ends inside it or it runs over 64 bits.
-pub(crate) fn get_varint(buf: &[u8], at: &mut usize) -> Option<u64> {
-    let mut v = 0u64;
-    for shift in (0..64).step_by(7) {
-        let b = *buf.get(*at)?;
-        *at += 1;
-        v |= u64::from(b & 0x7f) << shift;
-        if b < 0x80 {
-            return Some(v);
-        }
-    }
-    None
-}
 
 /// A posting's last field: `next << 5 | sym << 1 | white_to_move`.
 fn tail_of(p: &Posting) -> u64 {
@@ -344,6 +321,7 @@ pub(crate) fn decode_segment(blob: &[u8]) -> Result<Vec<Posting>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::index::varint::put_varint;
 
     #[test]
     fn segments_round_trip_and_find_every_key() {
