@@ -25,25 +25,25 @@
 //!
 //! With [`crate::ServerOptions::metrics_addr`], `/metrics` is served only
 //! on that listener (which serves nothing else) and the public one answers
-//! it 404.
+//! it 404 ([`on_its_listener`]). The state's middleware
+//! (`middleware.rs`) counts the answers ([`Metrics::observe_answer`]); the
+//! application serves [`Metrics::answer`].
 
 use std::net::SocketAddr;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use actix_web::body::{BoxBody, MessageBody};
+use actix_web::HttpResponse;
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::Method;
-use actix_web::middleware::Next;
-use actix_web::web::{self, Data};
-use actix_web::{Error, HttpResponse};
+use actix_web::web;
+use keil_archive::Archive;
 use prometheus::{
     Encoder, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, IntGauge, IntGaugeVec, Opts,
     Registry, TextEncoder,
 };
 
-use crate::ServerState;
-use crate::error::{Answered, ApiError, Form, answer};
+use crate::error::{Answered, ApiError};
 
 /// How long the archive gauges are reused between scrapes.
 pub const ARCHIVE_REFRESH: Duration = Duration::from_secs(5);
@@ -278,70 +278,53 @@ impl Metrics {
     }
 }
 
-/// `GET /metrics`: refreshes the archive gauges when due, answers the text
-/// format.
-///
-/// # Errors
-/// Archive errors while reading its counts (500).
-pub async fn serve(state: Data<ServerState>) -> Result<HttpResponse, ApiError> {
-    if state.metrics.archive_due() {
-        let archive = std::sync::Arc::clone(&state.archive);
-        let (stats, memory) =
-            web::block(move || archive.stats().map(|s| (s, archive.index_memory()))).await??;
-        state.metrics.set_archive(&stats, &memory);
-    }
-    Ok(HttpResponse::Ok()
-        .content_type(TextEncoder::new().format_type())
-        .insert_header(("cache-control", "no-store"))
-        .body(state.metrics.render()))
-}
-
-/// Whether the request may go on: with a metrics listener, `/metrics` only
-/// there and nothing else there.
-fn on_its_listener(req: &ServiceRequest, metrics_addr: Option<SocketAddr>) -> bool {
+/// Whether the request may go on: with a metrics listener (its
+/// address, `metrics_addr`), `/metrics` only there and nothing else there.
+pub(crate) fn on_its_listener(req: &ServiceRequest, metrics_addr: Option<SocketAddr>) -> bool {
     match metrics_addr {
         None => true,
         Some(addr) => (req.app_config().local_addr() == addr) == (req.path() == PATH),
     }
 }
 
-/// The middleware: keeps `/metrics` on its listener, then counts every
-/// answer by route pattern, method and status, its time, and its problem
-/// type (from `Answered`).
-///
-/// # Errors
-/// None of its own: the inner service's errors pass through.
-pub async fn count(
-    req: ServiceRequest,
-    next: Next<impl MessageBody + 'static>,
-) -> Result<ServiceResponse<BoxBody>, Error> {
-    let start = Instant::now();
-    let state = req.app_data::<Data<ServerState>>().cloned();
-    let Some(state) = state else {
-        return Ok(next.call(req).await?.map_into_boxed_body());
-    };
-    let res = if on_its_listener(&req, state.metrics_addr) {
-        next.call(req).await?.map_into_boxed_body()
-    } else {
-        let e = ApiError::NotFound(format!("no route for {} {}", req.method(), req.path()));
-        let response = answer(&e, Form::of(req.headers(), Form::Json));
-        req.into_response(response)
-    };
-    let route = res
-        .request()
-        .app_data::<RoutePattern>()
-        .map_or(UNMATCHED, |r| r.0);
-    let problem = res
-        .response()
-        .extensions()
-        .get::<Answered>()
-        .map(|a| a.kind);
-    state.metrics.observe(
-        route,
-        res.request().method(),
-        res.status().as_u16(),
-        problem,
-        start.elapsed(),
-    );
-    Ok(res)
+impl Metrics {
+    /// `GET /metrics`'s answer: refreshes the archive gauges from
+    /// `archive` when due, answers the text format.
+    ///
+    /// # Errors
+    /// Archive errors while reading its counts (500).
+    pub async fn answer(&self, archive: &Arc<Archive>) -> Result<HttpResponse, ApiError> {
+        if self.archive_due() {
+            let archive = Arc::clone(archive);
+            let (stats, memory) =
+                web::block(move || archive.stats().map(|s| (s, archive.index_memory()))).await??;
+            self.set_archive(&stats, &memory);
+        }
+        Ok(HttpResponse::Ok()
+            .content_type(TextEncoder::new().format_type())
+            .insert_header(("cache-control", "no-store"))
+            .body(self.render()))
+    }
+
+    /// Counts an answer by route pattern, method and status, its time
+    /// (`elapsed` since its request arrived), and its problem type (from
+    /// `Answered`).
+    pub(crate) fn observe_answer<B>(&self, res: &ServiceResponse<B>, elapsed: Duration) {
+        let route = res
+            .request()
+            .app_data::<RoutePattern>()
+            .map_or(UNMATCHED, |r| r.0);
+        let problem = res
+            .response()
+            .extensions()
+            .get::<Answered>()
+            .map(|a| a.kind);
+        self.observe(
+            route,
+            res.request().method(),
+            res.status().as_u16(),
+            problem,
+            elapsed,
+        );
+    }
 }

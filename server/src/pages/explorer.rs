@@ -15,10 +15,10 @@ use super::{
     PageError, PageQuery, PageResult, color_word, kinds, letter, link, position_after, render,
     searching,
 };
-use crate::ServerState;
 use crate::assets::{Assets, assets};
 use crate::error::ApiError;
 use crate::params::nonempty;
+use crate::state::ServerState;
 use crate::svg::{self, PointMark};
 
 /// `GET /positions` parameters: the API's, plus the editor's.

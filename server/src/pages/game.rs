@@ -13,9 +13,9 @@ use super::board::ViewParams;
 use super::board::{MoveItem, View, board_panel, show};
 use super::tree::Branch;
 use super::{CSP, PageError, PageQuery, PageResult, Row, blocking, render};
-use crate::ServerState;
 use crate::assets::{Assets, assets};
 use crate::error::ApiError;
+use crate::state::ServerState;
 
 #[derive(Template)]
 #[template(path = "game.html")]

@@ -42,14 +42,14 @@ use askama::Template;
 use keil_archive::{Archive, GameId, GameSummary};
 use keil_rules::{AnyBoard, AnyGame, AnyPosition, BoardSpec, Color, Move, ToMove};
 
-use crate::ServerState;
 use crate::dto::{GameFilterQuery, GamesQuery};
 use crate::error::ApiError;
 use crate::http::{RouteEntry, entry, html_response};
+use crate::state::ServerState;
 
 pub use crate::http::CSP;
 pub use games::{games_page, games_sgf, games_zip};
-pub use home::{HomeCache, HomeData, home};
+pub use home::home;
 pub use players::player_page;
 pub use search::{SearchParams, search_page};
 pub use upload::upload_page;
@@ -118,10 +118,13 @@ impl<T: serde::de::DeserializeOwned> actix_web::FromRequest for PageQuery<T> {
 }
 
 fn render<T: Template>(t: &T) -> PageResult {
-    let body = t
-        .render()
-        .map_err(|e| ApiError::Internal(format!("template: {e}")))?;
-    Ok(html_response(StatusCode::OK, body))
+    Ok(html_response(StatusCode::OK, render_html(t)?))
+}
+
+/// A page's HTML.
+fn render_html<T: Template>(t: &T) -> Result<String, PageError> {
+    Ok(t.render()
+        .map_err(|e| ApiError::Internal(format!("template: {e}")))?)
 }
 
 /// Runs an archive call on the blocking pool.

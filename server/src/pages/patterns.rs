@@ -15,12 +15,12 @@ use serde::Deserialize;
 use super::explore::{Fields, Listed, viewer_href};
 use super::explorer::share_fill;
 use super::{PageError, PageResult, drop_empty_filter, kinds, link, searching};
-use crate::ServerState;
 use crate::assets::{Assets, assets};
 use crate::dto::PatternsQuery;
 use crate::error::ApiError;
 use crate::http::html_response;
 use crate::params::{form_board, form_pattern, form_symmetry_colors, nonempty};
+use crate::state::ServerState;
 use crate::svg::{self, PointMark};
 
 /// `GET /patterns` parameters: the API's, plus the editor's.

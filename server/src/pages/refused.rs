@@ -10,10 +10,10 @@ use keil_rules::Move;
 
 use super::board::{MoveItem, View, ViewParams, board_panel, show};
 use super::{PageError, PageQuery, PageResult, blocking, kind_name, link, render};
-use crate::ServerState;
 use crate::assets::{Assets, assets};
 use crate::dto::RefusedQuery;
 use crate::error::ApiError;
+use crate::state::ServerState;
 use crate::svg::PointMark;
 
 /// A row of the refused list.

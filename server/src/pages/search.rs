@@ -7,8 +7,8 @@ use keil_archive::PlayerHit;
 use serde::Deserialize;
 
 use super::{PageQuery, PageResult, Row, render, searching};
-use crate::ServerState;
 use crate::assets::{Assets, assets};
+use crate::state::ServerState;
 
 /// `GET /search?q=`.
 #[derive(Debug, Deserialize)]

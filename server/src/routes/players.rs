@@ -5,10 +5,10 @@ use actix_web::web::{self, Data};
 use keil_archive::Archive;
 
 use super::blocking;
-use crate::ServerState;
 use crate::dto::*;
 use crate::error::{ApiError, Problem};
 use crate::params::{Query, nonempty, parse_limit, required};
+use crate::state::ServerState;
 
 /// A player's profile by name: as written, else the one whose name
 /// matches case- and accent-insensitively.

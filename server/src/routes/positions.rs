@@ -6,11 +6,11 @@ use actix_web::{HttpRequest, HttpResponse};
 use keil_rules::{Color, Move, Point};
 
 use super::{json_body, load_replay};
-use crate::ServerState;
 use crate::dto::*;
 use crate::error::{ApiError, Problem};
 use crate::http::game_data;
 use crate::params::Query;
+use crate::state::ServerState;
 use crate::{svg, work};
 
 /// The board after a ply (0: the start): stones, notation, player to move,
