@@ -9,84 +9,12 @@ use std::fmt::Write as _;
 use askama::Template;
 use keil_archive::{GameId, GameMoves};
 use keil_rules::{AnyBoard, AnyGame, AnyRuleset, Color, Move, Point};
-use serde::Deserialize;
 
 use super::tree::{Branch, LineNodes, Tree};
 use super::{color_word, letter, link};
 use crate::error::ApiError;
+use crate::params::View;
 use crate::svg::{self, Drawing, Extras, PointMark};
-
-/// The viewer's parameters: `?ply=N&var=K&numbers=1&record=R`.
-#[derive(Debug, Deserialize)]
-pub struct ViewParams {
-    /// Another of the game's records to show instead of its own: its
-    /// number in the game's records (0: the game's own).
-    pub record: Option<String>,
-    /// The ply to show (0: the start; default: the last).
-    pub ply: Option<String>,
-    /// A variation to show instead of the main line: its number (1-based,
-    /// in the validator's order, which is the file's).
-    pub var: Option<String>,
-    /// `1`/`true`: move numbers on the stones.
-    pub numbers: Option<String>,
-}
-
-/// [`ViewParams`] read.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct View {
-    ply: Option<u32>,
-    pub(super) var: Option<usize>,
-    numbers: bool,
-    /// The record shown (`None`: the game's own).
-    pub(super) record: Option<i64>,
-}
-
-impl View {
-    pub(super) fn parse(p: &ViewParams) -> Result<View, ApiError> {
-        use crate::params::nonempty;
-        let ply = nonempty(&p.ply).map(crate::params::parse_ply).transpose()?;
-        let var = nonempty(&p.var)
-            .map(|s| {
-                s.parse::<usize>().ok().filter(|&n| n >= 1).ok_or_else(|| {
-                    crate::error::bad(
-                        "var",
-                        format!(
-                            "{} is not a variation number: 1 is the record's first variation",
-                            crate::error::quote(s)
-                        ),
-                    )
-                })
-            })
-            .transpose()?;
-        let numbers = crate::params::parse_flag("numbers", nonempty(&p.numbers), false)?;
-        let record = nonempty(&p.record)
-            .map(crate::params::parse_record_number)
-            .transpose()?
-            .filter(|&n| n != 0);
-        Ok(View {
-            ply,
-            var,
-            numbers,
-            record,
-        })
-    }
-
-    /// The query that keeps the line and the numbers (`var=2&numbers=1&`),
-    /// for links to other plies.
-    pub(super) fn keep(&self) -> String {
-        let mut q = String::new();
-        if let Some(r) = self.record {
-            let _ = write!(q, "record={r}&");
-        }
-        if let Some(v) = self.var {
-            let _ = write!(q, "var={v}&");
-        }
-        if self.numbers {
-            q.push_str("numbers=1&");
-        }
-        q
-    }
-}
 
 /// One move of the move list.
 pub(super) struct MoveItem {

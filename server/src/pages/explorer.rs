@@ -7,8 +7,7 @@
 use actix_web::web::Data;
 use askama::Template;
 use keil_archive::{GameId, PositionAnswer, PositionHit, PositionQuery};
-use keil_rules::{AnyPosition, BoardSpec, Color, Move};
-use serde::Deserialize;
+use keil_rules::{AnyPosition, Color, Move};
 
 use super::explore::{Fields, Listed, viewer_href};
 use super::{
@@ -17,42 +16,9 @@ use super::{
 };
 use crate::assets::{Assets, assets};
 use crate::error::ApiError;
-use crate::params::nonempty;
+use crate::params::{ExplorerParams, editing};
 use crate::state::ServerState;
 use crate::svg::{self, PointMark};
-
-/// `GET /positions` parameters: the API's, plus the editor's.
-#[derive(Debug, Default, Deserialize)]
-pub struct ExplorerParams {
-    /// The board in position notation (suffixes as the API reads them).
-    pub position: Option<String>,
-    /// The game kind (`keil`, `go`, ...); inferred from the notation when
-    /// absent; with no position, the empty board's kind (default `keil`).
-    pub kind: Option<String>,
-    /// With no position: the empty board's size (default: the kind's).
-    pub size: Option<String>,
-    /// `b` or `w`: the player to move (overrides a suffix).
-    pub to_move: Option<String>,
-    /// `true`: symmetric images match too.
-    pub symmetry: Option<String>,
-    /// `swap`: colour-swapped positions match too.
-    pub colors: Option<String>,
-    /// The game filters (the API's).
-    #[serde(flatten)]
-    pub filter: crate::dto::GameFilterQuery,
-    /// The explorer's options (the API's; `next` is `to_move`).
-    #[serde(flatten)]
-    pub explore: crate::dto::ExploreQuery,
-    /// The next page of games.
-    pub cursor: Option<String>,
-    /// `1`: the board editor (clicking a point cycles it).
-    pub edit: Option<String>,
-    /// A line of moves from the empty board of `kind`/`size`
-    /// (comma-separated, `Q16` or `pd`, `pass`): the position after it,
-    /// captures and the turn applied ([`crate::play`]). Without `position`
-    /// and `edit`, the explorer plays: an absent line is the empty board.
-    pub play: Option<String>,
-}
 
 /// A move of the line played so far, as a link back to it.
 struct LineLink {
@@ -206,69 +172,19 @@ pub(super) fn share_fill(black: u64, white: u64) -> String {
 }
 
 /// The search the explorer's parameters ask for, and the line played
-/// (`play=`): the page's and its downloads'.
+/// (`play=`): the page's and its downloads'. The board is the archive's
+/// main one ([`main_board`]) when the parameters name none.
 async fn explorer_query(
     state: &Data<ServerState>,
     q: &ExplorerParams,
 ) -> Result<(PositionQuery, Option<crate::play::Line>), PageError> {
-    let bad = |what: &str, e: &dyn std::fmt::Display| {
-        PageError(ApiError::BadRequest(format!("{what}: {e}")))
+    let board = q.board()?;
+    let main = if board.wants_main_board() {
+        Some(main_board(state).await?)
+    } else {
+        None
     };
-    let kind = nonempty(&q.kind)
-        .map(|k| {
-            k.parse::<keil_rules::GameKind>()
-                .map_err(|e| bad("kind", &e))
-        })
-        .transpose()?;
-    let edit = super::editing(&q.edit);
-    let size = nonempty(&q.size)
-        .map(|s| {
-            s.parse::<u8>()
-                .map_err(|_| bad("size", &format!("{s:?} is not a board size")))
-        })
-        .transpose()?;
-    // The board of a line or of the editor: as given, else the archive's.
-    let board_spec = |kind: keil_rules::GameKind, size: Option<u8>| {
-        BoardSpec::new(kind, size.unwrap_or(kind.default_size())).map_err(|e| bad("size", &e))
-    };
-    let spec = match (kind, nonempty(&q.position)) {
-        (_, Some(_)) => None,
-        (Some(k), None) => Some(board_spec(k, size)?),
-        (None, None) => {
-            let (k, main) = main_board(state).await?;
-            Some(board_spec(k, size.or(Some(main)))?)
-        }
-    };
-    let mut line: Option<crate::play::Line> = None;
-    let mut query = match (nonempty(&q.position), spec) {
-        (Some(text), _) => {
-            PositionQuery::parse_inferred(kind, text).map_err(|e| bad("position", &e))?
-        }
-        (None, Some(spec)) if !edit => {
-            let l = crate::play::parse_play(spec, q.play.as_deref().unwrap_or(""))?;
-            let mut pq = PositionQuery::new(l.position());
-            pq.to_move = Some(l.to_move());
-            line = Some(l);
-            pq
-        }
-        (None, Some(spec)) => {
-            PositionQuery::new(AnyPosition::empty(spec).map_err(|e| bad("size", &e))?)
-        }
-        (None, None) => unreachable!("a board without a position"),
-    };
-    if let Some(t) = nonempty(&q.to_move) {
-        query.to_move = Some(crate::params::parse_color("to_move", t)?);
-    }
-    // The API's parser: `true`/`1`/`yes` (the page once read `yes` as
-    // false).
-    query.symmetry = crate::params::parse_flag("symmetry", nonempty(&q.symmetry), false)?;
-    query.swap_colors = crate::params::parse_colors(q.colors.as_deref(), false)?;
-    query.filter = q.filter.clone().filter()?;
-    let explore = q.explore.read()?;
-    let mut query = explore.position(query)?;
-    query.limit = 20;
-    query.cursor = nonempty(&q.cursor).map(str::to_string);
-    Ok((query, line))
+    Ok(board.query(main)?)
 }
 
 /// `GET /positions.sgf?…`, `/positions.zip?…`: the games the explorer
@@ -293,7 +209,7 @@ pub async fn positions_download(
 pub async fn positions_page(state: Data<ServerState>, q: PageQuery<ExplorerParams>) -> PageResult {
     let q = q.into_inner();
     let (query, line) = explorer_query(&state, &q).await?;
-    let edit = super::editing(&q.edit);
+    let edit = editing(&q.edit);
 
     let pos = query.position;
     let kind_code = pos.kind().code().to_string();

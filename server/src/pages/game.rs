@@ -9,12 +9,12 @@ use actix_web::web::{self, Data};
 use askama::Template;
 use keil_archive::GameId;
 
-use super::board::ViewParams;
-use super::board::{MoveItem, View, board_panel, show};
+use super::board::{MoveItem, board_panel, show};
 use super::tree::Branch;
 use super::{CSP, PageError, PageQuery, PageResult, Row, blocking, render};
 use crate::assets::{Assets, assets};
 use crate::error::ApiError;
+use crate::params::{View, ViewParams};
 use crate::state::ServerState;
 
 #[derive(Template)]

@@ -179,7 +179,7 @@ impl PatternForm {
         let PatternParams { mut api, edit } = params;
         drop_empty_filter(&mut api.filter);
         let text = nonempty(&api.pattern).unwrap_or_default().to_string();
-        let edit = super::editing(&edit) || text.is_empty();
+        let edit = crate::params::editing(&edit) || text.is_empty();
         let mut errors: Vec<String> = Vec::new();
         let spec = form_board(&api.kind, &api.size, &mut errors);
         let mode_text = nonempty(&api.mode).unwrap_or("auto").to_string();
