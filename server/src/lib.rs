@@ -20,7 +20,7 @@
 //!
 //! # Overview
 //!
-//! - [`ServerOptions`] → [`bind`] (an actix [`Server`] and the addresses it
+//! - [`ServerOptions`] → [`bind`] (an actix [`Server`](actix_web::dev::Server) and the addresses it
 //!   listens on, for tests on port 0) or [`run`] (serve until stopped).
 //! - [`app_config`] registers every route on an actix `ServiceConfig`; the
 //!   API's routes are listed once, in [`routes::route_table`], with thin

@@ -1,5 +1,5 @@
 //! Per-client rate limits: a thin actix middleware
-//! ([`throttle`](crate::middleware::throttle)) over
+//! (`throttle`, in `middleware.rs`) over
 //! `governor`'s keyed GCRA limiters, one per class of request, keyed by the
 //! client's IP address ([`client_ip`]).
 //!

@@ -25,8 +25,8 @@
 //!
 //! With [`crate::ServerOptions::metrics_addr`], `/metrics` is served only
 //! on that listener (which serves nothing else) and the public one answers
-//! it 404 ([`on_its_listener`]). The state's middleware
-//! (`middleware.rs`) counts the answers ([`Metrics::observe_answer`]); the
+//! it 404 (`on_its_listener`). The state's middleware
+//! (`middleware.rs`) counts the answers (`Metrics::observe_answer`); the
 //! application serves [`Metrics::answer`].
 
 use std::net::SocketAddr;
@@ -96,42 +96,64 @@ fn register<C: prometheus::core::Collector + Clone + 'static>(r: &Registry, c: C
     c
 }
 
+/// A counter with `labels`, registered in `r`.
+fn counter(r: &Registry, name: &str, help: &str, labels: &[&str]) -> IntCounterVec {
+    register(
+        r,
+        IntCounterVec::new(Opts::new(name, help), labels).expect("valid metric"),
+    )
+}
+
+/// A gauge, registered in `r`.
+fn gauge(r: &Registry, name: &str, help: &str) -> IntGauge {
+    register(r, IntGauge::new(name, help).expect("valid metric"))
+}
+
+/// A gauge with `labels`, registered in `r`.
+fn gauges(r: &Registry, name: &str, help: &str, labels: &[&str]) -> IntGaugeVec {
+    register(
+        r,
+        IntGaugeVec::new(Opts::new(name, help), labels).expect("valid metric"),
+    )
+}
+
+/// A histogram of [`BUCKETS`] with `labels`, registered in `r`.
+fn histograms(r: &Registry, name: &str, help: &str, labels: &[&str]) -> HistogramVec {
+    register(
+        r,
+        HistogramVec::new(
+            HistogramOpts::new(name, help).buckets(BUCKETS.to_vec()),
+            labels,
+        )
+        .expect("valid metric"),
+    )
+}
+
 impl Metrics {
     /// A new registry with every metric at zero.
     pub fn new() -> Metrics {
         let r = Registry::new();
-        let counter = |name: &str, help: &str, labels: &[&str]| {
-            register(
-                &r,
-                IntCounterVec::new(Opts::new(name, help), labels).expect("valid metric"),
-            )
-        };
-        let gauge =
-            |name: &str, help: &str| register(&r, IntGauge::new(name, help).expect("valid metric"));
         Metrics {
             requests: counter(
+                &r,
                 "keil_http_requests_total",
                 "HTTP requests answered, by route pattern, method and status",
                 &["route", "method", "status"],
             ),
-            latency: register(
+            latency: histograms(
                 &r,
-                HistogramVec::new(
-                    HistogramOpts::new(
-                        "keil_http_request_duration_seconds",
-                        "Time to the answer's head, by route pattern",
-                    )
-                    .buckets(BUCKETS.to_vec()),
-                    &["route"],
-                )
-                .expect("valid metric"),
+                "keil_http_request_duration_seconds",
+                "Time to the answer's head, by route pattern",
+                &["route"],
             ),
             errors: counter(
+                &r,
                 "keil_http_errors_total",
                 "Error answers (4xx, 5xx) by route pattern and problem type",
                 &["route", "problem"],
             ),
             over_budget: counter(
+                &r,
                 "keil_searches_over_budget_total",
                 "Searches stopped at the query budget (503 over-budget), by route pattern",
                 &["route"],
@@ -142,46 +164,44 @@ impl Metrics {
                     .expect("valid metric"),
             ),
             upload_games: counter(
+                &r,
                 "keil_upload_games_total",
                 "Game trees of uploads, by outcome",
                 &["outcome"],
             ),
-            games: register(
+            games: gauges(
                 &r,
-                IntGaugeVec::new(
-                    Opts::new("keil_archive_games", "Stored games, by game kind"),
-                    &["kind"],
-                )
-                .expect("valid metric"),
+                "keil_archive_games",
+                "Stored games, by game kind",
+                &["kind"],
             ),
-            players: gauge("keil_archive_players", "Distinct player names"),
-            imports: gauge("keil_archive_imports", "Import runs logged"),
+            players: gauge(&r, "keil_archive_players", "Distinct player names"),
+            imports: gauge(&r, "keil_archive_imports", "Import runs logged"),
             refused: gauge(
+                &r,
                 "keil_archive_refused",
                 "Refused games logged over all imports",
             ),
             store_bytes: gauge(
+                &r,
                 "keil_archive_store_bytes",
                 "Bytes on disk of the store (the SQLite database and its WAL, or the PostgreSQL archive's tables)",
             ),
             text_bytes: gauge(
+                &r,
                 "keil_archive_text_index_bytes",
                 "Bytes on disk of the text index",
             ),
             text_documents: gauge(
+                &r,
                 "keil_archive_text_index_documents",
                 "Games in the text index",
             ),
-            index_bytes: register(
+            index_bytes: gauges(
                 &r,
-                IntGaugeVec::new(
-                    Opts::new(
-                        "keil_index_bytes",
-                        "Bytes the in-memory indexes hold, by index and where: the heap, or mapped from the node cache's files",
-                    ),
-                    &["index", "held"],
-                )
-                .expect("valid metric"),
+                "keil_index_bytes",
+                "Bytes the in-memory indexes hold, by index and where: the heap, or mapped from the node cache's files",
+                &["index", "held"],
             ),
             archive_read: Mutex::new(None),
             registry: r,

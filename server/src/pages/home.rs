@@ -59,6 +59,48 @@ struct HomeData {
     rows: Vec<Row>,
 }
 
+/// The most played first moves of the kind `code` on its board of side
+/// `size`; `None` when the kind or the board is unknown to the rules.
+fn opening(a: &Archive, code: &str, size: u8) -> Result<Option<Opening>, PageError> {
+    let Ok(rk) = code.parse::<keil_rules::GameKind>() else {
+        return Ok(None);
+    };
+    let Ok(spec) = BoardSpec::new(rk, size) else {
+        return Ok(None);
+    };
+    let Ok(empty) = AnyPosition::empty(spec) else {
+        return Ok(None);
+    };
+    let query = PositionQuery {
+        limit: 1,
+        ..PositionQuery::new(empty)
+    };
+    let answer = a.positions().search(&query)?;
+    let moves = answer
+        .continuations
+        .iter()
+        .take(8)
+        .map(|c| MoveRow {
+            href: continuation_href(&empty, code, c.to_move, c.next, false),
+            mv: format!("{} {}", letter(c.to_move), c.mv),
+            games: c.games,
+            black_wins: c.black_wins,
+            white_wins: c.white_wins,
+        })
+        .collect();
+    Ok(Some(Opening {
+        kind: code.to_string(),
+        name: kind_name(code),
+        size_name: size_name(code, size),
+        total: answer.total_games,
+        explore: link(
+            "/positions",
+            &[("kind", code), ("position", &empty.to_notation(None))],
+        ),
+        moves,
+    }))
+}
+
 /// What the home page shows, read from the archive.
 fn home_data(a: &Archive) -> Result<HomeData, PageError> {
     let stats = a.stats()?;
@@ -87,44 +129,9 @@ fn home_data(a: &Archive) -> Result<HomeData, PageError> {
             }
         }
         let Some((_, size)) = best else { continue };
-        let Ok(rk) = kind.code().parse::<keil_rules::GameKind>() else {
-            continue;
-        };
-        let Ok(spec) = BoardSpec::new(rk, size) else {
-            continue;
-        };
-        let Ok(empty) = AnyPosition::empty(spec) else {
-            continue;
-        };
-        let query = PositionQuery {
-            limit: 1,
-            ..PositionQuery::new(empty)
-        };
-        let answer = a.positions().search(&query)?;
-        let code = kind.code();
-        let moves = answer
-            .continuations
-            .iter()
-            .take(8)
-            .map(|c| MoveRow {
-                href: continuation_href(&empty, code, c.to_move, c.next, false),
-                mv: format!("{} {}", letter(c.to_move), c.mv),
-                games: c.games,
-                black_wins: c.black_wins,
-                white_wins: c.white_wins,
-            })
-            .collect();
-        openings.push(Opening {
-            kind: code.to_string(),
-            name: kind_name(code),
-            size_name: size_name(code, size),
-            total: answer.total_games,
-            explore: link(
-                "/positions",
-                &[("kind", code), ("position", &empty.to_notation(None))],
-            ),
-            moves,
-        });
+        if let Some(opening) = opening(a, kind.code(), size)? {
+            openings.push(opening);
+        }
     }
     let list = a.games().list(
         &GameFilter::default(),
@@ -178,7 +185,7 @@ fn home_html(a: &Archive) -> Result<String, PageError> {
 
 /// `GET /`: the search box, counts per kind, the most played first moves
 /// per kind, the latest games. The page is computed at most every
-/// 10 s ([`crate::state::HomeCache`]), in the background once a first answer exists.
+/// 10 s (the state's `HomeCache`), in the background once a first answer exists.
 pub async fn home(state: Data<ServerState>) -> PageResult {
     let html = match state.home.get() {
         (Some(d), false) => d,

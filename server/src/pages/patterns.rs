@@ -378,6 +378,16 @@ fn placed_words(mode: PatternMode, mode_text: &str) -> String {
     }
 }
 
+/// The modes the form offers: each code and its words.
+const MODES: &[(&str, &str)] = &[
+    ("auto", "where the pattern suggests"),
+    ("anywhere", "anywhere"),
+    ("corner", "in a corner"),
+    ("side", "along a side"),
+    ("centre", "in the centre (no edge)"),
+    ("fixed", "exactly where drawn"),
+];
+
 /// The page's view model: the form echoed, its links, the board drawn
 /// and what the search found.
 ///
@@ -438,14 +448,7 @@ fn patterns_view(
             .map(|m| placed_words(m, &form.mode_text))
             .unwrap_or_default(),
         placed_code: form.mode.map_or("", PatternMode::code),
-        modes: vec![
-            ("auto", "where the pattern suggests"),
-            ("anywhere", "anywhere"),
-            ("corner", "in a corner"),
-            ("side", "along a side"),
-            ("centre", "in the centre (no edge)"),
-            ("fixed", "exactly where drawn"),
-        ],
+        modes: MODES.to_vec(),
         mode: here.mode,
         symmetry,
         swap,

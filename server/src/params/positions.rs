@@ -106,7 +106,7 @@ pub struct ExplorerParams {
     pub edit: Option<String>,
     /// A line of moves from the empty board of `kind`/`size`
     /// (comma-separated, `Q16` or `pd`, `pass`): the position after it,
-    /// captures and the turn applied ([`crate::play`]). Without `position`
+    /// captures and the turn applied (`play.rs`). Without `position`
     /// and `edit`, the explorer plays: an absent line is the empty board.
     pub play: Option<String>,
 }
