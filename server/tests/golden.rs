@@ -2,7 +2,9 @@
 //! against golden files (`tests/golden/*.html`): the home page, the game
 //! viewer of every kind (the final position's count, move numbers,
 //! markup, comments and variations), the board fragment, the explorer
-//! (playing, editing), the pattern page and a refused record's page.
+//! (playing, editing), the pattern page and a refused record's page; and
+//! the API's answers to a position and a pattern search
+//! (`tests/golden/*.json`).
 //!
 //! After a change that is meant to alter a page, write the files anew
 //! with `KEIL_BLESS=1 cargo test -p keil-server --test golden` and read
@@ -118,6 +120,14 @@ fn pages_are_byte_for_byte_as_their_golden_files() {
         ),
         ("patterns-edit".into(), "/patterns?kind=go&size=9&edit=1".into()),
         ("refused".into(), "/refused/1".into()),
+        (
+            "api-positions.json".into(),
+            "/api/v1/positions?kind=go&size=9&play=ee&top_games=2&recent_games=2".into(),
+        ),
+        (
+            "api-patterns.json".into(),
+            "/api/v1/patterns?kind=go&size=9&pattern=X%3Aee&top_games=2&recent_games=2".into(),
+        ),
     ];
     for &(kind, ..) in common::CORPUS {
         let (id, plies) = common::first_game(&f, kind.code());
@@ -132,7 +142,11 @@ fn pages_are_byte_for_byte_as_their_golden_files() {
     let mut differ = Vec::new();
     for (name, path) in &pages {
         let body = steady(&fetch(&f.base, path));
-        let file = dir.join(format!("{name}.html"));
+        let file = if name.ends_with(".json") {
+            dir.join(name)
+        } else {
+            dir.join(format!("{name}.html"))
+        };
         if bless {
             std::fs::create_dir_all(&dir).unwrap();
             std::fs::write(&file, &body).unwrap();
