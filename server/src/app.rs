@@ -6,10 +6,10 @@
 use actix_web::web::{self, Data, ServiceConfig};
 use actix_web::{HttpRequest, HttpResponse};
 
-use crate::ServerState;
 use crate::error::ApiError;
 use crate::http::RouteEntry;
 use crate::http::entry;
+use crate::state::ServerState;
 
 /// Every route of the API ([`crate::routes::route_table`]) and the
 /// OpenAPI document's, fixed paths before those with a `{}` segment.
@@ -43,7 +43,7 @@ pub fn app_config(state: Data<ServerState>) -> impl FnOnce(&mut ServiceConfig) {
             web::PathConfig::default()
                 .error_handler(|e, _| ApiError::BadRequest(format!("path: {e}")).into()),
         );
-        let metrics = entry("GET", crate::metrics::PATH, crate::metrics::serve);
+        let metrics = entry("GET", crate::metrics::PATH, serve_metrics);
         // Several methods on one path share one resource.
         let mut resources: Vec<(&'static str, Vec<&'static str>, actix_web::Resource)> = Vec::new();
         for e in api_routes()
@@ -80,6 +80,12 @@ pub fn app_config(state: Data<ServerState>) -> impl FnOnce(&mut ServiceConfig) {
         }
         cfg.default_service(web::to(not_found));
     }
+}
+
+/// `GET /metrics`: the state's metrics in the text format, the archive
+/// gauges refreshed when due ([`crate::metrics::Metrics::answer`]).
+async fn serve_metrics(state: Data<ServerState>) -> Result<HttpResponse, ApiError> {
+    state.metrics.answer(&state.archive).await
 }
 
 /// An unknown path: 404 (a problem document, or an HTML page for a

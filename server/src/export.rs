@@ -11,17 +11,16 @@
 //! once; more answer 503 with `Retry-After`.
 
 use std::io::{self, Write};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use actix_web::HttpResponse;
 use actix_web::http::header;
 use actix_web::web::{Bytes, Data};
 use keil_container::{Bundle, BundleFormat};
 
-use crate::ServerState;
 use crate::dto::{GameFilterQuery, SelectionQuery};
 use crate::error::{ApiError, Problem};
 use crate::params::{Query, selection};
+use crate::state::ServerState;
 
 /// Downloads that may run at once.
 pub const EXPORT_SLOTS: usize = 2;
@@ -33,18 +32,15 @@ const CHUNKS: usize = 8;
 /// Bytes per chunk sent to the client.
 const CHUNK_BYTES: usize = 64 << 10;
 
-/// The running downloads.
-#[derive(Debug, Default)]
-pub(crate) struct Exports(AtomicUsize);
-
-/// One running download, counted in [`Exports`] until it is dropped (its
+/// One running download, counted in the state's
+/// [`Exports`](crate::state::Exports) until it is dropped (its
 /// thread ends, or the thread could not start).
 struct Slot(Data<ServerState>);
 
 impl Slot {
     /// Counts one more download; refused past [`EXPORT_SLOTS`].
     fn take(state: &Data<ServerState>) -> Result<Slot, ApiError> {
-        let before = state.exports.0.fetch_add(1, Ordering::SeqCst);
+        let before = state.exports.enter();
         let slot = Slot(state.clone());
         if before >= EXPORT_SLOTS {
             return Err(ApiError::ExportsBusy(EXPORT_SLOTS));
@@ -55,7 +51,7 @@ impl Slot {
 
 impl Drop for Slot {
     fn drop(&mut self) {
-        self.0.exports.0.fetch_sub(1, Ordering::SeqCst);
+        self.0.exports.leave();
     }
 }
 
@@ -105,7 +101,7 @@ pub(crate) fn download(
         .name("keil-export".into())
         .spawn(move || {
             let _slot = slot;
-            crate::work::lower_priority();
+            crate::pools::lower_priority();
             let out = io::BufWriter::with_capacity(CHUNK_BYTES, ChannelWriter(send));
             let mut bundle = Bundle::new(format, out);
             let games = worker.archive.games();

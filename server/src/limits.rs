@@ -1,4 +1,5 @@
-//! Per-client rate limits: a thin actix middleware ([`throttle`]) over
+//! Per-client rate limits: a thin actix middleware
+//! (`throttle`, in `middleware.rs`) over
 //! `governor`'s keyed GCRA limiters, one per class of request, keyed by the
 //! client's IP address ([`client_ip`]).
 //!
@@ -38,15 +39,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use actix_web::body::MessageBody;
-use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::Method;
-use actix_web::middleware::Next;
-use actix_web::web::Data;
 use governor::clock::Clock;
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
-use crate::ServerState;
 use crate::error::ApiError;
 
 /// Default searches per minute per client (text, position and pattern
@@ -401,7 +397,8 @@ impl WorkMeter {
 }
 
 tokio::task_local! {
-    /// The client of the request being handled (set by [`throttle`] around
+    /// The client of the request being handled (set by
+    /// [`throttle`](crate::middleware::throttle) around
     /// the handler), for the search jobs to charge ([`WorkMeter`]).
     pub(crate) static CLIENT: IpAddr;
 }
@@ -431,36 +428,6 @@ pub fn client_ip(req: &actix_web::HttpRequest, trust_proxy: bool) -> IpAddr {
         .and_then(|v| v.rsplit(',').next())
         .and_then(|s| s.trim().parse::<IpAddr>().ok())
         .unwrap_or(peer)
-}
-
-/// The middleware: draws every request from its class's quota for its
-/// client, answering 429 with `Retry-After` past it, and runs the handler
-/// with its client in the task-local `CLIENT` (for [`WorkMeter`]).
-///
-/// # Errors
-/// None of its own: a refusal is an answer (429), and the inner service's
-/// errors pass through.
-pub async fn throttle(
-    req: ServiceRequest,
-    next: Next<impl MessageBody + 'static>,
-) -> Result<ServiceResponse<actix_web::body::BoxBody>, actix_web::Error> {
-    let Some(state) = req.app_data::<Data<ServerState>>().cloned() else {
-        return Ok(next.call(req).await?.map_into_boxed_body());
-    };
-    let client = client_ip(req.request(), state.limits.trust_proxy());
-    let class = Class::of(req.method(), req.path());
-    // The operator's uploads (bulk imports) draw on no quota.
-    let operator = class == Some(Class::Uploads)
-        && crate::tokens::bearer(req.request()).is_some_and(|t| state.tokens.is_operator(t));
-    if let Some(class) = class.filter(|_| !operator)
-        && let Err(e) = state.limits.check(class, client)
-    {
-        let (req, _) = req.into_parts();
-        let response = actix_web::ResponseError::error_response(&e);
-        return Ok(ServiceResponse::new(req, response));
-    }
-    let res = CLIENT.scope(client, next.call(req)).await?;
-    Ok(res.map_into_boxed_body())
 }
 
 #[cfg(test)]

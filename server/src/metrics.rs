@@ -25,25 +25,25 @@
 //!
 //! With [`crate::ServerOptions::metrics_addr`], `/metrics` is served only
 //! on that listener (which serves nothing else) and the public one answers
-//! it 404.
+//! it 404 (`on_its_listener`). The state's middleware
+//! (`middleware.rs`) counts the answers (`Metrics::observe_answer`); the
+//! application serves [`Metrics::answer`].
 
 use std::net::SocketAddr;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use actix_web::body::{BoxBody, MessageBody};
+use actix_web::HttpResponse;
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::Method;
-use actix_web::middleware::Next;
-use actix_web::web::{self, Data};
-use actix_web::{Error, HttpResponse};
+use actix_web::web;
+use keil_archive::Archive;
 use prometheus::{
     Encoder, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, IntGauge, IntGaugeVec, Opts,
     Registry, TextEncoder,
 };
 
-use crate::ServerState;
-use crate::error::{Answered, ApiError, Form, answer};
+use crate::error::{Answered, ApiError};
 
 /// How long the archive gauges are reused between scrapes.
 pub const ARCHIVE_REFRESH: Duration = Duration::from_secs(5);
@@ -96,42 +96,64 @@ fn register<C: prometheus::core::Collector + Clone + 'static>(r: &Registry, c: C
     c
 }
 
+/// A counter with `labels`, registered in `r`.
+fn counter(r: &Registry, name: &str, help: &str, labels: &[&str]) -> IntCounterVec {
+    register(
+        r,
+        IntCounterVec::new(Opts::new(name, help), labels).expect("valid metric"),
+    )
+}
+
+/// A gauge, registered in `r`.
+fn gauge(r: &Registry, name: &str, help: &str) -> IntGauge {
+    register(r, IntGauge::new(name, help).expect("valid metric"))
+}
+
+/// A gauge with `labels`, registered in `r`.
+fn gauges(r: &Registry, name: &str, help: &str, labels: &[&str]) -> IntGaugeVec {
+    register(
+        r,
+        IntGaugeVec::new(Opts::new(name, help), labels).expect("valid metric"),
+    )
+}
+
+/// A histogram of [`BUCKETS`] with `labels`, registered in `r`.
+fn histograms(r: &Registry, name: &str, help: &str, labels: &[&str]) -> HistogramVec {
+    register(
+        r,
+        HistogramVec::new(
+            HistogramOpts::new(name, help).buckets(BUCKETS.to_vec()),
+            labels,
+        )
+        .expect("valid metric"),
+    )
+}
+
 impl Metrics {
     /// A new registry with every metric at zero.
     pub fn new() -> Metrics {
         let r = Registry::new();
-        let counter = |name: &str, help: &str, labels: &[&str]| {
-            register(
-                &r,
-                IntCounterVec::new(Opts::new(name, help), labels).expect("valid metric"),
-            )
-        };
-        let gauge =
-            |name: &str, help: &str| register(&r, IntGauge::new(name, help).expect("valid metric"));
         Metrics {
             requests: counter(
+                &r,
                 "keil_http_requests_total",
                 "HTTP requests answered, by route pattern, method and status",
                 &["route", "method", "status"],
             ),
-            latency: register(
+            latency: histograms(
                 &r,
-                HistogramVec::new(
-                    HistogramOpts::new(
-                        "keil_http_request_duration_seconds",
-                        "Time to the answer's head, by route pattern",
-                    )
-                    .buckets(BUCKETS.to_vec()),
-                    &["route"],
-                )
-                .expect("valid metric"),
+                "keil_http_request_duration_seconds",
+                "Time to the answer's head, by route pattern",
+                &["route"],
             ),
             errors: counter(
+                &r,
                 "keil_http_errors_total",
                 "Error answers (4xx, 5xx) by route pattern and problem type",
                 &["route", "problem"],
             ),
             over_budget: counter(
+                &r,
                 "keil_searches_over_budget_total",
                 "Searches stopped at the query budget (503 over-budget), by route pattern",
                 &["route"],
@@ -142,46 +164,44 @@ impl Metrics {
                     .expect("valid metric"),
             ),
             upload_games: counter(
+                &r,
                 "keil_upload_games_total",
                 "Game trees of uploads, by outcome",
                 &["outcome"],
             ),
-            games: register(
+            games: gauges(
                 &r,
-                IntGaugeVec::new(
-                    Opts::new("keil_archive_games", "Stored games, by game kind"),
-                    &["kind"],
-                )
-                .expect("valid metric"),
+                "keil_archive_games",
+                "Stored games, by game kind",
+                &["kind"],
             ),
-            players: gauge("keil_archive_players", "Distinct player names"),
-            imports: gauge("keil_archive_imports", "Import runs logged"),
+            players: gauge(&r, "keil_archive_players", "Distinct player names"),
+            imports: gauge(&r, "keil_archive_imports", "Import runs logged"),
             refused: gauge(
+                &r,
                 "keil_archive_refused",
                 "Refused games logged over all imports",
             ),
             store_bytes: gauge(
+                &r,
                 "keil_archive_store_bytes",
                 "Bytes on disk of the store (the SQLite database and its WAL, or the PostgreSQL archive's tables)",
             ),
             text_bytes: gauge(
+                &r,
                 "keil_archive_text_index_bytes",
                 "Bytes on disk of the text index",
             ),
             text_documents: gauge(
+                &r,
                 "keil_archive_text_index_documents",
                 "Games in the text index",
             ),
-            index_bytes: register(
+            index_bytes: gauges(
                 &r,
-                IntGaugeVec::new(
-                    Opts::new(
-                        "keil_index_bytes",
-                        "Bytes the in-memory indexes hold, by index and where: the heap, or mapped from the node cache's files",
-                    ),
-                    &["index", "held"],
-                )
-                .expect("valid metric"),
+                "keil_index_bytes",
+                "Bytes the in-memory indexes hold, by index and where: the heap, or mapped from the node cache's files",
+                &["index", "held"],
             ),
             archive_read: Mutex::new(None),
             registry: r,
@@ -278,70 +298,53 @@ impl Metrics {
     }
 }
 
-/// `GET /metrics`: refreshes the archive gauges when due, answers the text
-/// format.
-///
-/// # Errors
-/// Archive errors while reading its counts (500).
-pub async fn serve(state: Data<ServerState>) -> Result<HttpResponse, ApiError> {
-    if state.metrics.archive_due() {
-        let archive = std::sync::Arc::clone(&state.archive);
-        let (stats, memory) =
-            web::block(move || archive.stats().map(|s| (s, archive.index_memory()))).await??;
-        state.metrics.set_archive(&stats, &memory);
-    }
-    Ok(HttpResponse::Ok()
-        .content_type(TextEncoder::new().format_type())
-        .insert_header(("cache-control", "no-store"))
-        .body(state.metrics.render()))
-}
-
-/// Whether the request may go on: with a metrics listener, `/metrics` only
-/// there and nothing else there.
-fn on_its_listener(req: &ServiceRequest, metrics_addr: Option<SocketAddr>) -> bool {
+/// Whether the request may go on: with a metrics listener (its
+/// address, `metrics_addr`), `/metrics` only there and nothing else there.
+pub(crate) fn on_its_listener(req: &ServiceRequest, metrics_addr: Option<SocketAddr>) -> bool {
     match metrics_addr {
         None => true,
         Some(addr) => (req.app_config().local_addr() == addr) == (req.path() == PATH),
     }
 }
 
-/// The middleware: keeps `/metrics` on its listener, then counts every
-/// answer by route pattern, method and status, its time, and its problem
-/// type (from `Answered`).
-///
-/// # Errors
-/// None of its own: the inner service's errors pass through.
-pub async fn count(
-    req: ServiceRequest,
-    next: Next<impl MessageBody + 'static>,
-) -> Result<ServiceResponse<BoxBody>, Error> {
-    let start = Instant::now();
-    let state = req.app_data::<Data<ServerState>>().cloned();
-    let Some(state) = state else {
-        return Ok(next.call(req).await?.map_into_boxed_body());
-    };
-    let res = if on_its_listener(&req, state.metrics_addr) {
-        next.call(req).await?.map_into_boxed_body()
-    } else {
-        let e = ApiError::NotFound(format!("no route for {} {}", req.method(), req.path()));
-        let response = answer(&e, Form::of(req.headers(), Form::Json));
-        req.into_response(response)
-    };
-    let route = res
-        .request()
-        .app_data::<RoutePattern>()
-        .map_or(UNMATCHED, |r| r.0);
-    let problem = res
-        .response()
-        .extensions()
-        .get::<Answered>()
-        .map(|a| a.kind);
-    state.metrics.observe(
-        route,
-        res.request().method(),
-        res.status().as_u16(),
-        problem,
-        start.elapsed(),
-    );
-    Ok(res)
+impl Metrics {
+    /// `GET /metrics`'s answer: refreshes the archive gauges from
+    /// `archive` when due, answers the text format.
+    ///
+    /// # Errors
+    /// Archive errors while reading its counts (500).
+    pub async fn answer(&self, archive: &Arc<Archive>) -> Result<HttpResponse, ApiError> {
+        if self.archive_due() {
+            let archive = Arc::clone(archive);
+            let (stats, memory) =
+                web::block(move || archive.stats().map(|s| (s, archive.index_memory()))).await??;
+            self.set_archive(&stats, &memory);
+        }
+        Ok(HttpResponse::Ok()
+            .content_type(TextEncoder::new().format_type())
+            .insert_header(("cache-control", "no-store"))
+            .body(self.render()))
+    }
+
+    /// Counts an answer by route pattern, method and status, its time
+    /// (`elapsed` since its request arrived), and its problem type (from
+    /// `Answered`).
+    pub(crate) fn observe_answer<B>(&self, res: &ServiceResponse<B>, elapsed: Duration) {
+        let route = res
+            .request()
+            .app_data::<RoutePattern>()
+            .map_or(UNMATCHED, |r| r.0);
+        let problem = res
+            .response()
+            .extensions()
+            .get::<Answered>()
+            .map(|a| a.kind);
+        self.observe(
+            route,
+            res.request().method(),
+            res.status().as_u16(),
+            problem,
+            elapsed,
+        );
+    }
 }

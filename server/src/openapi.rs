@@ -45,7 +45,7 @@ use crate::routes;
     components(schemas(
         Problem, GameDto, GameListDto, GameDetailDto, GameRecordDto, SimilarGameDto, PositionDto, MoveDto, CapturesDto, KaomiEndDto, KaomiGroupDto, KaomiPairDto, PushDto,
         PlayerHitDto, PlayersDto, RecordDto, OpponentDto, SpellingDto, PlayerDto, ContinuationDto, YearCountDto,
-        PositionGameDto, PositionSearchDto, TextHitDto, SearchDto, StatsDto, HealthDto,
+        GameHitRow, PositionGameDto, PositionSearchDto, TextHitDto, SearchDto, StatsDto, HealthDto,
         UploadVerdictDto, UploadDto, RemovalDto, MoveStatsDto, PatternContinuationDto, PatternGameDto,
         PatternSearchDto, RefusedDto, RefusedListDto, RefusedRecordDto,
     )),
@@ -79,7 +79,7 @@ impl Modify for BearerAuth {
 ///   [`crate::params::parse`] enforces (400 past it) before any handler;
 /// - 414 and 431: [`crate::documents`] refuses an over-long request target
 ///   or over-large headers before any handler runs, on every route;
-/// - 429 with `Retry-After`: [`crate::limits::throttle`], on every route
+/// - 429 with `Retry-After`: [`throttle`](crate::middleware::throttle), on every route
 ///   that draws on a quota ([`crate::limits::Class::of`]; all but
 ///   `/healthz`);
 /// - `Retry-After` on every 503 the handlers document (the query budget,

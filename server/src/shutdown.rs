@@ -9,31 +9,24 @@
 //! 1. pause accepting (the listeners stay bound, new connections wait in
 //!    the kernel's backlog and are reset at the end);
 //! 2. wait until no request is in flight ([`InFlight`], counted by
-//!    [`track`] from the request's head to its answer's last body byte),
+//!    [`track`](crate::middleware::track) from the request's head to its
+//!    answer's last body byte),
 //!    or until the grace period has passed;
 //! 3. stop the server at once: what is left is idle keep-alive connections
 //!    (or, past the grace period, the requests that did not finish).
 
-use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
-use actix_web::Error;
-use actix_web::body::{BodySize, BoxBody, MessageBody};
-use actix_web::dev::{ServerHandle, ServiceRequest, ServiceResponse};
-use actix_web::middleware::Next;
-use actix_web::web::{Bytes, Data};
-
-use crate::ServerState;
+use actix_web::dev::ServerHandle;
 
 /// How often a graceful stop looks at the requests in flight.
 const POLL: Duration = Duration::from_millis(20);
 
 /// The number of requests in flight: from their head's arrival to the end
 /// of their answer's body (or the connection's end).
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct InFlight(Arc<AtomicUsize>);
 
 impl InFlight {
@@ -42,14 +35,15 @@ impl InFlight {
         self.0.load(Ordering::SeqCst)
     }
 
-    fn enter(&self) -> Guard {
+    /// Counts one more request, until the guard is dropped.
+    pub(crate) fn enter(&self) -> Guard {
         self.0.fetch_add(1, Ordering::SeqCst);
         Guard(Arc::clone(&self.0))
     }
 }
 
 /// One request in flight; leaves the count when dropped.
-struct Guard(Arc<AtomicUsize>);
+pub(crate) struct Guard(Arc<AtomicUsize>);
 
 impl Drop for Guard {
     fn drop(&mut self) {
@@ -57,52 +51,12 @@ impl Drop for Guard {
     }
 }
 
-/// An answer's body that holds its request's [`Guard`] until the body is
-/// dropped (sent whole, or its connection gone).
-struct Tracked {
-    body: BoxBody,
-    _guard: Guard,
-}
-
-impl MessageBody for Tracked {
-    type Error = Box<dyn std::error::Error>;
-
-    fn size(&self) -> BodySize {
-        self.body.size()
-    }
-
-    fn poll_next(
-        self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-    ) -> Poll<Option<Result<Bytes, Self::Error>>> {
-        Pin::new(&mut self.get_mut().body).poll_next(cx)
-    }
-}
-
-/// Middleware (outermost): counts the request in [`ServerState`]'s
-/// [`InFlight`] until its answer's body is done.
-pub(crate) async fn track(
-    req: ServiceRequest,
-    next: Next<impl MessageBody + 'static>,
-) -> Result<ServiceResponse<BoxBody>, Error> {
-    let Some(state) = req.app_data::<Data<ServerState>>().cloned() else {
-        return Ok(next.call(req).await?.map_into_boxed_body());
-    };
-    let guard = state.in_flight.enter();
-    let res = next.call(req).await?;
-    Ok(res.map_body(|_, body| {
-        BoxBody::new(Tracked {
-            body: body.boxed(),
-            _guard: guard,
-        })
-    }))
-}
-
 /// Stops `server` on the process's signals, for as long as the actix
 /// system runs: SIGTERM gracefully (see the module docs; at most `grace`
 /// for the requests in flight), SIGINT and SIGQUIT at once (Ctrl-C
-/// elsewhere). Spawned by [`crate::bind`].
-pub(crate) async fn on_signals(server: ServerHandle, state: Data<ServerState>, grace: Duration) {
+/// elsewhere). `in_flight` is the server's count of requests in flight.
+/// Spawned by [`crate::bind`].
+pub(crate) async fn on_signals(server: ServerHandle, in_flight: InFlight, grace: Duration) {
     let graceful = match next_signal().await {
         Some(graceful) => graceful,
         None => return,
@@ -114,15 +68,15 @@ pub(crate) async fn on_signals(server: ServerHandle, state: Data<ServerState>, g
     }
     let start = Instant::now();
     tracing::info!(
-        in_flight = state.in_flight.count(),
+        in_flight = in_flight.count(),
         grace_ms = grace.as_millis() as u64,
         "SIGTERM received: no new connection; requests in flight may finish"
     );
     server.pause().await;
-    while state.in_flight.count() > 0 && start.elapsed() < grace {
+    while in_flight.count() > 0 && start.elapsed() < grace {
         actix_web::rt::time::sleep(POLL).await;
     }
-    let left = state.in_flight.count();
+    let left = in_flight.count();
     if left > 0 {
         tracing::warn!(
             unfinished = left,

@@ -12,9 +12,9 @@ use actix_web::HttpRequest;
 use actix_web::http::header;
 use keil_archive::{Checked, Fate, GameOutcome, ImportOptions, ImportSource, NOT_SGF};
 
-use crate::ServerState;
 use crate::dto::{UploadDto, UploadVerdictDto};
 use crate::error::ApiError;
+use crate::state::ServerState;
 use crate::tokens::{Token, bearer};
 
 /// How many game trees of each outcome (stored, duplicate, refused) an

@@ -58,6 +58,25 @@ pub struct ContinuationDto {
     pub history: Option<Vec<YearCountDto>>,
 }
 
+/// What every search's hit says of its game: the date, the players, their
+/// ranks and the result (the last fields of a position or pattern
+/// search's game).
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct GameHitRow {
+    /// The date, `YYYY-MM-DD` or empty.
+    pub date: String,
+    /// Black's name.
+    pub black: Option<String>,
+    /// White's name.
+    pub white: Option<String>,
+    /// Black's rank (`7d`; else `BR` as written; `null` for none).
+    pub black_rank: Option<String>,
+    /// White's rank, as `black_rank`.
+    pub white_rank: Option<String>,
+    /// The result.
+    pub result: Option<String>,
+}
+
 /// A game that reached the searched position.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct PositionGameDto {
@@ -83,18 +102,9 @@ pub struct PositionGameDto {
     /// Whether the button had been taken in the matched position (always
     /// `false` for Go).
     pub button_taken: bool,
-    /// The date, `YYYY-MM-DD` or empty.
-    pub date: String,
-    /// Black's name.
-    pub black: Option<String>,
-    /// White's name.
-    pub white: Option<String>,
-    /// Black's rank (`7d`; else `BR` as written; `null` for none).
-    pub black_rank: Option<String>,
-    /// White's rank, as `black_rank`.
-    pub white_rank: Option<String>,
-    /// The result.
-    pub result: Option<String>,
+    /// The game's date, players, ranks and result.
+    #[serde(flatten)]
+    pub game: GameHitRow,
 }
 
 /// The answer to a position search.
@@ -201,18 +211,9 @@ pub struct PatternGameDto {
     /// the variation's. Absent for the main line.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub variation: Option<u32>,
-    /// The date, `YYYY-MM-DD` or empty.
-    pub date: String,
-    /// Black's name.
-    pub black: Option<String>,
-    /// White's name.
-    pub white: Option<String>,
-    /// Black's rank (`7d`; else `BR` as written; `null` for none).
-    pub black_rank: Option<String>,
-    /// White's rank, as `black_rank`.
-    pub white_rank: Option<String>,
-    /// The result.
-    pub result: Option<String>,
+    /// The game's date, players, ranks and result.
+    #[serde(flatten)]
+    pub game: GameHitRow,
 }
 
 impl From<keil_archive::PatternHit> for PatternGameDto {
@@ -226,12 +227,14 @@ impl From<keil_archive::PatternHit> for PatternGameDto {
             swapped: h.swapped,
             next: h.next,
             variation: h.variation,
-            date: h.date,
-            black: h.black,
-            white: h.white,
-            black_rank: h.black_rank,
-            white_rank: h.white_rank,
-            result: h.result,
+            game: GameHitRow {
+                date: h.date,
+                black: h.black,
+                white: h.white,
+                black_rank: h.black_rank,
+                white_rank: h.white_rank,
+                result: h.result,
+            },
         }
     }
 }

@@ -9,84 +9,12 @@ use std::fmt::Write as _;
 use askama::Template;
 use keil_archive::{GameId, GameMoves};
 use keil_rules::{AnyBoard, AnyGame, AnyRuleset, Color, Move, Point};
-use serde::Deserialize;
 
 use super::tree::{Branch, LineNodes, Tree};
 use super::{color_word, letter, link};
 use crate::error::ApiError;
+use crate::params::View;
 use crate::svg::{self, Drawing, Extras, PointMark};
-
-/// The viewer's parameters: `?ply=N&var=K&numbers=1&record=R`.
-#[derive(Debug, Deserialize)]
-pub struct ViewParams {
-    /// Another of the game's records to show instead of its own: its
-    /// number in the game's records (0: the game's own).
-    pub record: Option<String>,
-    /// The ply to show (0: the start; default: the last).
-    pub ply: Option<String>,
-    /// A variation to show instead of the main line: its number (1-based,
-    /// in the validator's order, which is the file's).
-    pub var: Option<String>,
-    /// `1`/`true`: move numbers on the stones.
-    pub numbers: Option<String>,
-}
-
-/// [`ViewParams`] read.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct View {
-    ply: Option<u32>,
-    pub(super) var: Option<usize>,
-    numbers: bool,
-    /// The record shown (`None`: the game's own).
-    pub(super) record: Option<i64>,
-}
-
-impl View {
-    pub(super) fn parse(p: &ViewParams) -> Result<View, ApiError> {
-        use crate::params::nonempty;
-        let ply = nonempty(&p.ply).map(crate::params::parse_ply).transpose()?;
-        let var = nonempty(&p.var)
-            .map(|s| {
-                s.parse::<usize>().ok().filter(|&n| n >= 1).ok_or_else(|| {
-                    crate::error::bad(
-                        "var",
-                        format!(
-                            "{} is not a variation number: 1 is the record's first variation",
-                            crate::error::quote(s)
-                        ),
-                    )
-                })
-            })
-            .transpose()?;
-        let numbers = crate::params::parse_flag("numbers", nonempty(&p.numbers), false)?;
-        let record = nonempty(&p.record)
-            .map(crate::params::parse_record_number)
-            .transpose()?
-            .filter(|&n| n != 0);
-        Ok(View {
-            ply,
-            var,
-            numbers,
-            record,
-        })
-    }
-
-    /// The query that keeps the line and the numbers (`var=2&numbers=1&`),
-    /// for links to other plies.
-    pub(super) fn keep(&self) -> String {
-        let mut q = String::new();
-        if let Some(r) = self.record {
-            let _ = write!(q, "record={r}&");
-        }
-        if let Some(v) = self.var {
-            let _ = write!(q, "var={v}&");
-        }
-        if self.numbers {
-            q.push_str("numbers=1&");
-        }
-        q
-    }
-}
 
 /// One move of the move list.
 pub(super) struct MoveItem {
@@ -323,24 +251,58 @@ fn ink(position: &keil_rules::AnyPosition, p: Point) -> Option<String> {
 /// captures, the node's comments and the variations that branch there:
 /// part of the game page, and the fragment the viewer's script fetches.
 pub(super) fn board_panel(sh: &Shown) -> String {
-    let (ply, plies, board) = (sh.ply, sh.plies, sh.board);
-    let line = &sh.line;
-    let l = &line.at;
-    let last_point = match l.last {
-        Some((_, _, Move::Place(p))) => Some(p),
-        _ => None,
+    let (ply, plies) = (sh.ply, sh.plies);
+    let l = &sh.line.at;
+    let (mut caption, announce) = caption_and_announce(sh);
+    let mut marks = kaomi_marks(l, ply == plies);
+    count_marks(sh, &mut caption, &mut marks);
+    if sh.view.numbers {
+        marks.extend(move_numbers(sh));
+    }
+    let (mut comments, mut branches) = (Vec::new(), Vec::new());
+    if let (Some(t), Some(nodes)) = (&sh.tree, &sh.nodes) {
+        comments = t.comments(nodes, ply);
+        branches = t.branches(nodes, ply, sh.board);
+        marks.extend(markup_marks(sh, t, nodes));
+    }
+    marks.extend(sh.marks.iter().cloned());
+    let flipped = View {
+        numbers: !sh.view.numbers,
+        ..sh.view
     };
-    let captured: Vec<(Point, Color)> = match l.last {
-        Some((_, c, _)) => l.captured.iter().map(|&p| (p, c.opposite())).collect(),
-        None => Vec::new(),
+    let panel = BoardPanel {
+        ply,
+        announce,
+        svg: panel_svg(sh, &caption, &marks),
+        buttons: nav_buttons(ply, plies),
+        caption: format!("{}, {caption}", sh.title),
+        explore: explore_link(l),
+        keep: sh.view.keep(),
+        numbers_href: format!("?{}ply={ply}", flipped.keep()),
+        numbers_text: if sh.view.numbers {
+            "hide move numbers"
+        } else {
+            "show move numbers"
+        },
+        captures: l.captures,
+        comments,
+        branches,
+        line_note: line_note(sh),
     };
-    let mut caption = format!("ply {ply}/{plies}");
+    panel.render().unwrap_or_default()
+}
+
+/// The board's caption (`ply 12/80 · B d4 · White to move`) and the
+/// screen readers' announcement of the last move.
+fn caption_and_announce(sh: &Shown) -> (String, String) {
+    let l = &sh.line.at;
+    let mut caption = format!("ply {}/{}", sh.ply, sh.plies);
     let mut announce = String::new();
     match l.last {
         Some((n, c, mv)) => {
             let name = match mv {
                 Move::Place(p) => l.position.display_name(p),
-                m => board.move_name(m),
+                m => sh.board.move_name(m),
             };
             let _ = write!(caption, " · {} {name}", letter(c));
             let _ = write!(announce, "Move {n}: {} {name}", color_word(c));
@@ -354,63 +316,74 @@ pub(super) fn board_panel(sh: &Shown) -> String {
     if l.position.button_taken() == Some(true) {
         caption.push_str(" · button taken");
     }
-    let notation = l.position.to_notation(Some(l.to_move));
-    let mut marks = kaomi_marks(l, ply == plies);
-    // The final position of a finished game whose result the rules count:
-    // the points its score counts (territory, area) marked for their
-    // owner. Under agreement rules (Japanese, Korean, AGA...) the players'
-    // result stands and no count is drawn (go-rules.md).
-    if ply == plies && line.end.is_complete() && sh.result_checked {
-        let score = line.end.score();
-        let _ = write!(
-            caption,
-            " · computed score B {} W {}",
-            score.black, score.white
-        );
-        for (p, c) in line.end.owned_points() {
-            let (class, who) = match c {
-                Color::Black => ("dot-b", "Black"),
-                Color::White => ("dot-w", "White"),
-            };
-            marks.push(PointMark {
-                point: p,
-                class,
-                label: String::new(),
-                href: None,
-                title: format!("{}: {who}'s", board.display_name(p)),
-                fill: None,
-                data: Vec::new(),
-            });
-        }
+    (caption, announce)
+}
+
+/// The final position of a finished game whose result the rules count:
+/// the computed score added to the caption, and the points its score
+/// counts (territory, area) marked for their owner. Under agreement rules
+/// (Japanese, Korean, AGA...) the players' result stands and no count is
+/// drawn (go-rules.md).
+fn count_marks(sh: &Shown, caption: &mut String, marks: &mut Vec<PointMark>) {
+    let line = &sh.line;
+    if !(sh.ply == sh.plies && line.end.is_complete() && sh.result_checked) {
+        return;
     }
-    if sh.view.numbers {
-        // The number of the move that placed each stone still on the board.
-        let mut last: std::collections::HashMap<Point, u32> = Default::default();
-        for &(p, n) in &line.placed {
-            last.insert(p, n);
-        }
-        let mut numbered: Vec<(Point, u32)> = last
-            .into_iter()
-            .filter(|&(p, _)| l.position.get(p).is_some())
-            .collect();
-        numbered.sort_unstable_by_key(|&(_, n)| n);
-        for (p, n) in numbered {
-            marks.push(PointMark {
-                point: p,
-                class: "mk-num",
-                label: n.to_string(),
-                href: None,
-                title: format!("move {n}"),
-                fill: Some(ink(&l.position, p).unwrap_or_else(|| "#000".into())),
-                data: Vec::new(),
-            });
-        }
+    let score = line.end.score();
+    let _ = write!(
+        caption,
+        " · computed score B {} W {}",
+        score.black, score.white
+    );
+    for (p, c) in line.end.owned_points() {
+        let (class, who) = match c {
+            Color::Black => ("dot-b", "Black"),
+            Color::White => ("dot-w", "White"),
+        };
+        marks.push(PointMark {
+            point: p,
+            class,
+            label: String::new(),
+            href: None,
+            title: format!("{}: {who}'s", sh.board.display_name(p)),
+            fill: None,
+            data: Vec::new(),
+        });
     }
-    let (mut comments, mut branches) = (Vec::new(), Vec::new());
-    if let (Some(t), Some(nodes)) = (&sh.tree, &sh.nodes) {
-        comments = t.comments(nodes, ply);
-        branches = t.branches(nodes, ply, board);
-        for m in t.markup(nodes, ply, board) {
+}
+
+/// The number of the move that placed each stone still on the board.
+fn move_numbers(sh: &Shown) -> Vec<PointMark> {
+    let l = &sh.line.at;
+    let mut last: std::collections::HashMap<Point, u32> = Default::default();
+    for &(p, n) in &sh.line.placed {
+        last.insert(p, n);
+    }
+    let mut numbered: Vec<(Point, u32)> = last
+        .into_iter()
+        .filter(|&(p, _)| l.position.get(p).is_some())
+        .collect();
+    numbered.sort_unstable_by_key(|&(_, n)| n);
+    numbered
+        .into_iter()
+        .map(|(p, n)| PointMark {
+            point: p,
+            class: "mk-num",
+            label: n.to_string(),
+            href: None,
+            title: format!("move {n}"),
+            fill: Some(ink(&l.position, p).unwrap_or_else(|| "#000".into())),
+            data: Vec::new(),
+        })
+        .collect()
+}
+
+/// The record's markup at the ply shown (SGF `TR`, `SQ`, `CR`, `MA`, `LB`).
+fn markup_marks(sh: &Shown, t: &Tree, nodes: &LineNodes) -> Vec<PointMark> {
+    let (board, l) = (sh.board, &sh.line.at);
+    t.markup(nodes, sh.ply, board)
+        .into_iter()
+        .map(|m| {
             let (class, what) = match m.shape {
                 "tr" => ("mk-tr", "triangle"),
                 "sq" => ("mk-sq", "square"),
@@ -423,7 +396,7 @@ pub(super) fn board_panel(sh: &Shown) -> String {
             } else {
                 format!("{}: {what} {}", board.display_name(m.point), m.label)
             };
-            marks.push(PointMark {
+            PointMark {
                 point: m.point,
                 class,
                 label: m.label,
@@ -431,31 +404,50 @@ pub(super) fn board_panel(sh: &Shown) -> String {
                 title,
                 fill: ink(&l.position, m.point),
                 data: Vec::new(),
-            });
-        }
-    }
-    marks.extend(sh.marks.iter().cloned());
-    let svg = svg::render_with(
+            }
+        })
+        .collect()
+}
+
+/// The board's SVG, inline: the position at the ply with its last move,
+/// captures, notation and `marks`.
+fn panel_svg(sh: &Shown, caption: &str, marks: &[PointMark]) -> String {
+    let l = &sh.line.at;
+    let last_point = match l.last {
+        Some((_, _, Move::Place(p))) => Some(p),
+        _ => None,
+    };
+    let captured: Vec<(Point, Color)> = match l.last {
+        Some((_, c, _)) => l.captured.iter().map(|&p| (p, c.opposite())).collect(),
+        None => Vec::new(),
+    };
+    let notation = l.position.to_notation(Some(l.to_move));
+    svg::render_with(
         &Drawing {
             position: &l.position,
             last: last_point,
             captured: &captured,
-            caption: &caption,
+            caption,
         },
         &Extras {
             inline: true,
-            ply: Some(ply),
+            ply: Some(sh.ply),
             notation: Some(&notation),
-            marks: &marks,
+            marks,
         },
-    );
+    )
+}
+
+/// The replay buttons: start, back ten, back one, forward one, forward
+/// ten, end.
+fn nav_buttons(ply: u32, plies: u32) -> Vec<NavButton> {
     let b = |to: u32, text, title, disabled| NavButton {
         ply: to,
         text,
         title,
         disabled,
     };
-    let buttons = vec![
+    vec![
         b(0, "|◀", "Start (Home)", ply == 0),
         b(ply.saturating_sub(10), "◀◀", "Back ten moves (↑)", ply == 0),
         b(ply.saturating_sub(1), "◀", "Back one move (←)", ply == 0),
@@ -472,44 +464,28 @@ pub(super) fn board_panel(sh: &Shown) -> String {
             ply == plies,
         ),
         b(plies, "▶|", "End (End)", ply == plies),
-    ];
-    let explore = link(
+    ]
+}
+
+/// The explorer at the position shown, with its player to move.
+fn explore_link(l: &crate::replay::Replayed) -> String {
+    link(
         "/positions",
         &[
             ("kind", l.position.kind().code()),
             ("position", &l.position.to_notation(None)),
             ("to_move", if l.to_move == Color::Black { "b" } else { "w" }),
         ],
-    );
-    let flipped = View {
-        numbers: !sh.view.numbers,
-        ..sh.view
-    };
-    let line_note = sh.view.var.and_then(|k| {
-        let (from, words) = sh.tree.as_ref()?.variation_words(k)?;
-        Some(LineNote {
-            text: format!("Variation {k}, from move {from}: {words}"),
-            back: format!("?ply={}", from.saturating_sub(1)),
-        })
-    });
-    let panel = BoardPanel {
-        ply,
-        announce,
-        svg,
-        buttons,
-        caption: format!("{}, {caption}", sh.title),
-        explore,
-        keep: sh.view.keep(),
-        numbers_href: format!("?{}ply={ply}", flipped.keep()),
-        numbers_text: if sh.view.numbers {
-            "hide move numbers"
-        } else {
-            "show move numbers"
-        },
-        captures: l.captures,
-        comments,
-        branches,
-        line_note,
-    };
-    panel.render().unwrap_or_default()
+    )
+}
+
+/// On a variation: its number, where it leaves the main line, its moves,
+/// and the link back.
+fn line_note(sh: &Shown) -> Option<LineNote> {
+    let k = sh.view.var?;
+    let (from, words) = sh.tree.as_ref()?.variation_words(k)?;
+    Some(LineNote {
+        text: format!("Variation {k}, from move {from}: {words}"),
+        back: format!("?ply={}", from.saturating_sub(1)),
+    })
 }

@@ -9,13 +9,13 @@ use actix_web::web::{self, Data};
 use askama::Template;
 use keil_archive::GameId;
 
-use super::board::ViewParams;
-use super::board::{MoveItem, View, board_panel, show};
+use super::board::{MoveItem, board_panel, show};
 use super::tree::Branch;
 use super::{CSP, PageError, PageQuery, PageResult, Row, blocking, render};
-use crate::ServerState;
 use crate::assets::{Assets, assets};
 use crate::error::ApiError;
+use crate::params::{View, ViewParams};
+use crate::state::ServerState;
 
 #[derive(Template)]
 #[template(path = "game.html")]
@@ -190,22 +190,30 @@ pub async fn game_page(
         Ok((a.games().records(id)?, a.games().similar(id)?))
     })
     .await?;
-    let shown = view_record(&q)?;
-    let records: Vec<RecordRow> = if records.len() > 1 {
-        records
-            .into_iter()
-            .map(RecordRow::from)
-            .map(|r| RecordRow {
-                shown: r.record == shown,
-                ..r
-            })
-            .collect()
-    } else {
-        Vec::new()
-    };
-    let similar = similar
+    let records = record_rows(records, view_record(&q)?);
+    let similar = similar.into_iter().map(SimilarRow::from).collect();
+    render(&game_view(id, view, game, records, similar)?)
+}
+
+/// The game's records as its page lists them, `shown` marked; none when
+/// the game has only its own.
+fn record_rows(records: Vec<keil_archive::GameRecord>, shown: i64) -> Vec<RecordRow> {
+    if records.len() <= 1 {
+        return Vec::new();
+    }
+    records
         .into_iter()
-        .map(|s| SimilarRow {
+        .map(RecordRow::from)
+        .map(|r| RecordRow {
+            shown: r.record == shown,
+            ..r
+        })
+        .collect()
+}
+
+impl From<keil_archive::SimilarGame> for SimilarRow {
+    fn from(s: keil_archive::SimilarGame) -> SimilarRow {
+        SimilarRow {
             id: s.game.id,
             players: format!(
                 "{} – {}",
@@ -213,42 +221,31 @@ pub async fn game_page(
                 s.game.white.as_deref().unwrap_or("?")
             ),
             date: s.game.date.clone().unwrap_or_default(),
-        })
-        .collect();
+        }
+    }
+}
+
+/// The game page's view: the board panel at the ply asked for, the move
+/// list, the tree, the game's facts, its records and similar games.
+fn game_view(
+    id: GameId,
+    view: View,
+    game: keil_archive::Game,
+    records: Vec<RecordRow>,
+    similar: Vec<SimilarRow>,
+) -> Result<GamePage<'static>, PageError> {
     let summary = game.summary;
     let handicap = game.moves.handicap;
     let sh = show(id, game.moves, &game.record, view)?;
     let panel = board_panel(&sh);
     let checked = sh.result_checked;
-    let score = (summary.status == keil_archive::GameStatus::Complete && checked).then(|| {
+    let complete = summary.status == keil_archive::GameStatus::Complete;
+    let score = (complete && checked).then(|| {
         let s = sh.line.end.score();
         format!("Black {}, White {} (komi included)", s.black, s.white)
     });
     let g = Row::from(&summary);
-    let name = |n: &Option<String>, rank: &str| {
-        let n = n.clone().unwrap_or_else(|| "?".into());
-        if rank.is_empty() {
-            n
-        } else {
-            format!("{n} {rank}")
-        }
-    };
-    let heading = format!(
-        "{} – {} · {} {}",
-        name(&summary.black, &g.black_rank),
-        name(&summary.white, &g.white_rank),
-        g.kind_name,
-        g.size_name
-    );
-    let result_source = if summary.result.is_none() {
-        ""
-    } else if checked && summary.status == keil_archive::GameStatus::Complete {
-        "as the record gives it, checked against the computed score"
-    } else if summary.status == keil_archive::GameStatus::Complete {
-        "as the record gives it: the players' result, not counted here (the rules count by agreement, go-rules.md)"
-    } else {
-        "as the record gives it"
-    };
+    let heading = heading(&summary, &g);
     let (tree, tree_more) = match &sh.tree {
         Some(t) => {
             let all = t.all_branches(sh.board);
@@ -257,8 +254,7 @@ pub async fn game_page(
         }
         None => (Vec::new(), 0),
     };
-    let verdict = status_sentence(summary.status, checked).to_string();
-    render(&GamePage {
+    Ok(GamePage {
         a: assets(),
         title: heading.clone(),
         heading,
@@ -275,8 +271,8 @@ pub async fn game_page(
         place: summary.place.clone().unwrap_or_default(),
         game_name: summary.game_name.clone().unwrap_or_default(),
         status: summary.status.code(),
-        verdict,
-        result_source,
+        verdict: status_sentence(summary.status, checked).to_string(),
+        result_source: result_source(&summary, checked),
         score,
         black_q: summary.black.clone().unwrap_or_default(),
         white_q: summary.white.clone().unwrap_or_default(),
@@ -287,6 +283,41 @@ pub async fn game_page(
         similar,
         g,
     })
+}
+
+/// The page's heading: the players with their ranks, the kind and the
+/// board.
+fn heading(summary: &keil_archive::GameSummary, g: &Row) -> String {
+    let name = |n: &Option<String>, rank: &str| {
+        let n = n.clone().unwrap_or_else(|| "?".into());
+        if rank.is_empty() {
+            n
+        } else {
+            format!("{n} {rank}")
+        }
+    };
+    format!(
+        "{} – {} · {} {}",
+        name(&summary.black, &g.black_rank),
+        name(&summary.white, &g.white_rank),
+        g.kind_name,
+        g.size_name
+    )
+}
+
+/// Where the result shown comes from, in words (`checked`: whether the
+/// rules compare it with a computed score).
+fn result_source(summary: &keil_archive::GameSummary, checked: bool) -> &'static str {
+    let complete = summary.status == keil_archive::GameStatus::Complete;
+    if summary.result.is_none() {
+        ""
+    } else if checked && complete {
+        "as the record gives it, checked against the computed score"
+    } else if complete {
+        "as the record gives it: the players' result, not counted here (the rules count by agreement, go-rules.md)"
+    } else {
+        "as the record gives it"
+    }
 }
 
 /// `GET /games/{id}/board?ply=N&var=K&numbers=1`: the board panel alone

@@ -6,11 +6,11 @@ use actix_web::web::Data;
 use askama::Template;
 
 use super::{PageError, PageQuery, PageResult, Row, drop_empty, kinds, link};
-use crate::ServerState;
 use crate::assets::{Assets, assets};
 use crate::dto::GamesQuery;
 use crate::error::ApiError;
 use crate::http::html_response;
+use crate::state::ServerState;
 
 /// The list's filters as typed, to fill the form again.
 #[derive(Default)]

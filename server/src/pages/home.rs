@@ -1,19 +1,22 @@
 //! The home page (`GET /`): the search box, counts per kind, the most
 //! played first moves per kind and the latest games, cached for a few
-//! seconds ([`HomeCache`]).
+//! seconds ([`HomeCache`](crate::state::HomeCache)).
 
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::sync::Arc;
 
+use actix_web::http::StatusCode;
 use actix_web::web::Data;
 use askama::Template;
 use keil_archive::{Archive, GameFilter, Order, Page, PositionQuery};
 use keil_rules::{AnyPosition, BoardSpec};
 
 use super::explorer::continuation_href;
-use super::{PageError, PageResult, Row, blocking, kind_name, letter, link, render, size_name};
-use crate::ServerState;
+use super::{
+    PageError, PageResult, Row, blocking, kind_name, letter, link, render_html, size_name,
+};
 use crate::assets::{Assets, assets};
+use crate::http::html_response;
+use crate::state::ServerState;
 
 /// Games of one kind on the home page.
 struct KindCount {
@@ -41,8 +44,8 @@ struct Opening {
     moves: Vec<MoveRow>,
 }
 
-/// What the home page shows, computed at most every `HOME_TTL` (10 s).
-pub struct HomeData {
+/// What the home page shows.
+struct HomeData {
     games: u64,
     players: u64,
     /// Refused records kept (the home page links their list when there
@@ -56,49 +59,46 @@ pub struct HomeData {
     rows: Vec<Row>,
 }
 
-/// How long the home page's counts are served before they are computed
-/// again (in the background: until then the older ones are served).
-const HOME_TTL: Duration = Duration::from_secs(10);
-
-/// The home page's data and when it was computed (uploads clear it), and
-/// whether a refresh is running.
-#[derive(Default)]
-pub struct HomeCache(Mutex<HomeSlot>);
-
-#[derive(Default)]
-struct HomeSlot {
-    data: Option<(Instant, Arc<HomeData>)>,
-    refreshing: bool,
-}
-
-impl HomeCache {
-    /// Forgets the cached data (after an upload stored games).
-    pub fn clear(&self) {
-        self.0.lock().unwrap_or_else(|e| e.into_inner()).data = None;
-    }
-
-    /// The cached data, if any, and whether the caller should refresh it
-    /// (it is stale and nobody else is refreshing it).
-    fn get(&self) -> (Option<Arc<HomeData>>, bool) {
-        let mut slot = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        let stale = slot
-            .data
-            .as_ref()
-            .is_none_or(|(at, _)| at.elapsed() >= HOME_TTL);
-        let refresh = stale && !slot.refreshing;
-        if refresh {
-            slot.refreshing = true;
-        }
-        (slot.data.as_ref().map(|(_, d)| Arc::clone(d)), refresh)
-    }
-
-    fn put(&self, d: Option<Arc<HomeData>>) {
-        let mut slot = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(d) = d {
-            slot.data = Some((Instant::now(), d));
-        }
-        slot.refreshing = false;
-    }
+/// The most played first moves of the kind `code` on its board of side
+/// `size`; `None` when the kind or the board is unknown to the rules.
+fn opening(a: &Archive, code: &str, size: u8) -> Result<Option<Opening>, PageError> {
+    let Ok(rk) = code.parse::<keil_rules::GameKind>() else {
+        return Ok(None);
+    };
+    let Ok(spec) = BoardSpec::new(rk, size) else {
+        return Ok(None);
+    };
+    let Ok(empty) = AnyPosition::empty(spec) else {
+        return Ok(None);
+    };
+    let query = PositionQuery {
+        limit: 1,
+        ..PositionQuery::new(empty)
+    };
+    let answer = a.positions().search(&query)?;
+    let moves = answer
+        .continuations
+        .iter()
+        .take(8)
+        .map(|c| MoveRow {
+            href: continuation_href(&empty, code, c.to_move, c.next, false),
+            mv: format!("{} {}", letter(c.to_move), c.mv),
+            games: c.games,
+            black_wins: c.black_wins,
+            white_wins: c.white_wins,
+        })
+        .collect();
+    Ok(Some(Opening {
+        kind: code.to_string(),
+        name: kind_name(code),
+        size_name: size_name(code, size),
+        total: answer.total_games,
+        explore: link(
+            "/positions",
+            &[("kind", code), ("position", &empty.to_notation(None))],
+        ),
+        moves,
+    }))
 }
 
 /// What the home page shows, read from the archive.
@@ -129,44 +129,9 @@ fn home_data(a: &Archive) -> Result<HomeData, PageError> {
             }
         }
         let Some((_, size)) = best else { continue };
-        let Ok(rk) = kind.code().parse::<keil_rules::GameKind>() else {
-            continue;
-        };
-        let Ok(spec) = BoardSpec::new(rk, size) else {
-            continue;
-        };
-        let Ok(empty) = AnyPosition::empty(spec) else {
-            continue;
-        };
-        let query = PositionQuery {
-            limit: 1,
-            ..PositionQuery::new(empty)
-        };
-        let answer = a.positions().search(&query)?;
-        let code = kind.code();
-        let moves = answer
-            .continuations
-            .iter()
-            .take(8)
-            .map(|c| MoveRow {
-                href: continuation_href(&empty, code, c.to_move, c.next, false),
-                mv: format!("{} {}", letter(c.to_move), c.mv),
-                games: c.games,
-                black_wins: c.black_wins,
-                white_wins: c.white_wins,
-            })
-            .collect();
-        openings.push(Opening {
-            kind: code.to_string(),
-            name: kind_name(code),
-            size_name: size_name(code, size),
-            total: answer.total_games,
-            explore: link(
-                "/positions",
-                &[("kind", code), ("position", &empty.to_notation(None))],
-            ),
-            moves,
-        });
+        if let Some(opening) = opening(a, kind.code(), size)? {
+            openings.push(opening);
+        }
     }
     let list = a.games().list(
         &GameFilter::default(),
@@ -202,29 +167,10 @@ struct HomePage<'a> {
     rows: &'a [Row],
 }
 
-/// `GET /`: the search box, counts per kind, the most played first moves
-/// per kind, the latest games. The counts are computed at most every
-/// `HOME_TTL`, in the background once a first answer exists.
-pub async fn home(state: Data<ServerState>) -> PageResult {
-    let data = match state.home.get() {
-        (Some(d), false) => d,
-        (Some(d), true) => {
-            let st = state.clone();
-            actix_web::rt::spawn(async move {
-                let fresh = blocking(&st, home_data).await.ok().map(Arc::new);
-                st.home.put(fresh);
-            });
-            d
-        }
-        (None, refresh) => {
-            let fresh = blocking(&state, home_data).await.map(Arc::new);
-            if refresh {
-                state.home.put(fresh.as_ref().ok().cloned());
-            }
-            fresh?
-        }
-    };
-    render(&HomePage {
+/// The home page's HTML, read from the archive.
+fn home_html(a: &Archive) -> Result<String, PageError> {
+    let data = home_data(a)?;
+    render_html(&HomePage {
         a: assets(),
         title: "Home",
         games: data.games,
@@ -235,4 +181,29 @@ pub async fn home(state: Data<ServerState>) -> PageResult {
         openings: &data.openings,
         rows: &data.rows,
     })
+}
+
+/// `GET /`: the search box, counts per kind, the most played first moves
+/// per kind, the latest games. The page is computed at most every
+/// 10 s (the state's `HomeCache`), in the background once a first answer exists.
+pub async fn home(state: Data<ServerState>) -> PageResult {
+    let html = match state.home.get() {
+        (Some(d), false) => d,
+        (Some(d), true) => {
+            let st = state.clone();
+            actix_web::rt::spawn(async move {
+                let fresh = blocking(&st, home_html).await.ok().map(Arc::new);
+                st.home.put(fresh);
+            });
+            d
+        }
+        (None, refresh) => {
+            let fresh = blocking(&state, home_html).await.map(Arc::new);
+            if refresh {
+                state.home.put(fresh.as_ref().ok().cloned());
+            }
+            fresh?
+        }
+    };
+    Ok(html_response(StatusCode::OK, String::clone(&html)))
 }

@@ -35,23 +35,24 @@ mod upload;
 use std::fmt::Write as _;
 use std::sync::Arc;
 
+use actix_web::HttpResponse;
 use actix_web::http::{StatusCode, header};
 use actix_web::web::{self, Data};
-use actix_web::{HttpRequest, HttpResponse};
 use askama::Template;
 use keil_archive::{Archive, GameId, GameSummary};
 use keil_rules::{AnyBoard, AnyGame, AnyPosition, BoardSpec, Color, Move, ToMove};
 
-use crate::ServerState;
 use crate::dto::{GameFilterQuery, GamesQuery};
 use crate::error::ApiError;
 use crate::http::{RouteEntry, entry, html_response};
+use crate::state::ServerState;
 
 pub use crate::http::CSP;
+pub use crate::params::{PageQuery, SearchParams};
 pub use games::{games_page, games_sgf, games_zip};
-pub use home::{HomeCache, HomeData, home};
+pub use home::home;
 pub use players::player_page;
-pub use search::{SearchParams, search_page};
+pub use search::search_page;
 pub use upload::upload_page;
 
 /// The pages, in matching order (fixed paths first), registered by
@@ -85,43 +86,14 @@ pub use crate::error::PageError;
 
 type PageResult = Result<HttpResponse, PageError>;
 
-/// The query parameters of a page as `T`, bounded as the API's
-/// ([`crate::params::parse`]); refusals are error pages.
-#[derive(Debug)]
-pub struct PageQuery<T>(pub T);
-
-impl<T> PageQuery<T> {
-    /// The parameters.
-    pub fn into_inner(self) -> T {
-        self.0
-    }
-}
-
-impl<T> std::ops::Deref for PageQuery<T> {
-    type Target = T;
-    fn deref(&self) -> &T {
-        &self.0
-    }
-}
-
-impl<T: serde::de::DeserializeOwned> actix_web::FromRequest for PageQuery<T> {
-    type Error = PageError;
-    type Future = std::future::Ready<Result<PageQuery<T>, PageError>>;
-
-    fn from_request(req: &HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
-        std::future::ready(
-            crate::params::parse(req.query_string())
-                .map(PageQuery)
-                .map_err(PageError),
-        )
-    }
-}
-
 fn render<T: Template>(t: &T) -> PageResult {
-    let body = t
-        .render()
-        .map_err(|e| ApiError::Internal(format!("template: {e}")))?;
-    Ok(html_response(StatusCode::OK, body))
+    Ok(html_response(StatusCode::OK, render_html(t)?))
+}
+
+/// A page's HTML.
+fn render_html<T: Template>(t: &T) -> Result<String, PageError> {
+    Ok(t.render()
+        .map_err(|e| ApiError::Internal(format!("template: {e}")))?)
 }
 
 /// Runs an archive call on the blocking pool.
@@ -212,12 +184,6 @@ fn link(path: &str, pairs: &[(&str, &str)]) -> String {
         sep = '&';
     }
     s
-}
-
-/// Whether an editor switch (`edit=`) is on: present and neither `0` nor
-/// `false` (the explorer's and the pattern page's).
-fn editing(v: &Option<String>) -> bool {
-    crate::params::nonempty(v).is_some_and(|v| v != "0" && v != "false")
 }
 
 /// A count short enough for a disc on the board: `999`, `1.2k`, `12k`,

@@ -15,12 +15,12 @@ use serde::Deserialize;
 use super::explore::{Fields, Listed, viewer_href};
 use super::explorer::share_fill;
 use super::{PageError, PageResult, drop_empty_filter, kinds, link, searching};
-use crate::ServerState;
 use crate::assets::{Assets, assets};
 use crate::dto::PatternsQuery;
 use crate::error::ApiError;
 use crate::http::html_response;
 use crate::params::{form_board, form_pattern, form_symmetry_colors, nonempty};
+use crate::state::ServerState;
 use crate::svg::{self, PointMark};
 
 /// `GET /patterns` parameters: the API's, plus the editor's.
@@ -179,7 +179,7 @@ impl PatternForm {
         let PatternParams { mut api, edit } = params;
         drop_empty_filter(&mut api.filter);
         let text = nonempty(&api.pattern).unwrap_or_default().to_string();
-        let edit = super::editing(&edit) || text.is_empty();
+        let edit = crate::params::editing(&edit) || text.is_empty();
         let mut errors: Vec<String> = Vec::new();
         let spec = form_board(&api.kind, &api.size, &mut errors);
         let mode_text = nonempty(&api.mode).unwrap_or("auto").to_string();
@@ -378,6 +378,16 @@ fn placed_words(mode: PatternMode, mode_text: &str) -> String {
     }
 }
 
+/// The modes the form offers: each code and its words.
+const MODES: &[(&str, &str)] = &[
+    ("auto", "where the pattern suggests"),
+    ("anywhere", "anywhere"),
+    ("corner", "in a corner"),
+    ("side", "along a side"),
+    ("centre", "in the centre (no edge)"),
+    ("fixed", "exactly where drawn"),
+];
+
 /// The page's view model: the form echoed, its links, the board drawn
 /// and what the search found.
 ///
@@ -438,14 +448,7 @@ fn patterns_view(
             .map(|m| placed_words(m, &form.mode_text))
             .unwrap_or_default(),
         placed_code: form.mode.map_or("", PatternMode::code),
-        modes: vec![
-            ("auto", "where the pattern suggests"),
-            ("anywhere", "anywhere"),
-            ("corner", "in a corner"),
-            ("side", "along a side"),
-            ("centre", "in the centre (no edge)"),
-            ("fixed", "exactly where drawn"),
-        ],
+        modes: MODES.to_vec(),
         mode: here.mode,
         symmetry,
         swap,

@@ -7,9 +7,9 @@ use keil_archive::{GameFilter, Order, Page};
 
 use super::chart;
 use super::{PageError, PageResult, Row, blocking, render};
-use crate::ServerState;
 use crate::assets::{Assets, assets};
 use crate::error::ApiError;
+use crate::state::ServerState;
 
 struct OpponentRow {
     name: String,

@@ -4,18 +4,11 @@
 use actix_web::web::Data;
 use askama::Template;
 use keil_archive::PlayerHit;
-use serde::Deserialize;
 
 use super::{PageQuery, PageResult, Row, render, searching};
-use crate::ServerState;
 use crate::assets::{Assets, assets};
-
-/// `GET /search?q=`.
-#[derive(Debug, Deserialize)]
-pub struct SearchParams {
-    /// A player's name or words of events, places, game names, comments.
-    pub q: Option<String>,
-}
+use crate::params::SearchParams;
+use crate::state::ServerState;
 
 struct PlayerRow {
     name: String,
@@ -51,7 +44,7 @@ struct SearchPage<'a> {
 /// `GET /search?q=`: players by name (case and accents ignored) and games
 /// by full text.
 pub async fn search_page(state: Data<ServerState>, q: PageQuery<SearchParams>) -> PageResult {
-    let q = q.into_inner().q.unwrap_or_default().trim().to_string();
+    let q = q.into_inner().text();
     let text = q.clone();
     let (players, rows, error) = searching(&state, move |a, budget| {
         if text.is_empty() {

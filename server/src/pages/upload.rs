@@ -5,8 +5,8 @@ use actix_web::web::Data;
 use askama::Template;
 
 use super::{PageResult, render};
-use crate::ServerState;
 use crate::assets::{Assets, assets};
+use crate::state::ServerState;
 
 #[derive(Template)]
 #[template(path = "upload.html")]

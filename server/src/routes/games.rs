@@ -6,12 +6,12 @@ use actix_web::web::{self, Data};
 use actix_web::{HttpRequest, HttpResponse};
 
 use super::{blocking, json_body, load_game, no_game};
-use crate::ServerState;
 use crate::dto::*;
 use crate::error::{ApiError, Problem};
 use crate::http::game_data;
 use crate::params::{Query, games_query, parse_id, search_query};
 use crate::replay::{kaomi_end, replay};
+use crate::state::ServerState;
 use crate::{upload, work};
 
 /// Lists games, filtered, sorted by date then id, with keyset pagination.

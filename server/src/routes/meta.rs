@@ -5,9 +5,9 @@ use actix_web::HttpResponse;
 use actix_web::web::Data;
 
 use super::blocking;
-use crate::ServerState;
 use crate::dto::*;
 use crate::error::ApiError;
+use crate::state::ServerState;
 
 /// Liveness: answers without touching the archive.
 #[utoipa::path(get, path = "/healthz", tag = "meta",

@@ -24,11 +24,11 @@ use std::sync::Arc;
 use actix_web::web::{self, Data};
 use keil_archive::{Archive, GameId, GameMoves};
 
-use crate::ServerState;
 use crate::error::ApiError;
 use crate::http::entry;
 use crate::params::{parse_id, parse_ply};
 use crate::replay::{Replayed, replay};
+use crate::state::ServerState;
 
 pub use crate::http::RouteEntry;
 pub use games::{

@@ -4,10 +4,10 @@ use actix_web::HttpResponse;
 use actix_web::web::Data;
 use keil_archive::PatternMode;
 
-use crate::ServerState;
 use crate::dto::*;
 use crate::error::{ApiError, Problem};
 use crate::params::{Query, pattern_query};
+use crate::state::ServerState;
 use crate::work;
 
 /// Games in which a pattern occurs: a region of the board with a value

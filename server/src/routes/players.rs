@@ -5,10 +5,10 @@ use actix_web::web::{self, Data};
 use keil_archive::Archive;
 
 use super::blocking;
-use crate::ServerState;
 use crate::dto::*;
 use crate::error::{ApiError, Problem};
-use crate::params::{Query, nonempty, parse_limit, required};
+use crate::params::{Query, players_query};
+use crate::state::ServerState;
 
 /// A player's profile by name: as written, else the one whose name
 /// matches case- and accent-insensitively.
@@ -42,8 +42,7 @@ pub async fn search_players(
     state: Data<ServerState>,
     q: Query<PlayersQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let name = required("q", &q.q)?.to_string();
-    let limit = parse_limit(nonempty(&q.limit), 20, 100)?;
+    let (name, limit) = players_query(&q)?;
     let hits = blocking(&state, move |a| Ok(a.players().search(&name, limit)?)).await?;
     Ok(HttpResponse::Ok().json(PlayersDto {
         players: hits.into_iter().map(PlayerHitDto::from).collect(),

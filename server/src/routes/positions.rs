@@ -6,11 +6,11 @@ use actix_web::{HttpRequest, HttpResponse};
 use keil_rules::{Color, Move, Point};
 
 use super::{json_body, load_replay};
-use crate::ServerState;
 use crate::dto::*;
 use crate::error::{ApiError, Problem};
 use crate::http::game_data;
 use crate::params::Query;
+use crate::state::ServerState;
 use crate::{svg, work};
 
 /// The board after a ply (0: the start): stones, notation, player to move,
@@ -198,11 +198,13 @@ fn position_game(g: keil_archive::PositionHit) -> PositionGameDto {
         position: g.position,
         to_move: color_code(g.to_move),
         button_taken: g.button_taken,
-        date: g.date,
-        black: g.black,
-        white: g.white,
-        black_rank: g.black_rank,
-        white_rank: g.white_rank,
-        result: g.result,
+        game: GameHitRow {
+            date: g.date,
+            black: g.black,
+            white: g.white,
+            black_rank: g.black_rank,
+            white_rank: g.white_rank,
+            result: g.result,
+        },
     }
 }

@@ -5,10 +5,10 @@ use actix_web::HttpResponse;
 use actix_web::web::{self, Data};
 
 use super::blocking;
-use crate::ServerState;
 use crate::dto::*;
 use crate::error::{ApiError, Problem};
 use crate::params::{Query, numbered_id, refused_query};
+use crate::state::ServerState;
 
 /// Lists the refused records the archive keeps (each as it came, with its
 /// verdict), the latest first (or by id), with keyset pages.

@@ -61,7 +61,8 @@ impl Canvas {
         }
     }
 
-    /// The marks of [`Extras::marks`] at their canvas coordinates.
+    /// The marks of [`Extras::marks`] at their canvas coordinates, each
+    /// inside its link when it has one.
     pub(super) fn marks(&mut self, marks: &[(f64, f64, &PointMark)], radius: f64) {
         if marks.is_empty() {
             return;
@@ -75,184 +76,206 @@ impl Canvas {
                 }
                 self.s.push('>');
             }
-            let title = escape(&m.title);
-            match m.class {
-                "dot-b" | "dot-w" => {
-                    let k = radius * 0.35;
-                    let fill = if m.class == "dot-b" {
-                        "#151515"
-                    } else {
-                        "#f7f7f4"
-                    };
-                    let _ = write!(
-                        self.s,
-                        r##"<rect class="{}" x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="{fill}" stroke="#555" stroke-width="0.8"><title>{title}</title></rect>"##,
-                        m.class,
-                        x - k,
-                        y - k,
-                        2.0 * k,
-                        2.0 * k
-                    );
-                }
-                "next" => {
-                    let fill = m.fill.as_deref().unwrap_or("#2e86de");
-                    let _ = write!(
-                        self.s,
-                        r##"<circle class="next" cx="{x:.1}" cy="{y:.1}" r="{:.1}" fill="{}" stroke="#fff" stroke-width="1.5"><title>{title}</title></circle><text class="next-label{}" x="{x:.1}" y="{y:.1}" text-anchor="middle" dominant-baseline="central" fill="#fff" font-size="{}">{}</text>"##,
-                        radius * 0.8,
-                        escape(fill),
-                        if m.label.len() > 3 { " long" } else { "" },
-                        if m.label.len() > 3 { 8 } else { 10 },
-                        escape(&m.label)
-                    );
-                }
-                // A point of the pattern editor: a disc whose look the
-                // stylesheet gives by the link's `data-cell` (a stone, a
-                // tinted region point, or nothing), and the cell's
-                // character when it is a wildcard.
-                "cell" => {
-                    let _ = write!(
-                        self.s,
-                        r##"<circle class="cell" cx="{x:.1}" cy="{y:.1}" r="{:.1}" fill="#2e86de" fill-opacity="0"><title>{title}</title></circle><text class="cell-label" x="{x:.1}" y="{y:.1}" text-anchor="middle" dominant-baseline="central" fill="#1b4f80" font-size="11" pointer-events="none">{}</text>"##,
-                        radius * 0.95,
-                        escape(&m.label)
-                    );
-                }
-                // A point of a pattern's region: a tinted disc, with the
-                // cell's character when it is no stone (`.`, `*`, `x`, `o`).
-                "region" => {
-                    let _ = write!(
-                        self.s,
-                        r##"<circle class="region" cx="{x:.1}" cy="{y:.1}" r="{:.1}" fill="#2e86de" fill-opacity="0.22" stroke="#2e86de" stroke-opacity="0.6"><title>{title}</title></circle>"##,
-                        radius * 0.95
-                    );
-                    if !m.label.is_empty() {
-                        let _ = write!(
-                            self.s,
-                            r##"<text class="region-label" x="{x:.1}" y="{y:.1}" text-anchor="middle" dominant-baseline="central" fill="#1b4f80" font-size="11">{}</text>"##,
-                            escape(&m.label)
-                        );
-                    }
-                }
-                // Kaomi: a removed pair's stone greyed, the deciding
-                // group ringed, a pushed stone's origin as a dashed ghost.
-                "removed" => {
-                    let _ = write!(
-                        self.s,
-                        r##"<circle class="removed" cx="{x:.1}" cy="{y:.1}" r="{radius:.1}" fill="#8a8a8a" fill-opacity="0.8" stroke="#5a5a5a"><title>{title}</title></circle>"##
-                    );
-                }
-                "deciding" => {
-                    let _ = write!(
-                        self.s,
-                        r##"<circle class="deciding" cx="{x:.1}" cy="{y:.1}" r="{:.1}" fill="none" stroke="#e0a800" stroke-width="3"><title>{title}</title></circle>"##,
-                        radius + 1.5
-                    );
-                }
-                "ghost" => {
-                    let _ = write!(
-                        self.s,
-                        r##"<circle class="ghost" cx="{x:.1}" cy="{y:.1}" r="{:.1}" fill="none" stroke="#c0392b" stroke-width="1.5" stroke-dasharray="3 3"><title>{title}</title></circle>"##,
-                        radius * 0.9
-                    );
-                }
-                // A refused move (the refused record's viewer): a red
-                // ring and cross on the point it names.
-                "refused" => {
-                    let k = radius * 0.6;
-                    let _ = write!(
-                        self.s,
-                        r##"<g class="refused" fill="none" stroke="#c0392b" stroke-width="3"><title>{title}</title><circle cx="{x:.1}" cy="{y:.1}" r="{:.1}"/><path d="M{:.1} {:.1}L{:.1} {:.1}M{:.1} {:.1}L{:.1} {:.1}"/></g>"##,
-                        radius * 0.95,
-                        x - k,
-                        y - k,
-                        x + k,
-                        y + k,
-                        x - k,
-                        y + k,
-                        x + k,
-                        y - k
-                    );
-                }
-                // A record's board markup (SGF `TR`, `SQ`, `CR`, `MA`,
-                // `LB`) and move numbers, drawn in `fill` (chosen to read
-                // on the stone below, black by default).
-                "mk-tr" | "mk-sq" | "mk-cr" | "mk-ma" => {
-                    let ink = m.fill.as_deref().unwrap_or("#000");
-                    let k = radius * 0.5;
-                    let shape = match m.class {
-                        "mk-tr" => format!(
-                            r#"<polygon points="{x:.1},{:.1} {:.1},{:.1} {:.1},{:.1}""#,
-                            y - k,
-                            x - k * 0.87,
-                            y + k * 0.5,
-                            x + k * 0.87,
-                            y + k * 0.5
-                        ),
-                        "mk-sq" => format!(
-                            r#"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}""#,
-                            x - k * 0.75,
-                            y - k * 0.75,
-                            k * 1.5,
-                            k * 1.5
-                        ),
-                        "mk-cr" => format!(r#"<circle cx="{x:.1}" cy="{y:.1}" r="{:.1}""#, k * 0.8),
-                        _ => format!(
-                            r#"<path d="M{:.1} {:.1}L{:.1} {:.1}M{:.1} {:.1}L{:.1} {:.1}""#,
-                            x - k * 0.7,
-                            y - k * 0.7,
-                            x + k * 0.7,
-                            y + k * 0.7,
-                            x - k * 0.7,
-                            y + k * 0.7,
-                            x + k * 0.7,
-                            y - k * 0.7
-                        ),
-                    };
-                    let _ = write!(
-                        self.s,
-                        r##"{shape} class="{}" fill="none" stroke="{}" stroke-width="2"><title>{title}</title></{}>"##,
-                        m.class,
-                        escape(ink),
-                        match m.class {
-                            "mk-tr" => "polygon",
-                            "mk-sq" => "rect",
-                            "mk-cr" => "circle",
-                            _ => "path",
-                        }
-                    );
-                }
-                "mk-lb" | "mk-num" => {
-                    let ink = m.fill.as_deref().unwrap_or("#000");
-                    // On an empty point the text is outlined in the wood's
-                    // colour, so that the lines do not cross it.
-                    let halo = if ink == "#000" { WOOD } else { "none" };
-                    let size = if m.label.chars().count() > 2 {
-                        radius * 0.85
-                    } else {
-                        radius
-                    };
-                    let _ = write!(
-                        self.s,
-                        r##"<text class="{}" x="{x:.1}" y="{y:.1}" text-anchor="middle" dominant-baseline="central" fill="{}" stroke="{halo}" stroke-width="3" paint-order="stroke" font-size="{size:.0}">{}<title>{title}</title></text>"##,
-                        m.class,
-                        escape(ink),
-                        escape(&m.label)
-                    );
-                }
-                _ => {
-                    let _ = write!(
-                        self.s,
-                        r##"<circle class="{}" cx="{x:.1}" cy="{y:.1}" r="{radius:.1}" fill="#000" fill-opacity="0"><title>{title}</title></circle>"##,
-                        m.class
-                    );
-                }
-            }
+            self.mark(x, y, m, radius);
             if m.href.is_some() {
                 self.s.push_str("</a>");
             }
         }
         self.s.push_str("</g>");
+    }
+
+    /// One mark, drawn as its class says.
+    fn mark(&mut self, x: f64, y: f64, m: &PointMark, radius: f64) {
+        let title = &escape(&m.title);
+        match m.class {
+            "dot-b" | "dot-w" => self.owned_dot(x, y, m, radius, title),
+            "next" => self.next_disc(x, y, m, radius, title),
+            "cell" => self.editor_cell(x, y, m, radius, title),
+            "region" => self.region_point(x, y, m, radius, title),
+            "removed" => self.removed(x, y, radius, title),
+            "deciding" => self.deciding(x, y, radius, title),
+            "ghost" => self.ghost(x, y, radius, title),
+            "refused" => self.refused(x, y, radius, title),
+            "mk-tr" | "mk-sq" | "mk-cr" | "mk-ma" => self.markup_shape(x, y, m, radius, title),
+            "mk-lb" | "mk-num" => self.markup_text(x, y, m, radius, title),
+            _ => self.plain_point(x, y, m, radius, title),
+        }
+    }
+
+    /// A point the final count gives a player: a small square.
+    fn owned_dot(&mut self, x: f64, y: f64, m: &PointMark, radius: f64, title: &str) {
+        let k = radius * 0.35;
+        let fill = if m.class == "dot-b" {
+            "#151515"
+        } else {
+            "#f7f7f4"
+        };
+        let _ = write!(
+            self.s,
+            r##"<rect class="{}" x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="{fill}" stroke="#555" stroke-width="0.8"><title>{title}</title></rect>"##,
+            m.class,
+            x - k,
+            y - k,
+            2.0 * k,
+            2.0 * k
+        );
+    }
+
+    /// A continuation: a disc tinted by its win rates, with its count.
+    fn next_disc(&mut self, x: f64, y: f64, m: &PointMark, radius: f64, title: &str) {
+        let fill = m.fill.as_deref().unwrap_or("#2e86de");
+        let _ = write!(
+            self.s,
+            r##"<circle class="next" cx="{x:.1}" cy="{y:.1}" r="{:.1}" fill="{}" stroke="#fff" stroke-width="1.5"><title>{title}</title></circle><text class="next-label{}" x="{x:.1}" y="{y:.1}" text-anchor="middle" dominant-baseline="central" fill="#fff" font-size="{}">{}</text>"##,
+            radius * 0.8,
+            escape(fill),
+            if m.label.len() > 3 { " long" } else { "" },
+            if m.label.len() > 3 { 8 } else { 10 },
+            escape(&m.label)
+        );
+    }
+
+    /// A point of the pattern editor: a disc whose look the stylesheet
+    /// gives by the link's `data-cell` (a stone, a tinted region point, or
+    /// nothing), and the cell's character when it is a wildcard.
+    fn editor_cell(&mut self, x: f64, y: f64, m: &PointMark, radius: f64, title: &str) {
+        let _ = write!(
+            self.s,
+            r##"<circle class="cell" cx="{x:.1}" cy="{y:.1}" r="{:.1}" fill="#2e86de" fill-opacity="0"><title>{title}</title></circle><text class="cell-label" x="{x:.1}" y="{y:.1}" text-anchor="middle" dominant-baseline="central" fill="#1b4f80" font-size="11" pointer-events="none">{}</text>"##,
+            radius * 0.95,
+            escape(&m.label)
+        );
+    }
+
+    /// A point of a pattern's region: a tinted disc, with the cell's
+    /// character when it is no stone (`.`, `*`, `x`, `o`).
+    fn region_point(&mut self, x: f64, y: f64, m: &PointMark, radius: f64, title: &str) {
+        let _ = write!(
+            self.s,
+            r##"<circle class="region" cx="{x:.1}" cy="{y:.1}" r="{:.1}" fill="#2e86de" fill-opacity="0.22" stroke="#2e86de" stroke-opacity="0.6"><title>{title}</title></circle>"##,
+            radius * 0.95
+        );
+        if !m.label.is_empty() {
+            let _ = write!(
+                self.s,
+                r##"<text class="region-label" x="{x:.1}" y="{y:.1}" text-anchor="middle" dominant-baseline="central" fill="#1b4f80" font-size="11">{}</text>"##,
+                escape(&m.label)
+            );
+        }
+    }
+
+    /// Kaomi: a removed pair's stone, greyed.
+    fn removed(&mut self, x: f64, y: f64, radius: f64, title: &str) {
+        let _ = write!(
+            self.s,
+            r##"<circle class="removed" cx="{x:.1}" cy="{y:.1}" r="{radius:.1}" fill="#8a8a8a" fill-opacity="0.8" stroke="#5a5a5a"><title>{title}</title></circle>"##
+        );
+    }
+
+    /// Kaomi: a stone of the deciding group, ringed.
+    fn deciding(&mut self, x: f64, y: f64, radius: f64, title: &str) {
+        let _ = write!(
+            self.s,
+            r##"<circle class="deciding" cx="{x:.1}" cy="{y:.1}" r="{:.1}" fill="none" stroke="#e0a800" stroke-width="3"><title>{title}</title></circle>"##,
+            radius + 1.5
+        );
+    }
+
+    /// Kaomi: a pushed stone's origin, as a dashed ghost.
+    fn ghost(&mut self, x: f64, y: f64, radius: f64, title: &str) {
+        let _ = write!(
+            self.s,
+            r##"<circle class="ghost" cx="{x:.1}" cy="{y:.1}" r="{:.1}" fill="none" stroke="#c0392b" stroke-width="1.5" stroke-dasharray="3 3"><title>{title}</title></circle>"##,
+            radius * 0.9
+        );
+    }
+
+    /// A refused move (the refused record's viewer): a red ring and cross
+    /// on the point it names.
+    fn refused(&mut self, x: f64, y: f64, radius: f64, title: &str) {
+        let _ = write!(
+            self.s,
+            r##"<g class="refused" fill="none" stroke="#c0392b" stroke-width="3"><title>{title}</title><circle cx="{x:.1}" cy="{y:.1}" r="{:.1}"/><path d="{}"/></g>"##,
+            radius * 0.95,
+            cross(x, y, radius * 0.6)
+        );
+    }
+
+    /// A record's board markup (SGF `TR`, `SQ`, `CR`, `MA`), drawn in
+    /// `fill` (chosen to read on the stone below, black by default).
+    fn markup_shape(&mut self, x: f64, y: f64, m: &PointMark, radius: f64, title: &str) {
+        let ink = m.fill.as_deref().unwrap_or("#000");
+        let k = radius * 0.5;
+        let shape = match m.class {
+            "mk-tr" => format!(
+                r#"<polygon points="{x:.1},{:.1} {:.1},{:.1} {:.1},{:.1}""#,
+                y - k,
+                x - k * 0.87,
+                y + k * 0.5,
+                x + k * 0.87,
+                y + k * 0.5
+            ),
+            "mk-sq" => format!(
+                r#"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}""#,
+                x - k * 0.75,
+                y - k * 0.75,
+                k * 1.5,
+                k * 1.5
+            ),
+            "mk-cr" => format!(r#"<circle cx="{x:.1}" cy="{y:.1}" r="{:.1}""#, k * 0.8),
+            _ => format!(
+                r#"<path d="M{:.1} {:.1}L{:.1} {:.1}M{:.1} {:.1}L{:.1} {:.1}""#,
+                x - k * 0.7,
+                y - k * 0.7,
+                x + k * 0.7,
+                y + k * 0.7,
+                x - k * 0.7,
+                y + k * 0.7,
+                x + k * 0.7,
+                y - k * 0.7
+            ),
+        };
+        let _ = write!(
+            self.s,
+            r##"{shape} class="{}" fill="none" stroke="{}" stroke-width="2"><title>{title}</title></{}>"##,
+            m.class,
+            escape(ink),
+            match m.class {
+                "mk-tr" => "polygon",
+                "mk-sq" => "rect",
+                "mk-cr" => "circle",
+                _ => "path",
+            }
+        );
+    }
+
+    /// A record's label (SGF `LB`) or a move number, drawn in `fill`.
+    fn markup_text(&mut self, x: f64, y: f64, m: &PointMark, radius: f64, title: &str) {
+        let ink = m.fill.as_deref().unwrap_or("#000");
+        // On an empty point the text is outlined in the wood's
+        // colour, so that the lines do not cross it.
+        let halo = if ink == "#000" { WOOD } else { "none" };
+        let size = if m.label.chars().count() > 2 {
+            radius * 0.85
+        } else {
+            radius
+        };
+        let _ = write!(
+            self.s,
+            r##"<text class="{}" x="{x:.1}" y="{y:.1}" text-anchor="middle" dominant-baseline="central" fill="{}" stroke="{halo}" stroke-width="3" paint-order="stroke" font-size="{size:.0}">{}<title>{title}</title></text>"##,
+            m.class,
+            escape(ink),
+            escape(&m.label)
+        );
+    }
+
+    /// Any other mark: a clear disc over the point (a link's target).
+    fn plain_point(&mut self, x: f64, y: f64, m: &PointMark, radius: f64, title: &str) {
+        let _ = write!(
+            self.s,
+            r##"<circle class="{}" cx="{x:.1}" cy="{y:.1}" r="{radius:.1}" fill="#000" fill-opacity="0"><title>{title}</title></circle>"##,
+            m.class
+        );
     }
 
     /// The stones, black then white, each with its point name and colour.
@@ -310,15 +333,8 @@ impl Canvas {
             };
             let _ = write!(
                 self.s,
-                r#"<path d="M{:.1} {:.1}L{:.1} {:.1}M{:.1} {:.1}L{:.1} {:.1}" stroke="{CROSS}" stroke-width="2.5" stroke-linecap="round" {attr}="{name}" data-color="{code}"/>"#,
-                x - k,
-                y - k,
-                x + k,
-                y + k,
-                x - k,
-                y + k,
-                x + k,
-                y - k
+                r#"<path d="{}" stroke="{CROSS}" stroke-width="2.5" stroke-linecap="round" {attr}="{name}" data-color="{code}"/>"#,
+                cross(x, y, k)
             );
         }
         self.s.push_str("</g>");
@@ -349,4 +365,20 @@ impl Canvas {
         self.s.push_str("</svg>\n");
         self.s
     }
+}
+
+/// The path of a cross centred on `(x, y)`, `k` from the centre along
+/// each axis: the two diagonals.
+fn cross(x: f64, y: f64, k: f64) -> String {
+    format!(
+        "M{:.1} {:.1}L{:.1} {:.1}M{:.1} {:.1}L{:.1} {:.1}",
+        x - k,
+        y - k,
+        x + k,
+        y + k,
+        x - k,
+        y + k,
+        x + k,
+        y - k
+    )
 }

@@ -29,49 +29,12 @@ pub(super) fn render_hex(
     ex: &Extras<'_>,
 ) -> String {
     let board: &Board = position.board();
-    let n = i32::from(board.side());
-    let width = i32::from(board.width());
-    let side = n - 1;
-    // Label slots are the off-board neighbours: below each column and left
-    // of each row. The frame is the bounding box of points and labels.
-    let column_labels: Vec<(i32, i32)> = (0..board.width())
-        .map(|c| (i32::from(c), i32::from(*board.column_rows(c).start()) - 1))
-        .collect();
-    let row_labels: Vec<(i32, i32)> = (0..width).map(|r| ((r - side).max(0) - 1, r)).collect();
-    let (mut x0, mut y0, mut x1, mut y1) = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
-    let lattice_points = board.points().map(|p| {
-        let (c, r) = board.coords(p);
-        (i32::from(c), i32::from(r))
-    });
-    for (c, r) in lattice_points
-        .chain(column_labels.iter().copied())
-        .chain(row_labels.iter().copied())
-    {
-        let (x, y) = lattice(c, r);
-        (x0, y0, x1, y1) = (x0.min(x), y0.min(y), x1.max(x), y1.max(y));
-    }
-    let natural = x1 - x0 + 2.0 * MARGIN + STEP;
-    // A caption wider than the board widens the page; the board is centred.
-    let w = natural.max(caption_width(caption));
-    let (ox, oy) = (
-        (w - natural) / 2.0 + MARGIN + STEP / 2.0 - x0,
-        MARGIN + STEP / 2.0 - y0,
-    );
-    let at = |c: i32, r: i32| {
-        let (x, y) = lattice(c, r);
-        (x + ox, y + oy)
-    };
-    let pt = |p: Point| {
-        let (c, r) = board.coords(p);
-        at(i32::from(c), i32::from(r))
-    };
-    let h = y1 - y0 + 2.0 * MARGIN + STEP + CAPTION;
-
+    let frame = HexFrame::new(board, caption);
     let count = |c: Color| position.stones(c).len();
-    let size = format!("side {n}");
+    let size = format!("side {}", board.side());
     let mut cv = Canvas::open(
-        w,
-        h,
+        frame.w,
+        frame.h,
         &title(
             "Keil",
             &size,
@@ -81,96 +44,188 @@ pub(super) fn render_hex(
         ),
         ex,
     );
-    let s = &mut cv.s;
+    frame.hexagon(&mut cv.s);
+    frame.lines(&mut cv.s);
+    frame.labels(&mut cv.s);
+    frame.pieces(&mut cv, position, last, captured, ex);
+    cv.close(caption)
+}
 
-    // The hexagon: corners of the board, slightly outside the corner points.
-    let corners = [
-        (0, 0),
-        (0, side),
-        (side, 2 * side),
-        (2 * side, 2 * side),
-        (2 * side, side),
-        (side, 0),
-    ];
-    let (cx, cy) = at(side, side);
-    let _ = write!(
-        s,
-        r##"<polygon class="board" fill="#e3c27a" stroke="{WOOD_EDGE}" stroke-width="1.5" points=""##
-    );
-    for (c, r) in corners {
-        let (x, y) = at(c, r);
+/// Where a hexagonal board's points and labels stand on the page.
+struct HexFrame<'a> {
+    board: &'a Board,
+    /// The board's side, less one.
+    side: i32,
+    /// The column letters' slots: below each column.
+    column_labels: Vec<(i32, i32)>,
+    /// The row numbers' slots: left of each row.
+    row_labels: Vec<(i32, i32)>,
+    /// The page's size.
+    w: f64,
+    h: f64,
+    /// The lattice's offset on the page.
+    ox: f64,
+    oy: f64,
+}
+
+impl<'a> HexFrame<'a> {
+    /// The frame of `board` under `caption`: the bounding box of points
+    /// and labels, with margins; a caption wider than the board widens
+    /// the page, and the board is centred.
+    fn new(board: &'a Board, caption: &str) -> HexFrame<'a> {
+        let width = i32::from(board.width());
+        let side = i32::from(board.side()) - 1;
+        // Label slots are the off-board neighbours: below each column and left
+        // of each row. The frame is the bounding box of points and labels.
+        let column_labels: Vec<(i32, i32)> = (0..board.width())
+            .map(|c| (i32::from(c), i32::from(*board.column_rows(c).start()) - 1))
+            .collect();
+        let row_labels: Vec<(i32, i32)> = (0..width).map(|r| ((r - side).max(0) - 1, r)).collect();
+        let (mut x0, mut y0, mut x1, mut y1) = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
+        let lattice_points = board.points().map(|p| {
+            let (c, r) = board.coords(p);
+            (i32::from(c), i32::from(r))
+        });
+        for (c, r) in lattice_points
+            .chain(column_labels.iter().copied())
+            .chain(row_labels.iter().copied())
+        {
+            let (x, y) = lattice(c, r);
+            (x0, y0, x1, y1) = (x0.min(x), y0.min(y), x1.max(x), y1.max(y));
+        }
+        let natural = x1 - x0 + 2.0 * MARGIN + STEP;
+        let w = natural.max(caption_width(caption));
+        HexFrame {
+            board,
+            side,
+            column_labels,
+            row_labels,
+            w,
+            h: y1 - y0 + 2.0 * MARGIN + STEP + CAPTION,
+            ox: (w - natural) / 2.0 + MARGIN + STEP / 2.0 - x0,
+            oy: MARGIN + STEP / 2.0 - y0,
+        }
+    }
+
+    /// The page coordinates of axial `(column, row)`.
+    fn at(&self, c: i32, r: i32) -> (f64, f64) {
+        let (x, y) = lattice(c, r);
+        (x + self.ox, y + self.oy)
+    }
+
+    /// The page coordinates of a point.
+    fn pt(&self, p: Point) -> (f64, f64) {
+        let (c, r) = self.board.coords(p);
+        self.at(i32::from(c), i32::from(r))
+    }
+
+    /// The hexagon: corners of the board, slightly outside the corner
+    /// points.
+    fn hexagon(&self, s: &mut String) {
+        let side = self.side;
+        let corners = [
+            (0, 0),
+            (0, side),
+            (side, 2 * side),
+            (2 * side, 2 * side),
+            (2 * side, side),
+            (side, 0),
+        ];
+        let (cx, cy) = self.at(side, side);
         let _ = write!(
             s,
-            "{:.1},{:.1} ",
-            cx + (x - cx) * 1.08,
-            cy + (y - cy) * 1.08
+            r##"<polygon class="board" fill="#e3c27a" stroke="{WOOD_EDGE}" stroke-width="1.5" points=""##
         );
-    }
-    s.push_str(r#""/>"#);
-
-    // Lines between neighbours.
-    s.push_str(r##"<g stroke="#5b4a24" stroke-width="1">"##);
-    for p in board.points() {
-        let (xa, ya) = pt(p);
-        for q in board.neighbours(p).filter(|q| q.index() > p.index()) {
-            let (xb, yb) = pt(q);
+        for (c, r) in corners {
+            let (x, y) = self.at(c, r);
             let _ = write!(
                 s,
-                r#"<line x1="{xa:.1}" y1="{ya:.1}" x2="{xb:.1}" y2="{yb:.1}"/>"#
+                "{:.1},{:.1} ",
+                cx + (x - cx) * 1.08,
+                cy + (y - cy) * 1.08
             );
         }
+        s.push_str(r#""/>"#);
     }
-    s.push_str("</g>");
 
-    // Coordinates: column letters under each column, row numbers left of
-    // each row (outside the hexagon, on the page).
-    let _ = write!(
-        s,
-        r#"<g class="hex-label" fill="{LABEL}" text-anchor="middle" dominant-baseline="central">"#
-    );
-    for (i, &(c, r)) in column_labels.iter().enumerate() {
-        let (x, y) = at(c, r);
-        let letter = (b'a' + i as u8) as char;
-        let _ = write!(s, r#"<text x="{x:.1}" y="{y:.1}">{letter}</text>"#);
-    }
-    for (i, &(c, r)) in row_labels.iter().enumerate() {
-        let (x, y) = at(c, r);
-        let _ = write!(s, r#"<text x="{x:.1}" y="{y:.1}">{}</text>"#, i + 1);
-    }
-    s.push_str("</g>");
-
-    let radius = STEP * 0.44;
-    let mark = |p: Point, color: Color| {
-        let (x, y) = pt(p);
-        Mark {
-            x,
-            y,
-            name: board.name(p).to_string(),
-            color,
+    /// Lines between neighbours.
+    fn lines(&self, s: &mut String) {
+        let board = self.board;
+        s.push_str(r##"<g stroke="#5b4a24" stroke-width="1">"##);
+        for p in board.points() {
+            let (xa, ya) = self.pt(p);
+            for q in board.neighbours(p).filter(|q| q.index() > p.index()) {
+                let (xb, yb) = self.pt(q);
+                let _ = write!(
+                    s,
+                    r#"<line x1="{xa:.1}" y1="{ya:.1}" x2="{xb:.1}" y2="{yb:.1}"/>"#
+                );
+            }
         }
-    };
-    let mut stones: Vec<Mark> = Vec::new();
-    for c in [Color::Black, Color::White] {
-        stones.extend(position.stones(c).iter().map(|p| mark(p, c)));
+        s.push_str("</g>");
     }
-    cv.stones(&stones, radius);
-    let captured: Vec<Mark> = captured.iter().map(|&(p, c)| mark(p, c)).collect();
-    cv.captured(&captured, radius, true);
-    if let Some(p) = last {
-        let (x, y) = pt(p);
-        cv.last(x, y, position.get(p), radius);
+
+    /// Coordinates: column letters under each column, row numbers left of
+    /// each row (outside the hexagon, on the page).
+    fn labels(&self, s: &mut String) {
+        let _ = write!(
+            s,
+            r#"<g class="hex-label" fill="{LABEL}" text-anchor="middle" dominant-baseline="central">"#
+        );
+        for (i, &(c, r)) in self.column_labels.iter().enumerate() {
+            let (x, y) = self.at(c, r);
+            let letter = (b'a' + i as u8) as char;
+            let _ = write!(s, r#"<text x="{x:.1}" y="{y:.1}">{letter}</text>"#);
+        }
+        for (i, &(c, r)) in self.row_labels.iter().enumerate() {
+            let (x, y) = self.at(c, r);
+            let _ = write!(s, r#"<text x="{x:.1}" y="{y:.1}">{}</text>"#, i + 1);
+        }
+        s.push_str("</g>");
     }
-    let placed: Vec<(f64, f64, &PointMark)> = ex
-        .marks
-        .iter()
-        .filter(|m| m.point.index() < board.len())
-        .map(|m| {
-            let (x, y) = pt(m.point);
-            (x, y, m)
-        })
-        .collect();
-    cv.marks(&placed, radius);
-    cv.close(caption)
+
+    /// The stones, the captures, the last move's ring and the marks.
+    fn pieces(
+        &self,
+        cv: &mut Canvas,
+        position: &Position,
+        last: Option<Point>,
+        captured: &[(Point, Color)],
+        ex: &Extras<'_>,
+    ) {
+        let board = self.board;
+        let radius = STEP * 0.44;
+        let mark = |p: Point, color: Color| {
+            let (x, y) = self.pt(p);
+            Mark {
+                x,
+                y,
+                name: board.name(p).to_string(),
+                color,
+            }
+        };
+        let mut stones: Vec<Mark> = Vec::new();
+        for c in [Color::Black, Color::White] {
+            stones.extend(position.stones(c).iter().map(|p| mark(p, c)));
+        }
+        cv.stones(&stones, radius);
+        let captured: Vec<Mark> = captured.iter().map(|&(p, c)| mark(p, c)).collect();
+        cv.captured(&captured, radius, true);
+        if let Some(p) = last {
+            let (x, y) = self.pt(p);
+            cv.last(x, y, position.get(p), radius);
+        }
+        let placed: Vec<(f64, f64, &PointMark)> = ex
+            .marks
+            .iter()
+            .filter(|m| m.point.index() < board.len())
+            .map(|m| {
+                let (x, y) = self.pt(m.point);
+                (x, y, m)
+            })
+            .collect();
+        cv.marks(&placed, radius);
+    }
 }
 
 #[cfg(test)]

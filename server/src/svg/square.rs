@@ -131,117 +131,178 @@ pub fn render_square(d: &SquareDiagram<'_>) -> String {
 /// A square board with extras; `marks` at `(column, row)`.
 fn draw_square(d: &SquareDiagram<'_>, ex: &Extras<'_>, over: &[(u8, u8, &PointMark)]) -> String {
     let n = d.size.clamp(1, 19);
-    let span = f64::from(n - 1) * STEP;
-    // Wood: the grid plus a band holding the coordinates on every side.
-    let band = STEP * 1.15;
-    let wood = span + 2.0 * band;
-    let (w, left, (ox, oy)) = square_frame(n, d.caption);
-    let h = wood + 2.0 * MARGIN + CAPTION;
-    let at = |c: u8, r: u8| (ox + f64::from(c) * STEP, oy + f64::from(r) * STEP);
+    let grid = Grid::new(n, d.caption);
     let blacks = d.stones.iter().filter(|s| s.2 == Color::Black).count();
     let size = format!("{n}×{n}");
     let mut cv = Canvas::open(
-        w,
-        h,
+        grid.w,
+        grid.h,
         &title(d.game, &size, blacks, d.stones.len() - blacks, d.caption),
         ex,
     );
-    let s = &mut cv.s;
-    let _ = write!(
-        s,
-        r#"<rect class="board" x="{left:.1}" y="{MARGIN:.1}" width="{wood:.1}" height="{wood:.1}" rx="3" fill="{WOOD}" stroke="{WOOD_EDGE}" stroke-width="1.5"/>"#
-    );
+    grid.wood(&mut cv.s);
+    grid.lines(&mut cv.s);
+    grid.stars(&mut cv.s);
+    grid.coordinates(&mut cv.s, d.sgf_labels);
+    grid.pieces(&mut cv, d, over);
+    cv.close(d.caption)
+}
 
-    // Lines: one path, the outer ones drawn again a little heavier.
-    let (x0, x1, y0, y1) = (ox, ox + span, oy, oy + span);
-    s.push_str(r#"<path class="grid" d=""#);
-    for i in 0..n {
-        let (x, y) = at(i, i);
-        let _ = write!(s, "M{x0:.1} {y:.1}H{x1:.1}M{x:.1} {y0:.1}V{y1:.1}");
+/// Where a square board's wood, lines and points stand on the page.
+struct Grid {
+    /// Points per side.
+    n: u8,
+    /// The grid's width and height (the first line to the last).
+    span: f64,
+    /// The wood's side and left edge.
+    wood: f64,
+    left: f64,
+    /// The page's size.
+    w: f64,
+    h: f64,
+    /// The centre of point (0, 0).
+    ox: f64,
+    oy: f64,
+}
+
+impl Grid {
+    /// The grid of `n × n` points under `caption` ([`square_frame`]).
+    fn new(n: u8, caption: &str) -> Grid {
+        let span = f64::from(n - 1) * STEP;
+        // Wood: the grid plus a band holding the coordinates on every side.
+        let band = STEP * 1.15;
+        let wood = span + 2.0 * band;
+        let (w, left, (ox, oy)) = square_frame(n, caption);
+        Grid {
+            n,
+            span,
+            wood,
+            left,
+            w,
+            h: wood + 2.0 * MARGIN + CAPTION,
+            ox,
+            oy,
+        }
     }
-    let _ = write!(
-        s,
-        r#"" stroke="{INK}" stroke-width="1" stroke-linecap="square"/>"#
-    );
-    if n > 1 {
+
+    /// The page coordinates of `(column, row)`.
+    fn at(&self, c: u8, r: u8) -> (f64, f64) {
+        (self.ox + f64::from(c) * STEP, self.oy + f64::from(r) * STEP)
+    }
+
+    /// The wood.
+    fn wood(&self, s: &mut String) {
+        let (left, wood) = (self.left, self.wood);
         let _ = write!(
             s,
-            r#"<rect x="{x0:.1}" y="{y0:.1}" width="{span:.1}" height="{span:.1}" fill="none" stroke="{INK}" stroke-width="1.8"/>"#
+            r#"<rect class="board" x="{left:.1}" y="{MARGIN:.1}" width="{wood:.1}" height="{wood:.1}" rx="3" fill="{WOOD}" stroke="{WOOD_EDGE}" stroke-width="1.5"/>"#
         );
     }
 
-    // Star points.
-    let stars = star_points(n);
-    if !stars.is_empty() {
-        let _ = write!(s, r#"<g class="stars" fill="{INK}">"#);
-        for (c, r) in stars {
-            let (x, y) = at(c, r);
+    /// Lines: one path, the outer ones drawn again a little heavier.
+    fn lines(&self, s: &mut String) {
+        let span = self.span;
+        let (x0, x1, y0, y1) = (self.ox, self.ox + span, self.oy, self.oy + span);
+        s.push_str(r#"<path class="grid" d=""#);
+        for i in 0..self.n {
+            let (x, y) = self.at(i, i);
+            let _ = write!(s, "M{x0:.1} {y:.1}H{x1:.1}M{x:.1} {y0:.1}V{y1:.1}");
+        }
+        let _ = write!(
+            s,
+            r#"" stroke="{INK}" stroke-width="1" stroke-linecap="square"/>"#
+        );
+        if self.n > 1 {
             let _ = write!(
                 s,
-                r#"<circle cx="{x:.1}" cy="{y:.1}" r="{:.1}"/>"#,
-                STEP * 0.1
+                r#"<rect x="{x0:.1}" y="{y0:.1}" width="{span:.1}" height="{span:.1}" fill="none" stroke="{INK}" stroke-width="1.8"/>"#
+            );
+        }
+    }
+
+    /// Star points.
+    fn stars(&self, s: &mut String) {
+        let stars = star_points(self.n);
+        if !stars.is_empty() {
+            let _ = write!(s, r#"<g class="stars" fill="{INK}">"#);
+            for (c, r) in stars {
+                let (x, y) = self.at(c, r);
+                let _ = write!(
+                    s,
+                    r#"<circle cx="{x:.1}" cy="{y:.1}" r="{:.1}"/>"#,
+                    STEP * 0.1
+                );
+            }
+            s.push_str("</g>");
+        }
+    }
+
+    /// Coordinates: letters above and below, numbers left and right (SGF
+    /// letters both ways with `sgf_labels`).
+    fn coordinates(&self, s: &mut String, sgf_labels: bool) {
+        let n = self.n;
+        let (x0, x1, y0, y1) = (self.ox, self.ox + self.span, self.oy, self.oy + self.span);
+        let _ = write!(
+            s,
+            r#"<g class="coords" fill="{LABEL}" text-anchor="middle" dominant-baseline="central" font-size="11">"#
+        );
+        let off = STEP * 0.78;
+        for i in 0..n {
+            let (x, y) = self.at(i, i);
+            let (letter, number) = if sgf_labels {
+                let l = char::from(b'a' + i);
+                (l, l.to_string())
+            } else {
+                (column_letter(i), (n - i).to_string())
+            };
+            let _ = write!(
+                s,
+                r#"<text x="{x:.1}" y="{:.1}">{letter}</text><text x="{x:.1}" y="{:.1}">{letter}</text><text x="{:.1}" y="{y:.1}">{number}</text><text x="{:.1}" y="{y:.1}">{number}</text>"#,
+                y0 - off,
+                y1 + off,
+                x0 - off,
+                x1 + off,
             );
         }
         s.push_str("</g>");
     }
 
-    // Coordinates: letters above and below, numbers left and right.
-    let _ = write!(
-        s,
-        r#"<g class="coords" fill="{LABEL}" text-anchor="middle" dominant-baseline="central" font-size="11">"#
-    );
-    let off = STEP * 0.78;
-    for i in 0..n {
-        let (x, y) = at(i, i);
-        let (letter, number) = if d.sgf_labels {
-            let l = char::from(b'a' + i);
-            (l, l.to_string())
-        } else {
-            (column_letter(i), (n - i).to_string())
+    /// The stones, the captures, the last move's ring and the marks
+    /// (`over`, at `(column, row)`).
+    fn pieces(&self, cv: &mut Canvas, d: &SquareDiagram<'_>, over: &[(u8, u8, &PointMark)]) {
+        let n = self.n;
+        let radius = STEP * 0.475;
+        let marks = |xs: &[(u8, u8, Color)]| -> Vec<Mark> {
+            xs.iter()
+                .filter(|&&(c, r, _)| c < n && r < n)
+                .map(|&(c, r, color)| {
+                    let (x, y) = self.at(c, r);
+                    Mark {
+                        x,
+                        y,
+                        name: (d.name)(c, r),
+                        color,
+                    }
+                })
+                .collect()
         };
-        let _ = write!(
-            s,
-            r#"<text x="{x:.1}" y="{:.1}">{letter}</text><text x="{x:.1}" y="{:.1}">{letter}</text><text x="{:.1}" y="{y:.1}">{number}</text><text x="{:.1}" y="{y:.1}">{number}</text>"#,
-            y0 - off,
-            y1 + off,
-            x0 - off,
-            x1 + off,
-        );
-    }
-    s.push_str("</g>");
-
-    let radius = STEP * 0.475;
-    let marks = |xs: &[(u8, u8, Color)]| -> Vec<Mark> {
-        xs.iter()
+        cv.stones(&marks(d.stones), radius);
+        cv.captured(&marks(d.captured), radius, false);
+        if let Some((c, r)) = d.last.filter(|&(c, r)| c < n && r < n) {
+            let on = d.stones.iter().find(|s| (s.0, s.1) == (c, r)).map(|s| s.2);
+            let (x, y) = self.at(c, r);
+            cv.last(x, y, on, radius);
+        }
+        let placed: Vec<(f64, f64, &PointMark)> = over
+            .iter()
             .filter(|&&(c, r, _)| c < n && r < n)
-            .map(|&(c, r, color)| {
-                let (x, y) = at(c, r);
-                Mark {
-                    x,
-                    y,
-                    name: (d.name)(c, r),
-                    color,
-                }
+            .map(|&(c, r, m)| {
+                let (x, y) = self.at(c, r);
+                (x, y, m)
             })
-            .collect()
-    };
-    cv.stones(&marks(d.stones), radius);
-    cv.captured(&marks(d.captured), radius, false);
-    if let Some((c, r)) = d.last.filter(|&(c, r)| c < n && r < n) {
-        let on = d.stones.iter().find(|s| (s.0, s.1) == (c, r)).map(|s| s.2);
-        let (x, y) = at(c, r);
-        cv.last(x, y, on, radius);
+            .collect();
+        cv.marks(&placed, radius);
     }
-    let placed: Vec<(f64, f64, &PointMark)> = over
-        .iter()
-        .filter(|&&(c, r, _)| c < n && r < n)
-        .map(|&(c, r, m)| {
-            let (x, y) = at(c, r);
-            (x, y, m)
-        })
-        .collect();
-    cv.marks(&placed, radius);
-    cv.close(d.caption)
 }
 
 /// The frame of a square board of `n × n` points drawn with `caption`:

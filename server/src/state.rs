@@ -1,0 +1,286 @@
+//! What every handler shares: the options a server is started with
+//! ([`ServerOptions`], with their defaults) and the state built from them
+//! ([`ServerState`]: the archive, the tokens, the threads that run archive
+//! work, the limiters, the metrics, the requests in flight), with the two
+//! small parts of it that no other module owns: the home page kept for a
+//! few seconds ([`HomeCache`]) and the count of bulk downloads running
+//! ([`Exports`]).
+//!
+//! The parts' own modules (`pools.rs`, `limits.rs`, `metrics.rs`,
+//! `shutdown.rs`, `tokens.rs`) stand below this one and know nothing of
+//! the state; what reads the state stands above it.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use keil_archive::Archive;
+
+use crate::limits::{Limits, RateLimits};
+use crate::metrics::Metrics;
+use crate::pools::Work;
+use crate::shutdown::InFlight;
+use crate::tokens;
+
+/// The default upload body limit: 8 MiB (about 8,000 games).
+pub const DEFAULT_MAX_UPLOAD: usize = 8 * 1024 * 1024;
+
+/// The default limit of game trees per upload.
+pub const DEFAULT_MAX_UPLOAD_GAMES: usize = 10_000;
+
+/// The default time allowed to receive an upload's body: 30 s (8 MiB at
+/// 280 KB/s).
+pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The default number of games per transaction of an upload: a storage
+/// failure loses at most the batch in flight.
+pub const DEFAULT_UPLOAD_BATCH: usize = 2_000;
+
+/// Archive-call threads per worker (see [`ServerOptions::blocking_threads`]).
+/// Archive calls are short and CPU-bound, so two per worker keep the cores
+/// busy. A larger pool (actix's own default is 512 / workers) lets a burst
+/// of requests run as many calls at once: read connections beyond the
+/// archive's idle pool are opened and closed per request, and a cold
+/// position index is loaded once per request.
+pub const DEFAULT_BLOCKING_THREADS: usize = 2;
+
+/// The default number of HTTP workers: half the cores, at least one. A
+/// worker only parses requests and writes answers (archive calls run on its
+/// [`DEFAULT_BLOCKING_THREADS`] blocking threads), so one worker keeps two
+/// cores of queries busy, and more workers only contend with the queries
+/// for the cores.
+pub fn default_workers() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| (n.get() / 2).max(1))
+}
+
+/// The default time budget of a search (text, position, pattern): 2 s.
+pub const DEFAULT_QUERY_BUDGET: Duration = Duration::from_secs(2);
+
+/// The default number of search threads (see
+/// [`ServerOptions::search_threads`]).
+pub const DEFAULT_SEARCH_THREADS: usize = 2;
+/// The default grace period of a graceful stop (SIGTERM): 10 s.
+pub const DEFAULT_GRACE: Duration = Duration::from_secs(10);
+
+/// The environment variable read for the write token when no token file is
+/// given.
+pub const TOKEN_ENV: &str = "KEIL_TOKEN";
+
+/// How to serve an archive.
+#[derive(Clone)]
+pub struct ServerOptions {
+    /// The archive.
+    pub archive: Arc<Archive>,
+    /// Where to listen (port 0: any free port; see [`crate::bind`]).
+    pub addr: SocketAddr,
+    /// A bearer token that uploads may carry, named `default` (the
+    /// `KEIL_TOKEN` environment variable); at least
+    /// [`tokens::MIN_TOKEN_LEN`] characters. With neither this nor
+    /// [`ServerOptions::token_file`], uploads are disabled.
+    pub token: Option<String>,
+    /// The token file ([`crate::tokens`]: `name token [operator]` per line),
+    /// re-read on SIGHUP and when it changes; takes the place of
+    /// [`ServerOptions::token`].
+    pub token_file: Option<PathBuf>,
+    /// The largest upload body, in bytes.
+    pub max_upload: usize,
+    /// The most game trees an upload may hold (413 past it, nothing
+    /// stored). Default [`DEFAULT_MAX_UPLOAD_GAMES`].
+    pub max_upload_games: usize,
+    /// The time allowed to receive an upload's body (408 past it).
+    /// Default [`DEFAULT_BODY_TIMEOUT`].
+    pub body_timeout: Duration,
+    /// Games per transaction of an upload. Default [`DEFAULT_UPLOAD_BATCH`].
+    pub upload_batch: usize,
+    /// The per-client rate limits ([`crate::limits`]).
+    pub rate_limits: RateLimits,
+    /// HTTP worker threads (default: [`default_workers`]).
+    pub workers: Option<usize>,
+    /// Threads per worker that run archive calls (actix's blocking pool):
+    /// at most this many archive calls run at once per worker, so the read
+    /// connections, their page caches and any index loading stay bounded.
+    /// Default [`DEFAULT_BLOCKING_THREADS`].
+    pub blocking_threads: usize,
+    /// How long a search (text, position, pattern) may run, from its
+    /// request's arrival; past it the search stops and the answer is 503
+    /// with `Retry-After`. Default [`DEFAULT_QUERY_BUDGET`].
+    pub query_budget: Duration,
+    /// Threads that run searches (shared by all workers), apart from the
+    /// threads of plain reads and uploads: at most this many searches run
+    /// at once, the others wait their turn (within their budget). A pattern
+    /// scan's parallel parts run on rayon's global pool (one thread per
+    /// core). Default [`DEFAULT_SEARCH_THREADS`].
+    pub search_threads: usize,
+    /// Where to serve `GET /metrics` instead of [`ServerOptions::addr`]
+    /// (that listener serves nothing else, and the public one answers
+    /// `/metrics` 404); `None`: on the public listener.
+    pub metrics_addr: Option<SocketAddr>,
+    /// How long a graceful stop (SIGTERM) lets requests in flight finish
+    /// before closing their connections (default [`DEFAULT_GRACE`]).
+    pub grace: Duration,
+}
+
+impl ServerOptions {
+    /// Options for `archive` on 127.0.0.1:8080, uploads disabled, the
+    /// default body limit.
+    pub fn new(archive: Arc<Archive>) -> ServerOptions {
+        ServerOptions {
+            archive,
+            addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            token: None,
+            token_file: None,
+            max_upload: DEFAULT_MAX_UPLOAD,
+            max_upload_games: DEFAULT_MAX_UPLOAD_GAMES,
+            body_timeout: DEFAULT_BODY_TIMEOUT,
+            upload_batch: DEFAULT_UPLOAD_BATCH,
+            rate_limits: RateLimits::default(),
+            workers: None,
+            blocking_threads: DEFAULT_BLOCKING_THREADS,
+            query_budget: DEFAULT_QUERY_BUDGET,
+            search_threads: DEFAULT_SEARCH_THREADS,
+            metrics_addr: None,
+            grace: DEFAULT_GRACE,
+        }
+    }
+}
+
+/// What every handler shares: the archive, the write token and the limits.
+pub struct ServerState {
+    /// The archive (`Send + Sync`; queries take pooled read connections).
+    pub archive: Arc<Archive>,
+    /// The upload tokens (none: writes disabled).
+    pub tokens: tokens::Tokens,
+    /// The largest upload body, in bytes.
+    pub max_upload: usize,
+    /// The search threads and the writer thread (uploads run there one at a
+    /// time, so an upload waits for the previous one rather than failing
+    /// as busy after the archive's 5 s wait), and the search budget.
+    pub(crate) work: Work,
+    /// The most game trees an upload may hold.
+    pub max_upload_games: usize,
+    /// The time allowed to receive an upload's body.
+    pub body_timeout: Duration,
+    /// Games per transaction of an upload.
+    pub upload_batch: usize,
+    /// The per-client rate limiters.
+    pub limits: Limits,
+    /// The home page's counts, reused for a few seconds.
+    pub(crate) home: HomeCache,
+    /// The metrics served at `/metrics`.
+    pub metrics: Metrics,
+    /// The listener that alone serves `/metrics` (its bound address), if
+    /// any.
+    pub metrics_addr: Option<SocketAddr>,
+    /// The requests in flight, which a graceful stop waits for.
+    pub(crate) in_flight: InFlight,
+    /// The bulk downloads running.
+    pub(crate) exports: Exports,
+}
+
+impl ServerState {
+    /// The state for these options: the token file is read, or the token
+    /// checked, here.
+    ///
+    /// # Errors
+    /// [`tokens::TokenError`] for a token file that cannot be read or does
+    /// not parse, or a token under [`tokens::MIN_TOKEN_LEN`] characters.
+    pub fn new(options: &ServerOptions) -> Result<ServerState, tokens::TokenError> {
+        let tokens = match (&options.token_file, &options.token) {
+            (Some(file), _) => tokens::Tokens::from_file(file)?,
+            (None, Some(token)) => tokens::Tokens::fixed(tokens::TokenSet::single(
+                token,
+                std::path::Path::new(TOKEN_ENV),
+            )?),
+            (None, None) => tokens::Tokens::fixed(tokens::TokenSet::default()),
+        };
+        Ok(ServerState {
+            archive: Arc::clone(&options.archive),
+            tokens,
+            max_upload: options.max_upload,
+            work: Work::new(options.search_threads, options.query_budget),
+            max_upload_games: options.max_upload_games,
+            body_timeout: options.body_timeout,
+            upload_batch: options.upload_batch.max(1),
+            limits: Limits::new(options.rate_limits),
+            home: HomeCache::default(),
+            metrics: Metrics::new(),
+            metrics_addr: options.metrics_addr,
+            in_flight: InFlight::default(),
+            exports: Exports::default(),
+        })
+    }
+}
+
+/// The write token of the environment variable [`TOKEN_ENV`], `None` when
+/// it is unset or empty (checked by [`ServerState::new`]).
+pub fn env_token() -> Option<String> {
+    std::env::var(TOKEN_ENV)
+        .ok()
+        .map(|t| t.trim().to_string())
+        .filter(|t| !t.is_empty())
+}
+
+/// How long the home page is served before it is computed again (in the
+/// background: until then the older one is served).
+const HOME_TTL: Duration = Duration::from_secs(10);
+
+/// The home page's HTML and when it was computed (uploads clear it), and
+/// whether a refresh is running.
+#[derive(Default)]
+pub struct HomeCache(Mutex<HomeSlot>);
+
+#[derive(Default)]
+struct HomeSlot {
+    data: Option<(Instant, Arc<String>)>,
+    refreshing: bool,
+}
+
+impl HomeCache {
+    /// Forgets the cached page (after an upload stored games).
+    pub fn clear(&self) {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).data = None;
+    }
+
+    /// The cached page, if any, and whether the caller should refresh it
+    /// (it is stale and nobody else is refreshing it).
+    pub(crate) fn get(&self) -> (Option<Arc<String>>, bool) {
+        let mut slot = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let stale = slot
+            .data
+            .as_ref()
+            .is_none_or(|(at, _)| at.elapsed() >= HOME_TTL);
+        let refresh = stale && !slot.refreshing;
+        if refresh {
+            slot.refreshing = true;
+        }
+        (slot.data.as_ref().map(|(_, d)| Arc::clone(d)), refresh)
+    }
+
+    /// Keeps a freshly computed page (none: the refresh failed), and ends
+    /// the refresh.
+    pub(crate) fn put(&self, d: Option<Arc<String>>) {
+        let mut slot = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(d) = d {
+            slot.data = Some((Instant::now(), d));
+        }
+        slot.refreshing = false;
+    }
+}
+
+/// The bulk downloads running.
+#[derive(Debug, Default)]
+pub(crate) struct Exports(AtomicUsize);
+
+impl Exports {
+    /// Counts one more download; returns the number that ran before it.
+    pub(crate) fn enter(&self) -> usize {
+        self.0.fetch_add(1, Ordering::SeqCst)
+    }
+
+    /// Counts one download less.
+    pub(crate) fn leave(&self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
