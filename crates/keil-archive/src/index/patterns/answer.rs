@@ -4,6 +4,7 @@
 //! [`super::search::page`]'s).
 
 use super::index::{self, Group, Line};
+use super::placement::Placements;
 use super::query::PatternContinuation;
 use super::variations;
 use keil_store::model::YearCount;
@@ -79,6 +80,21 @@ impl GameOrder {
 }
 
 impl Matched {
+    /// No match yet of the query placed as `placements`.
+    pub(super) fn none(placements: &Placements) -> Matched {
+        Matched {
+            placements: placements.list.len() as u32,
+            total_hits: 0,
+            continuations: Vec::new(),
+            history: None,
+            games: Vec::new(),
+            order: GameOrder::Answer,
+            top: Vec::new(),
+            placement_sym: placements.list.iter().map(|p| (p.sym, p.swapped)).collect(),
+            variations: Vec::new(),
+        }
+    }
+
     /// Up to `n` games in answer order, from the first after the cursor
     /// `after` (date, id) or from the first; and whether more follow.
     /// `group` is the matches' group as the index holds it now (`None`

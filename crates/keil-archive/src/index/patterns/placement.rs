@@ -115,13 +115,53 @@ pub(crate) fn placements(
             (i32::from(c), i32::from(r))
         })
         .collect();
+    let translations = translations(pattern, mode, &coords)?;
+    let mut build = Build::new(board, cells);
+    for (t, &(dc, dr)) in translations.iter().enumerate() {
+        for &s in &syms {
+            for swapped in [false, true] {
+                if swapped && !swap {
+                    continue;
+                }
+                let images =
+                    coords
+                        .iter()
+                        .zip(cells)
+                        .enumerate()
+                        .map(|(i, (&(c, r), &(_, cell)))| {
+                            let p = board
+                                .point_at(c + dc, r + dr)
+                                .expect("translations keep the pattern on the board");
+                            let cell = if swapped { cell.swap_colors() } else { cell };
+                            (board.transform(p, s).0, cell, i as u16)
+                        });
+                build.add(images, t == 0, (dc, dr), s, swapped);
+            }
+        }
+    }
+    Ok(build.finish())
+}
+
+/// The translations of `pattern` (its points' coordinates `coords`) that
+/// `mode` allows, (0, 0) first: those that keep its bounding box inside
+/// the lattice's square of coordinates (the board's points lie in it) and
+/// touch the edges the mode asks for.
+///
+/// # Errors
+/// As [`placements`].
+fn translations(
+    pattern: &Pattern,
+    mode: PatternMode,
+    coords: &[(i32, i32)],
+) -> Result<Vec<(i32, i32)>, PatternError> {
+    let board = pattern.board();
     // Each point's edges, by index.
     let edges_at: Vec<u8> = board.points().map(|p| board.edges(p)).collect();
     // The edges a translation touches, `None` when it leaves the board or
     // touches an edge outside `allowed`.
     let touched = |dc: i32, dr: i32, allowed: u8| -> Option<u8> {
         let mut edges = 0;
-        for &(c, r) in &coords {
+        for &(c, r) in coords {
             edges |= edges_at[board.point_at(c + dc, r + dr)?.index()];
             if edges & !allowed != 0 {
                 return None;
@@ -137,8 +177,6 @@ pub(crate) fn placements(
         }
         _ => {}
     }
-    // Translations that keep the bounding box inside the lattice's
-    // square of coordinates (the board's points lie in it), (0, 0) first.
     let width = board.points().map(|p| board.coords(p).0).max().unwrap_or(0);
     let ((c0, r0), (w, h)) = pattern.bounds();
     let (c0, r0, w, h, width) = (
@@ -180,129 +218,164 @@ pub(crate) fn placements(
     if translations.is_empty() {
         return Err(PatternError::NoPlacement(mode.code()));
     }
-    let mut cell_at = vec![NONE; board.len()];
-    for (i, &(p, _)) in cells.iter().enumerate() {
-        cell_at[p.index()] = i as u16;
-    }
-    let n = cells.len();
-    let mut parent: Vec<u16> = (0..n as u16).collect();
-    let mut out = Placements {
-        list: Vec::new(),
-        board,
-        cell_at,
-        fold: Vec::new(),
-        first: vec![None; usize::from(board.symmetry_count()) * 2],
-        groups: Vec::new(),
-    };
-    // Placements seen, by a fingerprint of their (point, cell) list; the
-    // lists themselves settle a shared fingerprint.
-    let mut seen: HashMap<u64, Vec<usize>> = HashMap::new();
-    let mut keys: Vec<Vec<(u16, Cell)>> = Vec::new();
-    let mut image: Vec<(u16, Cell, u16)> = Vec::with_capacity(n);
-    let mut dense: Vec<(Cell, u16)> = if n * 8 > board.len() {
-        vec![(Cell::Any, NONE); board.len()]
-    } else {
-        Vec::new()
-    };
-    for (t, &(dc, dr)) in translations.iter().enumerate() {
-        for &s in &syms {
-            for swapped in [false, true] {
-                if swapped && !swap {
-                    continue;
-                }
-                image.clear();
-                let images =
-                    coords
-                        .iter()
-                        .zip(cells)
-                        .enumerate()
-                        .map(|(i, (&(c, r), &(_, cell)))| {
-                            let p = board
-                                .point_at(c + dc, r + dr)
-                                .expect("translations keep the pattern on the board");
-                            let cell = if swapped { cell.swap_colors() } else { cell };
-                            (board.transform(p, s).0, cell, i as u16)
-                        });
-                if dense.is_empty() {
-                    image.extend(images);
-                    image.sort_unstable();
-                } else {
-                    // A large pattern: in board order through a table of
-                    // the board, without sorting.
-                    for (p, cell, i) in images {
-                        dense[usize::from(p)] = (cell, i);
-                    }
-                    for (p, slot) in dense.iter_mut().enumerate() {
-                        if slot.1 != NONE {
-                            image.push((p as u16, slot.0, slot.1));
-                            *slot = (Cell::Any, NONE);
-                        }
-                    }
-                }
-                let key: Vec<(u16, Cell)> = image.iter().map(|&(p, c, _)| (p, c)).collect();
-                let print = key.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &(p, c)| {
-                    (h ^ (u64::from(p) << 8 | c as u64)).wrapping_mul(0x0100_0000_01b3)
-                });
-                let same = seen
-                    .get(&print)
-                    .and_then(|ks| ks.iter().copied().find(|&k| keys[k] == key));
-                if t == 0 {
-                    out.first[usize::from(s) * 2 + usize::from(swapped)] =
-                        Some(same.unwrap_or(out.list.len()) as u32);
-                }
-                if let Some(k) = same {
-                    // The same placement by another mapping: the pattern
-                    // points it maps together are one (Kombilo folds them).
-                    if out.list[k].swapped == swapped {
-                        for &(p, _, i) in &image {
-                            let j = out
-                                .pattern_point(&out.list[k], Point(p))
-                                .expect("same points");
-                            let (a, b) = (find(&mut parent, i), find(&mut parent, j));
-                            parent[usize::from(a.max(b))] = a.min(b);
-                        }
-                    }
-                    continue;
-                }
-                seen.entry(print).or_default().push(out.list.len());
-                keys.push(key);
-                let mut region = [0u64; 8];
-                for &(p, _, _) in &image {
-                    region[usize::from(p) / 64] |= 1 << (p % 64);
-                }
-                let mut tested: Vec<(u16, Cell)> = image
-                    .iter()
-                    .filter(|(_, c, _)| *c != Cell::Any)
-                    .map(|&(p, c, _)| (p, c))
-                    .collect();
-                tested.sort_by_key(|&(p, c)| (!c.is_stone(), p));
-                let stones = tested.iter().filter(|(_, c)| c.is_stone()).count();
-                order_by_nearness(board, &mut tested, stones);
-                out.list.push(Placement {
-                    stones,
-                    cells: tested,
-                    region,
-                    shift: (dc, dr),
-                    sym: s,
-                    swapped,
-                });
-            }
+    Ok(translations)
+}
+
+/// The placements being gathered: each new one kept, one met again (the
+/// same points and cells by another mapping) folding the pattern points it
+/// maps together, as Kombilo does.
+struct Build<'a> {
+    cells: &'a [(Point, Cell)],
+    out: Placements,
+    /// The pattern points' orbits (union-find over their indexes).
+    parent: Vec<u16>,
+    /// Placements seen, by a fingerprint of their (point, cell) list; the
+    /// lists themselves (`keys`) settle a shared fingerprint.
+    seen: HashMap<u64, Vec<usize>>,
+    keys: Vec<Vec<(u16, Cell)>>,
+    /// The current placement's (point, cell, pattern point), by point.
+    image: Vec<(u16, Cell, u16)>,
+    /// For a large pattern, a table of the board that puts its image in
+    /// board order without sorting; empty otherwise.
+    dense: Vec<(Cell, u16)>,
+}
+
+impl<'a> Build<'a> {
+    /// No placement yet of the pattern of `cells` on `board`.
+    fn new(board: AnyBoard, cells: &'a [(Point, Cell)]) -> Build<'a> {
+        let mut cell_at = vec![NONE; board.len()];
+        for (i, &(p, _)) in cells.iter().enumerate() {
+            cell_at[p.index()] = i as u16;
+        }
+        let n = cells.len();
+        Build {
+            cells,
+            out: Placements {
+                list: Vec::new(),
+                board,
+                cell_at,
+                fold: Vec::new(),
+                first: vec![None; usize::from(board.symmetry_count()) * 2],
+                groups: Vec::new(),
+            },
+            parent: (0..n as u16).collect(),
+            seen: HashMap::new(),
+            keys: Vec::new(),
+            image: Vec::with_capacity(n),
+            dense: if n * 8 > board.len() {
+                vec![(Cell::Any, NONE); board.len()]
+            } else {
+                Vec::new()
+            },
         }
     }
-    // Each orbit's representative: its least point by (column, row).
-    out.fold = fold(&mut parent, |i| board.coords(cells[usize::from(i)].0));
-    let mut by_others: HashMap<&[(u16, Cell)], usize> = HashMap::new();
-    for (k, pl) in out.list.iter().enumerate() {
-        let others = &pl.cells[pl.stones..];
-        match by_others.get(others) {
-            Some(&g) => out.groups[g].push(k as u32),
-            None => {
-                by_others.insert(others, out.groups.len());
-                out.groups.push(vec![k as u32]);
+
+    /// Adds the placement whose (point, cell, pattern point) triples are
+    /// `images`: by translation `shift` (`first`: the untranslated one),
+    /// then symmetry `sym`, colours `swapped`.
+    fn add(
+        &mut self,
+        images: impl Iterator<Item = (u16, Cell, u16)>,
+        first: bool,
+        shift: (i32, i32),
+        sym: u8,
+        swapped: bool,
+    ) {
+        let board = self.out.board;
+        self.image.clear();
+        if self.dense.is_empty() {
+            self.image.extend(images);
+            self.image.sort_unstable();
+        } else {
+            // A large pattern: in board order through a table of
+            // the board, without sorting.
+            for (p, cell, i) in images {
+                self.dense[usize::from(p)] = (cell, i);
+            }
+            for (p, slot) in self.dense.iter_mut().enumerate() {
+                if slot.1 != NONE {
+                    self.image.push((p as u16, slot.0, slot.1));
+                    *slot = (Cell::Any, NONE);
+                }
             }
         }
+        let key: Vec<(u16, Cell)> = self.image.iter().map(|&(p, c, _)| (p, c)).collect();
+        let print = key.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &(p, c)| {
+            (h ^ (u64::from(p) << 8 | c as u64)).wrapping_mul(0x0100_0000_01b3)
+        });
+        let same = self
+            .seen
+            .get(&print)
+            .and_then(|ks| ks.iter().copied().find(|&k| self.keys[k] == key));
+        if first {
+            self.out.first[usize::from(sym) * 2 + usize::from(swapped)] =
+                Some(same.unwrap_or(self.out.list.len()) as u32);
+        }
+        if let Some(k) = same {
+            // The same placement by another mapping: the pattern
+            // points it maps together are one (Kombilo folds them).
+            if self.out.list[k].swapped == swapped {
+                for &(p, _, i) in &self.image {
+                    let j = self
+                        .out
+                        .pattern_point(&self.out.list[k], Point(p))
+                        .expect("same points");
+                    let (a, b) = (find(&mut self.parent, i), find(&mut self.parent, j));
+                    self.parent[usize::from(a.max(b))] = a.min(b);
+                }
+            }
+            return;
+        }
+        self.seen
+            .entry(print)
+            .or_default()
+            .push(self.out.list.len());
+        self.keys.push(key);
+        let mut region = [0u64; 8];
+        for &(p, _, _) in &self.image {
+            region[usize::from(p) / 64] |= 1 << (p % 64);
+        }
+        let mut tested: Vec<(u16, Cell)> = self
+            .image
+            .iter()
+            .filter(|(_, c, _)| *c != Cell::Any)
+            .map(|&(p, c, _)| (p, c))
+            .collect();
+        tested.sort_by_key(|&(p, c)| (!c.is_stone(), p));
+        let stones = tested.iter().filter(|(_, c)| c.is_stone()).count();
+        order_by_nearness(board, &mut tested, stones);
+        self.out.list.push(Placement {
+            stones,
+            cells: tested,
+            region,
+            shift,
+            sym,
+            swapped,
+        });
     }
-    Ok(out)
+
+    /// The placements gathered, with each orbit's representative (its
+    /// least point by (column, row)) and the placements grouped by their
+    /// non-stone cells.
+    fn finish(mut self) -> Placements {
+        let (board, cells) = (self.out.board, self.cells);
+        let mut out = self.out;
+        out.fold = fold(&mut self.parent, |i| board.coords(cells[usize::from(i)].0));
+        let mut by_others: HashMap<&[(u16, Cell)], usize> = HashMap::new();
+        let mut groups: Vec<Vec<u32>> = Vec::new();
+        for (k, pl) in out.list.iter().enumerate() {
+            let others = &pl.cells[pl.stones..];
+            match by_others.get(others) {
+                Some(&g) => groups[g].push(k as u32),
+                None => {
+                    by_others.insert(others, groups.len());
+                    groups.push(vec![k as u32]);
+                }
+            }
+        }
+        out.groups = groups;
+        out
+    }
 }
 
 /// Orders the non-stone points (after the first `stones` of `cells`) by

@@ -15,10 +15,10 @@ use super::load::PatternIndex;
 use super::pattern::Cell;
 use super::placement::{Placements, placements};
 use super::query::{MoveStats, PatternAnswer, PatternContinuation, PatternHit, PatternQuery};
-use super::tally::{Keep, Tally};
+use super::tally::{GroupFacts, Keep, Tally};
 use super::{regions, variations};
 use crate::error::{PatternError, Result};
-use crate::index::facts::{Facts, Selection};
+use crate::index::facts::{Facts, Selection, Table};
 use crate::index::positions::PositionIndex;
 use keil_store::Read;
 use keil_store::budget::Budget;
@@ -40,67 +40,28 @@ pub(crate) fn matches(
     let placements = placements(&q.pattern, q.mode, q.symmetry, q.swap_colors)?;
     let loaded = patterns.loaded.read().expect("poisoned");
     let group = loaded.group(&q.pattern);
-    let placement_sym = placements.list.iter().map(|p| (p.sym, p.swapped)).collect();
-    let mut matched = Matched {
-        placements: placements.list.len() as u32,
-        total_hits: 0,
-        continuations: Vec::new(),
-        history: None,
-        games: Vec::new(),
-        order: GameOrder::Answer,
-        top: Vec::new(),
-        placement_sym,
-        variations: Vec::new(),
-    };
+    let mut matched = Matched::none(&placements);
     let Some(group) = group else {
         return Ok(matched);
     };
     // (game index, placement, first node) triples, a placement once a
     // game; or the region index's lookups, whose hits carry their
     // continuations.
-    let mut lookup = None;
-    let found: Vec<(u32, u32, u16)> = if q.pattern.is_whole_board() {
-        // Sorted; a placement found twice (a colour-symmetric board)
-        // counts once, at its first node.
-        let mut found = whole_board(positions, game_facts, conn, q, group, &placements, budget)?;
-        found.sort_unstable();
-        found.dedup_by_key(|f| (f.0, f.1));
-        found
-    } else if let Some(l) = region_index
+    let lookup = (region_index && !q.pattern.is_whole_board())
         .then(|| loaded.region_index(group)?.lookup(&placements))
-        .flatten()
-    {
-        lookup = Some(l);
-        Vec::new()
-    } else {
-        // A spent budget skips the remaining blocks; checked below.
-        let scan = |(mut out, mut scratch): (Vec<_>, index::Scratch), b| {
-            if budget.spent() {
-                return (out, scratch);
-            }
-            group.scan_block(
-                b,
-                &placements.list,
-                &placements.groups,
-                &mut scratch,
-                &mut out,
-            );
-            (out, scratch)
-        };
-        let start = || (Vec::new(), index::Scratch::default());
-        if rayon::current_num_threads() == 1 {
-            // One thread: scanned here, without a hand-off to the pool.
-            (0..group.blocks()).fold(start(), scan).0
-        } else {
-            (0..group.blocks())
-                .into_par_iter()
-                .fold(start, scan)
-                .map(|(out, _)| out)
-                .reduce(Vec::new, |mut a, mut b| {
-                    a.append(&mut b);
-                    a
-                })
+        .flatten();
+    let found = match lookup {
+        Some(_) => Vec::new(),
+        None if q.pattern.is_whole_board() => {
+            // Sorted; a placement found twice (a colour-symmetric board)
+            // counts once, at its first node.
+            let mut found =
+                whole_board(positions, game_facts, conn, q, group, &placements, budget)?;
+            found.sort_unstable();
+            found.dedup_by_key(|f| (f.0, f.1));
+            found
         }
+        None => scan(group, &placements, budget),
     };
     budget.check()?;
     let selection = Selection::new(conn, game_facts, &filter_of(q))?;
@@ -114,26 +75,139 @@ pub(crate) fn matches(
         group.lines.len()
     );
     let kept = &patterns.facts;
-    let keep = if selection.is_everything() {
-        // Removed games' entries stay in the index: the group's mask
-        // drops them.
-        group.kept_unremoved().map_or(Keep::All, Keep::Mask)
-    } else if !selection.reads_store() {
-        // The mask is the filter's over the group's games, as the
-        // facts stand (removed games have none: it drops them).
-        let filter = format!("{:?}", filter_of(q));
-        Keep::Bits(kept.mask(&state, &filter, group, &facts, &selection))
+    let filtered = Filtered {
+        q,
+        group,
+        selection: &selection,
+        facts: &facts,
+        state: &state,
+    };
+    let keep = filtered.keep(kept, conn, || match &lookup {
+        Some(l) => {
+            let mut games = Vec::new();
+            l.for_each(budget, |_, hits| games.extend(hits.iter().map(|h| h.0)))?;
+            Ok(games)
+        }
+        None => Ok(found.iter().map(|f| f.0).collect()),
+    })?;
+    let (lines, line_hits) = variation_hits(conn, group, &placements, q, budget)?;
+    let mut tally = Tally::new(group, &patterns.slots, &placements, q, keep);
+    let windows = Windows {
+        group,
+        placements: &placements,
+        lookup: lookup.as_ref(),
+        lines: &lines,
+        line_hits: &line_hits,
+        budget,
+    };
+    let first_in = windows.run(&mut tally, found)?;
+    matched.total_hits = tally.total_hits;
+    let (games, bits) = tally.games();
+    matched.games = games;
+    matched.variations = first_lines(lines, first_in);
+    if q.history {
+        matched.history = Some(tally.history(&matched.games));
+    }
+    if q.top_games > 0 {
+        let ranks = kept.ranks(&state, group, &facts);
+        matched.top = tally.top(&matched.games, &ranks, q.top_games);
+    }
+    matched.order = GameOrder::settle(group, &mut matched.games, bits);
+    let stats = std::mem::take(&mut tally.stats);
+    let row_years = tally.years.take();
+    drop(tally);
+    matched.continuations = continuations(q, stats, row_years);
+    Ok(matched)
+}
+
+/// The lines games' first matches are in (`first_in`: per game, its
+/// line's index in `lines`), by game; a line is one game's, so each is
+/// kept once at most.
+fn first_lines(
+    lines: Vec<variations::Variation>,
+    first_in: std::collections::BTreeMap<u32, u32>,
+) -> Vec<variations::Variation> {
+    if first_in.is_empty() {
+        return Vec::new();
+    }
+    let mut lines: Vec<Option<variations::Variation>> = lines.into_iter().map(Some).collect();
+    first_in
+        .into_values()
+        .filter_map(|v: u32| lines[v as usize].take())
+        .collect()
+}
+
+/// The scan: every block of `group` matched against the placements, in
+/// parallel on the rayon pool (here, with one thread); a spent budget
+/// skips the remaining blocks (the caller checks it).
+fn scan(group: &Group, placements: &Placements, budget: &Budget) -> Vec<(u32, u32, u16)> {
+    let scan = |(mut out, mut scratch): (Vec<_>, index::Scratch), b| {
+        if budget.spent() {
+            return (out, scratch);
+        }
+        group.scan_block(
+            b,
+            &placements.list,
+            &placements.groups,
+            &mut scratch,
+            &mut out,
+        );
+        (out, scratch)
+    };
+    let start = || (Vec::new(), index::Scratch::default());
+    if rayon::current_num_threads() == 1 {
+        // One thread: scanned here, without a hand-off to the pool.
+        (0..group.blocks()).fold(start(), scan).0
     } else {
-        // Some of the filter is read from the store, for the games
-        // with hits: those are gathered first.
-        let mut games: Vec<u32> = match &lookup {
-            Some(l) => {
-                let mut games = Vec::new();
-                l.for_each(budget, |_, hits| games.extend(hits.iter().map(|h| h.0)))?;
-                games
-            }
-            None => found.iter().map(|f| f.0).collect(),
-        };
+        (0..group.blocks())
+            .into_par_iter()
+            .fold(start, scan)
+            .map(|(out, _)| out)
+            .reduce(Vec::new, |mut a, mut b| {
+                a.append(&mut b);
+                a
+            })
+    }
+}
+
+/// The query's filter over a group's games: what decides which games a
+/// search counts ([`Filtered::keep`]).
+struct Filtered<'a> {
+    q: &'a PatternQuery,
+    group: &'a Group,
+    selection: &'a Selection,
+    /// The game facts, held until the tally is done.
+    facts: &'a Table,
+    /// What the facts kept over the group's games are worked out on.
+    state: &'a str,
+}
+
+impl<'a> Filtered<'a> {
+    /// Which games count: every unremoved one without a filter; the
+    /// filter's mask over the group's games (kept in `kept`, as the facts
+    /// stand) when the facts answer it; else, for a filter that reads the
+    /// store, its answer over the games with hits (`hits`: their game
+    /// indexes), the facts' part first, then the store's.
+    fn keep(
+        &self,
+        kept: &GroupFacts,
+        conn: Read<'_>,
+        hits: impl FnOnce() -> Result<Vec<u32>>,
+    ) -> Result<Keep<'a>> {
+        let (group, selection, facts) = (self.group, self.selection, self.facts);
+        if selection.is_everything() {
+            // Removed games' entries stay in the index: the group's mask
+            // drops them.
+            return Ok(group.kept_unremoved().map_or(Keep::All, Keep::Mask));
+        }
+        if !selection.reads_store() {
+            // The mask is the filter's over the group's games, as the
+            // facts stand (removed games have none: it drops them).
+            let filter = format!("{:?}", filter_of(self.q));
+            let mask = kept.mask(self.state, &filter, group, facts, selection);
+            return Ok(Keep::Bits(mask));
+        }
+        let mut games = hits()?;
         games.sort_unstable();
         games.dedup();
         games.retain(|&g| {
@@ -148,13 +222,27 @@ pub(crate) fn matches(
             let kept = stored.as_ref().is_none_or(|s| s.contains(id));
             keep[g as usize / 64] |= u64::from(kept) << (g % 64);
         }
-        Keep::Bits(Arc::new(keep))
-    };
-    // Variations (when asked): each line's hits after the main lines'
-    // of its game's window, the game's first match moved to a
-    // variation when one is earlier.
+        Ok(Keep::Bits(Arc::new(keep)))
+    }
+}
+
+/// Variations (when asked): the lines and each line's hits within the
+/// move limit, by game. Each line's hits come after the main lines' of its
+/// game's window; the game's first match moves to a variation when one is
+/// earlier.
+type LineHits = (Vec<variations::Variation>, Vec<variations::Hit>);
+
+/// The variations' lines and hits of `q` ([`LineHits`]); none unless it
+/// asks for variations.
+fn variation_hits(
+    conn: Read<'_>,
+    group: &Group,
+    placements: &Placements,
+    q: &PatternQuery,
+    budget: &Budget,
+) -> Result<LineHits> {
     let (lines, mut line_hits) = if q.variations {
-        variations::search(conn, group, &placements, budget)?
+        variations::search(conn, group, placements, budget)?
     } else {
         (Vec::new(), Vec::new())
     };
@@ -163,91 +251,100 @@ pub(crate) fn matches(
             .is_none_or(|m| lines[v as usize].ply_at(t) <= m)
     });
     line_hits.sort_by_key(|h| lines[h.0 as usize].game);
-    // Per game whose first match is in a variation, that line.
-    let mut first_in = std::collections::BTreeMap::new();
-    // The scan's hits come block after block (each block's games in
-    // one window); whole-board hits are sorted.
-    let mut found = found;
-    if !found.is_sorted_by_key(|f| f.0 / index::LANES as u32) {
-        found.sort_by_key(|f| f.0);
-    }
-    let mut tally = Tally::new(group, &patterns.slots, &placements, q, keep);
-    let mut cursors = lookup.as_ref().map(regions::Lookup::cursors);
-    tally.reserve(
-        cursors
-            .as_ref()
-            .map_or(found.len(), regions::Cursors::most_left),
-    );
-    let (mut main_at, mut line_at) = (0, 0);
-    // Continuations found in the games' events, each placement's point
-    // table built once it has a hit.
-    let mut tables: Vec<Option<Box<[u16]>>> = vec![None; placements.list.len()];
-    // The hits a window of games at a time (see `tally`).
-    while tally.window_start() < group.lines.len() as u32 {
-        let end = tally.window_end();
-        match &mut cursors {
-            Some(c) => {
-                let l = lookup.as_ref().expect("cursors of a lookup");
-                c.below(end, budget, |k, hits| tally.push_codes(l, k, hits))?;
-            }
-            None => {
-                let stop = main_at + found[main_at..].partition_point(|f| f.0 < end);
-                // A batch's games' events are read at their nodes
-                // first, so that those cache misses overlap.
-                for batch in found[main_at..stop].chunks(32) {
-                    budget.check_every(main_at)?;
-                    main_at += batch.len();
-                    let mut any = 0;
-                    for &(g, _, t) in batch {
-                        any ^= group.event_near(&group.lines[g as usize], t);
-                    }
-                    std::hint::black_box(any);
-                    for &(g, k, t) in batch {
-                        let pl = &placements.list[k as usize];
-                        let table =
-                            tables[k as usize].get_or_insert_with(|| placements.point_table(pl));
-                        let line = &group.lines[g as usize];
-                        let next = continuation(group, line, table, pl.swapped, t);
-                        tally.push(g, k, t, next);
+    Ok((lines, line_hits))
+}
+
+/// What the tally is fed from, a window of games at a time (see
+/// [`Tally`]): the main lines' hits (found, or the region index's
+/// lookup) and the variations' hits.
+struct Windows<'a> {
+    group: &'a Group,
+    placements: &'a Placements,
+    lookup: Option<&'a regions::Lookup<'a>>,
+    lines: &'a [variations::Variation],
+    line_hits: &'a [variations::Hit],
+    budget: &'a Budget,
+}
+
+impl Windows<'_> {
+    /// Feeds `tally` every hit, window by window; returns, per game whose
+    /// first match is in a variation, that line.
+    fn run(
+        &self,
+        tally: &mut Tally<'_>,
+        mut found: Vec<(u32, u32, u16)>,
+    ) -> Result<std::collections::BTreeMap<u32, u32>> {
+        let (group, placements, budget) = (self.group, self.placements, self.budget);
+        let mut first_in = std::collections::BTreeMap::new();
+        // The scan's hits come block after block (each block's games in
+        // one window); whole-board hits are sorted.
+        if !found.is_sorted_by_key(|f| f.0 / index::LANES as u32) {
+            found.sort_by_key(|f| f.0);
+        }
+        let mut cursors = self.lookup.map(regions::Lookup::cursors);
+        tally.reserve(
+            cursors
+                .as_ref()
+                .map_or(found.len(), regions::Cursors::most_left),
+        );
+        let (mut main_at, mut line_at) = (0, 0);
+        // Continuations found in the games' events, each placement's point
+        // table built once it has a hit.
+        let mut tables: Vec<Option<Box<[u16]>>> = vec![None; placements.list.len()];
+        while tally.window_start() < group.lines.len() as u32 {
+            let end = tally.window_end();
+            match &mut cursors {
+                Some(c) => {
+                    let l = self.lookup.expect("cursors of a lookup");
+                    c.below(end, budget, |k, hits| tally.push_codes(l, k, hits))?;
+                }
+                None => {
+                    let stop = main_at + found[main_at..].partition_point(|f| f.0 < end);
+                    // A batch's games' events are read at their nodes
+                    // first, so that those cache misses overlap.
+                    for batch in found[main_at..stop].chunks(32) {
+                        budget.check_every(main_at)?;
+                        main_at += batch.len();
+                        let mut any = 0;
+                        for &(g, _, t) in batch {
+                            any ^= group.event_near(&group.lines[g as usize], t);
+                        }
+                        std::hint::black_box(any);
+                        for &(g, k, t) in batch {
+                            let pl = &placements.list[k as usize];
+                            let table = tables[k as usize]
+                                .get_or_insert_with(|| placements.point_table(pl));
+                            let line = &group.lines[g as usize];
+                            let next = continuation(group, line, table, pl.swapped, t);
+                            tally.push(g, k, t, next);
+                        }
                     }
                 }
             }
-        }
-        while let Some(&(v, k, t, next)) = line_hits.get(line_at) {
-            let game = lines[v as usize].game;
-            if game >= end {
-                break;
+            while let Some(&(v, k, t, next)) = self.line_hits.get(line_at) {
+                let game = self.lines[v as usize].game;
+                if game >= end {
+                    break;
+                }
+                if tally.add_line(game, k, t, next) {
+                    first_in.insert(game, v);
+                }
+                line_at += 1;
             }
-            if tally.add_line(game, k, t, next) {
-                first_in.insert(game, v);
-            }
-            line_at += 1;
+            tally.close();
         }
-        tally.close();
+        Ok(first_in)
     }
-    matched.total_hits = tally.total_hits;
-    let (games, bits) = tally.games();
-    matched.games = games;
-    if !first_in.is_empty() {
-        // Keep the lines games' first matches are in, by game (a line
-        // is one game's, so each is kept once at most).
-        let mut lines: Vec<Option<variations::Variation>> = lines.into_iter().map(Some).collect();
-        matched.variations = first_in
-            .into_values()
-            .filter_map(|v: u32| lines[v as usize].take())
-            .collect();
-    }
-    if q.history {
-        matched.history = Some(tally.history(&matched.games));
-    }
-    if q.top_games > 0 {
-        let ranks = kept.ranks(&state, group, &facts);
-        matched.top = tally.top(&matched.games, &ranks, q.top_games);
-    }
-    matched.order = GameOrder::settle(group, &mut matched.games, bits);
-    let stats = std::mem::take(&mut tally.stats);
-    let mut row_years = tally.years.take();
-    drop(tally);
+}
+
+/// The continuation rows: per pattern point with a next move there, its
+/// statistics (and games by year, with `q.history`), most played first,
+/// labelled `A`, `B`, ...
+fn continuations(
+    q: &PatternQuery,
+    stats: Vec<[MoveStats; 2]>,
+    mut row_years: Option<Vec<crate::index::facts::Years>>,
+) -> Vec<PatternContinuation> {
     let mut rows: Vec<(usize, [MoveStats; 2])> = stats
         .into_iter()
         .enumerate()
@@ -260,8 +357,7 @@ pub(crate) fn matches(
         )
     });
     let board = q.pattern.board();
-    matched.continuations = rows
-        .into_iter()
+    rows.into_iter()
         .enumerate()
         .map(|(rank, (i, [black, white]))| {
             let p = q.pattern.cells()[i].0;
@@ -278,8 +374,7 @@ pub(crate) fn matches(
                     .map(|y| std::mem::take(&mut y[i]).to_vec()),
             }
         })
-        .collect();
-    Ok(matched)
+        .collect()
 }
 
 /// Labels `A`..`Z`, then `AA`, `AB`, ...
