@@ -10,7 +10,7 @@ use rayon::prelude::*;
 
 use super::answer::{GameMatch, GameOrder, Matched};
 use super::events::NEVER;
-use super::index::{self, Group, continuation};
+use super::index::{self, Group, Line, continuation};
 use super::load::PatternIndex;
 use super::pattern::Cell;
 use super::placement::{Placements, placements};
@@ -23,7 +23,7 @@ use crate::index::positions::PositionIndex;
 use keil_store::Read;
 use keil_store::budget::Budget;
 use keil_store::ids::GameId;
-use keil_store::model::GameFilter;
+use keil_store::model::{GameFilter, HitDetails};
 
 /// Every match of `q` with its statistics; `region_index` lets the
 /// region index answer the patterns it can (the tests turn it off to
@@ -460,6 +460,43 @@ fn whole_board(
     Ok(out)
 }
 
+/// Match `h` of game line `l` as an answer shows it, with the game's
+/// details `d` (none for a game removed since the matches were read).
+fn hit(
+    q: &PatternQuery,
+    m: &Matched,
+    h: &GameMatch,
+    l: &Line,
+    d: Option<&HitDetails>,
+) -> PatternHit {
+    let (sym, swapped) = m.placement_sym[h.placement as usize];
+    let variation = m
+        .variations
+        .binary_search_by_key(&h.line, |v| v.game)
+        .ok()
+        .map(|i| &m.variations[i]);
+    PatternHit {
+        game_id: GameId::from_sql(i64::from(l.id)),
+        node: u32::from(h.node),
+        ply: variation.map_or_else(|| l.ply_at(h.node), |v| v.ply_at(h.node)),
+        variation: variation.map(|v| v.number),
+        hits: h.hits,
+        symmetry: sym,
+        swapped,
+        next: (h.next != u16::MAX).then(|| {
+            q.pattern
+                .board()
+                .point_name(q.pattern.cells()[usize::from(h.next)].0)
+        }),
+        date: d.map(|d| d.date.clone()).unwrap_or_default(),
+        black: d.and_then(|d| d.black.clone()),
+        white: d.and_then(|d| d.white.clone()),
+        black_rank: d.and_then(|d| d.black_rank.clone()),
+        white_rank: d.and_then(|d| d.white_rank.clone()),
+        result: d.and_then(|d| d.result.clone()),
+    }
+}
+
 /// One page of a search's matches, newest first, with the games' details,
 /// the top and recent games the query asks for, and whether every game
 /// listed has its details (one removed since the matches were read has
@@ -509,34 +546,8 @@ pub(crate) fn page(
                     complete = false;
                     return None;
                 };
-                let game_id = GameId::from_sql(i64::from(l.id));
-                let d = details.get(&game_id);
-                let (sym, swapped) = m.placement_sym[h.placement as usize];
-                let variation = m
-                    .variations
-                    .binary_search_by_key(&h.line, |v| v.game)
-                    .ok()
-                    .map(|i| &m.variations[i]);
-                Some(PatternHit {
-                    game_id,
-                    node: u32::from(h.node),
-                    ply: variation.map_or_else(|| l.ply_at(h.node), |v| v.ply_at(h.node)),
-                    variation: variation.map(|v| v.number),
-                    hits: h.hits,
-                    symmetry: sym,
-                    swapped,
-                    next: (h.next != u16::MAX).then(|| {
-                        q.pattern
-                            .board()
-                            .point_name(q.pattern.cells()[usize::from(h.next)].0)
-                    }),
-                    date: d.map(|d| d.date.clone()).unwrap_or_default(),
-                    black: d.and_then(|d| d.black.clone()),
-                    white: d.and_then(|d| d.white.clone()),
-                    black_rank: d.and_then(|d| d.black_rank.clone()),
-                    white_rank: d.and_then(|d| d.white_rank.clone()),
-                    result: d.and_then(|d| d.result.clone()),
-                })
+                let d = details.get(&GameId::from_sql(i64::from(l.id)));
+                Some(hit(q, m, h, l, d))
             })
             .collect()
     };
