@@ -73,6 +73,39 @@ pub(super) fn search(
     placements: &Placements,
     budget: &Budget,
 ) -> Result<(Vec<Variation>, Vec<Hit>)> {
+    let read = read_lines(conn, group, budget)?;
+    budget.check()?;
+    let (lines, own, first_nodes) = build(conn, group, read)?;
+    let mut found = Vec::new();
+    let mut scratch = Scratch::default();
+    for b in 0..own.blocks() {
+        budget.check()?;
+        own.scan_block(
+            b,
+            &placements.list,
+            &placements.groups,
+            &mut scratch,
+            &mut found,
+        );
+    }
+    found.sort_unstable();
+    let mut tables: Vec<Option<Box<[u16]>>> = vec![None; placements.list.len()];
+    let mut hits = Vec::new();
+    for (v, k, t) in found {
+        if u32::from(t) < first_nodes[v as usize] {
+            continue;
+        }
+        let pl = &placements.list[k as usize];
+        let table = tables[k as usize].get_or_insert_with(|| placements.point_table(pl));
+        let next = continuation(&own, &own.lines[v as usize], table, pl.swapped, t);
+        hits.push((v, k, t, next));
+    }
+    Ok((lines, hits))
+}
+
+/// The variation lines of the stored records of `group`'s games that
+/// have variations (a record without `(` past its first byte has none).
+fn read_lines(conn: Read<'_>, group: &Group, budget: &Budget) -> Result<Vec<LineRead>> {
     let mut read = Vec::new();
     let mut seen = 0usize;
     let mut records = keil_store::records::RecordReader::default();
@@ -95,7 +128,17 @@ pub(super) fn search(
         read.extend(lines_of(id, text));
         Ok(())
     })?;
-    budget.check()?;
+    Ok(read)
+}
+
+/// The lines `read` as a group of their own (each with its game's date
+/// and result, its events built from its moves on its game's start), with
+/// the [`Variation`]s they are and each line's first node of its own.
+fn build(
+    conn: Read<'_>,
+    group: &Group,
+    read: Vec<LineRead>,
+) -> Result<(Vec<Variation>, Group, Vec<u32>)> {
     let ids: Vec<GameId> = {
         let mut ids: Vec<GameId> = read.iter().map(|r| r.id).collect();
         ids.dedup();
@@ -138,31 +181,7 @@ pub(super) fn search(
             nodes: r.nodes.into(),
         });
     }
-    let mut found = Vec::new();
-    let mut scratch = Scratch::default();
-    for b in 0..own.blocks() {
-        budget.check()?;
-        own.scan_block(
-            b,
-            &placements.list,
-            &placements.groups,
-            &mut scratch,
-            &mut found,
-        );
-    }
-    found.sort_unstable();
-    let mut tables: Vec<Option<Box<[u16]>>> = vec![None; placements.list.len()];
-    let mut hits = Vec::new();
-    for (v, k, t) in found {
-        if u32::from(t) < first_nodes[v as usize] {
-            continue;
-        }
-        let pl = &placements.list[k as usize];
-        let table = tables[k as usize].get_or_insert_with(|| placements.point_table(pl));
-        let next = continuation(&own, &own.lines[v as usize], table, pl.swapped, t);
-        hits.push((v, k, t, next));
-    }
-    Ok((lines, hits))
+    Ok((lines, own, first_nodes))
 }
 
 /// The variation lines of a stored record (`text`, one game tree): each
