@@ -59,24 +59,24 @@ impl Writer {
         f: impl FnOnce(Write<'_>) -> Result<T, E>,
     ) -> Result<T, E> {
         match self {
-            Writer::Sqlite(w) => w.transaction(f),
-            Writer::Postgres(w) => w.transaction(f),
+            Writer::Sqlite(w) => w.transaction(|c| f(Write(Conn::Sqlite(c)))),
+            Writer::Postgres(w) => w.transaction(|s| f(Write(Conn::Postgres(s)))),
         }
     }
 
     /// Statements outside a transaction, each committed alone.
     pub fn autocommit(&self) -> Write<'_> {
         match self {
-            Writer::Sqlite(w) => w.autocommit(),
-            Writer::Postgres(w) => w.autocommit(),
+            Writer::Sqlite(w) => Write(Conn::Sqlite(w.connection())),
+            Writer::Postgres(w) => Write(Conn::Postgres(w.session())),
         }
     }
 
     /// Reads on the writer's connection (they see every commit).
     pub fn read(&self) -> Read<'_> {
         match self {
-            Writer::Sqlite(w) => w.read(),
-            Writer::Postgres(w) => w.read(),
+            Writer::Sqlite(w) => Read(Conn::Sqlite(w.connection())),
+            Writer::Postgres(w) => Read(Conn::Postgres(w.session())),
         }
     }
 
@@ -142,7 +142,7 @@ impl ReadPool {
     pub fn bytes(&self) -> Result<u64> {
         match self {
             ReadPool::Sqlite(p) => Ok(sqlite::file_bytes(p.path())),
-            ReadPool::Postgres(p) => postgres::database_bytes(p.get()?.read()),
+            ReadPool::Postgres(p) => postgres::database_bytes(p.get()?.session()),
         }
     }
 
@@ -206,8 +206,8 @@ impl ReadConnection<'_> {
         f: impl FnOnce(Read<'_>) -> Result<T, E>,
     ) -> Result<T, E> {
         match self {
-            ReadConnection::Sqlite(c) => c.snapshot(f),
-            ReadConnection::Postgres(c) => c.snapshot(f),
+            ReadConnection::Sqlite(c) => c.snapshot(|c| f(Read(Conn::Sqlite(c)))),
+            ReadConnection::Postgres(c) => c.snapshot(|s| f(Read(Conn::Postgres(s)))),
         }
     }
 
@@ -229,8 +229,10 @@ impl ReadConnection<'_> {
     ) -> Result<T, E> {
         budget.check()?;
         let out = match self {
-            ReadConnection::Sqlite(c) => c.snapshot_within(budget, f),
-            ReadConnection::Postgres(c) => c.snapshot_within(budget, f),
+            ReadConnection::Sqlite(c) => c.snapshot_within(budget, |c| f(Read(Conn::Sqlite(c)))),
+            ReadConnection::Postgres(c) => {
+                c.snapshot_within(budget, |s| f(Read(Conn::Postgres(s))))
+            }
         };
         // A statement stopped by the budget fails with the engine's own
         // error (interrupted, cancelled): the budget's error says why.
@@ -243,8 +245,8 @@ impl ReadConnection<'_> {
     /// Reads on this connection, each statement on its own snapshot.
     pub fn read(&self) -> Read<'_> {
         match self {
-            ReadConnection::Sqlite(c) => c.read(),
-            ReadConnection::Postgres(c) => c.read(),
+            ReadConnection::Sqlite(c) => Read(Conn::Sqlite(c.conn())),
+            ReadConnection::Postgres(c) => Read(Conn::Postgres(c.session())),
         }
     }
 }

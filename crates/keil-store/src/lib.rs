@@ -34,6 +34,7 @@ pub mod import;
 pub mod kind;
 pub mod model;
 pub mod moves;
+pub mod param;
 pub mod people;
 pub mod positions;
 mod postgres;

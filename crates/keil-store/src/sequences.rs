@@ -2,8 +2,7 @@
 //! games are added with ascending ids that are never given again, and
 //! removals are numbered by their own sequence.
 
-use crate::error::Result;
-use crate::sql::{Backend, Read, params};
+use crate::param::Backend;
 
 /// How far the store has gone: the greatest game id given and the last
 /// removal's sequence number (0 for none). A derived index that has added
@@ -18,23 +17,7 @@ pub struct Sequences {
     pub removals: i64,
 }
 
-impl Sequences {
-    /// Reads both sequences in one statement (call it inside the read
-    /// snapshot the caller searches).
-    ///
-    /// # Errors
-    /// Storage errors.
-    pub fn read(conn: Read<'_>) -> Result<Sequences> {
-        conn.query_one(&statement(conn.backend()), params![], |r| {
-            Ok(Sequences {
-                games: r.get(0)?,
-                removals: r.get(1)?,
-            })
-        })
-    }
-}
-
-/// The statement of [`Sequences::read`]: one row, columns `games,
+/// The statement of [`Sequences::read`](crate::Sequences::read): one row, columns `games,
 /// removals`.
 pub fn statement(backend: Backend) -> String {
     format!(

@@ -26,9 +26,8 @@ use std::time::{Duration, Instant};
 use r2d2_postgres::PostgresConnectionManager;
 
 use crate::error::{Error, Result};
-use crate::sequences::Sequences;
-use crate::sql::{Conn, Param, numbered_placeholders};
-use crate::sql::{Read, Write};
+use crate::param::{Backend, Param, numbered_placeholders};
+use crate::sequences::{self, Sequences};
 
 mod conninfo;
 mod tls;
@@ -426,7 +425,7 @@ impl Pools {
                 replica.rest();
                 continue;
             };
-            match Sequences::read(Read(Conn::Postgres(&session))) {
+            match read_sequences(&session) {
                 Ok(at) if self.seen.reached_by(at) => {
                     self.seen.raise(at);
                     return Ok(ReadSession(session));
@@ -437,8 +436,7 @@ impl Pools {
             }
         }
         let session = self.primary.session()?;
-        self.seen
-            .raise(Sequences::read(Read(Conn::Postgres(&session)))?);
+        self.seen.raise(read_sequences(&session)?);
         Ok(ReadSession(session))
     }
 }
@@ -451,11 +449,11 @@ impl ReadSession {
     /// statements see one state of the database.
     pub fn snapshot<T, E: From<Error>>(
         &self,
-        f: impl FnOnce(Read<'_>) -> Result<T, E>,
+        f: impl FnOnce(&Session) -> Result<T, E>,
     ) -> Result<T, E> {
         self.0
             .within("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", || {
-                f(self.read())
+                f(&self.0)
             })
     }
 
@@ -469,7 +467,7 @@ impl ReadSession {
     pub fn snapshot_within<T, E: From<Error>>(
         &self,
         budget: &crate::budget::Budget,
-        f: impl FnOnce(Read<'_>) -> Result<T, E>,
+        f: impl FnOnce(&Session) -> Result<T, E>,
     ) -> Result<T, E> {
         self.0
             .within("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", || {
@@ -481,13 +479,13 @@ impl ReadSession {
                     self.0
                         .batch(&format!("SET LOCAL statement_timeout = {ms}"))?;
                 }
-                f(self.read())
+                f(&self.0)
             })
     }
 
-    /// Reads, each statement on its own snapshot.
-    pub fn read(&self) -> Read<'_> {
-        Read(crate::sql::Conn::Postgres(&self.0))
+    /// The session: reads, each statement on its own snapshot.
+    pub fn session(&self) -> &Session {
+        &self.0
     }
 }
 
@@ -520,14 +518,14 @@ impl Writer {
     /// watermark).
     pub fn transaction<T, E: From<Error>>(
         &mut self,
-        f: impl FnOnce(Write<'_>) -> Result<T, E>,
+        f: impl FnOnce(&Session) -> Result<T, E>,
     ) -> Result<T, E> {
         let (session, seen) = (&self.session, self.seen.as_deref());
         let (out, at) = session.within("BEGIN", || -> Result<_, E> {
             session.execute("SELECT pg_advisory_xact_lock(?)", &[Param::Int(WRITE_LOCK)])?;
-            let out = f(Write(Conn::Postgres(session)))?;
+            let out = f(session)?;
             let at = match seen {
-                Some(_) => Some(Sequences::read(Read(Conn::Postgres(session)))?),
+                Some(_) => Some(read_sequences(session)?),
                 None => None,
             };
             Ok((out, at))
@@ -538,14 +536,10 @@ impl Writer {
         Ok(out)
     }
 
-    /// Statements outside a transaction, each committed alone.
-    pub fn autocommit(&self) -> Write<'_> {
-        Write(Conn::Postgres(&self.session))
-    }
-
-    /// Reads on the writer's session.
-    pub fn read(&self) -> Read<'_> {
-        Read(Conn::Postgres(&self.session))
+    /// The writer's session: statements outside a transaction, each
+    /// committed alone, and reads that see every commit.
+    pub fn session(&self) -> &Session {
+        &self.session
     }
 
     /// `VACUUM` of the whole database (space of deleted rows reused;
@@ -558,13 +552,57 @@ impl Writer {
 /// The schema version of the database `session` is on (0 for an empty
 /// database).
 fn version(session: &Session) -> Result<usize> {
-    let conn = Conn::Postgres(session);
-    let exists: bool = conn.value("SELECT to_regclass('schema_version') IS NOT NULL", &[])?;
-    if !exists {
+    let exists = int(
+        session,
+        "SELECT to_regclass('schema_version') IS NOT NULL",
+        &[],
+    )?;
+    if exists != Some(1) {
         return Ok(0);
     }
-    let v: Option<i64> = conn.value("SELECT MAX(version) FROM schema_version", &[])?;
+    let v = int(session, "SELECT MAX(version) FROM schema_version", &[])?;
     Ok(v.unwrap_or(0).max(0) as usize)
+}
+
+/// The store's sequences as `session` sees them
+/// ([`sequences::statement`]).
+fn read_sequences(session: &Session) -> Result<Sequences> {
+    let mut at = None;
+    session.each(&sequences::statement(Backend::Postgres), &[], &mut |row| {
+        at = Some(Sequences {
+            games: row_int(row, 0)?.unwrap_or(0),
+            removals: row_int(row, 1)?.unwrap_or(0),
+        });
+        Ok(false)
+    })?;
+    Ok(at.unwrap_or_default())
+}
+
+/// The integer (or boolean as 0/1) in the first column of the first row
+/// of `sql`; `None` for `NULL` or no row.
+fn int(session: &Session, sql: &str, params: &[Param<'_>]) -> Result<Option<i64>> {
+    let mut out = None;
+    session.each(sql, params, &mut |row| {
+        out = row_int(row, 0)?;
+        Ok(false)
+    })?;
+    Ok(out)
+}
+
+/// A PostgreSQL integer column of any width (or a boolean as 0/1).
+pub(crate) fn row_int(row: &postgres::Row, i: usize) -> Result<Option<i64>> {
+    use postgres::types::Type;
+    let ty = row
+        .columns()
+        .get(i)
+        .map(|c| c.type_().clone())
+        .unwrap_or(Type::INT8);
+    Ok(match ty {
+        Type::INT2 => row.try_get::<_, Option<i16>>(i)?.map(i64::from),
+        Type::INT4 => row.try_get::<_, Option<i32>>(i)?.map(i64::from),
+        Type::BOOL => row.try_get::<_, Option<bool>>(i)?.map(i64::from),
+        _ => row.try_get::<_, Option<i64>>(i)?,
+    })
 }
 
 /// Applies the pending migrations in one transaction (PostgreSQL's DDL is
@@ -616,11 +654,12 @@ pub fn schema_versions(session: &Session) -> Result<(usize, usize)> {
 /// current schema with its indexes and out-of-line (TOAST) data
 /// (`pg_total_relation_size`; the database's own catalogs, ~7.5 MB, are
 /// not counted).
-pub fn database_bytes(conn: Read<'_>) -> Result<u64> {
-    let n: i64 = conn.value(
+pub fn database_bytes(session: &Session) -> Result<u64> {
+    let n = int(
+        session,
         "SELECT CAST(COALESCE(SUM(pg_total_relation_size(c.oid)), 0) AS BIGINT) \
          FROM pg_class c WHERE c.relkind = 'r' AND c.relnamespace = current_schema()::regnamespace",
         &[],
     )?;
-    Ok(n.max(0) as u64)
+    Ok(n.unwrap_or(0).max(0) as u64)
 }

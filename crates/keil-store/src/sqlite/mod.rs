@@ -33,9 +33,6 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../schema/0014_merges_refused.sql"),
 ];
 
-use crate::sql::Conn;
-use crate::sql::{Read, Write};
-
 /// The store's one writer: the connection that every write of this process
 /// goes through (held by the archive behind its lock).
 pub struct Writer(Connection);
@@ -57,22 +54,18 @@ impl Writer {
     /// The error of `f`; SQLite errors of `BEGIN`/`COMMIT`.
     pub fn transaction<T, E: From<Error>>(
         &mut self,
-        f: impl FnOnce(Write<'_>) -> Result<T, E>,
+        f: impl FnOnce(&Connection) -> Result<T, E>,
     ) -> Result<T, E> {
         let tx = self.0.transaction().map_err(Error::from)?;
-        let out = f(Write(Conn::Sqlite(&tx)))?;
+        let out = f(&tx)?;
         tx.commit().map_err(Error::from)?;
         Ok(out)
     }
 
-    /// Statements outside a transaction, each committed alone.
-    pub fn autocommit(&self) -> Write<'_> {
-        Write(Conn::Sqlite(&self.0))
-    }
-
-    /// Reads on the writer's connection (they see every commit).
-    pub fn read(&self) -> Read<'_> {
-        Read(Conn::Sqlite(&self.0))
+    /// The writer's connection: statements outside a transaction, each
+    /// committed alone, and reads that see every commit.
+    pub fn connection(&self) -> &Connection {
+        &self.0
     }
 
     /// Gives back the space of deleted and rewritten data: `VACUUM`, then
@@ -446,13 +439,13 @@ impl ReadConnection<'_> {
     /// The error of `f`, else SQLite errors of `BEGIN`/`COMMIT`.
     pub fn snapshot<T, E: From<Error>>(
         &self,
-        f: impl FnOnce(Read<'_>) -> Result<T, E>,
+        f: impl FnOnce(&Connection) -> Result<T, E>,
     ) -> Result<T, E> {
         self.conn()
             .prepare_cached("BEGIN")
             .and_then(|mut s| s.execute([]))
             .map_err(Error::from)?;
-        let out = f(self.read());
+        let out = f(self.conn());
         // Ending a read transaction cannot lose anything; a connection left
         // inside one is not reused (see `Drop`).
         let end = self
@@ -475,7 +468,7 @@ impl ReadConnection<'_> {
     pub fn snapshot_within<T, E: From<Error>>(
         &self,
         budget: &crate::budget::Budget,
-        f: impl FnOnce(Read<'_>) -> Result<T, E>,
+        f: impl FnOnce(&Connection) -> Result<T, E>,
     ) -> Result<T, E> {
         let b = budget.clone();
         self.conn()
@@ -485,13 +478,9 @@ impl ReadConnection<'_> {
         out
     }
 
-    /// Reads on this connection, each statement on its own snapshot (use
+    /// The connection: reads, each statement on its own snapshot (use
     /// [`ReadConnection::snapshot`] for several on one).
-    pub fn read(&self) -> Read<'_> {
-        Read(Conn::Sqlite(self.conn()))
-    }
-
-    fn conn(&self) -> &Connection {
+    pub fn conn(&self) -> &Connection {
         // Only `drop` takes the connection out.
         &self.conn.as_ref().expect("connection present until drop").1
     }
