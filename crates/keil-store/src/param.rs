@@ -36,7 +36,7 @@ impl Backend {
     }
 
     /// Whether a slice of a blob far from its start is read without the
-    /// bytes before it ([`Conn::blob_at`]): PostgreSQL reads an
+    /// bytes before it ([`Conn::blob_at`](crate::sql::Conn::blob_at)): PostgreSQL reads an
     /// out-of-line value's chunks by number; SQLite walks the blob's
     /// overflow-page chain from its start, so a read at an offset costs
     /// the pages before it.

@@ -419,7 +419,7 @@ fn uri_path(path: &Path) -> String {
 pub const PROGRESS_STEPS: std::ffi::c_int = 1000;
 
 /// A read-only connection borrowed from the archive's pool; it goes back to
-/// the pool when dropped; its statements run through [`ReadConnection::read`]
+/// the pool when dropped; its statements run through [`ReadConnection::conn`]
 /// and [`ReadConnection::snapshot`].
 ///
 /// Statements on it see a consistent snapshot per transaction (WAL mode):
