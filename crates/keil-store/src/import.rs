@@ -667,6 +667,14 @@ pub struct Meta {
     pub handicap: u32,
 }
 
+impl Meta {
+    /// The event the events' vocabulary and counts take: `EV` when written
+    /// and not empty.
+    pub fn event_name(&self) -> Option<&str> {
+        self.event.as_deref().filter(|e| !e.is_empty())
+    }
+}
+
 /// A valid game's row as the import writes it (`games`; its players,
 /// import and signature apart, in [`NewGame`]).
 pub struct GameRow {

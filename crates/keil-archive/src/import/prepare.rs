@@ -52,16 +52,6 @@ fn status_of(code: &str) -> Option<GameStatus> {
 /// Why a verdict refuses its game (its main line): the first illegal move
 /// or result mismatch, else the status itself.
 fn refusal(source: &str, index: usize, verdict: &Verdict) -> Problem {
-    let problem = |reason: &str, message: String| Problem {
-        source: source.to_string(),
-        index,
-        reason: reason.to_string(),
-        message,
-        ply: None,
-        mv: None,
-        line: None,
-        column: None,
-    };
     match &verdict.illegal {
         Some(ill) => {
             let moved = ill.reason != Reason::ResultMismatch;
@@ -71,12 +61,16 @@ fn refusal(source: &str, index: usize, verdict: &Verdict) -> Problem {
                 line: Some(ill.line),
                 column: Some(ill.column),
                 ..problem(
+                    source,
+                    index,
                     ill.reason.code(),
                     format!("{ill} (line {}, column {})", ill.line, ill.column),
                 )
             }
         }
         None => problem(
+            source,
+            index,
             verdict.status.code(),
             format!("the game is {}", verdict.status.code()),
         ),

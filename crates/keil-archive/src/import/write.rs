@@ -483,14 +483,7 @@ impl<'t, 'c> BatchWrite<'t, 'c> {
         // The events' vocabulary (the event filter's substrings).
         let mut event_games: HashMap<&str, i64> = HashMap::new();
         for g in &self.stored {
-            if let Some(e) = g
-                .prepared
-                .row
-                .meta
-                .event
-                .as_deref()
-                .filter(|e| !e.is_empty())
-            {
+            if let Some(e) = g.prepared.row.meta.event_name() {
                 *event_games.entry(e).or_insert(0) += 1;
             }
         }
@@ -631,14 +624,7 @@ fn promote(
         .find(|&t| board.compose(transform, t) == 0)
         .unwrap_or(0);
     if let Some(g) = stored.iter_mut().find(|g| g.id == shorter) {
-        if let Some(e) = g
-            .prepared
-            .row
-            .meta
-            .event
-            .as_deref()
-            .filter(|e| !e.is_empty())
-        {
+        if let Some(e) = g.prepared.row.meta.event_name() {
             let events = HashMap::from([(e, 1)]);
             sql::add_game_counts(tx, &HashMap::new(), &HashMap::new(), &events)?;
         }

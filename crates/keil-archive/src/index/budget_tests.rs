@@ -9,30 +9,16 @@ use crate::error::Error;
 
 /// An archive of generated 9×9 Go games.
 fn archive() -> (tempfile::TempDir, crate::archive::Archive) {
-    use keil_gen::{Generator, GeneratorConfig};
     let dir = tempfile::tempdir().unwrap();
     let archive = crate::archive::Archive::open(dir.path()).unwrap();
-    let config = GeneratorConfig {
+    let config = keil_gen::GeneratorConfig {
         game: keil_store::kind::GameKind::Go,
         games: 40,
         size: 9,
         seed: 1,
-        ..GeneratorConfig::default()
+        ..keil_gen::GeneratorConfig::default()
     };
-    let source = crate::import::ImportSource::Bytes {
-        name: "go9.sgf".into(),
-        bytes: Generator::new(config)
-            .unwrap()
-            .flat_map(|g| g.record.into_bytes())
-            .collect(),
-    };
-    archive
-        .import(
-            &[source],
-            &crate::import::ImportOptions::default(),
-            &mut |_| {},
-        )
-        .unwrap();
+    crate::archive::import_generated(&archive, config);
     (dir, archive)
 }
 
