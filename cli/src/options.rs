@@ -6,7 +6,7 @@
 
 use anyhow::Context;
 use chrono::NaiveDate;
-use keil_archive::{GameFilter, GameKind, GameStatus, PatternQuery, PositionQuery};
+use keil_archive::{ExploreOptions, GameFilter, GameKind, GameStatus, PositionQuery};
 use keil_rules::{Color, KaomiVariant};
 
 /// The game filters.
@@ -125,51 +125,35 @@ pub struct ExploreArgs {
 }
 
 impl ExploreArgs {
+    /// The flags as the archive's [`ExploreOptions`].
+    pub(crate) fn options(&self) -> ExploreOptions {
+        ExploreOptions {
+            move_limit: self.move_limit,
+            next: self.next,
+            history: self.history,
+            top_games: self.top_games,
+            recent_games: self.recent_games,
+            variations: self.variations,
+        }
+    }
+
     /// Refuses `--variations` for a position search, whose index holds
     /// main lines only (checked before the archive is opened).
     pub(crate) fn main_lines_only(&self) -> anyhow::Result<()> {
-        anyhow::ensure!(
-            !self.variations,
-            "--variations: a position search reads main lines only; search the board as a whole-board pattern (keil search pattern) with --variations"
-        );
-        Ok(())
-    }
-
-    /// `q` with these options: its player to move (the notation's, or
-    /// `--next`, or both when they agree), the move limit, the history and
-    /// the games listed. `--variations` is refused before:
-    /// [`ExploreArgs::main_lines_only`].
-    pub(crate) fn position(&self, q: PositionQuery) -> anyhow::Result<PositionQuery> {
-        let to_move = match (q.to_move, self.next) {
-            (Some(a), Some(b)) if a != b => anyhow::bail!(
-                "--next {} contradicts the position's player to move ({})",
-                b.letter(),
-                a.letter()
-            ),
-            (a, b) => a.or(b),
-        };
-        Ok(PositionQuery {
-            to_move,
-            move_limit: self.move_limit,
-            history: self.history,
-            top_games: self.top_games,
-            recent_games: self.recent_games,
-            ..q
+        self.options().main_lines_only().map_err(|e| {
+            anyhow::anyhow!(
+                "--{}: {e}; search the board as a whole-board pattern (keil search pattern) with --variations",
+                e.option()
+            )
         })
     }
 
-    /// `q` with these options: the move limit, the colour of the next
-    /// move, the variations, the history and the games listed.
-    pub(crate) fn pattern(&self, q: PatternQuery) -> PatternQuery {
-        PatternQuery {
-            move_limit: self.move_limit,
-            next: self.next,
-            variations: self.variations,
-            history: self.history,
-            top_games: self.top_games,
-            recent_games: self.recent_games,
-            ..q
-        }
+    /// `q` with these options: its player to move is the notation's or
+    /// `--next` (both when they agree). `--variations` is refused before:
+    /// [`ExploreArgs::main_lines_only`].
+    pub(crate) fn position(&self, q: PositionQuery) -> anyhow::Result<PositionQuery> {
+        q.with_options(self.options())
+            .map_err(|e| anyhow::anyhow!("--{}: {e}", e.option()))
     }
 }
 

@@ -199,7 +199,7 @@ fn explorer_options_filter_and_break_down_by_year() {
         .arg(format!("{empty} b"))
         .assert()
         .failure()
-        .stderr(predicate::str::contains("--next W contradicts"));
+        .stderr(predicate::str::contains("--next: W contradicts"));
 }
 
 #[test]

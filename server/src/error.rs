@@ -380,6 +380,22 @@ impl From<keil_archive::PatternError> for ApiError {
     }
 }
 
+impl From<keil_archive::ExploreError> for ApiError {
+    /// Explorer options a position search refuses: 400 naming the
+    /// parameter to drop; for `variations`, how to ask instead.
+    fn from(e: keil_archive::ExploreError) -> ApiError {
+        match e {
+            keil_archive::ExploreError::Variations => bad(
+                e.option(),
+                format!(
+                    "{e}: leave it out, or search the board as a whole-board pattern (GET /api/v1/patterns) with variations=true"
+                ),
+            ),
+            keil_archive::ExploreError::NextContradicts { .. } => bad(e.option(), e),
+        }
+    }
+}
+
 impl From<actix_web::error::BlockingError> for ApiError {
     fn from(e: actix_web::error::BlockingError) -> ApiError {
         ApiError::Internal(e.to_string())

@@ -124,9 +124,10 @@ fn query(args: PatternArgs) -> anyhow::Result<(PatternQuery, Board)> {
         filter,
         limit: args.common.limit,
         cursor: args.after,
+        explore: args.explore.options(),
         ..PatternQuery::new(pattern, args.mode)
     };
-    Ok((args.explore.pattern(q), Board { kind, size }))
+    Ok((q, Board { kind, size }))
 }
 
 /// Runs the search; a pattern the search refuses is named in the error.

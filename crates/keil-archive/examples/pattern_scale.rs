@@ -49,7 +49,7 @@
 
 use std::time::Instant;
 
-use keil_archive::{Archive, Pattern, PatternMode, PatternQuery};
+use keil_archive::{Archive, ExploreOptions, Pattern, PatternMode, PatternQuery};
 use keil_rules::GameKind;
 
 /// A pattern to time: a name for the table, its mode and its text.
@@ -221,28 +221,46 @@ fn variants(archive: &Archive) -> Result<Vec<Variant>, Box<dyn std::error::Error
                 ..GameFilter::default()
             },
         ),
-        option("history", |q| PatternQuery { history: true, ..q }),
+        option("history", |q| PatternQuery {
+            explore: ExploreOptions {
+                history: true,
+                ..q.explore
+            },
+            ..q
+        }),
         option("move_limit=60", |q| PatternQuery {
-            move_limit: Some(60),
+            explore: ExploreOptions {
+                move_limit: Some(60),
+                ..ExploreOptions::default()
+            },
             ..q
         }),
         option("next=B", |q| PatternQuery {
-            next: Some(keil_rules::Color::Black),
+            explore: ExploreOptions {
+                next: Some(keil_rules::Color::Black),
+                ..ExploreOptions::default()
+            },
             ..q
         }),
         option("top/recent 10", |q| PatternQuery {
-            top_games: 10,
-            recent_games: 10,
+            explore: ExploreOptions {
+                top_games: 10,
+                recent_games: 10,
+                ..ExploreOptions::default()
+            },
             ..q
         }),
         Variant {
             name: "history move_limit=60 next=B top/recent 10".into(),
             apply: Box::new(|q| PatternQuery {
-                history: true,
-                move_limit: Some(60),
-                next: Some(keil_rules::Color::Black),
-                top_games: 10,
-                recent_games: 10,
+                explore: ExploreOptions {
+                    history: true,
+                    move_limit: Some(60),
+                    next: Some(keil_rules::Color::Black),
+                    top_games: 10,
+                    recent_games: 10,
+                    ..ExploreOptions::default()
+                },
                 ..q
             }),
         },

@@ -13,7 +13,7 @@
 
 use std::time::{Duration, Instant};
 
-use keil_archive::{Archive, GameFilter, GameId, PositionQuery};
+use keil_archive::{Archive, ExploreOptions, GameFilter, GameId, PositionQuery};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
@@ -149,10 +149,13 @@ fn variants() -> Vec<Variant> {
         (
             "history move_limit=60 top/recent 10",
             Box::new(|q| PositionQuery {
-                history: true,
-                move_limit: Some(60),
-                top_games: 10,
-                recent_games: 10,
+                explore: ExploreOptions {
+                    history: true,
+                    move_limit: Some(60),
+                    top_games: 10,
+                    recent_games: 10,
+                    ..ExploreOptions::default()
+                },
                 ..q
             }),
         ),

@@ -1,10 +1,13 @@
-//! The Keil game archive: valid games stored in SQLite (the source of
-//! truth), searchable by player, by text (tantivy) and by position.
+//! The game archive of Keil, Go and Kaomi records: the games stored in a
+//! store (`keil-store`: SQLite, the embedded default, or PostgreSQL, one
+//! database shared by many nodes), the source of truth; searchable by
+//! player, by text (tantivy) and by position and pattern, through indexes
+//! derived from the store and caught up with it.
 //!
-//! An archive is a directory: `archive.sqlite` (schema applied and upgraded
-//! by numbered migrations when opened, WAL mode, foreign keys on) and
-//! `tantivy/` (the text index, derived: caught up from SQLite on open,
-//! rebuilt by [`Archive::reindex`]).
+//! An archive is a [`Location`]: a directory (`archive.sqlite`, the schema
+//! applied and upgraded by numbered migrations when opened, and the text
+//! index `tantivy/`), or a PostgreSQL URL with the node's own directory
+//! for its derived files. [`Archive::reindex`] rebuilds the text index.
 //!
 //! - [`Archive::open`] opens or creates one; [`Archive::open_read_only`]
 //!   opens one for reading without writing a byte (a read-only or full
@@ -25,15 +28,16 @@
 //!   board occurs ([`Pattern`] with wildcards, [`PatternMode`] corner, side,
 //!   centre, anywhere or fixed, under symmetries and colour swap), with
 //!   Kombilo's hits and continuation statistics ([`PatternQuery`],
-//!   [`PatternAnswer`]).
-//! - Every game has a [`GameKind`] (Keil today; Go records come next) and a
-//!   board size; [`GameFilter`] selects by both.
+//!   [`PatternAnswer`]). Both take the explorer's options in one
+//!   [`ExploreOptions`].
+//! - Every game has a [`GameKind`] (Keil, Go or Kaomi) and a board size;
+//!   [`GameFilter`] selects by both.
 //! - [`Archive::search_text`]: players, events, places, game names and
 //!   comments.
 //!
 //! The storage stays inside: callers see typed views and domain types
 //! ([`GameId`], [`GameSummary`], ...), never a connection, a statement or
-//! SQL, so another storage backend can serve the same views.
+//! SQL: the two backends serve the same views.
 //!
 //! ```
 //! use keil_archive::{Archive, GameFilter, ImportOptions, ImportSource, Page};
@@ -92,6 +96,7 @@ pub use import::{
     Duplicates, Fate, GameOutcome, ImportOptions, ImportReport, ImportSource, Merge, MergeKind,
     MergeRepair, NOT_SGF, REMOVED,
 };
+pub use index::explore::{ExploreError, ExploreOptions};
 pub use index::patterns::{
     Cell, MoveStats, Pattern, PatternAnswer, PatternContinuation, PatternHit, PatternIndexStats,
     PatternMode, PatternQuery,

@@ -177,11 +177,11 @@ impl Patterns<'_> {
             q.symmetry,
             q.swap_colors,
             filter_of(q),
-            q.move_limit,
-            q.next,
-            q.history,
-            q.top_games,
-            q.variations,
+            q.explore.move_limit,
+            q.explore.next,
+            q.explore.history,
+            q.explore.top_games,
+            q.explore.variations,
         );
         let matched = match archive.patterns.answers.get(&key) {
             Some(m) => m,

@@ -11,8 +11,8 @@ mod common;
 use std::collections::{BTreeMap, BTreeSet};
 
 use keil_archive::{
-    Archive, GameFilter, GameId, GameKind, GameSummary, ImportOptions, ImportSource, Pattern,
-    PatternMode, PatternQuery, PositionQuery, YearCount,
+    Archive, ExploreOptions, GameFilter, GameId, GameKind, GameSummary, ImportOptions,
+    ImportSource, Pattern, PatternMode, PatternQuery, PositionQuery, YearCount,
 };
 use keil_gen::{Generator, GeneratorConfig};
 use keil_rules::{AnyPosition, Color, HalfPoints};
@@ -82,7 +82,7 @@ fn first_match(line: &Line, q: &PositionQuery) -> Option<(u32, bool)> {
     let images: Vec<AnyPosition> = (0..board.symmetry_count())
         .map(|s| q.position.transform(s))
         .collect();
-    let limit = q.move_limit.map_or(usize::MAX, |m| m as usize);
+    let limit = q.explore.move_limit.map_or(usize::MAX, |m| m as usize);
     let mut best: Option<(u32, bool)> = None;
     for swapped in [false, true] {
         if swapped && !q.swap_colors {
@@ -221,11 +221,14 @@ fn position_filters_and_options_agree_with_brute_force() {
                     symmetry: true,
                     swap_colors: swap,
                     filter: f.clone(),
-                    move_limit: limit,
-                    history: true,
-                    top_games: 5,
-                    recent_games: 3,
                     limit: 10_000,
+                    explore: ExploreOptions {
+                        move_limit: limit,
+                        history: true,
+                        top_games: 5,
+                        recent_games: 3,
+                        ..ExploreOptions::default()
+                    },
                     ..PositionQuery::new(*board)
                 };
                 let what = format!("{} {f:?} swap {swap} limit {limit:?}", q.notation());
@@ -333,9 +336,12 @@ fn pattern_filters_and_options_follow_the_unfiltered_answer() {
             let what = format!("{p} {f:?}");
             let q = PatternQuery {
                 filter: f.clone(),
-                history: true,
-                top_games: 4,
-                recent_games: 2,
+                explore: ExploreOptions {
+                    history: true,
+                    top_games: 4,
+                    recent_games: 2,
+                    ..base.explore
+                },
                 ..base.clone()
             };
             let got = archive.patterns().search(&q).unwrap();
@@ -404,7 +410,10 @@ fn pattern_filters_and_options_follow_the_unfiltered_answer() {
         // before it (the first match is the earliest).
         for limit in [0, 3, 8, 20] {
             let q = PatternQuery {
-                move_limit: Some(limit),
+                explore: ExploreOptions {
+                    move_limit: Some(limit),
+                    ..base.explore
+                },
                 ..base.clone()
             };
             let got = archive.patterns().search(&q).unwrap();
@@ -431,7 +440,10 @@ fn pattern_filters_and_options_follow_the_unfiltered_answer() {
         // colour's column is empty and this one's unchanged.
         for next in [Color::Black, Color::White] {
             let q = PatternQuery {
-                next: Some(next),
+                explore: ExploreOptions {
+                    next: Some(next),
+                    ..base.explore
+                },
                 ..base.clone()
             };
             let got = archive.patterns().search(&q).unwrap();
@@ -550,8 +562,11 @@ fn variations_are_found_in_games_of_later_windows() {
     let q = PatternQuery {
         symmetry: false,
         swap_colors: false,
-        variations: true,
         limit: 10_000,
+        explore: ExploreOptions {
+            variations: true,
+            ..ExploreOptions::default()
+        },
         ..PatternQuery::new(pattern, PatternMode::Fixed)
     };
     let all = archive.patterns().search(&q).unwrap();
@@ -598,7 +613,10 @@ fn a_move_limit_counts_plies_not_nodes_on_hand_made_records() {
         let q = PatternQuery {
             symmetry: false,
             swap_colors: false,
-            move_limit: limit,
+            explore: ExploreOptions {
+                move_limit: limit,
+                ..ExploreOptions::default()
+            },
             ..PatternQuery::new(pattern.clone(), PatternMode::Fixed)
         };
         let a = archive.patterns().search(&q).unwrap();
@@ -626,7 +644,10 @@ fn a_move_limit_counts_plies_not_nodes_on_hand_made_records() {
     }
     let position = |limit: Option<u32>| {
         let q = PositionQuery {
-            move_limit: limit,
+            explore: ExploreOptions {
+                move_limit: limit,
+                ..ExploreOptions::default()
+            },
             ..PositionQuery::new(g.position())
         };
         let a = archive.positions().search(&q).unwrap();
@@ -657,9 +678,12 @@ fn variations_are_searched_when_asked_on_hand_made_records() {
         let q = PatternQuery {
             symmetry: false,
             swap_colors: false,
-            variations,
-            move_limit,
-            history: true,
+            explore: ExploreOptions {
+                variations,
+                move_limit,
+                history: true,
+                ..ExploreOptions::default()
+            },
             ..PatternQuery::new(pattern.clone(), PatternMode::Fixed)
         };
         archive.patterns().search(&q).unwrap()

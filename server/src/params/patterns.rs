@@ -42,12 +42,7 @@ pub fn pattern_query(q: PatternsQuery) -> Result<PatternQuery, ApiError> {
         symmetry,
         swap_colors,
         filter: q.filter.filter()?,
-        move_limit: explore.move_limit,
-        next: explore.next,
-        variations: explore.variations,
-        history: explore.history,
-        top_games: explore.top_games,
-        recent_games: explore.recent_games,
+        explore,
         limit: parse_limit(nonempty(&q.limit), 20, keil_archive::MAX_PAGE)?,
         cursor: nonempty(&q.cursor).map(str::to_string),
         ..PatternQuery::new(pattern, mode)

@@ -60,13 +60,8 @@ pub fn position_query(q: PositionsQuery) -> Result<PositionQuery, ApiError> {
     let symmetry = parse_flag("symmetry", nonempty(&q.symmetry), false)?;
     let swap_colors = parse_colors(q.colors.as_deref(), false)?;
     let explore = q.explore.read()?;
-    if explore.variations {
-        return Err(bad(
-            "variations",
-            "a position search reads main lines only (the position index holds no variations): leave it out, or search the board as a whole-board pattern (GET /api/v1/patterns) with variations=true",
-        ));
-    }
-    let parsed = explore.position(parsed)?;
+    explore.main_lines_only()?;
+    let parsed = parsed.with_options(explore)?;
     let query = PositionQuery {
         symmetry,
         swap_colors,
@@ -205,7 +200,7 @@ impl ExplorerBoard<'_> {
         query.swap_colors = parse_colors(q.colors.as_deref(), false)?;
         query.filter = q.filter.clone().filter()?;
         let explore = q.explore.read()?;
-        let mut query = explore.position(query)?;
+        let mut query = query.with_options(explore)?;
         query.limit = 20;
         query.cursor = nonempty(&q.cursor).map(str::to_string);
         Ok((query, line))

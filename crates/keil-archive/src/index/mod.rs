@@ -14,6 +14,7 @@
 //! goes back: two callers catching up at once leave it where the furthest
 //! one took it, each applying only what it lacked when it took its lock.
 
+pub(crate) mod explore;
 pub(crate) mod facts;
 pub(crate) mod patterns;
 pub(crate) mod positions;

@@ -2,9 +2,9 @@
 //! its answer ([`PatternAnswer`]: hits and continuations) and what a load
 //! says of the index ([`PatternIndexStats`]).
 
-use keil_rules::Color;
 use serde::Serialize;
 
+use super::super::explore::ExploreOptions;
 use super::pattern::{Pattern, PatternMode};
 use keil_store::ids::GameId;
 use keil_store::model::{GameFilter, YearCount};
@@ -26,27 +26,11 @@ pub struct PatternQuery {
     /// Only games that pass this filter (its kind and size are the
     /// pattern's).
     pub filter: GameFilter,
-    /// Only matches at or before this ply (Kombilo's move limit: the
-    /// pattern stood after at most this many moves); `None`: any.
-    pub move_limit: Option<u32>,
-    /// Only hits whose continuation is a move of this colour, in the
-    /// pattern's colours (Kombilo's "next move"); a hit with no
-    /// continuation is then out. `None`: any hit.
-    pub next: Option<Color>,
-    /// Whether the answer and each continuation break their counts down
-    /// by year ([`PatternAnswer::history`]).
-    pub history: bool,
-    /// How many of the games whose weaker player ranks highest to list in
-    /// [`PatternAnswer::top_games`] (0: none).
-    pub top_games: usize,
-    /// How many of the latest games to list in
-    /// [`PatternAnswer::recent_games`] (0: none).
-    pub recent_games: usize,
-    /// Whether variations are searched too (Kombilo's option; see
-    /// `patterns/variations.rs`): every stored record of the board is read
-    /// and its variation lines replayed, so the time grows with the
-    /// archive. Hits in a variation say which ([`PatternHit::variation`]).
-    pub variations: bool,
+    /// The explorer's options: the move limit, the colour of the next
+    /// move, the history ([`PatternAnswer::history`]), the games listed
+    /// ([`PatternAnswer::top_games`], [`PatternAnswer::recent_games`]) and
+    /// the variations (hits in one say which: [`PatternHit::variation`]).
+    pub explore: ExploreOptions,
     /// How many games to list (statistics always cover all matches).
     pub limit: usize,
     /// Continue after this cursor (from [`PatternAnswer::next_cursor`]).
@@ -63,12 +47,7 @@ impl PatternQuery {
             symmetry: true,
             swap_colors: true,
             filter: GameFilter::default(),
-            move_limit: None,
-            next: None,
-            history: false,
-            top_games: 0,
-            recent_games: 0,
-            variations: false,
+            explore: ExploreOptions::default(),
             limit: 20,
             cursor: None,
         }
@@ -133,7 +112,7 @@ pub struct PatternHit {
     /// The first match's continuation as a pattern point (`None`: no move
     /// was played in the region after it).
     pub next: Option<String>,
-    /// With [`PatternQuery::variations`], when the game's first match is in
+    /// With the query's `explore.variations`, when the game's first match is in
     /// a variation: its number, 1-based in the validator's order (the
     /// file's; the game viewer's `var`); `None` for the main line. `node`
     /// and `ply` are then the variation's.

@@ -1230,9 +1230,12 @@ mod tests {
                             winner,
                             ..Default::default()
                         },
-                        next: options.then_some(Color::Black),
-                        move_limit: options.then_some(30),
-                        history: options,
+                        explore: crate::index::explore::ExploreOptions {
+                            next: options.then_some(Color::Black),
+                            move_limit: options.then_some(30),
+                            history: options,
+                            ..Default::default()
+                        },
                         ..PatternQuery::new(pattern.clone(), mode)
                     };
                     let pls = placements(&q.pattern, mode, symmetry, swap_colors).unwrap();
@@ -1312,7 +1315,10 @@ mod tests {
         let box_stone = "*****/*****/**X**/*****/*****";
         let pattern = Pattern::parse(GameKind::Go, 9, box_stone, PatternMode::Corner).unwrap();
         let q = PatternQuery {
-            history: true,
+            explore: crate::index::explore::ExploreOptions {
+                history: true,
+                ..Default::default()
+            },
             ..PatternQuery::new(pattern, PatternMode::Corner)
         };
         {

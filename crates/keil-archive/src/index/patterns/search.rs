@@ -105,12 +105,12 @@ pub(crate) fn matches(
     let (games, bits) = tally.games();
     matched.games = games;
     matched.variations = first_lines(lines, first_in);
-    if q.history {
+    if q.explore.history {
         matched.history = Some(tally.history(&matched.games));
     }
-    if q.top_games > 0 {
+    if q.explore.top_games > 0 {
         let ranks = kept.ranks(&state, group, &facts);
-        matched.top = tally.top(&matched.games, &ranks, q.top_games);
+        matched.top = tally.top(&matched.games, &ranks, q.explore.top_games);
     }
     matched.order = GameOrder::settle(group, &mut matched.games, bits);
     let stats = std::mem::take(&mut tally.stats);
@@ -241,13 +241,14 @@ fn variation_hits(
     q: &PatternQuery,
     budget: &Budget,
 ) -> Result<LineHits> {
-    let (lines, mut line_hits) = if q.variations {
+    let (lines, mut line_hits) = if q.explore.variations {
         variations::search(conn, group, placements, budget)?
     } else {
         (Vec::new(), Vec::new())
     };
     line_hits.retain(|&(v, _, t, _)| {
-        q.move_limit
+        q.explore
+            .move_limit
             .is_none_or(|m| lines[v as usize].ply_at(t) <= m)
     });
     line_hits.sort_by_key(|h| lines[h.0 as usize].game);
@@ -338,7 +339,7 @@ impl Windows<'_> {
 }
 
 /// The continuation rows: per pattern point with a next move there, its
-/// statistics (and games by year, with `q.history`), most played first,
+/// statistics (and games by year, with `q.explore.history`), most played first,
 /// labelled `A`, `B`, ...
 fn continuations(
     q: &PatternQuery,
@@ -526,8 +527,8 @@ pub(crate) fn page(
             })
         })
         .flatten();
-    let recent = &m.in_order(group, None, q.recent_games).0[..];
-    let top = &m.top[..q.top_games.min(m.top.len())];
+    let recent = &m.in_order(group, None, q.explore.recent_games).0[..];
+    let top = &m.top[..q.explore.top_games.min(m.top.len())];
     let mut ids: Vec<GameId> = page
         .iter()
         .chain(top)

@@ -36,17 +36,19 @@ pub(super) fn answer(
     let all = Games::of(matches);
     let total = all.len() as u64;
     let continuations = continuations(q, sides, matches, total);
-    let history = q.history.then(|| history(&all, sides));
+    let history = q.explore.history.then(|| history(&all, sides));
     let (page, next_cursor) = page(&all, after, q.limit.max(1));
     // The games whose weaker player ranks highest, then newest.
-    let top = if q.top_games == 0 {
+    let top = if q.explore.top_games == 0 {
         Vec::new()
     } else {
-        top_ranked(all.iter().map(|h| (h.0.rank, h)), q.top_games, |h| {
-            h.0.order()
-        })
+        top_ranked(
+            all.iter().map(|h| (h.0.rank, h)),
+            q.explore.top_games,
+            |h| h.0.order(),
+        )
     };
-    let recent: Vec<(Hit, usize)> = (0..q.recent_games.min(all.len()))
+    let recent: Vec<(Hit, usize)> = (0..q.explore.recent_games.min(all.len()))
         .map(|i| all.get(i))
         .collect();
     let shown = Shown::new(q, sides, facts, [&page[..], &top, &recent]);
@@ -104,7 +106,7 @@ fn continuations(
             } else {
                 n as f64 / total as f64
             },
-            history: q.history.then(|| years.to_vec()),
+            history: q.explore.history.then(|| years.to_vec()),
         })
         .collect();
     continuations.sort_by(|a, b| {

@@ -81,8 +81,8 @@ impl Side {
                         ..q.filter.clone()
                     }
                 ),
-                move_limit: q.move_limit,
-                history: q.history,
+                move_limit: q.explore.move_limit,
+                history: q.explore.history,
             },
             board: p,
             canon,

@@ -8,6 +8,7 @@
 
 use keil_rules::{AnyPosition, Color, Move, NotationError, Position};
 
+use super::super::explore::{ExploreError, ExploreOptions};
 use keil_store::ids::GameId;
 use keil_store::model::{GameFilter, YearCount};
 
@@ -39,18 +40,13 @@ pub struct PositionQuery {
     /// event, result, ranks, handicap, komi, ...; its kind and size are
     /// the position's and are not read).
     pub filter: GameFilter,
-    /// Only occurrences at or before this ply (Kombilo's move limit: the
-    /// position stood after at most this many moves); `None`: any.
-    pub move_limit: Option<u32>,
-    /// Whether the answer and each continuation break their games down by
-    /// year ([`PositionAnswer::history`]).
-    pub history: bool,
-    /// How many of the games whose weaker player ranks highest to list in
-    /// [`PositionAnswer::top_games`] (0: none).
-    pub top_games: usize,
-    /// How many of the latest games to list in
-    /// [`PositionAnswer::recent_games`] (0: none).
-    pub recent_games: usize,
+    /// The explorer's options. A position search reads the move limit,
+    /// the history ([`PositionAnswer::history`]) and the games listed
+    /// ([`PositionAnswer::top_games`], [`PositionAnswer::recent_games`]);
+    /// its player to move is [`PositionQuery::to_move`], which
+    /// [`PositionQuery::with_options`] sets from `next`, and it reads main
+    /// lines only ([`ExploreOptions::main_lines_only`]).
+    pub explore: ExploreOptions,
     /// How many games to list (statistics always cover all matches).
     pub limit: usize,
     /// Continue after this cursor (from [`PositionAnswer::next_cursor`]).
@@ -94,13 +90,26 @@ impl PositionQuery {
             symmetry: false,
             swap_colors: false,
             filter: GameFilter::default(),
-            move_limit: None,
-            history: false,
-            top_games: 0,
-            recent_games: 0,
+            explore: ExploreOptions::default(),
             limit: 20,
             cursor: None,
         }
+    }
+
+    /// The query with the explorer's options `options`: its player to
+    /// move is the notation's or `options.next` (both when they agree).
+    /// The one place a position search takes them, for the API, the
+    /// explorer page and the CLI.
+    ///
+    /// # Errors
+    /// [`ExploreError::NextContradicts`] when `next` is not the player to
+    /// move the query already has.
+    pub fn with_options(self, options: ExploreOptions) -> Result<PositionQuery, ExploreError> {
+        Ok(PositionQuery {
+            to_move: options.player_to_move(self.to_move)?,
+            explore: options,
+            ..self
+        })
     }
 
     /// Reads a query in position notation (record-format.md, "Position
