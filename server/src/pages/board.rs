@@ -10,8 +10,8 @@ use askama::Template;
 use keil_archive::{GameId, GameMoves};
 use keil_rules::{AnyBoard, AnyGame, AnyRuleset, Color, Move, Point};
 
+use super::names::{color_word, letter, link};
 use super::tree::{Branch, LineNodes, Tree};
-use super::{color_word, letter, link};
 use crate::error::ApiError;
 use crate::params::View;
 use crate::svg::{self, Drawing, Extras, PointMark};

@@ -61,7 +61,7 @@ impl Fields {
     }
 
     /// The fields as link parameters (blank ones are left out by
-    /// [`super::link`]).
+    /// [`crate::pages::names::link`]).
     pub(super) fn pairs(&self) -> Vec<(&'static str, &str)> {
         vec![
             ("player", &self.player),
@@ -279,7 +279,7 @@ mod tests {
             ..ExploreQuery::default()
         };
         let f = Fields::new(&filter, &explore);
-        let link = super::super::link("/positions", &f.pairs());
+        let link = crate::pages::names::link("/positions", &f.pairs());
         assert_eq!(link, "/positions?min_rank=5d&komi=6.5&next=B&history=true");
     }
 }

@@ -10,11 +10,13 @@ use askama::Template;
 use keil_archive::GameId;
 
 use super::board::{MoveItem, board_panel, show};
+use super::names::Row;
+use super::respond::{PageResult, blocking, render};
 use super::tree::Branch;
-use super::{CSP, PageError, PageQuery, PageResult, Row, blocking, render};
 use crate::assets::{Assets, assets};
-use crate::error::ApiError;
-use crate::params::{View, ViewParams};
+use crate::error::{ApiError, PageError};
+use crate::http::CSP;
+use crate::params::{PageQuery, View, ViewParams};
 use crate::state::ServerState;
 
 #[derive(Template)]

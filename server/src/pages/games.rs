@@ -5,11 +5,14 @@ use actix_web::http::StatusCode;
 use actix_web::web::Data;
 use askama::Template;
 
-use super::{PageError, PageQuery, PageResult, Row, drop_empty, kinds, link};
+use super::forms::drop_empty;
+use super::names::{Row, kinds, link};
+use super::respond::PageResult;
 use crate::assets::{Assets, assets};
 use crate::dto::GamesQuery;
-use crate::error::ApiError;
+use crate::error::{ApiError, PageError};
 use crate::http::html_response;
+use crate::params::PageQuery;
 use crate::state::ServerState;
 
 /// The list's filters as typed, to fill the form again.

@@ -11,10 +11,10 @@ use keil_archive::{Archive, GameFilter, Order, Page, PositionQuery};
 use keil_rules::{AnyPosition, BoardSpec};
 
 use super::explorer::continuation_href;
-use super::{
-    PageError, PageResult, Row, blocking, kind_name, letter, link, render_html, size_name,
-};
+use super::names::{Row, kind_name, letter, link, size_name};
+use super::respond::{PageResult, blocking, render_html};
 use crate::assets::{Assets, assets};
+use crate::error::PageError;
 use crate::http::html_response;
 use crate::state::ServerState;
 

@@ -6,9 +6,10 @@ use askama::Template;
 use keil_archive::{GameFilter, Order, Page};
 
 use super::chart;
-use super::{PageError, PageResult, Row, blocking, render};
+use super::names::Row;
+use super::respond::{PageResult, blocking, render};
 use crate::assets::{Assets, assets};
-use crate::error::ApiError;
+use crate::error::{ApiError, PageError};
 use crate::state::ServerState;
 
 struct OpponentRow {

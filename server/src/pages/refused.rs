@@ -9,11 +9,13 @@ use keil_archive::{GameId, RefusedId, RefusedSummary};
 use keil_rules::Move;
 
 use super::board::{MoveItem, board_panel, show};
-use super::{PageError, PageQuery, PageResult, blocking, kind_name, link, render};
+use super::forms::drop_blank;
+use super::names::{kind_name, kinds, link};
+use super::respond::{PageResult, blocking, render};
 use crate::assets::{Assets, assets};
 use crate::dto::RefusedQuery;
-use crate::error::ApiError;
-use crate::params::{View, ViewParams};
+use crate::error::{ApiError, PageError};
+use crate::params::{PageQuery, View, ViewParams};
 use crate::state::ServerState;
 use crate::svg::PointMark;
 
@@ -79,7 +81,7 @@ pub async fn refused_list_page(q: PageQuery<RefusedQuery>, state: Data<ServerSta
         &mut q.limit,
         &mut q.after,
     ] {
-        super::drop_blank(v);
+        drop_blank(v);
     }
     let (filter, limit) = crate::params::refused_query(&q)?;
     let page = blocking(&state, move |a| Ok(a.refused_list(&filter, limit)?)).await?;
@@ -110,7 +112,7 @@ pub async fn refused_list_page(q: PageQuery<RefusedQuery>, state: Data<ServerSta
         kind,
         size,
         import,
-        kinds: super::kinds(),
+        kinds: kinds(),
         next,
     })
 }

@@ -5,9 +5,10 @@ use actix_web::web::Data;
 use askama::Template;
 use keil_archive::PlayerHit;
 
-use super::{PageQuery, PageResult, Row, render, searching};
+use super::names::Row;
+use super::respond::{PageResult, render, searching};
 use crate::assets::{Assets, assets};
-use crate::params::SearchParams;
+use crate::params::{PageQuery, SearchParams};
 use crate::state::ServerState;
 
 struct PlayerRow {

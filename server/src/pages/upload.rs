@@ -4,7 +4,7 @@ use actix_web::HttpRequest;
 use actix_web::web::Data;
 use askama::Template;
 
-use super::{PageResult, render};
+use super::respond::{PageResult, render};
 use crate::assets::{Assets, assets};
 use crate::state::ServerState;
 

@@ -23,10 +23,11 @@ use keil_archive::{GameId, PositionAnswer, PositionHit, PositionQuery};
 use keil_rules::{AnyPosition, Color};
 
 use super::explore::{Fields, Listed, viewer_href};
-use super::{PageError, PageQuery, PageResult, kinds, link, render, searching};
+use super::names::{kinds, link};
+use super::respond::{PageResult, blocking, download_found, render, searching};
 use crate::assets::{Assets, assets};
-use crate::error::ApiError;
-use crate::params::{ExplorerParams, editing};
+use crate::error::{ApiError, PageError};
+use crate::params::{ExplorerParams, PageQuery, editing};
 use crate::state::ServerState;
 use crate::svg::PointMark;
 
@@ -101,7 +102,7 @@ struct PositionsPage<'a> {
 /// default): the kind and size with the most games; Keil side 7 for an
 /// empty archive.
 async fn main_board(state: &Data<ServerState>) -> Result<(keil_rules::GameKind, u8), PageError> {
-    let stats = super::blocking(state, |a| Ok(a.stats()?)).await?;
+    let stats = blocking(state, |a| Ok(a.stats()?)).await?;
     Ok(stats
         .by_board
         .iter()
@@ -136,7 +137,7 @@ pub async fn positions_download(
     let (mut query, _) = explorer_query(&state, &q.into_inner()).await?;
     query.limit = crate::export::FOUND_MAX;
     query.cursor = None;
-    super::download_found(state, format, move |a, b| {
+    download_found(state, format, move |a, b| {
         let answer = a.positions().search_within(&query, b)?;
         Ok(answer.games.iter().map(|g| g.game_id).collect())
     })

@@ -4,9 +4,9 @@
 //! line's own links (each move, the start, undo, pass).
 
 use keil_archive::PositionAnswer;
-use keil_rules::{AnyPosition, Color, Move};
+use keil_rules::{AnyGame, AnyPosition, Color, Move, ToMove};
 
-use crate::pages::{color_word, compact_count, letter, link, position_after};
+use crate::pages::names::{color_word, compact_count, letter, link};
 use crate::play::Line;
 use crate::svg::{self, PointMark};
 
@@ -64,6 +64,25 @@ pub(in crate::pages) fn continuation_href(
             ("symmetry", sym),
         ],
     ))
+}
+
+/// The position after `mv` by `to_move` (captures, or Kaomi's pushes, by
+/// the kind's rules).
+fn position_after(pos: &AnyPosition, to_move: Color, mv: Move) -> Option<AnyPosition> {
+    // A Kaomi game never starts from a setup (kaomi-rules.md, "Records"):
+    // a placement is the rules' push procedure on the position itself.
+    if let (AnyPosition::Kaomi(p), Move::Place(at)) = (pos, mv) {
+        let mut after = *p;
+        if after.get(at).is_some() {
+            return None;
+        }
+        after.place(at, to_move);
+        return Some(AnyPosition::Kaomi(after));
+    }
+    let rules = crate::play::default_rules(pos.kind())?;
+    let mut game = AnyGame::new(pos.spec(), rules, Some(pos), ToMove::Color(to_move)).ok()?;
+    game.play_as(to_move, mv).ok()?;
+    Some(game.position())
 }
 
 /// A fill between blue (Black won them all) and red (White did).
@@ -310,4 +329,59 @@ fn play_link(kind: &str, size: &str, play: &str, symmetry: &str) -> String {
             ("symmetry", symmetry),
         ],
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use keil_rules::BoardSpec;
+
+    use super::*;
+
+    #[test]
+    fn share_fill_goes_from_blue_to_red() {
+        assert_eq!(share_fill(1, 0), "#1e64d2");
+        assert_eq!(share_fill(0, 1), "#c8322d");
+    }
+
+    #[test]
+    fn a_continuation_link_plays_the_move_with_captures() {
+        let spec = BoardSpec::new(keil_rules::GameKind::Go, 9).unwrap();
+        let mut pos = AnyPosition::empty(spec).unwrap();
+        let board = pos.board();
+        let p = |n: &str| board.parse_point(n).unwrap();
+        // A white stone in the corner with one liberty left.
+        pos.set(p("aa"), Some(Color::White));
+        pos.set(p("ba"), Some(Color::Black));
+        let href =
+            continuation_href(&pos, "go", Color::Black, Some(Move::Place(p("ab"))), false).unwrap();
+        let mut want = AnyPosition::empty(spec).unwrap();
+        want.set(p("ba"), Some(Color::Black));
+        want.set(p("ab"), Some(Color::Black));
+        assert_eq!(
+            href,
+            link(
+                "/positions",
+                &[
+                    ("kind", "go"),
+                    ("position", &want.to_notation(None)),
+                    ("to_move", "w")
+                ]
+            )
+        );
+        assert_eq!(
+            continuation_href(&pos, "go", Color::Black, None, false),
+            None
+        );
+        // From the empty board, the link searches the symmetric images.
+        let empty = AnyPosition::empty(spec).unwrap();
+        let first = continuation_href(
+            &empty,
+            "go",
+            Color::Black,
+            Some(Move::Place(p("ee"))),
+            false,
+        )
+        .unwrap();
+        assert!(first.ends_with("&to_move=w&symmetry=true"), "{first}");
+    }
 }

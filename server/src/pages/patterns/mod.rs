@@ -4,35 +4,32 @@
 //! parameters, and the answer: continuations labelled on their points and
 //! in a table, and the games, each a link to the game at its match. Works
 //! without JavaScript: the pattern travels in the URL.
+//!
+//! A request reads as: its parameters read (`form.rs`'s
+//! [`PatternForm::read`]), the search run unless editing ([`search`]), the
+//! page's view ([`patterns_view`]) with the pattern drawn
+//! ([`pattern_svg`]), the page rendered.
+
+mod form;
+
+use form::{PatternForm, PatternParams};
 
 use actix_web::http::StatusCode;
 use actix_web::web::Data;
 use askama::Template;
-use keil_archive::{Cell, GameId, MoveStats, Pattern, PatternAnswer, PatternMode, PatternQuery};
+use keil_archive::{Cell, GameId, MoveStats, Pattern, PatternAnswer, PatternMode};
 use keil_rules::{AnyBoard, AnyPosition, BoardSpec, Color, Point};
-use serde::Deserialize;
 
 use super::explore::{Fields, Listed, viewer_href};
 use super::explorer::share_fill;
-use super::{PageError, PageResult, drop_empty_filter, kinds, link, searching};
+use super::names::{kinds, link};
+use super::respond::{PageResult, download_found, searching};
 use crate::assets::{Assets, assets};
-use crate::dto::PatternsQuery;
-use crate::error::ApiError;
+use crate::error::{ApiError, PageError};
 use crate::http::html_response;
-use crate::params::{form_board, form_pattern, form_symmetry_colors, nonempty};
+use crate::params::{PageQuery, form_symmetry_colors};
 use crate::state::ServerState;
 use crate::svg::{self, PointMark};
-
-/// `GET /patterns` parameters: the API's, plus the editor's.
-#[derive(Debug, Default, Deserialize)]
-pub struct PatternParams {
-    /// The API's parameters (pattern, kind, size, mode, symmetry, colours,
-    /// filters, page).
-    #[serde(flatten)]
-    pub api: PatternsQuery,
-    /// `1`: edit the pattern (clicking a point cycles it; no search).
-    pub edit: Option<String>,
-}
 
 /// The cell after `c` in the editor's cycle (`None`: outside the region).
 fn cycle(c: Option<Cell>) -> Option<Cell> {
@@ -126,10 +123,7 @@ struct PatternsPage<'a> {
 /// `GET /patterns?pattern=…`: the pattern search page and editor. The
 /// form read ([`PatternForm::read`]), the search run unless editing
 /// ([`search`]), the page built ([`patterns_view`]) and rendered.
-pub async fn patterns_page(
-    state: Data<ServerState>,
-    q: super::PageQuery<PatternParams>,
-) -> PageResult {
+pub async fn patterns_page(state: Data<ServerState>, q: PageQuery<PatternParams>) -> PageResult {
     let mut form = PatternForm::read(q.into_inner());
     let board = AnyPosition::empty(form.spec)
         .map_err(|e| PageError(ApiError::BadRequest(format!("size: {e}"))))?
@@ -145,69 +139,6 @@ pub async fn patterns_page(
         .render()
         .map_err(|e| ApiError::Internal(format!("template: {e}")))?;
     Ok(html_response(status, body))
-}
-
-/// The page's parameters as read: the board, the pattern (as drawn while
-/// editing, else read for its mode), and the API's query when all of it
-/// reads. What does not read is kept as a message and the form shown
-/// again for editing.
-struct PatternForm {
-    /// The API's parameters (the mode as read: `auto` unless chosen).
-    api: PatternsQuery,
-    /// The pattern's text as given (empty: none).
-    text: String,
-    /// Whether the page edits the pattern rather than searching.
-    edit: bool,
-    /// The board: the kind and size asked for, else Go 19.
-    spec: BoardSpec,
-    /// The mode as given (`auto` unless chosen).
-    mode_text: String,
-    /// The mode the pattern was read for (none while editing).
-    mode: Option<PatternMode>,
-    pattern: Option<Pattern>,
-    /// The whole query, as the API reads it (none while something does not
-    /// read).
-    query: Option<PatternQuery>,
-    /// What did not read, each naming its parameter.
-    errors: Vec<String>,
-}
-
-impl PatternForm {
-    /// Reads the page's parameters ([`crate::params`]), collecting what
-    /// does not read.
-    fn read(params: PatternParams) -> PatternForm {
-        let PatternParams { mut api, edit } = params;
-        drop_empty_filter(&mut api.filter);
-        let text = nonempty(&api.pattern).unwrap_or_default().to_string();
-        let edit = crate::params::editing(&edit) || text.is_empty();
-        let mut errors: Vec<String> = Vec::new();
-        let spec = form_board(&api.kind, &api.size, &mut errors);
-        let mode_text = nonempty(&api.mode).unwrap_or("auto").to_string();
-        api.mode = Some(mode_text.clone());
-        let (pattern, mode) = form_pattern(spec, &text, &mode_text, edit, &mut errors);
-        let query = if pattern.is_some() && errors.is_empty() {
-            match crate::params::pattern_query(api.clone()) {
-                Ok(q) => Some(q),
-                Err(e) => {
-                    errors.push(e.to_string());
-                    None
-                }
-            }
-        } else {
-            None
-        };
-        PatternForm {
-            edit: edit || !errors.is_empty(),
-            api,
-            text,
-            spec,
-            mode_text,
-            mode,
-            pattern,
-            query,
-            errors,
-        }
-    }
 }
 
 /// What a search found, as the page shows it (all empty before one).
@@ -582,22 +513,15 @@ fn region_marks(
 }
 
 /// `GET /patterns.sgf?…`, `/patterns.zip?…`: the games the pattern page
-/// finds (its parameters; the mode `auto` unless chosen), up to
+/// finds (its parameters, [`PatternParams::download_query`]), up to
 /// [`crate::export::FOUND_MAX`], in the order of its list.
 async fn patterns_download(
     state: Data<ServerState>,
-    q: super::PageQuery<PatternParams>,
+    q: PageQuery<PatternParams>,
     format: keil_container::BundleFormat,
 ) -> PageResult {
-    let PatternParams { mut api, .. } = q.into_inner();
-    drop_empty_filter(&mut api.filter);
-    if nonempty(&api.mode).is_none() {
-        api.mode = Some("auto".into());
-    }
-    api.limit = Some(crate::export::FOUND_MAX.to_string());
-    api.cursor = None;
-    let query = crate::params::pattern_query(api)?;
-    super::download_found(state, format, move |a, b| {
+    let query = q.into_inner().download_query()?;
+    download_found(state, format, move |a, b| {
         let answer = a.patterns().search_within(&query, b)?;
         Ok(answer.games.iter().map(|g| g.game_id).collect())
     })
@@ -605,17 +529,11 @@ async fn patterns_download(
 }
 
 /// `GET /patterns.sgf?…`: [`patterns_download`] as one SGF collection.
-pub async fn patterns_sgf(
-    state: Data<ServerState>,
-    q: super::PageQuery<PatternParams>,
-) -> PageResult {
+pub async fn patterns_sgf(state: Data<ServerState>, q: PageQuery<PatternParams>) -> PageResult {
     patterns_download(state, q, keil_container::BundleFormat::Sgf).await
 }
 
 /// `GET /patterns.zip?…`: [`patterns_download`] as a zip.
-pub async fn patterns_zip(
-    state: Data<ServerState>,
-    q: super::PageQuery<PatternParams>,
-) -> PageResult {
+pub async fn patterns_zip(state: Data<ServerState>, q: PageQuery<PatternParams>) -> PageResult {
     patterns_download(state, q, keil_container::BundleFormat::Zip).await
 }

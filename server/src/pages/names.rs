@@ -1,0 +1,176 @@
+//! How the pages name things for people and link them: links with
+//! percent-encoded values, the names of kinds, board sizes and colours,
+//! counts short enough for a disc, and a game as a row of a game table.
+
+use std::fmt::Write as _;
+
+use keil_archive::{GameId, GameSummary};
+use keil_rules::{AnyBoard, BoardSpec, Color};
+
+/// Percent-encodes a query value (everything but unreserved characters).
+fn enc(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for &b in s.as_bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
+            out.push(char::from(b));
+        } else {
+            let _ = write!(out, "%{b:02X}");
+        }
+    }
+    out
+}
+
+/// `path?k=v&...` of the non-empty values.
+pub(super) fn link(path: &str, pairs: &[(&str, &str)]) -> String {
+    let mut s = path.to_string();
+    let mut sep = '?';
+    for (k, v) in pairs.iter().filter(|(_, v)| !v.is_empty()) {
+        let _ = write!(s, "{sep}{k}={}", enc(v));
+        sep = '&';
+    }
+    s
+}
+
+/// A count short enough for a disc on the board: `999`, `1.2k`, `12k`,
+/// `1.2M`.
+pub(super) fn compact_count(n: u64) -> String {
+    match n {
+        0..1_000 => n.to_string(),
+        1_000..9_950 => format!("{:.1}k", n as f64 / 1e3),
+        9_950..999_500 => format!("{:.0}k", n as f64 / 1e3),
+        _ => format!("{:.1}M", n as f64 / 1e6),
+    }
+}
+
+/// A game kind's name for people (`Keil`), from its code (`keil`); an
+/// unknown code as it is.
+pub(super) fn kind_name(code: &str) -> String {
+    code.parse::<keil_rules::GameKind>()
+        .map_or_else(|_| code.to_string(), |k| k.name().to_string())
+}
+
+/// A board size for people: `side 7` (hexagon), `9×9` (square).
+pub(super) fn size_name(kind: &str, size: u8) -> String {
+    let board = kind
+        .parse::<keil_rules::GameKind>()
+        .ok()
+        .and_then(|k| BoardSpec::new(k, size).ok())
+        .and_then(|s| s.board().ok());
+    match board {
+        Some(AnyBoard::Square(_)) => format!("{size}×{size}"),
+        _ => format!("side {size}"),
+    }
+}
+
+/// Every game kind the archive stores: `(code, name)`.
+pub(super) fn kinds() -> Vec<(String, String)> {
+    keil_archive::GameKind::ALL
+        .iter()
+        .map(|k| (k.code().to_string(), kind_name(k.code())))
+        .collect()
+}
+
+/// `B` or `W`.
+pub(super) fn letter(c: Color) -> &'static str {
+    match c {
+        Color::Black => "B",
+        Color::White => "W",
+    }
+}
+
+/// `Black` or `White`.
+pub(super) fn color_word(c: Color) -> &'static str {
+    match c {
+        Color::Black => "Black",
+        Color::White => "White",
+    }
+}
+
+/// A row of a game table.
+pub(super) struct Row {
+    /// The game.
+    pub(super) id: GameId,
+    /// The game's viewer.
+    pub(super) href: String,
+    /// The kind's name ([`kind_name`]).
+    pub(super) kind_name: String,
+    /// The board's size ([`size_name`]).
+    pub(super) size_name: String,
+    /// Black's name, if known.
+    pub(super) black: Option<String>,
+    /// White's name, if known.
+    pub(super) white: Option<String>,
+    /// Black's rank as shown (empty: none).
+    pub(super) black_rank: String,
+    /// White's rank as shown (empty: none).
+    pub(super) white_rank: String,
+    /// The result (empty: none).
+    pub(super) result: String,
+    /// The date (empty: none).
+    pub(super) date: String,
+    /// The event (empty: none).
+    pub(super) event: String,
+    /// The moves of the main line.
+    pub(super) plies: u32,
+}
+
+impl From<&GameSummary> for Row {
+    fn from(g: &GameSummary) -> Row {
+        let code = g.kind.code();
+        Row {
+            id: g.id,
+            href: format!("/games/{}", g.id),
+            kind_name: kind_name(code),
+            size_name: size_name(code, g.size),
+            black: g.black.clone(),
+            white: g.white.clone(),
+            black_rank: g.shown_rank(Color::Black).unwrap_or_default(),
+            white_rank: g.shown_rank(Color::White).unwrap_or_default(),
+            result: g.result.clone().unwrap_or_default(),
+            date: g.date.clone().unwrap_or_default(),
+            event: g.event.clone().unwrap_or_default(),
+            plies: g.plies,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_fit_a_disc() {
+        let shown: Vec<String> = [
+            7, 999, 1_000, 1_234, 9_949, 9_950, 12_345, 999_499, 999_500, 2_345_678,
+        ]
+        .into_iter()
+        .map(compact_count)
+        .collect();
+        assert_eq!(
+            shown,
+            [
+                "7", "999", "1.0k", "1.2k", "9.9k", "10k", "12k", "999k", "1.0M", "2.3M"
+            ]
+        );
+    }
+
+    #[test]
+    fn links_encode_values_and_skip_empty_ones() {
+        assert_eq!(
+            link(
+                "/games",
+                &[("player", "Luis Bolaños"), ("color", ""), ("x", "a&b")]
+            ),
+            "/games?player=Luis%20Bola%C3%B1os&x=a%26b"
+        );
+        assert_eq!(link("/games", &[]), "/games");
+    }
+
+    #[test]
+    fn kinds_and_sizes_are_named_from_the_board_geometry() {
+        assert_eq!(kind_name("keil"), "Keil");
+        assert_eq!(kind_name("kaomi"), "Kaomi");
+        assert_eq!(size_name("keil", 7), "side 7");
+        assert_eq!(size_name("go", 9), "9×9");
+    }
+}
