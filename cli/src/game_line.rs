@@ -3,7 +3,7 @@
 //! result, event, round) and what stands for a field the record leaves
 //! out (`?` for a name, a date or a result, `-` for a rank).
 
-use keil_archive::{GameSummary, PatternHit, PositionHit};
+use keil_archive::{GameSummary, HitDetails, PatternHit, PositionHit};
 use keil_rules::Color;
 
 /// A game of a list (`keil search games`, `keil search text`): id, kind,
@@ -29,18 +29,16 @@ pub(crate) fn summary(g: &GameSummary) -> String {
 }
 
 /// A game that reached a searched position: where (its ply, the player to
-/// move and, `keil`, the button flag), its date (as stored: blank when it
-/// has none), players, result and the move played next.
+/// move and, `keil`, the button flag), its header (date, players, result)
+/// and the move played next.
 pub(crate) fn position_hit(h: &PositionHit, keil: bool) -> String {
     format!(
-        "{:>7}  ply {:>3} {}{}  {:<10} {}  {}  next {}",
+        "{:>7}  ply {:>3} {}{}  {}  next {}",
         h.game_id,
         h.ply,
         matched(h.to_move, keil.then_some(h.button_taken)),
         if h.swapped { " swapped" } else { "" },
-        h.date,
-        players(h.black.as_deref(), h.white.as_deref()),
-        result(h.result.as_deref()),
+        header(&h.game),
         next(h.next.as_deref())
     )
 }
@@ -50,11 +48,9 @@ pub(crate) fn position_hit(h: &PositionHit, keil: bool) -> String {
 /// the move played next in the region.
 pub(crate) fn pattern_hit(h: &PatternHit) -> String {
     format!(
-        "{:>7}  {:<10}  {}  {}  node {} ply {}{}  {} hit{}{}  next {}",
+        "{:>7}  {}  node {} ply {}{}  {} hit{}{}  next {}",
         h.game_id,
-        if h.date.is_empty() { "?" } else { &h.date },
-        players(h.black.as_deref(), h.white.as_deref()),
-        result(h.result.as_deref()),
+        header(&h.game),
         h.node,
         h.ply,
         h.variation
@@ -63,6 +59,21 @@ pub(crate) fn pattern_hit(h: &PatternHit) -> String {
         if h.hits == 1 { "" } else { "s" },
         if h.swapped { " swapped" } else { "" },
         next(h.next.as_deref())
+    )
+}
+
+/// A hit's game header: its date (`?` when it has none), players and
+/// result.
+fn header(game: &HitDetails) -> String {
+    format!(
+        "{:<10}  {}  {}",
+        if game.date.is_empty() {
+            "?"
+        } else {
+            &game.date
+        },
+        players(game.black.as_deref(), game.white.as_deref()),
+        result(game.result.as_deref()),
     )
 }
 

@@ -114,7 +114,7 @@ pub use keil_store::model::people::{
 pub use keil_store::model::refused::Problem;
 pub use keil_store::model::{
     Cursor, Game, GameFilter, GameList, GameMoves, GameStatus, GameStatusError, GameSummary,
-    HitCursor, MAX_PAGE, Order, Page, YearCount, written_day,
+    HitCursor, HitDetails, MAX_PAGE, Order, Page, YearCount, written_day,
 };
 pub use keil_store::progress::ImportProgress;
 pub use keil_store::schema_version;

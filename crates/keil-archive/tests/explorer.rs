@@ -11,7 +11,7 @@ mod common;
 use std::collections::{BTreeMap, BTreeSet};
 
 use keil_archive::{
-    Archive, ExploreOptions, GameFilter, GameId, GameKind, GameSummary, ImportOptions,
+    Archive, ExploreOptions, GameFilter, GameId, GameKind, GameSummary, HitDetails, ImportOptions,
     ImportSource, Pattern, PatternMode, PatternQuery, PositionQuery, YearCount,
 };
 use keil_gen::{Generator, GeneratorConfig};
@@ -240,8 +240,7 @@ fn position_filters_and_options_agree_with_brute_force() {
                 let answer = archive.positions().search(&q).unwrap();
                 for h in &answer.games {
                     let s = &lines[h.game_id.get() as usize - 1].summary;
-                    let shown = [&h.black, &h.white, &h.black_rank, &h.white_rank, &h.result];
-                    assert_shows(&what, &h.date, shown, s);
+                    assert_shows(&what, &h.game, s);
                 }
                 let got: BTreeSet<GameId> = answer.games.iter().map(|h| h.game_id).collect();
                 let ids: BTreeSet<GameId> = want.iter().map(|(l, _)| l.summary.id).collect();
@@ -286,9 +285,17 @@ fn position_filters_and_options_agree_with_brute_force() {
     assert!(seen > 400, "the queries found too few games: {seen}");
 }
 
-/// A hit shows its game's date (`date`), then players, ranks and result
-/// (`shown`), as the game's summary has them.
-fn assert_shows(what: &str, date: &str, shown: [&Option<String>; 5], s: &GameSummary) {
+/// A hit's header (`game`) shows its game's date, players, ranks and
+/// result as the game's summary has them.
+fn assert_shows(what: &str, game: &HitDetails, s: &GameSummary) {
+    let date = game.date.as_str();
+    let shown = [
+        &game.black,
+        &game.white,
+        &game.black_rank,
+        &game.white_rank,
+        &game.result,
+    ];
     let want = [
         s.black.clone(),
         s.white.clone(),
@@ -329,8 +336,7 @@ fn pattern_filters_and_options_follow_the_unfiltered_answer() {
         let all = archive.patterns().search(&base).unwrap();
         assert!(all.total_games > 10, "{p}: {}", all.total_games);
         for h in &all.games {
-            let shown = [&h.black, &h.white, &h.black_rank, &h.white_rank, &h.result];
-            assert_shows(&p.to_string(), &h.date, shown, summary[&h.game_id]);
+            assert_shows(&p.to_string(), &h.game, summary[&h.game_id]);
         }
         for f in filters(&lines) {
             let what = format!("{p} {f:?}");

@@ -291,7 +291,7 @@ fn check(
             let listed: Vec<(String, GameId)> = answer
                 .games
                 .iter()
-                .map(|h| (h.date.clone(), h.game_id))
+                .map(|h| (h.game.date.clone(), h.game_id))
                 .collect();
             let mut sorted = listed.clone();
             sorted.sort_by(|a, b| b.cmp(a));
@@ -301,7 +301,7 @@ fn check(
                 q.limit = 7;
                 loop {
                     let page = archive.patterns().search(&q).unwrap();
-                    paged.extend(page.games.iter().map(|h| (h.date.clone(), h.game_id)));
+                    paged.extend(page.games.iter().map(|h| (h.game.date.clone(), h.game_id)));
                     match page.next_cursor {
                         Some(c) => q.cursor = Some(c),
                         None => break,

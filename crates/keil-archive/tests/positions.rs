@@ -450,8 +450,11 @@ fn player_to_move_and_filters_narrow_the_answer() {
     let stored = archive.games().summaries(&ids).unwrap();
     for (hit, game) in got.games.iter().zip(&stored) {
         assert_eq!(hit.game_id, game.id);
-        assert!(hit.black.is_some() && hit.white.is_some());
-        assert_eq!((&hit.black, &hit.white), (&game.black, &game.white));
+        assert!(hit.game.black.is_some() && hit.game.white.is_some());
+        assert_eq!(
+            (&hit.game.black, &hit.game.white),
+            (&game.black, &game.white)
+        );
     }
 }
 

@@ -77,6 +77,20 @@ pub struct GameHitRow {
     pub result: Option<String>,
 }
 
+impl From<keil_archive::HitDetails> for GameHitRow {
+    /// The archive's game header of a hit, as the API writes it.
+    fn from(h: keil_archive::HitDetails) -> GameHitRow {
+        GameHitRow {
+            date: h.date,
+            black: h.black,
+            white: h.white,
+            black_rank: h.black_rank,
+            white_rank: h.white_rank,
+            result: h.result,
+        }
+    }
+}
+
 /// A game that reached the searched position.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct PositionGameDto {
@@ -227,14 +241,7 @@ impl From<keil_archive::PatternHit> for PatternGameDto {
             swapped: h.swapped,
             next: h.next,
             variation: h.variation,
-            game: GameHitRow {
-                date: h.date,
-                black: h.black,
-                white: h.white,
-                black_rank: h.black_rank,
-                white_rank: h.white_rank,
-                result: h.result,
-            },
+            game: h.game.into(),
         }
     }
 }

@@ -6,7 +6,7 @@
 
 use std::fmt::Write as _;
 
-use keil_archive::{GameId, YearCount};
+use keil_archive::{GameId, HitDetails, YearCount};
 
 use crate::dto::{ExploreQuery, GameFilterQuery};
 use crate::params::nonempty;
@@ -106,15 +106,9 @@ pub(super) struct Listed {
 
 impl Listed {
     /// A game listed at `ply` (the match's, in `variation` when there),
-    /// linked to the game there, each player with their rank when there
-    /// is one.
-    fn new(
-        id: GameId,
-        (ply, variation): (u32, Option<u32>),
-        (black, white, result): (&Option<String>, &Option<String>, &Option<String>),
-        (black_rank, white_rank): (&Option<String>, &Option<String>),
-        date: &str,
-    ) -> Listed {
+    /// linked to the game there, each player of its header `game` with
+    /// their rank when there is one.
+    fn new(id: GameId, (ply, variation): (u32, Option<u32>), game: &HitDetails) -> Listed {
         let text = |v: &Option<String>| v.clone().unwrap_or_default();
         // A player with a rank: `Name (7d)`.
         let player = |name: &Option<String>, rank: &Option<String>| match rank {
@@ -126,35 +120,23 @@ impl Listed {
             ply,
             variation,
             href: viewer_href(id, ply, variation),
-            black: player(black, black_rank),
-            white: player(white, white_rank),
-            result: text(result),
-            date: date.to_string(),
+            black: player(&game.black, &game.black_rank),
+            white: player(&game.white, &game.white_rank),
+            result: text(&game.result),
+            date: game.date.clone(),
         }
     }
 }
 
 impl From<&keil_archive::PositionHit> for Listed {
     fn from(g: &keil_archive::PositionHit) -> Listed {
-        Listed::new(
-            g.game_id,
-            (g.ply, None),
-            (&g.black, &g.white, &g.result),
-            (&g.black_rank, &g.white_rank),
-            &g.date,
-        )
+        Listed::new(g.game_id, (g.ply, None), &g.game)
     }
 }
 
 impl From<&keil_archive::PatternHit> for Listed {
     fn from(g: &keil_archive::PatternHit) -> Listed {
-        Listed::new(
-            g.game_id,
-            (g.ply, g.variation),
-            (&g.black, &g.white, &g.result),
-            (&g.black_rank, &g.white_rank),
-            &g.date,
-        )
+        Listed::new(g.game_id, (g.ply, g.variation), &g.game)
     }
 }
 

@@ -198,13 +198,6 @@ fn position_game(g: keil_archive::PositionHit) -> PositionGameDto {
         position: g.position,
         to_move: color_code(g.to_move),
         button_taken: g.button_taken,
-        game: GameHitRow {
-            date: g.date,
-            black: g.black,
-            white: g.white,
-            black_rank: g.black_rank,
-            white_rank: g.white_rank,
-            result: g.result,
-        },
+        game: g.game.into(),
     }
 }

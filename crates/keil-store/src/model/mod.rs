@@ -648,9 +648,11 @@ pub struct StoredMoves {
     pub nodes: Option<Vec<u8>>,
 }
 
-/// What a search page shows beside each hit: the game's date (as stored,
-/// `YYYY-MM-DD` or empty), Black's and White's names and the result as
+/// What a search shows beside each hit, the one game header of the
+/// position and pattern answers: the game's date (as stored, `YYYY-MM-DD`
+/// or empty), Black's and White's names and ranks, and the result as
 /// written in RE.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct HitDetails {
     /// The game's date as stored (`YYYY-MM-DD` or empty).
     pub date: String,

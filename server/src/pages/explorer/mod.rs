@@ -49,10 +49,10 @@ impl From<&PositionHit> for HitRow {
             id: g.game_id,
             ply: g.ply,
             href: viewer_href(g.game_id, g.ply, None),
-            black: g.black.clone().unwrap_or_default(),
-            white: g.white.clone().unwrap_or_default(),
-            result: g.result.clone().unwrap_or_default(),
-            date: g.date.clone(),
+            black: g.game.black.clone().unwrap_or_default(),
+            white: g.game.white.clone().unwrap_or_default(),
+            result: g.game.result.clone().unwrap_or_default(),
+            date: g.game.date.clone(),
             next: g.next.clone().unwrap_or_default(),
         }
     }

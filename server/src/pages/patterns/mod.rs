@@ -232,10 +232,10 @@ fn found(answer: &PatternAnswer, board: &AnyBoard) -> Found {
             href: viewer_href(g.game_id, g.ply, g.variation),
             hits: g.hits,
             swapped: g.swapped,
-            black: g.black.clone().unwrap_or_default(),
-            white: g.white.clone().unwrap_or_default(),
-            result: g.result.clone().unwrap_or_default(),
-            date: g.date.clone(),
+            black: g.game.black.clone().unwrap_or_default(),
+            white: g.game.white.clone().unwrap_or_default(),
+            result: g.game.result.clone().unwrap_or_default(),
+            date: g.game.date.clone(),
             next: g
                 .next
                 .as_deref()

@@ -7,7 +7,7 @@ use serde::Serialize;
 use super::super::explore::ExploreOptions;
 use super::pattern::{Pattern, PatternMode};
 use keil_store::ids::GameId;
-use keil_store::model::{GameFilter, YearCount};
+use keil_store::model::{GameFilter, HitDetails, YearCount};
 
 /// A pattern search.
 #[derive(Clone, Debug)]
@@ -117,18 +117,12 @@ pub struct PatternHit {
     /// file's; the game viewer's `var`); `None` for the main line. `node`
     /// and `ply` are then the variation's.
     pub variation: Option<u32>,
-    /// The game's date, `YYYY-MM-DD` or empty.
-    pub date: String,
-    /// Black's name.
-    pub black: Option<String>,
-    /// White's name.
-    pub white: Option<String>,
-    /// Black's rank as lists show it (`7d`, else `BR` as written).
-    pub black_rank: Option<String>,
-    /// White's rank, as `black_rank`.
-    pub white_rank: Option<String>,
-    /// The result as written in RE.
-    pub result: Option<String>,
+    /// The game's date, players, ranks and result as lists show them
+    /// (flattened: the answer's fields `date`, `black`, `white`,
+    /// `black_rank`, `white_rank`, `result`; blank for a game removed
+    /// since the matches were read).
+    #[serde(flatten)]
+    pub game: HitDetails,
 }
 
 /// The answer to a [`PatternQuery`].

@@ -489,12 +489,7 @@ fn hit(
                 .board()
                 .point_name(q.pattern.cells()[usize::from(h.next)].0)
         }),
-        date: d.map(|d| d.date.clone()).unwrap_or_default(),
-        black: d.and_then(|d| d.black.clone()),
-        white: d.and_then(|d| d.white.clone()),
-        black_rank: d.and_then(|d| d.black_rank.clone()),
-        white_rank: d.and_then(|d| d.white_rank.clone()),
-        result: d.and_then(|d| d.result.clone()),
+        game: d.cloned().unwrap_or_default(),
     }
 }
 

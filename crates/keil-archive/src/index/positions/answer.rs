@@ -221,12 +221,7 @@ impl<'a> Shown<'a> {
                 position: full_notation(&self.board_texts[*i], h.variant, self.keil),
                 to_move,
                 button_taken,
-                date: d.date.clone(),
-                black: d.black.clone(),
-                white: d.white.clone(),
-                black_rank: d.black_rank.clone(),
-                white_rank: d.white_rank.clone(),
-                result: d.result.clone(),
+                game: d.clone(),
             });
         }
         Ok(Ok(hits))

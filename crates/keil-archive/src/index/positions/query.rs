@@ -10,7 +10,7 @@ use keil_rules::{AnyPosition, Color, Move, NotationError, Position};
 
 use super::super::explore::{ExploreError, ExploreOptions};
 use keil_store::ids::GameId;
-use keil_store::model::{GameFilter, YearCount};
+use keil_store::model::{GameFilter, HitDetails, YearCount};
 
 /// A position search (issue: "positions: exact board search").
 ///
@@ -256,18 +256,11 @@ pub struct PositionHit {
     pub to_move: Color,
     /// Whether the button had been taken in the matched position.
     pub button_taken: bool,
-    /// The game's date, `YYYY-MM-DD` or empty.
-    pub date: String,
-    /// Black's name.
-    pub black: Option<String>,
-    /// White's name.
-    pub white: Option<String>,
-    /// Black's rank as lists show it (`7d`, else `BR` as written).
-    pub black_rank: Option<String>,
-    /// White's rank, as `black_rank`.
-    pub white_rank: Option<String>,
-    /// The result as written in RE.
-    pub result: Option<String>,
+    /// The game's date, players, ranks and result as lists show them
+    /// (flattened: the answer's fields `date`, `black`, `white`,
+    /// `black_rank`, `white_rank`, `result`).
+    #[serde(flatten)]
+    pub game: HitDetails,
 }
 
 /// The answer to a [`PositionQuery`].
