@@ -30,8 +30,10 @@ pub struct FilterArgs {
     /// On or before this date (YYYY-MM-DD).
     #[arg(long)]
     pub to: Option<NaiveDate>,
-    /// The result as written, e.g. B+R or W+3.5.
-    #[arg(long)]
+    /// The result, in any form go-rules.md reads (B+R or B+Resign, W+3.5,
+    /// 0 or Draw or Jigo, Void, ?; any case), matched as the archive
+    /// normalises it.
+    #[arg(long, value_parser = parse_result)]
     pub result: Option<String>,
     /// The winner: black or white.
     #[arg(long, value_parser = parse_color)]
@@ -155,6 +157,13 @@ impl ExploreArgs {
         q.with_options(self.options())
             .map_err(|e| anyhow::anyhow!("--{}: {e}", e.option()))
     }
+}
+
+/// A result to search by, as the archive stores it (`w+resign` is `W+R`).
+fn parse_result(s: &str) -> Result<String, String> {
+    keil_record::GameResult::parse_any(s)
+        .map(|r| r.to_string())
+        .map_err(|e| e.to_string())
 }
 
 fn parse_color(s: &str) -> Result<Color, String> {

@@ -314,6 +314,19 @@ fn game_list_filters_by_player_and_refuses_bad_parameters() {
         detail.contains("kind") && detail.contains("chess"),
         "{detail}"
     );
+
+    // A result in any spelling finds the games stored with its normal
+    // form; one that is no result is refused with the forms that are.
+    let result = first["result"].as_str().unwrap();
+    let written = result.to_lowercase();
+    let same = count(&format!("result={}", enc(result)));
+    assert!(same > 0);
+    assert_eq!(count(&format!("result={}", enc(&written))), same);
+    let detail = get(&f.base, "/api/v1/games?result=john%20wins").problem(400);
+    assert!(
+        detail.contains("result") && detail.contains("Jigo"),
+        "{detail}"
+    );
 }
 
 #[test]

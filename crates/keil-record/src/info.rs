@@ -280,6 +280,29 @@ impl GameResult {
 #[error("result {0:?} is not a Keil result (expected B+3.5, W+R, B+T, W+F, 0, Void or ?)")]
 pub struct ResultError(pub String);
 
+/// Why a result written to search by (a list's result filter) could not
+/// be read: its text, and the forms that are.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "{0:?} is not a result: write B+3.5, W+R (or W+Resign), B+T, W+F, 0 (or Draw, Jigo), Void or ?, in any case"
+)]
+pub struct UnreadResult(pub String);
+
+impl GameResult {
+    /// Reads a result as a person writes it to search by: any form
+    /// [`GameResult::parse_go`] reads, which holds every form a Keil
+    /// record's `RE` may take. Its `Display` is the form the archive
+    /// stores (go-rules.md, "End of the game and the result": `W+Resign`
+    /// is `W+R`, `Jigo` and `Draw` are `0`), so a filter matches every
+    /// spelling of one result.
+    ///
+    /// # Errors
+    /// [`UnreadResult`] for anything else (`B`, `john wins`).
+    pub fn parse_any(s: &str) -> Result<GameResult, UnreadResult> {
+        GameResult::parse_go(s).ok_or_else(|| UnreadResult(s.to_string()))
+    }
+}
+
 impl FromStr for GameResult {
     type Err = ResultError;
 
@@ -551,5 +574,30 @@ mod tests {
         ] {
             assert_eq!(GameDate::new(text).first(), None, "{text}");
         }
+    }
+
+    #[test]
+    fn a_result_to_search_by_reads_as_the_archive_stores_it() {
+        for (written, stored) in [
+            ("Jigo", "0"),
+            ("draw", "0"),
+            ("0", "0"),
+            ("w+r", "W+R"),
+            ("W+Resign", "W+R"),
+            (" b+3.5 ", "B+3.5"),
+            ("B+Time", "B+T"),
+            ("void", "Void"),
+        ] {
+            assert_eq!(
+                GameResult::parse_any(written).unwrap().to_string(),
+                stored,
+                "{written}"
+            );
+        }
+        let e = GameResult::parse_any("john wins").unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("\"john wins\" is not a result: write B+3.5")
+        );
     }
 }

@@ -76,7 +76,9 @@ mod record;
 mod validate;
 
 pub use error::{ErrorKind, RecordError, Result};
-pub use info::{DatePrecision, FineMargin, GameDate, GameInfo, GameResult, ResultError, WinBy};
+pub use info::{
+    DatePrecision, FineMargin, GameDate, GameInfo, GameResult, ResultError, UnreadResult, WinBy,
+};
 pub use json::points;
 pub use meta::{Komi, Rank, read_komi};
 pub use reason::{Reason, Status};

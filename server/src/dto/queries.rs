@@ -25,7 +25,9 @@ pub struct GameFilterQuery {
     /// Games on or before this day (`YYYY-MM-DD`).
     #[param(value_type = Option<String>, pattern = r"^\s*([0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01]))?\s*$")]
     pub to: Option<String>,
-    /// The result as normalised (`B+R`, `W+3.5`, `0`).
+    /// The result, in any of the forms go-rules.md reads (`W+R`,
+    /// `W+Resign`, `B+3.5`, `0`, `Draw`, `Jigo`, `Void`, `?`; any case),
+    /// matched as the archive normalises it: `w+resign` finds `W+R`.
     pub result: Option<String>,
     /// The winner: `B` or `W`.
     #[param(value_type = Option<String>, pattern = r"^\s*([Bb]|[Ww]|[Bb][Ll][Aa][Cc][Kk]|[Ww][Hh][Ii][Tt][Ee])?\s*$")]

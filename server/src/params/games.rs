@@ -26,7 +26,13 @@ impl GameFilterQuery {
             event: text(&self.event),
             from,
             to,
-            result: text(&self.result),
+            result: nonempty(&self.result)
+                .map(|r| {
+                    keil_record::GameResult::parse_any(r)
+                        .map(|r| r.to_string())
+                        .map_err(|e| bad("result", e))
+                })
+                .transpose()?,
             winner: nonempty(&self.winner)
                 .map(|c| parse_color("winner", c))
                 .transpose()?,
