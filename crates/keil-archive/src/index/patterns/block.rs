@@ -316,62 +316,53 @@ fn decompress(
 /// [`decode`] of a decompressed block.
 fn decode_raw(raw: &[u8], version: i64, want: Want) -> Result<Decoded, Damaged> {
     let keep_events = want != Want::Regions;
-    let mut at = 0usize;
-    let varint = |at: &mut usize| get_varint(raw, at).ok_or("truncated");
-    let n = varint(&mut at)? as usize;
+    let mut r = Reader { raw, at: 0 };
+    let n = r.varint()? as usize;
     let mut games = Vec::with_capacity(n.min(1 << 16));
     let mut last_id = 0u64;
     for _ in 0..n {
-        let (kind, board) = board_at(raw, &mut at)?;
-        last_id = last_id.checked_add(varint(&mut at)?).ok_or("game id")?;
-        let id = u32::try_from(last_id).map_err(|_| "game id")?;
-        let date = u32::try_from(varint(&mut at)?).map_err(|_| "date")?;
-        let plies = u32::try_from(varint(&mut at)?).map_err(|_| "plies")?;
-        let winner = match raw.get(at) {
-            Some(0) => 0,
-            Some(1) => 1,
-            Some(2) => -1,
-            _ => return Err("winner"),
-        };
-        at += 1;
-        let count = varint(&mut at)? as usize;
-        let nodes = if count == 0 {
-            None
-        } else {
-            let mut nodes = Vec::with_capacity(count.min(1 << 16));
-            let mut prev = 0u32;
-            for _ in 0..count {
-                let d = u32::try_from(varint(&mut at)?).map_err(|_| "node")?;
-                prev = prev.wrapping_add(d);
-                nodes.push(prev);
-            }
-            Some(nodes.into_boxed_slice())
-        };
-        let count = varint(&mut at)? as usize;
-        let mut events = Vec::with_capacity(if keep_events { count.min(1 << 16) } else { 0 });
-        let mut node = 0u16;
-        for _ in 0..count {
-            let word = raw.get(at..at + 2).ok_or("truncated")?;
-            let word = u16::from_le_bytes([word[0], word[1]]);
-            at += 2;
-            if word & 0x8000 != 0 {
-                return Err("event");
-            }
-            let step = match word & (NEXT_NODE | JUMP) {
-                0 => 0,
-                NEXT_NODE => 1,
-                JUMP => u16::try_from(varint(&mut at)?).map_err(|_| "event node")?,
-                _ => return Err("event"),
-            };
-            node = node.wrapping_add(step);
-            let e = Event::from_raw(u32::from(node) << 16 | (u32::from(word) & LOW));
-            if e.point() >= board.len() {
-                return Err("event point");
-            }
-            if keep_events {
-                events.push(e);
-            }
-        }
+        games.push(r.game(&mut last_id, keep_events)?);
+    }
+    let mut regions = Vec::new();
+    if want == Want::Games {
+        return Ok(Decoded { games, regions });
+    }
+    if version >= 2 {
+        regions = r.regions(&games)?;
+    }
+    if r.at != raw.len() {
+        return Err("trailing bytes");
+    }
+    Ok(Decoded { games, regions })
+}
+
+/// A decompressed block as it is read: its bytes, and where the next
+/// value starts.
+struct Reader<'a> {
+    raw: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    /// The varint at the cursor.
+    #[inline(always)]
+    fn varint(&mut self) -> Result<u64, Damaged> {
+        get_varint(self.raw, &mut self.at).ok_or("truncated")
+    }
+
+    /// One game: its board, line (its events' range left empty), winner
+    /// and, with `keep_events`, its events and columns; `last_id` is the
+    /// block's previous game's id (0 before the first), then this one's.
+    #[inline(always)]
+    fn game(&mut self, last_id: &mut u64, keep_events: bool) -> Result<Replayed, Damaged> {
+        let (kind, board) = board_at(self.raw, &mut self.at)?;
+        *last_id = last_id.checked_add(self.varint()?).ok_or("game id")?;
+        let id = u32::try_from(*last_id).map_err(|_| "game id")?;
+        let date = u32::try_from(self.varint()?).map_err(|_| "date")?;
+        let plies = u32::try_from(self.varint()?).map_err(|_| "plies")?;
+        let winner = self.winner()?;
+        let nodes = self.nodes()?;
+        let events = self.events(board, keep_events)?;
         let columns = if keep_events {
             columns_of(board.len(), &events)
         } else {
@@ -384,16 +375,82 @@ fn decode_raw(raw: &[u8], version: i64, want: Want) -> Result<Decoded, Damaged> 
             nodes,
             events: 0..0,
         };
-        games.push((kind, board, line, winner, Built { events, columns }));
+        Ok((kind, board, line, winner, Built { events, columns }))
     }
-    let mut regions = Vec::new();
-    if want == Want::Games {
-        return Ok(Decoded { games, regions });
+
+    /// A game's winner: 0 Black, 1 White, -1 none.
+    #[inline(always)]
+    fn winner(&mut self) -> Result<i8, Damaged> {
+        let winner = match self.raw.get(self.at) {
+            Some(0) => 0,
+            Some(1) => 1,
+            Some(2) => -1,
+            _ => return Err("winner"),
+        };
+        self.at += 1;
+        Ok(winner)
     }
-    if version >= 2 {
-        let sets = varint(&mut at)?;
+
+    /// A game's move nodes (none for one move per node).
+    #[inline(always)]
+    fn nodes(&mut self) -> Result<Option<Box<[u32]>>, Damaged> {
+        let count = self.varint()? as usize;
+        if count == 0 {
+            return Ok(None);
+        }
+        let mut nodes = Vec::with_capacity(count.min(1 << 16));
+        let mut prev = 0u32;
+        for _ in 0..count {
+            let d = u32::try_from(self.varint()?).map_err(|_| "node")?;
+            prev = prev.wrapping_add(d);
+            nodes.push(prev);
+        }
+        Ok(Some(nodes.into_boxed_slice()))
+    }
+
+    /// A game's events on `board`, each checked; kept only with `keep`
+    /// (else none).
+    #[inline(always)]
+    fn events(&mut self, board: AnyBoard, keep: bool) -> Result<Vec<Event>, Damaged> {
+        let count = self.varint()? as usize;
+        let mut events = Vec::with_capacity(if keep { count.min(1 << 16) } else { 0 });
+        let mut node = 0u16;
+        for _ in 0..count {
+            let word = self.raw.get(self.at..self.at + 2).ok_or("truncated")?;
+            let word = u16::from_le_bytes([word[0], word[1]]);
+            self.at += 2;
+            if word & 0x8000 != 0 {
+                return Err("event");
+            }
+            let step = match word & (NEXT_NODE | JUMP) {
+                0 => 0,
+                NEXT_NODE => 1,
+                JUMP => u16::try_from(self.varint()?).map_err(|_| "event node")?,
+                _ => return Err("event"),
+            };
+            node = node.wrapping_add(step);
+            let e = Event::from_raw(u32::from(node) << 16 | (u32::from(word) & LOW));
+            if e.point() >= board.len() {
+                return Err("event point");
+            }
+            if keep {
+                events.push(e);
+            }
+        }
+        Ok(events)
+    }
+
+    /// The region entries (version 2 on) of the block's `games`: per board
+    /// with regions, a segment numbering its games from 0; each board
+    /// once, and one the block has games of.
+    fn regions(
+        &mut self,
+        games: &[Replayed],
+    ) -> Result<Vec<(GameKind, AnyBoard, Segment)>, Damaged> {
+        let mut regions = Vec::new();
+        let sets = self.varint()?;
         for _ in 0..sets {
-            let (kind, board) = board_at(raw, &mut at)?;
+            let (kind, board) = board_at(self.raw, &mut self.at)?;
             let of_board = games.iter().filter(|g| g.0 == kind && g.1 == board).count();
             if of_board == 0
                 || regions
@@ -402,14 +459,11 @@ fn decode_raw(raw: &[u8], version: i64, want: Want) -> Result<Decoded, Damaged> 
             {
                 return Err("region entries' board");
             }
-            let segment = Segment::read_block(raw, &mut at, of_board as u32)?;
+            let segment = Segment::read_block(self.raw, &mut self.at, of_board as u32)?;
             regions.push((kind, board, segment));
         }
+        Ok(regions)
     }
-    if at != raw.len() {
-        return Err("trailing bytes");
-    }
-    Ok(Decoded { games, regions })
 }
 
 #[cfg(test)]

@@ -578,29 +578,11 @@ impl Group {
                     continue;
                 }
                 let mut e = Empties::new();
-                let mut alive = true;
-                for (j, &(p, cell)) in others.iter().enumerate() {
-                    e.add(cols, lo, p, cell);
-                    if matches!(j, 7 | 15 | 31) && !bounds.iter().any(|s| s.alive(&e)) {
-                        alive = false;
-                        break;
-                    }
-                }
-                if !alive {
+                if !e.add_while_alive(cols, lo, others, &bounds) {
                     continue;
                 }
                 for (&k, s) in group.iter().zip(&bounds) {
-                    // Each lane's fate, computed branch-free for all
-                    // lanes: bit 0 a first-life match at `l1`, bit 1 to
-                    // replay.
-                    let mut fate = [0u8; CHUNK];
-                    for (i, f) in fate.iter_mut().enumerate() {
-                        let (l1, lg) = (s.l1[i], s.lg[i]);
-                        let dm = s.dm[i].min(e.dm[i]);
-                        let exact = (l1 < e.u1[i]) & (l1 < dm);
-                        let open = (dm < NEVER_LANE) & (lg < NEVER_LANE) & (dm.max(lg) < e.ug[i]);
-                        *f = u8::from(exact) | u8::from(open) << 1;
-                    }
+                    let fate = s.fates(&e);
                     for (c, eight) in fate.chunks_exact(8).enumerate() {
                         if u64::from_le_bytes(eight.try_into().expect("8 lanes")) == 0 {
                             continue;
@@ -625,10 +607,25 @@ impl Group {
                 }
             }
         }
-        // The pairs the bounds leave open: each game replayed once for
-        // all of its placements.
-        group_by_game(block, &mut pending, &mut scratch.grouped);
-        for run in pending.chunk_by(|a, b| a.0 == b.0) {
+        self.replay_open(block, placements, &mut pending, scratch, out);
+        scratch.pending = pending;
+        scratch.stones = bounds;
+    }
+
+    /// The pairs the bounds left open in block `block` (`open`: game
+    /// index, placement, node to replay from): each game replayed once for
+    /// all of its placements, its matches pushed to `out`.
+    #[inline(always)]
+    fn replay_open(
+        &self,
+        block: usize,
+        placements: &[Placement],
+        open: &mut [(u32, u32, u16)],
+        scratch: &mut Scratch,
+        out: &mut Vec<(u32, u32, u16)>,
+    ) {
+        group_by_game(block, open, &mut scratch.grouped);
+        for run in open.chunk_by(|a, b| a.0 == b.0) {
             let g = run[0].0;
             let pls: Vec<(&Placement, u16)> = run
                 .iter()
@@ -641,8 +638,6 @@ impl Group {
                 }
             }
         }
-        scratch.pending = pending;
-        scratch.stones = bounds;
     }
 
     /// Replays a game's events and sets `s.found[i]` to the first node at
@@ -878,6 +873,27 @@ impl Empties {
         }
     }
 
+    /// Adds the non-stone points `others` over the chunk from `lo`, in
+    /// order (nearest the stones first), while some placement's stones
+    /// (`bounds`) leave a lane alive (checked after 8, 16 and 32 points);
+    /// returns whether they still do.
+    #[inline(always)]
+    fn add_while_alive(
+        &mut self,
+        cols: &[i16],
+        lo: usize,
+        others: &[(u16, Cell)],
+        bounds: &[Stones],
+    ) -> bool {
+        for (j, &(p, cell)) in others.iter().enumerate() {
+            self.add(cols, lo, p, cell);
+            if matches!(j, 7 | 15 | 31) && !bounds.iter().any(|s| s.alive(self)) {
+                return false;
+            }
+        }
+        true
+    }
+
     /// Adds a non-stone point (`.`, `x`, `o`).
     #[inline(always)]
     fn add(&mut self, cols: &[i16], lo: usize, p: u16, cell: Cell) {
@@ -949,5 +965,21 @@ impl Stones {
             m |= i16::from(exact | open);
         }
         m != 0
+    }
+
+    /// Each lane's fate with the non-stone points' bounds `e`, computed
+    /// branch-free for all lanes: bit 0 a first-life match at `l1`, bit 1
+    /// to replay.
+    #[inline(always)]
+    fn fates(&self, e: &Empties) -> [u8; CHUNK] {
+        let mut fate = [0u8; CHUNK];
+        for (i, f) in fate.iter_mut().enumerate() {
+            let (l1, lg) = (self.l1[i], self.lg[i]);
+            let dm = self.dm[i].min(e.dm[i]);
+            let exact = (l1 < e.u1[i]) & (l1 < dm);
+            let open = (dm < NEVER_LANE) & (lg < NEVER_LANE) & (dm.max(lg) < e.ug[i]);
+            *f = u8::from(exact) | u8::from(open) << 1;
+        }
+        fate
     }
 }

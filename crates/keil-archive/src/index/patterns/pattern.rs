@@ -229,78 +229,21 @@ impl Pattern {
         if text.is_empty() {
             return Err(PatternError::Empty);
         }
-        let point = |name: &str| {
-            board.parse_point(name).map_err(|e| PatternError::Point {
-                point: name.to_string(),
-                reason: e.to_string(),
-            })
-        };
         if text.contains(':') {
-            let mut cells = Vec::new();
-            for item in text.split_whitespace() {
-                let (value, points) = item
-                    .split_once(':')
-                    .ok_or_else(|| PatternError::Item(item.to_string()))?;
-                let mut chars = value.chars();
-                let cell = match (chars.next().and_then(Cell::from_char), chars.next()) {
-                    (Some(c), None) => c,
-                    _ => return Err(PatternError::Item(item.to_string())),
-                };
-                for name in points.split(',') {
-                    if name.is_empty() {
-                        return Err(PatternError::Item(item.to_string()));
-                    }
-                    cells.push((point(name)?, cell));
-                }
-            }
-            return Pattern::new(kind, size, cells);
+            return Pattern::new(kind, size, point_cells(board, text)?);
         }
         if matches!(board, AnyBoard::Hex(_)) {
             return Err(PatternError::RowsOnHexagon);
         }
         let (rows, origin) = match text.split_once('@') {
             Some((rows, at)) => {
-                let p = point(at.trim())?;
+                let p = named_point(board, at.trim())?;
                 let (c, r) = board.coords(p);
                 (rows, (i32::from(c), i32::from(r)))
             }
             None => (text, mode.default_origin()),
         };
-        let rows: Vec<&str> = rows.split(['/', '\n']).map(str::trim).collect();
-        let width = rows[0].chars().count();
-        let mut cells = Vec::new();
-        for (j, row) in rows.iter().enumerate() {
-            let n = row.chars().count();
-            if n != width {
-                return Err(PatternError::Ragged {
-                    row: j + 1,
-                    expected: width,
-                    found: n,
-                });
-            }
-            for (i, ch) in row.chars().enumerate() {
-                let cell = Cell::from_char(ch).ok_or(PatternError::Cell {
-                    found: ch,
-                    row: j + 1,
-                    column: i + 1,
-                })?;
-                let p = board
-                    .point_at(origin.0 + i as i32, origin.1 + j as i32)
-                    .ok_or_else(|| {
-                        PatternError::OffBoard(format!(
-                            "{} rows of {} from column {}, row {} on {}x{}",
-                            rows.len(),
-                            width,
-                            origin.0 + 1,
-                            origin.1 + 1,
-                            size,
-                            size
-                        ))
-                    })?;
-                cells.push((p, cell));
-            }
-        }
-        Pattern::new(kind, size, cells)
+        Pattern::new(kind, size, row_cells(board, size, rows, origin)?)
     }
 
     /// The game kind.
@@ -526,6 +469,87 @@ fn edges_of(board: AnyBoard, points: impl Iterator<Item = Point>) -> (u8, bool) 
         let e = board.edges(p);
         (m | e, corner || e.count_ones() >= 2)
     })
+}
+
+/// The point of `board` named `name` as records write it.
+fn named_point(board: AnyBoard, name: &str) -> std::result::Result<Point, PatternError> {
+    board.parse_point(name).map_err(|e| PatternError::Point {
+        point: name.to_string(),
+        reason: e.to_string(),
+    })
+}
+
+/// The cells of `text` in the points notation (`VALUE:POINT[,POINT...]`
+/// items, see [`Pattern`]) on `board`.
+fn point_cells(
+    board: AnyBoard,
+    text: &str,
+) -> std::result::Result<Vec<(Point, Cell)>, PatternError> {
+    let mut cells = Vec::new();
+    for item in text.split_whitespace() {
+        let (value, points) = item
+            .split_once(':')
+            .ok_or_else(|| PatternError::Item(item.to_string()))?;
+        let mut chars = value.chars();
+        let cell = match (chars.next().and_then(Cell::from_char), chars.next()) {
+            (Some(c), None) => c,
+            _ => return Err(PatternError::Item(item.to_string())),
+        };
+        for name in points.split(',') {
+            if name.is_empty() {
+                return Err(PatternError::Item(item.to_string()));
+            }
+            cells.push((named_point(board, name)?, cell));
+        }
+    }
+    Ok(cells)
+}
+
+/// The cells of `rows` in the rows notation (`ROW/ROW/...`, see
+/// [`Pattern`]) on square `board` of side `size`, the top-left cell at
+/// `origin` (column, row); every row as wide as the first, every cell on
+/// the board.
+fn row_cells(
+    board: AnyBoard,
+    size: u8,
+    rows: &str,
+    origin: (i32, i32),
+) -> std::result::Result<Vec<(Point, Cell)>, PatternError> {
+    let rows: Vec<&str> = rows.split(['/', '\n']).map(str::trim).collect();
+    let width = rows[0].chars().count();
+    let mut cells = Vec::new();
+    for (j, row) in rows.iter().enumerate() {
+        let n = row.chars().count();
+        if n != width {
+            return Err(PatternError::Ragged {
+                row: j + 1,
+                expected: width,
+                found: n,
+            });
+        }
+        for (i, ch) in row.chars().enumerate() {
+            let cell = Cell::from_char(ch).ok_or(PatternError::Cell {
+                found: ch,
+                row: j + 1,
+                column: i + 1,
+            })?;
+            let p = board
+                .point_at(origin.0 + i as i32, origin.1 + j as i32)
+                .ok_or_else(|| {
+                    PatternError::OffBoard(format!(
+                        "{} rows of {} from column {}, row {} on {}x{}",
+                        rows.len(),
+                        width,
+                        origin.0 + 1,
+                        origin.1 + 1,
+                        size,
+                        size
+                    ))
+                })?;
+            cells.push((p, cell));
+        }
+    }
+    Ok(cells)
 }
 
 fn board_of(kind: GameKind, size: u8) -> std::result::Result<AnyBoard, PatternError> {

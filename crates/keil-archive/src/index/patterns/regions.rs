@@ -215,6 +215,58 @@ impl Scratch {
             sets: Vec::new(),
         }
     }
+
+    /// Plays event `e` of node `node` in the regions holding its point
+    /// (`members`: each region and the point's rank there): their
+    /// contents and the stones that came; a move is the continuation of
+    /// the entries waiting in those regions (in `pending`). Marks the
+    /// regions touched.
+    #[inline(always)]
+    fn play(&mut self, e: Event, node: u16, members: &[(u16, u8)], pending: &mut [Entry]) {
+        for &(region, rank) in members {
+            let r = usize::from(region);
+            let (b, w) = &mut self.content[r];
+            let bit = 1u64 << rank;
+            *b &= !bit;
+            *w &= !bit;
+            match e.state() {
+                1 => *b |= bit,
+                2 => *w |= bit,
+                _ => {}
+            }
+            if e.state() != 0 {
+                self.arrived[r] |= bit;
+            }
+            // The first move in the region after a content's node is the
+            // continuation of the contents it held before.
+            if let Some(mover) = e.mover() {
+                let white = u8::from(mover == Color::White);
+                for at in self.open[r].drain(..) {
+                    let entry = &mut pending[at as usize];
+                    let tenuki = u8::from(node - entry.node >= TENUKI_NODES);
+                    entry.next = 1 + (rank << 2 | white << 1 | tenuki);
+                }
+            }
+            if !self.is_touched[r] {
+                self.is_touched[r] = true;
+                self.touched.push(region);
+            }
+        }
+    }
+
+    /// Clears the state a game left (the corner boxes' sets stay
+    /// allocated).
+    #[inline(always)]
+    fn clear(&mut self) {
+        for r in 0..self.content.len() {
+            self.content[r] = (0, 0);
+            self.seen[r].clear();
+            self.open[r].clear();
+        }
+        for sets in &mut self.sets {
+            *sets = [0; BOX_WORDS];
+        }
+    }
 }
 
 /// The top-left points `(column, row)` of the four corner regions of an
@@ -282,6 +334,41 @@ fn box_near(rank: u32) -> u64 {
         }
     }
     near
+}
+
+/// What a placement matches in a region: its fixed stones (black and
+/// white ranks), and each open point's rank and choice of states (bit 0
+/// empty, 1 black, 2 white).
+struct Choices {
+    fixed: (u64, u64),
+    open: Vec<(u8, u8)>,
+}
+
+impl Choices {
+    /// The contents (black and white ranks) the choices stand for, each
+    /// open point in each of its states; `None` for more than
+    /// [`MAX_CONTENTS`] (counted first: a pattern with many `*` stands for
+    /// far too many).
+    fn contents(&self) -> Option<Vec<(u64, u64)>> {
+        self.open.iter().try_fold(1usize, |n, &(_, states)| {
+            Some(n * states.count_ones() as usize).filter(|&n| n <= MAX_CONTENTS)
+        })?;
+        let mut content = vec![self.fixed];
+        for &(rank, states) in &self.open {
+            let bit = 1u64 << rank;
+            content = content
+                .into_iter()
+                .flat_map(|(b, w)| {
+                    [(b, w), (b | bit, w), (b, w | bit)]
+                        .into_iter()
+                        .enumerate()
+                        .filter(move |(i, _)| states >> i & 1 != 0)
+                        .map(|(_, c)| c)
+                })
+                .collect();
+        }
+        Some(content)
+    }
 }
 
 /// The entries of corner box `r` at the end of a node at which stones
@@ -464,85 +551,59 @@ impl Regions {
     /// Appends game `game`'s entries to `pending` (see [`Regions::push_all`]),
     /// with `s` as working state (left cleared).
     fn entries(&self, game: u32, events: &[Event], s: &mut Scratch, pending: &mut Vec<Entry>) {
-        let Regions {
-            shape,
-            members,
-            limits,
-            boxes,
-            ..
-        } = self;
-        let boxes = *boxes;
-        s.sets.resize(s.content.len() - boxes, [0; BOX_WORDS]);
+        s.sets.resize(s.content.len() - self.boxes, [0; BOX_WORDS]);
         let mut i = 0;
         while i < events.len() {
             let node = events[i].node();
             while i < events.len() && events[i].node() == node {
                 let e = events[i];
-                for &(region, rank) in &members[e.point()] {
-                    let r = usize::from(region);
-                    let (b, w) = &mut s.content[r];
-                    let bit = 1u64 << rank;
-                    *b &= !bit;
-                    *w &= !bit;
-                    match e.state() {
-                        1 => *b |= bit,
-                        2 => *w |= bit,
-                        _ => {}
-                    }
-                    if e.state() != 0 {
-                        s.arrived[r] |= bit;
-                    }
-                    // The first move in the region after a content's node
-                    // is the continuation of the contents it held before.
-                    if let Some(mover) = e.mover() {
-                        let white = u8::from(mover == Color::White);
-                        for at in s.open[r].drain(..) {
-                            let entry = &mut pending[at as usize];
-                            let tenuki = u8::from(node - entry.node >= TENUKI_NODES);
-                            entry.next = 1 + (rank << 2 | white << 1 | tenuki);
-                        }
-                    }
-                    if !s.is_touched[r] {
-                        s.is_touched[r] = true;
-                        s.touched.push(region);
-                    }
-                }
+                s.play(e, node, &self.members[e.point()], pending);
                 i += 1;
             }
-            for region in s.touched.drain(..) {
-                let r = usize::from(region);
-                s.is_touched[r] = false;
-                let (b, w) = s.content[r];
-                let arrived = std::mem::take(&mut s.arrived[r]) & (b | w);
-                if r >= boxes {
-                    let sets = &mut s.sets[r - boxes];
-                    let waiting = (sets, &mut s.open[r]);
-                    box_sets(*shape, r, (b, w), arrived, (game, node), waiting, pending);
-                    continue;
-                }
-                if !(1..=limits[r]).contains(&(b | w).count_ones()) {
-                    continue;
-                }
-                let key = key(*shape, r, b, w);
-                if !s.seen[r].contains(&key) {
-                    s.seen[r].push(key);
-                    s.open[r].push(pending.len() as u32);
-                    pending.push(Entry {
-                        key,
-                        game,
-                        node,
-                        next: 0,
-                    });
-                }
+            self.node_entries((game, node), s, pending);
+        }
+        s.clear();
+    }
+
+    /// Appends to `pending` the entries of the regions node `node` of game
+    /// `game` changed (`s`'s touched regions, left none): a corner box's
+    /// new stone sets, another region's content when it is new in the
+    /// game and holds 1 to the region's most stones; each waits for its
+    /// continuation.
+    #[inline(always)]
+    fn node_entries(&self, (game, node): (u32, u16), s: &mut Scratch, pending: &mut Vec<Entry>) {
+        let Regions {
+            shape,
+            limits,
+            boxes,
+            ..
+        } = self;
+        let boxes = *boxes;
+        for region in s.touched.drain(..) {
+            let r = usize::from(region);
+            s.is_touched[r] = false;
+            let (b, w) = s.content[r];
+            let arrived = std::mem::take(&mut s.arrived[r]) & (b | w);
+            if r >= boxes {
+                let sets = &mut s.sets[r - boxes];
+                let waiting = (sets, &mut s.open[r]);
+                box_sets(*shape, r, (b, w), arrived, (game, node), waiting, pending);
+                continue;
             }
-        }
-        for r in 0..s.content.len() {
-            s.content[r] = (0, 0);
-            s.seen[r].clear();
-            s.open[r].clear();
-        }
-        for sets in &mut s.sets {
-            *sets = [0; BOX_WORDS];
+            if !(1..=limits[r]).contains(&(b | w).count_ones()) {
+                continue;
+            }
+            let key = key(*shape, r, b, w);
+            if !s.seen[r].contains(&key) {
+                s.seen[r].push(key);
+                s.open[r].push(pending.len() as u32);
+                pending.push(Entry {
+                    key,
+                    game,
+                    node,
+                    next: 0,
+                });
+            }
         }
     }
 
@@ -681,42 +742,64 @@ impl Regions {
     /// shape's most stones.
     fn keys_of(&self, pl: &Placement) -> Option<(usize, Vec<u64>)> {
         let region = self.masks.iter().position(|r| *r == pl.region)?;
-        let rank_of = |p: u16| {
-            self.members[usize::from(p)]
-                .iter()
-                .find(|m| usize::from(m.0) == region)
-                .map(|m| m.1)
-        };
         if region >= self.boxes {
-            // A corner box: its stone sets answer one stone, or two
-            // neighbours, with `*` elsewhere (a placement's cells hold no
-            // `*`).
-            if pl.cells.len() != pl.stones || !(1..=BOX_STONES).contains(&(pl.stones as u32)) {
-                return None;
-            }
-            let (mut b, mut w) = (0u64, 0u64);
-            for &(p, cell) in &pl.cells {
-                let bit = 1u64 << rank_of(p)?;
-                if cell == Cell::White {
-                    w |= bit;
-                } else {
-                    b |= bit;
-                }
-            }
-            // Two stones: neighbours only.
-            let stones = b | w;
-            if stones.count_ones() == 2 && box_near(stones.trailing_zeros()) & stones == 0 {
-                return None;
-            }
-            return Some((region, vec![key(self.shape, region, b, w)]));
+            return Some((region, vec![self.box_key(region, pl)?]));
         }
-        // Fixed stones, and each open point's rank and choice of states
-        // (bit 0 empty, 1 black, 2 white); a point outside the cells is `*`.
+        let keys = self
+            .choices(region, pl)?
+            .contents()?
+            .into_iter()
+            .map(|(b, w)| {
+                (1..=self.limits[region])
+                    .contains(&(b | w).count_ones())
+                    .then(|| key(self.shape, region, b, w))
+            })
+            .collect::<Option<_>>()?;
+        Some((region, keys))
+    }
+
+    /// The rank of board point `p` in region `region`, if it is one of
+    /// its points.
+    fn rank_in(&self, region: usize, p: u16) -> Option<u8> {
+        self.members[usize::from(p)]
+            .iter()
+            .find(|m| usize::from(m.0) == region)
+            .map(|m| m.1)
+    }
+
+    /// The key of corner box `region` that answers `pl`, when its stone
+    /// sets can: one stone, or two neighbours, with `*` elsewhere (a
+    /// placement's cells hold no `*`).
+    fn box_key(&self, region: usize, pl: &Placement) -> Option<u64> {
+        if pl.cells.len() != pl.stones || !(1..=BOX_STONES).contains(&(pl.stones as u32)) {
+            return None;
+        }
+        let (mut b, mut w) = (0u64, 0u64);
+        for &(p, cell) in &pl.cells {
+            let bit = 1u64 << self.rank_in(region, p)?;
+            if cell == Cell::White {
+                w |= bit;
+            } else {
+                b |= bit;
+            }
+        }
+        // Two stones: neighbours only.
+        let stones = b | w;
+        if stones.count_ones() == 2 && box_near(stones.trailing_zeros()) & stones == 0 {
+            return None;
+        }
+        Some(key(self.shape, region, b, w))
+    }
+
+    /// `pl`'s [`Choices`] in region `region`, a point of the region
+    /// outside its cells being `*`; `None` when a cell is outside the
+    /// region.
+    fn choices(&self, region: usize, pl: &Placement) -> Option<Choices> {
         let (mut b, mut w) = (0u64, 0u64);
         let mut open: Vec<(u8, u8)> = Vec::new();
         let mut seen = 0u64;
         for &(p, cell) in &pl.cells {
-            let rank = rank_of(p)?;
+            let rank = self.rank_in(region, p)?;
             seen |= 1 << rank;
             match cell {
                 Cell::Black => b |= 1 << rank,
@@ -733,33 +816,10 @@ impl Regions {
             open.push((rest.trailing_zeros() as u8, 0b111));
             rest &= rest - 1;
         }
-        // Counted first: a pattern with many `*` stands for far too many.
-        open.iter().try_fold(1usize, |n, &(_, states)| {
-            Some(n * states.count_ones() as usize).filter(|&n| n <= MAX_CONTENTS)
-        })?;
-        let mut content = vec![(b, w)];
-        for &(rank, states) in &open {
-            let bit = 1u64 << rank;
-            content = content
-                .into_iter()
-                .flat_map(|(b, w)| {
-                    [(b, w), (b | bit, w), (b, w | bit)]
-                        .into_iter()
-                        .enumerate()
-                        .filter(move |(i, _)| states >> i & 1 != 0)
-                        .map(|(_, c)| c)
-                })
-                .collect();
-        }
-        let keys = content
-            .into_iter()
-            .map(|(b, w)| {
-                (1..=self.limits[region])
-                    .contains(&(b | w).count_ones())
-                    .then(|| key(self.shape, region, b, w))
-            })
-            .collect::<Option<_>>()?;
-        Some((region, keys))
+        Some(Choices {
+            fixed: (b, w),
+            open,
+        })
     }
 
     /// The lookups that answer `placements`, or `None` when some placement

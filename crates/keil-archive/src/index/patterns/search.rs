@@ -53,13 +53,7 @@ pub(crate) fn matches(
     let found = match lookup {
         Some(_) => Vec::new(),
         None if q.pattern.is_whole_board() => {
-            // Sorted; a placement found twice (a colour-symmetric board)
-            // counts once, at its first node.
-            let mut found =
-                whole_board(positions, game_facts, conn, q, group, &placements, budget)?;
-            found.sort_unstable();
-            found.dedup_by_key(|f| (f.0, f.1));
-            found
+            whole_board(positions, game_facts, conn, q, group, &placements, budget)?
         }
         None => scan(group, &placements, budget),
     };
@@ -67,13 +61,7 @@ pub(crate) fn matches(
     let selection = Selection::new(conn, game_facts, &filter_of(q))?;
     // Held until the tally is done (its filter and top games read it).
     let facts = game_facts.read();
-    // What the facts kept over the group's games were worked out on.
-    let state = format!(
-        "{:?} {:?} {}",
-        facts.at(),
-        q.pattern.board(),
-        group.lines.len()
-    );
+    let state = facts_state(&facts, q, group);
     let kept = &patterns.facts;
     let filtered = Filtered {
         q,
@@ -82,14 +70,7 @@ pub(crate) fn matches(
         facts: &facts,
         state: &state,
     };
-    let keep = filtered.keep(kept, conn, || match &lookup {
-        Some(l) => {
-            let mut games = Vec::new();
-            l.for_each(budget, |_, hits| games.extend(hits.iter().map(|h| h.0)))?;
-            Ok(games)
-        }
-        None => Ok(found.iter().map(|f| f.0).collect()),
-    })?;
+    let keep = filtered.keep(kept, conn, || hit_games(lookup.as_ref(), &found, budget))?;
     let (lines, line_hits) = variation_hits(conn, group, &placements, q, budget)?;
     let mut tally = Tally::new(group, &patterns.slots, &placements, q, keep);
     let windows = Windows {
@@ -101,15 +82,58 @@ pub(crate) fn matches(
         budget,
     };
     let first_in = windows.run(&mut tally, found)?;
+    matched.variations = first_lines(lines, first_in);
+    let ranks = || kept.ranks(&state, group, &facts);
+    fill(&mut matched, tally, q, group, ranks);
+    Ok(matched)
+}
+
+/// What the facts kept over `group`'s games were worked out on: the
+/// facts' state, the pattern's board and the group's games.
+fn facts_state(facts: &Table, q: &PatternQuery, group: &Group) -> String {
+    format!(
+        "{:?} {:?} {}",
+        facts.at(),
+        q.pattern.board(),
+        group.lines.len()
+    )
+}
+
+/// The game indexes of the main lines' hits, a game once or more: the
+/// region index's lookup's, else those `found`.
+fn hit_games(
+    lookup: Option<&regions::Lookup<'_>>,
+    found: &[(u32, u32, u16)],
+    budget: &Budget,
+) -> Result<Vec<u32>> {
+    match lookup {
+        Some(l) => {
+            let mut games = Vec::new();
+            l.for_each(budget, |_, hits| games.extend(hits.iter().map(|h| h.0)))?;
+            Ok(games)
+        }
+        None => Ok(found.iter().map(|f| f.0).collect()),
+    }
+}
+
+/// Fills `matched` from the finished `tally`: the hits and games, the
+/// history and top games when `q` asks for them (`ranks`: the group's
+/// [`GroupFacts::ranks`]), the games' order and the continuation rows.
+fn fill(
+    matched: &mut Matched,
+    mut tally: Tally<'_>,
+    q: &PatternQuery,
+    group: &Group,
+    ranks: impl FnOnce() -> Arc<Vec<u8>>,
+) {
     matched.total_hits = tally.total_hits;
     let (games, bits) = tally.games();
     matched.games = games;
-    matched.variations = first_lines(lines, first_in);
     if q.explore.history {
         matched.history = Some(tally.history(&matched.games));
     }
     if q.explore.top_games > 0 {
-        let ranks = kept.ranks(&state, group, &facts);
+        let ranks = ranks();
         matched.top = tally.top(&matched.games, &ranks, q.explore.top_games);
     }
     matched.order = GameOrder::settle(group, &mut matched.games, bits);
@@ -117,7 +141,6 @@ pub(crate) fn matches(
     let row_years = tally.years.take();
     drop(tally);
     matched.continuations = continuations(q, stats, row_years);
-    Ok(matched)
 }
 
 /// The lines games' first matches are in (`first_in`: per game, its
@@ -399,7 +422,8 @@ pub(crate) fn filter_of(q: &PatternQuery) -> GameFilter {
 
 /// Whole-board patterns: the position index finds the games (first
 /// occurrence per game and colour side); the placement is the symmetry
-/// that maps the game's board onto the pattern's.
+/// that maps the game's board onto the pattern's. Sorted, a placement
+/// once a game.
 fn whole_board(
     positions: &PositionIndex,
     game_facts: &Facts,
@@ -458,6 +482,10 @@ fn whole_board(
         };
         out.push((g as u32, k, node));
     }
+    // Sorted; a placement found twice (a colour-symmetric board) counts
+    // once, at its first node.
+    out.sort_unstable();
+    out.dedup_by_key(|f| (f.0, f.1));
     Ok(out)
 }
 

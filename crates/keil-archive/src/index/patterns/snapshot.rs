@@ -38,7 +38,7 @@ use std::fs::File;
 use std::io::{self, BufWriter, Write as _};
 use std::path::Path;
 
-use keil_rules::{BoardSpec, GameKind};
+use keil_rules::{AnyBoard, BoardSpec, GameKind};
 use tantivy::directory::{Directory, MmapDirectory, OwnedBytes};
 use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout};
 
@@ -253,13 +253,60 @@ pub(super) fn read(path: &Path, expected: &Stamp) -> Result<Loaded, Unused> {
     })
 }
 
+/// One group as [`write_group`] wrote it: its board, lines and arrays,
+/// its parts checked to agree.
 fn read_group(input: &mut In) -> Result<(GameKind, Group), Unused> {
+    let (kind, board) = read_board(input)?;
+    let lines = read_lines(input)?;
+    let n = lines.len();
+    // The whole blocks' columns are used in place; the last block, when
+    // part full, is copied out (the next games fill its lanes).
+    let block_len = board.len() * 2 * LANES;
+    let (frozen, owned) = input.split_array::<i16>((n / LANES) * block_len)?;
+    let columns = Growing::new(frozen, owned);
+    let events = Growing::new(input.array::<Event>()?, Vec::new());
+    let winners = input.array::<i8>()?.to_vec();
+    let listed = input.array::<u32>()?.to_vec();
+    let kept: Vec<bool> = input.array::<u8>()?.iter().map(|&k| k != 0).collect();
+    let regions = read_regions(input, board)?;
+    let group = Group {
+        board,
+        indexed: lines.len(),
+        ids: lines.iter().map(|l| l.id).collect(),
+        plies: lines.iter().map(super::index::plies_of).collect(),
+        years: lines
+            .iter()
+            .map(|l| crate::index::facts::year_of(l.date))
+            .collect(),
+        lines,
+        columns,
+        events,
+        winners,
+        regions,
+        listed,
+        rank: Vec::new(),
+        kept,
+    };
+    group.check()?;
+    let mut group = group;
+    group.rank_listed();
+    Ok((kind, group))
+}
+
+/// A group's game kind and board (its first two words).
+fn read_board(input: &mut In) -> Result<(GameKind, AnyBoard), Unused> {
     let kind = usize::try_from(input.word()?).map_err(|_| "game kind")?;
     let kind = *GameKind::ALL.get(kind).ok_or("game kind")?;
     let size = u8::try_from(input.word()?).map_err(|_| "board size")?;
     let board = BoardSpec::new(kind, size)
         .and_then(|s| s.board())
         .map_err(|_| "board size")?;
+    Ok((kind, board))
+}
+
+/// A group's lines, from their arrays (ids, dates, plies, event ends,
+/// node counts and nodes), which must agree.
+fn read_lines(input: &mut In) -> Result<Vec<Line>, Unused> {
     let ids = input.array::<u32>()?;
     let dates = input.array::<u32>()?;
     let plies = input.array::<u32>()?;
@@ -286,15 +333,12 @@ fn read_group(input: &mut In) -> Result<(GameKind, Group), Unused> {
         });
         (start, at) = (ends[i], at + c);
     }
-    // The whole blocks' columns are used in place; the last block, when
-    // part full, is copied out (the next games fill its lanes).
-    let block_len = board.len() * 2 * LANES;
-    let (frozen, owned) = input.split_array::<i16>((n / LANES) * block_len)?;
-    let columns = Growing::new(frozen, owned);
-    let events = Growing::new(input.array::<Event>()?, Vec::new());
-    let winners = input.array::<i8>()?.to_vec();
-    let listed = input.array::<u32>()?.to_vec();
-    let kept: Vec<bool> = input.array::<u8>()?.iter().map(|&k| k != 0).collect();
+    Ok(lines)
+}
+
+/// A group's region index on `board`, its segments used in place; `None`
+/// when the snapshot holds none.
+fn read_regions(input: &mut In, board: AnyBoard) -> Result<Option<Regions>, Unused> {
     let regions = match input.word()? {
         0 => None,
         present => {
@@ -311,28 +355,7 @@ fn read_group(input: &mut In) -> Result<(GameKind, Group), Unused> {
             Some(regions)
         }
     };
-    let group = Group {
-        board,
-        indexed: lines.len(),
-        ids: lines.iter().map(|l| l.id).collect(),
-        plies: lines.iter().map(super::index::plies_of).collect(),
-        years: lines
-            .iter()
-            .map(|l| crate::index::facts::year_of(l.date))
-            .collect(),
-        lines,
-        columns,
-        events,
-        winners,
-        regions,
-        listed,
-        rank: Vec::new(),
-        kept,
-    };
-    group.check()?;
-    let mut group = group;
-    group.rank_listed();
-    Ok((kind, group))
+    Ok(regions)
 }
 
 /// The reader: the mapped file, and where the next value starts.
