@@ -217,6 +217,22 @@ fn found(addr: &str, name: &str) -> (String, String) {
     (list, text)
 }
 
+/// `found` on `addr` once both its list and its text search hold `name`
+/// (`held`) or both leave it out, within 10 s: a node's lists read the
+/// store, its text search answers from its last catch-up round while that
+/// is fresh, so another node's write reaches it after a round or two.
+fn found_when(addr: &str, name: &str, held: bool) -> (String, String) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let (list, text) = found(addr, name);
+        let settled = list.contains(name) == held && text.contains(name) == held;
+        if settled || std::time::Instant::now() > deadline {
+            return (list, text);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}
+
 #[test]
 fn two_nodes_serve_one_archive_and_a_killed_node_comes_back_the_same() {
     // The cluster lives as long as the test (bound, never used).
@@ -253,7 +269,7 @@ fn two_nodes_serve_one_archive_and_a_killed_node_comes_back_the_same() {
     let id = serde_json::from_str::<serde_json::Value>(&body).unwrap()["games"][0]["id"]
         .as_u64()
         .unwrap_or_else(|| panic!("{body}"));
-    let (list, text) = found(&addr_b, name);
+    let (list, text) = found_when(&addr_b, name, true);
     assert!(list.contains(name), "B lists A's upload: {list}");
     assert!(
         text.contains(name),
@@ -277,7 +293,7 @@ fn two_nodes_serve_one_archive_and_a_killed_node_comes_back_the_same() {
     // A removal on A is gone from B.
     let (status, body) = http(&addr_a, "DELETE", &format!("/api/v1/games/{id}"), "");
     assert_eq!(status, 200, "{body}");
-    let (list, text) = found(&addr_b, name);
+    let (list, text) = found_when(&addr_b, name, false);
     assert!(!list.contains(name), "B forgets A's removal: {list}");
     assert!(!text.contains(name), "{text}");
     for child in [&mut a, &mut b] {

@@ -88,13 +88,13 @@ impl Pins {
 /// allows it (`O_DIRECT` on Linux: the bytes go from an aligned buffer of
 /// this writer's straight to the disk), else as any file.
 ///
-/// Why: a new node writes its position segments (3.4 GB a million games)
-/// into its cache directory. Through the page cache every byte is copied
-/// into fresh pages, which on the development machine (a 2-core VM) ran at
-/// 0.4-0.7 GB/s and was the largest single cost of a node's start; a
-/// direct write is a DMA from the same warm buffer (`dd`: 1.3 against
-/// 0.38 GB/s there). Its pages are then read from the disk as searches
-/// touch them, or ahead of them ([`read_ahead`]).
+/// Why: a new node writes its position segments (gigabytes at a million
+/// games) into its cache directory. Through the page cache every byte is
+/// copied into fresh pages, the largest single cost of a node's start on
+/// the machines measured (BENCHMARKS.md, "Node start"); a direct write is
+/// a DMA from the same warm buffer, several times faster there. Its pages
+/// are then read from the disk as searches touch them, or ahead of them
+/// ([`read_ahead`]).
 pub(crate) struct DirectFile {
     file: std::fs::File,
     /// [`DIRECT_CHUNK`] bytes from `at`, aligned to [`DIRECT_ALIGN`].

@@ -41,9 +41,9 @@ impl Patterns<'_> {
     /// games alone, leaving the region index out (searches it would answer
     /// are answered by the scan, with the same answers, until
     /// [`Patterns::settle`] fills it), and writes no snapshot, so that a
-    /// new node serves sooner: at a million 19×19 games the region index
-    /// is half of the pattern index's memory (3.4 of 6.5 GB, unmerged), and
-    /// its merge was half of a merged load (13 s of 27 s).
+    /// new node serves sooner: the region index is about half of the
+    /// pattern index's memory, and its merge about half of a merged load
+    /// (BENCHMARKS.md, "Node start").
     /// [`Patterns::settle`] then fills it from the blocks, merges it (until
     /// then, one segment a block, region lookups a few times slower) and
     /// writes the snapshot, while the node serves.

@@ -18,10 +18,10 @@
 //! put in answer order afterwards, and only as far as a page needs
 //! ([`super::answer::GameOrder`]).
 //!
-//! (An earlier tally kept a slot per game of the group, 16 MiB at a
-//! million games, indexed by answer order: each hit's read and write was a
-//! miss to memory, about 20 ns a hit. A sort of the hits by answer order
-//! instead was slower still: two passes over 16-byte hits.)
+//! (An earlier tally kept a slot per game of the group, indexed by answer
+//! order: each hit's read and write was a miss to memory. A sort of the
+//! hits by answer order instead was slower still: two passes over the
+//! hits.)
 //!
 //! The window's array is pooled ([`SlotPool`]) and stamped with a
 //! generation per window rather than cleared.
