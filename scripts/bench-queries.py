@@ -86,12 +86,20 @@ def side(rng, stones):
 
 def kinds(rng, first, count):
     """`count` queries of each kind: positions of games `first`,
-    `first` + 1, ..., patterns drawn from `rng`, and the Black players of
-    the latest games from the `first`-th on."""
+    `first` + 1, ... (those of at least PLY plies), patterns drawn from
+    `rng`, and the Black players of the latest games from the `first`-th
+    on; and under "last game" the last game id read."""
     out = {"position": [], "corner 7x7": [], "side 5x5": [], "wildcard corner": [], "player list": []}
-    for gid in range(first, first + count):
+    gid = first
+    while len(out["position"]) < count:
         _, _, body = get(f"/api/v1/games/{gid}/positions/{PLY}")
-        notation = json.loads(body)["notation"]
+        gid += 1
+        # A game shorter than PLY plies (or removed) has no such position.
+        notation = json.loads(body).get("notation")
+        if notation is None:
+            if gid > first + 10 * count:
+                sys.exit(f"fewer than {count} games of {PLY} plies from game {first}")
+            continue
         out["position"].append("/api/v1/positions?" + q({"kind": "go", "position": notation, "limit": 20}))
     for i in range(count):
         out["corner 7x7"].append("/api/v1/patterns?" + q({"kind": "go", "size": 19, "mode": "corner", "pattern": corner(rng, 2 + i % 2)}))
@@ -104,15 +112,20 @@ def kinds(rng, first, count):
             names.append(g["black"])
     for name in names[first - 1:first - 1 + count]:
         out["player list"].append("/api/v1/games?" + q({"player": name, "limit": 20}))
+    out["last game"] = gid - 1
     return out
 
 
 def main():
-    for paths in kinds(random.Random(99), COUNT + 1, WARMUP).values():
+    timed = kinds(random.Random(23), 1, COUNT)
+    # The warm-up's games follow the timed ones (which skip short games).
+    after = timed.pop("last game") + 1
+    warmup = kinds(random.Random(99), after, WARMUP)
+    warmup.pop("last game")
+    for paths in warmup.values():
         for p in paths:
             get(p)
-    rng = random.Random(23)
-    for kind, paths in kinds(rng, 1, COUNT).items():
+    for kind, paths in timed.items():
         times = []
         bad = 0
         for p in paths:
