@@ -102,7 +102,7 @@ fn facts_state(facts: &Table, q: &PatternQuery, group: &Group) -> String {
 /// The game indexes of the main lines' hits, a game once or more: the
 /// region index's lookup's, else those `found`.
 fn hit_games(
-    lookup: Option<&regions::Lookup<'_>>,
+    lookup: Option<&regions::lookup::Lookup<'_>>,
     found: &[(u32, u32, u16)],
     budget: &Budget,
 ) -> Result<Vec<u32>> {
@@ -284,7 +284,7 @@ fn variation_hits(
 struct Windows<'a> {
     group: &'a Group,
     placements: &'a Placements,
-    lookup: Option<&'a regions::Lookup<'a>>,
+    lookup: Option<&'a regions::lookup::Lookup<'a>>,
     lines: &'a [variations::Variation],
     line_hits: &'a [variations::Hit],
     budget: &'a Budget,
@@ -305,11 +305,11 @@ impl Windows<'_> {
         if !found.is_sorted_by_key(|f| f.0 / index::LANES as u32) {
             found.sort_by_key(|f| f.0);
         }
-        let mut cursors = self.lookup.map(regions::Lookup::cursors);
+        let mut cursors = self.lookup.map(regions::lookup::Lookup::cursors);
         tally.reserve(
             cursors
                 .as_ref()
-                .map_or(found.len(), regions::Cursors::most_left),
+                .map_or(found.len(), regions::lookup::Cursors::most_left),
         );
         let (mut main_at, mut line_at) = (0, 0);
         // Continuations found in the games' events, each placement's point

@@ -213,7 +213,7 @@ impl GroupFacts {
 }
 
 /// What a region lookup's continuation byte stands for in one placement
-/// (from [`regions::Lookup::next`]), worked out once a search.
+/// (from [`regions::lookup::Lookup::next`]), worked out once a search.
 struct CodeTable {
     /// Per byte, its row of [`Tally::codes`]: `(folded point × 2 + colour)
     /// × 2 + after tenuki`, or the last row for no continuation.
@@ -419,12 +419,17 @@ impl<'a> Tally<'a> {
 
     /// Counts the hits of placement `k` of `lookup` (in the window being
     /// counted), each `(game, node, continuation byte)` as a region entry
-    /// has it ([`regions::Lookup::next`]): as [`Tally::push`], but their
+    /// has it ([`regions::lookup::Lookup::next`]): as [`Tally::push`], but their
     /// continuations and the hits are counted in `codes`, not `stats` and
     /// `total_hits`; what the query's next move, history and a game's
     /// first match read of a continuation comes from the placement's
     /// [`CodeTable`].
-    pub(super) fn push_codes(&mut self, lookup: &regions::Lookup, k: u32, hits: &[regions::Read]) {
+    pub(super) fn push_codes(
+        &mut self,
+        lookup: &regions::lookup::Lookup,
+        k: u32,
+        hits: &[regions::Read],
+    ) {
         if self.tables.get(k as usize).is_none_or(Option::is_none) {
             self.add_table(lookup, k);
         }
@@ -472,7 +477,7 @@ impl<'a> Tally<'a> {
     /// Works out placement `k`'s [`CodeTable`] (on its first hit).
     #[cold]
     #[inline(never)]
-    fn add_table(&mut self, lookup: &regions::Lookup, k: u32) {
+    fn add_table(&mut self, lookup: &regions::lookup::Lookup, k: u32) {
         if self.codes.is_empty() {
             self.rows = self.stats.len() * 4 + 1;
             let mut blocks = 1;
