@@ -494,6 +494,24 @@ fn the_explorer_plays_any_legal_move_and_keeps_the_line() {
         empty.contains("data-move=") && empty.contains("data-black-wins="),
         "{empty}"
     );
+    // The most played moves are lettered stones, A first, each with its
+    // row; passes, ends and rare moves fold away, without letters.
+    let folded_at = empty.find("id=\"more-continuations\"");
+    let shown_part = &empty[..folded_at.unwrap_or(empty.len())];
+    let shown = shown_part
+        .matches("<span class=\"stone-letter b\">")
+        .count();
+    assert!((1..=20).contains(&shown), "{shown}");
+    assert!(shown_part.contains("<span class=\"stone-letter b\">A</span>"));
+    assert_eq!(
+        board(&empty).matches("class=\"next next-b\"").count(),
+        shown
+    );
+    if let Some(i) = folded_at {
+        let folded = &empty[i..i + empty[i..].find("</details>").unwrap()];
+        assert!(!folded.contains("stone-letter"), "{folded}");
+        assert!(folded.contains("<tr data-move="), "{folded}");
+    }
     // A move that is not one, or not legal: 400 naming it.
     for bad in ["E5,E5", "E5,Z99"] {
         let p = get(&format!("/positions?kind=go&size=9&play={bad}"));
@@ -805,11 +823,20 @@ fn a_pattern_search_page_shows_continuations_and_games() {
         body.contains(&format!("{total} game{plural}, ")),
         "the page counts the games as the API does"
     );
-    // The continuations: labelled discs on the board, rows in the table.
+    // The continuations: lettered stones on the board, black where Black
+    // played more often, rows in the table.
     let continuations = answer["continuations"].as_array().unwrap();
     assert!(!continuations.is_empty());
     let svg = board(&body);
-    assert_eq!(svg.matches("class=\"next\"").count(), continuations.len());
+    assert_eq!(
+        svg.matches("class=\"next next-").count(),
+        continuations.len()
+    );
+    let black_more = continuations
+        .iter()
+        .filter(|c| c["black"]["count"].as_u64() >= c["white"]["count"].as_u64())
+        .count();
+    assert_eq!(svg.matches("class=\"next next-b\"").count(), black_more);
     assert!(svg.contains(">A</text>"));
     assert_eq!(
         body.matches("<tr class=\"continuation\">").count(),
@@ -817,6 +844,49 @@ fn a_pattern_search_page_shows_continuations_and_games() {
     );
     // The pattern's region is tinted and its stones drawn.
     assert_eq!(svg.matches("class=\"region\"").count(), 25);
+    // Each stone is the next step: the pattern with its stone added,
+    // searched at once (as Kombilo's and waltheri's continuations are).
+    let steps: Vec<String> = hrefs(svg)
+        .into_iter()
+        .filter(|h| h.starts_with("/patterns?"))
+        .collect();
+    assert_eq!(steps.len(), continuations.len());
+    let first = &continuations[0];
+    let (black, white) = (
+        first["black"]["count"].as_u64().unwrap(),
+        first["white"]["count"].as_u64().unwrap(),
+    );
+    assert!(!steps[0].contains("edit=1") && steps[0].contains("mode=corner"));
+    let step = html(&steps[0]);
+    let point = first["point"].as_str().unwrap().to_string();
+    let (b, w) = stones(board(&step));
+    assert!(
+        if black >= white {
+            b.contains(&point)
+        } else {
+            w.contains(&point)
+        },
+        "{point} added: {b:?} {w:?}"
+    );
+    let step_total: u64 = step[step.find("<h2>").unwrap() + 4..]
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(step_total >= 1, "the step finds the games that played it");
+    // The table links each colour that played it.
+    let table_steps = body
+        .matches("<a class=\"continuation\" href=\"/patterns?")
+        .count() as u64;
+    let played: u64 = continuations
+        .iter()
+        .map(|c| {
+            u64::from(c["black"]["count"].as_u64() > Some(0))
+                + u64::from(c["white"]["count"].as_u64() > Some(0))
+        })
+        .sum();
+    assert_eq!(table_steps, played);
     // The games, each a link to the game at its match; the game the
     // pattern came from among them.
     let links = hrefs(&body);
@@ -1103,7 +1173,8 @@ fn the_pattern_page_finds_and_links_a_match_in_a_variation() {
     };
     // Black c17 (cc) beside White's d16 (dd): played only in the first
     // variation, at its ply 2 (after White's d16).
-    let row = format!("#{id} at ply 2 of variation 1</a>");
+    // A Go page counts moves.
+    let row = format!("#{id} at move 2 of variation 1</a>");
     let without = page("");
     assert!(!without.contains(&row), "{without}");
     let with = page("&variations=true");
