@@ -95,12 +95,18 @@ fn a_comment_hit_names_its_field_marks_its_words_and_knows_its_ply() {
     // The excerpt is the text as written (the page escapes it).
     assert_eq!(m.excerpt.text, comment);
 
-    // Two fields: the one with more of the words first.
+    // Three fields: the comment has two of the words (gennan, ears), the
+    // players and the event one each, in that order.
     let both = page(&archive, "gennan ears castle", 20, None);
     let fields: Vec<TextField> = both.hits[0].matches.iter().map(|m| m.field).collect();
     assert_eq!(
         fields,
-        [TextField::Player, TextField::Event, TextField::Comment]
+        [TextField::Comment, TextField::Player, TextField::Event]
+    );
+    assert_eq!(both.hits[0].matches[0].words, 2);
+    assert_eq!(
+        marked(&both.hits[0], TextField::Comment),
+        ["Gennan", "ears"]
     );
     assert_eq!(marked(&both.hits[0], TextField::Player), ["Gennan"]);
     // An excluded word is not marked; a field-restricted one only there.
