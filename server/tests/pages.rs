@@ -1174,7 +1174,7 @@ fn the_search_page_shows_where_games_matched_and_pages_past_twenty() {
         .find("rel=\"next\" href=\"")
         .expect("a next page link")
         + 17;
-    let next = first[at..at + first[at..].find('"').unwrap()].replace("&#38;", "&");
+    let next = first[at..at + first[at..].find('"').unwrap()].replace("&amp;", "&");
     assert!(next.starts_with("/search?q=spring&after="), "{next}");
     let second = html_of(&f, &next);
     assert!(second.contains("25 games"), "{second}");
