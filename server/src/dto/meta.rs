@@ -17,8 +17,9 @@ pub struct TextHitDto {
     pub game: GameDto,
     /// Where the game has the query's words: each field that has some,
     /// the field with most of the words first (then players, event,
-    /// place, name, comment). For comments, the one with most of the
-    /// words (the first along the main line, then in the variations).
+    /// place, name, comment). Of the comments, the one with most of the
+    /// words (the first along the main line, then in the variations),
+    /// then those with words no match before them shows, up to 3.
     /// Empty only when the stored record no longer reads.
     pub matches: Vec<TextMatchDto>,
 }

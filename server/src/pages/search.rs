@@ -68,6 +68,7 @@ impl MatchRow {
     fn new(id: keil_archive::GameId, m: &TextMatch) -> MatchRow {
         let at = m.node.map(|n| {
             let words = match n.variation {
+                None if n.ply == 0 => "the start".to_string(),
                 None => format!("move {}", n.ply),
                 Some(v) => format!("move {} of variation {v}", n.ply),
             };

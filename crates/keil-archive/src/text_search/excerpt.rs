@@ -50,18 +50,20 @@ impl Excerpt {
 }
 
 /// Where the query's clauses that concern `field` occur in `text`: the
-/// marked ranges (byte offsets, merged, in order) and how many distinct
-/// clauses occur. A clause of one word marks each token equal to it; a
-/// phrase marks each run of tokens equal to its words in order.
+/// marked ranges (byte offsets, merged, in order) and which clauses occur
+/// (bit `i` for `clauses[i]`: a query has at most 64 words, so at most 64
+/// clauses). A clause of one word marks each token equal to it; a phrase
+/// marks each run of tokens equal to its words in order.
 pub(crate) fn find(
     text: &str,
     field: TextField,
     clauses: &[TextClause],
     analyzer: &mut TextAnalyzer,
-) -> (Vec<Range<usize>>, usize) {
-    let wanted: Vec<&TextClause> = clauses
+) -> (Vec<Range<usize>>, u64) {
+    let wanted: Vec<(usize, &TextClause)> = clauses
         .iter()
-        .filter(|c| !c.excluded && c.field.is_none_or(|f| f == field))
+        .enumerate()
+        .filter(|(_, c)| !c.excluded && c.field.is_none_or(|f| f == field))
         .collect();
     if wanted.is_empty() || text.is_empty() {
         return (Vec::new(), 0);
@@ -72,18 +74,16 @@ pub(crate) fn find(
         tokens.push((t.text.clone(), t.offset_from..t.offset_to));
     }
     let mut marks = Vec::new();
-    let mut matched = 0;
-    for c in wanted {
+    let mut matched = 0u64;
+    for (i, c) in wanted {
         let n = c.words.len();
-        let mut found = false;
         for start in 0..tokens.len().saturating_sub(n - 1) {
             let run = &tokens[start..start + n];
             if run.iter().zip(&c.words).all(|((t, _), w)| t == w) {
                 marks.push(run[0].1.start..run[n - 1].1.end);
-                found = true;
+                matched |= 1u64.checked_shl(i as u32).unwrap_or(0);
             }
         }
-        matched += usize::from(found);
     }
     marks.sort_unstable_by_key(|m| (m.start, m.end));
     let mut merged: Vec<Range<usize>> = Vec::with_capacity(marks.len());
@@ -170,12 +170,13 @@ mod tests {
     use super::*;
     use crate::index::text::query::{TextPlan, analyzer};
 
-    fn marks(text: &str, field: TextField, query: &str) -> (Vec<Range<usize>>, usize) {
+    fn marks(text: &str, field: TextField, query: &str) -> (Vec<Range<usize>>, u32) {
         let plan = TextPlan::parse(query).unwrap();
-        find(text, field, plan.clauses(), &mut analyzer())
+        let (marks, clauses) = find(text, field, plan.clauses(), &mut analyzer());
+        (marks, clauses.count_ones())
     }
 
-    fn found<'a>(text: &'a str, field: TextField, query: &str) -> (Vec<&'a str>, usize) {
+    fn found<'a>(text: &'a str, field: TextField, query: &str) -> (Vec<&'a str>, u32) {
         let (marks, n) = marks(text, field, query);
         (marks.into_iter().map(|m| &text[m]).collect(), n)
     }

@@ -80,11 +80,12 @@ pub struct TextHit {
     pub game: GameSummary,
     /// tantivy's BM25 score (higher is better).
     pub score: f32,
-    /// Where the game has the query's words: each field that has some
-    /// (the comment that has most of them, the first such along the main
-    /// line, then in the variations), the field with most words first,
-    /// then players, event, place, game name, comment. Empty only when the
-    /// stored record no longer reads.
+    /// Where the game has the query's words: each field that has some,
+    /// the field with most words first, then players, event, place, game
+    /// name, comment. Of the comments, the one that has most of the words
+    /// (the first such along the main line, then in the variations), then
+    /// those that have words found in no match before them, up to 3.
+    /// Empty only when the stored record no longer reads.
     pub matches: Vec<TextMatch>,
 }
 
@@ -221,6 +222,9 @@ impl Archive {
     }
 }
 
+/// At most this many comments of a game are listed as its matches.
+const MAX_COMMENTS: usize = 3;
+
 /// Where `record` has the clauses' words (see [`TextHit::matches`]);
 /// a main-line node's ply at most `plies` (the stored main line's).
 fn matches_in(record: &Record, plies: u32, clauses: &[TextClause]) -> Vec<TextMatch> {
@@ -233,6 +237,7 @@ fn matches_in(record: &Record, plies: u32, clauses: &[TextClause]) -> Vec<TextMa
         .collect::<Vec<_>>()
         .join(" · ");
     let mut out = Vec::new();
+    let mut covered = 0u64;
     for (field, text) in [
         (TextField::Player, Some(players.as_str())),
         (TextField::Event, info.event.as_deref()),
@@ -240,68 +245,88 @@ fn matches_in(record: &Record, plies: u32, clauses: &[TextClause]) -> Vec<TextMa
         (TextField::Name, info.game_name.as_deref()),
     ] {
         let Some(text) = text else { continue };
-        let (marks, words) = excerpt::find(text, field, clauses, &mut analyzer);
-        if words > 0 {
+        let (marks, found) = excerpt::find(text, field, clauses, &mut analyzer);
+        if found != 0 {
+            covered |= found;
             out.push(TextMatch {
                 field,
                 excerpt: excerpt::excerpt(text, &marks),
                 node: None,
-                words,
+                words: found.count_ones() as usize,
             });
         }
     }
-    if let Some(m) = best_comment(record, plies, clauses, &mut analyzer) {
-        out.push(m);
-    }
+    out.extend(comments(record, plies, clauses, covered, &mut analyzer));
     // Stable: the fields' order among those with as many words.
     out.sort_by_key(|m| std::cmp::Reverse(m.words));
     out
 }
 
-/// The comment with most of the clauses' words: the game comment, then the
-/// main line's node comments in order, then the variations' in file order,
-/// the first wins a tie.
-fn best_comment(
+/// The comments to list: the one with most of the clauses' words, then,
+/// while some clause is found in a comment but in no match listed
+/// (`covered`: the other fields'), the one with most of those, up to
+/// [`MAX_COMMENTS`]. Comments are taken in this order, the first winning
+/// a tie: the game comment, the main line's node comments, the
+/// variations' in file order.
+fn comments(
     record: &Record,
     plies: u32,
     clauses: &[TextClause],
+    mut covered: u64,
     analyzer: &mut tantivy::tokenizer::TextAnalyzer,
-) -> Option<TextMatch> {
+) -> Vec<TextMatch> {
     let root = NodeAt {
         ply: 0,
         variation: None,
     };
     let places = nodes::places(record);
-    let mut comments: Vec<(NodeAt, std::borrow::Cow<'_, str>)> = Vec::new();
+    let mut texts: Vec<(NodeAt, std::borrow::Cow<'_, str>)> = Vec::new();
     if let Some(gc) = &record.info.comment {
-        comments.push((root, gc.as_str().into()));
+        texts.push((root, gc.as_str().into()));
     }
     for node in record.tree.nodes() {
         for p in node.properties().filter(|p| p.ident() == "C") {
             for v in p.values() {
-                comments.push((places[node.id().index()], v.into_text()));
+                texts.push((places[node.id().index()], v.into_text()));
             }
         }
     }
     // Main line first, keeping the file's order within each part.
-    comments.sort_by_key(|(at, _)| at.variation.is_some());
-    let mut best: Option<TextMatch> = None;
-    for (mut at, text) in comments {
-        let (marks, words) = excerpt::find(&text, TextField::Comment, clauses, analyzer);
-        if words == 0 || best.as_ref().is_some_and(|b| b.words >= words) {
-            continue;
-        }
+    texts.sort_by_key(|(at, _)| at.variation.is_some());
+    let mut found: Vec<(NodeAt, &str, Vec<std::ops::Range<usize>>, u64)> = texts
+        .iter()
+        .filter_map(|(at, text)| {
+            let (marks, found) = excerpt::find(text, TextField::Comment, clauses, analyzer);
+            (found != 0).then_some((*at, &**text, marks, found))
+        })
+        .collect();
+    let mut out = Vec::new();
+    let mut wanted = u64::MAX;
+    while out.len() < MAX_COMMENTS {
+        let gain = |f: u64| (f & wanted).count_ones();
+        let Some(best) = found
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| gain(c.3) > 0)
+            .min_by_key(|(k, c)| (std::cmp::Reverse(gain(c.3)), *k))
+            .map(|(k, _)| k)
+        else {
+            break;
+        };
+        let (mut at, text, marks, f) = found.remove(best);
         if at.variation.is_none() {
             at.ply = at.ply.min(plies);
         }
-        best = Some(TextMatch {
+        covered |= f;
+        wanted = !covered;
+        out.push(TextMatch {
             field: TextField::Comment,
-            excerpt: excerpt::excerpt(&text, &marks),
+            excerpt: excerpt::excerpt(text, &marks),
             node: Some(at),
-            words,
+            words: f.count_ones() as usize,
         });
     }
-    best
+    out
 }
 
 #[cfg(test)]

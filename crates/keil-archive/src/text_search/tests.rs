@@ -69,3 +69,22 @@ fn a_main_line_ply_is_at_most_the_stored_main_line() {
     let m = matches_in(&record(GAME), 1, plan.clauses());
     assert_eq!(m[0].node.map(|n| n.ply), Some(1));
 }
+
+#[test]
+fn comments_are_listed_until_every_word_found_in_one_is_shown() {
+    // `famous` is in the game comment only, `again` in one node comment:
+    // both listed, in the order found. `ear` is in two, and listed once.
+    let m = matches(GAME, "famous again ear");
+    let at: Vec<(u32, Option<u32>, usize)> = m
+        .iter()
+        .map(|m| {
+            let n = m.node.unwrap();
+            (n.ply, n.variation, m.words)
+        })
+        .collect();
+    assert_eq!(at, [(5, None, 2), (0, None, 1)]);
+    // Words the players' field shows need no comment beyond the best.
+    let m = matches(GAME, "gennan ear");
+    let fields: Vec<TextField> = m.iter().map(|m| m.field).collect();
+    assert_eq!(fields, [TextField::Player, TextField::Comment]);
+}
