@@ -1959,7 +1959,7 @@ fn text_search_says_where_and_pages() {
     let f = start(0, None);
     let moves: String = (0..70)
         .map(|k: u32| {
-            let (color, row) = if k % 2 == 0 {
+            let (color, row) = if k.is_multiple_of(2) {
                 ('B', 2 + 2 * (k / 38))
             } else {
                 ('W', 16 - 2 * (k / 38))
