@@ -76,7 +76,8 @@ pub(super) fn games(args: GamesArgs) -> anyhow::Result<()> {
 
 /// Lists the games whose text matches, best first, with their scores and
 /// where each matched (the field, the excerpt with the query's words in
-/// `[...]`, a comment's move), then the total and the next page's cursor.
+/// `[...]`, a comment's move), then the total (with the years the query
+/// filters by) and the next page's cursor.
 pub(super) fn text(args: TextArgs) -> anyhow::Result<()> {
     let TextArgs {
         query,
@@ -108,8 +109,14 @@ pub(super) fn text(args: TextArgs) -> anyhow::Result<()> {
             outln!("        {}", match_line(m))?;
         }
     }
+    let years: Vec<String> = found.years.iter().map(u16::to_string).collect();
+    let of = if years.is_empty() {
+        String::new()
+    } else {
+        format!(" of {}", years.join(" or "))
+    };
     outln!(
-        "{} game{}",
+        "{} game{}{of}",
         found.total,
         if found.total == 1 { "" } else { "s" }
     )?;
