@@ -354,8 +354,7 @@ fn punctuation_is_searched_as_words() {
         let r = get(&format!("/api/v1/search?q={}", enc(q.as_bytes())));
         assert_eq!(r.status, 200, "{q}: {}", r.body);
         assert_eq!(
-            r.body,
-            r#"{"hits":[],"total":0,"next":null,"years":[]}"#,
+            r.body, r#"{"hits":[],"total":0,"next":null,"years":[]}"#,
             "{q}"
         );
     }
