@@ -1188,3 +1188,80 @@ fn the_pattern_page_finds_and_links_a_match_in_a_variation() {
     let list = &recent[recent.find("id=\"recent-games\"").expect("a recent list")..];
     assert!(list.contains(&row), "{recent}");
 }
+
+/// The search page says where each game matched: the field, an excerpt
+/// with the words in `<mark>` (the record's text escaped), a comment's
+/// move linked to the viewer there; a year filters by date; past 20
+/// games a next page, with the total.
+#[test]
+fn the_search_page_shows_where_games_matched_and_pages_past_twenty() {
+    let f = common::start();
+    let commented = stored(&f, "commented.sgf", COMMENTED);
+    let spring: String = (0..25)
+        .map(|i| {
+            let point = format!("{}{}", (b'a' + i / 9) as char, (b'a' + i % 9) as char);
+            format!(
+                "(;GM[1]SZ[9]PB[Shusaku]PW[P{i}]DT[{}]EV[Spring Cup];B[{point}])\n",
+                1846 + u32::from(i % 2)
+            )
+        })
+        .collect();
+    stored(&f, "spring.sgf", &spring);
+
+    // A comment in a variation: the move and the variation, linked.
+    let body = html_of(&f, "/search?q=alphago");
+    assert!(
+        body.contains("<mark>AlphaGo</mark> recommended this move."),
+        "{body}"
+    );
+    assert!(
+        body.contains(&format!(
+            "<a href=\"/games/{commented}?ply=2&#38;var=1\">move 2 of variation 1</a>"
+        )),
+        "{body}"
+    );
+    assert!(
+        body.contains("<span class=\"field\">comment</span>"),
+        "{body}"
+    );
+    assert!(body.contains("1 game"), "{body}");
+
+    // The record's text is escaped around and inside the marks.
+    let body = html_of(&f, &format!("/search?q={}", enc("alert eve")));
+    assert!(
+        body.contains("&#60;script&#62;<mark>alert</mark>(1)&#60;/script&#62; &#38; &#34;<mark>Eve</mark>&#34;"),
+        "{body}"
+    );
+    assert!(!body.contains("<script>alert"));
+
+    // 25 games: 20, then the next page's 5.
+    let first = html_of(&f, "/search?q=spring");
+    assert!(first.contains("25 games"), "{first}");
+    assert_eq!(
+        first.matches("<span class=\"field\">event</span>").count(),
+        20
+    );
+    let at = first
+        .find("rel=\"next\" href=\"")
+        .expect("a next page link")
+        + 17;
+    let next = first[at..at + first[at..].find('"').unwrap()].replace("&amp;", "&");
+    assert!(next.starts_with("/search?q=spring&after="), "{next}");
+    let second = html_of(&f, &next);
+    assert!(second.contains("25 games"), "{second}");
+    assert_eq!(
+        second.matches("<span class=\"field\">event</span>").count(),
+        5
+    );
+    assert!(!second.contains("rel=\"next\""));
+    assert!(second.contains("first page</a>"));
+    assert!(!second.contains("<h2>Players</h2>"));
+
+    // A year is a date filter, not a word.
+    let years = html_of(&f, &format!("/search?q={}", enc("Shusaku 1846")));
+    assert!(years.contains("13 games of 1846"), "{years}");
+    // A cursor that is none is refused, saying what to give.
+    let bad = get(&format!("{}/search?q=spring&after=12", f.base));
+    assert_eq!(bad.status, 400);
+    assert!(bad.body.contains("after"), "{}", bad.body);
+}
