@@ -461,6 +461,41 @@ fn the_game_list_has_its_total_and_pages_both_ways() {
 }
 
 #[test]
+fn the_game_list_form_has_every_filter_the_api_has() {
+    let query = "kind=go&min_rank=30k&max_rank=9p&handicap=0&komi=6.5&variant=&limit=1000";
+    let body = html(&format!("/games?{query}"));
+    for (name, value) in [
+        ("min_rank", "30k"),
+        ("max_rank", "9p"),
+        ("handicap", "0"),
+        ("komi", "6.5"),
+    ] {
+        assert!(
+            body.contains(&format!("name=\"{name}\" value=\"{value}\"")),
+            "{name} echoed: {body}"
+        );
+    }
+    assert!(body.contains("<select name=\"variant\">"));
+    // The page lists what the API lists, and its links keep the filters.
+    let api = api(&format!("/api/v1/games?{query}"));
+    let total: usize = body
+        .split("data-total=\"")
+        .nth(1)
+        .and_then(|r| r.split('"').next())
+        .and_then(|n| n.parse().ok())
+        .expect("a total");
+    assert_eq!(total, api["games"].as_array().unwrap().len());
+    let download = hrefs(&body)
+        .into_iter()
+        .find(|h| h.starts_with("/games.sgf"))
+        .unwrap();
+    assert!(
+        download.contains("handicap=0") && download.contains("komi=6.5"),
+        "{download}"
+    );
+}
+
+#[test]
 fn the_explorer_plays_any_legal_move_and_keeps_the_line() {
     // Go 9×9: two moves played, as players name them or as records do.
     let body = html("/positions?kind=go&size=9&play=E5,cc");

@@ -32,6 +32,9 @@ struct FilterEcho {
     status: String,
     min_rank: String,
     max_rank: String,
+    handicap: String,
+    komi: String,
+    variant: String,
     order: String,
 }
 
@@ -53,6 +56,9 @@ impl FilterEcho {
             status: s(&q.selection.filter.status),
             min_rank: s(&q.selection.filter.min_rank),
             max_rank: s(&q.selection.filter.max_rank),
+            handicap: s(&q.selection.filter.handicap),
+            komi: s(&q.selection.filter.komi),
+            variant: s(&q.selection.filter.variant),
             order: s(&q.order),
         }
     }
@@ -73,6 +79,9 @@ impl FilterEcho {
             ("status", &self.status),
             ("min_rank", &self.min_rank),
             ("max_rank", &self.max_rank),
+            ("handicap", &self.handicap),
+            ("komi", &self.komi),
+            ("variant", &self.variant),
             ("order", &self.order),
         ]
     }
