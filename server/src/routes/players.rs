@@ -31,8 +31,37 @@ pub(crate) fn find_player(
     }
 }
 
+/// The filter's `player` and `opponent` names that answer to several
+/// people, with the people to choose from (the most games first, at most
+/// 10).
+pub(crate) fn named_people(
+    a: &Archive,
+    filter: &keil_archive::GameFilter,
+) -> keil_archive::Result<Vec<NamedPeopleDto>> {
+    let mut out = Vec::new();
+    for (field, name) in [("player", &filter.player), ("opponent", &filter.opponent)] {
+        let Some(name) = name else { continue };
+        if a.players().answering_ids(name)?.len() < 2 {
+            continue;
+        }
+        let (choices, people) = a.players().answering(name, 10)?;
+        if people > 1 {
+            out.push(NamedPeopleDto {
+                field: field.into(),
+                name: name.clone(),
+                people,
+                choices: choices.into_iter().map(PersonChoiceDto::from).collect(),
+            });
+        }
+    }
+    Ok(out)
+}
+
 /// Players by name: case- and accent-insensitive, prefixes and small
-/// misspellings.
+/// misspellings. A one-word name lists every person who answers to it
+/// (`Shusaku`: `Honinbo Shusaku`, `Kuwahara Shusaku`, the account
+/// `Shusaku`), with their games, years and ranks to choose from; each
+/// hit's `filter` names it alone in a games filter.
 #[utoipa::path(get, path = "/api/v1/players", tag = "players", params(PlayersQuery),
     responses(
         (status = 200, description = "Matching players, best first", body = PlayersDto),
@@ -43,10 +72,24 @@ pub async fn search_players(
     q: Query<PlayersQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let (name, limit) = players_query(&q)?;
-    let hits = blocking(&state, move |a| Ok(a.players().search(&name, limit)?)).await?;
-    Ok(HttpResponse::Ok().json(PlayersDto {
-        players: hits.into_iter().map(PlayerHitDto::from).collect(),
-    }))
+    let players = blocking(&state, move |a| {
+        let mut out = Vec::new();
+        for hit in a.players().search(&name, limit)? {
+            let alone = a.players().answering_ids(&hit.name)? == [hit.id];
+            let filter = if alone {
+                hit.name.clone()
+            } else {
+                format!("#{}", hit.id)
+            };
+            out.push(PlayerHitDto {
+                filter: Some(filter),
+                ..PlayerHitDto::from(hit)
+            });
+        }
+        Ok(out)
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(PlayersDto { players }))
 }
 
 /// A player's profile: games and results per colour, dates, most frequent
