@@ -23,7 +23,8 @@ pub enum What {
         db: crate::archive::Db,
         /// The other name.
         alias: String,
-        /// The name it stands for.
+        /// The name it stands for (shown when only ALIAS has games, as
+        /// `keil players name` sets it).
         name: String,
         /// Print the outcome as JSON.
         #[arg(long)]
@@ -89,7 +90,8 @@ fn quoted(s: &str) -> String {
 /// A person as a line of a suggestion: `"Honinbo Shusaku" (#12): 400
 /// games, 1846–1862, 7d`.
 fn person_line(p: &keil_archive::PersonChoice) -> String {
-    let mut line = format!("{} (#{}): {} games", quoted(&p.name), p.id, p.games);
+    let plural = if p.games == 1 { "" } else { "s" };
+    let mut line = format!("{} (#{}): {} game{plural}", quoted(&p.name), p.id, p.games);
     let years = p.span.years();
     if !years.is_empty() {
         line.push_str(&format!(", {years}"));

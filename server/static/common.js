@@ -50,7 +50,7 @@ for (const input of document.querySelectorAll("input[data-typeahead]")) {
         const li = document.createElement("li");
         const a = document.createElement("a");
         a.href = "/players/" + encodeURIComponent(p.name);
-        const detail = [p.games + " games", p.years, (p.ranks || []).join("\u2013")]
+        const detail = [p.games + (p.games === 1 ? " game" : " games"), p.years, (p.ranks || []).join("\u2013")]
           .filter(Boolean).join(", ");
         a.textContent = p.name + " (" + detail + ")";
         if (fill) {

@@ -617,7 +617,7 @@ fn a_name_several_people_answer_to_offers_them_and_the_most_used_spelling_is_sho
     );
     assert!(
         page.body
-            .contains(&format!("/games?player=%23{account}&amp;kind=go")),
+            .contains(&format!("/games?player=%23{account}&#38;kind=go")),
         "{}",
         page.body
     );

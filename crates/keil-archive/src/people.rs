@@ -190,7 +190,7 @@ pub(crate) fn alias_in(tx: Write<'_>, alias: &str, name: &str) -> Result<AliasRe
             "{alias:?} and {name:?} are already one person (both are {alias_key:?} once case, spaces and punctuation are ignored)"
         )));
     }
-    Ok(sql::alias(tx, &alias_key, &name_key)?)
+    Ok(sql::alias(tx, &alias_key, &name_key, name)?)
 }
 
 #[cfg(test)]

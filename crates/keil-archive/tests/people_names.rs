@@ -172,6 +172,12 @@ fn an_operator_sets_the_name_shown_and_can_give_it_back() {
         .unwrap_err();
     assert!(matches!(e, Error::BadPlayerName(_)), "{e}");
     assert_eq!(shown(&archive, "Fan Hui"), "Fan Hui");
+    // An alias to a name no record writes names its person so, as an
+    // operator's name.
+    archive.add_alias("Fan Hui", "Fan Hui 2p").unwrap();
+    let fan = archive.players().id_of("Fan Hui").unwrap().unwrap();
+    let p = archive.players().profile(fan).unwrap().unwrap();
+    assert_eq!((p.name.as_str(), p.name_set), ("Fan Hui 2p", true));
 }
 
 /// Shusaku under his names over his life, an account named `Shusaku`, and
@@ -386,4 +392,56 @@ fn alias_suggestions_come_with_evidence_and_never_merge() {
     assert_eq!(archive.players().profile(id).unwrap().unwrap().games, 9);
     let pairs = archive.players().suggest_aliases(50).unwrap();
     assert!(!pairs.iter().any(|p| p.alias.name == "Kuwahara Shusaku"));
+}
+
+/// The real KGS games (`/work/shared/data/kgs`, or `KEIL_KGS_DIR`): one
+/// month of them, when present.
+fn kgs_month() -> Option<std::path::PathBuf> {
+    let dir = std::env::var_os("KEIL_KGS_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| {
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/kgs")
+        });
+    let file = dir.join("KGS-2016_01-19-756-.tar.gz");
+    file.is_file().then_some(file)
+}
+
+#[test]
+fn on_real_games_the_names_shown_are_the_most_used_and_suggested_pairs_never_met() {
+    let Some(month) = kgs_month() else {
+        println!("note: the KGS games are not here (KEIL_KGS_DIR): skipped");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let archive = Archive::open(common::at(dir.path())).unwrap();
+    let r = archive
+        .import(
+            &[keil_archive::ImportSource::Path(month)],
+            &ImportOptions::default(),
+            &mut |_| {},
+        )
+        .unwrap();
+    assert!(r.counts.imported > 700, "{:?}", r.counts);
+    for hit in archive.players().most_played(60).unwrap() {
+        let spellings = archive.players().spellings(hit.id).unwrap();
+        let most = spellings.iter().map(|s| s.games).max().unwrap();
+        let shown = spellings.iter().find(|s| s.name == hit.name);
+        assert_eq!(shown.map(|s| s.games), Some(most), "{hit:?}: {spellings:?}");
+        // A search for the name finds the person, with their years.
+        let found = archive.players().search(&hit.name, 20).unwrap();
+        let me = found.iter().find(|h| h.id == hit.id).expect(&hit.name);
+        assert!(me.span.first_date <= me.span.last_date, "{me:?}");
+        assert!(me.span.years().starts_with("2016"), "{me:?}");
+    }
+    for p in archive.players().suggest_aliases(30).unwrap() {
+        assert_ne!(p.alias.id, p.name.id);
+        assert!(p.alias.games <= p.name.games, "{p:?}");
+        assert!(p.evidence.contains(&AliasEvidence::NeverPlayedEachOther));
+        let met = GameFilter {
+            player: Some(format!("#{}", p.alias.id)),
+            opponent: Some(format!("#{}", p.name.id)),
+            ..GameFilter::default()
+        };
+        assert_eq!(archive.games().count(&met).unwrap(), 0, "{p:?}");
+    }
 }

@@ -33,7 +33,7 @@ pub(super) struct ChoiceRow {
 /// What tells apart people who answer to one name: `400 games,
 /// 1846–1862, 4d–7d` (the years and ranks left out when unknown).
 pub(super) fn choice_detail(games: u64, years: &str, ranks: &[String]) -> String {
-    let mut d = format!("{games} games");
+    let mut d = format!("{games} game{}", if games == 1 { "" } else { "s" });
     for part in [years.to_string(), ranks.join("\u{2013}")] {
         if !part.is_empty() {
             d.push_str(", ");

@@ -119,9 +119,10 @@ impl Archive {
     /// counts for `name`'s person. When both names already have games, the
     /// two people become one: their spellings, games and results are
     /// merged, and a game between them becomes a game against oneself
-    /// (neither won nor lost). The person is shown by the spelling most
-    /// of their records use, unless an operator set their name
-    /// ([`Archive::set_player_name`]).
+    /// (neither won nor lost), shown by the spelling most of their records
+    /// use unless an operator named either ([`Archive::set_player_name`]).
+    /// When only `alias` has games, its person takes `name` as the name
+    /// shown, as [`Archive::set_player_name`] would set it.
     ///
     /// # Errors
     /// [`Error::ReadOnly`] for a read-only archive; [`Error::BadAlias`]

@@ -140,10 +140,12 @@ pub fn add_spelling(tx: Write<'_>, name: &str) -> Result<Spelling> {
 }
 
 /// Makes the person key `alias_key` resolve to `name_key`'s target (see
-/// `keil_archive::Archive::add_alias`). The person is then shown by the
-/// spelling most of their records use ([`names::refresh`]) unless an
-/// operator set their name.
-pub fn alias(tx: Write<'_>, alias_key: &str, name_key: &str) -> Result<AliasReport> {
+/// `keil_archive::Archive::add_alias`). When only the alias's person
+/// exists, `name` becomes their name shown, as an operator's
+/// ([`names::set_name`]); two people merged are shown by the spelling most
+/// of their records use ([`names::refresh`]) unless an operator named
+/// either.
+pub fn alias(tx: Write<'_>, alias_key: &str, name_key: &str, name: &str) -> Result<AliasReport> {
     let read = tx.read();
     let alias_key = alias_key.to_string();
     let from = resolved(read, &alias_key)?;
@@ -176,8 +178,10 @@ pub fn alias(tx: Write<'_>, alias_key: &str, name_key: &str) -> Result<AliasRepo
     }
     match (from_person, to_person) {
         (Some(a), None) => {
-            tx.execute("UPDATE people SET key = ?2 WHERE id = ?1", params![a, to])?;
-            names::refresh(tx, &[a])?;
+            tx.execute(
+                "UPDATE people SET key = ?2, name = ?3, name_set = 1 WHERE id = ?1",
+                params![a, to, name],
+            )?;
         }
         (Some(a), Some(b)) => {
             merge(tx, a, b)?;
