@@ -344,8 +344,7 @@ async fn list_player_suggestion_fills(c: &Client, base: &str) {
             let q = url::form_urlencoded::parse(q.as_bytes())
                 .map(|(k, v)| format!("{k}={v}"))
                 .collect::<Vec<_>>();
-            q.iter().any(|p| p == &format!("player={value}"))
-                && q.iter().any(|p| p == "event=Cup")
+            q.iter().any(|p| p == &format!("player={value}")) && q.iter().any(|p| p == "event=Cup")
         })
     })
     .await;

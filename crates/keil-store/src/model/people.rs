@@ -233,8 +233,10 @@ impl std::fmt::Display for AliasEvidence {
             AliasEvidence::WordOrder => write!(f, "the same words in another order"),
             AliasEvidence::LastWord(w) => write!(f, "both names end in {w:?}"),
             AliasEvidence::Spelling => write!(f, "names one letter apart"),
+            AliasEvidence::SharedOpponents(1) => write!(f, "1 opponent in common"),
             AliasEvidence::SharedOpponents(n) => write!(f, "{n} opponents in common"),
             AliasEvidence::YearsOverlap => write!(f, "their years overlap"),
+            AliasEvidence::YearsApart(1) => write!(f, "1 year apart"),
             AliasEvidence::YearsApart(n) => write!(f, "{n} years apart"),
             AliasEvidence::NeverPlayedEachOther => write!(f, "never played each other"),
         }
