@@ -273,17 +273,30 @@ pub fn list_games(conn: Read<'_>, filter: &GameFilter, page: &Page) -> Result<Ga
     let Some(n) = &filter.player else {
         return list_page(conn, filter, page, None);
     };
-    // The people the name answers to, looked up first: the list then
-    // reads their own rows of `game_players`.
-    let p: Vec<Param<'static>> = crate::people::names::answering_ids(conn, n)?
-        .into_iter()
-        .map(Param::Int)
-        .collect();
-    let named = match p.len() {
-        1 => "= ?".to_string(),
-        n => format!("IN (NULL{})", ",?".repeat(n)),
-    };
-    list_page(conn, filter, page, Some((named, p)))
+    list_page(conn, filter, page, Some(people_test(conn, n)?))
+}
+
+/// People a list of ids names at most in a statement; a name that answers
+/// to more (a common word) is tested by its subquery.
+const PEOPLE_LISTED: usize = 2_000;
+
+/// The test of a `game_players` id column for the people `name` answers to
+/// ([`answering_sql`](crate::people::names::answering_sql)), looked up
+/// first so that the index reads each one's rows: `= ?` for one, `IN (…)`
+/// for a few, the subquery itself for many.
+fn people_test(conn: Read<'_>, name: &str) -> Result<(String, Vec<Param<'static>>)> {
+    let ids = crate::people::names::answering_ids(conn, name)?;
+    Ok(match ids.len() {
+        1 => ("= ?".to_string(), vec![Param::Int(ids[0])]),
+        n if n <= PEOPLE_LISTED => (
+            format!("IN (NULL{})", ",?".repeat(n)),
+            ids.into_iter().map(Param::Int).collect(),
+        ),
+        _ => {
+            let (sql, values) = people_named(name);
+            (format!("IN ({sql})"), values)
+        }
+    })
 }
 
 /// The rows a game list pages through: the tables (`FROM`), the filter's
@@ -327,14 +340,8 @@ impl Rows {
             }
         }
         if let Some(o) = &filter.opponent {
-            let others: Vec<Param<'static>> = crate::people::names::answering_ids(conn, o)?
-                .into_iter()
-                .map(Param::Int)
-                .collect();
-            c.push_str(&format!(
-                " AND gp.opponent_id IN (NULL{})",
-                ",?".repeat(others.len())
-            ));
+            let (test, others) = people_test(conn, o)?;
+            c.push_str(&format!(" AND gp.opponent_id {test}"));
             p.extend(others);
         }
         let (rest, values) = filter_sql(

@@ -151,7 +151,7 @@ pub fn suggest(conn: Read<'_>, limit: usize) -> Result<Vec<AliasSuggestion>> {
     let mut out = Vec::new();
     for ((a, b), like) in candidates {
         for id in [a, b] {
-            if !opponents.contains_key(&id) {
+            if let std::collections::hash_map::Entry::Vacant(slot) = opponents.entry(id) {
                 let set: HashSet<i64> = conn
                     .query(
                         "SELECT DISTINCT opponent_id FROM game_players \
@@ -161,7 +161,7 @@ pub fn suggest(conn: Read<'_>, limit: usize) -> Result<Vec<AliasSuggestion>> {
                     )?
                     .into_iter()
                     .collect();
-                opponents.insert(id, set);
+                slot.insert(set);
                 spans.insert(id, super::names::span(conn, PlayerId::from_sql(id))?);
             }
         }
