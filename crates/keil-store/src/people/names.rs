@@ -168,7 +168,7 @@ const RANK_GAMES: i64 = 20;
 
 /// When and at what rank `person` played: the days of their first and
 /// last dated games, and the rank written in the first of their earliest
-/// and latest [`RANK_GAMES`] games that write one. A few index reads,
+/// and latest 20 games that write one. A few index reads,
 /// whatever the number of games.
 ///
 /// # Errors
