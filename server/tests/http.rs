@@ -633,6 +633,15 @@ fn a_name_several_people_answer_to_offers_them_and_the_most_used_spelling_is_sho
         "{}",
         page.body
     );
+    // A name that answers to one person is theirs; to several, the answer
+    // names them.
+    let p = get_ok(&f.base, "/api/v1/players/Gennan");
+    assert_eq!(p["name"], "Inoue Gennan Inseki", "{p}");
+    let detail = get(&f.base, "/api/v1/players/shusaku2").problem(404);
+    assert!(detail.contains("no player named"), "{detail}");
+    let detail = get(&f.base, "/api/v1/players/Shu").problem(404);
+    assert!(detail.contains("answers to 2 players"), "{detail}");
+    assert!(detail.contains(&format!("#{account}")), "{detail}");
     // The operator's name is shown everywhere.
     f.archive
         .set_player_name("Gu Li", Some("Gu Li (古力)"))

@@ -92,11 +92,11 @@ pub async fn player_page(state: Data<ServerState>, name: web::Path<String>) -> P
     crate::params::segment("player name", &name)?;
     let asked = name.clone();
     let (profile, years, rows, filter, others, opponent_filters) = blocking(&state, move |a| {
-        let profile = crate::routes::find_player(a, &name)?.ok_or_else(|| {
-            PageError(ApiError::NotFound(format!(
-                "no player named {name:?}; search for the name on the home page"
-            )))
-        })?;
+        let Some(profile) = crate::routes::find_player(a, &name)? else {
+            return Err(PageError(ApiError::NotFound(crate::routes::no_player(
+                a, &name,
+            )?)));
+        };
         let years = chart::Years::from_records(&a.players().results_by_year(profile.id)?);
         let filter = GameFilter {
             player: Some(format!("#{}", profile.id)),
