@@ -286,10 +286,13 @@ const PEOPLE_LISTED: usize = 2_000;
 /// for a few, the subquery itself for many.
 fn people_test(conn: Read<'_>, name: &str) -> Result<(String, Vec<Param<'static>>)> {
     let ids = crate::people::names::answering_ids(conn, name)?;
+    // No NULL in a list: the test is also negated (a game between two of
+    // the people once), where `x IN (NULL, …)` would be NULL, not false.
     Ok(match ids.len() {
+        0 => ("IN (NULL)".to_string(), Vec::new()),
         1 => ("= ?".to_string(), vec![Param::Int(ids[0])]),
         n if n <= PEOPLE_LISTED => (
-            format!("IN (NULL{})", ",?".repeat(n)),
+            format!("IN (?{})", ",?".repeat(n - 1)),
             ids.into_iter().map(Param::Int).collect(),
         ),
         _ => {
