@@ -29,14 +29,14 @@ pub(crate) fn summary(g: &GameSummary) -> String {
 }
 
 /// A game that reached a searched position: where (its ply, the player to
-/// move and, `keil`, the button flag), its header (date, players, result)
+/// move and, Keil, the button flag), its header (date, players, result)
 /// and the move played next.
-pub(crate) fn position_hit(h: &PositionHit, keil: bool) -> String {
+pub(crate) fn position_hit(h: &PositionHit) -> String {
     format!(
         "{:>7}  ply {:>3} {}{}  {}  next {}",
         h.game_id,
         h.ply,
-        matched(h.to_move, keil.then_some(h.button_taken)),
+        matched(h.to_move, h.button_taken),
         if h.swapped { " swapped" } else { "" },
         header(&h.game),
         next(h.next.as_deref())

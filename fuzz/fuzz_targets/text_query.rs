@@ -7,16 +7,19 @@
 //! [`MAX_TEXT_QUERY_BYTES`] never reads, one within it reads unless it has
 //! more than [`MAX_TEXT_QUERY_WORDS`] words; the plan
 //! has at most [`MAX_TEXT_QUERY_WORDS`] words, no clause without a word
-//! and no empty word.
+//! and no empty word; the years taken out of it ([`TextPlan::take_years`])
+//! are in [`TEXT_YEARS`], each once, and leave a clause to find.
 
 #![no_main]
 
-use keil_archive::{MAX_TEXT_QUERY_BYTES, MAX_TEXT_QUERY_WORDS, TextPlan, TextQueryError};
+use keil_archive::{
+    MAX_TEXT_QUERY_BYTES, MAX_TEXT_QUERY_WORDS, TEXT_YEARS, TextPlan, TextQueryError,
+};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
-    let plan = match TextPlan::parse(&text) {
+    let mut plan = match TextPlan::parse(&text) {
         Ok(plan) => plan,
         Err(TextQueryError::TooLong { bytes }) => {
             assert!(
@@ -41,5 +44,17 @@ fuzz_target!(|data: &[u8]| {
                 "{text:?}: {w:?}"
             );
         }
+    }
+    let clauses = plan.clauses().len();
+    let years = plan.take_years();
+    if !years.is_empty() {
+        assert!(plan.can_match(), "{text:?}: {plan:?}");
+        assert!(plan.clauses().len() + years.len() <= clauses, "{text:?}");
+    }
+    for (k, y) in years.iter().enumerate() {
+        assert!(
+            TEXT_YEARS.contains(y) && !years[..k].contains(y),
+            "{text:?}: {years:?}"
+        );
     }
 });

@@ -46,7 +46,7 @@ use crate::routes;
         Problem, GameDto, GameListDto, GameDetailDto, GameRecordDto, SimilarGameDto, PositionDto, MoveDto, CapturesDto, KaomiEndDto, KaomiGroupDto, KaomiPairDto, PushDto,
         PlayerHitDto, PlayersDto, RecordDto, OpponentDto, SpellingDto, PlayerDto, ContinuationDto, YearCountDto,
         PersonChoiceDto, NamedPeopleDto,
-        GameHitRow, PositionGameDto, PositionSearchDto, TextHitDto, SearchDto, StatsDto, HealthDto,
+        GameHitRow, PositionGameDto, PositionSearchDto, TextHitDto, TextMatchDto, SegmentDto, SearchDto, StatsDto, HealthDto,
         UploadVerdictDto, UploadDto, RemovalDto, MoveStatsDto, PatternContinuationDto, PatternGameDto,
         PatternSearchDto, RefusedDto, RefusedListDto, RefusedRecordDto,
     )),

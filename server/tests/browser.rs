@@ -719,7 +719,93 @@ async fn pattern_editor(c: &Client, f: &Fixture) {
     })
     .await;
     assert_eq!(pattern_cells(c).await.len(), 9);
+    // "Search this pattern", right under the board, sends what was drawn.
+    click(c, "#search-drawn").await;
+    until("the drawn pattern searched", || async {
+        let q = query(c).await.unwrap_or_default();
+        !q.contains("edit=1") && q.contains("bb")
+    })
+    .await;
+    assert!(fits_the_window(c).await, "the pattern's answer fits 390 px");
+    // A continuation's stone is the next step: the pattern with its stone
+    // added, searched.
+    let before = query(c).await.unwrap_or_default();
+    if c.find(Locator::Css("#pattern-board a circle.next"))
+        .await
+        .is_ok()
+    {
+        click(c, "#pattern-board a circle.next").await;
+        until("the next step", || async {
+            let q = query(c).await.unwrap_or_default();
+            q != before && !q.contains("edit=1")
+        })
+        .await;
+        let cells = c
+            .execute(
+                "return document.querySelectorAll('#pattern-board svg [data-point]').length;",
+                vec![],
+            )
+            .await
+            .unwrap();
+        assert_eq!(cells, json!(2), "the stone drawn and the one added");
+    }
     no_console_errors(c, "patterns on a phone", None).await;
+    c.set_window_size(1280, 900).await.unwrap();
+}
+
+/// The explorer's graphics say what their numbers say, at 1280 and 390
+/// px: each share bar is filled in proportion to its percentage, the
+/// continuations are black or white stones lettered as their rows, and
+/// the page is no wider than the window (tables scroll in their box).
+async fn truthful_graphics(c: &Client, base: &str) {
+    for (width, height) in [(1280, 900), (390, 844)] {
+        c.set_window_size(width, height).await.unwrap();
+        c.goto(&format!("{base}/positions?kind=go&size=9"))
+            .await
+            .unwrap();
+        assert!(fits_the_window(c).await, "the explorer fits {width} px");
+        let bars = c
+            .execute(
+                "return [...document.querySelectorAll('table.continuations tbody tr')].map((tr) => {
+                   const bar = tr.querySelector('svg.share-bar');
+                   const fill = bar.querySelector('.fill').getBoundingClientRect().width;
+                   const track = bar.querySelector('.track').getBoundingClientRect().width;
+                   const text = tr.querySelector('td:last-child').textContent.trim();
+                   return [fill / track, parseFloat(text)];
+                 });",
+                vec![],
+            )
+            .await
+            .unwrap();
+        let bars = bars.as_array().unwrap();
+        assert!(!bars.is_empty());
+        for bar in bars {
+            let (drawn, said) = (bar[0].as_f64().unwrap(), bar[1].as_f64().unwrap());
+            assert!((drawn * 100.0 - said).abs() < 1.5, "{width} px: {bar}");
+        }
+        let stones = c
+            .execute(
+                "return [...document.querySelectorAll('#explorer-board circle.next')].map((s) =>
+                   [s.getAttribute('fill'), s.nextElementSibling.textContent]);",
+                vec![],
+            )
+            .await
+            .unwrap();
+        let letters = c
+            .execute(
+                "return [...document.querySelectorAll('span.stone-letter')].map((s) => s.textContent);",
+                vec![],
+            )
+            .await
+            .unwrap();
+        let stones = stones.as_array().unwrap();
+        assert!(!stones.is_empty());
+        for (stone, letter) in stones.iter().zip(letters.as_array().unwrap()) {
+            assert_eq!(stone[0], "#151515", "Black's moves are black stones");
+            assert_eq!(&stone[1], letter, "a stone is lettered as its row");
+        }
+    }
+    no_console_errors(c, "explorer graphics", None).await;
     c.set_window_size(1280, 900).await.unwrap();
 }
 
@@ -948,6 +1034,7 @@ fn pages_in_a_real_browser() {
         }
         viewer_comments_and_variations(&c, f).await;
         explorer_and_editor(&c, f).await;
+        truthful_graphics(&c, &f.base).await;
         pattern_editor(&c, f).await;
         on_a_phone(&c, f).await;
         upload(&c, &f.base).await;

@@ -2,7 +2,8 @@
 //! against golden files (`tests/golden/*.html`): the home page, the game
 //! viewer of every kind (the final position's count, move numbers,
 //! markup, comments and variations), the board fragment, the explorer
-//! (playing, editing), the pattern page and a refused record's page; and
+//! (playing, editing), the pattern page, the search page and a refused
+//! record's page; and
 //! the API's answers to a position and a pattern search
 //! (`tests/golden/*.json`).
 //!
@@ -120,6 +121,9 @@ fn pages_are_byte_for_byte_as_their_golden_files() {
         ),
         ("patterns-edit".into(), "/patterns?kind=go&size=9&edit=1".into()),
         ("refused".into(), "/refused/1".into()),
+        // Text hits with where they matched: a comment in a variation
+        // and at the start, the words marked.
+        ("search".into(), "/search?q=start+variation".into()),
         (
             "api-positions.json".into(),
             "/api/v1/positions?kind=go&size=9&play=ee&top_games=2&recent_games=2".into(),

@@ -2075,3 +2075,111 @@ fn explorer_options_filter_count_by_year_and_list_top_and_recent_games() {
         r.body
     );
 }
+
+/// `GET /api/v1/search` says where each game matched (the field, the
+/// excerpt in marked pieces, a comment's ply), reads a year as a date
+/// filter, pages with `total`, `next` and `after`, and refuses a bad
+/// `after` or `limit` saying what to give.
+#[test]
+fn text_search_says_where_and_pages() {
+    let f = start(0, None);
+    let moves: String = (0..70)
+        .map(|k: u32| {
+            let (color, row) = if k.is_multiple_of(2) {
+                ('B', 2 + 2 * (k / 38))
+            } else {
+                ('W', 16 - 2 * (k / 38))
+            };
+            let col = (b'a' + ((k / 2) % 19) as u8) as char;
+            let row = (b'a' + row as u8) as char;
+            let comment = if k + 1 == 66 {
+                "C[The ear-reddening move]"
+            } else {
+                ""
+            };
+            format!(";{color}[{col}{row}]{comment}")
+        })
+        .collect();
+    let ear =
+        format!("(;GM[1]FF[4]SZ[19]PB[Honinbo Shusaku]PW[Gennan Inseki]DT[1846-09-11]{moves})");
+    import(&f.archive, "ear", ear.into_bytes(), 100);
+    let spring: String = (0..25)
+        .map(|i: u8| {
+            format!(
+                "(;GM[1]SZ[9]PB[Shusaku]PW[P{i}]DT[{}]EV[Spring Cup];B[{}{}])\n",
+                1846 + u16::from(i % 2),
+                (b'a' + i / 9) as char,
+                (b'a' + i % 9) as char
+            )
+        })
+        .collect();
+    import(&f.archive, "spring", spring.into_bytes(), 100);
+
+    let found = get_ok(
+        &f.base,
+        &format!("/api/v1/search?q={}", enc("ear-reddening")),
+    );
+    assert_eq!(found["total"], 1);
+    assert!(found["next"].is_null());
+    let m = &found["hits"][0]["matches"][0];
+    assert_eq!(m["field"], "comment");
+    assert_eq!(m["ply"], 66);
+    assert!(m["variation"].is_null());
+    let pieces: Vec<(String, bool)> = m["excerpt"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["text"].as_str().unwrap().to_string(),
+                s["marked"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        pieces,
+        [
+            ("The ".to_string(), false),
+            ("ear-reddening".to_string(), true),
+            (" move".to_string(), false)
+        ]
+    );
+
+    // A year: Shusaku's games of 1846 (the one above and 13 of Spring).
+    let years = get_ok(
+        &f.base,
+        &format!("/api/v1/search?q={}", enc("Shusaku 1846")),
+    );
+    assert_eq!(years["total"], 14);
+    assert_eq!(years["years"], serde_json::json!([1846]));
+
+    // Pages: 10, 10, 5, every game once.
+    let mut ids = HashSet::new();
+    let mut after = String::new();
+    let mut sizes = Vec::new();
+    loop {
+        let p = get_ok(&f.base, &format!("/api/v1/search?q=spring&limit=10{after}"));
+        assert_eq!(p["total"], 25);
+        let hits = p["hits"].as_array().unwrap();
+        sizes.push(hits.len());
+        ids.extend(hits.iter().map(|h| h["game"]["id"].as_i64().unwrap()));
+        match p["next"].as_str() {
+            Some(n) => after = format!("&after={n}"),
+            None => break,
+        }
+    }
+    assert_eq!(sizes, [10, 10, 5]);
+    assert_eq!(ids.len(), 25);
+
+    for (query, what) in [
+        ("q=spring&after=x", "after"),
+        ("q=spring&after=00000000-0", "after"),
+        ("q=spring&limit=101", "limit"),
+        ("q=spring&limit=0", "limit"),
+    ] {
+        let detail = get(&f.base, &format!("/api/v1/search?{query}")).problem(400);
+        assert!(detail.starts_with(what), "{query}: {detail}");
+    }
+    let detail = get(&f.base, "/api/v1/search?q=spring&after=x").problem(400);
+    assert!(detail.contains("`next`"), "{detail}");
+}

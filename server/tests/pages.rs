@@ -494,6 +494,24 @@ fn the_explorer_plays_any_legal_move_and_keeps_the_line() {
         empty.contains("data-move=") && empty.contains("data-black-wins="),
         "{empty}"
     );
+    // The most played moves are lettered stones, A first, each with its
+    // row; passes, ends and rare moves fold away, without letters.
+    let folded_at = empty.find("id=\"more-continuations\"");
+    let shown_part = &empty[..folded_at.unwrap_or(empty.len())];
+    let shown = shown_part
+        .matches("<span class=\"stone-letter b\">")
+        .count();
+    assert!((1..=20).contains(&shown), "{shown}");
+    assert!(shown_part.contains("<span class=\"stone-letter b\">A</span>"));
+    assert_eq!(
+        board(&empty).matches("class=\"next next-b\"").count(),
+        shown
+    );
+    if let Some(i) = folded_at {
+        let folded = &empty[i..i + empty[i..].find("</details>").unwrap()];
+        assert!(!folded.contains("stone-letter"), "{folded}");
+        assert!(folded.contains("<tr data-move="), "{folded}");
+    }
     // A move that is not one, or not legal: 400 naming it.
     for bad in ["E5,E5", "E5,Z99"] {
         let p = get(&format!("/positions?kind=go&size=9&play={bad}"));
@@ -805,11 +823,20 @@ fn a_pattern_search_page_shows_continuations_and_games() {
         body.contains(&format!("{total} game{plural}, ")),
         "the page counts the games as the API does"
     );
-    // The continuations: labelled discs on the board, rows in the table.
+    // The continuations: lettered stones on the board, black where Black
+    // played more often, rows in the table.
     let continuations = answer["continuations"].as_array().unwrap();
     assert!(!continuations.is_empty());
     let svg = board(&body);
-    assert_eq!(svg.matches("class=\"next\"").count(), continuations.len());
+    assert_eq!(
+        svg.matches("class=\"next next-").count(),
+        continuations.len()
+    );
+    let black_more = continuations
+        .iter()
+        .filter(|c| c["black"]["count"].as_u64() >= c["white"]["count"].as_u64())
+        .count();
+    assert_eq!(svg.matches("class=\"next next-b\"").count(), black_more);
     assert!(svg.contains(">A</text>"));
     assert_eq!(
         body.matches("<tr class=\"continuation\">").count(),
@@ -817,6 +844,49 @@ fn a_pattern_search_page_shows_continuations_and_games() {
     );
     // The pattern's region is tinted and its stones drawn.
     assert_eq!(svg.matches("class=\"region\"").count(), 25);
+    // Each stone is the next step: the pattern with its stone added,
+    // searched at once (as Kombilo's and waltheri's continuations are).
+    let steps: Vec<String> = hrefs(svg)
+        .into_iter()
+        .filter(|h| h.starts_with("/patterns?"))
+        .collect();
+    assert_eq!(steps.len(), continuations.len());
+    let first = &continuations[0];
+    let (black, white) = (
+        first["black"]["count"].as_u64().unwrap(),
+        first["white"]["count"].as_u64().unwrap(),
+    );
+    assert!(!steps[0].contains("edit=1") && steps[0].contains("mode=corner"));
+    let step = html(&steps[0]);
+    let point = first["point"].as_str().unwrap().to_string();
+    let (b, w) = stones(board(&step));
+    assert!(
+        if black >= white {
+            b.contains(&point)
+        } else {
+            w.contains(&point)
+        },
+        "{point} added: {b:?} {w:?}"
+    );
+    let step_total: u64 = step[step.find("<h2>").unwrap() + 4..]
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(step_total >= 1, "the step finds the games that played it");
+    // The table links each colour that played it.
+    let table_steps = body
+        .matches("<a class=\"continuation\" href=\"/patterns?")
+        .count() as u64;
+    let played: u64 = continuations
+        .iter()
+        .map(|c| {
+            u64::from(c["black"]["count"].as_u64() > Some(0))
+                + u64::from(c["white"]["count"].as_u64() > Some(0))
+        })
+        .sum();
+    assert_eq!(table_steps, played);
     // The games, each a link to the game at its match; the game the
     // pattern came from among them.
     let links = hrefs(&body);
@@ -1103,7 +1173,8 @@ fn the_pattern_page_finds_and_links_a_match_in_a_variation() {
     };
     // Black c17 (cc) beside White's d16 (dd): played only in the first
     // variation, at its ply 2 (after White's d16).
-    let row = format!("#{id} at ply 2 of variation 1</a>");
+    // A Go page counts moves.
+    let row = format!("#{id} at move 2 of variation 1</a>");
     let without = page("");
     assert!(!without.contains(&row), "{without}");
     let with = page("&variations=true");
@@ -1116,4 +1187,81 @@ fn the_pattern_page_finds_and_links_a_match_in_a_variation() {
     let recent = page("&variations=true&recent_games=1");
     let list = &recent[recent.find("id=\"recent-games\"").expect("a recent list")..];
     assert!(list.contains(&row), "{recent}");
+}
+
+/// The search page says where each game matched: the field, an excerpt
+/// with the words in `<mark>` (the record's text escaped), a comment's
+/// move linked to the viewer there; a year filters by date; past 20
+/// games a next page, with the total.
+#[test]
+fn the_search_page_shows_where_games_matched_and_pages_past_twenty() {
+    let f = common::start();
+    let commented = stored(&f, "commented.sgf", COMMENTED);
+    let spring: String = (0..25)
+        .map(|i| {
+            let point = format!("{}{}", (b'a' + i / 9) as char, (b'a' + i % 9) as char);
+            format!(
+                "(;GM[1]SZ[9]PB[Shusaku]PW[P{i}]DT[{}]EV[Spring Cup];B[{point}])\n",
+                1846 + u32::from(i % 2)
+            )
+        })
+        .collect();
+    stored(&f, "spring.sgf", &spring);
+
+    // A comment in a variation: the move and the variation, linked.
+    let body = html_of(&f, "/search?q=alphago");
+    assert!(
+        body.contains("<mark>AlphaGo</mark> recommended this move."),
+        "{body}"
+    );
+    assert!(
+        body.contains(&format!(
+            "<a href=\"/games/{commented}?ply=2&#38;var=1\">move 2 of variation 1</a>"
+        )),
+        "{body}"
+    );
+    assert!(
+        body.contains("<span class=\"field\">comment</span>"),
+        "{body}"
+    );
+    assert!(body.contains("1 game"), "{body}");
+
+    // The record's text is escaped around and inside the marks.
+    let body = html_of(&f, &format!("/search?q={}", enc("alert eve")));
+    assert!(
+        body.contains("&#60;script&#62;<mark>alert</mark>(1)&#60;/script&#62; &#38; &#34;<mark>Eve</mark>&#34;"),
+        "{body}"
+    );
+    assert!(!body.contains("<script>alert"));
+
+    // 25 games: 20, then the next page's 5.
+    let first = html_of(&f, "/search?q=spring");
+    assert!(first.contains("25 games"), "{first}");
+    assert_eq!(
+        first.matches("<span class=\"field\">event</span>").count(),
+        20
+    );
+    let at = first
+        .find("rel=\"next\" href=\"")
+        .expect("a next page link")
+        + 17;
+    let next = first[at..at + first[at..].find('"').unwrap()].replace("&amp;", "&");
+    assert!(next.starts_with("/search?q=spring&after="), "{next}");
+    let second = html_of(&f, &next);
+    assert!(second.contains("25 games"), "{second}");
+    assert_eq!(
+        second.matches("<span class=\"field\">event</span>").count(),
+        5
+    );
+    assert!(!second.contains("rel=\"next\""));
+    assert!(second.contains("first page</a>"));
+    assert!(!second.contains("<h2>Players</h2>"));
+
+    // A year is a date filter, not a word.
+    let years = html_of(&f, &format!("/search?q={}", enc("Shusaku 1846")));
+    assert!(years.contains("13 games of 1846"), "{years}");
+    // A cursor that is none is refused, saying what to give.
+    let bad = get(&format!("{}/search?q=spring&after=12", f.base));
+    assert_eq!(bad.status, 400);
+    assert!(bad.body.contains("after"), "{}", bad.body);
 }

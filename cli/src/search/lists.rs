@@ -1,7 +1,7 @@
 //! `keil search games` and `keil search text`: lists of games, a line per
 //! game ([`crate::game_line::summary`]).
 
-use keil_archive::{Order, Page};
+use keil_archive::{Budget, Order, Page, TextCursor, TextMatch, TextPage};
 
 use super::common::{Common, open};
 use crate::game_line;
@@ -25,8 +25,12 @@ pub struct GamesArgs {
 /// The arguments of `keil search text`.
 #[derive(clap::Args, Debug)]
 pub struct TextArgs {
-    /// The query.
+    /// The query (a four-digit year among other words filters by date:
+    /// `Shusaku 1846`).
     query: String,
+    /// Continue after this cursor (printed after a full page).
+    #[arg(long)]
+    after: Option<String>,
     #[command(flatten)]
     common: Common,
 }
@@ -70,17 +74,74 @@ pub(super) fn games(args: GamesArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Lists the games whose text matches, best first, with their scores.
+/// Lists the games whose text matches, best first, with their scores and
+/// where each matched (the field, the excerpt with the query's words in
+/// `[...]`, a comment's move), then the total (with the years the query
+/// filters by) and the next page's cursor.
 pub(super) fn text(args: TextArgs) -> anyhow::Result<()> {
-    let TextArgs { query, common } = args;
+    let TextArgs {
+        query,
+        after,
+        common,
+    } = args;
+    let after = after
+        .map(|a| {
+            TextCursor::parse(&a).ok_or_else(|| {
+                anyhow::anyhow!(
+                    "--after {a:?} is not a page of a text search: give the cursor printed after the page before"
+                )
+            })
+        })
+        .transpose()?;
     let archive = open(&common)?;
-    let hits = archive.search_text(&query, common.limit)?;
+    let page = TextPage {
+        limit: common.limit,
+        after,
+    };
+    let found = archive.search_text_page(&query, &page, &Budget::unlimited())?;
     if common.json {
-        outln!("{}", serde_json::to_string_pretty(&hits)?)?;
+        outln!("{}", serde_json::to_string_pretty(&found)?)?;
         return Ok(());
     }
-    for h in &hits {
+    for h in &found.hits {
         outln!("{:>6.2}  {}", h.score, game_line::summary(&h.game))?;
+        for m in &h.matches {
+            outln!("        {}", match_line(m))?;
+        }
+    }
+    let years: Vec<String> = found.years.iter().map(u16::to_string).collect();
+    let of = if years.is_empty() {
+        String::new()
+    } else {
+        format!(" of {}", years.join(" or "))
+    };
+    outln!(
+        "{} game{}{of}",
+        found.total,
+        if found.total == 1 { "" } else { "s" }
+    )?;
+    if let Some(next) = found.next {
+        outln!("next page: --after {next}")?;
     }
     Ok(())
+}
+
+/// Where a game matched, in one line: `comment, move 66: the [ear-reddening] move`.
+fn match_line(m: &TextMatch) -> String {
+    let mut line = m.field.name().to_string();
+    if let Some(n) = m.node {
+        line.push_str(&format!(", move {}", n.ply));
+        if let Some(v) = n.variation {
+            line.push_str(&format!(" of variation {v}"));
+        }
+    }
+    line.push_str(": ");
+    for (text, marked) in m.excerpt.segments() {
+        if marked {
+            line.push_str(&format!("[{text}]"));
+        } else {
+            line.push_str(text);
+        }
+    }
+    line
 }

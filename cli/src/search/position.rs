@@ -80,13 +80,11 @@ fn query(args: PositionArgs) -> anyhow::Result<PositionQuery> {
 /// The answer for people: the total, the moves played next, the history,
 /// the top, recent and listed games, the next page's cursor.
 fn print_answer(answer: &PositionAnswer, q: &PositionQuery) -> std::io::Result<()> {
-    // Keil's positions say whether the button was taken.
-    let keil = q.position.kind() == keil_rules::GameKind::Keil;
     outln!("{} games reached {}", answer.total_games, q.notation())?;
     for c in &answer.continuations {
         outln!(
             "  {} {:<8} {:>6} games  ({:.1}%)  B {} / W {}",
-            game_line::matched(c.to_move, keil.then_some(c.button_taken)),
+            game_line::matched(c.to_move, c.button_taken),
             c.mv,
             c.games,
             c.share * 100.0,
@@ -102,7 +100,7 @@ fn print_answer(answer: &PositionAnswer, q: &PositionQuery) -> std::io::Result<(
         if !list.is_empty() {
             outln!("{title}:")?;
             for h in list {
-                outln!("{}", game_line::position_hit(h, keil))?;
+                outln!("{}", game_line::position_hit(h))?;
             }
         }
     }
@@ -110,7 +108,7 @@ fn print_answer(answer: &PositionAnswer, q: &PositionQuery) -> std::io::Result<(
         outln!("games:")?;
     }
     for h in &answer.games {
-        outln!("{}", game_line::position_hit(h, keil))?;
+        outln!("{}", game_line::position_hit(h))?;
     }
     if let Some(next) = &answer.next_cursor {
         outln!("next page: --after {next}")?;

@@ -33,7 +33,9 @@
 //! - Every game has a [`GameKind`] (Keil, Go or Kaomi) and a board size;
 //!   [`GameFilter`] selects by both.
 //! - [`Archive::search_text`]: players, events, places, game names and
-//!   comments.
+//!   comments; [`Archive::search_text_page`] pages through them, each hit
+//!   saying where it matched ([`TextMatch`]: the field, an excerpt, a
+//!   comment's ply), a year in the query filtering by date.
 //!
 //! The storage stays inside: callers see typed views and domain types
 //! ([`GameId`], [`GameSummary`], ...), never a connection, a statement or
@@ -80,12 +82,17 @@ mod players;
 mod positions;
 mod refused;
 mod removal;
+mod text_search;
 mod verify;
 
-pub use archive::{Archive, ReindexReport, Stats, TextHit};
+pub use archive::{Archive, ReindexReport, Stats};
 pub use backup::BackupReport;
 pub use keil_store::budget::Budget;
 pub use location::{Location, SQLITE_FILE, TANTIVY_DIR};
+pub use text_search::{
+    EXCERPT_CHARS, Excerpt, MAX_TEXT_PAGE, NodeAt, TextCursor, TextHit, TextMatch, TextPage,
+    TextResults,
+};
 /// How often a server node calls [`Archive::catch_up`] (250 ms).
 pub const CATCH_UP_EVERY: std::time::Duration = index::Follow::EVERY;
 pub use error::{Error, Result};
@@ -102,7 +109,7 @@ pub use index::patterns::{
     PatternMode, PatternQuery,
 };
 pub use index::positions::{Continuation, PositionAnswer, PositionHit, PositionQuery};
-pub use index::text::query::{TextClause, TextField, TextPlan};
+pub use index::text::query::{TextClause, TextField, TextPlan, YEARS as TEXT_YEARS};
 pub use keil_store::fold::{fold, person_key};
 pub use keil_store::ids::{GameId, IdError, ImportId, PlayerId};
 pub use keil_store::kind::{GameKind, GameKindError};

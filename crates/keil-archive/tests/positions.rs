@@ -206,7 +206,8 @@ fn check_query(archive: &Archive, all: &[Replayed], query: &PositionQuery) -> Po
                 p => Some(Move::Place(board.parse_point(p).unwrap())),
             };
             (
-                (c.to_move, c.button_taken, class(board, &q, mv)),
+                // A Keil answer always says the button's state.
+                (c.to_move, c.button_taken.unwrap(), class(board, &q, mv)),
                 (c.games, c.black_wins, c.white_wins),
             )
         })
@@ -224,7 +225,7 @@ fn check_query(archive: &Archive, all: &[Replayed], query: &PositionQuery) -> Po
         assert_eq!(board_of(p).transform(s), q, "symmetry of game {}", g.id);
         assert_eq!(
             (hit.to_move, hit.button_taken),
-            (*to_move, p.button_taken())
+            (*to_move, Some(p.button_taken()))
         );
         assert_eq!(hit.position, written(&q, *to_move, p.button_taken()));
         let shown = next.map(|m| m.transform(board, s));

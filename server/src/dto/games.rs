@@ -291,8 +291,10 @@ pub struct PositionDto {
     pub notation: String,
     /// The player to move: `B` or `W`.
     pub to_move: String,
-    /// Whether the button has been taken.
-    pub button_taken: bool,
+    /// Keil only: whether the button has been taken (absent for Go and
+    /// Kaomi, which have no button).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub button_taken: Option<bool>,
     /// Black's stones (point names).
     pub black: Vec<String>,
     /// White's stones (point names).

@@ -15,13 +15,103 @@ pub struct TextHitDto {
     pub score: f32,
     /// The game.
     pub game: GameDto,
+    /// Where the game has the query's words: each field that has some,
+    /// the field with most of the words first (then players, event,
+    /// place, name, comment). Of the comments, the one with most of the
+    /// words (the first along the main line, then in the variations),
+    /// then those with words no match before them shows, up to 3.
+    /// Empty only when the stored record no longer reads.
+    pub matches: Vec<TextMatchDto>,
 }
 
-/// Full-text search results.
+/// Where a game has the query's words: one field.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct TextMatchDto {
+    /// `player` (the players' names and teams), `event`, `place`, `name`
+    /// (the game name) or `comment`.
+    #[schema(pattern = "^(player|event|place|name|comment)$")]
+    pub field: String,
+    /// The field's text around the words (about 200 characters at most,
+    /// `…` where it is cut, line breaks as spaces), in pieces in order:
+    /// joined, they are the excerpt; `marked` pieces are the query's
+    /// words. Plain text: escape it where it is shown.
+    pub excerpt: Vec<SegmentDto>,
+    /// For a comment: the ply of its node, the moves played from the
+    /// start through it along its line (the game comment `GC` and the
+    /// root's: 0). The viewer shows it at `/games/{id}?ply={ply}`, with
+    /// `&var={variation}` when `variation` is given.
+    #[schema(minimum = 0)]
+    pub ply: Option<u32>,
+    /// For a comment in a variation: the variation's number (1-based, as
+    /// the viewer's `var` takes it), `ply` counted along it; absent on
+    /// the main line.
+    #[schema(minimum = 1)]
+    pub variation: Option<u32>,
+    /// How many of the query's words (a phrase counts as one) the field
+    /// has.
+    pub words: u32,
+}
+
+/// A piece of an excerpt.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct SegmentDto {
+    /// The text.
+    pub text: String,
+    /// Whether it is one of the query's words (a page marks it).
+    pub marked: bool,
+}
+
+/// Full-text search results: one page.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct SearchDto {
-    /// Best first.
+    /// Best first (by score, then by game id).
     pub hits: Vec<TextHitDto>,
+    /// How many games the query finds, on every page.
+    pub total: u64,
+    /// The next page's `after` value; absent on the last page.
+    pub next: Option<String>,
+    /// The years of the query read as a date filter (the games of any of
+    /// them are kept) rather than searched as words.
+    pub years: Vec<u16>,
+}
+
+impl From<keil_archive::TextMatch> for TextMatchDto {
+    fn from(m: keil_archive::TextMatch) -> TextMatchDto {
+        TextMatchDto {
+            field: m.field.name().to_string(),
+            excerpt: m
+                .excerpt
+                .segments()
+                .into_iter()
+                .map(|(text, marked)| SegmentDto {
+                    text: text.to_string(),
+                    marked,
+                })
+                .collect(),
+            ply: m.node.map(|n| n.ply),
+            variation: m.node.and_then(|n| n.variation),
+            words: u32::try_from(m.words).unwrap_or(u32::MAX),
+        }
+    }
+}
+
+impl From<keil_archive::TextResults> for SearchDto {
+    fn from(r: keil_archive::TextResults) -> SearchDto {
+        SearchDto {
+            hits: r
+                .hits
+                .into_iter()
+                .map(|h| TextHitDto {
+                    score: h.score,
+                    game: h.game.into(),
+                    matches: h.matches.into_iter().map(TextMatchDto::from).collect(),
+                })
+                .collect(),
+            total: r.total,
+            next: r.next.map(|c| c.to_string()),
+            years: r.years,
+        }
+    }
 }
 
 /// Counts and sizes of the archive.

@@ -235,12 +235,19 @@ pub struct SearchQuery {
     /// `comment:` before a word or phrase for one field, `-word`
     /// to exclude. Anything else (brackets, `AND`, a lone quote, `a:b:c`)
     /// is searched as words: there is no syntax error. At most 1,000 bytes
-    /// and 64 words; a query with no word finds nothing.
+    /// and 64 words; a query with no word finds nothing. A four-digit
+    /// year from 1600 to 2100 among other words (`Shusaku 1846`) is not
+    /// searched: it keeps the games of that year (several years: of any
+    /// of them); `event:1846` searches it as a word.
     #[param(required = true, min_length = 1, pattern = r"\S")]
     pub q: Option<String>,
     /// At most this many games, 1 to 100 (default 20).
     #[param(value_type = Option<String>, pattern = r"^\s*(0*([1-9][0-9]?|100))?\s*$")]
     pub limit: Option<String>,
+    /// The next page: the `next` value of the page before (the games
+    /// after it, in the same order); absent for the first page.
+    #[param(value_type = Option<String>, pattern = r"^\s*([0-9a-fA-F]{8}-[0-9]{1,19})?\s*$")]
+    pub after: Option<String>,
 }
 
 /// `GET /api/v1/positions` query.

@@ -43,8 +43,10 @@ pub struct ContinuationDto {
     /// The player to move in the matched position (who played it): `B` or
     /// `W`. Continuations are counted per matched position.
     pub to_move: String,
-    /// Whether the button had been taken in the matched position.
-    pub button_taken: bool,
+    /// Keil only: whether the button had been taken in the matched
+    /// position (absent for Go and Kaomi, which have no button).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub button_taken: Option<bool>,
     /// Games that played it.
     pub games: u64,
     /// Of those, won by Black.
@@ -113,9 +115,10 @@ pub struct PositionGameDto {
     pub position: String,
     /// The player to move in the matched position: `B` or `W`.
     pub to_move: String,
-    /// Whether the button had been taken in the matched position (always
-    /// `false` for Go).
-    pub button_taken: bool,
+    /// Keil only: whether the button had been taken in the matched
+    /// position (absent for Go and Kaomi, which have no button).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub button_taken: Option<bool>,
     /// The game's date, players, ranks and result.
     #[serde(flatten)]
     pub game: GameHitRow,

@@ -141,18 +141,42 @@ impl From<&keil_archive::PatternHit> for Listed {
 }
 
 /// The history as a bar chart drawn on the server (as the player page's
-/// chart: no script, no inline style): a bar per year, its height the
-/// games (or hits) of the year, split into the wins of the query's Black
-/// (dark), of its White (light) and the rest (grey); undated games last.
-/// `what` names the counted things in the labels (`games`, `hits`).
+/// chart: no script, no inline style) on a time axis: a bar per year at
+/// its place between the first and the last year the data has (years
+/// without games are gaps), its height the games (or hits) of the year,
+/// split into the wins of the query's Black (dark), of its White (light)
+/// and the rest (grey); undated games last, apart. The axis names whole
+/// years at a round step (at most [`YEAR_TICKS`] of them) and the
+/// tallest bar's count. `what` names the counted things in the labels
+/// (`games`, `hits`).
 pub(super) fn history_svg(years: &[YearCount], what: &str) -> String {
     if years.is_empty() {
         return "<p class=\"muted\">No games.</p>".into();
     }
     let max = years.iter().map(|y| y.games).max().unwrap_or(1).max(1);
-    let (bar, gap, plot, top, bottom) = (16.0, 6.0, 120.0, 14.0, 22.0);
-    let w = 20.0 + (bar + gap) * years.len() as f64;
+    let dated: Vec<i32> = years.iter().filter_map(|y| y.year.map(i32::from)).collect();
+    let (first, last) = (
+        dated.iter().copied().min().unwrap_or(0),
+        dated.iter().copied().max().unwrap_or(0),
+    );
+    let span = if dated.is_empty() {
+        0
+    } else {
+        (last - first + 1) as usize
+    };
+    let undated = years.iter().any(|y| y.year.is_none());
+    // Slots: one a year of the span, then a gap and the undated bar.
+    let slots = span + if undated { 2 } else { 0 };
+    let (w, left, right, top, plot, bottom) = (640.0, 40.0, 8.0, 12.0, 140.0, 24.0);
+    let slot = (w - left - right) / slots.max(1) as f64;
+    let bar = (slot * 0.8).max(0.6);
     let h = top + plot + bottom;
+    let base = top + plot;
+    let slot_of = |y: &YearCount| match y.year {
+        Some(year) => (i32::from(year) - first) as usize,
+        None => span + 1,
+    };
+    let x_of = |i: usize| left + slot * i as f64 + (slot - bar) / 2.0;
     let name = |y: &YearCount| y.year.map_or("undated".to_string(), |y| y.to_string());
     let label = format!(
         "{what} per year: {}",
@@ -168,20 +192,20 @@ pub(super) fn history_svg(years: &[YearCount], what: &str) -> String {
             .collect::<Vec<_>>()
             .join("; ")
     );
-    // A year label every `step` bars, so that they do not overlap.
-    let step = (years.len() / 12).max(1);
     let mut s = String::new();
     let _ = write!(
         s,
-        r##"<svg class="chart history" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w:.0} {h:.0}" width="{w:.0}" height="{h:.0}" role="img" aria-label="{label}" font-family="sans-serif" font-size="10"><title>{label}</title><line x1="8" y1="{base:.0}" x2="{:.0}" y2="{base:.0}" stroke="#888"/>"##,
-        w - 4.0,
-        base = top + plot,
+        r##"<svg class="chart history" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w:.0} {h:.0}" width="{w:.0}" height="{h:.0}" role="img" aria-label="{label}" font-family="sans-serif" font-size="13"><title>{label}</title><line x1="{left:.0}" y1="{base:.0}" x2="{:.0}" y2="{base:.0}" stroke="#888"/><line x1="{left:.0}" y1="{top:.0}" x2="{left:.0}" y2="{base:.0}" stroke="#888"/><text x="{:.0}" y="{:.0}" text-anchor="end" dominant-baseline="central">{max}</text><text x="{:.0}" y="{base:.0}" text-anchor="end" dominant-baseline="central">0</text>"##,
+        w - right,
+        left - 4.0,
+        top,
+        left - 4.0,
     );
-    for (i, y) in years.iter().enumerate() {
-        let x = 12.0 + (bar + gap) * i as f64;
+    for y in years {
+        let x = x_of(slot_of(y));
         let scale = |n: u64| plot * n as f64 / max as f64;
         let other = y.games.saturating_sub(y.black_wins + y.white_wins);
-        let mut level = top + plot;
+        let mut level = base;
         for (class, n) in [
             ("black-wins", y.black_wins),
             ("white-wins", y.white_wins),
@@ -202,20 +226,43 @@ pub(super) fn history_svg(years: &[YearCount], what: &str) -> String {
             y.black_wins,
             y.white_wins
         );
-        if i % step == 0 || y.year.is_none() {
-            let text = y
-                .year
-                .map_or("–".to_string(), |y| format!("{:02}", y % 100));
-            let _ = write!(
-                s,
-                r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">{text}</text>"#,
-                x + bar / 2.0,
-                top + plot + 14.0
-            );
+    }
+    let tick = |s: &mut String, i: usize, text: &str| {
+        let x = x_of(i) + bar / 2.0;
+        let _ = write!(
+            s,
+            r##"<line x1="{x:.1}" y1="{base:.0}" x2="{x:.1}" y2="{:.0}" stroke="#888"/><text x="{x:.1}" y="{:.0}" text-anchor="middle">{text}</text>"##,
+            base + 4.0,
+            base + 18.0
+        );
+    };
+    if span > 0 {
+        for year in year_ticks(first, last) {
+            tick(&mut s, (year - first) as usize, &year.to_string());
         }
+    }
+    if undated {
+        tick(&mut s, span + 1, "?");
     }
     s.push_str("</svg>");
     s
+}
+
+/// The most year labels on a history chart's axis.
+const YEAR_TICKS: i32 = 7;
+
+/// The years a chart from `first` to `last` names: the multiples of the
+/// smallest round step (1, 2, 5, 10, 20, 25, 50, 100, 200, 500 years) that
+/// gives at most [`YEAR_TICKS`] of them; `first` alone when none falls in
+/// the span.
+fn year_ticks(first: i32, last: i32) -> Vec<i32> {
+    let span = last - first + 1;
+    let step = [1, 2, 5, 10, 20, 25, 50, 100, 200, 500]
+        .into_iter()
+        .find(|&step| span / step < YEAR_TICKS)
+        .unwrap_or(1000);
+    let ticks: Vec<i32> = (first..=last).filter(|y| y % step == 0).collect();
+    if ticks.is_empty() { vec![first] } else { ticks }
 }
 
 #[cfg(test)]
@@ -246,6 +293,38 @@ mod tests {
         assert!(svg.contains("undated: 1 games"), "{svg}");
         assert_eq!(svg.matches("class=\"hit\"").count(), 3);
         assert!(history_svg(&[], "games").contains("No games"));
+    }
+
+    #[test]
+    fn the_chart_names_whole_years_on_a_time_axis() {
+        let y = |year, games| YearCount {
+            year: Some(year),
+            games,
+            black_wins: 0,
+            white_wins: 0,
+        };
+        let svg = history_svg(&[y(1846, 1), y(1990, 5), y(2020, 10)], "games");
+        roxmltree::Document::parse(&svg).unwrap();
+        let labels: Vec<String> = roxmltree::Document::parse(&svg)
+            .unwrap()
+            .descendants()
+            .filter(|n| n.has_tag_name("text"))
+            .filter_map(|n| n.text().map(str::to_string))
+            .collect();
+        // The count axis (the tallest bar, 0), then the years, four digits.
+        assert_eq!(labels, ["10", "0", "1850", "1900", "1950", "2000"]);
+        // The bars stand where their years are: 1990 is 144 of 175 slots in.
+        let xs: Vec<f64> = roxmltree::Document::parse(&svg)
+            .unwrap()
+            .descendants()
+            .filter(|n| n.attribute("class") == Some("hit"))
+            .map(|n| n.attribute("x").unwrap().parse().unwrap())
+            .collect();
+        let slot = (640.0 - 48.0) / 175.0;
+        assert!((xs[1] - xs[0] - 144.0 * slot).abs() < 0.2, "{xs:?}");
+        assert_eq!(year_ticks(2001, 2003), [2001, 2002, 2003]);
+        assert_eq!(year_ticks(2001, 2001), [2001]);
+        assert_eq!(year_ticks(1995, 2024), [1995, 2000, 2005, 2010, 2015, 2020]);
     }
 
     #[test]

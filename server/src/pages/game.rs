@@ -28,6 +28,9 @@ struct GamePage<'a> {
     id: GameId,
     ply: u32,
     plies: u32,
+    /// `Plies` (Keil) or `Moves` (Go, Kaomi): the count's name
+    /// ([`super::names::ply_word`]).
+    plies_word: &'static str,
     panel: String,
     /// The query the viewer's script keeps (`var=2&numbers=1&`).
     keep: String,
@@ -263,6 +266,10 @@ fn game_view(
         id,
         ply: sh.ply,
         plies: sh.plies,
+        plies_word: match super::names::ply_word(summary.kind) {
+            "move" => "Moves",
+            _ => "Plies",
+        },
         panel,
         keep: sh.view.keep(),
         moves: sh.line.moves,

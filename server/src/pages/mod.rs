@@ -48,6 +48,7 @@ use crate::http::{RouteEntry, entry};
 pub use crate::error::PageError;
 pub use crate::http::CSP;
 pub use crate::params::{PageQuery, SearchParams};
+pub(crate) use explorer::root_query;
 pub use games::{games_page, games_sgf, games_zip};
 pub use home::home;
 pub use players::player_page;

@@ -1,6 +1,6 @@
 //! How the pages name things for people and link them: links with
-//! percent-encoded values, the names of kinds, board sizes and colours,
-//! counts short enough for a disc, and a game as a row of a game table.
+//! percent-encoded values, the names of kinds, board sizes, colours and
+//! turns, and a game as a row of a game table.
 
 use std::fmt::Write as _;
 
@@ -31,17 +31,6 @@ pub(super) fn link(path: &str, pairs: &[(&str, &str)]) -> String {
     s
 }
 
-/// A count short enough for a disc on the board: `999`, `1.2k`, `12k`,
-/// `1.2M`.
-pub(super) fn compact_count(n: u64) -> String {
-    match n {
-        0..1_000 => n.to_string(),
-        1_000..9_950 => format!("{:.1}k", n as f64 / 1e3),
-        9_950..999_500 => format!("{:.0}k", n as f64 / 1e3),
-        _ => format!("{:.1}M", n as f64 / 1e6),
-    }
-}
-
 /// A game kind's name for people (`Keil`), from its code (`keil`); an
 /// unknown code as it is.
 pub(super) fn kind_name(code: &str) -> String {
@@ -59,6 +48,18 @@ pub(super) fn size_name(kind: &str, size: u8) -> String {
     match board {
         Some(AnyBoard::Square(_)) => format!("{size}×{size}"),
         _ => format!("side {size}"),
+    }
+}
+
+/// How a page names a turn of a game of `kind`: `move` for Go and Kaomi
+/// (a stone or a pass a turn: a move and a ply are one, and Go players
+/// count moves), `ply` for Keil (whose button take is a turn of its own,
+/// keil-rules.md).
+pub(super) fn ply_word(kind: keil_rules::GameKind) -> &'static str {
+    if kind == keil_rules::GameKind::Keil {
+        "ply"
+    } else {
+        "move"
     }
 }
 
@@ -137,22 +138,6 @@ impl From<&GameSummary> for Row {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn counts_fit_a_disc() {
-        let shown: Vec<String> = [
-            7, 999, 1_000, 1_234, 9_949, 9_950, 12_345, 999_499, 999_500, 2_345_678,
-        ]
-        .into_iter()
-        .map(compact_count)
-        .collect();
-        assert_eq!(
-            shown,
-            [
-                "7", "999", "1.0k", "1.2k", "9.9k", "10k", "12k", "999k", "1.0M", "2.3M"
-            ]
-        );
-    }
 
     #[test]
     fn links_encode_values_and_skip_empty_ones() {

@@ -296,29 +296,22 @@ pub async fn get_game_record(
     Ok(r)
 }
 
-/// Full-text search over events, places, game names and comments.
+/// Full-text search over players, events, places, game names and
+/// comments: one page of games, each with where it matched (the field, an
+/// excerpt with the words marked, a comment's ply), the number of games
+/// found and the next page's `after`.
 #[utoipa::path(get, path = "/api/v1/search", tag = "games", params(SearchQuery),
     responses(
-        (status = 200, description = "Matching games, best first", body = SearchDto),
-        (status = 400, description = "No `q`, a `q` over 1,000 bytes or 64 words, a bad limit, or a parameter over its length", body = Problem, content_type = "application/problem+json"),
+        (status = 200, description = "Matching games, best first, one page", body = SearchDto),
+        (status = 400, description = "No `q`, a `q` over 1,000 bytes or 64 words, a bad limit, an `after` that is no page's `next`, or a parameter over its length", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "The search ran past the server's query budget (`--query-budget`); `Retry-After` says when to retry", body = Problem, content_type = "application/problem+json"),
     ))]
 pub async fn search_text(
     state: Data<ServerState>,
     q: Query<SearchQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let (text, limit) = search_query(&q)?;
-    let hits = work::search(&state, move |a, b| {
-        Ok(a.search_text_within(&text, limit, b)?)
-    })
-    .await?;
-    Ok(HttpResponse::Ok().json(SearchDto {
-        hits: hits
-            .into_iter()
-            .map(|h| TextHitDto {
-                score: h.score,
-                game: h.game.into(),
-            })
-            .collect(),
-    }))
+    let (text, page) = search_query(&q)?;
+    let results =
+        work::search(&state, move |a, b| Ok(a.search_text_page(&text, &page, b)?)).await?;
+    Ok(HttpResponse::Ok().json(SearchDto::from(results)))
 }

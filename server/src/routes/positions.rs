@@ -45,7 +45,7 @@ pub async fn get_position(
         size: board.size(),
         notation: r.position.to_notation(Some(r.to_move)),
         to_move: color_code(r.to_move),
-        button_taken: r.position.button_taken().unwrap_or(false),
+        button_taken: r.position.button_taken(),
         black: names(Color::Black),
         white: names(Color::White),
         last_move: r.last.map(|(ply, color, mv)| MoveDto {

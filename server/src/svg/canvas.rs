@@ -89,9 +89,9 @@ impl Canvas {
         let title = &escape(&m.title);
         match m.class {
             "dot-b" | "dot-w" => self.owned_dot(x, y, m, radius, title),
-            "next" => self.next_disc(x, y, m, radius, title),
+            "next-b" | "next-w" => self.next_stone(x, y, m, radius, title),
             "cell" => self.editor_cell(x, y, m, radius, title),
-            "region" => self.region_point(x, y, m, radius, title),
+            "region" | "region-stone" => self.region_point(x, y, m, radius, title),
             "removed" => self.removed(x, y, radius, title),
             "deciding" => self.deciding(x, y, radius, title),
             "ghost" => self.ghost(x, y, radius, title),
@@ -121,16 +121,20 @@ impl Canvas {
         );
     }
 
-    /// A continuation: a disc tinted by its win rates, with its count.
-    fn next_disc(&mut self, x: f64, y: f64, m: &PointMark, radius: f64, title: &str) {
-        let fill = m.fill.as_deref().unwrap_or("#2e86de");
+    /// A continuation: a stone of the colour that plays it (`next-b`,
+    /// `next-w`) with its letter in the other colour, as Kombilo marks
+    /// continuations.
+    fn next_stone(&mut self, x: f64, y: f64, m: &PointMark, radius: f64, title: &str) {
+        let (fill, stroke, ink) = if m.class == "next-b" {
+            ("#151515", "#000", "#fff")
+        } else {
+            ("#f7f7f4", "#555", "#111")
+        };
         let _ = write!(
             self.s,
-            r##"<circle class="next" cx="{x:.1}" cy="{y:.1}" r="{:.1}" fill="{}" stroke="#fff" stroke-width="1.5"><title>{title}</title></circle><text class="next-label{}" x="{x:.1}" y="{y:.1}" text-anchor="middle" dominant-baseline="central" fill="#fff" font-size="{}">{}</text>"##,
-            radius * 0.8,
-            escape(fill),
-            if m.label.len() > 3 { " long" } else { "" },
-            if m.label.len() > 3 { 8 } else { 10 },
+            r##"<circle class="next {}" cx="{x:.1}" cy="{y:.1}" r="{:.1}" fill="{fill}" stroke="{stroke}" stroke-width="1"><title>{title}</title></circle><text class="next-label" x="{x:.1}" y="{y:.1}" text-anchor="middle" dominant-baseline="central" fill="{ink}" font-size="12" font-weight="700" pointer-events="none">{}</text>"##,
+            m.class,
+            radius * 0.9,
             escape(&m.label)
         );
     }
@@ -148,11 +152,18 @@ impl Canvas {
     }
 
     /// A point of a pattern's region: a tinted disc, with the cell's
-    /// character when it is no stone (`.`, `*`, `x`, `o`).
+    /// character when it is no stone (`.`, `*`, `x`, `o`); a ring around
+    /// a stone of the pattern (`region-stone`), which stays black or white.
     fn region_point(&mut self, x: f64, y: f64, m: &PointMark, radius: f64, title: &str) {
+        // A stone of the pattern keeps its colour: a ring, not a tint.
+        let fill = if m.class == "region-stone" {
+            r##"fill="none" stroke-width="2""##
+        } else {
+            r##"fill="#2e86de" fill-opacity="0.22""##
+        };
         let _ = write!(
             self.s,
-            r##"<circle class="region" cx="{x:.1}" cy="{y:.1}" r="{:.1}" fill="#2e86de" fill-opacity="0.22" stroke="#2e86de" stroke-opacity="0.6"><title>{title}</title></circle>"##,
+            r##"<circle class="region" cx="{x:.1}" cy="{y:.1}" r="{:.1}" {fill} stroke="#2e86de" stroke-opacity="0.6"><title>{title}</title></circle>"##,
             radius * 0.95
         );
         if !m.label.is_empty() {

@@ -295,11 +295,11 @@ mod tests {
         let marks = [
             PointMark {
                 point: a1,
-                class: "next",
-                label: "12".into(),
+                class: "next-w",
+                label: "A".into(),
                 href: Some("/positions?a=1&b=<2>".into()),
                 title: "a1 <x>".into(),
-                fill: Some("#123456".into()),
+                fill: None,
                 data: Vec::new(),
             },
             PointMark {
@@ -345,12 +345,16 @@ mod tests {
                 .collect::<Vec<_>>(),
             ["a1"]
         );
-        // The marks: a link (escaped) around a labelled disc, a square.
+        // The marks: a link (escaped) around a lettered white stone, a
+        // square.
         let a = doc.descendants().find(|n| n.has_tag_name("a")).unwrap();
         assert_eq!(a.attribute("href"), Some("/positions?a=1&b=<2>"));
         assert!(svg.contains("a1 &lt;x&gt;"));
         assert_eq!(svg.matches(r#"class="dot-w""#).count(), 1);
-        assert!(svg.contains(">12</text>"));
+        assert!(svg.contains(r##"class="next next-w""##));
+        assert!(svg.contains(
+            r##"fill="#111" font-size="12" font-weight="700" pointer-events="none">A</text>"##
+        ));
         // The standalone document is unchanged by the defaults.
         let plain = render(&Drawing {
             position: &position,

@@ -101,9 +101,11 @@ pub struct PointMark {
     /// The point.
     pub point: Point,
     /// Its look: `dot-b`/`dot-w` (a small square: territory or area),
-    /// `next` (a continuation: a disc with `label`), `hot` (an invisible
+    /// `next-b`/`next-w` (a continuation: a stone of the colour that
+    /// plays it, with `label`, its letter), `hot` (an invisible
     /// target covering the point, for links), `region` (a point of a
-    /// pattern: a tinted disc with `label`), `cell` (a point of the
+    /// pattern: a tinted disc with `label`), `region-stone` (a stone of a
+    /// pattern: a ring around it), `cell` (a point of the
     /// pattern editor, drawn by the stylesheet from `data-cell`); Kaomi's `removed` (a stone of
     /// a removed pair, greyed), `deciding` (a ring around a stone of the
     /// deciding group) and `ghost` (a dashed circle where a pushed stone
@@ -112,14 +114,13 @@ pub struct PointMark {
     /// drawn in `fill`; `refused` (a red ring and cross: the refused move
     /// of a refused record).
     pub class: &'static str,
-    /// A short text drawn on the point (a continuation's games count).
+    /// A short text drawn on the point (a continuation's letter).
     pub label: String,
     /// Makes the mark a link to this URL.
     pub href: Option<String>,
     /// A tooltip and accessible name.
     pub title: String,
-    /// The fill of a `next` mark (by win share); the ink of a markup or
-    /// move number.
+    /// The ink of a markup or move number.
     pub fill: Option<String>,
     /// Attributes `data-NAME="VALUE"` of the mark's link (with `href`
     /// only): the pattern editor's `at` (the point's name), `col`, `row`

@@ -9,7 +9,6 @@ use crate::error::{Error, Result};
 use crate::games::Games;
 use crate::import;
 use crate::import::MergeRepair;
-use crate::index::text::query::TextPlan;
 use crate::index::{self, facts, patterns, positions, text};
 use crate::location::{Location, SQLITE_FILE, TANTIVY_DIR};
 use crate::memory::{IndexMemory, Pins};
@@ -17,10 +16,10 @@ use crate::node::Node;
 use crate::patterns::Patterns;
 use crate::players::Players;
 use crate::positions::Positions;
+use crate::text_search::{TextHit, TextPage};
 use keil_store::budget::Budget;
-use keil_store::ids::GameId;
 use keil_store::kind::GameKind;
-use keil_store::model::{GameStatus, GameSummary};
+use keil_store::model::GameStatus;
 
 mod upkeep;
 
@@ -32,15 +31,6 @@ pub struct Archive {
     /// What the merge repair of schema 14 did when this open carried it
     /// out.
     pub(crate) upgraded: Option<MergeRepair>,
-}
-
-/// A full-text match.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct TextHit {
-    /// The game.
-    pub game: GameSummary,
-    /// tantivy's BM25 score (higher is better).
-    pub score: f32,
 }
 
 /// Sizes and counts of an archive.
@@ -373,13 +363,18 @@ impl Archive {
 
     /// Games whose players, event, place, game name or comments match
     /// `query`, best first, at most `limit`. The query is read by
-    /// [`TextPlan::parse`]: words that must all occur (case and accents
+    /// [`TextPlan::parse`](crate::TextPlan::parse): words that must all occur (case and accents
     /// ignored, each in any field), `"phrases"`, `player:`, `event:`,
     /// `place:`, `name:`,
     /// `comment:` to restrict a word or phrase to one field, `-word` to
     /// exclude; anything else (brackets, `AND`, a lone quote, `a:b:c`) is
     /// searched as words, never a syntax error. A query with no word to
-    /// find (only punctuation, or only excluded words) finds nothing.
+    /// find (only punctuation, or only excluded words) finds nothing. A
+    /// four-digit year from 1600 to 2100 among other words (`Shusaku
+    /// 1846`) keeps the games of that year instead of being searched
+    /// ([`TextPlan::take_years`](crate::TextPlan::take_years)). Each hit
+    /// says where it matched ([`TextHit::matches`](crate::TextHit::matches));
+    /// [`Archive::search_text_page`] pages past `limit`, with the total.
     ///
     /// # Errors
     /// [`Error::TextQuery`] for a query over [`MAX_TEXT_QUERY_BYTES`](crate::MAX_TEXT_QUERY_BYTES) or
@@ -400,24 +395,8 @@ impl Archive {
         limit: usize,
         budget: &Budget,
     ) -> Result<Vec<TextHit>> {
-        let plan = TextPlan::parse(query)?;
-        budget.check()?;
-        // An embedded archive opened read-only writes nothing, its text
-        // index included; every other follows the store (a fresh catch-up
-        // round has).
-        if self.node.text_follows() && self.node.follow.current().is_none() {
-            self.node.text.follow(self.node.reader()?.read())?;
-        }
-        let found = self.node.text.search(&plan, limit, budget)?;
-        budget.check()?;
-        let ids: Vec<GameId> = found.iter().map(|(id, _)| *id).collect();
-        let games = self.games().summaries(&ids)?;
-        let mut by_id: std::collections::HashMap<GameId, GameSummary> =
-            games.into_iter().map(|g| (g.id, g)).collect();
-        Ok(found
-            .into_iter()
-            .filter_map(|(id, score)| by_id.remove(&id).map(|game| TextHit { game, score }))
-            .collect())
+        let page = TextPage { limit, after: None };
+        Ok(self.search_text_page(query, &page, budget)?.hits)
     }
 
     /// Counts and sizes. The counts are those the import keeps as it

@@ -11,11 +11,11 @@
 
 mod moves;
 
+pub(super) use moves::continuation_href;
 use moves::{
-    ContinuationRow, LineLink, MoveLinks, board_marks, continuation_rows, explorer_svg,
-    is_symmetric, line_links,
+    ContinuationRow, Continuations, LineLink, MoveLinks, board_marks, continuation_rows,
+    explorer_svg, is_symmetric, line_links,
 };
-pub(super) use moves::{continuation_href, share_fill};
 
 use actix_web::web::Data;
 use askama::Template;
@@ -23,13 +23,12 @@ use keil_archive::{GameId, PositionAnswer, PositionHit, PositionQuery};
 use keil_rules::{AnyPosition, Color};
 
 use super::explore::{Fields, Listed, viewer_href};
-use super::names::{kinds, link};
+use super::names::{kinds, link, ply_word};
 use super::respond::{PageResult, blocking, download_found, render, searching};
 use crate::assets::{Assets, assets};
 use crate::error::{ApiError, PageError};
 use crate::params::{ExplorerParams, PageQuery, editing};
 use crate::state::ServerState;
-use crate::svg::PointMark;
 
 struct HitRow {
     id: GameId,
@@ -63,6 +62,9 @@ impl From<&PositionHit> for HitRow {
 struct PositionsPage<'a> {
     a: &'a Assets,
     title: &'a str,
+    /// `ply` or `move`: how the game's turns are named
+    /// ([`super::names::ply_word`]).
+    ply_word: &'static str,
     svg: String,
     edit: bool,
     edit_href: String,
@@ -87,7 +89,10 @@ struct PositionsPage<'a> {
     recent: Vec<Listed>,
     error: Option<String>,
     total: u64,
+    /// The continuations shown at once (the most played moves on points).
     continuations: Vec<ContinuationRow>,
+    /// The rest (passes, ends, rare moves), folded until asked.
+    folded: Vec<ContinuationRow>,
     games: Vec<HitRow>,
     next: Option<String>,
     /// Playing from the empty board: the line so far, undo and pass.
@@ -101,13 +106,40 @@ struct PositionsPage<'a> {
 /// The board most of the archive's games are played on (the explorer's
 /// default): the kind and size with the most games; Keil side 7 for an
 /// empty archive.
-async fn main_board(state: &Data<ServerState>) -> Result<(keil_rules::GameKind, u8), PageError> {
-    let stats = blocking(state, |a| Ok(a.stats()?)).await?;
-    Ok(stats
+fn main_board_of(stats: &keil_archive::Stats) -> (keil_rules::GameKind, u8) {
+    stats
         .by_board
         .iter()
         .max_by_key(|&&(_, _, n)| n)
-        .map_or((keil_rules::GameKind::Keil, 7), |&(k, size, _)| (k, size)))
+        .map_or((keil_rules::GameKind::Keil, 7), |&(k, size, _)| (k, size))
+}
+
+/// [`main_board_of`] the archive's statistics.
+async fn main_board(state: &Data<ServerState>) -> Result<(keil_rules::GameKind, u8), PageError> {
+    let stats = blocking(state, |a| Ok(a.stats()?)).await?;
+    Ok(main_board_of(&stats))
+}
+
+/// The search of the explorer's first page (`GET /positions`, no
+/// parameters: the empty main board), which a node answers once after it
+/// starts so that the first visitor's answer is the cache's
+/// (`crate::warm`).
+///
+/// `None` when the archive's main board does not read as a board (never
+/// for a board its games were stored on).
+///
+/// # Errors
+/// Storage errors reading the archive's statistics.
+pub(crate) fn root_query(
+    archive: &keil_archive::Archive,
+) -> keil_archive::Result<Option<PositionQuery>> {
+    let main = main_board_of(&archive.stats()?);
+    let params = ExplorerParams::default();
+    Ok(params
+        .board()
+        .and_then(|b| b.query(Some(main)))
+        .ok()
+        .map(|(q, _)| q))
 }
 
 /// The search the explorer's parameters ask for, and the line played
@@ -249,9 +281,8 @@ struct Found {
     history_svg: Option<String>,
     top: Vec<Listed>,
     recent: Vec<Listed>,
-    /// The continuations' discs on the board.
-    marks: Vec<PointMark>,
-    continuations: Vec<ContinuationRow>,
+    /// The continuations: shown, folded, and the shown ones' stones.
+    continuations: Continuations,
     games: Vec<HitRow>,
     /// The next page of games.
     next: Option<String>,
@@ -260,7 +291,7 @@ struct Found {
 impl Found {
     fn new(answer: &PositionAnswer, here: &Here, links: &MoveLinks<'_>) -> Found {
         let edit = here.edit;
-        let (marks, continuations) = continuation_rows(answer, links, edit);
+        let continuations = continuation_rows(answer, links, edit);
         Found {
             total: answer.total_games,
             history_svg: answer
@@ -269,7 +300,6 @@ impl Found {
                 .map(|h| super::explore::history_svg(h, "games")),
             top: answer.top_games.iter().map(Listed::from).collect(),
             recent: answer.recent_games.iter().map(Listed::from).collect(),
-            marks,
             continuations,
             games: answer.games.iter().map(HitRow::from).collect(),
             next: answer
@@ -291,7 +321,12 @@ fn positions_view(
     let links = here.move_links(line);
     let found = answer.map_or_else(Found::default, |a| Found::new(a, &here, &links));
     let edit = here.edit;
-    let marks = board_marks(found.marks, &links, edit, here.to_move);
+    let Continuations {
+        marks,
+        shown: continuations,
+        folded,
+    } = found.continuations;
+    let marks = board_marks(marks, &links, edit, here.to_move);
     let svg = explorer_svg(&here.pos, &here.notation, &marks, edit, found.total);
     let (line_links, start_href, undo, pass) = match line {
         Some(l) => line_links(l, &links),
@@ -316,6 +351,7 @@ fn positions_view(
     PositionsPage {
         a: assets(),
         title: "Position explorer",
+        ply_word: ply_word(here.pos.kind()),
         svg,
         edit,
         edit_href,
@@ -336,7 +372,8 @@ fn positions_view(
         recent: found.recent,
         error,
         total: found.total,
-        continuations: found.continuations,
+        continuations,
+        folded,
         games: found.games,
         next: found.next,
         playing: line.is_some(),

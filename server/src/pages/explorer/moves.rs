@@ -6,7 +6,7 @@
 use keil_archive::PositionAnswer;
 use keil_rules::{AnyGame, AnyPosition, Color, Move, ToMove};
 
-use crate::pages::names::{color_word, compact_count, letter, link};
+use crate::pages::names::{color_word, letter as letter_of, link};
 use crate::play::Line;
 use crate::svg::{self, PointMark};
 
@@ -18,6 +18,9 @@ pub(super) struct LineLink {
 }
 
 pub(super) struct ContinuationRow {
+    /// The letter of its stone on the board (`A`, `B`, ...; Kombilo's
+    /// marking), empty for a row folded away.
+    pub(super) letter: String,
     pub(super) color: &'static str,
     pub(super) mv: String,
     pub(super) href: Option<String>,
@@ -85,22 +88,6 @@ fn position_after(pos: &AnyPosition, to_move: Color, mv: Move) -> Option<AnyPosi
     Some(game.position())
 }
 
-/// A fill between blue (Black won them all) and red (White did).
-pub(in crate::pages) fn share_fill(black: u64, white: u64) -> String {
-    let t = if black + white == 0 {
-        0.5
-    } else {
-        white as f64 / (black + white) as f64
-    };
-    let mix = |a: f64, b: f64| (a + (b - a) * t).round() as u8;
-    format!(
-        "#{:02x}{:02x}{:02x}",
-        mix(30.0, 200.0),
-        mix(100.0, 50.0),
-        mix(210.0, 45.0)
-    )
-}
-
 /// The marks on the board: along a line (unless editing) every legal
 /// move under the continuations' discs, which link the same moves; while
 /// editing, every point cycling.
@@ -153,13 +140,51 @@ pub(super) struct MoveLinks<'a> {
     pub(super) symmetry: bool,
 }
 
-/// The continuations found: their rows, and (unless editing) their
-/// discs on the board, each a link to the position after the move.
+/// The continuation rows shown at once, at most (the most played
+/// moves); the rest fold away.
+const SHOWN_MAX: usize = 20;
+
+/// The continuation rows always shown when there are that many moves on
+/// points; past them a row needs [`SHOWN_MIN_SHARE`].
+const SHOWN_ALWAYS: usize = 5;
+
+/// The share of the games a move past the first [`SHOWN_ALWAYS`] needs to
+/// be shown at once (1%): rarer ones fold away.
+const SHOWN_MIN_SHARE: f64 = 0.01;
+
+/// The continuations found, as the page lists them.
+#[derive(Default)]
+pub(super) struct Continuations {
+    /// Each shown move's stone on the board, lettered as its row (none
+    /// while editing).
+    pub(super) marks: Vec<PointMark>,
+    /// The rows shown at once: moves on points, the most played first.
+    pub(super) shown: Vec<ContinuationRow>,
+    /// The rows folded away until asked: passes, the games' ends, the
+    /// button, and moves past [`SHOWN_MAX`] or rarer than
+    /// [`SHOWN_MIN_SHARE`].
+    pub(super) folded: Vec<ContinuationRow>,
+}
+
+/// The letter of the `i`th continuation shown (`A`…`Z`, then `a`…`z`),
+/// as Kombilo letters its continuations.
+fn continuation_letter(i: usize) -> String {
+    let letters = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+    letters
+        .get(i)
+        .map(|&b| char::from(b).to_string())
+        .unwrap_or_default()
+}
+
+/// The continuations found: the rows shown (moves on points, the most
+/// played first, each with its lettered stone on the board unless
+/// editing) and those folded away, each a link to the position after
+/// the move.
 pub(super) fn continuation_rows(
     answer: &PositionAnswer,
     links: &MoveLinks<'_>,
     edit: bool,
-) -> (Vec<PointMark>, Vec<ContinuationRow>) {
+) -> Continuations {
     let MoveLinks {
         pos,
         base,
@@ -169,8 +194,7 @@ pub(super) fn continuation_rows(
         symmetry,
         ..
     } = *links;
-    let mut marks = Vec::new();
-    let mut continuations = Vec::new();
+    let mut out = Continuations::default();
     for c in &answer.continuations {
         let href = match links.line {
             Some(l) => c
@@ -179,39 +203,60 @@ pub(super) fn continuation_rows(
                 .map(|t| play_link(kind_code, size_text, &t, next_sym)),
             None => continuation_href(pos, kind_code, c.to_move, c.next, symmetry),
         };
-        let percent = format!("{:.0}", c.share * 100.0);
-        if !edit && let Some(Move::Place(p)) = c.next {
-            marks.push(PointMark {
+        let point = match c.next {
+            Some(Move::Place(p)) => Some(p),
+            _ => None,
+        };
+        let n = out.shown.len();
+        let shown =
+            point.is_some() && n < SHOWN_MAX && (n < SHOWN_ALWAYS || c.share >= SHOWN_MIN_SHARE);
+        let letter = if shown {
+            continuation_letter(n)
+        } else {
+            String::new()
+        };
+        if let (true, false, Some(p)) = (shown, edit, point) {
+            out.marks.push(PointMark {
                 point: p,
-                class: "next",
-                label: compact_count(c.games),
+                class: if c.to_move == Color::Black {
+                    "next-b"
+                } else {
+                    "next-w"
+                },
+                label: letter.clone(),
                 href: href.clone(),
                 title: format!(
-                    "{} {}: {} games, Black won {}, White won {}",
+                    "{letter}: {} {}: {} games, Black won {}, White won {}",
                     color_word(c.to_move),
                     c.mv,
                     c.games,
                     c.black_wins,
                     c.white_wins
                 ),
-                fill: Some(share_fill(c.black_wins, c.white_wins)),
+                fill: None,
                 data: Vec::new(),
             });
         }
         let pct = |n: u64| (n * 100).checked_div(c.games).unwrap_or(0) as u32;
-        continuations.push(ContinuationRow {
-            color: letter(c.to_move),
+        let row = ContinuationRow {
+            letter,
+            color: letter_of(c.to_move),
             mv: c.mv.clone(),
             href,
             games: c.games,
             black_wins: c.black_wins,
             white_wins: c.white_wins,
-            percent,
+            percent: format!("{:.0}", c.share * 100.0),
             black_pct: pct(c.black_wins),
             white_pct: pct(c.white_wins),
-        });
+        };
+        if shown {
+            out.shown.push(row);
+        } else {
+            out.folded.push(row);
+        }
     }
-    (marks, continuations)
+    out
 }
 
 /// Every legal move after the line `l` as a link on its point: the rules
@@ -296,7 +341,7 @@ pub(super) fn line_links(
         prefix.push_str(name);
         line_links.push(LineLink {
             ply: i + 1,
-            text: format!("{}. {} {name}", i + 1, letter(l.colors[i])),
+            text: format!("{}. {} {name}", i + 1, letter_of(l.colors[i])),
             href: play_link(kind_code, size_text, &prefix, ""),
         });
     }
@@ -336,12 +381,6 @@ mod tests {
     use keil_rules::BoardSpec;
 
     use super::*;
-
-    #[test]
-    fn share_fill_goes_from_blue_to_red() {
-        assert_eq!(share_fill(1, 0), "#1e64d2");
-        assert_eq!(share_fill(0, 1), "#c8322d");
-    }
 
     #[test]
     fn a_continuation_link_plays_the_move_with_captures() {

@@ -21,8 +21,7 @@ use keil_archive::{Cell, GameId, MoveStats, Pattern, PatternAnswer, PatternMode}
 use keil_rules::{AnyBoard, AnyPosition, BoardSpec, Color, Point};
 
 use super::explore::{Fields, Listed, viewer_href};
-use super::explorer::share_fill;
-use super::names::{kinds, link};
+use super::names::{kinds, link, ply_word};
 use super::respond::{PageResult, download_found, searching};
 use crate::assets::{Assets, assets};
 use crate::error::{ApiError, PageError};
@@ -57,8 +56,16 @@ fn cell_word(c: Option<Cell>) -> &'static str {
 struct ContinuationRow {
     label: String,
     point: String,
+    /// The point on the board (none for a name the board does not read).
+    at: Option<Point>,
     black: MoveStats,
     white: MoveStats,
+    /// The search of the pattern with Black's stone added here (when
+    /// Black played it): the next step, as Kombilo's and waltheri's
+    /// continuations are.
+    black_href: Option<String>,
+    /// The same with White's stone.
+    white_href: Option<String>,
 }
 
 struct GameRow {
@@ -81,10 +88,12 @@ struct GameRow {
 struct PatternsPage<'a> {
     a: &'a Assets,
     title: &'a str,
+    /// `ply` or `move`: how the game's turns are named
+    /// ([`super::names::ply_word`]).
+    ply_word: &'static str,
     svg: String,
     edit: bool,
     edit_href: String,
-    search_href: String,
     /// The games found as SGF and as a zip (up to `found_max`).
     downloads: (String, String),
     found_max: u64,
@@ -194,20 +203,24 @@ fn found(answer: &PatternAnswer, board: &AnyBoard) -> Found {
     let mut marks = Vec::new();
     let mut continuations = Vec::new();
     for c in &answer.continuations {
-        if let Ok(p) = board.parse_point(&c.point) {
+        let at = board.parse_point(&c.point).ok();
+        if let Some(p) = at {
+            // A stone of the colour that played here more often, with the
+            // continuation's letter (Kombilo's marking).
             marks.push(PointMark {
                 point: p,
-                class: "next",
+                class: if c.black.count >= c.white.count {
+                    "next-b"
+                } else {
+                    "next-w"
+                },
                 label: c.label.clone(),
                 href: None,
                 title: format!(
                     "{} {}: Black {} times, White {} times",
                     c.label, c.display, c.black.count, c.white.count
                 ),
-                fill: Some(share_fill(
-                    c.black.black_wins + c.white.black_wins,
-                    c.black.white_wins + c.white.white_wins,
-                )),
+                fill: None,
                 data: Vec::new(),
             });
         }
@@ -218,8 +231,11 @@ fn found(answer: &PatternAnswer, board: &AnyBoard) -> Found {
             } else {
                 format!("{} ({})", c.display, c.point)
             },
+            at,
             black: c.black,
             white: c.white,
+            black_href: None,
+            white_href: None,
         });
     }
     let games = answer
@@ -350,6 +366,10 @@ fn patterns_view(
         .pattern
         .as_ref()
         .map_or(form.text.clone(), |p| p.to_string());
+    let mut found = found;
+    if let Some(pattern) = &form.pattern {
+        link_continuations(pattern, &mut found, &here, &fields);
+    }
     let svg = pattern_svg(&form, board, &found, &here, &fields)?;
     let search_href = here.href(&fields, &notation, &[]);
     let next = found
@@ -359,6 +379,7 @@ fn patterns_view(
     Ok(PatternsPage {
         a: assets(),
         title: "Pattern search",
+        ply_word: ply_word(spec.kind),
         svg,
         edit: form.edit,
         edit_href: here.href(&fields, &notation, &[("edit", "1")]),
@@ -366,7 +387,6 @@ fn patterns_view(
             let q = &search_href["/patterns".len()..];
             (format!("/patterns.sgf{q}"), format!("/patterns.zip{q}"))
         },
-        search_href,
         found_max: crate::export::FOUND_MAX as u64,
         clear_href: here.href(&fields, "", &[("edit", "1")]),
         kinds: kinds(),
@@ -397,6 +417,43 @@ fn patterns_view(
         games: found.games,
         next,
     })
+}
+
+/// Makes each continuation a link to the next step: the search of
+/// `pattern` with the move's stone added on its point (inside the
+/// region: a continuation is the first later move there), the form's
+/// other parameters kept. The table links each colour that played it;
+/// the board's stone, the colour that played it more often.
+fn link_continuations(pattern: &Pattern, found: &mut Found, here: &Here, fields: &Fields) {
+    let extended = |p: Point, stone: Cell| {
+        let cells = pattern
+            .cells()
+            .iter()
+            .copied()
+            .filter(|&(q, _)| q != p)
+            .chain(std::iter::once((p, stone)));
+        Pattern::new(pattern.kind(), pattern.board().size(), cells)
+            .ok()
+            .map(|next| here.href(fields, &next.to_string(), &[]))
+    };
+    for row in &mut found.continuations {
+        if let Some(p) = row.at {
+            row.black_href = (row.black.count > 0)
+                .then(|| extended(p, Cell::Black))
+                .flatten();
+            row.white_href = (row.white.count > 0)
+                .then(|| extended(p, Cell::White))
+                .flatten();
+        }
+    }
+    for m in &mut found.marks {
+        let stone = if m.class == "next-w" {
+            Cell::White
+        } else {
+            Cell::Black
+        };
+        m.href = extended(m.point, stone);
+    }
 }
 
 /// The pattern on the board: its stones, its region tinted, the
@@ -500,7 +557,11 @@ fn region_marks(
         } else if let Some(c) = now {
             region.push(PointMark {
                 point: p,
-                class: "region",
+                class: if c.is_stone() {
+                    "region-stone"
+                } else {
+                    "region"
+                },
                 label: wildcard(c),
                 href: None,
                 title: format!("{} ({})", board.display_name(p), cell_word(now)),

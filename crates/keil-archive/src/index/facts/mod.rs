@@ -189,6 +189,15 @@ impl Table {
         self.games.get(id as usize).and_then(Option::as_ref)
     }
 
+    /// The ids of the stored games whose facts `keep`, in order.
+    pub(crate) fn ids_where(&self, keep: impl Fn(&Fact) -> bool) -> Vec<u64> {
+        self.games
+            .iter()
+            .enumerate()
+            .filter_map(|(id, f)| f.as_ref().filter(|f| keep(f)).map(|_| id as u64))
+            .collect()
+    }
+
     /// The id of event `name` (as written), given on first sight.
     fn event_id(&mut self, name: &str) -> u32 {
         if let Some(&id) = self.event_ids.get(name) {

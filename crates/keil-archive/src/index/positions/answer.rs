@@ -77,6 +77,7 @@ fn continuations(
     total: u64,
 ) -> Vec<Continuation> {
     let board = q.position.board();
+    let keil = matches!(q.position, AnyPosition::Keil(_));
     let mut rows: HashMap<(Option<Move>, Variant), Row> = HashMap::new();
     for (side, m) in sides.iter().zip(matches) {
         for &(variant, code, n, b, w) in &m.per_move {
@@ -97,7 +98,7 @@ fn continuations(
             mv: next.map_or_else(|| "end".to_string(), |m| show_move(&q.position, m)),
             next,
             to_move: variant_to_move(variant),
-            button_taken: variant_button(variant),
+            button_taken: keil.then(|| variant_button(variant)),
             games: n,
             black_wins: b,
             white_wins: w,
@@ -210,7 +211,8 @@ impl<'a> Shown<'a> {
             if h.sym >= count {
                 return Err(corrupt("symmetry index"));
             }
-            let (to_move, button_taken) = (variant_to_move(h.variant), variant_button(h.variant));
+            let to_move = variant_to_move(h.variant);
+            let button_taken = self.keil.then(|| variant_button(h.variant));
             hits.push(PositionHit {
                 game_id,
                 ply: u32::from(h.ply),

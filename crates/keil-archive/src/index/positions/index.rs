@@ -16,6 +16,7 @@ use tantivy::directory::OwnedBytes;
 
 use super::cache::SegmentCache;
 use super::posting::{Posting, Variant};
+use super::query::PositionAnswer;
 use super::segment::{SegmentIndex, corrupt};
 use super::store;
 use crate::error::Result;
@@ -34,6 +35,9 @@ pub(crate) struct PositionIndex {
     loading: Mutex<()>,
     /// Match lists of popular positions, by index generation and query.
     pub(super) answers: Answers,
+    /// Whole answers of heavy positions (the empty board), by index
+    /// generation and query: see [`Heavy`].
+    pub(super) heavy: Heavy,
     /// Main lines read to confirm Zobrist keys by replay, by game id.
     lines: Lines,
     /// The last [`PositionIndex::segments`]: its rows `(id, nonce)` by id,
@@ -53,6 +57,7 @@ impl Default for PositionIndex {
             cache: OnceLock::new(),
             loading: Mutex::default(),
             answers: new_answers(),
+            heavy: Heavy::new(HEAVY_ANSWERS),
             lines: Lines::with_weighter(4096, LINES_BYTES, LinesWeight),
             last: Mutex::default(),
             prefetched: std::sync::atomic::AtomicBool::new(false),
@@ -617,6 +622,25 @@ pub(crate) type Lines =
 
 /// The most bytes of [`Lines`] (about 20,000 19×19 games' lines).
 const LINES_BYTES: u64 = 32 << 20;
+
+/// An answer is kept whole in [`Heavy`] when at least this many games
+/// matched: counting its continuations, years and top games then walks
+/// every one of them (at the empty board, every game of its board: 0.5 s
+/// at 781,779 19×19 games), which is the heavy hitters' whole cost once
+/// their match lists are cached. (8 in the crate's unit tests, so that
+/// they hold the cache to its invariant.)
+pub(super) const HEAVY_MIN_GAMES: u64 = if cfg!(test) { 8 } else { 10_000 };
+
+/// How many whole answers [`Heavy`] keeps (each one page of games, its
+/// continuations and years: a few tens of KB).
+const HEAVY_ANSWERS: usize = 256;
+
+/// Whole answers of heavy positions (at least [`HEAVY_MIN_GAMES`] games),
+/// keyed by the index generation and the query written out
+/// (`PositionQuery`'s `Debug`: position, options, filter, page): an
+/// answer depends on nothing else, so an import or a removal (a new
+/// generation) never serves a stale one.
+pub(crate) type Heavy = quick_cache::sync::Cache<(u64, String), Arc<PositionAnswer>>;
 
 /// The cache of popular positions' match lists.
 pub(crate) type Answers = quick_cache::sync::Cache<MatchKey, Arc<Matches>, MatchesWeight>;

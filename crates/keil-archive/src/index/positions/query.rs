@@ -166,8 +166,11 @@ impl PositionQuery {
     /// Reads a query of game `kind` ([`PositionQuery::parse_kind`]), or,
     /// without a kind, of the kind whose notation reads it: Keil's columns
     /// have different lengths and Go's rows all the same length, so no
-    /// board reads as both (Keil is tried first; its error is given when
-    /// neither reads it).
+    /// board reads as both (Keil is tried first). When neither reads it,
+    /// the error is the one of the board the text is drawn as: Go's when
+    /// its first row describes as many points as it has rows (a square),
+    /// else Keil's (a hexagon's first column describes `(k+1)/2` points of
+    /// its `k`), so that a mistyped Go board is not told about columns.
     ///
     /// # Errors
     /// [`keil_rules::AnyNotationError`] as [`PositionQuery::parse_kind`].
@@ -175,10 +178,12 @@ impl PositionQuery {
         kind: Option<keil_rules::GameKind>,
         text: &str,
     ) -> Result<PositionQuery, keil_rules::AnyNotationError> {
+        use keil_rules::GameKind;
         match kind {
             Some(kind) => PositionQuery::parse_kind(kind, text),
-            None => PositionQuery::parse_kind(keil_rules::GameKind::Keil, text).or_else(|e| {
-                PositionQuery::parse_kind(keil_rules::GameKind::Go, text).map_err(|_| e)
+            None => PositionQuery::parse_kind(GameKind::Keil, text).or_else(|keil| {
+                PositionQuery::parse_kind(GameKind::Go, text)
+                    .map_err(|go| if drawn_as_square(text) { go } else { keil })
             }),
         }
     }
@@ -217,8 +222,11 @@ pub struct Continuation {
     /// The player to move in the matched position (who played `mv`), in
     /// the query's colours (a colour-swapped match's White is Black here).
     pub to_move: Color,
-    /// Whether the button had been taken in the matched position.
-    pub button_taken: bool,
+    /// Keil only: whether the button had been taken in the matched
+    /// position (`None` for Go and Kaomi, which have no button; left out
+    /// of their JSON).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub button_taken: Option<bool>,
     /// Distinct games that played it.
     pub games: u64,
     /// Of those, games won by the player of the query's black stones
@@ -254,13 +262,35 @@ pub struct PositionHit {
     pub position: String,
     /// The player to move in the matched position.
     pub to_move: Color,
-    /// Whether the button had been taken in the matched position.
-    pub button_taken: bool,
+    /// Keil only: whether the button had been taken in the matched
+    /// position (`None` for Go and Kaomi; left out of their JSON).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub button_taken: Option<bool>,
     /// The game's date, players, ranks and result as lists show them
     /// (flattened: the answer's fields `date`, `black`, `white`,
     /// `black_rank`, `white_rank`, `result`).
     #[serde(flatten)]
     pub game: HitDetails,
+}
+
+/// Whether a position notation's board part is drawn as a square: its
+/// first row describes as many points (runs of empty points and stones)
+/// as there are rows.
+fn drawn_as_square(text: &str) -> bool {
+    let board = text.split_whitespace().next().unwrap_or("");
+    let rows = board.split('/').count();
+    let first = board.split('/').next().unwrap_or("");
+    let (mut points, mut run) = (0usize, 0usize);
+    for ch in first.chars() {
+        match ch.to_digit(10) {
+            Some(d) => run = run.saturating_mul(10).saturating_add(d as usize),
+            None => {
+                points = points.saturating_add(run).saturating_add(1);
+                run = 0;
+            }
+        }
+    }
+    points.saturating_add(run) == rows
 }
 
 /// The answer to a [`PositionQuery`].
@@ -284,4 +314,30 @@ pub struct PositionAnswer {
     pub top_games: Vec<PositionHit>,
     /// The query's `recent_games` latest games, newest first.
     pub recent_games: Vec<PositionHit>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PositionQuery;
+
+    #[test]
+    fn a_board_neither_kind_reads_gets_the_error_of_its_shape() {
+        // A 19×19 Go board whose third row is short: Go's error, not a
+        // hexagon's columns.
+        let mut rows = vec!["19"; 19];
+        rows[2] = "18";
+        let go = PositionQuery::parse_inferred(None, &rows.join("/"))
+            .unwrap_err()
+            .to_string();
+        assert!(go.contains("row 3 must describe exactly 19 points"), "{go}");
+        // A side-7 hexagon whose last column is short: Keil's.
+        let keil = PositionQuery::parse_inferred(None, "7/8/9/10/11/12/13/12/11/10/9/8/6")
+            .unwrap_err()
+            .to_string();
+        assert!(keil.contains("column"), "{keil}");
+        assert!(!keil.contains("row"), "{keil}");
+        // Both still read.
+        assert!(PositionQuery::parse_inferred(None, &["19"; 19].join("/")).is_ok());
+        assert!(PositionQuery::parse_inferred(None, "7/8/9/10/11/12/13/12/11/10/9/8/7").is_ok());
+    }
 }

@@ -17,7 +17,7 @@ use keil_rules::AnyPosition;
 use super::answer::answer;
 use super::collect::collect;
 use super::context::{Context, Side};
-use super::index::{CACHE_MIN_POSTINGS, Matches, PositionIndex, Snapshot};
+use super::index::{CACHE_MIN_POSTINGS, HEAVY_MIN_GAMES, Matches, PositionIndex, Snapshot};
 use super::query::{PositionAnswer, PositionQuery};
 use crate::error::{Error, Result};
 use crate::index::facts::Facts;
@@ -85,20 +85,31 @@ pub(crate) fn search_settled(
     Ok(run(&cx, q, &snapshot)?.ok())
 }
 
-/// The answer of `q` from `snapshot`: each side's matches, then the
-/// answer they make ([`answer`]); `Ok(Err(game))` when a game listed has
-/// no details (removed).
+/// The answer of `q` from `snapshot`: a heavy position's whole answer
+/// from the cache when there ([`Heavy`](super::index::Heavy)), else each
+/// side's matches, then the answer they make ([`answer`]); `Ok(Err(game))`
+/// when a game listed has no details (removed).
 fn run(
     cx: &Context<'_>,
     q: &PositionQuery,
     snapshot: &Snapshot,
 ) -> Result<std::result::Result<PositionAnswer, GameId>> {
+    let key = (snapshot.generation, format!("{q:?}"));
+    if let Some(a) = cx.index.heavy.get(&key) {
+        return Ok(Ok(PositionAnswer::clone(&a)));
+    }
     let sides = Side::all(q, snapshot.generation);
     let matches = sides
         .iter()
         .map(|side| matches(side, cx, snapshot))
         .collect::<Result<Vec<_>>>()?;
-    answer(q, &sides, &matches, cx.facts)
+    let answer = answer(q, &sides, &matches, cx.facts)?;
+    if let Ok(a) = &answer
+        && a.total_games >= HEAVY_MIN_GAMES
+    {
+        cx.index.heavy.insert(key, Arc::new(a.clone()));
+    }
+    Ok(answer)
 }
 
 /// A game's first occurrence of a board on one colour side: the pattern
@@ -223,5 +234,40 @@ mod tests {
         }
         let answer = archive.positions().search(&query).unwrap();
         assert_eq!(answer, honest, "the forged posting must be rejected");
+    }
+
+    #[test]
+    fn a_heavy_answer_is_kept_whole_until_the_index_changes() {
+        let dir = tempfile::tempdir().unwrap();
+        let archive = crate::archive::Archive::open(dir.path()).unwrap();
+        let config = |seed| keil_gen::GeneratorConfig {
+            games: 12,
+            size: 4,
+            seed,
+            ..keil_gen::GeneratorConfig::default()
+        };
+        crate::archive::import_generated(&archive, config(3));
+        let spec = keil_rules::BoardSpec::new(keil_rules::GameKind::Keil, 4).unwrap();
+        let mut query = PositionQuery::new(AnyPosition::empty(spec).unwrap());
+        query.symmetry = true;
+        let first = archive.positions().search(&query).unwrap();
+        assert!(
+            first.total_games >= HEAVY_MIN_GAMES,
+            "{}",
+            first.total_games
+        );
+        assert_eq!(archive.node.positions.heavy.len(), 1);
+        // Served whole from the cache: the same answer.
+        assert_eq!(archive.positions().search(&query).unwrap(), first);
+        // Another page is another answer.
+        query.limit = 3;
+        let page = archive.positions().search(&query).unwrap();
+        assert_eq!(page.games.len(), 3);
+        assert_eq!(archive.node.positions.heavy.len(), 2);
+        // An import makes a new generation: the games it added are counted.
+        crate::archive::import_generated(&archive, config(4));
+        query.limit = 20;
+        let after = archive.positions().search(&query).unwrap();
+        assert_eq!(after.total_games, first.total_games + 12);
     }
 }

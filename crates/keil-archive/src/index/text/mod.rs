@@ -14,7 +14,7 @@ use std::io;
 use std::path::Path;
 use std::sync::Arc;
 
-use tantivy::collector::{Collector, SegmentCollector, TopDocs};
+use tantivy::collector::{Collector, SegmentCollector};
 use tantivy::directory::error::{DeleteError, LockError, OpenReadError, OpenWriteError};
 use tantivy::directory::{
     Directory, DirectoryLock, FileHandle, Lock, MmapDirectory, WatchCallback, WatchHandle, WritePtr,
@@ -37,6 +37,7 @@ use keil_store::{Read, Sequences};
 use query::{TextClause, TextField, TextPlan};
 
 mod fields;
+pub(crate) mod page;
 pub(crate) mod query;
 mod snapshot;
 
@@ -289,25 +290,41 @@ impl TextIndex {
         Ok(self.reader.searcher().num_docs())
     }
 
-    /// The game ids of the best `limit` matches of `plan`, best first, with
-    /// their scores; none when the plan has no clause to find. `budget` is
-    /// checked before each segment of the index is searched.
+    /// One page of the matches of `plan` ([`page`]): every match that
+    /// `spec` keeps counted, the best `spec.limit` after its cursor
+    /// listed, best first. `budget` is checked before each segment.
     ///
     /// # Errors
-    /// The budget's error ([`crate::Error::OverBudget`]) when it runs out
-    /// between segments; tantivy's errors.
-    pub(crate) fn search(
+    /// The budget's error ([`crate::Error::OverBudget`]); tantivy's
+    /// errors.
+    pub(crate) fn search_page(
         &self,
         plan: &TextPlan,
-        limit: usize,
+        spec: page::PageSpec,
         budget: &Budget,
-    ) -> Result<Vec<(GameId, f32)>> {
+    ) -> Result<page::PageFruit> {
         if !plan.can_match() {
-            return Ok(Vec::new());
+            return Ok(page::PageFruit::default());
         }
         self.reader.reload()?;
         let searcher = self.reader.searcher();
-        let query = BooleanQuery::new(
+        let collector = Budgeted {
+            inner: page::PageCollector(spec),
+            budget,
+        };
+        match searcher.search(&self.plan_query(plan), &collector) {
+            Ok(fruit) => Ok(fruit),
+            Err(e) => {
+                budget.check()?;
+                Err(e.into())
+            }
+        }
+    }
+
+    /// The query of a plan: every clause must (or, excluded, must not)
+    /// match.
+    fn plan_query(&self, plan: &TextPlan) -> BooleanQuery {
+        BooleanQuery::new(
             plan.clauses()
                 .iter()
                 .map(|c| {
@@ -319,30 +336,7 @@ impl TextIndex {
                     (occur, self.clause_query(c))
                 })
                 .collect(),
-        );
-        let collector = Budgeted {
-            inner: TopDocs::with_limit(limit.max(1)).order_by_score(),
-            budget,
-        };
-        let top = match searcher.search(&query, &collector) {
-            Ok(top) => top,
-            // A segment refused for the budget: the budget's own error.
-            Err(e) => {
-                budget.check()?;
-                return Err(e.into());
-            }
-        };
-        let mut out = Vec::with_capacity(top.len());
-        for (score, addr) in top {
-            let column = searcher
-                .segment_reader(addr.segment_ord)
-                .fast_fields()
-                .u64("game_id")?;
-            if let Some(id) = column.first(addr.doc_id).and_then(GameId::new) {
-                out.push((id, score));
-            }
-        }
-        Ok(out)
+        )
     }
 
     /// One clause: its word (or phrase) in its field, or in any field.
@@ -472,7 +466,7 @@ impl Derived for TextWriter<'_> {
 
 /// A collector that checks a search [`Budget`] before each segment (the
 /// searcher calls `collect_segment` once per segment), then collects it as
-/// `inner` does (its own per-segment path kept: top-k pruning). Within a
+/// `inner` does (its own per-segment path kept). Within a
 /// segment the work is bounded by the query's 64 words.
 struct Budgeted<'a, C> {
     inner: C,
@@ -548,15 +542,20 @@ mod tests {
             .import(&[source], &ImportOptions::default(), &mut |_| {})
             .unwrap();
         let plan = super::query::TextPlan::parse("cup").unwrap();
+        let spec = super::page::PageSpec {
+            keep: None,
+            after: None,
+            limit: 10,
+        };
         let found = archive
             .node
             .text
-            .search(&plan, 10, &Budget::unlimited())
+            .search_page(&plan, spec.clone(), &Budget::unlimited())
             .unwrap();
-        assert_eq!(found.len(), 1);
+        assert_eq!((found.total, found.hits.len()), (1, 1));
         let spent = Budget::unlimited();
         spent.cancel();
-        let refused = archive.node.text.search(&plan, 10, &spent);
+        let refused = archive.node.text.search_page(&plan, spec, &spent);
         assert!(
             matches!(refused, Err(Error::OverBudget { .. })),
             "{refused:?}"

@@ -33,8 +33,9 @@ use tantivy::tokenizer::{
 };
 
 /// A field of the text index, as a query names it (`player:`, `event:`,
-/// `place:`, `name:`, `comment:`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// `place:`, `name:`, `comment:`); serialised as that name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum TextField {
     /// The players' names and teams (`PB`, `PW`, `BT`, `WT`).
     Player,
@@ -144,7 +145,46 @@ impl TextPlan {
     pub fn can_match(&self) -> bool {
         self.clauses.iter().any(|c| !c.excluded)
     }
+
+    /// Takes the years out of the plan: every clause that is a bare word
+    /// of four digits from [`YEARS`] (`1846`; not `-1846`, not
+    /// `event:1846`, not part of a phrase such as `shusaku-1846`), when
+    /// the plan keeps a clause to find without them. Returns them, in the
+    /// query's order, each once; a plan of years alone keeps them as
+    /// words (and returns none).
+    pub fn take_years(&mut self) -> Vec<u16> {
+        let year = |c: &TextClause| -> Option<u16> {
+            let [word] = c.words.as_slice() else {
+                return None;
+            };
+            let digits = word.len() == 4 && word.bytes().all(|b| b.is_ascii_digit());
+            let y: u16 = word.parse().ok().filter(|_| digits)?;
+            (c.field.is_none() && !c.excluded && YEARS.contains(&y)).then_some(y)
+        };
+        if !self
+            .clauses
+            .iter()
+            .any(|c| !c.excluded && year(c).is_none())
+        {
+            return Vec::new();
+        }
+        let mut years = Vec::new();
+        self.clauses.retain(|c| match year(c) {
+            Some(y) => {
+                if !years.contains(&y) {
+                    years.push(y);
+                }
+                false
+            }
+            None => true,
+        });
+        years
+    }
 }
+
+/// The years a text query reads as a date filter rather than as words
+/// ([`TextPlan::take_years`]).
+pub const YEARS: std::ops::RangeInclusive<u16> = 1600..=2100;
 
 /// Reads one clause at the start of `text` (not empty, no leading white
 /// space): `[-+][field:]("phrase"|word)`. Returns the clause (`None` when
@@ -269,6 +309,30 @@ mod tests {
         );
         assert!(!TextPlan::parse("-cup").unwrap().can_match());
         assert!(!TextPlan::parse("(((").unwrap().can_match());
+    }
+
+    #[test]
+    fn bare_four_digit_years_are_taken_out_when_words_remain() {
+        let mut p = TextPlan::parse("Shusaku 1846 1846 1599 -1850 event:1851 a-1852 2101").unwrap();
+        assert_eq!(p.take_years(), [1846]);
+        assert_eq!(
+            p.clauses,
+            [
+                clause(None, &["shusaku"], false),
+                clause(None, &["1599"], false),
+                clause(None, &["1850"], true),
+                clause(Some(TextField::Event), &["1851"], false),
+                clause(None, &["a", "1852"], false),
+                clause(None, &["2101"], false),
+            ]
+        );
+        let mut two = TextPlan::parse("1846 cup 1847").unwrap();
+        assert_eq!(two.take_years(), [1846, 1847]);
+        assert_eq!(two.clauses, [clause(None, &["cup"], false)]);
+        // Years alone stay words: there is nothing else to find.
+        let mut alone = TextPlan::parse("1846 -cup").unwrap();
+        assert_eq!(alone.take_years(), Vec::<u16>::new());
+        assert_eq!(alone.clauses.len(), 2);
     }
 
     #[test]
