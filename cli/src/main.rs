@@ -59,7 +59,8 @@ enum Command {
     Import(import::Args),
     /// Search an archive: players, games, positions, text.
     Search(search::Args),
-    /// Player identities: aliases an operator keeps.
+    /// Player identities: the aliases and names an operator keeps, and
+    /// the pairs that may be one player.
     Players(players::Args),
     /// Check the kept refused records again (those valid now become
     /// games), then rebuild an archive's text and position indexes from

@@ -246,3 +246,92 @@ fn aliases_spellings_and_signature_duplicates_from_the_command_line() {
         .code(1)
         .stderr(predicate::str::contains("no letter or digit"));
 }
+
+/// `keil players name` sets the name a player is shown by and `--auto`
+/// gives it back; `keil players suggest-aliases` lists likely pairs with
+/// the command that confirms each, and merges nothing.
+#[test]
+fn an_operator_names_players_and_reads_suggested_aliases() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = |headers: &str, shift: usize| {
+        let mut s = format!("(;GM[1]FF[4]SZ[19]{headers}");
+        for i in 0..40usize {
+            let p = (shift * 13 + i * 7) % 361;
+            let c = if i % 2 == 0 { 'B' } else { 'W' };
+            let (x, y) = (
+                (b'a' + (p % 19) as u8) as char,
+                (b'a' + (p / 19) as u8) as char,
+            );
+            s.push_str(&format!(";{c}[{x}{y}]"));
+        }
+        s + ")\n"
+    };
+    let sgf = dir.path().join("names.sgf");
+    std::fs::write(
+        &sgf,
+        [
+            game("PB[GULI]PW[Ke Jie]DT[2015-01-01]RE[B+R]", 1),
+            game("PB[Gu Li]PW[Ke Jie]DT[2016-01-01]RE[B+R]", 2),
+            game("PB[Gu Li]PW[Ke Jie]DT[2016-02-01]RE[B+R]", 3),
+            game("PB[Kuwahara Shusaku]PW[Ota Yuzo]DT[1845-01-01]RE[B+R]", 4),
+            game("PB[Honinbo Shusaku]PW[Ota Yuzo]DT[1848-01-01]RE[B+R]", 5),
+            game("PB[Honinbo Shusaku]PW[Ota Yuzo]DT[1849-01-01]RE[B+R]", 6),
+        ]
+        .concat(),
+    )
+    .unwrap();
+    let db = dir.path().join("db");
+    keil()
+        .args(["import", "--db"])
+        .arg(&db)
+        .arg(&sgf)
+        .assert()
+        .code(0);
+    let shown = |name: &str| -> Value {
+        let out = keil()
+            .args(["search", "players", name, "--profile", "--json", "--db"])
+            .arg(&db)
+            .assert()
+            .code(0);
+        let v: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+        v["profile"]["name"].clone()
+    };
+    assert_eq!(shown("GULI"), "Gu Li");
+    keil()
+        .args(["players", "name", "--db"])
+        .arg(&db)
+        .args(["GULI", "Gu Li (古力)"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("is now shown as \"Gu Li (古力)\""));
+    assert_eq!(shown("guli"), "Gu Li (古力)");
+    keil()
+        .args(["players", "name", "--db"])
+        .arg(&db)
+        .args(["Gu Li (古力)", "--auto"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("\"Gu Li\", the spelling most"));
+    assert_eq!(shown("guli"), "Gu Li");
+    keil()
+        .args(["players", "name", "--db"])
+        .arg(&db)
+        .args(["Nobody", "X"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("no player named \"Nobody\""));
+    keil()
+        .args(["players", "suggest-aliases", "--db"])
+        .arg(&db)
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("\"Kuwahara Shusaku\""))
+        .stdout(predicate::str::contains("both names end in \"shusaku\""))
+        .stdout(predicate::str::contains("1 opponent in common"))
+        .stdout(predicate::str::contains("confirm: keil players alias --db"))
+        .stdout(predicate::str::contains(
+            "\"Kuwahara Shusaku\" \"Honinbo Shusaku\"",
+        ));
+    // Nothing merged.
+    assert_eq!(shown("Kuwahara Shusaku"), "Kuwahara Shusaku");
+}

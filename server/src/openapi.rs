@@ -45,6 +45,7 @@ use crate::routes;
     components(schemas(
         Problem, GameDto, GameListDto, GameDetailDto, GameRecordDto, SimilarGameDto, PositionDto, MoveDto, CapturesDto, KaomiEndDto, KaomiGroupDto, KaomiPairDto, PushDto,
         PlayerHitDto, PlayersDto, RecordDto, OpponentDto, SpellingDto, PlayerDto, ContinuationDto, YearCountDto,
+        PersonChoiceDto, NamedPeopleDto,
         GameHitRow, PositionGameDto, PositionSearchDto, TextHitDto, TextMatchDto, SegmentDto, SearchDto, StatsDto, HealthDto,
         UploadVerdictDto, UploadDto, RemovalDto, MoveStatsDto, PatternContinuationDto, PatternGameDto,
         PatternSearchDto, RefusedDto, RefusedListDto, RefusedRecordDto,

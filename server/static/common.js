@@ -21,8 +21,13 @@ if (toggle) {
 }
 
 // Typeahead: players whose names match what is typed (the API folds case
-// and accents: "bolanos" finds "Bolaños"), as links under the input.
+// and accents: "bolanos" finds "Bolaños"), as links under the input, each
+// with its games, years and ranks (what tells apart the people a name
+// answers to: "Shusaku"). With data-typeahead="fill" (a filter form), a
+// chosen player fills the input (the name, or "#ID" when the name answers
+// to others too) and the page stays; otherwise it opens the player's page.
 for (const input of document.querySelectorAll("input[data-typeahead]")) {
+  const fill = input.dataset.typeahead === "fill";
   const list = document.createElement("ul");
   list.className = "suggest";
   list.id = input.id + "-suggest";
@@ -45,7 +50,18 @@ for (const input of document.querySelectorAll("input[data-typeahead]")) {
         const li = document.createElement("li");
         const a = document.createElement("a");
         a.href = "/players/" + encodeURIComponent(p.name);
-        a.textContent = p.name + " (" + p.games + ")";
+        const detail = [p.games + (p.games === 1 ? " game" : " games"), p.years, (p.ranks || []).join("\u2013")]
+          .filter(Boolean).join(", ");
+        a.textContent = p.name + " (" + detail + ")";
+        if (fill) {
+          a.dataset.fill = p.filter || p.name;
+          a.addEventListener("click", (e) => {
+            e.preventDefault();
+            input.value = a.dataset.fill;
+            list.hidden = true;
+            input.focus();
+          });
+        }
         li.append(a);
         return li;
       }));

@@ -317,6 +317,40 @@ async fn list_and_filters(c: &Client, base: &str) {
     no_console_errors(c, "games", None).await;
 }
 
+/// In the games list's form, a chosen suggestion fills the field: the page
+/// stays the list, with its other filters.
+async fn list_player_suggestion_fills(c: &Client, base: &str) {
+    c.goto(&format!("{base}/games?event=Cup")).await.unwrap();
+    type_into(c, "#f-player", "bolanos").await;
+    let hit = c
+        .wait()
+        .at_most(Duration::from_secs(5))
+        .for_element(Locator::Css("#f-player-suggest a"))
+        .await
+        .expect("typeahead suggestions in the games form");
+    // "Begoña Bolaños (12 games, 2019–2024)": the name before the details.
+    let text = hit.text().await.unwrap();
+    let name = text.split(" (").next().unwrap().to_string();
+    assert!(name.contains("Bolaños"), "{text}");
+    hit.click().await.unwrap();
+    let input = c.find(Locator::Css("#f-player")).await.unwrap();
+    let value = input.prop("value").await.unwrap().unwrap_or_default();
+    assert_eq!(value, name);
+    assert_eq!(c.current_url().await.unwrap().path(), "/games");
+    assert!(query(c).await.is_some_and(|q| q.contains("event=Cup")));
+    click(c, "form.filters button[type=submit]").await;
+    until("the list filtered by the chosen player", || async {
+        query(c).await.is_some_and(|q| {
+            let q = url::form_urlencoded::parse(q.as_bytes())
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect::<Vec<_>>();
+            q.iter().any(|p| p == &format!("player={value}")) && q.iter().any(|p| p == "event=Cup")
+        })
+    })
+    .await;
+    no_console_errors(c, "games, suggestion", None).await;
+}
+
 async fn viewer_steps(c: &Client, f: &Fixture, kind: &str) {
     let (id, plies) = first_game(f, kind);
     let ply = plies / 2;
@@ -994,6 +1028,7 @@ fn pages_in_a_real_browser() {
             .expect("a WebDriver session");
         home_and_typeahead(&c, &f.base).await;
         list_and_filters(&c, &f.base).await;
+        list_player_suggestion_fills(&c, &f.base).await;
         for &(kind, ..) in common::CORPUS {
             viewer_steps(&c, f, kind.code()).await;
         }

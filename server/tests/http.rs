@@ -534,6 +534,132 @@ fn a_player_is_one_person_whatever_the_spelling() {
     assert!(page.body.contains("data-self-play"), "{}", page.body);
 }
 
+/// 19×19 Go records for the people tests: `headers` and 30 moves from
+/// `shift`.
+fn go_record(headers: &str, shift: usize) -> String {
+    let mut s = format!("(;GM[1]FF[4]SZ[19]{headers}");
+    for i in 0..30usize {
+        let p = (shift * 11 + i * 7) % 361;
+        let c = if i % 2 == 0 { 'B' } else { 'W' };
+        let (x, y) = (
+            (b'a' + (p % 19) as u8) as char,
+            (b'a' + (p / 19) as u8) as char,
+        );
+        s.push_str(&format!(";{c}[{x}{y}]"));
+    }
+    s + ")"
+}
+
+#[test]
+fn a_name_several_people_answer_to_offers_them_and_the_most_used_spelling_is_shown() {
+    let f = start(0, None);
+    let text = [
+        go_record("PB[GULI]PW[Ke Jie]DT[2015-01-01]RE[B+R]", 1),
+        go_record("PB[Gu Li]PW[Ke Jie]DT[2016-01-01]RE[B+R]", 2),
+        go_record("PB[Gu Li]PW[Ke Jie]DT[2016-02-01]RE[B+R]", 3),
+        go_record(
+            "PB[Honinbo Shusaku]BR[7d]PW[Ota Yuzo]DT[1853-09-01]RE[B+R]",
+            4,
+        ),
+        go_record(
+            "PB[Honinbo Shusaku]BR[7d]PW[Ota Yuzo]DT[1854-09-01]RE[B+R]",
+            5,
+        ),
+        go_record(
+            "PB[Honinbo Shusaku]BR[4d]PW[Inoue Gennan Inseki]DT[1846-07-21]RE[B+2]",
+            6,
+        ),
+        go_record("PB[Shusaku]BR[3k]PW[kgsfan]DT[2010-01-01]RE[W+R]", 7),
+    ]
+    .concat();
+    import(&f.archive, "names", text.into_bytes(), 10);
+    // The spelling most records use, whichever came first.
+    let p = get_ok(&f.base, "/api/v1/players/GULI");
+    assert_eq!(p["name"], "Gu Li", "{p}");
+    assert_eq!(p["name_set"], false, "{p}");
+    // Everyone who answers to "Shusaku", the exact account last, with
+    // years, ranks and what names each alone in a filter.
+    let hits = get_ok(&f.base, "/api/v1/players?q=Shusaku");
+    let hits = hits["players"].as_array().unwrap();
+    assert_eq!(hits.len(), 2, "{hits:?}");
+    assert_eq!(hits[0]["name"], "Honinbo Shusaku");
+    assert_eq!(hits[0]["matched"], "word");
+    assert_eq!(hits[0]["years"], "1846–1854");
+    assert_eq!(hits[0]["ranks"], serde_json::json!(["4d", "7d"]));
+    assert_eq!(hits[0]["filter"], "Honinbo Shusaku");
+    assert_eq!(hits[1]["name"], "Shusaku");
+    assert_eq!(hits[1]["matched"], "exact");
+    let account = hits[1]["id"].as_i64().unwrap();
+    assert_eq!(hits[1]["filter"], format!("#{account}"));
+    // The filter takes them all and says so.
+    let list = get_ok(
+        &f.base,
+        "/api/v1/games?player=Shusaku&opponent=Gennan&from=1846-01-01&to=1846-12-31",
+    );
+    let games = list["games"].as_array().unwrap();
+    assert_eq!(games.len(), 1, "{list}");
+    assert_eq!(games[0]["black"], "Honinbo Shusaku");
+    assert_eq!(list["named"][0]["field"], "player", "{list}");
+    assert_eq!(list["named"][0]["people"], 2, "{list}");
+    assert_eq!(list["named"][0]["choices"][0]["name"], "Honinbo Shusaku");
+    // `#ID` takes one alone, and the list says nothing more.
+    let list = get_ok(&f.base, &format!("/api/v1/games?player=%23{account}"));
+    assert_eq!(list["games"].as_array().unwrap().len(), 1, "{list}");
+    assert_eq!(list["games"][0]["black"], "Shusaku");
+    assert!(list.get("named").is_none(), "{list}");
+    // The games page offers each person alone, the other filters kept.
+    let page = get(&f.base, "/games?player=Shusaku&kind=go");
+    assert_eq!(page.status, 200);
+    assert!(
+        page.body.contains(r#"data-named="Player""#),
+        "{}",
+        page.body
+    );
+    assert!(
+        page.body
+            .contains(&format!("/games?player=%23{account}&#38;kind=go")),
+        "{}",
+        page.body
+    );
+    assert!(page.body.contains(r#"data-typeahead="fill""#));
+    // The account's page names the others the name answers to, and its
+    // links take the account alone.
+    let page = get(&f.base, "/players/Shusaku");
+    assert_eq!(page.status, 200);
+    assert!(page.body.contains("data-others"), "{}", page.body);
+    assert!(page.body.contains("Honinbo Shusaku"), "{}", page.body);
+    assert!(
+        page.body.contains(&format!("/games?player=%23{account}")),
+        "{}",
+        page.body
+    );
+    // A name that answers to one person is theirs; to several, the answer
+    // names them.
+    let p = get_ok(&f.base, "/api/v1/players/Gennan");
+    assert_eq!(p["name"], "Inoue Gennan Inseki", "{p}");
+    let detail = get(&f.base, "/api/v1/players/shusaku2").problem(404);
+    assert!(detail.contains("no player named"), "{detail}");
+    let detail = get(&f.base, "/api/v1/players/Shu").problem(404);
+    assert!(detail.contains("answers to 2 players"), "{detail}");
+    assert!(detail.contains(&format!("#{account}")), "{detail}");
+    // The operator's name is shown everywhere.
+    f.archive
+        .set_player_name("Gu Li", Some("Gu Li (古力)"))
+        .unwrap();
+    let p = get_ok(&f.base, "/api/v1/players/GULI");
+    assert_eq!(
+        (p["name"].as_str(), p["name_set"].as_bool()),
+        (Some("Gu Li (古力)"), Some(true))
+    );
+    let ke = get_ok(&f.base, "/api/v1/players/Ke%20Jie");
+    assert_eq!(ke["opponents"][0]["name"], "Gu Li (古力)", "{ke}");
+    let hits = get_ok(&f.base, "/api/v1/players?q=guli");
+    assert_eq!(hits["players"][0]["name"], "Gu Li (古力)", "{hits}");
+    let page = get(&f.base, &format!("/players/{}", enc("Gu Li (古力)")));
+    assert_eq!(page.status, 200);
+    assert!(page.body.contains("<h1>Gu Li (古力)</h1>"), "{}", page.body);
+}
+
 #[test]
 fn a_line_of_moves_answers_as_the_position_after_it() {
     let f = shared();

@@ -43,14 +43,17 @@ pub(super) fn run(args: PlayersArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// A line per player found: id, name, games and how the name matched.
+/// A line per player found: id, name, games, years and ranks (what tells
+/// apart the people one name answers to) and how the name matched.
 fn print_hits(hits: &[PlayerHit]) -> std::io::Result<()> {
     for h in hits {
         outln!(
-            "{:>6}  {:<30} {:>6} games  ({:?})",
+            "{:>6}  {:<30} {:>6} games  {:<9} {:<7} ({:?})",
             h.id,
             h.name,
             h.games,
+            h.span.years(),
+            h.span.ranks.join("\u{2013}"),
             h.matched
         )?;
     }

@@ -27,6 +27,11 @@ pub enum Error {
     /// one person key.
     #[error("alias refused: {0}")]
     BadAlias(String),
+    /// Occurs when a person's name cannot be set
+    /// ([`crate::Archive::set_player_name`]): no person by that name, or a
+    /// name without a letter or digit.
+    #[error("player name refused: {0}")]
+    BadPlayerName(String),
     /// Occurs when a file or directory cannot be read or created.
     #[error("{}: {source}", path.display())]
     Io {

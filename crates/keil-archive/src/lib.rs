@@ -115,8 +115,8 @@ pub use keil_store::ids::{GameId, IdError, ImportId, PlayerId};
 pub use keil_store::kind::{GameKind, GameKindError};
 pub use keil_store::model::Removal;
 pub use keil_store::model::people::{
-    AliasReport, ColorRecord, MatchKind, NameSpelling, Opponent, PROFILE_OPPONENTS, PlayerHit,
-    PlayerProfile, YearRecord,
+    AliasEvidence, AliasReport, AliasSuggestion, ColorRecord, MatchKind, NameSpelling, Opponent,
+    PROFILE_OPPONENTS, PersonChoice, PersonSpan, PlayerHit, PlayerProfile, YearRecord,
 };
 pub use keil_store::model::refused::Problem;
 pub use keil_store::model::{

@@ -9,6 +9,7 @@ use std::collections::{HashMap, HashSet};
 use crate::error::{Error, Result};
 use crate::node::Node;
 use keil_store::fold::person_key;
+use keil_store::ids::PlayerId;
 use keil_store::model::people::{AliasReport, Spelling};
 use keil_store::{Write, people as sql};
 
@@ -146,6 +147,31 @@ pub(crate) fn add_alias(node: &Node, alias: &str, name: &str) -> Result<AliasRep
         return Err(Error::ReadOnly);
     }
     node.writer()?.transaction(|tx| alias_in(tx, alias, name))
+}
+
+/// [`Archive::set_player_name`](crate::Archive::set_player_name): see
+/// there.
+pub(crate) fn set_name(node: &Node, person: &str, name: Option<&str>) -> Result<PlayerId> {
+    if node.is_read_only() {
+        return Err(Error::ReadOnly);
+    }
+    let name = name.map(str::trim);
+    if let Some(n) = name
+        && !n.chars().any(char::is_alphanumeric)
+    {
+        return Err(Error::BadPlayerName(format!(
+            "{n:?} has no letter or digit to show a person by"
+        )));
+    }
+    node.writer()?.transaction(|tx| {
+        let id = sql::id_of(tx.read(), person)?.ok_or_else(|| {
+            Error::BadPlayerName(format!(
+                "no player named {person:?}: give a name as the records write it, or #ID from the player's page"
+            ))
+        })?;
+        sql::names::set_name(tx, id, name)?;
+        Ok(id)
+    })
 }
 
 /// [`Archive::add_alias`](crate::Archive::add_alias) inside a transaction.

@@ -9,7 +9,9 @@ use crate::index::vocabulary::Vocabulary;
 use crate::node::Node;
 use keil_store::fold::{fold, person_key};
 use keil_store::ids::PlayerId;
-use keil_store::model::people::{MatchKind, NameSpelling, PlayerHit, PlayerProfile, YearRecord};
+use keil_store::model::people::{
+    AliasSuggestion, MatchKind, NameSpelling, PersonChoice, PlayerHit, PlayerProfile, YearRecord,
+};
 use keil_store::{Read, people as sql};
 
 fn allowed_edits(len: usize) -> usize {
@@ -38,9 +40,30 @@ pub(crate) fn search_players(
         crate::index::catch_up(conn, &mut [&mut { vocabulary }])?;
         hits.extend(fuzzy(conn, vocabulary, &q, edits, &seen)?);
     }
-    // Exact, then prefix by games, then fuzzy in edit order (stable).
+    order(&mut hits, limit);
+    for hit in &mut hits {
+        hit.span = sql::names::span(conn, hit.id)?;
+    }
+    Ok(hits)
+}
+
+/// Puts hits in their order and keeps `limit` of them: the people who
+/// answer to the name by a word of a longer name (`Honinbo Shusaku` for
+/// `Shusaku`) by games, then the one whose name it is exactly (the
+/// account `Shusaku`; first when no longer name has the word), then
+/// prefixes by games, then fuzzy matches in edit order (stable). The exact
+/// match is kept when the limit cuts the list (in its last place).
+fn order(hits: &mut Vec<PlayerHit>, limit: usize) {
+    let words = hits.iter().any(|h| h.matched == MatchKind::Word);
+    let rank = |m: MatchKind| match m {
+        MatchKind::Exact if words => 1,
+        MatchKind::Exact => 0,
+        MatchKind::Word => 0,
+        MatchKind::Prefix => 2,
+        MatchKind::Fuzzy => 3,
+    };
     hits.sort_by(|a, b| {
-        a.matched.cmp(&b.matched).then_with(|| {
+        rank(a.matched).cmp(&rank(b.matched)).then_with(|| {
             if a.matched == MatchKind::Fuzzy {
                 std::cmp::Ordering::Equal
             } else {
@@ -48,46 +71,59 @@ pub(crate) fn search_players(
             }
         })
     });
+    if limit >= 2
+        && let Some(i) = hits.iter().position(|h| h.matched == MatchKind::Exact)
+        && i >= limit
+    {
+        let exact = hits.remove(i);
+        hits.truncate(limit - 1);
+        hits.push(exact);
+    }
     hits.truncate(limit);
-    Ok(hits)
 }
 
-/// The people `query` names exactly or by prefix (`q` is it folded):
-/// the person its key resolves to (an alias, or a spelling with other
-/// spaces) first, then the people whose folded names start with `q`; and
-/// the ids of the people found.
+/// The people `query` names exactly, by a whole word or by prefix (`q`
+/// is it folded): the person its key resolves to (an alias, or a spelling
+/// with other spaces), then the people whose folded names start with `q`
+/// (each by the best way one of their spellings matched); and the ids of
+/// the people found.
 fn named(
     conn: Read<'_>,
     query: &str,
     q: &str,
 ) -> Result<(Vec<PlayerHit>, std::collections::HashSet<i64>)> {
     let joined = q.replace(' ', "");
+    let one_word = !q.contains(' ');
     let mut hits: Vec<PlayerHit> = Vec::new();
-    let mut seen = std::collections::HashSet::new();
+    let mut at: std::collections::HashMap<i64, usize> = Default::default();
+    let hit = |id: i64, name: String, games: i64, matched: MatchKind| PlayerHit {
+        id: PlayerId::from_sql(id),
+        name,
+        games: games as u64,
+        matched,
+        span: Default::default(),
+    };
     if let Some((id, name, games)) = sql::person_by_key(conn, &person_key(query))? {
-        seen.insert(id);
-        hits.push(PlayerHit {
-            id: PlayerId::from_sql(id),
-            name,
-            games: games as u64,
-            matched: MatchKind::Exact,
-        });
+        at.insert(id, hits.len());
+        hits.push(hit(id, name, games, MatchKind::Exact));
     }
     for (id, name, folded, games) in sql::people_by_prefix(conn, q)? {
-        if seen.insert(id) {
-            let matched = if folded == q || folded.replace(' ', "") == joined {
-                MatchKind::Exact
-            } else {
-                MatchKind::Prefix
-            };
-            hits.push(PlayerHit {
-                id: PlayerId::from_sql(id),
-                name,
-                games: games as u64,
-                matched,
-            });
+        let matched = if folded == q || folded.replace(' ', "") == joined {
+            MatchKind::Exact
+        } else if one_word && folded.split(' ').any(|w| w == q) {
+            MatchKind::Word
+        } else {
+            MatchKind::Prefix
+        };
+        match at.get(&id) {
+            Some(&i) => hits[i].matched = hits[i].matched.min(matched),
+            None => {
+                at.insert(id, hits.len());
+                hits.push(hit(id, name, games, matched));
+            }
         }
     }
+    let seen = at.into_keys().collect();
     Ok((hits, seen))
 }
 
@@ -138,6 +174,7 @@ fn fuzzy(
                 name,
                 games: games as u64,
                 matched: MatchKind::Fuzzy,
+                span: Default::default(),
             };
             (d, hit)
         })
@@ -157,9 +194,13 @@ pub struct Players<'a> {
 
 impl Players<'_> {
     /// Players whose name matches `query`, case- and accent-insensitively
-    /// ([`fold()`]): exact matches first, then names or name words starting
-    /// with the query (most games first), then, to fill up to `limit`,
-    /// names within a small edit distance (`bolanso` finds `Bolaños`).
+    /// ([`fold()`]): exact matches first, except that people whose longer
+    /// names have the one-word query as a whole word come before the exact
+    /// one (most games first: `Honinbo Shusaku` before the account
+    /// `Shusaku`); then names or name words starting with the query (most
+    /// games first), then, to fill up to `limit`, names within a small
+    /// edit distance (`bolanso` finds `Bolaños`). Each hit says when and at
+    /// what rank the player played ([`PlayerHit::span`]).
     ///
     /// # Errors
     /// Storage errors.
@@ -187,15 +228,60 @@ impl Players<'_> {
         Ok(sql::results_by_year(self.node.reader()?.read(), id)?)
     }
 
-    /// The player (person) that `name` names: the person of this exact
-    /// spelling, else of any spelling with the same person key
-    /// ([`person_key`]: `KeJie` names `Ke Jie`) after the operator's
-    /// aliases; `None` when there is none.
+    /// The player (person) that `name` names: `#ID` the person ID; else
+    /// the person of this exact spelling, else of any spelling with the
+    /// same person key ([`person_key`]: `KeJie` names `Ke Jie`) after the
+    /// operator's aliases, else the person shown by this name (an
+    /// operator's); `None` when there is none.
     ///
     /// # Errors
     /// Storage errors.
     pub fn id_of(&self, name: &str) -> Result<Option<PlayerId>> {
         Ok(sql::id_of(self.node.reader()?.read(), name)?)
+    }
+
+    /// The people `name` answers to, with games, to choose from: the person
+    /// it is a spelling or alias of, and, for one word, the people one of
+    /// whose spellings has it as a whole word (`Shusaku`: `Honinbo
+    /// Shusaku`, `Kuwahara Shusaku` and the account `Shusaku`); `#ID` the
+    /// person ID alone. Most games first, at most `limit`, with when and at
+    /// what rank each played; and how many there are in all. What a games
+    /// filter's `player` and `opponent` select.
+    ///
+    /// # Errors
+    /// Storage errors.
+    pub fn answering(&self, name: &str, limit: usize) -> Result<(Vec<PersonChoice>, usize)> {
+        let conn = self.node.reader()?;
+        Ok(sql::names::answering(conn.read(), name, limit)?)
+    }
+
+    /// The ids of the people `name` answers to (see
+    /// [`Players::answering`]; those without games too), in no particular
+    /// order: one statement.
+    ///
+    /// # Errors
+    /// Storage errors.
+    pub fn answering_ids(&self, name: &str) -> Result<Vec<PlayerId>> {
+        let conn = self.node.reader()?;
+        Ok(sql::names::answering_ids(conn.read(), name)?
+            .into_iter()
+            .map(PlayerId::from_sql)
+            .collect())
+    }
+
+    /// Up to `limit` pairs of people an operator may want to make one
+    /// (`keil players suggest-aliases`), best first, with the evidence for
+    /// each: names with the same words in another order, the same last
+    /// word or keys a letter apart; shared opponents and near years. A pair
+    /// that played each other is never suggested. Nothing is merged:
+    /// [`Archive::add_alias`](crate::Archive::add_alias) confirms one.
+    /// Reads the people tables whole.
+    ///
+    /// # Errors
+    /// Storage errors.
+    pub fn suggest_aliases(&self, limit: usize) -> Result<Vec<AliasSuggestion>> {
+        let conn = self.node.reader()?;
+        Ok(sql::suggest::suggest(conn.read(), limit)?)
     }
 
     /// The players with the most games, most first (then by name), at

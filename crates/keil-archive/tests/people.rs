@@ -171,8 +171,11 @@ fn an_alias_merges_two_players_now_and_for_later_imports() {
         ]
         .concat(),
     );
-    assert_eq!(games_of(&archive, "AlphaGo"), 3);
+    // Two people; the name "AlphaGo" answers to both (a whole word of
+    // "AlphaGo Master"), each game of either once, as Black or White.
+    assert_eq!(games_of(&archive, "AlphaGo"), 4);
     assert_eq!(games_of(&archive, "AlphaGo Master"), 2);
+    assert_eq!(profile(&archive, "AlphaGo").games, 3);
     let before = profile(&archive, "AlphaGo Master");
     let r = archive.add_alias("AlphaGo Master", "AlphaGo").unwrap();
     assert!(r.merged && !r.unchanged, "{r:?}");

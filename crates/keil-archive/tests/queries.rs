@@ -420,17 +420,22 @@ fn names_fold_accents_and_case_prefix_and_fuzzy() {
             .collect()
     };
     let ana = "Ana Bolaños".to_string();
-    assert_eq!(names("bolanos"), vec![(ana.clone(), MatchKind::Prefix)]);
-    assert_eq!(names("Bolanos"), vec![(ana.clone(), MatchKind::Prefix)]);
+    // A whole word of the name (not the name itself) matches as a word.
+    assert_eq!(names("bolanos"), vec![(ana.clone(), MatchKind::Word)]);
+    assert_eq!(names("Bolanos"), vec![(ana.clone(), MatchKind::Word)]);
     assert_eq!(names("ANA BOLAÑOS"), vec![(ana.clone(), MatchKind::Exact)]);
     assert_eq!(names("bol"), vec![(ana.clone(), MatchKind::Prefix)]);
     assert_eq!(names("bolanso"), vec![(ana.clone(), MatchKind::Fuzzy)]);
     assert_eq!(
         names("orsted"),
-        vec![("Zoë Ørsted".to_string(), MatchKind::Prefix)]
+        vec![("Zoë Ørsted".to_string(), MatchKind::Word)]
     );
     assert_eq!(
         names("zoe"),
+        vec![("Zoë Ørsted".to_string(), MatchKind::Word)]
+    );
+    assert_eq!(
+        names("ørst"),
         vec![("Zoë Ørsted".to_string(), MatchKind::Prefix)]
     );
     assert!(names("xyzzy").is_empty());

@@ -9,7 +9,6 @@
 
 use crate::counts::Counts;
 use crate::error::{Error, Result};
-use crate::fold::person_key;
 use crate::ids::GameId;
 use crate::model::{Cursor, GameFilter, GameList, GameMoves, GameSummary, Order, Page};
 use crate::model::{MAX_PAGE, StoredMoves};
@@ -251,32 +250,10 @@ fn cursor_of(g: &GameSummary) -> Cursor {
 }
 
 /// The people a player filter's name names, as an SQL subquery and its
-/// parameters: the person the name is a spelling (or alias) of; when none
-/// is, the people a word of one of whose spellings starts with it.
+/// parameters: the people it answers to
+/// ([`answering_sql`](crate::people::names::answering_sql)).
 fn people_named(name: &str) -> (String, Vec<Param<'static>>) {
-    let person = crate::people::PERSON_OF;
-    let key = person_key(name);
-    let prefix = crate::fold::fold(name).replace(' ', "");
-    (
-        format!(
-            "{person} UNION SELECT s.person FROM player_words w \
-             JOIN players s ON s.id = w.player_id \
-             WHERE w.word >= ? AND w.word < ? AND NOT EXISTS ({person})"
-        ),
-        vec![
-            text(key.clone()),
-            text(prefix.clone()),
-            text(format!("{prefix}\x7f")),
-            text(key),
-        ],
-    )
-}
-
-/// The people (`people.id`) a filter's name names ([`people_named`]), as
-/// parameters.
-fn people(conn: Read<'_>, name: &str) -> Result<Vec<Param<'static>>> {
-    let (sql, values) = people_named(name);
-    conn.query(&sql, &values, |r| r.get::<i64>(0).map(Param::Int))
+    crate::people::names::answering_sql(name)
 }
 
 /// The player ids (`players.id`: spellings) of the people a filter's
@@ -296,25 +273,33 @@ pub fn list_games(conn: Read<'_>, filter: &GameFilter, page: &Page) -> Result<Ga
     let Some(n) = &filter.player else {
         return list_page(conn, filter, page, None);
     };
-    // The usual case first, in one statement (on a database server, one
-    // round trip): the name is a person's spelling or alias, and that
-    // person is then all it names. A page that comes back empty may be
-    // one of a name that names people by words, or none: the people are
-    // then looked up first.
-    let person = (
-        format!("= ({})", crate::people::PERSON_OF),
-        vec![text(person_key(n))],
-    );
-    let found = list_page(conn, filter, page, Some(person))?;
-    if !found.games.is_empty() {
-        return Ok(found);
-    }
-    let p = people(conn, n)?;
-    let named = match p.len() {
-        1 => "= ?".to_string(),
-        n => format!("IN (NULL{})", ",?".repeat(n)),
-    };
-    list_page(conn, filter, page, Some((named, p)))
+    list_page(conn, filter, page, Some(people_test(conn, n)?))
+}
+
+/// People a list of ids names at most in a statement; a name that answers
+/// to more (a common word) is tested by its subquery.
+const PEOPLE_LISTED: usize = 2_000;
+
+/// The test of a `game_players` id column for the people `name` answers to
+/// ([`answering_sql`](crate::people::names::answering_sql)), looked up
+/// first so that the index reads each one's rows: `= ?` for one, `IN (…)`
+/// for a few, the subquery itself for many.
+fn people_test(conn: Read<'_>, name: &str) -> Result<(String, Vec<Param<'static>>)> {
+    let ids = crate::people::names::answering_ids(conn, name)?;
+    // No NULL in a list: the test is also negated (a game between two of
+    // the people once), where `x IN (NULL, …)` would be NULL, not false.
+    Ok(match ids.len() {
+        0 => ("IN (NULL)".to_string(), Vec::new()),
+        1 => ("= ?".to_string(), vec![Param::Int(ids[0])]),
+        n if n <= PEOPLE_LISTED => (
+            format!("IN (?{})", ",?".repeat(n - 1)),
+            ids.into_iter().map(Param::Int).collect(),
+        ),
+        _ => {
+            let (sql, values) = people_named(name);
+            (format!("IN ({sql})"), values)
+        }
+    })
 }
 
 /// The rows a game list pages through: the tables (`FROM`), the filter's
@@ -346,15 +331,20 @@ impl Rows {
                 c.push_str(" AND gp.color = ?");
                 p.push(Param::Int(color.index() as i64));
             }
-            // A game against oneself once, not once per colour.
-            None => c.push_str(" AND NOT (gp.color = 1 AND gp.opponent_id = gp.player_id)"),
+            // A game against oneself, or between two of the people the
+            // name answers to, once, not once per colour.
+            None => {
+                c.push_str(&format!(
+                    " AND NOT (gp.color = 1 AND (gp.opponent_id = gp.player_id \
+                     OR gp.opponent_id {test}))"
+                ));
+                let again = p.clone();
+                p.extend(again);
+            }
         }
         if let Some(o) = &filter.opponent {
-            let others = people(conn, o)?;
-            c.push_str(&format!(
-                " AND gp.opponent_id IN (NULL{})",
-                ",?".repeat(others.len())
-            ));
+            let (test, others) = people_test(conn, o)?;
+            c.push_str(&format!(" AND gp.opponent_id {test}"));
             p.extend(others);
         }
         let (rest, values) = filter_sql(

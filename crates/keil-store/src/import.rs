@@ -480,7 +480,9 @@ fn add_games(w: Write<'_>, table: &str, added: &HashMap<i64, i64>) -> Result<()>
 
 /// Adds a batch's games to the game counts of spellings (`players.id` →
 /// games), people (`people.id` → games) and events (name → games; a new
-/// event is added to the events' vocabulary).
+/// event is added to the events' vocabulary); the people are then shown by
+/// the spelling most of their records use
+/// ([`refresh`](crate::people::names::refresh)).
 pub fn add_game_counts(
     w: Write<'_>,
     spellings: &HashMap<i64, i64>,
@@ -489,6 +491,9 @@ pub fn add_game_counts(
 ) -> Result<()> {
     add_games(w, "players", spellings)?;
     add_games(w, "people", people)?;
+    let mut touched: Vec<i64> = people.keys().copied().collect();
+    touched.sort_unstable();
+    crate::people::names::refresh(w, &touched)?;
     for (name, n) in events {
         w.execute(
             "INSERT INTO events (name, folded, games) VALUES (?1, ?2, ?3) \

@@ -142,7 +142,8 @@ impl RemovedGame {
         what
     }
 
-    /// Takes the game out of its spellings', people's and event's counts.
+    /// Takes the game out of its spellings', people's and event's counts
+    /// (its people then shown by the spelling most of their records use).
     fn uncount(&self, tx: Write<'_>) -> Result<()> {
         let mut spellings: Vec<i64> = self.black.into_iter().chain(self.white).collect();
         spellings.dedup();
@@ -158,12 +159,13 @@ impl RemovedGame {
             .chain(self.white_person)
             .collect();
         people.dedup();
-        for p in people {
+        for &p in &people {
             tx.execute(
                 "UPDATE people SET games = games - 1 WHERE id = ?",
                 params![p],
             )?;
         }
+        crate::people::names::refresh(tx, &people)?;
         if let Some(e) = self.event.as_deref().filter(|e| !e.is_empty()) {
             tx.execute(
                 "UPDATE events SET games = games - 1 WHERE name = ?",

@@ -93,6 +93,12 @@ pub struct GameListDto {
     pub next_cursor: Option<String>,
     /// Pass as `before` for the previous page; `null` on the first page.
     pub prev_cursor: Option<String>,
+    /// The `player` and `opponent` names that answer to several people
+    /// (`Shusaku`: `Honinbo Shusaku`, the account `Shusaku`…): the list
+    /// holds the games of all of them; give `#ID` to name one alone.
+    /// Absent when each names one person or none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub named: Vec<super::players::NamedPeopleDto>,
 }
 
 /// One game in full: metadata and main line.

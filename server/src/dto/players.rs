@@ -10,26 +10,52 @@ pub struct PlayerHitDto {
     /// The player id.
     #[schema(value_type = i64)]
     pub id: PlayerId,
-    /// The name as written in the records.
+    /// The name shown: the spelling most of the player's records use, or
+    /// the one an operator set.
     pub name: String,
     /// Stored games.
     pub games: u64,
-    /// `exact`, `prefix` or `fuzzy`.
+    /// `exact`, `word` (the one-word query is a whole word of the name:
+    /// `Shusaku` of `Honinbo Shusaku`), `prefix` or `fuzzy`.
     pub matched: String,
+    /// Day of the earliest dated game.
+    pub first_date: Option<String>,
+    /// Day of the latest dated game.
+    pub last_date: Option<String>,
+    /// The years played, `1846–1862` (empty when no game is dated).
+    pub years: String,
+    /// The rank written in the earliest games, then in the latest (once
+    /// when the same; none when no game writes one).
+    pub ranks: Vec<String>,
+    /// What names this player alone in a games filter's `player` or
+    /// `opponent`: the name, or `#ID` when the name answers to other
+    /// people too (`Shusaku`). Absent where not worked out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub filter: Option<String>,
+}
+
+/// A match kind as the API and the pages write it.
+pub(crate) fn match_name(m: MatchKind) -> &'static str {
+    match m {
+        MatchKind::Exact => "exact",
+        MatchKind::Word => "word",
+        MatchKind::Prefix => "prefix",
+        MatchKind::Fuzzy => "fuzzy",
+    }
 }
 
 impl From<PlayerHit> for PlayerHitDto {
     fn from(h: PlayerHit) -> PlayerHitDto {
         PlayerHitDto {
             id: h.id,
+            years: h.span.years(),
             name: h.name,
             games: h.games,
-            matched: match h.matched {
-                MatchKind::Exact => "exact",
-                MatchKind::Prefix => "prefix",
-                MatchKind::Fuzzy => "fuzzy",
-            }
-            .to_string(),
+            matched: match_name(h.matched).to_string(),
+            first_date: h.span.first_date,
+            last_date: h.span.last_date,
+            ranks: h.span.ranks,
+            filter: None,
         }
     }
 }
@@ -37,8 +63,54 @@ impl From<PlayerHit> for PlayerHitDto {
 /// Players matching a search.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct PlayersDto {
-    /// Best first: exact, then prefix (most games first), then fuzzy.
+    /// Best first: exact, except that people whose longer names have the
+    /// one-word query as a whole word (`word`) come first, by games
+    /// (`Honinbo Shusaku` before the account `Shusaku`); then prefix (most
+    /// games first), then fuzzy.
     pub players: Vec<PlayerHitDto>,
+}
+
+/// A person a name answers to, to choose from.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct PersonChoiceDto {
+    /// The player id: `#ID` names them alone in a filter.
+    #[schema(value_type = i64)]
+    pub id: PlayerId,
+    /// The name shown.
+    pub name: String,
+    /// Stored games.
+    pub games: u64,
+    /// The years played, `1846–1862` (empty when no game is dated).
+    pub years: String,
+    /// The rank written in the earliest games, then in the latest.
+    pub ranks: Vec<String>,
+}
+
+impl From<keil_archive::PersonChoice> for PersonChoiceDto {
+    fn from(c: keil_archive::PersonChoice) -> PersonChoiceDto {
+        PersonChoiceDto {
+            id: c.id,
+            years: c.span.years(),
+            name: c.name,
+            games: c.games,
+            ranks: c.span.ranks,
+        }
+    }
+}
+
+/// A filter's name that answers to several people: the list holds the
+/// games of all of them; `#ID` in the filter names one alone.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct NamedPeopleDto {
+    /// `player` or `opponent`.
+    pub field: String,
+    /// The name as given.
+    pub name: String,
+    /// How many people it answers to.
+    pub people: usize,
+    /// The people with the most games among them (at most 10), most
+    /// first.
+    pub choices: Vec<PersonChoiceDto>,
 }
 
 /// Games, wins and losses with one colour, or against one opponent.
@@ -80,9 +152,11 @@ pub struct PlayerDto {
     /// The player id.
     #[schema(value_type = i64)]
     pub id: PlayerId,
-    /// The name shown: the player's first spelling, or the name an
-    /// operator's alias gave.
+    /// The name shown: the spelling most of the player's records use, or
+    /// the one an operator set (`keil players name`).
     pub name: String,
+    /// Whether an operator set the name shown.
+    pub name_set: bool,
     /// All stored games (a game against oneself once).
     pub games: u64,
     /// Games against oneself (both colours this player: a program's
@@ -113,6 +187,7 @@ impl From<PlayerProfile> for PlayerDto {
         PlayerDto {
             id: p.id,
             name: p.name,
+            name_set: p.name_set,
             games: p.games,
             self_play: p.self_play,
             spellings: p

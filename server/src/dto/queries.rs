@@ -9,12 +9,17 @@ use utoipa::IntoParams;
 #[derive(Clone, Debug, Default, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct GameFilterQuery {
-    /// A player of the game (case and accents ignored).
+    /// A player of the game (case and accents ignored): every person the
+    /// name answers to (a spelling or alias of theirs; one word also a
+    /// whole word of their names: `Shusaku` is `Honinbo Shusaku` and the
+    /// account `Shusaku`, and the list's `named` says so), or `#ID` the
+    /// player with this id alone.
     pub player: Option<String>,
     /// The colour `player` had: `B` or `W`.
     #[param(value_type = Option<String>, pattern = r"^\s*([Bb]|[Ww]|[Bb][Ll][Aa][Cc][Kk]|[Ww][Hh][Ii][Tt][Ee])?\s*$")]
     pub color: Option<String>,
-    /// The opponent of `player` (without `player`: either player).
+    /// The opponent of `player` (without `player`: either player), named
+    /// as `player` is.
     pub opponent: Option<String>,
     /// A part of the event's name (case and accents ignored: `uec` finds
     /// `第10期UEC杯…`).

@@ -87,6 +87,16 @@ impl FilterEcho {
     }
 }
 
+/// A filter's name that answers to several people, with a link per
+/// person to the same list of theirs alone.
+struct NamedRow {
+    /// `Player` or `Opponent`.
+    field: &'static str,
+    name: String,
+    people: usize,
+    choices: Vec<super::players::ChoiceRow>,
+}
+
 #[derive(Template)]
 #[template(path = "games.html")]
 struct GamesPage<'a> {
@@ -106,6 +116,8 @@ struct GamesPage<'a> {
     download: String,
     download_zip: String,
     error: Option<String>,
+    /// The player and opponent names that answer to several people.
+    named: Vec<NamedRow>,
 }
 
 /// `GET /games?…`: the game list with the API's filters, state in the
@@ -115,19 +127,22 @@ pub async fn games_page(state: Data<ServerState>, q: PageQuery<GamesQuery>) -> P
     let f = FilterEcho::from_query(&q);
     let first_page = q.cursor.is_none() && q.before.is_none();
     let limit = q.limit.clone().unwrap_or_default();
+    let mut named = Vec::new();
     let (rows, next, prev, total, error) = match crate::params::games_query(q) {
         Ok((filter, page)) => {
             // A list or a count that scans runs as a search.
             let scans = filter.scans() || filter.count_scans();
-            let (list, total) = crate::work::read(&state, scans, move |a, budget| {
+            let (list, total, people) = crate::work::read(&state, scans, move |a, budget| {
                 let games = a.games();
                 Ok((
                     games.list_within(&filter, &page, budget)?,
                     games.count_within(&filter, budget)?,
+                    crate::routes::named_people(a, &filter)?,
                 ))
             })
             .await
             .map_err(PageError)?;
+            named = people.into_iter().map(|n| named_row(&f, n)).collect();
             let at = |name: &str, c: keil_archive::Cursor| {
                 let mut pairs = f.pairs();
                 let cursor = c.to_string();
@@ -168,11 +183,49 @@ pub async fn games_page(state: Data<ServerState>, q: PageQuery<GamesQuery>) -> P
         download,
         download_zip,
         error,
+        named,
     };
     let body = page
         .render()
         .map_err(|e| ApiError::Internal(format!("template: {e}")))?;
     Ok(html_response(status, body))
+}
+
+/// The choices of a name that answers to several people: each links to
+/// this list with `#ID` in the name's place, the other filters kept.
+fn named_row(f: &FilterEcho, n: crate::dto::NamedPeopleDto) -> NamedRow {
+    let field = if n.field == "opponent" {
+        "opponent"
+    } else {
+        "player"
+    };
+    let choices = n
+        .choices
+        .into_iter()
+        .map(|c| {
+            let id = format!("#{}", c.id);
+            let pairs: Vec<(&str, &str)> = f
+                .pairs()
+                .into_iter()
+                .map(|(k, v)| if k == field { (k, id.as_str()) } else { (k, v) })
+                .collect();
+            super::players::ChoiceRow {
+                href: link("/games", &pairs),
+                detail: super::players::choice_detail(c.games, &c.years, &c.ranks),
+                name: c.name,
+            }
+        })
+        .collect();
+    NamedRow {
+        field: if field == "player" {
+            "Player"
+        } else {
+            "Opponent"
+        },
+        name: n.name,
+        people: n.people,
+        choices,
+    }
 }
 
 /// `GET /games.sgf?…`: every game the list's filters select, oldest

@@ -14,9 +14,47 @@ use crate::state::ServerState;
 
 struct OpponentRow {
     name: String,
+    /// What names them alone in a games filter.
+    filter: String,
     games: u64,
     wins: u64,
     losses: u64,
+}
+
+/// One of the people a name answers to, as a page offers them to choose
+/// from: the name, a link, and what tells them apart (games, years,
+/// ranks).
+pub(super) struct ChoiceRow {
+    pub(super) name: String,
+    pub(super) href: String,
+    pub(super) detail: String,
+}
+
+/// What tells apart people who answer to one name: `400 games,
+/// 1846–1862, 4d–7d` (the years and ranks left out when unknown).
+pub(super) fn choice_detail(games: u64, years: &str, ranks: &[String]) -> String {
+    let mut d = format!("{games} game{}", if games == 1 { "" } else { "s" });
+    for part in [years.to_string(), ranks.join("\u{2013}")] {
+        if !part.is_empty() {
+            d.push_str(", ");
+            d.push_str(&part);
+        }
+    }
+    d
+}
+
+/// What names person `id`, shown as `name`, alone in a games filter: the
+/// name, or `#ID` when it answers to other people too.
+pub(super) fn filter_value(
+    a: &keil_archive::Archive,
+    name: &str,
+    id: keil_archive::PlayerId,
+) -> keil_archive::Result<String> {
+    Ok(if a.players().answering_ids(name)? == [id] {
+        name.to_string()
+    } else {
+        format!("#{id}")
+    })
 }
 
 #[derive(Template)]
@@ -25,6 +63,12 @@ struct PlayerPage<'a> {
     a: &'a Assets,
     title: String,
     name: String,
+    /// What names the player alone in a games filter.
+    filter: String,
+    /// The other people the name in the address answers to.
+    others: Vec<ChoiceRow>,
+    /// The name in the address.
+    asked: String,
     games: u64,
     wins: u64,
     losses: u64,
@@ -46,15 +90,16 @@ struct PlayerPage<'a> {
 pub async fn player_page(state: Data<ServerState>, name: web::Path<String>) -> PageResult {
     let name = name.into_inner();
     crate::params::segment("player name", &name)?;
-    let (profile, years, rows) = blocking(&state, move |a| {
-        let profile = crate::routes::find_player(a, &name)?.ok_or_else(|| {
-            PageError(ApiError::NotFound(format!(
-                "no player named {name:?}; search for the name on the home page"
-            )))
-        })?;
+    let asked = name.clone();
+    let (profile, years, rows, filter, others, opponent_filters) = blocking(&state, move |a| {
+        let Some(profile) = crate::routes::find_player(a, &name)? else {
+            return Err(PageError(ApiError::NotFound(crate::routes::no_player(
+                a, &name,
+            )?)));
+        };
         let years = chart::Years::from_records(&a.players().results_by_year(profile.id)?);
         let filter = GameFilter {
-            player: Some(profile.name.clone()),
+            player: Some(format!("#{}", profile.id)),
             ..GameFilter::default()
         };
         let page = Page {
@@ -70,7 +115,25 @@ pub async fn player_page(state: Data<ServerState>, name: web::Path<String>) -> P
             .iter()
             .map(Row::from)
             .collect();
-        Ok((profile, years, rows))
+        let mut others = Vec::new();
+        if a.players().answering_ids(&name)?.len() > 1 {
+            for c in a.players().answering(&name, 10)?.0 {
+                if c.id != profile.id {
+                    others.push(ChoiceRow {
+                        href: format!("/players/%23{}", c.id),
+                        detail: choice_detail(c.games, &c.span.years(), &c.span.ranks),
+                        name: c.name,
+                    });
+                }
+            }
+        }
+        let filter = filter_value(a, &profile.name, profile.id)?;
+        let opponent_filters = profile
+            .opponents
+            .iter()
+            .map(|o| filter_value(a, &o.name, o.id))
+            .collect::<keil_archive::Result<Vec<_>>>()?;
+        Ok((profile, years, rows, filter, others, opponent_filters))
     })
     .await?;
     let wins = profile.as_black.wins + profile.as_white.wins;
@@ -80,6 +143,9 @@ pub async fn player_page(state: Data<ServerState>, name: web::Path<String>) -> P
         title: profile.name.clone(),
         chart: years.svg(&profile.name),
         name: profile.name,
+        filter,
+        others,
+        asked,
         games: profile.games,
         wins,
         losses,
@@ -96,8 +162,10 @@ pub async fn player_page(state: Data<ServerState>, name: web::Path<String>) -> P
         opponents: profile
             .opponents
             .into_iter()
-            .map(|o| OpponentRow {
+            .zip(opponent_filters)
+            .map(|(o, filter)| OpponentRow {
                 name: o.name,
+                filter,
                 games: o.games,
                 wins: o.wins,
                 losses: o.losses,

@@ -27,6 +27,7 @@ impl From<PlayerHit> for PlayerRow {
             games: h.games,
             matched: match h.matched {
                 keil_archive::MatchKind::Exact => "exact",
+                keil_archive::MatchKind::Word => "a word of the name",
                 keil_archive::MatchKind::Prefix => "prefix",
                 keil_archive::MatchKind::Fuzzy => "close spelling",
             },

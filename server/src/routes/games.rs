@@ -29,14 +29,18 @@ pub async fn list_games(
     q: Query<GamesQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let (filter, page) = games_query(q.into_inner())?;
-    let list = work::read(&state, filter.scans(), move |a, budget| {
-        Ok(a.games().list_within(&filter, &page, budget)?)
+    let (list, named) = work::read(&state, filter.scans(), move |a, budget| {
+        Ok((
+            a.games().list_within(&filter, &page, budget)?,
+            super::named_people(a, &filter)?,
+        ))
     })
     .await?;
     Ok(HttpResponse::Ok().json(GameListDto {
         games: list.games.into_iter().map(GameDto::from).collect(),
         next_cursor: list.next.map(|c| c.to_string()),
         prev_cursor: list.prev.map(|c| c.to_string()),
+        named,
     }))
 }
 

@@ -36,7 +36,7 @@ pub use games::{
 };
 pub use meta::{health, stats};
 pub use patterns::search_patterns;
-pub(crate) use players::find_player;
+pub(crate) use players::{find_player, named_people, no_player};
 pub use players::{get_player, search_players};
 pub use positions::{get_position, get_position_svg, search_positions};
 pub use refused::{get_refused, list_refused};

@@ -11,7 +11,7 @@ use crate::import::{ImportOptions, ImportReport, ImportSource};
 use crate::index::{patterns, positions};
 use crate::refused;
 use crate::verify::{VerifyProgress, VerifyReport};
-use keil_store::ids::{GameId, RefusedId};
+use keil_store::ids::{GameId, PlayerId, RefusedId};
 use keil_store::model::Removal;
 use keil_store::model::people::AliasReport;
 use keil_store::model::refused::{
@@ -119,8 +119,10 @@ impl Archive {
     /// counts for `name`'s person. When both names already have games, the
     /// two people become one: their spellings, games and results are
     /// merged, and a game between them becomes a game against oneself
-    /// (neither won nor lost). When only `alias` has games, its person
-    /// takes `name` as the name shown.
+    /// (neither won nor lost), shown by the spelling most of their records
+    /// use unless an operator named either ([`Archive::set_player_name`]).
+    /// When only `alias` has games, its person takes `name` as the name
+    /// shown, as [`Archive::set_player_name`] would set it.
     ///
     /// # Errors
     /// [`Error::ReadOnly`] for a read-only archive; [`Error::BadAlias`]
@@ -128,6 +130,20 @@ impl Archive {
     /// SQLite errors.
     pub fn add_alias(&self, alias: &str, name: &str) -> Result<AliasReport> {
         crate::people::add_alias(&self.node, alias, name)
+    }
+
+    /// Shows the person `person` names (as [`Players::id_of`](crate::Players::id_of)
+    /// reads a name: a spelling, an alias, the name shown, or `#ID`) by
+    /// `name` from now on, whatever their records write (`Some`); or again
+    /// by the spelling most of their records use (`None`). Returns the
+    /// person.
+    ///
+    /// # Errors
+    /// [`Error::ReadOnly`] for a read-only archive;
+    /// [`Error::BadPlayerName`] when `person` names nobody or `name` has no
+    /// letter or digit; storage errors.
+    pub fn set_player_name(&self, person: &str, name: Option<&str>) -> Result<PlayerId> {
+        crate::people::set_name(&self.node, person, name)
     }
 
     /// One page of the kept refused records that pass `filter`, at most

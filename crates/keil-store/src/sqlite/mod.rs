@@ -31,6 +31,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../schema/0012_games_facts.sql"),
     include_str!("../../schema/0013_block_heads.sql"),
     include_str!("../../schema/0014_merges_refused.sql"),
+    include_str!("../../schema/0015_people_names.sql"),
 ];
 
 /// The store's one writer: the connection that every write of this process

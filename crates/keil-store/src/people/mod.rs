@@ -3,7 +3,12 @@
 //! person, by person key), `player_aliases` (the operator's aliases) and
 //! `game_players` (a person's games, one row per colour, keyed by date):
 //! what the import resolves names to, what an alias merges, and the reads
-//! of player search and profiles.
+//! of player search and profiles. [`names`]: the name a person is shown
+//! by and the people a name answers to; [`suggest`]: pairs of people an
+//! operator may want to make one.
+
+pub mod names;
+pub mod suggest;
 
 use crate::error::Result;
 use crate::fold::{fold, person_key};
@@ -135,8 +140,11 @@ pub fn add_spelling(tx: Write<'_>, name: &str) -> Result<Spelling> {
 }
 
 /// Makes the person key `alias_key` resolve to `name_key`'s target (see
-/// `keil_archive::Archive::add_alias`); `name` becomes the name shown when
-/// only the alias's person exists.
+/// `keil_archive::Archive::add_alias`). When only the alias's person
+/// exists, `name` becomes their name shown, as an operator's
+/// ([`names::set_name`]); two people merged are shown by the spelling most
+/// of their records use ([`names::refresh`]) unless an operator named
+/// either.
 pub fn alias(tx: Write<'_>, alias_key: &str, name_key: &str, name: &str) -> Result<AliasReport> {
     let read = tx.read();
     let alias_key = alias_key.to_string();
@@ -171,7 +179,7 @@ pub fn alias(tx: Write<'_>, alias_key: &str, name_key: &str, name: &str) -> Resu
     match (from_person, to_person) {
         (Some(a), None) => {
             tx.execute(
-                "UPDATE people SET key = ?2, name = ?3 WHERE id = ?1",
+                "UPDATE people SET key = ?2, name = ?3, name_set = 1 WHERE id = ?1",
                 params![a, to, name],
             )?;
         }
@@ -185,7 +193,9 @@ pub fn alias(tx: Write<'_>, alias_key: &str, name_key: &str, name: &str) -> Resu
 }
 
 /// Merges person `a` into person `b`: spellings, game rows, results
-/// against each other (now against oneself), the game count.
+/// against each other (now against oneself), the game count, and the name
+/// shown (an operator's name for `b`, else for `a`, else the spelling most
+/// of their records use).
 fn merge(tx: Write<'_>, a: i64, b: i64) -> Result<()> {
     for sql in [
         "UPDATE players SET person = ?2 WHERE person = ?1",
@@ -203,7 +213,14 @@ fn merge(tx: Write<'_>, a: i64, b: i64) -> Result<()> {
          WHERE player_id = ?1) WHERE id = ?1",
         params![b],
     )?;
+    // `b` takes `a`'s operator's name when it has none of its own.
+    tx.execute(
+        "UPDATE people SET name = (SELECT name FROM people WHERE id = ?1), name_set = 1 \
+         WHERE id = ?2 AND name_set = 0 AND EXISTS (SELECT 1 FROM people WHERE id = ?1 AND name_set = 1)",
+        params![a, b],
+    )?;
     tx.execute("DELETE FROM people WHERE id = ?1", params![a])?;
+    names::refresh(tx, &[b])?;
     Ok(())
 }
 
@@ -229,10 +246,10 @@ const WINS_LOSSES: &str = "COALESCE(SUM(CASE WHEN won = 1 THEN 1 ELSE 0 END), 0)
 /// A player's profile (see `keil_archive::Players::profile`).
 pub fn profile(conn: Read<'_>, player: PlayerId) -> Result<Option<PlayerProfile>> {
     let id = player.sql();
-    let Some((name, games)) = conn.query_opt(
-        "SELECT name, games FROM people WHERE id = ?",
+    let Some((name, games, name_set)) = conn.query_opt(
+        "SELECT name, games, name_set FROM people WHERE id = ?",
         params![id],
-        |r| Ok((r.get::<String>(0)?, r.get::<i64>(1)?)),
+        |r| Ok((r.get::<String>(0)?, r.get::<i64>(1)?, r.get::<i64>(2)?)),
     )?
     else {
         return Ok(None);
@@ -293,6 +310,7 @@ pub fn profile(conn: Read<'_>, player: PlayerId) -> Result<Option<PlayerProfile>
     Ok(Some(PlayerProfile {
         id: player,
         name,
+        name_set: name_set != 0,
         games: games as u64,
         self_play: self_play as u64,
         spellings: spellings(conn, player)?,
@@ -374,8 +392,18 @@ pub fn results_by_year(conn: Read<'_>, id: PlayerId) -> Result<Vec<YearRecord>> 
     )
 }
 
-/// The person `name` names (see `keil_archive::Players::id_of`).
+/// The person `name` names (see `keil_archive::Players::id_of`): `#N`
+/// person N; else the person of this exact spelling, of its person key
+/// (after the aliases), or shown by this name (the fewest-numbered of
+/// those, should two be).
 pub fn id_of(conn: Read<'_>, name: &str) -> Result<Option<PlayerId>> {
+    if let Some(n) = names::person_number(name) {
+        let id: Option<i64> =
+            conn.query_opt("SELECT id FROM people WHERE id = ?", params![n], |r| {
+                r.get(0)
+            })?;
+        return Ok(id.map(PlayerId::from_sql));
+    }
     let exact: Option<i64> = conn.query_opt(
         "SELECT person FROM players WHERE name = ?",
         params![name],
@@ -383,7 +411,14 @@ pub fn id_of(conn: Read<'_>, name: &str) -> Result<Option<PlayerId>> {
     )?;
     let id = match exact {
         Some(id) => Some(id),
-        None => conn.query_opt(PERSON_OF, params![person_key(name)], |r| r.get(0))?,
+        None => match conn.query_opt(PERSON_OF, params![person_key(name)], |r| r.get(0))? {
+            Some(id) => Some(id),
+            None => conn.query_opt(
+                "SELECT MIN(id) FROM people WHERE name = ? HAVING COUNT(*) > 0",
+                params![name],
+                |r| r.get(0),
+            )?,
+        },
     };
     Ok(id.map(PlayerId::from_sql))
 }
@@ -399,6 +434,7 @@ pub fn most_played(conn: Read<'_>, limit: usize) -> Result<Vec<PlayerHit>> {
                 name: r.get(1)?,
                 games: r.get::<i64>(2)?.max(0) as u64,
                 matched: MatchKind::Exact,
+                span: Default::default(),
             })
         },
     )
