@@ -7,6 +7,12 @@
 
 use std::sync::OnceLock;
 
+/// The product's name: the pages' title and header for a Keil archive,
+/// a mixed one, and wherever the archive is not at hand (the error
+/// pages). An archive of one other kind is named for it
+/// (`crate::state::Site`).
+pub const PRODUCT: &str = "Keil archive";
+
 /// One embedded file.
 struct File {
     /// The name in the source tree (`app.css`).

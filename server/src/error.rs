@@ -283,6 +283,8 @@ pub(crate) struct Answered {
 #[template(path = "error.html")]
 struct ErrorPage<'a> {
     a: &'a Assets,
+    /// The archive's name ([`crate::state::Site`]).
+    site: &'static str,
     title: String,
     status: String,
     message: String,
@@ -294,6 +296,7 @@ pub(crate) fn error_page(status: StatusCode, message: String) -> HttpResponse {
     let reason = status.canonical_reason().unwrap_or("Error");
     let page = ErrorPage {
         a: assets(),
+        site: crate::assets::PRODUCT,
         title: reason.to_string(),
         status: format!("{} {reason}", status.as_u16()),
         message,

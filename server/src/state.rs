@@ -12,7 +12,7 @@
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -177,6 +177,8 @@ pub struct ServerState {
     pub(crate) in_flight: InFlight,
     /// The bulk downloads running.
     pub(crate) exports: Exports,
+    /// The archive's name in the pages ([`Site`]).
+    pub(crate) site: Site,
 }
 
 impl ServerState {
@@ -209,7 +211,56 @@ impl ServerState {
             metrics_addr: options.metrics_addr,
             in_flight: InFlight::default(),
             exports: Exports::default(),
+            site: Site::of(&options.archive),
         })
+    }
+}
+
+/// The archive's name in the pages' titles and header: "Go archive" when
+/// every game it holds is Go ("Kaomi archive" likewise), else the
+/// product's name ([`crate::assets::PRODUCT`]: Keil's, a mixed or an empty
+/// archive). Named when the server starts, after each upload that stores
+/// games, and whenever the home page is computed again (at most every
+/// 10 s), so that another node's imports show here too.
+#[derive(Debug, Default)]
+pub struct Site(
+    /// 0: the product's name; `i + 1`: the one kind `GameKind::ALL[i]`.
+    AtomicU8,
+);
+
+impl Site {
+    /// The name of `archive` as it is now.
+    pub(crate) fn of(archive: &Archive) -> Site {
+        let site = Site::default();
+        site.refresh(archive);
+        site
+    }
+
+    /// Names the archive again from its games per kind (a storage error
+    /// leaves the name as it was).
+    pub(crate) fn refresh(&self, archive: &Archive) {
+        let Ok(stats) = archive.stats() else { return };
+        let one = match stats.by_kind[..] {
+            [(kind, _)] => keil_rules::GameKind::ALL
+                .iter()
+                .position(|&k| k == kind)
+                .map_or(0, |i| i + 1),
+            _ => 0,
+        };
+        self.0
+            .store(u8::try_from(one).unwrap_or(0), Ordering::Relaxed);
+    }
+
+    /// The name: `Go archive`, `Kaomi archive`, or the product's.
+    pub(crate) fn name(&self) -> &'static str {
+        let kind = usize::from(self.0.load(Ordering::Relaxed))
+            .checked_sub(1)
+            .and_then(|i| keil_rules::GameKind::ALL.get(i));
+        match kind {
+            Some(keil_rules::GameKind::Go) => "Go archive",
+            Some(keil_rules::GameKind::Kaomi) => "Kaomi archive",
+            _ => crate::assets::PRODUCT,
+        }
     }
 }
 

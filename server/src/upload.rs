@@ -283,12 +283,14 @@ pub(crate) fn store(
                 && progress.imported > 0
             {
                 state.home.clear();
+                state.site.refresh(&state.archive);
             }
             return Err(e.into());
         }
     };
     if report.counts.imported > 0 {
         state.home.clear();
+        state.site.refresh(&state.archive);
     }
     if let [p] = &report.invalid[..]
         && p.reason == NOT_SGF

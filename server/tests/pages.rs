@@ -1300,3 +1300,49 @@ fn the_search_page_shows_where_games_matched_and_pages_past_twenty() {
     assert_eq!(bad.status, 400);
     assert!(bad.body.contains("after"), "{}", bad.body);
 }
+
+/// An archive of one kind is named for it in every page's title and
+/// header, from the upload that makes it so; a mixed one keeps the
+/// product's name.
+#[test]
+fn an_archive_of_one_kind_is_named_for_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = std::sync::Arc::new(keil_archive::Archive::open(dir.path()).unwrap());
+    let addr = common::serve(keil_server::ServerOptions {
+        token: Some(common::TOKEN.into()),
+        rate_limits: keil_server::limits::RateLimits::off(),
+        ..keil_server::ServerOptions::new(std::sync::Arc::clone(&archive))
+    });
+    let base = format!("http://{addr}");
+    let page = |path: &str| {
+        let mut r = common::agent()
+            .get(&format!("{base}{path}"))
+            .call()
+            .unwrap();
+        assert_eq!(r.status().as_u16(), 200, "{path}");
+        r.body_mut().read_to_string().unwrap()
+    };
+    let empty = page("/games");
+    assert!(
+        empty.contains("<title>Games · Keil archive</title>"),
+        "{empty}"
+    );
+    let uploaded = common::agent()
+        .post(&format!("{base}/api/v1/games"))
+        .header("Authorization", &format!("Bearer {}", common::TOKEN))
+        .send("(;GM[1]FF[4]SZ[9]PB[A]PW[B];B[ee];W[cc])")
+        .unwrap();
+    assert_eq!(uploaded.status().as_u16(), 201);
+    for (path, title) in [("/games", "Games"), ("/positions", "Position explorer")] {
+        let body = page(path);
+        assert!(
+            body.contains(&format!("<title>{title} · Go archive</title>")),
+            "{path}: {body}"
+        );
+        assert!(body.contains(r#"<a class="brand" href="/">Go archive</a>"#));
+    }
+    drop(archive);
+    drop(dir);
+    // The shared archive holds every kind: the product's name.
+    assert!(html("/games").contains("<title>Games · Keil archive</title>"));
+}

@@ -23,6 +23,8 @@ use crate::state::ServerState;
 #[template(path = "game.html")]
 struct GamePage<'a> {
     a: &'a Assets,
+    /// The archive's name ([`crate::state::Site`]).
+    site: &'static str,
     title: String,
     heading: String,
     id: GameId,
@@ -197,7 +199,14 @@ pub async fn game_page(
     .await?;
     let records = record_rows(records, view_record(&q)?);
     let similar = similar.into_iter().map(SimilarRow::from).collect();
-    render(&game_view(id, view, game, records, similar)?)
+    render(&game_view(
+        id,
+        view,
+        game,
+        records,
+        similar,
+        state.site.name(),
+    )?)
 }
 
 /// The game's records as its page lists them, `shown` marked; none when
@@ -231,13 +240,15 @@ impl From<keil_archive::SimilarGame> for SimilarRow {
 }
 
 /// The game page's view: the board panel at the ply asked for, the move
-/// list, the tree, the game's facts, its records and similar games.
+/// list, the tree, the game's facts, its records and similar games,
+/// under the archive's name `site`.
 fn game_view(
     id: GameId,
     view: View,
     game: keil_archive::Game,
     records: Vec<RecordRow>,
     similar: Vec<SimilarRow>,
+    site: &'static str,
 ) -> Result<GamePage<'static>, PageError> {
     let summary = game.summary;
     let handicap = game.moves.handicap;
@@ -261,6 +272,7 @@ fn game_view(
     };
     Ok(GamePage {
         a: assets(),
+        site,
         title: heading.clone(),
         heading,
         id,

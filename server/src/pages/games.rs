@@ -101,6 +101,8 @@ struct NamedRow {
 #[template(path = "games.html")]
 struct GamesPage<'a> {
     a: &'a Assets,
+    /// The archive's name ([`crate::state::Site`]).
+    site: &'static str,
     title: &'a str,
     f: FilterEcho,
     kinds: Vec<(String, String)>,
@@ -167,6 +169,7 @@ pub async fn games_page(state: Data<ServerState>, q: PageQuery<GamesQuery>) -> P
     };
     let page = GamesPage {
         a: assets(),
+        site: state.site.name(),
         title: "Games",
         f,
         kinds: kinds(),

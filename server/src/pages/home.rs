@@ -157,6 +157,8 @@ fn home_data(a: &Archive) -> Result<HomeData, PageError> {
 #[template(path = "home.html")]
 struct HomePage<'a> {
     a: &'a Assets,
+    /// The archive's name ([`crate::state::Site`]).
+    site: &'static str,
     title: &'a str,
     games: u64,
     players: u64,
@@ -167,11 +169,12 @@ struct HomePage<'a> {
     rows: &'a [Row],
 }
 
-/// The home page's HTML, read from the archive.
-fn home_html(a: &Archive) -> Result<String, PageError> {
+/// The home page's HTML, read from the archive, under its name `site`.
+fn home_html(a: &Archive, site: &'static str) -> Result<String, PageError> {
     let data = home_data(a)?;
     render_html(&HomePage {
         a: assets(),
+        site,
         title: "Home",
         games: data.games,
         players: data.players,
@@ -192,13 +195,25 @@ pub async fn home(state: Data<ServerState>) -> PageResult {
         (Some(d), true) => {
             let st = state.clone();
             actix_web::rt::spawn(async move {
-                let fresh = blocking(&st, home_html).await.ok().map(Arc::new);
+                // The archive is named again with its page: another
+                // node's imports show here within 10 s of a visit.
+                let named = st.clone();
+                let fresh = blocking(&st, move |a| {
+                    named.site.refresh(a);
+                    home_html(a, named.site.name())
+                })
+                .await
+                .ok()
+                .map(Arc::new);
                 st.home.put(fresh);
             });
             d
         }
         (None, refresh) => {
-            let fresh = blocking(&state, home_html).await.map(Arc::new);
+            let site = state.site.name();
+            let fresh = blocking(&state, move |a| home_html(a, site))
+                .await
+                .map(Arc::new);
             if refresh {
                 state.home.put(fresh.as_ref().ok().cloned());
             }

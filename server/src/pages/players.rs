@@ -61,6 +61,8 @@ pub(super) fn filter_value(
 #[template(path = "player.html")]
 struct PlayerPage<'a> {
     a: &'a Assets,
+    /// The archive's name ([`crate::state::Site`]).
+    site: &'static str,
     title: String,
     name: String,
     /// What names the player alone in a games filter.
@@ -140,6 +142,7 @@ pub async fn player_page(state: Data<ServerState>, name: web::Path<String>) -> P
     let losses = profile.as_black.losses + profile.as_white.losses;
     render(&PlayerPage {
         a: assets(),
+        site: state.site.name(),
         title: profile.name.clone(),
         chart: years.svg(&profile.name),
         name: profile.name,

@@ -58,6 +58,8 @@ fn board_name(r: &RefusedSummary) -> String {
 #[template(path = "refused_list.html")]
 struct RefusedListPage<'a> {
     a: &'a Assets,
+    /// The archive's name ([`crate::state::Site`]).
+    site: &'static str,
     title: &'a str,
     rows: Vec<RefusedRow>,
     reason: String,
@@ -106,6 +108,7 @@ pub async fn refused_list_page(q: PageQuery<RefusedQuery>, state: Data<ServerSta
     });
     render(&RefusedListPage {
         a: assets(),
+        site: state.site.name(),
         title: "Refused records",
         rows: page.items.iter().map(RefusedRow::from).collect(),
         reason,
@@ -121,6 +124,8 @@ pub async fn refused_list_page(q: PageQuery<RefusedQuery>, state: Data<ServerSta
 #[template(path = "refused.html")]
 struct RefusedPage<'a> {
     a: &'a Assets,
+    /// The archive's name ([`crate::state::Site`]).
+    site: &'static str,
     title: String,
     id: RefusedId,
     words: String,
@@ -180,6 +185,7 @@ pub async fn refused_page(
     }
     render(&RefusedPage {
         a: assets(),
+        site: state.site.name(),
         title: format!("Refused record {id}"),
         id,
         board: board_name(&record.summary),

@@ -112,6 +112,8 @@ impl From<&TextHit> for HitRow {
 #[template(path = "search.html")]
 struct SearchPage<'a> {
     a: &'a Assets,
+    /// The archive's name ([`crate::state::Site`]).
+    site: &'static str,
     title: String,
     q: String,
     /// Whether this is a later page (players are listed on the first).
@@ -161,6 +163,7 @@ pub async fn search_page(state: Data<ServerState>, q: PageQuery<SearchParams>) -
         .join(" or ");
     render(&SearchPage {
         a: assets(),
+        site: state.site.name(),
         title: if q.is_empty() {
             "Search".into()
         } else {

@@ -12,6 +12,8 @@ use crate::state::ServerState;
 #[template(path = "upload.html")]
 struct UploadPage<'a> {
     a: &'a Assets,
+    /// The archive's name ([`crate::state::Site`]).
+    site: &'static str,
     title: &'a str,
     enabled: bool,
     origin: String,
@@ -22,6 +24,7 @@ pub async fn upload_page(req: HttpRequest, state: Data<ServerState>) -> PageResu
     let info = req.connection_info();
     render(&UploadPage {
         a: assets(),
+        site: state.site.name(),
         title: "Upload",
         enabled: state.tokens.enabled(),
         origin: format!("{}://{}", info.scheme(), info.host()),

@@ -61,6 +61,8 @@ impl From<&PositionHit> for HitRow {
 #[template(path = "positions.html")]
 struct PositionsPage<'a> {
     a: &'a Assets,
+    /// The archive's name ([`crate::state::Site`]).
+    site: &'static str,
     title: &'a str,
     /// `ply` or `move`: how the game's turns are named
     /// ([`super::names::ply_word`]).
@@ -190,7 +192,14 @@ pub async fn positions_page(state: Data<ServerState>, q: PageQuery<ExplorerParam
         Err(PageError(ApiError::BadRequest(m))) => (None, Some(m)),
         Err(e) => return Err(e),
     };
-    render(&positions_view(here, line.as_ref(), answer.as_ref(), error))
+    let site = state.site.name();
+    render(&positions_view(
+        here,
+        line.as_ref(),
+        answer.as_ref(),
+        error,
+        site,
+    ))
 }
 
 /// The position and the search the explorer shows, as its links keep
@@ -311,12 +320,14 @@ impl Found {
 }
 
 /// The explorer page: the board with its marks, the line played, the
-/// search's form and what it found (or why the search was refused).
+/// search's form and what it found (or why the search was refused),
+/// under the archive's name `site`.
 fn positions_view(
     here: Here,
     line: Option<&crate::play::Line>,
     answer: Option<&PositionAnswer>,
     error: Option<String>,
+    site: &'static str,
 ) -> PositionsPage<'static> {
     let links = here.move_links(line);
     let found = answer.map_or_else(Found::default, |a| Found::new(a, &here, &links));
@@ -350,6 +361,7 @@ fn positions_view(
     let size = here.pos.board().size();
     PositionsPage {
         a: assets(),
+        site,
         title: "Position explorer",
         ply_word: ply_word(here.pos.kind()),
         svg,

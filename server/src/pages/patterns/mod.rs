@@ -87,6 +87,8 @@ struct GameRow {
 #[template(path = "patterns.html")]
 struct PatternsPage<'a> {
     a: &'a Assets,
+    /// The archive's name ([`crate::state::Site`]).
+    site: &'static str,
     title: &'a str,
     /// `ply` or `move`: how the game's turns are named
     /// ([`super::names::ply_word`]).
@@ -138,7 +140,7 @@ pub async fn patterns_page(state: Data<ServerState>, q: PageQuery<PatternParams>
         .map_err(|e| PageError(ApiError::BadRequest(format!("size: {e}"))))?
         .board();
     let found = search(&state, &mut form, &board).await?;
-    let page = patterns_view(form, &board, found)?;
+    let page = patterns_view(form, &board, found, state.site.name())?;
     let status = if page.error.is_none() {
         StatusCode::OK
     } else {
@@ -336,7 +338,7 @@ const MODES: &[(&str, &str)] = &[
 ];
 
 /// The page's view model: the form echoed, its links, the board drawn
-/// and what the search found.
+/// and what the search found, under the archive's name `site`.
 ///
 /// # Errors
 /// A board the form's kind and size do not make (400).
@@ -344,6 +346,7 @@ fn patterns_view(
     form: PatternForm,
     board: &AnyBoard,
     found: Found,
+    site: &'static str,
 ) -> Result<PatternsPage<'static>, PageError> {
     let (symmetry, swap) = match &form.query {
         Some(q) => (q.symmetry, q.swap_colors),
@@ -378,6 +381,7 @@ fn patterns_view(
         .map(|c| here.href(&fields, &notation, &[("cursor", c)]));
     Ok(PatternsPage {
         a: assets(),
+        site,
         title: "Pattern search",
         ply_word: ply_word(spec.kind),
         svg,
