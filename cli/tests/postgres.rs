@@ -172,9 +172,14 @@ fn serve(db: &str, cache: &Path, tokens: &Path) -> (std::process::Child, String)
         .unwrap();
     let mut stderr = BufReader::new(child.stderr.take().unwrap());
     let mut line = String::new();
+    let mut said = String::new();
     let addr = loop {
         line.clear();
-        assert!(stderr.read_line(&mut line).unwrap() > 0, "the node ended");
+        assert!(
+            stderr.read_line(&mut line).unwrap() > 0,
+            "the node ended: {said}"
+        );
+        said.push_str(&line);
         if let Some(i) = line.find("listening on http://") {
             let rest = &line[i + "listening on http://".len()..];
             break rest.split_whitespace().next().unwrap().to_string();

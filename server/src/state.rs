@@ -211,7 +211,11 @@ impl ServerState {
             metrics_addr: options.metrics_addr,
             in_flight: InFlight::default(),
             exports: Exports::default(),
-            site: Site::of(&options.archive),
+            // On a thread of its own: the state is made inside the
+            // server's runtime, where PostgreSQL's blocking client cannot
+            // run.
+            site: std::thread::scope(|s| s.spawn(|| Site::of(&options.archive)).join())
+                .unwrap_or_default(),
         })
     }
 }
