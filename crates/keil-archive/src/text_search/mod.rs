@@ -117,6 +117,44 @@ pub struct TextResults {
 }
 
 impl Archive {
+    /// Games whose players, event, place, game name or comments match
+    /// `query`, best first, at most `limit`. The query is read by
+    /// [`TextPlan::parse`](crate::TextPlan::parse): words that must all occur (case and accents
+    /// ignored, each in any field), `"phrases"`, `player:`, `event:`,
+    /// `place:`, `name:`,
+    /// `comment:` to restrict a word or phrase to one field, `-word` to
+    /// exclude; anything else (brackets, `AND`, a lone quote, `a:b:c`) is
+    /// searched as words, never a syntax error. A query with no word to
+    /// find (only punctuation, or only excluded words) finds nothing. A
+    /// four-digit year from 1600 to 2100 among other words (`Shusaku
+    /// 1846`) keeps the games of that year instead of being searched
+    /// ([`TextPlan::take_years`](crate::TextPlan::take_years)). Each hit
+    /// says where it matched ([`TextHit::matches`](crate::TextHit::matches));
+    /// [`Archive::search_text_page`] pages past `limit`, with the total.
+    ///
+    /// # Errors
+    /// [`Error::TextQuery`](crate::Error::TextQuery) for a query over [`MAX_TEXT_QUERY_BYTES`](crate::MAX_TEXT_QUERY_BYTES) or
+    /// [`MAX_TEXT_QUERY_WORDS`](crate::MAX_TEXT_QUERY_WORDS); tantivy and SQLite errors.
+    pub fn search_text(&self, query: &str, limit: usize) -> Result<Vec<TextHit>> {
+        self.search_text_within(query, limit, &Budget::unlimited())
+    }
+
+    /// [`Archive::search_text`] under a time budget, checked before the
+    /// text index is searched and before the games are read.
+    ///
+    /// # Errors
+    /// [`Error::OverBudget`](crate::Error::OverBudget) when `budget` is spent; as
+    /// [`Archive::search_text`].
+    pub fn search_text_within(
+        &self,
+        query: &str,
+        limit: usize,
+        budget: &Budget,
+    ) -> Result<Vec<TextHit>> {
+        let page = TextPage { limit, after: None };
+        Ok(self.search_text_page(query, &page, budget)?.hits)
+    }
+
     /// One page of the games whose players, event, place, game name or
     /// comments match `query` (read as [`Archive::search_text`] says, a
     /// year taken as a date filter: the module's docs), best first, each
