@@ -31,7 +31,7 @@ struct GamePage<'a> {
     ply: u32,
     plies: u32,
     /// `Plies` (Keil) or `Moves` (Go, Kaomi): the count's name
-    /// ([`super::names::ply_word`]).
+    /// ([`super::names::plies_heading`]).
     plies_word: &'static str,
     panel: String,
     /// The query the viewer's script keeps (`var=2&numbers=1&`).
@@ -278,10 +278,7 @@ fn game_view(
         id,
         ply: sh.ply,
         plies: sh.plies,
-        plies_word: match super::names::ply_word(summary.kind) {
-            "move" => "Moves",
-            _ => "Plies",
-        },
+        plies_word: super::names::plies_heading(summary.kind),
         panel,
         keep: sh.view.keep(),
         moves: sh.line.moves,

@@ -51,16 +51,24 @@ pub(super) fn size_name(kind: &str, size: u8) -> String {
     }
 }
 
-/// How a page names a turn of a game of `kind`: `move` for Go and Kaomi
-/// (a stone or a pass a turn: a move and a ply are one, and Go players
-/// count moves), `ply` for Keil (whose button take is a turn of its own,
-/// keil-rules.md).
+/// Whether a page counts a game of `kind` in moves (Go and Kaomi: a stone
+/// or a pass a turn, a move and a ply are one, and Go players count
+/// moves) rather than plies (Keil, whose button take is a turn of its
+/// own, keil-rules.md).
+fn counts_moves(kind: keil_rules::GameKind) -> bool {
+    kind != keil_rules::GameKind::Keil
+}
+
+/// How a page names a turn of a game of `kind`: `move` or `ply`
+/// ([`counts_moves`]).
 pub(super) fn ply_word(kind: keil_rules::GameKind) -> &'static str {
-    if kind == keil_rules::GameKind::Keil {
-        "ply"
-    } else {
-        "move"
-    }
+    if counts_moves(kind) { "move" } else { "ply" }
+}
+
+/// How a page heads a count of a game's turns: `Moves` or `Plies`
+/// ([`counts_moves`]).
+pub(super) fn plies_heading(kind: keil_rules::GameKind) -> &'static str {
+    if counts_moves(kind) { "Moves" } else { "Plies" }
 }
 
 /// Every game kind the archive stores: `(code, name)`.
