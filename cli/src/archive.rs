@@ -117,6 +117,40 @@ pub fn reindex(args: Args) -> anyhow::Result<()> {
 
 /// Prints counts and sizes. Opens the archive read-only: works on a
 /// read-only or full volume and beside a running import.
+/// Runs `keil collections`: the archive's collections, most games first,
+/// with their games, years and players' ranks; JSON: one object per
+/// collection, one a line.
+pub fn collections(args: Args) -> anyhow::Result<()> {
+    let archive = open_for_reading(&args.db)?;
+    let list = archive.games().collections()?;
+    if args.json {
+        for c in &list {
+            outln!("{}", serde_json::to_string(c)?)?;
+        }
+        return Ok(());
+    }
+    if list.is_empty() {
+        outln!("no collection: the archive has no games")?;
+    }
+    let span = |a: Option<String>, b: Option<String>| match (a, b) {
+        (Some(a), Some(b)) if a != b => format!("{a}–{b}"),
+        (Some(a), _) => a,
+        _ => "-".to_string(),
+    };
+    for c in list {
+        let years = span(
+            c.first_year.map(|y| y.to_string()),
+            c.last_year.map(|y| y.to_string()),
+        );
+        let ranks = span(
+            c.lowest_rank.map(|r| r.to_string()),
+            c.highest_rank.map(|r| r.to_string()),
+        );
+        outln!("{:>9} games  {years:<9}  ranks {ranks:<7}  {}", c.games, c.name)?;
+    }
+    Ok(())
+}
+
 pub fn stats(args: Args) -> anyhow::Result<()> {
     let archive = open_for_reading(&args.db)?;
     let s = archive.stats()?;

@@ -56,6 +56,18 @@ pub struct Args {
     /// alias`).
     #[arg(long)]
     pub aliases: Option<PathBuf>,
+    /// The collection the stored games go to (a KGS set, Tygem, a
+    /// professional collection): what `--collection` filters and the
+    /// pages count by. Default: the folder or archive each game was read
+    /// from, as named here (`kgs/` is `kgs`, `KGS-2004.tar.bz2` is
+    /// `KGS-2004`, standard input `standard input`).
+    #[arg(long, value_parser = parse_collection)]
+    pub collection: Option<String>,
+}
+
+/// `--collection`: trimmed, 1 to 100 characters, no control character.
+fn parse_collection(s: &str) -> Result<String, String> {
+    keil_archive::collection_name(s).map_err(|e| e.to_string())
 }
 
 /// `--duplicates`.
@@ -130,6 +142,7 @@ impl Args {
                 DuplicatesArg::Exact => Duplicates::Exact,
             },
             aliases,
+            collection: self.collection.clone(),
             ..ImportOptions::default()
         }
     }

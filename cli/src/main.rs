@@ -68,6 +68,9 @@ enum Command {
     Reindex(archive::Args),
     /// Counts and sizes of an archive.
     Stats(archive::Args),
+    /// The collections of an archive (`keil import --collection`), most
+    /// games first: games, years, the ranks of their players.
+    Collections(archive::Args),
     /// List the refused records an archive keeps (each as it came, with
     /// why it was refused): a table, or one JSON object per line.
     Refused(refused::Args),
@@ -101,6 +104,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Players(args) => players::run(args),
         Command::Reindex(args) => archive::reindex(args),
         Command::Stats(args) => archive::stats(args),
+        Command::Collections(args) => archive::collections(args),
         Command::Refused(args) => refused::run(args),
         Command::Remove(args) => archive::remove(args),
         Command::Serve(args) => serve::run(args),

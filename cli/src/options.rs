@@ -67,6 +67,10 @@ pub struct FilterArgs {
     /// Komi exactly, in points (6.5, 7.5, 0, -0.5).
     #[arg(long, allow_hyphen_values = true)]
     pub komi: Option<keil_rules::HalfPoints>,
+    /// The collection, by its name exactly (`keil collections` lists
+    /// them).
+    #[arg(long)]
+    pub collection: Option<String>,
 }
 
 impl FilterArgs {
@@ -94,6 +98,7 @@ impl FilterArgs {
             max_rank: self.max_rank,
             handicap: self.handicap,
             komi: self.komi,
+            collection: self.collection,
         })
     }
 }

@@ -16,7 +16,7 @@ use actix_web::body::{BodySize, BoxBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::middleware::Next;
 
-use crate::error::{Answered, ApiError, Form, PageError, answer};
+use crate::error::{Answered, ApiError, Form, PageError, answer, answer_in};
 
 /// The longest request target (path and query), in bytes: longer ones are
 /// answered 414. (actix-http's own limit is 65,534, answered with a bare
@@ -74,9 +74,17 @@ pub async fn documents(
     let built = res.response().extensions().get::<Answered>().copied();
     let default = built.map_or(Form::Json, |a| a.form);
     let form = Form::of(res.request().headers(), default);
-    if built.is_some_and(|a| a.form == form) {
+    // An HTML page is built again under the archive's name (an error's
+    // own answer knows no archive).
+    let site = res
+        .request()
+        .app_data::<actix_web::web::Data<crate::state::ServerState>>()
+        .map(|s| s.site.name());
+    if built.is_some_and(|a| a.form == form) && (form == Form::Json || site.is_none()) {
         return Ok(res);
     }
+    let site = site.unwrap_or(crate::state::SiteName::PRODUCT);
+    let answer = |api: &ApiError, form| answer_in(api, form, site);
     let rebuilt = match res.response().error() {
         Some(e) => match (e.as_error::<ApiError>(), e.as_error::<PageError>()) {
             (Some(api), _) | (_, Some(PageError(api))) => answer(api, form),

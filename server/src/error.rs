@@ -284,19 +284,23 @@ pub(crate) struct Answered {
 struct ErrorPage<'a> {
     a: &'a Assets,
     /// The archive's name ([`crate::state::Site`]).
-    site: &'static str,
+    site: crate::state::SiteName,
     title: String,
     status: String,
     message: String,
 }
 
-/// An error's HTML page (status and message in the site's layout, with
-/// the page headers): the HTML form of [`crate::error::answer`].
-pub(crate) fn error_page(status: StatusCode, message: String) -> HttpResponse {
+/// An error's HTML page (status and message in the site's layout, under
+/// the archive's name `site`, with the page headers): the HTML form of [`crate::error::answer`].
+pub(crate) fn error_page(
+    status: StatusCode,
+    message: String,
+    site: crate::state::SiteName,
+) -> HttpResponse {
     let reason = status.canonical_reason().unwrap_or("Error");
     let page = ErrorPage {
         a: assets(),
-        site: crate::assets::PRODUCT,
+        site,
         title: reason.to_string(),
         status: format!("{} {reason}", status.as_u16()),
         message,
@@ -307,8 +311,15 @@ pub(crate) fn error_page(status: StatusCode, message: String) -> HttpResponse {
 /// The answer for an error: its status, its document in `form` (a problem
 /// document, or an HTML page with the pages' headers), the extra headers
 /// of its kind on both forms, and `Answered` in the extensions. The one
-/// place that builds an error's answer.
+/// place that builds an error's answer. An HTML page is under the
+/// product's name; [`answer_in`] names the archive.
 pub fn answer(e: &ApiError, form: Form) -> HttpResponse {
+    answer_in(e, form, crate::state::SiteName::PRODUCT)
+}
+
+/// [`answer`], an HTML page under the archive's name `site` (the
+/// [`crate::documents`] middleware knows it from the request's state).
+pub fn answer_in(e: &ApiError, form: Form, site: crate::state::SiteName) -> HttpResponse {
     let status = e.status_code();
     let detail = e.detail();
     let mut response = match form {
@@ -323,7 +334,7 @@ pub fn answer(e: &ApiError, form: Form) -> HttpResponse {
                 .insert_header((header::CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON)))
                 .body(serde_json::to_string(&problem).unwrap_or_default())
         }
-        Form::Html => error_page(status, detail),
+        Form::Html => error_page(status, detail, site),
     };
     for (name, value) in e.extra_headers() {
         response.headers_mut().insert(name, value);
@@ -339,7 +350,9 @@ impl From<keil_archive::Error> for ApiError {
     fn from(e: keil_archive::Error) -> ApiError {
         use keil_archive::Error as E;
         match e {
-            E::BadCursor(_) | E::TextQuery(_) => ApiError::BadRequest(e.to_string()),
+            E::BadCursor(_) | E::TextQuery(_) | E::BadCollection(_) => {
+                ApiError::BadRequest(e.to_string())
+            }
             E::Pattern(p) => p.into(),
             E::Busy => ApiError::Busy,
             E::OverBudget { budget_ms } => ApiError::OverBudget { budget_ms },

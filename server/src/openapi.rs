@@ -39,6 +39,7 @@ use crate::routes;
         routes::patterns::search_patterns,
         routes::games::search_text,
         routes::meta::stats,
+        routes::meta::collections,
         routes::refused::list_refused,
         routes::refused::get_refused,
     ),
@@ -46,6 +47,7 @@ use crate::routes;
         Problem, GameDto, GameListDto, GameDetailDto, GameRecordDto, SimilarGameDto, PositionDto, MoveDto, CapturesDto, KaomiEndDto, KaomiGroupDto, KaomiPairDto, PushDto,
         PlayerHitDto, PlayersDto, RecordDto, OpponentDto, SpellingDto, PlayerDto, ContinuationDto, YearCountDto,
         PersonChoiceDto, NamedPeopleDto,
+        CollectionCountDto, CollectionDto, CollectionsDto,
         GameHitRow, PositionGameDto, PositionSearchDto, TextHitDto, TextMatchDto, SegmentDto, SearchDto, StatsDto, HealthDto,
         UploadVerdictDto, UploadDto, RemovalDto, MoveStatsDto, PatternContinuationDto, PatternGameDto,
         PatternSearchDto, RefusedDto, RefusedListDto, RefusedRecordDto,
@@ -55,7 +57,7 @@ use crate::routes;
         (name = "games", description = "Games, their records and positions; uploads"),
         (name = "players", description = "Player search and profiles"),
         (name = "positions", description = "Position and pattern search with continuation statistics"),
-        (name = "meta", description = "Health, statistics, this document"),
+        (name = "meta", description = "Health, statistics, collections, this document"),
     )
 )]
 pub struct ApiDoc;

@@ -220,17 +220,21 @@ impl ServerState {
     }
 }
 
-/// The archive's name in the pages' titles and header: "Go archive" when
-/// every game it holds is Go ("Kaomi archive" likewise), else the
-/// product's name ([`crate::assets::PRODUCT`]: Keil's, a mixed or an empty
-/// archive). Named when the server starts, after each upload that stores
-/// games, and whenever the home page is computed again (at most every
-/// 10 s), so that another node's imports show here too.
+/// What the pages say of the archive as a whole: its name in the titles
+/// and header ("Go archive" when every game it holds is Go, "Kaomi
+/// archive" likewise, else the product's name, [`crate::assets::PRODUCT`]:
+/// Keil's, a mixed or an empty archive), the kinds of game it holds (the
+/// forms offer those) and its collections (the forms' collection list).
+/// Read when the server starts, after each upload that stores games, and
+/// whenever the home page is computed again (at most every 10 s), so that
+/// another node's imports show here too.
 #[derive(Debug, Default)]
-pub struct Site(
+pub struct Site {
     /// 0: the product's name; `i + 1`: the one kind `GameKind::ALL[i]`.
-    AtomicU8,
-);
+    kind: AtomicU8,
+    /// The kinds with games, and the collections.
+    held: Mutex<(Vec<keil_rules::GameKind>, Arc<Vec<keil_archive::CollectionSummary>>)>,
+}
 
 impl Site {
     /// The name of `archive` as it is now.
@@ -240,8 +244,8 @@ impl Site {
         site
     }
 
-    /// Names the archive again from its games per kind (a storage error
-    /// leaves the name as it was).
+    /// Reads the archive's kinds and collections again (a storage error
+    /// leaves them as they were).
     pub(crate) fn refresh(&self, archive: &Archive) {
         let Ok(stats) = archive.stats() else { return };
         let one = match stats.by_kind[..] {
@@ -251,20 +255,76 @@ impl Site {
                 .map_or(0, |i| i + 1),
             _ => 0,
         };
-        self.0
+        self.kind
             .store(u8::try_from(one).unwrap_or(0), Ordering::Relaxed);
+        let kinds = stats.by_kind.iter().map(|&(k, _)| k).collect();
+        let mut held = self.held.lock().unwrap_or_else(|e| e.into_inner());
+        held.0 = kinds;
+        if let Ok(c) = archive.games().collections() {
+            held.1 = Arc::new(c);
+        }
     }
 
     /// The name: `Go archive`, `Kaomi archive`, or the product's.
-    pub(crate) fn name(&self) -> &'static str {
-        let kind = usize::from(self.0.load(Ordering::Relaxed))
-            .checked_sub(1)
-            .and_then(|i| keil_rules::GameKind::ALL.get(i));
-        match kind {
+    pub(crate) fn name(&self) -> SiteName {
+        SiteName {
+            kind: usize::from(self.kind.load(Ordering::Relaxed))
+                .checked_sub(1)
+                .and_then(|i| keil_rules::GameKind::ALL.get(i))
+                .copied(),
+        }
+    }
+
+    /// The kinds of game the archive holds (in `GameKind::ALL`'s order);
+    /// every kind while it holds none.
+    pub(crate) fn kinds(&self) -> Vec<keil_rules::GameKind> {
+        let held = self.held.lock().unwrap_or_else(|e| e.into_inner());
+        if held.0.is_empty() {
+            keil_rules::GameKind::ALL.to_vec()
+        } else {
+            held.0.clone()
+        }
+    }
+
+    /// The archive's collections, most games first.
+    pub(crate) fn collections(&self) -> Arc<Vec<keil_archive::CollectionSummary>> {
+        self.held.lock().unwrap_or_else(|e| e.into_inner()).1.clone()
+    }
+}
+
+/// The archive's name as the pages show it ([`Site::name`]): `Go
+/// archive`, `Kaomi archive` or the product's (its `Display`), and what
+/// its records are ([`SiteName::records`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SiteName {
+    /// The one kind of game the archive holds; `None` for none or several.
+    kind: Option<keil_rules::GameKind>,
+}
+
+impl SiteName {
+    /// The product's name, for an answer that knows no archive.
+    pub(crate) const PRODUCT: SiteName = SiteName { kind: None };
+
+    /// What the archive's records are, as the footer says:
+    /// `Go game records`, or `Keil, Go and Kaomi game records` for a
+    /// mixed or empty archive.
+    pub(crate) fn records(&self) -> &'static str {
+        match self.kind {
+            Some(keil_rules::GameKind::Go) => "Go game records",
+            Some(keil_rules::GameKind::Kaomi) => "Kaomi game records",
+            Some(keil_rules::GameKind::Keil) => "Keil game records",
+            _ => "Keil, Go and Kaomi game records",
+        }
+    }
+}
+
+impl std::fmt::Display for SiteName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self.kind {
             Some(keil_rules::GameKind::Go) => "Go archive",
             Some(keil_rules::GameKind::Kaomi) => "Kaomi archive",
             _ => crate::assets::PRODUCT,
-        }
+        })
     }
 }
 

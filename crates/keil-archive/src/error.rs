@@ -32,6 +32,10 @@ pub enum Error {
     /// name without a letter or digit.
     #[error("player name refused: {0}")]
     BadPlayerName(String),
+    /// Occurs when an import's collection name is refused
+    /// ([`crate::collection_name`]: empty, too long, a control character).
+    #[error("collection refused: {0}")]
+    BadCollection(String),
     /// Occurs when a file or directory cannot be read or created.
     #[error("{}: {source}", path.display())]
     Io {

@@ -5,7 +5,9 @@ use crate::error::{Error, Result};
 use crate::node::Node;
 use keil_store::budget::Budget;
 use keil_store::ids::GameId;
-use keil_store::model::{Game, GameFilter, GameList, GameMoves, GameStatus, GameSummary, Page};
+use keil_store::model::{
+    CollectionSummary, Game, GameFilter, GameList, GameMoves, GameStatus, GameSummary, Page,
+};
 use keil_store::{Read, games as sql};
 
 /// One game's summary and moves; `None` when no game has this id.
@@ -27,6 +29,18 @@ pub struct Games<'a> {
 }
 
 impl Games<'_> {
+    /// Every collection with stored games (`keil import --collection`),
+    /// most games first: its games, years and players' ranks, from the
+    /// game facts (caught up with the store first).
+    ///
+    /// # Errors
+    /// Storage errors.
+    pub fn collections(&self) -> Result<Vec<CollectionSummary>> {
+        let conn = self.node.reader()?;
+        conn.snapshot(|read| self.node.facts.refresh(read))?;
+        Ok(self.node.facts.read().collection_summaries())
+    }
+
     /// One game in full: metadata, moves and the normalised record text;
     /// `None` when no game has this id.
     ///

@@ -98,6 +98,7 @@ pub const CATCH_UP_EVERY: std::time::Duration = index::Follow::EVERY;
 pub use error::{Error, Result};
 pub use error::{MAX_TEXT_QUERY_BYTES, MAX_TEXT_QUERY_WORDS, PatternError, TextQueryError};
 pub use games::{GameRecord, Games, SimilarGame};
+pub use import::collection::{MAX_COLLECTION_CHARS, collection_name, default_collection};
 pub use import::prepare::{Checked, EMPTY_RECORD};
 pub use import::{
     Duplicates, Fate, GameOutcome, ImportOptions, ImportReport, ImportSource, Merge, MergeKind,
@@ -120,7 +121,7 @@ pub use keil_store::model::people::{
 };
 pub use keil_store::model::refused::Problem;
 pub use keil_store::model::{
-    Cursor, Game, GameFilter, GameList, GameMoves, GameStatus, GameStatusError, GameSummary,
+    CollectionCount, CollectionSummary, Cursor, Game, GameFilter, GameList, GameMoves, GameStatus, GameStatusError, GameSummary,
     HitCursor, HitDetails, MAX_PAGE, Order, Page, YearCount, written_day,
 };
 pub use keil_store::progress::ImportProgress;

@@ -23,14 +23,14 @@ use keil_rules::{Color, HalfPoints};
 /// them.
 const SUMMARY_COLUMNS: &str = "g.id, pb.name, pw.name, g.black_rank, g.white_rank, \
      g.date_raw, g.date, g.event, g.round, g.place, g.game_name, g.result, g.winner, g.margin, \
-     g.status, g.size, g.ruleset, g.komi, g.plies, g.kind, g.black_rank_ord, g.white_rank_ord, g.handicap";
+     g.status, g.size, g.ruleset, g.komi, g.plies, g.kind, g.black_rank_ord, g.white_rank_ord, g.handicap, gc.name";
 
 /// How many columns [`SUMMARY_COLUMNS`] has: a query that reads more
 /// after them reads them from this index on.
-const SUMMARY_WIDTH: usize = 23;
+const SUMMARY_WIDTH: usize = 24;
 
 const SUMMARY_FROM: &str = "games g LEFT JOIN players pb ON pb.id = g.black_id \
-     LEFT JOIN players pw ON pw.id = g.white_id";
+     LEFT JOIN players pw ON pw.id = g.white_id LEFT JOIN collections gc ON gc.id = g.collection_id";
 
 fn color(i: Option<i64>) -> Option<Color> {
     match i {
@@ -75,12 +75,13 @@ fn summary_of(row: &Row<'_>) -> Result<GameSummary> {
         ruleset: row.get(16)?,
         komi: HalfPoints(row.get(17)?),
         handicap: row
-            .get::<i64>(SUMMARY_WIDTH - 1)?
+            .get::<i64>(22)?
             .clamp(0, i64::from(u32::MAX)) as u32,
         plies: row.get(18)?,
         kind: kind
             .parse()
             .map_err(|e: crate::kind::GameKindError| crate::error::storage_error("store", e))?,
+        collection: row.get(SUMMARY_WIDTH - 1)?,
     })
 }
 
@@ -174,7 +175,8 @@ fn event(w: &mut Where, backend: Backend, e: &str) {
 }
 
 /// The filter's conditions on the games' own columns: dates, result,
-/// winner, game, board, ruleset, variant, status, ranks, handicap, komi.
+/// winner, game, board, ruleset, variant, status, ranks, handicap, komi,
+/// collection.
 fn columns(w: &mut Where, filter: &GameFilter) {
     if let Some(f) = filter.from {
         w.add("g.date >= ?", [text(f.format("%Y-%m-%d").to_string())]);
@@ -230,6 +232,12 @@ fn columns(w: &mut Where, filter: &GameFilter) {
     }
     if let Some(k) = filter.komi {
         w.add("g.komi = ?", [Param::Int(i64::from(k.0))]);
+    }
+    if let Some(c) = &filter.collection {
+        w.add(
+            "g.collection_id = (SELECT id FROM collections WHERE name = ?)",
+            [text(c.clone())],
+        );
     }
 }
 
@@ -711,8 +719,8 @@ pub fn records_between<E: From<Error>>(
 /// [`game_facts`]' statement: on SQLite it reads the covering index
 /// `games_facts` (schema/0012_games_facts.sql), not the games' rows.
 pub(super) const GAME_FACTS: &str = "SELECT id, date, winner, black_id, white_id, komi, handicap, \
-    black_rank_ord, white_rank_ord, event, result, black_rank, white_rank FROM games \
-    WHERE id > ?1 AND id <= ?2";
+    black_rank_ord, white_rank_ord, event, result, black_rank, white_rank, date_raw, \
+    collection_id FROM games WHERE id > ?1 AND id <= ?2";
 
 /// The columns of one game that the facts table keeps (`games`), as stored.
 #[derive(Debug)]
@@ -743,6 +751,11 @@ pub struct FactColumns {
     pub event: Option<String>,
     /// The result (`RE`) as written.
     pub result: Option<String>,
+    /// The date (`DT`) as written.
+    pub date_raw: Option<String>,
+    /// The collection (`collections.id`; `None` for a game stored before
+    /// collections and not yet labelled).
+    pub collection: Option<i64>,
 }
 
 /// The [`FactColumns`] of every game with an id in `from + 1..=max`, in no
@@ -769,6 +782,8 @@ pub fn game_facts(conn: Read<'_>, from: i64, max: i64) -> Result<Vec<FactColumns
             result: r.get(10)?,
             black_rank: r.get(11)?,
             white_rank: r.get(12)?,
+            date_raw: r.get(13)?,
+            collection: r.get(14)?,
         })
     })
 }

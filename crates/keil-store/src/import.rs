@@ -332,6 +332,8 @@ pub struct NewGame<'a> {
     pub source: &'a str,
     /// The index of its game tree in `source` (0-based).
     pub index: usize,
+    /// Its collection (`collections.id`: [`crate::collections::collection_id`]).
+    pub collection: i64,
 }
 
 /// An optional integer parameter.
@@ -373,6 +375,7 @@ const GAME_COLUMNS: &[&str] = &[
     "signature",
     "source",
     "game_index",
+    "collection_id",
 ];
 
 /// Stores a batch's new games: their `games` rows, then one
@@ -420,6 +423,7 @@ pub fn insert_games(w: Write<'_>, games: &[NewGame<'_>]) -> Result<()> {
             g.signature.param(),
             Param::Text(g.source.into()),
             Param::Int(g.index as i64),
+            Param::Int(g.collection),
         ]);
         let self_play = matches!((g.black, g.white), (Some(b), Some(w)) if b.person == w.person);
         for (color, me, other) in [(0i64, g.black, g.white), (1, g.white, g.black)] {

@@ -13,7 +13,7 @@
 //!   connection [`sql::Conn`], the [`Read`]/[`Write`] handles); `sqlite/` is the embedded backend (one
 //!   file, WAL mode, a small read pool), `postgres/` a database server
 //!   many processes share (a connection pool, advisory-locked writes).
-//! - [`blocks`], [`games`], [`import`], [`people`], [`positions`],
+//! - [`blocks`], [`collections`], [`games`], [`import`], [`people`], [`positions`],
 //!   [`refused`], [`removals`], [`snapshots`], [`sources`], [`verify`]:
 //!   the statements, one module per table family, named after the tables.
 //! - [`model`], [`ids`], [`kind`], [`fold`], [`counts`], [`moves`],
@@ -23,6 +23,7 @@
 //! - [`error`]: the store's one error type.
 
 pub mod blocks;
+pub mod collections;
 pub mod budget;
 pub mod counts;
 pub mod error;

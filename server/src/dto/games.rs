@@ -54,6 +54,9 @@ pub struct GameDto {
     pub komi: f64,
     /// Plies of the main line.
     pub plies: u32,
+    /// The collection the game belongs to (`GET /api/v1/collections`);
+    /// null for a game stored before collections and not labelled yet.
+    pub collection: Option<String>,
 }
 
 impl From<GameSummary> for GameDto {
@@ -80,6 +83,7 @@ impl From<GameSummary> for GameDto {
             ruleset: g.ruleset,
             komi: points(g.komi),
             plies: g.plies,
+            collection: g.collection,
         }
     }
 }

@@ -149,3 +149,45 @@ pub struct HealthDto {
     /// `ok`.
     pub status: String,
 }
+
+/// One collection of the archive.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct CollectionDto {
+    /// Its name: what `collection=` takes.
+    pub name: String,
+    /// Its stored games.
+    pub games: u64,
+    /// The year of its first dated game (null: none is dated).
+    pub first_year: Option<u16>,
+    /// The year of its last dated game.
+    pub last_year: Option<u16>,
+    /// The lowest rank a player of its games has (`15k`), null when
+    /// nobody is ranked.
+    pub lowest_rank: Option<String>,
+    /// The highest rank a player of its games has (`9d`).
+    pub highest_rank: Option<String>,
+    /// Of its games, those both of whose players are ranked.
+    pub ranked_games: u64,
+}
+
+impl From<keil_archive::CollectionSummary> for CollectionDto {
+    fn from(c: keil_archive::CollectionSummary) -> CollectionDto {
+        CollectionDto {
+            name: c.name,
+            games: c.games,
+            first_year: c.first_year,
+            last_year: c.last_year,
+            lowest_rank: c.lowest_rank.map(|r| r.to_string()),
+            highest_rank: c.highest_rank.map(|r| r.to_string()),
+            ranked_games: c.ranked_games,
+        }
+    }
+}
+
+/// `GET /api/v1/collections`: the archive's collections, most games
+/// first.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct CollectionsDto {
+    /// The collections.
+    pub collections: Vec<CollectionDto>,
+}

@@ -175,6 +175,8 @@ pub struct PlayerDto {
     pub last_date: Option<String>,
     /// Most frequent opponents.
     pub opponents: Vec<OpponentDto>,
+    /// The player's games by collection, most games first.
+    pub collections: Vec<crate::dto::CollectionCountDto>,
 }
 
 impl From<PlayerProfile> for PlayerDto {
@@ -212,6 +214,7 @@ impl From<PlayerProfile> for PlayerDto {
                     losses: o.losses,
                 })
                 .collect(),
+            collections: p.collections.into_iter().map(Into::into).collect(),
         }
     }
 }

@@ -61,6 +61,9 @@ pub struct GameFilterQuery {
     /// at most 999.5 either way.
     #[param(value_type = Option<String>, pattern = r"^\s*([+-]?(0*[0-9]{1,3}(\.(0*|50*))?|\.(0+|50*)))?\s*$")]
     pub komi: Option<String>,
+    /// The collection, by its name exactly (`GET /api/v1/collections`
+    /// lists them; `keil import --collection`), at most 100 characters.
+    pub collection: Option<String>,
 }
 
 /// The explorer's options of a position or pattern search (Kombilo's

@@ -19,6 +19,24 @@ pub struct YearCountDto {
     pub white_wins: u64,
 }
 
+/// The games of one collection among a search's or a player's.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct CollectionCountDto {
+    /// The collection's name.
+    pub name: String,
+    /// Its games.
+    pub games: u64,
+}
+
+impl From<keil_archive::CollectionCount> for CollectionCountDto {
+    fn from(c: keil_archive::CollectionCount) -> CollectionCountDto {
+        CollectionCountDto {
+            name: c.name,
+            games: c.games,
+        }
+    }
+}
+
 /// A history as the API writes it (`None` when not asked for).
 pub(crate) fn history_dto(h: Option<Vec<keil_archive::YearCount>>) -> Option<Vec<YearCountDto>> {
     h.map(|years| {
@@ -65,7 +83,7 @@ pub struct ContinuationDto {
 /// search's game).
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct GameHitRow {
-    /// The date, `YYYY-MM-DD` or empty.
+    /// The date as the record wrote it (`1846-09-11`, `1849`), or empty.
     pub date: String,
     /// Black's name.
     pub black: Option<String>,
@@ -77,6 +95,8 @@ pub struct GameHitRow {
     pub white_rank: Option<String>,
     /// The result.
     pub result: Option<String>,
+    /// The game's collection.
+    pub collection: Option<String>,
 }
 
 impl From<keil_archive::HitDetails> for GameHitRow {
@@ -89,6 +109,7 @@ impl From<keil_archive::HitDetails> for GameHitRow {
             black_rank: h.black_rank,
             white_rank: h.white_rank,
             result: h.result,
+            collection: h.collection,
         }
     }
 }
@@ -143,6 +164,10 @@ pub struct PositionSearchDto {
     /// With `history=true`: `total_games` by year (they add up to it).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub history: Option<Vec<YearCountDto>>,
+    /// With `history=true`: `total_games` by collection, most games first
+    /// (games in no collection left out).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub collections: Option<Vec<CollectionCountDto>>,
     /// One page of the games, newest first.
     pub games: Vec<PositionGameDto>,
     /// Pass as `cursor` for the next page; `null` on the last page.

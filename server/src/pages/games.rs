@@ -6,7 +6,7 @@ use actix_web::web::Data;
 use askama::Template;
 
 use super::forms::drop_empty;
-use super::names::{Row, kinds, link};
+use super::names::{Row, collection_options, kinds, link};
 use super::respond::PageResult;
 use crate::assets::{Assets, assets};
 use crate::dto::GamesQuery;
@@ -35,6 +35,7 @@ struct FilterEcho {
     handicap: String,
     komi: String,
     variant: String,
+    collection: String,
     order: String,
 }
 
@@ -59,6 +60,7 @@ impl FilterEcho {
             handicap: s(&q.selection.filter.handicap),
             komi: s(&q.selection.filter.komi),
             variant: s(&q.selection.filter.variant),
+            collection: s(&q.selection.filter.collection),
             order: s(&q.order),
         }
     }
@@ -82,6 +84,7 @@ impl FilterEcho {
             ("handicap", &self.handicap),
             ("komi", &self.komi),
             ("variant", &self.variant),
+            ("collection", &self.collection),
             ("order", &self.order),
         ]
     }
@@ -102,10 +105,14 @@ struct NamedRow {
 struct GamesPage<'a> {
     a: &'a Assets,
     /// The archive's name ([`crate::state::Site`]).
-    site: &'static str,
+    site: crate::state::SiteName,
     title: &'a str,
     f: FilterEcho,
     kinds: Vec<(String, String)>,
+    /// Whether the form offers Kaomi's variants (Kaomi is among `kinds`).
+    variants: bool,
+    /// The collections the form offers ([`super::names::collection_options`]).
+    collections: Vec<(String, String)>,
     statuses: Vec<String>,
     rows: Vec<Row>,
     next: Option<String>,
@@ -167,12 +174,15 @@ pub async fn games_page(state: Data<ServerState>, q: PageQuery<GamesQuery>) -> P
     } else {
         StatusCode::OK
     };
+    let kinds = kinds(&state.site, &f.kind);
     let page = GamesPage {
         a: assets(),
         site: state.site.name(),
         title: "Games",
+        variants: kinds.iter().any(|k| k.0 == "kaomi") || !f.variant.is_empty(),
+        collections: collection_options(&state.site),
         f,
-        kinds: kinds(),
+        kinds,
         statuses: keil_archive::GameStatus::ALL
             .iter()
             .map(|s| s.code().to_string())

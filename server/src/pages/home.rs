@@ -55,6 +55,8 @@ struct HomeData {
     /// example.
     example: String,
     kinds: Vec<KindCount>,
+    /// The collections, most games first.
+    collections: Vec<keil_archive::CollectionSummary>,
     openings: Vec<Opening>,
     rows: Vec<Row>,
 }
@@ -148,6 +150,7 @@ fn home_data(a: &Archive) -> Result<HomeData, PageError> {
         refused_records: stats.refused_records,
         example,
         kinds,
+        collections: a.games().collections()?,
         openings,
         rows: list.games.iter().map(Row::from).collect(),
     })
@@ -158,19 +161,20 @@ fn home_data(a: &Archive) -> Result<HomeData, PageError> {
 struct HomePage<'a> {
     a: &'a Assets,
     /// The archive's name ([`crate::state::Site`]).
-    site: &'static str,
+    site: crate::state::SiteName,
     title: &'a str,
     games: u64,
     players: u64,
     refused_records: u64,
     example: &'a str,
     kinds: &'a [KindCount],
+    collections: &'a [keil_archive::CollectionSummary],
     openings: &'a [Opening],
     rows: &'a [Row],
 }
 
 /// The home page's HTML, read from the archive, under its name `site`.
-fn home_html(a: &Archive, site: &'static str) -> Result<String, PageError> {
+fn home_html(a: &Archive, site: crate::state::SiteName) -> Result<String, PageError> {
     let data = home_data(a)?;
     render_html(&HomePage {
         a: assets(),
@@ -181,6 +185,7 @@ fn home_html(a: &Archive, site: &'static str) -> Result<String, PageError> {
         refused_records: data.refused_records,
         example: &data.example,
         kinds: &data.kinds,
+        collections: &data.collections,
         openings: &data.openings,
         rows: &data.rows,
     })

@@ -71,11 +71,37 @@ pub(super) fn plies_heading(kind: keil_rules::GameKind) -> &'static str {
     if counts_moves(kind) { "Moves" } else { "Plies" }
 }
 
-/// Every game kind the archive stores: `(code, name)`.
-pub(super) fn kinds() -> Vec<(String, String)> {
+/// The game kinds a form offers: those the archive holds
+/// ([`crate::state::Site::kinds`]: a Go archive offers Go alone), and
+/// the kind `selected` (a code, as the URL gave it) if it is another:
+/// `(code, name)`.
+pub(super) fn kinds(site: &crate::state::Site, selected: &str) -> Vec<(String, String)> {
+    let held = site.kinds();
     keil_archive::GameKind::ALL
         .iter()
+        .filter(|k| held.contains(k) || k.code().eq_ignore_ascii_case(selected.trim()))
         .map(|k| (k.code().to_string(), kind_name(k.code())))
+        .collect()
+}
+
+/// The collections a form offers ([`crate::state::Site::collections`]),
+/// most games first: `(name, label)` with the label saying how many games
+/// and which years (`KGS · 209016 games, 2001–2019`).
+pub(super) fn collection_options(site: &crate::state::Site) -> Vec<(String, String)> {
+    site.collections()
+        .iter()
+        .map(|c| {
+            let years = match (c.first_year, c.last_year) {
+                (Some(a), Some(b)) if a != b => format!(", {a}–{b}"),
+                (Some(a), _) => format!(", {a}"),
+                _ => String::new(),
+            };
+            let games = if c.games == 1 { "game" } else { "games" };
+            (
+                c.name.clone(),
+                format!("{} · {} {games}{years}", c.name, c.games),
+            )
+        })
         .collect()
 }
 

@@ -62,7 +62,7 @@ pub(super) fn filter_value(
 struct PlayerPage<'a> {
     a: &'a Assets,
     /// The archive's name ([`crate::state::Site`]).
-    site: &'static str,
+    site: crate::state::SiteName,
     title: String,
     name: String,
     /// What names the player alone in a games filter.
@@ -84,6 +84,8 @@ struct PlayerPage<'a> {
     /// The names as written, with their games.
     spellings: Vec<(String, u64)>,
     opponents: Vec<OpponentRow>,
+    /// The player's games by collection: name, games.
+    collections: Vec<(String, u64)>,
     rows: Vec<Row>,
 }
 
@@ -161,6 +163,11 @@ pub async fn player_page(state: Data<ServerState>, name: web::Path<String>) -> P
             .spellings
             .into_iter()
             .map(|s| (s.name, s.games))
+            .collect(),
+        collections: profile
+            .collections
+            .into_iter()
+            .map(|c| (c.name, c.games))
             .collect(),
         opponents: profile
             .opponents

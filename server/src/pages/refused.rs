@@ -59,7 +59,7 @@ fn board_name(r: &RefusedSummary) -> String {
 struct RefusedListPage<'a> {
     a: &'a Assets,
     /// The archive's name ([`crate::state::Site`]).
-    site: &'static str,
+    site: crate::state::SiteName,
     title: &'a str,
     rows: Vec<RefusedRow>,
     reason: String,
@@ -106,6 +106,7 @@ pub async fn refused_list_page(q: PageQuery<RefusedQuery>, state: Data<ServerSta
             ],
         )
     });
+    let kinds = kinds(&state.site, &kind);
     render(&RefusedListPage {
         a: assets(),
         site: state.site.name(),
@@ -115,7 +116,7 @@ pub async fn refused_list_page(q: PageQuery<RefusedQuery>, state: Data<ServerSta
         kind,
         size,
         import,
-        kinds: kinds(),
+        kinds,
         next,
     })
 }
@@ -125,7 +126,7 @@ pub async fn refused_list_page(q: PageQuery<RefusedQuery>, state: Data<ServerSta
 struct RefusedPage<'a> {
     a: &'a Assets,
     /// The archive's name ([`crate::state::Site`]).
-    site: &'static str,
+    site: crate::state::SiteName,
     title: String,
     id: RefusedId,
     words: String,

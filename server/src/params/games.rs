@@ -69,6 +69,9 @@ impl GameFilterQuery {
                         .ok_or_else(|| bad("komi", format!("{k:?} is not a komi: expected points in halves, like 6.5, 7.5, 0 or -0.5, at most 999.5 either way")))
                 })
                 .transpose()?,
+            collection: nonempty(&self.collection)
+                .map(|c| keil_archive::collection_name(c).map_err(|e| bad("collection", e)))
+                .transpose()?,
         })
     }
 }

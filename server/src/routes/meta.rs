@@ -1,4 +1,4 @@
-//! About the server: health and the archive's statistics (the OpenAPI
+//! About the server: health, the archive's statistics and collections (the OpenAPI
 //! document is served by [`crate::openapi`]).
 
 use actix_web::HttpResponse;
@@ -53,5 +53,17 @@ pub async fn stats(state: Data<ServerState>) -> Result<HttpResponse, ApiError> {
             .map(|(k, size, n)| (format!("{k} {size}"), *n))
             .collect(),
         bytes: s.bytes_on_disk(),
+    }))
+}
+
+/// The archive's collections (`keil import --collection`), most games
+/// first: their games, years and the ranks of their players (the band a
+/// collection's rank filters read).
+#[utoipa::path(get, path = "/api/v1/collections", tag = "meta",
+    responses((status = 200, description = "The collections", body = CollectionsDto)))]
+pub async fn collections(state: Data<ServerState>) -> Result<HttpResponse, ApiError> {
+    let list = blocking(&state, |a| Ok(a.games().collections()?)).await?;
+    Ok(HttpResponse::Ok().json(CollectionsDto {
+        collections: list.into_iter().map(CollectionDto::from).collect(),
     }))
 }

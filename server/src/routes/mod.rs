@@ -34,7 +34,7 @@ pub use crate::http::RouteEntry;
 pub use games::{
     get_game, get_game_record, get_record, list_games, remove_game, search_text, upload_games,
 };
-pub use meta::{health, stats};
+pub use meta::{collections, health, stats};
 pub use patterns::search_patterns;
 pub(crate) use players::{find_player, named_people, no_player};
 pub use players::{get_player, search_players};
@@ -57,6 +57,7 @@ pub fn route_table() -> Vec<RouteEntry> {
         entry("POST", "/api/v1/games", upload_games),
         entry("GET", "/api/v1/search", search_text),
         entry("GET", "/api/v1/stats", stats),
+        entry("GET", "/api/v1/collections", collections),
         entry("GET", "/api/v1/refused", list_refused),
         entry("GET", "/healthz", health),
         entry("GET", "/api/v1/games/{id}", get_game),

@@ -180,6 +180,9 @@ pub async fn search_positions(
             })
             .collect(),
         history: history_dto(answer.history),
+        collections: answer
+            .collections
+            .map(|c| c.into_iter().map(Into::into).collect()),
         games: answer.games.into_iter().map(position_game).collect(),
         next_cursor: answer.next_cursor,
         top_games: answer.top_games.into_iter().map(position_game).collect(),

@@ -222,7 +222,7 @@ impl Archive {
 
     /// The writer of a read-write open, with the open-time upgrades done
     /// (position keys, segment nonces, the merge repair, whose report it
-    /// returns), and the text index caught up with the store (restored
+    /// returns, the collections of games stored before them), and the text index caught up with the store (restored
     /// or published on PostgreSQL).
     fn writer_and_text(
         dir: &std::path::Path,
@@ -234,6 +234,7 @@ impl Archive {
         positions::upgrade_keys(&mut writer)?;
         positions::fill_nonces(writer.autocommit())?;
         let upgraded = import::repair_merges(&mut writer)?;
+        import::collection::label_earlier_games(&mut writer)?;
         let text = if embedded {
             let text = text::TextIndex::open(&dir.join(TANTIVY_DIR))?;
             // An index from a later state of the store (the store

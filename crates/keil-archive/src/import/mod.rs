@@ -2,6 +2,7 @@
 //! → batched transactions (games, people, position index, import log:
 //! [`write`](mod@write)) → text index.
 
+pub(crate) mod collection;
 mod merge;
 pub(crate) mod prepare;
 mod repair;
@@ -80,6 +81,10 @@ pub struct ImportOptions {
     /// name of the server token that uploaded the games; `None` for a
     /// local `keil import`.
     pub uploader: Option<String>,
+    /// The collection every stored game goes to (`keil import
+    /// --collection NAME`); `None`: the uploader's name, else the folder
+    /// or archive each game's source names (`import/collection.rs`).
+    pub collection: Option<String>,
     /// The bounds on archives and compressed files read
     /// ([`keil_container::Limits`]: uncompressed bytes, bytes per member,
     /// members, nesting depth).
@@ -129,6 +134,7 @@ impl Default for ImportOptions {
             part_bytes: keil_record::PART_BYTES,
             listed: None,
             uploader: None,
+            collection: None,
             limits: keil_container::Limits::default(),
             duplicates: Duplicates::default(),
             aliases: Vec::new(),
@@ -288,9 +294,13 @@ pub(crate) fn write_items(
     items: Vec<Item>,
 ) -> Result<Vec<GameOutcome>> {
     let mut outcomes = Vec::new();
+    let mut collections = collection::Collections::of_logged(writer.read(), import_id)?;
     write::write_batch(
         writer,
-        import_id,
+        write::Target {
+            import_id,
+            collections: &mut collections,
+        },
         Batch { items },
         &mut SpellingCache::default(),
         Duplicates::default(),

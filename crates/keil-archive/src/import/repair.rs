@@ -22,6 +22,7 @@ use std::collections::{BTreeMap, HashMap};
 use rayon::prelude::*;
 use serde::Serialize;
 
+use super::collection::Collections;
 use super::merge::{self, Judgement, Shape};
 use super::write::{self, record_shape};
 use super::{Batch, Duplicates, Item};
@@ -217,9 +218,13 @@ fn write_again(
             kept: None,
         })
         .collect();
+    let mut collections = Collections::of_logged(writer.read(), import_id)?;
     let written = write::write_batch(
         writer,
-        import_id,
+        write::Target {
+            import_id,
+            collections: &mut collections,
+        },
         Batch { items },
         cache,
         Duplicates::Signature,

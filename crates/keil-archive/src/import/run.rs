@@ -12,6 +12,7 @@ use rayon::prelude::*;
 
 use keil_container::{Expander, Member};
 
+use super::collection::Collections;
 use super::write::{self, Written};
 use super::{
     Batch, Fate, GROUP_BYTES, GameOutcome, ImportOptions, ImportReport, ImportSource, Input, Item,
@@ -162,6 +163,7 @@ pub(crate) fn import(
             std::fs::metadata(p).map_err(|e| Error::io(p, e))?;
         }
     }
+    let mut collections = Collections::of_import(sources, options)?;
     let expander = &Expander::new(options.limits, |p| keil_record::NameHint::is_record_file(p));
     let (text, mut conn) = node.writers()?;
     let mut text = begin_text(text, &conn)?;
@@ -177,7 +179,14 @@ pub(crate) fn import(
             expander,
             start,
         };
-        let result = run.write_batches(&mut conn, &mut text, receive, &mut report, progress);
+        let result = run.write_batches(
+            &mut conn,
+            &mut text,
+            &mut collections,
+            receive,
+            &mut report,
+            progress,
+        );
         let _ = reader.join();
         result
     });
@@ -415,6 +424,7 @@ impl Run<'_> {
         &self,
         conn: &mut Writing<'_>,
         text: &mut Text<'_>,
+        collections: &mut Collections,
         receive: mpsc::Receiver<Batch>,
         report: &mut Report,
         progress: &mut dyn FnMut(&ImportProgress),
@@ -434,7 +444,10 @@ impl Run<'_> {
             let mut these = Vec::new();
             let written = write::write_batch(
                 conn,
-                self.import_id,
+                write::Target {
+                    import_id: self.import_id,
+                    collections: &mut *collections,
+                },
                 batch,
                 &mut spellings,
                 self.options.duplicates,

@@ -5,6 +5,7 @@
 
 use std::collections::HashMap;
 
+use super::collection::Collections;
 use super::merge::{self, Judgement, Shape};
 use super::{Batch, Duplicates, Fate, GameOutcome, Item, Merge};
 use crate::error::Result;
@@ -37,13 +38,20 @@ pub(super) struct Written {
     pub problems: Vec<Problem>,
 }
 
+/// The import a batch is written for: its id in the log and the
+/// collections its games go to.
+pub(super) struct Target<'a> {
+    pub import_id: i64,
+    pub collections: &'a mut Collections,
+}
+
 /// Writes `batch` in one transaction, after `before` (in the same
 /// transaction: the merge repair unlinks the records it stores again); on
-/// an error nothing of it is stored and the spellings it added are
-/// forgotten.
+/// an error nothing of it is stored and the spellings and collections it
+/// added are forgotten.
 pub(super) fn write_batch(
     writer: &mut Writer,
-    import_id: i64,
+    target: Target<'_>,
     batch: Batch,
     cache: &mut SpellingCache,
     duplicates: Duplicates,
@@ -53,11 +61,18 @@ pub(super) fn write_batch(
     // The outcomes of this batch, appended to `outcomes` once it commits.
     let mut these: Vec<GameOutcome> = Vec::new();
     let mut added_names = Vec::new();
+    let Target {
+        import_id,
+        collections,
+    } = target;
     let written = writer.transaction(|tx| {
         before(tx)?;
         write_in(
             tx,
-            import_id,
+            Target {
+                import_id,
+                collections: &mut *collections,
+            },
             batch,
             cache,
             &mut added_names,
@@ -73,8 +88,10 @@ pub(super) fn write_batch(
             Ok(out)
         }
         Err(e) => {
-            // The transaction rolled back: forget the names it added.
+            // The transaction rolled back: forget the names and
+            // collections it added.
             cache.forget(added_names);
+            collections.forget();
             Err(e)
         }
     }
@@ -83,7 +100,7 @@ pub(super) fn write_batch(
 /// [`write_batch`] inside its transaction.
 fn write_in(
     tx: Write<'_>,
-    import_id: i64,
+    target: Target<'_>,
     batch: Batch,
     cache: &mut SpellingCache,
     added_names: &mut Vec<String>,
@@ -93,7 +110,7 @@ fn write_in(
     let signatures = signatures_of(&batch, duplicates);
     let mut w = BatchWrite::begin(
         tx,
-        import_id,
+        target,
         &batch,
         &signatures,
         cache,
@@ -129,6 +146,7 @@ fn signatures_of(batch: &Batch, duplicates: Duplicates) -> Vec<Option<[u8; 16]>>
 struct BatchWrite<'t, 'c> {
     tx: Write<'t>,
     import_id: i64,
+    collections: &'c mut Collections,
     cache: &'c mut SpellingCache,
     added_names: &'c mut Vec<String>,
     these: Option<&'c mut Vec<GameOutcome>>,
@@ -159,7 +177,7 @@ impl<'t, 'c> BatchWrite<'t, 'c> {
     /// their candidates' shapes, and its players' spellings.
     fn begin(
         tx: Write<'t>,
-        import_id: i64,
+        target: Target<'c>,
         batch: &Batch,
         signatures: &[Option<[u8; 16]>],
         cache: &'c mut SpellingCache,
@@ -200,7 +218,8 @@ impl<'t, 'c> BatchWrite<'t, 'c> {
         )?;
         Ok(BatchWrite {
             tx,
-            import_id,
+            import_id: target.import_id,
+            collections: target.collections,
             cache,
             added_names,
             these,
@@ -413,6 +432,7 @@ impl<'t, 'c> BatchWrite<'t, 'c> {
         };
         let black = spelling(&p.row.meta.black)?;
         let white = spelling(&p.row.meta.white)?;
+        let collection = self.collections.id(tx, source)?;
         let id = self.next_id;
         self.next_id += 1;
         self.by_hash.insert(p.row.hash.to_vec(), id);
@@ -443,6 +463,7 @@ impl<'t, 'c> BatchWrite<'t, 'c> {
             signature,
             source: source.to_string(),
             index,
+            collection,
             written: false,
             removed: false,
         });
@@ -528,6 +549,8 @@ struct StoredGame {
     /// Where its record came from: the source's name and the tree's index.
     source: String,
     index: usize,
+    /// Its collection (`collections.id`).
+    collection: i64,
     /// Whether its rows are written ([`flush`]).
     written: bool,
     /// Whether a longer record of it, later in the batch, took its place
@@ -550,6 +573,7 @@ fn flush(tx: Write<'_>, import_id: i64, stored: &mut [StoredGame]) -> Result<()>
             signature: g.signature.as_ref().map(|s| &s[..]),
             source: &g.source,
             index: g.index,
+            collection: g.collection,
         })
         .collect();
     sql::insert_games(tx, &rows)?;

@@ -137,6 +137,10 @@ pub struct GameSummary {
     pub handicap: u32,
     /// Number of plies of the main line (passes and the button count).
     pub plies: u32,
+    /// The collection the game belongs to (its import's: `keil import
+    /// --collection`); `None` for a game stored before collections that
+    /// the open-time upgrade has not labelled yet.
+    pub collection: Option<String>,
 }
 
 impl GameSummary {
@@ -334,6 +338,8 @@ pub struct GameFilter {
     pub handicap: Option<u32>,
     /// Komi exactly, in half-points.
     pub komi: Option<HalfPoints>,
+    /// The collection, by its name exactly (`keil import --collection`).
+    pub collection: Option<String>,
 }
 
 impl GameFilter {
@@ -344,7 +350,7 @@ impl GameFilter {
     /// filter, a date range, a kind with its board size (the indexes on
     /// kind, size and date), and a player (with the colour, the opponent,
     /// the kind and a date range), whose games are read from their own
-    /// index.
+    /// index, and a collection (with a date range), read likewise.
     /// Servers run the others as searches: on their own threads, under the
     /// query budget (`keil_archive::Games::list_within`).
     pub fn scans(&self) -> bool {
@@ -358,7 +364,15 @@ impl GameFilter {
             size: self.size.filter(|_| self.kind.is_some()),
             ..GameFilter::default()
         };
-        *self != indexed
+        // A collection's games are read from their own index in date
+        // order (`games_collection`), with a date range.
+        let collected = GameFilter {
+            collection: self.collection.clone(),
+            from: self.from,
+            to: self.to,
+            ..GameFilter::default()
+        };
+        *self != indexed && *self != collected
     }
 
     /// Whether counting the games that pass the filter reads rows in
@@ -451,6 +465,10 @@ impl GameFilter {
             || self.status.is_some_and(|s| g.status != s)
             || self.handicap.is_some_and(|h| g.handicap != h)
             || self.komi.is_some_and(|k| g.komi != k)
+            || self
+                .collection
+                .as_ref()
+                .is_some_and(|c| g.collection.as_ref() != Some(c))
         {
             return false;
         }
@@ -480,6 +498,50 @@ pub struct YearCount {
     pub black_wins: u64,
     /// Of those, won by the player of the query's white stones.
     pub white_wins: u64,
+}
+
+/// The games of one collection among a search's (or a player's): a
+/// breakdown lists the collections most games first, then by name; games
+/// in no collection are left out.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CollectionCount {
+    /// The collection's name (`keil import --collection`).
+    pub name: String,
+    /// Its games.
+    pub games: u64,
+}
+
+/// One collection of an archive, as `keil collections` and
+/// `GET /api/v1/collections` list them: its games, the years they span and
+/// the ranks of their players (the band the collection's rank filters
+/// read: a KGS 9d and a Tygem 9d are told apart by their collections).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CollectionSummary {
+    /// The collection's name.
+    pub name: String,
+    /// Its stored games.
+    pub games: u64,
+    /// The year of its first dated game (`None`: no game is dated).
+    pub first_year: Option<u16>,
+    /// The year of its last dated game.
+    pub last_year: Option<u16>,
+    /// The lowest rank a player of its games has (`None`: nobody is
+    /// ranked), as ranks are written (`30k`, `1d`, `9p`).
+    #[serde(serialize_with = "rank_text")]
+    pub lowest_rank: Option<Rank>,
+    /// The highest rank a player of its games has.
+    #[serde(serialize_with = "rank_text")]
+    pub highest_rank: Option<Rank>,
+    /// Of its games, those both of whose players are ranked.
+    pub ranked_games: u64,
+}
+
+/// A rank as it is written (`9d`), for JSON.
+fn rank_text<S: serde::Serializer>(rank: &Option<Rank>, s: S) -> Result<S::Ok, S::Error> {
+    match rank {
+        Some(r) => s.serialize_str(&r.to_string()),
+        None => s.serialize_none(),
+    }
 }
 
 /// The order of a game list: by first day of the date, then by id. Games
@@ -666,6 +728,8 @@ pub struct HitDetails {
     pub white_rank: Option<String>,
     /// The result as written in `RE`.
     pub result: Option<String>,
+    /// The collection the game belongs to.
+    pub collection: Option<String>,
 }
 
 /// Now, as the archive's logs write times (RFC 3339 UTC, milliseconds).

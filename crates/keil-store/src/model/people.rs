@@ -4,6 +4,7 @@
 use serde::Serialize;
 
 use crate::ids::PlayerId;
+use crate::model::CollectionCount;
 
 /// What `Archive::add_alias` did.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -85,6 +86,9 @@ pub struct PlayerProfile {
     /// The most frequent opponents (other people), most games first (then
     /// by name), at most [`PROFILE_OPPONENTS`].
     pub opponents: Vec<Opponent>,
+    /// The player's games by collection, most games first (games in no
+    /// collection left out).
+    pub collections: Vec<CollectionCount>,
 }
 
 /// An opponent of a player, with the player's results against them.

@@ -13,6 +13,7 @@ pub mod suggest;
 use crate::error::Result;
 use crate::fold::{fold, person_key};
 use crate::ids::PlayerId;
+use crate::model::CollectionCount;
 use crate::model::people::{AliasReport, NameSpelling, Spelling};
 use crate::model::people::{
     ColorRecord, MatchKind, Opponent, PROFILE_OPPONENTS, PlayerHit, PlayerProfile, YearRecord,
@@ -307,6 +308,20 @@ pub fn profile(conn: Read<'_>, player: PlayerId) -> Result<Option<PlayerProfile>
             })
         },
     )?;
+    // Read from the games' covering index (`games_facts` holds the id and
+    // the collection), not their rows.
+    let collections = conn.query(
+        "SELECT c.name, COUNT(DISTINCT g.id) AS n FROM game_players gp \
+         JOIN games g ON g.id = gp.game_id JOIN collections c ON c.id = g.collection_id \
+         WHERE gp.player_id = ? GROUP BY c.name ORDER BY n DESC, c.name",
+        params![id],
+        |r| {
+            Ok(CollectionCount {
+                name: r.get(0)?,
+                games: r.get::<i64>(1)?.max(0) as u64,
+            })
+        },
+    )?;
     Ok(Some(PlayerProfile {
         id: player,
         name,
@@ -319,6 +334,7 @@ pub fn profile(conn: Read<'_>, player: PlayerId) -> Result<Option<PlayerProfile>
         first_date,
         last_date,
         opponents,
+        collections,
     }))
 }
 

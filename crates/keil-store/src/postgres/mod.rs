@@ -41,6 +41,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../schema/postgres/0003_block_heads.sql"),
     include_str!("../../schema/postgres/0004_merges_refused.sql"),
     include_str!("../../schema/postgres/0005_people_names.sql"),
+    include_str!("../../schema/postgres/0006_collections.sql"),
 ];
 
 /// The advisory lock key every write transaction holds until it commits

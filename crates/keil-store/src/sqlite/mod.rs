@@ -32,6 +32,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../schema/0013_block_heads.sql"),
     include_str!("../../schema/0014_merges_refused.sql"),
     include_str!("../../schema/0015_people_names.sql"),
+    include_str!("../../schema/0016_collections.sql"),
 ];
 
 /// The store's one writer: the connection that every write of this process

@@ -23,7 +23,7 @@ use keil_archive::{GameId, PositionAnswer, PositionHit, PositionQuery};
 use keil_rules::{AnyPosition, Color};
 
 use super::explore::{Fields, Listed, viewer_href};
-use super::names::{kinds, link, ply_word};
+use super::names::{collection_options, kinds, link, ply_word};
 use super::respond::{PageResult, blocking, download_found, render, searching};
 use crate::assets::{Assets, assets};
 use crate::error::{ApiError, PageError};
@@ -62,7 +62,7 @@ impl From<&PositionHit> for HitRow {
 struct PositionsPage<'a> {
     a: &'a Assets,
     /// The archive's name ([`crate::state::Site`]).
-    site: &'static str,
+    site: crate::state::SiteName,
     title: &'a str,
     /// `ply` or `move`: how the game's turns are named
     /// ([`super::names::ply_word`]).
@@ -75,6 +75,8 @@ struct PositionsPage<'a> {
     downloads: (String, String),
     found_max: u64,
     kinds: Vec<(String, String)>,
+    /// The collections the form offers ([`super::names::collection_options`]).
+    collections: Vec<(String, String)>,
     kind: String,
     size: u8,
     notation: String,
@@ -87,6 +89,8 @@ struct PositionsPage<'a> {
     /// to move says it).
     with_next: bool,
     history_svg: Option<String>,
+    /// The games by collection (name, games, link), with the history.
+    by_collection: Vec<(String, u64, String)>,
     top: Vec<Listed>,
     recent: Vec<Listed>,
     error: Option<String>,
@@ -192,13 +196,12 @@ pub async fn positions_page(state: Data<ServerState>, q: PageQuery<ExplorerParam
         Err(PageError(ApiError::BadRequest(m))) => (None, Some(m)),
         Err(e) => return Err(e),
     };
-    let site = state.site.name();
     render(&positions_view(
         here,
         line.as_ref(),
         answer.as_ref(),
         error,
-        site,
+        &state.site,
     ))
 }
 
@@ -258,6 +261,8 @@ impl Here {
             ("colors", if self.swap { "swap" } else { "" }),
         ];
         pairs.extend(self.fields.pairs());
+        // An extra parameter takes the place of the field of its name.
+        pairs.retain(|(name, _)| !extra.iter().any(|(e, _)| e == name));
         pairs.extend_from_slice(extra);
         link("/positions", &pairs)
     }
@@ -288,6 +293,8 @@ impl Here {
 struct Found {
     total: u64,
     history_svg: Option<String>,
+    /// The games by collection: name, games, the link to them alone.
+    by_collection: Vec<(String, u64, String)>,
     top: Vec<Listed>,
     recent: Vec<Listed>,
     /// The continuations: shown, folded, and the shown ones' stones.
@@ -307,6 +314,15 @@ impl Found {
                 .history
                 .as_deref()
                 .map(|h| super::explore::history_svg(h, "games")),
+            by_collection: answer
+                .collections
+                .iter()
+                .flatten()
+                .map(|c| {
+                    let href = here.link(&[("collection", &c.name)]);
+                    (c.name.clone(), c.games, href)
+                })
+                .collect(),
             top: answer.top_games.iter().map(Listed::from).collect(),
             recent: answer.recent_games.iter().map(Listed::from).collect(),
             continuations,
@@ -327,7 +343,7 @@ fn positions_view(
     line: Option<&crate::play::Line>,
     answer: Option<&PositionAnswer>,
     error: Option<String>,
-    site: &'static str,
+    site: &crate::state::Site,
 ) -> PositionsPage<'static> {
     let links = here.move_links(line);
     let found = answer.map_or_else(Found::default, |a| Found::new(a, &here, &links));
@@ -361,7 +377,7 @@ fn positions_view(
     let size = here.pos.board().size();
     PositionsPage {
         a: assets(),
-        site,
+        site: site.name(),
         title: "Position explorer",
         ply_word: ply_word(here.pos.kind()),
         svg,
@@ -370,7 +386,8 @@ fn positions_view(
         search_href,
         downloads,
         found_max: crate::export::FOUND_MAX as u64,
-        kinds: kinds(),
+        kinds: kinds(site, &here.kind),
+        collections: collection_options(site),
         kind: here.kind,
         size,
         notation: here.notation,
@@ -380,6 +397,7 @@ fn positions_view(
         f: here.fields,
         with_next: false,
         history_svg: found.history_svg,
+        by_collection: found.by_collection,
         top: found.top,
         recent: found.recent,
         error,

@@ -21,7 +21,7 @@ use keil_archive::{Cell, GameId, MoveStats, Pattern, PatternAnswer, PatternMode}
 use keil_rules::{AnyBoard, AnyPosition, BoardSpec, Color, Point};
 
 use super::explore::{Fields, Listed, viewer_href};
-use super::names::{kinds, link, ply_word};
+use super::names::{collection_options, kinds, link, ply_word};
 use super::respond::{PageResult, download_found, searching};
 use crate::assets::{Assets, assets};
 use crate::error::{ApiError, PageError};
@@ -88,7 +88,7 @@ struct GameRow {
 struct PatternsPage<'a> {
     a: &'a Assets,
     /// The archive's name ([`crate::state::Site`]).
-    site: &'static str,
+    site: crate::state::SiteName,
     title: &'a str,
     /// `ply` or `move`: how the game's turns are named
     /// ([`super::names::ply_word`]).
@@ -101,6 +101,8 @@ struct PatternsPage<'a> {
     found_max: u64,
     clear_href: String,
     kinds: Vec<(String, String)>,
+    /// The collections the form offers ([`super::names::collection_options`]).
+    collections: Vec<(String, String)>,
     kind: String,
     size: String,
     board_size: u8,
@@ -140,7 +142,7 @@ pub async fn patterns_page(state: Data<ServerState>, q: PageQuery<PatternParams>
         .map_err(|e| PageError(ApiError::BadRequest(format!("size: {e}"))))?
         .board();
     let found = search(&state, &mut form, &board).await?;
-    let page = patterns_view(form, &board, found, state.site.name())?;
+    let page = patterns_view(form, &board, found, &state.site)?;
     let status = if page.error.is_none() {
         StatusCode::OK
     } else {
@@ -346,7 +348,7 @@ fn patterns_view(
     form: PatternForm,
     board: &AnyBoard,
     found: Found,
-    site: &'static str,
+    site: &crate::state::Site,
 ) -> Result<PatternsPage<'static>, PageError> {
     let (symmetry, swap) = match &form.query {
         Some(q) => (q.symmetry, q.swap_colors),
@@ -381,7 +383,7 @@ fn patterns_view(
         .map(|c| here.href(&fields, &notation, &[("cursor", c)]));
     Ok(PatternsPage {
         a: assets(),
-        site,
+        site: site.name(),
         title: "Pattern search",
         ply_word: ply_word(spec.kind),
         svg,
@@ -393,7 +395,8 @@ fn patterns_view(
         },
         found_max: crate::export::FOUND_MAX as u64,
         clear_href: here.href(&fields, "", &[("edit", "1")]),
-        kinds: kinds(),
+        kinds: kinds(site, &here.kind),
+        collections: collection_options(site),
         kind: here.kind,
         size: here.size,
         board_size: spec.size,

@@ -1,6 +1,7 @@
 //! The facts of every stored game that searches filter, count and rank
-//! on, in memory (date, winner, players, ranks, handicap, komi, event and
-//! result: 28 bytes a game, the events and results interned), what their
+//! on, in memory (date, winner, players, ranks, handicap, komi, event,
+//! result and collection: 32 bytes a game, the events, results and
+//! collections interned), what their
 //! pages show of it ([`shown`]: 16 bytes a game and the players' names),
 //! and a [`GameFilter`](keil_store::model::GameFilter) as searches apply it ([`Selection`]).
 //!
@@ -29,8 +30,7 @@ use crate::error::Result;
 use crate::index::{Changes, Derived};
 use keil_store::games::FactColumns;
 use keil_store::ids::GameId;
-use keil_store::model::HitDetails;
-use keil_store::model::YearCount;
+use keil_store::model::{CollectionSummary, HitDetails, YearCount};
 use keil_store::{Read, Sequences};
 
 /// What searches need of a game, from its `games` row.
@@ -56,6 +56,8 @@ pub(crate) struct Fact {
     pub white_rank: u8,
     /// Go's `HA` (0 when absent), at most 255.
     pub handicap: u8,
+    /// The collection, interned ([`Table::collection_name`]); 0 for none.
+    pub collection: u16,
 }
 
 impl Fact {
@@ -76,7 +78,7 @@ impl Fact {
 }
 
 // The table's cost per game, as the module docs say.
-const _: () = assert!(std::mem::size_of::<Option<Fact>>() <= 28);
+const _: () = assert!(std::mem::size_of::<Option<Fact>>() <= 32);
 
 /// A game's winner (0 Black, 1 White, else nobody) in the colours of a
 /// match, `swapped` (colour-swapped) or not. Without a branch: a search
@@ -174,6 +176,10 @@ pub(crate) struct Table {
     results: Texts,
     /// What search pages show of each game.
     shown: shown::Shown,
+    /// The collections met, by [`Fact::collection`] − 1.
+    collections: Texts,
+    /// [`Fact::collection`] by the store's collection id.
+    collection_ids: HashMap<i64, u16>,
 }
 
 impl Table {
@@ -196,6 +202,81 @@ impl Table {
             .enumerate()
             .filter_map(|(id, f)| f.as_ref().filter(|f| keep(f)).map(|_| id as u64))
             .collect()
+    }
+
+    /// The name of collection `id` ([`Fact::collection`]); `None` for 0.
+    pub(crate) fn collection_name(&self, id: u16) -> Option<&str> {
+        self.collections.get(u32::from(id))
+    }
+
+    /// The [`Fact::collection`] of collection `name`; `None` when no game
+    /// met has it.
+    pub(crate) fn collection_id(&self, name: &str) -> Option<u16> {
+        self.collections
+            .find(name)
+            .and_then(|i| u16::try_from(i).ok())
+    }
+
+    /// The games per collection among `ids` (game ids; those without
+    /// facts left out): `(name, games)`, most games first, then by name;
+    /// games in no collection are left out.
+    pub(crate) fn collection_counts(&self, ids: impl Iterator<Item = u32>) -> Vec<(String, u64)> {
+        let mut counts = vec![0u64; self.collections.texts.len() + 1];
+        for id in ids {
+            if let Some(f) = self.get(id) {
+                counts[usize::from(f.collection)] += 1;
+            }
+        }
+        let mut out: Vec<(String, u64)> = counts
+            .into_iter()
+            .enumerate()
+            .skip(1)
+            .filter(|&(_, n)| n > 0)
+            .filter_map(|(i, n)| Some((self.collection_name(i as u16)?.to_string(), n)))
+            .collect();
+        out.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        out
+    }
+
+    /// Every collection a stored game is in, most games first (then by
+    /// name): its games, years and players' ranks.
+    pub(crate) fn collection_summaries(&self) -> Vec<CollectionSummary> {
+        let n = self.collections.texts.len() + 1;
+        // Per collection: games, first and last year, lowest and highest
+        // rank ordinal, games ranked on both sides.
+        let mut acc = vec![(0u64, u16::MAX, 0u16, u8::MAX, 0u8, 0u64); n];
+        for f in self.games.iter().flatten() {
+            let a = &mut acc[usize::from(f.collection)];
+            a.0 += 1;
+            if f.date != 0 {
+                a.1 = a.1.min(f.year());
+                a.2 = a.2.max(f.year());
+            }
+            for r in [f.black_rank, f.white_rank].into_iter().filter(|&r| r != 0) {
+                a.3 = a.3.min(r);
+                a.4 = a.4.max(r);
+            }
+            a.5 += u64::from(f.weaker_rank() != 0);
+        }
+        let mut out: Vec<CollectionSummary> = acc
+            .into_iter()
+            .enumerate()
+            .skip(1)
+            .filter(|(_, a)| a.0 > 0)
+            .filter_map(|(i, (games, first, last, low, high, ranked))| {
+                Some(CollectionSummary {
+                    name: self.collection_name(i as u16)?.to_string(),
+                    games,
+                    first_year: (first != u16::MAX).then_some(first),
+                    last_year: (last != 0).then_some(last),
+                    lowest_rank: keil_record::Rank::from_ordinal(low),
+                    highest_rank: keil_record::Rank::from_ordinal(high),
+                    ranked_games: ranked,
+                })
+            })
+            .collect();
+        out.sort_by(|a, b| b.games.cmp(&a.games).then_with(|| a.name.cmp(&b.name)));
+        out
     }
 
     /// The id of event `name` (as written), given on first sight.
@@ -256,6 +337,8 @@ impl Texts {
 pub(crate) struct FactRow {
     pub fact: Fact,
     pub event: Option<String>,
+    /// The store's collection id.
+    pub collection: Option<i64>,
     pub shown: HitDetails,
 }
 
@@ -278,12 +361,17 @@ impl FactRow {
             handicap: small(Some(c.handicap), 255) as u8,
             black_rank: small(c.black_rank_ord, 255) as u8,
             white_rank: small(c.white_rank_ord, 255) as u8,
+            collection: 0,
         };
         let row = FactRow {
             fact,
             event: c.event,
+            collection: c.collection,
             shown: HitDetails {
-                date: c.date,
+                // As precise as the record gives it (`1849`, not
+                // `1849-01-01`).
+                date: c.date_raw.filter(|d| !d.is_empty()).unwrap_or(c.date),
+                collection: None,
                 black: None,
                 white: None,
                 black_rank: shown(c.black_rank_ord, c.black_rank),
@@ -323,7 +411,8 @@ impl Facts {
             .iter()
             .map(|(a, b)| 2 * a.len() + b.len() + 80)
             .sum::<usize>()
-            + t.results.bytes();
+            + t.results.bytes()
+            + t.collections.bytes();
         (t.games.capacity() * std::mem::size_of::<Option<Fact>>() + strings + t.shown.bytes())
             as u64
     }
@@ -336,7 +425,9 @@ impl Facts {
             .filter_map(|&id| {
                 let i = usize::try_from(id.sql()).ok()?;
                 let f = t.games.get(i)?.as_ref()?;
-                Some((id, t.shown.details(i, f.black, f.white, &t.results)?))
+                let mut d = t.shown.details(i, f.black, f.white, &t.results)?;
+                d.collection = t.collection_name(f.collection).map(str::to_string);
+                Some((id, d))
             })
             .collect()
     }
@@ -369,8 +460,24 @@ impl Derived for &Facts {
             .shown
             .missing_names(rows.iter().flat_map(|(_, r)| [r.fact.black, r.fact.white]));
         let names = keil_store::people::spelling_names(read, &missing)?;
+        // The collections' names, when a game is in one not met yet.
+        let new_collection = {
+            let t = self.table.read().expect("poisoned");
+            rows.iter()
+                .filter_map(|(_, r)| r.collection)
+                .any(|c| !t.collection_ids.contains_key(&c))
+        };
+        let collections = if new_collection {
+            keil_store::collections::collections(read)?
+        } else {
+            Vec::new()
+        };
         let mut t = self.table.write().expect("poisoned");
         t.shown.add_names(names);
+        for (id, name) in collections {
+            let local = u16::try_from(t.collections.id(Some(&name))).unwrap_or(0);
+            t.collection_ids.insert(id, local);
+        }
         // Another caller may have gone as far meanwhile: adding a game's
         // facts twice writes the same value, and removing them twice too.
         if to.games > t.at.games {
@@ -381,6 +488,10 @@ impl Derived for &Facts {
                 }
                 let mut fact = row.fact;
                 fact.event = row.event.as_deref().map_or(0, |e| t.event_id(e));
+                fact.collection = row
+                    .collection
+                    .and_then(|c| t.collection_ids.get(&c).copied())
+                    .unwrap_or(0);
                 // A result past 65,535 distinct ones has no id of a fact's:
                 // its games fail a result filter here and are read from
                 // the store.
@@ -541,6 +652,7 @@ mod tests {
             black_rank: 35,
             white_rank: 33,
             handicap: 0,
+            collection: 0,
         }
     }
 

@@ -14,7 +14,7 @@ use keil_store::model::GameFilter;
 
 /// A [`GameFilter`] as a search applies it: the parts the [`Fact`] table
 /// answers (dates, winner, players and colours, ranks, handicap, komi,
-/// event, result), and the rest (ruleset, variant, status), read from the
+/// event, result, collection), and the rest (ruleset, variant, status), read from the
 /// store for the matching games only. The filter's kind and size are the
 /// query's board and are not read.
 #[derive(Clone, Debug, Default)]
@@ -30,6 +30,9 @@ pub(crate) struct Selection {
     events: Option<Vec<u32>>,
     /// The id of the result `result` names (0: none of the games has it).
     result: Option<u16>,
+    /// The id of the collection `collection` names (0: none of the games
+    /// is in it).
+    collection: Option<u16>,
     /// The player ids (spellings) of the people `player` names, sorted.
     players: Option<Vec<u32>>,
     /// The same for `opponent`.
@@ -61,7 +64,7 @@ impl Selection {
                 })
                 .transpose()
         };
-        let (events, result) = {
+        let (events, result, collection) = {
             let t = facts.read();
             let events = filter.event.as_deref().map(|e| {
                 let part = keil_store::fold::fold(e);
@@ -77,7 +80,11 @@ impl Selection {
                     .and_then(|id| u16::try_from(id).ok())
                     .unwrap_or(0)
             });
-            (events, result)
+            let collection = filter
+                .collection
+                .as_deref()
+                .map(|c| t.collection_id(c).unwrap_or(0));
+            (events, result, collection)
         };
         let rest = GameFilter {
             ruleset: filter.ruleset,
@@ -95,6 +102,7 @@ impl Selection {
             komi: filter.komi.map(|k| k.0),
             events,
             result,
+            collection,
             players: ids(&filter.player)?,
             opponents: ids(&filter.opponent)?,
             color: filter.color,
@@ -130,6 +138,7 @@ impl Selection {
             || self.handicap.is_some_and(|h| u32::from(f.handicap) != h)
             || self.komi.is_some_and(|k| i32::from(f.komi) != k)
             || self.result.is_some_and(|r| r == 0 || f.result != r)
+            || self.collection.is_some_and(|c| c == 0 || f.collection != c)
             || self
                 .events
                 .as_ref()

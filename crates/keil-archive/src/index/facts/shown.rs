@@ -1,5 +1,6 @@
-//! What a search page shows beside each hit (the game's date, players'
-//! names, ranks as lists show them, and result),
+//! What a search page shows beside each hit (the game's date as written,
+//! players' names, ranks as lists show them, and result; its collection
+//! is the facts' own),
 //! kept beside the facts so that a page of position or pattern hits reads
 //! nothing from the store: on a database server that is a round trip per
 //! search fewer, and on either backend a page of one game is as cheap as
@@ -83,6 +84,7 @@ impl Shown {
             black_rank: self.ranks.get(black_rank).map(str::to_string),
             white_rank: self.ranks.get(white_rank).map(str::to_string),
             result: results.get(result).map(str::to_string),
+            collection: None,
         })
     }
 
@@ -107,6 +109,7 @@ mod tests {
             black_rank: rank.map(Into::into),
             white_rank: None,
             result: rank.map(|_| "B+R".into()),
+            collection: None,
         }
     }
 

@@ -18,7 +18,7 @@ use super::segment::corrupt;
 use crate::error::Result;
 use crate::index::facts::{Facts, Years, in_colors, top_ranked};
 use keil_store::ids::GameId;
-use keil_store::model::{HitDetails, YearCount};
+use keil_store::model::{CollectionCount, HitDetails, YearCount};
 
 /// The answer of `q` from its `sides`' `matches` (in the sides' order),
 /// with its games' details from the game facts ([`Facts::details`]);
@@ -37,6 +37,14 @@ pub(super) fn answer(
     let total = all.len() as u64;
     let continuations = continuations(q, sides, matches, total);
     let history = q.explore.history.then(|| history(&all, sides));
+    let collections = q.explore.history.then(|| {
+        facts
+            .read()
+            .collection_counts(all.iter().map(|(h, _)| h.game))
+            .into_iter()
+            .map(|(name, games)| CollectionCount { name, games })
+            .collect()
+    });
     let (page, next_cursor) = page(&all, after, q.limit.max(1));
     // The games whose weaker player ranks highest, then newest.
     let top = if q.explore.top_games == 0 {
@@ -61,6 +69,7 @@ pub(super) fn answer(
         total_games: total,
         continuations,
         history,
+        collections,
         games,
         next_cursor,
         top_games,

@@ -10,7 +10,7 @@ use keil_rules::{AnyPosition, Color, Move, NotationError, Position};
 
 use super::super::explore::{ExploreError, ExploreOptions};
 use keil_store::ids::GameId;
-use keil_store::model::{GameFilter, HitDetails, YearCount};
+use keil_store::model::{CollectionCount, GameFilter, HitDetails, YearCount};
 
 /// A position search (issue: "positions: exact board search").
 ///
@@ -304,6 +304,10 @@ pub struct PositionAnswer {
     /// the years add up to it).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub history: Option<Vec<YearCount>>,
+    /// With the query's `history`: `total_games` by collection, most
+    /// games first (games in no collection left out).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub collections: Option<Vec<CollectionCount>>,
     /// One page of games, newest first.
     pub games: Vec<PositionHit>,
     /// Pass as `cursor` for the next page; `None` on the last.
