@@ -146,7 +146,11 @@ pub fn collections(args: Args) -> anyhow::Result<()> {
             c.lowest_rank.map(|r| r.to_string()),
             c.highest_rank.map(|r| r.to_string()),
         );
-        outln!("{:>9} games  {years:<9}  ranks {ranks:<7}  {}", c.games, c.name)?;
+        outln!(
+            "{:>9} games  {years:<9}  ranks {ranks:<7}  {}",
+            c.games,
+            c.name
+        )?;
     }
     Ok(())
 }

@@ -233,7 +233,10 @@ pub struct Site {
     /// 0: the product's name; `i + 1`: the one kind `GameKind::ALL[i]`.
     kind: AtomicU8,
     /// The kinds with games, and the collections.
-    held: Mutex<(Vec<keil_rules::GameKind>, Arc<Vec<keil_archive::CollectionSummary>>)>,
+    held: Mutex<(
+        Vec<keil_rules::GameKind>,
+        Arc<Vec<keil_archive::CollectionSummary>>,
+    )>,
 }
 
 impl Site {
@@ -288,7 +291,11 @@ impl Site {
 
     /// The archive's collections, most games first.
     pub(crate) fn collections(&self) -> Arc<Vec<keil_archive::CollectionSummary>> {
-        self.held.lock().unwrap_or_else(|e| e.into_inner()).1.clone()
+        self.held
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .1
+            .clone()
     }
 }
 

@@ -222,6 +222,10 @@ pub(crate) fn decode_content(
     Ok(out)
 }
 
+/// The collection of the uploads made with the environment's one token
+/// ([`crate::tokens::DEFAULT_NAME`]).
+pub const UPLOADS: &str = "uploads";
+
 /// Imports an upload and answers with counts per outcome and per refusal
 /// reason and the first [`LISTED`] game trees of each outcome in full;
 /// `source` names it in the import log, `uploader` is the token: the
@@ -271,6 +275,13 @@ pub(crate) fn store(
         outcomes: true,
         listed: Some(LISTED),
         uploader: Some(uploader.name.clone()),
+        // An upload's games go to the collection of its token's name; the
+        // one token of `KEIL_TOKEN` (named `default`) uploads to `uploads`.
+        collection: Some(if uploader.name == crate::tokens::DEFAULT_NAME {
+            UPLOADS.to_string()
+        } else {
+            uploader.name.clone()
+        }),
         batch_size: state.upload_batch,
         keep_refused: uploader.operator,
         ..ImportOptions::default()

@@ -2183,3 +2183,66 @@ fn text_search_says_where_and_pages() {
     let detail = get(&f.base, "/api/v1/search?q=spring&after=x").problem(400);
     assert!(detail.contains("`next`"), "{detail}");
 }
+
+/// Collections: listed with their games, years and ranks; every game
+/// answer names its own; `collection=` filters the list, the explorer and
+/// the pattern search alike; a name past its bound is refused naming the
+/// parameter.
+#[test]
+fn collections_are_listed_named_and_filter_every_search() {
+    let f = start_with(0, Some(TOKEN), |_| {});
+    import(&f.archive, "club.sgf", corpus(30, 7), 500);
+    import(&f.archive, "pro.sgf", corpus(20, 8), 500);
+    let listed = get_ok(&f.base, "/api/v1/collections");
+    let names: Vec<(String, u64)> = listed["collections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["name"].as_str().unwrap().to_string(),
+                c["games"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let games = |c: &str| names.iter().find(|n| n.0 == c).map(|n| n.1).unwrap();
+    let (club, pro) = (games("club"), games("pro"));
+    assert!(club > 0 && pro > 0, "{listed}");
+    assert_eq!(names.len(), 2, "{listed}");
+    for (name, n) in [("club", club), ("pro", pro)] {
+        let list = get_ok(
+            &f.base,
+            &format!("/api/v1/games?collection={name}&limit=100"),
+        );
+        let rows = list["games"].as_array().unwrap();
+        assert_eq!(rows.len() as u64, n, "{list}");
+        assert!(rows.iter().all(|g| g["collection"] == name), "{list}");
+        let explored = get_ok(
+            &f.base,
+            &format!("/api/v1/positions?kind=keil&play=&history=true&collection={name}"),
+        );
+        assert_eq!(explored["total_games"].as_u64(), Some(n), "{explored}");
+        assert_eq!(
+            explored["collections"],
+            serde_json::json!([{"name": name, "games": n}]),
+            "{explored}"
+        );
+    }
+    // Unfiltered, the explorer counts both, most games first.
+    let all = get_ok(&f.base, "/api/v1/positions?kind=keil&play=&history=true");
+    assert_eq!(all["collections"].as_array().unwrap().len(), 2, "{all}");
+    // The pattern search keeps the collection's games alone.
+    let pattern = |extra: &str| {
+        get_ok(
+            &f.base,
+            &format!("/api/v1/patterns?pattern={}&kind=keil{extra}", enc("X:g7")),
+        )["total_games"]
+            .as_u64()
+            .unwrap()
+    };
+    let (both, only_pro) = (pattern(""), pattern("&collection=pro"));
+    assert!(only_pro > 0 && only_pro < both, "{only_pro} of {both}");
+    let long = "x".repeat(101);
+    let detail = get(&f.base, &format!("/api/v1/games?collection={long}")).problem(400);
+    assert!(detail.contains("collection"), "{detail}");
+}

@@ -1340,7 +1340,24 @@ fn an_archive_of_one_kind_is_named_for_it() {
             "{path}: {body}"
         );
         assert!(body.contains(r#"<a class="brand" href="/">Go archive</a>"#));
+        // Its own words: Go's records, no other game offered.
+        assert!(body.contains("<footer>Go game records ·"), "{path}: {body}");
+        assert!(!body.contains(r#"value="keil""#), "{path}: {body}");
+        assert!(!body.contains(r#"value="kaomi""#), "{path}: {body}");
+        assert!(!body.contains("Kaomi variant"), "{path}: {body}");
+        // The upload's collection, offered to filter by.
+        assert!(
+            body.contains(r#"<option value="uploads">uploads · 1 game</option>"#),
+            "{path}: {body}"
+        );
     }
+    assert!(page("/").contains("<h1>Go game records</h1>"));
+    // An error page too is the archive's.
+    let missing = get(&format!("{base}/games/999"));
+    assert_eq!(missing.status, 404);
+    let body = missing.body;
+    assert!(body.contains("· Go archive</title>"), "{body}");
+    assert!(body.contains("<footer>Go game records ·"), "{body}");
     drop(archive);
     drop(dir);
     // The shared archive holds every kind: the product's name.

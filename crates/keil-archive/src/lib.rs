@@ -121,8 +121,9 @@ pub use keil_store::model::people::{
 };
 pub use keil_store::model::refused::Problem;
 pub use keil_store::model::{
-    CollectionCount, CollectionSummary, Cursor, Game, GameFilter, GameList, GameMoves, GameStatus, GameStatusError, GameSummary,
-    HitCursor, HitDetails, MAX_PAGE, Order, Page, YearCount, written_day,
+    CollectionCount, CollectionSummary, Cursor, Game, GameFilter, GameList, GameMoves, GameStatus,
+    GameStatusError, GameSummary, HitCursor, HitDetails, MAX_PAGE, Order, Page, YearCount,
+    written_day,
 };
 pub use keil_store::progress::ImportProgress;
 pub use keil_store::schema_version;

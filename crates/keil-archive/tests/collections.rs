@@ -45,8 +45,13 @@ fn archive(dir: &std::path::Path) -> Archive {
     .unwrap();
     std::fs::write(
         files.join("pro.sgf"),
-        game("PB[Honinbo Shusaku]PW[Gennan Inseki]BR[7p]WR[8p]DT[1846-09-11]RE[B+2]", 3)
-            + &game("PB[Honinbo Shusaku]PW[Ota Yuzo]BR[7p]WR[7p]DT[1849]RE[B+R]", 4),
+        game(
+            "PB[Honinbo Shusaku]PW[Gennan Inseki]BR[7p]WR[8p]DT[1846-09-11]RE[B+2]",
+            3,
+        ) + &game(
+            "PB[Honinbo Shusaku]PW[Ota Yuzo]BR[7p]WR[7p]DT[1849]RE[B+R]",
+            4,
+        ),
     )
     .unwrap();
     let archive = Archive::open(common::at(dir.join("archive"))).unwrap();
@@ -142,7 +147,13 @@ fn the_collection_filters_lists_counts_searches_and_profiles() {
     let dir = tempfile::tempdir().unwrap();
     let archive = archive(dir.path());
     let games = archive.games();
-    for (name, n) in [("pro", 2), ("kgs", 2), ("Tygem", 1), ("tygem", 0), ("none", 0)] {
+    for (name, n) in [
+        ("pro", 2),
+        ("kgs", 2),
+        ("Tygem", 1),
+        ("tygem", 0),
+        ("none", 0),
+    ] {
         let f = filter(name);
         let list = games.list(&f, &Page::default()).unwrap().games;
         assert_eq!(list.len(), n, "{name}");
@@ -178,7 +189,10 @@ fn the_collection_filters_lists_counts_searches_and_profiles() {
         .iter()
         .map(|h| (h.game.date.clone(), h.game.collection.clone()))
         .collect();
-    assert!(shown.contains(&("1849".to_string(), Some("pro".to_string()))), "{shown:?}");
+    assert!(
+        shown.contains(&("1849".to_string(), Some("pro".to_string()))),
+        "{shown:?}"
+    );
     q.filter = filter("pro");
     let a = archive.positions().search(&q).unwrap();
     assert_eq!(a.total_games, 2);
@@ -211,12 +225,18 @@ fn games_stored_before_collections_are_labelled_by_their_imports_sources() {
         "UPDATE upgrades SET done_at = NULL WHERE name = 'collections 16'",
     );
     assert_eq!(
-        common::scalar(&at, "SELECT COUNT(*) FROM games WHERE collection_id IS NULL"),
+        common::scalar(
+            &at,
+            "SELECT COUNT(*) FROM games WHERE collection_id IS NULL"
+        ),
         4
     );
     let archive = Archive::open(common::at(&at)).unwrap();
     assert_eq!(
-        common::scalar(&at, "SELECT COUNT(*) FROM games WHERE collection_id IS NULL"),
+        common::scalar(
+            &at,
+            "SELECT COUNT(*) FROM games WHERE collection_id IS NULL"
+        ),
         0
     );
     assert_eq!(archive.games().collections().unwrap(), before);

@@ -74,9 +74,7 @@ fn summary_of(row: &Row<'_>) -> Result<GameSummary> {
         size: row.get(15)?,
         ruleset: row.get(16)?,
         komi: HalfPoints(row.get(17)?),
-        handicap: row
-            .get::<i64>(22)?
-            .clamp(0, i64::from(u32::MAX)) as u32,
+        handicap: row.get::<i64>(22)?.clamp(0, i64::from(u32::MAX)) as u32,
         plies: row.get(18)?,
         kind: kind
             .parse()

@@ -23,8 +23,8 @@
 //! - [`error`]: the store's one error type.
 
 pub mod blocks;
-pub mod collections;
 pub mod budget;
+pub mod collections;
 pub mod counts;
 pub mod error;
 pub mod fold;

@@ -108,15 +108,7 @@ fn write_in(
     these: Option<&mut Vec<GameOutcome>>,
 ) -> Result<Written> {
     let signatures = signatures_of(&batch, duplicates);
-    let mut w = BatchWrite::begin(
-        tx,
-        target,
-        &batch,
-        &signatures,
-        cache,
-        added_names,
-        these,
-    )?;
+    let mut w = BatchWrite::begin(tx, target, &batch, &signatures, cache, added_names, these)?;
     for (item, signature) in batch.items.into_iter().zip(signatures) {
         w.write_item(item, signature)?;
     }
