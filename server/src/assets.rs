@@ -108,3 +108,45 @@ pub fn find(name: &str) -> Option<(&'static str, &'static [u8])> {
         .find(|(n, _)| *n == *name)
         .map(|&(_, i)| (FILES[i].content_type, FILES[i].bytes))
 }
+
+/// The archive's name as the pages show it (`crate::state::Site::name`):
+/// `Go archive`, `Kaomi archive` or the product's ([`PRODUCT`]; its
+/// `Display`), and what its records are ([`SiteName::records`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SiteName {
+    /// The one kind of game the archive holds; `None` for none or several.
+    kind: Option<keil_rules::GameKind>,
+}
+
+impl SiteName {
+    /// The product's name, for an answer that knows no archive.
+    pub(crate) const PRODUCT: SiteName = SiteName { kind: None };
+
+    /// The name of an archive that holds games of `kind` alone (`None`:
+    /// none or several kinds).
+    pub(crate) fn of(kind: Option<keil_rules::GameKind>) -> SiteName {
+        SiteName { kind }
+    }
+
+    /// What the archive's records are, as the footer says:
+    /// `Go game records`, or `Keil, Go and Kaomi game records` for a
+    /// mixed or empty archive.
+    pub(crate) fn records(&self) -> &'static str {
+        match self.kind {
+            Some(keil_rules::GameKind::Go) => "Go game records",
+            Some(keil_rules::GameKind::Kaomi) => "Kaomi game records",
+            Some(keil_rules::GameKind::Keil) => "Keil game records",
+            _ => "Keil, Go and Kaomi game records",
+        }
+    }
+}
+
+impl std::fmt::Display for SiteName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self.kind {
+            Some(keil_rules::GameKind::Go) => "Go archive",
+            Some(keil_rules::GameKind::Kaomi) => "Kaomi archive",
+            _ => PRODUCT,
+        })
+    }
+}

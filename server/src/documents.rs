@@ -83,7 +83,7 @@ pub async fn documents(
     if built.is_some_and(|a| a.form == form) && (form == Form::Json || site.is_none()) {
         return Ok(res);
     }
-    let site = site.unwrap_or(crate::state::SiteName::PRODUCT);
+    let site = site.unwrap_or(crate::assets::SiteName::PRODUCT);
     let answer = |api: &ApiError, form| answer_in(api, form, site);
     let rebuilt = match res.response().error() {
         Some(e) => match (e.as_error::<ApiError>(), e.as_error::<PageError>()) {

@@ -284,7 +284,7 @@ pub(crate) struct Answered {
 struct ErrorPage<'a> {
     a: &'a Assets,
     /// The archive's name ([`crate::state::Site`]).
-    site: crate::state::SiteName,
+    site: crate::assets::SiteName,
     title: String,
     status: String,
     message: String,
@@ -295,7 +295,7 @@ struct ErrorPage<'a> {
 pub(crate) fn error_page(
     status: StatusCode,
     message: String,
-    site: crate::state::SiteName,
+    site: crate::assets::SiteName,
 ) -> HttpResponse {
     let reason = status.canonical_reason().unwrap_or("Error");
     let page = ErrorPage {
@@ -314,12 +314,12 @@ pub(crate) fn error_page(
 /// place that builds an error's answer. An HTML page is under the
 /// product's name; [`answer_in`] names the archive.
 pub fn answer(e: &ApiError, form: Form) -> HttpResponse {
-    answer_in(e, form, crate::state::SiteName::PRODUCT)
+    answer_in(e, form, crate::assets::SiteName::PRODUCT)
 }
 
 /// [`answer`], an HTML page under the archive's name `site` (the
 /// [`crate::documents`] middleware knows it from the request's state).
-pub fn answer_in(e: &ApiError, form: Form, site: crate::state::SiteName) -> HttpResponse {
+pub fn answer_in(e: &ApiError, form: Form, site: crate::assets::SiteName) -> HttpResponse {
     let status = e.status_code();
     let detail = e.detail();
     let mut response = match form {

@@ -269,13 +269,13 @@ impl Site {
     }
 
     /// The name: `Go archive`, `Kaomi archive`, or the product's.
-    pub(crate) fn name(&self) -> SiteName {
-        SiteName {
-            kind: usize::from(self.kind.load(Ordering::Relaxed))
+    pub(crate) fn name(&self) -> crate::assets::SiteName {
+        crate::assets::SiteName::of(
+            usize::from(self.kind.load(Ordering::Relaxed))
                 .checked_sub(1)
                 .and_then(|i| keil_rules::GameKind::ALL.get(i))
                 .copied(),
-        }
+        )
     }
 
     /// The kinds of game the archive holds (in `GameKind::ALL`'s order);
@@ -296,42 +296,6 @@ impl Site {
             .unwrap_or_else(|e| e.into_inner())
             .1
             .clone()
-    }
-}
-
-/// The archive's name as the pages show it ([`Site::name`]): `Go
-/// archive`, `Kaomi archive` or the product's (its `Display`), and what
-/// its records are ([`SiteName::records`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct SiteName {
-    /// The one kind of game the archive holds; `None` for none or several.
-    kind: Option<keil_rules::GameKind>,
-}
-
-impl SiteName {
-    /// The product's name, for an answer that knows no archive.
-    pub(crate) const PRODUCT: SiteName = SiteName { kind: None };
-
-    /// What the archive's records are, as the footer says:
-    /// `Go game records`, or `Keil, Go and Kaomi game records` for a
-    /// mixed or empty archive.
-    pub(crate) fn records(&self) -> &'static str {
-        match self.kind {
-            Some(keil_rules::GameKind::Go) => "Go game records",
-            Some(keil_rules::GameKind::Kaomi) => "Kaomi game records",
-            Some(keil_rules::GameKind::Keil) => "Keil game records",
-            _ => "Keil, Go and Kaomi game records",
-        }
-    }
-}
-
-impl std::fmt::Display for SiteName {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self.kind {
-            Some(keil_rules::GameKind::Go) => "Go archive",
-            Some(keil_rules::GameKind::Kaomi) => "Kaomi archive",
-            _ => crate::assets::PRODUCT,
-        })
     }
 }
 

@@ -302,6 +302,10 @@ pub struct PatternSearchDto {
     /// With `history=true`: `total_games` by year (they add up to it).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub history: Option<Vec<YearCountDto>>,
+    /// With `history=true`: `total_games` by collection, most games first
+    /// (games in no collection left out).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub collections: Option<Vec<CollectionCountDto>>,
     /// One page of the games, newest first.
     pub games: Vec<PatternGameDto>,
     /// Pass as `cursor` for the next page; `null` on the last page.

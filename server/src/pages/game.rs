@@ -24,7 +24,7 @@ use crate::state::ServerState;
 struct GamePage<'a> {
     a: &'a Assets,
     /// The archive's name ([`crate::state::Site`]).
-    site: crate::state::SiteName,
+    site: crate::assets::SiteName,
     title: String,
     heading: String,
     id: GameId,
@@ -248,7 +248,7 @@ fn game_view(
     game: keil_archive::Game,
     records: Vec<RecordRow>,
     similar: Vec<SimilarRow>,
-    site: crate::state::SiteName,
+    site: crate::assets::SiteName,
 ) -> Result<GamePage<'static>, PageError> {
     let summary = game.summary;
     let handicap = game.moves.handicap;

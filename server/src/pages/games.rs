@@ -105,7 +105,7 @@ struct NamedRow {
 struct GamesPage<'a> {
     a: &'a Assets,
     /// The archive's name ([`crate::state::Site`]).
-    site: crate::state::SiteName,
+    site: crate::assets::SiteName,
     title: &'a str,
     f: FilterEcho,
     kinds: Vec<(String, String)>,

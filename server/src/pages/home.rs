@@ -161,7 +161,7 @@ fn home_data(a: &Archive) -> Result<HomeData, PageError> {
 struct HomePage<'a> {
     a: &'a Assets,
     /// The archive's name ([`crate::state::Site`]).
-    site: crate::state::SiteName,
+    site: crate::assets::SiteName,
     title: &'a str,
     games: u64,
     players: u64,
@@ -174,7 +174,7 @@ struct HomePage<'a> {
 }
 
 /// The home page's HTML, read from the archive, under its name `site`.
-fn home_html(a: &Archive, site: crate::state::SiteName) -> Result<String, PageError> {
+fn home_html(a: &Archive, site: crate::assets::SiteName) -> Result<String, PageError> {
     let data = home_data(a)?;
     render_html(&HomePage {
         a: assets(),

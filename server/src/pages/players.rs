@@ -62,7 +62,7 @@ pub(super) fn filter_value(
 struct PlayerPage<'a> {
     a: &'a Assets,
     /// The archive's name ([`crate::state::Site`]).
-    site: crate::state::SiteName,
+    site: crate::assets::SiteName,
     title: String,
     name: String,
     /// What names the player alone in a games filter.

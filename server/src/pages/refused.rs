@@ -59,7 +59,7 @@ fn board_name(r: &RefusedSummary) -> String {
 struct RefusedListPage<'a> {
     a: &'a Assets,
     /// The archive's name ([`crate::state::Site`]).
-    site: crate::state::SiteName,
+    site: crate::assets::SiteName,
     title: &'a str,
     rows: Vec<RefusedRow>,
     reason: String,
@@ -126,7 +126,7 @@ pub async fn refused_list_page(q: PageQuery<RefusedQuery>, state: Data<ServerSta
 struct RefusedPage<'a> {
     a: &'a Assets,
     /// The archive's name ([`crate::state::Site`]).
-    site: crate::state::SiteName,
+    site: crate::assets::SiteName,
     title: String,
     id: RefusedId,
     words: String,

@@ -113,7 +113,7 @@ impl From<&TextHit> for HitRow {
 struct SearchPage<'a> {
     a: &'a Assets,
     /// The archive's name ([`crate::state::Site`]).
-    site: crate::state::SiteName,
+    site: crate::assets::SiteName,
     title: String,
     q: String,
     /// Whether this is a later page (players are listed on the first).

@@ -13,7 +13,7 @@ use crate::state::ServerState;
 struct UploadPage<'a> {
     a: &'a Assets,
     /// The archive's name ([`crate::state::Site`]).
-    site: crate::state::SiteName,
+    site: crate::assets::SiteName,
     title: &'a str,
     enabled: bool,
     origin: String,

@@ -69,6 +69,9 @@ pub(crate) fn pattern_dto(
             })
             .collect(),
         history: history_dto(answer.history),
+        collections: answer
+            .collections
+            .map(|c| c.into_iter().map(Into::into).collect()),
         games: answer.games.into_iter().map(PatternGameDto::from).collect(),
         next_cursor: answer.next_cursor,
         top_games: answer

@@ -62,7 +62,7 @@ impl From<&PositionHit> for HitRow {
 struct PositionsPage<'a> {
     a: &'a Assets,
     /// The archive's name ([`crate::state::Site`]).
-    site: crate::state::SiteName,
+    site: crate::assets::SiteName,
     title: &'a str,
     /// `ply` or `move`: how the game's turns are named
     /// ([`super::names::ply_word`]).

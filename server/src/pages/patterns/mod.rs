@@ -6,23 +6,26 @@
 //! without JavaScript: the pattern travels in the URL.
 //!
 //! A request reads as: its parameters read (`form.rs`'s
-//! [`PatternForm::read`]), the search run unless editing ([`search`]), the
+//! [`PatternForm::read`]), the search run unless editing (`found.rs`'s
+//! [`search`], whose [`Found`] is what the page shows of the answer), the
 //! page's view ([`patterns_view`]) with the pattern drawn
 //! ([`pattern_svg`]), the page rendered.
 
 mod form;
+mod found;
 
 use form::{PatternForm, PatternParams};
+use found::{ContinuationRow, Found, GameRow, search};
 
 use actix_web::http::StatusCode;
 use actix_web::web::Data;
 use askama::Template;
-use keil_archive::{Cell, GameId, MoveStats, Pattern, PatternAnswer, PatternMode};
+use keil_archive::{Cell, Pattern, PatternMode};
 use keil_rules::{AnyBoard, AnyPosition, BoardSpec, Color, Point};
 
-use super::explore::{Fields, Listed, viewer_href};
+use super::explore::{Fields, Listed};
 use super::names::{collection_options, kinds, link, ply_word};
-use super::respond::{PageResult, download_found, searching};
+use super::respond::{PageResult, download_found};
 use crate::assets::{Assets, assets};
 use crate::error::{ApiError, PageError};
 use crate::http::html_response;
@@ -53,42 +56,12 @@ fn cell_word(c: Option<Cell>) -> &'static str {
     }
 }
 
-struct ContinuationRow {
-    label: String,
-    point: String,
-    /// The point on the board (none for a name the board does not read).
-    at: Option<Point>,
-    black: MoveStats,
-    white: MoveStats,
-    /// The search of the pattern with Black's stone added here (when
-    /// Black played it): the next step, as Kombilo's and waltheri's
-    /// continuations are.
-    black_href: Option<String>,
-    /// The same with White's stone.
-    white_href: Option<String>,
-}
-
-struct GameRow {
-    id: GameId,
-    ply: u32,
-    /// The variation of the first match (the viewer's `var`), if in one.
-    variation: Option<u32>,
-    href: String,
-    hits: u32,
-    swapped: bool,
-    black: String,
-    white: String,
-    result: String,
-    date: String,
-    next: String,
-}
-
 #[derive(Template)]
 #[template(path = "patterns.html")]
 struct PatternsPage<'a> {
     a: &'a Assets,
     /// The archive's name ([`crate::state::Site`]).
-    site: crate::state::SiteName,
+    site: crate::assets::SiteName,
     title: &'a str,
     /// `ply` or `move`: how the game's turns are named
     /// ([`super::names::ply_word`]).
@@ -121,6 +94,8 @@ struct PatternsPage<'a> {
     /// Whether the form offers `next` (always here).
     with_next: bool,
     history_svg: Option<String>,
+    /// The games by collection (name, games, link), with the history.
+    by_collection: Vec<(String, u64, String)>,
     top: Vec<Listed>,
     recent: Vec<Listed>,
     error: Option<String>,
@@ -154,134 +129,6 @@ pub async fn patterns_page(state: Data<ServerState>, q: PageQuery<PatternParams>
     Ok(html_response(status, body))
 }
 
-/// What a search found, as the page shows it (all empty before one).
-#[derive(Default)]
-struct Found {
-    searched: bool,
-    total: u64,
-    hits: u64,
-    placements: u32,
-    continuations: Vec<ContinuationRow>,
-    /// The continuations on their points.
-    marks: Vec<PointMark>,
-    games: Vec<GameRow>,
-    /// Where the next page of games starts.
-    next_cursor: Option<String>,
-    history_svg: Option<String>,
-    top: Vec<Listed>,
-    recent: Vec<Listed>,
-}
-
-/// Runs the form's search, unless it edits; a refused search (400) is
-/// said on the form, which then edits.
-///
-/// # Errors
-/// Any other refusal of the search (over budget, the archive's errors).
-async fn search(
-    state: &Data<ServerState>,
-    form: &mut PatternForm,
-    board: &AnyBoard,
-) -> Result<Found, PageError> {
-    let query = match (form.query.clone(), form.edit) {
-        (Some(query), false) => query,
-        _ => return Ok(Found::default()),
-    };
-    match searching(state, move |a, b| {
-        Ok(a.patterns().search_within(&query, b)?)
-    })
-    .await
-    {
-        Ok(answer) => Ok(found(&answer, board)),
-        Err(PageError(ApiError::BadRequest(m))) => {
-            form.errors.push(m);
-            form.edit = true;
-            Ok(Found::default())
-        }
-        Err(e) => Err(e),
-    }
-}
-
-/// The answer as the page shows it: the continuations in a table and on
-/// their points, the games with their next moves named on `board`.
-fn found(answer: &PatternAnswer, board: &AnyBoard) -> Found {
-    let mut marks = Vec::new();
-    let mut continuations = Vec::new();
-    for c in &answer.continuations {
-        let at = board.parse_point(&c.point).ok();
-        if let Some(p) = at {
-            // A stone of the colour that played here more often, with the
-            // continuation's letter (Kombilo's marking).
-            marks.push(PointMark {
-                point: p,
-                class: if c.black.count >= c.white.count {
-                    "next-b"
-                } else {
-                    "next-w"
-                },
-                label: c.label.clone(),
-                href: None,
-                title: format!(
-                    "{} {}: Black {} times, White {} times",
-                    c.label, c.display, c.black.count, c.white.count
-                ),
-                fill: None,
-                data: Vec::new(),
-            });
-        }
-        continuations.push(ContinuationRow {
-            label: c.label.clone(),
-            point: if c.display == c.point {
-                c.display.clone()
-            } else {
-                format!("{} ({})", c.display, c.point)
-            },
-            at,
-            black: c.black,
-            white: c.white,
-            black_href: None,
-            white_href: None,
-        });
-    }
-    let games = answer
-        .games
-        .iter()
-        .map(|g| GameRow {
-            id: g.game_id,
-            ply: g.ply,
-            variation: g.variation,
-            href: viewer_href(g.game_id, g.ply, g.variation),
-            hits: g.hits,
-            swapped: g.swapped,
-            black: g.game.black.clone().unwrap_or_default(),
-            white: g.game.white.clone().unwrap_or_default(),
-            result: g.game.result.clone().unwrap_or_default(),
-            date: g.game.date.clone(),
-            next: g
-                .next
-                .as_deref()
-                .and_then(|n| board.parse_point(n).ok())
-                .map(|p| board.display_name(p))
-                .unwrap_or_default(),
-        })
-        .collect();
-    Found {
-        searched: true,
-        total: answer.total_games,
-        hits: answer.total_hits,
-        placements: answer.placements,
-        continuations,
-        marks,
-        games,
-        next_cursor: answer.next_cursor.clone(),
-        history_svg: answer
-            .history
-            .as_deref()
-            .map(|h| super::explore::history_svg(h, "games")),
-        top: answer.top_games.iter().map(Listed::from).collect(),
-        recent: answer.recent_games.iter().map(Listed::from).collect(),
-    }
-}
-
 /// The page's links: the form's parameters with another pattern and
 /// extra pairs.
 struct Here {
@@ -307,6 +154,8 @@ impl Here {
             ("colors", if self.swap { "swap" } else { "same" }),
         ];
         pairs.extend(fields.pairs());
+        // An extra parameter takes the place of the field of its name.
+        pairs.retain(|(name, _)| !extra.iter().any(|(e, _)| e == name));
         pairs.extend_from_slice(extra);
         link("/patterns", &pairs)
     }
@@ -381,6 +230,12 @@ fn patterns_view(
         .next_cursor
         .as_deref()
         .map(|c| here.href(&fields, &notation, &[("cursor", c)]));
+    let by_collection = (found.collections.iter())
+        .map(|(name, n)| {
+            let href = here.href(&fields, &notation, &[("collection", name)]);
+            (name.clone(), *n, href)
+        })
+        .collect();
     Ok(PatternsPage {
         a: assets(),
         site: site.name(),
@@ -413,6 +268,7 @@ fn patterns_view(
         f: fields,
         with_next: true,
         history_svg: found.history_svg,
+        by_collection,
         top: found.top,
         recent: found.recent,
         error: (!form.errors.is_empty()).then(|| form.errors.join("; ")),

@@ -143,6 +143,10 @@ pub struct PatternAnswer {
     /// first match).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub history: Option<Vec<YearCount>>,
+    /// With the query's `history`: `total_games` by collection, most
+    /// games first (games in no collection left out).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub collections: Option<Vec<keil_store::model::CollectionCount>>,
     /// One page of games, newest first.
     pub games: Vec<PatternHit>,
     /// Pass as `cursor` for the next page; `None` on the last.

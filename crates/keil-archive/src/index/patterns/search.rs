@@ -575,6 +575,16 @@ pub(crate) fn page(
             })
             .collect()
     };
+    // With the history, the games by collection (read from the facts:
+    // a pass over the matches, as the history's).
+    let collections = q.explore.history.then(|| {
+        facts
+            .read()
+            .collection_counts(m.games.iter().filter_map(line).map(|l| l.id))
+            .into_iter()
+            .map(|(name, games)| keil_store::model::CollectionCount { name, games })
+            .collect()
+    });
     let answer = PatternAnswer {
         pattern: q.pattern.to_string(),
         placements: m.placements,
@@ -582,6 +592,7 @@ pub(crate) fn page(
         total_hits: m.total_hits,
         continuations: m.continuations.clone(),
         history: m.history.clone(),
+        collections,
         games: hits(page),
         next_cursor,
         top_games: hits(top),
