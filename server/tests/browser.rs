@@ -315,6 +315,28 @@ async fn list_and_filters(c: &Client, base: &str) {
     }
     shoot(c, "games").await;
     no_console_errors(c, "games", None).await;
+    // A collection (an import's games), chosen in the form.
+    c.goto(&format!("{base}/games")).await.unwrap();
+    let collection = c
+        .find(Locator::Css("select[name=collection]"))
+        .await
+        .unwrap();
+    collection.select_by_value("kaomi").await.unwrap();
+    click(c, "form.filters button[type=submit]").await;
+    until("the collection's list", || async {
+        query(c)
+            .await
+            .is_some_and(|q| q.contains("collection=kaomi"))
+    })
+    .await;
+    let rows = c
+        .find_all(Locator::Css("table.games tbody tr td:first-child a"))
+        .await
+        .unwrap();
+    assert!(!rows.is_empty());
+    for r in &rows {
+        assert!(r.text().await.unwrap().starts_with("Kaomi "));
+    }
 }
 
 /// In the games list's form, a chosen suggestion fills the field: the page

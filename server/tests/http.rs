@@ -868,6 +868,7 @@ fn openapi_document_lists_every_route() {
         ("get", "/api/v1/patterns"),
         ("get", "/api/v1/search"),
         ("get", "/api/v1/stats"),
+        ("get", "/api/v1/collections"),
         ("get", "/api/v1/refused"),
         ("get", "/api/v1/refused/{id}"),
     ];

@@ -584,7 +584,7 @@ fn an_archive_of_schema_one_upgrades_in_place() {
     assert_eq!(archive.games().count(&go).unwrap(), 0);
     let listed = archive.games().list(&keil, &Page::default()).unwrap();
     assert!(listed.games.iter().all(|g| g.kind == GameKind::Keil));
-    assert_eq!(keil_archive::schema_version(), 15);
+    assert_eq!(keil_archive::schema_version(), 16);
     // Games stored before node numbers (schema 5) read as one move per
     // node after the root: the first stone placed matches at its ply.
     let board = Board::new(3).unwrap();

@@ -214,10 +214,14 @@ pub fn real_sgf_files() -> Option<Vec<std::path::PathBuf>> {
     Some(out)
 }
 
-/// Turns an archive of this crate's schema (15) back into schema 10 (what
+/// Turns an archive of this crate's schema (16) back into schema 10 (what
 /// an archive written before removals holds). Run on a plain connection to
 /// a closed archive.
 pub const UNDO_SCHEMA_11: &str = "
+    DROP INDEX games_collection; DROP INDEX games_facts;
+    ALTER TABLE games DROP COLUMN collection_id; DROP TABLE collections;
+    CREATE INDEX games_facts ON games(id, date, winner, black_id, white_id, komi, handicap,
+        black_rank_ord, white_rank_ord, event, result, black_rank, white_rank);
     DROP INDEX people_name; ALTER TABLE people DROP COLUMN name_set;
     DROP TABLE upgrades; DROP INDEX import_problems_reason; DROP INDEX import_problems_hash;
     ALTER TABLE import_problems DROP COLUMN mv; ALTER TABLE import_problems DROP COLUMN size;
@@ -230,13 +234,17 @@ pub const UNDO_SCHEMA_11: &str = "
     DROP TABLE derived_blocks; DROP TABLE removed_records; DROP TABLE removals;
     PRAGMA user_version = 10;";
 
-/// Turns an archive of schema 15 back into schema 8 (what an archive written
+/// Turns an archive of schema 16 back into schema 8 (what an archive written
 /// before people, signatures and the events' vocabulary holds), for tests
 /// of the migrations: the
 /// person ids become spelling ids again (right when no two spellings share
 /// a person, as in generated games). Run on a plain connection to a closed
 /// archive.
 pub const UNDO_SCHEMA_9: &str = "
+    DROP INDEX games_collection; DROP INDEX games_facts;
+    ALTER TABLE games DROP COLUMN collection_id; DROP TABLE collections;
+    CREATE INDEX games_facts ON games(id, date, winner, black_id, white_id, komi, handicap,
+        black_rank_ord, white_rank_ord, event, result, black_rank, white_rank);
     DROP INDEX people_name; ALTER TABLE people DROP COLUMN name_set;
     DROP TABLE upgrades; DROP INDEX import_problems_reason; DROP INDEX import_problems_hash;
     ALTER TABLE import_problems DROP COLUMN mv; ALTER TABLE import_problems DROP COLUMN size;
