@@ -111,7 +111,7 @@ pub fn find(name: &str) -> Option<(&'static str, &'static [u8])> {
 
 /// The archive's name as the pages show it (`crate::state::Site::name`):
 /// `Go archive`, `Kaomi archive` or the product's ([`PRODUCT`]; its
-/// `Display`), and what its records are ([`SiteName::records`]).
+/// `Display`), and what its records are (`SiteName::records`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SiteName {
     /// The one kind of game the archive holds; `None` for none or several.

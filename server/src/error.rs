@@ -312,7 +312,7 @@ pub(crate) fn error_page(
 /// document, or an HTML page with the pages' headers), the extra headers
 /// of its kind on both forms, and `Answered` in the extensions. The one
 /// place that builds an error's answer. An HTML page is under the
-/// product's name; [`answer_in`] names the archive.
+/// product's name; `answer_in` names the archive.
 pub fn answer(e: &ApiError, form: Form) -> HttpResponse {
     answer_in(e, form, crate::assets::SiteName::PRODUCT)
 }

@@ -47,8 +47,8 @@ pub fn collection_name(name: &str) -> Result<String> {
 }
 
 /// The collection a source names by default: a folder's name, a file's
-/// name without its [`EXTENSIONS`] (`-`: `standard input`). `is_dir`
-/// says whether the source is a folder (`None`: not known, as for the
+/// name without its record and container extensions (`.sgf`, `.zip`,
+/// `.tar.bz2`…; `-`: `standard input`). `is_dir` says whether the source is a folder (`None`: not known, as for the
 /// sources an old import logged; then a name with a known extension is a
 /// file's).
 pub fn default_collection(source: &str, is_dir: Option<bool>) -> String {
