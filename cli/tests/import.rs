@@ -335,3 +335,84 @@ fn an_operator_names_players_and_reads_suggested_aliases() {
     // Nothing merged.
     assert_eq!(shown("Kuwahara Shusaku"), "Kuwahara Shusaku");
 }
+
+/// `--collection` labels an import's games; without it, a folder names its
+/// own; `keil collections` lists them and `--collection` filters a search.
+#[test]
+fn imports_are_labelled_and_collections_listed_and_filtered() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("db");
+    let club = dir.path().join("club");
+    std::fs::create_dir_all(&club).unwrap();
+    let games = |n: &str, seed: &str| {
+        keil()
+            .args(["generate", "--games", n, "--seed", seed])
+            .assert()
+            .code(0)
+            .get_output()
+            .stdout
+            .clone()
+    };
+    std::fs::write(club.join("a.keil"), games("3", "21")).unwrap();
+    let pro = dir.path().join("pro.keil");
+    std::fs::write(&pro, games("2", "22")).unwrap();
+    keil()
+        .arg("import")
+        .arg("--db")
+        .arg(&db)
+        .arg(&club)
+        .assert()
+        .code(0);
+    keil()
+        .arg("import")
+        .arg("--db")
+        .arg(&db)
+        .args(["--collection", "Professional"])
+        .arg(&pro)
+        .assert()
+        .code(0);
+    let out = keil()
+        .arg("collections")
+        .arg("--db")
+        .arg(&db)
+        .arg("--json")
+        .assert()
+        .code(0);
+    let listed: Vec<(String, u64)> = String::from_utf8_lossy(&out.get_output().stdout)
+        .lines()
+        .map(|l| {
+            let v: Value = serde_json::from_str(l).unwrap();
+            (
+                v["name"].as_str().unwrap().to_string(),
+                v["games"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        listed,
+        [("club".to_string(), 3), ("Professional".to_string(), 2)]
+    );
+    let out = keil()
+        .args(["search", "games", "--db"])
+        .arg(&db)
+        .args(["--collection", "Professional", "--json"])
+        .assert()
+        .code(0);
+    let found: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let games = found["games"].as_array().unwrap();
+    assert_eq!(games.len(), 2, "{found}");
+    assert!(
+        games.iter().all(|g| g["collection"] == "Professional"),
+        "{found}"
+    );
+    // A name that is no name is refused before anything is read.
+    keil()
+        .arg("import")
+        .arg("--db")
+        .arg(&db)
+        .args(["--collection", " "])
+        .arg(&pro)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("collection"));
+}
