@@ -123,7 +123,7 @@ impl SlotPool {
 ///   keeps. An explorer's user keeps a filter while browsing positions and
 ///   patterns: the first search with it reads every game's facts once (a
 ///   pass through them in order), the next ones a bit per game with hits,
-///   rather than its facts (28 bytes a game, spread through memory). Up to
+///   rather than its facts (32 bytes a game, spread through memory). Up to
 ///   [`GroupFacts::MASKS`] are kept (in a `quick_cache`, as the answers
 ///   are: the least used dropped first);
 /// - the weaker player's rank ([`crate::index::facts::Fact::weaker_rank`]), a
