@@ -112,10 +112,10 @@ pub struct Args {
     /// in memory again on disk (~3.4 + 3.4 KB per 19×19 game). The files
     /// are checked against the archive: one that does not match is derived
     /// again. Default: an embedded archive's DIR/cache/ (deleted with the
-    /// archive, never copied by keil backup; when the archive is served
-    /// read-only or that folder cannot be written, a folder of the user's
-    /// cache directory, ~/.cache/keil/, named after the archive's path);
-    /// a PostgreSQL node's directory (see --db).
+    /// archive, never copied by keil backup; when that folder cannot be
+    /// written, or is not there and the archive is served read-only, a
+    /// folder of the user's cache directory, ~/.cache/keil/, named after
+    /// the archive's path); a PostgreSQL node's directory (see --db).
     #[arg(
         long,
         alias = "segment-cache",
