@@ -41,15 +41,43 @@ impl Db {
     }
 }
 
+/// The user's cache directory for keil: `$XDG_CACHE_HOME/keil/`, else
+/// `~/.cache/keil/`, else the system's temporary directory's `keil/`.
+fn user_cache_dir() -> PathBuf {
+    std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
+        .unwrap_or_else(std::env::temp_dir)
+        .join("keil")
+}
+
+/// The folder inside an embedded archive's directory where a node keeps
+/// its index caches by default (`keil serve --db DIR` without
+/// `--cache-dir`): `DIR/cache/`.
+pub const CACHE_FOLDER: &str = "cache";
+
+/// Where an embedded archive's node keeps its index caches when its
+/// directory `dir` cannot hold them (a read-only archive or volume): a
+/// folder of the user's cache directory named after the archive's
+/// absolute path (`~/.cache/keil/dir_srv_games/` for `/srv/games`).
+pub fn user_cache_for(dir: &Path) -> PathBuf {
+    let absolute = std::fs::canonicalize(dir)
+        .or_else(|_| std::path::absolute(dir))
+        .unwrap_or_else(|_| dir.to_path_buf());
+    let name: String = absolute
+        .to_string_lossy()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    user_cache_dir().join(format!("dir{name}"))
+}
+
 /// Where a PostgreSQL archive's derived copies go without `--cache-dir`.
 fn default_node_dir(url: &str) -> PathBuf {
     if let Some(dir) = std::env::var_os("KEIL_NODE_DIR") {
         return PathBuf::from(dir);
     }
-    let base = std::env::var_os("XDG_CACHE_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
-        .unwrap_or_else(std::env::temp_dir);
+    let base = user_cache_dir();
     // host, port and database, without the user and password, nor the
     // parameters (a changed `sslmode` is the same database).
     let tail = url.split_once("://").map_or(url, |(_, rest)| rest);
@@ -59,7 +87,7 @@ fn default_node_dir(url: &str) -> PathBuf {
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
         .collect();
-    base.join("keil").join(name)
+    base.join(name)
 }
 
 /// Options of `keil reindex` and `keil stats`.

@@ -17,7 +17,7 @@ use keil_server::ServerOptions;
 pub struct Args {
     /// The archive: a directory (created if needed), or a PostgreSQL URL
     /// (`postgres://user@host:port/dbname`; this node's text index and
-    /// caches then go to --cache-dir, or $KEIL_NODE_DIR, or the user's
+    /// node cache then go to --cache-dir, or $KEIL_NODE_DIR, or the user's
     /// cache directory).
     #[arg(long, default_value = "keil-data")]
     db: crate::archive::Db,
@@ -96,33 +96,49 @@ pub struct Args {
     #[arg(long)]
     no_demo: bool,
     /// Do not load the pattern index before serving: the first pattern
-    /// search builds it (seconds on a large archive: ~8 s on one core for
-    /// 100,000 side-7 or 19×19 games), and until then its memory is saved
-    /// (~270 MB and ~385 MB resident for those).
+    /// search loads it (from the node cache's snapshot, else built: seconds
+    /// on a large archive, ~8 s on one core for 100,000 side-7 or 19×19
+    /// games), and until then its memory is saved (~270 MB and ~385 MB
+    /// resident for those, built).
     #[arg(long)]
     lazy_patterns: bool,
-    /// Keep this node's derived copies in this directory (node-local, one
-    /// per archive, created if needed) so that a restart reads them instead
-    /// of deriving them again: the position index's segments as files,
-    /// mapped (their pages the system's page cache rather than the
-    /// server's heap), and a snapshot of the pattern index, read in one
-    /// pass and caught up from the pattern blocks (unless
-    /// --lazy-patterns). Costs about their size in memory again on disk
-    /// (~3.4 + 3.4 KB per 19×19 game). The files are a derived copy,
-    /// checked against the archive: one that does not match is derived
-    /// again.
-    #[arg(long, alias = "segment-cache")]
+    /// Keep this node's cache in this directory (node-local, one per
+    /// archive, created if needed) instead of the default place. The node
+    /// cache holds derived copies that a restart reads instead of deriving
+    /// them again: the position index's segments as files, mapped (their
+    /// pages the system's page cache rather than the server's heap), and a
+    /// snapshot of the pattern index, read in one pass and caught up from
+    /// the pattern blocks (unless --lazy-patterns). Costs about their size
+    /// in memory again on disk (~3.4 + 3.4 KB per 19×19 game). The files
+    /// are checked against the archive: one that does not match is derived
+    /// again. Default: an embedded archive's DIR/cache/ (deleted with the
+    /// archive, never copied by keil backup; when that folder cannot be
+    /// written, or is not there and the archive is served read-only, a
+    /// folder of the user's cache directory, ~/.cache/keil/, named after
+    /// the archive's path); a PostgreSQL node's directory (see --db).
+    #[arg(
+        long,
+        alias = "segment-cache",
+        value_name = "DIR",
+        conflicts_with = "no_cache_dir"
+    )]
     cache_dir: Option<PathBuf>,
+    /// Keep no node cache: the position and pattern indexes are derived
+    /// from the store into the heap at every start (seconds to a minute
+    /// at a million games), and nothing is written beside the archive.
+    #[arg(long)]
+    no_cache_dir: bool,
     /// The heap the position and pattern indexes may hold, e.g. 4GiB,
-    /// 512MB or 0 (needs --cache-dir, whose files are mapped otherwise):
+    /// 512MB or 0 (needs the node cache, whose files are mapped otherwise):
     /// once loaded, the hottest mapped parts are copied into the heap
     /// until it is spent (the pattern index's region segments, then the
     /// position segments, then the pattern columns and events); the rest
     /// stays on disk and is read on demand through the system's page
     /// cache. The per-game parts (~200 bytes a game) are always in the
     /// heap and count first. Without it everything in the cache stays
-    /// mapped; without --cache-dir every index is in the heap.
-    #[arg(long, requires = "cache_dir", value_parser = parse_bytes)]
+    /// mapped; without a node cache (--no-cache-dir) every index is in the
+    /// heap.
+    #[arg(long, conflicts_with = "no_cache_dir", value_parser = parse_bytes)]
     index_memory: Option<u64>,
     /// Open the archive read-only: nothing is written (no demo corpus), and
     /// uploads answer 503. Without it, an archive that cannot be written
@@ -189,7 +205,8 @@ fn upload_token(token_file: Option<&Path>) -> anyhow::Result<Option<String>> {
 }
 
 /// Opens the archive ([`open`]), imports the demo corpus into an empty
-/// one unless told not to, and keeps the derived copies in `--cache-dir`.
+/// one unless told not to, and keeps the node cache where [`use_cache`]
+/// says.
 fn prepare(args: &Args) -> anyhow::Result<Archive> {
     let opened = std::time::Instant::now();
     let archive = open(&args.db.location(args.cache_dir.as_deref()), args.read_only)?;
@@ -201,12 +218,101 @@ fn prepare(args: &Args) -> anyhow::Result<Archive> {
     if games == 0 && !args.no_demo && !archive.is_read_only() {
         import_demo(&archive)?;
     }
+    use_cache(args, &archive)?;
+    Ok(archive)
+}
+
+/// Keeps this node's cache ([`Archive::cache_in`]) in `--cache-dir`, in
+/// none with `--no-cache-dir`, else in the first of
+/// [`default_cache_dirs`] that can be written, and says where on
+/// standard error (with no place that can be written, none, with a
+/// warning: the indexes are then derived into the heap).
+///
+/// # Errors
+/// When `--cache-dir` cannot be created or opened (a default place that
+/// cannot is passed over).
+fn use_cache(args: &Args, archive: &Archive) -> anyhow::Result<()> {
+    if args.no_cache_dir {
+        eprintln!("keil: no node cache (--no-cache-dir): the indexes are derived into the heap");
+        return Ok(());
+    }
     if let Some(dir) = &args.cache_dir {
         archive
             .cache_in(dir)
             .with_context(|| format!("cannot use cache directory {}", dir.display()))?;
+        eprintln!("keil: node cache in {} (--cache-dir)", dir.display());
+        return Ok(());
     }
-    Ok(archive)
+    for (dir, why) in default_cache_dirs(archive) {
+        let used = writable(&dir).and_then(|()| Ok(archive.cache_in(&dir)?));
+        match used {
+            Ok(()) => {
+                eprintln!("keil: node cache in {} ({why})", dir.display());
+                return Ok(());
+            }
+            Err(e) => eprintln!(
+                "keil: warning: cannot keep the node cache in {}: {e:#}",
+                dir.display()
+            ),
+        }
+    }
+    eprintln!(
+        "keil: warning: no node cache (no place for it can be written): the indexes are derived into the heap"
+    );
+    Ok(())
+}
+
+/// Where a node keeps its cache without `--cache-dir`, in the order
+/// tried, each with why, for the log line:
+///
+/// - a PostgreSQL node: its node directory (`--db`'s: where its text
+///   index is);
+/// - an embedded archive `DIR`: `DIR/cache/`
+///   ([`crate::archive::CACHE_FOLDER`]), so that the cache is found by
+///   every start that opens `DIR`, goes when the archive is deleted,
+///   and is never another archive's; not copied by `keil backup`, which
+///   copies the store alone. When the archive is read-only (`--read-only`,
+///   or it cannot be written), `DIR/cache/` only if it is already there
+///   (nothing new is made in the archive's directory); then, or when it
+///   cannot be written, a folder of the user's cache directory
+///   ([`crate::archive::user_cache_for`]).
+fn default_cache_dirs(archive: &Archive) -> Vec<(PathBuf, &'static str)> {
+    let dir = archive.dir();
+    if !matches!(archive.location(), keil_archive::Location::Directory(_)) {
+        return vec![(dir.to_path_buf(), "this node's directory")];
+    }
+    let inside = dir.join(crate::archive::CACHE_FOLDER);
+    let mut dirs = Vec::new();
+    if !archive.is_read_only() || inside.is_dir() {
+        dirs.push((
+            inside,
+            "the default: inside the archive; --no-cache-dir for none",
+        ));
+    }
+    dirs.push((
+        crate::archive::user_cache_for(dir),
+        if archive.is_read_only() {
+            "the archive is read-only: the user's cache directory"
+        } else {
+            "the user's cache directory"
+        },
+    ));
+    dirs
+}
+
+/// Creates directory `dir` if needed and checks that a file can be made
+/// in it (a folder of a read-only volume, or another user's, is then
+/// passed over rather than used for reading alone).
+fn writable(dir: &Path) -> anyhow::Result<()> {
+    std::fs::create_dir_all(dir).context("cannot create it")?;
+    let probe = dir.join(format!(".keil-probe-{}", std::process::id()));
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&probe)
+        .context("cannot write in it")?;
+    let _ = std::fs::remove_file(&probe);
+    Ok(())
 }
 
 /// Loads the position index and, unless `lazy_patterns`, the pattern

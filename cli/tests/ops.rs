@@ -171,11 +171,21 @@ fn serve(db: &Path, grace: &str) -> Served {
 /// A `keil serve` on `db` (no demo, any free port, a token), with `extra`
 /// arguments.
 fn serve_with(db: &Path, extra: &[&std::ffi::OsStr]) -> Served {
+    serve_with_env(db, extra, &[])
+}
+
+/// [`serve_with`] with these environment variables too.
+fn serve_with_env(
+    db: &Path,
+    extra: &[&std::ffi::OsStr],
+    env: &[(&str, &std::ffi::OsStr)],
+) -> Served {
     let mut child = Command::new(KEIL)
         .args(["serve", "--addr", "127.0.0.1:0", "--no-demo"])
         .args(extra)
         .arg("--db")
         .arg(db)
+        .envs(env.iter().copied())
         .env("KEIL_TOKEN", TOKEN)
         .env("RUST_LOG", "info")
         .stdout(Stdio::null())
@@ -479,8 +489,136 @@ fn serve_writes_its_cache_while_it_serves() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The files in directory `dir` (none when it is not there).
+fn files_in(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir).map_or_else(
+        |_| Vec::new(),
+        |entries| {
+            entries
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect()
+        },
+    )
+}
+
+/// Waits (at most 60 s) until directory `dir` holds a position segment's
+/// file and the pattern index's snapshot, which a node writes while it
+/// serves; its files then.
+fn cache_written(dir: &Path) -> Vec<String> {
+    let waited = Instant::now();
+    loop {
+        let files = files_in(dir);
+        let done = files.iter().any(|n| n.ends_with(".seg"))
+            && files.iter().any(|n| n == "patterns.snapshot");
+        if done || waited.elapsed() > Duration::from_secs(60) {
+            return files;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// `keil serve --db DIR` with no cache flag keeps its node cache in
+/// `DIR/cache/`: the first start derives the indexes and writes the
+/// cache's files there, the second maps them (the pattern index from the
+/// snapshot, the position segments mapped, not in the heap). Read-only,
+/// it uses that folder when it is there, and otherwise (nothing made in
+/// the archive's directory) a folder of the user's cache directory;
+/// `--no-cache-dir` keeps none.
 #[test]
-fn index_memory_needs_a_cache_dir_and_a_size() {
+fn serve_keeps_its_node_cache_in_the_archive_by_default() {
+    let _turn = one_server_at_a_time();
+    let dir = fresh("default-cache");
+    let db = archive(&dir);
+    let cache = db.join("cache");
+    assert!(!cache.exists());
+    let user_cache = dir.join("user-cache");
+    let env = [("XDG_CACHE_HOME", user_cache.as_os_str())];
+    let stop = |mut served: Served| {
+        terminate(&served.child);
+        let _ = served.child.wait();
+        let _ = served.log.join();
+    };
+
+    let first = serve_with_env(&db, &[], &env);
+    let said = format!("keil: node cache in {} (the default", cache.display());
+    assert!(first.start.contains(&said), "{}", first.start);
+    assert!(
+        first.start.contains("from the pattern blocks"),
+        "{}",
+        first.start
+    );
+    let files = cache_written(&cache);
+    assert!(
+        files.iter().any(|n| n.ends_with(".seg")) && files.iter().any(|n| n == "patterns.snapshot"),
+        "no segment file or pattern snapshot in {}: {files:?}",
+        cache.display()
+    );
+    stop(first);
+
+    let again = serve_with_env(&db, &[], &env);
+    assert!(again.start.contains(&said), "{}", again.start);
+    assert!(
+        again.start.contains("from the cache's snapshot"),
+        "{}",
+        again.start
+    );
+    assert!(!again.start.contains("+ 0 B mapped"), "{}", again.start);
+    stop(again);
+
+    // Read-only, with the folder there: it is used.
+    let read_only = serve_with_env(&db, &["--read-only".as_ref()], &env);
+    assert!(read_only.start.contains(&said), "{}", read_only.start);
+    assert!(
+        read_only.start.contains("from the cache's snapshot"),
+        "{}",
+        read_only.start
+    );
+    stop(read_only);
+
+    // No cache: the indexes in the heap, the cache's files left alone.
+    let none = serve_with_env(&db, &["--no-cache-dir".as_ref()], &env);
+    assert!(
+        none.start.contains("no node cache (--no-cache-dir)"),
+        "{}",
+        none.start
+    );
+    assert!(
+        none.start.contains("from the pattern blocks")
+            && none.start.matches("+ 0 B mapped").count() == 2,
+        "{}",
+        none.start
+    );
+    stop(none);
+
+    // Read-only without the folder: the user's cache directory's, and
+    // nothing new in the archive's directory.
+    std::fs::remove_dir_all(&cache).unwrap();
+    let elsewhere = serve_with_env(&db, &["--read-only".as_ref()], &env);
+    assert!(!cache.exists(), "{}", elsewhere.start);
+    let keil_cache = user_cache.join("keil");
+    let folders = files_in(&keil_cache);
+    assert_eq!(folders.len(), 1, "{folders:?}: {}", elsewhere.start);
+    let used = keil_cache.join(&folders[0]);
+    assert!(
+        elsewhere.start.contains(&format!(
+            "keil: node cache in {} (the archive is read-only",
+            used.display()
+        )),
+        "{}",
+        elsewhere.start
+    );
+    let files = cache_written(&used);
+    assert!(
+        files.iter().any(|n| n.ends_with(".seg")),
+        "{files:?}: {}",
+        elsewhere.start
+    );
+    stop(elsewhere);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn index_memory_needs_a_node_cache_and_a_size() {
     let serve = |args: &[&str]| {
         let out = Command::new(KEIL)
             .args(["serve", "--db", "/nonexistent/keil-db"])
@@ -490,20 +628,24 @@ fn index_memory_needs_a_cache_dir_and_a_size() {
         assert_eq!(out.status.code(), Some(2), "a usage error: {out:?}");
         String::from_utf8(out.stderr).unwrap()
     };
-    let err = serve(&["--index-memory", "1GiB"]);
-    assert!(err.contains("--cache-dir"), "{err}");
+    let err = serve(&["--no-cache-dir", "--index-memory", "1GiB"]);
+    assert!(err.contains("--no-cache-dir"), "{err}");
+    let err = serve(&["--no-cache-dir", "--cache-dir", "/tmp/x"]);
+    assert!(err.contains("cannot be used with"), "{err}");
     let err = serve(&["--cache-dir", "/tmp/x", "--index-memory", "lots"]);
     assert!(err.contains("is not a size"), "{err}");
 }
 
 /// The lines `keil serve` writes while it starts (its own, not the
-/// request log's), with every number written `#` and `db` written `DB`.
+/// request log's), with every number written `#`, `db` written `DB` and
+/// its parent directory `DIR`.
 fn start_lines(start: &str, db: &Path) -> Vec<String> {
+    let parent = db.parent().unwrap().display().to_string();
     let db = db.display().to_string();
     start
         .lines()
         .filter(|l| l.starts_with("keil: "))
-        .map(|l| common::mask_numbers(&l.replace(&db, "DB")))
+        .map(|l| common::mask_numbers(&l.replace(&db, "DB").replace(&parent, "DIR")))
         .collect()
 }
 
@@ -527,6 +669,7 @@ fn serve_says_what_it_opened_and_loaded() {
             "--index-memory".as_ref(),
             "0".as_ref(),
         ],
+        &["--lazy-patterns".as_ref(), "--no-cache-dir".as_ref()],
     ] {
         let mut served = serve_with(&db, extra);
         said.push(start_lines(&served.start, &db));
@@ -538,15 +681,24 @@ fn serve_says_what_it_opened_and_loaded() {
         [
             vec![
                 "keil: archive opened in # s (its text index caught up)",
+                "keil: node cache in DB/cache (the default: inside the archive; --no-cache-dir for none)",
                 "keil: position index loaded in # s (the pattern index at the first pattern search)",
-                "keil: index memory: positions # KiB heap + # B mapped, patterns # B heap + # B mapped",
+                "keil: index memory: positions # KiB heap + # KiB mapped, patterns # B heap + # B mapped",
                 "keil: serving DB on http://#:# (uploads enabled)",
             ],
             vec![
                 "keil: archive opened in # s (its text index caught up)",
+                "keil: node cache in DIR/cache (--cache-dir)",
                 "keil: position index loaded in # s (the pattern index at the first pattern search)",
                 "keil: index memory: positions # KiB heap + # KiB mapped, patterns # B heap + # B mapped (# B pinned in # s, budget # B)",
                 "keil: serving DB on http://#:# (uploads disabled: the archive is read-only; they answer #)",
+            ],
+            vec![
+                "keil: archive opened in # s (its text index caught up)",
+                "keil: no node cache (--no-cache-dir): the indexes are derived into the heap",
+                "keil: position index loaded in # s (the pattern index at the first pattern search)",
+                "keil: index memory: positions # KiB heap + # B mapped, patterns # B heap + # B mapped",
+                "keil: serving DB on http://#:# (uploads enabled)",
             ],
         ]
     );

@@ -679,8 +679,10 @@ fn a_segment_cache_answers_as_the_store_and_follows_it() {
     // deleted when a cache is opened there.
     let left = cache.path().join("1-0000000000000001.seg.part");
     std::fs::write(&left, b"cut short").unwrap();
+    let left_by_pid = cache.path().join("2-0000000000000001.seg.4242.part");
+    std::fs::write(&left_by_pid, b"cut short").unwrap();
     let first = open();
-    assert!(!left.exists());
+    assert!(!left.exists() && !left_by_pid.exists());
     assert_eq!(answers(&first), expected);
     // Its files are synced and named on a thread of their own; a node
     // that stops waits for them.

@@ -21,7 +21,10 @@ use keil_store::Read;
 /// used only while its header's nonce is the row's, and files of segments
 /// no longer stored are deleted.
 ///
-/// A segment read from the store is written as `{name}.part`, without
+/// A segment read from the store is written as `{name}.{pid}.part` (the
+/// writing process's id: two nodes that share the directory, such as two
+/// servers on one embedded archive's default cache, never write, and so
+/// never cut short, a file the other has mapped), without
 /// waiting for the disk, and mapped from there at once; a thread of the
 /// cache's own ([`sync_files`]) then syncs each such file and renames
 /// it to its name. Only a file under its name is ever mapped by a later
@@ -88,7 +91,9 @@ fn file_name(id: i64, nonce: u64) -> String {
 impl SegmentCache {
     /// Opens the cache in directory `path` (created if needed), deletes
     /// the `.part` files a node stopped before the disk had them left
-    /// there, and starts the thread that syncs the files written.
+    /// there (a live node's too: it keeps its mapping, and the segment's
+    /// file is written again by the next node that reads it), and starts
+    /// the thread that syncs the files written.
     ///
     /// # Errors
     /// [`crate::Error::Io`] when the directory cannot be created, opened
@@ -100,7 +105,8 @@ impl SegmentCache {
             MmapDirectory::open(path).map_err(|e| io(std::io::Error::other(e.to_string())))?;
         for e in std::fs::read_dir(path).map_err(io)? {
             let e = e.map_err(io)?;
-            if e.file_name().to_string_lossy().ends_with(".seg.part") {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if name.ends_with(".part") && name.contains(".seg") {
                 let _ = std::fs::remove_file(e.path());
             }
         }
@@ -155,7 +161,7 @@ impl SegmentCache {
         accept: impl FnOnce(OwnedBytes) -> Option<T>,
     ) -> Option<T> {
         let name = file_name(id, nonce);
-        let part = PathBuf::from(format!("{name}.part"));
+        let part = PathBuf::from(format!("{name}.{}.part", std::process::id()));
         let at = self.path.join(&part);
         let taken = crate::memory::DirectFile::create(&at)
             .ok()
