@@ -19,7 +19,12 @@ run untimed (other games, patterns and players: none of the timed ones),
 so that the first requests after a node start (connections opened,
 statements prepared, pages mapped) are not what the p50 measures.
 
-    scripts/bench-queries.py http://127.0.0.1:18090 [COUNT [WARMUP]]
+    scripts/bench-queries.py http://127.0.0.1:18090 [COUNT [WARMUP [ROUNDS]]]
+
+With ROUNDS 2 (issue 51's "first queries and warm", in one run: start the
+node, then this with WARMUP 0), the first round is the first COUNT queries
+of each kind after the node listens, and a second round of COUNT other
+queries (other games, other patterns, other players) follows, warm.
 """
 
 import json
@@ -34,6 +39,7 @@ import urllib.request
 BASE = sys.argv[1].rstrip("/")
 COUNT = int(sys.argv[2]) if len(sys.argv) > 2 else 20
 WARMUP = int(sys.argv[3]) if len(sys.argv) > 3 else 10
+ROUNDS = int(sys.argv[4]) if len(sys.argv) > 4 else 1
 PLY = 12
 LETTERS = "abcdefghijklmnopqrs"
 
@@ -84,11 +90,12 @@ def side(rng, stones):
     return rows(cells, 5, 5, at="ha")
 
 
-def kinds(rng, first, count):
+def kinds(rng, first, count, oldest=False):
     """`count` queries of each kind: positions of games `first`,
     `first` + 1, ... (those of at least PLY plies), patterns drawn from
     `rng`, and the Black players of the latest games from the `first`-th
-    on; and under "last game" the last game id read."""
+    on (`oldest`: of the oldest games, from the first); and under "last
+    game" the last game id read."""
     out = {"position": [], "corner 7x7": [], "side 5x5": [], "wildcard corner": [], "player list": []}
     gid = first
     while len(out["position"]) < count:
@@ -105,27 +112,22 @@ def kinds(rng, first, count):
         out["corner 7x7"].append("/api/v1/patterns?" + q({"kind": "go", "size": 19, "mode": "corner", "pattern": corner(rng, 2 + i % 2)}))
         out["side 5x5"].append("/api/v1/patterns?" + q({"kind": "go", "size": 19, "mode": "side", "pattern": side(rng, 1 + i % 2)}))
         out["wildcard corner"].append("/api/v1/patterns?" + q({"kind": "go", "size": 19, "mode": "corner", "pattern": corner(rng, 2, wild=True)}))
-    _, _, body = get("/api/v1/games?limit=1000")
+    _, _, body = get("/api/v1/games?limit=1000" + ("&order=asc" if oldest else ""))
     names = []
     for g in json.loads(body)["games"]:
         if g.get("black") and g["black"] not in names:
             names.append(g["black"])
-    for name in names[first - 1:first - 1 + count]:
+    start = 0 if oldest else first - 1
+    for name in names[start:start + count]:
         out["player list"].append("/api/v1/games?" + q({"player": name, "limit": 20}))
     out["last game"] = gid - 1
     return out
 
 
-def main():
-    timed = kinds(random.Random(23), 1, COUNT)
-    # The warm-up's games follow the timed ones (which skip short games).
-    after = timed.pop("last game") + 1
-    warmup = kinds(random.Random(99), after, WARMUP)
-    warmup.pop("last game")
-    for paths in warmup.values():
-        for p in paths:
-            get(p)
+def measure(timed, label):
     for kind, paths in timed.items():
+        if not paths:
+            continue
         times = []
         bad = 0
         for p in paths:
@@ -134,8 +136,29 @@ def main():
             times.append(t * 1000)
         times.sort()
         p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
-        print(f"{kind:16} n={len(times):3}  p50 {statistics.median(times):9.2f} ms  "
+        print(f"{label}{kind:16} n={len(times):3}  p50 {statistics.median(times):9.2f} ms  "
               f"p99 {p99:9.2f} ms  max {times[-1]:9.2f} ms  non-200 {bad}")
+
+
+def main():
+    timed = kinds(random.Random(23), 1, COUNT)
+    # The warm-up's games follow the timed ones (which skip short games).
+    after = timed.pop("last game") + 1
+    if WARMUP > 0:
+        warmup = kinds(random.Random(99), after, WARMUP)
+        after = warmup.pop("last game") + 1
+        for paths in warmup.values():
+            for p in paths:
+                get(p)
+    rounds = [timed]
+    for r in range(1, ROUNDS):
+        # Other games, other patterns, the players of the oldest games.
+        more = kinds(random.Random(23 + r), after, COUNT, oldest=True)
+        after = more.pop("last game") + 1
+        rounds.append(more)
+    for r, queries in enumerate(rounds):
+        label = "" if ROUNDS == 1 else ("first " if r == 0 else "warm  ")
+        measure(queries, label)
 
 
 if __name__ == "__main__":
