@@ -41,6 +41,8 @@ COUNT = int(sys.argv[2]) if len(sys.argv) > 2 else 20
 WARMUP = int(sys.argv[3]) if len(sys.argv) > 3 else 10
 ROUNDS = int(sys.argv[4]) if len(sys.argv) > 4 else 1
 PLY = 12
+# The patterns drawn so far: each is asked once.
+SEEN = set()
 LETTERS = "abcdefghijklmnopqrs"
 
 
@@ -109,9 +111,19 @@ def kinds(rng, first, count, oldest=False):
             continue
         out["position"].append("/api/v1/positions?" + q({"kind": "go", "position": notation, "limit": 20}))
     for i in range(count):
-        out["corner 7x7"].append("/api/v1/patterns?" + q({"kind": "go", "size": 19, "mode": "corner", "pattern": corner(rng, 2 + i % 2)}))
-        out["side 5x5"].append("/api/v1/patterns?" + q({"kind": "go", "size": 19, "mode": "side", "pattern": side(rng, 1 + i % 2)}))
-        out["wildcard corner"].append("/api/v1/patterns?" + q({"kind": "go", "size": 19, "mode": "corner", "pattern": corner(rng, 2, wild=True)}))
+        for kind, mode, draw in [
+            ("corner 7x7", "corner", lambda: corner(rng, 2 + i % 2)),
+            ("side 5x5", "side", lambda: side(rng, 1 + i % 2)),
+            ("wildcard corner", "corner", lambda: corner(rng, 2, wild=True)),
+        ]:
+            # A pattern asked before (in this round or an earlier one)
+            # would be answered from the server's cache: drawn again.
+            for _ in range(50):
+                path = "/api/v1/patterns?" + q({"kind": "go", "size": 19, "mode": mode, "pattern": draw()})
+                if path not in SEEN:
+                    break
+            SEEN.add(path)
+            out[kind].append(path)
     _, _, body = get("/api/v1/games?limit=1000" + ("&order=asc" if oldest else ""))
     names = []
     for g in json.loads(body)["games"]:
