@@ -8,7 +8,7 @@
 --
 -- `games.collection_id` is NULL only for games stored before this
 -- version until the open-time upgrade 'collections 16' labels them from
--- their import's sources (keil-archive `archive::upkeep`).
+-- their import's sources (keil-archive `import/collection.rs`).
 CREATE TABLE collections (
     id    INTEGER PRIMARY KEY,
     name  TEXT NOT NULL UNIQUE
