@@ -11,6 +11,8 @@ p99 and max in milliseconds (the client's wall time, HTTP on 127.0.0.1):
 - corner 7x7: a 7x7 corner region, empty but for 2 or 3 stones;
 - side 5x5: a 5x5 region on the top edge, empty but for 1 or 2 stones;
 - wildcard corner: a 7x7 corner region with 2 stones and a 3x3 of `*`;
+- wildcard centre, wildcard anywhere: a 5x5 (centre) or 4x4 (anywhere)
+  shape of 3 or 4 stones, its middle 3x3's other points `*`;
 - player list: /api/v1/games?player=NAME for the Black players of the
   latest games.
 
@@ -92,13 +94,30 @@ def side(rng, stones):
     return rows(cells, 5, 5, at="ha")
 
 
+def shape(rng, stones, w):
+    """A w x w shape with `stones` stones (alternating colours) and the
+    other points of its middle 3x3 `*`: for mode centre or anywhere (no
+    position given: it is placed where it fits)."""
+    cells = {}
+    points = rng.sample([(x, y) for x in range(w) for y in range(w)], stones)
+    for i, p in enumerate(points):
+        cells[p] = "X" if i % 2 == 0 else "O"
+    m = w // 2
+    for x in range(m - 1, m + 2):
+        for y in range(m - 1, m + 2):
+            cells.setdefault((x, y), "*")
+    lines = ["".join(cells.get((x, y), ".") for x in range(w)) for y in range(w)]
+    return "/".join(lines)
+
+
 def kinds(rng, first, count, oldest=False):
     """`count` queries of each kind: positions of games `first`,
     `first` + 1, ... (those of at least PLY plies), patterns drawn from
     `rng`, and the Black players of the latest games from the `first`-th
     on (`oldest`: of the oldest games, from the first); and under "last
     game" the last game id read."""
-    out = {"position": [], "corner 7x7": [], "side 5x5": [], "wildcard corner": [], "player list": []}
+    out = {"position": [], "corner 7x7": [], "side 5x5": [], "wildcard corner": [],
+           "wildcard centre": [], "wildcard anywhere": [], "player list": []}
     gid = first
     while len(out["position"]) < count:
         _, _, body = get(f"/api/v1/games/{gid}/positions/{PLY}")
@@ -115,6 +134,8 @@ def kinds(rng, first, count, oldest=False):
             ("corner 7x7", "corner", lambda: corner(rng, 2 + i % 2)),
             ("side 5x5", "side", lambda: side(rng, 1 + i % 2)),
             ("wildcard corner", "corner", lambda: corner(rng, 2, wild=True)),
+            ("wildcard centre", "centre", lambda: shape(rng, 3 + i % 2, 5)),
+            ("wildcard anywhere", "anywhere", lambda: shape(rng, 3 + i % 2, 4)),
         ]:
             # A pattern asked before (in this round or an earlier one)
             # would be answered from the server's cache: drawn again.
@@ -148,7 +169,7 @@ def measure(timed, label):
             times.append(t * 1000)
         times.sort()
         p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
-        print(f"{label}{kind:16} n={len(times):3}  p50 {statistics.median(times):9.2f} ms  "
+        print(f"{label}{kind:18} n={len(times):3}  p50 {statistics.median(times):9.2f} ms  "
               f"p99 {p99:9.2f} ms  max {times[-1]:9.2f} ms  non-200 {bad}")
 
 
