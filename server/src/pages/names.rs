@@ -20,11 +20,19 @@ fn enc(s: &str) -> String {
     out
 }
 
-/// `path?k=v&...` of the non-empty values.
+/// `path?k=v&...` of the non-empty values. A pair takes the place of an
+/// earlier one of its name (a page's link with one of its fields changed:
+/// the field's pair, then the change), so that no name is given twice
+/// (the parameters' parser refuses that).
 pub(super) fn link(path: &str, pairs: &[(&str, &str)]) -> String {
     let mut s = path.to_string();
     let mut sep = '?';
-    for (k, v) in pairs.iter().filter(|(_, v)| !v.is_empty()) {
+    let last = |i: usize, k: &str| !pairs[i + 1..].iter().any(|(later, _)| *later == k);
+    for (_, (k, v)) in pairs
+        .iter()
+        .enumerate()
+        .filter(|&(i, (k, v))| !v.is_empty() && last(i, k))
+    {
         let _ = write!(s, "{sep}{k}={}", enc(v));
         sep = '&';
     }
@@ -183,6 +191,11 @@ mod tests {
             "/games?player=Luis%20Bola%C3%B1os&x=a%26b"
         );
         assert_eq!(link("/games", &[]), "/games");
+        // A later pair of a name takes the earlier one's place, even empty.
+        assert_eq!(
+            link("/games", &[("a", "1"), ("b", "2"), ("a", "3"), ("b", "")]),
+            "/games?a=3"
+        );
     }
 
     #[test]

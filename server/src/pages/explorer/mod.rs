@@ -261,8 +261,8 @@ impl Here {
             ("colors", if self.swap { "swap" } else { "" }),
         ];
         pairs.extend(self.fields.pairs());
-        // An extra parameter takes the place of the field of its name.
-        pairs.retain(|(name, _)| !extra.iter().any(|(e, _)| e == name));
+        // An extra parameter takes the place of the field of its name
+        // (`link` keeps the last pair of a name).
         pairs.extend_from_slice(extra);
         link("/positions", &pairs)
     }
