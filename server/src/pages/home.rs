@@ -55,8 +55,6 @@ struct HomeData {
     /// example.
     example: String,
     kinds: Vec<KindCount>,
-    /// The collections, most games first.
-    collections: Vec<keil_archive::CollectionSummary>,
     openings: Vec<Opening>,
     rows: Vec<Row>,
 }
@@ -150,7 +148,6 @@ fn home_data(a: &Archive) -> Result<HomeData, PageError> {
         refused_records: stats.refused_records,
         example,
         kinds,
-        collections: a.games().collections()?,
         openings,
         rows: list.games.iter().map(Row::from).collect(),
     })
@@ -173,19 +170,22 @@ struct HomePage<'a> {
     rows: &'a [Row],
 }
 
-/// The home page's HTML, read from the archive, under its name `site`.
-fn home_html(a: &Archive, site: crate::assets::SiteName) -> Result<String, PageError> {
+/// The home page's HTML, read from the archive, under the name and with
+/// the collections `site` holds (each computation of the page refreshes
+/// `site` first: the collections are read once for both).
+fn home_html(a: &Archive, site: &crate::state::Site) -> Result<String, PageError> {
     let data = home_data(a)?;
+    let collections = site.collections();
     render_html(&HomePage {
         a: assets(),
-        site,
+        site: site.name(),
         title: "Home",
         games: data.games,
         players: data.players,
         refused_records: data.refused_records,
         example: &data.example,
         kinds: &data.kinds,
-        collections: &data.collections,
+        collections: &collections,
         openings: &data.openings,
         rows: &data.rows,
     })
@@ -205,7 +205,7 @@ pub async fn home(state: Data<ServerState>) -> PageResult {
                 let named = st.clone();
                 let fresh = blocking(&st, move |a| {
                     named.site.refresh(a);
-                    home_html(a, named.site.name())
+                    home_html(a, &named.site)
                 })
                 .await
                 .ok()
@@ -215,10 +215,13 @@ pub async fn home(state: Data<ServerState>) -> PageResult {
             d
         }
         (None, refresh) => {
-            let site = state.site.name();
-            let fresh = blocking(&state, move |a| home_html(a, site))
-                .await
-                .map(Arc::new);
+            let st = state.clone();
+            let fresh = blocking(&state, move |a| {
+                st.site.refresh(a);
+                home_html(a, &st.site)
+            })
+            .await
+            .map(Arc::new);
             if refresh {
                 state.home.put(fresh.as_ref().ok().cloned());
             }
