@@ -82,6 +82,19 @@ pub fn import_sources(r: Read<'_>) -> Result<HashMap<i64, (String, Option<String
     Ok(rows.into_iter().map(|(id, s, u)| (id, (s, u))).collect())
 }
 
+/// Import `id`'s sources and uploader, as [`import_sources`] gives every
+/// import's; `None` when no import has this id.
+///
+/// # Errors
+/// Storage errors.
+pub fn import_source(r: Read<'_>, id: i64) -> Result<Option<(String, Option<String>)>> {
+    r.query_opt(
+        "SELECT sources, uploader FROM imports WHERE id = ?",
+        params![id],
+        |row| Ok((row.get(0)?, row.get(1)?)),
+    )
+}
+
 /// Puts the games `ids` in collection `collection`.
 ///
 /// # Errors

@@ -140,9 +140,8 @@ impl Collections {
     /// # Errors
     /// Storage errors.
     pub(crate) fn of_logged(read: keil_store::Read<'_>, import_id: i64) -> Result<Self> {
-        let (sources, uploader) = keil_store::collections::import_sources(read)?
-            .remove(&import_id)
-            .unwrap_or_default();
+        let (sources, uploader) =
+            keil_store::collections::import_source(read, import_id)?.unwrap_or_default();
         Ok(Collections::of_log(&sources, uploader.as_deref()))
     }
 
