@@ -13,19 +13,7 @@ use keil_rules::{AnyPosition, BoardSpec, GameKind};
 /// A 19×19 Go game of 30 moves from `start` (a distinct `start` per game
 /// keeps games apart), with the given root properties.
 fn game(headers: &str, start: usize) -> String {
-    let mut s = format!("(;GM[1]FF[4]SZ[19]KM[6.5]{headers}");
-    for i in 0..30 {
-        let p = (start * 11 + i * 7) % 361;
-        let (x, y) = (p % 19, p / 19);
-        let c = if i % 2 == 0 { 'B' } else { 'W' };
-        s.push_str(&format!(
-            ";{c}[{}{}]",
-            (b'a' + x as u8) as char,
-            (b'a' + y as u8) as char
-        ));
-    }
-    s.push_str(")\n");
-    s
+    common::go_game(headers, 30, start * 11)
 }
 
 /// An archive with a `kgs/` folder's two games, `pro.sgf`'s two and one

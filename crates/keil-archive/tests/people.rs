@@ -4,30 +4,12 @@
 
 mod common;
 
-use common::{UNDO_SCHEMA_9, bytes};
+use common::{UNDO_SCHEMA_9, bytes, go_game as game};
 use keil_archive::{
     Archive, Duplicates, Fate, GameFilter, ImportOptions, ImportReport, ImportSource, MatchKind,
     Page, PositionQuery,
 };
 use keil_rules::{Color, GoPosition, SquareBoard};
-
-/// A 19×19 Go game of `moves` moves (all different points, in a fixed
-/// order from `start`), with the given root properties.
-fn game(headers: &str, moves: usize, start: usize) -> String {
-    let mut s = format!("(;GM[1]FF[4]SZ[19]KM[6.5]{headers}");
-    for i in 0..moves {
-        let p = (start + i * 7) % 361;
-        let (x, y) = (p % 19, p / 19);
-        let c = if i % 2 == 0 { 'B' } else { 'W' };
-        s.push_str(&format!(
-            ";{c}[{}{}]",
-            (b'a' + x as u8) as char,
-            (b'a' + y as u8) as char
-        ));
-    }
-    s.push_str(")\n");
-    s
-}
 
 fn import_with(archive: &Archive, text: &str, options: ImportOptions) -> ImportReport {
     archive

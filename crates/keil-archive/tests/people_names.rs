@@ -11,19 +11,7 @@ use keil_archive::{AliasEvidence, Archive, Error, GameFilter, ImportOptions, Mat
 /// from `start`: a distinct `start` per game keeps games apart), with the
 /// given root properties.
 fn game(headers: &str, start: usize) -> String {
-    let mut s = format!("(;GM[1]FF[4]SZ[19]KM[6.5]{headers}");
-    for i in 0..30 {
-        let p = (start * 11 + i * 7) % 361;
-        let (x, y) = (p % 19, p / 19);
-        let c = if i % 2 == 0 { 'B' } else { 'W' };
-        s.push_str(&format!(
-            ";{c}[{}{}]",
-            (b'a' + x as u8) as char,
-            (b'a' + y as u8) as char
-        ));
-    }
-    s.push_str(")\n");
-    s
+    common::go_game(headers, 30, start * 11)
 }
 
 fn import(archive: &Archive, games: &[String]) {

@@ -9,6 +9,25 @@ use keil_archive::{Archive, ImportOptions, ImportReport, ImportSource};
 use keil_gen::{Generator, GeneratorConfig};
 use keil_rules::{Board, Color, Game, HalfPoints, Move, Ruleset};
 
+/// A 19×19 Go game of `moves` moves (all different points, in a fixed
+/// order from `start`: games from starts far apart differ), with the
+/// given root properties.
+pub fn go_game(headers: &str, moves: usize, start: usize) -> String {
+    let mut s = format!("(;GM[1]FF[4]SZ[19]KM[6.5]{headers}");
+    for i in 0..moves {
+        let p = (start + i * 7) % 361;
+        let (x, y) = (p % 19, p / 19);
+        let c = if i % 2 == 0 { 'B' } else { 'W' };
+        s.push_str(&format!(
+            ";{c}[{}{}]",
+            (b'a' + x as u8) as char,
+            (b'a' + y as u8) as char
+        ));
+    }
+    s.push_str(")\n");
+    s
+}
+
 /// One game as the test sees it.
 #[derive(Clone, Debug)]
 pub struct Truth {
