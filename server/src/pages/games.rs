@@ -179,7 +179,10 @@ pub async fn games_page(state: Data<ServerState>, q: PageQuery<GamesQuery>) -> P
         a: assets(),
         site: state.site.name(),
         title: "Games",
-        variants: kinds.iter().any(|k| k.0 == "kaomi") || !f.variant.is_empty(),
+        variants: kinds
+            .iter()
+            .any(|k| k.0 == keil_rules::GameKind::Kaomi.code())
+            || !f.variant.is_empty(),
         collections: collection_options(&state.site),
         f,
         kinds,
