@@ -296,13 +296,20 @@ async fn home_and_typeahead(c: &Client, base: &str) {
     no_console_errors(c, "home, player", None).await;
 }
 
-async fn list_and_filters(c: &Client, base: &str) {
+/// The games list after choosing `value` in the form's select `name` and
+/// submitting: the address says the filter, and every game listed is named
+/// with `game` (its kind's name).
+async fn list_filtered_by(c: &Client, base: &str, name: &str, value: &str, game: &str) {
     c.goto(&format!("{base}/games")).await.unwrap();
-    let kind = c.find(Locator::Css("select[name=kind]")).await.unwrap();
-    kind.select_by_value("go").await.unwrap();
+    let select = c
+        .find(Locator::Css(&format!("select[name={name}]")))
+        .await
+        .unwrap();
+    select.select_by_value(value).await.unwrap();
     click(c, "form.filters button[type=submit]").await;
+    let said = format!("{name}={value}");
     until("the filtered list", || async {
-        query(c).await.is_some_and(|q| q.contains("kind=go"))
+        query(c).await.is_some_and(|q| q.contains(&said))
     })
     .await;
     let rows = c
@@ -311,32 +318,16 @@ async fn list_and_filters(c: &Client, base: &str) {
         .unwrap();
     assert!(!rows.is_empty());
     for r in &rows {
-        assert!(r.text().await.unwrap().starts_with("Go "));
+        assert!(r.text().await.unwrap().starts_with(&format!("{game} ")));
     }
+}
+
+async fn list_and_filters(c: &Client, base: &str) {
+    list_filtered_by(c, base, "kind", "go", "Go").await;
     shoot(c, "games").await;
     no_console_errors(c, "games", None).await;
     // A collection (an import's games), chosen in the form.
-    c.goto(&format!("{base}/games")).await.unwrap();
-    let collection = c
-        .find(Locator::Css("select[name=collection]"))
-        .await
-        .unwrap();
-    collection.select_by_value("kaomi").await.unwrap();
-    click(c, "form.filters button[type=submit]").await;
-    until("the collection's list", || async {
-        query(c)
-            .await
-            .is_some_and(|q| q.contains("collection=kaomi"))
-    })
-    .await;
-    let rows = c
-        .find_all(Locator::Css("table.games tbody tr td:first-child a"))
-        .await
-        .unwrap();
-    assert!(!rows.is_empty());
-    for r in &rows {
-        assert!(r.text().await.unwrap().starts_with("Kaomi "));
-    }
+    list_filtered_by(c, base, "collection", "kaomi", "Kaomi").await;
 }
 
 /// In the games list's form, a chosen suggestion fills the field: the page
