@@ -64,12 +64,15 @@ pub fn user_cache_for(dir: &Path) -> PathBuf {
     let absolute = std::fs::canonicalize(dir)
         .or_else(|_| std::path::absolute(dir))
         .unwrap_or_else(|_| dir.to_path_buf());
-    let name: String = absolute
-        .to_string_lossy()
-        .chars()
+    user_cache_dir().join(format!("dir{}", folder_name(&absolute.to_string_lossy())))
+}
+
+/// `text` as one folder's name: every character but ASCII letters and
+/// digits as `_`.
+fn folder_name(text: &str) -> String {
+    text.chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-        .collect();
-    user_cache_dir().join(format!("dir{name}"))
+        .collect()
 }
 
 /// Where a PostgreSQL archive's derived copies go without `--cache-dir`.
@@ -83,11 +86,7 @@ fn default_node_dir(url: &str) -> PathBuf {
     let tail = url.split_once("://").map_or(url, |(_, rest)| rest);
     let tail = tail.rsplit_once('@').map_or(tail, |(_, host)| host);
     let tail = tail.split_once('?').map_or(tail, |(base, _)| base);
-    let name: String = tail
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-        .collect();
-    base.join(name)
+    base.join(folder_name(tail))
 }
 
 /// Options of `keil reindex` and `keil stats`.
@@ -143,8 +142,6 @@ pub fn reindex(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Prints counts and sizes. Opens the archive read-only: works on a
-/// read-only or full volume and beside a running import.
 /// Runs `keil collections`: the archive's collections, most games first,
 /// with their games, years and players' ranks; JSON: one object per
 /// collection, one a line.
@@ -183,6 +180,8 @@ pub fn collections(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Prints counts and sizes. Opens the archive read-only: works on a
+/// read-only or full volume and beside a running import.
 pub fn stats(args: Args) -> anyhow::Result<()> {
     let archive = open_for_reading(&args.db)?;
     let s = archive.stats()?;
