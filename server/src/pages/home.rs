@@ -170,22 +170,25 @@ struct HomePage<'a> {
     rows: &'a [Row],
 }
 
-/// The home page's HTML, read from the archive, under the name and with
-/// the collections `site` holds (each computation of the page refreshes
-/// `site` first: the collections are read once for both).
-fn home_html(a: &Archive, site: &crate::state::Site) -> Result<String, PageError> {
+/// The home page's HTML, read from the archive, under the archive's name
+/// `site`, with its `collections` (the caller's: read once, by the
+/// [`crate::state::Site`]'s refresh or for this page alone).
+fn home_html(
+    a: &Archive,
+    site: crate::assets::SiteName,
+    collections: &[keil_archive::CollectionSummary],
+) -> Result<String, PageError> {
     let data = home_data(a)?;
-    let collections = site.collections();
     render_html(&HomePage {
         a: assets(),
-        site: site.name(),
+        site,
         title: "Home",
         games: data.games,
         players: data.players,
         refused_records: data.refused_records,
         example: &data.example,
         kinds: &data.kinds,
-        collections: &collections,
+        collections,
         openings: &data.openings,
         rows: &data.rows,
     })
@@ -205,7 +208,7 @@ pub async fn home(state: Data<ServerState>) -> PageResult {
                 let named = st.clone();
                 let fresh = blocking(&st, move |a| {
                     named.site.refresh(a);
-                    home_html(a, &named.site)
+                    home_html(a, named.site.name(), &named.site.collections())
                 })
                 .await
                 .ok()
@@ -215,10 +218,9 @@ pub async fn home(state: Data<ServerState>) -> PageResult {
             d
         }
         (None, refresh) => {
-            let st = state.clone();
+            let site = state.site.name();
             let fresh = blocking(&state, move |a| {
-                st.site.refresh(a);
-                home_html(a, &st.site)
+                home_html(a, site, &a.games().collections()?)
             })
             .await
             .map(Arc::new);
